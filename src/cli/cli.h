@@ -1,0 +1,18 @@
+/* cli.h: the non-interactive subcommands. Each takes the arguments after its
+ * own name and returns the process exit status: 0 ok, 1 a check failed,
+ * 2 a usage error (message already on stderr, one line). */
+#ifndef CLI_H
+#define CLI_H
+
+int cli_calc(int argc, char **argv);
+int cli_models(int argc, char **argv);
+int cli_gpus(int argc, char **argv);
+
+/* Glyphs for arithmetic: Unicode when the terminal's charset is UTF-8
+ * (LC_CTYPE), ASCII otherwise. */
+struct cli_glyphs {
+    const char *times, *divide, *minus, *arrow, *approx, *cross;
+};
+const struct cli_glyphs *cli_glyphs(void);
+
+#endif

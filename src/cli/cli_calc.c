@@ -1,0 +1,457 @@
+/* `kvtutor calc`: flags in, the calculator's figures out.
+ *
+ * Every flag is one row of the table below; the parser, the help text and the
+ * error messages all come from it. A preset (--model) or a config.json
+ * (--config) gives the starting model; explicit flags then override it. */
+#include "cli.h"
+#include "cli_args.h"
+#include "cli_calc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+enum flag_id {
+    F_MODEL, F_CONFIG, F_LAYERS, F_KV_HEADS, F_HEADS, F_HEAD_DIM, F_HIDDEN, F_SLIDING_WINDOW,
+    F_SLIDING_LAYERS, F_MLA_RANK, F_MLA_ROPE_DIM, F_PARAMS, F_ACTIVE_PARAMS, F_DTYPE,
+    F_KV_DTYPE, F_WEIGHTS_DTYPE, F_WEIGHTS_GIB,
+    F_GPU, F_GPU_MEM_GIB, F_UTIL, F_OVERHEAD_GIB, F_KV_BUDGET_GIB, F_TP, F_PP, F_BLOCK_SIZE,
+    F_MAX_MODEL_LEN, F_MAX_NUM_BATCHED_TOKENS, F_BATCH, F_CONTEXT, F_BANDWIDTH, F_TFLOPS,
+    F_JSON, F_HELP, F__COUNT
+};
+
+enum kind { K_SWITCH, K_STR, K_UINT, K_REAL, K_DTYPE };
+enum section { S_MODEL, S_PRECISION, S_DEPLOY, S_OUTPUT };
+
+struct flag {
+    const char *name, *alias, *metavar;
+    enum kind kind;
+    enum section section;
+    enum kv_field field;   /* the calculator field it sets, for error messages */
+    uint64_t umax;         /* K_UINT: largest accepted */
+    bool zero_ok;          /* K_UINT: 0 is a meaningful value */
+    double rmin, rmax;     /* K_REAL: accepted range */
+    bool rmin_open;        /* K_REAL: rmin itself excluded */
+    const char *dtypes;    /* K_DTYPE: the accepted names, '|'-separated */
+    const char *help;
+};
+
+static const struct flag flags[F__COUNT] = {
+    [F_MODEL] = {"--model", NULL, "NAME", K_STR, S_MODEL, KV_FIELD_NONE,
+                 .help = "a preset by Hugging Face id or alias (kvtutor models)"},
+    [F_CONFIG] = {"--config", NULL, "FILE", K_STR, S_MODEL, KV_FIELD_NONE,
+                  .help = "a Hugging Face config.json"},
+    [F_LAYERS] = {"--layers", NULL, "N", K_UINT, S_MODEL, KV_FIELD_LAYERS, .umax = KV_MAX_DIM,
+                  .help = "decoder layers that hold attention KV"},
+    [F_KV_HEADS] = {"--kv-heads", NULL, "N", K_UINT, S_MODEL, KV_FIELD_KV_HEADS, .umax = KV_MAX_DIM,
+                    .help = "num_key_value_heads (default: --heads, plain MHA)"},
+    [F_HEADS] = {"--heads", NULL, "N", K_UINT, S_MODEL, KV_FIELD_HEADS, .umax = KV_MAX_DIM,
+                 .help = "query heads (num_attention_heads)"},
+    [F_HEAD_DIM] = {"--head-dim", NULL, "N", K_UINT, S_MODEL, KV_FIELD_HEAD_DIM, .umax = KV_MAX_DIM,
+                    .help = "head dimension (default: --hidden / --heads)"},
+    [F_HIDDEN] = {"--hidden", NULL, "N", K_UINT, S_MODEL, KV_FIELD_HIDDEN, .umax = KV_MAX_DIM,
+                  .help = "hidden size"},
+    [F_SLIDING_WINDOW] = {"--sliding-window", NULL, "W", K_UINT, S_MODEL, KV_FIELD_SLIDING_WINDOW, .umax = KV_MAX_TOKENS, .help = "window of the sliding layers, tokens"},
+    [F_SLIDING_LAYERS] = {"--sliding-layers", NULL, "N", K_UINT, S_MODEL, KV_FIELD_SLIDING_LAYERS, .umax = KV_MAX_DIM,
+                          .help = "how many layers slide (default: all, given a window)"},
+    [F_MLA_RANK] = {"--mla-rank", NULL, "R", K_UINT, S_MODEL, KV_FIELD_MLA_RANK, .umax = KV_MAX_DIM,
+                    .help = "MLA kv_lora_rank: one latent per token per layer"},
+    [F_MLA_ROPE_DIM] = {"--mla-rope-dim", NULL, "D", K_UINT, S_MODEL, KV_FIELD_MLA_ROPE_DIM, .umax = KV_MAX_DIM, .help = "MLA qk_rope_head_dim"},
+    [F_PARAMS] = {"--params", NULL, "B", K_REAL, S_MODEL, KV_FIELD_PARAMS, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_PARAMS_B,
+                  .help = "total parameters, billions"},
+    [F_ACTIVE_PARAMS] = {"--active-params", NULL, "B", K_REAL, S_MODEL, KV_FIELD_ACTIVE_PARAMS, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_PARAMS_B,
+                         .help = "parameters read per token, billions (MoE)"},
+    [F_DTYPE] = {"--dtype", NULL, "T", K_DTYPE, S_MODEL, KV_FIELD_DTYPE,
+                 .dtypes = "bf16|fp16|fp32", .help = "the model's own dtype (default bf16)"},
+    [F_KV_DTYPE] = {"--kv-dtype", NULL, "T", K_DTYPE, S_PRECISION, KV_FIELD_KV_DTYPE,
+                    .dtypes = "auto|fp32|fp16|bf16|fp8|int8",
+                    .help = "KV element type; auto = the model dtype"},
+    [F_WEIGHTS_DTYPE] = {"--weights-dtype", NULL, "T", K_DTYPE, S_PRECISION,
+                         KV_FIELD_WEIGHTS_DTYPE, .dtypes = "bf16|fp16|fp32|fp8|int8|int4|mxfp4",
+                         .help = "weight storage; int4 adds an fp16 scale per 128"},
+    [F_WEIGHTS_GIB] = {"--weights-gib", NULL, "X", K_REAL, S_PRECISION, KV_FIELD_WEIGHTS_GIB, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB, .help = "weights of the whole model, GiB"},
+    [F_GPU] = {"--gpu", NULL, "NAME", K_STR, S_DEPLOY, KV_FIELD_NONE,
+               .help = "a GPU preset (kvtutor gpus): memory, bandwidth, TFLOP/s"},
+    [F_GPU_MEM_GIB] = {"--gpu-mem-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_GPU_MEM_GIB, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB, .help = "total memory of one GPU, GiB"},
+    [F_UTIL] = {"--util", NULL, "F", K_REAL, S_DEPLOY, KV_FIELD_UTIL, .rmin = 0, .rmin_open = true, .rmax = 1.0,
+                .help = "gpu_memory_utilization (default 0.9)"},
+    [F_OVERHEAD_GIB] = {"--overhead-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_OVERHEAD_GIB, .rmin = 0, .rmin_open = false, .rmax = KV_MAX_GIB,
+                        .help = "activations + non-torch + CUDA graphs per GPU (default 0)"},
+    [F_KV_BUDGET_GIB] = {"--kv-budget-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_KV_BUDGET_GIB, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB,
+                         .help = "KV memory on one GPU, as vLLM logs it; skips the subtraction"},
+    [F_TP] = {"--tp", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_TP, .umax = KV_MAX_PARALLEL,
+              .help = "tensor-parallel degree (default 1)"},
+    [F_PP] = {"--pp", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_PP, .umax = KV_MAX_PARALLEL,
+              .help = "pipeline-parallel degree (default 1)"},
+    [F_BLOCK_SIZE] = {"--block-size", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_BLOCK_SIZE, .umax = KV_MAX_BLOCK_SIZE, .help = "tokens per KV block (default 16)"},
+    [F_MAX_MODEL_LEN] = {"--max-model-len", "--seq", "N", K_UINT, S_DEPLOY, KV_FIELD_MAX_MODEL_LEN, .umax = KV_MAX_TOKENS,
+                         .help = "tokens per request (default: max_position_embeddings)"},
+    [F_MAX_NUM_BATCHED_TOKENS] = {"--max-num-batched-tokens", NULL, "N", K_UINT, S_DEPLOY,
+                                  KV_FIELD_MAX_NUM_BATCHED_TOKENS, .umax = KV_MAX_TOKENS,
+                                  .help = "scheduler chunk, for sliding windows (default 8192)"},
+    [F_BATCH] = {"--batch", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_BATCH, .umax = KV_MAX_BATCH,
+                 .help = "concurrent sequences for the decode ceiling (default 1)"},
+    [F_CONTEXT] = {"--context", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_CONTEXT,
+                   .umax = KV_MAX_TOKENS, .zero_ok = true,
+                   .help = "tokens already cached per sequence (default 0)"},
+    [F_BANDWIDTH] = {"--bandwidth-gbps", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_BANDWIDTH, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_RATE, .help = "memory bandwidth of one GPU, GB/s"},
+    [F_TFLOPS] = {"--tflops", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_TFLOPS, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_RATE,
+                  .help = "dense bf16 TFLOP/s of one GPU"},
+    [F_JSON] = {"--json", NULL, NULL, K_SWITCH, S_OUTPUT, KV_FIELD_NONE,
+                .help = "one JSON object instead of the walk-through"},
+    [F_HELP] = {"--help", "-h", NULL, K_SWITCH, S_OUTPUT, KV_FIELD_NONE, .help = "this text"},
+};
+
+struct args {
+    bool given[F__COUNT];
+    const char *text[F__COUNT]; /* the value as typed, for messages */
+    uint64_t u[F__COUNT];
+    double r[F__COUNT];
+    enum kv_dtype t[F__COUNT];
+};
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("kvtutor calc: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static void print_help(FILE *out)
+{
+    static const char *const titles[] = {"Model (flags override a preset or config)",
+                                         "Precision", "Deployment", "Output"};
+    fputs("usage: kvtutor calc [--model NAME | --config FILE | --layers N ...] [options]\n\n"
+          "Works out the KV cache of a model and how many sequences fit, the way vLLM's\n"
+          "start-up does, then the memory-bound decode ceiling.\n",
+          out);
+    for (int s = S_MODEL; s <= S_OUTPUT; s++) {
+        fprintf(out, "\n%s:\n", titles[s]);
+        for (int i = 0; i < F__COUNT; i++) {
+            const struct flag *f = &flags[i];
+            char left[64];
+            if (f->section != (enum section)s)
+                continue;
+            snprintf(left, sizeof left, "%s%s%s%s%s", f->name, f->alias ? ", " : "",
+                     f->alias ? f->alias : "", f->metavar ? " " : "",
+                     f->metavar ? f->metavar : "");
+            fprintf(out, "  %-30s %s\n", left, f->help);
+            if (f->kind == K_DTYPE)
+                fprintf(out, "  %-30s   one of %s\n", "", f->dtypes);
+        }
+    }
+    fputs("\nExample (the seed lesson): kvtutor calc --model qwen2.5-7b --gpu rtx4090 --util 1 "
+          "--seq 8192\n",
+          out);
+}
+
+static int find_flag(const char *name, size_t len)
+{
+    for (int i = 0; i < F__COUNT; i++) {
+        const char *a = flags[i].alias;
+        if ((strlen(flags[i].name) == len && strncmp(flags[i].name, name, len) == 0) ||
+            (a && strlen(a) == len && strncmp(a, name, len) == 0))
+            return i;
+    }
+    return -1;
+}
+
+static bool dtype_allowed(const struct flag *f, enum kv_dtype t)
+{
+    const char *want = kv_dtype_name(t), *p = f->dtypes;
+    size_t n = strlen(want);
+
+    while (*p) {
+        size_t k = strcspn(p, "|");
+        if (k == n && strncmp(p, want, n) == 0)
+            return true;
+        p += k + (p[k] == '|');
+    }
+    return false;
+}
+
+static int parse_value(struct args *a, int id, const char *val)
+{
+    const struct flag *f = &flags[id];
+    const char *why = NULL;
+
+    a->text[id] = val;
+    switch (f->kind) {
+    case K_STR:
+        if (!*val)
+            why = "needs a value";
+        break;
+    case K_UINT:
+        why = cli_parse_uint(val, f->umax, f->zero_ok, &a->u[id]);
+        break;
+    case K_REAL:
+        why = cli_parse_real(val, f->rmin, f->rmin_open, f->rmax, &a->r[id]);
+        break;
+    case K_DTYPE:
+        if (!kv_dtype_parse(val, &a->t[id]) || !dtype_allowed(f, a->t[id]))
+            return usage_error("%s %s: unknown type (one of %s)", f->name, val, f->dtypes);
+        break;
+    case K_SWITCH:
+        break;
+    }
+    if (why)
+        return usage_error("%s %s: %s", f->name, val, why);
+    a->given[id] = true;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i], *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        int id = arg[0] == '-' ? find_flag(arg, len) : -1;
+
+        if (id < 0)
+            return usage_error("%s: unknown %s (see kvtutor calc --help)", arg,
+                               arg[0] == '-' ? "flag" : "argument");
+        if (flags[id].kind == K_SWITCH) {
+            if (eq)
+                return usage_error("%s takes no value", flags[id].name);
+            a->given[id] = true;
+            continue;
+        }
+        if (!eq && i + 1 >= argc)
+            return usage_error("%s needs a value (%s)", flags[id].name, flags[id].metavar);
+        if (parse_value(a, id, eq ? eq + 1 : argv[++i]) != 0)
+            return 2;
+    }
+    return 0;
+}
+
+/* Pairs of flags that cannot both mean something. */
+static int check_conflicts(const struct args *a)
+{
+    static const struct {
+        enum flag_id a, b;
+        const char *why;
+    } pairs[] = {
+        {F_MODEL, F_CONFIG, "both describe the model; give one"},
+        {F_KV_BUDGET_GIB, F_GPU_MEM_GIB, "the budget is given, so GPU memory is not used"},
+        {F_KV_BUDGET_GIB, F_UTIL, "the budget is given, so the utilization is not used"},
+        {F_KV_BUDGET_GIB, F_OVERHEAD_GIB, "the budget is given, so nothing is subtracted"},
+        {F_MLA_RANK, F_KV_HEADS, "an MLA cache has one latent, not KV heads"},
+        {F_MLA_RANK, F_HEAD_DIM, "an MLA cache is sized by rank and rope dim, not head dim"},
+        {F_WEIGHTS_GIB, F_WEIGHTS_DTYPE, "the weights' size is given, so their dtype is not used"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (a->given[pairs[i].a] && a->given[pairs[i].b])
+            return usage_error("%s and %s: %s", flags[pairs[i].a].name, flags[pairs[i].b].name,
+                               pairs[i].why);
+    return 0;
+}
+
+static int unknown_preset(const char *flag, const char *name, bool gpu)
+{
+    const struct kv_model_preset *m[3];
+    const struct kv_gpu_preset *g[3];
+    size_t n = gpu ? kv_gpu_preset_suggest(name, g, 3) : kv_model_preset_suggest(name, m, 3);
+    char list[160] = "";
+
+    for (size_t i = 0; i < n; i++) {
+        const char *s = gpu ? g[i]->aliases : m[i]->alias;
+        size_t len = strlen(list), k = strcspn(s, ",");
+        snprintf(list + len, sizeof list - len, "%s%.*s", i ? ", " : "", (int)k, s);
+    }
+    return usage_error("%s %s: no such preset; closest: %s (kvtutor %s lists all)", flag, name,
+                       list, gpu ? "gpus" : "models");
+}
+
+static int load_config(const char *path, struct kv_model *m, struct calc_view *v)
+{
+    struct hf_config_error err;
+    enum kvt_err e = hf_config_load(path, m, &v->config, &err);
+
+    if (e == KVT_E_OK)
+        return 0;
+    if (err.line > 0)
+        return usage_error("--config %s:%d:%d: %s", path, err.line, err.column, err.what);
+    return usage_error("--config %s: %s", path, err.what);
+}
+
+static void apply_u32(const struct args *a, int id, uint32_t *dst)
+{
+    if (a->given[id])
+        *dst = (uint32_t)a->u[id];
+}
+
+static void apply_u64(const struct args *a, int id, uint64_t *dst)
+{
+    if (a->given[id])
+        *dst = a->u[id];
+}
+
+static void apply_real(const struct args *a, int id, double *dst)
+{
+    if (a->given[id])
+        *dst = a->r[id];
+}
+
+static void apply_flags(const struct args *a, struct kv_model *m, struct kv_deploy *d)
+{
+    apply_u32(a, F_LAYERS, &m->layers);
+    apply_u32(a, F_KV_HEADS, &m->kv_heads);
+    apply_u32(a, F_HEADS, &m->heads);
+    apply_u32(a, F_HEAD_DIM, &m->head_dim);
+    apply_u32(a, F_HIDDEN, &m->hidden);
+    apply_u64(a, F_SLIDING_WINDOW, &m->sliding_window);
+    apply_u32(a, F_SLIDING_LAYERS, &m->sliding_layers);
+    if (a->given[F_SLIDING_WINDOW] || a->given[F_SLIDING_LAYERS])
+        m->sliding_period = 0; /* the preset's pattern no longer describes the layers */
+    if (a->given[F_MLA_RANK] || a->given[F_MLA_ROPE_DIM]) {
+        m->kv_heads = 0; /* a latent cache replaces the preset's K/V heads */
+        m->head_dim = 0;
+    }
+    if (a->given[F_KV_HEADS] || a->given[F_HEAD_DIM])
+        m->mla_rank = m->mla_rope_dim = 0;
+    apply_u32(a, F_MLA_RANK, &m->mla_rank);
+    apply_u32(a, F_MLA_ROPE_DIM, &m->mla_rope_dim);
+    apply_real(a, F_PARAMS, &m->params_b);
+    apply_real(a, F_ACTIVE_PARAMS, &m->active_params_b);
+    if (a->given[F_PARAMS] && !a->given[F_ACTIVE_PARAMS])
+        m->active_params_b = 0; /* a new total without an active count: dense */
+    if (a->given[F_DTYPE])
+        m->dtype = a->t[F_DTYPE];
+    if (a->given[F_WEIGHTS_DTYPE]) {
+        m->weights_dtype = a->t[F_WEIGHTS_DTYPE];
+        m->weights_gib = 0; /* estimate at the chosen dtype, not the preset's measured size */
+    }
+    apply_real(a, F_WEIGHTS_GIB, &m->weights_gib);
+
+    apply_real(a, F_GPU_MEM_GIB, &d->gpu_mem_gib);
+    apply_real(a, F_UTIL, &d->util);
+    apply_real(a, F_OVERHEAD_GIB, &d->overhead_gib);
+    apply_real(a, F_KV_BUDGET_GIB, &d->kv_budget_gib);
+    apply_u32(a, F_TP, &d->tp);
+    apply_u32(a, F_PP, &d->pp);
+    apply_u32(a, F_BLOCK_SIZE, &d->block_size);
+    apply_u64(a, F_MAX_MODEL_LEN, &d->max_model_len);
+    apply_u64(a, F_MAX_NUM_BATCHED_TOKENS, &d->max_num_batched_tokens);
+    apply_u64(a, F_BATCH, &d->batch);
+    apply_u64(a, F_CONTEXT, &d->context);
+    apply_real(a, F_BANDWIDTH, &d->bandwidth_gbps);
+    apply_real(a, F_TFLOPS, &d->tflops);
+    if (a->given[F_KV_DTYPE])
+        d->kv_dtype = a->t[F_KV_DTYPE];
+}
+
+static int flag_for_field(enum kv_field f)
+{
+    for (int i = 0; i < F__COUNT; i++)
+        if (flags[i].field == f && f != KV_FIELD_NONE)
+            return i;
+    return -1;
+}
+
+/* "--tp 3" when the user typed it, "kv_heads 8 (from the model)" otherwise. */
+static const char *describe(const struct args *a, enum kv_field f, const struct kv_result *r,
+                            char *buf, size_t cap)
+{
+    int id = flag_for_field(f);
+    const struct kv_model *m = &r->model;
+    const struct kv_deploy *d = &r->deploy;
+    unsigned long long v = 0;
+
+    if (id >= 0 && a->given[id]) {
+        snprintf(buf, cap, "%s %s", flags[id].name, a->text[id]);
+        return buf;
+    }
+    switch (f) {
+    case KV_FIELD_LAYERS: v = m->layers; break;
+    case KV_FIELD_HEADS: v = m->heads; break;
+    case KV_FIELD_KV_HEADS: v = m->kv_heads; break;
+    case KV_FIELD_HEAD_DIM: v = m->head_dim; break;
+    case KV_FIELD_HIDDEN: v = m->hidden; break;
+    case KV_FIELD_SLIDING_WINDOW: v = m->sliding_window; break;
+    case KV_FIELD_SLIDING_LAYERS: v = m->sliding_layers; break;
+    case KV_FIELD_MLA_RANK: v = m->mla_rank; break;
+    case KV_FIELD_TP: v = d->tp; break;
+    case KV_FIELD_PP: v = d->pp; break;
+    case KV_FIELD_MAX_MODEL_LEN: v = d->max_model_len; break;
+    default:
+        snprintf(buf, cap, "%s", id >= 0 ? flags[id].name : kv_field_name(f));
+        return buf;
+    }
+    snprintf(buf, cap, "%s %llu (from the model)", id >= 0 ? flags[id].name : kv_field_name(f),
+             v);
+    return buf;
+}
+
+static int calc_error(const struct args *a, enum kvt_err e, enum kv_field bad, enum kv_field other,
+                      const struct kv_model *m, const struct kv_deploy *d)
+{
+    struct kv_result r = {.model = *m, .deploy = *d};
+    char b1[96], b2[96];
+    int id = flag_for_field(bad);
+
+    if (e == KVT_E_MISSING && bad == KV_FIELD_LAYERS)
+        return usage_error("no model: give --model NAME, --config FILE, or --layers with "
+                           "--kv-heads and --head-dim");
+    if (e == KVT_E_MISSING && other == KV_FIELD_NONE)
+        return usage_error("%s is needed to size the cache", id >= 0 ? flags[id].name : "?");
+    if (other != KV_FIELD_NONE)
+        return usage_error("%s: %s (%s)", describe(a, bad, &r, b1, sizeof b1), kvt_strerror(e),
+                           describe(a, other, &r, b2, sizeof b2));
+    return usage_error("%s: %s", describe(a, bad, &r, b1, sizeof b1), kvt_strerror(e));
+}
+
+int cli_calc(int argc, char **argv)
+{
+    struct args a = {0};
+    struct kv_model m = {0};
+    struct kv_deploy d;
+    struct calc_view v = {0};
+    enum kv_field bad, other;
+    enum kvt_err e;
+    int rc;
+
+    if ((rc = parse_args(argc, argv, &a)) != 0)
+        return rc;
+    if (a.given[F_HELP]) {
+        print_help(stdout);
+        return 0;
+    }
+    if ((rc = check_conflicts(&a)) != 0)
+        return rc;
+
+    kv_deploy_defaults(&d);
+    if (a.given[F_MODEL]) {
+        v.preset = kv_model_preset_find(a.text[F_MODEL]);
+        if (!v.preset)
+            return unknown_preset("--model", a.text[F_MODEL], false);
+        m = v.preset->model;
+    } else if (a.given[F_CONFIG]) {
+        v.config_path = a.text[F_CONFIG];
+        if ((rc = load_config(v.config_path, &m, &v)) != 0)
+            return rc;
+    }
+    if (a.given[F_GPU]) {
+        v.gpu = kv_gpu_preset_find(a.text[F_GPU]);
+        if (!v.gpu)
+            return unknown_preset("--gpu", a.text[F_GPU], true);
+        kv_gpu_preset_apply(v.gpu, &d);
+    }
+    apply_flags(&a, &m, &d);
+    v.overhead_given = a.given[F_OVERHEAD_GIB];
+
+    e = kv_calc(&m, &d, &v.r, &bad, &other);
+    if (e != KVT_E_OK)
+        return calc_error(&a, e, bad, other, &m, &d);
+    if (d.context > 0 && v.r.deploy.max_model_len > 0 && d.context > v.r.deploy.max_model_len)
+        return usage_error("--context %s: longer than --max-model-len %llu", a.text[F_CONTEXT],
+                           (unsigned long long)v.r.deploy.max_model_len);
+
+    if (a.given[F_JSON])
+        return calc_print_json(stdout, &v);
+    calc_print_human(stdout, &v);
+    return 0;
+}

@@ -1,0 +1,363 @@
+/* The two faces of `kvtutor calc`: a walk through the arithmetic a learner
+ * can redo by hand, and one JSON object for scripts and tests. */
+#include "cli.h"
+#include "cli_args.h"
+#include "cli_calc.h"
+
+#include <jansson.h>
+#include <string.h>
+
+#define COL 52 /* where the "= result" column starts */
+
+/* One line of arithmetic: "  left ... = right", left padded by display width. */
+static void line(FILE *out, const char *left, const char *right)
+{
+    size_t width = 0;
+
+    for (const unsigned char *p = (const unsigned char *)left; *p; p++)
+        width += (*p & 0xC0) != 0x80; /* count UTF-8 lead bytes only */
+    fprintf(out, "  %s", left);
+    for (; width < COL; width++)
+        fputc(' ', out);
+    fprintf(out, " = %s\n", right);
+}
+
+static const char *model_name(const struct calc_view *v, char *buf, size_t cap)
+{
+    if (v->preset)
+        snprintf(buf, cap, "%s (%.*s)", v->preset->id, (int)strcspn(v->preset->alias, ","),
+                 v->preset->alias);
+    else if (v->config_path)
+        snprintf(buf, cap, "%s%s%s%s", v->config_path, v->config.model_type[0] ? " (" : "",
+                 v->config.model_type, v->config.model_type[0] ? ")" : "");
+    else
+        snprintf(buf, cap, "a model described by flags");
+    return buf;
+}
+
+static void header(FILE *out, const struct calc_view *v)
+{
+    const struct kv_result *r = &v->r;
+    char name[200];
+
+    fprintf(out, "%s\n", model_name(v, name, sizeof name));
+    fprintf(out, "  weights %s, KV cache %s%s", kv_dtype_name(r->weights_dtype),
+            kv_dtype_name(r->kv_dtype),
+            r->model.dtype == r->kv_dtype ? " (auto: the model's dtype)" : "");
+    if (v->gpu)
+        fprintf(out, ", on %s", v->gpu->name);
+    fprintf(out, ", TP %u, PP %u\n", r->deploy.tp, r->deploy.pp);
+    if (v->config.inert_window)
+        fputs("  note: sliding_window is set but use_sliding_window is false: every layer is "
+              "full attention\n",
+              out);
+    if (v->config.quant_unknown)
+        fprintf(out, "  note: quantization \"%s\" is not modelled; weights counted at %s\n",
+                v->config.quant_method, kv_dtype_name(r->weights_dtype));
+}
+
+static void per_token(FILE *out, const struct kv_result *r)
+{
+    const struct cli_glyphs *g = cli_glyphs();
+    char left[160], right[96], n1[32], b1[32];
+    const struct kv_model *m = &r->model;
+
+    fputs("\nKV cache per token, whole model\n", out);
+    if (r->mla)
+        snprintf(left, sizeof left, "(%u + %u) latent %s %u layers %s %u B", m->mla_rank,
+                 m->mla_rope_dim, g->times, m->layers, g->times, r->kv_elem_bytes);
+    else
+        snprintf(left, sizeof left, "2 (K, V) %s %u layers %s %u KV heads %s %u dims %s %u B",
+                 g->times, m->layers, g->times, m->kv_heads, g->times, m->head_dim, g->times,
+                 r->kv_elem_bytes);
+    snprintf(right, sizeof right, "%s B (%s)", cli_fmt_int(r->kv_bytes_per_token, n1, sizeof n1),
+             cli_fmt_bytes((double)r->kv_bytes_per_token, b1, sizeof b1));
+    line(out, left, right);
+    if (r->mla && r->deploy.tp > 1)
+        fprintf(out, "  the latent is not split by TP: every GPU keeps all of it\n");
+    else if (r->replicated)
+        fprintf(out, "  TP %u > %u KV heads: each GPU keeps 1 head, copies of the others' share\n",
+                r->deploy.tp, m->kv_heads);
+    else if (r->deploy.tp > 1)
+        fprintf(out, "  TP %u splits the heads: %u KV head%s per GPU\n", r->deploy.tp,
+                r->kv_heads_per_gpu, r->kv_heads_per_gpu == 1 ? "" : "s");
+}
+
+static void grouping(FILE *out, const struct kv_result *r)
+{
+    if (!r->hybrid) {
+        if (r->sliding_layers > 0)
+            fprintf(out, "  every layer slides over %llu tokens\n",
+                    (unsigned long long)r->model.sliding_window);
+        return;
+    }
+    fprintf(out,
+            "  hybrid: %u sliding layers (window %llu) + %u full; vLLM groups them %u at a time:\n"
+            "  %u full group%s + %u sliding group%s",
+            r->sliding_layers, (unsigned long long)r->model.sliding_window, r->full_layers,
+            r->group_size, r->full_groups, r->full_groups == 1 ? "" : "s", r->sliding_groups,
+            r->sliding_groups == 1 ? "" : "s");
+    if (r->padding_layers)
+        fprintf(out, " (%u padding layer%s)", r->padding_layers, r->padding_layers == 1 ? "" : "s");
+    fputc('\n', out);
+}
+
+static void per_request(FILE *out, const struct kv_result *r)
+{
+    const struct cli_glyphs *g = cli_glyphs();
+    char left[200], right[96], n1[32], n2[32], n3[32], b1[32], b2[32];
+    const struct kv_deploy *d = &r->deploy;
+
+    if (!r->has_request) {
+        fputs("\nNo --max-model-len and no max_position_embeddings: per-sequence figures "
+              "need one\n",
+              out);
+        return;
+    }
+    fprintf(out, "\nOne sequence of %s tokens\n",
+            cli_fmt_int(r->max_model_len, n1, sizeof n1));
+    if (!r->hybrid && r->sliding_layers == 0) {
+        snprintf(left, sizeof left, "%s %s %s tokens",
+                 cli_fmt_bytes((double)r->kv_bytes_per_token, b1, sizeof b1), g->times, n1);
+        double seq = (double)r->kv_bytes_per_token * (double)r->max_model_len;
+        char gib[32];
+        snprintf(right, sizeof right, "%s (%s GiB)", cli_fmt_bytes(seq, b2, sizeof b2),
+                 cli_fmt_real(seq / KV_GIB, 4, gib, sizeof gib));
+        line(out, left, right);
+    }
+    grouping(out, r);
+    snprintf(left, sizeof left, "vLLM page: %u tokens %s %s", d->block_size, g->times,
+             cli_fmt_bytes((double)r->layer_token_bytes, b1, sizeof b1));
+    line(out, left, cli_fmt_bytes((double)r->page_bytes, b2, sizeof b2));
+    snprintf(left, sizeof left, "one block id: %s %s %u %s", b2, g->times, r->tensors_per_gpu,
+             r->hybrid ? "layer slots" : (d->pp > 1 ? "layers on this stage" : "layers"));
+    line(out, left, cli_fmt_bytes((double)r->block_set_bytes, b1, sizeof b1));
+    if (!r->hybrid)
+        snprintf(left, sizeof left, "blocks per sequence: ceil(%s / %u)", n1, d->block_size);
+    else
+        snprintf(left, sizeof left, "blocks per sequence: %u %s %s + %u %s %s", r->full_groups,
+                 g->times, cli_fmt_int(r->blocks_full_per_group, n2, sizeof n2),
+                 r->sliding_groups, g->times,
+                 cli_fmt_int(r->blocks_sliding_per_group, n3, sizeof n3));
+    snprintf(right, sizeof right, "%s blocks, %s on this GPU",
+             cli_fmt_int(r->blocks_per_request, n2, sizeof n2),
+             cli_fmt_bytes((double)r->request_bytes, b1, sizeof b1));
+    line(out, left, right);
+}
+
+static void budget(FILE *out, const struct calc_view *v)
+{
+    const struct cli_glyphs *g = cli_glyphs();
+    const struct kv_result *r = &v->r;
+    const struct kv_deploy *d = &r->deploy;
+    char left[200], num[32], b1[32], b2[32];
+
+    fputs("\nMemory on one GPU\n", out);
+    if (r->budget_given) {
+        line(out, "KV budget, as given (--kv-budget-gib)",
+             cli_fmt_bytes((double)r->kv_budget_bytes, b1, sizeof b1));
+        return;
+    }
+    if (!r->has_budget) {
+        fprintf(out, "  %s\n", d->gpu_mem_gib <= 0
+                                   ? "no GPU: give --gpu, --gpu-mem-gib or --kv-budget-gib"
+                                   : "weights unknown: give --params or --weights-gib");
+        return;
+    }
+    snprintf(left, sizeof left, "%s GiB %s gpu_memory_utilization %s",
+             cli_fmt_real(d->gpu_mem_gib, 2, b1, sizeof b1), g->times,
+             cli_fmt_real(d->util, 3, num, sizeof num));
+    line(out, left, cli_fmt_bytes((double)r->usable_bytes, b2, sizeof b2));
+    if (r->model.weights_gib > 0)
+        snprintf(left, sizeof left, "%s weights: %s GiB measured%s", g->minus,
+                 cli_fmt_real(r->model.weights_gib, 2, num, sizeof num),
+                 d->tp * d->pp > 1 ? ", split over the GPUs" : "");
+    else
+        snprintf(left, sizeof left, "%s weights: %sB params %s %s bits%s", g->minus,
+                 cli_fmt_real(r->model.params_b, 2, num, sizeof num), g->times,
+                 cli_fmt_real(kv_dtype_weight_bits(r->weights_dtype), 3, b1, sizeof b1),
+                 d->tp * d->pp > 1 ? " / GPUs" : "");
+    line(out, left, cli_fmt_bytes((double)r->weights_bytes, b2, sizeof b2));
+    snprintf(left, sizeof left, "%s overhead: activations, CUDA graphs%s", g->minus,
+             v->overhead_given ? "" : " (not given)");
+    line(out, left, cli_fmt_bytes((double)r->overhead_bytes, b2, sizeof b2));
+    line(out, "KV budget", cli_fmt_bytes((double)r->kv_budget_bytes, b2, sizeof b2));
+}
+
+static void capacity(FILE *out, const struct kv_result *r)
+{
+    const struct cli_glyphs *g = cli_glyphs();
+    char left[200], right[96], n1[32], n2[32], n3[32], b1[32], b2[32];
+
+    if (!r->has_blocks)
+        return;
+    fputs("\nCapacity\n", out);
+    snprintf(left, sizeof left, "%s %s %s per block id",
+             cli_fmt_bytes((double)r->kv_budget_bytes, b1, sizeof b1), g->divide,
+             cli_fmt_bytes((double)r->block_set_bytes, b2, sizeof b2));
+    snprintf(right, sizeof right, "%s blocks (%s tokens)",
+             cli_fmt_int(r->num_gpu_blocks, n1, sizeof n1),
+             cli_fmt_int(r->kv_tokens, n2, sizeof n2));
+    line(out, left, right);
+    if (r->has_concurrency) {
+        snprintf(left, sizeof left, "%s blocks %s %s per sequence", n1, g->divide,
+                 cli_fmt_int(r->blocks_per_request, n3, sizeof n3));
+        snprintf(right, sizeof right, "%s concurrent sequences",
+                 cli_fmt_real(r->max_concurrency, 2, b1, sizeof b1));
+        line(out, left, right);
+    }
+    if (r->reason == KV_REASON_WEIGHTS_DONT_FIT) {
+        fprintf(out,
+                "  %s the weights and overhead do not fit in this GPU's share: no KV at all.\n"
+                "    Try a smaller --weights-dtype, a larger --tp, or a larger GPU.\n",
+                g->cross);
+    } else if (r->reason == KV_REASON_SEQ_DOESNT_FIT) {
+        fprintf(out,
+                "  %s not even one sequence of %s tokens fits: vLLM refuses to start.\n"
+                "    The longest that fits: --max-model-len %s\n",
+                g->cross, cli_fmt_int(r->max_model_len, n1, sizeof n1),
+                cli_fmt_int(r->max_model_len_fits, n2, sizeof n2));
+    } else if (r->has_concurrency) {
+        fprintf(out, "  %s %s whole sequence%s of %s tokens fit at once\n", g->arrow,
+                cli_fmt_int(r->max_concurrent_seqs, n1, sizeof n1),
+                r->max_concurrent_seqs == 1 ? "" : "s",
+                cli_fmt_int(r->max_model_len, n2, sizeof n2));
+    }
+}
+
+static void decode_line(FILE *out, const struct kv_result *r, uint64_t batch, uint64_t context)
+{
+    const struct cli_glyphs *g = cli_glyphs();
+    char left[200], right[64], n_batch[32], n_ctx[32], n_bw[32], n_gb[32], n_tps[32];
+    double tps, bytes = (double)r->active_weight_bytes +
+                        (double)batch * (double)kv_calc_kv_read_bytes(r, context);
+
+    if (!kv_calc_decode_at(r, batch, context, &tps))
+        return;
+    snprintf(left, sizeof left, "batch %s at %s tokens: %s GB/s %s %s GB",
+             cli_fmt_int(batch, n_batch, sizeof n_batch), cli_fmt_int(context, n_ctx, sizeof n_ctx),
+             cli_fmt_real(r->deploy.bandwidth_gbps * r->deploy.tp, 1, n_bw, sizeof n_bw),
+             g->divide, cli_fmt_real(bytes / 1e9, 2, n_gb, sizeof n_gb));
+    snprintf(right, sizeof right, "%s tok/s", cli_fmt_real(tps, 1, n_tps, sizeof n_tps));
+    line(out, left, right);
+}
+
+static void decode(FILE *out, const struct kv_result *r)
+{
+    const struct kv_deploy *d = &r->deploy;
+    char n1[32], n2[32], n3[32];
+
+    fputs("\nDecode ceiling (memory-bound: every step reads the active weights and the KV)\n",
+          out);
+    if (!r->has_decode) {
+        fputs("  needs a bandwidth (--gpu or --bandwidth-gbps) and the parameters (--params)\n",
+              out);
+        return;
+    }
+    decode_line(out, r, d->batch, d->context);
+    if (r->has_request && r->max_model_len != d->context)
+        decode_line(out, r, d->batch, r->max_model_len);
+    if (d->batch > 1)
+        fprintf(out, "  per sequence: %s tok/s\n",
+                cli_fmt_real(r->decode_tokens_per_s_seq, 1, n1, sizeof n1));
+    if (!r->has_bound)
+        return;
+    fprintf(out, "  at batch %s the step is %s-bound", cli_fmt_int(d->batch, n1, sizeof n1),
+            r->compute_bound ? "compute" : "memory");
+    if (r->compute_bound_ever)
+        fprintf(out, "; it turns compute-bound from batch %s at %s tokens (%s TFLOP/s)\n",
+                cli_fmt_int(r->compute_bound_batch, n1, sizeof n1),
+                cli_fmt_int(d->context, n2, sizeof n2), cli_fmt_real(d->tflops, 1, n3, sizeof n3));
+    else
+        fputs("; KV reads grow as fast as the FLOPs, so it never turns compute-bound\n", out);
+}
+
+void calc_print_human(FILE *out, const struct calc_view *v)
+{
+    header(out, v);
+    per_token(out, &v->r);
+    per_request(out, &v->r);
+    budget(out, v);
+    capacity(out, &v->r);
+    decode(out, &v->r);
+}
+
+static json_t *u64_or_null(bool has, uint64_t v)
+{
+    return has ? json_integer((json_int_t)v) : json_null();
+}
+
+static json_t *real_or_null(bool has, double v)
+{
+    return has ? json_real(v) : json_null();
+}
+
+static const char *reason_text(enum kv_reason why)
+{
+    switch (why) {
+    case KV_REASON_WEIGHTS_DONT_FIT:
+        return "weights and overhead exceed gpu memory x utilization";
+    case KV_REASON_SEQ_DOESNT_FIT:
+        return "one request at max_model_len needs more blocks than fit";
+    default:
+        return NULL;
+    }
+}
+
+int calc_print_json(FILE *out, const struct calc_view *v)
+{
+    const struct kv_result *r = &v->r;
+    const struct kv_deploy *d = &r->deploy;
+    json_t *o = json_object();
+    char name[200];
+    int rc;
+
+    json_object_set_new(o, "model", json_string(model_name(v, name, sizeof name)));
+    json_object_set_new(o, "gpu", v->gpu ? json_string(v->gpu->name) : json_null());
+    json_object_set_new(o, "kv_dtype", json_string(kv_dtype_name(r->kv_dtype)));
+    json_object_set_new(o, "weights_dtype", json_string(kv_dtype_name(r->weights_dtype)));
+    json_object_set_new(o, "kv_bytes_per_token", json_integer((json_int_t)r->kv_bytes_per_token));
+    json_object_set_new(o, "kv_heads_per_gpu", json_integer(r->kv_heads_per_gpu));
+    json_object_set_new(o, "kv_heads_replicated", json_boolean(r->replicated));
+    json_object_set_new(o, "page_bytes", json_integer((json_int_t)r->page_bytes));
+    json_object_set_new(o, "block_bytes", json_integer((json_int_t)r->block_set_bytes));
+    json_object_set_new(o, "kv_cache_groups", json_integer(r->full_groups + r->sliding_groups));
+    json_object_set_new(o, "group_size", json_integer(r->group_size));
+    json_object_set_new(o, "padding_layers", json_integer(r->padding_layers));
+    json_object_set_new(o, "max_model_len", u64_or_null(r->has_request, r->max_model_len));
+    json_object_set_new(o, "blocks_per_request",
+                        u64_or_null(r->has_request, r->blocks_per_request));
+    json_object_set_new(o, "kv_budget_bytes", u64_or_null(r->has_budget, r->kv_budget_bytes));
+    json_object_set_new(o, "num_gpu_blocks", u64_or_null(r->has_blocks, r->num_gpu_blocks));
+    json_object_set_new(o, "kv_tokens", u64_or_null(r->has_blocks, r->kv_tokens));
+    json_object_set_new(o, "max_concurrency",
+                        real_or_null(r->has_concurrency, r->max_concurrency));
+    json_object_set_new(o, "max_concurrent_seqs",
+                        u64_or_null(r->has_concurrency, r->max_concurrent_seqs));
+    json_object_set_new(o, "max_model_len_fits",
+                        u64_or_null(r->has_blocks, r->max_model_len_fits));
+    json_object_set_new(o, "weights_bytes", u64_or_null(r->has_weights, r->weights_bytes));
+    json_object_set_new(o, "weights_bytes_total",
+                        u64_or_null(r->has_weights, r->weights_bytes_total));
+    json_object_set_new(o, "active_weight_bytes",
+                        u64_or_null(r->active_weight_bytes > 0, r->active_weight_bytes));
+    json_object_set_new(o, "batch", json_integer((json_int_t)d->batch));
+    json_object_set_new(o, "context", json_integer((json_int_t)d->context));
+    json_object_set_new(o, "bandwidth_gbps",
+                        real_or_null(d->bandwidth_gbps > 0, d->bandwidth_gbps));
+    json_object_set_new(o, "decode_tokens_per_s",
+                        real_or_null(r->has_decode, r->decode_tokens_per_s));
+    json_object_set_new(o, "decode_tokens_per_s_per_seq",
+                        real_or_null(r->has_decode, r->decode_tokens_per_s_seq));
+    json_object_set_new(o, "decode_bound",
+                        r->has_bound ? json_string(r->compute_bound ? "compute" : "memory")
+                                     : json_null());
+    json_object_set_new(o, "compute_bound_batch",
+                        u64_or_null(r->has_bound && r->compute_bound_ever, r->compute_bound_batch));
+    json_object_set_new(o, "reason",
+                        reason_text(r->reason) ? json_string(reason_text(r->reason)) : json_null());
+    rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(o);
+    return rc == 0 && !ferror(out) ? 0 : 1;
+}

@@ -1,0 +1,13 @@
+/* cli_paths.h: where kvtutor's data (lessons, lua/, probes) lives, found from
+ * the program's own location so that it runs from any folder. */
+#ifndef CLI_PATHS_H
+#define CLI_PATHS_H
+
+#include <stddef.h>
+
+/* Writes the data folder into buf: <bin>/share/kvtutor in a build tree,
+ * <prefix>/share/kvtutor once installed (bin/kvtutor beside share/).
+ * Returns 0, or -1 when neither exists or the path does not fit. */
+int cli_data_dir(char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,91 @@
+/* kvtutor: entry point. Picks the subcommand; everything else lives in the
+ * command's own file. */
+#define _POSIX_C_SOURCE 200809L
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_paths.h"
+
+#ifndef KVT_VERSION
+#define KVT_VERSION "0.0.0"
+#endif
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"calc", cli_calc, "KV cache, capacity and decode ceiling of a model on a GPU"},
+    {"models", cli_models, "the model presets calc knows"},
+    {"gpus", cli_gpus, "the GPU presets calc knows"},
+};
+
+static const struct cli_glyphs utf8 = {"×", "÷", "−", "→", "≈", "✗"};
+static const struct cli_glyphs ascii = {"x", "/", "-", "->", "~", "x"};
+static const struct cli_glyphs *glyphs = &ascii;
+
+const struct cli_glyphs *cli_glyphs(void)
+{
+    return glyphs;
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: kvtutor COMMAND [ARGS]\n\n"
+          "kvtutor teaches how LLM serving uses GPU memory, with numbers you can check.\n\n"
+          "Commands:\n",
+          out);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n  kvtutor COMMAND --help   the command's flags\n"
+          "  kvtutor --version        version and optional parts\n",
+          out);
+}
+
+static void version(void)
+{
+    char data[4096];
+
+    printf("kvtutor %s\n", KVT_VERSION);
+#ifdef KVT_CUDA_COMPILER
+    printf("CUDA compiler: found at build time (%s); GPU probes: none in this build\n",
+           KVT_CUDA_COMPILER);
+#else
+    puts("CUDA compiler: not found at build time; GPU probes: not built");
+#endif
+    if (cli_data_dir(data, sizeof data) == 0)
+        printf("data: %s\n", data);
+}
+
+int main(int argc, char **argv)
+{
+    /* Only the character type comes from the environment: numbers are read
+     * and printed the same way under every locale. */
+    setlocale(LC_CTYPE, "");
+    if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
+        glyphs = &utf8;
+
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        version();
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 2, argv + 2);
+    fprintf(stderr, "kvtutor: %s: unknown command (see kvtutor --help)\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,487 @@
+#include "kv_calc.h"
+
+#include <math.h>
+#include <stddef.h>
+
+static const char *const field_names[] = {
+#define KV_FIELD_STR(name, str) str,
+    KV_FIELDS(KV_FIELD_STR)
+#undef KV_FIELD_STR
+};
+
+const char *kv_field_name(enum kv_field f)
+{
+    if ((unsigned)f >= KV_FIELD__COUNT)
+        return "?";
+    return field_names[f];
+}
+
+void kv_deploy_defaults(struct kv_deploy *d)
+{
+    *d = (struct kv_deploy){
+        .util = 0.9,
+        .tp = 1,
+        .pp = 1,
+        .block_size = 16,
+        .max_num_batched_tokens = 8192,
+        .batch = 1,
+        .context = 0,
+        .kv_dtype = KV_DTYPE_AUTO,
+    };
+}
+
+/* Checked arithmetic: every byte, block and token count goes through these,
+ * so an absurd input becomes KVT_E_OVERFLOW instead of a wrapped number. */
+static bool mul(uint64_t a, uint64_t b, uint64_t *r)
+{
+    return !__builtin_mul_overflow(a, b, r);
+}
+
+static bool add(uint64_t a, uint64_t b, uint64_t *r)
+{
+    return !__builtin_add_overflow(a, b, r);
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+/* A GiB figure to bytes, rounded down as vLLM's int() does. Callers have
+ * already bounded x by KV_MAX_GIB, so the product fits in 64 bits. */
+static uint64_t gib_to_bytes(double x)
+{
+    return (uint64_t)floor(x * KV_GIB);
+}
+
+/* Parameters (billions) at `bits` per weight, in bytes. */
+static uint64_t param_bytes(double params_b, double bits)
+{
+    return (uint64_t)llround(params_b * 1e9 * bits / 8.0);
+}
+
+struct check {
+    enum kv_field bad, other;
+};
+
+static enum kvt_err fail(struct check *c, enum kvt_err e, enum kv_field bad, enum kv_field other)
+{
+    c->bad = bad;
+    c->other = other;
+    return e;
+}
+
+static bool is_model_dtype(enum kv_dtype t)
+{
+    return t == KV_DTYPE_FP32 || t == KV_DTYPE_FP16 || t == KV_DTYPE_BF16;
+}
+
+static bool bad_gib(double x)
+{
+    return !(x >= 0.0 && x <= KV_MAX_GIB);
+}
+
+static bool bad_rate(double x)
+{
+    return !(x >= 0.0 && x <= KV_MAX_RATE);
+}
+
+static enum kvt_err resolve_model(struct kv_model *m, struct check *c)
+{
+    if (m->layers == 0)
+        return fail(c, KVT_E_MISSING, KV_FIELD_LAYERS, KV_FIELD_NONE);
+    if (m->layers > KV_MAX_DIM)
+        return fail(c, KVT_E_RANGE, KV_FIELD_LAYERS, KV_FIELD_NONE);
+    if (m->heads > KV_MAX_DIM)
+        return fail(c, KVT_E_RANGE, KV_FIELD_HEADS, KV_FIELD_NONE);
+    if (m->kv_heads > KV_MAX_DIM)
+        return fail(c, KVT_E_RANGE, KV_FIELD_KV_HEADS, KV_FIELD_NONE);
+    if (m->head_dim > KV_MAX_DIM)
+        return fail(c, KVT_E_RANGE, KV_FIELD_HEAD_DIM, KV_FIELD_NONE);
+    if (m->hidden > KV_MAX_DIM)
+        return fail(c, KVT_E_RANGE, KV_FIELD_HIDDEN, KV_FIELD_NONE);
+    if (m->mla_rank > KV_MAX_DIM)
+        return fail(c, KVT_E_RANGE, KV_FIELD_MLA_RANK, KV_FIELD_NONE);
+    if (m->mla_rope_dim > KV_MAX_DIM)
+        return fail(c, KVT_E_RANGE, KV_FIELD_MLA_ROPE_DIM, KV_FIELD_NONE);
+    if (m->sliding_window > KV_MAX_TOKENS)
+        return fail(c, KVT_E_RANGE, KV_FIELD_SLIDING_WINDOW, KV_FIELD_NONE);
+    if (m->max_position > KV_MAX_TOKENS)
+        return fail(c, KVT_E_RANGE, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+    if (!(m->params_b >= 0.0 && m->params_b <= KV_MAX_PARAMS_B))
+        return fail(c, KVT_E_RANGE, KV_FIELD_PARAMS, KV_FIELD_NONE);
+    if (!(m->active_params_b >= 0.0 && m->active_params_b <= KV_MAX_PARAMS_B))
+        return fail(c, KVT_E_RANGE, KV_FIELD_ACTIVE_PARAMS, KV_FIELD_NONE);
+    if (bad_gib(m->weights_gib))
+        return fail(c, KVT_E_RANGE, KV_FIELD_WEIGHTS_GIB, KV_FIELD_NONE);
+    if (m->params_b > 0 && m->active_params_b > m->params_b)
+        return fail(c, KVT_E_CONFLICT, KV_FIELD_ACTIVE_PARAMS, KV_FIELD_PARAMS);
+
+    if (m->dtype == KV_DTYPE_AUTO)
+        m->dtype = KV_DTYPE_BF16;
+    if (!is_model_dtype(m->dtype))
+        return fail(c, KVT_E_RANGE, KV_FIELD_DTYPE, KV_FIELD_NONE);
+    if (m->weights_dtype == KV_DTYPE_AUTO)
+        m->weights_dtype = m->dtype;
+    if ((unsigned)m->weights_dtype >= KV_DTYPE__COUNT)
+        return fail(c, KVT_E_RANGE, KV_FIELD_WEIGHTS_DTYPE, KV_FIELD_NONE);
+
+    if (m->mla_rank > 0) {
+        /* The latent replaces the K/V pair: a KV-head count would describe a
+         * cache this model does not have. */
+        if (m->kv_heads > 0)
+            return fail(c, KVT_E_CONFLICT, KV_FIELD_MLA_RANK, KV_FIELD_KV_HEADS);
+        if (m->sliding_window > 0 || m->sliding_layers > 0)
+            return fail(c, KVT_E_CONFLICT, KV_FIELD_MLA_RANK, KV_FIELD_SLIDING_WINDOW);
+    } else {
+        if (m->mla_rope_dim > 0)
+            return fail(c, KVT_E_MISSING, KV_FIELD_MLA_RANK, KV_FIELD_MLA_ROPE_DIM);
+        if (m->kv_heads == 0)
+            m->kv_heads = m->heads; /* no KV-head count: plain multi-head attention */
+        if (m->kv_heads == 0)
+            return fail(c, KVT_E_MISSING, KV_FIELD_KV_HEADS, KV_FIELD_NONE);
+        if (m->heads > 0 && (m->kv_heads > m->heads || m->heads % m->kv_heads != 0))
+            return fail(c, KVT_E_GQA_RATIO, KV_FIELD_HEADS, KV_FIELD_KV_HEADS);
+        if (m->head_dim == 0) {
+            if (m->hidden == 0 || m->heads == 0)
+                return fail(c, KVT_E_MISSING, KV_FIELD_HEAD_DIM, KV_FIELD_NONE);
+            if (m->hidden % m->heads != 0)
+                return fail(c, KVT_E_HEAD_DIM, KV_FIELD_HIDDEN, KV_FIELD_HEADS);
+            m->head_dim = m->hidden / m->heads;
+        }
+    }
+
+    if (m->sliding_layers > m->layers)
+        return fail(c, KVT_E_SLIDING, KV_FIELD_SLIDING_LAYERS, KV_FIELD_LAYERS);
+    if (m->sliding_layers > 0 && m->sliding_window == 0)
+        return fail(c, KVT_E_SLIDING, KV_FIELD_SLIDING_LAYERS, KV_FIELD_SLIDING_WINDOW);
+    if (m->sliding_window > 0 && m->sliding_layers == 0)
+        m->sliding_layers = m->layers; /* a window with no split: every layer slides */
+    return KVT_E_OK;
+}
+
+static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d, struct check *c)
+{
+    if (!(d->util > 0.0 && d->util <= 1.0))
+        return fail(c, KVT_E_RANGE, KV_FIELD_UTIL, KV_FIELD_NONE);
+    if (bad_gib(d->gpu_mem_gib))
+        return fail(c, KVT_E_RANGE, KV_FIELD_GPU_MEM_GIB, KV_FIELD_NONE);
+    if (bad_gib(d->overhead_gib))
+        return fail(c, KVT_E_RANGE, KV_FIELD_OVERHEAD_GIB, KV_FIELD_NONE);
+    if (bad_gib(d->kv_budget_gib))
+        return fail(c, KVT_E_RANGE, KV_FIELD_KV_BUDGET_GIB, KV_FIELD_NONE);
+    if (bad_rate(d->bandwidth_gbps))
+        return fail(c, KVT_E_RANGE, KV_FIELD_BANDWIDTH, KV_FIELD_NONE);
+    if (bad_rate(d->tflops))
+        return fail(c, KVT_E_RANGE, KV_FIELD_TFLOPS, KV_FIELD_NONE);
+    if (d->tp == 0 || d->tp > KV_MAX_PARALLEL)
+        return fail(c, KVT_E_RANGE, KV_FIELD_TP, KV_FIELD_NONE);
+    if (d->pp == 0 || d->pp > KV_MAX_PARALLEL)
+        return fail(c, KVT_E_RANGE, KV_FIELD_PP, KV_FIELD_NONE);
+    if (d->block_size == 0 || d->block_size > KV_MAX_BLOCK_SIZE)
+        return fail(c, KVT_E_RANGE, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
+    if (d->max_model_len > KV_MAX_TOKENS)
+        return fail(c, KVT_E_RANGE, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+    if (d->max_num_batched_tokens == 0 || d->max_num_batched_tokens > KV_MAX_TOKENS)
+        return fail(c, KVT_E_RANGE, KV_FIELD_MAX_NUM_BATCHED_TOKENS, KV_FIELD_NONE);
+    if (d->batch == 0 || d->batch > KV_MAX_BATCH)
+        return fail(c, KVT_E_RANGE, KV_FIELD_BATCH, KV_FIELD_NONE);
+    if (d->context > KV_MAX_TOKENS)
+        return fail(c, KVT_E_RANGE, KV_FIELD_CONTEXT, KV_FIELD_NONE);
+    if (d->pp > m->layers)
+        return fail(c, KVT_E_PP_LAYERS, KV_FIELD_PP, KV_FIELD_LAYERS);
+
+    if (m->mla_rank == 0) {
+        /* vLLM shards KV heads when TP divides them and replicates them when
+         * TP is a multiple of them; anything else cannot be laid out. */
+        bool shards = m->kv_heads % d->tp == 0;
+        bool replicates = d->tp % m->kv_heads == 0;
+        if (!shards && !replicates)
+            return fail(c, KVT_E_TP_KV_HEADS, KV_FIELD_TP, KV_FIELD_KV_HEADS);
+    }
+    if (m->heads > 0 && m->heads % d->tp != 0)
+        return fail(c, KVT_E_TP_HEADS, KV_FIELD_TP, KV_FIELD_HEADS);
+
+    if (d->kv_dtype == KV_DTYPE_AUTO)
+        d->kv_dtype = m->dtype; /* vLLM's kv_cache_dtype=auto; quantized weights do not change it */
+    if (kv_dtype_kv_bytes(d->kv_dtype) == 0)
+        return fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
+    if (d->max_model_len == 0)
+        d->max_model_len = m->max_position;
+    return KVT_E_OK;
+}
+
+static enum kvt_err shape(struct kv_result *r, struct check *c)
+{
+    const struct kv_model *m = &r->model;
+    const struct kv_deploy *d = &r->deploy;
+    uint64_t per_layer_total; /* one token, one layer, whole model */
+
+    r->kv_elem_bytes = kv_dtype_kv_bytes(d->kv_dtype);
+    r->kv_dtype = d->kv_dtype;
+    r->weights_dtype = m->weights_dtype;
+    r->mla = m->mla_rank > 0;
+    r->head_dim = m->head_dim;
+    if (r->mla) {
+        /* One latent of rank + rope values per token per layer, whole on every rank. */
+        r->kv_heads_per_gpu = 1;
+        per_layer_total = ((uint64_t)m->mla_rank + m->mla_rope_dim) * r->kv_elem_bytes;
+        r->layer_token_bytes = per_layer_total;
+    } else {
+        r->replicated = d->tp > m->kv_heads;
+        r->kv_heads_per_gpu = r->replicated ? 1 : m->kv_heads / d->tp;
+        /* 2 (K and V) x heads x head_dim x bytes: at most 2^1 x 2^20 x 2^20 x 2^2. */
+        per_layer_total = 2ull * m->kv_heads * m->head_dim * r->kv_elem_bytes;
+        r->layer_token_bytes = 2ull * r->kv_heads_per_gpu * m->head_dim * r->kv_elem_bytes;
+    }
+    if (!mul(per_layer_total, m->layers, &r->kv_bytes_per_token))
+        return fail(c, KVT_E_OVERFLOW, r->mla ? KV_FIELD_MLA_RANK : KV_FIELD_HEAD_DIM,
+                    KV_FIELD_LAYERS);
+    if (!mul(r->layer_token_bytes, d->block_size, &r->page_bytes))
+        return fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
+
+    r->sliding_layers = m->sliding_layers;
+    r->full_layers = m->layers - m->sliding_layers;
+    r->hybrid = r->sliding_layers > 0 && r->full_layers > 0;
+    if (!r->hybrid) {
+        r->group_size = m->layers;
+        r->full_groups = r->full_layers > 0;
+        r->sliding_groups = r->sliding_layers > 0;
+        r->padding_layers = 0;
+    } else {
+        uint32_t lo = r->full_layers < r->sliding_layers ? r->full_layers : r->sliding_layers;
+        uint32_t hi = r->full_layers < r->sliding_layers ? r->sliding_layers : r->full_layers;
+        /* vLLM groups layers n:1 by the smaller bucket, but takes the larger one
+         * when the two are within 25% (hi < 1.25 lo, kept in integers). */
+        r->group_size = (uint64_t)hi * 4 < (uint64_t)lo * 5 ? hi : lo;
+        r->full_groups = (uint32_t)ceil_div(r->full_layers, r->group_size);
+        r->sliding_groups = (uint32_t)ceil_div(r->sliding_layers, r->group_size);
+        r->padding_layers =
+            (uint32_t)((uint64_t)r->group_size * (r->full_groups + r->sliding_groups) - m->layers);
+    }
+    /* Pipeline stages split the layers (or group slots); vLLM gives the
+     * remainder to the stages before the last, so the fullest holds ceil(n/pp). */
+    r->tensors_per_gpu = (uint32_t)ceil_div(r->group_size, d->pp);
+    if (!mul(r->page_bytes, r->tensors_per_gpu, &r->block_set_bytes))
+        return fail(c, KVT_E_OVERFLOW, r->mla ? KV_FIELD_MLA_RANK : KV_FIELD_HEAD_DIM,
+                    KV_FIELD_LAYERS);
+    return KVT_E_OK;
+}
+
+uint64_t kv_calc_blocks_per_request(const struct kv_result *r, uint64_t len)
+{
+    const struct kv_deploy *d = &r->deploy;
+    uint64_t full = ceil_div(len, d->block_size);
+    uint64_t sliding = 0, a, b, total;
+
+    if (r->sliding_groups > 0) {
+        /* A sliding group keeps W - 1 tokens behind the newest plus one
+         * scheduled chunk, never more than the request, and one spare block. */
+        uint64_t span = r->model.sliding_window - 1 + d->max_num_batched_tokens;
+        sliding = ceil_div(span < len ? span : len, d->block_size) + 1;
+    }
+    if (!mul(full, r->full_groups, &a) || !mul(sliding, r->sliding_groups, &b) ||
+        !add(a, b, &total))
+        return UINT64_MAX;
+    return total;
+}
+
+uint64_t kv_calc_kv_read_bytes(const struct kv_result *r, uint64_t context)
+{
+    uint64_t window = r->model.sliding_window;
+    uint64_t seen = (r->sliding_layers > 0 && window < context) ? window : context;
+    uint64_t a, b, tokens_layers, per_gpu, total;
+
+    if (!mul(r->full_layers, context, &a) || !mul(r->sliding_layers, seen, &b) ||
+        !add(a, b, &tokens_layers) || !mul(tokens_layers, r->layer_token_bytes, &per_gpu) ||
+        !mul(per_gpu, r->deploy.tp, &total))
+        return UINT64_MAX;
+    return total;
+}
+
+bool kv_calc_decode_at(const struct kv_result *r, uint64_t batch, uint64_t context,
+                       double *tokens_per_s)
+{
+    uint64_t kv = kv_calc_kv_read_bytes(r, context);
+    double bytes, step;
+
+    if (r->deploy.bandwidth_gbps <= 0 || r->active_weight_bytes == 0 || kv == UINT64_MAX)
+        return false;
+    /* Each GPU reads its share of the weights and the KV it holds, all at once. */
+    bytes = (double)r->active_weight_bytes + (double)batch * (double)kv;
+    step = bytes / ((double)r->deploy.tp * r->deploy.bandwidth_gbps * 1e9);
+    *tokens_per_s = (double)batch / step;
+    return true;
+}
+
+static void weights(struct kv_result *r)
+{
+    const struct kv_model *m = &r->model;
+    const struct kv_deploy *d = &r->deploy;
+    double bits = kv_dtype_weight_bits(m->weights_dtype);
+    double active_b = m->active_params_b > 0 ? m->active_params_b : m->params_b;
+
+    if (m->weights_gib > 0) {
+        r->weights_bytes_total = gib_to_bytes(m->weights_gib);
+        r->has_weights = true;
+    } else if (m->params_b > 0) {
+        r->weights_bytes_total = param_bytes(m->params_b, bits);
+        r->has_weights = true;
+    }
+    if (r->has_weights)
+        r->weights_bytes = ceil_div(r->weights_bytes_total, (uint64_t)d->tp * d->pp);
+
+    if (m->weights_gib > 0 && m->params_b > 0)
+        r->active_weight_bytes =
+            (uint64_t)llround((double)r->weights_bytes_total * (active_b / m->params_b));
+    else if (active_b > 0)
+        r->active_weight_bytes = param_bytes(active_b, bits);
+    else if (r->has_weights)
+        r->active_weight_bytes = r->weights_bytes_total;
+}
+
+static void budget(struct kv_result *r)
+{
+    const struct kv_deploy *d = &r->deploy;
+
+    if (d->kv_budget_gib > 0) {
+        r->kv_budget_bytes = gib_to_bytes(d->kv_budget_gib);
+        r->budget_given = true;
+        r->has_budget = true;
+        return;
+    }
+    if (d->gpu_mem_gib <= 0 || !r->has_weights)
+        return;
+    /* vLLM: requested = total x util; KV gets what weights and the profiled
+     * peak (activations, non-torch memory, CUDA graphs) leave of it. */
+    r->usable_bytes = (uint64_t)floor(d->gpu_mem_gib * KV_GIB * d->util);
+    r->overhead_bytes = gib_to_bytes(d->overhead_gib);
+    r->has_budget = true;
+    if (r->weights_bytes >= r->usable_bytes ||
+        r->overhead_bytes >= r->usable_bytes - r->weights_bytes) {
+        r->kv_budget_bytes = 0;
+        r->reason = KV_REASON_WEIGHTS_DONT_FIT;
+        return;
+    }
+    r->kv_budget_bytes = r->usable_bytes - r->weights_bytes - r->overhead_bytes;
+}
+
+/* The longest request whose blocks fit in `blocks`, by bisection (requests
+ * only grow with length). */
+static uint64_t longest_fit(const struct kv_result *r, uint64_t blocks)
+{
+    uint64_t lo = 0, hi = KV_MAX_TOKENS;
+
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (kv_calc_blocks_per_request(r, mid) <= blocks)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+static enum kvt_err capacity(struct kv_result *r, struct check *c)
+{
+    const struct kv_deploy *d = &r->deploy;
+    uint32_t groups = r->full_groups + r->sliding_groups;
+
+    if (d->max_model_len > 0) {
+        r->has_request = true;
+        r->max_model_len = d->max_model_len;
+        r->blocks_full_per_group = ceil_div(d->max_model_len, d->block_size);
+        r->blocks_per_request = kv_calc_blocks_per_request(r, d->max_model_len);
+        if (r->blocks_per_request == UINT64_MAX)
+            return fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+        if (r->sliding_groups > 0)
+            r->blocks_sliding_per_group =
+                (r->blocks_per_request - r->blocks_full_per_group * r->full_groups) /
+                r->sliding_groups;
+        if (!mul(r->blocks_per_request, r->block_set_bytes, &r->request_bytes))
+            return fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+    }
+    if (!r->has_budget)
+        return KVT_E_OK;
+
+    r->has_blocks = true;
+    r->num_gpu_blocks = r->kv_budget_bytes / r->block_set_bytes;
+    if (!mul(r->num_gpu_blocks / groups, d->block_size, &r->kv_tokens))
+        return fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
+    r->max_model_len_fits = longest_fit(r, r->num_gpu_blocks);
+    if (!r->has_request)
+        return KVT_E_OK;
+
+    r->has_concurrency = true;
+    r->max_concurrency = (double)r->num_gpu_blocks / (double)r->blocks_per_request;
+    r->max_concurrent_seqs = r->num_gpu_blocks / r->blocks_per_request;
+    if (r->reason == KV_REASON_NONE && r->max_concurrent_seqs == 0)
+        r->reason = KV_REASON_SEQ_DOESNT_FIT;
+    return KVT_E_OK;
+}
+
+static enum kvt_err decode(struct kv_result *r, struct check *c)
+{
+    const struct kv_model *m = &r->model;
+    const struct kv_deploy *d = &r->deploy;
+    double active_b = m->active_params_b > 0 ? m->active_params_b : m->params_b;
+    double bw, mem_s, flop_s;
+
+    r->decode_kv_read_bytes = kv_calc_kv_read_bytes(r, d->context);
+    if (r->decode_kv_read_bytes == UINT64_MAX)
+        return fail(c, KVT_E_OVERFLOW, KV_FIELD_CONTEXT, KV_FIELD_NONE);
+    if (!kv_calc_decode_at(r, d->batch, d->context, &r->decode_tokens_per_s))
+        return KVT_E_OK;
+    r->has_decode = true;
+    r->decode_step_s = (double)d->batch / r->decode_tokens_per_s;
+    r->decode_tokens_per_s_seq = 1.0 / r->decode_step_s;
+
+    if (d->tflops <= 0 || active_b <= 0)
+        return KVT_E_OK;
+    /* Roofline: one step does 2 FLOPs per active parameter per sequence. Both
+     * sides divide by tp, so the crossover batch B* solves
+     * 2 P B / F = (W + B k) / bw  =>  B* = (W / bw) / (2 P / F - k / bw). */
+    r->has_bound = true;
+    bw = d->bandwidth_gbps * 1e9;
+    flop_s = d->tflops * 1e12;
+    mem_s = r->decode_step_s;
+    r->decode_compute_step_s = 2.0 * active_b * 1e9 * (double)d->batch / ((double)d->tp * flop_s);
+    r->compute_bound = r->decode_compute_step_s > mem_s;
+    {
+        double per_batch = 2.0 * active_b * 1e9 / flop_s - (double)r->decode_kv_read_bytes / bw;
+        if (per_batch > 0) {
+            double star = ((double)r->active_weight_bytes / bw) / per_batch;
+            if (star < 9.0e15) {
+                r->compute_bound_ever = true;
+                r->compute_bound_batch = star < 1.0 ? 1 : (uint64_t)ceil(star);
+            }
+        }
+    }
+    return KVT_E_OK;
+}
+
+enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct kv_result *res,
+                     enum kv_field *bad, enum kv_field *other)
+{
+    struct check c = {KV_FIELD_NONE, KV_FIELD_NONE};
+    enum kvt_err e;
+
+    *res = (struct kv_result){.model = *m, .deploy = *d};
+    e = resolve_model(&res->model, &c);
+    if (e == KVT_E_OK)
+        e = resolve_deploy(&res->model, &res->deploy, &c);
+    if (e == KVT_E_OK)
+        e = shape(res, &c);
+    if (e == KVT_E_OK) {
+        weights(res);
+        budget(res);
+        e = capacity(res, &c);
+    }
+    if (e == KVT_E_OK)
+        e = decode(res, &c);
+    if (bad)
+        *bad = c.bad;
+    if (other)
+        *other = c.other;
+    return e;
+}

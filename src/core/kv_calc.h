@@ -1,0 +1,226 @@
+/* kv_calc.h: the KV-cache calculator.
+ *
+ * A model description and a deployment description in, every figure of
+ * kvtutor's calculator contract out: KV bytes per token, vLLM's page size,
+ * the KV budget, blocks, tokens, concurrency, weights per GPU and the
+ * memory-bound decode ceiling. Pure and allocation-free: no I/O, no globals,
+ * no clock.
+ *
+ * Bytes, blocks and tokens are exact 64-bit integers with overflow checks.
+ * Floating point appears only where vLLM itself uses it (gpu_memory_utilization,
+ * GiB figures, the concurrency ratio) and in the roofline estimates.
+ *
+ * The rules are vLLM's V1 start-up arithmetic (0.9 and later):
+ *   page     = block_size x 2 x kv_heads_per_gpu x head_dim x kv_bytes
+ *              (MLA: block_size x (rank + rope_dim) x kv_bytes, never split by TP)
+ *   kv_heads_per_gpu = max(1, kv_heads / tp)   heads replicate, never split below one
+ *   dense:   blocks = floor(budget / (page x layers on this GPU))
+ *   hybrid:  layers bucketed by type; group_size = smallest bucket (the largest
+ *            when the buckets differ by under 25%); each bucket padded to whole
+ *            groups; blocks = floor(budget / (page x group_size))
+ *   a request needs ceil(L / bs) blocks per full group and
+ *            ceil(min(W - 1 + max_num_batched_tokens, L) / bs) + 1 per sliding group
+ *   max concurrency = blocks / blocks per request
+ *
+ * Zero in an input field means "not given"; figures that need a missing input
+ * come back with their has_* flag false rather than a guess. */
+#ifndef KV_CALC_H
+#define KV_CALC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kv_dtype.h"
+#include "kvt_error.h"
+
+#define KV_GIB 1073741824.0
+
+/* Upper bounds the calculator accepts for each input; the CLI checks flags
+ * against them so that a typo cannot turn into a silent overflow. */
+#define KV_MAX_DIM        1048576u                /* layers, heads, head_dim, hidden, ranks */
+#define KV_MAX_TOKENS     ((uint64_t)1 << 40)     /* max_model_len, context, window */
+#define KV_MAX_BATCH      ((uint64_t)1 << 32)     /* concurrent sequences */
+#define KV_MAX_PARALLEL   65536u                  /* tp, pp */
+#define KV_MAX_BLOCK_SIZE 65536u                  /* tokens per block */
+#define KV_MAX_GIB        1048576.0               /* any memory figure, GiB (1 PiB) */
+#define KV_MAX_PARAMS_B   1000000.0               /* parameters, billions */
+#define KV_MAX_RATE       1.0e9                   /* GB/s or TFLOP/s */
+
+/* Every input field by name, so an error can say which one is at fault. */
+#define KV_FIELDS(X)                                                                               \
+    X(NONE, "none")                                                                                \
+    X(LAYERS, "layers")                                                                            \
+    X(HEADS, "heads")                                                                              \
+    X(KV_HEADS, "kv_heads")                                                                        \
+    X(HEAD_DIM, "head_dim")                                                                        \
+    X(HIDDEN, "hidden")                                                                            \
+    X(SLIDING_WINDOW, "sliding_window")                                                            \
+    X(SLIDING_LAYERS, "sliding_layers")                                                            \
+    X(MLA_RANK, "mla_rank")                                                                        \
+    X(MLA_ROPE_DIM, "mla_rope_dim")                                                                \
+    X(PARAMS, "params")                                                                            \
+    X(ACTIVE_PARAMS, "active_params")                                                              \
+    X(DTYPE, "dtype")                                                                              \
+    X(KV_DTYPE, "kv_dtype")                                                                        \
+    X(WEIGHTS_DTYPE, "weights_dtype")                                                              \
+    X(WEIGHTS_GIB, "weights_gib")                                                                  \
+    X(GPU_MEM_GIB, "gpu_mem_gib")                                                                  \
+    X(UTIL, "util")                                                                                \
+    X(OVERHEAD_GIB, "overhead_gib")                                                                \
+    X(KV_BUDGET_GIB, "kv_budget_gib")                                                              \
+    X(TP, "tp")                                                                                    \
+    X(PP, "pp")                                                                                    \
+    X(BLOCK_SIZE, "block_size")                                                                    \
+    X(MAX_MODEL_LEN, "max_model_len")                                                              \
+    X(MAX_NUM_BATCHED_TOKENS, "max_num_batched_tokens")                                            \
+    X(BATCH, "batch")                                                                              \
+    X(CONTEXT, "context")                                                                          \
+    X(BANDWIDTH, "bandwidth_gbps")                                                                 \
+    X(TFLOPS, "tflops")
+
+enum kv_field {
+#define KV_FIELD_ENUM(name, str) KV_FIELD_##name,
+    KV_FIELDS(KV_FIELD_ENUM)
+#undef KV_FIELD_ENUM
+        KV_FIELD__COUNT
+};
+
+/* The field's snake_case name ("kv_heads"); "?" past the list. */
+const char *kv_field_name(enum kv_field f);
+
+/* What the model is. All counts are whole-model figures. */
+struct kv_model {
+    uint32_t layers;         /* decoder layers holding attention KV */
+    uint32_t heads;          /* query heads (0 = unknown) */
+    uint32_t kv_heads;       /* KV heads (0 = unknown; MLA models leave it 0) */
+    uint32_t head_dim;       /* 0 = hidden / heads */
+    uint32_t hidden;         /* hidden size (0 = unknown) */
+    uint64_t sliding_window; /* tokens; 0 = no sliding-window layers */
+    uint32_t sliding_layers; /* how many layers slide; 0 with a window = all */
+    uint32_t sliding_period; /* pattern: layer i is full iff i % period == period - 1 (0 = unknown) */
+    uint32_t mla_rank;       /* MLA kv_lora_rank; non-zero makes the cache one latent */
+    uint32_t mla_rope_dim;   /* MLA qk_rope_head_dim */
+    double params_b;         /* total parameters, billions (0 = unknown) */
+    double active_params_b;  /* per-token parameters (MoE), billions (0 = params_b) */
+    enum kv_dtype dtype;     /* the model's own dtype; AUTO = bf16 */
+    enum kv_dtype weights_dtype; /* storage of the weights; AUTO = dtype */
+    double weights_gib;          /* measured weights, whole model, GiB (0 = estimate) */
+    uint64_t max_position;       /* max_position_embeddings (0 = unknown) */
+};
+
+/* Where and how it is served. Start from kv_deploy_defaults(). */
+struct kv_deploy {
+    double gpu_mem_gib;     /* total memory of one GPU (0 = unknown) */
+    double util;            /* gpu_memory_utilization, (0, 1] */
+    double overhead_gib;    /* activations + non-torch + CUDA graphs, per GPU */
+    double kv_budget_gib;   /* vLLM's "Available KV cache memory" (0 = compute it) */
+    uint32_t tp, pp;        /* tensor / pipeline parallel degree */
+    uint32_t block_size;    /* tokens per KV block */
+    uint64_t max_model_len; /* tokens per request (0 = the model's max_position) */
+    uint64_t max_num_batched_tokens;
+    uint64_t batch;         /* concurrent sequences for the decode ceiling */
+    uint64_t context;       /* tokens already cached per sequence at that step */
+    enum kv_dtype kv_dtype; /* AUTO = the model dtype */
+    double bandwidth_gbps;  /* memory bandwidth of one GPU, GB/s (0 = unknown) */
+    double tflops;          /* dense bf16 TFLOP/s of one GPU (0 = unknown) */
+};
+
+/* Why a deployment cannot serve, when it cannot. Not an error: a result. */
+enum kv_reason {
+    KV_REASON_NONE = 0,
+    KV_REASON_WEIGHTS_DONT_FIT, /* weights + overhead exceed total x util */
+    KV_REASON_SEQ_DOESNT_FIT,   /* blocks < one request at max_model_len */
+};
+
+struct kv_result {
+    /* the inputs as resolved: head_dim, kv_heads, sliding_layers, dtypes and
+     * max_model_len filled in from the rules above */
+    struct kv_model model;
+    struct kv_deploy deploy;
+
+    /* the cache's shape */
+    enum kv_dtype kv_dtype;       /* resolved (never AUTO) */
+    enum kv_dtype weights_dtype;  /* resolved */
+    unsigned kv_elem_bytes;       /* bytes per KV element */
+    bool mla;                     /* one latent per token per layer */
+    uint32_t head_dim;            /* resolved */
+    uint32_t kv_heads_per_gpu;    /* after TP split or replication (1 for MLA) */
+    bool replicated;              /* tp > kv_heads: each GPU keeps a copy of a head */
+    uint64_t kv_bytes_per_token;  /* all layers, whole model, before any split */
+    uint64_t layer_token_bytes;   /* one token, one layer, one GPU */
+    uint64_t page_bytes;          /* one block of one layer on one GPU */
+    uint32_t full_layers, sliding_layers;
+
+    /* vLLM's grouping: one group for dense models */
+    bool hybrid;
+    uint32_t group_size;     /* layers per group (tensors sharing a block id) */
+    uint32_t full_groups, sliding_groups, padding_layers;
+    uint32_t tensors_per_gpu; /* layers (or group slots) this GPU stores per block */
+    uint64_t block_set_bytes; /* page_bytes x tensors_per_gpu: one block id's memory */
+
+    /* per request at max_model_len */
+    bool has_request;
+    uint64_t max_model_len;
+    uint64_t blocks_full_per_group, blocks_sliding_per_group;
+    uint64_t blocks_per_request;   /* summed over every group */
+    uint64_t request_bytes;        /* blocks_per_request x page x tensors: its memory on one GPU */
+
+    /* weights */
+    bool has_weights;
+    uint64_t weights_bytes_total;  /* whole model */
+    uint64_t weights_bytes;        /* per GPU */
+    uint64_t active_weight_bytes;  /* read once per decode step, whole model */
+
+    /* budget and capacity */
+    bool has_budget;
+    bool budget_given;             /* from kv_budget_gib rather than subtracted */
+    uint64_t usable_bytes;         /* total x util */
+    uint64_t overhead_bytes;
+    uint64_t kv_budget_bytes;
+    bool has_blocks;
+    uint64_t num_gpu_blocks;
+    uint64_t kv_tokens;            /* floor(blocks / groups) x block_size */
+    bool has_concurrency;
+    double max_concurrency;
+    uint64_t max_concurrent_seqs;
+    uint64_t max_model_len_fits;   /* longest request one GPU's blocks can hold */
+    enum kv_reason reason;
+
+    /* decode roofline at deploy.batch and deploy.context */
+    bool has_decode;
+    uint64_t decode_kv_read_bytes;  /* KV read per sequence per step, all GPUs */
+    double decode_step_s;           /* memory time of one step */
+    double decode_tokens_per_s;     /* all sequences together */
+    double decode_tokens_per_s_seq; /* one sequence */
+    bool has_bound;
+    bool compute_bound;
+    double decode_compute_step_s;
+    bool compute_bound_ever;        /* false: KV reads grow as fast as the FLOPs */
+    uint64_t compute_bound_batch;   /* smallest batch where compute time >= memory time */
+};
+
+/* Fills in the contract's defaults: util 0.9, tp 1, pp 1, block 16,
+ * max_num_batched_tokens 8192, batch 1, context 0, kv dtype auto. */
+void kv_deploy_defaults(struct kv_deploy *d);
+
+/* Runs the whole calculation. Returns KVT_E_OK and fills *res, or an error
+ * code with *bad (and *other, for a contradiction between two fields) naming
+ * the fields at fault; *res is then unspecified. bad and other may be NULL. */
+enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct kv_result *res,
+                     enum kv_field *bad, enum kv_field *other);
+
+/* KV bytes one sequence reads per decode step at `context` tokens, summed
+ * over all GPUs (replicated heads are read on every GPU that holds them);
+ * sliding layers read at most their window. UINT64_MAX on overflow. */
+uint64_t kv_calc_kv_read_bytes(const struct kv_result *res, uint64_t context);
+
+/* Blocks one request of `len` tokens needs, summed over all groups.
+ * UINT64_MAX on overflow. */
+uint64_t kv_calc_blocks_per_request(const struct kv_result *res, uint64_t len);
+
+/* Memory-bound decode ceiling, all `batch` sequences together, at `context`
+ * tokens each. Returns false when bandwidth or active weights are unknown. */
+bool kv_calc_decode_at(const struct kv_result *res, uint64_t batch, uint64_t context,
+                       double *tokens_per_s);
+
+#endif

@@ -1,0 +1,37 @@
+/* kv_dtype.h: element types for weights and the KV cache.
+ *
+ * KV elements are whole bytes (vLLM stores fp8 and int8 caches as one byte).
+ * Weight storage can be fractional: int4 carries one fp16 scale per group of
+ * 128 weights (4 + 16/128 = 4.125 bits), mxfp4 one 8-bit scale per 32
+ * (4 + 8/32 = 4.25 bits). */
+#ifndef KV_DTYPE_H
+#define KV_DTYPE_H
+
+#include <stdbool.h>
+
+enum kv_dtype {
+    KV_DTYPE_AUTO = 0, /* KV: follow the model dtype; weights: follow the model dtype */
+    KV_DTYPE_FP32,
+    KV_DTYPE_FP16,
+    KV_DTYPE_BF16,
+    KV_DTYPE_FP8,
+    KV_DTYPE_INT8,
+    KV_DTYPE_INT4,
+    KV_DTYPE_MXFP4,
+    KV_DTYPE__COUNT
+};
+
+/* Parses "bf16", "bfloat16", "fp8_e4m3", "float16"... (case-insensitive).
+ * Returns false for an unknown name and leaves *out untouched. */
+bool kv_dtype_parse(const char *name, enum kv_dtype *out);
+
+/* Short canonical name: "auto", "fp32", "bf16", "fp8", "int4"... */
+const char *kv_dtype_name(enum kv_dtype t);
+
+/* Bytes per KV element; 0 for types that cannot hold a KV cache (auto, int4, mxfp4). */
+unsigned kv_dtype_kv_bytes(enum kv_dtype t);
+
+/* Bits per stored weight, scale overhead included; 0 for auto. */
+double kv_dtype_weight_bits(enum kv_dtype t);
+
+#endif

@@ -1,0 +1,28 @@
+/* run_cmd.h: runs a program with arguments and captures what a user would
+ * see: stdout, stderr and the exit status. For tests that drive kvtutor
+ * through its command line. */
+#ifndef RUN_CMD_H
+#define RUN_CMD_H
+
+#include <stddef.h>
+
+struct run_result {
+    int status;   /* exit status; 128 + signal when killed by one */
+    char *out;    /* stdout, NUL-terminated (free with run_free) */
+    char *err;    /* stderr */
+    size_t out_len, err_len;
+};
+
+/* Runs argv[0] (a path) with argv, NULL-terminated; env entries "K=V" are
+ * added to the environment (envs may be NULL). Returns 0, or -1 if it could
+ * not be started. */
+int run_cmd(char *const argv[], char *const envs[], struct run_result *res);
+void run_free(struct run_result *res);
+
+/* The kvtutor binary under test, from the KVTUTOR environment variable. */
+const char *run_kvtutor_path(void);
+
+/* Lines in s (a final line without '\n' counts). */
+size_t run_count_lines(const char *s);
+
+#endif

@@ -1,0 +1,595 @@
+/* The calculator core against hand arithmetic. Every expected figure is
+ * worked out in the comment beside it, from the model's config and vLLM's
+ * start-up rules, never copied from the calculator's own output. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "kv_calc.h"
+
+#define GIB 1073741824ull
+
+/* Qwen2.5-7B: 28 layers, 28 query heads, 4 KV heads, head_dim 128, bf16. */
+static struct kv_model qwen7b(void)
+{
+    return (struct kv_model){.layers = 28, .heads = 28, .kv_heads = 4, .head_dim = 128,
+                             .hidden = 3584, .params_b = 7.615616512,
+                             .max_position = 131072, .dtype = KV_DTYPE_BF16};
+}
+
+/* Llama-3.1-8B: 32 layers, 32 heads, 8 KV heads, head_dim 128, 8,030,261,248 params. */
+static struct kv_model llama8b(void)
+{
+    return (struct kv_model){.layers = 32, .heads = 32, .kv_heads = 8, .head_dim = 128,
+                             .hidden = 4096, .params_b = 8.030261248,
+                             .max_position = 131072, .dtype = KV_DTYPE_BF16};
+}
+
+static struct kv_result run(const struct kv_model *m, const struct kv_deploy *d)
+{
+    struct kv_result r;
+    enum kv_field bad, other;
+    enum kvt_err e = kv_calc(m, d, &r, &bad, &other);
+    if (e != KVT_E_OK)
+        fail_msg("kv_calc failed: %s (field %s, other %s)", kvt_strerror(e), kv_field_name(bad),
+                 kv_field_name(other));
+    return r;
+}
+
+static void test_seed_figures(void **state)
+{
+    (void)state;
+    struct kv_model m = qwen7b();
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.kv_budget_gib = 10;
+    d.max_model_len = 8192;
+    r = run(&m, &d);
+    /* 2 x 28 layers x 4 heads x 128 dims x 2 B = 57,344 B = 56 KiB */
+    assert_int_equal(r.kv_bytes_per_token, 57344);
+    assert_int_equal(r.kv_bytes_per_token / 1024, 56);
+    /* 57,344 B x 8,192 tokens = 469,762,048 B = 0.4375 GiB; x 32,768 = 1.75 GiB */
+    assert_int_equal(r.kv_bytes_per_token * 8192, 469762048ull);
+    assert_true(r.kv_bytes_per_token * 8192 * 16 == 7 * GIB);  /* 0.4375 = 7/16 */
+    assert_true(r.kv_bytes_per_token * 32768 * 4 == 7 * GIB);  /* 1.75 = 7/4 */
+    /* page = 16 tokens x 2 x 4 x 128 x 2 B = 32,768 B; a block id = 28 pages = 917,504 B */
+    assert_int_equal(r.page_bytes, 32768);
+    assert_int_equal(r.block_set_bytes, 917504);
+    /* 10 GiB / 917,504 B = 11,702.86 -> 11,702 blocks; 8,192 / 16 = 512 per sequence */
+    assert_int_equal(r.num_gpu_blocks, 11702);
+    assert_int_equal(r.blocks_per_request, 512);
+    assert_int_equal(r.kv_tokens, 11702 * 16);
+    assert_int_equal(r.max_concurrent_seqs, 22);
+    assert_true(r.max_concurrency > 22.85 && r.max_concurrency < 22.86);
+    assert_int_equal(r.reason, KV_REASON_NONE);
+}
+
+static void test_seed_whole_gpu(void **state)
+{
+    (void)state;
+    struct kv_model m = qwen7b();
+    struct kv_deploy d;
+    struct kv_result r;
+
+    /* The seed's 24 GiB GPU, whole memory, no reserve: 24 GiB - 15,231,233,024 B
+     * of weights (7,615,616,512 x 2) = 10,538,570,752 B -> /917,504 = 11,486 blocks
+     * -> /512 = 22.4 -> 22 sequences. */
+    kv_deploy_defaults(&d);
+    d.gpu_mem_gib = 24;
+    d.util = 1.0;
+    d.max_model_len = 8192;
+    r = run(&m, &d);
+    assert_int_equal(r.weights_bytes, 15231233024ull);
+    assert_int_equal(r.kv_budget_bytes, 24 * GIB - 15231233024ull);
+    assert_int_equal(r.num_gpu_blocks, 11486);
+    assert_int_equal(r.max_concurrent_seqs, 22);
+}
+
+static void test_util_and_overhead(void **state)
+{
+    (void)state;
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+
+    /* 80 GiB x 0.9 = 77,309,411,328 B; less 16,060,522,496 B of weights and a
+     * 4 GiB overhead (4,294,967,296 B) = 56,953,921,536 B */
+    kv_deploy_defaults(&d);
+    d.gpu_mem_gib = 80;
+    d.overhead_gib = 4;
+    r = run(&m, &d);
+    assert_int_equal(r.usable_bytes, 77309411328ull);
+    assert_int_equal(r.kv_budget_bytes, 77309411328ull - 16060522496ull - 4294967296ull);
+}
+
+static void test_tp_splits_then_replicates(void **state)
+{
+    (void)state;
+    struct kv_model m = qwen7b();
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.tp = 2; /* 4 KV heads / 2 = 2 per GPU: page = 16 x 2 x 2 x 128 x 2 = 16,384 B */
+    r = run(&m, &d);
+    assert_int_equal(r.kv_heads_per_gpu, 2);
+    assert_false(r.replicated);
+    assert_int_equal(r.page_bytes, 16384);
+    /* the whole-model figure is not split */
+    assert_int_equal(r.kv_bytes_per_token, 57344);
+
+    /* Qwen3-235B-A22B: 64 query heads, 4 KV heads. TP 8 > 4 heads: one head per
+     * GPU, never fewer: page = 16 x 2 x 1 x 128 x 2 = 8,192 B */
+    m = (struct kv_model){.layers = 94, .heads = 64, .kv_heads = 4, .head_dim = 128};
+    d.tp = 8;
+    r = run(&m, &d);
+    assert_int_equal(r.kv_heads_per_gpu, 1);
+    assert_true(r.replicated);
+    assert_int_equal(r.page_bytes, 8192);
+}
+
+static void test_tp_must_fit_heads(void **state)
+{
+    (void)state;
+    /* Phi-4: 40 heads, 10 KV heads. TP 4 divides neither 10 nor is a multiple. */
+    struct kv_model m = {.layers = 40, .heads = 40, .kv_heads = 10, .head_dim = 128};
+    struct kv_deploy d;
+    struct kv_result r;
+    enum kv_field bad, other;
+
+    kv_deploy_defaults(&d);
+    d.tp = 4;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_TP_KV_HEADS);
+    assert_int_equal(bad, KV_FIELD_TP);
+    assert_int_equal(other, KV_FIELD_KV_HEADS);
+    /* TP 30 replicates the 10 KV heads but does not divide the 40 query heads */
+    d.tp = 30;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_TP_HEADS);
+    assert_int_equal(other, KV_FIELD_HEADS);
+}
+
+static void test_mla_not_split(void **state)
+{
+    (void)state;
+    /* DeepSeek-V3: 61 layers, latent 512 + rope 64 = 576 values, bf16:
+     * 61 x 576 x 2 = 70,272 B per token; page 16 x 576 x 2 = 18,432 B on every rank. */
+    struct kv_model m = {.layers = 61, .heads = 128, .mla_rank = 512, .mla_rope_dim = 64};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    r = run(&m, &d);
+    assert_true(r.mla);
+    assert_int_equal(r.kv_bytes_per_token, 70272);
+    assert_int_equal(r.page_bytes, 18432);
+    d.tp = 8;
+    r = run(&m, &d);
+    assert_int_equal(r.page_bytes, 18432);
+    assert_int_equal(r.kv_heads_per_gpu, 1);
+    /* fp8 halves it: 61 x 576 x 1 = 35,136 B */
+    d.kv_dtype = KV_DTYPE_FP8;
+    r = run(&m, &d);
+    assert_int_equal(r.kv_bytes_per_token, 35136);
+}
+
+static void test_kv_dtype_auto_and_explicit(void **state)
+{
+    (void)state;
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    /* int4 weights do not change the KV: auto follows the model dtype (bf16) */
+    m.weights_dtype = KV_DTYPE_INT4;
+    r = run(&m, &d);
+    assert_int_equal(r.kv_dtype, KV_DTYPE_BF16);
+    assert_int_equal(r.kv_bytes_per_token, 131072); /* 2 x 32 x 8 x 128 x 2 */
+    m.dtype = KV_DTYPE_FP32;
+    m.weights_dtype = KV_DTYPE_AUTO;
+    r = run(&m, &d);
+    assert_int_equal(r.kv_bytes_per_token, 262144); /* x 4 B */
+    d.kv_dtype = KV_DTYPE_FP8;
+    r = run(&m, &d);
+    assert_int_equal(r.kv_bytes_per_token, 65536); /* x 1 B */
+}
+
+static void test_hybrid_gemma3(void **state)
+{
+    (void)state;
+    /* Gemma-3-27B: 62 layers, 52 sliding (window 1024) + 10 full, 16 KV heads x 128.
+     * group_size = min(52, 10) = 10 (52 is not within 25% of 10); full: 1 group,
+     * sliding: ceil(52 / 10) = 6 groups, 6 x 10 - 52 = 8 padding layers.
+     * At L = 8192, bs 16: full needs 512 blocks; sliding ceil(min(1023 + 8192, 8192) / 16)
+     * + 1 = 513 each: 512 + 6 x 513 = 3,590 per request. */
+    struct kv_model m = {.layers = 62, .heads = 32, .kv_heads = 16, .head_dim = 128,
+                         .sliding_window = 1024, .sliding_layers = 52};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.max_model_len = 8192;
+    d.kv_budget_gib = 10;
+    r = run(&m, &d);
+    assert_true(r.hybrid);
+    assert_int_equal(r.group_size, 10);
+    assert_int_equal(r.full_groups, 1);
+    assert_int_equal(r.sliding_groups, 6);
+    assert_int_equal(r.padding_layers, 8);
+    assert_int_equal(r.blocks_per_request, 3590);
+    /* page = 16 x 2 x 16 x 128 x 2 = 131,072 B; a block id spans the 10 slots:
+     * 10 GiB / 1,310,720 B = 8,192 blocks; kv_tokens = floor(8192 / 7) x 16 = 18,720 */
+    assert_int_equal(r.page_bytes, 131072);
+    assert_int_equal(r.num_gpu_blocks, 8192);
+    assert_int_equal(r.kv_tokens, 1170 * 16);
+}
+
+static void test_hybrid_near_equal_buckets(void **state)
+{
+    (void)state;
+    /* 12 sliding + 13 full: 13 < 1.25 x 12, so vLLM groups 13 at a time:
+     * one group each, 1 padding layer (not 12 + 24 with 11 padding). */
+    struct kv_model m = {.layers = 25, .kv_heads = 8, .head_dim = 64, .sliding_window = 128,
+                         .sliding_layers = 12};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    r = run(&m, &d);
+    assert_int_equal(r.group_size, 13);
+    assert_int_equal(r.full_groups, 1);
+    assert_int_equal(r.sliding_groups, 1);
+    assert_int_equal(r.padding_layers, 1);
+    /* 10 sliding + 20 full: 20 >= 12.5, the smaller bucket wins: 10 a group, 1 + 2 groups */
+    m.layers = 30;
+    m.sliding_layers = 10;
+    r = run(&m, &d);
+    assert_int_equal(r.group_size, 10);
+    assert_int_equal(r.full_groups, 2);
+    assert_int_equal(r.sliding_groups, 1);
+}
+
+static void test_sliding_window_rule(void **state)
+{
+    (void)state;
+    /* gpt-oss-20b: 24 layers, 12 sliding with window 128, 8 KV heads x 64. */
+    struct kv_model m = {.layers = 24, .heads = 64, .kv_heads = 8, .head_dim = 64,
+                         .sliding_window = 128, .sliding_layers = 12};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.max_model_len = 8192;
+    /* sliding: ceil(min(127 + 8192, 8192) / 16) + 1 = 513; full 512 */
+    r = run(&m, &d);
+    assert_int_equal(r.blocks_per_request, 512 + 513);
+    /* a 2,048-token chunk: ceil(min(127 + 2048, 8192) / 16) + 1 = ceil(2175 / 16) + 1 = 137 */
+    d.max_num_batched_tokens = 2048;
+    r = run(&m, &d);
+    assert_int_equal(r.blocks_per_request, 512 + 137);
+    /* a request shorter than the window: ceil(100 / 16) = 7, sliding 7 + 1 = 8 */
+    assert_int_equal(kv_calc_blocks_per_request(&r, 100), 7 + 8);
+}
+
+static void test_all_layers_slide(void **state)
+{
+    (void)state;
+    /* Phi-3-mini-4k: every layer slides over 2,047 tokens; one sliding group.
+     * At L = 4096: ceil(min(2046 + 8192, 4096) / 16) + 1 = 256 + 1 = 257 */
+    struct kv_model m = {.layers = 32, .heads = 32, .kv_heads = 32, .head_dim = 96,
+                         .sliding_window = 2047};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.max_model_len = 4096;
+    r = run(&m, &d);
+    assert_false(r.hybrid);
+    assert_int_equal(r.sliding_layers, 32);
+    assert_int_equal(r.sliding_groups, 1);
+    assert_int_equal(r.full_groups, 0);
+    assert_int_equal(r.blocks_per_request, 257);
+}
+
+static void test_pipeline_stages(void **state)
+{
+    (void)state;
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.kv_budget_gib = 8;
+    /* one GPU holds 32 layers: block id = 32 x 64 KiB = 2 MiB; 8 GiB -> 4,096 blocks */
+    r = run(&m, &d);
+    assert_int_equal(r.num_gpu_blocks, 4096);
+    /* PP 2: 16 layers a stage: 1 MiB a block id -> 8,192 blocks */
+    d.pp = 2;
+    r = run(&m, &d);
+    assert_int_equal(r.tensors_per_gpu, 16);
+    assert_int_equal(r.num_gpu_blocks, 8192);
+    /* PP 3: stages of 11, 11, 10 layers; the fullest decides: 8 GiB / (11 x 64 KiB) = 11,915 */
+    d.pp = 3;
+    r = run(&m, &d);
+    assert_int_equal(r.tensors_per_gpu, 11);
+    assert_int_equal(r.num_gpu_blocks, 8ull * GIB / (11 * 65536));
+}
+
+static void test_weights_estimates(void **state)
+{
+    (void)state;
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    r = run(&m, &d);
+    assert_int_equal(r.weights_bytes, 16060522496ull); /* 8,030,261,248 x 2 */
+    /* int4 with an fp16 scale per 128 weights: 4.125 bits = 0.515625 B a weight:
+     * 8,030,261,248 x 0.515625 = 4,140,603,456 */
+    m.weights_dtype = KV_DTYPE_INT4;
+    r = run(&m, &d);
+    assert_int_equal(r.weights_bytes, 4140603456ull);
+    /* TP 2 halves the per-GPU share */
+    d.tp = 2;
+    r = run(&m, &d);
+    assert_int_equal(r.weights_bytes, 4140603456ull / 2);
+    assert_int_equal(r.weights_bytes_total, 4140603456ull);
+}
+
+static void test_moe_active_weights(void **state)
+{
+    (void)state;
+    /* Mixtral-8x7B: 46,702,792,704 stored, 12,879,925,248 read per token */
+    struct kv_model m = {.layers = 32, .heads = 32, .kv_heads = 8, .head_dim = 128,
+                         .params_b = 46.702792704, .active_params_b = 12.879925248};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.bandwidth_gbps = 2000;
+    r = run(&m, &d);
+    assert_int_equal(r.weights_bytes, 93405585408ull);
+    assert_int_equal(r.active_weight_bytes, 25759850496ull);
+    /* 2,000 GB/s / 25.759850496 GB = 77.64 tok/s */
+    assert_true(r.decode_tokens_per_s > 77.63 && r.decode_tokens_per_s < 77.65);
+}
+
+static void test_weights_do_not_fit(void **state)
+{
+    (void)state;
+    /* Llama-3.1-70B in bf16 is 141 GB: it cannot sit on a 24 GiB GPU. A result, not an error. */
+    struct kv_model m = {.layers = 80, .heads = 64, .kv_heads = 8, .head_dim = 128,
+                         .params_b = 70.553706496, .max_position = 131072};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.gpu_mem_gib = 24;
+    r = run(&m, &d);
+    assert_true(r.has_blocks);
+    assert_int_equal(r.num_gpu_blocks, 0);
+    assert_int_equal(r.kv_budget_bytes, 0);
+    assert_int_equal(r.max_concurrent_seqs, 0);
+    assert_int_equal(r.reason, KV_REASON_WEIGHTS_DONT_FIT);
+}
+
+static void test_sequence_does_not_fit(void **state)
+{
+    (void)state;
+    /* Llama-3.1-8B at its full 131,072 tokens on a 24 GiB GPU at util 0.9:
+     * floor(24 GiB x 0.9) = 23,192,823,398 B; less 16,060,522,496 B of weights
+     * = 7,132,300,902 B; / 2 MiB a block id = 3,400 blocks < 8,192 needed.
+     * The longest request that fits: 3,400 x 16 = 54,400 tokens. */
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.gpu_mem_gib = 24;
+    r = run(&m, &d);
+    assert_int_equal(r.max_model_len, 131072);
+    assert_int_equal(r.kv_budget_bytes, 7132300902ull);
+    assert_int_equal(r.num_gpu_blocks, 3400);
+    assert_int_equal(r.max_concurrent_seqs, 0);
+    assert_int_equal(r.reason, KV_REASON_SEQ_DOESNT_FIT);
+    assert_int_equal(r.max_model_len_fits, 54400);
+}
+
+static void test_decode_ceiling(void **state)
+{
+    (void)state;
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+    double tps;
+
+    /* 16.06 GB of weights on a 4.8 TB/s GPU, batch 1, empty context:
+     * 4.8e12 / 16,060,522,496 = 298.87 tok/s */
+    kv_deploy_defaults(&d);
+    d.bandwidth_gbps = 4800;
+    r = run(&m, &d);
+    assert_true(r.has_decode);
+    assert_true(r.decode_tokens_per_s > 298.8 && r.decode_tokens_per_s < 298.9);
+    /* batch 8 at 8,192 tokens: 16,060,522,496 + 8 x 8,192 x 131,072 = 24,650,457,088 B
+     * per step; 8 x 4.8e12 / 24,650,457,088 = 1,557.78 tok/s */
+    assert_true(kv_calc_decode_at(&r, 8, 8192, &tps));
+    assert_true(tps > 1557.7 && tps < 1557.9);
+    /* no bandwidth: no ceiling, not a guess */
+    d.bandwidth_gbps = 0;
+    r = run(&m, &d);
+    assert_false(r.has_decode);
+}
+
+static void test_compute_bound_batch(void **state)
+{
+    (void)state;
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+
+    /* Empty context, bf16: memory time 2P/bw, compute 2PB/F, so B* = F / bw:
+     * 989e12 / 3,352e9 = 295.05 -> from batch 296 on. */
+    kv_deploy_defaults(&d);
+    d.bandwidth_gbps = 3352;
+    d.tflops = 989;
+    r = run(&m, &d);
+    assert_true(r.has_bound);
+    assert_false(r.compute_bound);
+    assert_true(r.compute_bound_ever);
+    assert_int_equal(r.compute_bound_batch, 296);
+    d.batch = 296;
+    r = run(&m, &d);
+    assert_true(r.compute_bound);
+    /* At 32k tokens each sequence reads 32,768 x 131,072 B = 4.29 GB of KV per step,
+     * more than the 16.06 GFLOP its FLOPs take at this ratio: never compute-bound. */
+    d.batch = 1;
+    d.context = 32768;
+    r = run(&m, &d);
+    assert_false(r.compute_bound_ever);
+}
+
+static void test_hybrid_reads_window_only(void **state)
+{
+    (void)state;
+    /* Gemma-3 at 8,192 tokens: 10 full layers read 8,192 tokens, 52 sliding ones
+     * 1,024: (10 x 8,192 + 52 x 1,024) x 8,192 B per layer-token = 1,107,296,256 B */
+    struct kv_model m = {.layers = 62, .heads = 32, .kv_heads = 16, .head_dim = 128,
+                         .sliding_window = 1024, .sliding_layers = 52};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    r = run(&m, &d);
+    assert_int_equal(kv_calc_kv_read_bytes(&r, 8192), 1107296256ull);
+    /* under the window every layer reads the whole context: 62 x 500 x 8,192 */
+    assert_int_equal(kv_calc_kv_read_bytes(&r, 500), 62ull * 500 * 8192);
+}
+
+static void test_bad_inputs(void **state)
+{
+    (void)state;
+    static const struct {
+        struct kv_model m;
+        int tp;
+        enum kvt_err err;
+        enum kv_field bad;
+    } rows[] = {
+        {{.kv_heads = 8, .head_dim = 128}, 1, KVT_E_MISSING, KV_FIELD_LAYERS},
+        {{.layers = 32, .head_dim = 128}, 1, KVT_E_MISSING, KV_FIELD_KV_HEADS},
+        {{.layers = 32, .kv_heads = 8}, 1, KVT_E_MISSING, KV_FIELD_HEAD_DIM},
+        {{.layers = 32, .heads = 12, .kv_heads = 8, .head_dim = 64}, 1, KVT_E_GQA_RATIO,
+         KV_FIELD_HEADS},
+        {{.layers = 32, .heads = 7, .hidden = 100}, 1, KVT_E_HEAD_DIM, KV_FIELD_HIDDEN},
+        {{.layers = 32, .kv_heads = 8, .head_dim = 64, .sliding_layers = 40,
+          .sliding_window = 10},
+         1, KVT_E_SLIDING, KV_FIELD_SLIDING_LAYERS},
+        {{.layers = 32, .kv_heads = 8, .head_dim = 64, .sliding_layers = 4}, 1, KVT_E_SLIDING,
+         KV_FIELD_SLIDING_LAYERS},
+        {{.layers = 32, .kv_heads = 8, .mla_rank = 512}, 1, KVT_E_CONFLICT, KV_FIELD_MLA_RANK},
+        {{.layers = 32, .kv_heads = 8, .head_dim = 64, .params_b = 1, .active_params_b = 2}, 1,
+         KVT_E_CONFLICT, KV_FIELD_ACTIVE_PARAMS},
+        {{.layers = 2, .kv_heads = 8, .head_dim = 64}, 3, KVT_E_TP_KV_HEADS, KV_FIELD_TP},
+        /* 2 x 2^20 heads x 2^20 dims x 4 B x 2^20 layers = 2^63: past 64 bits */
+        {{.layers = KV_MAX_DIM, .kv_heads = KV_MAX_DIM, .head_dim = KV_MAX_DIM,
+          .dtype = KV_DTYPE_FP32},
+         1, KVT_E_OVERFLOW, KV_FIELD_HEAD_DIM},
+        {{.layers = KV_MAX_DIM + 1, .kv_heads = 1, .head_dim = 1}, 1, KVT_E_RANGE,
+         KV_FIELD_LAYERS},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct kv_deploy d;
+        struct kv_result r;
+        enum kv_field bad = KV_FIELD_NONE;
+        enum kvt_err e;
+        kv_deploy_defaults(&d);
+        d.tp = (uint32_t)rows[i].tp;
+        e = kv_calc(&rows[i].m, &d, &r, &bad, NULL);
+        if (e != rows[i].err || bad != rows[i].bad)
+            fail_msg("row %zu: got %s/%s, want %s/%s", i, kvt_errname(e), kv_field_name(bad),
+                     kvt_errname(rows[i].err), kv_field_name(rows[i].bad));
+    }
+}
+
+static void test_bad_deployments(void **state)
+{
+    (void)state;
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+    enum kv_field bad;
+
+    kv_deploy_defaults(&d);
+    d.util = 1.5;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, NULL), KVT_E_RANGE);
+    assert_int_equal(bad, KV_FIELD_UTIL);
+    kv_deploy_defaults(&d);
+    d.block_size = 0;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, NULL), KVT_E_RANGE);
+    assert_int_equal(bad, KV_FIELD_BLOCK_SIZE);
+    kv_deploy_defaults(&d);
+    d.pp = 33;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, NULL), KVT_E_PP_LAYERS);
+    kv_deploy_defaults(&d);
+    d.kv_dtype = KV_DTYPE_INT4; /* not a KV cache type */
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, NULL), KVT_E_RANGE);
+    assert_int_equal(bad, KV_FIELD_KV_DTYPE);
+    kv_deploy_defaults(&d);
+    d.gpu_mem_gib = -1;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, NULL), KVT_E_RANGE);
+    assert_int_equal(bad, KV_FIELD_GPU_MEM_GIB);
+}
+
+static void test_unknown_inputs_stay_unknown(void **state)
+{
+    (void)state;
+    /* shapes only: the per-token figure, nothing that needs a GPU or params */
+    struct kv_model m = {.layers = 32, .kv_heads = 8, .head_dim = 128};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    r = run(&m, &d);
+    assert_int_equal(r.kv_bytes_per_token, 131072);
+    assert_false(r.has_weights);
+    assert_false(r.has_budget);
+    assert_false(r.has_blocks);
+    assert_false(r.has_request);
+    assert_false(r.has_concurrency);
+    assert_false(r.has_decode);
+    assert_false(r.has_bound);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_figures),
+        cmocka_unit_test(test_seed_whole_gpu),
+        cmocka_unit_test(test_util_and_overhead),
+        cmocka_unit_test(test_tp_splits_then_replicates),
+        cmocka_unit_test(test_tp_must_fit_heads),
+        cmocka_unit_test(test_mla_not_split),
+        cmocka_unit_test(test_kv_dtype_auto_and_explicit),
+        cmocka_unit_test(test_hybrid_gemma3),
+        cmocka_unit_test(test_hybrid_near_equal_buckets),
+        cmocka_unit_test(test_sliding_window_rule),
+        cmocka_unit_test(test_all_layers_slide),
+        cmocka_unit_test(test_pipeline_stages),
+        cmocka_unit_test(test_weights_estimates),
+        cmocka_unit_test(test_moe_active_weights),
+        cmocka_unit_test(test_weights_do_not_fit),
+        cmocka_unit_test(test_sequence_does_not_fit),
+        cmocka_unit_test(test_decode_ceiling),
+        cmocka_unit_test(test_compute_bound_batch),
+        cmocka_unit_test(test_hybrid_reads_window_only),
+        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_bad_deployments),
+        cmocka_unit_test(test_unknown_inputs_stay_unknown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
