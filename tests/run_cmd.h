@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 struct run_result {
-    int status;   /* exit status; 128 + signal when killed by one */
-    char *out;    /* stdout, NUL-terminated (free with run_free) */
-    char *err;    /* stderr */
+    int status; /* exit status; 128 + signal when killed by one */
+    char *out;  /* stdout, NUL-terminated (free with run_free) */
+    char *err;  /* stderr */
     size_t out_len, err_len;
 };
 

@@ -1,1 +1,367 @@
-int main(void){return 0;}
+/* `kvtutor calc`, `models` and `gpus` as a user runs them: exit codes, the
+ * figures a learner reads, the JSON a script parses, and a one-line error
+ * naming the flag for every kind of bad input. */
+#define _XOPEN_SOURCE 700
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "run_cmd.h"
+
+#define MAX_ARGS 32
+
+/* Runs kvtutor with a space-separated argument string (no quoting needed here). */
+static struct run_result kvtutor(const char *args)
+{
+    static char buf[1024];
+    char *argv[MAX_ARGS] = {(char *)run_kvtutor_path()};
+    int argc = 1;
+    struct run_result r;
+
+    snprintf(buf, sizeof buf, "%s", args);
+    for (char *tok = strtok(buf, " "); tok && argc < MAX_ARGS - 1; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    return r;
+}
+
+static json_t *calc_json(const char *args)
+{
+    char line[1024];
+    struct run_result r;
+    json_error_t err;
+    json_t *j;
+
+    snprintf(line, sizeof line, "calc --json %s", args);
+    r = kvtutor(line);
+    if (r.status != 0)
+        fail_msg("kvtutor %s: exit %d: %s", line, r.status, r.err);
+    j = json_loads(r.out, 0, &err);
+    if (!j)
+        fail_msg("kvtutor %s: not JSON (%s)", line, err.text);
+    run_free(&r);
+    return j;
+}
+
+static long long jint(json_t *j, const char *key)
+{
+    json_t *v = json_object_get(j, key);
+    if (!json_is_integer(v))
+        fail_msg("%s is not an integer", key);
+    return json_integer_value(v);
+}
+
+static void test_seed_example_json(void **state)
+{
+    (void)state;
+    /* The seed lesson: Qwen2.5-7B, BF16, 10 GiB left for KV, 8k tokens.
+     * 2 x 28 x 4 x 128 x 2 = 57,344 B per token; 10 GiB / (16 x 57,344) = 11,702
+     * blocks; 8,192 / 16 = 512 per sequence -> 22 whole sequences. */
+    json_t *j = calc_json("--model qwen2.5-7b --kv-budget-gib 10 --seq 8192");
+
+    assert_int_equal(jint(j, "kv_bytes_per_token"), 57344);
+    assert_int_equal(jint(j, "kv_budget_bytes"), 10737418240ll);
+    assert_int_equal(jint(j, "num_gpu_blocks"), 11702);
+    assert_int_equal(jint(j, "kv_tokens"), 11702 * 16);
+    assert_int_equal(jint(j, "max_concurrent_seqs"), 22);
+    assert_int_equal(jint(j, "page_bytes"), 32768);
+    assert_true(json_is_real(json_object_get(j, "max_concurrency")));
+    /* no GPU, so no bandwidth: the ceiling is null, not a guess */
+    assert_true(json_is_null(json_object_get(j, "decode_tokens_per_s")));
+    assert_true(json_is_null(json_object_get(j, "decode_bound")));
+    assert_true(json_is_null(json_object_get(j, "reason")));
+    json_decref(j);
+}
+
+static void test_seed_example_human(void **state)
+{
+    (void)state;
+    /* The README's first command: a 24 GB GPU used whole, as the seed card does */
+    struct run_result r = kvtutor("calc --model qwen2.5-7b --gpu rtx4090 --util 1 --seq 8192");
+
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "57,344 B (56 KiB)"));
+    assert_non_null(strstr(r.out, "448 MiB (0.4375 GiB)"));
+    assert_non_null(strstr(r.out, "22 whole sequences of 8,192 tokens fit at once"));
+    assert_string_equal(r.err, "");
+    run_free(&r);
+}
+
+static void test_decode_ceiling_hand_arithmetic(void **state)
+{
+    (void)state;
+    /* Llama-3.1-8B, 16.06 GB of BF16 weights, 4.8 TB/s, batch 1, empty context:
+     * 4.8e12 / 16,060,522,496 = 298.87 tok/s */
+    json_t *j = calc_json("--model llama-3.1-8b --bandwidth-gbps 4800");
+    double tps = json_real_value(json_object_get(j, "decode_tokens_per_s"));
+
+    assert_true(tps > 298.8 && tps < 298.9);
+    assert_int_equal(jint(j, "weights_bytes"), 16060522496ll);
+    json_decref(j);
+    /* the H200 preset carries the same 4,800 GB/s and 989 TFLOP/s: memory-bound at batch 1 */
+    j = calc_json("--model llama-3.1-8b --gpu h200");
+    assert_string_equal(json_string_value(json_object_get(j, "decode_bound")), "memory");
+    json_decref(j);
+}
+
+static void test_weights_do_not_fit_is_a_result(void **state)
+{
+    (void)state;
+    json_t *j = calc_json("--model llama-3.1-70b --gpu rtx4090");
+
+    assert_int_equal(jint(j, "num_gpu_blocks"), 0);
+    assert_int_equal(jint(j, "max_concurrent_seqs"), 0);
+    assert_true(json_is_string(json_object_get(j, "reason")));
+    json_decref(j);
+}
+
+static void test_flags_override_preset(void **state)
+{
+    (void)state;
+    /* fp8 KV halves the per-token bytes: 28,672 */
+    json_t *j = calc_json("--model qwen2.5-7b --kv-dtype fp8");
+    assert_int_equal(jint(j, "kv_bytes_per_token"), 28672);
+    json_decref(j);
+    /* --weights-dtype int4 replaces the preset's measured gpt-oss size with an estimate:
+     * 20,914,757,184 x 4.125 / 8 = 10,784,171,673 B */
+    j = calc_json("--model gpt-oss-20b --weights-dtype int4");
+    assert_int_equal(jint(j, "weights_bytes"), 10784171673ll);
+    json_decref(j);
+}
+
+static void test_config_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kvt_cli_XXXXXX", path[256], args[512];
+    FILE *f;
+    json_t *j;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"num_hidden_layers\": 28, \"num_attention_heads\": 28, \"num_key_value_heads\": 4,"
+          " \"hidden_size\": 3584, \"intermediate_size\": 18944, \"vocab_size\": 152064,"
+          " \"model_type\": \"qwen2\", \"tie_word_embeddings\": false,"
+          " \"max_position_embeddings\": 32768, \"torch_dtype\": \"bfloat16\"}",
+          f);
+    fclose(f);
+    /* flags override the file: --layers 14 halves the per-token figure */
+    snprintf(args, sizeof args, "--config %s --layers 14 --gpu-mem-gib 24 --util 1", path);
+    j = calc_json(args);
+    assert_int_equal(jint(j, "kv_bytes_per_token"), 28672);
+    assert_int_equal(jint(j, "max_model_len"), 32768);
+    assert_int_equal(jint(j, "weights_bytes"), 15231233024ll); /* 7,615,616,512 x 2 */
+    json_decref(j);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_bad_input_one_line_exit_2(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args;
+        const char *says[3]; /* every string must appear in the one line */
+    } rows[] = {
+        {"calc --model qwen2.5-8b", {"--model qwen2.5-8b", "qwen2.5-7b", NULL}},
+        {"calc --model x --gpu h1000", {"--model x", NULL}},
+        {"calc --model qwen2.5-7b --gpu h1000", {"--gpu h1000", "h100", NULL}},
+        {"calc --layers 0 --kv-heads 8 --head-dim 128", {"--layers 0", "positive", NULL}},
+        {"calc --layers -3 --kv-heads 8 --head-dim 128", {"--layers -3", NULL}},
+        {"calc --layers abc --kv-heads 8 --head-dim 128", {"--layers abc", NULL}},
+        {"calc --layers 1e3 --kv-heads 8 --head-dim 128", {"--layers 1e3", NULL}},
+        {"calc --layers 99999999999999999999999 --kv-heads 8 --head-dim 128",
+         {"--layers", "too large", NULL}},
+        {"calc --model qwen2.5-7b --util 1.5", {"--util 1.5", NULL}},
+        {"calc --model qwen2.5-7b --util 0", {"--util 0", NULL}},
+        {"calc --model qwen2.5-7b --kv-budget-gib nan", {"--kv-budget-gib nan", NULL}},
+        {"calc --model qwen2.5-7b --kv-budget-gib inf", {"--kv-budget-gib inf", NULL}},
+        {"calc --model qwen2.5-7b --kv-budget-gib -1", {"--kv-budget-gib -1", NULL}},
+        {"calc --model qwen2.5-7b --gpu-mem-gib 0x10", {"--gpu-mem-gib 0x10", NULL}},
+        {"calc --model qwen2.5-7b --gpu-mem-gib 1,5", {"--gpu-mem-gib 1,5", NULL}},
+        {"calc --model qwen2.5-7b --kv-dtype int4", {"--kv-dtype int4", NULL}},
+        {"calc --model qwen2.5-7b --tp 3", {"--tp 3", "--kv-heads is 4 in the model", NULL}},
+        {"calc --model phi-4 --tp 4", {"--tp 4", "--kv-heads is 10", NULL}},
+        {"calc --model phi-4 --kv-heads 8 --tp 16", {"--tp 16", "query heads", "--heads is 40"}},
+        {"calc --model qwen2.5-7b --config x.json", {"--model", "--config", NULL}},
+        {"calc --model qwen2.5-7b --kv-budget-gib 10 --util 0.8", {"--kv-budget-gib", "--util"}},
+        {"calc --layers 32 --kv-heads 8 --head-dim 128 --mla-rank 512",
+         {"--mla-rank", "--kv-heads", NULL}},
+        {"calc --layers 32 --kv-heads 8 --head-dim 128 --sliding-layers 40 --sliding-window 4096",
+         {"--sliding-layers 40", "--layers 32", NULL}},
+        {"calc --layers 32 --kv-heads 8 --head-dim 128 --sliding-layers 4",
+         {"--sliding-layers 4", "--sliding-window not given", NULL}},
+        {"calc --model qwen2.5-7b --seq 8192 --context 9000", {"--context 9000", "8192", NULL}},
+        {"calc --model qwen2.5-7b --params 7 --active-params 9", {"--active-params 9", NULL}},
+        {"calc --layers 1048576 --kv-heads 1048576 --head-dim 1048576 --kv-dtype fp32",
+         {"--head-dim 1048576", "overflow", NULL}},
+        {"calc --model qwen2.5-7b --pp 64", {"--pp 64", NULL}},
+        {"calc --model qwen2.5-7b --foo", {"--foo", "unknown flag", NULL}},
+        {"calc --model qwen2.5-7b --tp", {"--tp needs a value", NULL}},
+        {"calc --model qwen2.5-7b --json=yes", {"--json", NULL}},
+        {"calc --config /nonexistent/config.json", {"/nonexistent/config.json", "No such", NULL}},
+        {"calc --config /tmp", {"--config /tmp", "directory", NULL}},
+        {"calc", {"no model", NULL}},
+        {"calc --kv-heads 8", {"no model", NULL}},
+        {"calc --layers 32", {"--kv-heads", NULL}},
+        {"frobnicate", {"frobnicate", "unknown command", NULL}},
+        {"models --bogus", {"--bogus", NULL}},
+        {"gpus extra", {"extra", NULL}},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct run_result r = kvtutor(rows[i].args);
+        if (r.status != 2)
+            fail_msg("kvtutor %s: exit %d, want 2 (stderr: %s)", rows[i].args, r.status, r.err);
+        if (run_count_lines(r.err) != 1)
+            fail_msg("kvtutor %s: %zu lines on stderr: %s", rows[i].args, run_count_lines(r.err),
+                     r.err);
+        if (r.out_len != 0)
+            fail_msg("kvtutor %s: printed to stdout on error", rows[i].args);
+        for (int k = 0; k < 3 && rows[i].says[k]; k++)
+            if (!strstr(r.err, rows[i].says[k]))
+                fail_msg("kvtutor %s: \"%s\" not in: %s", rows[i].args, rows[i].says[k], r.err);
+        run_free(&r);
+    }
+}
+
+static void test_malformed_config_names_file_and_place(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kvt_cli_XXXXXX", path[256], args[512];
+    FILE *f;
+    struct run_result r;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\n  \"num_hidden_layers\": 28,\n  \"num_attention_heads\": 28\n  \"x\": 1\n}\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "calc --config %s", path);
+    r = kvtutor(args);
+    assert_int_equal(r.status, 2);
+    assert_int_equal(run_count_lines(r.err), 1);
+    assert_non_null(strstr(r.err, path));
+    assert_non_null(strstr(r.err, ":4:")); /* the line the comma is missing before */
+    run_free(&r);
+
+    f = fopen(path, "w");
+    fputs("{\"num_attention_heads\": 28, \"head_dim\": 128}", f);
+    fclose(f);
+    r = kvtutor(args);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "num_hidden_layers is missing"));
+    run_free(&r);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_help_and_version(void **state)
+{
+    (void)state;
+    static const char *const helps[] = {"--help", "calc --help", "models --help", "gpus --help"};
+    struct run_result r;
+
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+        r = kvtutor(helps[i]);
+        if (r.status != 0 || !strstr(r.out, "usage: kvtutor"))
+            fail_msg("kvtutor %s: exit %d", helps[i], r.status);
+        run_free(&r);
+    }
+    r = kvtutor("calc --help");
+    /* every contract flag is documented */
+    assert_non_null(strstr(r.out, "--max-model-len, --seq"));
+    assert_non_null(strstr(r.out, "--kv-budget-gib"));
+    assert_non_null(strstr(r.out, "--mla-rope-dim"));
+    run_free(&r);
+    r = kvtutor("--version");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "kvtutor 0."));
+    assert_non_null(strstr(r.out, "GPU probes"));
+    run_free(&r);
+    r = kvtutor("");
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+}
+
+static void test_listings(void **state)
+{
+    (void)state;
+    struct run_result r = kvtutor("models");
+    json_error_t err;
+    json_t *j;
+
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "qwen2.5-7b"));
+    assert_non_null(strstr(r.out, "Qwen/Qwen2.5-7B-Instruct"));
+    run_free(&r);
+    r = kvtutor("models --json");
+    j = json_loads(r.out, 0, &err);
+    assert_non_null(j);
+    assert_int_equal(json_array_size(j), 25); /* every row of model-presets.tsv */
+    json_decref(j);
+    run_free(&r);
+    r = kvtutor("gpus --json");
+    j = json_loads(r.out, 0, &err);
+    assert_non_null(j);
+    assert_int_equal(json_array_size(j), 17); /* every row of gpus.tsv */
+    json_decref(j);
+    run_free(&r);
+}
+
+static void test_same_numbers_in_any_locale(void **state)
+{
+    (void)state;
+    /* Flags are read and figures printed the same whatever the locale says
+     * about decimal commas. */
+    char *argv[] = {(char *)run_kvtutor_path(),
+                    "calc",
+                    "--json",
+                    "--model",
+                    "qwen2.5-7b",
+                    "--gpu-mem-gib",
+                    "23.58",
+                    "--util",
+                    "0.9",
+                    NULL};
+    char *c_env[] = {"LC_ALL=C", NULL}, *de_env[] = {"LC_ALL=de_DE.UTF-8", NULL};
+    struct run_result a, b;
+
+    assert_int_equal(run_cmd(argv, c_env, &a), 0);
+    assert_int_equal(run_cmd(argv, de_env, &b), 0);
+    assert_int_equal(a.status, 0);
+    assert_int_equal(b.status, 0);
+    assert_string_equal(a.out, b.out);
+    assert_non_null(strstr(a.out, "."));
+    run_free(&a);
+    run_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_example_json),
+        cmocka_unit_test(test_seed_example_human),
+        cmocka_unit_test(test_decode_ceiling_hand_arithmetic),
+        cmocka_unit_test(test_weights_do_not_fit_is_a_result),
+        cmocka_unit_test(test_flags_override_preset),
+        cmocka_unit_test(test_config_file),
+        cmocka_unit_test(test_bad_input_one_line_exit_2),
+        cmocka_unit_test(test_malformed_config_names_file_and_place),
+        cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_listings),
+        cmocka_unit_test(test_same_numbers_in_any_locale),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,1 +1,321 @@
-int main(void){return 0;}
+/* The config.json reader, one small config per feature. Shapes come from the
+ * models' published configs; parameter counts from tests/fixtures/
+ * model-presets.tsv (computed_total_params, computed_active_params). */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "hf_config.h"
+
+struct parsed {
+    enum kvt_err err;
+    struct kv_model m;
+    struct hf_config_info info;
+    struct hf_config_error e;
+};
+
+static struct parsed parse(const char *json)
+{
+    struct parsed p;
+    p.err = hf_config_parse(json, strlen(json), &p.m, &p.info, &p.e);
+    return p;
+}
+
+static struct parsed parse_ok(const char *json)
+{
+    struct parsed p = parse(json);
+    if (p.err != KVT_E_OK)
+        fail_msg("parse failed: %s (%s)", kvt_strerror(p.err), p.e.what);
+    return p;
+}
+
+/* Qwen2.5-7B-Instruct's config: no head_dim, an inert sliding window. */
+static const char qwen25_7b[] =
+    "{\"architectures\": [\"Qwen2ForCausalLM\"], \"model_type\": \"qwen2\",\n"
+    " \"hidden_size\": 3584, \"intermediate_size\": 18944, \"num_attention_heads\": 28,\n"
+    " \"num_hidden_layers\": 28, \"num_key_value_heads\": 4, \"vocab_size\": 152064,\n"
+    " \"max_position_embeddings\": 32768, \"max_window_layers\": 28,\n"
+    " \"sliding_window\": 131072, \"use_sliding_window\": false,\n"
+    " \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\", \"rms_norm_eps\": 1e-06}";
+
+static void test_qwen25_head_dim_and_inert_window(void **state)
+{
+    (void)state;
+    struct parsed p = parse_ok(qwen25_7b);
+
+    assert_int_equal(p.m.layers, 28);
+    assert_int_equal(p.m.kv_heads, 4);
+    assert_int_equal(p.m.head_dim, 128); /* 3584 / 28 */
+    assert_int_equal(p.m.sliding_window, 0);
+    assert_int_equal(p.m.sliding_layers, 0);
+    assert_true(p.info.inert_window);
+    assert_int_equal(p.m.dtype, KV_DTYPE_BF16);
+    assert_int_equal(p.m.max_position, 32768);
+    assert_string_equal(p.info.model_type, "qwen2");
+    /* the fixture's count for these shapes: 7,615,616,512 */
+    assert_true(p.info.params_counted);
+    assert_int_equal(llround(p.m.params_b * 1e9), 7615616512ll);
+}
+
+static void test_llama_params(void **state)
+{
+    (void)state;
+    struct parsed p = parse_ok(
+        "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"intermediate_size\": 14336,"
+        " \"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8,"
+        " \"vocab_size\": 128256, \"tie_word_embeddings\": false, \"attention_bias\": false,"
+        " \"max_position_embeddings\": 131072, \"torch_dtype\": \"bfloat16\"}");
+
+    assert_int_equal(llround(p.m.params_b * 1e9), 8030261248ll);
+    assert_true(p.m.active_params_b == 0); /* dense: active = total */
+}
+
+static void test_moe_params(void **state)
+{
+    (void)state;
+    /* Mixtral-8x7B: experts are the intermediate_size, 8 of them, top 2 */
+    struct parsed p = parse_ok(
+        "{\"model_type\": \"mixtral\", \"hidden_size\": 4096, \"intermediate_size\": 14336,"
+        " \"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8,"
+        " \"num_local_experts\": 8, \"num_experts_per_tok\": 2, \"vocab_size\": 32000,"
+        " \"tie_word_embeddings\": false, \"max_position_embeddings\": 32768}");
+
+    assert_int_equal(llround(p.m.params_b * 1e9), 46702792704ll);
+    assert_int_equal(llround(p.m.active_params_b * 1e9), 12879925248ll);
+
+    /* Qwen3-30B-A3B: moe_intermediate_size 768, 128 experts, top 8, explicit head_dim */
+    p = parse_ok(
+        "{\"model_type\": \"qwen3_moe\", \"hidden_size\": 2048, \"intermediate_size\": 6144,"
+        " \"moe_intermediate_size\": 768, \"num_experts\": 128, \"num_experts_per_tok\": 8,"
+        " \"num_attention_heads\": 32, \"num_hidden_layers\": 48, \"num_key_value_heads\": 4,"
+        " \"head_dim\": 128, \"vocab_size\": 151936, \"tie_word_embeddings\": false}");
+    assert_int_equal(p.m.head_dim, 128); /* not 2048 / 32 = 64 */
+    assert_int_equal(llround(p.m.params_b * 1e9), 30532122624ll);
+    assert_int_equal(llround(p.m.active_params_b * 1e9), 3353032704ll);
+}
+
+static void test_mha_when_kv_heads_absent(void **state)
+{
+    (void)state;
+    /* phi-2 style: no num_key_value_heads means every query head has its own K/V */
+    struct parsed p = parse_ok("{\"num_hidden_layers\": 32, \"num_attention_heads\": 32,"
+                               " \"hidden_size\": 2560, \"torch_dtype\": \"float16\"}");
+    assert_int_equal(p.m.kv_heads, 32);
+    assert_int_equal(p.m.head_dim, 80);
+    assert_int_equal(p.m.dtype, KV_DTYPE_FP16);
+    /* null counts as absent too */
+    p = parse_ok("{\"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
+                 " \"num_key_value_heads\": null, \"head_dim\": null, \"hidden_size\": 256}");
+    assert_int_equal(p.m.kv_heads, 4);
+    assert_int_equal(p.m.head_dim, 64);
+}
+
+static void test_gemma3_text_config(void **state)
+{
+    (void)state;
+    /* Gemma 3 nests the language model; dtype sits at the top level */
+    struct parsed p = parse_ok(
+        "{\"model_type\": \"gemma3\", \"torch_dtype\": \"bfloat16\",\n"
+        " \"text_config\": {\"model_type\": \"gemma3_text\", \"hidden_size\": 5376,\n"
+        "   \"num_attention_heads\": 32, \"num_hidden_layers\": 62, \"num_key_value_heads\": 16,\n"
+        "   \"head_dim\": 128, \"sliding_window\": 1024, \"sliding_window_pattern\": 6,\n"
+        "   \"max_position_embeddings\": 131072},\n"
+        " \"vision_config\": {\"hidden_size\": 1152, \"num_hidden_layers\": 27}}");
+
+    assert_int_equal(p.m.layers, 62);
+    assert_int_equal(p.m.head_dim, 128);
+    assert_int_equal(p.m.sliding_window, 1024);
+    /* every 6th layer global: 62 / 6 = 10 global, 52 sliding */
+    assert_int_equal(p.m.sliding_layers, 52);
+    assert_int_equal(p.m.sliding_period, 6);
+    assert_string_equal(p.info.model_type, "gemma3_text");
+}
+
+static void test_layer_types_list(void **state)
+{
+    (void)state;
+    /* gpt-oss lists its layers; 8 here for brevity: sliding, full, sliding, full... */
+    struct parsed p = parse_ok(
+        "{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 8, \"num_attention_heads\": 64,"
+        " \"num_key_value_heads\": 8, \"head_dim\": 64, \"hidden_size\": 2880,"
+        " \"sliding_window\": 128, \"layer_types\": [\"sliding_attention\", \"full_attention\","
+        " \"sliding_attention\", \"full_attention\", \"sliding_attention\", \"full_attention\","
+        " \"sliding_attention\", \"full_attention\"],"
+        " \"quantization_config\": {\"quant_method\": \"mxfp4\"}}");
+
+    assert_int_equal(p.m.sliding_layers, 4);
+    assert_int_equal(p.m.sliding_period, 2);
+    assert_int_equal(p.m.sliding_window, 128);
+    assert_int_equal(p.m.weights_dtype, KV_DTYPE_MXFP4);
+
+    /* a list that does not match the layer count is an error, not a guess */
+    p = parse("{\"num_hidden_layers\": 3, \"num_attention_heads\": 2, \"head_dim\": 8,"
+              " \"sliding_window\": 16, \"layer_types\": [\"full_attention\"]}");
+    assert_int_equal(p.err, KVT_E_PARSE);
+    assert_non_null(strstr(p.e.what, "layer_types"));
+    p = parse("{\"num_hidden_layers\": 1, \"num_attention_heads\": 2, \"head_dim\": 8,"
+              " \"sliding_window\": 16, \"layer_types\": [\"chunky\"]}");
+    assert_int_equal(p.err, KVT_E_PARSE);
+    assert_non_null(strstr(p.e.what, "layer_types[0]"));
+}
+
+static void test_gemma2_and_uniform_windows(void **state)
+{
+    (void)state;
+    /* Gemma 2 has no pattern field: local and global alternate */
+    struct parsed p = parse_ok(
+        "{\"model_type\": \"gemma2\", \"num_hidden_layers\": 42, \"num_attention_heads\": 16,"
+        " \"num_key_value_heads\": 8, \"head_dim\": 256, \"hidden_size\": 3584,"
+        " \"sliding_window\": 4096}");
+    assert_int_equal(p.m.sliding_layers, 21);
+    assert_int_equal(p.m.sliding_period, 2);
+    /* Mistral v0.1 / Phi-3: one window for every layer */
+    p = parse_ok("{\"model_type\": \"mistral\", \"num_hidden_layers\": 32,"
+                 " \"num_attention_heads\": 32, \"num_key_value_heads\": 8,"
+                 " \"hidden_size\": 4096, \"sliding_window\": 4096}");
+    assert_int_equal(p.m.sliding_layers, 32);
+    /* Qwen2 with the window switched on: layers from max_window_layers slide */
+    p = parse_ok("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 28,"
+                 " \"num_attention_heads\": 28, \"num_key_value_heads\": 4,"
+                 " \"hidden_size\": 3584, \"sliding_window\": 4096,"
+                 " \"use_sliding_window\": true, \"max_window_layers\": 21}");
+    assert_int_equal(p.m.sliding_layers, 7);
+    assert_int_equal(p.m.sliding_window, 4096);
+}
+
+static void test_mla_fields(void **state)
+{
+    (void)state;
+    /* DeepSeek-V3: num_key_value_heads 128 is in the config but the cache is the latent */
+    struct parsed p = parse_ok(
+        "{\"model_type\": \"deepseek_v3\", \"num_hidden_layers\": 61, \"hidden_size\": 7168,"
+        " \"num_attention_heads\": 128, \"num_key_value_heads\": 128, \"kv_lora_rank\": 512,"
+        " \"qk_rope_head_dim\": 64, \"qk_nope_head_dim\": 128, \"v_head_dim\": 128,"
+        " \"max_position_embeddings\": 163840, \"torch_dtype\": \"bfloat16\","
+        " \"quantization_config\": {\"quant_method\": \"fp8\", \"fmt\": \"e4m3\"}}");
+    assert_int_equal(p.m.mla_rank, 512);
+    assert_int_equal(p.m.mla_rope_dim, 64);
+    assert_int_equal(p.m.kv_heads, 0);
+    assert_int_equal(p.m.weights_dtype, KV_DTYPE_FP8);
+    assert_false(p.info.params_counted); /* MLA shapes are not counted */
+}
+
+static void test_dtype_and_quantization(void **state)
+{
+    (void)state;
+    /* newer configs say "dtype" */
+    struct parsed p = parse_ok("{\"num_hidden_layers\": 2, \"num_attention_heads\": 2,"
+                               " \"head_dim\": 8, \"dtype\": \"float32\"}");
+    assert_int_equal(p.m.dtype, KV_DTYPE_FP32);
+    p = parse_ok("{\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"head_dim\": 8,"
+                 " \"quantization_config\": {\"quant_method\": \"awq\", \"bits\": 4,"
+                 " \"group_size\": 128}}");
+    assert_int_equal(p.m.weights_dtype, KV_DTYPE_INT4);
+    assert_string_equal(p.info.quant_method, "awq");
+    p = parse_ok("{\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"head_dim\": 8,"
+                 " \"quantization_config\": {\"quant_method\": \"bitsandbytes\","
+                 " \"load_in_8bit\": true}}");
+    assert_int_equal(p.m.weights_dtype, KV_DTYPE_INT8);
+    /* a method kvtutor does not model is said, not guessed */
+    p = parse_ok("{\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"head_dim\": 8,"
+                 " \"quantization_config\": {\"quant_method\": \"hqq\"}}");
+    assert_true(p.info.quant_unknown);
+    assert_int_equal(p.m.weights_dtype, KV_DTYPE_AUTO);
+    p = parse("{\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"head_dim\": 8,"
+              " \"torch_dtype\": \"int8\"}");
+    assert_int_equal(p.err, KVT_E_PARSE);
+    assert_non_null(strstr(p.e.what, "torch_dtype"));
+}
+
+static void test_malformed_and_incomplete(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json;
+        enum kvt_err err;
+        const char *says;
+    } rows[] = {
+        {"{\"num_hidden_layers\": 28,\n \"num_attention_heads\": 28\n \"x\": 1}", KVT_E_PARSE, ""},
+        {"", KVT_E_PARSE, ""},
+        {"[1, 2]", KVT_E_PARSE, "not a JSON object"},
+        {"{\"num_attention_heads\": 28, \"head_dim\": 128}", KVT_E_MISSING, "num_hidden_layers"},
+        {"{\"num_hidden_layers\": 28, \"head_dim\": 128}", KVT_E_MISSING, "num_attention_heads"},
+        {"{\"num_hidden_layers\": 28, \"num_attention_heads\": 28}", KVT_E_MISSING, "head_dim"},
+        {"{\"num_hidden_layers\": \"28\", \"num_attention_heads\": 2}", KVT_E_PARSE,
+         "num_hidden_layers"},
+        {"{\"num_hidden_layers\": -4, \"num_attention_heads\": 2}", KVT_E_PARSE,
+         "num_hidden_layers"},
+        {"{\"num_hidden_layers\": 2.5, \"num_attention_heads\": 2}", KVT_E_PARSE,
+         "num_hidden_layers"},
+        {"{\"num_hidden_layers\": 0, \"num_attention_heads\": 2}", KVT_E_PARSE,
+         "num_hidden_layers"},
+        {"{\"num_hidden_layers\": 99999999999999999999, \"num_attention_heads\": 2}", KVT_E_PARSE,
+         ""},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 3, \"hidden_size\": 100}",
+         KVT_E_PARSE, "hidden_size"},
+        {"{\"num_hidden_layers\": 2, \"num_hidden_layers\": 3}", KVT_E_PARSE, "duplicate"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct parsed p = parse(rows[i].json);
+        if (p.err != rows[i].err || !strstr(p.e.what, rows[i].says))
+            fail_msg("row %zu: got %s \"%s\"", i, kvt_errname(p.err), p.e.what);
+    }
+    /* malformed JSON says where: the missing comma is on line 3 */
+    {
+        struct parsed p = parse(rows[0].json);
+        assert_int_equal(p.e.line, 3);
+    }
+}
+
+static void test_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kvt_hfcfg_XXXXXX", path[256];
+    struct kv_model m;
+    struct hf_config_info info;
+    struct hf_config_error e;
+    FILE *f;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(qwen25_7b, f);
+    fclose(f);
+    assert_int_equal(hf_config_load(path, &m, &info, &e), KVT_E_OK);
+    assert_int_equal(m.layers, 28);
+    unlink(path);
+    /* missing file, a folder in its place */
+    assert_int_equal(hf_config_load(path, &m, &info, &e), KVT_E_IO);
+    assert_non_null(strstr(e.what, "No such file"));
+    assert_int_equal(hf_config_load(dir, &m, &info, &e), KVT_E_IO);
+    assert_non_null(strstr(e.what, "directory"));
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_qwen25_head_dim_and_inert_window),
+        cmocka_unit_test(test_llama_params),
+        cmocka_unit_test(test_moe_params),
+        cmocka_unit_test(test_mha_when_kv_heads_absent),
+        cmocka_unit_test(test_gemma3_text_config),
+        cmocka_unit_test(test_layer_types_list),
+        cmocka_unit_test(test_gemma2_and_uniform_windows),
+        cmocka_unit_test(test_mla_fields),
+        cmocka_unit_test(test_dtype_and_quantization),
+        cmocka_unit_test(test_malformed_and_incomplete),
+        cmocka_unit_test(test_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

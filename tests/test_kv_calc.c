@@ -15,17 +15,27 @@
 /* Qwen2.5-7B: 28 layers, 28 query heads, 4 KV heads, head_dim 128, bf16. */
 static struct kv_model qwen7b(void)
 {
-    return (struct kv_model){.layers = 28, .heads = 28, .kv_heads = 4, .head_dim = 128,
-                             .hidden = 3584, .params_b = 7.615616512,
-                             .max_position = 131072, .dtype = KV_DTYPE_BF16};
+    return (struct kv_model){.layers = 28,
+                             .heads = 28,
+                             .kv_heads = 4,
+                             .head_dim = 128,
+                             .hidden = 3584,
+                             .params_b = 7.615616512,
+                             .max_position = 131072,
+                             .dtype = KV_DTYPE_BF16};
 }
 
 /* Llama-3.1-8B: 32 layers, 32 heads, 8 KV heads, head_dim 128, 8,030,261,248 params. */
 static struct kv_model llama8b(void)
 {
-    return (struct kv_model){.layers = 32, .heads = 32, .kv_heads = 8, .head_dim = 128,
-                             .hidden = 4096, .params_b = 8.030261248,
-                             .max_position = 131072, .dtype = KV_DTYPE_BF16};
+    return (struct kv_model){.layers = 32,
+                             .heads = 32,
+                             .kv_heads = 8,
+                             .head_dim = 128,
+                             .hidden = 4096,
+                             .params_b = 8.030261248,
+                             .max_position = 131072,
+                             .dtype = KV_DTYPE_BF16};
 }
 
 static struct kv_result run(const struct kv_model *m, const struct kv_deploy *d)
@@ -55,8 +65,8 @@ static void test_seed_figures(void **state)
     assert_int_equal(r.kv_bytes_per_token / 1024, 56);
     /* 57,344 B x 8,192 tokens = 469,762,048 B = 0.4375 GiB; x 32,768 = 1.75 GiB */
     assert_int_equal(r.kv_bytes_per_token * 8192, 469762048ull);
-    assert_true(r.kv_bytes_per_token * 8192 * 16 == 7 * GIB);  /* 0.4375 = 7/16 */
-    assert_true(r.kv_bytes_per_token * 32768 * 4 == 7 * GIB);  /* 1.75 = 7/4 */
+    assert_true(r.kv_bytes_per_token * 8192 * 16 == 7 * GIB); /* 0.4375 = 7/16 */
+    assert_true(r.kv_bytes_per_token * 32768 * 4 == 7 * GIB); /* 1.75 = 7/4 */
     /* page = 16 tokens x 2 x 4 x 128 x 2 B = 32,768 B; a block id = 28 pages = 917,504 B */
     assert_int_equal(r.page_bytes, 32768);
     assert_int_equal(r.block_set_bytes, 917504);
@@ -207,8 +217,12 @@ static void test_hybrid_gemma3(void **state)
      * sliding: ceil(52 / 10) = 6 groups, 6 x 10 - 52 = 8 padding layers.
      * At L = 8192, bs 16: full needs 512 blocks; sliding ceil(min(1023 + 8192, 8192) / 16)
      * + 1 = 513 each: 512 + 6 x 513 = 3,590 per request. */
-    struct kv_model m = {.layers = 62, .heads = 32, .kv_heads = 16, .head_dim = 128,
-                         .sliding_window = 1024, .sliding_layers = 52};
+    struct kv_model m = {.layers = 62,
+                         .heads = 32,
+                         .kv_heads = 16,
+                         .head_dim = 128,
+                         .sliding_window = 1024,
+                         .sliding_layers = 52};
     struct kv_deploy d;
     struct kv_result r;
 
@@ -234,8 +248,8 @@ static void test_hybrid_near_equal_buckets(void **state)
     (void)state;
     /* 12 sliding + 13 full: 13 < 1.25 x 12, so vLLM groups 13 at a time:
      * one group each, 1 padding layer (not 12 + 24 with 11 padding). */
-    struct kv_model m = {.layers = 25, .kv_heads = 8, .head_dim = 64, .sliding_window = 128,
-                         .sliding_layers = 12};
+    struct kv_model m = {
+        .layers = 25, .kv_heads = 8, .head_dim = 64, .sliding_window = 128, .sliding_layers = 12};
     struct kv_deploy d;
     struct kv_result r;
 
@@ -258,8 +272,12 @@ static void test_sliding_window_rule(void **state)
 {
     (void)state;
     /* gpt-oss-20b: 24 layers, 12 sliding with window 128, 8 KV heads x 64. */
-    struct kv_model m = {.layers = 24, .heads = 64, .kv_heads = 8, .head_dim = 64,
-                         .sliding_window = 128, .sliding_layers = 12};
+    struct kv_model m = {.layers = 24,
+                         .heads = 64,
+                         .kv_heads = 8,
+                         .head_dim = 64,
+                         .sliding_window = 128,
+                         .sliding_layers = 12};
     struct kv_deploy d;
     struct kv_result r;
 
@@ -281,8 +299,8 @@ static void test_all_layers_slide(void **state)
     (void)state;
     /* Phi-3-mini-4k: every layer slides over 2,047 tokens; one sliding group.
      * At L = 4096: ceil(min(2046 + 8192, 4096) / 16) + 1 = 256 + 1 = 257 */
-    struct kv_model m = {.layers = 32, .heads = 32, .kv_heads = 32, .head_dim = 96,
-                         .sliding_window = 2047};
+    struct kv_model m = {
+        .layers = 32, .heads = 32, .kv_heads = 32, .head_dim = 96, .sliding_window = 2047};
     struct kv_deploy d;
     struct kv_result r;
 
@@ -346,8 +364,12 @@ static void test_moe_active_weights(void **state)
 {
     (void)state;
     /* Mixtral-8x7B: 46,702,792,704 stored, 12,879,925,248 read per token */
-    struct kv_model m = {.layers = 32, .heads = 32, .kv_heads = 8, .head_dim = 128,
-                         .params_b = 46.702792704, .active_params_b = 12.879925248};
+    struct kv_model m = {.layers = 32,
+                         .heads = 32,
+                         .kv_heads = 8,
+                         .head_dim = 128,
+                         .params_b = 46.702792704,
+                         .active_params_b = 12.879925248};
     struct kv_deploy d;
     struct kv_result r;
 
@@ -364,8 +386,12 @@ static void test_weights_do_not_fit(void **state)
 {
     (void)state;
     /* Llama-3.1-70B in bf16 is 141 GB: it cannot sit on a 24 GiB GPU. A result, not an error. */
-    struct kv_model m = {.layers = 80, .heads = 64, .kv_heads = 8, .head_dim = 128,
-                         .params_b = 70.553706496, .max_position = 131072};
+    struct kv_model m = {.layers = 80,
+                         .heads = 64,
+                         .kv_heads = 8,
+                         .head_dim = 128,
+                         .params_b = 70.553706496,
+                         .max_position = 131072};
     struct kv_deploy d;
     struct kv_result r;
 
@@ -459,8 +485,12 @@ static void test_hybrid_reads_window_only(void **state)
     (void)state;
     /* Gemma-3 at 8,192 tokens: 10 full layers read 8,192 tokens, 52 sliding ones
      * 1,024: (10 x 8,192 + 52 x 1,024) x 8,192 B per layer-token = 1,107,296,256 B */
-    struct kv_model m = {.layers = 62, .heads = 32, .kv_heads = 16, .head_dim = 128,
-                         .sliding_window = 1024, .sliding_layers = 52};
+    struct kv_model m = {.layers = 62,
+                         .heads = 32,
+                         .kv_heads = 16,
+                         .head_dim = 128,
+                         .sliding_window = 1024,
+                         .sliding_layers = 52};
     struct kv_deploy d;
     struct kv_result r;
 
@@ -483,24 +513,34 @@ static void test_bad_inputs(void **state)
         {{.kv_heads = 8, .head_dim = 128}, 1, KVT_E_MISSING, KV_FIELD_LAYERS},
         {{.layers = 32, .head_dim = 128}, 1, KVT_E_MISSING, KV_FIELD_KV_HEADS},
         {{.layers = 32, .kv_heads = 8}, 1, KVT_E_MISSING, KV_FIELD_HEAD_DIM},
-        {{.layers = 32, .heads = 12, .kv_heads = 8, .head_dim = 64}, 1, KVT_E_GQA_RATIO,
+        {{.layers = 32, .heads = 12, .kv_heads = 8, .head_dim = 64},
+         1,
+         KVT_E_GQA_RATIO,
          KV_FIELD_HEADS},
         {{.layers = 32, .heads = 7, .hidden = 100}, 1, KVT_E_HEAD_DIM, KV_FIELD_HIDDEN},
-        {{.layers = 32, .kv_heads = 8, .head_dim = 64, .sliding_layers = 40,
-          .sliding_window = 10},
-         1, KVT_E_SLIDING, KV_FIELD_SLIDING_LAYERS},
-        {{.layers = 32, .kv_heads = 8, .head_dim = 64, .sliding_layers = 4}, 1, KVT_E_SLIDING,
+        {{.layers = 32, .kv_heads = 8, .head_dim = 64, .sliding_layers = 40, .sliding_window = 10},
+         1,
+         KVT_E_SLIDING,
+         KV_FIELD_SLIDING_LAYERS},
+        {{.layers = 32, .kv_heads = 8, .head_dim = 64, .sliding_layers = 4},
+         1,
+         KVT_E_SLIDING,
          KV_FIELD_SLIDING_LAYERS},
         {{.layers = 32, .kv_heads = 8, .mla_rank = 512}, 1, KVT_E_CONFLICT, KV_FIELD_MLA_RANK},
-        {{.layers = 32, .kv_heads = 8, .head_dim = 64, .params_b = 1, .active_params_b = 2}, 1,
-         KVT_E_CONFLICT, KV_FIELD_ACTIVE_PARAMS},
+        {{.layers = 32, .kv_heads = 8, .head_dim = 64, .params_b = 1, .active_params_b = 2},
+         1,
+         KVT_E_CONFLICT,
+         KV_FIELD_ACTIVE_PARAMS},
         {{.layers = 2, .kv_heads = 8, .head_dim = 64}, 3, KVT_E_TP_KV_HEADS, KV_FIELD_TP},
         /* 2 x 2^20 heads x 2^20 dims x 4 B x 2^20 layers = 2^63: past 64 bits */
-        {{.layers = KV_MAX_DIM, .kv_heads = KV_MAX_DIM, .head_dim = KV_MAX_DIM,
+        {{.layers = KV_MAX_DIM,
+          .kv_heads = KV_MAX_DIM,
+          .head_dim = KV_MAX_DIM,
           .dtype = KV_DTYPE_FP32},
-         1, KVT_E_OVERFLOW, KV_FIELD_HEAD_DIM},
-        {{.layers = KV_MAX_DIM + 1, .kv_heads = 1, .head_dim = 1}, 1, KVT_E_RANGE,
-         KV_FIELD_LAYERS},
+         1,
+         KVT_E_OVERFLOW,
+         KV_FIELD_HEAD_DIM},
+        {{.layers = KV_MAX_DIM + 1, .kv_heads = 1, .head_dim = 1}, 1, KVT_E_RANGE, KV_FIELD_LAYERS},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct kv_deploy d;

@@ -12,12 +12,40 @@
 #include <string.h>
 
 enum flag_id {
-    F_MODEL, F_CONFIG, F_LAYERS, F_KV_HEADS, F_HEADS, F_HEAD_DIM, F_HIDDEN, F_SLIDING_WINDOW,
-    F_SLIDING_LAYERS, F_MLA_RANK, F_MLA_ROPE_DIM, F_PARAMS, F_ACTIVE_PARAMS, F_DTYPE,
-    F_KV_DTYPE, F_WEIGHTS_DTYPE, F_WEIGHTS_GIB,
-    F_GPU, F_GPU_MEM_GIB, F_UTIL, F_OVERHEAD_GIB, F_KV_BUDGET_GIB, F_TP, F_PP, F_BLOCK_SIZE,
-    F_MAX_MODEL_LEN, F_MAX_NUM_BATCHED_TOKENS, F_BATCH, F_CONTEXT, F_BANDWIDTH, F_TFLOPS,
-    F_JSON, F_HELP, F__COUNT
+    F_MODEL,
+    F_CONFIG,
+    F_LAYERS,
+    F_KV_HEADS,
+    F_HEADS,
+    F_HEAD_DIM,
+    F_HIDDEN,
+    F_SLIDING_WINDOW,
+    F_SLIDING_LAYERS,
+    F_MLA_RANK,
+    F_MLA_ROPE_DIM,
+    F_PARAMS,
+    F_ACTIVE_PARAMS,
+    F_DTYPE,
+    F_KV_DTYPE,
+    F_WEIGHTS_DTYPE,
+    F_WEIGHTS_GIB,
+    F_GPU,
+    F_GPU_MEM_GIB,
+    F_UTIL,
+    F_OVERHEAD_GIB,
+    F_KV_BUDGET_GIB,
+    F_TP,
+    F_PP,
+    F_BLOCK_SIZE,
+    F_MAX_MODEL_LEN,
+    F_MAX_NUM_BATCHED_TOKENS,
+    F_BATCH,
+    F_CONTEXT,
+    F_BANDWIDTH,
+    F_TFLOPS,
+    F_JSON,
+    F_HELP,
+    F__COUNT
 };
 
 enum kind { K_SWITCH, K_STR, K_UINT, K_REAL, K_DTYPE };
@@ -27,12 +55,12 @@ struct flag {
     const char *name, *alias, *metavar;
     enum kind kind;
     enum section section;
-    enum kv_field field;   /* the calculator field it sets, for error messages */
-    uint64_t umax;         /* K_UINT: largest accepted */
-    bool zero_ok;          /* K_UINT: 0 is a meaningful value */
-    double rmin, rmax;     /* K_REAL: accepted range */
-    bool rmin_open;        /* K_REAL: rmin itself excluded */
-    const char *dtypes;    /* K_DTYPE: the accepted names, '|'-separated */
+    enum kv_field field; /* the calculator field it sets, for error messages */
+    uint64_t umax;       /* K_UINT: largest accepted */
+    bool zero_ok;        /* K_UINT: 0 is a meaningful value */
+    double rmin, rmax;   /* K_REAL: accepted range */
+    bool rmin_open;      /* K_REAL: rmin itself excluded */
+    const char *dtypes;  /* K_DTYPE: the accepted names, '|'-separated */
     const char *help;
 };
 
@@ -51,40 +79,52 @@ static const struct flag flags[F__COUNT] = {
                     .help = "head dimension (default: --hidden / --heads)"},
     [F_HIDDEN] = {"--hidden", NULL, "N", K_UINT, S_MODEL, KV_FIELD_HIDDEN, .umax = KV_MAX_DIM,
                   .help = "hidden size"},
-    [F_SLIDING_WINDOW] = {"--sliding-window", NULL, "W", K_UINT, S_MODEL, KV_FIELD_SLIDING_WINDOW, .umax = KV_MAX_TOKENS, .help = "window of the sliding layers, tokens"},
-    [F_SLIDING_LAYERS] = {"--sliding-layers", NULL, "N", K_UINT, S_MODEL, KV_FIELD_SLIDING_LAYERS, .umax = KV_MAX_DIM,
+    [F_SLIDING_WINDOW] = {"--sliding-window", NULL, "W", K_UINT, S_MODEL, KV_FIELD_SLIDING_WINDOW,
+                          .umax = KV_MAX_TOKENS, .help = "window of the sliding layers, tokens"},
+    [F_SLIDING_LAYERS] = {"--sliding-layers", NULL, "N", K_UINT, S_MODEL, KV_FIELD_SLIDING_LAYERS,
+                          .umax = KV_MAX_DIM,
                           .help = "how many layers slide (default: all, given a window)"},
     [F_MLA_RANK] = {"--mla-rank", NULL, "R", K_UINT, S_MODEL, KV_FIELD_MLA_RANK, .umax = KV_MAX_DIM,
                     .help = "MLA kv_lora_rank: one latent per token per layer"},
-    [F_MLA_ROPE_DIM] = {"--mla-rope-dim", NULL, "D", K_UINT, S_MODEL, KV_FIELD_MLA_ROPE_DIM, .umax = KV_MAX_DIM, .help = "MLA qk_rope_head_dim"},
-    [F_PARAMS] = {"--params", NULL, "B", K_REAL, S_MODEL, KV_FIELD_PARAMS, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_PARAMS_B,
-                  .help = "total parameters, billions"},
-    [F_ACTIVE_PARAMS] = {"--active-params", NULL, "B", K_REAL, S_MODEL, KV_FIELD_ACTIVE_PARAMS, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_PARAMS_B,
+    [F_MLA_ROPE_DIM] = {"--mla-rope-dim", NULL, "D", K_UINT, S_MODEL, KV_FIELD_MLA_ROPE_DIM,
+                        .umax = KV_MAX_DIM, .help = "MLA qk_rope_head_dim"},
+    [F_PARAMS] = {"--params", NULL, "B", K_REAL, S_MODEL, KV_FIELD_PARAMS, .rmin = 0,
+                  .rmin_open = true, .rmax = KV_MAX_PARAMS_B, .help = "total parameters, billions"},
+    [F_ACTIVE_PARAMS] = {"--active-params", NULL, "B", K_REAL, S_MODEL, KV_FIELD_ACTIVE_PARAMS,
+                         .rmin = 0, .rmin_open = true, .rmax = KV_MAX_PARAMS_B,
                          .help = "parameters read per token, billions (MoE)"},
-    [F_DTYPE] = {"--dtype", NULL, "T", K_DTYPE, S_MODEL, KV_FIELD_DTYPE,
-                 .dtypes = "bf16|fp16|fp32", .help = "the model's own dtype (default bf16)"},
+    [F_DTYPE] = {"--dtype", NULL, "T", K_DTYPE, S_MODEL, KV_FIELD_DTYPE, .dtypes = "bf16|fp16|fp32",
+                 .help = "the model's own dtype (default bf16)"},
     [F_KV_DTYPE] = {"--kv-dtype", NULL, "T", K_DTYPE, S_PRECISION, KV_FIELD_KV_DTYPE,
                     .dtypes = "auto|fp32|fp16|bf16|fp8|int8",
                     .help = "KV element type; auto = the model dtype"},
-    [F_WEIGHTS_DTYPE] = {"--weights-dtype", NULL, "T", K_DTYPE, S_PRECISION,
-                         KV_FIELD_WEIGHTS_DTYPE, .dtypes = "bf16|fp16|fp32|fp8|int8|int4|mxfp4",
+    [F_WEIGHTS_DTYPE] = {"--weights-dtype", NULL, "T", K_DTYPE, S_PRECISION, KV_FIELD_WEIGHTS_DTYPE,
+                         .dtypes = "bf16|fp16|fp32|fp8|int8|int4|mxfp4",
                          .help = "weight storage; int4 adds an fp16 scale per 128"},
-    [F_WEIGHTS_GIB] = {"--weights-gib", NULL, "X", K_REAL, S_PRECISION, KV_FIELD_WEIGHTS_GIB, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB, .help = "weights of the whole model, GiB"},
+    [F_WEIGHTS_GIB] = {"--weights-gib", NULL, "X", K_REAL, S_PRECISION, KV_FIELD_WEIGHTS_GIB,
+                       .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB,
+                       .help = "weights of the whole model, GiB"},
     [F_GPU] = {"--gpu", NULL, "NAME", K_STR, S_DEPLOY, KV_FIELD_NONE,
                .help = "a GPU preset (kvtutor gpus): memory, bandwidth, TFLOP/s"},
-    [F_GPU_MEM_GIB] = {"--gpu-mem-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_GPU_MEM_GIB, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB, .help = "total memory of one GPU, GiB"},
-    [F_UTIL] = {"--util", NULL, "F", K_REAL, S_DEPLOY, KV_FIELD_UTIL, .rmin = 0, .rmin_open = true, .rmax = 1.0,
-                .help = "gpu_memory_utilization (default 0.9)"},
-    [F_OVERHEAD_GIB] = {"--overhead-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_OVERHEAD_GIB, .rmin = 0, .rmin_open = false, .rmax = KV_MAX_GIB,
+    [F_GPU_MEM_GIB] = {"--gpu-mem-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_GPU_MEM_GIB,
+                       .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB,
+                       .help = "total memory of one GPU, GiB"},
+    [F_UTIL] = {"--util", NULL, "F", K_REAL, S_DEPLOY, KV_FIELD_UTIL, .rmin = 0, .rmin_open = true,
+                .rmax = 1.0, .help = "gpu_memory_utilization (default 0.9)"},
+    [F_OVERHEAD_GIB] = {"--overhead-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_OVERHEAD_GIB,
+                        .rmin = 0, .rmin_open = false, .rmax = KV_MAX_GIB,
                         .help = "activations + non-torch + CUDA graphs per GPU (default 0)"},
-    [F_KV_BUDGET_GIB] = {"--kv-budget-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_KV_BUDGET_GIB, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB,
+    [F_KV_BUDGET_GIB] = {"--kv-budget-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_KV_BUDGET_GIB,
+                         .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB,
                          .help = "KV memory on one GPU, as vLLM logs it; skips the subtraction"},
     [F_TP] = {"--tp", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_TP, .umax = KV_MAX_PARALLEL,
               .help = "tensor-parallel degree (default 1)"},
     [F_PP] = {"--pp", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_PP, .umax = KV_MAX_PARALLEL,
               .help = "pipeline-parallel degree (default 1)"},
-    [F_BLOCK_SIZE] = {"--block-size", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_BLOCK_SIZE, .umax = KV_MAX_BLOCK_SIZE, .help = "tokens per KV block (default 16)"},
-    [F_MAX_MODEL_LEN] = {"--max-model-len", "--seq", "N", K_UINT, S_DEPLOY, KV_FIELD_MAX_MODEL_LEN, .umax = KV_MAX_TOKENS,
+    [F_BLOCK_SIZE] = {"--block-size", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_BLOCK_SIZE,
+                      .umax = KV_MAX_BLOCK_SIZE, .help = "tokens per KV block (default 16)"},
+    [F_MAX_MODEL_LEN] = {"--max-model-len", "--seq", "N", K_UINT, S_DEPLOY, KV_FIELD_MAX_MODEL_LEN,
+                         .umax = KV_MAX_TOKENS,
                          .help = "tokens per request (default: max_position_embeddings)"},
     [F_MAX_NUM_BATCHED_TOKENS] = {"--max-num-batched-tokens", NULL, "N", K_UINT, S_DEPLOY,
                                   KV_FIELD_MAX_NUM_BATCHED_TOKENS, .umax = KV_MAX_TOKENS,
@@ -94,9 +134,11 @@ static const struct flag flags[F__COUNT] = {
     [F_CONTEXT] = {"--context", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_CONTEXT,
                    .umax = KV_MAX_TOKENS, .zero_ok = true,
                    .help = "tokens already cached per sequence (default 0)"},
-    [F_BANDWIDTH] = {"--bandwidth-gbps", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_BANDWIDTH, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_RATE, .help = "memory bandwidth of one GPU, GB/s"},
-    [F_TFLOPS] = {"--tflops", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_TFLOPS, .rmin = 0, .rmin_open = true, .rmax = KV_MAX_RATE,
-                  .help = "dense bf16 TFLOP/s of one GPU"},
+    [F_BANDWIDTH] = {"--bandwidth-gbps", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_BANDWIDTH, .rmin = 0,
+                     .rmin_open = true, .rmax = KV_MAX_RATE,
+                     .help = "memory bandwidth of one GPU, GB/s"},
+    [F_TFLOPS] = {"--tflops", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_TFLOPS, .rmin = 0,
+                  .rmin_open = true, .rmax = KV_MAX_RATE, .help = "dense bf16 TFLOP/s of one GPU"},
     [F_JSON] = {"--json", NULL, NULL, K_SWITCH, S_OUTPUT, KV_FIELD_NONE,
                 .help = "one JSON object instead of the walk-through"},
     [F_HELP] = {"--help", "-h", NULL, K_SWITCH, S_OUTPUT, KV_FIELD_NONE, .help = "this text"},
@@ -123,8 +165,8 @@ static int usage_error(const char *fmt, ...)
 
 static void print_help(FILE *out)
 {
-    static const char *const titles[] = {"Model (flags override a preset or config)",
-                                         "Precision", "Deployment", "Output"};
+    static const char *const titles[] = {"Model (flags override a preset or config)", "Precision",
+                                         "Deployment", "Output"};
     fputs("usage: kvtutor calc [--model NAME | --config FILE | --layers N ...] [options]\n\n"
           "Works out the KV cache of a model and how many sequences fit, the way vLLM's\n"
           "start-up does, then the memory-bound decode ceiling.\n",
@@ -137,8 +179,7 @@ static void print_help(FILE *out)
             if (f->section != (enum section)s)
                 continue;
             snprintf(left, sizeof left, "%s%s%s%s%s", f->name, f->alias ? ", " : "",
-                     f->alias ? f->alias : "", f->metavar ? " " : "",
-                     f->metavar ? f->metavar : "");
+                     f->alias ? f->alias : "", f->metavar ? " " : "", f->metavar ? f->metavar : "");
             fprintf(out, "  %-30s %s\n", left, f->help);
             if (f->kind == K_DTYPE)
                 fprintf(out, "  %-30s   one of %s\n", "", f->dtypes);
@@ -352,7 +393,8 @@ static int flag_for_field(enum kv_field f)
     return -1;
 }
 
-/* "--tp 3" when the user typed it, "kv_heads 8 (from the model)" otherwise. */
+/* "--tp 3" when the user typed it, "--kv-heads is 8 in the model" when a
+ * preset or config gave it, "--sliding-window not given" when nothing did. */
 static const char *describe(const struct args *a, enum kv_field f, const struct kv_result *r,
                             char *buf, size_t cap)
 {
@@ -366,23 +408,48 @@ static const char *describe(const struct args *a, enum kv_field f, const struct 
         return buf;
     }
     switch (f) {
-    case KV_FIELD_LAYERS: v = m->layers; break;
-    case KV_FIELD_HEADS: v = m->heads; break;
-    case KV_FIELD_KV_HEADS: v = m->kv_heads; break;
-    case KV_FIELD_HEAD_DIM: v = m->head_dim; break;
-    case KV_FIELD_HIDDEN: v = m->hidden; break;
-    case KV_FIELD_SLIDING_WINDOW: v = m->sliding_window; break;
-    case KV_FIELD_SLIDING_LAYERS: v = m->sliding_layers; break;
-    case KV_FIELD_MLA_RANK: v = m->mla_rank; break;
-    case KV_FIELD_TP: v = d->tp; break;
-    case KV_FIELD_PP: v = d->pp; break;
-    case KV_FIELD_MAX_MODEL_LEN: v = d->max_model_len; break;
+    case KV_FIELD_LAYERS:
+        v = m->layers;
+        break;
+    case KV_FIELD_HEADS:
+        v = m->heads;
+        break;
+    case KV_FIELD_KV_HEADS:
+        v = m->kv_heads;
+        break;
+    case KV_FIELD_HEAD_DIM:
+        v = m->head_dim;
+        break;
+    case KV_FIELD_HIDDEN:
+        v = m->hidden;
+        break;
+    case KV_FIELD_SLIDING_WINDOW:
+        v = m->sliding_window;
+        break;
+    case KV_FIELD_SLIDING_LAYERS:
+        v = m->sliding_layers;
+        break;
+    case KV_FIELD_MLA_RANK:
+        v = m->mla_rank;
+        break;
+    case KV_FIELD_TP:
+        v = d->tp;
+        break;
+    case KV_FIELD_PP:
+        v = d->pp;
+        break;
+    case KV_FIELD_MAX_MODEL_LEN:
+        v = d->max_model_len;
+        break;
     default:
         snprintf(buf, cap, "%s", id >= 0 ? flags[id].name : kv_field_name(f));
         return buf;
     }
-    snprintf(buf, cap, "%s %llu (from the model)", id >= 0 ? flags[id].name : kv_field_name(f),
-             v);
+    if (v == 0)
+        snprintf(buf, cap, "%s not given", id >= 0 ? flags[id].name : kv_field_name(f));
+    else
+        snprintf(buf, cap, "%s is %llu in the model", id >= 0 ? flags[id].name : kv_field_name(f),
+                 v);
     return buf;
 }
 

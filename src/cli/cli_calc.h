@@ -12,7 +12,7 @@ struct calc_view {
     const struct kv_model_preset *preset; /* NULL unless --model */
     const char *config_path;              /* NULL unless --config */
     struct hf_config_info config;
-    const struct kv_gpu_preset *gpu;      /* NULL unless --gpu */
+    const struct kv_gpu_preset *gpu; /* NULL unless --gpu */
     bool overhead_given;
     struct kv_result r;
 };

@@ -114,8 +114,7 @@ static void per_request(FILE *out, const struct kv_result *r)
               out);
         return;
     }
-    fprintf(out, "\nOne sequence of %s tokens\n",
-            cli_fmt_int(r->max_model_len, n1, sizeof n1));
+    fprintf(out, "\nOne sequence of %s tokens\n", cli_fmt_int(r->max_model_len, n1, sizeof n1));
     if (!r->hybrid && r->sliding_layers == 0) {
         snprintf(left, sizeof left, "%s %s %s tokens",
                  cli_fmt_bytes((double)r->kv_bytes_per_token, b1, sizeof b1), g->times, n1);
@@ -136,9 +135,8 @@ static void per_request(FILE *out, const struct kv_result *r)
         snprintf(left, sizeof left, "blocks per sequence: ceil(%s / %u)", n1, d->block_size);
     else
         snprintf(left, sizeof left, "blocks per sequence: %u %s %s + %u %s %s", r->full_groups,
-                 g->times, cli_fmt_int(r->blocks_full_per_group, n2, sizeof n2),
-                 r->sliding_groups, g->times,
-                 cli_fmt_int(r->blocks_sliding_per_group, n3, sizeof n3));
+                 g->times, cli_fmt_int(r->blocks_full_per_group, n2, sizeof n2), r->sliding_groups,
+                 g->times, cli_fmt_int(r->blocks_sliding_per_group, n3, sizeof n3));
     snprintf(right, sizeof right, "%s blocks, %s on this GPU",
              cli_fmt_int(r->blocks_per_request, n2, sizeof n2),
              cli_fmt_bytes((double)r->request_bytes, b1, sizeof b1));
@@ -159,9 +157,9 @@ static void budget(FILE *out, const struct calc_view *v)
         return;
     }
     if (!r->has_budget) {
-        fprintf(out, "  %s\n", d->gpu_mem_gib <= 0
-                                   ? "no GPU: give --gpu, --gpu-mem-gib or --kv-budget-gib"
-                                   : "weights unknown: give --params or --weights-gib");
+        fprintf(out, "  %s\n",
+                d->gpu_mem_gib <= 0 ? "no GPU: give --gpu, --gpu-mem-gib or --kv-budget-gib"
+                                    : "weights unknown: give --params or --weights-gib");
         return;
     }
     snprintf(left, sizeof left, "%s GiB %s gpu_memory_utilization %s",
@@ -236,8 +234,8 @@ static void decode_line(FILE *out, const struct kv_result *r, uint64_t batch, ui
         return;
     snprintf(left, sizeof left, "batch %s at %s tokens: %s GB/s %s %s GB",
              cli_fmt_int(batch, n_batch, sizeof n_batch), cli_fmt_int(context, n_ctx, sizeof n_ctx),
-             cli_fmt_real(r->deploy.bandwidth_gbps * r->deploy.tp, 1, n_bw, sizeof n_bw),
-             g->divide, cli_fmt_real(bytes / 1e9, 2, n_gb, sizeof n_gb));
+             cli_fmt_real(r->deploy.bandwidth_gbps * r->deploy.tp, 1, n_bw, sizeof n_bw), g->divide,
+             cli_fmt_real(bytes / 1e9, 2, n_gb, sizeof n_gb));
     snprintf(right, sizeof right, "%s tok/s", cli_fmt_real(tps, 1, n_tps, sizeof n_tps));
     line(out, left, right);
 }
@@ -247,8 +245,7 @@ static void decode(FILE *out, const struct kv_result *r)
     const struct kv_deploy *d = &r->deploy;
     char n1[32], n2[32], n3[32];
 
-    fputs("\nDecode ceiling (memory-bound: every step reads the active weights and the KV)\n",
-          out);
+    fputs("\nDecode ceiling (memory-bound: every step reads the active weights and the KV)\n", out);
     if (!r->has_decode) {
         fputs("  needs a bandwidth (--gpu or --bandwidth-gbps) and the parameters (--params)\n",
               out);
@@ -330,12 +327,10 @@ int calc_print_json(FILE *out, const struct calc_view *v)
     json_object_set_new(o, "kv_budget_bytes", u64_or_null(r->has_budget, r->kv_budget_bytes));
     json_object_set_new(o, "num_gpu_blocks", u64_or_null(r->has_blocks, r->num_gpu_blocks));
     json_object_set_new(o, "kv_tokens", u64_or_null(r->has_blocks, r->kv_tokens));
-    json_object_set_new(o, "max_concurrency",
-                        real_or_null(r->has_concurrency, r->max_concurrency));
+    json_object_set_new(o, "max_concurrency", real_or_null(r->has_concurrency, r->max_concurrency));
     json_object_set_new(o, "max_concurrent_seqs",
                         u64_or_null(r->has_concurrency, r->max_concurrent_seqs));
-    json_object_set_new(o, "max_model_len_fits",
-                        u64_or_null(r->has_blocks, r->max_model_len_fits));
+    json_object_set_new(o, "max_model_len_fits", u64_or_null(r->has_blocks, r->max_model_len_fits));
     json_object_set_new(o, "weights_bytes", u64_or_null(r->has_weights, r->weights_bytes));
     json_object_set_new(o, "weights_bytes_total",
                         u64_or_null(r->has_weights, r->weights_bytes_total));

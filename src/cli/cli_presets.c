@@ -75,12 +75,11 @@ int cli_models(int argc, char **argv)
             json_object_set_new(o, "mla_rank", json_integer(m->mla_rank));
             json_object_set_new(o, "mla_rope_dim", json_integer(m->mla_rope_dim));
             json_object_set_new(o, "params_b", json_real(m->params_b));
-            json_object_set_new(o, "active_params_b",
-                                json_real(m->active_params_b > 0 ? m->active_params_b
-                                                                 : m->params_b));
+            json_object_set_new(
+                o, "active_params_b",
+                json_real(m->active_params_b > 0 ? m->active_params_b : m->params_b));
             json_object_set_new(o, "max_position", json_integer((json_int_t)m->max_position));
-            json_object_set_new(o, "kv_bytes_per_token",
-                                json_integer((json_int_t)kv_per_token(m)));
+            json_object_set_new(o, "kv_bytes_per_token", json_integer((json_int_t)kv_per_token(m)));
             json_array_append_new(a, o);
         }
         return dump(a);
@@ -94,10 +93,9 @@ int cli_models(int argc, char **argv)
             snprintf(params, sizeof params, "%.1fB/%.1fB", m->params_b, m->active_params_b);
         else
             snprintf(params, sizeof params, "%.1fB", m->params_b);
-        printf("%-16.*s %-36s %-11s %6u %12s %9s %8s\n", (int)strcspn(p[i].alias, ","),
-               p[i].alias, p[i].id, p[i].arch, m->layers,
-               cli_fmt_bytes((double)kv_per_token(m), kv, sizeof kv), params,
-               cli_fmt_int(m->max_position, ctx, sizeof ctx));
+        printf("%-16.*s %-36s %-11s %6u %12s %9s %8s\n", (int)strcspn(p[i].alias, ","), p[i].alias,
+               p[i].id, p[i].arch, m->layers, cli_fmt_bytes((double)kv_per_token(m), kv, sizeof kv),
+               params, cli_fmt_int(m->max_position, ctx, sizeof ctx));
     }
     puts("\nKV/TOKEN at the model's own dtype; PARAMS total/active for MoE. "
          "Use with: kvtutor calc --model ALIAS");
@@ -141,14 +139,13 @@ int cli_gpus(int argc, char **argv)
         snprintf(mem, sizeof mem, "%g GiB", g[i].memory_gib);
         snprintf(bw, sizeof bw, "%g GB/s", g[i].peak_gbps);
         if (g[i].bf16_tflops > 0)
-            snprintf(tf, sizeof tf, "%s%g TF/s",
-                     g[i].approx & KV_GPU_APPROX_TFLOPS ? "~" : "", g[i].bf16_tflops);
+            snprintf(tf, sizeof tf, "%s%g TF/s", g[i].approx & KV_GPU_APPROX_TFLOPS ? "~" : "",
+                     g[i].bf16_tflops);
         else
             snprintf(tf, sizeof tf, "-");
-        snprintf(l2, sizeof l2, "%s%g MiB", g[i].approx & KV_GPU_APPROX_L2 ? "~" : "",
-                 g[i].l2_mib);
-        printf("%-14s %-16s %4s %7s %-7s %9s %10s %6s\n", g[i].name, g[i].aliases,
-               g[i].compute_cap, mem, g[i].memory_type, bw, tf, l2);
+        snprintf(l2, sizeof l2, "%s%g MiB", g[i].approx & KV_GPU_APPROX_L2 ? "~" : "", g[i].l2_mib);
+        printf("%-14s %-16s %4s %7s %-7s %9s %10s %6s\n", g[i].name, g[i].aliases, g[i].compute_cap,
+               mem, g[i].memory_type, bw, tf, l2);
     }
     puts("\nMEMORY is the marketed size taken as GiB; the driver reports a little less (an H100 "
          "80GB shows 79.19 GiB):\npass --gpu-mem-gib with what nvidia-smi shows for exact budgets. "

@@ -37,14 +37,14 @@
 
 /* Upper bounds the calculator accepts for each input; the CLI checks flags
  * against them so that a typo cannot turn into a silent overflow. */
-#define KV_MAX_DIM        1048576u                /* layers, heads, head_dim, hidden, ranks */
-#define KV_MAX_TOKENS     ((uint64_t)1 << 40)     /* max_model_len, context, window */
-#define KV_MAX_BATCH      ((uint64_t)1 << 32)     /* concurrent sequences */
-#define KV_MAX_PARALLEL   65536u                  /* tp, pp */
-#define KV_MAX_BLOCK_SIZE 65536u                  /* tokens per block */
-#define KV_MAX_GIB        1048576.0               /* any memory figure, GiB (1 PiB) */
-#define KV_MAX_PARAMS_B   1000000.0               /* parameters, billions */
-#define KV_MAX_RATE       1.0e9                   /* GB/s or TFLOP/s */
+#define KV_MAX_DIM        1048576u            /* layers, heads, head_dim, hidden, ranks */
+#define KV_MAX_TOKENS     ((uint64_t)1 << 40) /* max_model_len, context, window */
+#define KV_MAX_BATCH      ((uint64_t)1 << 32) /* concurrent sequences */
+#define KV_MAX_PARALLEL   65536u              /* tp, pp */
+#define KV_MAX_BLOCK_SIZE 65536u              /* tokens per block */
+#define KV_MAX_GIB        1048576.0           /* any memory figure, GiB (1 PiB) */
+#define KV_MAX_PARAMS_B   1000000.0           /* parameters, billions */
+#define KV_MAX_RATE       1.0e9               /* GB/s or TFLOP/s */
 
 /* Every input field by name, so an error can say which one is at fault. */
 #define KV_FIELDS(X)                                                                               \
@@ -97,12 +97,13 @@ struct kv_model {
     uint32_t hidden;         /* hidden size (0 = unknown) */
     uint64_t sliding_window; /* tokens; 0 = no sliding-window layers */
     uint32_t sliding_layers; /* how many layers slide; 0 with a window = all */
-    uint32_t sliding_period; /* pattern: layer i is full iff i % period == period - 1 (0 = unknown) */
-    uint32_t mla_rank;       /* MLA kv_lora_rank; non-zero makes the cache one latent */
-    uint32_t mla_rope_dim;   /* MLA qk_rope_head_dim */
-    double params_b;         /* total parameters, billions (0 = unknown) */
-    double active_params_b;  /* per-token parameters (MoE), billions (0 = params_b) */
-    enum kv_dtype dtype;     /* the model's own dtype; AUTO = bf16 */
+    uint32_t
+        sliding_period;    /* pattern: layer i is full iff i % period == period - 1 (0 = unknown) */
+    uint32_t mla_rank;     /* MLA kv_lora_rank; non-zero makes the cache one latent */
+    uint32_t mla_rope_dim; /* MLA qk_rope_head_dim */
+    double params_b;       /* total parameters, billions (0 = unknown) */
+    double active_params_b;      /* per-token parameters (MoE), billions (0 = params_b) */
+    enum kv_dtype dtype;         /* the model's own dtype; AUTO = bf16 */
     enum kv_dtype weights_dtype; /* storage of the weights; AUTO = dtype */
     double weights_gib;          /* measured weights, whole model, GiB (0 = estimate) */
     uint64_t max_position;       /* max_position_embeddings (0 = unknown) */
@@ -139,21 +140,21 @@ struct kv_result {
     struct kv_deploy deploy;
 
     /* the cache's shape */
-    enum kv_dtype kv_dtype;       /* resolved (never AUTO) */
-    enum kv_dtype weights_dtype;  /* resolved */
-    unsigned kv_elem_bytes;       /* bytes per KV element */
-    bool mla;                     /* one latent per token per layer */
-    uint32_t head_dim;            /* resolved */
-    uint32_t kv_heads_per_gpu;    /* after TP split or replication (1 for MLA) */
-    bool replicated;              /* tp > kv_heads: each GPU keeps a copy of a head */
-    uint64_t kv_bytes_per_token;  /* all layers, whole model, before any split */
-    uint64_t layer_token_bytes;   /* one token, one layer, one GPU */
-    uint64_t page_bytes;          /* one block of one layer on one GPU */
+    enum kv_dtype kv_dtype;      /* resolved (never AUTO) */
+    enum kv_dtype weights_dtype; /* resolved */
+    unsigned kv_elem_bytes;      /* bytes per KV element */
+    bool mla;                    /* one latent per token per layer */
+    uint32_t head_dim;           /* resolved */
+    uint32_t kv_heads_per_gpu;   /* after TP split or replication (1 for MLA) */
+    bool replicated;             /* tp > kv_heads: each GPU keeps a copy of a head */
+    uint64_t kv_bytes_per_token; /* all layers, whole model, before any split */
+    uint64_t layer_token_bytes;  /* one token, one layer, one GPU */
+    uint64_t page_bytes;         /* one block of one layer on one GPU */
     uint32_t full_layers, sliding_layers;
 
     /* vLLM's grouping: one group for dense models */
     bool hybrid;
-    uint32_t group_size;     /* layers per group (tensors sharing a block id) */
+    uint32_t group_size; /* layers per group (tensors sharing a block id) */
     uint32_t full_groups, sliding_groups, padding_layers;
     uint32_t tensors_per_gpu; /* layers (or group slots) this GPU stores per block */
     uint64_t block_set_bytes; /* page_bytes x tensors_per_gpu: one block id's memory */
@@ -162,28 +163,28 @@ struct kv_result {
     bool has_request;
     uint64_t max_model_len;
     uint64_t blocks_full_per_group, blocks_sliding_per_group;
-    uint64_t blocks_per_request;   /* summed over every group */
-    uint64_t request_bytes;        /* blocks_per_request x page x tensors: its memory on one GPU */
+    uint64_t blocks_per_request; /* summed over every group */
+    uint64_t request_bytes;      /* blocks_per_request x page x tensors: its memory on one GPU */
 
     /* weights */
     bool has_weights;
-    uint64_t weights_bytes_total;  /* whole model */
-    uint64_t weights_bytes;        /* per GPU */
-    uint64_t active_weight_bytes;  /* read once per decode step, whole model */
+    uint64_t weights_bytes_total; /* whole model */
+    uint64_t weights_bytes;       /* per GPU */
+    uint64_t active_weight_bytes; /* read once per decode step, whole model */
 
     /* budget and capacity */
     bool has_budget;
-    bool budget_given;             /* from kv_budget_gib rather than subtracted */
-    uint64_t usable_bytes;         /* total x util */
+    bool budget_given;     /* from kv_budget_gib rather than subtracted */
+    uint64_t usable_bytes; /* total x util */
     uint64_t overhead_bytes;
     uint64_t kv_budget_bytes;
     bool has_blocks;
     uint64_t num_gpu_blocks;
-    uint64_t kv_tokens;            /* floor(blocks / groups) x block_size */
+    uint64_t kv_tokens; /* floor(blocks / groups) x block_size */
     bool has_concurrency;
     double max_concurrency;
     uint64_t max_concurrent_seqs;
-    uint64_t max_model_len_fits;   /* longest request one GPU's blocks can hold */
+    uint64_t max_model_len_fits; /* longest request one GPU's blocks can hold */
     enum kv_reason reason;
 
     /* decode roofline at deploy.batch and deploy.context */
@@ -195,8 +196,8 @@ struct kv_result {
     bool has_bound;
     bool compute_bound;
     double decode_compute_step_s;
-    bool compute_bound_ever;        /* false: KV reads grow as fast as the FLOPs */
-    uint64_t compute_bound_batch;   /* smallest batch where compute time >= memory time */
+    bool compute_bound_ever;      /* false: KV reads grow as fast as the FLOPs */
+    uint64_t compute_bound_batch; /* smallest batch where compute time >= memory time */
 };
 
 /* Fills in the contract's defaults: util 0.9, tp 1, pp 1, block 16,

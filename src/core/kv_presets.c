@@ -6,7 +6,10 @@
  * its shapes (they agree with keras-hub's published counts); max_position is
  * the config's max_position_embeddings. Sliding-window models carry their
  * pattern: layer i is full attention iff i % period == period - 1. */
-#define M(...) {__VA_ARGS__, .dtype = KV_DTYPE_BF16}
+#define M(...)                                                                                     \
+    {                                                                                              \
+        __VA_ARGS__, .dtype = KV_DTYPE_BF16                                                        \
+    }
 
 static const struct kv_model_preset models[] = {
     {"Qwen/Qwen2.5-0.5B-Instruct", "qwen2.5-0.5b", "GQA",
@@ -89,13 +92,12 @@ static const struct kv_model_preset models[] = {
      "head_dim 128, not hidden/heads 144"},
     {"google/gemma-3-27b-it", "gemma-3-27b", "GQA+SWA",
      M(.layers = 62, .hidden = 5376, .heads = 32, .kv_heads = 16, .head_dim = 128,
-       .sliding_window = 1024, .sliding_layers = 52, .sliding_period = 6,
-       .max_position = 131072, .params_b = 27.00900224),
+       .sliding_window = 1024, .sliding_layers = 52, .sliding_period = 6, .max_position = 131072,
+       .params_b = 27.00900224),
      "5 local layers per global one; window 1024"},
     {"microsoft/Phi-3-mini-4k-instruct", "phi-3-mini-4k", "MHA+SWA",
      M(.layers = 32, .hidden = 3072, .heads = 32, .kv_heads = 32, .head_dim = 96,
-       .sliding_window = 2047, .sliding_layers = 32, .max_position = 4096,
-       .params_b = 3.821079552),
+       .sliding_window = 2047, .sliding_layers = 32, .max_position = 4096, .params_b = 3.821079552),
      "plain multi-head attention: 32 KV heads"},
     {"microsoft/phi-4", "phi-4", "GQA",
      M(.layers = 40, .hidden = 5120, .heads = 40, .kv_heads = 10, .head_dim = 128,
@@ -110,15 +112,13 @@ static const struct kv_model_preset models[] = {
      * is what vLLM logged loading it ("Model loading took ... GiB"). */
     {"openai/gpt-oss-20b", "gpt-oss-20b", "GQA+SWA MoE",
      M(.layers = 24, .hidden = 2880, .heads = 64, .kv_heads = 8, .head_dim = 64,
-       .sliding_window = 128, .sliding_layers = 12, .sliding_period = 2,
-       .max_position = 131072, .params_b = 20.914757184, .active_params_b = 4.187440704,
-       .weights_gib = 13.47),
+       .sliding_window = 128, .sliding_layers = 12, .sliding_period = 2, .max_position = 131072,
+       .params_b = 20.914757184, .active_params_b = 4.187440704, .weights_gib = 13.47),
      "sliding layers keep 128 tokens; only half the cache grows with context"},
     {"openai/gpt-oss-120b", "gpt-oss-120b", "GQA+SWA MoE",
      M(.layers = 36, .hidden = 2880, .heads = 64, .kv_heads = 8, .head_dim = 64,
-       .sliding_window = 128, .sliding_layers = 18, .sliding_period = 2,
-       .max_position = 131072, .params_b = 116.829156672, .active_params_b = 5.711982912,
-       .weights_gib = 64.38),
+       .sliding_window = 128, .sliding_layers = 18, .sliding_period = 2, .max_position = 131072,
+       .params_b = 116.829156672, .active_params_b = 5.711982912, .weights_gib = 64.38),
      "64 GiB of weights leave little KV on one 80 GB GPU"},
 };
 
@@ -148,7 +148,7 @@ static const struct kv_gpu_preset gpus[] = {
     {"MI300X", "mi300x", "-", 192, "HBM3", 8192, 5300, 0, 1307, 256, 0},
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define COUNT(a)     (sizeof(a) / sizeof((a)[0]))
 #define NAME_MAX_LEN 63
 
 const struct kv_model_preset *kv_model_presets(size_t *count)

@@ -16,24 +16,24 @@ struct kv_model_preset {
     const char *alias; /* short names, comma-separated; the first is the one listed */
     const char *arch;  /* attention kind, for listings: "GQA", "MLA", "GQA+SWA" */
     struct kv_model model;
-    const char *note;  /* one line: what makes this model instructive */
+    const char *note; /* one line: what makes this model instructive */
 };
 
 /* Bits of kv_gpu_preset.approx: figures the sources could not confirm. */
 enum { KV_GPU_APPROX_CLOCK = 1, KV_GPU_APPROX_TFLOPS = 2, KV_GPU_APPROX_L2 = 4 };
 
 struct kv_gpu_preset {
-    const char *name;           /* "H100 SXM" */
-    const char *aliases;        /* comma-separated: "h100,h100-sxm" */
-    const char *compute_cap;    /* "9.0"; "-" for non-NVIDIA parts */
-    double memory_gib;          /* marketed size; the driver reports a little less */
-    const char *memory_type;    /* "HBM3" */
-    unsigned bus_bits;          /* memory bus width */
-    double peak_gbps;           /* vendor peak bandwidth, decimal GB/s */
+    const char *name;            /* "H100 SXM" */
+    const char *aliases;         /* comma-separated: "h100,h100-sxm" */
+    const char *compute_cap;     /* "9.0"; "-" for non-NVIDIA parts */
+    double memory_gib;           /* marketed size; the driver reports a little less */
+    const char *memory_type;     /* "HBM3" */
+    unsigned bus_bits;           /* memory bus width */
+    double peak_gbps;            /* vendor peak bandwidth, decimal GB/s */
     unsigned long mem_clock_khz; /* as CUDA reports it; 0 = not confirmed */
-    double bf16_tflops;         /* dense, no sparsity; 0 = not published */
+    double bf16_tflops;          /* dense, no sparsity; 0 = not published */
     double l2_mib;
-    unsigned approx;            /* KV_GPU_APPROX_* bits */
+    unsigned approx; /* KV_GPU_APPROX_* bits */
 };
 
 /* The tables, in listing order. */

@@ -162,8 +162,8 @@ static enum kvt_err read_layer_types(const struct src *s, json_t *types, struct 
     uint32_t count = 0;
 
     if (n != m->layers)
-        return say(s->err, KVT_E_PARSE, "layer_types lists %zu layers, num_hidden_layers is %u",
-                   n, m->layers);
+        return say(s->err, KVT_E_PARSE, "layer_types lists %zu layers, num_hidden_layers is %u", n,
+                   m->layers);
     sliding = calloc(n ? n : 1, sizeof *sliding);
     if (!sliding)
         return say(s->err, KVT_E_IO, "out of memory");
@@ -207,8 +207,7 @@ static enum kvt_err read_window(const struct src *s, struct kv_model *m,
             return say(s->err, KVT_E_PARSE, "layer_types must be a list");
         return read_layer_types(s, types, m);
     }
-    if ((e = get_uint(s, "sliding_window_pattern", KV_MAX_DIM, &pattern, &has_pattern)) !=
-        KVT_E_OK)
+    if ((e = get_uint(s, "sliding_window_pattern", KV_MAX_DIM, &pattern, &has_pattern)) != KVT_E_OK)
         return e;
     if ((e = get_uint(s, "max_window_layers", KV_MAX_DIM, &max_window_layers, &has_mwl)) !=
         KVT_E_OK)
@@ -223,8 +222,8 @@ static enum kvt_err read_window(const struct src *s, struct kv_model *m,
         m->sliding_layers = m->layers - m->layers / 2;
     } else if (has_mwl && (strcmp(type, "qwen2") == 0 || strcmp(type, "qwen2_moe") == 0)) {
         /* Qwen2: layers from max_window_layers on use the window */
-        m->sliding_layers = max_window_layers < m->layers ? m->layers - (uint32_t)max_window_layers
-                                                          : 0;
+        m->sliding_layers =
+            max_window_layers < m->layers ? m->layers - (uint32_t)max_window_layers : 0;
         if (m->sliding_layers == 0)
             m->sliding_window = 0;
     } else {
@@ -245,7 +244,8 @@ static enum kvt_err count_params(const struct src *s, struct kv_model *m,
     bool has_vocab, has_inter, has_moe_inter, has_experts = false, has_topk;
     const char *experts_keys[] = {"num_local_experts", "num_experts", "n_routed_experts"};
     const char *type = info->model_type;
-    double h = m->hidden, q = (double)m->heads * m->head_dim, kv = (double)m->kv_heads * m->head_dim;
+    double h = m->hidden, q = (double)m->heads * m->head_dim,
+           kv = (double)m->kv_heads * m->head_dim;
     double attn, mlp, dense_mlp, per_expert, total, active;
     enum kvt_err e;
 

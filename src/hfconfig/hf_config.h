@@ -27,8 +27,8 @@ struct hf_config_info {
 };
 
 struct hf_config_error {
-    int line, column;   /* where the JSON broke; 0 when the problem is a field */
-    char what[200];     /* "num_hidden_layers is missing", "expected ',' or '}'" */
+    int line, column; /* where the JSON broke; 0 when the problem is a field */
+    char what[200];   /* "num_hidden_layers is missing", "expected ',' or '}'" */
 };
 
 /* Parses config.json text. Returns KVT_E_OK, or KVT_E_PARSE for malformed
