@@ -85,16 +85,18 @@ static void per_token(FILE *out, const struct kv_result *r)
 
 static void grouping(FILE *out, const struct kv_result *r)
 {
+    char w[32];
+
     if (!r->hybrid) {
         if (r->sliding_layers > 0)
-            fprintf(out, "  every layer slides over %llu tokens\n",
-                    (unsigned long long)r->model.sliding_window);
+            fprintf(out, "  every layer slides over %s tokens\n",
+                    cli_fmt_int(r->model.sliding_window, w, sizeof w));
         return;
     }
     fprintf(out,
-            "  hybrid: %u sliding layers (window %llu) + %u full; vLLM groups them %u at a time:\n"
+            "  hybrid: %u sliding layers (window %s) + %u full; vLLM groups them %u at a time:\n"
             "  %u full group%s + %u sliding group%s",
-            r->sliding_layers, (unsigned long long)r->model.sliding_window, r->full_layers,
+            r->sliding_layers, cli_fmt_int(r->model.sliding_window, w, sizeof w), r->full_layers,
             r->group_size, r->full_groups, r->full_groups == 1 ? "" : "s", r->sliding_groups,
             r->sliding_groups == 1 ? "" : "s");
     if (r->padding_layers)
@@ -120,8 +122,12 @@ static void per_request(FILE *out, const struct kv_result *r)
                  cli_fmt_bytes((double)r->kv_bytes_per_token, b1, sizeof b1), g->times, n1);
         double seq = (double)r->kv_bytes_per_token * (double)r->max_model_len;
         char gib[32];
-        snprintf(right, sizeof right, "%s (%s GiB)", cli_fmt_bytes(seq, b2, sizeof b2),
-                 cli_fmt_real(seq / KV_GIB, 4, gib, sizeof gib));
+        cli_fmt_bytes(seq, b2, sizeof b2);
+        if (strstr(b2, "GiB") || seq >= 1024.0 * KV_GIB)
+            snprintf(right, sizeof right, "%s", b2);
+        else /* the seed card speaks in GiB: 448 MiB is 0.4375 GiB */
+            snprintf(right, sizeof right, "%s (%s GiB)", b2,
+                     cli_fmt_real(seq / KV_GIB, 4, gib, sizeof gib));
         line(out, left, right);
     }
     grouping(out, r);
@@ -131,7 +137,10 @@ static void per_request(FILE *out, const struct kv_result *r)
     snprintf(left, sizeof left, "one block id: %s %s %u %s", b2, g->times, r->tensors_per_gpu,
              r->hybrid ? "layer slots" : (d->pp > 1 ? "layers on this stage" : "layers"));
     line(out, left, cli_fmt_bytes((double)r->block_set_bytes, b1, sizeof b1));
-    if (!r->hybrid)
+    if (!r->hybrid && r->sliding_groups > 0)
+        snprintf(left, sizeof left, "blocks per sequence: ceil(min(W-1+%s, %s) / %u) + 1",
+                 cli_fmt_int(d->max_num_batched_tokens, n2, sizeof n2), n1, d->block_size);
+    else if (!r->hybrid)
         snprintf(left, sizeof left, "blocks per sequence: ceil(%s / %u)", n1, d->block_size);
     else
         snprintf(left, sizeof left, "blocks per sequence: %u %s %s + %u %s %s", r->full_groups,
