@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -34,19 +35,29 @@ static int append(struct buf *b, const char *src, size_t n)
 
 int run_cmd(char *const argv[], char *const envs[], struct run_result *res)
 {
-    int out[2], err[2], status;
+    return run_cmd_input(argv, envs, NULL, res);
+}
+
+int run_cmd_input(char *const argv[], char *const envs[], const char *input, struct run_result *res)
+{
+    int out[2], err[2], in[2], status;
+    size_t in_len = input ? strlen(input) : 0, in_off = 0;
     struct buf bo = {0}, be = {0};
     pid_t pid;
 
     memset(res, 0, sizeof *res);
-    if (pipe(out) != 0 || pipe(err) != 0)
+    signal(SIGPIPE, SIG_IGN); /* a program that stops reading early must not kill the test */
+    if (pipe(out) != 0 || pipe(err) != 0 || pipe(in) != 0)
         return -1;
     pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        dup2(in[0], 0);
         dup2(out[1], 1);
         dup2(err[1], 2);
+        close(in[0]);
+        close(in[1]);
         close(out[0]);
         close(err[0]);
         close(out[1]);
@@ -58,12 +69,26 @@ int run_cmd(char *const argv[], char *const envs[], struct run_result *res)
     }
     close(out[1]);
     close(err[1]);
+    close(in[0]);
+    if (in_len == 0) {
+        close(in[1]);
+        in[1] = -1;
+    }
     {
-        struct pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+        struct pollfd fds[3] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {in[1], POLLOUT, 0}};
         int open_fds = 2;
         while (open_fds > 0) {
-            if (poll(fds, 2, -1) < 0 && errno != EINTR)
+            if (poll(fds, 3, -1) < 0 && errno != EINTR)
                 break;
+            if (fds[2].fd >= 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+                ssize_t n = write(fds[2].fd, input + in_off, in_len - in_off);
+                if (n > 0)
+                    in_off += (size_t)n;
+                if (n <= 0 || in_off == in_len) {
+                    close(fds[2].fd);
+                    fds[2].fd = -1;
+                }
+            }
             for (int i = 0; i < 2; i++) {
                 char chunk[4096];
                 ssize_t n;

@@ -17,6 +17,9 @@ struct run_result {
  * added to the environment (envs may be NULL). Returns 0, or -1 if it could
  * not be started. */
 int run_cmd(char *const argv[], char *const envs[], struct run_result *res);
+/* The same, with `input` written to the program's stdin (NULL: empty stdin). */
+int run_cmd_input(char *const argv[], char *const envs[], const char *input,
+                  struct run_result *res);
 void run_free(struct run_result *res);
 
 /* The kvtutor binary under test, from the KVTUTOR environment variable. */

@@ -4,30 +4,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-int tsv_load(const char *name, struct tsv *t)
+char *fixture_read(const char *name)
 {
     const char *dir = getenv("KVT_FIXTURES");
-    char path[1024];
+    char path[1024], *text;
     FILE *f;
     long size;
-    size_t cap = 0;
 
-    memset(t, 0, sizeof *t);
     snprintf(path, sizeof path, "%s/%s", dir ? dir : "fixtures", name);
     f = fopen(path, "rb");
     if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
         fprintf(stderr, "cannot read %s\n", path);
         if (f)
             fclose(f);
-        return -1;
+        return NULL;
     }
-    t->text = malloc((size_t)size + 1);
-    if (!t->text || fread(t->text, 1, (size_t)size, f) != (size_t)size) {
-        fclose(f);
-        return -1;
+    text = malloc((size_t)size + 1);
+    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) {
+        free(text);
+        text = NULL;
     }
     fclose(f);
-    t->text[size] = '\0';
+    if (text)
+        text[size] = '\0';
+    return text;
+}
+
+int tsv_load(const char *name, struct tsv *t)
+{
+    size_t cap = 0;
+
+    memset(t, 0, sizeof *t);
+    t->text = fixture_read(name);
+    if (!t->text)
+        return -1;
 
     for (char *line = t->text, *next; line && *line; line = next) {
         size_t n = 1;
@@ -41,7 +51,7 @@ int tsv_load(const char *name, struct tsv *t)
         if (t->rows == 0)
             t->cols = n;
         if (n != t->cols) {
-            fprintf(stderr, "%s: row %zu has %zu cells, header %zu\n", path, t->rows, n, t->cols);
+            fprintf(stderr, "%s: row %zu has %zu cells, header %zu\n", name, t->rows, n, t->cols);
             return -1;
         }
         if ((t->rows + 1) * t->cols > cap) {

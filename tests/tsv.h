@@ -11,6 +11,9 @@ struct tsv {
     size_t rows, cols;
 };
 
+/* The whole of $KVT_FIXTURES/name, NUL-terminated (free it); NULL if unreadable. */
+char *fixture_read(const char *name);
+
 /* Loads $KVT_FIXTURES/name. Returns 0, or -1 (message on stderr). */
 int tsv_load(const char *name, struct tsv *t);
 void tsv_free(struct tsv *t);

@@ -23,6 +23,7 @@ static const struct command commands[] = {
     {"calc", cli_calc, "KV cache, capacity and decode ceiling of a model on a GPU"},
     {"models", cli_models, "the model presets calc knows"},
     {"gpus", cli_gpus, "the GPU presets calc knows"},
+    {"fsrs", cli_fsrs, "fsrs replay: run review histories through the scheduler"},
 };
 
 static const struct cli_glyphs utf8 = {"×", "÷", "−", "→", "≈", "✗"};
