@@ -25,7 +25,8 @@ if [ "${CI:-}" = true ]; then
   cmake_args+=(-DKVT_WERROR=ON)
 fi
 
-packages=(gcc make cmake pkg-config libjansson-dev libcmocka-dev clang-format locales tmux)
+packages=(gcc make cmake pkg-config libjansson-dev libsqlite3-dev libcmocka-dev clang-format locales
+  tmux sqlite3)
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then

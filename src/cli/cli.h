@@ -8,6 +8,11 @@ int cli_calc(int argc, char **argv);
 int cli_models(int argc, char **argv);
 int cli_gpus(int argc, char **argv);
 int cli_fsrs(int argc, char **argv);
+int cli_stats(int argc, char **argv);
+int cli_config(int argc, char **argv);
+int cli_reset(int argc, char **argv);
+int cli_export(int argc, char **argv);
+int cli_import(int argc, char **argv);
 
 /* Glyphs for arithmetic: Unicode when the terminal's charset is UTF-8
  * (LC_CTYPE), ASCII otherwise. */

@@ -23,6 +23,11 @@ static const struct command commands[] = {
     {"calc", cli_calc, "KV cache, capacity and decode ceiling of a model on a GPU"},
     {"models", cli_models, "the model presets calc knows"},
     {"gpus", cli_gpus, "the GPU presets calc knows"},
+    {"stats", cli_stats, "your progress: accuracy, what is due, streak, frequent mistakes"},
+    {"config", cli_config, "settings: learner, desired_retention, new_per_day"},
+    {"reset", cli_reset, "start one lesson over (asks first)"},
+    {"export", cli_export, "every attempt and schedule, as JSON or CSV"},
+    {"import", cli_import, "merge a JSON export from another machine"},
     {"fsrs", cli_fsrs, "fsrs replay: run review histories through the scheduler"},
 };
 
@@ -43,6 +48,9 @@ static void usage(FILE *out)
           out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nProgress is kept in $XDG_DATA_HOME/kvtutor/progress.db (else\n"
+          "~/.local/share/kvtutor/progress.db); --db FILE chooses another.\n",
+          out);
     fputs("\n  kvtutor COMMAND --help   the command's flags\n"
           "  kvtutor --version        version and optional parts\n",
           out);

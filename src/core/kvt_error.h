@@ -20,7 +20,17 @@
     X(OVERFLOW, "figures overflow 64-bit arithmetic")                                              \
     X(NOT_FOUND, "no such preset")                                                                 \
     X(PARSE, "malformed input")                                                                    \
-    X(IO, "cannot read the file")
+    X(IO, "cannot read the file")                                                                  \
+    X(DB_NOT_KVTUTOR, "not a kvtutor progress database")                                           \
+    X(DB_CORRUPT, "the progress database is damaged")                                              \
+    X(DB_READONLY, "the progress database is read-only")                                           \
+    X(DB_FULL, "the disk is full")                                                                 \
+    X(DB_LOCKED, "another kvtutor is holding the progress database")                               \
+    X(DB_NEWER, "the progress database was written by a newer kvtutor")                            \
+    X(DB_NO_FOLDER, "the folder for the progress database does not exist")                         \
+    X(DB_IS_DIR, "a folder stands where the progress database should be")                          \
+    X(DB_IO, "the progress database cannot be read or written")                                    \
+    X(DB_NOT_FOUND, "no such record")
 
 enum kvt_err {
 #define KVT_ERR_ENUM(name, msg) KVT_E_##name,

@@ -1,0 +1,322 @@
+/* `kvtutor stats`, `kvtutor config` and `kvtutor reset`: the learner's
+ * progress as figures, the settings kept beside it, and starting a lesson
+ * over. */
+#include "cli.h"
+#include "cli_args.h"
+#include "cli_db.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store_report.h"
+
+/* Options every progress command shares; positional arguments are left in
+ * pos[] in order. Returns -1 to go on, else the exit status. */
+struct opts {
+    const char *db;
+    bool json, yes, help;
+    const char *pos[4];
+    int npos;
+};
+
+static int parse_opts(const char *cmd, int argc, char **argv, bool allow_json, bool allow_yes,
+                      int max_pos, struct opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--db") == 0) {
+            if (i + 1 >= argc || !*argv[i + 1]) {
+                fprintf(stderr, "kvtutor %s: --db needs a file\n", cmd);
+                return 2;
+            }
+            o->db = argv[++i];
+        } else if (strncmp(a, "--db=", 5) == 0 && a[5]) {
+            o->db = a + 5;
+        } else if (allow_json && strcmp(a, "--json") == 0) {
+            o->json = true;
+        } else if (allow_yes && (strcmp(a, "--yes") == 0 || strcmp(a, "-y") == 0)) {
+            o->yes = true;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            o->help = true;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "kvtutor %s: %s: unknown flag (see kvtutor %s --help)\n", cmd, a, cmd);
+            return 2;
+        } else if (o->npos < max_pos) {
+            o->pos[o->npos++] = a;
+        } else {
+            fprintf(stderr, "kvtutor %s: %s: unexpected argument (see kvtutor %s --help)\n", cmd, a,
+                    cmd);
+            return 2;
+        }
+    }
+    return -1;
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void stats_human(const struct cli_db *db, const struct store_stats *s)
+{
+    char n1[32], n2[32];
+    const char *module = NULL;
+
+    printf("Progress of %s (%s)\n\n", db->learner, db->path);
+    if (s->attempts == 0) {
+        puts("No answers yet. Open a lesson and answer its exercises; they appear here.");
+        return;
+    }
+    printf("  answers     %s, %.0f%% right\n", cli_fmt_int((uint64_t)s->attempts, n1, sizeof n1),
+           pct(s->correct, s->attempts));
+    printf("  exercises   %s seen\n", cli_fmt_int((uint64_t)s->exercises, n1, sizeof n1));
+    printf("  due         %s now, %s within a week\n",
+           cli_fmt_int((uint64_t)s->due_now, n1, sizeof n1),
+           cli_fmt_int((uint64_t)s->due_week, n2, sizeof n2));
+    printf("  streak      %lld day%s\n", (long long)s->streak_days, s->streak_days == 1 ? "" : "s");
+    printf("  time spent  %.0f min\n\n", s->seconds / 60.0);
+    printf("  %-36s %9s %8s %8s %8s %8s\n", "LESSON", "EXERCISES", "ANSWERS", "RIGHT", "DUE",
+           "WEEK");
+    for (size_t i = 0; i < s->n_lessons; i++) {
+        const struct store_lesson_stats *l = &s->lessons[i];
+        if (!module || strcmp(module, l->module) != 0) {
+            module = l->module;
+            printf("  %s\n", module[0] ? module : "(no module)");
+        }
+        printf("    %-34s %9lld %8lld %7.0f%% %8lld %8lld\n", l->lesson_id, (long long)l->exercises,
+               (long long)l->attempts, pct(l->correct, l->attempts), (long long)l->due_now,
+               (long long)l->due_week);
+    }
+    if (s->n_weakest) {
+        puts("\n  Most frequent mistakes");
+        for (size_t i = 0; i < s->n_weakest; i++)
+            printf("    %4lld x  %s\n", (long long)s->weakest[i].count, s->weakest[i].diagnosis);
+    }
+}
+
+static int stats_json(const struct cli_db *db, const struct store_stats *s)
+{
+    json_t *o = json_object(), *lessons = json_array(), *weak = json_array();
+    int rc;
+
+    json_object_set_new(o, "learner", json_string(db->learner));
+    json_object_set_new(o, "database", json_string(db->path));
+    json_object_set_new(o, "attempts", json_integer(s->attempts));
+    json_object_set_new(o, "correct", json_integer(s->correct));
+    json_object_set_new(o, "accuracy",
+                        s->attempts ? json_real((double)s->correct / (double)s->attempts)
+                                    : json_null());
+    json_object_set_new(o, "exercises_seen", json_integer(s->exercises));
+    json_object_set_new(o, "due_now", json_integer(s->due_now));
+    json_object_set_new(o, "due_week", json_integer(s->due_week));
+    json_object_set_new(o, "streak_days", json_integer(s->streak_days));
+    json_object_set_new(o, "seconds", json_real(s->seconds));
+    for (size_t i = 0; i < s->n_lessons; i++) {
+        const struct store_lesson_stats *l = &s->lessons[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "module", json_string(l->module));
+        json_object_set_new(j, "lesson", json_string(l->lesson_id));
+        json_object_set_new(j, "exercises_seen", json_integer(l->exercises));
+        json_object_set_new(j, "attempts", json_integer(l->attempts));
+        json_object_set_new(j, "correct", json_integer(l->correct));
+        json_object_set_new(j, "accuracy", json_real((double)l->correct / (double)l->attempts));
+        json_object_set_new(j, "due_now", json_integer(l->due_now));
+        json_object_set_new(j, "due_week", json_integer(l->due_week));
+        json_object_set_new(j, "seconds", json_real(l->seconds));
+        json_array_append_new(lessons, j);
+    }
+    for (size_t i = 0; i < s->n_weakest; i++) {
+        json_t *j = json_object();
+        json_object_set_new(j, "diagnosis", json_string(s->weakest[i].diagnosis));
+        json_object_set_new(j, "count", json_integer(s->weakest[i].count));
+        json_array_append_new(weak, j);
+    }
+    json_object_set_new(o, "lessons", lessons);
+    json_object_set_new(o, "weakest", weak);
+    rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    putchar('\n');
+    json_decref(o);
+    return rc == 0 ? 0 : 1;
+}
+
+int cli_stats(int argc, char **argv)
+{
+    struct opts o;
+    struct cli_db db;
+    struct store_stats s;
+    struct store_error err;
+    int64_t now = (int64_t)time(NULL);
+    int rc = parse_opts("stats", argc, argv, true, false, 0, &o);
+
+    if (rc >= 0)
+        return rc;
+    if (o.help) {
+        puts("usage: kvtutor stats [--json] [--db FILE]\n\n"
+             "The current learner's progress: answers and accuracy per module and lesson,\n"
+             "exercises due now and within a week, the daily streak, time spent, and the\n"
+             "mistakes made most often.");
+        return 0;
+    }
+    if ((rc = cli_db_open("stats", o.db, now, &db)) != 0)
+        return rc;
+    if (store_stats(db.st, db.learner_id, now, &s, &err) != KVT_E_OK) {
+        rc = cli_db_error("stats", db.path, &err);
+    } else {
+        if (o.json)
+            rc = stats_json(&db, &s);
+        else
+            stats_human(&db, &s);
+        store_stats_free(&s);
+    }
+    cli_db_close(&db);
+    return rc;
+}
+
+/* The settings and what each accepts. */
+static const struct setting {
+    const char *key, *fallback, *help;
+    double lo, hi; /* numeric range; lo > hi for a name */
+} settings[] = {
+    {"learner", "default", "who is learning: progress is kept per name", 1, 0},
+    {"desired_retention", "0.9", "the recall probability reviews aim for, 0.7 to 0.97", 0.7, 0.97},
+    {"new_per_day", "20", "new exercises introduced a day, 0 to 500", 0, 500},
+};
+
+static const struct setting *find_setting(const char *key)
+{
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
+        if (strcmp(settings[i].key, key) == 0)
+            return &settings[i];
+    return NULL;
+}
+
+static int check_value(const struct setting *s, const char *value)
+{
+    double v;
+    uint64_t u;
+    const char *why;
+
+    if (s->lo > s->hi) {
+        size_t n = strlen(value);
+        if (n == 0 || n > 64)
+            return fprintf(stderr, "kvtutor config: %s: a name of 1 to 64 characters\n", s->key), 2;
+        for (const unsigned char *p = (const unsigned char *)value; *p; p++)
+            if (*p < 0x20 || *p == 0x7f)
+                return fprintf(stderr, "kvtutor config: %s: no control characters\n", s->key), 2;
+        return 0;
+    }
+    why = strcmp(s->key, "new_per_day") == 0 ? cli_parse_uint(value, (uint64_t)s->hi, true, &u)
+                                             : cli_parse_real(value, s->lo, false, s->hi, &v);
+    if (why) {
+        fprintf(stderr, "kvtutor config: %s %s: %s (%s)\n", s->key, value, why, s->help);
+        return 2;
+    }
+    return 0;
+}
+
+int cli_config(int argc, char **argv)
+{
+    struct opts o;
+    struct cli_db db;
+    struct store_error err;
+    const struct setting *s = NULL;
+    char value[256];
+    bool found;
+    int rc = parse_opts("config", argc, argv, false, false, 3, &o);
+
+    if (rc >= 0)
+        return rc;
+    if (o.help) {
+        puts("usage: kvtutor config get KEY | set KEY VALUE | list   [--db FILE]\n\nSettings:");
+        for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
+            printf("  %-18s %s (default %s)\n", settings[i].key, settings[i].help,
+                   settings[i].fallback);
+        return 0;
+    }
+    if (o.npos == 0 || (strcmp(o.pos[0], "get") != 0 && strcmp(o.pos[0], "set") != 0 &&
+                        strcmp(o.pos[0], "list") != 0)) {
+        fprintf(stderr, "kvtutor config: say get KEY, set KEY VALUE or list\n");
+        return 2;
+    }
+    if (strcmp(o.pos[0], "list") != 0) {
+        if (o.npos < 2 || !(s = find_setting(o.pos[1]))) {
+            fprintf(stderr,
+                    "kvtutor config: %s: unknown setting (learner, desired_retention, "
+                    "new_per_day)\n",
+                    o.npos < 2 ? "(none)" : o.pos[1]);
+            return 2;
+        }
+        if ((strcmp(o.pos[0], "set") == 0) != (o.npos == 3)) {
+            fprintf(stderr, "kvtutor config: %s\n",
+                    o.npos == 3 ? "get takes a key only" : "set needs a key and a value");
+            return 2;
+        }
+        if (o.npos == 3 && (rc = check_value(s, o.pos[2])) != 0)
+            return rc;
+    }
+    if ((rc = cli_db_open("config", o.db, (int64_t)time(NULL), &db)) != 0)
+        return rc;
+    if (strcmp(o.pos[0], "set") == 0) {
+        if (store_setting_set(db.st, s->key, o.pos[2], &err) != KVT_E_OK)
+            rc = cli_db_error("config", db.path, &err);
+    } else {
+        for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+            if (s && s != &settings[i])
+                continue;
+            if (store_setting_get(db.st, settings[i].key, value, sizeof value, &found, &err) !=
+                KVT_E_OK) {
+                rc = cli_db_error("config", db.path, &err);
+                break;
+            }
+            if (s)
+                puts(found ? value : settings[i].fallback);
+            else
+                printf("%-18s %s\n", settings[i].key, found ? value : settings[i].fallback);
+        }
+    }
+    cli_db_close(&db);
+    return rc;
+}
+
+int cli_reset(int argc, char **argv)
+{
+    struct opts o;
+    struct cli_db db;
+    struct store_error err;
+    int64_t removed = 0;
+    char answer[16] = "";
+    int rc = parse_opts("reset", argc, argv, false, true, 1, &o);
+
+    if (rc >= 0)
+        return rc;
+    if (o.help || o.npos != 1) {
+        fputs("usage: kvtutor reset LESSON_ID [--yes] [--db FILE]\n\n"
+              "Deletes the current learner's answers, schedule and progress for one lesson,\n"
+              "after asking (--yes answers for you).\n",
+              o.help ? stdout : stderr);
+        return o.help ? 0 : 2;
+    }
+    if ((rc = cli_db_open("reset", o.db, (int64_t)time(NULL), &db)) != 0)
+        return rc;
+    if (!o.yes) {
+        fprintf(stderr, "Delete %s's answers and schedule for lesson %s? [y/N] ", db.learner,
+                o.pos[0]);
+        fflush(stderr);
+        if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) {
+            fputs("\nkvtutor reset: nothing deleted\n", stderr);
+            cli_db_close(&db);
+            return 1;
+        }
+    }
+    if (store_reset_lesson(db.st, db.learner_id, o.pos[0], &removed, &err) != KVT_E_OK)
+        rc = cli_db_error("reset", db.path, &err);
+    else
+        printf("Reset %s: %lld answer%s deleted.\n", o.pos[0], (long long)removed,
+               removed == 1 ? "" : "s");
+    cli_db_close(&db);
+    return rc;
+}

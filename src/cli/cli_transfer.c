@@ -1,0 +1,523 @@
+/* `kvtutor export` and `kvtutor import`: every attempt and schedule out as
+ * JSON or CSV, and a JSON export merged back in on another machine. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "cli_db.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store_report.h"
+
+#define EXPORT_FORMAT  "kvtutor-export"
+#define EXPORT_VERSION 1
+
+struct review_row {
+    char *learner, *lesson, *exercise, *content_hash, *answer_hash;
+    struct store_review r;
+};
+
+struct export_ctx {
+    json_t *attempts, *reviews;
+    struct review_row *rows;
+    size_t n_rows, cap_rows;
+    FILE *csv;
+    bool failed;
+};
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static int collect_review(void *vctx, const char *learner, const char *lesson, const char *exercise,
+                          const struct store_review *r, const char *content_hash,
+                          const char *answer_hash)
+{
+    struct export_ctx *ctx = vctx;
+    struct review_row *row;
+
+    if (ctx->reviews) {
+        json_t *o = json_object();
+        json_object_set_new(o, "learner", json_string(learner));
+        json_object_set_new(o, "lesson", json_string(lesson));
+        json_object_set_new(o, "exercise", json_string(exercise));
+        json_object_set_new(o, "stability", json_real(r->card.stability));
+        json_object_set_new(o, "difficulty", json_real(r->card.difficulty));
+        json_object_set_new(o, "reps", json_integer(r->card.reps));
+        json_object_set_new(o, "lapses", json_integer(r->card.lapses));
+        json_object_set_new(o, "last_review", json_integer(r->last_review));
+        json_object_set_new(o, "due_day", json_integer(r->due_day));
+        json_object_set_new(o, "content_hash", json_string(content_hash ? content_hash : ""));
+        json_object_set_new(o, "answer_hash", json_string(answer_hash ? answer_hash : ""));
+        json_array_append_new(ctx->reviews, o);
+        return 0;
+    }
+    if (ctx->n_rows == ctx->cap_rows) {
+        size_t cap = ctx->cap_rows ? ctx->cap_rows * 2 : 64;
+        void *p = realloc(ctx->rows, cap * sizeof *ctx->rows);
+        if (!p) {
+            ctx->failed = true;
+            return 1;
+        }
+        ctx->rows = p;
+        ctx->cap_rows = cap;
+    }
+    row = &ctx->rows[ctx->n_rows++];
+    row->learner = strdup(learner);
+    row->lesson = strdup(lesson);
+    row->exercise = strdup(exercise);
+    row->content_hash = row->answer_hash = NULL;
+    row->r = *r;
+    if (!row->learner || !row->lesson || !row->exercise)
+        ctx->failed = true;
+    return ctx->failed;
+}
+
+static const struct review_row *find_review(const struct export_ctx *ctx, const char *learner,
+                                            const char *lesson, const char *exercise)
+{
+    for (size_t i = 0; i < ctx->n_rows; i++) {
+        const struct review_row *r = &ctx->rows[i];
+        if (strcmp(r->learner, learner) == 0 && strcmp(r->lesson, lesson) == 0 &&
+            strcmp(r->exercise, exercise) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+/* RFC 4180 quoting; text a spreadsheet would run as a formula is made inert. */
+static void csv_field(FILE *f, const char *s, bool last)
+{
+    bool quote = false;
+
+    if (!s)
+        s = "";
+    if (s[0] == '=' || s[0] == '+' || s[0] == '@' || s[0] == '\t' || s[0] == '\r')
+        quote = true;
+    for (const char *p = s; *p && !quote; p++)
+        quote = *p == ',' || *p == '"' || *p == '\n' || *p == '\r';
+    if (quote) {
+        fputc('"', f);
+        if (s[0] == '=' || s[0] == '+' || s[0] == '@' || s[0] == '\t' || s[0] == '\r')
+            fputc('\'', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+    fputc(last ? '\n' : ',', f);
+}
+
+static void csv_number(FILE *f, bool has, double v, bool last)
+{
+    char buf[64] = "";
+    if (has)
+        snprintf(buf, sizeof buf, "%.17g", v);
+    csv_field(f, buf, last);
+}
+
+static int emit_attempt(void *vctx, const char *learner, const struct store_attempt *a)
+{
+    struct export_ctx *ctx = vctx;
+
+    if (ctx->attempts) {
+        json_t *o = json_object();
+        json_object_set_new(o, "uid", json_string(a->uid));
+        json_object_set_new(o, "learner", json_string(learner));
+        json_object_set_new(o, "module", json_string(a->module ? a->module : ""));
+        json_object_set_new(o, "lesson", json_string(a->lesson_id));
+        json_object_set_new(o, "exercise", json_string(a->exercise_id));
+        json_object_set_new(o, "concept", json_string(a->concept ? a->concept : ""));
+        json_object_set_new(o, "answer", json_string(a->answer));
+        json_object_set_new(o, "value", a->has_value ? json_real(a->value) : json_null());
+        json_object_set_new(o, "unit", str_or_null(a->unit));
+        json_object_set_new(o, "verdict", json_string(a->verdict));
+        json_object_set_new(o, "score", json_real(a->score));
+        json_object_set_new(o, "diagnosis", str_or_null(a->diagnosis));
+        json_object_set_new(o, "seed", a->has_seed ? json_integer(a->seed) : json_null());
+        json_object_set_new(o, "hinted", json_boolean(a->hinted));
+        json_object_set_new(o, "rating", a->rating ? json_integer(a->rating) : json_null());
+        json_object_set_new(o, "seconds", json_real(a->seconds));
+        json_object_set_new(o, "created_at", json_integer(a->created_at));
+        json_array_append_new(ctx->attempts, o);
+    } else {
+        const struct review_row *r = find_review(ctx, learner, a->lesson_id, a->exercise_id);
+        FILE *f = ctx->csv;
+        char num[32];
+        csv_field(f, a->uid, false);
+        csv_field(f, learner, false);
+        csv_field(f, a->module, false);
+        csv_field(f, a->lesson_id, false);
+        csv_field(f, a->exercise_id, false);
+        csv_field(f, a->concept, false);
+        csv_field(f, a->answer, false);
+        csv_number(f, a->has_value, a->value, false);
+        csv_field(f, a->unit, false);
+        csv_field(f, a->verdict, false);
+        csv_number(f, true, a->score, false);
+        csv_field(f, a->diagnosis, false);
+        snprintf(num, sizeof num, "%lld", (long long)a->seed);
+        csv_field(f, a->has_seed ? num : "", false);
+        csv_field(f, a->hinted ? "1" : "0", false);
+        snprintf(num, sizeof num, "%d", a->rating);
+        csv_field(f, a->rating ? num : "", false);
+        csv_number(f, true, a->seconds, false);
+        snprintf(num, sizeof num, "%lld", (long long)a->created_at);
+        csv_field(f, num, false);
+        csv_number(f, r != NULL, r ? r->r.card.stability : 0, false);
+        csv_number(f, r != NULL, r ? r->r.card.difficulty : 0, false);
+        snprintf(num, sizeof num, "%lld", r ? (long long)r->r.due_day : 0LL);
+        csv_field(f, r ? num : "", true);
+    }
+    return 0;
+}
+
+static void free_rows(struct export_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->n_rows; i++) {
+        free(ctx->rows[i].learner);
+        free(ctx->rows[i].lesson);
+        free(ctx->rows[i].exercise);
+    }
+    free(ctx->rows);
+}
+
+static int export_usage(FILE *out)
+{
+    fputs("usage: kvtutor export [--format json|csv] [--out FILE] [--db FILE]\n\n"
+          "Every attempt of every learner, and every exercise's review schedule.\n"
+          "json (the default) is what kvtutor import reads; csv has one row per attempt\n"
+          "with the exercise's current stability, difficulty and due day (UTC day\n"
+          "number), for spreadsheets. --out writes the file whole or not at all.\n",
+          out);
+    return out == stdout ? 0 : 2;
+}
+
+/* Writes to FILE.tmp, then renames: a failed export never leaves half a file. */
+static FILE *open_out(const char *path, char *tmp, size_t cap)
+{
+    if (!path)
+        return stdout;
+    snprintf(tmp, cap, "%s.tmp", path);
+    return fopen(tmp, "w");
+}
+
+static int close_out(FILE *f, const char *path, const char *tmp)
+{
+    bool ok = fflush(f) == 0 && !ferror(f);
+    if (f == stdout)
+        return ok ? 0 : 1;
+    ok = ok && fsync(fileno(f)) == 0;
+    ok = fclose(f) == 0 && ok;
+    if (ok && rename(tmp, path) == 0)
+        return 0;
+    fprintf(stderr, "kvtutor export: %s: %s\n", path, strerror(errno));
+    unlink(tmp);
+    return 1;
+}
+
+int cli_export(int argc, char **argv)
+{
+    const char *format = "json", *out_path = NULL, *db_path = NULL;
+    struct export_ctx ctx = {0};
+    struct cli_db db;
+    struct store_error err;
+    char tmp[4200];
+    FILE *f;
+    int rc = 0;
+
+    for (int i = 0; i < argc; i++) {
+        const char **dst = strcmp(argv[i], "--format") == 0 ? &format
+                           : strcmp(argv[i], "--out") == 0  ? &out_path
+                           : strcmp(argv[i], "--db") == 0   ? &db_path
+                                                            : NULL;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return export_usage(stdout);
+        if (!dst) {
+            fprintf(stderr, "kvtutor export: %s: unknown argument (see kvtutor export --help)\n",
+                    argv[i]);
+            return 2;
+        }
+        if (i + 1 >= argc || !*argv[i + 1]) {
+            fprintf(stderr, "kvtutor export: %s needs a value\n", argv[i]);
+            return 2;
+        }
+        *dst = argv[++i];
+    }
+    if (strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
+        fprintf(stderr, "kvtutor export: --format %s: json or csv\n", format);
+        return 2;
+    }
+    if ((rc = cli_db_open("export", db_path, (int64_t)time(NULL), &db)) != 0)
+        return rc;
+    if (strcmp(format, "json") == 0) {
+        ctx.attempts = json_array();
+        ctx.reviews = json_array();
+    }
+    if (store_each_review(db.st, collect_review, &ctx, &err) != KVT_E_OK) {
+        rc = cli_db_error("export", db.path, &err);
+        goto done;
+    }
+    if (ctx.failed) {
+        fputs("kvtutor export: out of memory\n", stderr);
+        rc = 1;
+        goto done;
+    }
+    if (!(f = open_out(out_path, tmp, sizeof tmp))) {
+        fprintf(stderr, "kvtutor export: %s: %s\n", tmp, strerror(errno));
+        rc = 1;
+        goto done;
+    }
+    if (!ctx.attempts) {
+        ctx.csv = f;
+        fputs("uid,learner,module,lesson,exercise,concept,answer,value,unit,verdict,score,"
+              "diagnosis,seed,hinted,rating,seconds,created_at,stability,difficulty,due_day\n",
+              f);
+    }
+    if (store_each_attempt(db.st, emit_attempt, &ctx, &err) != KVT_E_OK) {
+        rc = cli_db_error("export", db.path, &err);
+        if (f != stdout) {
+            fclose(f);
+            unlink(tmp);
+        }
+        goto done;
+    }
+    if (ctx.attempts) {
+        json_t *o = json_object();
+        json_object_set_new(o, "format", json_string(EXPORT_FORMAT));
+        json_object_set_new(o, "version", json_integer(EXPORT_VERSION));
+        json_object_set_new(o, "exported_at", json_integer((json_int_t)time(NULL)));
+        json_object_set_new(o, "attempts", ctx.attempts);
+        json_object_set_new(o, "reviews", ctx.reviews);
+        ctx.attempts = ctx.reviews = NULL;
+        json_dumpf(o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        fputc('\n', f);
+        json_decref(o);
+    }
+    rc = close_out(f, out_path, tmp);
+done:
+    json_decref(ctx.attempts);
+    json_decref(ctx.reviews);
+    free_rows(&ctx);
+    cli_db_close(&db);
+    return rc;
+}
+
+/* Reading an export back: every field checked before anything is written. */
+struct reader {
+    const char *file;
+    char where[64];
+    char why[200];
+};
+
+static bool need(struct reader *rd, json_t *o, const char *key, json_t **out, json_type type)
+{
+    json_t *v = json_object_get(o, key);
+    bool ok = v && (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type);
+    if (!ok)
+        snprintf(rd->why, sizeof rd->why, "%s: \"%s\" is missing or of the wrong type", rd->where,
+                 key);
+    *out = v;
+    return ok;
+}
+
+static const char *opt_str(json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+static bool read_attempt(struct reader *rd, json_t *o, struct store_attempt *a,
+                         const char **learner)
+{
+    json_t *uid, *l, *lesson, *ex, *answer, *verdict, *score, *seconds, *created, *v;
+
+    memset(a, 0, sizeof *a);
+    if (!json_is_object(o))
+        return snprintf(rd->why, sizeof rd->why, "%s is not an object", rd->where), false;
+    if (!need(rd, o, "uid", &uid, JSON_STRING) || !need(rd, o, "learner", &l, JSON_STRING) ||
+        !need(rd, o, "lesson", &lesson, JSON_STRING) ||
+        !need(rd, o, "exercise", &ex, JSON_STRING) ||
+        !need(rd, o, "answer", &answer, JSON_STRING) ||
+        !need(rd, o, "verdict", &verdict, JSON_STRING) ||
+        !need(rd, o, "score", &score, JSON_REAL) || !need(rd, o, "seconds", &seconds, JSON_REAL) ||
+        !need(rd, o, "created_at", &created, JSON_INTEGER))
+        return false;
+    if (strlen(json_string_value(uid)) != 32 ||
+        strspn(json_string_value(uid), "0123456789abcdef") != 32)
+        return snprintf(rd->why, sizeof rd->why, "%s: uid is not 32 hex digits", rd->where), false;
+    snprintf(a->uid, sizeof a->uid, "%s", json_string_value(uid));
+    *learner = json_string_value(l);
+    a->module = opt_str(o, "module");
+    a->lesson_id = json_string_value(lesson);
+    a->exercise_id = json_string_value(ex);
+    a->concept = opt_str(o, "concept");
+    a->answer = json_string_value(answer);
+    a->verdict = json_string_value(verdict);
+    if (strcmp(a->verdict, "correct") != 0 && strcmp(a->verdict, "wrong") != 0 &&
+        strcmp(a->verdict, "invalid") != 0)
+        return snprintf(rd->why, sizeof rd->why, "%s: verdict must be correct, wrong or invalid",
+                        rd->where),
+               false;
+    a->score = json_number_value(score);
+    a->seconds = json_number_value(seconds);
+    if (!(a->score >= 0 && a->score <= 1) || !(a->seconds >= 0))
+        return snprintf(rd->why, sizeof rd->why, "%s: score or seconds out of range", rd->where),
+               false;
+    a->created_at = json_integer_value(created);
+    if ((v = json_object_get(o, "value")) && json_is_number(v)) {
+        a->has_value = true;
+        a->value = json_number_value(v);
+    }
+    a->unit = opt_str(o, "unit");
+    a->diagnosis = opt_str(o, "diagnosis");
+    if ((v = json_object_get(o, "seed")) && json_is_integer(v)) {
+        a->has_seed = true;
+        a->seed = json_integer_value(v);
+    }
+    a->hinted = json_is_true(json_object_get(o, "hinted"));
+    if ((v = json_object_get(o, "rating")) && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 4)
+            return snprintf(rd->why, sizeof rd->why, "%s: rating must be 1 to 4", rd->where), false;
+        a->rating = (int)json_integer_value(v);
+    }
+    return true;
+}
+
+static bool read_review(struct reader *rd, json_t *o, struct store_review *r)
+{
+    json_t *s, *d, *reps, *lapses, *last, *due, *tmp;
+
+    memset(r, 0, sizeof *r);
+    if (!json_is_object(o))
+        return snprintf(rd->why, sizeof rd->why, "%s is not an object", rd->where), false;
+    if (!need(rd, o, "learner", &tmp, JSON_STRING) || !need(rd, o, "lesson", &tmp, JSON_STRING) ||
+        !need(rd, o, "exercise", &tmp, JSON_STRING) || !need(rd, o, "stability", &s, JSON_REAL) ||
+        !need(rd, o, "difficulty", &d, JSON_REAL) || !need(rd, o, "reps", &reps, JSON_INTEGER) ||
+        !need(rd, o, "lapses", &lapses, JSON_INTEGER) ||
+        !need(rd, o, "last_review", &last, JSON_INTEGER) ||
+        !need(rd, o, "due_day", &due, JSON_INTEGER))
+        return false;
+    r->card.stability = json_number_value(s);
+    r->card.difficulty = json_number_value(d);
+    if (!(r->card.stability > 0 && r->card.stability <= 36500) ||
+        !(r->card.difficulty >= 1 && r->card.difficulty <= 10) || json_integer_value(reps) < 0 ||
+        json_integer_value(lapses) < 0)
+        return snprintf(rd->why, sizeof rd->why, "%s: the schedule is out of range", rd->where),
+               false;
+    r->card.reps = (uint32_t)json_integer_value(reps);
+    r->card.lapses = (uint32_t)json_integer_value(lapses);
+    r->last_review = json_integer_value(last);
+    r->due_day = json_integer_value(due);
+    return true;
+}
+
+int cli_import(int argc, char **argv)
+{
+    const char *file = NULL, *db_path = NULL;
+    struct reader rd = {0};
+    json_error_t jerr;
+    json_t *root, *attempts, *reviews;
+    struct cli_db db;
+    struct store_error err;
+    size_t added = 0, present = 0, updated = 0;
+    enum kvt_err e = KVT_E_OK;
+    int rc;
+
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            puts("usage: kvtutor import FILE [--db FILE]\n\n"
+                 "Merges a JSON export (kvtutor export) into this database: attempts already\n"
+                 "here are skipped, a schedule replaces the local one only when it was reviewed\n"
+                 "later. All or nothing: a bad record leaves the database as it was.");
+            return 0;
+        }
+        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
+            db_path = argv[++i];
+        } else if (argv[i][0] != '-' && !file) {
+            file = argv[i];
+        } else {
+            fprintf(stderr, "kvtutor import: %s: unexpected argument (see kvtutor import --help)\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    if (!file) {
+        fputs("kvtutor import: name the export file to read\n", stderr);
+        return 2;
+    }
+    rd.file = file;
+    root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        fprintf(stderr, "kvtutor import: %s:%d: %s\n", file, jerr.line, jerr.text);
+        return 1;
+    }
+    attempts = json_object_get(root, "attempts");
+    reviews = json_object_get(root, "reviews");
+    if (!json_is_object(root) || !json_is_string(json_object_get(root, "format")) ||
+        strcmp(json_string_value(json_object_get(root, "format")), EXPORT_FORMAT) != 0 ||
+        !json_is_array(attempts) || (reviews && !json_is_array(reviews))) {
+        fprintf(stderr, "kvtutor import: %s: not a kvtutor export (kvtutor export writes one)\n",
+                file);
+        json_decref(root);
+        return 1;
+    }
+    if ((rc = cli_db_open("import", db_path, (int64_t)time(NULL), &db)) != 0) {
+        json_decref(root);
+        return rc;
+    }
+    e = store_import_begin(db.st, &err);
+    for (size_t i = 0; e == KVT_E_OK && i < json_array_size(attempts); i++) {
+        struct store_attempt a;
+        const char *learner;
+        bool was_added;
+        snprintf(rd.where, sizeof rd.where, "attempts[%zu]", i);
+        if (!read_attempt(&rd, json_array_get(attempts, i), &a, &learner)) {
+            e = KVT_E_PARSE;
+            break;
+        }
+        e = store_import_attempt(db.st, learner, &a, &was_added, &err);
+        added += was_added;
+        present += !was_added;
+    }
+    for (size_t i = 0; e == KVT_E_OK && i < json_array_size(reviews); i++) {
+        json_t *o = json_array_get(reviews, i);
+        struct store_review r;
+        bool was_updated;
+        snprintf(rd.where, sizeof rd.where, "reviews[%zu]", i);
+        if (!read_review(&rd, o, &r)) {
+            e = KVT_E_PARSE;
+            break;
+        }
+        e = store_import_review(db.st, opt_str(o, "learner"), opt_str(o, "lesson"),
+                                opt_str(o, "exercise"), &r, opt_str(o, "content_hash"),
+                                opt_str(o, "answer_hash"), &was_updated, &err);
+        updated += was_updated;
+    }
+    if (e == KVT_E_OK) {
+        e = store_import_end(db.st, true, &err);
+        rc = e == KVT_E_OK ? 0 : cli_db_error("import", db.path, &err);
+    } else {
+        store_import_end(db.st, false, NULL);
+        if (e == KVT_E_PARSE)
+            fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", file, rd.why);
+        else
+            cli_db_error("import", db.path, &err);
+        rc = 1;
+    }
+    if (rc == 0)
+        printf("Imported %zu attempt%s (%zu already here), %zu schedule%s updated.\n", added,
+               added == 1 ? "" : "s", present, updated, updated == 1 ? "" : "s");
+    cli_db_close(&db);
+    json_decref(root);
+    return rc;
+}

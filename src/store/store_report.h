@@ -1,0 +1,62 @@
+/* store_report.h: reading progress back out: statistics, export, and the
+ * import that merges another machine's export. */
+#ifndef STORE_REPORT_H
+#define STORE_REPORT_H
+
+#include "store.h"
+
+struct store_lesson_stats {
+    char module[64], lesson_id[128];
+    int64_t exercises; /* distinct exercises answered */
+    int64_t attempts, correct;
+    int64_t due_now, due_week;
+    double seconds; /* time spent answering */
+};
+
+#define STORE_WEAKEST 5
+
+struct store_stats {
+    int64_t attempts, correct, exercises, due_now, due_week;
+    int64_t streak_days; /* consecutive days with an answer, ending today or yesterday */
+    double seconds;
+    struct store_lesson_stats *lessons; /* by module, then lesson */
+    size_t n_lessons;
+    struct {
+        char diagnosis[128];
+        int64_t count;
+    } weakest[STORE_WEAKEST]; /* the most frequent diagnoses of wrong answers */
+    size_t n_weakest;
+};
+
+/* Statistics of one learner as of `now`. Free with store_stats_free. */
+enum kvt_err store_stats(struct store *st, int64_t learner_id, int64_t now, struct store_stats *out,
+                         struct store_error *err);
+void store_stats_free(struct store_stats *s);
+
+/* Every attempt of every learner, oldest first. The callback returns 0 to
+ * go on; any other value stops the walk (and is no error). */
+typedef int (*store_attempt_fn)(void *ctx, const char *learner, const struct store_attempt *a);
+enum kvt_err store_each_attempt(struct store *st, store_attempt_fn fn, void *ctx,
+                                struct store_error *err);
+
+/* Every exercise's schedule, with the fingerprints it was last seen with. */
+typedef int (*store_review_fn)(void *ctx, const char *learner, const char *lesson_id,
+                               const char *exercise_id, const struct store_review *r,
+                               const char *content_hash, const char *answer_hash);
+enum kvt_err store_each_review(struct store *st, store_review_fn fn, void *ctx,
+                               struct store_error *err);
+
+/* Import: begin, add attempts and schedules, end (commit or roll back). An
+ * attempt whose uid is already there is skipped; a schedule replaces the
+ * local one only when its last review is later. */
+enum kvt_err store_import_begin(struct store *st, struct store_error *err);
+enum kvt_err store_import_attempt(struct store *st, const char *learner,
+                                  const struct store_attempt *a, bool *added,
+                                  struct store_error *err);
+enum kvt_err store_import_review(struct store *st, const char *learner, const char *lesson_id,
+                                 const char *exercise_id, const struct store_review *r,
+                                 const char *content_hash, const char *answer_hash, bool *updated,
+                                 struct store_error *err);
+enum kvt_err store_import_end(struct store *st, bool commit, struct store_error *err);
+
+#endif

@@ -1,0 +1,75 @@
+/* store_sql.h: every SQL statement the store runs, in one table, with the
+ * parameters each binds. Prepared once per connection, on first use. */
+#ifndef STORE_SQL_H
+#define STORE_SQL_H
+
+#define STORE_STATEMENTS(X)                                                                        \
+    /* name, SQL                                                           binds */                \
+    X(LEARNER_GET, "SELECT id FROM learner WHERE name = ?1")                 /* name */            \
+    X(LEARNER_ADD, "INSERT INTO learner (name, created_at) VALUES (?1, ?2)") /* name, now */       \
+    X(SETTING_GET, "SELECT value FROM setting WHERE key = ?1")               /* key */             \
+    X(SETTING_SET, "INSERT INTO setting (key, value) VALUES (?1, ?2) "                             \
+                   "ON CONFLICT (key) DO UPDATE SET value = excluded.value") /* key, value */      \
+    X(ATTEMPT_EXISTS, "SELECT 1 FROM attempt WHERE uid = ?1")                /* uid */             \
+    X(ATTEMPT_ADD,                                                                                 \
+      "INSERT INTO attempt (uid, learner_id, module, lesson_id, exercise_id, concept, answer, "    \
+      "parsed_value, parsed_unit, verdict, score, diagnosis, param_seed, hinted, rating, "         \
+      "seconds, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "      \
+      "?14, ?15, ?16, ?17)")                                                                       \
+    X(REVIEW_GET,                                                                                  \
+      "SELECT stability, difficulty, reps, lapses, last_review, due_day, content_hash, "           \
+      "answer_hash FROM review_state WHERE learner_id = ?1 AND lesson_id = ?2 AND "                \
+      "exercise_id = ?3")                                                                          \
+    X(REVIEW_PUT,                                                                                  \
+      "INSERT INTO review_state (learner_id, lesson_id, exercise_id, stability, difficulty, "      \
+      "reps, lapses, last_review, due_day) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "           \
+      "ON CONFLICT (learner_id, lesson_id, exercise_id) DO UPDATE SET "                            \
+      "stability = excluded.stability, difficulty = excluded.difficulty, reps = excluded.reps, "   \
+      "lapses = excluded.lapses, last_review = excluded.last_review, due_day = excluded.due_day")  \
+    X(REVIEW_HASHES,                                                                               \
+      "UPDATE review_state SET content_hash = ?4, answer_hash = ?5 WHERE learner_id = ?1 AND "     \
+      "lesson_id = ?2 AND exercise_id = ?3")                                                       \
+    X(REVIEW_DELETE_ONE,                                                                           \
+      "DELETE FROM review_state WHERE learner_id = ?1 AND lesson_id = ?2 AND exercise_id = ?3")    \
+    X(RESET_ATTEMPTS, "DELETE FROM attempt WHERE learner_id = ?1 AND lesson_id = ?2")              \
+    X(RESET_REVIEWS, "DELETE FROM review_state WHERE learner_id = ?1 AND lesson_id = ?2")          \
+    X(RESET_PROGRESS, "DELETE FROM lesson_progress WHERE learner_id = ?1 AND lesson_id = ?2")      \
+    X(STATS_LESSONS, "SELECT module, lesson_id, count(DISTINCT exercise_id), count(*), "           \
+                     "sum(verdict = 'correct'), sum(seconds) FROM attempt WHERE learner_id = ?1 "  \
+                     "GROUP BY module, lesson_id ORDER BY module, lesson_id") /* learner */        \
+    X(STATS_DUE, "SELECT lesson_id, sum(due_day <= ?2), sum(due_day <= ?2 + 7) FROM review_state " \
+                 "WHERE learner_id = ?1 GROUP BY lesson_id") /* learner, today */                  \
+    X(STATS_DAYS, "SELECT DISTINCT created_at / 86400 AS day FROM attempt WHERE learner_id = ?1 "  \
+                  "ORDER BY day DESC") /* learner */                                               \
+    X(STATS_DIAGNOSES,                                                                             \
+      "SELECT diagnosis, count(*) AS n FROM attempt WHERE learner_id = ?1 AND diagnosis IS NOT "   \
+      "NULL AND diagnosis != '' GROUP BY diagnosis ORDER BY n DESC, diagnosis LIMIT ?2")           \
+    X(EXPORT_ATTEMPTS,                                                                             \
+      "SELECT a.uid, l.name, a.module, a.lesson_id, a.exercise_id, a.concept, a.answer, "          \
+      "a.parsed_value, a.parsed_unit, a.verdict, a.score, a.diagnosis, a.param_seed, a.hinted, "   \
+      "a.rating, a.seconds, a.created_at, a.learner_id FROM attempt a JOIN learner l "             \
+      "ON l.id = a.learner_id ORDER BY a.created_at, a.id")                                        \
+    X(EXPORT_REVIEWS,                                                                              \
+      "SELECT l.name, r.lesson_id, r.exercise_id, r.stability, r.difficulty, r.reps, r.lapses, "   \
+      "r.last_review, r.due_day, r.content_hash, r.answer_hash FROM review_state r JOIN learner "  \
+      "l "                                                                                         \
+      "ON l.id = r.learner_id ORDER BY l.name, r.lesson_id, r.exercise_id")                        \
+    X(IMPORT_REVIEW,                                                                               \
+      "INSERT INTO review_state (learner_id, lesson_id, exercise_id, stability, difficulty, "      \
+      "reps, lapses, last_review, due_day, content_hash, answer_hash) VALUES (?1, ?2, ?3, ?4, "    \
+      "?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (learner_id, lesson_id, exercise_id) DO UPDATE "  \
+      "SET stability = excluded.stability, difficulty = excluded.difficulty, "                     \
+      "reps = excluded.reps, lapses = excluded.lapses, last_review = excluded.last_review, "       \
+      "due_day = excluded.due_day, content_hash = excluded.content_hash, "                         \
+      "answer_hash = excluded.answer_hash WHERE excluded.last_review > review_state.last_review")
+
+enum store_stmt {
+#define STORE_STMT_ENUM(name, sql) STMT_##name,
+    STORE_STATEMENTS(STORE_STMT_ENUM)
+#undef STORE_STMT_ENUM
+        STMT__COUNT
+};
+
+extern const char *const store_sql[STMT__COUNT];
+
+#endif
