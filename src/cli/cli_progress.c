@@ -42,7 +42,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, bool allow_json, b
             o->yes = true;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             o->help = true;
-        } else if (a[0] == '-' && a[1]) {
+        } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
             fprintf(stderr, "kvtutor %s: %s: unknown flag (see kvtutor %s --help)\n", cmd, a, cmd);
             return 2;
         } else if (o->npos < max_pos) {

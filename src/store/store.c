@@ -305,6 +305,32 @@ static enum kvt_err configure(struct store *st, struct store_error *err)
     return KVT_E_OK;
 }
 
+/* A WAL database in a folder we cannot write: SQLite cannot create the
+ * shared-memory file it reads through. When no WAL content is pending (the
+ * last writer closed cleanly), the file alone is the whole database, and
+ * SQLite may read it as immutable. */
+static int reopen_immutable(struct store *st, const char *path)
+{
+    char wal[4200], uri[12600];
+    struct stat sb;
+    size_t o = 0;
+
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &sb) == 0 && sb.st_size > 0)
+        return SQLITE_READONLY;
+    o += (size_t)snprintf(uri, sizeof uri, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p && o + 4 < sizeof uri; p++) {
+        if (*p == '%' || *p == '?' || *p == '#' || *p < 0x21 || *p > 0x7e)
+            o += (size_t)snprintf(uri + o, sizeof uri - o, "%%%02X", *p);
+        else
+            uri[o++] = (char)*p;
+    }
+    snprintf(uri + o, sizeof uri - o, "?immutable=1");
+    sqlite3_close(st->db);
+    st->db = NULL;
+    return sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+}
+
 enum kvt_err store_open(const char *path, bool create_folder, struct store **out,
                         struct store_error *err)
 {
@@ -337,6 +363,11 @@ enum kvt_err store_open(const char *path, bool create_folder, struct store **out
         e = store_fail(st, rc, err);
     if (e == KVT_E_OK)
         e = identify(st, err);
+    if (e == KVT_E_DB_READONLY && st->readonly && reopen_immutable(st, path) == SQLITE_OK) {
+        e = configure(st, err);
+        if (e == KVT_E_OK)
+            e = identify(st, err);
+    }
     if (e == KVT_E_OK)
         e = migrate(st, err);
     if (e != KVT_E_OK) {
@@ -647,10 +678,15 @@ enum kvt_err store_record_attempt(struct store *st, const struct store_attempt *
                                   struct store_error *err)
 {
     struct store_review r = {0};
+    struct fsrs_params defaults;
     enum kvt_err e;
     bool added;
     int rc;
 
+    if (!p) {
+        fsrs_default_params(&defaults);
+        p = &defaults;
+    }
     if (!valid_attempt(a))
         return set_err(err, KVT_E_RANGE, 0, "incomplete attempt");
     if ((e = store_begin(st, err)) != KVT_E_OK)

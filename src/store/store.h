@@ -83,8 +83,9 @@ struct store_review {
 enum kvt_err store_new_uid(char uid[33]);
 
 /* Records the attempt and, when it carries a rating, moves the exercise's
- * FSRS state, in one transaction: both land or neither does. *review (may
- * be NULL) receives the new schedule. An attempt whose uid is already there
+ * FSRS state, in one transaction: both land or neither does. p NULL means
+ * the default FSRS parameters; *review (may be NULL) receives the new
+ * schedule. An attempt whose uid is already there
  * is not written twice (KVT_E_OK, nothing changes). */
 enum kvt_err store_record_attempt(struct store *st, const struct store_attempt *a,
                                   const struct fsrs_params *p, struct store_review *review,

@@ -1,0 +1,305 @@
+/* The progress commands as a learner or instructor runs them: import an
+ * export, read the statistics, export again as JSON and CSV, merge without
+ * duplicates, settings, a confirmed reset, and clear one-line errors. */
+#define _XOPEN_SOURCE 700
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "run_cmd.h"
+
+static char dir[64], db[128], db2[128], exp_json[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/kvt_prog_XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(db, sizeof db, "%s/a.db", dir);
+    snprintf(db2, sizeof db2, "%s/b.db", dir);
+    snprintf(exp_json, sizeof exp_json, "%s/export.json", dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[128];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd);
+}
+
+/* kvtutor with arguments given one by one, NULL-terminated; stdin from `input`. */
+static struct run_result kvt(const char *input, ...)
+{
+    char *argv[24] = {(char *)run_kvtutor_path()};
+    int argc = 1;
+    struct run_result r;
+    va_list ap;
+    va_start(ap, input);
+    for (const char *a; (a = va_arg(ap, const char *)) && argc < 23;)
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    assert_int_equal(run_cmd_input(argv, NULL, input, &r), 0);
+    return r;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Three answers by ann, today and yesterday; one by bob. Ann's current
+ * learner is "default", so the test switches to her first. */
+static void make_export(const char *path, long now)
+{
+    char text[4096];
+    long day = now / 86400 * 86400;
+    snprintf(
+        text, sizeof text,
+        "{\"format\": \"kvtutor-export\", \"version\": 1, \"attempts\": [\n"
+        " {\"uid\": \"00000000000000000000000000000001\", \"learner\": \"ann\", \"module\": "
+        "\"part0\", \"lesson\": \"kv-cache\", \"exercise\": \"per-token\", \"answer\": \"56 "
+        "KiB\", \"value\": 56, \"unit\": \"KiB\", \"verdict\": \"correct\", \"score\": 1, "
+        "\"rating\": 3, \"seconds\": 30, \"created_at\": %ld},\n"
+        " {\"uid\": \"00000000000000000000000000000002\", \"learner\": \"ann\", \"module\": "
+        "\"part0\", \"lesson\": \"kv-cache\", \"exercise\": \"per-seq\", \"answer\": \"=1+1, "
+        "\\\"quoted\\\"\", \"verdict\": \"wrong\", \"score\": 0, \"diagnosis\": \"forgot the "
+        "layers\", \"rating\": 1, \"seconds\": 90, \"created_at\": %ld},\n"
+        " {\"uid\": \"00000000000000000000000000000003\", \"learner\": \"ann\", \"module\": "
+        "\"part0\", \"lesson\": \"decode\", \"exercise\": \"ceiling\", \"answer\": \"299\", "
+        "\"verdict\": \"correct\", \"score\": 1, \"seconds\": 20, \"created_at\": %ld},\n"
+        " {\"uid\": \"00000000000000000000000000000004\", \"learner\": \"bob\", \"lesson\": "
+        "\"decode\", \"exercise\": \"ceiling\", \"answer\": \"300\", \"verdict\": \"correct\", "
+        "\"score\": 1, \"seconds\": 5, \"created_at\": %ld}],\n"
+        " \"reviews\": [{\"learner\": \"ann\", \"lesson\": \"kv-cache\", \"exercise\": "
+        "\"per-seq\", \"stability\": 0.212, \"difficulty\": 6.4133, \"reps\": 1, \"lapses\": 0, "
+        "\"last_review\": %ld, \"due_day\": %ld}]}\n",
+        day + 3600 - 86400, day + 3700, day + 3800, day + 3900, day + 3700, day / 86400);
+    write_file(path, text);
+}
+
+static void test_import_then_stats(void **state)
+{
+    (void)state;
+    char in[160];
+    struct run_result r;
+    json_t *j;
+    json_error_t e;
+
+    snprintf(in, sizeof in, "%s/in.json", dir);
+    make_export(in, (long)time(NULL));
+    r = kvt(NULL, "import", in, "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Imported 4 attempts (0 already here), 1 schedule updated"));
+    run_free(&r);
+    /* again: nothing is duplicated */
+    r = kvt(NULL, "import", in, "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Imported 0 attempts (4 already here)"));
+    run_free(&r);
+
+    r = kvt(NULL, "config", "set", "learner", "ann", "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    r = kvt(NULL, "stats", "--json", "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    j = json_loads(r.out, 0, &e);
+    assert_non_null(j);
+    /* ann: 3 answers, 2 right, 3 exercises, yesterday and today: a 2-day streak,
+     * 140 s; the per-seq schedule was due today */
+    assert_string_equal(json_string_value(json_object_get(j, "learner")), "ann");
+    assert_int_equal(json_integer_value(json_object_get(j, "attempts")), 3);
+    assert_int_equal(json_integer_value(json_object_get(j, "correct")), 2);
+    assert_int_equal(json_integer_value(json_object_get(j, "exercises_seen")), 3);
+    assert_int_equal(json_integer_value(json_object_get(j, "streak_days")), 2);
+    assert_int_equal(json_integer_value(json_object_get(j, "due_now")), 1);
+    assert_true(json_real_value(json_object_get(j, "seconds")) == 140.0);
+    assert_int_equal(json_array_size(json_object_get(j, "lessons")), 2);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(j, "weakest"), 0), "diagnosis")),
+                        "forgot the layers");
+    json_decref(j);
+    run_free(&r);
+    r = kvt(NULL, "stats", "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Progress of ann"));
+    assert_non_null(strstr(r.out, "kv-cache"));
+    assert_non_null(strstr(r.out, "forgot the layers"));
+    run_free(&r);
+}
+
+static void test_export_round_trip(void **state)
+{
+    (void)state;
+    struct run_result r =
+        kvt(NULL, "export", "--format", "json", "--out", exp_json, "--db", db, NULL);
+    json_t *j;
+    json_error_t e;
+
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    j = json_load_file(exp_json, 0, &e);
+    assert_non_null(j);
+    assert_int_equal(json_array_size(json_object_get(j, "attempts")), 4);
+    assert_int_equal(json_array_size(json_object_get(j, "reviews")), 1);
+    json_decref(j);
+    /* into another machine's database, whole */
+    r = kvt(NULL, "import", exp_json, "--db", db2, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Imported 4 attempts"));
+    run_free(&r);
+}
+
+static void test_csv_export(void **state)
+{
+    (void)state;
+    struct run_result r = kvt(NULL, "export", "--format", "csv", "--db", db, NULL);
+
+    assert_int_equal(r.status, 0);
+    assert_true(strncmp(r.out, "uid,learner,module,lesson,exercise,", 35) == 0);
+    /* 4 attempts + the header */
+    assert_int_equal(run_count_lines(r.out), 5);
+    /* a comma and quotes are quoted; a leading '=' cannot become a formula */
+    assert_non_null(strstr(r.out, "\"'=1+1, \"\"quoted\"\"\""));
+    /* the schedule columns of the exercise that has one */
+    assert_non_null(strstr(r.out, ",0.21199999999999999,6.4132999999999996,"));
+    run_free(&r);
+}
+
+static void test_bad_import_changes_nothing(void **state)
+{
+    (void)state;
+    char bad[160];
+    struct run_result r;
+
+    snprintf(bad, sizeof bad, "%s/bad.json", dir);
+    write_file(bad, "{\"format\": \"kvtutor-export\", \"attempts\": [\n"
+                    " {\"uid\": \"0000000000000000000000000000000a\", \"learner\": \"cy\", "
+                    "\"lesson\": \"l\", \"exercise\": \"e\", \"answer\": \"1\", \"verdict\": "
+                    "\"correct\", \"score\": 1, \"seconds\": 1, \"created_at\": 1},\n"
+                    " {\"uid\": \"0000000000000000000000000000000b\", \"learner\": \"cy\", "
+                    "\"lesson\": \"l\", \"exercise\": \"e\", \"answer\": \"1\", \"verdict\": "
+                    "\"maybe\", \"score\": 1, \"seconds\": 1, \"created_at\": 2}]}\n");
+    r = kvt(NULL, "import", bad, "--db", db2, NULL);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(run_count_lines(r.err), 1);
+    assert_non_null(strstr(r.err, "attempts[1]"));
+    assert_non_null(strstr(r.err, "nothing imported"));
+    run_free(&r);
+    /* the first, valid record was rolled back with the rest */
+    r = kvt(NULL, "export", "--db", db2, NULL);
+    assert_null(strstr(r.out, "0000000000000000000000000000000a"));
+    run_free(&r);
+    /* not JSON, not an export */
+    write_file(bad, "{\"attempts\": [}");
+    r = kvt(NULL, "import", bad, "--db", db2, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, bad));
+    run_free(&r);
+    write_file(bad, "{\"attempts\": []}");
+    r = kvt(NULL, "import", bad, "--db", db2, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "not a kvtutor export"));
+    run_free(&r);
+}
+
+static void test_config(void **state)
+{
+    (void)state;
+    struct run_result r =
+        kvt(NULL, "config", "set", "desired_retention", "0.85", "--db", db2, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    r = kvt(NULL, "config", "get", "desired_retention", "--db", db2, NULL);
+    assert_string_equal(r.out, "0.85\n");
+    run_free(&r);
+    r = kvt(NULL, "config", "get", "new_per_day", "--db", db2, NULL);
+    assert_string_equal(r.out, "20\n"); /* the default until set */
+    run_free(&r);
+    static const char *const bad[][3] = {
+        {"desired_retention", "1.5", "desired_retention 1.5"},
+        {"desired_retention", "nan", "desired_retention nan"},
+        {"new_per_day", "-1", "new_per_day -1"},
+        {"colour", "red", "colour"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r = kvt(NULL, "config", "set", bad[i][0], bad[i][1], "--db", db2, NULL);
+        if (r.status != 2 || run_count_lines(r.err) != 1 || !strstr(r.err, bad[i][2]))
+            fail_msg("config set %s %s: exit %d: %s", bad[i][0], bad[i][1], r.status, r.err);
+        run_free(&r);
+    }
+}
+
+static void test_reset_asks_first(void **state)
+{
+    (void)state;
+    struct run_result r = kvt("n\n", "reset", "kv-cache", "--db", db, NULL);
+
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "nothing deleted"));
+    run_free(&r);
+    r = kvt("", "reset", "kv-cache", "--db", db, NULL); /* no answer at all: no */
+    assert_int_equal(r.status, 1);
+    run_free(&r);
+    r = kvt("y\n", "reset", "kv-cache", "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "2 answers deleted"));
+    run_free(&r);
+    r = kvt(NULL, "stats", "--json", "--db", db, NULL);
+    assert_non_null(strstr(r.out, "\"attempts\": 1,"));
+    run_free(&r);
+}
+
+static void test_database_errors(void **state)
+{
+    (void)state;
+    char file[160];
+    static const char *const cmds[] = {"stats", "export", "config"};
+    struct run_result r;
+
+    snprintf(file, sizeof file, "%s/notes.db", dir);
+    write_file(file, "not a database, just some notes about the KV cache and its blocks\n");
+    for (size_t i = 0; i < 3; i++) {
+        const char *targets[][2] = {{dir, "folder"},
+                                    {"/nonexistent/dir/p.db", "does not exist"},
+                                    {file, "not a kvtutor progress database"}};
+        for (size_t k = 0; k < 3; k++) {
+            r = strcmp(cmds[i], "config") == 0
+                    ? kvt(NULL, cmds[i], "list", "--db", targets[k][0], NULL)
+                    : kvt(NULL, cmds[i], "--db", targets[k][0], NULL);
+            if (r.status != 1 || run_count_lines(r.err) != 1 || !strstr(r.err, targets[k][1]) ||
+                !strstr(r.err, targets[k][0]))
+                fail_msg("%s --db %s: exit %d: %s", cmds[i], targets[k][0], r.status, r.err);
+            run_free(&r);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_import_then_stats),
+        cmocka_unit_test(test_export_round_trip),
+        cmocka_unit_test(test_csv_export),
+        cmocka_unit_test(test_bad_import_changes_nothing),
+        cmocka_unit_test(test_config),
+        cmocka_unit_test(test_reset_asks_first),
+        cmocka_unit_test(test_database_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
