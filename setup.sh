@@ -25,7 +25,8 @@ if [ "${CI:-}" = true ]; then
   cmake_args+=(-DKVT_WERROR=ON)
 fi
 
-packages=(gcc make cmake pkg-config libjansson-dev libsqlite3-dev libcmocka-dev clang-format locales
+packages=(gcc make cmake pkg-config libjansson-dev libsqlite3-dev liblua5.4-dev libcmocka-dev
+  clang-format locales
   tmux sqlite3)
 
 sudo=()

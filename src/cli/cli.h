@@ -13,6 +13,7 @@ int cli_config(int argc, char **argv);
 int cli_reset(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_import(int argc, char **argv);
+int cli_lint(int argc, char **argv);
 
 /* Glyphs for arithmetic: Unicode when the terminal's charset is UTF-8
  * (LC_CTYPE), ASCII otherwise. */

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_calc.h"
+#include "kv_figures.h"
 
 #include <jansson.h>
 #include <string.h>
@@ -288,78 +289,25 @@ void calc_print_human(FILE *out, const struct calc_view *v)
     decode(out, &v->r);
 }
 
-static json_t *u64_or_null(bool has, uint64_t v)
-{
-    return has ? json_integer((json_int_t)v) : json_null();
-}
-
-static json_t *real_or_null(bool has, double v)
-{
-    return has ? json_real(v) : json_null();
-}
-
-static const char *reason_text(enum kv_reason why)
-{
-    switch (why) {
-    case KV_REASON_WEIGHTS_DONT_FIT:
-        return "weights and overhead exceed gpu memory x utilization";
-    case KV_REASON_SEQ_DOESNT_FIT:
-        return "one request at max_model_len needs more blocks than fit";
-    default:
-        return NULL;
-    }
-}
-
 int calc_print_json(FILE *out, const struct calc_view *v)
 {
-    const struct kv_result *r = &v->r;
-    const struct kv_deploy *d = &r->deploy;
+    struct kv_figure figs[KV_FIGURES_MAX];
+    size_t n = kv_figures(&v->r, figs, KV_FIGURES_MAX);
     json_t *o = json_object();
     char name[200];
     int rc;
 
     json_object_set_new(o, "model", json_string(model_name(v, name, sizeof name)));
     json_object_set_new(o, "gpu", v->gpu ? json_string(v->gpu->name) : json_null());
-    json_object_set_new(o, "kv_dtype", json_string(kv_dtype_name(r->kv_dtype)));
-    json_object_set_new(o, "weights_dtype", json_string(kv_dtype_name(r->weights_dtype)));
-    json_object_set_new(o, "kv_bytes_per_token", json_integer((json_int_t)r->kv_bytes_per_token));
-    json_object_set_new(o, "kv_heads_per_gpu", json_integer(r->kv_heads_per_gpu));
-    json_object_set_new(o, "kv_heads_replicated", json_boolean(r->replicated));
-    json_object_set_new(o, "page_bytes", json_integer((json_int_t)r->page_bytes));
-    json_object_set_new(o, "block_bytes", json_integer((json_int_t)r->block_set_bytes));
-    json_object_set_new(o, "kv_cache_groups", json_integer(r->full_groups + r->sliding_groups));
-    json_object_set_new(o, "group_size", json_integer(r->group_size));
-    json_object_set_new(o, "padding_layers", json_integer(r->padding_layers));
-    json_object_set_new(o, "max_model_len", u64_or_null(r->has_request, r->max_model_len));
-    json_object_set_new(o, "blocks_per_request",
-                        u64_or_null(r->has_request, r->blocks_per_request));
-    json_object_set_new(o, "kv_budget_bytes", u64_or_null(r->has_budget, r->kv_budget_bytes));
-    json_object_set_new(o, "num_gpu_blocks", u64_or_null(r->has_blocks, r->num_gpu_blocks));
-    json_object_set_new(o, "kv_tokens", u64_or_null(r->has_blocks, r->kv_tokens));
-    json_object_set_new(o, "max_concurrency", real_or_null(r->has_concurrency, r->max_concurrency));
-    json_object_set_new(o, "max_concurrent_seqs",
-                        u64_or_null(r->has_concurrency, r->max_concurrent_seqs));
-    json_object_set_new(o, "max_model_len_fits", u64_or_null(r->has_blocks, r->max_model_len_fits));
-    json_object_set_new(o, "weights_bytes", u64_or_null(r->has_weights, r->weights_bytes));
-    json_object_set_new(o, "weights_bytes_total",
-                        u64_or_null(r->has_weights, r->weights_bytes_total));
-    json_object_set_new(o, "active_weight_bytes",
-                        u64_or_null(r->active_weight_bytes > 0, r->active_weight_bytes));
-    json_object_set_new(o, "batch", json_integer((json_int_t)d->batch));
-    json_object_set_new(o, "context", json_integer((json_int_t)d->context));
-    json_object_set_new(o, "bandwidth_gbps",
-                        real_or_null(d->bandwidth_gbps > 0, d->bandwidth_gbps));
-    json_object_set_new(o, "decode_tokens_per_s",
-                        real_or_null(r->has_decode, r->decode_tokens_per_s));
-    json_object_set_new(o, "decode_tokens_per_s_per_seq",
-                        real_or_null(r->has_decode, r->decode_tokens_per_s_seq));
-    json_object_set_new(o, "decode_bound",
-                        r->has_bound ? json_string(r->compute_bound ? "compute" : "memory")
-                                     : json_null());
-    json_object_set_new(o, "compute_bound_batch",
-                        u64_or_null(r->has_bound && r->compute_bound_ever, r->compute_bound_batch));
-    json_object_set_new(o, "reason",
-                        reason_text(r->reason) ? json_string(reason_text(r->reason)) : json_null());
+    for (size_t i = 0; i < n; i++) {
+        const struct kv_figure *f = &figs[i];
+        json_t *j = f->kind == KV_FIG_INT    ? json_integer((json_int_t)f->v.i)
+                    : f->kind == KV_FIG_REAL ? json_real(f->v.r)
+                    : f->kind == KV_FIG_BOOL ? json_boolean(f->v.b)
+                    : f->kind == KV_FIG_TEXT ? json_string(f->v.t)
+                                             : json_null();
+        json_object_set_new(o, f->name, j);
+    }
     rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(o);

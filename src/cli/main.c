@@ -23,6 +23,7 @@ static const struct command commands[] = {
     {"calc", cli_calc, "KV cache, capacity and decode ceiling of a model on a GPU"},
     {"models", cli_models, "the model presets calc knows"},
     {"gpus", cli_gpus, "the GPU presets calc knows"},
+    {"lint", cli_lint, "check lesson files: fields, values, units, links (for instructors)"},
     {"stats", cli_stats, "your progress: accuracy, what is due, streak, frequent mistakes"},
     {"config", cli_config, "settings: learner, desired_retention, new_per_day"},
     {"reset", cli_reset, "start one lesson over (asks first)"},

@@ -57,9 +57,17 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         char ex[16];
         struct store_attempt a = {
-            .learner_id = learner, .module = "part0", .lesson_id = "kv-cache",
-            .exercise_id = ex, .concept = "kv-cache", .answer = "56 KiB", .verdict = "correct",
-            .score = 1, .rating = 1 + i % 4, .seconds = 10, .created_at = 1795910400 + i * 3600,
+            .learner_id = learner,
+            .module = "part0",
+            .lesson_id = "kv-cache",
+            .exercise_id = ex,
+            .concept = "kv-cache",
+            .answer = "56 KiB",
+            .verdict = "correct",
+            .score = 1,
+            .rating = 1 + i % 4,
+            .seconds = 10,
+            .created_at = 1795910400 + i * 3600,
         };
         snprintf(ex, sizeof ex, "e%d", i % 50);
         store_new_uid(a.uid);

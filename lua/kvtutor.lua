@@ -1,0 +1,46 @@
+-- kvtutor's lesson DSL. Loaded into each lesson's sandbox before the lesson
+-- itself; everything here is a convenience over the host's primitives.
+-- docs/lessons.md teaches it from a complete example.
+--
+-- Each constructor takes a table and returns it, marked with its kind and
+-- the lesson line it was written on, so kvtutor lint can point at the line.
+
+local mark = host.mark
+
+local function constructor(kind)
+  return function(t)
+    if type(t) ~= "table" then
+      error(kind .. " takes a table: " .. kind .. " { ... }", 2)
+    end
+    return mark(t, kind)
+  end
+end
+
+lesson   = constructor("lesson")    -- the whole lesson (the file returns it)
+section  = constructor("section")   -- section { title = ..., text = ... }
+followup = constructor("followup")  -- followup { question = ..., answer = ..., points = {...} }
+point    = constructor("point")     -- point { "key idea", accept = {"phrasing", ...}, weight = 2 }
+numeric  = constructor("numeric")   -- a number with a unit, checked within a tolerance
+choice   = constructor("choice")    -- multiple choice: options = { option {...}, ... }
+option   = constructor("option")    -- option { "text", correct = true, why = "..." }
+freetext = constructor("freetext")  -- a written answer scored on key points
+
+-- Tolerances: rel(0.02) is within 2% of the expected value, abs(512) within
+-- 512 of it, in the exercise's unit.
+function rel(fraction)
+  return mark({ relative = fraction }, "tolerance")
+end
+
+function abs(amount)
+  return mark({ absolute = amount }, "tolerance")
+end
+
+-- Parameters drawn for each attempt: a list to pick from, or range(lo, hi, step).
+function range(lo, hi, step)
+  return mark({ lo = lo, hi = hi, step = step or 1 }, "range")
+end
+
+-- A worked block, shown as written (monospace, no wrapping).
+function code(text)
+  return mark({ text = text }, "code")
+end

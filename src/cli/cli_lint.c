@@ -1,0 +1,253 @@
+/* `kvtutor lint FILE|DIR...`: loads and validates lessons, one line per
+ * problem on stderr: "FILE:LINE: error: MESSAGE" (or "FILE: error: MESSAGE"),
+ * sanitised, at most 200 characters. Exit 1 when any file has a problem, 0
+ * when all pass, 2 for a usage error. Each file is checked in a fresh
+ * sandbox, as if no other had been loaded. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "cli_args.h"
+#include "cli_paths.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "kvt_text.h"
+#include "lx.h"
+
+#define LINE_MAX_CHARS 200
+#define MAX_DEPTH      16
+
+struct files {
+    char **paths;
+    size_t n, cap;
+};
+
+static int add_file(struct files *f, const char *path)
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 16;
+        void *p = realloc(f->paths, cap * sizeof *f->paths);
+        if (!p)
+            return -1;
+        f->paths = p;
+        f->cap = cap;
+    }
+    if (!(f->paths[f->n] = strdup(path)))
+        return -1;
+    f->n++;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.lua below dir, in name order; hidden entries skipped. */
+static void walk(struct files *f, const char *dir, int depth)
+{
+    struct dirent **ents;
+    int n = depth < MAX_DEPTH ? scandir(dir, &ents, NULL, alphasort) : -1;
+
+    for (int i = 0; i < n; i++) {
+        const char *name = ents[i]->d_name;
+        char path[4096];
+        struct stat sb;
+        size_t len = strlen(name);
+        if (name[0] != '.' && snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path &&
+            lstat(path, &sb) == 0) {
+            if (S_ISDIR(sb.st_mode))
+                walk(f, path, depth + 1);
+            else if (len > 4 && strcmp(name + len - 4, ".lua") == 0)
+                add_file(f, path);
+        }
+        free(ents[i]);
+    }
+    if (n >= 0)
+        free(ents);
+}
+
+/* One problem line, sanitised and cut to LINE_MAX_CHARS. */
+static void report(const char *file, int line, const char *msg)
+{
+    char raw[1024], safe[LINE_MAX_CHARS + 8];
+    if (line > 0)
+        snprintf(raw, sizeof raw, "%s:%d: error: %s", file, line, msg);
+    else
+        snprintf(raw, sizeof raw, "%s: error: %s", file, msg);
+    kvt_sanitize(raw, strlen(raw), safe, LINE_MAX_CHARS + 1, 0);
+    fprintf(stderr, "%s\n", safe);
+}
+
+struct loaded {
+    const char *file;
+    struct lx_lesson *lesson;
+};
+
+static bool known_id(const struct loaded *ls, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ls[i].lesson && strcmp(ls[i].lesson->id, id) == 0)
+            return true;
+    return false;
+}
+
+/* The ids of the bundled lessons, loaded once when a link needs them. */
+struct bundled {
+    bool tried;
+    char **ids;
+    size_t n;
+};
+
+static bool bundled_has(struct bundled *b, const char *data, const struct lx_opts *opts,
+                        const char *id)
+{
+    if (!b->tried) {
+        struct files f = {0};
+        char dir[4200];
+        b->tried = true;
+        snprintf(dir, sizeof dir, "%s/lessons", data);
+        walk(&f, dir, 0);
+        b->ids = calloc(f.n ? f.n : 1, sizeof *b->ids);
+        for (size_t i = 0; b->ids && i < f.n; i++) {
+            struct lx_lesson *l = NULL;
+            struct lx_report rep = {0};
+            if (lx_load(f.paths[i], opts, &l, &rep) == KVT_E_OK)
+                b->ids[b->n++] = strdup(l->id);
+            lx_free(l);
+            lx_report_free(&rep);
+            free(f.paths[i]);
+        }
+        free(f.paths);
+    }
+    for (size_t i = 0; i < b->n; i++)
+        if (b->ids[i] && strcmp(b->ids[i], id) == 0)
+            return true;
+    return false;
+}
+
+static int lint_usage(FILE *out)
+{
+    fputs("usage: kvtutor lint [--deadline-ms N] FILE|DIR...\n\n"
+          "Loads each lesson in its own sandbox and checks it: required fields, unique ids,\n"
+          "every expected value computable and finite, units known, links that resolve,\n"
+          "follow-ups with key points. Problems go to stderr, one a line:\n"
+          "  FILE:LINE: error: MESSAGE\n"
+          "Exit 0 when every file passes, 1 when any has a problem, 2 for a usage error.\n"
+          "--deadline-ms sets the time one lesson may take to load (default 2000).\n",
+          out);
+    return out == stdout ? 0 : 2;
+}
+
+int cli_lint(int argc, char **argv)
+{
+    struct lx_opts opts;
+    struct files files = {0};
+    struct loaded *loaded;
+    char data[4096], dsl[4200];
+    size_t bad_files = 0;
+    struct bundled bundled = {0};
+    int rc = 0;
+
+    lx_default_opts(&opts);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            free(files.paths);
+            return lint_usage(stdout);
+        }
+        if (strcmp(a, "--deadline-ms") == 0 || strncmp(a, "--deadline-ms=", 14) == 0) {
+            const char *v = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : "");
+            uint64_t ms;
+            const char *why = cli_parse_uint(v, 600000, false, &ms);
+            if (why) {
+                fprintf(stderr, "kvtutor lint: --deadline-ms %s: %s (1 to 600000)\n", v, why);
+                return 2;
+            }
+            opts.load_ms = (unsigned)ms;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "kvtutor lint: %s: unknown flag (see kvtutor lint --help)\n", a);
+            return 2;
+        } else {
+            struct stat sb;
+            if (stat(a, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+                size_t before = files.n;
+                walk(&files, a, 0);
+                qsort(files.paths + before, files.n - before, sizeof *files.paths, cmp_str);
+            } else {
+                add_file(&files, a); /* a missing file is reported as a problem */
+            }
+        }
+    }
+    if (files.n == 0) {
+        fputs("kvtutor lint: name lesson files or folders to check (see kvtutor lint --help)\n",
+              stderr);
+        free(files.paths);
+        return 2;
+    }
+    if (cli_data_dir(data, sizeof data) != 0) {
+        fputs("kvtutor lint: kvtutor's data folder (share/kvtutor) is not beside the program; "
+              "reinstall it\n",
+              stderr);
+        return 2;
+    }
+    snprintf(dsl, sizeof dsl, "%s/lua/kvtutor.lua", data);
+    opts.dsl = dsl;
+
+    loaded = calloc(files.n, sizeof *loaded);
+    for (size_t i = 0; loaded && i < files.n; i++) {
+        struct lx_report rep = {0};
+        loaded[i].file = files.paths[i];
+        if (lx_load(files.paths[i], &opts, &loaded[i].lesson, &rep) != KVT_E_OK) {
+            for (size_t k = 0; k < rep.n; k++)
+                report(files.paths[i], rep.items[k].line, rep.items[k].msg);
+            if (rep.n == 0)
+                report(files.paths[i], 0, "cannot be loaded");
+            bad_files++;
+        }
+        lx_report_free(&rep);
+    }
+    /* across files: one id per lesson, and links that lead somewhere */
+    for (size_t i = 0; loaded && i < files.n; i++) {
+        struct lx_lesson *l = loaded[i].lesson;
+        bool bad = false;
+        if (!l)
+            continue;
+        for (size_t k = 0; k < i; k++) {
+            if (loaded[k].lesson && strcmp(loaded[k].lesson->id, l->id) == 0) {
+                char msg[400];
+                snprintf(msg, sizeof msg, "lesson id \"%s\" is also used by %s", l->id,
+                         loaded[k].file);
+                report(loaded[i].file, 0, msg);
+                bad = true;
+            }
+        }
+        for (size_t k = 0; k < l->n_links; k++) {
+            if (!known_id(loaded, files.n, l->links[k]) &&
+                !bundled_has(&bundled, data, &opts, l->links[k])) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "link to \"%s\": no lesson has that id", l->links[k]);
+                report(loaded[i].file, l->link_lines[k], msg);
+                bad = true;
+            }
+        }
+        bad_files += bad;
+    }
+    if (loaded && bad_files == 0)
+        printf("%zu lesson file%s checked: no problems\n", files.n, files.n == 1 ? "" : "s");
+    rc = !loaded ? 2 : bad_files ? 1 : 0;
+    for (size_t i = 0; i < files.n; i++) {
+        if (loaded)
+            lx_free(loaded[i].lesson);
+        free(files.paths[i]);
+    }
+    free(loaded);
+    free(files.paths);
+    for (size_t i = 0; i < bundled.n; i++)
+        free(bundled.ids[i]);
+    free(bundled.ids);
+    return rc;
+}

@@ -1,0 +1,139 @@
+/* lx.h: lessons, loaded from untrusted Lua files into plain C structs.
+ *
+ * Each lesson runs in its own sandboxed Lua state (see lx_sandbox.c): only
+ * base/string/table/math/utf8, text chunks only, a memory cap, and a wall-
+ * clock deadline that stays armed once it fires. Loading validates the
+ * lesson the way `kvtutor lint` reports it: every problem with its line.
+ * Strings in the structs belong to the lesson and live until lx_free; they
+ * are raw lesson text: sanitise before showing (kvt_text.h). */
+#ifndef LX_H
+#define LX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kvt_error.h"
+
+#define LX_MAX_FILE (1u << 20) /* bytes: lessons are text; larger files are refused unread */
+
+struct lx_opts {
+    unsigned load_ms; /* deadline for loading a lesson: 2000 */
+    unsigned call_ms; /* deadline for one grading callback: 250 */
+    size_t mem_cap;   /* bytes per lesson state: 64 MiB */
+    const char *dsl;  /* path of lua/kvtutor.lua */
+};
+
+void lx_default_opts(struct lx_opts *o);
+
+/* Problems found in one file, in the order found. */
+struct lx_problem {
+    int line;      /* 0 when the problem has no line */
+    char msg[240]; /* sanitised, one line */
+};
+
+struct lx_report {
+    struct lx_problem *items;
+    size_t n, cap;
+};
+
+void lx_report_free(struct lx_report *r);
+
+enum lx_kind { LX_NUMERIC, LX_CHOICE, LX_FREETEXT };
+
+struct lx_point {
+    const char *text;
+    double weight;
+    const char **accept; /* phrasings that count as covering it (lower case) */
+    size_t n_accept;
+};
+
+struct lx_option {
+    const char *text, *why;
+    bool correct;
+};
+
+/* A parameter drawn for each attempt: one of `values`, or lo..hi by step. */
+struct lx_param {
+    const char *name;
+    bool is_range;
+    double lo, hi, step;
+    const char **values; /* as text; numbers are also in nums */
+    double *nums;        /* NAN where a value is text */
+    size_t n_values;
+};
+
+struct lx_exercise {
+    const char *id;
+    enum lx_kind kind;
+    int line;
+    const char *prompt; /* may hold {name} placeholders for parameters */
+    const char **hints;
+    size_t n_hints;
+    /* numeric */
+    const char *unit;
+    double tolerance; /* > 0 */
+    bool relative;    /* tolerance is a fraction of the expected value */
+    bool has_value;   /* a fixed expected value (else computed by a function) */
+    double value;
+    struct lx_param *params;
+    size_t n_params;
+    /* choice */
+    struct lx_option *options;
+    size_t n_options;
+    /* freetext */
+    struct lx_point *points;
+    size_t n_points;
+    const char *model_answer;
+};
+
+struct lx_section {
+    const char *title, *text;
+    int line;
+};
+
+struct lx_followup {
+    const char *question, *answer;
+    struct lx_point *points;
+    size_t n_points;
+    int line;
+};
+
+struct lx_lesson {
+    const char *path;
+    const char *id, *title, *module, *baseline, *concept, *question, *answer, *worked;
+    struct lx_section *sections;
+    size_t n_sections;
+    struct lx_followup *followups;
+    size_t n_followups;
+    struct lx_exercise *exercises;
+    size_t n_exercises;
+    const char **links;
+    size_t n_links;
+    int *link_lines;
+    struct lx_priv *priv; /* the Lua state and the memory behind the strings */
+};
+
+/* Loads and validates one lesson file. KVT_E_OK: *out is the lesson, the
+ * report empty. Otherwise *out is NULL and the report says why (the file
+ * missing or unreadable, too large, a syntax or runtime error, a deadline,
+ * a field missing or wrong). Never prints. */
+enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_lesson **out,
+                     struct lx_report *report);
+
+/* One attempt at a numeric exercise: parameters drawn from `seed`, the
+ * expected value computed, the prompt filled in. */
+struct lx_draw {
+    double value;      /* in the exercise's unit */
+    char prompt[2048]; /* with {name} replaced by the drawn values */
+    char params[512];  /* "model=qwen2.5-7b, seq=8192"; empty without parameters */
+};
+
+/* KVT_E_OK, or KVT_E_RANGE with why in err (the callback failed, ran past
+ * its deadline, or gave something that is not a finite number). */
+enum kvt_err lx_draw(struct lx_lesson *l, size_t exercise, uint64_t seed, struct lx_draw *out,
+                     char *err, size_t err_cap);
+
+void lx_free(struct lx_lesson *l);
+
+#endif

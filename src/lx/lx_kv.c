@@ -1,0 +1,281 @@
+/* The `kv` module: the calculator for lessons, with checked arguments.
+ *
+ *   kv.calc{model = "qwen2.5-7b", max_model_len = 8192, kv_budget_gib = 10}
+ *     -> {kv_bytes_per_token = 57344, num_gpu_blocks = 11702, ...}
+ *        the same names as `kvtutor calc --json`; a figure whose inputs were
+ *        not given is absent (nil).
+ *   kv.model(name) -> the preset's fields; kv.gpu(name) -> the GPU's
+ *   kv.models(), kv.gpus() -> lists of aliases
+ *
+ * An author's mistake (an unknown field, a wrong type, a contradiction)
+ * raises an error naming the field, as Lua's own functions do. */
+#include "lx_state.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "kv_figures.h"
+#include "kv_presets.h"
+
+enum target { MODEL, DEPLOY };
+enum type { T_U32, T_U64, T_REAL, T_DTYPE };
+
+/* kv.calc's fields: the calculator's own field names. */
+static const struct input {
+    const char *name;
+    enum target target;
+    enum type type;
+    size_t offset;
+} inputs[] = {
+#define MF(f, ty)                                                                                  \
+    {                                                                                              \
+#f, MODEL, ty, offsetof(struct kv_model, f)                                                \
+    }
+#define DF(f, ty)                                                                                  \
+    {                                                                                              \
+#f, DEPLOY, ty, offsetof(struct kv_deploy, f)                                              \
+    }
+    MF(layers, T_U32),
+    MF(heads, T_U32),
+    MF(kv_heads, T_U32),
+    MF(head_dim, T_U32),
+    MF(hidden, T_U32),
+    MF(sliding_window, T_U64),
+    MF(sliding_layers, T_U32),
+    MF(mla_rank, T_U32),
+    MF(mla_rope_dim, T_U32),
+    {"params", MODEL, T_REAL, offsetof(struct kv_model, params_b)},
+    {"active_params", MODEL, T_REAL, offsetof(struct kv_model, active_params_b)},
+    MF(dtype, T_DTYPE),
+    MF(weights_dtype, T_DTYPE),
+    MF(weights_gib, T_REAL),
+    DF(gpu_mem_gib, T_REAL),
+    DF(util, T_REAL),
+    DF(overhead_gib, T_REAL),
+    DF(kv_budget_gib, T_REAL),
+    DF(tp, T_U32),
+    DF(pp, T_U32),
+    DF(block_size, T_U32),
+    DF(max_model_len, T_U64),
+    {"seq", DEPLOY, T_U64, offsetof(struct kv_deploy, max_model_len)},
+    DF(max_num_batched_tokens, T_U64),
+    DF(batch, T_U64),
+    DF(context, T_U64),
+    DF(kv_dtype, T_DTYPE),
+    DF(bandwidth_gbps, T_REAL),
+    DF(tflops, T_REAL),
+#undef MF
+#undef DF
+};
+
+static const struct input *find_input(const char *name)
+{
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
+        if (strcmp(inputs[i].name, name) == 0)
+            return &inputs[i];
+    return NULL;
+}
+
+/* Sets one field from the value on top of the stack. */
+static void set_input(lua_State *L, const struct input *in, struct kv_model *m, struct kv_deploy *d)
+{
+    char *base = in->target == MODEL ? (char *)m : (char *)d;
+    void *dst = base + in->offset;
+
+    if (in->type == T_DTYPE) {
+        enum kv_dtype t;
+        if (lua_type(L, -1) != LUA_TSTRING || !kv_dtype_parse(lua_tostring(L, -1), &t))
+            luaL_error(L, "kv.calc: %s must be a type name such as \"bf16\" or \"fp8\"", in->name);
+        *(enum kv_dtype *)dst = t;
+    } else if (in->type == T_REAL) {
+        double v = 0;
+        if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(v = lua_tonumber(L, -1)) || v < 0)
+            luaL_error(L, "kv.calc: %s must be a finite number >= 0", in->name);
+        *(double *)dst = v;
+    } else {
+        lua_Integer v;
+        int ok;
+        v = lua_tointegerx(L, -1, &ok);
+        if (lua_type(L, -1) != LUA_TNUMBER || !ok || v < 0 ||
+            (in->type == T_U32 && v > (lua_Integer)KV_MAX_DIM * 64))
+            luaL_error(L, "kv.calc: %s must be a whole number >= 0", in->name);
+        if (in->type == T_U32)
+            *(uint32_t *)dst = (uint32_t)v;
+        else
+            *(uint64_t *)dst = (uint64_t)v;
+    }
+}
+
+static void push_figures(lua_State *L, const struct kv_result *r)
+{
+    struct kv_figure f[KV_FIGURES_MAX];
+    size_t n = kv_figures(r, f, KV_FIGURES_MAX);
+
+    lua_createtable(L, 0, (int)n);
+    for (size_t i = 0; i < n; i++) {
+        switch (f[i].kind) {
+        case KV_FIG_INT:
+            lua_pushinteger(L, (lua_Integer)f[i].v.i);
+            break;
+        case KV_FIG_REAL:
+            lua_pushnumber(L, f[i].v.r);
+            break;
+        case KV_FIG_BOOL:
+            lua_pushboolean(L, f[i].v.b);
+            break;
+        case KV_FIG_TEXT:
+            lua_pushstring(L, f[i].v.t);
+            break;
+        default:
+            continue;
+        }
+        lua_setfield(L, -2, f[i].name);
+    }
+}
+
+static int kv_calc_l(lua_State *L)
+{
+    struct kv_model m = {0};
+    struct kv_deploy d;
+    struct kv_result r;
+    enum kv_field bad, other;
+    enum kvt_err e;
+
+    luaL_checktype(L, 1, LUA_TTABLE);
+    kv_deploy_defaults(&d);
+    /* the preset and the GPU first, so explicit fields override them */
+    if (lua_getfield(L, 1, "model") != LUA_TNIL) {
+        const struct kv_model_preset *p = kv_model_preset_find(luaL_checkstring(L, -1));
+        if (!p)
+            return luaL_error(L, "kv.calc: no model preset \"%s\"", lua_tostring(L, -1));
+        m = p->model;
+    }
+    if (lua_getfield(L, 1, "gpu") != LUA_TNIL) {
+        const struct kv_gpu_preset *g = kv_gpu_preset_find(luaL_checkstring(L, -1));
+        if (!g)
+            return luaL_error(L, "kv.calc: no GPU preset \"%s\"", lua_tostring(L, -1));
+        kv_gpu_preset_apply(g, &d);
+    }
+    lua_pop(L, 2);
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        const struct input *in = key ? find_input(key) : NULL;
+        if (!key)
+            return luaL_error(L, "kv.calc: fields are named, e.g. kv.calc{model = ...}");
+        if (!in && strcmp(key, "model") != 0 && strcmp(key, "gpu") != 0)
+            return luaL_error(L, "kv.calc: unknown field '%s'", key);
+        if (in) {
+            if (in->target == MODEL && in->type != T_DTYPE && strcmp(key, "weights_gib") != 0 &&
+                strcmp(key, "params") != 0 && strcmp(key, "active_params") != 0)
+                m.sliding_period = 0; /* explicit shapes replace the preset's pattern */
+            set_input(L, in, &m, &d);
+        }
+        lua_pop(L, 1);
+    }
+    e = kv_calc(&m, &d, &r, &bad, &other);
+    if (e != KVT_E_OK) {
+        if (other != KV_FIELD_NONE)
+            return luaL_error(L, "kv.calc: %s: %s (%s)", kv_field_name(bad), kvt_strerror(e),
+                              kv_field_name(other));
+        return luaL_error(L, "kv.calc: %s: %s", kv_field_name(bad), kvt_strerror(e));
+    }
+    push_figures(L, &r);
+    return 1;
+}
+
+static int kv_model_l(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    const struct kv_model_preset *p = kv_model_preset_find(name);
+    const struct kv_model *m;
+
+    if (!p)
+        return luaL_error(L, "kv.model: no model preset \"%s\"", name);
+    m = &p->model;
+    lua_createtable(L, 0, 16);
+    lua_pushstring(L, p->id);
+    lua_setfield(L, -2, "id");
+    lua_pushlstring(L, p->alias, strcspn(p->alias, ","));
+    lua_setfield(L, -2, "alias");
+    lua_pushstring(L, p->arch);
+    lua_setfield(L, -2, "attention");
+#define SETI(f)                                                                                    \
+    lua_pushinteger(L, (lua_Integer)m->f);                                                         \
+    lua_setfield(L, -2, #f)
+    SETI(layers);
+    SETI(heads);
+    SETI(kv_heads);
+    SETI(head_dim);
+    SETI(hidden);
+    SETI(sliding_window);
+    SETI(sliding_layers);
+    SETI(mla_rank);
+    SETI(mla_rope_dim);
+    SETI(max_position);
+#undef SETI
+    lua_pushnumber(L, m->params_b);
+    lua_setfield(L, -2, "params");
+    lua_pushnumber(L, m->active_params_b > 0 ? m->active_params_b : m->params_b);
+    lua_setfield(L, -2, "active_params");
+    return 1;
+}
+
+static int kv_gpu_l(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    const struct kv_gpu_preset *g = kv_gpu_preset_find(name);
+
+    if (!g)
+        return luaL_error(L, "kv.gpu: no GPU preset \"%s\"", name);
+    lua_createtable(L, 0, 8);
+    lua_pushstring(L, g->name);
+    lua_setfield(L, -2, "name");
+    lua_pushnumber(L, g->memory_gib);
+    lua_setfield(L, -2, "memory_gib");
+    lua_pushnumber(L, g->peak_gbps);
+    lua_setfield(L, -2, "bandwidth_gbps");
+    lua_pushnumber(L, g->bf16_tflops);
+    lua_setfield(L, -2, "tflops");
+    lua_pushinteger(L, g->bus_bits);
+    lua_setfield(L, -2, "bus_bits");
+    lua_pushnumber(L, g->l2_mib);
+    lua_setfield(L, -2, "l2_mib");
+    return 1;
+}
+
+static int kv_models_l(lua_State *L)
+{
+    size_t n;
+    const struct kv_model_preset *p = kv_model_presets(&n);
+    lua_createtable(L, (int)n, 0);
+    for (size_t i = 0; i < n; i++) {
+        lua_pushlstring(L, p[i].alias, strcspn(p[i].alias, ","));
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+static int kv_gpus_l(lua_State *L)
+{
+    size_t n;
+    const struct kv_gpu_preset *g = kv_gpu_presets(&n);
+    lua_createtable(L, (int)n, 0);
+    for (size_t i = 0; i < n; i++) {
+        lua_pushlstring(L, g[i].aliases, strcspn(g[i].aliases, ","));
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+int lx_open_kv(lua_State *L)
+{
+    static const luaL_Reg fns[] = {
+        {"calc", kv_calc_l},     {"model", kv_model_l}, {"gpu", kv_gpu_l},
+        {"models", kv_models_l}, {"gpus", kv_gpus_l},   {NULL, NULL},
+    };
+    luaL_newlib(L, fns);
+    return 1;
+}

@@ -1,0 +1,52 @@
+/* lx_state.h: the sandbox's per-state bookkeeping, shared by the lx files.
+ * Not for other layers: they see lx.h. */
+#ifndef LX_STATE_H
+#define LX_STATE_H
+
+#include <lua.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct lx_ctx {
+    size_t mem_used, mem_cap; /* bytes the state holds; the allocator refuses past the cap */
+    uint64_t deadline_ns;     /* CLOCK_MONOTONIC; 0 = no call running */
+    unsigned limit_ms;        /* the running call's budget, for the message */
+    bool fired;               /* the deadline passed during the running call */
+    char chunkname[4104];     /* "@path" of the lesson, to find its lines */
+};
+
+/* A fresh state with the sandbox's libraries, allocator and hook, or NULL
+ * when even that does not fit in mem_cap. */
+lua_State *lx_sandbox_new(size_t mem_cap);
+void lx_sandbox_close(lua_State *L);
+
+struct lx_ctx *lx_ctx(lua_State *L);
+
+/* Has the running call's deadline passed? Sets ctx->fired when it has.
+ * Takes the lua_State as void* to serve as the pattern matcher's check. */
+bool lx_over(void *L);
+
+/* The one protected call: calls the function below nargs arguments with a
+ * deadline of limit_ms, converts any error to a plain message (never
+ * calling a __tostring), and leaves either nresults values (LUA_OK) or one
+ * string. A call that ran past its deadline fails even if the lesson
+ * caught the timeout. */
+int lx_pcall(lua_State *L, int nargs, int nresults, unsigned limit_ms);
+
+/* The message of the error on top of the stack, for a report. */
+const char *lx_errmsg(lua_State *L);
+
+/* luaopen functions of the modules the sandbox offers. */
+int lx_open_strlib(lua_State *L); /* replaces string.find/match/gmatch/gsub */
+int lx_open_kv(lua_State *L);     /* the calculator */
+int lx_open_host(lua_State *L);   /* primitives the DSL builds on */
+
+/* The line in the lesson file where table t (a DSL value) was written; 0
+ * when unknown. t is a stack index. */
+int lx_line_of(lua_State *L, int t);
+
+/* The DSL kind recorded for table t ("lesson", "numeric"...), or NULL. */
+const char *lx_kind_of(lua_State *L, int t);
+
+#endif
