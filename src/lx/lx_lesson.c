@@ -86,6 +86,7 @@ struct ctx {
     struct lx_report *rep;
     bool oom;
     int lesson_line; /* where `lesson {` starts in the source */
+    int links_line;  /* where `links =` is */
 };
 
 static void add_problem(struct lx_report *rep, int line, const char *msg)
@@ -114,12 +115,16 @@ static void problem(struct ctx *c, int line, const char *fmt, ...)
     add_problem(c->rep, line, msg);
 }
 
-/* "path:12: message" from Lua, for our chunk: split off the line. */
-static void lua_problem(struct lx_report *rep, const char *path, const char *msg)
+/* Lessons run as the chunk "=lesson", so Lua's messages about them start
+ * "lesson:12: " whatever the file's path (a long path would be shortened). */
+#define CHUNK "lesson"
+
+/* "lesson:12: message" from Lua: split off the line. */
+static void lua_problem(struct lx_report *rep, const char *msg)
 {
-    size_t n = strlen(path);
+    size_t n = strlen(CHUNK);
     int line = 0;
-    if (strncmp(msg, path, n) == 0 && msg[n] == ':') {
+    if (strncmp(msg, CHUNK, n) == 0 && msg[n] == ':') {
         char *end;
         long v = strtol(msg + n + 1, &end, 10);
         if (end != msg + n + 1 && *end == ':' && v > 0 && v < 100000000) {
@@ -236,6 +241,11 @@ static const char **str_list(struct ctx *c, int t, const char *key, size_t *n, c
                 problem(c, line, "%s: %s[%zu] must be text", what, key, i);
             } else {
                 const char *s = lua_tolstring(c->L, -1, &sl);
+                if (!kvt_text_is_safe(s, sl, KVT_KEEP_NEWLINES))
+                    problem(c, line,
+                            "%s: %s[%zu] holds control, escape or bidi characters a terminal "
+                            "would obey: %s",
+                            what, key, i, s);
                 out[(*n)++] = arena_str(c->p, s, sl);
             }
             lua_pop(c->L, 1);
@@ -696,6 +706,8 @@ static void read_exercises(struct ctx *c, int t, int line)
 static void read_links(struct ctx *c, int t, int line)
 {
     struct lx_lesson *l = c->l;
+    if (c->links_line > 0)
+        line = c->links_line;
     l->links = str_list(c, t, "links", &l->n_links, "lesson", line);
     l->link_lines = arena(c->p, (l->n_links ? l->n_links : 1) * sizeof *l->link_lines);
     for (size_t i = 0; l->link_lines && i < l->n_links; i++) {
@@ -835,8 +847,16 @@ static void check_draws(struct ctx *c)
             struct lx_draw d;
             char err[200];
             if (lx_draw(l, i, (uint64_t)s, &d, err, sizeof err) != KVT_E_OK) {
+                /* "lesson:14: msg" from inside the lesson reads "line 14: msg" here */
+                size_t pl = strlen(CHUNK);
+                const char *msg = err;
+                char shorter[200];
+                if (strncmp(err, CHUNK, pl) == 0 && err[pl] == ':') {
+                    snprintf(shorter, sizeof shorter, "line %s", err + pl + 1);
+                    msg = shorter;
+                }
                 problem(c, e->line, "%s: expected value%s%s: %s", where, d.params[0] ? " at " : "",
-                        d.params, err);
+                        d.params, msg);
                 break;
             }
             if (!value_ok(c, e, d.value, where, "the expected value"))
@@ -845,10 +865,14 @@ static void check_draws(struct ctx *c)
     }
 }
 
-/* `return lesson { ... }` is a tail call, so no stack frame remembers its
- * line: find the first "lesson {" in the source instead. */
-static int lesson_line_in(const char *src)
+/* The first line of the source where `word` stands as a whole word and is
+ * followed by one of `next` (comments skipped); 0 when there is none.
+ * `return lesson { ... }` is a tail call, so no stack frame remembers its
+ * line, and a plain list like links = { ... } is never marked: the source
+ * says where they are. */
+static int source_line(const char *src, const char *word, const char *next)
 {
+    size_t wl = strlen(word);
     int line = 1;
     for (const char *p = src; *p; p++) {
         if (p[0] == '-' && p[1] == '-') { /* comments: skip to their end */
@@ -860,14 +884,14 @@ static int lesson_line_in(const char *src)
             p = end[0] == '\n' ? end - 1 : end + 1;
             continue;
         }
-        if (*p == '\n')
+        if (*p == '\n') {
             line++;
-        else if (strncmp(p, "lesson", 6) == 0 &&
-                 (p == src || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
-            const char *q = p + 6;
+        } else if (strncmp(p, word, wl) == 0 &&
+                   (p == src || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+            const char *q = p + wl;
             while (*q == ' ' || *q == '\t')
                 q++;
-            if (*q == '{' || *q == '(')
+            if (*q && strchr(next, *q))
                 return line;
         }
     }
@@ -893,7 +917,7 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
 {
     struct lx_lesson *l = calloc(1, sizeof *l);
     struct lx_priv *p = calloc(1, sizeof *p);
-    struct ctx c = {l, p, NULL, report, false, 0};
+    struct ctx c = {l, p, NULL, report, false, 0, 0};
     char chunk[4104];
     size_t len = 0;
     char *src;
@@ -919,7 +943,7 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
         lx_free(l);
         return KVT_E_IO;
     }
-    snprintf(chunk, sizeof chunk, "@%s", path);
+    snprintf(chunk, sizeof chunk, "=%s", CHUNK);
     snprintf(lx_ctx(c.L)->chunkname, sizeof lx_ctx(c.L)->chunkname, "%s", chunk);
     if (!load_dsl(c.L, opts, report)) {
         free(src);
@@ -929,12 +953,13 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
     /* text only: a compiled chunk is refused before it can run */
     if (luaL_loadbufferx(c.L, src, len, chunk, "t") != LUA_OK ||
         lx_pcall(c.L, 0, 1, opts->load_ms) != LUA_OK) {
-        lua_problem(report, path, lx_errmsg(c.L));
+        lua_problem(report, lx_errmsg(c.L));
         free(src);
         lx_free(l);
         return KVT_E_PARSE;
     }
-    c.lesson_line = lesson_line_in(src);
+    c.lesson_line = source_line(src, "lesson", "{(");
+    c.links_line = source_line(src, "links", "=");
     free(src);
     /* reading the tables can run out of memory or meet a metamethod: do it
      * inside a protected call, under the load deadline too */
@@ -942,7 +967,7 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
     lua_pushlightuserdata(c.L, &c);
     lua_pushvalue(c.L, -3);
     if (lx_pcall(c.L, 2, 0, opts->load_ms) != LUA_OK)
-        lua_problem(report, path, lx_errmsg(c.L));
+        lua_problem(report, lx_errmsg(c.L));
     lua_settop(c.L, 0);
     if (c.oom)
         add_problem(report, 0, "out of memory");

@@ -1,6 +1,7 @@
 #include "lx_pattern.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #define ESC         '%'
@@ -13,6 +14,13 @@ static const char *fail(struct lxp_state *ms, const char *msg)
     if (!ms->error)
         ms->error = msg;
     return NULL;
+}
+
+/* "invalid capture index %N", N 1-based, as Lua words it. */
+static const char *bad_index(struct lxp_state *ms, int l)
+{
+    snprintf(ms->errbuf, sizeof ms->errbuf, "invalid capture index %%%d", l + 1);
+    return fail(ms, ms->errbuf);
 }
 
 /* One unit of work; false when matching must stop. */
@@ -252,7 +260,7 @@ static const char *match_capture(struct lxp_state *ms, const char *s, int l)
     size_t len;
     l -= '1';
     if (l < 0 || l >= ms->level || ms->capture[l].len == LXP_UNFINISHED)
-        return fail(ms, "invalid capture index");
+        return bad_index(ms, l);
     len = (size_t)ms->capture[l].len;
     if ((size_t)(ms->src_end - s) >= len && memcmp(ms->capture[l].init, s, len) == 0)
         return s + len;
@@ -383,7 +391,7 @@ bool lxp_capture(struct lxp_state *ms, int i, const char *s, const char *e, cons
 {
     if (i >= ms->level) {
         if (i != 0) {
-            fail(ms, "invalid capture index");
+            bad_index(ms, i);
             return false;
         }
         *start = s; /* no explicit captures: the whole match */

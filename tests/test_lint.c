@@ -1,0 +1,299 @@
+#define _XOPEN_SOURCE 700
+/* `kvtutor lint` as an instructor and an attacker meet it: every hostile
+ * fixture contained (exit 1, a one-line error, within the deadline, no
+ * control bytes out, nothing written, nothing left running), a hostile
+ * lesson followed by a clean one in the same run, and each common authoring
+ * mistake reported with its line. */
+
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "run_cmd.h"
+
+static char home[64], fixtures[1024];
+
+static int setup(void **state)
+{
+    const char *f = getenv("KVT_FIXTURES");
+    (void)state;
+    snprintf(home, sizeof home, "/tmp/kvt_lint_XXXXXX");
+    snprintf(fixtures, sizeof fixtures, "%s", f ? f : "fixtures");
+    return mkdtemp(home) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char cmd[128];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf %s", home);
+    return system(cmd);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Runs lint from inside the scratch HOME, so a leaked write would land there. */
+static struct run_result lint(double *ms, ...)
+{
+    char *argv[16] = {(char *)run_kvtutor_path(), "lint"};
+    char home_env[96], cwd[1024];
+    char *env[] = {home_env, NULL};
+    int argc = 2;
+    struct run_result r;
+    double t0;
+    va_list ap;
+
+    snprintf(home_env, sizeof home_env, "HOME=%s", home);
+    va_start(ap, ms);
+    for (const char *a; (a = va_arg(ap, const char *)) && argc < 15;)
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(home), 0);
+    t0 = now_ms();
+    assert_int_equal(run_cmd(argv, env, &r), 0);
+    if (ms)
+        *ms = now_ms() - t0;
+    assert_int_equal(chdir(cwd), 0);
+    return r;
+}
+
+static bool has_control_bytes(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && c != '\n') || c == 0x7f)
+            return true;
+    }
+    return false;
+}
+
+static bool sentinel_left(void)
+{
+    DIR *d = opendir(home);
+    struct dirent *e;
+    bool found = false;
+    while (d && (e = readdir(d)))
+        found |= strncmp(e->d_name, "PWNED", 5) == 0;
+    if (d)
+        closedir(d);
+    return found;
+}
+
+static void path(char *buf, size_t cap, const char *dir, const char *name)
+{
+    snprintf(buf, cap, "%s/%s/%s", fixtures, dir, name);
+}
+
+static void test_every_hostile_fixture_is_contained(void **state)
+{
+    (void)state;
+    char dir[1100];
+    struct dirent **ents;
+    int n, checked = 0;
+
+    snprintf(dir, sizeof dir, "%s/hostile-lua", fixtures);
+    n = scandir(dir, &ents, NULL, alphasort);
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++) {
+        const char *name = ents[i]->d_name;
+        size_t len = strlen(name);
+        char file[1200];
+        double ms;
+        struct run_result r;
+        if (name[0] != 'H' || len < 5 || strcmp(name + len - 4, ".lua") != 0) {
+            free(ents[i]);
+            continue;
+        }
+        path(file, sizeof file, "hostile-lua", name);
+        /* a 500 ms deadline keeps the suite quick; the default is tested below */
+        r = lint(&ms, "--deadline-ms", "500", file, NULL);
+        if (r.status != 1)
+            fail_msg("%s: exit %d, want 1: %s", name, r.status, r.err);
+        if (!strstr(r.err, ": error: ") || strncmp(r.err, file, strlen(file)) != 0)
+            fail_msg("%s: no FILE: error: line: %s", name, r.err);
+        if (has_control_bytes(r.out, r.out_len) || has_control_bytes(r.err, r.err_len))
+            fail_msg("%s: control bytes in the output", name);
+        for (const char *line = r.err; *line;) {
+            size_t l = strcspn(line, "\n");
+            if (l > 200)
+                fail_msg("%s: a line of %zu characters", name, l);
+            line += l + (line[l] == '\n');
+        }
+        if (r.out_len != 0)
+            fail_msg("%s: wrote to stdout: %s", name, r.out);
+        if (ms > 500 + 1000)
+            fail_msg("%s: took %.0f ms", name, ms);
+        if (sentinel_left())
+            fail_msg("%s: a PWNED sentinel appeared: the sandbox leaked", name);
+        run_free(&r);
+        checked++;
+        free(ents[i]);
+    }
+    free(ents);
+    assert_true(checked >= 27); /* every H*.lua in the fixture folder */
+}
+
+static void test_default_deadline(void **state)
+{
+    (void)state;
+    char file[1200];
+    double ms;
+    struct run_result r;
+
+    /* the fixture's budget: stopped at the 2 s default, plus at most 1 s */
+    path(file, sizeof file, "hostile-lua", "H13-pcall-swallow.lua");
+    r = lint(&ms, file, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "ran past its 2000 ms deadline"));
+    assert_true(ms >= 2000 && ms < 3000);
+    run_free(&r);
+    /* and C-level backtracking the same way */
+    path(file, sizeof file, "hostile-lua", "H18-pattern-backtrack.lua");
+    r = lint(&ms, "--deadline-ms", "300", file, NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(ms < 300 + 100 + 200); /* deadline + 100 ms, + process start */
+    run_free(&r);
+}
+
+static void test_hostile_then_clean(void **state)
+{
+    (void)state;
+    char hostile[1200], clean[1200], clean2[1200];
+    struct run_result r;
+
+    path(hostile, sizeof hostile, "hostile-lua", "H06-string-metatable.lua");
+    path(clean, sizeof clean, "lessons", "good.lua");
+    path(clean2, sizeof clean2, "lessons", "good2.lua");
+    r = lint(NULL, hostile, clean, clean2, NULL);
+    assert_int_equal(r.status, 1); /* for the hostile file only */
+    assert_non_null(strstr(r.err, "H06-string-metatable.lua"));
+    assert_null(strstr(r.err, "good.lua"));
+    assert_int_equal(run_count_lines(r.err), 1);
+    run_free(&r);
+    r = lint(NULL, clean, clean2, NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "2 lesson files checked: no problems"));
+    run_free(&r);
+}
+
+static void test_oversize_rejected_unread(void **state)
+{
+    (void)state;
+    char script[1200], big[160], cmd[1500];
+    double ms;
+    struct run_result r;
+
+    path(script, sizeof script, "hostile-lua", "H24-make-oversize.sh");
+    snprintf(big, sizeof big, "%s/big.lua", home);
+    snprintf(cmd, sizeof cmd, "sh %s %s 2>/dev/null", script, big);
+    assert_int_equal(system(cmd), 0);
+    r = lint(&ms, big, NULL);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(run_count_lines(r.err), 1);
+    assert_non_null(strstr(r.err, "lessons are limited to 1024 KiB"));
+    assert_true(ms < 1000);
+    run_free(&r);
+    unlink(big);
+}
+
+static void test_authoring_mistakes_point_at_the_line(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *line; /* "FILE:LINE: error: ..." prefix expected */
+        const char *says;
+    } rows[] = {
+        {"syntax-error.lua", ":4: error: ", "'}' expected"},
+        {"missing-field.lua", ":1: error: ", "missing field 'title'"},
+        {"bad-unit.lua", ":13: error: ", "unknown unit \"gigglebytes\""},
+        {"expected-errors.lua", ":13: error: ", "no model preset \"qwen2.5-8b\""},
+        {"duplicate-id.lua", ":14: error: ", "the id is used twice (also line 13)"},
+        {"dangling-link.lua", ":13: error: ", "link to \"no-such-lesson\""},
+        {"numeric-edges.lua", ":14: error: ", "'nan': the expected value is NaN"},
+        {"numeric-edges.lua", ":15: error: ", "'inf': the expected value is infinite"},
+        {"numeric-edges.lua", ":16: error: ", "'negzero': the expected value is -0"},
+        {"numeric-edges.lua", ":17: error: ", "'huge': the expected value (1e+308 GiB) is too"},
+        {"numeric-edges.lua", ":18: error: ", "'negtol': tolerance must be"},
+        {"terminal-text.lua", ":3: error: ", "'title' holds control"},
+        {"terminal-text.lua", ":14: error: ", "hints[1] holds control"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char file[1200], want[1400];
+        struct run_result r;
+        path(file, sizeof file, "lessons", rows[i].file);
+        r = lint(NULL, file, NULL);
+        snprintf(want, sizeof want, "%s%s", file, rows[i].line);
+        if (r.status != 1 || !strstr(r.err, want) || !strstr(r.err, rows[i].says))
+            fail_msg("%s: want \"%s ... %s\", got exit %d: %s", rows[i].file, want, rows[i].says,
+                     r.status, r.err);
+        if (has_control_bytes(r.err, r.err_len))
+            fail_msg("%s: control bytes in the output", rows[i].file);
+        run_free(&r);
+    }
+}
+
+static void test_folders_and_usage(void **state)
+{
+    (void)state;
+    char dir[1100];
+    struct run_result r;
+
+    /* a folder is walked: the good pair and every broken lesson in it */
+    snprintf(dir, sizeof dir, "%s/lessons", fixtures);
+    r = lint(NULL, dir, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "syntax-error.lua:4:"));
+    assert_null(strstr(r.err, "good.lua"));
+    run_free(&r);
+    /* a missing file is a problem, not a usage error */
+    r = lint(NULL, "/nonexistent/lesson.lua", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "/nonexistent/lesson.lua: error: cannot read"));
+    run_free(&r);
+    r = lint(NULL, "/dev/null", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "not a regular file"));
+    run_free(&r);
+    r = lint(NULL, NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = lint(NULL, "--deadline-ms", "0", "x.lua", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--deadline-ms 0"));
+    run_free(&r);
+    r = lint(NULL, "--frobnicate", NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_hostile_fixture_is_contained),
+        cmocka_unit_test(test_default_deadline),
+        cmocka_unit_test(test_hostile_then_clean),
+        cmocka_unit_test(test_oversize_rejected_unread),
+        cmocka_unit_test(test_authoring_mistakes_point_at_the_line),
+        cmocka_unit_test(test_folders_and_usage),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
