@@ -285,6 +285,38 @@ static void test_folders_and_usage(void **state)
     run_free(&r);
 }
 
+/* The complete example in docs/lessons.md passes lint as printed. */
+static void test_documented_example_passes(void **state)
+{
+    (void)state;
+    char docs[1200], out[160], *text, *start, *end;
+    FILE *f;
+    struct run_result r;
+
+    snprintf(docs, sizeof docs, "%s/../../docs/lessons.md", fixtures);
+    f = fopen(docs, "rb");
+    assert_non_null(f);
+    text = calloc(1, 1 << 20);
+    assert_non_null(text);
+    assert_true(fread(text, 1, (1 << 20) - 1, f) > 0);
+    fclose(f);
+    start = strstr(text, "```lua\n");
+    assert_non_null(start);
+    start += 7;
+    end = strstr(start, "```");
+    assert_non_null(end);
+    snprintf(out, sizeof out, "%s/example.lua", home);
+    f = fopen(out, "wb");
+    assert_non_null(f);
+    fwrite(start, 1, (size_t)(end - start), f);
+    fclose(f);
+    free(text);
+    r = lint(NULL, out, NULL);
+    if (r.status != 0)
+        fail_msg("the documented example fails lint: %s", r.err);
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_oversize_rejected_unread),
         cmocka_unit_test(test_authoring_mistakes_point_at_the_line),
         cmocka_unit_test(test_folders_and_usage),
+        cmocka_unit_test(test_documented_example_passes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
