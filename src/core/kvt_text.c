@@ -63,7 +63,8 @@ bool kvt_text_is_safe(const char *in, size_t len, unsigned flags)
 size_t kvt_sanitize(const char *in, size_t len, char *out, size_t cap, unsigned flags)
 {
     const unsigned char *s = (const unsigned char *)in;
-    size_t o = 0;
+    size_t o = 0, marks[4] = {0}; /* a ring of where the last pieces began */
+    unsigned head = 0, count = 0;
 
     if (cap == 0)
         return 0;
@@ -91,17 +92,22 @@ size_t kvt_sanitize(const char *in, size_t len, char *out, size_t cap, unsigned 
         }
         k = strlen(piece);
         if (o + k + 1 > cap) {
-            /* cut at a character boundary, leaving room for "..." */
-            while (o > 0 && o + 4 > cap)
-                do
-                    o--;
-                while (o > 0 && ((unsigned char)out[o] & 0xC0) == 0x80);
+            /* drop whole pieces until "..." fits: never half a character or escape */
+            while (o + 4 > cap && count > 0) {
+                head = (head + 3) % 4;
+                count--;
+                o = marks[head];
+            }
             if (o + 4 <= cap) {
                 memcpy(out + o, "...", 3);
                 o += 3;
             }
             break;
         }
+        marks[head] = o;
+        head = (head + 1) % 4;
+        if (count < 4)
+            count++;
         memcpy(out + o, piece, k);
         o += k;
         i += n;

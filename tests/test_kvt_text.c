@@ -1,0 +1,82 @@
+/* Sanitising untrusted text: what a terminal would obey becomes visible
+ * and inert; printable UTF-8 (×, ≈, subscripts, CJK) stays as it is. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kvt_text.h"
+
+static const char *clean(const char *in, size_t len, unsigned flags)
+{
+    static char out[512];
+    kvt_sanitize(in, len, out, sizeof out, flags);
+    return out;
+}
+
+static void test_controls_become_escapes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } rows[] = {
+        {"plain text", "plain text"},
+        {"2 × 28 ≈ 56 KiB, d\xe2\x82\x95", "2 × 28 ≈ 56 KiB, dₕ"},
+        {"\x1b[2Jclear", "\\x1b[2Jclear"},
+        {"bell\x07", "bell\\x07"},
+        {"osc\x1b]0;title\x07", "osc\\x1b]0;title\\x07"},
+        {"del\x7f", "del\\x7f"},
+        {"c1 \xc2\x9b", "c1 \\x9b"},                  /* U+009B, the 8-bit CSI */
+        {"rlo \xe2\x80\xae", "rlo \\u202e"},          /* right-to-left override */
+        {"isolate \xe2\x81\xa6", "isolate \\u2066"},  /* left-to-right isolate */
+        {"bad \xff\xfe", "bad \\xff\\xfe"},           /* not UTF-8 */
+        {"overlong \xc0\xaf", "overlong \\xc0\\xaf"}, /* an overlong '/' */
+        {"surrogate \xed\xa0\x80", "surrogate \\xed\\xa0\\x80"},
+        {"cut \xe2\x82", "cut \\xe2\\x82"}, /* a sequence cut short */
+        {"tab\there\nnext", "tab here next"},
+        {"ok 日本", "ok 日本"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_string_equal(clean(rows[i].in, strlen(rows[i].in), 0), rows[i].out);
+    /* NUL inside the text is shown too */
+    assert_string_equal(clean("a\0b", 3, 0), "a\\x00b");
+    assert_true(kvt_text_is_safe("2 × 28", strlen("2 × 28"), 0));
+    assert_false(kvt_text_is_safe("\x1b[m", 3, 0));
+    assert_false(kvt_text_is_safe("a\nb", 3, 0));
+    assert_true(kvt_text_is_safe("a\nb", 3, KVT_KEEP_NEWLINES));
+}
+
+static void test_multiline_keeps_newlines(void **state)
+{
+    (void)state;
+    assert_string_equal(clean("one\ntwo\tthree\x1b", 14, KVT_KEEP_NEWLINES), "one\ntwo three\\x1b");
+}
+
+static void test_cut_at_a_character_boundary(void **state)
+{
+    (void)state;
+    char out[12];
+    /* "×" is 2 bytes: never cut in half */
+    kvt_sanitize("×××××××××", strlen("×××××××××"), out, sizeof out, 0);
+    assert_string_equal(out, "××××...");
+    kvt_sanitize("\x1b\x1b\x1b\x1b", 4, out, sizeof out, 0);
+    assert_string_equal(out, "\\x1b\\x1b...");
+    /* one byte less: a whole escape goes, never half of one */
+    kvt_sanitize("\x1b\x1b\x1b\x1b", 4, out, sizeof out - 1, 0);
+    assert_string_equal(out, "\\x1b...");
+    assert_int_equal(kvt_sanitize("abc", 3, out, 1, 0), 0);
+    assert_string_equal(out, "");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_controls_become_escapes),
+        cmocka_unit_test(test_multiline_keeps_newlines),
+        cmocka_unit_test(test_cut_at_a_character_boundary),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
