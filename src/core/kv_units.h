@@ -2,8 +2,8 @@
  *
  * Each unit belongs to a dimension and converts to that dimension's base
  * (bytes, bytes/s, tokens, seconds, ...). Decimal and binary prefixes stay
- * distinct: GB is 1e9 B, GiB is 2^30 B. Names are matched exactly (case
- * matters: "Mb" would be megabits, which kvtutor does not offer). */
+ * distinct: GB is 1e9 B, GiB is 2^30 B. kv_unit_find matches names exactly;
+ * answers are read more leniently (kv_answer.h). */
 #ifndef KV_UNITS_H
 #define KV_UNITS_H
 

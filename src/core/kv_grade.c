@@ -1,0 +1,237 @@
+#include "kv_grade.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const mistake_ids[] = {
+#define KV_MISTAKE_ID(name, id, text) id,
+    KV_MISTAKES(KV_MISTAKE_ID)
+#undef KV_MISTAKE_ID
+};
+
+static const char *const mistake_texts[] = {
+#define KV_MISTAKE_TEXT(name, id, text) text,
+    KV_MISTAKES(KV_MISTAKE_TEXT)
+#undef KV_MISTAKE_TEXT
+};
+
+const char *kv_mistake_id(enum kv_mistake m)
+{
+    return (unsigned)m < KV_MISTAKE__COUNT ? mistake_ids[m] : "none";
+}
+
+const char *kv_mistake_text(enum kv_mistake m)
+{
+    return (unsigned)m < KV_MISTAKE__COUNT ? mistake_texts[m] : "";
+}
+
+struct candidate {
+    enum kv_mistake m;
+    double factor; /* answer = expected x factor under this mistake */
+};
+
+#define GIB 1073741824.0
+
+/* The products of the expected value under each mistake, most common first. */
+static size_t candidates(const struct kv_numeric *ex, struct candidate *c)
+{
+    size_t n = 0;
+    bool bytes = ex->unit && ex->unit->dim == KV_DIM_BYTES;
+    const struct kv_diag_model *m = &ex->model;
+
+    if (ex->relation != KV_REL_NONE) {
+        bool inv = ex->relation == KV_REL_INVERSE;
+        c[n++] = (struct candidate){KV_MISTAKE_NO_KV_PAIR, inv ? 2.0 : 0.5};
+        if (m->known && m->kv_heads > 0 && m->heads > m->kv_heads) {
+            double g = (double)m->heads / m->kv_heads;
+            c[n++] = (struct candidate){KV_MISTAKE_QUERY_HEADS, inv ? 1 / g : g};
+        }
+        if (m->known && m->kv_bytes > 0) {
+            static const double widths[] = {4, 2, 1};
+            for (int i = 0; i < 3; i++) {
+                double f = widths[i] / m->kv_bytes; /* /2 also reads as the K/V pair, found first */
+                if (f != 1)
+                    c[n++] = (struct candidate){KV_MISTAKE_DTYPE_WIDTH, inv ? 1 / f : f};
+            }
+        }
+        if (m->known && m->layers > 1)
+            c[n++] =
+                (struct candidate){KV_MISTAKE_PER_LAYER, inv ? (double)m->layers : 1.0 / m->layers};
+    }
+    if (bytes) {
+        c[n++] = (struct candidate){KV_MISTAKE_GB_AS_GIB, GIB / 1e9};
+        c[n++] = (struct candidate){KV_MISTAKE_GIB_AS_GB, 1e9 / GIB};
+        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1048576.0 / 1e6};
+        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1e6 / 1048576.0};
+        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1.024};
+        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1 / 1.024};
+        c[n++] = (struct candidate){KV_MISTAKE_BITS, 8};
+        c[n++] = (struct candidate){KV_MISTAKE_BYTES_AS_BITS, 1.0 / 8};
+    }
+    return n;
+}
+
+static bool within(double got, double want, double allowed)
+{
+    /* a hair of slack for values that went through a unit conversion */
+    return fabs(got - want) <= allowed + 1e-12 * fabs(want);
+}
+
+void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_numeric_result *r)
+{
+    double scale_in, scale_ex = ex->unit ? ex->unit->scale : 1, rel;
+    struct candidate c[24];
+    size_t n;
+
+    memset(r, 0, sizeof *r);
+    r->mistake = KV_MISTAKE_NONE;
+    r->parsed = NAN;
+    r->allowed = ex->relative ? ex->tolerance * fabs(ex->expected) : ex->tolerance;
+    if (kv_answer_parse(typed, &r->answer, r->why, sizeof r->why) != KVT_E_OK) {
+        r->verdict = KV_INVALID;
+        return;
+    }
+    if (r->answer.unit && ex->unit && r->answer.unit->dim != ex->unit->dim) {
+        snprintf(r->why, sizeof r->why, "%s measures %s; this asks for %s (%s)",
+                 r->answer.unit->name[0] ? r->answer.unit->name : "a plain number",
+                 kv_dim_name(r->answer.unit->dim), kv_dim_name(ex->unit->dim),
+                 ex->unit->name[0] ? ex->unit->name : "a plain number");
+        r->verdict = KV_INVALID;
+        return;
+    }
+    scale_in = r->answer.unit ? r->answer.unit->scale : scale_ex;
+    r->parsed = r->answer.value * scale_in / scale_ex;
+    if (!isfinite(r->parsed)) {
+        snprintf(r->why, sizeof r->why, "the number is too large to be an answer");
+        r->verdict = KV_INVALID;
+        r->parsed = NAN;
+        return;
+    }
+    if (within(r->parsed, ex->expected, r->allowed)) {
+        r->verdict = KV_CORRECT;
+        r->score = 1;
+        return;
+    }
+    r->verdict = KV_WRONG;
+    /* a mistake's product, within the exercise's own tolerance and never
+     * tighter than 5%: answers built on a mistake are often rounded too
+     * (22 whole sequences doubled is 44, the doubled arithmetic gives 45) */
+    rel = ex->expected != 0 ? r->allowed / fabs(ex->expected) : 0;
+    if (rel < 0.05)
+        rel = 0.05;
+    /* the closest product wins; on a tie, the more common mistake (listed first) */
+    n = candidates(ex, c);
+    {
+        double best = INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            double want = ex->expected * c[i].factor, off;
+            if (want == 0)
+                continue;
+            off = fabs(r->parsed - want) / fabs(want);
+            if (off <= rel && off < best) {
+                best = off;
+                r->mistake = c[i].m;
+            }
+        }
+    }
+}
+
+/* Lower-case ASCII letters and digits; everything else one space. */
+static size_t normalise(const char *in, char *out, size_t cap)
+{
+    size_t o = 0;
+    bool space = true;
+    for (const unsigned char *p = (const unsigned char *)in; *p && o + 2 < cap; p++) {
+        unsigned char ch = *p;
+        if (ch >= 'A' && ch <= 'Z')
+            ch = (unsigned char)(ch - 'A' + 'a');
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch >= 0x80) {
+            out[o++] = (char)ch;
+            space = false;
+        } else if (!space) {
+            out[o++] = ' ';
+            space = true;
+        }
+    }
+    while (o > 0 && out[o - 1] == ' ')
+        o--;
+    out[o] = '\0';
+    return o;
+}
+
+/* Does the (normalised) answer contain the phrase, starting at a word? */
+static bool mentions(const char *answer, const char *phrase)
+{
+    char norm[512];
+    size_t n = normalise(phrase, norm, sizeof norm);
+    if (n == 0)
+        return false;
+    for (const char *p = strstr(answer, norm); p; p = strstr(p + 1, norm))
+        if (p == answer || p[-1] == ' ')
+            return true;
+    return false;
+}
+
+void kv_grade_text(const struct kv_keypoint *points, size_t n, const char *typed,
+                   struct kv_text_result *r)
+{
+    static char answer[8192];
+    double total = 0, got = 0;
+
+    memset(r, 0, sizeof *r);
+    if (n > KV_MAX_POINTS)
+        n = KV_MAX_POINTS;
+    normalise(typed ? typed : "", answer, sizeof answer);
+    if (answer[0] == '\0') {
+        r->verdict = KV_INVALID;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool hit = points[i].text && mentions(answer, points[i].text);
+        for (size_t k = 0; !hit && k < points[i].n_accept; k++)
+            hit = mentions(answer, points[i].accept[k]);
+        r->covered[i] = hit;
+        total += points[i].weight;
+        got += hit ? points[i].weight : 0;
+    }
+    r->score = total > 0 ? got / total : 0;
+    r->verdict = r->score >= 0.5 ? KV_CORRECT : KV_WRONG;
+}
+
+int kv_choice_pick(const char *const *options, size_t n, const char *typed, char *why, size_t cap)
+{
+    char t[256], o[256];
+    size_t len = normalise(typed ? typed : "", t, sizeof t);
+
+    if (len == 0) {
+        snprintf(why, cap, "no answer");
+        return -1;
+    }
+    if (len <= 3 && t[0] >= '0' && t[0] <= '9') {
+        int k = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (t[i] < '0' || t[i] > '9')
+                goto text;
+            k = k * 10 + (t[i] - '0');
+        }
+        if (k >= 1 && (size_t)k <= n)
+            return k - 1;
+        snprintf(why, cap, "there are %zu options", n);
+        return -1;
+    }
+    if (len == 1 && t[0] >= 'a' && t[0] <= 'z') {
+        if ((size_t)(t[0] - 'a') < n)
+            return t[0] - 'a';
+        snprintf(why, cap, "there are %zu options (a to %c)", n, (int)('a' + n - 1));
+        return -1;
+    }
+text:
+    for (size_t i = 0; i < n; i++) {
+        normalise(options[i] ? options[i] : "", o, sizeof o);
+        if (strcmp(o, t) == 0)
+            return (int)i;
+    }
+    snprintf(why, cap, "pick an option by its number, its letter or its text");
+    return -1;
+}

@@ -1,0 +1,110 @@
+/* kv_grade.h: grading answers, and saying which mistake a wrong number is.
+ *
+ * Numeric answers are converted to the exercise's unit (a bare number is
+ * taken in that unit) and compared under its tolerance. A wrong one is
+ * compared with the expected value under common mistakes: each mistake
+ * multiplies the true figure by a known factor (leaving out the x2 for K and
+ * V halves it; query heads instead of KV heads multiply it by the GQA group;
+ * ...), so an answer that lands on one of those products, within the same
+ * tolerance, is diagnosed as that mistake. */
+#ifndef KV_GRADE_H
+#define KV_GRADE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kv_answer.h"
+
+enum kv_verdict { KV_CORRECT, KV_WRONG, KV_INVALID };
+
+/* How the graded figure depends on the KV cache's size: bytes grow with it
+ * (direct), how many tokens or sequences fit shrink with it (inverse), and
+ * some figures do not follow it at all (none: only unit mistakes apply). */
+enum kv_relation { KV_REL_DIRECT, KV_REL_INVERSE, KV_REL_NONE };
+
+/* What the diagnosis knows of the model behind the exercise. */
+struct kv_diag_model {
+    bool known;
+    uint32_t layers, heads, kv_heads;
+    unsigned kv_bytes; /* bytes per KV element in the exercise */
+};
+
+struct kv_numeric {
+    double expected;            /* in unit */
+    const struct kv_unit *unit; /* the exercise's unit ("" = a plain number) */
+    double tolerance;           /* a fraction when relative, else in unit */
+    bool relative;
+    enum kv_relation relation;
+    struct kv_diag_model model;
+};
+
+#define KV_MISTAKES(X)                                                                             \
+    X(NO_KV_PAIR, "no-kv-pair",                                                                    \
+      "you left out the x2 for K and V: every token stores a key and a value")                     \
+    X(QUERY_HEADS, "query-heads",                                                                  \
+      "you used the query heads instead of the KV heads: grouped-query attention shares each KV "  \
+      "head among several query heads")                                                            \
+    X(DTYPE_WIDTH, "dtype-width",                                                                  \
+      "you used the wrong bytes per element: fp32 is 4, bf16 and fp16 are 2, fp8 and int8 1")      \
+    X(PER_LAYER, "per-layer", "you gave one layer's worth: every layer keeps its own K and V")     \
+    X(GB_AS_GIB, "gb-as-gib",                                                                      \
+      "you divided by 10^9 (GB) but wrote GiB: a GiB is 2^30 bytes, 7.4% more")                    \
+    X(GIB_AS_GB, "gib-as-gb", "you divided by 2^30 (GiB) but wrote GB: a GB is 10^9 bytes")        \
+    X(PREFIX_MIX, "decimal-binary-prefix",                                                         \
+      "you mixed decimal and binary prefixes: a MiB is 1,048,576 bytes, a MB 1,000,000")           \
+    X(BITS, "bits-for-bytes", "you counted bits where the question asks for bytes (x8)")           \
+    X(BYTES_AS_BITS, "bytes-over-8", "you divided by 8 once too often: these are bytes already")
+
+enum kv_mistake {
+#define KV_MISTAKE_ENUM(name, id, text) KV_MISTAKE_##name,
+    KV_MISTAKES(KV_MISTAKE_ENUM)
+#undef KV_MISTAKE_ENUM
+        KV_MISTAKE__COUNT,
+    KV_MISTAKE_NONE = -1
+};
+
+const char *kv_mistake_id(enum kv_mistake m);   /* "no-kv-pair" */
+const char *kv_mistake_text(enum kv_mistake m); /* what the learner is told */
+
+struct kv_numeric_result {
+    enum kv_verdict verdict;
+    struct kv_answer answer;
+    double parsed;           /* the answer in the exercise's unit (NAN when invalid) */
+    double allowed;          /* the tolerance applied, in the exercise's unit */
+    enum kv_mistake mistake; /* KV_MISTAKE_NONE when none matched */
+    double score;            /* 1 correct, 0 otherwise */
+    char why[200];           /* for invalid answers: what could not be read */
+};
+
+/* Grades one typed answer against the exercise. Never fails: bad input is
+ * an invalid verdict with a reason. */
+void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_numeric_result *r);
+
+/* Free text: a key point counts as covered when the answer contains its text
+ * or one of its accepted phrasings, starting at a word, ignoring ASCII case
+ * and punctuation ("quantiz" covers "Quantization,"). Correct at a score of
+ * 0.5 or more. */
+struct kv_keypoint {
+    const char *text;
+    const char *const *accept;
+    size_t n_accept;
+    double weight;
+};
+
+#define KV_MAX_POINTS 32
+
+struct kv_text_result {
+    enum kv_verdict verdict;
+    double score; /* covered weight / total weight */
+    bool covered[KV_MAX_POINTS];
+};
+
+void kv_grade_text(const struct kv_keypoint *points, size_t n, const char *typed,
+                   struct kv_text_result *r);
+
+/* Multiple choice: "2", "b", "B)" or the option's text picks an option.
+ * Returns the 0-based option, or -1 (invalid) with why filled in. */
+int kv_choice_pick(const char *const *options, size_t n, const char *typed, char *why, size_t cap);
+
+#endif

@@ -1,0 +1,162 @@
+/* Grading and diagnosis against hand arithmetic on the seed lesson's model,
+ * Qwen2.5-7B: 28 layers, 28 query heads, 4 KV heads, head_dim 128, BF16.
+ * Per token: 2 x 28 x 4 x 128 x 2 = 57,344 B = 56 KiB. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kv_grade.h"
+
+static const struct kv_diag_model qwen = {true, 28, 28, 4, 2};
+
+static struct kv_numeric per_token(void)
+{
+    return (struct kv_numeric){57344, kv_unit_find("B"), 0.01, true, KV_REL_DIRECT, qwen};
+}
+
+static void check(const struct kv_numeric *ex, const char *typed, enum kv_verdict v,
+                  enum kv_mistake m)
+{
+    struct kv_numeric_result r;
+    kv_grade_numeric(ex, typed, &r);
+    if (r.verdict != v || r.mistake != m)
+        fail_msg("\"%s\": verdict %d mistake %s (parsed %g), want %d %s", typed, r.verdict,
+                 kv_mistake_id(r.mistake), r.parsed, v, kv_mistake_id(m));
+}
+
+static void test_per_token_diagnoses(void **state)
+{
+    (void)state;
+    struct kv_numeric ex = per_token();
+    static const struct {
+        const char *typed;
+        enum kv_verdict v;
+        enum kv_mistake m;
+    } rows[] = {
+        {"56 KiB", KV_CORRECT, KV_MISTAKE_NONE},
+        {"57,344 bytes", KV_CORRECT, KV_MISTAKE_NONE},
+        {"57344", KV_CORRECT, KV_MISTAKE_NONE},          /* bare: the exercise's unit */
+        {"57.3 KB", KV_CORRECT, KV_MISTAKE_NONE},        /* 57,300 B: within 1% */
+        {"0.0546875 MiB", KV_CORRECT, KV_MISTAKE_NONE},  /* 56 / 1024 */
+        {"28 KiB", KV_WRONG, KV_MISTAKE_NO_KV_PAIR},     /* no x2: 28,672 B */
+        {"392 KiB", KV_WRONG, KV_MISTAKE_QUERY_HEADS},   /* 28 heads, not 4: x7 */
+        {"112 KiB", KV_WRONG, KV_MISTAKE_DTYPE_WIDTH},   /* 4 B per value: x2 */
+        {"2 KiB", KV_WRONG, KV_MISTAKE_PER_LAYER},       /* one layer: / 28 */
+        {"458752", KV_WRONG, KV_MISTAKE_BITS},           /* bits: x8 */
+        {"7 KiB", KV_WRONG, KV_MISTAKE_BYTES_AS_BITS},   /* / 8 */
+        {"57.344 KiB", KV_WRONG, KV_MISTAKE_PREFIX_MIX}, /* 57,344 / 1000 read as KiB */
+        {"1 GiB", KV_WRONG, KV_MISTAKE_NONE},            /* just wrong */
+        {"56 tok/s", KV_INVALID, KV_MISTAKE_NONE},       /* another dimension */
+        {"fifty-six", KV_INVALID, KV_MISTAKE_NONE},
+        {"nan", KV_INVALID, KV_MISTAKE_NONE},
+        {"inf KiB", KV_INVALID, KV_MISTAKE_NONE},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        check(&ex, rows[i].typed, rows[i].v, rows[i].m);
+}
+
+static void test_gib_and_gb(void **state)
+{
+    (void)state;
+    /* one 8k sequence: 57,344 x 8,192 = 469,762,048 B = 0.4375 GiB (= 0.4698 GB) */
+    struct kv_numeric ex = {0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen};
+    check(&ex, "0.4375 GiB", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&ex, "0.44 GiB", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&ex, "448 MiB", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&ex, "0.47 GB", KV_CORRECT, KV_MISTAKE_NONE);      /* the same bytes, decimal */
+    check(&ex, "0.47 GiB", KV_WRONG, KV_MISTAKE_GB_AS_GIB);  /* 469,762,048 / 1e9, called GiB */
+    check(&ex, "0.44 GB", KV_WRONG, KV_MISTAKE_GIB_AS_GB);   /* the GiB figure, called GB */
+    check(&ex, "0.22 GiB", KV_WRONG, KV_MISTAKE_NO_KV_PAIR); /* half */
+}
+
+static void test_inverse_figures(void **state)
+{
+    (void)state;
+    /* 22 whole 8k sequences in 10 GiB; a figure that shrinks as the cache grows */
+    struct kv_numeric ex = {22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen};
+    struct kv_numeric_result r;
+    check(&ex, "22", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&ex, "~22 sequences", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&ex, "45", KV_WRONG, KV_MISTAKE_NO_KV_PAIR); /* the cache halved: twice as many */
+    check(&ex, "3", KV_WRONG, KV_MISTAKE_QUERY_HEADS); /* seven times the cache: 22 / 7 */
+    check(&ex, "21", KV_WRONG, KV_MISTAKE_NONE);
+    /* the tolerance applied is reported: absolute 0.5 */
+    kv_grade_numeric(&ex, "22.4", &r);
+    assert_int_equal(r.verdict, KV_CORRECT);
+    assert_true(r.allowed == 0.5);
+    /* a count answered with a unit of another dimension is refused */
+    kv_grade_numeric(&ex, "22 GiB", &r);
+    assert_int_equal(r.verdict, KV_INVALID);
+    assert_non_null(strstr(r.why, "bytes"));
+}
+
+static void test_no_model_unit_mistakes_only(void **state)
+{
+    (void)state;
+    /* without a model, only unit slips can be named */
+    struct kv_numeric ex = {10, kv_unit_find("GiB"), 0.01, true, KV_REL_NONE, {0}};
+    check(&ex, "10.737 GiB", KV_WRONG, KV_MISTAKE_GB_AS_GIB);
+    check(&ex, "5 GiB", KV_WRONG, KV_MISTAKE_NONE);
+    check(&ex, "20 GiB", KV_WRONG, KV_MISTAKE_NONE);
+}
+
+static void test_free_text(void **state)
+{
+    (void)state;
+    static const char *const fp8[] = {"fp8", "8-bit", "kv_cache_dtype"};
+    static const char *const awq[] = {"awq", "gptq", "quantiz", "4-bit"};
+    static const char *const len[] = {"max_model_len", "shorter context", "cap the context"};
+    const struct kv_keypoint points[] = {
+        {"shrink the KV cache", fp8, 3, 2},
+        {"shrink the weights", awq, 4, 1},
+        {"cap the context length", len, 3, 1},
+    };
+    struct kv_text_result r;
+
+    kv_grade_text(points, 3, "Quantize the weights with AWQ, and store KV in FP8.", &r);
+    assert_true(r.covered[0] && r.covered[1] && !r.covered[2]);
+    assert_true(fabs(r.score - 0.75) < 1e-12); /* (2 + 1) / 4 */
+    assert_int_equal(r.verdict, KV_CORRECT);
+    kv_grade_text(points, 3, "Cap the context length.", &r);
+    assert_true(!r.covered[0] && !r.covered[1] && r.covered[2]);
+    assert_true(fabs(r.score - 0.25) < 1e-12);
+    assert_int_equal(r.verdict, KV_WRONG);
+    /* a phrasing must start a word: "sawq" is not "awq" */
+    kv_grade_text(points, 3, "sawq", &r);
+    assert_false(r.covered[1]);
+    kv_grade_text(points, 3, "   ", &r);
+    assert_int_equal(r.verdict, KV_INVALID);
+}
+
+static void test_choice(void **state)
+{
+    (void)state;
+    const char *const opts[] = {"the KV cache", "the weights", "the FLOPs"};
+    char why[100];
+    assert_int_equal(kv_choice_pick(opts, 3, "1", why, sizeof why), 0);
+    assert_int_equal(kv_choice_pick(opts, 3, "b", why, sizeof why), 1);
+    assert_int_equal(kv_choice_pick(opts, 3, "C)", why, sizeof why), 2);
+    assert_int_equal(kv_choice_pick(opts, 3, "The KV Cache", why, sizeof why), 0);
+    assert_int_equal(kv_choice_pick(opts, 3, "4", why, sizeof why), -1);
+    assert_non_null(strstr(why, "3 options"));
+    assert_int_equal(kv_choice_pick(opts, 3, "z", why, sizeof why), -1);
+    assert_int_equal(kv_choice_pick(opts, 3, "", why, sizeof why), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_per_token_diagnoses),
+        cmocka_unit_test(test_gib_and_gb),
+        cmocka_unit_test(test_inverse_figures),
+        cmocka_unit_test(test_no_model_unit_mistakes_only),
+        cmocka_unit_test(test_free_text),
+        cmocka_unit_test(test_choice),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
