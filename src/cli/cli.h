@@ -14,11 +14,12 @@ int cli_reset(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_import(int argc, char **argv);
 int cli_lint(int argc, char **argv);
+int cli_ask(int argc, char **argv);
 
 /* Glyphs for arithmetic: Unicode when the terminal's charset is UTF-8
  * (LC_CTYPE), ASCII otherwise. */
 struct cli_glyphs {
-    const char *times, *divide, *minus, *arrow, *approx, *cross;
+    const char *times, *divide, *minus, *arrow, *approx, *cross, *check, *plusminus;
 };
 const struct cli_glyphs *cli_glyphs(void);
 

@@ -6,7 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "cli_args.h"
-#include "cli_paths.h"
+#include "cli_lessons.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -18,56 +18,10 @@
 #include "lx.h"
 
 #define LINE_MAX_CHARS 200
-#define MAX_DEPTH      16
-
-struct files {
-    char **paths;
-    size_t n, cap;
-};
-
-static int add_file(struct files *f, const char *path)
-{
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 16;
-        void *p = realloc(f->paths, cap * sizeof *f->paths);
-        if (!p)
-            return -1;
-        f->paths = p;
-        f->cap = cap;
-    }
-    if (!(f->paths[f->n] = strdup(path)))
-        return -1;
-    f->n++;
-    return 0;
-}
 
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every *.lua below dir, in name order; hidden entries skipped. */
-static void walk(struct files *f, const char *dir, int depth)
-{
-    struct dirent **ents;
-    int n = depth < MAX_DEPTH ? scandir(dir, &ents, NULL, alphasort) : -1;
-
-    for (int i = 0; i < n; i++) {
-        const char *name = ents[i]->d_name;
-        char path[4096];
-        struct stat sb;
-        size_t len = strlen(name);
-        if (name[0] != '.' && snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path &&
-            lstat(path, &sb) == 0) {
-            if (S_ISDIR(sb.st_mode))
-                walk(f, path, depth + 1);
-            else if (len > 4 && strcmp(name + len - 4, ".lua") == 0)
-                add_file(f, path);
-        }
-        free(ents[i]);
-    }
-    if (n >= 0)
-        free(ents);
 }
 
 /* One problem line, sanitised and cut to LINE_MAX_CHARS. */
@@ -106,11 +60,11 @@ static bool bundled_has(struct bundled *b, const char *data, const struct lx_opt
                         const char *id)
 {
     if (!b->tried) {
-        struct files f = {0};
+        struct cli_files f = {0};
         char dir[4200];
         b->tried = true;
         snprintf(dir, sizeof dir, "%s/lessons", data);
-        walk(&f, dir, 0);
+        cli_files_walk(&f, dir);
         b->ids = calloc(f.n ? f.n : 1, sizeof *b->ids);
         for (size_t i = 0; b->ids && i < f.n; i++) {
             struct lx_lesson *l = NULL;
@@ -145,9 +99,9 @@ static int lint_usage(FILE *out)
 int cli_lint(int argc, char **argv)
 {
     struct lx_opts opts;
-    struct files files = {0};
+    struct cli_files files = {0};
     struct loaded *loaded;
-    char data[4096], dsl[4200];
+    char data[4096];
     size_t bad_files = 0;
     struct bundled bundled = {0};
     int rc = 0;
@@ -175,10 +129,10 @@ int cli_lint(int argc, char **argv)
             struct stat sb;
             if (stat(a, &sb) == 0 && S_ISDIR(sb.st_mode)) {
                 size_t before = files.n;
-                walk(&files, a, 0);
+                cli_files_walk(&files, a);
                 qsort(files.paths + before, files.n - before, sizeof *files.paths, cmp_str);
             } else {
-                add_file(&files, a); /* a missing file is reported as a problem */
+                cli_files_add(&files, a); /* a missing file is reported as a problem */
             }
         }
     }
@@ -188,14 +142,14 @@ int cli_lint(int argc, char **argv)
         free(files.paths);
         return 2;
     }
-    if (cli_data_dir(data, sizeof data) != 0) {
-        fputs("kvtutor lint: kvtutor's data folder (share/kvtutor) is not beside the program; "
-              "reinstall it\n",
-              stderr);
-        return 2;
+    {
+        unsigned load_ms = opts.load_ms;
+        if (cli_lx_opts("lint", &opts, data, sizeof data) != 0) {
+            cli_files_free(&files);
+            return 2;
+        }
+        opts.load_ms = load_ms;
     }
-    snprintf(dsl, sizeof dsl, "%s/lua/kvtutor.lua", data);
-    opts.dsl = dsl;
 
     loaded = calloc(files.n, sizeof *loaded);
     for (size_t i = 0; loaded && i < files.n; i++) {

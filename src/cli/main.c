@@ -23,6 +23,7 @@ static const struct command commands[] = {
     {"calc", cli_calc, "KV cache, capacity and decode ceiling of a model on a GPU"},
     {"models", cli_models, "the model presets calc knows"},
     {"gpus", cli_gpus, "the GPU presets calc knows"},
+    {"ask", cli_ask, "grade one answer to one exercise, as the app would"},
     {"lint", cli_lint, "check lesson files: fields, values, units, links (for instructors)"},
     {"stats", cli_stats, "your progress: accuracy, what is due, streak, frequent mistakes"},
     {"config", cli_config, "settings: learner, desired_retention, new_per_day"},
@@ -32,8 +33,8 @@ static const struct command commands[] = {
     {"fsrs", cli_fsrs, "fsrs replay: run review histories through the scheduler"},
 };
 
-static const struct cli_glyphs utf8 = {"×", "÷", "−", "→", "≈", "✗"};
-static const struct cli_glyphs ascii = {"x", "/", "-", "->", "~", "x"};
+static const struct cli_glyphs utf8 = {"×", "÷", "−", "→", "≈", "✗", "✓", "±"};
+static const struct cli_glyphs ascii = {"x", "/", "-", "->", "~", "x", "ok", "+-"};
 static const struct cli_glyphs *glyphs = &ascii;
 
 const struct cli_glyphs *cli_glyphs(void)

@@ -78,6 +78,9 @@ struct lx_exercise {
     double value;
     struct lx_param *params;
     size_t n_params;
+    const char *model;    /* preset the figure is about, for diagnosis (or a "model" param) */
+    const char *kv_dtype; /* the cache's element type in the exercise, when not the model's */
+    const char *diagnose; /* "kv-size", "capacity" or "units": how the figure follows the KV */
     /* choice */
     struct lx_option *options;
     size_t n_options;
@@ -127,6 +130,8 @@ struct lx_draw {
     double value;      /* in the exercise's unit */
     char prompt[2048]; /* with {name} replaced by the drawn values */
     char params[512];  /* "model=qwen2.5-7b, seq=8192"; empty without parameters */
+    char model[64];    /* the model drawn or named, for diagnosis; "" when none */
+    char kv_dtype[16]; /* the KV dtype drawn or named; "" when none */
 };
 
 /* KVT_E_OK, or KVT_E_RANGE with why in err (the callback failed, ran past

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kv_presets.h"
 #include "kv_units.h"
 #include "kvt_text.h"
 
@@ -567,6 +568,23 @@ static void read_numeric(struct ctx *c, int t, struct lx_exercise *e, size_t idx
         problem(c, e->line, "%s: unknown unit \"%s\"", where, e->unit);
     read_tolerance(c, t, e, where);
     read_params(c, t, e, where);
+    e->model = str_field(c, t, "model", false, where, e->line);
+    if (e->model && !kv_model_preset_find(e->model))
+        problem(c, e->line, "%s: model \"%s\" is not a preset (kvtutor models lists them)", where,
+                e->model);
+    e->kv_dtype = str_field(c, t, "kv_dtype", false, where, e->line);
+    if (e->kv_dtype) {
+        enum kv_dtype dt;
+        if (!kv_dtype_parse(e->kv_dtype, &dt) || kv_dtype_kv_bytes(dt) == 0)
+            problem(c, e->line,
+                    "%s: kv_dtype \"%s\" is not a cache type (fp32, bf16, fp16, fp8, "
+                    "int8)",
+                    where, e->kv_dtype);
+    }
+    e->diagnose = str_field(c, t, "diagnose", false, where, e->line);
+    if (e->diagnose && strcmp(e->diagnose, "kv-size") != 0 &&
+        strcmp(e->diagnose, "capacity") != 0 && strcmp(e->diagnose, "units") != 0)
+        problem(c, e->line, "%s: diagnose is \"kv-size\", \"capacity\" or \"units\"", where);
     check_placeholders(c, e, where);
     ty = field(c, t, "expected");
     if (ty == LUA_TNUMBER) {
@@ -630,9 +648,9 @@ static void read_choice(struct ctx *c, int t, struct lx_exercise *e, const char 
 
 static void read_exercises(struct ctx *c, int t, int line)
 {
-    static const char *const common[] = {"id",       "prompt",    "hints",  "unit",
-                                         "expected", "tolerance", "params", "options",
-                                         "points",   "answer",    NULL};
+    static const char *const common[] = {"id",        "prompt",   "hints",    "unit",   "expected",
+                                         "tolerance", "params",   "options",  "points", "answer",
+                                         "model",     "kv_dtype", "diagnose", NULL};
     struct lx_lesson *l = c->l;
     lua_State *L = c->L;
     int ty = field(c, t, "exercises");
@@ -1017,6 +1035,10 @@ static int draw_cb(lua_State *L)
     struct lx_draw *out = a->out;
     size_t np = e->n_params < 64 ? e->n_params : 64;
 
+    if (e->model)
+        snprintf(out->model, sizeof out->model, "%s", e->model);
+    if (e->kv_dtype)
+        snprintf(out->kv_dtype, sizeof out->kv_dtype, "%s", e->kv_dtype);
     if (!e->has_value)
         lua_rawgeti(L, LUA_REGISTRYINDEX, a->l->priv->fn_refs[a->ex]);
     lua_createtable(L, 0, (int)np);
@@ -1043,6 +1065,10 @@ static int draw_cb(lua_State *L)
             snprintf(a->values[i], sizeof a->values[i], "%g", x);
         }
         lua_setfield(L, -2, pm->name);
+        if (strcmp(pm->name, "model") == 0)
+            snprintf(out->model, sizeof out->model, "%s", a->values[i]);
+        if (strcmp(pm->name, "kv_dtype") == 0)
+            snprintf(out->kv_dtype, sizeof out->kv_dtype, "%s", a->values[i]);
         if (i)
             append(out->params, sizeof out->params, ", ", 2);
         append(out->params, sizeof out->params, pm->name, strlen(pm->name));

@@ -1,0 +1,363 @@
+/* `kvtutor ask LESSON_ID EXERCISE_ID "ANSWER"`: grades one answer without
+ * the terminal app, as the app would, for instructors checking a lesson and
+ * for tests. Exit 0 when correct, 1 when wrong or invalid, 2 for a usage
+ * error (an unknown lesson or exercise). */
+#include "cli.h"
+#include "cli_args.h"
+#include "cli_lessons.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kv_grade.h"
+#include "kv_presets.h"
+#include "kvt_text.h"
+
+struct ask {
+    const char *lesson_id, *exercise_id, *answer, *lessons_dir;
+    uint64_t seed;
+    bool json;
+};
+
+struct outcome {
+    enum kv_verdict verdict;
+    double score;
+    /* numeric */
+    struct lx_draw draw;
+    struct kv_numeric ex;
+    struct kv_numeric_result num;
+    /* choice */
+    int picked, correct_option;
+    /* free text */
+    struct kv_text_result text;
+    char why[200];
+};
+
+static int ask_usage(FILE *out)
+{
+    fputs("usage: kvtutor ask LESSON_ID EXERCISE_ID \"ANSWER\" [--seed N] [--json]\n"
+          "                   [--lessons DIR]\n\n"
+          "Grades one answer to one exercise, as the app would: the verdict, the expected\n"
+          "value with its unit and tolerance, the parameters drawn (parametric exercises,\n"
+          "from --seed, default 1), the mistake diagnosed, and the lesson's worked\n"
+          "arithmetic. Exit 0 when correct, 1 when wrong or invalid, 2 for a usage error.\n",
+          out);
+    return out == stdout ? 0 : 2;
+}
+
+static int parse(int argc, char **argv, struct ask *a)
+{
+    int npos = 0;
+    const char **pos[] = {&a->lesson_id, &a->exercise_id, &a->answer};
+
+    *a = (struct ask){.seed = 1};
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0)
+            return ask_usage(stdout) - 1; /* -1: done, exit 0 */
+        if (strcmp(s, "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(s, "--seed") == 0 || strcmp(s, "--lessons") == 0) {
+            const char *why;
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kvtutor ask: %s needs a value\n", s);
+                return 2;
+            }
+            if (s[2] == 'l') {
+                a->lessons_dir = argv[++i];
+            } else if ((why = cli_parse_uint(argv[++i], UINT64_MAX, true, &a->seed)) != NULL) {
+                fprintf(stderr, "kvtutor ask: --seed %s: %s\n", argv[i], why);
+                return 2;
+            }
+        } else if (npos < 3) {
+            *pos[npos++] = s; /* an answer may start with '-' ("-3") */
+        } else {
+            fprintf(stderr, "kvtutor ask: %s: unexpected argument (quote the answer)\n", s);
+            return 2;
+        }
+    }
+    if (npos < 3) {
+        fputs("kvtutor ask: give LESSON_ID EXERCISE_ID \"ANSWER\" (see kvtutor ask --help)\n",
+              stderr);
+        return 2;
+    }
+    return 0;
+}
+
+static struct kv_diag_model diag_model(const struct lx_draw *d)
+{
+    struct kv_diag_model m = {0};
+    const struct kv_model_preset *p = d->model[0] ? kv_model_preset_find(d->model) : NULL;
+    enum kv_dtype dt = KV_DTYPE_BF16;
+
+    if (!p || p->model.mla_rank > 0)
+        return m; /* the head arithmetic below is for K/V caches */
+    m.known = true;
+    m.layers = p->model.layers;
+    m.heads = p->model.heads;
+    m.kv_heads = p->model.kv_heads;
+    if (d->kv_dtype[0])
+        kv_dtype_parse(d->kv_dtype, &dt);
+    else if (p->model.dtype != KV_DTYPE_AUTO)
+        dt = p->model.dtype;
+    m.kv_bytes = kv_dtype_kv_bytes(dt);
+    return m;
+}
+
+static enum kv_relation relation(const struct lx_exercise *e, const struct kv_unit *u)
+{
+    if (e->diagnose)
+        return strcmp(e->diagnose, "kv-size") == 0    ? KV_REL_DIRECT
+               : strcmp(e->diagnose, "capacity") == 0 ? KV_REL_INVERSE
+                                                      : KV_REL_NONE;
+    return u && u->dim == KV_DIM_BYTES ? KV_REL_DIRECT : KV_REL_NONE;
+}
+
+static int grade(struct lx_lesson *l, size_t idx, const struct ask *a, struct outcome *o)
+{
+    const struct lx_exercise *e = &l->exercises[idx];
+    char err[300];
+
+    memset(o, 0, sizeof *o);
+    o->picked = o->correct_option = -1;
+    if (e->kind == LX_NUMERIC) {
+        if (lx_draw(l, idx, a->seed, &o->draw, err, sizeof err) != KVT_E_OK) {
+            fprintf(stderr, "kvtutor ask: %s/%s: the expected value cannot be computed: %s\n",
+                    l->id, e->id, err);
+            return 1;
+        }
+        o->ex = (struct kv_numeric){o->draw.value, kv_unit_find(e->unit ? e->unit : ""),
+                                    e->tolerance,  e->relative,
+                                    KV_REL_NONE,   diag_model(&o->draw)};
+        o->ex.relation = relation(e, o->ex.unit);
+        kv_grade_numeric(&o->ex, a->answer, &o->num);
+        o->verdict = o->num.verdict;
+        o->score = o->num.score;
+        snprintf(o->why, sizeof o->why, "%s", o->num.why);
+    } else if (e->kind == LX_CHOICE) {
+        const char *texts[64];
+        size_t n = e->n_options < 64 ? e->n_options : 64;
+        for (size_t i = 0; i < n; i++) {
+            texts[i] = e->options[i].text;
+            if (e->options[i].correct && o->correct_option < 0)
+                o->correct_option = (int)i;
+        }
+        o->picked = kv_choice_pick(texts, n, a->answer, o->why, sizeof o->why);
+        o->verdict = o->picked < 0                   ? KV_INVALID
+                     : e->options[o->picked].correct ? KV_CORRECT
+                                                     : KV_WRONG;
+        o->score = o->verdict == KV_CORRECT;
+    } else {
+        struct kv_keypoint pts[KV_MAX_POINTS];
+        size_t n = e->n_points < KV_MAX_POINTS ? e->n_points : KV_MAX_POINTS;
+        for (size_t i = 0; i < n; i++)
+            pts[i] = (struct kv_keypoint){e->points[i].text, e->points[i].accept,
+                                          e->points[i].n_accept, e->points[i].weight};
+        kv_grade_text(pts, n, a->answer, &o->text);
+        o->verdict = o->text.verdict;
+        o->score = o->text.score;
+        if (o->verdict == KV_INVALID)
+            snprintf(o->why, sizeof o->why, "no answer");
+    }
+    return 0;
+}
+
+static const char *verdict_name(enum kv_verdict v)
+{
+    return v == KV_CORRECT ? "correct" : v == KV_WRONG ? "wrong" : "invalid";
+}
+
+/* Untrusted lesson text, made safe for the terminal. */
+static void put_safe(const char *label, const char *text, bool multiline)
+{
+    static char buf[16384];
+    if (!text)
+        return;
+    kvt_sanitize(text, strlen(text), buf, sizeof buf, multiline ? KVT_KEEP_NEWLINES : 0);
+    printf("%s%s\n", label, buf);
+}
+
+/* 57344 -> "57,344"; 0.4375 -> "0.4375" */
+static const char *fmt_value(double v, char *buf, size_t cap)
+{
+    if (v == floor(v) && fabs(v) < 1e15) {
+        char digits[40];
+        cli_fmt_int((uint64_t)fabs(v), digits, sizeof digits);
+        snprintf(buf, cap, "%s%s", v < 0 ? "-" : "", digits);
+        return buf;
+    }
+    return cli_fmt_real(v, 6, buf, cap);
+}
+
+static void print_human(const struct lx_lesson *l, const struct lx_exercise *e, const struct ask *a,
+                        const struct outcome *o)
+{
+    const struct cli_glyphs *g = cli_glyphs();
+    char n1[64], n2[64];
+
+    printf("%s / %s", l->id, e->id);
+    if (e->kind == LX_NUMERIC && e->n_params)
+        printf(" (seed %llu: %s)", (unsigned long long)a->seed, o->draw.params);
+    putchar('\n');
+    put_safe("Q: ", e->kind == LX_NUMERIC ? o->draw.prompt : e->prompt, false);
+    put_safe("Your answer: ", a->answer, false);
+    printf("%s %s", o->verdict == KV_CORRECT ? g->check : g->cross, verdict_name(o->verdict));
+    if (o->verdict == KV_INVALID && o->why[0])
+        put_safe(": ", o->why, false);
+    else
+        putchar('\n');
+    if (e->kind == LX_NUMERIC) {
+        const char *unit = e->unit && e->unit[0] ? e->unit : "";
+        char n3[64];
+        fmt_value(o->ex.expected, n1, sizeof n1);
+        fmt_value(o->num.allowed, n3, sizeof n3);
+        if (e->relative)
+            printf("Expected: %s %s, within %s%% (%s %s %s)\n", n1, unit,
+                   cli_fmt_real(e->tolerance * 100, 3, n2, sizeof n2), g->plusminus, n3, unit);
+        else
+            printf("Expected: %s %s, within %s %s %s\n", n1, unit, g->plusminus, n3, unit);
+        if (o->verdict != KV_INVALID)
+            printf("Read as: %s %s\n", fmt_value(o->num.parsed, n1, sizeof n1), unit);
+        if (o->num.mistake != KV_MISTAKE_NONE)
+            printf("Diagnosis: %s\n", kv_mistake_text(o->num.mistake));
+    } else if (e->kind == LX_CHOICE) {
+        if (o->picked >= 0 && e->options[o->picked].why)
+            put_safe("Why: ", e->options[o->picked].why, false);
+        if (o->verdict != KV_CORRECT && o->correct_option >= 0)
+            put_safe("The answer: ", e->options[o->correct_option].text, false);
+    } else {
+        printf("Score: %.0f%%\n", o->score * 100);
+        for (size_t i = 0; i < e->n_points && i < KV_MAX_POINTS; i++)
+            put_safe(o->text.covered[i] ? "  covered: " : "  missed:  ", e->points[i].text, false);
+        put_safe("Model answer: ", e->model_answer, true);
+    }
+    if (o->verdict != KV_CORRECT && e->n_hints)
+        put_safe("Hint: ", e->hints[0], false);
+    put_safe("\nWorked:\n", l->worked, true);
+}
+
+static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, const struct ask *a,
+                      const struct outcome *o)
+{
+    json_t *j = json_object();
+    int rc;
+
+    json_object_set_new(j, "lesson", json_string(l->id));
+    json_object_set_new(j, "exercise", json_string(e->id));
+    json_object_set_new(j, "verdict", json_string(verdict_name(o->verdict)));
+    json_object_set_new(j, "score", json_real(o->score));
+    json_object_set_new(j, "seed", json_integer((json_int_t)a->seed));
+    if (e->kind == LX_NUMERIC) {
+        json_t *params = json_object();
+        json_object_set_new(j, "prompt", json_string(o->draw.prompt));
+        json_object_set_new(j, "expected", json_real(o->ex.expected));
+        json_object_set_new(j, "unit", json_string(e->unit ? e->unit : ""));
+        json_object_set_new(j, "tolerance", json_real(e->tolerance));
+        json_object_set_new(j, "tolerance_kind",
+                            json_string(e->relative ? "relative" : "absolute"));
+        json_object_set_new(j, "allowed", json_real(o->num.allowed));
+        json_object_set_new(j, "parsed",
+                            isnan(o->num.parsed) ? json_null() : json_real(o->num.parsed));
+        /* params as drawn: name -> value text */
+        for (const char *p = o->draw.params; *p;) {
+            char name[64], value[128];
+            size_t nl = strcspn(p, "="), vl;
+            if (!p[nl] || nl >= sizeof name)
+                break;
+            memcpy(name, p, nl);
+            name[nl] = '\0';
+            p += nl + 1;
+            vl = strcspn(p, ",");
+            if (vl >= sizeof value)
+                vl = sizeof value - 1;
+            memcpy(value, p, vl);
+            value[vl] = '\0';
+            json_object_set_new(params, name, json_string(value));
+            p += vl;
+            while (*p == ',' || *p == ' ')
+                p++;
+        }
+        json_object_set_new(j, "params", params);
+        json_object_set_new(j, "diagnosis",
+                            o->num.mistake == KV_MISTAKE_NONE
+                                ? json_null()
+                                : json_string(kv_mistake_id(o->num.mistake)));
+        json_object_set_new(j, "diagnosis_text",
+                            o->num.mistake == KV_MISTAKE_NONE
+                                ? json_null()
+                                : json_string(kv_mistake_text(o->num.mistake)));
+    } else {
+        json_t *covered = json_array(), *missed = json_array();
+        json_object_set_new(j, "expected", json_null());
+        json_object_set_new(j, "unit", json_null());
+        json_object_set_new(j, "tolerance", json_null());
+        json_object_set_new(j, "parsed", json_null());
+        json_object_set_new(j, "params", json_object());
+        json_object_set_new(j, "diagnosis", json_null());
+        if (e->kind == LX_CHOICE) {
+            json_object_set_new(j, "picked",
+                                o->picked >= 0 ? json_integer(o->picked + 1) : json_null());
+            json_object_set_new(j, "correct_option", json_integer(o->correct_option + 1));
+        } else {
+            for (size_t i = 0; i < e->n_points && i < KV_MAX_POINTS; i++)
+                json_array_append_new(o->text.covered[i] ? covered : missed,
+                                      json_string(e->points[i].text));
+        }
+        json_object_set_new(j, "covered", covered);
+        json_object_set_new(j, "missed", missed);
+    }
+    json_object_set_new(j, "reason", o->why[0] ? json_string(o->why) : json_null());
+    rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    putchar('\n');
+    json_decref(j);
+    return rc;
+}
+
+int cli_ask(int argc, char **argv)
+{
+    struct ask a;
+    struct lx_opts opts;
+    struct lx_lesson *l;
+    struct outcome o;
+    char data[4096], seen[2048];
+    size_t idx;
+    int rc = parse(argc, argv, &a);
+
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    if (cli_lx_opts("ask", &opts, data, sizeof data) != 0)
+        return 2;
+    l = cli_find_lesson(a.lesson_id, a.lessons_dir, data, &opts, seen, sizeof seen);
+    if (!l) {
+        fprintf(stderr, "kvtutor ask: no lesson \"%s\" (lessons: %s)\n", a.lesson_id,
+                seen[0] ? seen : "none found");
+        return 2;
+    }
+    for (idx = 0; idx < l->n_exercises; idx++)
+        if (strcmp(l->exercises[idx].id, a.exercise_id) == 0)
+            break;
+    if (idx == l->n_exercises) {
+        size_t len = 0;
+        seen[0] = '\0';
+        for (size_t i = 0; i < l->n_exercises && len + 2 < sizeof seen; i++)
+            len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s", i ? ", " : "",
+                                    l->exercises[i].id);
+        fprintf(stderr, "kvtutor ask: lesson %s has no exercise \"%s\" (it has: %s)\n", l->id,
+                a.exercise_id, seen);
+        lx_free(l);
+        return 2;
+    }
+    if (grade(l, idx, &a, &o) != 0) {
+        lx_free(l);
+        return 1;
+    }
+    if (a.json)
+        print_json(l, &l->exercises[idx], &a, &o);
+    else
+        print_human(l, &l->exercises[idx], &a, &o);
+    lx_free(l);
+    return o.verdict == KV_CORRECT ? 0 : 1;
+}

@@ -1,0 +1,150 @@
+#define _POSIX_C_SOURCE 200809L
+#include "cli_lessons.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_paths.h"
+
+#define MAX_DEPTH 16
+
+int cli_files_add(struct cli_files *f, const char *path)
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 16;
+        void *p = realloc(f->paths, cap * sizeof *f->paths);
+        if (!p)
+            return -1;
+        f->paths = p;
+        f->cap = cap;
+    }
+    if (!(f->paths[f->n] = strdup(path)))
+        return -1;
+    f->n++;
+    return 0;
+}
+
+static void walk(struct cli_files *f, const char *dir, int depth)
+{
+    struct dirent **ents;
+    int n = depth < MAX_DEPTH ? scandir(dir, &ents, NULL, alphasort) : -1;
+
+    for (int i = 0; i < n; i++) {
+        const char *name = ents[i]->d_name;
+        char path[4096];
+        struct stat sb;
+        size_t len = strlen(name);
+        if (name[0] != '.' && snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path &&
+            lstat(path, &sb) == 0) {
+            if (S_ISDIR(sb.st_mode))
+                walk(f, path, depth + 1);
+            else if (len > 4 && strcmp(name + len - 4, ".lua") == 0)
+                cli_files_add(f, path);
+        }
+        free(ents[i]);
+    }
+    if (n >= 0)
+        free(ents);
+}
+
+void cli_files_walk(struct cli_files *f, const char *dir)
+{
+    char clean[4096];
+    size_t n = strlen(dir);
+    /* "lessons/" and "lessons" list the same paths */
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    snprintf(clean, sizeof clean, "%.*s", (int)n, dir);
+    walk(f, clean, 0);
+}
+
+void cli_files_free(struct cli_files *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        free(f->paths[i]);
+    free(f->paths);
+    memset(f, 0, sizeof *f);
+}
+
+int cli_lx_opts(const char *cmd, struct lx_opts *opts, char *data, size_t data_cap)
+{
+    static char dsl[4200];
+    char dir[4096];
+
+    lx_default_opts(opts);
+    if (cli_data_dir(dir, sizeof dir) != 0) {
+        fprintf(stderr,
+                "kvtutor %s: kvtutor's data folder (share/kvtutor) is not beside the program; "
+                "reinstall it\n",
+                cmd);
+        return -1;
+    }
+    snprintf(dsl, sizeof dsl, "%s/lua/kvtutor.lua", dir);
+    opts->dsl = dsl;
+    if (data)
+        snprintf(data, data_cap, "%s", dir);
+    return 0;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+size_t cli_lesson_dirs(const char *extra, const char *data, char dirs[][4096])
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    size_t n = 0;
+
+    if (extra && is_dir(extra))
+        snprintf(dirs[n++], 4096, "%s", extra);
+    if (xdg && xdg[0] == '/')
+        snprintf(dirs[n], 4096, "%s/kvtutor/lessons", xdg);
+    else if (home && *home)
+        snprintf(dirs[n], 4096, "%s/.local/share/kvtutor/lessons", home);
+    else
+        dirs[n][0] = '\0';
+    if (dirs[n][0] && is_dir(dirs[n]))
+        n++;
+    if (data) {
+        snprintf(dirs[n], 4096, "%s/lessons", data);
+        if (is_dir(dirs[n]))
+            n++;
+    }
+    return n;
+}
+
+struct lx_lesson *cli_find_lesson(const char *id, const char *extra, const char *data,
+                                  const struct lx_opts *opts, char *seen, size_t seen_cap)
+{
+    char dirs[3][4096];
+    size_t nd = cli_lesson_dirs(extra, data, dirs);
+    struct lx_lesson *found = NULL;
+
+    if (seen_cap)
+        seen[0] = '\0';
+    for (size_t d = 0; d < nd && !found; d++) {
+        struct cli_files f = {0};
+        cli_files_walk(&f, dirs[d]);
+        for (size_t i = 0; i < f.n && !found; i++) {
+            struct lx_lesson *l = NULL;
+            struct lx_report rep = {0};
+            if (lx_load(f.paths[i], opts, &l, &rep) == KVT_E_OK) {
+                if (strcmp(l->id, id) == 0) {
+                    found = l;
+                } else {
+                    size_t len = strlen(seen);
+                    snprintf(seen + len, seen_cap - len, "%s%s", len ? ", " : "", l->id);
+                    lx_free(l);
+                }
+            }
+            lx_report_free(&rep);
+        }
+        cli_files_free(&f);
+    }
+    return found;
+}

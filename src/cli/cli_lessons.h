@@ -1,0 +1,37 @@
+/* cli_lessons.h: finding lesson files and the lesson DSL for a command. */
+#ifndef CLI_LESSONS_H
+#define CLI_LESSONS_H
+
+#include <stddef.h>
+
+#include "lx.h"
+
+struct cli_files {
+    char **paths;
+    size_t n, cap;
+};
+
+/* Appends a path; -1 when out of memory. */
+int cli_files_add(struct cli_files *f, const char *path);
+
+/* Appends every *.lua below dir (hidden entries skipped), in name order. */
+void cli_files_walk(struct cli_files *f, const char *dir);
+
+void cli_files_free(struct cli_files *f);
+
+/* lx options with the DSL found beside the program. Returns 0, or -1 after
+ * printing "kvtutor CMD: ..." when the data folder is missing. data (may be
+ * NULL) receives the data folder. */
+int cli_lx_opts(const char *cmd, struct lx_opts *opts, char *data, size_t data_cap);
+
+/* The lesson folders, in the order they are searched: --lessons, then
+ * $XDG_DATA_HOME/kvtutor/lessons (or ~/.local/share/...), then the bundled
+ * ones. Fills dirs[] (at most 3) and returns how many exist. */
+size_t cli_lesson_dirs(const char *extra, const char *data, char dirs[][4096]);
+
+/* Loads the lesson whose id is `id` from those folders. Returns the lesson,
+ * or NULL (with the ids seen written, comma-separated, into `seen`). */
+struct lx_lesson *cli_find_lesson(const char *id, const char *extra, const char *data,
+                                  const struct lx_opts *opts, char *seen, size_t seen_cap);
+
+#endif

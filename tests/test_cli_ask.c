@@ -1,0 +1,245 @@
+/* `kvtutor ask` on the bundled KV-cache lesson: every exercise graded right
+ * and wrong, with the diagnosis a person would expect, parametric exercises
+ * reproducible from their seed, and usage errors.
+ *
+ * Right answers are the seed card's figures, worked by hand:
+ *   per token   2 x 28 x 4 x 128 x 2 B = 57,344 B = 56 KiB
+ *   8k tokens   57,344 x 8,192 B = 0.4375 GiB;  32k: 1.75 GiB
+ *   10 GiB      / (16 x 57,344 B) = 11,702 blocks / 512 = 22 sequences
+ *   GQA         28 query heads / 4 KV heads = 7x
+ *   fp8         half of 56 KiB = 28 KiB
+ *   int4        7,615,616,512 x 4.125 / 8 B = 3,926,802,264 B = 3.657 GiB
+ *   int4 fit    (24 GiB - 3.657 GiB) / 896 KiB = 23,806 blocks / 512 = 46 */
+#include <jansson.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "run_cmd.h"
+
+static json_t *ask(const char *exercise, const char *answer, const char *seed, int want_status)
+{
+    char *argv[] = {(char *)run_kvtutor_path(),
+                    "ask",
+                    "kv-cache",
+                    (char *)exercise,
+                    (char *)answer,
+                    "--json",
+                    "--seed",
+                    (char *)(seed ? seed : "1"),
+                    NULL};
+    struct run_result r;
+    json_error_t e;
+    json_t *j;
+
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    if (r.status != want_status)
+        fail_msg("ask %s \"%s\": exit %d, want %d (%s)", exercise, answer, r.status, want_status,
+                 r.err);
+    j = json_loads(r.out, 0, &e);
+    if (!j)
+        fail_msg("ask %s: not JSON: %s", exercise, r.out);
+    run_free(&r);
+    return j;
+}
+
+static void test_every_exercise_right_and_wrong(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *exercise, *answer, *verdict, *diagnosis;
+    } rows[] = {
+        {"per-token", "56 KiB", "correct", NULL},
+        {"per-token", "57,344 bytes", "correct", NULL},
+        {"per-token", "28 KiB", "wrong", "no-kv-pair"},
+        {"per-token", "392 KiB", "wrong", "query-heads"},
+        {"per-token", "2 KiB", "wrong", "per-layer"},
+        {"per-token", "112 KiB", "wrong", "dtype-width"},
+        {"per-token", "458752", "wrong", "bits-for-bytes"},
+        {"per-token", "56 tok/s", "invalid", NULL},
+        {"per-sequence-8k", "0.44 GiB", "correct", NULL},
+        {"per-sequence-8k", "448 MiB", "correct", NULL},
+        {"per-sequence-8k", "0.47 GiB", "wrong", "gb-as-gib"},
+        {"per-sequence-8k", "0.22 GiB", "wrong", "no-kv-pair"},
+        {"per-sequence-8k", "3.0625 GiB", "wrong", "query-heads"},
+        {"per-sequence-32k", "1.75 GiB", "correct", NULL},
+        {"per-sequence-32k", "0.875 GiB", "wrong", "no-kv-pair"},
+        {"per-sequence-32k", "1.75 GB", "wrong", "gib-as-gb"},
+        {"concurrency-24gb", "22", "correct", NULL},
+        {"concurrency-24gb", "~22", "correct", NULL},
+        {"concurrency-24gb", "45", "wrong", "no-kv-pair"},
+        {"concurrency-24gb", "3", "wrong", "query-heads"},
+        {"concurrency-24gb", "twenty", "invalid", NULL},
+        {"gqa-saving", "7x", "correct", NULL},
+        {"gqa-saving", "4", "wrong", NULL},
+        {"fp8-per-token", "28 KiB", "correct", NULL},
+        {"fp8-per-token", "56 KiB", "wrong", "dtype-width"},
+        {"fp8-per-token", "14 KiB", "wrong", "no-kv-pair"},
+        {"int4-weights", "3.66 GiB", "correct", NULL},
+        {"int4-weights", "3.93 GiB", "wrong", "gb-as-gib"},
+        {"int4-concurrency", "46", "correct", NULL},
+        {"int4-concurrency", "93", "wrong", "no-kv-pair"},
+        {"what-caps", "1", "correct", NULL},
+        {"what-caps", "a", "correct", NULL},
+        {"what-caps", "3", "wrong", NULL},
+        {"what-caps", "9", "invalid", NULL},
+        {"why-not-compute",
+         "Decode is memory-bound: every step rereads the weights and the KV cache for very "
+         "little arithmetic per byte.",
+         "correct", NULL},
+        {"why-not-compute", "Because the GPU is slow.", "wrong", NULL},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        bool right = strcmp(rows[i].verdict, "correct") == 0;
+        json_t *j = ask(rows[i].exercise, rows[i].answer, NULL, right ? 0 : 1);
+        const char *verdict = json_string_value(json_object_get(j, "verdict"));
+        json_t *diag = json_object_get(j, "diagnosis");
+        if (strcmp(verdict, rows[i].verdict) != 0)
+            fail_msg("%s \"%s\": %s, want %s", rows[i].exercise, rows[i].answer, verdict,
+                     rows[i].verdict);
+        if (rows[i].diagnosis
+                ? !json_is_string(diag) || strcmp(json_string_value(diag), rows[i].diagnosis) != 0
+                : !json_is_null(diag))
+            fail_msg("%s \"%s\": diagnosis %s, want %s", rows[i].exercise, rows[i].answer,
+                     json_is_string(diag) ? json_string_value(diag) : "null",
+                     rows[i].diagnosis ? rows[i].diagnosis : "null");
+        json_decref(j);
+    }
+}
+
+static void test_expected_values_are_the_seed_figures(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *exercise;
+        double expected;
+        const char *unit;
+    } rows[] = {
+        {"per-token", 57344, "B"},
+        {"per-sequence-8k", 0.4375, "GiB"},
+        {"per-sequence-32k", 1.75, "GiB"},
+        {"concurrency-24gb", 22, ""},
+        {"gqa-saving", 7, "x"},
+        {"fp8-per-token", 28, "KiB"},
+        {"int4-weights", 3926802264.0 / 1073741824.0, "GiB"},
+        {"int4-concurrency", 46, ""},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        json_t *j = ask(rows[i].exercise, "0", NULL, 1);
+        double got = json_real_value(json_object_get(j, "expected"));
+        if (fabs(got - rows[i].expected) > 1e-9 * fabs(rows[i].expected))
+            fail_msg("%s: expected %.10g, want %.10g", rows[i].exercise, got, rows[i].expected);
+        assert_string_equal(json_string_value(json_object_get(j, "unit")), rows[i].unit);
+        json_decref(j);
+    }
+}
+
+/* KV bytes per token at 16 bits, from tests/fixtures/model-presets.tsv */
+static double fixture_per_token(const char *model)
+{
+    static const struct {
+        const char *model;
+        double bytes;
+    } t[] = {{"llama-3.1-8b", 131072},
+             {"mistral-7b-v0.3", 131072},
+             {"qwen3-8b", 147456},
+             {"qwen2.5-14b", 196608},
+             {"llama-3.2-3b", 114688}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(t[i].model, model) == 0)
+            return t[i].bytes;
+    fail_msg("unexpected model %s", model);
+    return 0;
+}
+
+static void test_parametric_reproducible(void **state)
+{
+    (void)state;
+    char first[512] = "";
+    int distinct = 0;
+
+    for (int s = 1; s <= 12; s++) {
+        char seed[8];
+        json_t *j, *again;
+        const char *model, *prompt;
+        double seq, want;
+        snprintf(seed, sizeof seed, "%d", s);
+        j = ask("per-sequence-other", "0", seed, 1);
+        again = ask("per-sequence-other", "0", seed, 1);
+        /* the same seed draws the same numbers */
+        prompt = json_string_value(json_object_get(j, "prompt"));
+        assert_string_equal(prompt, json_string_value(json_object_get(again, "prompt")));
+        assert_true(json_real_value(json_object_get(j, "expected")) ==
+                    json_real_value(json_object_get(again, "expected")));
+        /* and the expected value is the fixture's bytes x the drawn tokens */
+        model = json_string_value(json_object_get(json_object_get(j, "params"), "model"));
+        seq = atof(json_string_value(json_object_get(json_object_get(j, "params"), "seq")));
+        want = fixture_per_token(model) * seq / 1073741824.0;
+        if (fabs(json_real_value(json_object_get(j, "expected")) - want) > 1e-9 * want)
+            fail_msg("seed %d (%s, %g tokens): expected %g, want %g", s, model, seq,
+                     json_real_value(json_object_get(j, "expected")), want);
+        assert_non_null(strstr(prompt, model));
+        if (first[0] == '\0')
+            snprintf(first, sizeof first, "%s", prompt);
+        else if (strcmp(first, prompt) != 0)
+            distinct++;
+        json_decref(j);
+        json_decref(again);
+    }
+    assert_true(distinct >= 3); /* different seeds, different numbers */
+}
+
+static void test_usage_errors(void **state)
+{
+    (void)state;
+    static const char *const rows[][4] = {
+        {"no-such-lesson", "per-token", "1", "no lesson \"no-such-lesson\""},
+        {"kv-cache", "no-such-exercise", "1", "it has: per-token"},
+        {"kv-cache", "per-token", NULL, "give LESSON_ID EXERCISE_ID"},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        char *argv[] = {(char *)run_kvtutor_path(), "ask", (char *)rows[i][0], (char *)rows[i][1],
+                        (char *)rows[i][2],         NULL};
+        struct run_result r;
+        assert_int_equal(run_cmd(argv, NULL, &r), 0);
+        if (r.status != 2 || run_count_lines(r.err) != 1 || !strstr(r.err, rows[i][3]))
+            fail_msg("ask %s %s: exit %d: %s", rows[i][0], rows[i][1], r.status, r.err);
+        run_free(&r);
+    }
+}
+
+static void test_human_output(void **state)
+{
+    (void)state;
+    char *argv[] = {(char *)run_kvtutor_path(), "ask", "kv-cache", "per-token", "28 KiB", NULL};
+    struct run_result r;
+
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "wrong"));
+    assert_non_null(strstr(r.out, "Expected: 57,344 B, within 1%"));
+    assert_non_null(strstr(r.out, "Diagnosis: you left out the x2 for K and V"));
+    assert_non_null(strstr(r.out, "Worked:"));
+    assert_non_null(strstr(r.out, "11,702 blocks"));
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_exercise_right_and_wrong),
+        cmocka_unit_test(test_expected_values_are_the_seed_figures),
+        cmocka_unit_test(test_parametric_reproducible),
+        cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_human_output),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
