@@ -71,12 +71,48 @@ static void test_cut_at_a_character_boundary(void **state)
     assert_string_equal(out, "");
 }
 
+/* Wraps the whole text, joining the lines with '|'. */
+static const char *wrap_all(const char *text, int width)
+{
+    static char out[512];
+    size_t pos = 0, len = strlen(text), o = 0;
+    out[0] = '\0';
+    while (pos < len) {
+        size_t next, n = kvt_wrap_line(text + pos, len - pos, width, &next);
+        if (o)
+            out[o++] = '|';
+        memcpy(out + o, text + pos, n);
+        o += n;
+        out[o] = '\0';
+        pos += next;
+    }
+    return out;
+}
+
+static void test_widths_and_wrapping(void **state)
+{
+    (void)state;
+    assert_int_equal(kvt_text_width("×≈ₖ", strlen("×≈ₖ")), 3);
+    assert_int_equal(kvt_text_width("日本", strlen("日本")), 4);
+    assert_int_equal(kvt_text_width("e\xcc\x81", 3), 1); /* e + combining acute */
+    assert_int_equal(kvt_text_width("ok", 2), 2);
+    assert_string_equal(wrap_all("the quick brown fox", 10), "the quick|brown fox");
+    assert_string_equal(wrap_all("the quick brown fox", 9), "the quick|brown fox");
+    assert_string_equal(wrap_all("the quick brown fox", 8), "the|quick|brown|fox");
+    assert_string_equal(wrap_all("abcdefghijkl", 5), "abcde|fghij|kl");
+    assert_string_equal(wrap_all("日本語日本語", 5), "日本|語日|本語");
+    assert_string_equal(wrap_all("2 × 28 × 4", 6), "2 × 28|× 4");
+    assert_string_equal(wrap_all("one\ntwo three", 20), "one|two three");
+    assert_string_equal(wrap_all("a  b", 1), "a|b");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_controls_become_escapes),
         cmocka_unit_test(test_multiline_keeps_newlines),
         cmocka_unit_test(test_cut_at_a_character_boundary),
+        cmocka_unit_test(test_widths_and_wrapping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

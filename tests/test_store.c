@@ -147,12 +147,86 @@ static void test_upgrade_from_every_earlier_version(void **state)
             sql(p, store_migrations[i].sql);
         snprintf(stamp, sizeof stamp, "PRAGMA user_version = %d", v);
         sql(p, stamp);
-        if (v > 0)
-            sql(p, "PRAGMA application_id = 1803974772");
+        if (v > 0) {
+            snprintf(stamp, sizeof stamp, "PRAGMA application_id = %d", 0x6b767475);
+            sql(p, stamp);
+        }
         st = open_ok(p);
         assert_int_equal(store_schema_version(st), store_latest_version());
         store_close(st);
     }
+}
+
+/* A database a real kvtutor of schema 1 wrote (tests/fixtures/progress-v1.db,
+ * one of ann's answers and its schedule) upgrades with its data intact. */
+static void test_upgrade_kept_fixture(void **state)
+{
+    (void)state;
+    char cmd[512];
+    const char *p = path_of("fixture-v1.db");
+    struct store *st;
+    struct store_error err;
+    struct store_review r;
+    int64_t ann;
+    const char *fix = getenv("KVT_FIXTURES");
+
+    snprintf(cmd, sizeof cmd, "cp %s/progress-v1.db %s", fix ? fix : "fixtures", p);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(sql_int(p, "PRAGMA user_version"), 1);
+    st = open_ok(p);
+    assert_int_equal(store_schema_version(st), store_latest_version());
+    assert_int_equal(store_learner(st, "ann", T0, &ann, &err), KVT_E_OK);
+    assert_int_equal(store_review_get(st, ann, "kv-cache", "per-token", &r, &err), KVT_E_OK);
+    assert_int_equal(r.card.reps, 1);
+    store_close(st);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt WHERE uid = "
+                                "'0123456789abcdef0123456789abcdef'"),
+                     1);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM pragma_table_info('lesson_progress') "
+                                "WHERE name = 'updated_at'"),
+                     1);
+}
+
+/* The app saves an answer at once and its rating when confirmed. */
+static void test_rate_later_and_resume(void **state)
+{
+    (void)state;
+    struct store *st = open_ok(path_of("rate.db"));
+    struct store_error err;
+    struct store_review r;
+    struct store_attempt a;
+    char last[64], pos[64];
+    bool found, done;
+    int64_t ann;
+
+    assert_int_equal(store_learner(st, "ann", T0, &ann, &err), KVT_E_OK);
+    a = attempt(ann, "kv-cache", "per-token", 0, T0);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_int_equal(store_review_get(st, ann, "kv-cache", "per-token", &r, &err),
+                     KVT_E_DB_NOT_FOUND);
+    /* confirmed as Good: the first review of a card, due in 3 days (ts-fsrs) */
+    assert_int_equal(store_rate_attempt(st, a.uid, 3, NULL, &r, &err), KVT_E_OK);
+    assert_int_equal(r.interval, 3);
+    assert_int_equal(r.due_day, T0 / DAY + 3);
+    assert_int_equal(store_rate_attempt(st, a.uid, 4, NULL, &r, &err), KVT_E_CONFLICT);
+    assert_int_equal(store_rate_attempt(st, "ffffffffffffffffffffffffffffffff", 3, NULL, &r, &err),
+                     KVT_E_DB_NOT_FOUND);
+    assert_int_equal(store_rate_attempt(st, a.uid, 7, NULL, &r, &err), KVT_E_RANGE);
+
+    assert_int_equal(store_lesson_seen(st, ann, "kv-cache", "section:2", T0, &err), KVT_E_OK);
+    assert_int_equal(store_lesson_seen(st, ann, "decode", "", T0 + 60, &err), KVT_E_OK);
+    assert_int_equal(store_lesson_last(st, ann, last, sizeof last, &found, &err), KVT_E_OK);
+    assert_true(found);
+    assert_string_equal(last, "decode");
+    assert_int_equal(store_lesson_seen(st, ann, "kv-cache", "section:4", T0 + 120, &err), KVT_E_OK);
+    assert_int_equal(store_lesson_done(st, ann, "kv-cache", T0 + 130, &err), KVT_E_OK);
+    assert_int_equal(store_lesson_last(st, ann, last, sizeof last, &found, &err), KVT_E_OK);
+    assert_string_equal(last, "kv-cache");
+    assert_int_equal(store_lesson_get(st, ann, "kv-cache", pos, sizeof pos, &done, &found, &err),
+                     KVT_E_OK);
+    assert_true(found && done);
+    assert_string_equal(pos, "section:4");
+    store_close(st);
 }
 
 static void test_refusals(void **state)
@@ -540,6 +614,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fresh_database),
         cmocka_unit_test(test_upgrade_from_every_earlier_version),
+        cmocka_unit_test(test_upgrade_kept_fixture),
+        cmocka_unit_test(test_rate_later_and_resume),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_corrupt_page),
         cmocka_unit_test(test_schedule_matches_reference),

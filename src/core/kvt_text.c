@@ -115,3 +115,83 @@ size_t kvt_sanitize(const char *in, size_t len, char *out, size_t cap, unsigned 
     out[o] = '\0';
     return o;
 }
+
+int kvt_char_width(uint32_t cp)
+{
+    static const struct {
+        uint32_t lo, hi;
+    } zero[] = {{0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x0610, 0x061A},
+                {0x064B, 0x065F}, {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF}, {0x200B, 0x200F},
+                {0x20D0, 0x20FF}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F}, {0xFEFF, 0xFEFF}},
+      wide[] = {{0x1100, 0x115F},   {0x231A, 0x231B},  {0x2329, 0x232A},   {0x23E9, 0x23EC},
+                {0x2E80, 0x303E},   {0x3041, 0x33FF},  {0x3400, 0x4DBF},   {0x4E00, 0x9FFF},
+                {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},  {0xF900, 0xFAFF},   {0xFE30, 0xFE4F},
+                {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},  {0x1F300, 0x1F64F}, {0x1F900, 0x1F9FF},
+                {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD}};
+
+    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
+        return 0;
+    for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
+        if (cp >= zero[i].lo && cp <= zero[i].hi)
+            return 0;
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (cp >= wide[i].lo && cp <= wide[i].hi)
+            return 2;
+    return 1;
+}
+
+size_t kvt_text_width(const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t w = 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = utf8_decode(s + i, len - i, &cp);
+        if (n == 0) {
+            w += 1;
+            i += 1;
+        } else {
+            w += (size_t)kvt_char_width(cp);
+            i += n;
+        }
+    }
+    return w;
+}
+
+size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0, cols = 0, last_space = 0, after_space = 0;
+    bool seen_space = false;
+
+    if (width < 1)
+        width = 1;
+    while (i < len && s[i] != '\n') {
+        uint32_t cp;
+        size_t n = utf8_decode(s + i, len - i, &cp);
+        int w = n ? kvt_char_width(cp) : 1;
+        if (n == 0)
+            n = 1;
+        if (cp == ' ' && n == 1) {
+            if (i == 0 || s[i - 1] != ' ')
+                last_space = i; /* the first space of a run: the line ends before it */
+            after_space = i + 1;
+            seen_space = true;
+        } else if (cols + (size_t)w > (size_t)width) {
+            if (seen_space) { /* break at the last space */
+                while (after_space < len && s[after_space] == ' ')
+                    after_space++;
+                *next = after_space;
+                return last_space;
+            }
+            *next = i > 0 ? i : n; /* one word wider than the line: cut it */
+            return i > 0 ? i : n;
+        }
+        cols += (size_t)w;
+        i += n;
+    }
+    *next = i < len ? i + 1 : i; /* past the newline */
+    while (i > 0 && s[i - 1] == ' ')
+        i--;
+    return i;
+}

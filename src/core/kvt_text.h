@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum kvt_sanitize_flags {
     KVT_KEEP_NEWLINES = 1, /* keep '\n' (and show '\t' as a space) for multi-line text */
@@ -22,5 +23,21 @@ size_t kvt_sanitize(const char *in, size_t len, char *out, size_t cap, unsigned 
 
 /* True when the text is already safe (sanitising would not change it). */
 bool kvt_text_is_safe(const char *in, size_t len, unsigned flags);
+
+/* Display columns of one code point: 0 for combining marks and zero-width
+ * characters, 2 for East Asian wide and emoji, 1 otherwise. A table of our
+ * own, so widths do not depend on the locale. */
+int kvt_char_width(uint32_t cp);
+
+/* Columns that text[0..len) takes; invalid bytes count as one column (they
+ * are shown as escapes after sanitising anyway). */
+size_t kvt_text_width(const char *text, size_t len);
+
+/* The next line of a paragraph wrapped to `width` columns: returns how many
+ * bytes of text[0..len) go on it (breaking after a space when possible, in
+ * the middle of a word only when the word alone is wider than the line,
+ * never inside a UTF-8 sequence), and *next the offset where the following
+ * line starts (past the spaces it broke on). 0 when len is 0. */
+size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next);
 
 #endif

@@ -673,6 +673,179 @@ enum kvt_err store_insert_attempt(struct store *st, const struct store_attempt *
     return insert_attempt(st, a, err);
 }
 
+/* Inside a transaction: one review of an exercise at `when`, through FSRS,
+ * written back as its schedule. */
+static enum kvt_err schedule(struct store *st, int64_t learner, const char *lesson,
+                             const char *exercise, int64_t when, int rating,
+                             const struct fsrs_params *p, struct store_review *r,
+                             struct store_error *err)
+{
+    struct store_attempt key = {
+        .learner_id = learner, .lesson_id = lesson, .exercise_id = exercise};
+    struct fsrs_review rev;
+    double elapsed = 0;
+    int rc = read_review(st, learner, lesson, exercise, r, NULL, err);
+
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return store_fail(st, rc, err);
+    if (rc == SQLITE_DONE)
+        *r = (struct store_review){0};
+    else
+        elapsed = (double)(day_of(when) - day_of(r->last_review));
+    if (elapsed < 0)
+        elapsed = 0; /* a clock set back: treat as the same day */
+    if (fsrs_apply(p, &r->card, elapsed, (enum fsrs_rating)rating, &rev) != KVT_E_OK)
+        return set_err(err, KVT_E_RANGE, 0, "the review cannot be scheduled");
+    r->last_review = when;
+    r->interval = rev.interval;
+    r->due_day = day_of(when) + rev.interval;
+    return put_review(st, &key, r, err);
+}
+
+enum kvt_err store_rate_attempt(struct store *st, const char *uid, int rating,
+                                const struct fsrs_params *p, struct store_review *review,
+                                struct store_error *err)
+{
+    struct fsrs_params defaults;
+    struct store_review r = {0};
+    sqlite3_stmt *s;
+    char lesson[256], exercise[256];
+    int64_t learner, when;
+    enum kvt_err e;
+    int rc;
+
+    if (!p) {
+        fsrs_default_params(&defaults);
+        p = &defaults;
+    }
+    if (rating < 1 || rating > 4)
+        return set_err(err, KVT_E_RANGE, 0, "a rating is 1 (Again) to 4 (Easy)");
+    if ((e = store_begin(st, err)) != KVT_E_OK)
+        return e;
+    if (!(s = store_stmt(st, STMT_ATTEMPT_GET, err))) {
+        store_rollback(st);
+        return err->code;
+    }
+    store_bind_text(s, 1, uid);
+    rc = sqlite3_step(s);
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(s);
+        store_rollback(st);
+        return rc == SQLITE_DONE ? set_err(err, KVT_E_DB_NOT_FOUND, 0, "no such attempt")
+                                 : store_fail(st, rc, err);
+    }
+    learner = sqlite3_column_int64(s, 0);
+    snprintf(lesson, sizeof lesson, "%s", (const char *)sqlite3_column_text(s, 1));
+    snprintf(exercise, sizeof exercise, "%s", (const char *)sqlite3_column_text(s, 2));
+    when = sqlite3_column_int64(s, 3);
+    if (sqlite3_column_type(s, 4) != SQLITE_NULL) {
+        sqlite3_reset(s);
+        store_rollback(st);
+        return set_err(err, KVT_E_CONFLICT, 0, "the attempt is already rated");
+    }
+    sqlite3_reset(s);
+    if (!(s = store_stmt(st, STMT_ATTEMPT_RATE, err))) {
+        store_rollback(st);
+        return err->code;
+    }
+    store_bind_text(s, 1, uid);
+    sqlite3_bind_int(s, 2, rating);
+    rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE) {
+        e = store_fail(st, rc, err);
+        store_rollback(st);
+        return e;
+    }
+    if ((e = schedule(st, learner, lesson, exercise, when, rating, p, &r, err)) != KVT_E_OK) {
+        store_rollback(st);
+        return e;
+    }
+    if ((e = store_commit(st, err)) != KVT_E_OK)
+        return e;
+    if (review)
+        *review = r;
+    return KVT_E_OK;
+}
+
+static enum kvt_err lesson_write(struct store *st, enum store_stmt id, int64_t learner,
+                                 const char *lesson, const char *position, int64_t now,
+                                 struct store_error *err)
+{
+    enum kvt_err e = store_begin(st, err);
+    sqlite3_stmt *s;
+
+    if (e != KVT_E_OK)
+        return e;
+    if (!(s = store_stmt(st, id, err))) {
+        store_rollback(st);
+        return err->code;
+    }
+    sqlite3_bind_int64(s, 1, learner);
+    store_bind_text(s, 2, lesson);
+    sqlite3_bind_int64(s, 3, now);
+    if (id == STMT_LESSON_SEEN)
+        store_bind_text(s, 4, position ? position : "");
+    return write_one(st, s, err);
+}
+
+enum kvt_err store_lesson_seen(struct store *st, int64_t learner_id, const char *lesson_id,
+                               const char *position, int64_t now, struct store_error *err)
+{
+    return lesson_write(st, STMT_LESSON_SEEN, learner_id, lesson_id, position, now, err);
+}
+
+enum kvt_err store_lesson_done(struct store *st, int64_t learner_id, const char *lesson_id,
+                               int64_t now, struct store_error *err)
+{
+    return lesson_write(st, STMT_LESSON_DONE, learner_id, lesson_id, NULL, now, err);
+}
+
+enum kvt_err store_lesson_get(struct store *st, int64_t learner_id, const char *lesson_id,
+                              char *position, size_t cap, bool *done, bool *found,
+                              struct store_error *err)
+{
+    sqlite3_stmt *s = store_stmt(st, STMT_LESSON_GET, err);
+    int rc;
+
+    *found = *done = false;
+    if (cap)
+        position[0] = '\0';
+    if (!s)
+        return err->code;
+    sqlite3_bind_int64(s, 1, learner_id);
+    store_bind_text(s, 2, lesson_id);
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *found = true;
+        snprintf(position, cap, "%s", (const char *)sqlite3_column_text(s, 0));
+        *done = sqlite3_column_int(s, 1) != 0;
+    }
+    sqlite3_reset(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? KVT_E_OK : store_fail(st, rc, err);
+}
+
+enum kvt_err store_lesson_last(struct store *st, int64_t learner_id, char *lesson_id, size_t cap,
+                               bool *found, struct store_error *err)
+{
+    sqlite3_stmt *s = store_stmt(st, STMT_LESSON_LAST, err);
+    int rc;
+
+    *found = false;
+    if (cap)
+        lesson_id[0] = '\0';
+    if (!s)
+        return err->code;
+    sqlite3_bind_int64(s, 1, learner_id);
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *found = true;
+        snprintf(lesson_id, cap, "%s", (const char *)sqlite3_column_text(s, 0));
+    }
+    sqlite3_reset(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? KVT_E_OK : store_fail(st, rc, err);
+}
+
 enum kvt_err store_record_attempt(struct store *st, const struct store_attempt *a,
                                   const struct fsrs_params *p, struct store_review *review,
                                   struct store_error *err)
@@ -681,7 +854,6 @@ enum kvt_err store_record_attempt(struct store *st, const struct store_attempt *
     struct fsrs_params defaults;
     enum kvt_err e;
     bool added;
-    int rc;
 
     if (!p) {
         fsrs_default_params(&defaults);
@@ -697,30 +869,9 @@ enum kvt_err store_record_attempt(struct store *st, const struct store_attempt *
         store_rollback(st);
         return KVT_E_OK;
     }
-    if (a->rating > 0) {
-        struct fsrs_review rev;
-        double elapsed = 0;
-        rc = read_review(st, a->learner_id, a->lesson_id, a->exercise_id, &r, NULL, err);
-        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-            e = store_fail(st, rc, err);
-            goto fail;
-        }
-        if (rc == SQLITE_DONE)
-            r = (struct store_review){0};
-        else
-            elapsed = (double)(day_of(a->created_at) - day_of(r.last_review));
-        if (elapsed < 0)
-            elapsed = 0; /* a clock set back: treat as the same day */
-        if (fsrs_apply(p, &r.card, elapsed, (enum fsrs_rating)a->rating, &rev) != KVT_E_OK) {
-            e = set_err(err, KVT_E_RANGE, 0, "the review cannot be scheduled");
-            goto fail;
-        }
-        r.last_review = a->created_at;
-        r.interval = rev.interval;
-        r.due_day = day_of(a->created_at) + rev.interval;
-        if ((e = put_review(st, a, &r, err)) != KVT_E_OK)
-            goto fail;
-    }
+    if (a->rating > 0 && (e = schedule(st, a->learner_id, a->lesson_id, a->exercise_id,
+                                       a->created_at, a->rating, p, &r, err)) != KVT_E_OK)
+        goto fail;
     if ((e = store_commit(st, err)) != KVT_E_OK)
         return e;
     if (review)

@@ -91,6 +91,27 @@ enum kvt_err store_record_attempt(struct store *st, const struct store_attempt *
                                   const struct fsrs_params *p, struct store_review *review,
                                   struct store_error *err);
 
+/* Rates an attempt recorded without a rating (rating 0) and moves the
+ * exercise's schedule, in one transaction: the app saves the answer the
+ * moment it is given and the rating once the learner has confirmed or
+ * changed it. KVT_E_CONFLICT when the attempt already has a rating,
+ * KVT_E_DB_NOT_FOUND when there is no such attempt. */
+enum kvt_err store_rate_attempt(struct store *st, const char *uid, int rating,
+                                const struct fsrs_params *p, struct store_review *review,
+                                struct store_error *err);
+
+/* Lesson progress: opened (with a reading position the UI chooses), done,
+ * where it stood, and the lesson open most recently (to resume). */
+enum kvt_err store_lesson_seen(struct store *st, int64_t learner_id, const char *lesson_id,
+                               const char *position, int64_t now, struct store_error *err);
+enum kvt_err store_lesson_done(struct store *st, int64_t learner_id, const char *lesson_id,
+                               int64_t now, struct store_error *err);
+enum kvt_err store_lesson_get(struct store *st, int64_t learner_id, const char *lesson_id,
+                              char *position, size_t cap, bool *done, bool *found,
+                              struct store_error *err);
+enum kvt_err store_lesson_last(struct store *st, int64_t learner_id, char *lesson_id, size_t cap,
+                               bool *found, struct store_error *err);
+
 /* The schedule of one exercise; KVT_E_DB_NOT_FOUND when never reviewed. */
 enum kvt_err store_review_get(struct store *st, int64_t learner_id, const char *lesson_id,
                               const char *exercise_id, struct store_review *out,

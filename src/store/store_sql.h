@@ -34,6 +34,22 @@
     X(RESET_ATTEMPTS, "DELETE FROM attempt WHERE learner_id = ?1 AND lesson_id = ?2")              \
     X(RESET_REVIEWS, "DELETE FROM review_state WHERE learner_id = ?1 AND lesson_id = ?2")          \
     X(RESET_PROGRESS, "DELETE FROM lesson_progress WHERE learner_id = ?1 AND lesson_id = ?2")      \
+    X(ATTEMPT_GET,                                                                                 \
+      "SELECT learner_id, lesson_id, exercise_id, created_at, rating FROM attempt WHERE uid = ?1") \
+    X(ATTEMPT_RATE, "UPDATE attempt SET rating = ?2 WHERE uid = ?1")                               \
+    X(LESSON_SEEN,                                                                                 \
+      "INSERT INTO lesson_progress (learner_id, lesson_id, started_at, position, updated_at) "     \
+      "VALUES (?1, ?2, ?3, ?4, ?3) ON CONFLICT (learner_id, lesson_id) DO UPDATE SET "             \
+      "position = excluded.position, updated_at = excluded.updated_at")                            \
+    X(LESSON_DONE,                                                                                 \
+      "UPDATE lesson_progress SET completed_at = coalesce(completed_at, ?3), updated_at = ?3 "     \
+      "WHERE learner_id = ?1 AND lesson_id = ?2")                                                  \
+    X(LESSON_GET,                                                                                  \
+      "SELECT position, completed_at IS NOT NULL FROM lesson_progress WHERE learner_id = ?1 AND "  \
+      "lesson_id = ?2")                                                                            \
+    X(LESSON_LAST,                                                                                 \
+      "SELECT lesson_id FROM lesson_progress WHERE learner_id = ?1 ORDER BY updated_at DESC "      \
+      "LIMIT 1")                                                                                   \
     X(STATS_LESSONS, "SELECT module, lesson_id, count(DISTINCT exercise_id), count(*), "           \
                      "sum(verdict = 'correct'), sum(seconds) FROM attempt WHERE learner_id = ?1 "  \
                      "GROUP BY module, lesson_id ORDER BY module, lesson_id") /* learner */        \
