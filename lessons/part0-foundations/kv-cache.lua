@@ -13,6 +13,11 @@ local int4_weights = kv.calc{model = MODEL, weights_dtype = "int4"}.weights_byte
 local seed = kv.calc{model = MODEL, seq = 8192, kv_budget_gib = 10}   -- the card's example
 
 local function f(x, places) return string.format("%." .. (places or 2) .. "f", x) end
+-- 57344 -> "57,344"
+local function n(x)
+  local s = string.format("%d", x)
+  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
 
 return lesson {
   id = "kv-cache",
@@ -39,7 +44,7 @@ return lesson {
           .. "vector for each KV head. So one token costs 2 (K and V) × layers × KV heads × "
           .. "head dimension × bytes per element. Qwen2.5-7B has " .. qwen.layers .. " layers, "
           .. qwen.kv_heads .. " KV heads and a head dimension of " .. qwen.head_dim .. "; in BF16 "
-          .. "(2 bytes) that is " .. per_token .. " bytes, " .. per_token / 1024 .. " KiB, per token.",
+          .. "(2 bytes) that is " .. n(per_token) .. " bytes, " .. per_token // 1024 .. " KiB, per token.",
     },
     section {
       title = "What one request costs",
@@ -66,7 +71,7 @@ return lesson {
     section {
       title = "The budget on a 24 GB card",
       text = "24 GiB less ~14 GiB of weights leaves ~10 GiB. vLLM carves that into blocks of 16 "
-          .. "tokens, each holding all 28 layers: 896 KiB a block, " .. seed.num_gpu_blocks
+          .. "tokens, each holding all 28 layers: 896 KiB a block, " .. n(seed.num_gpu_blocks)
           .. " blocks, " .. seed.max_concurrent_seqs .. " whole sequences of 8,192 tokens. A real "
           .. "deployment gets fewer: gpu_memory_utilization (0.9 by default) holds some memory "
           .. "back, and activations and CUDA graphs take their share before the cache is sized.",

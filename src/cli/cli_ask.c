@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "kv_grade.h"
-#include "kv_presets.h"
 #include "kvt_text.h"
 
 struct ask {
@@ -25,15 +24,8 @@ struct ask {
 struct outcome {
     enum kv_verdict verdict;
     double score;
-    /* numeric */
     struct lx_draw draw;
-    struct kv_numeric ex;
-    struct kv_numeric_result num;
-    /* choice */
-    int picked, correct_option;
-    /* free text */
-    struct kv_text_result text;
-    char why[200];
+    struct lx_grade g;
 };
 
 static int ask_usage(FILE *out)
@@ -87,81 +79,20 @@ static int parse(int argc, char **argv, struct ask *a)
     return 0;
 }
 
-static struct kv_diag_model diag_model(const struct lx_draw *d)
-{
-    struct kv_diag_model m = {0};
-    const struct kv_model_preset *p = d->model[0] ? kv_model_preset_find(d->model) : NULL;
-    enum kv_dtype dt = KV_DTYPE_BF16;
-
-    if (!p || p->model.mla_rank > 0)
-        return m; /* the head arithmetic below is for K/V caches */
-    m.known = true;
-    m.layers = p->model.layers;
-    m.heads = p->model.heads;
-    m.kv_heads = p->model.kv_heads;
-    if (d->kv_dtype[0])
-        kv_dtype_parse(d->kv_dtype, &dt);
-    else if (p->model.dtype != KV_DTYPE_AUTO)
-        dt = p->model.dtype;
-    m.kv_bytes = kv_dtype_kv_bytes(dt);
-    return m;
-}
-
-static enum kv_relation relation(const struct lx_exercise *e, const struct kv_unit *u)
-{
-    if (e->diagnose)
-        return strcmp(e->diagnose, "kv-size") == 0    ? KV_REL_DIRECT
-               : strcmp(e->diagnose, "capacity") == 0 ? KV_REL_INVERSE
-                                                      : KV_REL_NONE;
-    return u && u->dim == KV_DIM_BYTES ? KV_REL_DIRECT : KV_REL_NONE;
-}
-
 static int grade(struct lx_lesson *l, size_t idx, const struct ask *a, struct outcome *o)
 {
     const struct lx_exercise *e = &l->exercises[idx];
     char err[300];
 
     memset(o, 0, sizeof *o);
-    o->picked = o->correct_option = -1;
-    if (e->kind == LX_NUMERIC) {
-        if (lx_draw(l, idx, a->seed, &o->draw, err, sizeof err) != KVT_E_OK) {
-            fprintf(stderr, "kvtutor ask: %s/%s: the expected value cannot be computed: %s\n",
-                    l->id, e->id, err);
-            return 1;
-        }
-        o->ex = (struct kv_numeric){o->draw.value, kv_unit_find(e->unit ? e->unit : ""),
-                                    e->tolerance,  e->relative,
-                                    KV_REL_NONE,   diag_model(&o->draw)};
-        o->ex.relation = relation(e, o->ex.unit);
-        kv_grade_numeric(&o->ex, a->answer, &o->num);
-        o->verdict = o->num.verdict;
-        o->score = o->num.score;
-        snprintf(o->why, sizeof o->why, "%s", o->num.why);
-    } else if (e->kind == LX_CHOICE) {
-        const char *texts[64];
-        size_t n = e->n_options < 64 ? e->n_options : 64;
-        for (size_t i = 0; i < n; i++) {
-            texts[i] = e->options[i].text;
-            if (e->options[i].correct && o->correct_option < 0)
-                o->correct_option = (int)i;
-        }
-        o->picked = kv_choice_pick(texts, n, a->answer, o->why, sizeof o->why);
-        o->verdict = o->picked < 0                   ? KV_INVALID
-                     : e->options[o->picked].correct ? KV_CORRECT
-                                                     : KV_WRONG;
-        o->score = o->verdict == KV_CORRECT;
-    } else {
-        struct kv_keypoint pts[KV_MAX_POINTS];
-        size_t n = e->n_points < KV_MAX_POINTS ? e->n_points : KV_MAX_POINTS;
-        for (size_t i = 0; i < n; i++)
-            pts[i] = (struct kv_keypoint){e->points[i].text, e->points[i].accept,
-                                          e->points[i].n_accept, e->points[i].weight};
-        kv_grade_text(pts, n, a->answer, &o->text);
-        o->verdict = o->text.verdict;
-        o->score = o->text.score;
-        if (o->verdict == KV_INVALID)
-            snprintf(o->why, sizeof o->why, "no answer");
+    if (e->kind == LX_NUMERIC && lx_draw(l, idx, a->seed, &o->draw, err, sizeof err) != KVT_E_OK) {
+        fprintf(stderr, "kvtutor ask: %s/%s: the expected value cannot be computed: %s\n", l->id,
+                e->id, err);
+        return 1;
     }
+    lx_grade(l, idx, &o->draw, a->answer, &o->g);
+    o->verdict = o->g.verdict;
+    o->score = o->g.score;
     return 0;
 }
 
@@ -180,18 +111,6 @@ static void put_safe(const char *label, const char *text, bool multiline)
     printf("%s%s\n", label, buf);
 }
 
-/* 57344 -> "57,344"; 0.4375 -> "0.4375" */
-static const char *fmt_value(double v, char *buf, size_t cap)
-{
-    if (v == floor(v) && fabs(v) < 1e15) {
-        char digits[40];
-        cli_fmt_int((uint64_t)fabs(v), digits, sizeof digits);
-        snprintf(buf, cap, "%s%s", v < 0 ? "-" : "", digits);
-        return buf;
-    }
-    return cli_fmt_real(v, 6, buf, cap);
-}
-
 static void print_human(const struct lx_lesson *l, const struct lx_exercise *e, const struct ask *a,
                         const struct outcome *o)
 {
@@ -205,33 +124,34 @@ static void print_human(const struct lx_lesson *l, const struct lx_exercise *e, 
     put_safe("Q: ", e->kind == LX_NUMERIC ? o->draw.prompt : e->prompt, false);
     put_safe("Your answer: ", a->answer, false);
     printf("%s %s", o->verdict == KV_CORRECT ? g->check : g->cross, verdict_name(o->verdict));
-    if (o->verdict == KV_INVALID && o->why[0])
-        put_safe(": ", o->why, false);
+    if (o->verdict == KV_INVALID && o->g.why[0])
+        put_safe(": ", o->g.why, false);
     else
         putchar('\n');
     if (e->kind == LX_NUMERIC) {
         const char *unit = e->unit && e->unit[0] ? e->unit : "";
         char n3[64];
-        fmt_value(o->ex.expected, n1, sizeof n1);
-        fmt_value(o->num.allowed, n3, sizeof n3);
+        kvt_fmt_number(o->g.spec.expected, 6, n1, sizeof n1);
+        kvt_fmt_number(o->g.num.allowed, 6, n3, sizeof n3);
         if (e->relative)
             printf("Expected: %s %s, within %s%% (%s %s %s)\n", n1, unit,
-                   cli_fmt_real(e->tolerance * 100, 3, n2, sizeof n2), g->plusminus, n3, unit);
+                   kvt_fmt_real(e->tolerance * 100, 3, n2, sizeof n2), g->plusminus, n3, unit);
         else
             printf("Expected: %s %s, within %s %s %s\n", n1, unit, g->plusminus, n3, unit);
         if (o->verdict != KV_INVALID)
-            printf("Read as: %s %s\n", fmt_value(o->num.parsed, n1, sizeof n1), unit);
-        if (o->num.mistake != KV_MISTAKE_NONE)
-            printf("Diagnosis: %s\n", kv_mistake_text(o->num.mistake));
+            printf("Read as: %s %s\n", kvt_fmt_number(o->g.num.parsed, 6, n1, sizeof n1), unit);
+        if (o->g.num.mistake != KV_MISTAKE_NONE)
+            printf("Diagnosis: %s\n", kv_mistake_text(o->g.num.mistake));
     } else if (e->kind == LX_CHOICE) {
-        if (o->picked >= 0 && e->options[o->picked].why)
-            put_safe("Why: ", e->options[o->picked].why, false);
-        if (o->verdict != KV_CORRECT && o->correct_option >= 0)
-            put_safe("The answer: ", e->options[o->correct_option].text, false);
+        if (o->g.picked >= 0 && e->options[o->g.picked].why)
+            put_safe("Why: ", e->options[o->g.picked].why, false);
+        if (o->verdict != KV_CORRECT && o->g.correct_option >= 0)
+            put_safe("The answer: ", e->options[o->g.correct_option].text, false);
     } else {
         printf("Score: %.0f%%\n", o->score * 100);
         for (size_t i = 0; i < e->n_points && i < KV_MAX_POINTS; i++)
-            put_safe(o->text.covered[i] ? "  covered: " : "  missed:  ", e->points[i].text, false);
+            put_safe(o->g.text.covered[i] ? "  covered: " : "  missed:  ", e->points[i].text,
+                     false);
         put_safe("Model answer: ", e->model_answer, true);
     }
     if (o->verdict != KV_CORRECT && e->n_hints)
@@ -253,14 +173,14 @@ static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, co
     if (e->kind == LX_NUMERIC) {
         json_t *params = json_object();
         json_object_set_new(j, "prompt", json_string(o->draw.prompt));
-        json_object_set_new(j, "expected", json_real(o->ex.expected));
+        json_object_set_new(j, "expected", json_real(o->g.spec.expected));
         json_object_set_new(j, "unit", json_string(e->unit ? e->unit : ""));
         json_object_set_new(j, "tolerance", json_real(e->tolerance));
         json_object_set_new(j, "tolerance_kind",
                             json_string(e->relative ? "relative" : "absolute"));
-        json_object_set_new(j, "allowed", json_real(o->num.allowed));
+        json_object_set_new(j, "allowed", json_real(o->g.num.allowed));
         json_object_set_new(j, "parsed",
-                            isnan(o->num.parsed) ? json_null() : json_real(o->num.parsed));
+                            isnan(o->g.num.parsed) ? json_null() : json_real(o->g.num.parsed));
         /* params as drawn: name -> value text */
         for (const char *p = o->draw.params; *p;) {
             char name[64], value[128];
@@ -282,13 +202,13 @@ static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, co
         }
         json_object_set_new(j, "params", params);
         json_object_set_new(j, "diagnosis",
-                            o->num.mistake == KV_MISTAKE_NONE
+                            o->g.num.mistake == KV_MISTAKE_NONE
                                 ? json_null()
-                                : json_string(kv_mistake_id(o->num.mistake)));
+                                : json_string(kv_mistake_id(o->g.num.mistake)));
         json_object_set_new(j, "diagnosis_text",
-                            o->num.mistake == KV_MISTAKE_NONE
+                            o->g.num.mistake == KV_MISTAKE_NONE
                                 ? json_null()
-                                : json_string(kv_mistake_text(o->num.mistake)));
+                                : json_string(kv_mistake_text(o->g.num.mistake)));
     } else {
         json_t *covered = json_array(), *missed = json_array();
         json_object_set_new(j, "expected", json_null());
@@ -299,17 +219,17 @@ static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, co
         json_object_set_new(j, "diagnosis", json_null());
         if (e->kind == LX_CHOICE) {
             json_object_set_new(j, "picked",
-                                o->picked >= 0 ? json_integer(o->picked + 1) : json_null());
-            json_object_set_new(j, "correct_option", json_integer(o->correct_option + 1));
+                                o->g.picked >= 0 ? json_integer(o->g.picked + 1) : json_null());
+            json_object_set_new(j, "correct_option", json_integer(o->g.correct_option + 1));
         } else {
             for (size_t i = 0; i < e->n_points && i < KV_MAX_POINTS; i++)
-                json_array_append_new(o->text.covered[i] ? covered : missed,
+                json_array_append_new(o->g.text.covered[i] ? covered : missed,
                                       json_string(e->points[i].text));
         }
         json_object_set_new(j, "covered", covered);
         json_object_set_new(j, "missed", missed);
     }
-    json_object_set_new(j, "reason", o->why[0] ? json_string(o->why) : json_null());
+    json_object_set_new(j, "reason", o->g.why[0] ? json_string(o->g.why) : json_null());
     rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     putchar('\n');
     json_decref(j);

@@ -71,8 +71,8 @@ static void per_token(FILE *out, const struct kv_result *r)
         snprintf(left, sizeof left, "2 (K, V) %s %u layers %s %u KV heads %s %u dims %s %u B",
                  g->times, m->layers, g->times, m->kv_heads, g->times, m->head_dim, g->times,
                  r->kv_elem_bytes);
-    snprintf(right, sizeof right, "%s B (%s)", cli_fmt_int(r->kv_bytes_per_token, n1, sizeof n1),
-             cli_fmt_bytes((double)r->kv_bytes_per_token, b1, sizeof b1));
+    snprintf(right, sizeof right, "%s B (%s)", kvt_fmt_int(r->kv_bytes_per_token, n1, sizeof n1),
+             kvt_fmt_bytes((double)r->kv_bytes_per_token, b1, sizeof b1));
     line(out, left, right);
     if (r->mla && r->deploy.tp > 1)
         fprintf(out, "  the latent is not split by TP: every GPU keeps all of it\n");
@@ -91,13 +91,13 @@ static void grouping(FILE *out, const struct kv_result *r)
     if (!r->hybrid) {
         if (r->sliding_layers > 0)
             fprintf(out, "  every layer slides over %s tokens\n",
-                    cli_fmt_int(r->model.sliding_window, w, sizeof w));
+                    kvt_fmt_int(r->model.sliding_window, w, sizeof w));
         return;
     }
     fprintf(out,
             "  hybrid: %u sliding layers (window %s) + %u full; vLLM groups them %u at a time:\n"
             "  %u full group%s + %u sliding group%s",
-            r->sliding_layers, cli_fmt_int(r->model.sliding_window, w, sizeof w), r->full_layers,
+            r->sliding_layers, kvt_fmt_int(r->model.sliding_window, w, sizeof w), r->full_layers,
             r->group_size, r->full_groups, r->full_groups == 1 ? "" : "s", r->sliding_groups,
             r->sliding_groups == 1 ? "" : "s");
     if (r->padding_layers)
@@ -117,39 +117,39 @@ static void per_request(FILE *out, const struct kv_result *r)
               out);
         return;
     }
-    fprintf(out, "\nOne sequence of %s tokens\n", cli_fmt_int(r->max_model_len, n1, sizeof n1));
+    fprintf(out, "\nOne sequence of %s tokens\n", kvt_fmt_int(r->max_model_len, n1, sizeof n1));
     if (!r->hybrid && r->sliding_layers == 0) {
         snprintf(left, sizeof left, "%s %s %s tokens",
-                 cli_fmt_bytes((double)r->kv_bytes_per_token, b1, sizeof b1), g->times, n1);
+                 kvt_fmt_bytes((double)r->kv_bytes_per_token, b1, sizeof b1), g->times, n1);
         double seq = (double)r->kv_bytes_per_token * (double)r->max_model_len;
         char gib[32];
-        cli_fmt_bytes(seq, b2, sizeof b2);
+        kvt_fmt_bytes(seq, b2, sizeof b2);
         if (strstr(b2, "GiB") || seq >= 1024.0 * KV_GIB)
             snprintf(right, sizeof right, "%s", b2);
         else /* the seed card speaks in GiB: 448 MiB is 0.4375 GiB */
             snprintf(right, sizeof right, "%s (%s GiB)", b2,
-                     cli_fmt_real(seq / KV_GIB, 4, gib, sizeof gib));
+                     kvt_fmt_real(seq / KV_GIB, 4, gib, sizeof gib));
         line(out, left, right);
     }
     grouping(out, r);
     snprintf(left, sizeof left, "vLLM page: %u tokens %s %s", d->block_size, g->times,
-             cli_fmt_bytes((double)r->layer_token_bytes, b1, sizeof b1));
-    line(out, left, cli_fmt_bytes((double)r->page_bytes, b2, sizeof b2));
+             kvt_fmt_bytes((double)r->layer_token_bytes, b1, sizeof b1));
+    line(out, left, kvt_fmt_bytes((double)r->page_bytes, b2, sizeof b2));
     snprintf(left, sizeof left, "one block id: %s %s %u %s", b2, g->times, r->tensors_per_gpu,
              r->hybrid ? "layer slots" : (d->pp > 1 ? "layers on this stage" : "layers"));
-    line(out, left, cli_fmt_bytes((double)r->block_set_bytes, b1, sizeof b1));
+    line(out, left, kvt_fmt_bytes((double)r->block_set_bytes, b1, sizeof b1));
     if (!r->hybrid && r->sliding_groups > 0)
         snprintf(left, sizeof left, "blocks per sequence: ceil(min(W-1+%s, %s) / %u) + 1",
-                 cli_fmt_int(d->max_num_batched_tokens, n2, sizeof n2), n1, d->block_size);
+                 kvt_fmt_int(d->max_num_batched_tokens, n2, sizeof n2), n1, d->block_size);
     else if (!r->hybrid)
         snprintf(left, sizeof left, "blocks per sequence: ceil(%s / %u)", n1, d->block_size);
     else
         snprintf(left, sizeof left, "blocks per sequence: %u %s %s + %u %s %s", r->full_groups,
-                 g->times, cli_fmt_int(r->blocks_full_per_group, n2, sizeof n2), r->sliding_groups,
-                 g->times, cli_fmt_int(r->blocks_sliding_per_group, n3, sizeof n3));
+                 g->times, kvt_fmt_int(r->blocks_full_per_group, n2, sizeof n2), r->sliding_groups,
+                 g->times, kvt_fmt_int(r->blocks_sliding_per_group, n3, sizeof n3));
     snprintf(right, sizeof right, "%s blocks, %s on this GPU",
-             cli_fmt_int(r->blocks_per_request, n2, sizeof n2),
-             cli_fmt_bytes((double)r->request_bytes, b1, sizeof b1));
+             kvt_fmt_int(r->blocks_per_request, n2, sizeof n2),
+             kvt_fmt_bytes((double)r->request_bytes, b1, sizeof b1));
     line(out, left, right);
 }
 
@@ -163,7 +163,7 @@ static void budget(FILE *out, const struct calc_view *v)
     fputs("\nMemory on one GPU\n", out);
     if (r->budget_given) {
         line(out, "KV budget, as given (--kv-budget-gib)",
-             cli_fmt_bytes((double)r->kv_budget_bytes, b1, sizeof b1));
+             kvt_fmt_bytes((double)r->kv_budget_bytes, b1, sizeof b1));
         return;
     }
     if (!r->has_budget) {
@@ -173,23 +173,23 @@ static void budget(FILE *out, const struct calc_view *v)
         return;
     }
     snprintf(left, sizeof left, "%s GiB %s gpu_memory_utilization %s",
-             cli_fmt_real(d->gpu_mem_gib, 2, b1, sizeof b1), g->times,
-             cli_fmt_real(d->util, 3, num, sizeof num));
-    line(out, left, cli_fmt_bytes((double)r->usable_bytes, b2, sizeof b2));
+             kvt_fmt_real(d->gpu_mem_gib, 2, b1, sizeof b1), g->times,
+             kvt_fmt_real(d->util, 3, num, sizeof num));
+    line(out, left, kvt_fmt_bytes((double)r->usable_bytes, b2, sizeof b2));
     if (r->model.weights_gib > 0)
         snprintf(left, sizeof left, "%s weights: %s GiB measured%s", g->minus,
-                 cli_fmt_real(r->model.weights_gib, 2, num, sizeof num),
+                 kvt_fmt_real(r->model.weights_gib, 2, num, sizeof num),
                  d->tp * d->pp > 1 ? ", split over the GPUs" : "");
     else
         snprintf(left, sizeof left, "%s weights: %sB params %s %s bits%s", g->minus,
-                 cli_fmt_real(r->model.params_b, 2, num, sizeof num), g->times,
-                 cli_fmt_real(kv_dtype_weight_bits(r->weights_dtype), 3, b1, sizeof b1),
+                 kvt_fmt_real(r->model.params_b, 2, num, sizeof num), g->times,
+                 kvt_fmt_real(kv_dtype_weight_bits(r->weights_dtype), 3, b1, sizeof b1),
                  d->tp * d->pp > 1 ? " / GPUs" : "");
-    line(out, left, cli_fmt_bytes((double)r->weights_bytes, b2, sizeof b2));
+    line(out, left, kvt_fmt_bytes((double)r->weights_bytes, b2, sizeof b2));
     snprintf(left, sizeof left, "%s overhead: activations, CUDA graphs%s", g->minus,
              v->overhead_given ? "" : " (not given)");
-    line(out, left, cli_fmt_bytes((double)r->overhead_bytes, b2, sizeof b2));
-    line(out, "KV budget", cli_fmt_bytes((double)r->kv_budget_bytes, b2, sizeof b2));
+    line(out, left, kvt_fmt_bytes((double)r->overhead_bytes, b2, sizeof b2));
+    line(out, "KV budget", kvt_fmt_bytes((double)r->kv_budget_bytes, b2, sizeof b2));
 }
 
 static void capacity(FILE *out, const struct kv_result *r)
@@ -201,17 +201,17 @@ static void capacity(FILE *out, const struct kv_result *r)
         return;
     fputs("\nCapacity\n", out);
     snprintf(left, sizeof left, "%s %s %s per block id",
-             cli_fmt_bytes((double)r->kv_budget_bytes, b1, sizeof b1), g->divide,
-             cli_fmt_bytes((double)r->block_set_bytes, b2, sizeof b2));
+             kvt_fmt_bytes((double)r->kv_budget_bytes, b1, sizeof b1), g->divide,
+             kvt_fmt_bytes((double)r->block_set_bytes, b2, sizeof b2));
     snprintf(right, sizeof right, "%s blocks (%s tokens)",
-             cli_fmt_int(r->num_gpu_blocks, n1, sizeof n1),
-             cli_fmt_int(r->kv_tokens, n2, sizeof n2));
+             kvt_fmt_int(r->num_gpu_blocks, n1, sizeof n1),
+             kvt_fmt_int(r->kv_tokens, n2, sizeof n2));
     line(out, left, right);
     if (r->has_concurrency) {
         snprintf(left, sizeof left, "%s blocks %s %s per sequence", n1, g->divide,
-                 cli_fmt_int(r->blocks_per_request, n3, sizeof n3));
+                 kvt_fmt_int(r->blocks_per_request, n3, sizeof n3));
         snprintf(right, sizeof right, "%s concurrent sequences",
-                 cli_fmt_real(r->max_concurrency, 2, b1, sizeof b1));
+                 kvt_fmt_real(r->max_concurrency, 2, b1, sizeof b1));
         line(out, left, right);
     }
     if (r->reason == KV_REASON_WEIGHTS_DONT_FIT) {
@@ -223,13 +223,13 @@ static void capacity(FILE *out, const struct kv_result *r)
         fprintf(out,
                 "  %s not even one sequence of %s tokens fits: vLLM refuses to start.\n"
                 "    The longest that fits: --max-model-len %s\n",
-                g->cross, cli_fmt_int(r->max_model_len, n1, sizeof n1),
-                cli_fmt_int(r->max_model_len_fits, n2, sizeof n2));
+                g->cross, kvt_fmt_int(r->max_model_len, n1, sizeof n1),
+                kvt_fmt_int(r->max_model_len_fits, n2, sizeof n2));
     } else if (r->has_concurrency) {
         fprintf(out, "  %s %s whole sequence%s of %s tokens fit at once\n", g->arrow,
-                cli_fmt_int(r->max_concurrent_seqs, n1, sizeof n1),
+                kvt_fmt_int(r->max_concurrent_seqs, n1, sizeof n1),
                 r->max_concurrent_seqs == 1 ? "" : "s",
-                cli_fmt_int(r->max_model_len, n2, sizeof n2));
+                kvt_fmt_int(r->max_model_len, n2, sizeof n2));
     }
 }
 
@@ -243,10 +243,10 @@ static void decode_line(FILE *out, const struct kv_result *r, uint64_t batch, ui
     if (!kv_calc_decode_at(r, batch, context, &tps))
         return;
     snprintf(left, sizeof left, "batch %s at %s tokens: %s GB/s %s %s GB",
-             cli_fmt_int(batch, n_batch, sizeof n_batch), cli_fmt_int(context, n_ctx, sizeof n_ctx),
-             cli_fmt_real(r->deploy.bandwidth_gbps * r->deploy.tp, 1, n_bw, sizeof n_bw), g->divide,
-             cli_fmt_real(bytes / 1e9, 2, n_gb, sizeof n_gb));
-    snprintf(right, sizeof right, "%s tok/s", cli_fmt_real(tps, 1, n_tps, sizeof n_tps));
+             kvt_fmt_int(batch, n_batch, sizeof n_batch), kvt_fmt_int(context, n_ctx, sizeof n_ctx),
+             kvt_fmt_real(r->deploy.bandwidth_gbps * r->deploy.tp, 1, n_bw, sizeof n_bw), g->divide,
+             kvt_fmt_real(bytes / 1e9, 2, n_gb, sizeof n_gb));
+    snprintf(right, sizeof right, "%s tok/s", kvt_fmt_real(tps, 1, n_tps, sizeof n_tps));
     line(out, left, right);
 }
 
@@ -266,15 +266,15 @@ static void decode(FILE *out, const struct kv_result *r)
         decode_line(out, r, d->batch, r->max_model_len);
     if (d->batch > 1)
         fprintf(out, "  per sequence: %s tok/s\n",
-                cli_fmt_real(r->decode_tokens_per_s_seq, 1, n1, sizeof n1));
+                kvt_fmt_real(r->decode_tokens_per_s_seq, 1, n1, sizeof n1));
     if (!r->has_bound)
         return;
-    fprintf(out, "  at batch %s the step is %s-bound", cli_fmt_int(d->batch, n1, sizeof n1),
+    fprintf(out, "  at batch %s the step is %s-bound", kvt_fmt_int(d->batch, n1, sizeof n1),
             r->compute_bound ? "compute" : "memory");
     if (r->compute_bound_ever)
         fprintf(out, "; it turns compute-bound from batch %s at %s tokens (%s TFLOP/s)\n",
-                cli_fmt_int(r->compute_bound_batch, n1, sizeof n1),
-                cli_fmt_int(d->context, n2, sizeof n2), cli_fmt_real(d->tflops, 1, n3, sizeof n3));
+                kvt_fmt_int(r->compute_bound_batch, n1, sizeof n1),
+                kvt_fmt_int(d->context, n2, sizeof n2), kvt_fmt_real(d->tflops, 1, n3, sizeof n3));
     else
         fputs("; KV reads grow as fast as the FLOPs, so it never turns compute-bound\n", out);
 }

@@ -94,8 +94,8 @@ int cli_models(int argc, char **argv)
         else
             snprintf(params, sizeof params, "%.1fB", m->params_b);
         printf("%-16.*s %-36s %-11s %6u %12s %9s %8s\n", (int)strcspn(p[i].alias, ","), p[i].alias,
-               p[i].id, p[i].arch, m->layers, cli_fmt_bytes((double)kv_per_token(m), kv, sizeof kv),
-               params, cli_fmt_int(m->max_position, ctx, sizeof ctx));
+               p[i].id, p[i].arch, m->layers, kvt_fmt_bytes((double)kv_per_token(m), kv, sizeof kv),
+               params, kvt_fmt_int(m->max_position, ctx, sizeof ctx));
     }
     puts("\nKV/TOKEN at the model's own dtype; PARAMS total/active for MoE. "
          "Use with: kvtutor calc --model ALIAS");

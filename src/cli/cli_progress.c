@@ -71,12 +71,12 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s)
         puts("No answers yet. Open a lesson and answer its exercises; they appear here.");
         return;
     }
-    printf("  answers     %s, %.0f%% right\n", cli_fmt_int((uint64_t)s->attempts, n1, sizeof n1),
+    printf("  answers     %s, %.0f%% right\n", kvt_fmt_int((uint64_t)s->attempts, n1, sizeof n1),
            pct(s->correct, s->attempts));
-    printf("  exercises   %s seen\n", cli_fmt_int((uint64_t)s->exercises, n1, sizeof n1));
+    printf("  exercises   %s seen\n", kvt_fmt_int((uint64_t)s->exercises, n1, sizeof n1));
     printf("  due         %s now, %s within a week\n",
-           cli_fmt_int((uint64_t)s->due_now, n1, sizeof n1),
-           cli_fmt_int((uint64_t)s->due_week, n2, sizeof n2));
+           kvt_fmt_int((uint64_t)s->due_now, n1, sizeof n1),
+           kvt_fmt_int((uint64_t)s->due_week, n2, sizeof n2));
     printf("  streak      %lld day%s\n", (long long)s->streak_days, s->streak_days == 1 ? "" : "s");
     printf("  time spent  %.0f min\n\n", s->seconds / 60.0);
     printf("  %-36s %9s %8s %8s %8s %8s\n", "LESSON", "EXERCISES", "ANSWERS", "RIGHT", "DUE",

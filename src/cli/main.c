@@ -44,8 +44,10 @@ const struct cli_glyphs *cli_glyphs(void)
 
 static void usage(FILE *out)
 {
-    fputs("usage: kvtutor COMMAND [ARGS]\n\n"
-          "kvtutor teaches how LLM serving uses GPU memory, with numbers you can check.\n\n"
+    fputs("usage: kvtutor [--db FILE] [--lessons DIR] [--learner NAME] [open LESSON_ID]\n"
+          "       kvtutor COMMAND [ARGS]\n\n"
+          "kvtutor teaches how LLM serving uses GPU memory, with numbers you can check.\n"
+          "Without a command it opens the tutor in the terminal.\n\n"
           "Commands:\n",
           out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -81,10 +83,9 @@ int main(int argc, char **argv)
     if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
         glyphs = &utf8;
 
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
+    if (argc < 2 || strncmp(argv[1], "--db", 4) == 0 || strncmp(argv[1], "--lessons", 9) == 0 ||
+        strncmp(argv[1], "--learner", 9) == 0 || strcmp(argv[1], "open") == 0)
+        return cli_app(argc - 1, argv + 1);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);

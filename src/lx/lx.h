@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kv_grade.h"
 #include "kvt_error.h"
 
 #define LX_MAX_FILE (1u << 20) /* bytes: lessons are text; larger files are refused unread */
@@ -138,6 +139,27 @@ struct lx_draw {
  * its deadline, or gave something that is not a finite number). */
 enum kvt_err lx_draw(struct lx_lesson *l, size_t exercise, uint64_t seed, struct lx_draw *out,
                      char *err, size_t err_cap);
+
+/* Grading one typed answer, the same way everywhere (the app, kvtutor ask). */
+struct lx_grade {
+    enum kv_verdict verdict;
+    double score;                 /* 0..1 */
+    struct kv_numeric spec;       /* numeric: what was asked, as graded */
+    struct kv_numeric_result num; /* numeric: the reading, tolerance, diagnosis */
+    int picked, correct_option;   /* choice: 0-based; -1 none */
+    struct kv_text_result text;   /* free text and follow-ups: points covered */
+    char why[200];                /* invalid: what could not be read */
+};
+
+/* Grades an answer to exercise `ex`; numeric exercises need the draw the
+ * learner saw. The model and cache type for the diagnosis come from the
+ * exercise (model, kv_dtype, diagnose) and its drawn parameters. */
+void lx_grade(const struct lx_lesson *l, size_t ex, const struct lx_draw *draw, const char *typed,
+              struct lx_grade *out);
+
+/* Grades an answer to follow-up `i` on its key points. */
+void lx_grade_followup(const struct lx_lesson *l, size_t i, const char *typed,
+                       struct lx_grade *out);
 
 void lx_free(struct lx_lesson *l);
 

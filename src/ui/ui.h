@@ -1,0 +1,28 @@
+/* ui.h: the terminal app. The command line opens the database and finds the
+ * lesson files; the app loads the lessons, owns the terminal and runs until
+ * the learner quits. */
+#ifndef UI_H
+#define UI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lx.h"
+#include "store.h"
+
+struct ui_options {
+    struct store *store;
+    const char *db_path;
+    const char *learner;
+    int64_t learner_id;
+    struct lx_opts lx;
+    char **lesson_paths; /* in course order */
+    size_t n_lessons;
+    const char *open_lesson; /* open this lesson at start (NULL: the course map) */
+};
+
+/* Runs the app. Returns the exit status: 0, or 2 when there is no usable
+ * terminal (the reason already printed). */
+int ui_run(const struct ui_options *o);
+
+#endif

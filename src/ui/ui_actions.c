@@ -1,0 +1,68 @@
+#include <curses.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui_actions.h"
+
+struct action {
+    enum ui_action id;
+    unsigned ctx;
+    int keys[3];
+    const char *label, *help;
+};
+
+static const struct action table[] = {
+#define UI_ACTION_ROW(name, ctx, k1, k2, k3, label, help)                                          \
+    {UI_##name, ctx, {k1, k2, k3}, label, help},
+    UI_ACTIONS(UI_ACTION_ROW)
+#undef UI_ACTION_ROW
+};
+
+#define N (sizeof table / sizeof table[0])
+
+enum ui_action ui_action_for(int key, unsigned context)
+{
+    if (key == '\n')
+        key = '\r'; /* terminals send either for Enter */
+    for (size_t i = 0; i < N; i++) {
+        if (!(table[i].ctx & context))
+            continue;
+        for (int k = 0; k < 3; k++)
+            if (table[i].keys[k] && table[i].keys[k] == key)
+                return table[i].id;
+    }
+    return UI_NONE;
+}
+
+void ui_action_keys(unsigned context, char *buf, size_t cap)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < N && o + 1 < cap; i++) {
+        int n;
+        if (!(table[i].ctx & context) || !table[i].label || !table[i].help)
+            continue;
+        /* the key and the first word of its help: "q back" */
+        n = snprintf(buf + o, cap - o, "%s%s %.*s", o ? "  " : "", table[i].label,
+                     (int)strcspn(table[i].help, " ,(:"), table[i].help);
+        if (n < 0 || (size_t)n >= cap - o)
+            break;
+        o += (size_t)n;
+    }
+}
+
+bool ui_action_doc(unsigned context, size_t i, const char **label, const char **help)
+{
+    size_t seen = 0;
+    for (size_t k = 0; k < N; k++) {
+        if (!(table[k].ctx & context) || !table[k].label || !table[k].help)
+            continue;
+        if (seen++ == i) {
+            *label = table[k].label;
+            *help = table[k].help;
+            return true;
+        }
+    }
+    return false;
+}

@@ -1,0 +1,69 @@
+/* ui_actions.h: every user action, listed once with its keys, the screens
+ * it works on and its help text. Key handling, the status line and the help
+ * screen are all generated from this list. */
+#ifndef UI_ACTIONS_H
+#define UI_ACTIONS_H
+
+#include <stddef.h>
+
+/* Where an action works: one bit per screen, and EDIT while a line is typed. */
+enum {
+    UC_MAP = 1,
+    UC_READ = 2,
+    UC_RESULT = 4, /* a quiz item, graded */
+    UC_EDIT = 8,   /* typing an answer or a search */
+    UC_HELP = 16,
+    UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP,
+};
+
+/* name, contexts, up to three keys (0 = none), key label, help */
+#define UI_ACTIONS(X)                                                                              \
+    X(HELP, UC_VIEW, '?', KEY_F(1), 0, "?", "help: every key that works here")                     \
+    X(HELP_EDIT, UC_EDIT, KEY_F(1), 0, 0, "F1", "help")                                            \
+    X(BACK, UC_VIEW, 'q', 27, KEY_LEFT, "q", "back (quit on the course map)")                      \
+    X(QUIT, UC_VIEW, 'Q', 0, 0, "Q", "quit kvtutor")                                               \
+    X(UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT, 'k', KEY_UP, 0, "j/k", "up")                     \
+    X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT, 'j', KEY_DOWN, 0, NULL, "down")                \
+    X(PAGE_UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT, KEY_PPAGE, 'b', 0, NULL, "page up")         \
+    X(PAGE_DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT, KEY_NPAGE, ' ', 0, NULL, "page down")     \
+    X(TOP, UC_MAP | UC_READ | UC_HELP, 'g', KEY_HOME, 0, NULL, "to the top")                       \
+    X(BOTTOM, UC_MAP | UC_READ | UC_HELP, 'G', KEY_END, 0, NULL, "to the bottom")                  \
+    X(OPEN, UC_MAP | UC_READ, '\r', KEY_ENTER, 'l', "Enter",                                       \
+      "open the lesson, or follow the link")                                                       \
+    X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons by title and concept")                       \
+    X(PRACTISE, UC_MAP | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")                \
+    X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT, 'f', 0, 0, "f",                                     \
+      "follow-ups: the interviewer's questions")                                                   \
+    X(NEXT_LINK, UC_READ, '\t', 0, 0, "Tab", "link: select the next linked lesson")                \
+    X(RELOAD, UC_READ, 'r', 0, 0, "r", "reload the lesson from disk (for its author)")             \
+    X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter", "next: save the rating and go on")           \
+    X(RETRY, UC_RESULT, 'a', 0, 0, "a", "again: answer this one once more")                        \
+    X(HINT, UC_RESULT, 'h', 0, 0, "h", "hint: show the next one")                                  \
+    X(RATE_AGAIN, UC_RESULT, '1', 0, 0, "1-4", "rate: 1 again, 2 hard, 3 good, 4 easy")            \
+    X(RATE_HARD, UC_RESULT, '2', 0, 0, NULL, NULL)                                                 \
+    X(RATE_GOOD, UC_RESULT, '3', 0, 0, NULL, NULL)                                                 \
+    X(RATE_EASY, UC_RESULT, '4', 0, 0, NULL, NULL)                                                 \
+    X(SAVE_AGAIN, UC_RESULT, 's', 0, 0, "s", "save: try again after a database error")             \
+    X(SUBMIT, UC_EDIT, '\r', KEY_ENTER, 0, "Enter", "submit")                                      \
+    X(CANCEL, UC_EDIT, 27, 0, 0, "Esc", "stop typing")                                             \
+    X(EDIT_HINT, UC_EDIT, '\t', 0, 0, "Tab", "hint")
+
+enum ui_action {
+    UI_NONE = 0,
+#define UI_ACTION_ENUM(name, ctx, k1, k2, k3, label, help) UI_##name,
+    UI_ACTIONS(UI_ACTION_ENUM)
+#undef UI_ACTION_ENUM
+        UI__COUNT
+};
+
+/* The action a key means in this context, or UI_NONE. */
+enum ui_action ui_action_for(int key, unsigned context);
+
+/* "?:help q:back j/k:up ..." for the status line, from the table. */
+void ui_action_keys(unsigned context, char *buf, size_t cap);
+
+/* For the help screen: the i-th documented action of a context. Returns
+ * false past the last; *label and *help point into the table. */
+bool ui_action_doc(unsigned context, size_t i, const char **label, const char **help);
+
+#endif

@@ -1,0 +1,69 @@
+/* The help screen, generated from the action table for the screen it was
+ * opened from. */
+#include "ui_app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct help {
+    unsigned context;
+    int first;
+};
+
+static unsigned help_context(void *self)
+{
+    (void)self;
+    return UC_HELP;
+}
+
+static const char *help_title(void *self, struct ui *ui)
+{
+    (void)self, (void)ui;
+    return "Help: the keys that work here";
+}
+
+static void help_draw(void *self, struct ui *ui, int top, int rows, int cols)
+{
+    struct help *h = self;
+    const char *label, *text;
+    int y = top + 1;
+    (void)ui;
+
+    for (size_t i = (size_t)h->first; y < top + rows && ui_action_doc(h->context, i, &label, &text);
+         i++, y++) {
+        ui_put(y, 2, 12, label, A_BOLD);
+        ui_put(y, 16, cols - 18, text, A_NORMAL);
+    }
+    if (y < top + rows - 1)
+        ui_put(y + 1, 2, cols - 4,
+               "Anywhere: Ctrl-C quits, Ctrl-Z suspends. Answers and ratings are saved at once.",
+               A_NORMAL);
+}
+
+static void help_action(void *self, struct ui *ui, enum ui_action a)
+{
+    struct help *h = self;
+    if (a == UI_BACK)
+        ui_pop(ui);
+    else if (a == UI_DOWN)
+        h->first++;
+    else if (a == UI_UP && h->first > 0)
+        h->first--;
+}
+
+static const struct ui_screen_ops ops = {
+    .name = "help",
+    .context = help_context,
+    .title = help_title,
+    .draw = help_draw,
+    .action = help_action,
+    .destroy = free,
+};
+
+struct ui_screen ui_help_new(unsigned context)
+{
+    struct help *h = calloc(1, sizeof *h);
+    if (h)
+        h->context = context & ~(unsigned)UC_HELP ? context & ~(unsigned)UC_HELP : UC_MAP;
+    return (struct ui_screen){&ops, h};
+}

@@ -1,0 +1,234 @@
+/* The app: loads the lessons, runs the one generic screen loop, and draws
+ * the frame around every screen (title bar, message line, status line). */
+#include "ui_app.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "kvt_text.h"
+#include "ui_term.h"
+
+void ui_say(struct ui *ui, enum ui_say kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ui->message, sizeof ui->message, fmt, ap);
+    va_end(ap);
+    ui->message_kind = kind;
+}
+
+void ui_push(struct ui *ui, struct ui_screen s)
+{
+    if (!s.self) {
+        ui_say(ui, UI_BAD, "out of memory");
+        return;
+    }
+    if (ui->depth == UI_MAX_DEPTH) {
+        if (s.ops->destroy)
+            s.ops->destroy(s.self);
+        ui_say(ui, UI_BAD, "too many screens open; go back first");
+        return;
+    }
+    ui->stack[ui->depth++] = s;
+}
+
+void ui_pop(struct ui *ui)
+{
+    struct ui_screen *s;
+    if (ui->depth == 0)
+        return;
+    s = &ui->stack[--ui->depth];
+    if (s->ops->leave)
+        s->ops->leave(s->self, ui);
+    if (s->ops->destroy)
+        s->ops->destroy(s->self);
+}
+
+struct lx_lesson *ui_lesson(struct ui *ui, const char *id, size_t *index)
+{
+    for (size_t i = 0; i < ui->n_lessons; i++) {
+        if (ui->lessons[i] && strcmp(ui->lessons[i]->id, id) == 0) {
+            if (index)
+                *index = i;
+            return ui->lessons[i];
+        }
+    }
+    return NULL;
+}
+
+static void draw_frame(struct ui *ui)
+{
+    struct ui_screen *top = &ui->stack[ui->depth - 1];
+    unsigned ctx = top->ops->context(top->self);
+    char keys[512], status[1024];
+    attr_t msg = ui->message_kind == UI_BAD    ? ui_attr(3, A_BOLD)
+                 : ui->message_kind == UI_GOOD ? ui_attr(2, A_BOLD)
+                                               : A_NORMAL;
+
+    erase();
+    curs_set(0);
+    /* title bar */
+    attron(A_REVERSE);
+    mvhline(0, 0, ' ', COLS);
+    attroff(A_REVERSE);
+    ui_put(0, 1, COLS - 2, top->ops->title(top->self, ui), A_REVERSE | A_BOLD);
+    /* message line and status line */
+    if (ui->message[0])
+        ui_put(LINES - 2, 1, COLS - 2, ui->message, msg);
+    ui_action_keys(ctx, keys, sizeof keys);
+    snprintf(status, sizeof status, "%s · %s │ %s", ui->opt.learner, ui->opt.db_path, keys);
+    attron(A_REVERSE);
+    mvhline(LINES - 1, 0, ' ', COLS);
+    attroff(A_REVERSE);
+    ui_put(LINES - 1, 1, COLS - 2, status, A_REVERSE);
+    /* the screen itself, last, so it can place the cursor */
+    top->ops->draw(top->self, ui, 1, LINES - 3, COLS);
+}
+
+static void draw_too_small(void)
+{
+    char msg[96];
+    erase();
+    curs_set(0);
+    snprintf(msg, sizeof msg, "Terminal too small: %d×%d. kvtutor needs %d×%d.", COLS, LINES,
+             UI_MIN_COLS, UI_MIN_LINES);
+    ui_put(LINES / 2, 1, COLS - 2, msg, A_BOLD);
+    if (LINES > 2)
+        ui_put(LINES / 2 + 1, 1, COLS - 2, "Enlarge the window, or press Q to quit.", A_NORMAL);
+}
+
+/* Mouse wheel: three lines a notch. */
+static void wheel(struct ui *ui, unsigned ctx)
+{
+    MEVENT ev;
+    struct ui_screen *top = &ui->stack[ui->depth - 1];
+    enum ui_action a = UI_NONE;
+    if (getmouse(&ev) != OK)
+        return;
+    if (ev.bstate & BUTTON4_PRESSED)
+        a = UI_UP;
+    else if (ev.bstate & BUTTON5_PRESSED)
+        a = UI_DOWN;
+    if (a != UI_NONE && (ctx & (UC_MAP | UC_READ | UC_HELP | UC_RESULT)))
+        for (int i = 0; i < 3; i++)
+            top->ops->action(top->self, ui, a);
+}
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static void loop(struct ui *ui, uint64_t started)
+{
+    const char *bench = getenv("KVTUTOR_EXIT_AFTER_FIRST_DRAW");
+
+    timeout(200); /* wake up for signals and resizes */
+    while (!ui->quit && ui->depth > 0 && !ui_term_quit_requested()) {
+        struct ui_screen *top = &ui->stack[ui->depth - 1];
+        unsigned ctx = top->ops->context(top->self);
+        bool small = COLS < UI_MIN_COLS || LINES < UI_MIN_LINES;
+        wint_t ch;
+        int kind;
+
+        if (small)
+            draw_too_small();
+        else
+            draw_frame(ui);
+        refresh();
+        if (ui->draws++ == 0 && bench && *bench) {
+            struct rusage ru;
+            getrusage(RUSAGE_SELF, &ru);
+            ui_term_later("first draw after %.1f ms; max resident %ld KiB",
+                          (double)(now_us() - started) / 1000.0, ru.ru_maxrss);
+            return;
+        }
+        kind = get_wch(&ch);
+        if (kind == ERR)
+            continue;
+        if (kind == KEY_CODE_YES && ch == KEY_RESIZE)
+            continue; /* redrawn at the top of the loop */
+        if (small) {
+            if (kind == OK && (ch == 'Q' || ch == 'q'))
+                ui->quit = true;
+            continue;
+        }
+        if (kind == KEY_CODE_YES && ch == KEY_MOUSE) {
+            wheel(ui, ctx);
+            continue;
+        }
+        if (ctx & UC_EDIT) {
+            enum ui_action a = ui_action_for((int)ch, UC_EDIT);
+            if (a == UI_HELP_EDIT)
+                ui_push(ui, ui_help_new(ctx));
+            else if (a != UI_NONE)
+                top->ops->action(top->self, ui, a);
+            else if (kind == OK && ch >= 0x20 && ch != 0x7F)
+                top->ops->text(top->self, ui, (uint32_t)ch);
+            else
+                top->ops->edit_key(top->self, ui, (int)ch);
+            continue;
+        }
+        {
+            enum ui_action a = ui_action_for((int)ch, ctx);
+            if (a == UI_QUIT) {
+                ui->quit = true;
+            } else if (a == UI_HELP || a == UI_HELP_EDIT) {
+                ui_push(ui, ui_help_new(ctx));
+            } else if (a != UI_NONE) {
+                ui->message[0] = '\0';
+                top->ops->action(top->self, ui, a);
+            }
+        }
+    }
+}
+
+int ui_run(const struct ui_options *o)
+{
+    struct ui ui = {.opt = *o};
+    uint64_t started = now_us();
+    char why[256];
+    size_t failed = 0;
+    int rc = 0;
+
+    if (ui_term_start(why, sizeof why) != 0) {
+        fprintf(stderr, "kvtutor: %s\n", why);
+        return 2;
+    }
+    ui.lessons = calloc(o->n_lessons ? o->n_lessons : 1, sizeof *ui.lessons);
+    ui.n_lessons = o->n_lessons;
+    for (size_t i = 0; ui.lessons && i < o->n_lessons; i++) {
+        struct lx_report rep = {0};
+        if (lx_load(o->lesson_paths[i], &o->lx, &ui.lessons[i], &rep) != KVT_E_OK) {
+            if (failed++ == 0)
+                ui_say(&ui, UI_BAD, "%s: %s (kvtutor lint says more)", o->lesson_paths[i],
+                       rep.n ? rep.items[0].msg : "cannot be loaded");
+        }
+        lx_report_free(&rep);
+    }
+    if (failed > 1)
+        ui_say(&ui, UI_BAD, "%zu lesson files could not be loaded; run kvtutor lint on them",
+               failed);
+    ui_push(&ui, ui_map_new(&ui));
+    if (o->open_lesson) {
+        size_t idx;
+        if (ui_lesson(&ui, o->open_lesson, &idx))
+            ui_push(&ui, ui_reader_new(&ui, idx));
+        else
+            ui_say(&ui, UI_BAD, "no lesson \"%s\"", o->open_lesson);
+    }
+    loop(&ui, started);
+    while (ui.depth > 0)
+        ui_pop(&ui);
+    for (size_t i = 0; ui.lessons && i < ui.n_lessons; i++)
+        lx_free(ui.lessons[i]);
+    free(ui.lessons);
+    ui_term_stop();
+    return rc;
+}

@@ -1,0 +1,271 @@
+/* The course map: modules and their lessons in order, with how far the
+ * learner got and what is due; '/' narrows it to lessons whose title or
+ * concept matches. */
+#include "ui_app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store_report.h"
+
+struct row {
+    size_t lesson; /* index into ui->lessons, or SIZE_MAX for a module heading */
+    const char *module;
+};
+
+struct map {
+    struct row *rows;
+    size_t n_rows, selected, first;
+    struct store_stats stats;
+    bool have_stats, searching;
+    struct ui_edit search;
+};
+
+static bool matches(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return true;
+    for (; hay && *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && (hay[i] | 0x20) == (needle[i] | 0x20))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+/* Rows for the lessons that match the search, a heading before each module. */
+static void build(struct map *m, struct ui *ui)
+{
+    const char *module = NULL;
+    free(m->rows);
+    m->rows = calloc(ui->n_lessons * 2 + 1, sizeof *m->rows);
+    m->n_rows = 0;
+    for (size_t i = 0; m->rows && i < ui->n_lessons; i++) {
+        const struct lx_lesson *l = ui->lessons[i];
+        if (!l || !(matches(l->title, m->search.buf) || matches(l->concept, m->search.buf) ||
+                    matches(l->id, m->search.buf)))
+            continue;
+        if (!module || strcmp(module, l->module) != 0) {
+            module = l->module;
+            m->rows[m->n_rows++] = (struct row){SIZE_MAX, module};
+        }
+        m->rows[m->n_rows++] = (struct row){i, l->module};
+    }
+    if (m->selected >= m->n_rows || (m->n_rows && m->rows[m->selected].lesson == SIZE_MAX))
+        m->selected = m->n_rows > 1 ? 1 : 0;
+}
+
+static void refresh_stats(struct map *m, struct ui *ui)
+{
+    struct store_error err;
+    if (m->have_stats)
+        store_stats_free(&m->stats);
+    m->have_stats = store_stats(ui->opt.store, ui->opt.learner_id, (int64_t)time(NULL), &m->stats,
+                                &err) == KVT_E_OK;
+}
+
+static const struct store_lesson_stats *lesson_stats(struct map *m, const char *id)
+{
+    for (size_t i = 0; m->have_stats && i < m->stats.n_lessons; i++)
+        if (strcmp(m->stats.lessons[i].lesson_id, id) == 0)
+            return &m->stats.lessons[i];
+    return NULL;
+}
+
+static unsigned map_context(void *self)
+{
+    struct map *m = self;
+    return m->searching ? UC_EDIT : UC_MAP;
+}
+
+static const char *map_title(void *self, struct ui *ui)
+{
+    static char t[1200];
+    struct map *m = self;
+    (void)ui;
+    snprintf(t, sizeof t, "kvtutor · Course map%s%s", m->search.len ? " · matching " : "",
+             m->search.buf);
+    return t;
+}
+
+static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
+{
+    struct map *m = self;
+    int list = rows - 2;
+
+    if (!m->have_stats)
+        refresh_stats(m, ui);
+    if (m->n_rows == 0)
+        ui_put(top + 1, 2, cols - 4,
+               m->search.len ? "No lesson matches; Esc clears the search."
+                             : "No lessons found. Bundled lessons live in share/kvtutor/lessons.",
+               A_NORMAL);
+    if (m->selected < m->first)
+        m->first = m->selected;
+    if (list > 0 && m->selected >= m->first + (size_t)list)
+        m->first = m->selected - (size_t)list + 1;
+    for (int r = 0; r < list && m->first + (size_t)r < m->n_rows; r++) {
+        const struct row *row = &m->rows[m->first + (size_t)r];
+        int y = top + 1 + r;
+        if (row->lesson == SIZE_MAX) {
+            ui_put(y, 2, cols - 4, row->module, ui_attr(5, A_BOLD) | A_BOLD);
+        } else {
+            const struct lx_lesson *l = ui->lessons[row->lesson];
+            const struct store_lesson_stats *s = lesson_stats(m, l->id);
+            bool sel = m->first + (size_t)r == m->selected;
+            char right[96];
+            attr_t a = sel ? A_REVERSE : A_NORMAL;
+            if (sel)
+                mvhline(y, 2, ' ', cols - 4), mvchgat(y, 2, cols - 4, A_REVERSE, 0, NULL);
+            ui_put(y, 4, cols - 40, l->title, a | (sel ? A_BOLD : 0));
+            snprintf(right, sizeof right, "%lld/%zu done  %lld due",
+                     s ? (long long)s->exercises : 0LL, l->n_exercises,
+                     s ? (long long)s->due_now : 0LL);
+            ui_put(y, cols - 32, 30, right, a);
+        }
+    }
+    if (m->searching) {
+        ui_put(top + rows - 1, 2, 2, "/", A_BOLD);
+        ui_edit_draw(&m->search, top + rows - 1, 4, cols - 6);
+    } else if (m->n_rows && m->rows[m->selected].lesson != SIZE_MAX) {
+        const struct lx_lesson *l = ui->lessons[m->rows[m->selected].lesson];
+        char line[512];
+        snprintf(line, sizeof line, "%s · concept %s · %zu exercises, %zu follow-ups", l->id,
+                 l->concept, l->n_exercises, l->n_followups);
+        ui_put(top + rows - 1, 2, cols - 4, line, A_DIM);
+    }
+}
+
+static void move_sel(struct map *m, long by)
+{
+    long s = (long)m->selected;
+    if (m->n_rows == 0)
+        return;
+    do {
+        s += by > 0 ? 1 : -1;
+        if (s < 0 || s >= (long)m->n_rows)
+            return;
+        if (m->rows[s].lesson != SIZE_MAX)
+            by += by > 0 ? -1 : 1;
+    } while (by != 0);
+    m->selected = (size_t)s;
+}
+
+static void map_action(void *self, struct ui *ui, enum ui_action a)
+{
+    struct map *m = self;
+    size_t lesson = m->n_rows ? m->rows[m->selected].lesson : SIZE_MAX;
+
+    switch (a) {
+    case UI_BACK:
+        ui->quit = true;
+        break;
+    case UI_UP:
+        move_sel(m, -1);
+        break;
+    case UI_DOWN:
+        move_sel(m, 1);
+        break;
+    case UI_PAGE_UP:
+        move_sel(m, -10);
+        break;
+    case UI_PAGE_DOWN:
+        move_sel(m, 10);
+        break;
+    case UI_TOP:
+        m->selected = 0;
+        move_sel(m, 1);
+        break;
+    case UI_BOTTOM:
+        m->selected = m->n_rows ? m->n_rows - 1 : 0;
+        break;
+    case UI_SEARCH:
+        m->searching = true;
+        break;
+    case UI_SUBMIT:
+        m->searching = false;
+        break;
+    case UI_CANCEL:
+        m->searching = false;
+        ui_edit_clear(&m->search);
+        build(m, ui);
+        break;
+    case UI_OPEN:
+    case UI_PRACTISE:
+    case UI_FOLLOWUPS:
+        if (lesson == SIZE_MAX)
+            break;
+        m->have_stats = false; /* counts change while it is open */
+        ui_push(ui, a == UI_OPEN ? ui_reader_new(ui, lesson)
+                                 : ui_quiz_new(ui, lesson, a == UI_FOLLOWUPS));
+        break;
+    default:
+        break;
+    }
+}
+
+static void map_text(void *self, struct ui *ui, uint32_t cp)
+{
+    struct map *m = self;
+    ui_edit_insert(&m->search, cp);
+    build(m, ui);
+}
+
+static void map_edit_key(void *self, struct ui *ui, int key)
+{
+    struct map *m = self;
+    if (ui_edit_key(&m->search, key))
+        build(m, ui);
+}
+
+static void map_destroy(void *self)
+{
+    struct map *m = self;
+    if (m->have_stats)
+        store_stats_free(&m->stats);
+    free(m->rows);
+    free(m);
+}
+
+static const struct ui_screen_ops ops = {
+    .name = "map",
+    .context = map_context,
+    .title = map_title,
+    .draw = map_draw,
+    .action = map_action,
+    .text = map_text,
+    .edit_key = map_edit_key,
+    .destroy = map_destroy,
+};
+
+struct ui_screen ui_map_new(struct ui *ui)
+{
+    struct map *m = calloc(1, sizeof *m);
+    char last[128];
+    bool found = false;
+    struct store_error err;
+
+    if (!m)
+        return (struct ui_screen){&ops, NULL};
+    ui_edit_clear(&m->search);
+    build(m, ui);
+    /* resume: select the lesson open most recently */
+    if (store_lesson_last(ui->opt.store, ui->opt.learner_id, last, sizeof last, &found, &err) ==
+            KVT_E_OK &&
+        found) {
+        for (size_t i = 0; i < m->n_rows; i++) {
+            size_t l = m->rows[i].lesson;
+            if (l != SIZE_MAX && strcmp(ui->lessons[l]->id, last) == 0) {
+                m->selected = i;
+                ui_say(ui, UI_INFO, "Welcome back. You were reading \"%s\": Enter resumes.",
+                       ui->lessons[l]->title);
+            }
+        }
+    }
+    return (struct ui_screen){&ops, m};
+}

@@ -1,0 +1,478 @@
+/* The quiz: a lesson's exercises, then the interviewer's follow-ups, one at a
+ * time. An answer is graded and saved the moment it is given; its rating
+ * (suggested from the grade, changeable with 1-4) is saved when the learner
+ * goes on, and applied on the way out if they leave first. */
+#include "ui_app.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fsrs.h"
+#include "kv_grade.h"
+#include "kvt_format.h"
+
+#define QUICK_SECONDS 20.0
+
+enum phase { TYPING, RESULT, SUMMARY };
+
+struct quiz {
+    size_t lesson;
+    size_t item, n_items; /* exercises first, then follow-ups */
+    size_t first_item;    /* where this run started (follow-ups only: past the exercises) */
+    enum phase phase;
+    struct ui_edit edit;
+    struct lx_draw draw;
+    uint64_t seed;
+    double started;
+    unsigned hints; /* shown for this item */
+    struct lx_grade grade;
+    struct ui_lines body;
+    int body_cols;
+    size_t scroll;
+    /* the saved attempt and its rating */
+    struct store_attempt attempt;
+    char answer[1024], diagnosis[64], exercise_id[96];
+    bool saved, rated;
+    int rating;
+    unsigned right, answered;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const struct lx_lesson *lesson_of(struct quiz *q, struct ui *ui)
+{
+    return ui->lessons[q->lesson];
+}
+
+static bool is_followup(const struct quiz *q, const struct lx_lesson *l)
+{
+    return q->item >= l->n_exercises;
+}
+
+static const char *const rating_names[] = {"", "again", "hard", "good", "easy"};
+
+/* Begins the current item: a fresh draw of its numbers, an empty answer. */
+static void begin(struct quiz *q, struct ui *ui)
+{
+    const struct lx_lesson *l = lesson_of(q, ui);
+    char err[256];
+
+    q->phase = q->item < q->n_items ? TYPING : SUMMARY;
+    q->hints = 0;
+    q->scroll = 0;
+    q->body_cols = 0;
+    q->saved = q->rated = false;
+    ui_edit_clear(&q->edit);
+    q->started = now_s();
+    if (q->phase == TYPING && !is_followup(q, l) && l->exercises[q->item].kind == LX_NUMERIC) {
+        /* each attempt its own numbers; the seed is saved to replay them */
+        q->seed = (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)(q->item + 1) * 40503u ^
+                  (uint64_t)(now_s() * 1e6);
+        q->seed &= 0x7fffffffffffffffull;
+        if (lx_draw(ui->lessons[q->lesson], q->item, q->seed, &q->draw, err, sizeof err) !=
+            KVT_E_OK)
+            ui_say(ui, UI_BAD, "this exercise cannot be computed: %s", err);
+    }
+    if (q->phase == SUMMARY) {
+        struct store_error e;
+        if (q->first_item == 0 && q->answered >= l->n_exercises)
+            store_lesson_done(ui->opt.store, ui->opt.learner_id, l->id, (int64_t)time(NULL), &e);
+    }
+}
+
+/* Applies the chosen rating to the saved attempt, once. */
+static void rate(struct quiz *q, struct ui *ui)
+{
+    struct store_error err;
+    if (!q->saved || q->rated)
+        return;
+    if (store_rate_attempt(ui->opt.store, q->attempt.uid, q->rating, NULL, NULL, &err) == KVT_E_OK)
+        q->rated = true;
+    else if (err.code != KVT_E_DB_READONLY)
+        ui_say(ui, UI_BAD, "the rating was not saved: %s", err.detail);
+}
+
+static void save(struct quiz *q, struct ui *ui)
+{
+    struct store_error err;
+    if (q->saved)
+        return;
+    if (store_record_attempt(ui->opt.store, &q->attempt, NULL, NULL, &err) == KVT_E_OK) {
+        q->saved = true;
+        return;
+    }
+    /* the answer stays in memory; 's' tries again */
+    ui_say(ui, UI_BAD, "your answer was not saved (%s: %s); s tries again", kvt_strerror(err.code),
+           err.detail);
+}
+
+static void submit(struct quiz *q, struct ui *ui)
+{
+    const struct lx_lesson *l = lesson_of(q, ui);
+    bool fu = is_followup(q, l);
+    size_t idx = fu ? q->item - l->n_exercises : q->item;
+    double seconds = now_s() - q->started;
+    bool diagnosed;
+
+    if (q->edit.len == 0)
+        return;
+    ui_edit_remember(&q->edit);
+    snprintf(q->answer, sizeof q->answer, "%s", q->edit.buf);
+    if (fu)
+        lx_grade_followup(l, idx, q->answer, &q->grade);
+    else
+        lx_grade(l, idx, &q->draw, q->answer, &q->grade);
+    diagnosed = q->grade.num.mistake != KV_MISTAKE_NONE && q->grade.verdict != KV_INVALID && !fu &&
+                l->exercises[idx].kind == LX_NUMERIC;
+    q->rating = (int)fsrs_rating_for(q->grade.verdict == KV_CORRECT, q->hints > 0, false, seconds,
+                                     QUICK_SECONDS);
+    q->phase = RESULT;
+    q->body_cols = 0;
+    q->scroll = 0;
+    q->answered++;
+    q->right += q->grade.verdict == KV_CORRECT;
+    /* save now: the answer exists even if the app stops before the rating */
+    if (fu)
+        snprintf(q->exercise_id, sizeof q->exercise_id, "followup-%zu", idx + 1);
+    else
+        snprintf(q->exercise_id, sizeof q->exercise_id, "%s", l->exercises[idx].id);
+    snprintf(q->diagnosis, sizeof q->diagnosis, "%s",
+             diagnosed ? kv_mistake_id(q->grade.num.mistake) : "");
+    q->attempt = (struct store_attempt){
+        .learner_id = ui->opt.learner_id,
+        .module = l->module,
+        .lesson_id = l->id,
+        .exercise_id = q->exercise_id,
+        .concept = l->concept,
+        .answer = q->answer,
+        .verdict = q->grade.verdict == KV_CORRECT ? "correct"
+                   : q->grade.verdict == KV_WRONG ? "wrong"
+                                                  : "invalid",
+        .score = q->grade.score,
+        .diagnosis = q->diagnosis[0] ? q->diagnosis : NULL,
+        .hinted = q->hints > 0,
+        .rating = 0,
+        .seconds = seconds,
+        .created_at = (int64_t)time(NULL),
+    };
+    if (!fu && l->exercises[idx].kind == LX_NUMERIC) {
+        q->attempt.has_value = !isnan(q->grade.num.parsed);
+        q->attempt.value = q->grade.num.parsed;
+        q->attempt.unit = l->exercises[idx].unit;
+        q->attempt.has_seed = l->exercises[idx].n_params > 0;
+        q->attempt.seed = (int64_t)q->seed;
+    }
+    if (store_new_uid(q->attempt.uid) != KVT_E_OK) {
+        ui_say(ui, UI_BAD, "no randomness for an attempt id; the answer was not saved");
+        return;
+    }
+    save(q, ui);
+    if (q->grade.verdict == KV_INVALID)
+        q->rating = FSRS_AGAIN;
+}
+
+static void add_points(struct ui_lines *b, const struct lx_point *p, size_t n,
+                       const struct kv_text_result *t, int width)
+{
+    for (size_t i = 0; i < n && i < KV_MAX_POINTS; i++) {
+        char line[600];
+        snprintf(line, sizeof line, "%s %s", t->covered[i] ? "✓" : "·", p[i].text);
+        ui_lines_text(b, line, width, 4, t->covered[i] ? ui_attr(2, A_BOLD) : A_DIM);
+    }
+}
+
+/* The graded view: verdict, what was expected, the diagnosis, the model. */
+static void build_result(struct quiz *q, struct ui *ui, int cols)
+{
+    const struct lx_lesson *l = lesson_of(q, ui);
+    const struct lx_grade *g = &q->grade;
+    bool fu = is_followup(q, l);
+    size_t idx = fu ? q->item - l->n_exercises : q->item;
+    int w = cols - 4;
+    char line[1200];
+
+    ui_lines_free(&q->body);
+    q->body_cols = cols;
+    snprintf(line, sizeof line, "Your answer: %s", q->answer);
+    ui_lines_text(&q->body, line, w, 2, A_NORMAL);
+    snprintf(line, sizeof line, "%s",
+             g->verdict == KV_CORRECT ? "Right."
+             : g->verdict == KV_WRONG ? "Not quite."
+                                      : "Not an answer kvtutor can read.");
+    ui_lines_text(&q->body, line, w, 2,
+                  g->verdict == KV_CORRECT ? ui_attr(2, A_BOLD) | A_BOLD
+                                           : ui_attr(3, A_BOLD) | A_BOLD);
+    if (g->verdict == KV_INVALID && g->why[0])
+        ui_lines_text(&q->body, g->why, w, 4, A_NORMAL);
+    if (fu) {
+        snprintf(line, sizeof line, "Key points covered: %.0f%%", g->score * 100);
+        ui_lines_text(&q->body, line, w, 2, A_NORMAL);
+        add_points(&q->body, l->followups[idx].points, l->followups[idx].n_points, &g->text, w);
+        ui_lines_blank(&q->body);
+        ui_lines_text(&q->body, "What an interviewer wants to hear:", w, 2, A_BOLD);
+        ui_lines_text(&q->body, l->followups[idx].answer, w, 4, A_NORMAL);
+    } else {
+        const struct lx_exercise *e = &l->exercises[idx];
+        if (e->kind == LX_NUMERIC) {
+            char tol[64];
+            if (e->relative)
+                snprintf(tol, sizeof tol, "within %g%%", e->tolerance * 100);
+            else
+                snprintf(tol, sizeof tol, "within ± %g %s", e->tolerance, e->unit);
+            char num[48];
+            snprintf(line, sizeof line, "Expected: %s %s (%s)",
+                     kvt_fmt_number(g->spec.expected, 4, num, sizeof num), e->unit, tol);
+            ui_lines_text(&q->body, line, w, 2, A_NORMAL);
+            if (g->verdict != KV_INVALID) {
+                snprintf(line, sizeof line, "Read as: %s %s",
+                         kvt_fmt_number(g->num.parsed, 4, num, sizeof num), e->unit);
+                ui_lines_text(&q->body, line, w, 2, A_DIM);
+            }
+            if (g->num.mistake != KV_MISTAKE_NONE && g->verdict == KV_WRONG) {
+                snprintf(line, sizeof line, "Diagnosis: %s", kv_mistake_text(g->num.mistake));
+                ui_lines_text(&q->body, line, w, 2, ui_attr(4, A_BOLD) | A_BOLD);
+            }
+            ui_lines_blank(&q->body);
+            ui_lines_verbatim(&q->body, l->worked, 2, ui_attr(1, A_BOLD));
+        } else if (e->kind == LX_CHOICE) {
+            if (g->picked >= 0 && e->options[g->picked].why)
+                ui_lines_text(&q->body, e->options[g->picked].why, w, 4, A_NORMAL);
+            if (g->verdict != KV_CORRECT && g->correct_option >= 0) {
+                snprintf(line, sizeof line, "The answer: %s", e->options[g->correct_option].text);
+                ui_lines_text(&q->body, line, w, 2, A_BOLD);
+                if (e->options[g->correct_option].why)
+                    ui_lines_text(&q->body, e->options[g->correct_option].why, w, 4, A_NORMAL);
+            }
+        } else {
+            snprintf(line, sizeof line, "Key points covered: %.0f%%", g->score * 100);
+            ui_lines_text(&q->body, line, w, 2, A_NORMAL);
+            add_points(&q->body, e->points, e->n_points, &g->text, w);
+            ui_lines_blank(&q->body);
+            ui_lines_text(&q->body, "A model answer:", w, 2, A_BOLD);
+            ui_lines_text(&q->body, e->model_answer, w, 4, A_NORMAL);
+        }
+    }
+}
+
+static unsigned quiz_context(void *self)
+{
+    struct quiz *q = self;
+    return q->phase == TYPING ? UC_EDIT : UC_RESULT;
+}
+
+static const char *quiz_title(void *self, struct ui *ui)
+{
+    static char t[512];
+    struct quiz *q = self;
+    const struct lx_lesson *l = lesson_of(q, ui);
+    if (q->phase == SUMMARY)
+        snprintf(t, sizeof t, "kvtutor · %s · done", l->title);
+    else if (is_followup(q, l))
+        snprintf(t, sizeof t, "kvtutor · %s · follow-up %zu of %zu", l->title,
+                 q->item - l->n_exercises + 1, l->n_followups);
+    else
+        snprintf(t, sizeof t, "kvtutor · %s · exercise %zu of %zu", l->title, q->item + 1,
+                 l->n_exercises);
+    return t;
+}
+
+static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
+{
+    struct quiz *q = self;
+    const struct lx_lesson *l = lesson_of(q, ui);
+    struct ui_lines head = {0};
+    bool fu;
+    size_t idx;
+    int y;
+
+    if (q->phase == SUMMARY) {
+        char line[256];
+        snprintf(line, sizeof line, "%u of %u answers right. Every answer and rating is saved.",
+                 q->right, q->answered);
+        ui_put(top + 1, 2, cols - 4, line, A_BOLD);
+        ui_put(top + 3, 2, cols - 4, "q goes back; kvtutor stats shows your progress.", A_NORMAL);
+        return;
+    }
+    fu = is_followup(q, l);
+    idx = fu ? q->item - l->n_exercises : q->item;
+    if (fu) {
+        ui_lines_text(&head, "The interviewer follows up:", cols - 4, 0, A_DIM);
+        ui_lines_text(&head, l->followups[idx].question, cols - 4, 2, A_BOLD);
+    } else {
+        const struct lx_exercise *e = &l->exercises[idx];
+        ui_lines_text(&head, e->kind == LX_NUMERIC ? q->draw.prompt : e->prompt, cols - 4, 2,
+                      A_BOLD);
+        if (e->kind == LX_CHOICE) {
+            for (size_t i = 0; i < e->n_options; i++) {
+                char opt[600];
+                snprintf(opt, sizeof opt, "%zu. %s", i + 1, e->options[i].text);
+                ui_lines_text(&head, opt, cols - 4, 4, A_NORMAL);
+            }
+        }
+        for (unsigned i = 0; i < q->hints && i < e->n_hints; i++) {
+            char hint[600];
+            snprintf(hint, sizeof hint, "Hint %u: %s", i + 1, e->hints[i]);
+            ui_lines_text(&head, hint, cols - 4, 2, ui_attr(4, A_NORMAL));
+        }
+    }
+    ui_lines_draw(&head, 0, top + 1, (int)head.n, cols, -1);
+    y = top + 2 + (int)head.n;
+    ui_lines_free(&head);
+    if (q->phase == TYPING) {
+        ui_put(y, 2, 10, fu ? "Answer in your words:" : "Answer:", A_NORMAL);
+        ui_edit_draw(&q->edit, y + (fu ? 1 : 0), fu ? 2 : 10, cols - 12);
+        return;
+    }
+    if (q->body_cols != cols)
+        build_result(q, ui, cols);
+    {
+        int room = top + rows - 2 - y;
+        char rate_line[256];
+        if (room > 0) {
+            if (q->body.n > (size_t)room && q->scroll > q->body.n - (size_t)room)
+                q->scroll = q->body.n - (size_t)room;
+            ui_lines_draw(&q->body, q->scroll, y, room, cols, -1);
+        }
+        snprintf(rate_line, sizeof rate_line,
+                 "Rating: %d %s%s  (1 again  2 hard  3 good  4 easy)  "
+                 "Enter saves it and goes on",
+                 q->rating, rating_names[q->rating], q->rated ? ", saved" : "");
+        ui_put(top + rows - 1, 2, cols - 4, rate_line, A_BOLD);
+    }
+}
+
+static void next(struct quiz *q, struct ui *ui)
+{
+    rate(q, ui);
+    q->item++;
+    begin(q, ui);
+}
+
+static void quiz_action(void *self, struct ui *ui, enum ui_action a)
+{
+    struct quiz *q = self;
+    const struct lx_lesson *l = lesson_of(q, ui);
+    size_t nh = !is_followup(q, l) && q->item < l->n_exercises ? l->exercises[q->item].n_hints : 0;
+
+    switch (a) {
+    case UI_SUBMIT:
+        submit(q, ui);
+        break;
+    case UI_CANCEL:
+    case UI_BACK:
+        ui_pop(ui);
+        return;
+    case UI_EDIT_HINT:
+    case UI_HINT:
+        if (q->hints < nh)
+            q->hints++, q->body_cols = 0;
+        else
+            ui_say(ui, UI_INFO, nh ? "no more hints" : "this one has no hints");
+        break;
+    case UI_NEXT:
+        next(q, ui);
+        break;
+    case UI_RETRY:
+        rate(q, ui);
+        begin(q, ui);
+        break;
+    case UI_FOLLOWUPS:
+        rate(q, ui);
+        if (q->item < l->n_exercises) {
+            q->item = l->n_exercises;
+            begin(q, ui);
+        }
+        break;
+    case UI_RATE_AGAIN:
+    case UI_RATE_HARD:
+    case UI_RATE_GOOD:
+    case UI_RATE_EASY:
+        if (q->rated)
+            ui_say(ui, UI_INFO, "the rating is already saved");
+        else
+            q->rating = 1 + (int)(a - UI_RATE_AGAIN);
+        break;
+    case UI_SAVE_AGAIN:
+        save(q, ui);
+        if (q->saved)
+            ui_say(ui, UI_GOOD, "saved");
+        break;
+    case UI_UP:
+        if (q->scroll > 0)
+            q->scroll--;
+        break;
+    case UI_DOWN:
+        q->scroll++;
+        break;
+    case UI_PAGE_UP:
+        q->scroll = q->scroll > 10 ? q->scroll - 10 : 0;
+        break;
+    case UI_PAGE_DOWN:
+        q->scroll += 10;
+        break;
+    default:
+        break;
+    }
+}
+
+static void quiz_text(void *self, struct ui *ui, uint32_t cp)
+{
+    struct quiz *q = self;
+    (void)ui;
+    ui_edit_insert(&q->edit, cp);
+}
+
+static void quiz_edit_key(void *self, struct ui *ui, int key)
+{
+    struct quiz *q = self;
+    (void)ui;
+    ui_edit_key(&q->edit, key);
+}
+
+static void quiz_leave(void *self, struct ui *ui)
+{
+    struct quiz *q = self;
+    if (q->phase == RESULT)
+        rate(q, ui); /* leaving is going on: the suggested or chosen rating stands */
+}
+
+static void quiz_destroy(void *self)
+{
+    struct quiz *q = self;
+    ui_lines_free(&q->body);
+    free(q);
+}
+
+static const struct ui_screen_ops ops = {
+    .name = "quiz",
+    .context = quiz_context,
+    .title = quiz_title,
+    .draw = quiz_draw,
+    .action = quiz_action,
+    .text = quiz_text,
+    .edit_key = quiz_edit_key,
+    .leave = quiz_leave,
+    .destroy = quiz_destroy,
+};
+
+struct ui_screen ui_quiz_new(struct ui *ui, size_t lesson, bool followups_only)
+{
+    struct quiz *q = calloc(1, sizeof *q);
+    const struct lx_lesson *l = ui->lessons[lesson];
+
+    if (!q)
+        return (struct ui_screen){&ops, NULL};
+    q->lesson = lesson;
+    q->n_items = l->n_exercises + l->n_followups;
+    q->item = q->first_item = followups_only ? l->n_exercises : 0;
+    begin(q, ui);
+    return (struct ui_screen){&ops, q};
+}

@@ -1,0 +1,237 @@
+/* The lesson reader: the question, the direct answer, the deep dive, the
+ * worked arithmetic, the follow-ups to expect and the linked lessons, wrapped
+ * to the window and scrolled. The author can reload the file with 'r'. */
+#include "ui_app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct reader {
+    size_t lesson;
+    struct ui_lines lines;
+    int built_cols;
+    size_t first;
+    int link; /* the selected link, -1 none */
+};
+
+static void heading(struct ui_lines *l, const char *text)
+{
+    ui_lines_blank(l);
+    ui_lines_verbatim(l, text, 0, ui_attr(5, A_BOLD) | A_BOLD);
+}
+
+static void build(struct reader *r, struct ui *ui, int cols)
+{
+    const struct lx_lesson *l = ui->lessons[r->lesson];
+    char meta[1024];
+    int width = cols - 4;
+
+    ui_lines_free(&r->lines);
+    r->built_cols = cols;
+    ui_lines_text(&r->lines, l->title, width, 0, A_BOLD);
+    snprintf(meta, sizeof meta, "%s · concept: %s · checked against: %s", l->module, l->concept,
+             l->baseline);
+    ui_lines_text(&r->lines, meta, width, 0, A_DIM);
+    heading(&r->lines, "Question");
+    ui_lines_text(&r->lines, l->question, width, 2, A_NORMAL);
+    heading(&r->lines, "Direct answer");
+    ui_lines_text(&r->lines, l->answer, width, 2, A_NORMAL);
+    for (size_t i = 0; i < l->n_sections; i++) {
+        heading(&r->lines, l->sections[i].title);
+        ui_lines_text(&r->lines, l->sections[i].text, width, 2, A_NORMAL);
+    }
+    heading(&r->lines, "Worked");
+    ui_lines_verbatim(&r->lines, l->worked, 2, ui_attr(1, A_BOLD));
+    heading(&r->lines, "What an interviewer asks next");
+    for (size_t i = 0; i < l->n_followups; i++) {
+        char q[1024];
+        snprintf(q, sizeof q, "%zu. %s", i + 1, l->followups[i].question);
+        ui_lines_text(&r->lines, q, width, 2, A_NORMAL);
+    }
+    ui_lines_text(&r->lines, "Press e to practise the exercises, f for these follow-ups.", width, 2,
+                  A_DIM);
+    if (l->n_links) {
+        heading(&r->lines, "Linked lessons (Tab selects, Enter opens)");
+        for (size_t i = 0; i < l->n_links; i++) {
+            const struct lx_lesson *to = ui_lesson(ui, l->links[i], NULL);
+            char line[512];
+            snprintf(line, sizeof line, "→ %s", to ? to->title : l->links[i]);
+            ui_lines_text(&r->lines, line, width, 2, ui_attr(5, A_UNDERLINE));
+            r->lines.items[r->lines.n - 1].tag = (int)i;
+        }
+    }
+}
+
+static unsigned reader_context(void *self)
+{
+    (void)self;
+    return UC_READ;
+}
+
+static const char *reader_title(void *self, struct ui *ui)
+{
+    static char t[512];
+    struct reader *r = self;
+    snprintf(t, sizeof t, "kvtutor · %s", ui->lessons[r->lesson]->title);
+    return t;
+}
+
+static void reader_draw(void *self, struct ui *ui, int top, int rows, int cols)
+{
+    struct reader *r = self;
+    int view = rows - 1;
+    char where[64];
+
+    if (r->built_cols != cols)
+        build(r, ui, cols);
+    if (r->lines.n > (size_t)view && r->first > r->lines.n - (size_t)view)
+        r->first = r->lines.n - (size_t)view;
+    ui_lines_draw(&r->lines, r->first, top, view, cols, r->link);
+    snprintf(where, sizeof where, "%zu%%",
+             r->lines.n <= (size_t)view ? (size_t)100
+                                        : (r->first + (size_t)view) * 100 / r->lines.n);
+    ui_put(top + rows - 1, cols - 8, 6, where, A_DIM);
+}
+
+static void scroll_by(struct reader *r, long by)
+{
+    long f = (long)r->first + by;
+    r->first = f < 0 ? 0 : (size_t)f;
+}
+
+static void save_position(struct reader *r, struct ui *ui)
+{
+    char pos[32];
+    struct store_error err;
+    snprintf(pos, sizeof pos, "line:%zu", r->first);
+    if (store_lesson_seen(ui->opt.store, ui->opt.learner_id, ui->lessons[r->lesson]->id, pos,
+                          (int64_t)time(NULL), &err) != KVT_E_OK &&
+        err.code != KVT_E_DB_READONLY)
+        ui_say(ui, UI_BAD, "the reading position was not saved: %s", err.detail);
+}
+
+static void reload(struct reader *r, struct ui *ui)
+{
+    struct lx_lesson *fresh = NULL;
+    struct lx_report rep = {0};
+    const char *path = ui->lessons[r->lesson]->path;
+
+    if (lx_load(path, &ui->opt.lx, &fresh, &rep) != KVT_E_OK) {
+        if (rep.n && rep.items[0].line > 0)
+            ui_say(ui, UI_BAD, "not reloaded: line %d: %s", rep.items[0].line, rep.items[0].msg);
+        else
+            ui_say(ui, UI_BAD, "not reloaded: %s", rep.n ? rep.items[0].msg : "cannot be loaded");
+    } else {
+        lx_free(ui->lessons[r->lesson]);
+        ui->lessons[r->lesson] = fresh;
+        r->built_cols = 0;
+        r->link = -1;
+        ui_say(ui, UI_GOOD, "reloaded %s", fresh->path);
+    }
+    lx_report_free(&rep);
+}
+
+static void reader_action(void *self, struct ui *ui, enum ui_action a)
+{
+    struct reader *r = self;
+    const struct lx_lesson *l = ui->lessons[r->lesson];
+    long page = LINES - 6;
+
+    switch (a) {
+    case UI_BACK:
+        ui_pop(ui);
+        return;
+    case UI_UP:
+        scroll_by(r, -1);
+        break;
+    case UI_DOWN:
+        scroll_by(r, 1);
+        break;
+    case UI_PAGE_UP:
+        scroll_by(r, -page);
+        break;
+    case UI_PAGE_DOWN:
+        scroll_by(r, page);
+        break;
+    case UI_TOP:
+        r->first = 0;
+        break;
+    case UI_BOTTOM:
+        r->first = r->lines.n;
+        break;
+    case UI_NEXT_LINK:
+        if (l->n_links) {
+            r->link = (r->link + 1) % (int)l->n_links;
+            for (size_t i = 0; i < r->lines.n; i++)
+                if (r->lines.items[i].tag == r->link && (i < r->first || i > r->first + 10))
+                    r->first = i > 5 ? i - 5 : 0;
+        } else {
+            ui_say(ui, UI_INFO, "this lesson links to no other");
+        }
+        break;
+    case UI_OPEN:
+        if (r->link >= 0) {
+            size_t to;
+            if (ui_lesson(ui, l->links[r->link], &to))
+                ui_push(ui, ui_reader_new(ui, to));
+            else
+                ui_say(ui, UI_BAD, "lesson \"%s\" is not installed", l->links[r->link]);
+        } else {
+            ui_say(ui, UI_INFO, "Tab selects a linked lesson; e practises this one");
+        }
+        break;
+    case UI_PRACTISE:
+    case UI_FOLLOWUPS:
+        save_position(r, ui);
+        ui_push(ui, ui_quiz_new(ui, r->lesson, a == UI_FOLLOWUPS));
+        break;
+    case UI_RELOAD:
+        reload(r, ui);
+        break;
+    default:
+        break;
+    }
+}
+
+static void reader_leave(void *self, struct ui *ui)
+{
+    save_position(self, ui);
+}
+
+static void reader_destroy(void *self)
+{
+    struct reader *r = self;
+    ui_lines_free(&r->lines);
+    free(r);
+}
+
+static const struct ui_screen_ops ops = {
+    .name = "reader",
+    .context = reader_context,
+    .title = reader_title,
+    .draw = reader_draw,
+    .action = reader_action,
+    .leave = reader_leave,
+    .destroy = reader_destroy,
+};
+
+struct ui_screen ui_reader_new(struct ui *ui, size_t lesson)
+{
+    struct reader *r = calloc(1, sizeof *r);
+    char pos[64];
+    bool done, found;
+    struct store_error err;
+
+    if (!r)
+        return (struct ui_screen){&ops, NULL};
+    r->lesson = lesson;
+    r->link = -1;
+    if (store_lesson_get(ui->opt.store, ui->opt.learner_id, ui->lessons[lesson]->id, pos,
+                         sizeof pos, &done, &found, &err) == KVT_E_OK &&
+        found && strncmp(pos, "line:", 5) == 0)
+        r->first = (size_t)strtoul(pos + 5, NULL, 10);
+    save_position(r, ui);
+    return (struct ui_screen){&ops, r};
+}

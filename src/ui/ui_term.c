@@ -1,0 +1,131 @@
+#include "ui_term.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t quit_signal;
+static bool started, color, utf8;
+static char later[8][240];
+static int n_later;
+
+static void on_quit(int sig)
+{
+    quit_signal = sig;
+}
+
+/* A crash: give the terminal back, then die the way the signal meant. */
+static void on_crash(int sig)
+{
+    if (started)
+        endwin();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void ui_term_later(const char *fmt, ...)
+{
+    va_list ap;
+    if (n_later >= 8)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(later[n_later++], sizeof later[0], fmt, ap);
+    va_end(ap);
+}
+
+bool ui_term_quit_requested(void)
+{
+    return quit_signal != 0;
+}
+
+bool ui_term_color(void)
+{
+    return color;
+}
+
+bool ui_term_utf8(void)
+{
+    return utf8;
+}
+
+int ui_term_start(char *why, size_t cap)
+{
+    struct sigaction sa;
+    const char *nc = getenv("NO_COLOR");
+    int err = 0;
+
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        snprintf(why, cap,
+                 "the app needs a terminal on stdin and stdout; for scripts use "
+                 "kvtutor calc, ask, lint or stats");
+        return -1;
+    }
+    /* ask terminfo ourselves first: initscr would exit on an unknown TERM */
+    if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+        const char *t = getenv("TERM");
+        snprintf(why, cap, "TERM=%s is not a terminal kvtutor can drive%s", t ? t : "(unset)",
+                 err == 0 ? " (it is a hardcopy or generic terminal)" : "");
+        return -1;
+    }
+    if (!tigetstr("cup") || tigetstr("cup") == (char *)-1) {
+        const char *t = getenv("TERM");
+        del_curterm(cur_term);
+        snprintf(why, cap, "TERM=%s cannot move the cursor; try TERM=xterm-256color",
+                 t ? t : "(unset)");
+        return -1;
+    }
+    del_curterm(cur_term);
+    utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    if (!newterm(NULL, stdout, stdin)) {
+        snprintf(why, cap, "the terminal could not be set up");
+        return -1;
+    }
+    started = true;
+    atexit(ui_term_stop);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_quit;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = on_crash;
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGFPE, &sa, NULL);
+    sigaction(SIGABRT, &sa, NULL);
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    mousemask(BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    color = has_colors() && !(nc && *nc);
+    if (color) {
+        start_color();
+        use_default_colors();           /* -1: the terminal's own background and foreground */
+        init_pair(1, COLOR_CYAN, -1);   /* code and worked arithmetic */
+        init_pair(2, COLOR_GREEN, -1);  /* right */
+        init_pair(3, COLOR_RED, -1);    /* wrong */
+        init_pair(4, COLOR_YELLOW, -1); /* hints, diagnoses */
+        init_pair(5, COLOR_BLUE, -1);   /* links, headings */
+    }
+    return 0;
+}
+
+void ui_term_stop(void)
+{
+    if (!started)
+        return;
+    started = false;
+    endwin();
+    for (int i = 0; i < n_later; i++)
+        fprintf(stderr, "%s\n", later[i]);
+    n_later = 0;
+}

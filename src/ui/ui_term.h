@@ -1,0 +1,32 @@
+/* ui_term.h: the one owner of the terminal.
+ *
+ * Starting checks that stdin and stdout are terminals and that TERM can
+ * address the cursor, and says why not instead of letting ncurses abort.
+ * Every way out (quit, Ctrl-C, SIGTERM, SIGHUP, a crash, exit()) goes
+ * through ui_term_stop, which restores the terminal and then prints the
+ * messages that came while curses owned the screen. Ctrl-Z is left to
+ * ncurses, which restores the terminal and takes it back on fg. */
+#ifndef UI_TERM_H
+#define UI_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* 0, or -1 with a one-line reason in why (not a terminal, unusable TERM). */
+int ui_term_start(char *why, size_t cap);
+
+/* Restores the terminal; safe to call twice and from atexit. */
+void ui_term_stop(void);
+
+/* True once SIGINT, SIGTERM or SIGHUP arrived: the loop should wind down. */
+bool ui_term_quit_requested(void);
+
+/* Colours are on unless NO_COLOR is set (https://no-color.org) or the
+ * terminal has none; the text is UTF-8 when the locale says so. */
+bool ui_term_color(void);
+bool ui_term_utf8(void);
+
+/* A line to print on stderr once the terminal is restored. */
+void ui_term_later(const char *fmt, ...);
+
+#endif
