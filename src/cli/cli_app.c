@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* `kvtutor [--db FILE] [--lessons DIR] [--learner NAME] [open LESSON_ID]`:
  * opens the database, gathers the lesson files and starts the terminal app. */
 #include "cli.h"
@@ -29,9 +30,12 @@ int cli_app(int argc, char **argv)
     struct cli_files files = {0};
     struct ui_options o = {0};
     char data[4096], dirs[3][4096];
+    struct timespec ts;
     size_t nd;
     int rc;
 
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    o.started_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
     for (int i = 0; i < argc; i++) {
         const char **dst = strcmp(argv[i], "--db") == 0        ? &db_path
                            : strcmp(argv[i], "--lessons") == 0 ? &lessons

@@ -19,6 +19,7 @@ struct ui_options {
     char **lesson_paths; /* in course order */
     size_t n_lessons;
     const char *open_lesson; /* open this lesson at start (NULL: the course map) */
+    uint64_t started_us;     /* CLOCK_MONOTONIC when the command began, for the startup figure */
 };
 
 /* Runs the app. Returns the exit status: 0, or 2 when there is no usable

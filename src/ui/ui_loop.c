@@ -192,7 +192,7 @@ static void loop(struct ui *ui, uint64_t started)
 int ui_run(const struct ui_options *o)
 {
     struct ui ui = {.opt = *o};
-    uint64_t started = now_us();
+    uint64_t started = o->started_us ? o->started_us : now_us();
     char why[256];
     size_t failed = 0;
     int rc = 0;

@@ -69,8 +69,10 @@ int ui_term_start(char *why, size_t cap)
     /* ask terminfo ourselves first: initscr would exit on an unknown TERM */
     if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
         const char *t = getenv("TERM");
-        snprintf(why, cap, "TERM=%s is not a terminal kvtutor can drive%s", t ? t : "(unset)",
-                 err == 0 ? " (it is a hardcopy or generic terminal)" : "");
+        snprintf(why, cap, "TERM=%s: %s", t ? t : "(unset)",
+                 err == 1   ? "a hardcopy terminal cannot show the app"
+                 : err == 0 ? "no such terminal in the terminfo database"
+                            : "no terminfo database was found");
         return -1;
     }
     if (!tigetstr("cup") || tigetstr("cup") == (char *)-1) {

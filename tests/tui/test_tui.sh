@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# The terminal app driven through a real terminal (tmux): what a person sees
+# after each key, what lands in the database, and that every way out leaves
+# the terminal as it was. Prints "N passed, N failed".
+set -u
+KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
+work=$(mktemp -d /tmp/kvt_tui.XXXXXX)
+sock="$work/tmux.sock"
+db="$work/progress.db"
+passed=0
+failed=0
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+
+tm() { tmux -S "$sock" "$@"; }
+stop_server() {
+  tm kill-server 2>/dev/null
+  for _ in $(seq 20); do tm has-session 2>/dev/null || return 0; sleep 0.05; done
+}
+cleanup() { stop_server; sleep 0.2; rm -rf "$work"; }
+trap cleanup EXIT
+
+ok() { passed=$((passed + 1)); echo "ok: $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $1"; tm capture-pane -p -t app 2>/dev/null | sed 's/^/  | /'; }
+
+screen() { tm capture-pane -p -t app 2>/dev/null; }
+
+# Waits up to 5 s for text to appear on the screen.
+wait_for() {
+  for _ in $(seq 50); do
+    screen | grep -qF -- "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+check() { # description, text expected on screen
+  if wait_for "$2"; then ok "$1"; else bad "$1 (no \"$2\")"; fi
+}
+
+# A shell in a 100x30 terminal, the app started from it like a person would.
+start_shell() {
+  stop_server
+  for _ in 1 2 3; do
+    tm -f /dev/null new-session -d -s app -x 100 -y 30 "env -i HOME=$work PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} ${1:-} bash --norc --noprofile" 2>/dev/null
+    sleep 0.3
+    tm has-session -t app 2>/dev/null && break
+  done
+  tm send-keys -t app "stty -g > $work/stty.before; PS1='$ '" Enter
+}
+
+run_app() {
+  rm -f "$work/stty.after"
+  tm send-keys -t app "clear; $KVTUTOR --db $db $*; echo EXIT=\$?; stty -g > $work/stty.after" Enter
+}
+
+stty_kept() {
+  for _ in $(seq 30); do [ -s "$work/stty.after" ] && break; sleep 0.1; done
+  if [ -s "$work/stty.after" ] && cmp -s "$work/stty.before" "$work/stty.after"; then
+    ok "$1: the terminal settings are as before"
+  else
+    bad "$1: stty -g changed or the app did not exit"
+  fi
+  rm -f "$work/stty.after"
+}
+
+# --- a lesson read, answered right and wrong, a follow-up, quit ---
+start_shell
+run_app
+check "the course map lists the bundled lesson" "The KV cache caps concurrency"
+check "the status line names the learner and the database" "default · $db"
+tm send-keys -t app Enter
+check "Enter opens the lesson reader" "Direct answer"
+check "the reader shows the worked arithmetic further down" "Question"
+tm send-keys -t app q
+check "q goes back to the map" "Course map"
+tm send-keys -t app '?'
+check "? shows the help generated from the actions" "search lessons by title and concept"
+tm send-keys -t app q
+tm send-keys -t app e
+check "e starts the exercises" "How many bytes of KV cache does one token take"
+tm send-keys -t app "56 KiB" Enter
+check "a right answer is marked right" "Right."
+check "the expected value is shown with its tolerance" "Expected: 57,344 B (within 1%)"
+tm send-keys -t app a
+tm send-keys -t app "28 KiB" Enter
+check "a wrong answer is marked wrong" "Not quite."
+check "the missing x2 is diagnosed" "you left out the x2 for K and V"
+tm send-keys -t app f
+check "f goes to the interviewer's follow-ups" "How would you triple that concurrency"
+tm send-keys -t app "Quantize the weights with AWQ and store the KV cache in fp8" Enter
+check "a follow-up answer is scored on key points" "Key points covered"
+check "the model answer is revealed" "What an interviewer wants to hear"
+tm send-keys -t app Q
+check "Q quits" "EXIT=0"
+stty_kept "quit"
+attempts=$(sqlite3 "$db" "SELECT group_concat(exercise_id || ':' || verdict, ' ') FROM (SELECT * FROM attempt ORDER BY id)")
+if [ "$attempts" = "per-token:correct per-token:wrong followup-1:correct" ]; then
+  ok "all three answers are in the database"
+else
+  bad "the database holds: $attempts"
+fi
+rated=$(sqlite3 "$db" "SELECT count(*) FROM attempt WHERE rating IS NOT NULL")
+if [ "$rated" = 3 ]; then ok "every answer got its rating"; else bad "$rated answers rated"; fi
+
+# --- resume, search, resize ---
+run_app
+check "the app resumes at the lesson last read" "You were reading"
+tm send-keys -t app / z z z
+check "a search with no match says so" "No lesson matches"
+tm send-keys -t app Escape
+check "Esc clears the search" "The KV cache caps concurrency"
+tm resize-window -t app -x 60 -y 20
+check "a window below 80x24 gets a clear notice" "Terminal too small: 60×20"
+tm resize-window -t app -x 100 -y 30
+check "growing it back redraws the map" "Course map"
+tm send-keys -t app Q
+stty_kept "quit after resizing"
+
+# --- every other way out ---
+run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app C-c
+check "Ctrl-C quits cleanly" "EXIT=0"
+stty_kept "Ctrl-C"
+
+for sig in TERM HUP; do
+  run_app
+  wait_for "Course map" >/dev/null
+  pkill -"$sig" -f "$KVTUTOR --db $db"
+  check "SIG$sig ends the app" "EXIT="
+  stty_kept "SIG$sig"
+done
+
+run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app C-z
+check "Ctrl-Z suspends to the shell" "Stopped"
+tm send-keys -t app "stty -g > $work/stty.suspended; fg" Enter
+check "fg brings the app back" "Course map"
+if cmp -s "$work/stty.before" "$work/stty.suspended"; then
+  ok "while suspended the terminal is the shell's"
+else
+  bad "the terminal was not restored while suspended"
+fi
+tm send-keys -t app Q
+stty_kept "Ctrl-Z and fg"
+
+# --- colours follow NO_COLOR ---
+start_shell
+run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app Enter
+wait_for "Direct answer" >/dev/null
+if tm capture-pane -p -e -t app | grep -qE $'\e\\[[0-9;]*3[0-7]m|\e\\[[0-9;]*38;'; then
+  ok "with colours, headings are coloured"
+else
+  bad "no colour found without NO_COLOR"
+fi
+tm send-keys -t app Q
+stty_kept "quit in colour"
+start_shell "NO_COLOR=1"
+run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app Enter
+wait_for "Direct answer" >/dev/null
+if tm capture-pane -p -e -t app | grep -qE $'\e\\[[0-9;]*3[0-7]m|\e\\[[0-9;]*38;'; then
+  bad "NO_COLOR=1 still shows colours"
+else
+  ok "NO_COLOR=1 shows no colour"
+fi
+tm send-keys -t app Q
+stty_kept "NO_COLOR quit"
+
+# --- no terminal, no usable TERM ---
+out=$("$KVTUTOR" --db "$db" </dev/null 2>&1); rc=$?
+if [ $rc = 2 ] && [[ $out == *"needs a terminal"* ]]; then ok "no terminal: a clear line, exit 2"; else bad "no terminal: exit $rc: $out"; fi
+out=$(script -qec "TERM=dumb $KVTUTOR --db $db" /dev/null 2>&1); rc=$?
+if [[ $out == *"cannot move the cursor"* ]]; then ok "TERM=dumb: a clear line"; else bad "TERM=dumb: $out"; fi
+
+echo "tui: $passed passed, $failed failed"
+[ "$failed" = 0 ]
