@@ -59,7 +59,8 @@ void ui_pop(struct ui *ui);
 /* A one-line message under the screen (sanitised when drawn). */
 void ui_say(struct ui *ui, enum ui_say kind, const char *fmt, ...);
 
-/* The lesson with this id, or NULL; its index in *index when found. */
+/* The lesson with this id (the last loaded, when several share it), or
+ * NULL; its index in *index when found. */
 struct lx_lesson *ui_lesson(struct ui *ui, const char *id, size_t *index);
 
 /* Screens. */

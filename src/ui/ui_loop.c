@@ -50,7 +50,8 @@ void ui_pop(struct ui *ui)
 
 struct lx_lesson *ui_lesson(struct ui *ui, const char *id, size_t *index)
 {
-    for (size_t i = 0; i < ui->n_lessons; i++) {
+    /* the last one wins: the learner's and --lessons folders come after the bundled */
+    for (size_t i = ui->n_lessons; i-- > 0;) {
         if (ui->lessons[i] && strcmp(ui->lessons[i]->id, id) == 0) {
             if (index)
                 *index = i;

@@ -47,9 +47,12 @@ static void build(struct map *m, struct ui *ui)
     m->n_rows = 0;
     for (size_t i = 0; m->rows && i < ui->n_lessons; i++) {
         const struct lx_lesson *l = ui->lessons[i];
+        size_t last = i;
         if (!l || !(matches(l->title, m->search.buf) || matches(l->concept, m->search.buf) ||
                     matches(l->id, m->search.buf)))
             continue;
+        if (ui_lesson(ui, l->id, &last) && last != i)
+            continue; /* a later lesson with the same id replaces this one */
         if (!module || strcmp(module, l->module) != 0) {
             module = l->module;
             m->rows[m->n_rows++] = (struct row){SIZE_MAX, module};

@@ -116,6 +116,21 @@ check "growing it back redraws the map" "Course map"
 tm send-keys -t app Q
 stty_kept "quit after resizing"
 
+# --- an author's own lessons: open one directly, edit it, reload it ---
+mkdir -p "$work/mine"
+sed 's/title = "The KV cache caps concurrency"/title = "My draft of the KV lesson"/' \
+  "$(dirname "$KVTUTOR")/share/kvtutor/lessons/part0-foundations/kv-cache.lua" > "$work/mine/kv.lua"
+run_app --lessons "$work/mine" open kv-cache
+check "--lessons replaces a bundled lesson of the same id, open opens it" "My draft of the KV lesson"
+sed -i 's/My draft of the KV lesson/My second draft/' "$work/mine/kv.lua"
+tm send-keys -t app r
+check "r reloads the open lesson from disk" "My second draft"
+echo 'return lesson {' > "$work/mine/kv.lua"
+tm send-keys -t app r
+check "a broken reload keeps the lesson and says where" "not reloaded"
+tm send-keys -t app Q
+stty_kept "quit after reloading"
+
 # --- every other way out ---
 run_app
 wait_for "Course map" >/dev/null
