@@ -37,6 +37,18 @@ return lesson {
         .. "wall either: each decode step rereads the weights and the whole cache for a handful "
         .. "of arithmetic, so decode runs out of memory bandwidth and capacity long before FLOPs.",
 
+  -- what an answer to the question must say, for interview practice
+  points = {
+    point { "the weights are a fixed, one-time cost", weight = 2,
+            accept = {"one-time", "one time", "once", "fixed", "don't grow", "do not grow", "constant"} },
+    point { "the KV cache grows with every sequence and its length", weight = 2,
+            accept = {"per sequence", "per request", "per token", "grows", "context length", "each request"} },
+    point { "concurrency is how many caches fit in what is left", weight = 2,
+            accept = {"fit", "left", "leftover", "remaining", "budget"} },
+    point { "decode is memory-bound, not compute-bound",
+            accept = {"memory-bound", "memory bound", "bandwidth", "not compute"} },
+  },
+
   sections = {
     section {
       title = "What one token costs",

@@ -176,14 +176,13 @@ int cli_stats(int argc, char **argv)
     return rc;
 }
 
-/* The settings and what each accepts. */
+/* The settings, for listing and help; what each accepts is the store's rule. */
 static const struct setting {
-    const char *key, *fallback, *help;
-    double lo, hi; /* numeric range; lo > hi for a name */
+    const char *key, *help;
 } settings[] = {
-    {"learner", "default", "who is learning: progress is kept per name", 1, 0},
-    {"desired_retention", "0.9", "the recall probability reviews aim for, 0.7 to 0.97", 0.7, 0.97},
-    {"new_per_day", "20", "new exercises introduced a day, 0 to 500", 0, 500},
+    {"learner", "who is learning: progress is kept per name"},
+    {"desired_retention", "the recall probability reviews aim for, 0.7 to 0.97"},
+    {"new_per_day", "new exercises a review session brings in, 0 to 500"},
 };
 
 static const struct setting *find_setting(const char *key)
@@ -196,23 +195,9 @@ static const struct setting *find_setting(const char *key)
 
 static int check_value(const struct setting *s, const char *value)
 {
-    double v;
-    uint64_t u;
-    const char *why;
-
-    if (s->lo > s->hi) {
-        size_t n = strlen(value);
-        if (n == 0 || n > 64)
-            return fprintf(stderr, "kvtutor config: %s: a name of 1 to 64 characters\n", s->key), 2;
-        for (const unsigned char *p = (const unsigned char *)value; *p; p++)
-            if (*p < 0x20 || *p == 0x7f)
-                return fprintf(stderr, "kvtutor config: %s: no control characters\n", s->key), 2;
-        return 0;
-    }
-    why = strcmp(s->key, "new_per_day") == 0 ? cli_parse_uint(value, (uint64_t)s->hi, true, &u)
-                                             : cli_parse_real(value, s->lo, false, s->hi, &v);
+    const char *why = store_setting_check(s->key, value);
     if (why) {
-        fprintf(stderr, "kvtutor config: %s %s: %s (%s)\n", s->key, value, why, s->help);
+        fprintf(stderr, "kvtutor config: %s %s: %s\n", s->key, value, why);
         return 2;
     }
     return 0;
@@ -234,7 +219,7 @@ int cli_config(int argc, char **argv)
         puts("usage: kvtutor config get KEY | set KEY VALUE | list   [--db FILE]\n\nSettings:");
         for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
             printf("  %-18s %s (default %s)\n", settings[i].key, settings[i].help,
-                   settings[i].fallback);
+                   store_setting_fallback(settings[i].key));
         return 0;
     }
     if (o.npos == 0 || (strcmp(o.pos[0], "get") != 0 && strcmp(o.pos[0], "set") != 0 &&
@@ -273,9 +258,10 @@ int cli_config(int argc, char **argv)
                 break;
             }
             if (s)
-                puts(found ? value : settings[i].fallback);
+                puts(found ? value : store_setting_fallback(settings[i].key));
             else
-                printf("%-18s %s\n", settings[i].key, found ? value : settings[i].fallback);
+                printf("%-18s %s\n", settings[i].key,
+                       found ? value : store_setting_fallback(settings[i].key));
         }
     }
     cli_db_close(&db);

@@ -112,6 +112,8 @@ struct lx_lesson {
     size_t n_followups;
     struct lx_exercise *exercises;
     size_t n_exercises;
+    struct lx_point *points; /* key points of the main question (interviews); may be none */
+    size_t n_points;
     const char **links;
     size_t n_links;
     int *link_lines;
@@ -156,6 +158,9 @@ struct lx_grade {
  * exercise (model, kv_dtype, diagnose) and its drawn parameters. */
 void lx_grade(const struct lx_lesson *l, size_t ex, const struct lx_draw *draw, const char *typed,
               struct lx_grade *out);
+
+/* Grades an answer to the lesson's main question on its key points. */
+void lx_grade_question(const struct lx_lesson *l, const char *typed, struct lx_grade *out);
 
 /* Grades an answer to follow-up `i` on its key points. */
 void lx_grade_followup(const struct lx_lesson *l, size_t i, const char *typed,

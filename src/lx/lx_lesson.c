@@ -740,7 +740,7 @@ static void read_lesson(struct ctx *c, int t)
 {
     static const char *const keys[] = {"id",        "title",  "module",   "baseline", "concept",
                                        "question",  "answer", "sections", "worked",   "followups",
-                                       "exercises", "links",  NULL};
+                                       "exercises", "links",  "points",   NULL};
     struct lx_lesson *l = c->l;
     lua_State *L = c->L;
     int line = line_of(c, t, c->lesson_line), ty;
@@ -769,6 +769,12 @@ static void read_lesson(struct ctx *c, int t)
     if (!l->worked)
         problem(c, line, "lesson: missing field 'worked' (a code [[ ... ]] block of arithmetic)");
     read_sections(c, t, line);
+    if (field(c, t, "points") != LUA_TNIL) {
+        lua_pop(L, 1);
+        l->points = read_points(c, t, &l->n_points, "lesson", line);
+    } else {
+        lua_pop(L, 1);
+    }
     read_followups(c, t, line);
     read_exercises(c, t, line);
     read_links(c, t, line);
@@ -1217,6 +1223,13 @@ void lx_grade(const struct lx_lesson *l, size_t ex, const struct lx_draw *draw, 
     } else {
         grade_points(e->points, e->n_points, typed, out);
     }
+}
+
+void lx_grade_question(const struct lx_lesson *l, const char *typed, struct lx_grade *out)
+{
+    memset(out, 0, sizeof *out);
+    out->picked = out->correct_option = -1;
+    grade_points(l->points, l->n_points, typed, out);
 }
 
 void lx_grade_followup(const struct lx_lesson *l, size_t i, const char *typed, struct lx_grade *out)

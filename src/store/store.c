@@ -963,3 +963,41 @@ enum kvt_err store_reset_lesson(struct store *st, int64_t learner_id, const char
     }
     return store_commit(st, err);
 }
+
+static const struct {
+    const char *key, *fallback;
+} known_settings[] = {{"learner", "default"}, {"desired_retention", "0.9"}, {"new_per_day", "20"}};
+
+const char *store_setting_fallback(const char *key)
+{
+    for (size_t i = 0; i < sizeof known_settings / sizeof known_settings[0]; i++)
+        if (strcmp(known_settings[i].key, key) == 0)
+            return known_settings[i].fallback;
+    return NULL;
+}
+
+const char *store_setting_check(const char *key, const char *value)
+{
+    char *end;
+    double v;
+
+    if (!store_setting_fallback(key))
+        return "unknown setting (learner, desired_retention, new_per_day)";
+    if (strcmp(key, "learner") == 0) {
+        size_t n = strlen(value);
+        if (n == 0 || n > 64)
+            return "a name of 1 to 64 characters";
+        for (const unsigned char *p = (const unsigned char *)value; *p; p++)
+            if (*p < 0x20 || *p == 0x7f)
+                return "no control characters in a name";
+        return NULL;
+    }
+    /* plain decimals only: strtod would also take "nan", "inf" and hex */
+    if (!*value || strspn(value, "0123456789.") != strlen(value))
+        return strcmp(key, "new_per_day") == 0 ? "a whole number from 0 to 500"
+                                                : "a number from 0.7 to 0.97";
+    v = strtod(value, &end);
+    if (strcmp(key, "new_per_day") == 0)
+        return strchr(value, '.') || v > 500 ? "a whole number from 0 to 500" : NULL;
+    return v >= 0.7 && v <= 0.97 ? NULL : "a number from 0.7 to 0.97";
+}

@@ -44,6 +44,12 @@ int store_latest_version(void);
 enum kvt_err store_learner(struct store *st, const char *name, int64_t now, int64_t *id,
                            struct store_error *err);
 
+/* The settings kvtutor keeps: learner, desired_retention (0.7 to 0.97) and
+ * new_per_day (0 to 500). check: NULL when `value` is acceptable for `key`,
+ * else why not; `fallback` is the value in force while unset. */
+const char *store_setting_check(const char *key, const char *value);
+const char *store_setting_fallback(const char *key); /* NULL: no such setting */
+
 /* Settings. get: *found false (and buf "") when unset. */
 enum kvt_err store_setting_get(struct store *st, const char *key, char *buf, size_t cap,
                                bool *found, struct store_error *err);

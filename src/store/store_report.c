@@ -275,3 +275,93 @@ enum kvt_err store_import_review(struct store *st, const char *learner, const ch
     *updated = sqlite3_changes(st->db) > 0;
     return KVT_E_OK;
 }
+
+enum kvt_err store_each_due(struct store *st, int64_t learner_id, int64_t now, bool due_only,
+                            store_due_fn fn, void *ctx, struct store_error *err)
+{
+    sqlite3_stmt *s = store_stmt(st, due_only ? STMT_DUE_LIST : STMT_SEEN_LIST, err);
+    int rc;
+
+    if (!s)
+        return err->code;
+    sqlite3_bind_int64(s, 1, learner_id);
+    if (due_only)
+        sqlite3_bind_int64(s, 2, now / SECONDS_PER_DAY);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if (fn(ctx, text(s, 0), text(s, 1), sqlite3_column_int64(s, 2),
+               sqlite3_column_double(s, 3)) != 0)
+            break;
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? KVT_E_OK : store_fail(st, rc, err);
+}
+
+enum kvt_err store_activity(struct store *st, int64_t learner_id, int64_t now, int days,
+                            int64_t *answers, int64_t *right, struct store_error *err)
+{
+    sqlite3_stmt *s = store_stmt(st, STMT_ACTIVITY, err);
+    int64_t today = now / SECONDS_PER_DAY;
+    int rc;
+
+    for (int i = 0; i < days; i++)
+        answers[i] = right[i] = 0;
+    if (!s)
+        return err->code;
+    sqlite3_bind_int64(s, 1, learner_id);
+    sqlite3_bind_int64(s, 2, (today - days + 1) * SECONDS_PER_DAY);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        int64_t i = sqlite3_column_int64(s, 0) - (today - days + 1);
+        if (i >= 0 && i < days) {
+            answers[i] = sqlite3_column_int64(s, 1);
+            right[i] = sqlite3_column_int64(s, 2);
+        }
+    }
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? KVT_E_OK : store_fail(st, rc, err);
+}
+
+enum kvt_err store_each_concept(struct store *st, int64_t learner_id, store_concept_fn fn,
+                                void *ctx, struct store_error *err)
+{
+    sqlite3_stmt *s = store_stmt(st, STMT_CONCEPTS, err);
+    int rc;
+
+    if (!s)
+        return err->code;
+    sqlite3_bind_int64(s, 1, learner_id);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if (fn(ctx, text(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2)) != 0)
+            break;
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? KVT_E_OK : store_fail(st, rc, err);
+}
+
+enum kvt_err store_interview(struct store *st, int64_t learner_id, const char *lesson_id,
+                             int64_t started_at, double seconds, int answered, double score,
+                             const char *review, struct store_error *err)
+{
+    enum kvt_err e = store_begin(st, err);
+    sqlite3_stmt *s;
+    int rc;
+
+    if (e != KVT_E_OK)
+        return e;
+    if (!(s = store_stmt(st, STMT_INTERVIEW_ADD, err))) {
+        store_rollback(st);
+        return err->code;
+    }
+    sqlite3_bind_int64(s, 1, learner_id);
+    store_bind_text(s, 2, lesson_id);
+    sqlite3_bind_int64(s, 3, started_at);
+    sqlite3_bind_double(s, 4, seconds);
+    sqlite3_bind_int(s, 5, answered);
+    sqlite3_bind_double(s, 6, score);
+    store_bind_text(s, 7, review ? review : "");
+    rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE) {
+        e = store_fail(st, rc, err);
+        store_rollback(st);
+        return e;
+    }
+    return store_commit(st, err);
+}

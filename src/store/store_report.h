@@ -33,6 +33,28 @@ enum kvt_err store_stats(struct store *st, int64_t learner_id, int64_t now, stru
                          struct store_error *err);
 void store_stats_free(struct store_stats *s);
 
+/* Exercises to review: due ones (due_only) or every one with a schedule,
+ * most overdue first, then the least stable. */
+typedef int (*store_due_fn)(void *ctx, const char *lesson_id, const char *exercise_id,
+                            int64_t due_day, double stability);
+enum kvt_err store_each_due(struct store *st, int64_t learner_id, int64_t now, bool due_only,
+                            store_due_fn fn, void *ctx, struct store_error *err);
+
+/* Answers per day for the last `days` days (index 0 is `days - 1` days ago,
+ * the last is today), and how many were right. */
+enum kvt_err store_activity(struct store *st, int64_t learner_id, int64_t now, int days,
+                            int64_t *answers, int64_t *right, struct store_error *err);
+
+/* Accuracy per concept, weakest first. */
+typedef int (*store_concept_fn)(void *ctx, const char *concept, int64_t answers, int64_t right);
+enum kvt_err store_each_concept(struct store *st, int64_t learner_id, store_concept_fn fn,
+                                void *ctx, struct store_error *err);
+
+/* A finished mock interview. `review` lists the concepts to review. */
+enum kvt_err store_interview(struct store *st, int64_t learner_id, const char *lesson_id,
+                             int64_t started_at, double seconds, int answered, double score,
+                             const char *review, struct store_error *err);
+
 /* Every attempt of every learner, oldest first. The callback returns 0 to
  * go on; any other value stops the walk (and is no error). */
 typedef int (*store_attempt_fn)(void *ctx, const char *learner, const struct store_attempt *a);

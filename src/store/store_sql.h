@@ -50,6 +50,21 @@
     X(LESSON_LAST,                                                                                 \
       "SELECT lesson_id FROM lesson_progress WHERE learner_id = ?1 ORDER BY updated_at DESC "      \
       "LIMIT 1")                                                                                   \
+    X(DUE_LIST,                                                                                    \
+      "SELECT lesson_id, exercise_id, due_day, stability FROM review_state WHERE learner_id = ?1 " \
+      "AND due_day <= ?2 ORDER BY due_day, stability, lesson_id, exercise_id")                     \
+    X(SEEN_LIST,                                                                                   \
+      "SELECT lesson_id, exercise_id, due_day, stability FROM review_state WHERE learner_id = ?1 " \
+      "ORDER BY due_day, stability, lesson_id, exercise_id")                                       \
+    X(ACTIVITY,                                                                                    \
+      "SELECT created_at / 86400, count(*), sum(verdict = 'correct') FROM attempt WHERE "          \
+      "learner_id = ?1 AND created_at >= ?2 GROUP BY created_at / 86400")                          \
+    X(CONCEPTS,                                                                                    \
+      "SELECT concept, count(*), sum(verdict = 'correct') FROM attempt WHERE learner_id = ?1 "     \
+      "GROUP BY concept ORDER BY 1.0 * sum(verdict = 'correct') / count(*), concept")              \
+    X(INTERVIEW_ADD,                                                                               \
+      "INSERT INTO interview (learner_id, lesson_id, started_at, seconds, answered, score, review) "\
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                                                       \
     X(STATS_LESSONS, "SELECT module, lesson_id, count(DISTINCT exercise_id), count(*), "           \
                      "sum(verdict = 'correct'), sum(seconds) FROM attempt WHERE learner_id = ?1 "  \
                      "GROUP BY module, lesson_id ORDER BY module, lesson_id") /* learner */        \

@@ -13,7 +13,9 @@ enum {
     UC_RESULT = 4, /* a quiz item, graded */
     UC_EDIT = 8,   /* typing an answer or a search */
     UC_HELP = 16,
-    UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP,
+    UC_CALC = 32,  /* the calculator playground */
+    UC_PAGE = 64,  /* the progress and settings screens */
+    UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE,
 };
 
 /* name, contexts, up to three keys (0 = none), key label, help */
@@ -22,14 +24,30 @@ enum {
     X(HELP_EDIT, UC_EDIT, KEY_F(1), 0, 0, "F1", "help")                                            \
     X(BACK, UC_VIEW, 'q', 27, KEY_LEFT, "q", "back (quit on the course map)")                      \
     X(QUIT, UC_VIEW, 'Q', 0, 0, "Q", "quit kvtutor")                                               \
-    X(UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT, 'k', KEY_UP, 0, "j/k", "up")                     \
-    X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT, 'j', KEY_DOWN, 0, NULL, "down")                \
+    X(UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE, 'k', KEY_UP, 0, "j/k", "up")           \
+    X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE, 'j', KEY_DOWN, 0, NULL, "down")      \
     X(PAGE_UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT, KEY_PPAGE, 'b', 0, NULL, "page up")         \
     X(PAGE_DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT, KEY_NPAGE, ' ', 0, NULL, "page down")     \
     X(TOP, UC_MAP | UC_READ | UC_HELP, 'g', KEY_HOME, 0, NULL, "to the top")                       \
     X(BOTTOM, UC_MAP | UC_READ | UC_HELP, 'G', KEY_END, 0, NULL, "to the bottom")                  \
-    X(OPEN, UC_MAP | UC_READ, '\r', KEY_ENTER, 'l', "Enter",                                       \
-      "open the lesson, or follow the link")                                                       \
+    X(OPEN, UC_MAP | UC_READ | UC_PAGE, '\r', KEY_ENTER, 'l', "Enter",                             \
+      "open the lesson, follow the link, or change the setting")                                   \
+    X(REVIEW, UC_MAP, 'r', 0, 0, "r", "review: today's due exercises, then new ones")              \
+    X(CRAM, UC_MAP, 'c', 0, 0, "c", "cram: go over everything seen, schedule untouched")          \
+    X(INTERVIEW, UC_MAP | UC_READ, 'i', 0, 0, "i", "interview: a timed mock interview")           \
+    X(PLAYGROUND, UC_MAP, '=', 0, 0, "=", "calculator: the KV playground")                        \
+    X(PROGRESS, UC_MAP, 'p', 0, 0, "p", "progress: answers, accuracy, activity, mistakes")         \
+    X(SETTINGS, UC_MAP, 'S', 0, 0, "S", "settings: retention, new exercises a day, learner")       \
+    X(CALC_MODEL, UC_CALC, 'm', 'M', 0, "m/M", "model: next or previous preset")                   \
+    X(CALC_GPU, UC_CALC, 'g', 'G', 0, "g/G", "GPU: next or previous preset")                      \
+    X(CALC_CONTEXT, UC_CALC, 'c', 'C', 0, "c/C", "context length x2 or /2")                       \
+    X(CALC_BATCH, UC_CALC, 'b', 'B', 0, "b/B", "batch x2 or /2")                                   \
+    X(CALC_KV, UC_CALC, 'v', 0, 0, "v", "KV dtype: the next one")                                 \
+    X(CALC_WEIGHTS, UC_CALC, 'w', 0, 0, "w", "weights dtype: the next one")                       \
+    X(CALC_UTIL, UC_CALC, 'u', 'U', 0, "u/U", "util: gpu_memory_utilization +0.05 or -0.05")      \
+    X(CALC_TP, UC_CALC, 't', 'T', 0, "t/T", "TP: tensor parallel x2 or /2")                       \
+    X(CALC_SHOW, UC_CALC, 'a', 0, 0, "a", "arithmetic: show or hide it")                          \
+    X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "open a config.json for the model")                   \
     X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons by title and concept")                       \
     X(PRACTISE, UC_MAP | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")                \
     X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT, 'f', 0, 0, "f",                                     \

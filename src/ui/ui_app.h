@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fsrs.h"
 #include "lx.h"
 #include "store.h"
 #include "ui.h"
@@ -40,6 +41,9 @@ struct ui_screen {
 
 enum ui_say { UI_INFO, UI_GOOD, UI_BAD };
 
+/* The kinds of question session (ui_quiz.c). */
+enum ui_session { UI_S_PRACTICE, UI_S_REVIEW, UI_S_CRAM, UI_S_INTERVIEW };
+
 struct ui {
     struct ui_options opt;
     struct lx_lesson **lessons; /* loaded, in course order; NULL entries failed */
@@ -50,6 +54,10 @@ struct ui {
     enum ui_say message_kind;
     bool quit;
     uint64_t draws;
+    struct fsrs_params fsrs; /* with the learner's desired retention */
+    unsigned new_per_day;
+    int last_key;      /* the key behind the action being handled (m or M, ...) */
+    char learner[128]; /* the current learner's name (opt.learner points here) */
 };
 
 /* The screen stack. push takes ownership; pop calls leave and destroy. */
@@ -67,6 +75,11 @@ struct lx_lesson *ui_lesson(struct ui *ui, const char *id, size_t *index);
 struct ui_screen ui_map_new(struct ui *ui);
 struct ui_screen ui_reader_new(struct ui *ui, size_t lesson);
 struct ui_screen ui_quiz_new(struct ui *ui, size_t lesson, bool followups_only);
+struct ui_screen ui_review_new(struct ui *ui, bool cram);
+struct ui_screen ui_interview_new(struct ui *ui, size_t lesson);
+struct ui_screen ui_progress_new(struct ui *ui);
+struct ui_screen ui_settings_new(struct ui *ui);
+struct ui_screen ui_calc_new(struct ui *ui);
 struct ui_screen ui_help_new(unsigned context);
 
 /* Drawing. Text is sanitised and clipped to `width` columns; in a non-UTF-8
@@ -105,6 +118,7 @@ struct ui_edit {
 };
 
 void ui_edit_clear(struct ui_edit *e);
+void ui_edit_set(struct ui_edit *e, const char *text);
 void ui_edit_insert(struct ui_edit *e, uint32_t cp);
 /* Handles editing keys (arrows, Home/End, Backspace, Delete, Ctrl-U/A/E/W);
  * returns true when the key was one of them. */

@@ -188,6 +188,15 @@ void ui_edit_clear(struct ui_edit *e)
     e->browsing = -1;
 }
 
+void ui_edit_set(struct ui_edit *e, const char *text)
+{
+    ui_edit_clear(e);
+    e->len = strnlen(text, sizeof e->buf - 1);
+    memcpy(e->buf, text, e->len);
+    e->buf[e->len] = '\0';
+    e->cursor = e->len;
+}
+
 void ui_edit_insert(struct ui_edit *e, uint32_t cp)
 {
     char enc[4];

@@ -184,10 +184,31 @@ static void loop(struct ui *ui, uint64_t started)
                 ui_push(ui, ui_help_new(ctx));
             } else if (a != UI_NONE) {
                 ui->message[0] = '\0';
+                ui->last_key = (int)ch;
                 top->ops->action(top->self, ui, a);
             }
         }
     }
+}
+
+/* The learner's settings, as the store keeps them. */
+static void load_settings(struct ui *ui)
+{
+    char v[64];
+    bool found;
+    struct store_error err;
+
+    snprintf(ui->learner, sizeof ui->learner, "%s", ui->opt.learner);
+    ui->opt.learner = ui->learner;
+    fsrs_default_params(&ui->fsrs);
+    ui->new_per_day = 20;
+    if (store_setting_get(ui->opt.store, "desired_retention", v, sizeof v, &found, &err) ==
+            KVT_E_OK &&
+        found && !store_setting_check("desired_retention", v))
+        ui->fsrs.desired_retention = strtod(v, NULL);
+    if (store_setting_get(ui->opt.store, "new_per_day", v, sizeof v, &found, &err) == KVT_E_OK &&
+        found && !store_setting_check("new_per_day", v))
+        ui->new_per_day = (unsigned)strtoul(v, NULL, 10);
 }
 
 int ui_run(const struct ui_options *o)
@@ -198,6 +219,7 @@ int ui_run(const struct ui_options *o)
     size_t failed = 0;
     int rc = 0;
 
+    load_settings(&ui);
     if (ui_term_start(why, sizeof why) != 0) {
         fprintf(stderr, "kvtutor: %s\n", why);
         return 2;

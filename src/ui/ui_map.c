@@ -91,8 +91,9 @@ static const char *map_title(void *self, struct ui *ui)
     static char t[1200];
     struct map *m = self;
     (void)ui;
-    snprintf(t, sizeof t, "kvtutor · Course map%s%s", m->search.len ? " · matching " : "",
-             m->search.buf);
+    snprintf(t, sizeof t, "kvtutor · Course map · %lld due today%s%s",
+             m->have_stats ? (long long)m->stats.due_now : 0LL,
+             m->search.len ? " · matching " : "", m->search.buf);
     return t;
 }
 
@@ -197,6 +198,28 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
         m->searching = false;
         ui_edit_clear(&m->search);
         build(m, ui);
+        break;
+    case UI_REVIEW:
+    case UI_CRAM:
+        m->have_stats = false;
+        ui_push(ui, ui_review_new(ui, a == UI_CRAM));
+        break;
+    case UI_PLAYGROUND:
+        ui_push(ui, ui_calc_new(ui));
+        break;
+    case UI_PROGRESS:
+        m->have_stats = false;
+        ui_push(ui, ui_progress_new(ui));
+        break;
+    case UI_SETTINGS:
+        m->have_stats = false;
+        ui_push(ui, ui_settings_new(ui));
+        break;
+    case UI_INTERVIEW:
+        if (lesson == SIZE_MAX)
+            break;
+        m->have_stats = false;
+        ui_push(ui, ui_interview_new(ui, lesson));
         break;
     case UI_OPEN:
     case UI_PRACTISE:

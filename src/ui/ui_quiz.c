@@ -1,7 +1,10 @@
-/* The quiz: a lesson's exercises, then the interviewer's follow-ups, one at a
- * time. An answer is graded and saved the moment it is given; its rating
- * (suggested from the grade, changeable with 1-4) is saved when the learner
- * goes on, and applied on the way out if they leave first. */
+/* A session of questions, one at a time: a lesson's exercises then its
+ * follow-ups (practice), what is due across lessons (review), the same
+ * without touching the schedule (cram), or a timed mock interview (the
+ * lesson's question and its follow-ups). An answer is graded and saved the
+ * moment it is given; its rating (suggested from the grade, changeable with
+ * 1-4) is saved when the learner goes on, and applied on the way out if they
+ * leave first. */
 #include "ui_app.h"
 
 #include <math.h>
@@ -11,6 +14,7 @@
 #include <time.h>
 
 #include "fsrs.h"
+#include "store_report.h"
 #include "kv_grade.h"
 #include "kvt_format.h"
 
@@ -18,11 +22,24 @@
 
 enum phase { TYPING, RESULT, SUMMARY };
 
+/* An item: exercise i of a lesson, its follow-up (i - n_exercises), or the
+ * lesson's own question (QUESTION). */
+#define QUESTION ((size_t)-1)
+
+struct qitem {
+    size_t lesson, item;
+};
+
 struct quiz {
-    size_t lesson;
-    size_t item, n_items; /* exercises first, then follow-ups */
-    size_t first_item;    /* where this run started (follow-ups only: past the exercises) */
+    enum ui_session mode;
+    struct qitem *items;
+    size_t n_items, pos;
+    size_t lesson, item; /* items[pos], unpacked */
     enum phase phase;
+    double session_started;
+    int64_t started_at;
+    double times[64];
+    double score_sum;
     struct ui_edit edit;
     struct lx_draw draw;
     uint64_t seed;
@@ -52,27 +69,45 @@ static const struct lx_lesson *lesson_of(struct quiz *q, struct ui *ui)
     return ui->lessons[q->lesson];
 }
 
+static bool is_question(const struct quiz *q)
+{
+    return q->item == QUESTION;
+}
+
 static bool is_followup(const struct quiz *q, const struct lx_lesson *l)
 {
-    return q->item >= l->n_exercises;
+    return !is_question(q) && q->item >= l->n_exercises;
+}
+
+/* Anything answered in words (no exercise of its own kind). */
+static bool is_spoken(const struct quiz *q, const struct lx_lesson *l)
+{
+    return is_question(q) || is_followup(q, l);
 }
 
 static const char *const rating_names[] = {"", "again", "hard", "good", "easy"};
 
+static void finish(struct quiz *q, struct ui *ui);
+
 /* Begins the current item: a fresh draw of its numbers, an empty answer. */
 static void begin(struct quiz *q, struct ui *ui)
 {
-    const struct lx_lesson *l = lesson_of(q, ui);
+    const struct lx_lesson *l;
     char err[256];
 
-    q->phase = q->item < q->n_items ? TYPING : SUMMARY;
+    q->phase = q->pos < q->n_items ? TYPING : SUMMARY;
+    if (q->phase == TYPING) {
+        q->lesson = q->items[q->pos].lesson;
+        q->item = q->items[q->pos].item;
+    }
+    l = lesson_of(q, ui);
     q->hints = 0;
     q->scroll = 0;
     q->body_cols = 0;
     q->saved = q->rated = false;
     ui_edit_clear(&q->edit);
     q->started = now_s();
-    if (q->phase == TYPING && !is_followup(q, l) && l->exercises[q->item].kind == LX_NUMERIC) {
+    if (q->phase == TYPING && !is_spoken(q, l) && l->exercises[q->item].kind == LX_NUMERIC) {
         /* each attempt its own numbers; the seed is saved to replay them */
         q->seed = (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)(q->item + 1) * 40503u ^
                   (uint64_t)(now_s() * 1e6);
@@ -81,20 +116,18 @@ static void begin(struct quiz *q, struct ui *ui)
             KVT_E_OK)
             ui_say(ui, UI_BAD, "this exercise cannot be computed: %s", err);
     }
-    if (q->phase == SUMMARY) {
-        struct store_error e;
-        if (q->first_item == 0 && q->answered >= l->n_exercises)
-            store_lesson_done(ui->opt.store, ui->opt.learner_id, l->id, (int64_t)time(NULL), &e);
-    }
+    if (q->phase == SUMMARY)
+        finish(q, ui);
 }
 
 /* Applies the chosen rating to the saved attempt, once. */
 static void rate(struct quiz *q, struct ui *ui)
 {
     struct store_error err;
-    if (!q->saved || q->rated)
-        return;
-    if (store_rate_attempt(ui->opt.store, q->attempt.uid, q->rating, NULL, NULL, &err) == KVT_E_OK)
+    if (!q->saved || q->rated || q->mode == UI_S_CRAM)
+        return; /* cram leaves the schedule as it was */
+    if (store_rate_attempt(ui->opt.store, q->attempt.uid, q->rating, &ui->fsrs, NULL, &err) ==
+        KVT_E_OK)
         q->rated = true;
     else if (err.code != KVT_E_DB_READONLY)
         ui_say(ui, UI_BAD, "the rating was not saved: %s", err.detail);
@@ -117,8 +150,8 @@ static void save(struct quiz *q, struct ui *ui)
 static void submit(struct quiz *q, struct ui *ui)
 {
     const struct lx_lesson *l = lesson_of(q, ui);
-    bool fu = is_followup(q, l);
-    size_t idx = fu ? q->item - l->n_exercises : q->item;
+    bool fu = is_spoken(q, l);
+    size_t idx = is_question(q) ? 0 : is_followup(q, l) ? q->item - l->n_exercises : q->item;
     double seconds = now_s() - q->started;
     bool diagnosed;
 
@@ -126,10 +159,15 @@ static void submit(struct quiz *q, struct ui *ui)
         return;
     ui_edit_remember(&q->edit);
     snprintf(q->answer, sizeof q->answer, "%s", q->edit.buf);
-    if (fu)
+    if (is_question(q))
+        lx_grade_question(l, q->answer, &q->grade);
+    else if (fu)
         lx_grade_followup(l, idx, q->answer, &q->grade);
     else
         lx_grade(l, idx, &q->draw, q->answer, &q->grade);
+    if (q->answered < 64)
+        q->times[q->answered] = seconds;
+    q->score_sum += q->grade.score;
     diagnosed = q->grade.num.mistake != KV_MISTAKE_NONE && q->grade.verdict != KV_INVALID && !fu &&
                 l->exercises[idx].kind == LX_NUMERIC;
     q->rating = (int)fsrs_rating_for(q->grade.verdict == KV_CORRECT, q->hints > 0, false, seconds,
@@ -140,7 +178,9 @@ static void submit(struct quiz *q, struct ui *ui)
     q->answered++;
     q->right += q->grade.verdict == KV_CORRECT;
     /* save now: the answer exists even if the app stops before the rating */
-    if (fu)
+    if (is_question(q))
+        snprintf(q->exercise_id, sizeof q->exercise_id, "question");
+    else if (fu)
         snprintf(q->exercise_id, sizeof q->exercise_id, "followup-%zu", idx + 1);
     else
         snprintf(q->exercise_id, sizeof q->exercise_id, "%s", l->exercises[idx].id);
@@ -194,8 +234,8 @@ static void build_result(struct quiz *q, struct ui *ui, int cols)
 {
     const struct lx_lesson *l = lesson_of(q, ui);
     const struct lx_grade *g = &q->grade;
-    bool fu = is_followup(q, l);
-    size_t idx = fu ? q->item - l->n_exercises : q->item;
+    bool fu = is_spoken(q, l);
+    size_t idx = is_followup(q, l) ? q->item - l->n_exercises : q->item;
     int w = cols - 4;
     char line[1200];
 
@@ -213,12 +253,15 @@ static void build_result(struct quiz *q, struct ui *ui, int cols)
     if (g->verdict == KV_INVALID && g->why[0])
         ui_lines_text(&q->body, g->why, w, 4, A_NORMAL);
     if (fu) {
+        const struct lx_point *pts = is_question(q) ? l->points : l->followups[idx].points;
+        size_t np = is_question(q) ? l->n_points : l->followups[idx].n_points;
         snprintf(line, sizeof line, "Key points covered: %.0f%%", g->score * 100);
         ui_lines_text(&q->body, line, w, 2, A_NORMAL);
-        add_points(&q->body, l->followups[idx].points, l->followups[idx].n_points, &g->text, w);
+        add_points(&q->body, pts, np, &g->text, w);
         ui_lines_blank(&q->body);
         ui_lines_text(&q->body, "What an interviewer wants to hear:", w, 2, A_BOLD);
-        ui_lines_text(&q->body, l->followups[idx].answer, w, 4, A_NORMAL);
+        ui_lines_text(&q->body, is_question(q) ? l->answer : l->followups[idx].answer, w, 4,
+                      A_NORMAL);
     } else {
         const struct lx_exercise *e = &l->exercises[idx];
         if (e->kind == LX_NUMERIC) {
@@ -271,17 +314,76 @@ static unsigned quiz_context(void *self)
 static const char *quiz_title(void *self, struct ui *ui)
 {
     static char t[512];
+    static const char *const names[] = {"practice", "review", "cram (schedule untouched)",
+                                        "mock interview"};
     struct quiz *q = self;
-    const struct lx_lesson *l = lesson_of(q, ui);
-    if (q->phase == SUMMARY)
-        snprintf(t, sizeof t, "kvtutor · %s · done", l->title);
-    else if (is_followup(q, l))
-        snprintf(t, sizeof t, "kvtutor · %s · follow-up %zu of %zu", l->title,
-                 q->item - l->n_exercises + 1, l->n_followups);
+    char clock[32] = "";
+
+    if (q->mode == UI_S_INTERVIEW) {
+        int secs = (int)(now_s() - q->session_started);
+        snprintf(clock, sizeof clock, " · ⏱ %02d:%02d", secs / 60, secs % 60);
+    }
+    if (q->phase == SUMMARY || q->n_items == 0)
+        snprintf(t, sizeof t, "kvtutor · %s · done%s", names[q->mode], clock);
     else
-        snprintf(t, sizeof t, "kvtutor · %s · exercise %zu of %zu", l->title, q->item + 1,
-                 l->n_exercises);
+        snprintf(t, sizeof t, "kvtutor · %s · %zu of %zu · %s%s", names[q->mode], q->pos + 1,
+                 q->n_items, lesson_of(q, ui)->title, clock);
     return t;
+}
+
+/* The end of a session: the lesson done, an interview kept. */
+static void finish(struct quiz *q, struct ui *ui)
+{
+    struct store_error e;
+    size_t answered = q->answered < 64 ? q->answered : 64;
+
+    if (q->mode == UI_S_PRACTICE && q->n_items && q->answered >= q->n_items)
+        store_lesson_done(ui->opt.store, ui->opt.learner_id, ui->lessons[q->lesson]->id,
+                          (int64_t)time(NULL), &e);
+    if (q->mode == UI_S_INTERVIEW && answered > 0) {
+        const struct lx_lesson *l = ui->lessons[q->lesson];
+        double score = q->score_sum / (double)q->answered;
+        if (store_interview(ui->opt.store, ui->opt.learner_id, l->id, q->started_at,
+                            now_s() - q->session_started, (int)q->answered, score,
+                            score < 0.7 ? l->concept : "", &e) != KVT_E_OK &&
+            e.code != KVT_E_DB_READONLY)
+            ui_say(ui, UI_BAD, "the interview was not saved: %s", e.detail);
+    }
+}
+
+static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int cols)
+{
+    char line[512];
+    int y = top + 1;
+
+    if (q->n_items == 0) {
+        ui_put(y, 2, cols - 4,
+               q->mode == UI_S_REVIEW ? "Nothing is due today, and no new exercise is waiting."
+                                    : "Nothing to practise here yet.",
+               A_BOLD);
+        ui_put(y + 2, 2, cols - 4, "q goes back.", A_NORMAL);
+        return;
+    }
+    snprintf(line, sizeof line, "%u of %u answers right. Every answer%s is saved.", q->right,
+             q->answered, q->mode == UI_S_CRAM ? "" : " and rating");
+    ui_put(y++, 2, cols - 4, line, A_BOLD);
+    if (q->mode == UI_S_INTERVIEW && q->answered) {
+        const struct lx_lesson *l = ui->lessons[q->lesson];
+        double total = now_s() - q->session_started, score = q->score_sum / q->answered;
+        snprintf(line, sizeof line, "Interview score: %.0f%% of the key points, in %d:%02d",
+                 score * 100, (int)total / 60, (int)total % 60);
+        ui_put(++y, 2, cols - 4, line, A_BOLD);
+        for (unsigned i = 0; i < q->answered && i < 64 && y < top + rows - 3; i++) {
+            snprintf(line, sizeof line, "answer %u: %.0f s", i + 1, q->times[i]);
+            ui_put(++y, 4, cols - 6, line, A_NORMAL);
+        }
+        snprintf(line, sizeof line, "To review: %s",
+                 score < 0.7 ? l->concept : "nothing; this concept is in hand");
+        ui_put(y + 2, 2, cols - 4, line, score < 0.7 ? ui_attr(4, A_BOLD) : A_NORMAL);
+        y += 2;
+    }
+    ui_put(y + 2, 2, cols - 4, "q goes back; the progress screen (p on the map) has the rest.",
+           A_NORMAL);
 }
 
 static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
@@ -293,17 +395,16 @@ static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
     size_t idx;
     int y;
 
-    if (q->phase == SUMMARY) {
-        char line[256];
-        snprintf(line, sizeof line, "%u of %u answers right. Every answer and rating is saved.",
-                 q->right, q->answered);
-        ui_put(top + 1, 2, cols - 4, line, A_BOLD);
-        ui_put(top + 3, 2, cols - 4, "q goes back; kvtutor stats shows your progress.", A_NORMAL);
+    if (q->phase == SUMMARY || q->n_items == 0) {
+        draw_summary(q, ui, top, rows, cols);
         return;
     }
-    fu = is_followup(q, l);
-    idx = fu ? q->item - l->n_exercises : q->item;
-    if (fu) {
+    fu = is_spoken(q, l);
+    idx = is_followup(q, l) ? q->item - l->n_exercises : q->item;
+    if (is_question(q)) {
+        ui_lines_text(&head, "The interviewer asks:", cols - 4, 0, A_DIM);
+        ui_lines_text(&head, l->question, cols - 4, 2, A_BOLD);
+    } else if (fu) {
         ui_lines_text(&head, "The interviewer follows up:", cols - 4, 0, A_DIM);
         ui_lines_text(&head, l->followups[idx].question, cols - 4, 2, A_BOLD);
     } else {
@@ -352,15 +453,16 @@ static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
 static void next(struct quiz *q, struct ui *ui)
 {
     rate(q, ui);
-    q->item++;
+    if (q->pos < q->n_items)
+        q->pos++;
     begin(q, ui);
 }
 
 static void quiz_action(void *self, struct ui *ui, enum ui_action a)
 {
     struct quiz *q = self;
-    const struct lx_lesson *l = lesson_of(q, ui);
-    size_t nh = !is_followup(q, l) && q->item < l->n_exercises ? l->exercises[q->item].n_hints : 0;
+    const struct lx_lesson *l = q->n_items ? lesson_of(q, ui) : NULL;
+    size_t nh = l && q->phase != SUMMARY && !is_spoken(q, l) ? l->exercises[q->item].n_hints : 0;
 
     switch (a) {
     case UI_SUBMIT:
@@ -378,17 +480,25 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
             ui_say(ui, UI_INFO, nh ? "no more hints" : "this one has no hints");
         break;
     case UI_NEXT:
-        next(q, ui);
-        break;
+        if (q->phase == SUMMARY || q->n_items == 0)
+            ui_pop(ui);
+        else
+            next(q, ui);
+        return;
     case UI_RETRY:
         rate(q, ui);
         begin(q, ui);
         break;
     case UI_FOLLOWUPS:
-        rate(q, ui);
-        if (q->item < l->n_exercises) {
-            q->item = l->n_exercises;
-            begin(q, ui);
+        /* on to this lesson's first follow-up, if the session has it ahead */
+        for (size_t i = q->pos + 1; l && i < q->n_items; i++) {
+            if (q->items[i].lesson == q->lesson && q->items[i].item != QUESTION &&
+                q->items[i].item >= l->n_exercises) {
+                rate(q, ui);
+                q->pos = i;
+                begin(q, ui);
+                break;
+            }
         }
         break;
     case UI_RATE_AGAIN:
@@ -448,6 +558,7 @@ static void quiz_destroy(void *self)
 {
     struct quiz *q = self;
     ui_lines_free(&q->body);
+    free(q->items);
     free(q);
 }
 
@@ -463,16 +574,139 @@ static const struct ui_screen_ops ops = {
     .destroy = quiz_destroy,
 };
 
+static bool add(struct quiz *q, size_t lesson, size_t item, size_t *cap)
+{
+    for (size_t i = 0; i < q->n_items; i++)
+        if (q->items[i].lesson == lesson && q->items[i].item == item)
+            return true; /* each item once */
+    if (q->n_items == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 32;
+        void *p = realloc(q->items, ncap * sizeof *q->items);
+        if (!p)
+            return false;
+        q->items = p;
+        *cap = ncap;
+    }
+    q->items[q->n_items++] = (struct qitem){lesson, item};
+    return true;
+}
+
+static struct ui_screen start(struct quiz *q, struct ui *ui, enum ui_session mode)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    q->mode = mode;
+    q->session_started = now_s();
+    q->started_at = (int64_t)ts.tv_sec;
+    if (q->n_items)
+        begin(q, ui);
+    else
+        q->phase = SUMMARY;
+    return (struct ui_screen){&ops, q};
+}
+
 struct ui_screen ui_quiz_new(struct ui *ui, size_t lesson, bool followups_only)
 {
     struct quiz *q = calloc(1, sizeof *q);
     const struct lx_lesson *l = ui->lessons[lesson];
+    size_t cap = 0;
 
     if (!q)
         return (struct ui_screen){&ops, NULL};
     q->lesson = lesson;
-    q->n_items = l->n_exercises + l->n_followups;
-    q->item = q->first_item = followups_only ? l->n_exercises : 0;
-    begin(q, ui);
-    return (struct ui_screen){&ops, q};
+    for (size_t i = followups_only ? l->n_exercises : 0; i < l->n_exercises + l->n_followups; i++)
+        add(q, lesson, i, &cap);
+    return start(q, ui, UI_S_PRACTICE);
+}
+
+struct ui_screen ui_interview_new(struct ui *ui, size_t lesson)
+{
+    struct quiz *q = calloc(1, sizeof *q);
+    const struct lx_lesson *l = ui->lessons[lesson];
+    size_t cap = 0;
+
+    if (!q)
+        return (struct ui_screen){&ops, NULL};
+    q->lesson = lesson;
+    if (l->n_points)
+        add(q, lesson, QUESTION, &cap);
+    for (size_t i = 0; i < l->n_followups; i++)
+        add(q, lesson, l->n_exercises + i, &cap);
+    return start(q, ui, UI_S_INTERVIEW);
+}
+
+struct due_ctx {
+    struct quiz *q;
+    struct ui *ui;
+    size_t cap;
+};
+
+/* A scheduled item back to its place in a loaded lesson. */
+static int add_due(void *vctx, const char *lesson_id, const char *exercise_id, int64_t due_day,
+                   double stability)
+{
+    struct due_ctx *c = vctx;
+    size_t li;
+    const struct lx_lesson *l = ui_lesson(c->ui, lesson_id, &li);
+    (void)due_day, (void)stability;
+    if (!l)
+        return 0; /* a lesson no longer installed */
+    if (strncmp(exercise_id, "followup-", 9) == 0) {
+        size_t n = (size_t)strtoul(exercise_id + 9, NULL, 10);
+        if (n >= 1 && n <= l->n_followups)
+            add(c->q, li, l->n_exercises + n - 1, &c->cap);
+        return 0;
+    }
+    for (size_t i = 0; i < l->n_exercises; i++)
+        if (strcmp(l->exercises[i].id, exercise_id) == 0)
+            add(c->q, li, i, &c->cap);
+    return 0;
+}
+
+static int mark_seen(void *vctx, const char *lesson_id, const char *exercise_id, int64_t due_day,
+                     double stability)
+{
+    struct due_ctx *c = vctx;
+    (void)due_day, (void)stability;
+    /* remember every scheduled exercise as "lesson\nexercise" in the items' shadow list */
+    size_t li;
+    const struct lx_lesson *l = ui_lesson(c->ui, lesson_id, &li);
+    for (size_t i = 0; l && i < l->n_exercises; i++)
+        if (strcmp(l->exercises[i].id, exercise_id) == 0)
+            add(c->q, li, i, &c->cap);
+    return 0;
+}
+
+struct ui_screen ui_review_new(struct ui *ui, bool cram)
+{
+    struct quiz *q = calloc(1, sizeof *q);
+    struct due_ctx c = {q, ui, 0};
+    struct store_error err;
+    int64_t now = (int64_t)time(NULL);
+
+    if (!q)
+        return (struct ui_screen){&ops, NULL};
+    store_each_due(ui->opt.store, ui->opt.learner_id, now, !cram, add_due, &c, &err);
+    if (!cram && ui->new_per_day > 0) {
+        /* then up to new_per_day exercises never seen, in course order */
+        struct quiz seen = {0};
+        struct due_ctx sc = {&seen, ui, 0};
+        unsigned added = 0;
+        store_each_due(ui->opt.store, ui->opt.learner_id, now, false, mark_seen, &sc, &err);
+        for (size_t li = 0; li < ui->n_lessons && added < ui->new_per_day; li++) {
+            const struct lx_lesson *l = ui->lessons[li];
+            size_t last = li;
+            if (!l || (ui_lesson(ui, l->id, &last) && last != li))
+                continue;
+            for (size_t i = 0; i < l->n_exercises && added < ui->new_per_day; i++) {
+                bool known = false;
+                for (size_t k = 0; k < seen.n_items && !known; k++)
+                    known = seen.items[k].lesson == li && seen.items[k].item == i;
+                if (!known && add(q, li, i, &c.cap))
+                    added++;
+            }
+        }
+        free(seen.items);
+    }
+    return start(q, ui, cram ? UI_S_CRAM : UI_S_REVIEW);
 }

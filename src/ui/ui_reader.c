@@ -190,6 +190,10 @@ static void reader_action(void *self, struct ui *ui, enum ui_action a)
     case UI_RELOAD:
         reload(r, ui);
         break;
+    case UI_INTERVIEW:
+        save_position(r, ui);
+        ui_push(ui, ui_interview_new(ui, r->lesson));
+        break;
     default:
         break;
     }

@@ -1,0 +1,345 @@
+/* The calculator playground: a model and a GPU from the presets (or a
+ * config.json), and the deployment knobs on keys. Every key recomputes the
+ * memory breakdown, the concurrency and the decode ceiling with the same
+ * calculator as `kvtutor calc`, draws the memory as a bar and the maximum
+ * concurrency against context length as a chart. */
+#include "ui_app.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hf_config.h"
+#include "kv_presets.h"
+#include "kvt_format.h"
+#include "ui_term.h"
+
+static const enum kv_dtype kv_types[] = {KV_DTYPE_AUTO, KV_DTYPE_FP8, KV_DTYPE_FP16,
+                                         KV_DTYPE_BF16, KV_DTYPE_FP32};
+static const enum kv_dtype weight_types[] = {KV_DTYPE_AUTO, KV_DTYPE_INT4, KV_DTYPE_FP8,
+                                             KV_DTYPE_BF16, KV_DTYPE_FP32};
+
+struct calc {
+    size_t model, gpu; /* preset indices; model SIZE_MAX: the loaded config */
+    struct kv_model config;
+    char config_name[1024];
+    uint64_t seq, batch;
+    unsigned kv, weights; /* indices into the type lists */
+    int util_pct;         /* gpu_memory_utilization x 100 */
+    uint32_t tp;
+    bool arithmetic, typing;
+    struct ui_edit path;
+};
+
+static size_t index_of(const char *name, bool gpu)
+{
+    size_t n;
+    if (gpu) {
+        const struct kv_gpu_preset *g = kv_gpu_presets(&n), *p = kv_gpu_preset_find(name);
+        return p ? (size_t)(p - g) : 0;
+    } else {
+        const struct kv_model_preset *m = kv_model_presets(&n), *p = kv_model_preset_find(name);
+        return p ? (size_t)(p - m) : 0;
+    }
+}
+
+/* The calculator on the playground's settings, at context `seq`. */
+static enum kvt_err run(const struct calc *c, uint64_t seq, struct kv_result *r,
+                        enum kv_field *bad)
+{
+    size_t n;
+    const struct kv_model_preset *models = kv_model_presets(&n);
+    const struct kv_gpu_preset *gpus = kv_gpu_presets(&n);
+    struct kv_model m = c->model == SIZE_MAX ? c->config : models[c->model].model;
+    struct kv_deploy d;
+
+    kv_deploy_defaults(&d);
+    kv_gpu_preset_apply(&gpus[c->gpu], &d);
+    d.max_model_len = seq;
+    d.batch = c->batch;
+    d.util = c->util_pct / 100.0;
+    d.tp = c->tp;
+    d.kv_dtype = kv_types[c->kv];
+    if (weight_types[c->weights] != KV_DTYPE_AUTO) {
+        m.weights_dtype = weight_types[c->weights];
+        m.weights_gib = 0;
+    }
+    return kv_calc(&m, &d, r, bad, NULL);
+}
+
+static const char *model_name(const struct calc *c)
+{
+    size_t n;
+    return c->model == SIZE_MAX ? c->config_name : kv_model_presets(&n)[c->model].id;
+}
+
+static unsigned calc_context(void *self)
+{
+    struct calc *c = self;
+    return c->typing ? UC_EDIT : UC_CALC;
+}
+
+static const char *calc_title(void *self, struct ui *ui)
+{
+    (void)self, (void)ui;
+    return "kvtutor · Calculator playground";
+}
+
+/* A bar of `width` cells split into parts (fractions of the whole), each
+ * part its own glyph as well as its own colour, so it reads without colour. */
+static void bar(int y, int x, int width, const double *parts, const attr_t *attrs, int n)
+{
+    static const char *const utf8[] = {"█", "░", "▓", "·"}, *const ascii[] = {"#", "-", "=", "."};
+    const char *const *glyph = ui_term_utf8() ? utf8 : ascii;
+    int col = 0;
+    for (int i = 0; i < n; i++) {
+        int cells = (int)lround(parts[i] * width);
+        if (i == n - 1 && n > 1)
+            cells = width - col;
+        attron(attrs[i]);
+        for (int k = 0; k < cells && col < width; k++, col++)
+            mvaddstr(y, x + col, glyph[n == 1 ? 2 : i % 4]);
+        attroff(attrs[i]);
+    }
+}
+
+static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
+{
+    struct calc *c = self;
+    size_t n;
+    const struct kv_gpu_preset *g = &kv_gpu_presets(&n)[c->gpu];
+    struct kv_result r;
+    enum kv_field bad;
+    char line[1200], a1[32], a2[32], a3[32], a4[32];
+    int y = top + 1;
+    (void)ui;
+
+    snprintf(line, sizeof line, "Model  %s", model_name(c));
+    ui_put(y++, 2, cols - 4, line, A_BOLD);
+    snprintf(line, sizeof line, "GPU    %s: %g GiB, %g GB/s", g->name, g->memory_gib, g->peak_gbps);
+    ui_put(y++, 2, cols - 4, line, A_BOLD);
+    snprintf(line, sizeof line,
+             "context %s tokens · batch %llu · KV %s · weights %s · util %.2f · TP %u",
+             kvt_fmt_int(c->seq, a1, sizeof a1), (unsigned long long)c->batch,
+             kv_dtype_name(kv_types[c->kv]), kv_dtype_name(weight_types[c->weights]),
+             c->util_pct / 100.0, c->tp);
+    ui_put(y++, 2, cols - 4, line, A_NORMAL);
+    y++;
+    if (c->typing) {
+        ui_put(y, 2, 20, "config.json path:", A_BOLD);
+        ui_edit_draw(&c->path, y, 21, cols - 23);
+        return;
+    }
+    if (run(c, c->seq, &r, &bad) != KVT_E_OK) {
+        snprintf(line, sizeof line, "This combination cannot be laid out: %s (%s).",
+                 kvt_strerror(KVT_E_TP_KV_HEADS), kv_field_name(bad));
+        ui_put(y, 2, cols - 4, line, ui_attr(3, A_BOLD));
+        return;
+    }
+    {
+        double total = g->memory_gib * KV_GIB, w = (double)r.weights_bytes,
+               reserve = total - (double)r.usable_bytes, kv = (double)r.kv_budget_bytes;
+        double parts[4] = {w / total, reserve / total, kv / total, 0};
+        attr_t attrs[4] = {ui_attr(4, A_BOLD), A_DIM, ui_attr(2, A_BOLD), A_DIM};
+        if (parts[0] > 1)
+            parts[0] = 1;
+        ui_put(y++, 2, cols - 4, "Memory on one GPU", ui_attr(5, A_BOLD) | A_BOLD);
+        bar(y++, 2, cols - 4, parts, attrs, 4);
+        snprintf(line, sizeof line, "█ weights %s · ░ reserve (1 - util) %s · ▓ KV budget %s",
+                 kvt_fmt_bytes(w, a1, sizeof a1), kvt_fmt_bytes(reserve, a2, sizeof a2),
+                 kvt_fmt_bytes(kv, a3, sizeof a3));
+        ui_put(y++, 2, cols - 4, line, A_NORMAL);
+    }
+    y++;
+    if (r.reason == KV_REASON_WEIGHTS_DONT_FIT) {
+        ui_put(y++, 2, cols - 4, "The weights do not fit: no room at all for the KV cache.",
+               ui_attr(3, A_BOLD) | A_BOLD);
+    } else {
+        snprintf(line, sizeof line,
+                 "Max concurrency at %s tokens: %.2f  →  %s whole sequences  (KV %s a token)",
+                 a1, r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
+                 kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
+        kvt_fmt_int(c->seq, a1, sizeof a1);
+        snprintf(line, sizeof line,
+                 "Max concurrency at %s tokens: %.2f  →  %s whole sequences  (KV %s a token)",
+                 a1, r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
+                 kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
+        ui_put(y++, 2, cols - 4, line, ui_attr(2, A_BOLD) | A_BOLD);
+    }
+    if (r.has_decode) {
+        snprintf(line, sizeof line, "Decode ceiling at batch %llu: %s tok/s (%s a sequence), %s-bound",
+                 (unsigned long long)c->batch, kvt_fmt_real(r.decode_tokens_per_s, 1, a1, sizeof a1),
+                 kvt_fmt_real(r.decode_tokens_per_s_seq, 1, a2, sizeof a2),
+                 r.has_bound && r.compute_bound ? "compute" : "memory");
+        ui_put(y++, 2, cols - 4, line, A_NORMAL);
+    }
+    y++;
+    if (c->arithmetic) {
+        snprintf(line, sizeof line, "per token  %s B over every layer (%s B a layer on one GPU)",
+                 kvt_fmt_int(r.kv_bytes_per_token, a1, sizeof a1),
+                 kvt_fmt_int(r.layer_token_bytes, a2, sizeof a2));
+        ui_put(y++, 2, cols - 4, line, A_NORMAL);
+        snprintf(line, sizeof line, "block      %u tokens × %s B × %u layer slots = %s",
+                 r.deploy.block_size, kvt_fmt_int(r.layer_token_bytes, a1, sizeof a1),
+                 r.tensors_per_gpu, kvt_fmt_bytes((double)r.block_set_bytes, a2, sizeof a2));
+        ui_put(y++, 2, cols - 4, line, A_NORMAL);
+        snprintf(line, sizeof line, "budget     %s GiB × %.2f − %s weights = %s",
+                 kvt_fmt_real(g->memory_gib, 2, a1, sizeof a1), c->util_pct / 100.0,
+                 kvt_fmt_bytes((double)r.weights_bytes, a2, sizeof a2),
+                 kvt_fmt_bytes((double)r.kv_budget_bytes, a3, sizeof a3));
+        ui_put(y++, 2, cols - 4, line, A_NORMAL);
+        snprintf(line, sizeof line, "blocks     %s ÷ %s = %s; a sequence needs %s → %.2f",
+                 a3, kvt_fmt_bytes((double)r.block_set_bytes, a4, sizeof a4),
+                 kvt_fmt_int(r.num_gpu_blocks, a1, sizeof a1),
+                 kvt_fmt_int(r.blocks_per_request, a2, sizeof a2), r.max_concurrency);
+        ui_put(y++, 2, cols - 4, line, A_NORMAL);
+        return;
+    }
+    /* the chart: concurrency against context length, 1k to 128k */
+    ui_put(y++, 2, cols - 4, "Max concurrency against context length", ui_attr(5, A_BOLD) | A_BOLD);
+    {
+        double most = 0, conc[8];
+        for (int i = 0; i < 8 && y + i < top + rows; i++) {
+            struct kv_result rr;
+            conc[i] = run(c, (uint64_t)1024 << i, &rr, &bad) == KVT_E_OK ? rr.max_concurrency : 0;
+            if (conc[i] > most)
+                most = conc[i];
+        }
+        for (int i = 0; i < 8 && y < top + rows; i++, y++) {
+            double part = most > 0 ? conc[i] / most : 0;
+            attr_t at = ((uint64_t)1024 << i) == c->seq ? ui_attr(2, A_BOLD) | A_BOLD : A_NORMAL;
+            snprintf(line, sizeof line, "%4uk", 1u << i);
+            ui_put(y, 2, 6, line, at);
+            bar(y, 8, (int)lround(part * (cols - 24)), (double[]){1}, (attr_t[]){at}, 1);
+            snprintf(line, sizeof line, "%.1f", conc[i]);
+            ui_put(y, cols - 14, 12, line, at);
+        }
+    }
+}
+
+static void cycle(size_t *i, size_t n, bool back)
+{
+    *i = back ? (*i + n - 1) % n : (*i + 1) % n;
+}
+
+static void calc_action(void *self, struct ui *ui, enum ui_action a)
+{
+    struct calc *c = self;
+    bool up = ui->last_key >= 'a' && ui->last_key <= 'z'; /* lower case: up or forward */
+    size_t n;
+
+    switch (a) {
+    case UI_BACK:
+        ui_pop(ui);
+        return;
+    case UI_CALC_MODEL:
+        kv_model_presets(&n);
+        if (c->model == SIZE_MAX)
+            c->model = 0;
+        else
+            cycle(&c->model, n, !up);
+        break;
+    case UI_CALC_GPU:
+        kv_gpu_presets(&n);
+        cycle(&c->gpu, n, !up);
+        break;
+    case UI_CALC_CONTEXT:
+        if (up && c->seq < ((uint64_t)1 << 20))
+            c->seq *= 2;
+        else if (!up && c->seq > 1024)
+            c->seq /= 2;
+        break;
+    case UI_CALC_BATCH:
+        if (up && c->batch < 4096)
+            c->batch *= 2;
+        else if (!up && c->batch > 1)
+            c->batch /= 2;
+        break;
+    case UI_CALC_KV:
+        c->kv = (c->kv + 1) % (sizeof kv_types / sizeof kv_types[0]);
+        break;
+    case UI_CALC_WEIGHTS:
+        c->weights = (c->weights + 1) % (sizeof weight_types / sizeof weight_types[0]);
+        break;
+    case UI_CALC_UTIL:
+        if (up && c->util_pct < 100)
+            c->util_pct += 5;
+        else if (!up && c->util_pct > 50)
+            c->util_pct -= 5;
+        break;
+    case UI_CALC_TP:
+        if (up && c->tp < 64)
+            c->tp *= 2;
+        else if (!up && c->tp > 1)
+            c->tp /= 2;
+        break;
+    case UI_CALC_SHOW:
+        c->arithmetic = !c->arithmetic;
+        break;
+    case UI_CALC_CONFIG:
+        c->typing = true;
+        break;
+    case UI_CANCEL:
+        c->typing = false;
+        break;
+    case UI_SUBMIT: {
+        struct hf_config_info info;
+        struct hf_config_error err;
+        struct kv_model m;
+        if (hf_config_load(c->path.buf, &m, &info, &err) != KVT_E_OK) {
+            ui_say(ui, UI_BAD, "%s: %s", c->path.buf, err.what);
+            break;
+        }
+        c->config = m;
+        snprintf(c->config_name, sizeof c->config_name, "%s", c->path.buf);
+        c->model = SIZE_MAX;
+        c->typing = false;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void calc_text(void *self, struct ui *ui, uint32_t cp)
+{
+    struct calc *c = self;
+    (void)ui;
+    ui_edit_insert(&c->path, cp);
+}
+
+static void calc_edit_key(void *self, struct ui *ui, int key)
+{
+    struct calc *c = self;
+    (void)ui;
+    ui_edit_key(&c->path, key);
+}
+
+static const struct ui_screen_ops ops = {
+    .name = "calc",
+    .context = calc_context,
+    .title = calc_title,
+    .draw = calc_draw,
+    .action = calc_action,
+    .text = calc_text,
+    .edit_key = calc_edit_key,
+    .destroy = free,
+};
+
+struct ui_screen ui_calc_new(struct ui *ui)
+{
+    struct calc *c = calloc(1, sizeof *c);
+    (void)ui;
+    if (!c)
+        return (struct ui_screen){&ops, NULL};
+    /* the first lesson's example: Qwen2.5-7B on a 24 GB card at 8k */
+    c->model = index_of("qwen2.5-7b", false);
+    c->gpu = index_of("rtx4090", true);
+    c->seq = 8192;
+    c->batch = 1;
+    c->util_pct = 90;
+    c->tp = 1;
+    ui_edit_clear(&c->path);
+    return (struct ui_screen){&ops, c};
+}

@@ -1,0 +1,165 @@
+/* The progress screen: the figures of `kvtutor stats`, answers per day for
+ * the last two weeks, accuracy per concept, and the mistakes made most. */
+#include "ui_app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kvt_format.h"
+#include "store_report.h"
+#include "ui_term.h"
+
+#define DAYS 14
+
+struct progress {
+    struct ui_lines lines;
+    int built_cols;
+    size_t first;
+};
+
+struct concept_ctx {
+    struct ui_lines *l;
+    int width;
+};
+
+static int add_concept(void *vctx, const char *concept, int64_t answers, int64_t right)
+{
+    struct concept_ctx *c = vctx;
+    char line[300];
+    snprintf(line, sizeof line, "%-28s %5.0f%% of %lld", concept[0] ? concept : "(none)",
+             answers ? 100.0 * (double)right / (double)answers : 0.0, (long long)answers);
+    ui_lines_text(c->l, line, c->width, 2, A_NORMAL);
+    return 0;
+}
+
+static void build(struct progress *p, struct ui *ui, int cols)
+{
+    static const char *const bars_utf8[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    static const char *const bars_ascii[] = {" ", ".", ".", ":", ":", "|", "|", "#", "#"};
+    const char *const *bars = ui_term_utf8() ? bars_utf8 : bars_ascii;
+    int64_t now = (int64_t)time(NULL), answers[DAYS], right[DAYS], most = 1;
+    struct store_stats s;
+    struct store_error err;
+    struct concept_ctx cc = {&p->lines, cols - 4};
+    char line[512], n1[32], n2[32];
+    int w = cols - 4;
+
+    ui_lines_free(&p->lines);
+    p->built_cols = cols;
+    if (store_stats(ui->opt.store, ui->opt.learner_id, now, &s, &err) != KVT_E_OK) {
+        snprintf(line, sizeof line, "The progress cannot be read: %s", err.detail);
+        ui_lines_text(&p->lines, line, w, 0, ui_attr(3, A_BOLD));
+        return;
+    }
+    snprintf(line, sizeof line, "%s answers, %.0f%% right · %s exercises seen · streak %lld day%s",
+             kvt_fmt_int((uint64_t)s.attempts, n1, sizeof n1),
+             s.attempts ? 100.0 * (double)s.correct / (double)s.attempts : 0.0,
+             kvt_fmt_int((uint64_t)s.exercises, n2, sizeof n2), (long long)s.streak_days,
+             s.streak_days == 1 ? "" : "s");
+    ui_lines_text(&p->lines, line, w, 0, A_BOLD);
+    snprintf(line, sizeof line, "Due now: %lld · within a week: %lld · time answering: %.0f min",
+             (long long)s.due_now, (long long)s.due_week, s.seconds / 60.0);
+    ui_lines_text(&p->lines, line, w, 0, A_NORMAL);
+
+    ui_lines_blank(&p->lines);
+    ui_lines_verbatim(&p->lines, "Answers a day, the last two weeks (today on the right)", 0,
+                      ui_attr(5, A_BOLD) | A_BOLD);
+    if (store_activity(ui->opt.store, ui->opt.learner_id, now, DAYS, answers, right, &err) ==
+        KVT_E_OK) {
+        char chart[DAYS * 8 + 8] = "", counts[DAYS * 8 + 8] = "";
+        for (int i = 0; i < DAYS; i++)
+            if (answers[i] > most)
+                most = answers[i];
+        for (int i = 0; i < DAYS; i++) {
+            int level = answers[i] ? 1 + (int)((answers[i] * 7) / most) : 0;
+            char n[24];
+            strcat(chart, bars[level > 8 ? 8 : level]);
+            strcat(chart, bars[level > 8 ? 8 : level]);
+            strcat(chart, " ");
+            snprintf(n, sizeof n, "%-3lld", (long long)(answers[i] > 99 ? 99 : answers[i]));
+            strcat(counts, n);
+        }
+        ui_lines_verbatim(&p->lines, chart, 2, ui_attr(2, A_NORMAL));
+        ui_lines_verbatim(&p->lines, counts, 2, A_DIM);
+    }
+    ui_lines_blank(&p->lines);
+    ui_lines_verbatim(&p->lines, "Accuracy by concept, weakest first", 0,
+                      ui_attr(5, A_BOLD) | A_BOLD);
+    store_each_concept(ui->opt.store, ui->opt.learner_id, add_concept, &cc, &err);
+    ui_lines_blank(&p->lines);
+    ui_lines_verbatim(&p->lines, "Mistakes made most", 0, ui_attr(5, A_BOLD) | A_BOLD);
+    if (s.n_weakest == 0)
+        ui_lines_text(&p->lines, "none diagnosed yet", w, 2, A_DIM);
+    for (size_t i = 0; i < s.n_weakest; i++) {
+        snprintf(line, sizeof line, "%3lld × %s", (long long)s.weakest[i].count,
+                 s.weakest[i].diagnosis);
+        ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
+    }
+    ui_lines_blank(&p->lines);
+    ui_lines_verbatim(&p->lines, "By lesson", 0, ui_attr(5, A_BOLD) | A_BOLD);
+    for (size_t i = 0; i < s.n_lessons; i++) {
+        const struct store_lesson_stats *l = &s.lessons[i];
+        snprintf(line, sizeof line, "%-28s %4lld answers %5.0f%% right  %lld due", l->lesson_id,
+                 (long long)l->attempts, 100.0 * (double)l->correct / (double)l->attempts,
+                 (long long)l->due_now);
+        ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
+    }
+    store_stats_free(&s);
+}
+
+static unsigned progress_context(void *self)
+{
+    (void)self;
+    return UC_PAGE;
+}
+
+static const char *progress_title(void *self, struct ui *ui)
+{
+    static char t[256];
+    (void)self;
+    snprintf(t, sizeof t, "kvtutor · Progress of %s", ui->opt.learner);
+    return t;
+}
+
+static void progress_draw(void *self, struct ui *ui, int top, int rows, int cols)
+{
+    struct progress *p = self;
+    if (p->built_cols != cols)
+        build(p, ui, cols);
+    ui_lines_draw(&p->lines, p->first, top + 1, rows - 1, cols, -1);
+}
+
+static void progress_action(void *self, struct ui *ui, enum ui_action a)
+{
+    struct progress *p = self;
+    if (a == UI_BACK)
+        ui_pop(ui);
+    else if (a == UI_DOWN && p->first + 1 < p->lines.n)
+        p->first++;
+    else if (a == UI_UP && p->first > 0)
+        p->first--;
+}
+
+static void progress_destroy(void *self)
+{
+    struct progress *p = self;
+    ui_lines_free(&p->lines);
+    free(p);
+}
+
+static const struct ui_screen_ops ops = {
+    .name = "progress",
+    .context = progress_context,
+    .title = progress_title,
+    .draw = progress_draw,
+    .action = progress_action,
+    .destroy = progress_destroy,
+};
+
+struct ui_screen ui_progress_new(struct ui *ui)
+{
+    (void)ui;
+    return (struct ui_screen){&ops, calloc(1, sizeof(struct progress))};
+}

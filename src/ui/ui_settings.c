@@ -1,0 +1,163 @@
+/* The settings screen: desired retention, new exercises a day, and who is
+ * learning. Each is checked by the store's own rule before it is saved. */
+#include "ui_app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const struct {
+    const char *key, *label, *help;
+} rows[] = {
+    {"desired_retention", "Desired retention",
+     "the chance of remembering an exercise when it comes back (0.7 to 0.97)"},
+    {"new_per_day", "New exercises a day", "how many unseen exercises a review brings in (0 to 500)"},
+    {"learner", "Learner", "progress is kept per name: switch to share this machine"},
+};
+
+#define N_ROWS (sizeof rows / sizeof rows[0])
+
+struct settings {
+    size_t selected;
+    bool editing;
+    struct ui_edit edit;
+};
+
+static void value_of(struct ui *ui, size_t i, char *buf, size_t cap)
+{
+    bool found = false;
+    struct store_error err;
+    if (strcmp(rows[i].key, "learner") == 0) {
+        snprintf(buf, cap, "%s", ui->opt.learner);
+        return;
+    }
+    if (store_setting_get(ui->opt.store, rows[i].key, buf, cap, &found, &err) != KVT_E_OK ||
+        !found)
+        snprintf(buf, cap, "%s", store_setting_fallback(rows[i].key));
+}
+
+static unsigned settings_context(void *self)
+{
+    struct settings *s = self;
+    return s->editing ? UC_EDIT : UC_PAGE;
+}
+
+static const char *settings_title(void *self, struct ui *ui)
+{
+    (void)self, (void)ui;
+    return "kvtutor · Settings";
+}
+
+static void settings_draw(void *self, struct ui *ui, int top, int rows_, int cols)
+{
+    struct settings *s = self;
+    (void)rows_;
+    for (size_t i = 0; i < N_ROWS; i++) {
+        char v[128];
+        int y = top + 2 + (int)i * 3;
+        attr_t a = i == s->selected ? A_REVERSE : A_NORMAL;
+        value_of(ui, i, v, sizeof v);
+        ui_put(y, 2, 30, rows[i].label, a | A_BOLD);
+        if (s->editing && i == s->selected)
+            ui_edit_draw(&s->edit, y, 34, cols - 36);
+        else
+            ui_put(y, 34, cols - 36, v, a);
+        ui_put(y + 1, 4, cols - 6, rows[i].help, A_DIM);
+    }
+}
+
+static void apply(struct settings *s, struct ui *ui)
+{
+    const char *key = rows[s->selected].key, *why = store_setting_check(key, s->edit.buf);
+    struct store_error err;
+
+    if (why) {
+        ui_say(ui, UI_BAD, "%s: %s", rows[s->selected].label, why);
+        return;
+    }
+    if (store_setting_set(ui->opt.store, key, s->edit.buf, &err) != KVT_E_OK) {
+        ui_say(ui, UI_BAD, "not saved: %s", err.detail);
+        return;
+    }
+    if (strcmp(key, "learner") == 0) {
+        int64_t id;
+        if (store_learner(ui->opt.store, s->edit.buf, (int64_t)time(NULL), &id, &err) !=
+            KVT_E_OK) {
+            ui_say(ui, UI_BAD, "not switched: %s", err.detail);
+            return;
+        }
+        ui->opt.learner_id = id;
+        snprintf(ui->learner, sizeof ui->learner, "%.64s", s->edit.buf);
+    } else if (strcmp(key, "desired_retention") == 0) {
+        ui->fsrs.desired_retention = strtod(s->edit.buf, NULL);
+    } else {
+        ui->new_per_day = (unsigned)strtoul(s->edit.buf, NULL, 10);
+    }
+    s->editing = false;
+    ui_say(ui, UI_GOOD, "%s saved", rows[s->selected].label);
+}
+
+static void settings_action(void *self, struct ui *ui, enum ui_action a)
+{
+    struct settings *s = self;
+    switch (a) {
+    case UI_BACK:
+        ui_pop(ui);
+        return;
+    case UI_UP:
+        if (s->selected > 0)
+            s->selected--;
+        break;
+    case UI_DOWN:
+        if (s->selected + 1 < N_ROWS)
+            s->selected++;
+        break;
+    case UI_OPEN: {
+        char v[128];
+        value_of(ui, s->selected, v, sizeof v);
+        ui_edit_set(&s->edit, v);
+        s->editing = true;
+        break;
+    }
+    case UI_SUBMIT:
+        apply(s, ui);
+        break;
+    case UI_CANCEL:
+        s->editing = false;
+        break;
+    default:
+        break;
+    }
+}
+
+static void settings_text(void *self, struct ui *ui, uint32_t cp)
+{
+    struct settings *s = self;
+    (void)ui;
+    ui_edit_insert(&s->edit, cp);
+}
+
+static void settings_edit_key(void *self, struct ui *ui, int key)
+{
+    struct settings *s = self;
+    (void)ui;
+    ui_edit_key(&s->edit, key);
+}
+
+static const struct ui_screen_ops ops = {
+    .name = "settings",
+    .context = settings_context,
+    .title = settings_title,
+    .draw = settings_draw,
+    .action = settings_action,
+    .text = settings_text,
+    .edit_key = settings_edit_key,
+    .destroy = free,
+};
+
+struct ui_screen ui_settings_new(struct ui *ui)
+{
+    (void)ui;
+    return (struct ui_screen){&ops, calloc(1, sizeof(struct settings))};
+}
