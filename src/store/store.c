@@ -995,7 +995,7 @@ const char *store_setting_check(const char *key, const char *value)
     /* plain decimals only: strtod would also take "nan", "inf" and hex */
     if (!*value || strspn(value, "0123456789.") != strlen(value))
         return strcmp(key, "new_per_day") == 0 ? "a whole number from 0 to 500"
-                                                : "a number from 0.7 to 0.97";
+                                               : "a number from 0.7 to 0.97";
     v = strtod(value, &end);
     if (strcmp(key, "new_per_day") == 0)
         return strchr(value, '.') || v > 500 ? "a whole number from 0 to 500" : NULL;

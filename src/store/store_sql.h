@@ -62,9 +62,9 @@
     X(CONCEPTS,                                                                                    \
       "SELECT concept, count(*), sum(verdict = 'correct') FROM attempt WHERE learner_id = ?1 "     \
       "GROUP BY concept ORDER BY 1.0 * sum(verdict = 'correct') / count(*), concept")              \
-    X(INTERVIEW_ADD,                                                                               \
-      "INSERT INTO interview (learner_id, lesson_id, started_at, seconds, answered, score, review) "\
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                                                       \
+    X(INTERVIEW_ADD, "INSERT INTO interview (learner_id, lesson_id, started_at, seconds, "         \
+                     "answered, score, review) "                                                   \
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                                        \
     X(STATS_LESSONS, "SELECT module, lesson_id, count(DISTINCT exercise_id), count(*), "           \
                      "sum(verdict = 'correct'), sum(seconds) FROM attempt WHERE learner_id = ?1 "  \
                      "GROUP BY module, lesson_id ORDER BY module, lesson_id") /* learner */        \

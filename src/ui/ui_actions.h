@@ -13,8 +13,8 @@ enum {
     UC_RESULT = 4, /* a quiz item, graded */
     UC_EDIT = 8,   /* typing an answer or a search */
     UC_HELP = 16,
-    UC_CALC = 32,  /* the calculator playground */
-    UC_PAGE = 64,  /* the progress and settings screens */
+    UC_CALC = 32, /* the calculator playground */
+    UC_PAGE = 64, /* the progress and settings screens */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE,
 };
 
@@ -33,21 +33,21 @@ enum {
     X(OPEN, UC_MAP | UC_READ | UC_PAGE, '\r', KEY_ENTER, 'l', "Enter",                             \
       "open the lesson, follow the link, or change the setting")                                   \
     X(REVIEW, UC_MAP, 'r', 0, 0, "r", "review: today's due exercises, then new ones")              \
-    X(CRAM, UC_MAP, 'c', 0, 0, "c", "cram: go over everything seen, schedule untouched")          \
-    X(INTERVIEW, UC_MAP | UC_READ, 'i', 0, 0, "i", "interview: a timed mock interview")           \
-    X(PLAYGROUND, UC_MAP, '=', 0, 0, "=", "calculator: the KV playground")                        \
+    X(CRAM, UC_MAP, 'c', 0, 0, "c", "cram: go over everything seen, schedule untouched")           \
+    X(INTERVIEW, UC_MAP | UC_READ, 'i', 0, 0, "i", "interview: a timed mock interview")            \
+    X(PLAYGROUND, UC_MAP, '=', 0, 0, "=", "calculator: the KV playground")                         \
     X(PROGRESS, UC_MAP, 'p', 0, 0, "p", "progress: answers, accuracy, activity, mistakes")         \
     X(SETTINGS, UC_MAP, 'S', 0, 0, "S", "settings: retention, new exercises a day, learner")       \
     X(CALC_MODEL, UC_CALC, 'm', 'M', 0, "m/M", "model: next or previous preset")                   \
-    X(CALC_GPU, UC_CALC, 'g', 'G', 0, "g/G", "GPU: next or previous preset")                      \
-    X(CALC_CONTEXT, UC_CALC, 'c', 'C', 0, "c/C", "context length x2 or /2")                       \
+    X(CALC_GPU, UC_CALC, 'g', 'G', 0, "g/G", "GPU: next or previous preset")                       \
+    X(CALC_CONTEXT, UC_CALC, 'c', 'C', 0, "c/C", "context length x2 or /2")                        \
     X(CALC_BATCH, UC_CALC, 'b', 'B', 0, "b/B", "batch x2 or /2")                                   \
-    X(CALC_KV, UC_CALC, 'v', 0, 0, "v", "KV dtype: the next one")                                 \
-    X(CALC_WEIGHTS, UC_CALC, 'w', 0, 0, "w", "weights dtype: the next one")                       \
-    X(CALC_UTIL, UC_CALC, 'u', 'U', 0, "u/U", "util: gpu_memory_utilization +0.05 or -0.05")      \
-    X(CALC_TP, UC_CALC, 't', 'T', 0, "t/T", "TP: tensor parallel x2 or /2")                       \
-    X(CALC_SHOW, UC_CALC, 'a', 0, 0, "a", "arithmetic: show or hide it")                          \
-    X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "open a config.json for the model")                   \
+    X(CALC_KV, UC_CALC, 'v', 0, 0, "v", "KV dtype: the next one")                                  \
+    X(CALC_WEIGHTS, UC_CALC, 'w', 0, 0, "w", "weights dtype: the next one")                        \
+    X(CALC_UTIL, UC_CALC, 'u', 'U', 0, "u/U", "util: gpu_memory_utilization +0.05 or -0.05")       \
+    X(CALC_TP, UC_CALC, 't', 'T', 0, "t/T", "TP: tensor parallel x2 or /2")                        \
+    X(CALC_SHOW, UC_CALC, 'a', 0, 0, "a", "arithmetic: show or hide it")                           \
+    X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "open a config.json for the model")                    \
     X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons by title and concept")                       \
     X(PRACTISE, UC_MAP | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")                \
     X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT, 'f', 0, 0, "f",                                     \

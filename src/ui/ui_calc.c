@@ -15,8 +15,8 @@
 #include "kvt_format.h"
 #include "ui_term.h"
 
-static const enum kv_dtype kv_types[] = {KV_DTYPE_AUTO, KV_DTYPE_FP8, KV_DTYPE_FP16,
-                                         KV_DTYPE_BF16, KV_DTYPE_FP32};
+static const enum kv_dtype kv_types[] = {KV_DTYPE_AUTO, KV_DTYPE_FP8, KV_DTYPE_FP16, KV_DTYPE_BF16,
+                                         KV_DTYPE_FP32};
 static const enum kv_dtype weight_types[] = {KV_DTYPE_AUTO, KV_DTYPE_INT4, KV_DTYPE_FP8,
                                              KV_DTYPE_BF16, KV_DTYPE_FP32};
 
@@ -45,8 +45,7 @@ static size_t index_of(const char *name, bool gpu)
 }
 
 /* The calculator on the playground's settings, at context `seq`. */
-static enum kvt_err run(const struct calc *c, uint64_t seq, struct kv_result *r,
-                        enum kv_field *bad)
+static enum kvt_err run(const struct calc *c, uint64_t seq, struct kv_result *r, enum kv_field *bad)
 {
     size_t n;
     const struct kv_model_preset *models = kv_model_presets(&n);
@@ -157,21 +156,22 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                ui_attr(3, A_BOLD) | A_BOLD);
     } else {
         snprintf(line, sizeof line,
-                 "Max concurrency at %s tokens: %.2f  →  %s whole sequences  (KV %s a token)",
-                 a1, r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
+                 "Max concurrency at %s tokens: %.2f  →  %s whole sequences  (KV %s a token)", a1,
+                 r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
                  kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
         kvt_fmt_int(c->seq, a1, sizeof a1);
         snprintf(line, sizeof line,
-                 "Max concurrency at %s tokens: %.2f  →  %s whole sequences  (KV %s a token)",
-                 a1, r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
+                 "Max concurrency at %s tokens: %.2f  →  %s whole sequences  (KV %s a token)", a1,
+                 r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
                  kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
         ui_put(y++, 2, cols - 4, line, ui_attr(2, A_BOLD) | A_BOLD);
     }
     if (r.has_decode) {
-        snprintf(line, sizeof line, "Decode ceiling at batch %llu: %s tok/s (%s a sequence), %s-bound",
-                 (unsigned long long)c->batch, kvt_fmt_real(r.decode_tokens_per_s, 1, a1, sizeof a1),
-                 kvt_fmt_real(r.decode_tokens_per_s_seq, 1, a2, sizeof a2),
-                 r.has_bound && r.compute_bound ? "compute" : "memory");
+        snprintf(
+            line, sizeof line, "Decode ceiling at batch %llu: %s tok/s (%s a sequence), %s-bound",
+            (unsigned long long)c->batch, kvt_fmt_real(r.decode_tokens_per_s, 1, a1, sizeof a1),
+            kvt_fmt_real(r.decode_tokens_per_s_seq, 1, a2, sizeof a2),
+            r.has_bound && r.compute_bound ? "compute" : "memory");
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
     }
     y++;
@@ -189,8 +189,8 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                  kvt_fmt_bytes((double)r.weights_bytes, a2, sizeof a2),
                  kvt_fmt_bytes((double)r.kv_budget_bytes, a3, sizeof a3));
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
-        snprintf(line, sizeof line, "blocks     %s ÷ %s = %s; a sequence needs %s → %.2f",
-                 a3, kvt_fmt_bytes((double)r.block_set_bytes, a4, sizeof a4),
+        snprintf(line, sizeof line, "blocks     %s ÷ %s = %s; a sequence needs %s → %.2f", a3,
+                 kvt_fmt_bytes((double)r.block_set_bytes, a4, sizeof a4),
                  kvt_fmt_int(r.num_gpu_blocks, a1, sizeof a1),
                  kvt_fmt_int(r.blocks_per_request, a2, sizeof a2), r.max_concurrency);
         ui_put(y++, 2, cols - 4, line, A_NORMAL);

@@ -92,8 +92,8 @@ static const char *map_title(void *self, struct ui *ui)
     struct map *m = self;
     (void)ui;
     snprintf(t, sizeof t, "kvtutor · Course map · %lld due today%s%s",
-             m->have_stats ? (long long)m->stats.due_now : 0LL,
-             m->search.len ? " · matching " : "", m->search.buf);
+             m->have_stats ? (long long)m->stats.due_now : 0LL, m->search.len ? " · matching " : "",
+             m->search.buf);
     return t;
 }
 

@@ -359,7 +359,7 @@ static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int c
     if (q->n_items == 0) {
         ui_put(y, 2, cols - 4,
                q->mode == UI_S_REVIEW ? "Nothing is due today, and no new exercise is waiting."
-                                    : "Nothing to practise here yet.",
+                                      : "Nothing to practise here yet.",
                A_BOLD);
         ui_put(y + 2, 2, cols - 4, "q goes back.", A_NORMAL);
         return;

@@ -12,7 +12,8 @@ static const struct {
 } rows[] = {
     {"desired_retention", "Desired retention",
      "the chance of remembering an exercise when it comes back (0.7 to 0.97)"},
-    {"new_per_day", "New exercises a day", "how many unseen exercises a review brings in (0 to 500)"},
+    {"new_per_day", "New exercises a day",
+     "how many unseen exercises a review brings in (0 to 500)"},
     {"learner", "Learner", "progress is kept per name: switch to share this machine"},
 };
 
@@ -32,8 +33,7 @@ static void value_of(struct ui *ui, size_t i, char *buf, size_t cap)
         snprintf(buf, cap, "%s", ui->opt.learner);
         return;
     }
-    if (store_setting_get(ui->opt.store, rows[i].key, buf, cap, &found, &err) != KVT_E_OK ||
-        !found)
+    if (store_setting_get(ui->opt.store, rows[i].key, buf, cap, &found, &err) != KVT_E_OK || !found)
         snprintf(buf, cap, "%s", store_setting_fallback(rows[i].key));
 }
 
@@ -82,8 +82,7 @@ static void apply(struct settings *s, struct ui *ui)
     }
     if (strcmp(key, "learner") == 0) {
         int64_t id;
-        if (store_learner(ui->opt.store, s->edit.buf, (int64_t)time(NULL), &id, &err) !=
-            KVT_E_OK) {
+        if (store_learner(ui->opt.store, s->edit.buf, (int64_t)time(NULL), &id, &err) != KVT_E_OK) {
             ui_say(ui, UI_BAD, "not switched: %s", err.detail);
             return;
         }

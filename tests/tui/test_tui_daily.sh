@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# The screens a learner comes back to every day, driven through tmux: a due
+# exercise reviewed and rescheduled, a mock interview run to its summary with
+# the clock on screen, the playground's numbers against kvtutor calc as keys
+# change them, the progress screen after a few answers, and a setting saved.
+# Prints "N passed, N failed".
+set -u
+KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
+work=$(mktemp -d /tmp/kvt_daily.XXXXXX)
+sock="$work/tmux.sock"
+db="$work/progress.db"
+passed=0
+failed=0
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+
+tm() { tmux -S "$sock" "$@"; }
+stop() {
+  tm kill-server 2>/dev/null
+  for _ in $(seq 20); do tm has-session 2>/dev/null || return 0; sleep 0.05; done
+}
+trap 'stop; sleep 0.2; rm -rf "$work"' EXIT
+ok() { passed=$((passed + 1)); echo "ok: $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $1"; tm capture-pane -p -t app 2>/dev/null | sed 's/^/  | /'; }
+screen() { tm capture-pane -p -t app 2>/dev/null; }
+wait_for() {
+  for _ in $(seq 50); do screen | grep -qF -- "$1" && return 0; sleep 0.1; done
+  return 1
+}
+check() { if wait_for "$2"; then ok "$1"; else bad "$1 (no \"$2\")"; fi; }
+app() { # starts the app in a fresh 100x30 terminal
+  stop
+  for _ in 1 2 3; do
+    tm -f /dev/null new-session -d -s app -x 100 -y 30 \
+      "env HOME=$work LANG=C.UTF-8 TERM=xterm-256color ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} $KVTUTOR --db $db; sleep 30" 2>/dev/null
+    sleep 0.3
+    tm has-session -t app 2>/dev/null && break
+  done
+  wait_for "Course map" >/dev/null
+}
+sql() { sqlite3 "$db" "$1"; }
+
+# --- a few answers to have something to review ---
+app
+tm send-keys -t app e
+wait_for "How many bytes" >/dev/null
+tm send-keys -t app "28 KiB" Enter
+wait_for "Not quite." >/dev/null
+tm send-keys -t app Enter
+tm send-keys -t app "0.4375 GiB" Enter
+wait_for "Right." >/dev/null
+tm send-keys -t app Enter
+sleep 0.2
+tm send-keys -t app Escape
+wait_for "Course map" >/dev/null
+tm send-keys -t app Q
+sleep 0.5
+
+# --- reviews: make the per-token exercise due, review it, see it rescheduled ---
+today=$(( $(date +%s) / 86400 ))
+sql "UPDATE review_state SET due_day = $((today - 1)) WHERE exercise_id = 'per-token'"
+app
+check "the course map counts what is due" "1 due today"
+tm send-keys -t app r
+check "r reviews the due exercise first" "How many bytes of KV cache does one token take"
+check "the review session says what it is" "review · 1 of"
+tm send-keys -t app "56 KiB" Enter
+check "the review is graded" "Right."
+tm send-keys -t app 3 Enter
+sleep 0.5
+due=$(sql "SELECT due_day FROM review_state WHERE exercise_id = 'per-token'")
+reps=$(sql "SELECT reps FROM review_state WHERE exercise_id = 'per-token'")
+if [ "$due" -gt "$today" ] && [ "$reps" = 2 ]; then
+  ok "the reviewed exercise is rescheduled (due in $((due - today)) days, 2 reviews)"
+else
+  bad "after the review: due_day $due (today $today), reps $reps"
+fi
+check "new exercises follow the due ones" "review · 2 of"
+tm send-keys -t app Escape
+wait_for "Course map" >/dev/null
+
+# --- cram: answers are kept, the schedule is not touched ---
+before=$(sql "SELECT group_concat(due_day || ':' || reps) FROM review_state ORDER BY exercise_id")
+tm send-keys -t app c
+check "c crams over what was seen" "cram (schedule untouched)"
+tm send-keys -t app "1 GiB" Enter
+wait_for "Not quite." >/dev/null
+tm send-keys -t app 1 Enter
+sleep 0.2
+tm send-keys -t app Escape
+wait_for "Course map" >/dev/null
+after=$(sql "SELECT group_concat(due_day || ':' || reps) FROM review_state ORDER BY exercise_id")
+if [ "$before" = "$after" ]; then ok "cram leaves every schedule as it was"; else bad "cram changed $before to $after"; fi
+
+# --- a mock interview, with the clock, to its summary ---
+tm send-keys -t app i
+check "i starts a mock interview with the lesson's question" "The interviewer asks:"
+check "the clock is on screen" "⏱ 00:0"
+tm send-keys -t app "The weights are a one-time cost; the KV cache grows per sequence, and concurrency is how many fit in what is left." Enter
+check "the answer is scored on key points" "Key points covered"
+for _ in 1 2 3 4; do
+  tm send-keys -t app Enter
+  sleep 0.2
+  tm send-keys -t app "decode is memory-bound; use fp8 and quantize the weights with AWQ" Enter
+  sleep 0.3
+done
+tm send-keys -t app Enter
+check "the interview ends with a summary" "Interview score"
+check "the summary gives the time of each answer" "answer 1:"
+interviews=$(sql "SELECT count(*) || ':' || answered FROM interview")
+if [ "$interviews" = "1:5" ]; then ok "the interview is kept in the database"; else bad "interview rows: $interviews"; fi
+tm send-keys -t app q
+
+# --- the playground against kvtutor calc ---
+tm send-keys -t app =
+check "= opens the calculator playground" "Calculator playground"
+want=$("$KVTUTOR" calc --model qwen2.5-7b --gpu rtx4090 --seq 8192 --json | sed -n 's/.*"max_concurrency": \([0-9.]*\).*/\1/p')
+want=$(printf '%.2f' "$want")
+check "Qwen2.5-7B on a 24 GB GPU at 8k: the same concurrency as kvtutor calc ($want)" "Max concurrency at 8,192 tokens: $want"
+tm send-keys -t app c
+want=$(printf '%.2f' "$("$KVTUTOR" calc --model qwen2.5-7b --gpu rtx4090 --seq 16384 --json | sed -n 's/.*"max_concurrency": \([0-9.]*\).*/\1/p')")
+check "c doubles the context: the figure follows ($want)" "Max concurrency at 16,384 tokens: $want"
+tm send-keys -t app v
+want=$(printf '%.2f' "$("$KVTUTOR" calc --model qwen2.5-7b --gpu rtx4090 --seq 16384 --kv-dtype fp8 --json | sed -n 's/.*"max_concurrency": \([0-9.]*\).*/\1/p')")
+check "v switches the cache to fp8: the figure follows ($want)" "Max concurrency at 16,384 tokens: $want"
+check "the chart of concurrency against context is drawn" "Max concurrency against context length"
+tm send-keys -t app a
+check "a shows the arithmetic" "budget     24 GiB"
+tm send-keys -t app q
+
+# --- progress after those answers ---
+tm send-keys -t app p
+check "p shows the progress" "answers,"
+check "the activity of the last two weeks is charted" "Answers a day"
+check "accuracy per concept" "kv-cache"
+check "the mistakes made most" "no-kv-pair"
+tm send-keys -t app q
+
+# --- a setting saved ---
+tm send-keys -t app S
+check "S opens the settings" "Desired retention"
+tm send-keys -t app Enter C-u "0.85" Enter
+check "a setting is saved" "saved"
+tm send-keys -t app Enter C-u "1.5" Enter
+check "a bad value is refused with the rule" "0.7 to 0.97"
+tm send-keys -t app Escape q Q
+sleep 0.3
+if [ "$(sql "SELECT value FROM setting WHERE key = 'desired_retention'")" = 0.85 ]; then
+  ok "the retention is in the database"
+else
+  bad "the retention was not stored"
+fi
+
+echo "tui-daily: $passed passed, $failed failed"
+[ "$failed" = 0 ]
