@@ -1,0 +1,442 @@
+/* test_probe.c: the probe supervisor against fake probes (the scripts in tests/probes),
+ * one per way a real probe can behave or misbehave, and the paged-cache
+ * address arithmetic the CUDA and CPU probes share. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../probes/common/paged_index.h"
+#include "probe.h"
+
+#ifndef PROBE_DIR
+#error "PROBE_DIR must name tests/probes"
+#endif
+
+struct seen {
+    unsigned device, progress, result, error, other;
+    double last_median;
+};
+
+static void count(void *ctx, const json_t *ev)
+{
+    struct seen *s = ctx;
+    const char *t = json_string_value(json_object_get(ev, "type"));
+    if (strcmp(t, "device") == 0)
+        s->device++;
+    else if (strcmp(t, "progress") == 0)
+        s->progress++;
+    else if (strcmp(t, "result") == 0) {
+        s->result++;
+        s->last_median = json_number_value(json_object_get(ev, "gbps_median"));
+    } else if (strcmp(t, "error") == 0)
+        s->error++;
+    else
+        s->other++;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Runs tests/probes/NAME.sh through /bin/sh (so the scripts need no exec
+ * bit) with `arg` as its one argument, to the end. */
+static struct probe_outcome run_fake(const char *name, const char *arg,
+                                     const struct probe_limits *lim, struct seen *seen)
+{
+    char script[1024];
+    char *argv[] = {"/bin/sh", script, (char *)arg, NULL};
+    struct probe_run *r;
+    struct probe_outcome o;
+
+    snprintf(script, sizeof script, "%s/%s.sh", PROBE_DIR, name);
+    memset(seen, 0, sizeof *seen);
+    assert_int_equal(probe_start(argv, lim, &r, &o), KVT_E_OK);
+    probe_finish(r, count, seen, &o);
+    return o;
+}
+
+static struct probe_limits fast_limits(void)
+{
+    struct probe_limits l = probe_default_limits();
+    l.deadline_s = 1.0;
+    l.grace_s = 0.5;
+    return l;
+}
+
+/* A temporary file for a fake probe to write a pid into. */
+static void pid_file(char *path, size_t cap)
+{
+    snprintf(path, cap, "/tmp/kvt-probe-test-%ld-XXXXXX", (long)getpid());
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+}
+
+/* The process in the file is gone: no such pid, or only a zombie waiting
+ * for init to reap it (it runs no code). Waits up to 2 s for that. */
+static void assert_gone(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long pid = 0;
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%ld", &pid), 1);
+    fclose(f);
+    unlink(path);
+    assert_true(pid > 1);
+    for (int i = 0; i < 200; i++) {
+        char stat_path[64], buf[512];
+        if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+            return;
+        snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", pid);
+        FILE *s = fopen(stat_path, "r");
+        if (s) {
+            size_t n = fread(buf, 1, sizeof buf - 1, s);
+            fclose(s);
+            buf[n] = '\0';
+            char *close_paren = strrchr(buf, ')');
+            if (close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z')
+                return;
+        }
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    fail_msg("process %ld is still running", pid);
+}
+
+static long max_rss_kib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static void test_clean_run(void **state)
+{
+    (void)state;
+    struct seen s;
+    struct probe_limits lim = probe_default_limits();
+    struct probe_outcome o = run_fake("clean", "", &lim, &s);
+    assert_int_equal(o.end, PROBE_OK);
+    assert_string_equal(probe_end_name(o.end), "ok");
+    assert_int_equal(o.exit_code, 0);
+    assert_int_equal(s.device, 1);
+    assert_int_equal(s.progress, 2);
+    assert_int_equal(s.result, 2);
+    assert_int_equal(o.lines, 5);
+    assert_int_equal(o.bad_lines, 0);
+    assert_false(o.truncated);
+    assert_string_equal(o.message, "");
+}
+
+static void test_hang_times_out(void **state)
+{
+    (void)state;
+    char pidf[128];
+    struct seen s;
+    struct probe_limits lim = fast_limits();
+    pid_file(pidf, sizeof pidf);
+    double t0 = now_s();
+    struct probe_outcome o = run_fake("hang", pidf, &lim, &s);
+    double took = now_s() - t0;
+    assert_int_equal(o.end, PROBE_TIMED_OUT);
+    assert_string_equal(probe_end_name(o.end), "timed-out");
+    assert_non_null(strstr(o.message, "still running after 1 s"));
+    assert_int_equal(s.progress, 1); /* what it said before the deadline counts */
+    assert_true(took >= 1.0);
+    assert_true(took < 5.0); /* SIGTERM ended it: no waiting out the grace */
+    assert_gone(pidf);
+}
+
+static void test_ignores_sigterm(void **state)
+{
+    (void)state;
+    char pidf[128];
+    struct seen s;
+    struct probe_limits lim = fast_limits();
+    pid_file(pidf, sizeof pidf);
+    double t0 = now_s();
+    struct probe_outcome o = run_fake("ignore_term", pidf, &lim, &s);
+    double took = now_s() - t0;
+    assert_int_equal(o.end, PROBE_TIMED_OUT);
+    assert_int_equal(o.signal, SIGKILL);
+    /* deadline 1 s + grace 0.5 s before SIGKILL */
+    assert_true(took >= 1.5);
+    assert_true(took < 6.0);
+    assert_gone(pidf);
+}
+
+static void test_grandchild_holding_pipe(void **state)
+{
+    (void)state;
+    char pidf[128];
+    struct seen s;
+    struct probe_limits lim = probe_default_limits();
+    pid_file(pidf, sizeof pidf);
+    double t0 = now_s();
+    struct probe_outcome o = run_fake("grandchild", pidf, &lim, &s);
+    /* the probe itself exited 0 at once: the leftover is killed, not waited for */
+    assert_int_equal(o.end, PROBE_OK);
+    assert_int_equal(s.result, 1);
+    assert_true(now_s() - t0 < 5.0);
+    assert_gone(pidf);
+}
+
+static void test_flood_is_capped(void **state)
+{
+    (void)state;
+    struct seen s;
+    struct probe_limits lim = probe_default_limits(); /* 4 MiB of output */
+    long before = max_rss_kib();
+    struct probe_outcome o = run_fake("flood", "", &lim, &s);
+    assert_int_equal(o.end, PROBE_FAILED);
+    assert_non_null(strstr(o.message, "more than 4194304 bytes of output"));
+    assert_true(o.stdout_bytes <= lim.max_output);
+    assert_true(max_rss_kib() - before < 16 * 1024);
+}
+
+static void test_flood_read_to_the_end_stays_bounded(void **state)
+{
+    (void)state;
+    struct seen s;
+    struct probe_limits lim = probe_default_limits();
+    lim.max_output = 128u << 20;
+    lim.deadline_s = 120;
+    long before = max_rss_kib();
+
+    /* 100,000,000 bytes on one line: read through, kept to 64 KiB */
+    struct probe_outcome o = run_fake("flood", "", &lim, &s);
+    assert_int_equal(o.stdout_bytes, 100000000);
+    assert_int_equal(o.end, PROBE_FAILED);
+    assert_true(o.truncated);
+    assert_int_equal(o.bad_lines, 1);
+
+    /* 2,000,000 lines of 50 bytes = 100,000,000 bytes, every one parsed */
+    o = run_fake("flood_lines", "", &lim, &s);
+    assert_int_equal(o.end, PROBE_OK);
+    assert_int_equal(o.stdout_bytes, 100000000);
+    assert_int_equal(s.progress, 2000000);
+    assert_true(max_rss_kib() - before < 16 * 1024);
+}
+
+static void test_partial_last_line(void **state)
+{
+    (void)state;
+    struct seen s;
+    struct probe_limits lim = probe_default_limits();
+    struct probe_outcome o = run_fake("partial", "", &lim, &s);
+    /* a whole object without its newline is still the probe's word */
+    assert_int_equal(o.end, PROBE_OK);
+    assert_true(o.truncated);
+    assert_int_equal(s.result, 1);
+    assert_true(s.last_median == 2.0);
+
+    o = run_fake("cut", "", &lim, &s);
+    assert_int_equal(o.end, PROBE_FAILED);
+    assert_string_equal(o.message, "output ended in the middle of line 2");
+    assert_int_equal(s.device, 1);
+    assert_int_equal(s.result, 0);
+}
+
+static void test_invalid_json(void **state)
+{
+    (void)state;
+    struct seen s;
+    struct probe_limits lim = probe_default_limits();
+    struct probe_outcome o = run_fake("invalid", "", &lim, &s);
+    assert_int_equal(o.end, PROBE_FAILED);
+    assert_int_equal(o.exit_code, 0);
+    assert_int_equal(o.bad_lines, 2);
+    assert_int_equal(o.first_bad, 2);
+    assert_string_equal(o.message, "line 2 of its output is not a JSON object with a \"type\"");
+    assert_int_equal(s.device, 1);
+}
+
+static void test_crash_by_signal(void **state)
+{
+    (void)state;
+    struct seen s;
+    struct probe_limits lim = probe_default_limits();
+    struct probe_outcome o = run_fake("segv", "", &lim, &s);
+    assert_int_equal(o.end, PROBE_CRASHED);
+    assert_int_equal(o.signal, SIGSEGV);
+    assert_non_null(strstr(o.message, "killed by signal 11"));
+    assert_int_equal(s.progress, 1);
+}
+
+static void test_exit_codes(void **state)
+{
+    (void)state;
+    struct seen s;
+    struct probe_limits lim = probe_default_limits();
+    struct probe_outcome o = run_fake("no_gpu", "", &lim, &s);
+    assert_int_equal(o.end, PROBE_NO_GPU);
+    assert_string_equal(probe_end_name(o.end), "no-gpu");
+    assert_string_equal(o.message, "no usable NVIDIA driver");
+
+    o = run_fake("fails", "", &lim, &s);
+    assert_int_equal(o.end, PROBE_FAILED);
+    assert_int_equal(o.exit_code, 1);
+    /* the probe's own error line wins over its stderr */
+    assert_string_equal(o.message, "cudaMalloc(&buf, want) failed: out of memory");
+
+    o = run_fake("fails_quietly", "", &lim, &s);
+    assert_int_equal(o.end, PROBE_FAILED);
+    assert_string_equal(o.message, "cannot open /dev/fake0");
+}
+
+static void test_not_found(void **state)
+{
+    (void)state;
+    char *missing[] = {"/nonexistent/kvtutor-probe-cuda", NULL};
+    char *not_exec[] = {PROBE_DIR "/../CMakeLists.txt", NULL};
+    struct probe_run *r;
+    struct probe_outcome o;
+
+    assert_int_equal(probe_start(missing, NULL, &r, &o), KVT_E_NOT_FOUND);
+    assert_null(r);
+    assert_int_equal(o.end, PROBE_NOT_FOUND);
+    assert_string_equal(probe_end_name(o.end), "not-found");
+    assert_non_null(strstr(o.message, "/nonexistent/kvtutor-probe-cuda"));
+
+    assert_int_equal(probe_start(not_exec, NULL, &r, &o), KVT_E_NOT_FOUND);
+    assert_int_equal(o.end, PROBE_NOT_FOUND);
+}
+
+static void test_cancel(void **state)
+{
+    (void)state;
+    char pidf[128], script[1024];
+    struct seen s = {0};
+    struct probe_limits lim = probe_default_limits();
+    struct probe_run *r;
+    struct probe_outcome o;
+    snprintf(script, sizeof script, "%s/hang.sh", PROBE_DIR);
+    pid_file(pidf, sizeof pidf);
+    char *argv[] = {"/bin/sh", script, pidf, NULL};
+
+    assert_int_equal(probe_start(argv, &lim, &r, &o), KVT_E_OK);
+    /* steps never block longer than asked: the UI stays live. Step until the
+     * probe has spoken and written its child's pid. */
+    struct stat st = {0};
+    for (int i = 0; i < 200 && (s.progress == 0 || st.st_size == 0); i++) {
+        double t0 = now_s();
+        assert_true(probe_step(r, 20, count, &s));
+        assert_true(now_s() - t0 < 0.5);
+        stat(pidf, &st);
+    }
+    assert_int_equal(s.progress, 1);
+    probe_cancel(r);
+    probe_finish(r, count, &s, &o);
+    assert_int_equal(o.end, PROBE_TIMED_OUT);
+    assert_string_equal(o.message, "stopped");
+    assert_gone(pidf);
+}
+
+/* ---- paged_index.h ---- */
+
+static void test_paged_offset(void **state)
+{
+    (void)state;
+    /* block size 16, tokens 4 elements wide; the sequence's blocks are pool
+     * blocks 7, 2, 5. Token 0 -> block 7 slot 0: (7*16 + 0)*4 = 448.
+     * Token 17 -> table[1] = 2, slot 1: (2*16 + 1)*4 = 132; element 3: 135.
+     * Token 47 -> table[2] = 5, slot 15: (5*16 + 15)*4 = 380. */
+    const uint32_t table[] = {7, 2, 5};
+    assert_int_equal(paged_offset(table, 16, 4, 0, 0), 448);
+    assert_int_equal(paged_offset(table, 16, 4, 17, 0), 132);
+    assert_int_equal(paged_offset(table, 16, 4, 17, 3), 135);
+    assert_int_equal(paged_offset(table, 16, 4, 47, 0), 380);
+    /* block size 1 is one token per block */
+    assert_int_equal(paged_offset(table, 1, 128, 2, 5), 5 * 128 + 5);
+    /* offsets past 4 GiB elements do not wrap: block 3,000,000 of 64 tokens
+     * of 128 elements = 3e6 * 64 * 128 = 24,576,000,000 */
+    const uint32_t big[] = {3000000};
+    assert_true(paged_offset(big, 64, 128, 0, 0) == 24576000000ull);
+
+    assert_int_equal(paged_blocks(2048, 16), 128);
+    assert_int_equal(paged_blocks(2049, 16), 129);
+    assert_int_equal(paged_blocks(1, 64), 1);
+    assert_int_equal(paged_blocks(0, 8), 0);
+}
+
+static void test_paged_shuffle_is_a_fixed_permutation(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    static uint32_t a[N], b[N], c[N];
+    static unsigned char hit[N];
+    paged_shuffle(a, N, 42);
+    paged_shuffle(b, N, 42);
+    paged_shuffle(c, N, 43);
+    assert_memory_equal(a, b, sizeof a); /* same seed, same layout */
+    assert_memory_not_equal(a, c, sizeof a);
+    unsigned in_place = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        assert_true(a[i] < N);
+        assert_int_equal(hit[a[i]], 0); /* each block exactly once */
+        hit[a[i]] = 1;
+        in_place += a[i] == i;
+    }
+    /* a shuffle, not the identity: a random permutation fixes ~1 point */
+    assert_true(in_place < 16);
+}
+
+/* Every token of every sequence lands in a distinct pool slot and the pool
+ * is covered exactly: the gather reads each byte once. */
+static void test_paged_gather_covers_the_pool(void **state)
+{
+    (void)state;
+    enum { SEQS = 8, TOKENS = 96, BS = 16, W = 2 };
+    const uint32_t per_seq = (uint32_t)paged_blocks(TOKENS, BS);
+    static uint32_t tables[SEQS * 6];
+    static unsigned char seen[SEQS * TOKENS * W];
+    paged_shuffle(tables, SEQS * per_seq, 7);
+    for (uint32_t s = 0; s < SEQS; s++)
+        for (uint64_t t = 0; t < TOKENS; t++)
+            for (uint64_t e = 0; e < W; e++) {
+                uint64_t off = paged_offset(tables + s * per_seq, BS, W, t, e);
+                assert_true(off < sizeof seen);
+                assert_int_equal(seen[off], 0);
+                seen[off] = 1;
+            }
+    for (size_t i = 0; i < sizeof seen; i++)
+        assert_int_equal(seen[i], 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clean_run),
+        cmocka_unit_test(test_hang_times_out),
+        cmocka_unit_test(test_ignores_sigterm),
+        cmocka_unit_test(test_grandchild_holding_pipe),
+        cmocka_unit_test(test_flood_is_capped),
+        cmocka_unit_test(test_flood_read_to_the_end_stays_bounded),
+        cmocka_unit_test(test_partial_last_line),
+        cmocka_unit_test(test_invalid_json),
+        cmocka_unit_test(test_crash_by_signal),
+        cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_not_found),
+        cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_paged_offset),
+        cmocka_unit_test(test_paged_shuffle_is_a_fixed_permutation),
+        cmocka_unit_test(test_paged_gather_covers_the_pool),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
