@@ -15,6 +15,7 @@ int cli_export(int argc, char **argv);
 int cli_import(int argc, char **argv);
 int cli_lint(int argc, char **argv);
 int cli_ask(int argc, char **argv);
+int cli_probe(int argc, char **argv);
 int cli_app(int argc, char **argv); /* the terminal app */
 
 /* Glyphs for arithmetic: Unicode when the terminal's charset is UTF-8

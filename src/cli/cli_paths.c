@@ -33,3 +33,20 @@ int cli_data_dir(char *buf, size_t cap)
     }
     return -1;
 }
+
+int cli_sibling_program(const char *name, char *buf, size_t cap)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash;
+    int k;
+
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    if (!(slash = strrchr(exe, '/')))
+        return -1;
+    *slash = '\0';
+    k = snprintf(buf, cap, "%s/%s", exe, name);
+    return k > 0 && (size_t)k < cap ? 0 : -1;
+}

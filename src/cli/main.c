@@ -24,6 +24,7 @@ static const struct command commands[] = {
     {"models", cli_models, "the model presets calc knows"},
     {"gpus", cli_gpus, "the GPU presets calc knows"},
     {"ask", cli_ask, "grade one answer to one exercise, as the app would"},
+    {"probe", cli_probe, "measure this machine's memory bandwidth and your decode ceiling"},
     {"lint", cli_lint, "check lesson files: fields, values, units, links (for instructors)"},
     {"stats", cli_stats, "your progress: accuracy, what is due, streak, frequent mistakes"},
     {"config", cli_config, "settings: learner, desired_retention, new_per_day"},
@@ -66,7 +67,7 @@ static void version(void)
 
     printf("kvtutor %s\n", KVT_VERSION);
 #ifdef KVT_CUDA_COMPILER
-    printf("CUDA compiler: found at build time (%s); GPU probes: none in this build\n",
+    printf("CUDA compiler: found at build time (%s); GPU probes: kvtutor-probe-cuda\n",
            KVT_CUDA_COMPILER);
 #else
     puts("CUDA compiler: not found at build time; GPU probes: not built");

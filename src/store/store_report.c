@@ -365,3 +365,74 @@ enum kvt_err store_interview(struct store *st, int64_t learner_id, const char *l
     }
     return store_commit(st, err);
 }
+
+enum kvt_err store_probe_add(struct store *st, const struct store_probe_run *run,
+                             struct store_error *err)
+{
+    enum kvt_err e = store_begin(st, err);
+    sqlite3_stmt *s;
+    int rc;
+
+    if (e != KVT_E_OK)
+        return e;
+    if (!(s = store_stmt(st, STMT_PROBE_ADD, err))) {
+        store_rollback(st);
+        return err->code;
+    }
+    sqlite3_bind_int64(s, 1, run->learner_id);
+    sqlite3_bind_int64(s, 2, run->started_at);
+    sqlite3_bind_double(s, 3, run->seconds > 0 ? run->seconds : 0);
+    store_bind_text(s, 4, run->probe);
+    store_bind_text(s, 5, run->outcome);
+    store_bind_text(s, 6, run->message ? run->message : "");
+    store_bind_text(s, 7, run->device ? run->device : "");
+    store_bind_text(s, 8, run->device_json ? run->device_json : "{}");
+    store_bind_text(s, 9, run->results_json ? run->results_json : "[]");
+    if (run->has_read)
+        sqlite3_bind_double(s, 10, run->read_gbps);
+    if (run->has_peak)
+        sqlite3_bind_double(s, 11, run->peak_gbps);
+    if (run->has_free)
+        sqlite3_bind_int64(s, 12, run->free_bytes);
+    rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE) {
+        e = store_fail(st, rc, err);
+        store_rollback(st);
+        return e;
+    }
+    return store_commit(st, err);
+}
+
+enum kvt_err store_probe_last(struct store *st, int64_t learner_id, const char *probe,
+                              struct store_probe_last *out, struct store_error *err)
+{
+    sqlite3_stmt *s = store_stmt(st, STMT_PROBE_LAST, err);
+    int rc;
+
+    if (!s)
+        return err->code;
+    memset(out, 0, sizeof *out);
+    sqlite3_bind_int64(s, 1, learner_id);
+    store_bind_text(s, 2, probe);
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        snprintf(out->probe, sizeof out->probe, "%s", text(s, 0));
+        out->started_at = sqlite3_column_int64(s, 1);
+        snprintf(out->device, sizeof out->device, "%s", text(s, 2));
+        out->read_gbps = sqlite3_column_double(s, 3);
+        out->has_peak = sqlite3_column_type(s, 4) != SQLITE_NULL;
+        out->peak_gbps = sqlite3_column_double(s, 4);
+        out->has_free = sqlite3_column_type(s, 5) != SQLITE_NULL;
+        out->free_bytes = sqlite3_column_int64(s, 5);
+    }
+    sqlite3_reset(s);
+    if (rc == SQLITE_ROW)
+        return KVT_E_OK;
+    if (rc == SQLITE_DONE) {
+        err->code = KVT_E_DB_NOT_FOUND;
+        snprintf(err->detail, sizeof err->detail, "no probe run yet");
+        return KVT_E_DB_NOT_FOUND;
+    }
+    return store_fail(st, rc, err);
+}

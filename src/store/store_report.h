@@ -81,4 +81,41 @@ enum kvt_err store_import_review(struct store *st, const char *learner, const ch
                                  struct store_error *err);
 enum kvt_err store_import_end(struct store *st, bool commit, struct store_error *err);
 
+/* One probe run, as the CLI or the UI saw it end. Strings may be NULL
+ * (stored as ""); the JSON texts are stored as given. */
+struct store_probe_run {
+    int64_t learner_id;
+    int64_t started_at;
+    double seconds;
+    const char *probe;   /* "cpu" or "cuda" */
+    const char *outcome; /* probe_end_name(): "ok", "failed", ... */
+    const char *message;
+    const char *device;       /* the device's name */
+    const char *device_json;  /* the probe's "device" line */
+    const char *results_json; /* an array of its "result" lines */
+    bool has_read;
+    double read_gbps; /* median GB/s of the streaming read */
+    bool has_peak;
+    double peak_gbps;
+    bool has_free;
+    int64_t free_bytes;
+};
+enum kvt_err store_probe_add(struct store *st, const struct store_probe_run *run,
+                             struct store_error *err);
+
+/* The learner's latest successful run with a read figure, of one probe
+ * ("cpu", "cuda") or either (NULL). KVT_E_DB_NOT_FOUND when none. */
+struct store_probe_last {
+    char probe[8];
+    int64_t started_at;
+    char device[128];
+    double read_gbps;
+    bool has_peak;
+    double peak_gbps;
+    bool has_free;
+    int64_t free_bytes;
+};
+enum kvt_err store_probe_last(struct store *st, int64_t learner_id, const char *probe,
+                              struct store_probe_last *out, struct store_error *err);
+
 #endif

@@ -65,6 +65,14 @@
     X(INTERVIEW_ADD, "INSERT INTO interview (learner_id, lesson_id, started_at, seconds, "         \
                      "answered, score, review) "                                                   \
                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                                        \
+    X(PROBE_ADD,                                                                                   \
+      "INSERT INTO probe_run (learner_id, created_at, seconds, probe, outcome, message, device, "  \
+      "device_json, figures, read_gbps, peak_gbps, free_bytes) "                                   \
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")                                \
+    X(PROBE_LAST,                                                                                  \
+      "SELECT probe, created_at, device, read_gbps, peak_gbps, free_bytes FROM probe_run "         \
+      "WHERE learner_id = ?1 AND outcome = 'ok' AND read_gbps IS NOT NULL "                        \
+      "AND (?2 IS NULL OR probe = ?2) ORDER BY created_at DESC, id DESC LIMIT 1")                  \
     X(STATS_LESSONS, "SELECT module, lesson_id, count(DISTINCT exercise_id), count(*), "           \
                      "sum(verdict = 'correct'), sum(seconds) FROM attempt WHERE learner_id = ?1 "  \
                      "GROUP BY module, lesson_id ORDER BY module, lesson_id") /* learner */        \

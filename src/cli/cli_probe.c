@@ -1,0 +1,504 @@
+/* `kvtutor probe`: measures the learner's own memory bandwidth with a probe
+ * program (docs/probes.md), shows it live, turns it into a decode ceiling
+ * for a model, and records the run in the progress database. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "cli_args.h"
+#include "cli_db.h"
+#include "cli_paths.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kv_calc.h"
+#include "kv_presets.h"
+#include "probe.h"
+#include "store_report.h"
+
+#define MAX_RESULTS   64
+#define MAX_PASS      16
+#define DEFAULT_SEQ   8192
+#define DEFAULT_MODEL "qwen2.5-7b"
+
+struct probe_opts {
+    const char *kind; /* "cpu", "cuda" or NULL: CUDA when it can, else CPU */
+    const char *program;
+    const char *db;
+    const struct kv_model_preset *model;
+    uint64_t seq;
+    double timeout_s;
+    bool json, record;
+    char *pass[MAX_PASS]; /* after "--": handed to the probe */
+    int npass;
+};
+
+/* What one run said, gathered from its lines. */
+struct run_view {
+    bool bars; /* progress bars on stderr (a terminal, not --json) */
+    char kernel[32];
+    int last_pct;
+    json_t *device;  /* its "device" line */
+    json_t *results; /* its "result" lines */
+};
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("kvtutor probe: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (see kvtutor probe --help)\n", stderr);
+    return 2;
+}
+
+static void help(void)
+{
+    puts("usage: kvtutor probe [--cpu|--cuda] [--model NAME] [--seq N] [--json]\n"
+         "                     [--db FILE] [--no-record] [--timeout S] [--program PATH]\n"
+         "                     [-- PROBE_ARGS...]\n"
+         "\n"
+         "Measures how fast this machine reads memory, the figure that caps decode\n"
+         "speed, then turns it into tokens/s for a model: at batch 1 and at the batch\n"
+         "that fills the free memory with sequences of --seq tokens, beside the same\n"
+         "figures at the device's peak. Without --cpu or --cuda it measures the GPU\n"
+         "when there is a usable one, else host memory.\n"
+         "\n"
+         "  --model NAME    a preset (kvtutor models); default qwen2.5-7b\n"
+         "  --seq N         tokens per sequence for the ceiling; default 8192\n"
+         "  --json          one JSON document: device, results, ceiling\n"
+         "  --no-record     do not keep the run in the progress database\n"
+         "  --timeout S     stop the probe after S seconds; default 600\n"
+         "  --program PATH  run this probe program instead of the one beside kvtutor\n"
+         "  -- ARGS         passed to the probe (e.g. -- --size-mib 256)\n"
+         "\n"
+         "Exit status: 0 measured, 1 the probe failed or found no usable GPU, 2 usage.");
+}
+
+static int parse(int argc, char **argv, struct probe_opts *o, bool *help_asked)
+{
+    const char *model = DEFAULT_MODEL;
+    memset(o, 0, sizeof *o);
+    o->seq = DEFAULT_SEQ;
+    o->timeout_s = 600;
+    o->record = true;
+    *help_asked = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *why;
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--") == 0) {
+            for (i++; i < argc; i++) {
+                if (o->npass == MAX_PASS)
+                    return usage_error("more than %d probe arguments after --", MAX_PASS);
+                o->pass[o->npass++] = argv[i];
+            }
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            *help_asked = true;
+        } else if (strcmp(a, "--cpu") == 0 || strcmp(a, "--cuda") == 0) {
+            if (o->kind && strcmp(o->kind, a + 2) != 0)
+                return usage_error("--cpu and --cuda: choose one");
+            o->kind = a + 2;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = true;
+        } else if (strcmp(a, "--no-record") == 0) {
+            o->record = false;
+        } else if (strcmp(a, "--model") == 0 || strcmp(a, "--seq") == 0 || strcmp(a, "--db") == 0 ||
+                   strcmp(a, "--timeout") == 0 || strcmp(a, "--program") == 0) {
+            if (!val || !*val)
+                return usage_error("%s needs a value", a);
+            i++;
+            if (strcmp(a, "--model") == 0) {
+                model = val;
+            } else if (strcmp(a, "--seq") == 0) {
+                if ((why = cli_parse_uint(val, KV_MAX_TOKENS, false, &o->seq)))
+                    return usage_error("--seq %s: %s", val, why);
+            } else if (strcmp(a, "--timeout") == 0) {
+                if ((why = cli_parse_real(val, 0, true, 86400, &o->timeout_s)))
+                    return usage_error("--timeout %s: %s", val, why);
+            } else if (strcmp(a, "--db") == 0) {
+                o->db = val;
+            } else {
+                o->program = val;
+            }
+        } else {
+            return usage_error("%s: unknown flag", a);
+        }
+    }
+    if (*help_asked)
+        return -1;
+    if (!(o->model = kv_model_preset_find(model))) {
+        const struct kv_model_preset *near[3];
+        size_t n = kv_model_preset_suggest(model, near, 3);
+        char list[160] = "";
+        for (size_t i = 0; i < n; i++) {
+            size_t len = strlen(list), k = strcspn(near[i]->alias, ",");
+            snprintf(list + len, sizeof list - len, "%s%.*s", i ? ", " : "", (int)k,
+                     near[i]->alias);
+        }
+        return usage_error("--model %s: no such preset; closest: %s", model, list);
+    }
+    return -1;
+}
+
+/* ---- live view ---- */
+
+static void draw_bar(struct run_view *v, double pct)
+{
+    enum { W = 30 };
+    int fill = (int)(pct / 100.0 * W + 0.5);
+    char bar[W + 1];
+    if (fill > W)
+        fill = W;
+    for (int i = 0; i < W; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[W] = '\0';
+    fprintf(stderr, "\r  %-8s [%s] %3d%%", v->kernel, bar, (int)pct);
+    fflush(stderr);
+}
+
+static void on_event(void *ctx, const json_t *ev)
+{
+    struct run_view *v = ctx;
+    const char *type = json_string_value(json_object_get(ev, "type"));
+    const char *kernel = json_string_value(json_object_get(ev, "kernel"));
+
+    if (strcmp(type, "device") == 0 && !v->device) {
+        v->device = json_deep_copy(ev);
+        json_object_del(v->device, "type");
+    } else if (strcmp(type, "result") == 0 && json_array_size(v->results) < MAX_RESULTS) {
+        json_t *r = json_deep_copy(ev);
+        json_object_del(r, "type");
+        json_array_append_new(v->results, r);
+    } else if (strcmp(type, "progress") == 0 && v->bars && kernel) {
+        double pct = json_number_value(json_object_get(ev, "percent"));
+        if (pct < 0)
+            pct = 0;
+        if (pct > 100)
+            pct = 100;
+        if (strcmp(kernel, v->kernel) != 0) {
+            if (v->kernel[0])
+                fputc('\n', stderr);
+            snprintf(v->kernel, sizeof v->kernel, "%s", kernel);
+        }
+        draw_bar(v, pct);
+        v->last_pct = (int)pct;
+    }
+}
+
+/* ---- figures from the lines ---- */
+
+static double num(const json_t *o, const char *key)
+{
+    return json_number_value(json_object_get(o, key));
+}
+
+static const json_t *result_of(const json_t *results, const char *kernel)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(results, i, r)
+    {
+        const char *k = json_string_value(json_object_get(r, "kernel"));
+        if (k && strcmp(k, kernel) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+struct ceiling {
+    bool ok;
+    const char *why; /* when !ok */
+    double batch1_tps;
+    uint64_t fill_batch;
+    double fill_tps;
+};
+
+/* tokens/s at batch 1 and at the batch that fills `free_bytes` with
+ * sequences of `seq` tokens, reading memory at `gbps`. */
+static struct ceiling ceiling_at(const struct kv_model *m, uint64_t seq, double gbps,
+                                 double free_bytes)
+{
+    struct ceiling c = {0};
+    struct kv_deploy d;
+    struct kv_result res;
+
+    kv_deploy_defaults(&d);
+    d.gpu_mem_gib = free_bytes / KV_GIB;
+    d.util = 1.0;
+    d.overhead_gib = 0;
+    d.max_model_len = seq;
+    d.context = seq;
+    d.bandwidth_gbps = gbps;
+    if (gbps <= 0 || free_bytes <= 0) {
+        c.why = "no bandwidth or free-memory figure";
+        return c;
+    }
+    if (kv_calc(m, &d, &res, NULL, NULL) != KVT_E_OK) {
+        c.why = "the calculator cannot place this model at this length (see kvtutor calc)";
+        return c;
+    }
+    if (!kv_calc_decode_at(&res, 1, seq, &c.batch1_tps)) {
+        c.why = "the model's weights are unknown";
+        return c;
+    }
+    c.ok = true;
+    if (res.has_concurrency && res.reason == KV_REASON_NONE) {
+        c.fill_batch = res.max_concurrent_seqs;
+        kv_calc_decode_at(&res, c.fill_batch, seq, &c.fill_tps);
+    }
+    return c;
+}
+
+static json_t *ceiling_json(const struct ceiling *c)
+{
+    if (!c->ok)
+        return json_pack("{s:s}", "unavailable", c->why);
+    return json_pack("{s:f,s:I,s:f}", "batch1_tokens_per_s", c->batch1_tps, "fill_batch",
+                     (json_int_t)c->fill_batch, "fill_tokens_per_s", c->fill_tps);
+}
+
+/* tokens/s: one decimal below 10, where whole numbers would hide the figure */
+static const char *tps(double v, char *buf, size_t cap)
+{
+    return kvt_fmt_number(v, v < 10 ? 1 : 0, buf, cap);
+}
+
+static void print_ceiling(const struct probe_opts *o, double measured, double peak,
+                          double free_bytes)
+{
+    struct ceiling cm = ceiling_at(&o->model->model, o->seq, measured, free_bytes);
+    struct ceiling cp = ceiling_at(&o->model->model, o->seq, peak, free_bytes);
+    char b1[32], b2[32], b3[32];
+
+    printf("\nDecode ceiling for %s, sequences of %s tokens:\n", o->model->id,
+           kvt_fmt_int(o->seq, b1, sizeof b1));
+    if (!cm.ok) {
+        printf("  not available: %s\n", cm.why);
+        return;
+    }
+    printf("  %-34s %14s", "", "measured");
+    if (peak > 0)
+        printf(" %14s", "at peak");
+    printf("\n  %-34s %9s GB/s", "bandwidth", kvt_fmt_number(measured, 0, b1, sizeof b1));
+    if (peak > 0)
+        printf(" %9s GB/s", kvt_fmt_number(peak, 0, b2, sizeof b2));
+    printf("\n  %-34s %7s tokens/s", "batch 1", tps(cm.batch1_tps, b1, sizeof b1));
+    if (cp.ok)
+        printf(" %5s tokens/s", tps(cp.batch1_tps, b2, sizeof b2));
+    putchar('\n');
+    if (cm.fill_batch > 0) {
+        char label[64];
+        snprintf(label, sizeof label, "batch %s (fills %s free)",
+                 kvt_fmt_int(cm.fill_batch, b1, sizeof b1),
+                 kvt_fmt_bytes(free_bytes, b3, sizeof b3));
+        printf("  %-34s %7s tokens/s", label, tps(cm.fill_tps, b2, sizeof b2));
+        if (cp.ok)
+            printf(" %5s tokens/s", tps(cp.fill_tps, b2, sizeof b2));
+        putchar('\n');
+    } else {
+        printf("  the weights and one sequence of this length do not fit in %s free\n",
+               kvt_fmt_bytes(free_bytes, b3, sizeof b3));
+    }
+}
+
+static void print_human(const struct probe_opts *o, const char *kind, const json_t *dev,
+                        const json_t *results)
+{
+    char b1[32], b2[32], b3[32];
+    const char *name = json_string_value(json_object_get(dev, "name"));
+    double peak = num(dev, "peak_gbps"), free_bytes = num(dev, "free_bytes");
+    size_t i;
+    json_t *r;
+
+    if (strcmp(kind, "cuda") == 0)
+        printf("GPU: %s (compute %s, %d SMs, %s L2), %s free of %s\n", name ? name : "?",
+               json_string_value(json_object_get(dev, "compute_capability")), (int)num(dev, "sms"),
+               kvt_fmt_bytes(num(dev, "l2_bytes"), b1, sizeof b1),
+               kvt_fmt_bytes(free_bytes, b2, sizeof b2),
+               kvt_fmt_bytes(num(dev, "total_bytes"), b3, sizeof b3));
+    else
+        printf("CPU: %s, %d threads, %s last-level cache, %s memory available\n", name ? name : "?",
+               (int)num(dev, "threads"), kvt_fmt_bytes(num(dev, "llc_bytes"), b1, sizeof b1),
+               kvt_fmt_bytes(free_bytes, b2, sizeof b2));
+    if (peak > 0)
+        printf("Peak from the memory clock and bus width: %s GB/s\n",
+               kvt_fmt_number(peak, 0, b1, sizeof b1));
+    putchar('\n');
+    json_array_foreach(results, i, r)
+    {
+        const char *k = json_string_value(json_object_get(r, "kernel"));
+        if (!k)
+            continue;
+        if (strcmp(k, "read") == 0) {
+            printf("  read     %8.1f GB/s median, %.1f best, over %s", num(r, "gbps_median"),
+                   num(r, "gbps_best"), kvt_fmt_bytes(num(r, "bytes"), b1, sizeof b1));
+            if (peak > 0)
+                printf(": %.1f%% of peak", 100.0 * num(r, "gbps_median") / peak);
+            putchar('\n');
+        } else if (strcmp(k, "decode") == 0) {
+            printf("  decode   %8.1f GB/s as one read of %s (%.0f us a step);\n"
+                   "           %d launches: %.1f GB/s (%.0f us), in a CUDA graph %.1f GB/s "
+                   "(%.0f us)\n",
+                   num(r, "gbps_median"), kvt_fmt_bytes(num(r, "bytes"), b1, sizeof b1),
+                   num(r, "step_us"), (int)num(r, "launches"), num(r, "eager_gbps_median"),
+                   num(r, "eager_step_us"), num(r, "graph_gbps_median"), num(r, "graph_step_us"));
+        } else if (strcmp(k, "paged") == 0) {
+            double tax = num(r, "tax_percent");
+            printf("  paged    %8.1f GB/s at block %2d, %.1f contiguous: ", num(r, "gbps_median"),
+                   (int)num(r, "block_size"), num(r, "contiguous_gbps_median"));
+            /* a paged run faster than the control is noise, not a gain */
+            if (tax < 0)
+                printf("no measurable cost\n");
+            else
+                printf("paging costs %.1f%%\n", tax);
+        }
+    }
+    const json_t *rd = result_of(results, "read");
+    if (rd)
+        print_ceiling(o, num(rd, "gbps_median"), peak, free_bytes);
+}
+
+/* ---- one run ---- */
+
+static int run_one(const struct probe_opts *o, const char *kind, const char *program,
+                   struct cli_db *db, json_t **report)
+{
+    struct run_view v = {0};
+    struct probe_limits lim = probe_default_limits();
+    struct probe_outcome out;
+    struct probe_run *run;
+    char *argv[MAX_PASS + 2];
+    int64_t started = (int64_t)time(NULL);
+
+    argv[0] = (char *)program;
+    for (int i = 0; i < o->npass; i++)
+        argv[i + 1] = o->pass[i];
+    argv[o->npass + 1] = NULL;
+    lim.deadline_s = o->timeout_s;
+    v.bars = !o->json && isatty(STDERR_FILENO);
+    v.results = json_array();
+    if (!o->json)
+        fprintf(stderr, "Measuring %s memory with %s\n", strcmp(kind, "cuda") ? "host" : "GPU",
+                program);
+    if (probe_start(argv, &lim, &run, &out) == KVT_E_OK)
+        probe_finish(run, on_event, &v, &out);
+    if (v.kernel[0])
+        fputc('\n', stderr);
+
+    /* the device line can say what ran, whatever was asked */
+    const char *dk = json_string_value(json_object_get(v.device, "kind"));
+    if (dk && (strcmp(dk, "cpu") == 0 || strcmp(dk, "cuda") == 0))
+        kind = dk;
+    const json_t *rd = result_of(v.results, "read");
+    double peak = num(v.device, "peak_gbps"), free_bytes = num(v.device, "free_bytes");
+
+    if (db && db->st) {
+        struct store_error err;
+        char *dev_text = v.device ? json_dumps(v.device, JSON_COMPACT) : NULL;
+        char *res_text = json_dumps(v.results, JSON_COMPACT);
+        struct store_probe_run rec = {
+            .learner_id = db->learner_id,
+            .started_at = started,
+            .seconds = out.seconds,
+            .probe = kind,
+            .outcome = probe_end_name(out.end),
+            .message = out.message,
+            .device = json_string_value(json_object_get(v.device, "name")),
+            .device_json = dev_text,
+            .results_json = res_text,
+            .has_read = rd && out.end == PROBE_OK,
+            .read_gbps = num(rd, "gbps_median"),
+            .has_peak = peak > 0,
+            .peak_gbps = peak,
+            .has_free = free_bytes > 0,
+            .free_bytes = (int64_t)free_bytes,
+        };
+        if (store_probe_add(db->st, &rec, &err) != KVT_E_OK)
+            cli_db_error("probe", db->path, &err);
+        free(dev_text);
+        free(res_text);
+    }
+
+    if (o->json) {
+        json_t *doc = json_pack("{s:s,s:s,s:s,s:f,s:O,s:O,s:s,s:I}", "probe", kind, "outcome",
+                                probe_end_name(out.end), "message", out.message, "seconds",
+                                out.seconds, "device", v.device ? v.device : json_null(), "results",
+                                v.results, "model", o->model->id, "seq", (json_int_t)o->seq);
+        if (rd && out.end == PROBE_OK) {
+            struct ceiling cm =
+                ceiling_at(&o->model->model, o->seq, num(rd, "gbps_median"), free_bytes);
+            struct ceiling cp = ceiling_at(&o->model->model, o->seq, peak, free_bytes);
+            json_object_set_new(doc, "ceiling",
+                                json_pack("{s:f,s:o,s:o}", "measured_gbps", num(rd, "gbps_median"),
+                                          "measured", ceiling_json(&cm), "at_peak",
+                                          peak > 0 ? ceiling_json(&cp) : json_null()));
+        }
+        json_decref(*report);
+        *report = doc;
+    } else if (out.end == PROBE_OK) {
+        print_human(o, kind, v.device, v.results);
+    }
+    json_decref(v.device);
+    json_decref(v.results);
+    if (out.end == PROBE_NO_GPU && !o->json)
+        fprintf(stderr, "kvtutor probe: no usable GPU: %s\n", out.message);
+    else if (out.end != PROBE_OK && !o->json)
+        fprintf(stderr, "kvtutor probe: %s probe %s: %s\n", kind, probe_end_name(out.end),
+                out.message);
+    return (int)out.end;
+}
+
+int cli_probe(int argc, char **argv)
+{
+    struct probe_opts o;
+    struct cli_db db = {0};
+    bool help_asked;
+    int rc = parse(argc, argv, &o, &help_asked), end;
+    char cuda[4096], cpu[4096];
+    json_t *report = NULL;
+
+    if (help_asked) {
+        help();
+        return 0;
+    }
+    if (rc != -1)
+        return rc;
+    if (cli_sibling_program("kvtutor-probe-cuda", cuda, sizeof cuda) != 0 ||
+        cli_sibling_program("kvtutor-probe-cpu", cpu, sizeof cpu) != 0) {
+        fprintf(stderr, "kvtutor probe: cannot find the folder kvtutor runs from\n");
+        return 1;
+    }
+    if (o.record && cli_db_open("probe", o.db, (int64_t)time(NULL), &db) != 0)
+        return 1;
+
+    if (o.program) {
+        end = run_one(&o, o.kind ? o.kind : "cpu", o.program, &db, &report);
+    } else if (o.kind && strcmp(o.kind, "cpu") == 0) {
+        end = run_one(&o, "cpu", cpu, &db, &report);
+    } else if (o.kind || access(cuda, X_OK) == 0) {
+        end = run_one(&o, "cuda", cuda, &db, &report);
+        /* no GPU here: host memory is still worth measuring */
+        if (!o.kind && (end == PROBE_NO_GPU || end == PROBE_NOT_FOUND)) {
+            if (!o.json)
+                fprintf(stderr, "Measuring host memory instead.\n");
+            end = run_one(&o, "cpu", cpu, &db, &report);
+        }
+    } else {
+        end = run_one(&o, "cpu", cpu, &db, &report);
+    }
+    if (report) {
+        char *s = json_dumps(report, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+        if (s)
+            puts(s);
+        free(s);
+        json_decref(report);
+    }
+    if (db.st)
+        cli_db_close(&db);
+    return end == PROBE_OK ? 0 : 1;
+}

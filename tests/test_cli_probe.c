@@ -1,0 +1,268 @@
+/* `kvtutor probe`: the ceiling it draws from a probe's figures, what it keeps
+ * in the progress database, the real CPU probe end to end, and usage errors.
+ *
+ * The ceiling for Qwen2.5-7B (bf16) at sequences of 8,192 tokens, by hand:
+ *   weights     7,615,616,512 params x 2 B = 15,231,233,024 B
+ *   KV / seq    8,192 x 57,344 B = 469,762,048 B
+ *   batch 1     one step reads 15,700,995,072 B
+ *               at 900 GB/s: 900e9 / 15,700,995,072 = 57.32 tokens/s
+ *               at 1008 GB/s: 64.20 tokens/s
+ *   24 GiB free 25,769,803,776 - 15,231,233,024 = 10,538,570,752 B for KV
+ *               / (16 x 57,344 B) = 11,486 blocks / 512 per sequence = 22
+ *   batch 22    one step reads 15,231,233,024 + 22 x 469,762,048 = 25,565,998,080 B
+ *               at 900 GB/s: 22 x 900e9 / 25,565,998,080 = 774.47 tokens/s
+ *               at 1008 GB/s: 867.40 tokens/s */
+#include <jansson.h>
+#include <math.h>
+#include <setjmp.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "run_cmd.h"
+
+#ifndef PROBE_DIR
+#error "PROBE_DIR must name tests/probes"
+#endif
+
+static char db_path[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(db_path, sizeof db_path, "/tmp/kvt-cli-probe-%ld.db", (long)getpid());
+    unlink(db_path);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    return 0;
+}
+
+/* kvtutor probe ARGS..., its JSON document (NULL when stdout is not JSON). */
+static json_t *probe_json(char **args, int want_status, struct run_result *keep)
+{
+    char *argv[32];
+    int n = 0;
+    struct run_result r;
+    argv[n++] = (char *)run_kvtutor_path();
+    argv[n++] = "probe";
+    for (int i = 0; args[i]; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    if (r.status != want_status)
+        fail_msg("probe: exit %d, want %d\nstdout: %s\nstderr: %s", r.status, want_status, r.out,
+                 r.err);
+    json_t *j = json_loads(r.out, 0, NULL);
+    if (keep)
+        *keep = r;
+    else
+        run_free(&r);
+    return j;
+}
+
+static double dnum(const json_t *o, const char *path1, const char *path2)
+{
+    const json_t *v = json_object_get(o, path1);
+    if (path2)
+        v = json_object_get(v, path2);
+    if (!json_is_number(v))
+        fail_msg("%s.%s is not a number", path1, path2 ? path2 : "");
+    return json_number_value(v);
+}
+
+static void test_ceiling_from_a_gpu_run(void **state)
+{
+    (void)state;
+    char *args[] = {"--program", "/bin/sh", "--cuda", "--json",
+                    "--db",      db_path,   "--",     PROBE_DIR "/gpu_24g.sh",
+                    NULL};
+    json_t *j = probe_json(args, 0, NULL);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "outcome")), "ok");
+    assert_string_equal(json_string_value(json_object_get(j, "probe")), "cuda");
+    assert_string_equal(json_string_value(json_object_get(j, "model")), "Qwen/Qwen2.5-7B-Instruct");
+    assert_int_equal(json_array_size(json_object_get(j, "results")), 2);
+    const json_t *c = json_object_get(j, "ceiling");
+    assert_float_equal(dnum(c, "measured_gbps", NULL), 900.0, 1e-9);
+    const json_t *m = json_object_get(c, "measured"), *p = json_object_get(c, "at_peak");
+    assert_float_equal(dnum(m, "batch1_tokens_per_s", NULL), 57.32, 0.005);
+    assert_int_equal((int)dnum(m, "fill_batch", NULL), 22);
+    assert_float_equal(dnum(m, "fill_tokens_per_s", NULL), 774.47, 0.005);
+    assert_float_equal(dnum(p, "batch1_tokens_per_s", NULL), 64.20, 0.005);
+    assert_float_equal(dnum(p, "fill_tokens_per_s", NULL), 867.40, 0.005);
+    json_decref(j);
+
+    /* the run is kept with its device and figures */
+    sqlite3 *db;
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT probe, outcome, device, read_gbps, peak_gbps, "
+                                        "free_bytes, json_array_length(figures) FROM probe_run",
+                                        -1, &s, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(s, 0), "cuda");
+    assert_string_equal((const char *)sqlite3_column_text(s, 1), "ok");
+    assert_string_equal((const char *)sqlite3_column_text(s, 2), "Fake GPU 24G");
+    assert_float_equal(sqlite3_column_double(s, 3), 900.0, 1e-9);
+    assert_float_equal(sqlite3_column_double(s, 4), 1008.0, 1e-9);
+    assert_int_equal(sqlite3_column_int64(s, 5), 25769803776);
+    assert_int_equal(sqlite3_column_int(s, 6), 2);
+    assert_int_equal(sqlite3_step(s), SQLITE_DONE);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+}
+
+static void test_human_output(void **state)
+{
+    (void)state;
+    struct run_result r;
+    char *args[] = {"--program", "/bin/sh", "--no-record", "--", PROBE_DIR "/gpu_24g.sh", NULL};
+    json_t *j = probe_json(args, 0, &r);
+    assert_null(j);
+    assert_non_null(strstr(r.out, "GPU: Fake GPU 24G (compute 8.9, 128 SMs, 72 MiB L2)"));
+    assert_non_null(strstr(r.out, "900.0 GB/s median"));
+    assert_non_null(strstr(r.out, "89.3% of peak"));
+    assert_non_null(strstr(r.out, "batch 22 (fills 24 GiB free)"));
+    assert_non_null(strstr(r.out, "774 tokens/s"));
+    assert_non_null(strstr(r.out, "867 tokens/s"));
+    run_free(&r);
+}
+
+static void test_failures_exit_1_with_the_reason(void **state)
+{
+    (void)state;
+    struct run_result r;
+    char *no_gpu[] = {
+        "--program", "/bin/sh", "--cuda", "--db", db_path, "--", PROBE_DIR "/no_gpu.sh", NULL};
+    json_t *j = probe_json(no_gpu, 1, &r);
+    assert_null(j);
+    assert_non_null(strstr(r.err, "no usable NVIDIA driver"));
+    run_free(&r);
+
+    char *crash[] = {"--program",          "/bin/sh", "--json", "--db", db_path, "--",
+                     PROBE_DIR "/segv.sh", NULL};
+    j = probe_json(crash, 1, NULL);
+    assert_string_equal(json_string_value(json_object_get(j, "outcome")), "crashed");
+    assert_null(json_object_get(j, "ceiling"));
+    json_decref(j);
+
+    char *missing[] = {"--program", "/nonexistent/probe", "--json", "--no-record", NULL};
+    j = probe_json(missing, 1, NULL);
+    assert_string_equal(json_string_value(json_object_get(j, "outcome")), "not-found");
+    json_decref(j);
+}
+
+static void test_usage_errors(void **state)
+{
+    (void)state;
+    struct run_result r;
+    char *both[] = {"--cpu", "--cuda", NULL};
+    probe_json(both, 2, &r);
+    assert_non_null(strstr(r.err, "--cpu and --cuda"));
+    run_free(&r);
+
+    char *model[] = {"--model", "qwen2.5-7", NULL};
+    probe_json(model, 2, &r);
+    assert_non_null(strstr(r.err, "--model qwen2.5-7: no such preset; closest: qwen2.5-7b"));
+    assert_int_equal(run_count_lines(r.err), 1);
+    run_free(&r);
+
+    char *seq[] = {"--seq", "0", NULL};
+    probe_json(seq, 2, &r);
+    assert_non_null(strstr(r.err, "--seq 0"));
+    run_free(&r);
+}
+
+/* The real CPU probe, small: every kernel reports, the protocol holds. */
+static void test_cpu_probe_end_to_end(void **state)
+{
+    (void)state;
+    char *args[] = {"--cpu", "--json", "--db", db_path, "--", "--size-mib", "64", NULL};
+    json_t *j = probe_json(args, 0, NULL);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "outcome")), "ok");
+    const json_t *dev = json_object_get(j, "device");
+    assert_string_equal(json_string_value(json_object_get(dev, "kind")), "cpu");
+    assert_true(dnum(dev, "threads", NULL) >= 1);
+    assert_int_equal((int64_t)dnum(dev, "buffer_bytes", NULL) % (64 * 2048), 0);
+
+    const json_t *res = json_object_get(j, "results");
+    static const int sizes[] = {1, 8, 16, 32, 64};
+    assert_int_equal(json_array_size(res), 6);
+    const json_t *rd = json_array_get(res, 0);
+    assert_string_equal(json_string_value(json_object_get(rd, "kernel")), "read");
+    assert_int_equal((int)dnum(rd, "iterations", NULL), 20);
+    assert_true(dnum(rd, "gbps_median", NULL) > 0.1);
+    assert_true(dnum(rd, "gbps_best", NULL) >= dnum(rd, "gbps_median", NULL));
+    for (int i = 0; i < 5; i++) {
+        const json_t *pg = json_array_get(res, (size_t)i + 1);
+        assert_string_equal(json_string_value(json_object_get(pg, "kernel")), "paged");
+        assert_int_equal((int)dnum(pg, "block_size", NULL), sizes[i]);
+        assert_true(dnum(pg, "gbps_median", NULL) > 0.1);
+        /* tax = 1 - paged / contiguous, as a percentage */
+        double tax = 100.0 * (1.0 - dnum(pg, "gbps_median", NULL) /
+                                        dnum(pg, "contiguous_gbps_median", NULL));
+        assert_float_equal(dnum(pg, "tax_percent", NULL), tax, 0.2);
+    }
+    json_decref(j);
+}
+
+/* No --cpu or --cuda on a machine without a GPU: the GPU probe's verdict is
+ * kept, then host memory is measured. */
+static void test_falls_back_to_the_cpu(void **state)
+{
+    (void)state;
+    if (access("/dev/nvidia0", F_OK) == 0)
+        skip();
+    char path[300];
+    snprintf(path, sizeof path, "%s.fallback", db_path);
+    unlink(path);
+    char *args[] = {"--json", "--db", path, "--", "--size-mib", "64", NULL};
+    json_t *j = probe_json(args, 0, NULL);
+    assert_string_equal(json_string_value(json_object_get(j, "probe")), "cpu");
+    json_decref(j);
+
+    sqlite3 *db;
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(db, "SELECT probe, outcome FROM probe_run ORDER BY id", -1, &s, NULL),
+        SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(s, 0), "cuda");
+    const char *first = (const char *)sqlite3_column_text(s, 1);
+    assert_true(strcmp(first, "no-gpu") == 0 || strcmp(first, "not-found") == 0);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(s, 0), "cpu");
+    assert_string_equal((const char *)sqlite3_column_text(s, 1), "ok");
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ceiling_from_a_gpu_run),
+        cmocka_unit_test(test_human_output),
+        cmocka_unit_test(test_failures_exit_1_with_the_reason),
+        cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_cpu_probe_end_to_end),
+        cmocka_unit_test(test_falls_back_to_the_cpu),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
