@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "cli_db.h"
 #include "cli_lessons.h"
+#include "cli_paths.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ int cli_app(int argc, char **argv)
     struct cli_db db;
     struct cli_files files = {0};
     struct ui_options o = {0};
-    char data[4096], dirs[3][4096];
+    char data[4096], dirs[3][4096], probe_cuda[4096], probe_cpu[4096];
     struct timespec ts;
     size_t nd;
     int rc;
@@ -78,6 +79,10 @@ int cli_app(int argc, char **argv)
         cli_files_walk(&files, dirs[d]);
     o.store = db.st;
     o.db_path = db.path;
+    if (cli_sibling_program("kvtutor-probe-cuda", probe_cuda, sizeof probe_cuda) == 0)
+        o.probe_cuda = probe_cuda;
+    if (cli_sibling_program("kvtutor-probe-cpu", probe_cpu, sizeof probe_cpu) == 0)
+        o.probe_cpu = probe_cpu;
     o.learner = db.learner;
     o.learner_id = db.learner_id;
     o.lesson_paths = files.paths;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kv_calc.h"
+#include "kv_ceiling.h"
 #include "kv_presets.h"
 #include "probe.h"
 #include "store_report.h"
@@ -210,51 +211,7 @@ static const json_t *result_of(const json_t *results, const char *kernel)
     return NULL;
 }
 
-struct ceiling {
-    bool ok;
-    const char *why; /* when !ok */
-    double batch1_tps;
-    uint64_t fill_batch;
-    double fill_tps;
-};
-
-/* tokens/s at batch 1 and at the batch that fills `free_bytes` with
- * sequences of `seq` tokens, reading memory at `gbps`. */
-static struct ceiling ceiling_at(const struct kv_model *m, uint64_t seq, double gbps,
-                                 double free_bytes)
-{
-    struct ceiling c = {0};
-    struct kv_deploy d;
-    struct kv_result res;
-
-    kv_deploy_defaults(&d);
-    d.gpu_mem_gib = free_bytes / KV_GIB;
-    d.util = 1.0;
-    d.overhead_gib = 0;
-    d.max_model_len = seq;
-    d.context = seq;
-    d.bandwidth_gbps = gbps;
-    if (gbps <= 0 || free_bytes <= 0) {
-        c.why = "no bandwidth or free-memory figure";
-        return c;
-    }
-    if (kv_calc(m, &d, &res, NULL, NULL) != KVT_E_OK) {
-        c.why = "the calculator cannot place this model at this length (see kvtutor calc)";
-        return c;
-    }
-    if (!kv_calc_decode_at(&res, 1, seq, &c.batch1_tps)) {
-        c.why = "the model's weights are unknown";
-        return c;
-    }
-    c.ok = true;
-    if (res.has_concurrency && res.reason == KV_REASON_NONE) {
-        c.fill_batch = res.max_concurrent_seqs;
-        kv_calc_decode_at(&res, c.fill_batch, seq, &c.fill_tps);
-    }
-    return c;
-}
-
-static json_t *ceiling_json(const struct ceiling *c)
+static json_t *ceiling_json(const struct kv_ceiling *c)
 {
     if (!c->ok)
         return json_pack("{s:s}", "unavailable", c->why);
@@ -271,8 +228,8 @@ static const char *tps(double v, char *buf, size_t cap)
 static void print_ceiling(const struct probe_opts *o, double measured, double peak,
                           double free_bytes)
 {
-    struct ceiling cm = ceiling_at(&o->model->model, o->seq, measured, free_bytes);
-    struct ceiling cp = ceiling_at(&o->model->model, o->seq, peak, free_bytes);
+    struct kv_ceiling cm = kv_ceiling_at(&o->model->model, o->seq, measured, free_bytes);
+    struct kv_ceiling cp = kv_ceiling_at(&o->model->model, o->seq, peak, free_bytes);
     char b1[32], b2[32], b3[32];
 
     printf("\nDecode ceiling for %s, sequences of %s tokens:\n", o->model->id,
@@ -430,9 +387,9 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
                                 out.seconds, "device", v.device ? v.device : json_null(), "results",
                                 v.results, "model", o->model->id, "seq", (json_int_t)o->seq);
         if (rd && out.end == PROBE_OK) {
-            struct ceiling cm =
-                ceiling_at(&o->model->model, o->seq, num(rd, "gbps_median"), free_bytes);
-            struct ceiling cp = ceiling_at(&o->model->model, o->seq, peak, free_bytes);
+            struct kv_ceiling cm =
+                kv_ceiling_at(&o->model->model, o->seq, num(rd, "gbps_median"), free_bytes);
+            struct kv_ceiling cp = kv_ceiling_at(&o->model->model, o->seq, peak, free_bytes);
             json_object_set_new(doc, "ceiling",
                                 json_pack("{s:f,s:o,s:o}", "measured_gbps", num(rd, "gbps_median"),
                                           "measured", ceiling_json(&cm), "at_peak",

@@ -20,6 +20,8 @@ struct ui_options {
     size_t n_lessons;
     const char *open_lesson; /* open this lesson at start (NULL: the course map) */
     uint64_t started_us;     /* CLOCK_MONOTONIC when the command began, for the startup figure */
+    const char *probe_cuda;  /* the probe programs (docs/probes.md); NULL: none */
+    const char *probe_cpu;
 };
 
 /* Runs the app. Returns the exit status: 0, or 2 when there is no usable

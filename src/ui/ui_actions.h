@@ -13,9 +13,10 @@ enum {
     UC_RESULT = 4, /* a quiz item, graded */
     UC_EDIT = 8,   /* typing an answer or a search */
     UC_HELP = 16,
-    UC_CALC = 32, /* the calculator playground */
-    UC_PAGE = 64, /* the progress and settings screens */
-    UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE,
+    UC_CALC = 32,   /* the calculator playground */
+    UC_PAGE = 64,   /* the progress and settings screens */
+    UC_PROBE = 128, /* the bandwidth probe */
+    UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
 };
 
 /* name, contexts, up to three keys (0 = none), key label, help */
@@ -38,6 +39,10 @@ enum {
     X(PLAYGROUND, UC_MAP, '=', 0, 0, "=", "calculator: the KV playground")                         \
     X(PROGRESS, UC_MAP, 'p', 0, 0, "p", "progress: answers, accuracy, activity, mistakes")         \
     X(SETTINGS, UC_MAP, 'S', 0, 0, "S", "settings: retention, new exercises a day, learner")       \
+    X(PROBE, UC_MAP, 'P', 0, 0, "P", "probe: measure this machine's memory bandwidth")             \
+    X(PROBE_MODEL, UC_PROBE, 'm', 'M', 0, "m/M", "model: next or previous preset")                 \
+    X(PROBE_SEQ, UC_PROBE, 'c', 'C', 0, "c/C", "sequence length x2 or /2")                         \
+    X(PROBE_AGAIN, UC_PROBE, 'r', 0, 0, "r", "run the probe again")                                \
     X(CALC_MODEL, UC_CALC, 'm', 'M', 0, "m/M", "model: next or previous preset")                   \
     X(CALC_GPU, UC_CALC, 'g', 'G', 0, "g/G", "GPU: next or previous preset")                       \
     X(CALC_CONTEXT, UC_CALC, 'c', 'C', 0, "c/C", "context length x2 or /2")                        \

@@ -32,6 +32,10 @@ struct ui_screen_ops {
     void (*edit_key)(void *self, struct ui *ui, int key); /* arrows etc. while typing */
     void (*leave)(void *self, struct ui *ui);             /* before it is popped */
     void (*destroy)(void *self);
+    /* optional: called about every 50 ms while busy() says so, and at every
+     * wake-up otherwise, for screens with work in the background */
+    void (*tick)(void *self, struct ui *ui);
+    bool (*busy)(void *self);
 };
 
 struct ui_screen {
@@ -80,6 +84,7 @@ struct ui_screen ui_interview_new(struct ui *ui, size_t lesson);
 struct ui_screen ui_progress_new(struct ui *ui);
 struct ui_screen ui_settings_new(struct ui *ui);
 struct ui_screen ui_calc_new(struct ui *ui);
+struct ui_screen ui_probe_new(struct ui *ui);
 struct ui_screen ui_help_new(unsigned context);
 
 /* Drawing. Text is sanitised and clipped to `width` columns; in a non-UTF-8

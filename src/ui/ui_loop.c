@@ -130,10 +130,19 @@ static void loop(struct ui *ui, uint64_t started)
 {
     const char *bench = getenv("KVTUTOR_EXIT_AFTER_FIRST_DRAW");
 
-    timeout(200); /* wake up for signals and resizes */
     while (!ui->quit && ui->depth > 0 && !ui_term_quit_requested()) {
         struct ui_screen *top = &ui->stack[ui->depth - 1];
-        unsigned ctx = top->ops->context(top->self);
+        bool busy = top->ops->busy && top->ops->busy(top->self);
+        unsigned ctx;
+
+        /* wake up for signals and resizes, and often while a screen works */
+        timeout(busy ? 50 : 200);
+        if (top->ops->tick)
+            top->ops->tick(top->self, ui);
+        if (ui->quit || ui->depth == 0)
+            break;
+        top = &ui->stack[ui->depth - 1];
+        ctx = top->ops->context(top->self);
         bool small = COLS < UI_MIN_COLS || LINES < UI_MIN_LINES;
         wint_t ch;
         int kind;

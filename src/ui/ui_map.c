@@ -215,6 +215,9 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
         m->have_stats = false;
         ui_push(ui, ui_settings_new(ui));
         break;
+    case UI_PROBE:
+        ui_push(ui, ui_probe_new(ui));
+        break;
     case UI_INTERVIEW:
         if (lesson == SIZE_MAX)
             break;

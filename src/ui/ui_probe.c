@@ -1,0 +1,457 @@
+/* The probe screen: runs the bandwidth probe (the GPU's when there is a
+ * usable one, else host memory's) while the app stays live, with a bar per
+ * kernel and the GB/s of the paged gather by block size, then the learner's
+ * own decode ceiling for a model, next to the same figures at the peak. The
+ * run is kept in the progress database, as `kvtutor probe` keeps it. */
+#include "ui_app.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kv_ceiling.h"
+#include "kv_presets.h"
+#include "kvt_format.h"
+#include "probe.h"
+#include "store_report.h"
+#include "ui_term.h"
+
+#define MAX_RESULTS 16
+
+struct probe_screen {
+    struct probe_run *run;
+    const char *kind; /* "cuda" or "cpu": what is running or ran */
+    bool tried_gpu;
+    char gpu_note[600]; /* why the GPU was not measured */
+    int64_t started_at;
+    json_t *device, *results;
+    double pct[3]; /* read, decode, paged */
+    bool finished;
+    struct probe_outcome out;
+    size_t model;
+    uint64_t seq;
+};
+
+static const char *const kernels[] = {"read", "decode", "paged"};
+
+static int kernel_index(const char *k)
+{
+    for (int i = 0; i < 3; i++)
+        if (k && strcmp(k, kernels[i]) == 0)
+            return i;
+    return -1;
+}
+
+static double num(const json_t *o, const char *key)
+{
+    return json_number_value(json_object_get(o, key));
+}
+
+static const json_t *result_of(const struct probe_screen *p, const char *kernel)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(p->results, i,
+                       r) if (kernel_index(json_string_value(json_object_get(r, "kernel"))) ==
+                              kernel_index(kernel)) return r;
+    return NULL;
+}
+
+static void on_event(void *ctx, const json_t *ev)
+{
+    struct probe_screen *p = ctx;
+    const char *type = json_string_value(json_object_get(ev, "type"));
+    int k = kernel_index(json_string_value(json_object_get(ev, "kernel")));
+
+    if (strcmp(type, "device") == 0 && !p->device) {
+        p->device = json_deep_copy(ev);
+        json_object_del(p->device, "type");
+    } else if (strcmp(type, "result") == 0 && json_array_size(p->results) < MAX_RESULTS) {
+        json_t *r = json_deep_copy(ev);
+        json_object_del(r, "type");
+        json_array_append_new(p->results, r);
+    } else if (strcmp(type, "progress") == 0 && k >= 0) {
+        double pct = num(ev, "percent");
+        /* percent runs over the whole probe; the bars fill kernel by kernel */
+        for (int i = 0; i < k; i++)
+            p->pct[i] = 100;
+        p->pct[k] = pct < 0 ? 0 : pct > 100 ? 100 : pct;
+    }
+}
+
+static void start(struct probe_screen *p, struct ui *ui, const char *kind)
+{
+    const char *program = strcmp(kind, "cuda") == 0 ? ui->opt.probe_cuda : ui->opt.probe_cpu;
+    char *argv[] = {(char *)program, NULL};
+
+    json_decref(p->device);
+    json_decref(p->results);
+    p->device = NULL;
+    p->results = json_array();
+    memset(p->pct, 0, sizeof p->pct);
+    memset(&p->out, 0, sizeof p->out);
+    p->kind = kind;
+    p->finished = false;
+    p->started_at = (int64_t)time(NULL);
+    if (!program || probe_start(argv, NULL, &p->run, &p->out) != KVT_E_OK) {
+        p->run = NULL;
+        p->finished = true;
+        if (!program) {
+            p->out.end = PROBE_NOT_FOUND;
+            snprintf(p->out.message, sizeof p->out.message, "this build has no %s probe", kind);
+        }
+    }
+}
+
+static void record(struct probe_screen *p, struct ui *ui)
+{
+    struct store_error err;
+    const json_t *rd = result_of(p, "read");
+    char *dev = p->device ? json_dumps(p->device, JSON_COMPACT) : NULL;
+    char *res = json_dumps(p->results, JSON_COMPACT);
+    struct store_probe_run rec = {
+        .learner_id = ui->opt.learner_id,
+        .started_at = p->started_at,
+        .seconds = p->out.seconds,
+        .probe = p->kind,
+        .outcome = probe_end_name(p->out.end),
+        .message = p->out.message,
+        .device = json_string_value(json_object_get(p->device, "name")),
+        .device_json = dev,
+        .results_json = res,
+        .has_read = rd && p->out.end == PROBE_OK,
+        .read_gbps = num(rd, "gbps_median"),
+        .has_peak = num(p->device, "peak_gbps") > 0,
+        .peak_gbps = num(p->device, "peak_gbps"),
+        .has_free = num(p->device, "free_bytes") > 0,
+        .free_bytes = (int64_t)num(p->device, "free_bytes"),
+    };
+    if (store_probe_add(ui->opt.store, &rec, &err) != KVT_E_OK)
+        ui_say(ui, UI_BAD, "The run could not be saved: %s", err.detail);
+    free(dev);
+    free(res);
+}
+
+static void end_run(struct probe_screen *p, struct ui *ui)
+{
+    p->run = NULL;
+    p->finished = true;
+    record(p, ui);
+    /* no GPU here: host memory is still worth measuring */
+    if (strcmp(p->kind, "cuda") == 0 && !p->tried_gpu &&
+        (p->out.end == PROBE_NO_GPU || p->out.end == PROBE_NOT_FOUND)) {
+        p->tried_gpu = true;
+        snprintf(p->gpu_note, sizeof p->gpu_note, "No GPU measured: %s", p->out.message);
+        start(p, ui, "cpu");
+    }
+}
+
+static void probe_tick(void *self, struct ui *ui)
+{
+    struct probe_screen *p = self;
+    if (!p->run)
+        return;
+    /* a short look: the loop goes back to the keyboard at once */
+    if (!probe_step(p->run, 0, on_event, p)) {
+        probe_finish(p->run, on_event, p, &p->out);
+        end_run(p, ui);
+    }
+}
+
+static bool probe_busy(void *self)
+{
+    return ((struct probe_screen *)self)->run != NULL;
+}
+
+static unsigned probe_context(void *self)
+{
+    (void)self;
+    return UC_PROBE;
+}
+
+static const char *probe_title(void *self, struct ui *ui)
+{
+    (void)self, (void)ui;
+    return "kvtutor · Memory bandwidth probe";
+}
+
+/* A bar of `width` cells, `frac` of it filled. */
+static void bar(int y, int x, int width, double frac, attr_t on)
+{
+    const char *full = ui_term_utf8() ? "█" : "#", *empty = ui_term_utf8() ? "░" : ".";
+    int cells = (int)(frac * width + 0.5);
+    if (frac > 0 && cells == 0)
+        cells = 1;
+    for (int k = 0; k < width; k++) {
+        if (k < cells)
+            attron(on);
+        mvaddstr(y, x + k, k < cells ? full : empty);
+        if (k < cells)
+            attroff(on);
+    }
+}
+
+static int draw_device(struct probe_screen *p, int y, int cols)
+{
+    char line[512], b1[32], b2[32];
+    const json_t *d = p->device;
+    const char *name = json_string_value(json_object_get(d, "name"));
+
+    if (p->gpu_note[0])
+        ui_put(y++, 2, cols - 4, p->gpu_note, A_DIM);
+    if (!d) {
+        ui_put(y++, 2, cols - 4,
+               p->run ? "Starting the probe..." : "The probe did not describe the device.",
+               A_NORMAL);
+        return y;
+    }
+    if (strcmp(p->kind, "cuda") == 0)
+        snprintf(line, sizeof line, "GPU %s · compute %s · %d SMs · %s free · peak %s GB/s",
+                 name ? name : "?", json_string_value(json_object_get(d, "compute_capability")),
+                 (int)num(d, "sms"), kvt_fmt_bytes(num(d, "free_bytes"), b1, sizeof b1),
+                 kvt_fmt_number(num(d, "peak_gbps"), 0, b2, sizeof b2));
+    else
+        snprintf(line, sizeof line, "Host memory · %s · %d threads · %s available",
+                 name ? name : "?", (int)num(d, "threads"),
+                 kvt_fmt_bytes(num(d, "free_bytes"), b1, sizeof b1));
+    ui_put(y++, 2, cols - 4, line, A_BOLD);
+    return y;
+}
+
+static int draw_kernels(struct probe_screen *p, int y, int cols)
+{
+    char line[160];
+    int bw = cols - 40 > 40 ? 40 : cols - 40;
+    for (int k = 0; k < 3; k++) {
+        if (k == 1 && strcmp(p->kind, "cuda") != 0)
+            continue; /* the CPU probe has no decode-step kernel */
+        const json_t *r = result_of(p, kernels[k]);
+        /* the paged kernel reports once per block size: done when the run is */
+        if (k == 2 && !p->finished)
+            r = NULL;
+        ui_put(y, 2, 8, kernels[k], A_BOLD);
+        bar(y, 11, bw, r ? 1.0 : p->pct[k] / 100.0, ui_attr(2, A_BOLD));
+        if (r && k == 2)
+            snprintf(line, sizeof line, "%8.1f GB/s contiguous", num(r, "contiguous_gbps_median"));
+        else if (r)
+            snprintf(line, sizeof line, "%8.1f GB/s", num(r, "gbps_median"));
+        else
+            snprintf(line, sizeof line, "%7.0f%%", p->pct[k]);
+        ui_put(y++, 12 + bw, cols - 14 - bw, line, A_NORMAL);
+    }
+    return y;
+}
+
+/* GB/s of the paged gather by block size, against the contiguous control. */
+static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
+{
+    double most = 0, contig = 0;
+    size_t i;
+    json_t *r;
+    char line[160];
+    int bw = cols - 40 > 40 ? 40 : cols - 40;
+
+    json_array_foreach(p->results, i,
+                       r) if (kernel_index(json_string_value(json_object_get(r, "kernel"))) == 2)
+    {
+        if (num(r, "gbps_median") > most)
+            most = num(r, "gbps_median");
+        contig = num(r, "contiguous_gbps_median");
+    }
+    if (most <= 0 || rows_left < 3)
+        return y;
+    if (contig > most)
+        most = contig;
+    snprintf(line, sizeof line, "Paged KV gather, GB/s by block size (contiguous: %.1f)", contig);
+    ui_put(y++, 2, cols - 4, line, ui_attr(5, A_BOLD) | A_BOLD);
+    json_array_foreach(p->results, i, r)
+    {
+        if (kernel_index(json_string_value(json_object_get(r, "kernel"))) != 2)
+            continue;
+        double tax = num(r, "tax_percent");
+        snprintf(line, sizeof line, "%5d", (int)num(r, "block_size"));
+        ui_put(y, 2, 6, line, A_NORMAL);
+        bar(y, 11, bw, num(r, "gbps_median") / most, ui_attr(4, A_BOLD));
+        if (tax > 0)
+            snprintf(line, sizeof line, "%8.1f  paging costs %.0f%%", num(r, "gbps_median"), tax);
+        else
+            snprintf(line, sizeof line, "%8.1f  no measurable cost", num(r, "gbps_median"));
+        ui_put(y++, 12 + bw, cols - 14 - bw, line, A_NORMAL);
+    }
+    return y;
+}
+
+static const char *tps(double v, char *buf, size_t cap)
+{
+    return kvt_fmt_number(v, v < 10 ? 1 : 0, buf, cap);
+}
+
+static int draw_ceiling(struct probe_screen *p, int y, int cols)
+{
+    size_t n;
+    const struct kv_model_preset *m = &kv_model_presets(&n)[p->model];
+    const json_t *rd = result_of(p, "read");
+    double measured = num(rd, "gbps_median"), peak = num(p->device, "peak_gbps");
+    double free_bytes = num(p->device, "free_bytes");
+    char line[300], b1[32], b2[32], b3[32];
+
+    if (!rd)
+        return y;
+    struct kv_ceiling cm = kv_ceiling_at(&m->model, p->seq, measured, free_bytes);
+    struct kv_ceiling cp = kv_ceiling_at(&m->model, p->seq, peak, free_bytes);
+    snprintf(line, sizeof line, "Your decode ceiling: %s, sequences of %s tokens", m->id,
+             kvt_fmt_int(p->seq, b1, sizeof b1));
+    ui_put(y++, 2, cols - 4, line, ui_attr(5, A_BOLD) | A_BOLD);
+    if (!cm.ok) {
+        ui_put(y++, 4, cols - 6, cm.why, A_NORMAL);
+        return y;
+    }
+    snprintf(line, sizeof line, "%-30s %14s GB/s", "measured bandwidth",
+             kvt_fmt_number(measured, 0, b1, sizeof b1));
+    if (peak > 0)
+        snprintf(line + strlen(line), sizeof line - strlen(line), "   at peak %s GB/s",
+                 kvt_fmt_number(peak, 0, b2, sizeof b2));
+    ui_put(y++, 4, cols - 6, line, A_NORMAL);
+    snprintf(line, sizeof line, "%-30s %10s tokens/s", "batch 1",
+             tps(cm.batch1_tps, b1, sizeof b1));
+    if (cp.ok)
+        snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tokens/s",
+                 tps(cp.batch1_tps, b2, sizeof b2));
+    ui_put(y++, 4, cols - 6, line, A_NORMAL);
+    if (cm.fill_batch > 0) {
+        char label[80];
+        snprintf(label, sizeof label, "batch %s (fills %s free)",
+                 kvt_fmt_int(cm.fill_batch, b1, sizeof b1),
+                 kvt_fmt_bytes(free_bytes, b3, sizeof b3));
+        snprintf(line, sizeof line, "%-30s %10s tokens/s", label, tps(cm.fill_tps, b2, sizeof b2));
+        if (cp.ok)
+            snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tokens/s",
+                     tps(cp.fill_tps, b1, sizeof b1));
+        ui_put(y++, 4, cols - 6, line, ui_attr(2, A_BOLD) | A_BOLD);
+    } else {
+        snprintf(line, sizeof line, "The weights and one sequence do not fit in %s free.",
+                 kvt_fmt_bytes(free_bytes, b3, sizeof b3));
+        ui_put(y++, 4, cols - 6, line, ui_attr(3, A_BOLD));
+    }
+    return y;
+}
+
+static void probe_draw(void *self, struct ui *ui, int top, int rows, int cols)
+{
+    struct probe_screen *p = self;
+    int y = top + 1, end = top + rows;
+    (void)ui;
+
+    y = draw_device(p, y, cols) + 1;
+    y = draw_kernels(p, y, cols) + 1;
+    if (p->finished && p->out.end != PROBE_OK) {
+        char line[700];
+        snprintf(line, sizeof line, "The probe %s: %s", probe_end_name(p->out.end),
+                 p->out.message[0] ? p->out.message : "no reason given");
+        ui_put(y++, 2, cols - 4, line, ui_attr(3, A_BOLD) | A_BOLD);
+        ui_put(y++, 2, cols - 4, "Press r to run it again.", A_NORMAL);
+        return;
+    }
+    y = draw_paged(p, y, end - y, cols);
+    if (y < end - 5)
+        draw_ceiling(p, y + 1, cols);
+    if (p->run)
+        ui_put(end - 1, 2, cols - 4, "Measuring... keys still work; q stops the probe.", A_DIM);
+}
+
+static void stop(struct probe_screen *p)
+{
+    if (p->run) {
+        probe_cancel(p->run);
+        probe_finish(p->run, NULL, NULL, &p->out);
+        p->run = NULL;
+    }
+}
+
+static void probe_action(void *self, struct ui *ui, enum ui_action a)
+{
+    struct probe_screen *p = self;
+    bool up = ui->last_key >= 'a' && ui->last_key <= 'z';
+    size_t n;
+
+    switch (a) {
+    case UI_BACK:
+        ui_pop(ui);
+        return;
+    case UI_PROBE_MODEL:
+        kv_model_presets(&n);
+        p->model = up ? (p->model + 1) % n : (p->model + n - 1) % n;
+        return;
+    case UI_PROBE_SEQ:
+        if (up && p->seq < ((uint64_t)1 << 20))
+            p->seq *= 2;
+        else if (!up && p->seq > 1024)
+            p->seq /= 2;
+        return;
+    case UI_PROBE_AGAIN:
+        if (p->run)
+            return;
+        p->tried_gpu = false;
+        p->gpu_note[0] = '\0';
+        start(p, ui, ui->opt.probe_cuda && access(ui->opt.probe_cuda, X_OK) == 0 ? "cuda" : "cpu");
+        return;
+    default:
+        return;
+    }
+}
+
+static void probe_leave(void *self, struct ui *ui)
+{
+    struct probe_screen *p = self;
+    if (p->run) {
+        stop(p);
+        p->out.end = PROBE_TIMED_OUT;
+        snprintf(p->out.message, sizeof p->out.message, "stopped");
+        record(p, ui);
+    }
+}
+
+static void probe_destroy(void *self)
+{
+    struct probe_screen *p = self;
+    if (!p)
+        return;
+    stop(p);
+    json_decref(p->device);
+    json_decref(p->results);
+    free(p);
+}
+
+static const struct ui_screen_ops ops = {
+    .name = "probe",
+    .context = probe_context,
+    .title = probe_title,
+    .draw = probe_draw,
+    .action = probe_action,
+    .leave = probe_leave,
+    .destroy = probe_destroy,
+    .tick = probe_tick,
+    .busy = probe_busy,
+};
+
+struct ui_screen ui_probe_new(struct ui *ui)
+{
+    struct probe_screen *p = calloc(1, sizeof *p);
+    size_t n;
+    const struct kv_model_preset *all = kv_model_presets(&n);
+    const struct kv_model_preset *q = kv_model_preset_find("qwen2.5-7b");
+
+    if (!p)
+        return (struct ui_screen){&ops, NULL};
+    /* the first lesson's model at 8k, as the lesson asks about it */
+    p->model = q ? (size_t)(q - all) : 0;
+    p->seq = 8192;
+    p->results = json_array();
+    start(p, ui, ui->opt.probe_cuda && access(ui->opt.probe_cuda, X_OK) == 0 ? "cuda" : "cpu");
+    if (!p->run && p->finished && strcmp(p->kind, "cuda") == 0)
+        end_run(p, ui); /* could not even start: fall back now */
+    return (struct ui_screen){&ops, p};
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The probe screen, driven through tmux: the real probe runs while the app
+# stays live, the bars and the paged chart fill in, the ceiling drawn from the
+# measured figure matches the hand arithmetic, the run lands in the database,
+# and leaving mid-run stops the probe. Prints "N passed, N failed".
+#
+# Batch-1 ceiling for Qwen2.5-7B at 8,192 tokens (see test_cli_probe.c):
+#   tokens/s = read GB/s x 1e9 / (15,231,233,024 + 8,192 x 57,344) B
+set -u
+KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
+work=$(mktemp -d /tmp/kvt_probe.XXXXXX)
+sock="$work/tmux.sock"
+db="$work/progress.db"
+passed=0
+failed=0
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+
+tm() { tmux -S "$sock" "$@"; }
+stop() {
+  tm kill-server 2>/dev/null
+  for _ in $(seq 20); do tm has-session 2>/dev/null || return 0; sleep 0.05; done
+}
+trap 'stop; sleep 0.2; rm -rf "$work"' EXIT
+ok() { passed=$((passed + 1)); echo "ok: $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $1"; tm capture-pane -p -t app 2>/dev/null | sed 's/^/  | /'; }
+screen() { tm capture-pane -p -t app 2>/dev/null; }
+wait_for() { # TEXT [TENTHS]
+  for _ in $(seq "${2:-50}"); do screen | grep -qF -- "$1" && return 0; sleep 0.1; done
+  return 1
+}
+check() { if wait_for "$2" "${3:-50}"; then ok "$1"; else bad "$1 (no \"$2\")"; fi; }
+app() {
+  stop
+  for _ in 1 2 3; do
+    tm -f /dev/null new-session -d -s app -x 100 -y 32 \
+      "env HOME=$work LANG=C.UTF-8 TERM=xterm-256color ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} $KVTUTOR --db $db; sleep 30" 2>/dev/null
+    sleep 0.3
+    tm has-session -t app 2>/dev/null && break
+  done
+  wait_for "Course map" >/dev/null
+}
+sql() { sqlite3 "$db" "$1"; }
+probe_running() { pgrep -f "kvtutor-probe-(cpu|cuda)" >/dev/null; }
+
+app
+tm send-keys -t app '?'
+check "the help lists the probe" "probe: measure this machine's memory bandwidth"
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+tm send-keys -t app P
+check "P opens the probe screen" "Memory bandwidth probe"
+if [ -e /dev/nvidia0 ]; then
+  check "the GPU is described" "GPU "
+else
+  check "without a GPU, the reason is shown" "No GPU measured:"
+  check "and host memory is measured" "Host memory ·"
+fi
+check "the run is live, keys still work" "Measuring... keys still work"
+tm send-keys -t app c
+check "c doubles the sequence length mid-run" "sequences of 16,384 tokens" 1200
+tm send-keys -t app C
+check "the read bar ends in a figure" "GB/s" 1200
+check "the paged chart fills in" "paging costs" 1200
+finished=no
+for _ in $(seq 1200); do
+  screen | grep -q "Measuring" || { finished=yes; break; }
+  sleep 0.1
+done
+if [ $finished = yes ]; then ok "the run finishes"; else bad "the run did not finish"; fi
+check "the chart reaches block 64" "    64 "
+check "the ceiling is drawn for the lesson's model" "Your decode ceiling: Qwen/Qwen2.5-7B-Instruct, sequences of 8,192 tokens"
+check "at batch 1" "batch 1 "
+
+gbps=$(sql "SELECT read_gbps FROM probe_run WHERE outcome = 'ok' ORDER BY id DESC LIMIT 1")
+if [ -n "$gbps" ]; then ok "the run is in the database ($gbps GB/s)"; else bad "no ok run in the database"; fi
+shown=$(printf '%.1f' "$gbps")
+check "the screen shows the recorded read figure" "$shown GB/s"
+want=$(awk -v g="$gbps" 'BEGIN { t = g * 1e9 / (15231233024 + 8192 * 57344);
+  if (t < 10) printf "%.1f", t; else printf "%.0f", t }')
+if screen | grep -E "batch 1 +$want tokens/s" >/dev/null; then
+  ok "batch 1 ceiling = measured / bytes per step ($want tokens/s)"
+else
+  bad "batch 1 ceiling: want $want tokens/s"
+fi
+tm send-keys -t app m
+check "m switches the model" "Qwen/Qwen2.5-14B-Instruct"
+
+# --- leaving mid-run stops the probe and keeps the run as stopped ---
+tm send-keys -t app r
+check "r runs it again" "Measuring..."
+tm send-keys -t app q
+check "q goes back to the map" "Course map"
+gone=no
+for _ in $(seq 50); do probe_running || { gone=yes; break; }; sleep 0.1; done
+if [ $gone = yes ]; then ok "no probe is left running"; else bad "a probe is still running"; fi
+if [ "$(sql "SELECT outcome || ' ' || message FROM probe_run ORDER BY id DESC LIMIT 1")" = "timed-out stopped" ]; then
+  ok "the stopped run is kept as stopped"
+else
+  bad "the stopped run: $(sql "SELECT outcome, message FROM probe_run ORDER BY id DESC LIMIT 1")"
+fi
+tm send-keys -t app Q
+
+echo "tui-probe: $passed passed, $failed failed"
+[ "$failed" = 0 ]
