@@ -197,6 +197,75 @@ static void test_parametric_reproducible(void **state)
     assert_true(distinct >= 3); /* different seeds, different numbers */
 }
 
+/* "Measure, then predict": the memory-bound-decode lesson's figures, by hand.
+ *   one step at 8k, batch 1: 15,231,233,024 + 469,762,048 = 15,700,995,072 B = 15.70 GB
+ *   at 1,008 GB/s:  1008e9 / 15,700,995,072 = 64.20 tokens/s
+ *   batch 16:       16 x 1008e9 / (15,231,233,024 + 16 x 469,762,048 = 22,747,425,792) = 709.00
+ *   measured 900:   900e9 / 15,700,995,072 = 57.32; batch 16: 16 x 900e9 / 22,747,425,792 = 633.04
+ */
+static json_t *ask_measured(const char *exercise, const char *answer, const char *measured,
+                            int want_status, struct run_result *keep)
+{
+    char *argv[] = {(char *)run_kvtutor_path(),
+                    "ask",
+                    "memory-bound-decode",
+                    (char *)exercise,
+                    (char *)answer,
+                    "--json",
+                    measured ? "--measured" : NULL,
+                    (char *)measured,
+                    NULL};
+    struct run_result r;
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    if (r.status != want_status)
+        fail_msg("ask %s \"%s\": exit %d, want %d (%s)", exercise, answer, r.status, want_status,
+                 r.err);
+    json_t *j = json_loads(r.out, 0, NULL);
+    if (keep)
+        *keep = r;
+    else
+        run_free(&r);
+    return j;
+}
+
+static void test_measure_then_predict(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *exercise, *measured;
+        double expected;
+    } rows[] = {
+        {"step-bytes", NULL, 15.700995072},           {"tokens-at-spec", NULL, 64.19975},
+        {"tokens-batch-16", NULL, 709.0033},          {"your-tokens", "read_gbps=900", 57.32121},
+        {"your-batch-16", "read_gbps=900", 633.0387},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        json_t *j = ask_measured(rows[i].exercise, "0", rows[i].measured, 1, NULL);
+        double got = json_real_value(json_object_get(j, "expected"));
+        if (fabs(got - rows[i].expected) > 1e-5 * rows[i].expected)
+            fail_msg("%s: expected %.10g, want %.10g", rows[i].exercise, got, rows[i].expected);
+        json_decref(j);
+    }
+    /* the prompt shows the learner's own figure */
+    json_t *j = ask_measured("your-tokens", "57.3 tokens/s", "read_gbps=900", 0, NULL);
+    assert_non_null(
+        strstr(json_string_value(json_object_get(j, "prompt")), "Your probe measured 900.0 GB/s"));
+    json_decref(j);
+
+    /* without a measurement: a usage error that says how to give one */
+    struct run_result r;
+    ask_measured("your-tokens", "57 tokens/s", NULL, 2, &r);
+    assert_non_null(strstr(r.err, "give --measured read_gbps=VALUE"));
+    assert_int_equal(run_count_lines(r.err), 1);
+    run_free(&r);
+    ask_measured("your-tokens", "57 tokens/s", "speed=900", 2, &r);
+    assert_non_null(strstr(r.err, "--measured speed: not a probe figure"));
+    run_free(&r);
+    ask_measured("your-tokens", "57 tokens/s", "read_gbps=fast", 2, &r);
+    assert_non_null(strstr(r.err, "--measured read_gbps=fast"));
+    run_free(&r);
+}
+
 static void test_usage_errors(void **state)
 {
     (void)state;
@@ -238,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_every_exercise_right_and_wrong),
         cmocka_unit_test(test_expected_values_are_the_seed_figures),
         cmocka_unit_test(test_parametric_reproducible),
+        cmocka_unit_test(test_measure_then_predict),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_human_output),
     };

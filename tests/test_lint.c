@@ -233,6 +233,13 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         {"numeric-edges.lua", ":16: error: ", "'negzero': the expected value is -0"},
         {"numeric-edges.lua", ":17: error: ", "'huge': the expected value (1e+308 GiB) is too"},
         {"numeric-edges.lua", ":18: error: ", "'negtol': tolerance must be"},
+        {"measured.lua", ":13: error: ", "measured \"speed\" is not a probe figure"},
+        {"measured.lua",
+         ":14: error: ", "a measured exercise computes 'expected' from p.read_gbps"},
+        /* lint draws with a sample of 900 GB/s: 1 / (900 - 900) */
+        {"measured.lua", ":15: error: ", "the prompt's {peak} is not a parameter"},
+        {"measured-draw.lua",
+         ":13: error: ", "'drawn': expected value: expected(p) returned an infinity"},
         {"terminal-text.lua", ":3: error: ", "'title' holds control"},
         {"terminal-text.lua", ":14: error: ", "hints[1] holds control"},
     };

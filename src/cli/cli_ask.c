@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv_calc.h"
 #include "kv_grade.h"
 #include "kvt_text.h"
 
@@ -19,6 +20,8 @@ struct ask {
     const char *lesson_id, *exercise_id, *answer, *lessons_dir;
     uint64_t seed;
     bool json;
+    struct lx_fact facts[4]; /* --measured NAME=VALUE */
+    size_t n_facts;
 };
 
 struct outcome {
@@ -31,11 +34,13 @@ struct outcome {
 static int ask_usage(FILE *out)
 {
     fputs("usage: kvtutor ask LESSON_ID EXERCISE_ID \"ANSWER\" [--seed N] [--json]\n"
-          "                   [--lessons DIR]\n\n"
+          "                   [--lessons DIR] [--measured NAME=VALUE]\n\n"
           "Grades one answer to one exercise, as the app would: the verdict, the expected\n"
           "value with its unit and tolerance, the parameters drawn (parametric exercises,\n"
           "from --seed, default 1), the mistake diagnosed, and the lesson's worked\n"
-          "arithmetic. Exit 0 when correct, 1 when wrong or invalid, 2 for a usage error.\n",
+          "arithmetic. Exit 0 when correct, 1 when wrong or invalid, 2 for a usage error.\n"
+          "--measured read_gbps=18.2 (also peak_gbps, free_gib) stands in for the probe\n"
+          "figure a \"measure, then predict\" exercise uses.\n",
           out);
     return out == stdout ? 0 : 2;
 }
@@ -52,6 +57,32 @@ static int parse(int argc, char **argv, struct ask *a)
             return ask_usage(stdout) - 1; /* -1: done, exit 0 */
         if (strcmp(s, "--json") == 0) {
             a->json = true;
+        } else if (strcmp(s, "--measured") == 0) {
+            static char names[4][24];
+            const char *v = i + 1 < argc ? argv[i + 1] : "", *eq = strchr(v, '=');
+            size_t k = eq ? (size_t)(eq - v) : 0;
+            double x;
+            if (!eq || k == 0 || k >= sizeof names[0]) {
+                fprintf(stderr, "kvtutor ask: --measured takes NAME=VALUE (read_gbps=18.2)\n");
+                return 2;
+            }
+            snprintf(names[a->n_facts % 4], sizeof names[0], "%.*s", (int)k, v);
+            if (!lx_fact_known(names[a->n_facts % 4])) {
+                fprintf(stderr,
+                        "kvtutor ask: --measured %s: not a probe figure (read_gbps, peak_gbps, "
+                        "free_gib)\n",
+                        names[a->n_facts % 4]);
+                return 2;
+            }
+            const char *why = cli_parse_real(eq + 1, 0, true, KV_MAX_RATE, &x);
+            if (why || a->n_facts == 4) {
+                fprintf(stderr, "kvtutor ask: --measured %s: %s\n", v,
+                        why ? why : "at most four figures");
+                return 2;
+            }
+            a->facts[a->n_facts] = (struct lx_fact){names[a->n_facts], x};
+            a->n_facts++;
+            i++;
         } else if (strcmp(s, "--seed") == 0 || strcmp(s, "--lessons") == 0) {
             const char *why;
             if (i + 1 >= argc) {
@@ -85,7 +116,15 @@ static int grade(struct lx_lesson *l, size_t idx, const struct ask *a, struct ou
     char err[300];
 
     memset(o, 0, sizeof *o);
-    if (e->kind == LX_NUMERIC && lx_draw(l, idx, a->seed, &o->draw, err, sizeof err) != KVT_E_OK) {
+    if (e->kind == LX_NUMERIC && lx_draw_measured(l, idx, a->seed, a->facts, a->n_facts, &o->draw,
+                                                  err, sizeof err) != KVT_E_OK) {
+        if (e->measured && strstr(err, "needs your own")) {
+            fprintf(stderr,
+                    "kvtutor ask: %s/%s uses your measured %s: give --measured %s=VALUE "
+                    "(kvtutor probe measures it)\n",
+                    l->id, e->id, e->measured, e->measured);
+            return 2;
+        }
         fprintf(stderr, "kvtutor ask: %s/%s: the expected value cannot be computed: %s\n", l->id,
                 e->id, err);
         return 1;
@@ -270,9 +309,10 @@ int cli_ask(int argc, char **argv)
         lx_free(l);
         return 2;
     }
-    if (grade(l, idx, &a, &o) != 0) {
+    rc = grade(l, idx, &a, &o);
+    if (rc != 0) {
         lx_free(l);
-        return 1;
+        return rc;
     }
     if (a.json)
         print_json(l, &l->exercises[idx], &a, &o);

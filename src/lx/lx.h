@@ -82,6 +82,7 @@ struct lx_exercise {
     const char *model;    /* preset the figure is about, for diagnosis (or a "model" param) */
     const char *kv_dtype; /* the cache's element type in the exercise, when not the model's */
     const char *diagnose; /* "kv-size", "capacity" or "units": how the figure follows the KV */
+    const char *measured; /* a figure of the learner's own machine it needs (LX_FACTS), or NULL */
     /* choice */
     struct lx_option *options;
     size_t n_options;
@@ -127,6 +128,23 @@ struct lx_lesson {
 enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_lesson **out,
                      struct lx_report *report);
 
+/* "Measure, then predict": figures from the learner's last probe run that an
+ * exercise may name in `measured = "read_gbps"`. The host hands them in;
+ * the expected(p) function finds the figure as p.read_gbps and the prompt
+ * as {read_gbps}. name, what it is */
+#define LX_FACTS(X)                                                                                \
+    X(read_gbps, "the streaming read's median GB/s")                                               \
+    X(peak_gbps, "the device's peak GB/s, from its memory clock and bus")                          \
+    X(free_gib, "the free memory the probe saw, GiB")
+
+struct lx_fact {
+    const char *name;
+    double value;
+};
+
+/* True when `name` is one of LX_FACTS. */
+bool lx_fact_known(const char *name);
+
 /* One attempt at a numeric exercise: parameters drawn from `seed`, the
  * expected value computed, the prompt filled in. */
 struct lx_draw {
@@ -141,6 +159,12 @@ struct lx_draw {
  * its deadline, or gave something that is not a finite number). */
 enum kvt_err lx_draw(struct lx_lesson *l, size_t exercise, uint64_t seed, struct lx_draw *out,
                      char *err, size_t err_cap);
+
+/* The same, with the learner's measured figures. An exercise whose figure
+ * is not among them gives KVT_E_MISSING, err saying to run the probe. */
+enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t exercise, uint64_t seed,
+                              const struct lx_fact *facts, size_t n_facts, struct lx_draw *out,
+                              char *err, size_t err_cap);
 
 /* Grading one typed answer, the same way everywhere (the app, kvtutor ask). */
 struct lx_grade {

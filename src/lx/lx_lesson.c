@@ -497,6 +497,8 @@ static void check_placeholders(struct ctx *c, const struct lx_exercise *e, const
             continue;
         for (size_t i = 0; i < e->n_params && !found; i++)
             found = strlen(e->params[i].name) == n && strncmp(e->params[i].name, p + 1, n) == 0;
+        if (e->measured && strlen(e->measured) == n && strncmp(e->measured, p + 1, n) == 0)
+            found = true;
         if (!found)
             problem(c, e->line, "%s: the prompt's {%.*s} is not a parameter", where, (int)n, p + 1);
     }
@@ -581,6 +583,11 @@ static void read_numeric(struct ctx *c, int t, struct lx_exercise *e, size_t idx
                     "int8)",
                     where, e->kv_dtype);
     }
+    e->measured = str_field(c, t, "measured", false, where, e->line);
+    if (e->measured && !lx_fact_known(e->measured))
+        problem(c, e->line,
+                "%s: measured \"%s\" is not a probe figure (read_gbps, peak_gbps, free_gib)", where,
+                e->measured);
     e->diagnose = str_field(c, t, "diagnose", false, where, e->line);
     if (e->diagnose && strcmp(e->diagnose, "kv-size") != 0 &&
         strcmp(e->diagnose, "capacity") != 0 && strcmp(e->diagnose, "units") != 0)
@@ -589,6 +596,9 @@ static void read_numeric(struct ctx *c, int t, struct lx_exercise *e, size_t idx
     ty = field(c, t, "expected");
     if (ty == LUA_TNUMBER) {
         e->has_value = true;
+        if (e->measured)
+            problem(c, e->line, "%s: a measured exercise computes 'expected' from p.%s", where,
+                    e->measured);
         e->value = lua_tonumber(L, -1);
         value_ok(c, e, e->value, where, "the expected value");
         if (e->n_params)
@@ -648,9 +658,9 @@ static void read_choice(struct ctx *c, int t, struct lx_exercise *e, const char 
 
 static void read_exercises(struct ctx *c, int t, int line)
 {
-    static const char *const common[] = {"id",        "prompt",   "hints",    "unit",   "expected",
-                                         "tolerance", "params",   "options",  "points", "answer",
-                                         "model",     "kv_dtype", "diagnose", NULL};
+    static const char *const common[] = {
+        "id",     "prompt", "hints", "unit",     "expected", "tolerance", "params", "options",
+        "points", "answer", "model", "kv_dtype", "diagnose", "measured",  NULL};
     struct lx_lesson *l = c->l;
     lua_State *L = c->L;
     int ty = field(c, t, "exercises");
@@ -857,6 +867,25 @@ void lx_free(struct lx_lesson *l)
     free(l);
 }
 
+/* Lint draws measured exercises with figures a real machine could give: a
+ * 24 GB card's 900 of 1008 GB/s with 22 GiB free. */
+static const struct lx_fact sample_facts[] = {
+    {"read_gbps", 900.0},
+    {"peak_gbps", 1008.0},
+    {"free_gib", 22.0},
+};
+#define N_SAMPLE_FACTS (sizeof sample_facts / sizeof sample_facts[0])
+
+bool lx_fact_known(const char *name)
+{
+#define LX_FACT_IS(n, what)                                                                        \
+    if (name && strcmp(name, #n) == 0)                                                             \
+        return true;
+    LX_FACTS(LX_FACT_IS)
+#undef LX_FACT_IS
+    return false;
+}
+
 static void check_draws(struct ctx *c)
 {
     struct lx_lesson *l = c->l;
@@ -870,7 +899,8 @@ static void check_draws(struct ctx *c)
         for (int s = 1; s <= draws; s++) {
             struct lx_draw d;
             char err[200];
-            if (lx_draw(l, i, (uint64_t)s, &d, err, sizeof err) != KVT_E_OK) {
+            if (lx_draw_measured(l, i, (uint64_t)s, sample_facts, N_SAMPLE_FACTS, &d, err,
+                                 sizeof err) != KVT_E_OK) {
                 /* "lesson:14: msg" from inside the lesson reads "line 14: msg" here */
                 size_t pl = strlen(CHUNK);
                 const char *msg = err;
@@ -1028,6 +1058,9 @@ struct draw_args {
     struct lx_lesson *l;
     size_t ex;
     uint64_t seed;
+    const struct lx_fact *facts;
+    size_t n_facts;
+    char measured[48]; /* the measured figure, as the prompt shows it */
     struct lx_draw *out;
     char values[64][48];
 };
@@ -1081,6 +1114,21 @@ static int draw_cb(lua_State *L)
         append(out->params, sizeof out->params, "=", 1);
         append(out->params, sizeof out->params, a->values[i], strlen(a->values[i]));
     }
+    if (e->measured) {
+        const struct lx_fact *f = NULL;
+        for (size_t i = 0; i < a->n_facts && !f; i++)
+            if (strcmp(a->facts[i].name, e->measured) == 0 && isfinite(a->facts[i].value))
+                f = &a->facts[i];
+        if (!f)
+            return luaL_error(L,
+                              "it needs your own %s: run the probe first (P on the course "
+                              "map, or kvtutor probe)",
+                              e->measured);
+        lua_pushnumber(L, f->value);
+        lua_setfield(L, -2, e->measured);
+        /* shown as the probe screen shows it: one decimal */
+        snprintf(a->measured, sizeof a->measured, "%.1f", f->value);
+    }
     /* the prompt with {name} filled in */
     for (const char *s = e->prompt ? e->prompt : ""; *s;) {
         const char *open = strchr(s, '{');
@@ -1098,6 +1146,12 @@ static int draw_cb(lua_State *L)
                 s = open + n + 2;
                 done = true;
             }
+        }
+        if (!done && e->measured && open[1 + n] == '}' && strlen(e->measured) == n &&
+            strncmp(e->measured, open + 1, n) == 0) {
+            append(out->prompt, sizeof out->prompt, a->measured, strlen(a->measured));
+            s = open + n + 2;
+            done = true;
         }
         if (!done) {
             append(out->prompt, sizeof out->prompt, "{", 1);
@@ -1120,6 +1174,13 @@ static int draw_cb(lua_State *L)
 enum kvt_err lx_draw(struct lx_lesson *l, size_t ex, uint64_t seed, struct lx_draw *out, char *err,
                      size_t err_cap)
 {
+    return lx_draw_measured(l, ex, seed, NULL, 0, out, err, err_cap);
+}
+
+enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
+                              const struct lx_fact *facts, size_t n_facts, struct lx_draw *out,
+                              char *err, size_t err_cap)
+{
     lua_State *L = l->priv->L;
     struct draw_args *a;
     enum kvt_err e = KVT_E_OK;
@@ -1134,7 +1195,8 @@ enum kvt_err lx_draw(struct lx_lesson *l, size_t ex, uint64_t seed, struct lx_dr
         snprintf(err, err_cap, "out of memory");
         return KVT_E_RANGE;
     }
-    *a = (struct draw_args){.l = l, .ex = ex, .seed = seed, .out = out};
+    *a = (struct draw_args){
+        .l = l, .ex = ex, .seed = seed, .facts = facts, .n_facts = n_facts, .out = out};
     lua_settop(L, 0);
     lua_pushcfunction(L, draw_cb);
     lua_pushlightuserdata(L, a);

@@ -89,6 +89,23 @@ static const char *const rating_names[] = {"", "again", "hard", "good", "easy"};
 
 static void finish(struct quiz *q, struct ui *ui);
 
+/* The learner's last probe figures, for "measure, then predict" exercises
+ * (the store and the lessons do not know each other: the app carries them). */
+static size_t measured_facts(struct ui *ui, struct lx_fact facts[3])
+{
+    struct store_probe_last last;
+    struct store_error err;
+    size_t n = 0;
+    if (store_probe_last(ui->opt.store, ui->opt.learner_id, NULL, &last, &err) != KVT_E_OK)
+        return 0;
+    facts[n++] = (struct lx_fact){"read_gbps", last.read_gbps};
+    if (last.has_peak)
+        facts[n++] = (struct lx_fact){"peak_gbps", last.peak_gbps};
+    if (last.has_free)
+        facts[n++] = (struct lx_fact){"free_gib", (double)last.free_bytes / 1073741824.0};
+    return n;
+}
+
 /* Begins the current item: a fresh draw of its numbers, an empty answer. */
 static void begin(struct quiz *q, struct ui *ui)
 {
@@ -112,8 +129,10 @@ static void begin(struct quiz *q, struct ui *ui)
         q->seed = (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)(q->item + 1) * 40503u ^
                   (uint64_t)(now_s() * 1e6);
         q->seed &= 0x7fffffffffffffffull;
-        if (lx_draw(ui->lessons[q->lesson], q->item, q->seed, &q->draw, err, sizeof err) !=
-            KVT_E_OK)
+        struct lx_fact facts[3];
+        size_t n = measured_facts(ui, facts);
+        if (lx_draw_measured(ui->lessons[q->lesson], q->item, q->seed, facts, n, &q->draw, err,
+                             sizeof err) != KVT_E_OK)
             ui_say(ui, UI_BAD, "this exercise cannot be computed: %s", err);
     }
     if (q->phase == SUMMARY)
@@ -611,11 +630,25 @@ struct ui_screen ui_quiz_new(struct ui *ui, size_t lesson, bool followups_only)
     const struct lx_lesson *l = ui->lessons[lesson];
     size_t cap = 0;
 
+    struct lx_fact facts[3];
+    bool measured = measured_facts(ui, facts) > 0;
+    size_t waiting = 0;
+
     if (!q)
         return (struct ui_screen){&ops, NULL};
     q->lesson = lesson;
-    for (size_t i = followups_only ? l->n_exercises : 0; i < l->n_exercises + l->n_followups; i++)
-        add(q, lesson, i, &cap);
+    for (size_t i = followups_only ? l->n_exercises : 0; i < l->n_exercises + l->n_followups; i++) {
+        /* "measure, then predict" needs a measurement first */
+        if (i < l->n_exercises && l->exercises[i].measured && !measured)
+            waiting++;
+        else
+            add(q, lesson, i, &cap);
+    }
+    if (waiting)
+        ui_say(ui, UI_INFO,
+               "%zu exercise%s here use%s your own measurement: press P on the course map to "
+               "take it.",
+               waiting, waiting == 1 ? "" : "s", waiting == 1 ? "s" : "");
     return start(q, ui, UI_S_PRACTICE);
 }
 
@@ -692,6 +725,8 @@ struct ui_screen ui_review_new(struct ui *ui, bool cram)
         struct quiz seen = {0};
         struct due_ctx sc = {&seen, ui, 0};
         unsigned added = 0;
+        struct lx_fact facts[3];
+        bool measured = measured_facts(ui, facts) > 0;
         store_each_due(ui->opt.store, ui->opt.learner_id, now, false, mark_seen, &sc, &err);
         for (size_t li = 0; li < ui->n_lessons && added < ui->new_per_day; li++) {
             const struct lx_lesson *l = ui->lessons[li];
@@ -702,6 +737,8 @@ struct ui_screen ui_review_new(struct ui *ui, bool cram)
                 bool known = false;
                 for (size_t k = 0; k < seen.n_items && !known; k++)
                     known = seen.items[k].lesson == li && seen.items[k].item == i;
+                if (l->exercises[i].measured && !measured)
+                    continue; /* it waits for the learner's first probe run */
                 if (!known && add(q, li, i, &c.cap))
                     added++;
             }

@@ -6,6 +6,7 @@
 #
 # Batch-1 ceiling for Qwen2.5-7B at 8,192 tokens (see test_cli_probe.c):
 #   tokens/s = read GB/s x 1e9 / (15,231,233,024 + 8,192 x 57,344) B
+# shown with one decimal below 10 tokens/s, trailing zeros dropped ("1", "1.3").
 set -u
 KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
 work=$(mktemp -d /tmp/kvt_probe.XXXXXX)
@@ -43,6 +44,13 @@ sql() { sqlite3 "$db" "$1"; }
 probe_running() { pgrep -f "kvtutor-probe-(cpu|cuda)" >/dev/null; }
 
 app
+# --- before any probe run, "measure, then predict" waits for one ---
+tm send-keys -t app j e
+check "the measured exercises wait for a probe run" "2 exercises here use your own measurement"
+check "the others are there (4 exercises, 2 follow-ups)" "practice · 1 of 6"
+tm send-keys -t app Escape
+wait_for "Course map" >/dev/null
+
 tm send-keys -t app '?'
 check "the help lists the probe" "probe: measure this machine's memory bandwidth"
 tm send-keys -t app q
@@ -76,7 +84,7 @@ if [ -n "$gbps" ]; then ok "the run is in the database ($gbps GB/s)"; else bad "
 shown=$(printf '%.1f' "$gbps")
 check "the screen shows the recorded read figure" "$shown GB/s"
 want=$(awk -v g="$gbps" 'BEGIN { t = g * 1e9 / (15231233024 + 8192 * 57344);
-  if (t < 10) printf "%.1f", t; else printf "%.0f", t }')
+  s = (t < 10) ? sprintf("%.1f", t) : sprintf("%.0f", t); sub(/\.0$/, "", s); print s }')
 if screen | grep -E "batch 1 +$want tokens/s" >/dev/null; then
   ok "batch 1 ceiling = measured / bytes per step ($want tokens/s)"
 else
@@ -98,6 +106,25 @@ if [ "$(sql "SELECT outcome || ' ' || message FROM probe_run ORDER BY id DESC LI
 else
   bad "the stopped run: $(sql "SELECT outcome, message FROM probe_run ORDER BY id DESC LIMIT 1")"
 fi
+
+# --- measure, then predict: the exercise uses the figure just measured ---
+tm send-keys -t app j e
+wait_for "practice · 1 of 8" >/dev/null
+tm send-keys -t app "15.7 GB" Enter
+wait_for "Right." >/dev/null
+tm send-keys -t app Enter "64.2 tokens/s" Enter
+wait_for "practice · 2 of 8" >/dev/null
+tm send-keys -t app Enter "709 tokens/s" Enter
+wait_for "practice · 3 of 8" >/dev/null
+tm send-keys -t app Enter
+check "the prediction exercise shows the learner's own figure" "Your probe measured $shown GB/s"
+typed=$(awk -v g="$gbps" 'BEGIN { printf "%.3f", g * 1e9 / (15231233024 + 8192 * 57344) }')
+tm send-keys -t app "$typed tokens/s" Enter
+check "the prediction from the measured figure is graded right" "Right."
+tm send-keys -t app Enter
+sleep 0.3
+tm send-keys -t app Escape
+wait_for "Course map" >/dev/null
 tm send-keys -t app Q
 
 echo "tui-probe: $passed passed, $failed failed"
