@@ -42,7 +42,6 @@ struct probe_opts {
 struct run_view {
     bool bars; /* progress bars on stderr (a terminal, not --json) */
     char kernel[32];
-    int last_pct;
     json_t *device;  /* its "device" line */
     json_t *results; /* its "result" lines */
 };
@@ -148,6 +147,8 @@ static int parse(int argc, char **argv, struct probe_opts *o, bool *help_asked)
 
 /* ---- live view ---- */
 
+/* One bar for the whole run (the probe's percent is over all its kernels),
+ * redrawn in place, with the kernel measuring now. */
 static void draw_bar(struct run_view *v, double pct)
 {
     enum { W = 30 };
@@ -158,7 +159,7 @@ static void draw_bar(struct run_view *v, double pct)
     for (int i = 0; i < W; i++)
         bar[i] = i < fill ? '#' : '.';
     bar[W] = '\0';
-    fprintf(stderr, "\r  %-8s [%s] %3d%%", v->kernel, bar, (int)pct);
+    fprintf(stderr, "\r  [%s] %3d%%  %-8s", bar, (int)pct, v->kernel);
     fflush(stderr);
 }
 
@@ -181,13 +182,8 @@ static void on_event(void *ctx, const json_t *ev)
             pct = 0;
         if (pct > 100)
             pct = 100;
-        if (strcmp(kernel, v->kernel) != 0) {
-            if (v->kernel[0])
-                fputc('\n', stderr);
-            snprintf(v->kernel, sizeof v->kernel, "%s", kernel);
-        }
+        snprintf(v->kernel, sizeof v->kernel, "%s", kernel);
         draw_bar(v, pct);
-        v->last_pct = (int)pct;
     }
 }
 
