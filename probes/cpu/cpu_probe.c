@@ -11,7 +11,6 @@
  * stdout, exit 0 ok, 1 failed, 2 usage. Libc and pthreads only, so that it
  * builds wherever a C compiler does. */
 #define _GNU_SOURCE /* sysconf(_SC_LEVEL3_CACHE_SIZE), pthread barriers */
-#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include <unistd.h>
 
 #include "../common/paged_index.h"
+#include "../common/probe_io.h"
 
 #define MIB               (1024.0 * 1024.0)
 #define TOKEN_BYTES       2048u /* one layer's K for 8 KV heads x 128 dims in bf16 */
@@ -221,14 +221,6 @@ static uint64_t mem_available(void)
     return (uint64_t)kib * 1024;
 }
 
-/* The name goes into a JSON string: keep printable ASCII, drop quotes. */
-static void json_safe(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e || *s == '"' || *s == '\\')
-            *s = ' ';
-}
-
 static int fail(const char *what)
 {
     printf("{\"type\":\"error\",\"message\":\"%s\"}\n", what);
@@ -240,28 +232,12 @@ static int fail(const char *what)
  * stderr, exit 2. flag NULL: just the synopsis (for --help). */
 static int usage(const char *flag, unsigned long long lo, unsigned long long hi)
 {
-    if (flag && hi)
-        printf("{\"type\":\"error\",\"message\":\"%s needs a whole number from %llu to "
-               "%llu\"}\n",
-               flag, lo, hi);
-    else if (flag)
-        printf("{\"type\":\"error\",\"message\":\"unknown option (see --help)\"}\n");
-    fflush(stdout);
+    if (flag)
+        probe_flag_error(flag, lo, hi);
     fprintf(flag ? stderr : stdout,
             "usage: kvtutor-probe-cpu [--size-mib N] [--threads N] [--iters N]\n"
             "Measures host-memory read bandwidth; prints JSON lines (docs/probes.md).\n");
     return 2;
-}
-
-static int parse_uint(const char *s, unsigned long long lo, unsigned long long hi,
-                      unsigned long long *out)
-{
-    char *end;
-    errno = 0;
-    if (!s || *s < '0' || *s > '9')
-        return -1;
-    *out = strtoull(s, &end, 10);
-    return errno || *end || *out < lo || *out > hi ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -279,7 +255,7 @@ int main(int argc, char **argv)
             return usage(NULL, 0, 0), 0;
         else
             return usage(argv[i], 0, 0);
-        if (parse_uint(i + 1 < argc ? argv[i + 1] : NULL, lo, hi, dst) != 0)
+        if (probe_parse_uint(i + 1 < argc ? argv[i + 1] : NULL, lo, hi, dst) != 0)
             return usage(argv[i], lo, hi);
         i++;
     }
@@ -314,7 +290,7 @@ int main(int argc, char **argv)
 
     char name[256];
     cpu_name(name, sizeof name);
-    json_safe(name);
+    probe_json_safe(name);
     printf("{\"type\":\"device\",\"kind\":\"cpu\",\"name\":\"%s\",\"threads\":%llu,"
            "\"llc_bytes\":%ld,\"free_bytes\":%llu,\"buffer_bytes\":%llu}\n",
            name, threads, llc, (unsigned long long)avail, (unsigned long long)bytes);

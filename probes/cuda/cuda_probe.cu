@@ -14,13 +14,13 @@
  * libc only: a machine with a GPU may lack the app's other libraries. */
 #include <cuda_runtime.h>
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/paged_index.h"
+#include "../common/probe_io.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };
 
@@ -185,30 +185,14 @@ struct options {
  * stderr, exit 2. flag NULL: just the synopsis (for --help). */
 static int usage(const char *flag, unsigned long long lo, unsigned long long hi)
 {
-    if (flag && hi)
-        printf("{\"type\":\"error\",\"message\":\"%s needs a whole number from %llu to "
-               "%llu\"}\n",
-               flag, lo, hi);
-    else if (flag)
-        printf("{\"type\":\"error\",\"message\":\"unknown option (see --help)\"}\n");
-    fflush(stdout);
+    if (flag)
+        probe_flag_error(flag, lo, hi);
     fprintf(flag ? stderr : stdout,
             "usage: kvtutor-probe-cuda [--device N] [--size-mib N] [--iters N]\n"
             "       [--weights-bytes N] [--kv-token-bytes N] [--layers N] [--context N] "
             "[--batch N]\n"
             "Measures GPU memory read bandwidth; prints JSON lines (docs/probes.md).\n");
     return EXIT_USAGE;
-}
-
-static int parse_uint(const char *s, unsigned long long lo, unsigned long long hi,
-                      unsigned long long *out)
-{
-    char *end;
-    errno = 0;
-    if (!s || *s < '0' || *s > '9')
-        return -1;
-    *out = strtoull(s, &end, 10);
-    return errno || *end || *out < lo || *out > hi ? -1 : 0;
 }
 
 /* The runtime's first call tells apart no driver, the stub library only and
@@ -232,13 +216,6 @@ static int no_gpu(cudaError_t e)
     printf("{\"type\":\"error\",\"no_gpu\":true,\"message\":\"%s\"}\n", why);
     fflush(stdout);
     return 1;
-}
-
-static void json_safe(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e || *s == '"' || *s == '\\')
-            *s = ' ';
 }
 
 int main(int argc, char **argv)
@@ -275,7 +252,7 @@ int main(int argc, char **argv)
             dst = &o.device_index, lo = 0, hi = 1024;
         else
             return usage(argv[i], 0, 0);
-        if (parse_uint(i + 1 < argc ? argv[i + 1] : NULL, lo, hi, dst) != 0)
+        if (probe_parse_uint(i + 1 < argc ? argv[i + 1] : NULL, lo, hi, dst) != 0)
             return usage(argv[i], lo, hi);
         i++;
     }
@@ -311,7 +288,7 @@ int main(int argc, char **argv)
     CHECK(cudaMemGetInfo(&free_b, &total_b));
     /* double data rate: two transfers per clock over the whole bus */
     double peak = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
-    json_safe(prop.name);
+    probe_json_safe(prop.name);
     printf(
         "{\"type\":\"device\",\"kind\":\"cuda\",\"name\":\"%s\",\"compute_capability\":\"%d.%d\","
         "\"sms\":%d,\"l2_bytes\":%d,\"total_bytes\":%zu,\"free_bytes\":%zu,"
