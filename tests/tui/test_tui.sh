@@ -5,37 +5,8 @@
 set -u
 KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
 work=$(mktemp -d /tmp/kvt_tui.XXXXXX)
-sock="$work/tmux.sock"
-db="$work/progress.db"
-passed=0
-failed=0
-export LANG=C.UTF-8 LC_ALL=C.UTF-8
-
-tm() { tmux -S "$sock" "$@"; }
-stop_server() {
-  tm kill-server 2>/dev/null
-  for _ in $(seq 20); do tm has-session 2>/dev/null || return 0; sleep 0.05; done
-}
-cleanup() { stop_server; sleep 0.2; rm -rf "$work"; }
-trap cleanup EXIT
-
-ok() { passed=$((passed + 1)); echo "ok: $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $1"; tm capture-pane -p -t app 2>/dev/null | sed 's/^/  | /'; }
-
-screen() { tm capture-pane -p -t app 2>/dev/null; }
-
-# Waits up to 5 s for text to appear on the screen.
-wait_for() {
-  for _ in $(seq 50); do
-    screen | grep -qF -- "$1" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-
-check() { # description, text expected on screen
-  if wait_for "$2"; then ok "$1"; else bad "$1 (no \"$2\")"; fi
-}
+# shellcheck source=tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 
 # A shell in a 100x30 terminal, the app started from it like a person would.
 start_shell() {
@@ -192,5 +163,4 @@ if [ $rc = 2 ] && [[ $out == *"needs a terminal"* ]]; then ok "no terminal: a cl
 out=$(script -qec "TERM=dumb $KVTUTOR --db $db" /dev/null 2>&1); rc=$?
 if [[ $out == *"cannot move the cursor"* ]]; then ok "TERM=dumb: a clear line"; else bad "TERM=dumb: $out"; fi
 
-echo "tui: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+report tui

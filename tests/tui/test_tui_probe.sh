@@ -10,28 +10,11 @@
 set -u
 KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
 work=$(mktemp -d /tmp/kvt_probe.XXXXXX)
-sock="$work/tmux.sock"
-db="$work/progress.db"
-passed=0
-failed=0
-export LANG=C.UTF-8 LC_ALL=C.UTF-8
+# shellcheck source=tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 
-tm() { tmux -S "$sock" "$@"; }
-stop() {
-  tm kill-server 2>/dev/null
-  for _ in $(seq 20); do tm has-session 2>/dev/null || return 0; sleep 0.05; done
-}
-trap 'stop; sleep 0.2; rm -rf "$work"' EXIT
-ok() { passed=$((passed + 1)); echo "ok: $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $1"; tm capture-pane -p -t app 2>/dev/null | sed 's/^/  | /'; }
-screen() { tm capture-pane -p -t app 2>/dev/null; }
-wait_for() { # TEXT [TENTHS]
-  for _ in $(seq "${2:-50}"); do screen | grep -qF -- "$1" && return 0; sleep 0.1; done
-  return 1
-}
-check() { if wait_for "$2" "${3:-50}"; then ok "$1"; else bad "$1 (no \"$2\")"; fi; }
 app() {
-  stop
+  stop_server
   for _ in 1 2 3; do
     tm -f /dev/null new-session -d -s app -x 100 -y 32 \
       "env HOME=$work LANG=C.UTF-8 TERM=xterm-256color ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} $KVTUTOR --db $db; sleep 30" 2>/dev/null
@@ -127,5 +110,4 @@ tm send-keys -t app Escape
 wait_for "Course map" >/dev/null
 tm send-keys -t app Q
 
-echo "tui-probe: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+report tui-probe
