@@ -1,6 +1,7 @@
 /* probe.c: the probe supervisor (see probe.h). */
 #define _GNU_SOURCE /* pipe2 */
 #include "probe.h"
+#include "probe_lines.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,12 +23,9 @@ struct probe_run {
     pid_t pid;
     struct probe_limits lim;
     int out_fd, err_fd;
-    char *line; /* the stdout line being read, lim.max_line bytes at most */
-    size_t len;
-    bool overlong; /* the current line passed max_line: skip to its end */
+    struct probe_lines pl; /* stdout, line by line */
     char err_cur[256], err_last[256];
     size_t err_len;
-    char probe_error[256]; /* the last "error" line's message */
     double started, deadline, kill_at, drain_until;
     bool term_sent, kill_sent, timed_out, cancelled, over_cap;
     bool exited, reaped;
@@ -59,17 +57,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Copies src into a one-line message: control characters become spaces. */
-static void one_line(char *dst, size_t cap, const char *src, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n && src[i] && k + 1 < cap; i++)
-        dst[k++] = (unsigned char)src[i] < 0x20 ? ' ' : src[i];
-    while (k > 0 && dst[k - 1] == ' ')
-        k--;
-    dst[k] = '\0';
-}
-
 enum kvt_err probe_start(char *const argv[], const struct probe_limits *lim, struct probe_run **out,
                          struct probe_outcome *o)
 {
@@ -88,11 +75,8 @@ enum kvt_err probe_start(char *const argv[], const struct probe_limits *lim, str
         return KVT_E_MISSING;
     }
     r = calloc(1, sizeof *r);
-    if (r)
-        r->line = malloc((lim ? lim->max_line : probe_default_limits().max_line) + 1u);
-    if (!r || !r->line) {
-        if (r)
-            free(r);
+    if (!r || probe_lines_init(&r->pl, lim ? lim->max_line : probe_default_limits().max_line)) {
+        free(r);
         o->end = PROBE_FAILED;
         snprintf(o->message, sizeof o->message, "out of memory");
         return KVT_E_IO;
@@ -145,7 +129,7 @@ fail:
         if (err_pipe[i] >= 0)
             close(err_pipe[i]);
     }
-    free(r->line);
+    probe_lines_free(&r->pl);
     free(r);
     return o->end == PROBE_NOT_FOUND ? KVT_E_NOT_FOUND : KVT_E_IO;
 }
@@ -160,46 +144,6 @@ static void stop_group(struct probe_run *r, double now)
     }
 }
 
-static void bad_line(struct probe_run *r, uint32_t number)
-{
-    if (r->o.bad_lines++ == 0)
-        r->o.first_bad = number;
-}
-
-/* One complete stdout line. */
-static void take_line(struct probe_run *r, probe_event_fn fn, void *ctx)
-{
-    uint32_t number = r->o.lines + r->o.bad_lines + 1;
-    json_error_t jerr;
-    json_t *obj, *type;
-    size_t len = r->len;
-
-    if (len > 0 && r->line[len - 1] == '\r')
-        len--;
-    if (r->overlong) {
-        bad_line(r, number);
-        return;
-    }
-    if (len == 0)
-        return;
-    obj = json_loadb(r->line, len, JSON_REJECT_DUPLICATES, &jerr);
-    type = obj ? json_object_get(obj, "type") : NULL;
-    if (!json_is_object(obj) || !json_is_string(type)) {
-        bad_line(r, number);
-        json_decref(obj);
-        return;
-    }
-    r->o.lines++;
-    if (strcmp(json_string_value(type), "error") == 0) {
-        const char *m = json_string_value(json_object_get(obj, "message"));
-        if (m)
-            one_line(r->probe_error, sizeof r->probe_error, m, strlen(m));
-    }
-    if (fn)
-        fn(ctx, obj);
-    json_decref(obj);
-}
-
 static void take_stdout(struct probe_run *r, const char *p, size_t n, probe_event_fn fn, void *ctx)
 {
     if (r->over_cap)
@@ -210,17 +154,7 @@ static void take_stdout(struct probe_run *r, const char *p, size_t n, probe_even
         return;
     }
     r->o.stdout_bytes += n;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '\n') {
-            take_line(r, fn, ctx);
-            r->len = 0;
-            r->overlong = false;
-        } else if (r->len < r->lim.max_line) {
-            r->line[r->len++] = p[i];
-        } else {
-            r->overlong = true;
-        }
-    }
+    probe_lines_feed(&r->pl, p, n, fn, ctx);
 }
 
 /* Keeps the last non-empty stderr line. */
@@ -229,7 +163,7 @@ static void take_stderr(struct probe_run *r, const char *p, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (p[i] == '\n') {
             if (r->err_len > 0)
-                one_line(r->err_last, sizeof r->err_last, r->err_cur, r->err_len);
+                probe_one_line(r->err_last, sizeof r->err_last, r->err_cur, r->err_len);
             r->err_len = 0;
         } else if (r->err_len < sizeof r->err_cur - 1) {
             r->err_cur[r->err_len++] = p[i];
@@ -256,13 +190,10 @@ static void drain(struct probe_run *r, int *fd, bool is_stdout, probe_event_fn f
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
         /* end of file (or an error we cannot recover from) */
-        if (is_stdout && r->len > 0 && !r->over_cap) {
-            r->o.truncated = true;
-            take_line(r, fn, ctx);
-            r->len = 0;
-        }
+        if (is_stdout && !r->over_cap)
+            probe_lines_finish(&r->pl, fn, ctx);
         if (!is_stdout && r->err_len > 0) {
-            one_line(r->err_last, sizeof r->err_last, r->err_cur, r->err_len);
+            probe_one_line(r->err_last, sizeof r->err_last, r->err_cur, r->err_len);
             r->err_len = 0;
         }
         close(*fd);
@@ -369,9 +300,13 @@ void probe_cancel(struct probe_run *r)
 static void classify(struct probe_run *r, struct probe_outcome *o)
 {
     int st = r->wait_status;
-    const char *said = r->probe_error[0] ? r->probe_error : r->err_last;
+    const char *said = r->pl.error[0] ? r->pl.error : r->err_last;
 
     *o = r->o;
+    o->lines = r->pl.lines;
+    o->bad_lines = r->pl.bad_lines;
+    o->first_bad = r->pl.first_bad;
+    o->truncated = r->pl.truncated;
     o->seconds = now_s() - r->started;
     o->message[0] = '\0';
     if (WIFEXITED(st))
@@ -394,6 +329,11 @@ static void classify(struct probe_run *r, struct probe_outcome *o)
         o->end = PROBE_CRASHED;
         snprintf(o->message, sizeof o->message, "killed by signal %d (%s)", o->signal,
                  strsignal(o->signal));
+    } else if (o->exit_code == 127 && o->stdout_bytes == 0) {
+        /* the shells' "cannot run it": where the spawn itself cannot report a
+         * failed exec (valgrind's stand-in for vfork), the child says it so */
+        o->end = PROBE_NOT_FOUND;
+        snprintf(o->message, sizeof o->message, "cannot run it (exit status 127)");
     } else if (o->exit_code == 3) {
         o->end = PROBE_NO_GPU;
         snprintf(o->message, sizeof o->message, "%s", said[0] ? said : "no usable GPU");
@@ -422,6 +362,6 @@ void probe_finish(struct probe_run *r, probe_event_fn fn, void *ctx, struct prob
     while (probe_step(r, 50, fn, ctx))
         ;
     classify(r, o);
-    free(r->line);
+    probe_lines_free(&r->pl);
     free(r);
 }
