@@ -198,8 +198,12 @@ enum kvt_err kv_answer_parse(const char *text, struct kv_answer *out, char *why,
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
         return say(why, cap, "hexadecimal numbers are not answers");
     if (lower((unsigned char)p[0]) == 'i' || lower((unsigned char)p[0]) == 'n') {
-        char w[4] = {(char)lower((unsigned char)p[0]), (char)lower((unsigned char)p[1]),
-                     (char)lower((unsigned char)p[2]), 0};
+        /* p[1] and p[2] only while the text lasts: "i" alone ends at p[1] */
+        char w[4] = {(char)lower((unsigned char)p[0]), 0, 0, 0};
+        if (p[1]) {
+            w[1] = (char)lower((unsigned char)p[1]);
+            w[2] = (char)lower((unsigned char)p[2]);
+        }
         if (strcmp(w, "inf") == 0 || strcmp(w, "nan") == 0)
             return say(why, cap, "\"%s\" is not a number an answer can be", w);
     }

@@ -85,7 +85,7 @@ static void set_input(lua_State *L, const struct input *in, struct kv_model *m, 
     void *dst = base + in->offset;
 
     if (in->type == T_DTYPE) {
-        enum kv_dtype t;
+        enum kv_dtype t = KV_DTYPE_AUTO; /* luaL_error does not return; clang cannot tell */
         if (lua_type(L, -1) != LUA_TSTRING || !kv_dtype_parse(lua_tostring(L, -1), &t))
             luaL_error(L, "kv.calc: %s must be a type name such as \"bf16\" or \"fp8\"", in->name);
         *(enum kv_dtype *)dst = t;

@@ -1,0 +1,283 @@
+-- Part 0 · Foundations: the KV cache, and why it caps concurrency.
+-- Every figure below comes from kv.calc (kvtutor's calculator), so the text,
+-- the exercises and the grader agree by construction.
+
+local MODEL = "qwen2.5-7b"
+local qwen = kv.model(MODEL)
+local per_token = kv.calc{model = MODEL}.kv_bytes_per_token           -- 57,344 B
+local GiB = 2^30
+local at_8k = per_token * 8192 / GiB                                   -- 0.4375 GiB
+local at_32k = per_token * 32768 / GiB                                 -- 1.75 GiB
+local bf16_weights = kv.calc{model = MODEL}.weights_bytes / GiB        -- 14.18 GiB
+local int4_weights = kv.calc{model = MODEL, weights_dtype = "int4"}.weights_bytes / GiB
+local seed = kv.calc{model = MODEL, seq = 8192, kv_budget_gib = 10}   -- the card's example
+
+local function f(x, places) return string.format("%." .. (places or 2) .. "f", x) end
+-- 57344 -> "57,344"
+local function n(x)
+  local s = string.format("%d", x)
+  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
+
+return lesson {
+  id = "kv-cache",
+  title = "The KV cache caps concurrency",
+  module = "part0-foundations",
+  baseline = "vLLM V1 start-up arithmetic (vllm/v1/core/kv_cache_utils.py, 0.9 and later), "
+          .. "checked against public vLLM 0.19 start-up logs; Qwen2.5-7B shapes from its config.json",
+  concept = "kv-cache",
+
+  question = "You serve a 7B model on one 24 GB GPU. Why is the KV cache, rather than the "
+          .. "weights or the GPU's compute, what usually limits how many requests run at once?",
+
+  answer = "The weights cost the same whatever the load: you load them once. The KV cache is "
+        .. "paid per request and grows with every token of context, so once the weights are in, "
+        .. "the memory left is a fixed budget that each concurrent sequence draws down. "
+        .. "Concurrency is how many sequences' caches fit in that budget. Compute is not the "
+        .. "wall either: each decode step rereads the weights and the whole cache for a handful "
+        .. "of arithmetic, so decode runs out of memory bandwidth and capacity long before FLOPs.",
+
+  -- what an answer to the question must say, for interview practice
+  points = {
+    point { "the weights are a fixed, one-time cost", weight = 2,
+            accept = {"one-time", "one time", "once", "fixed", "don't grow", "do not grow", "constant"} },
+    point { "the KV cache grows with every sequence and its length", weight = 2,
+            accept = {"per sequence", "per request", "per token", "grows", "context length", "each request"} },
+    point { "concurrency is how many caches fit in what is left", weight = 2,
+            accept = {"fit", "left", "leftover", "remaining", "budget"} },
+    point { "decode is memory-bound, not compute-bound",
+            accept = {"memory-bound", "memory bound", "bandwidth", "not compute"} },
+  },
+
+  sections = {
+    section {
+      title = "What one token costs",
+      text = "For every token it has seen, each attention layer keeps a key vector and a value "
+          .. "vector for each KV head. So one token costs 2 (K and V) × layers × KV heads × "
+          .. "head dimension × bytes per element. Qwen2.5-7B has " .. qwen.layers .. " layers, "
+          .. qwen.kv_heads .. " KV heads and a head dimension of " .. qwen.head_dim .. "; in BF16 "
+          .. "(2 bytes) that is " .. n(per_token) .. " bytes, " .. per_token // 1024 .. " KiB, per token.",
+    },
+    section {
+      title = "What one request costs",
+      text = "A request holds its whole context: " .. f(at_8k, 4) .. " GiB for 8,192 tokens, "
+          .. f(at_32k) .. " GiB at the full 32k context the instruct model is configured for. "
+          .. "Twice the context, twice the cache: the cost of a request is linear in its length.",
+    },
+    section {
+      title = "Why not the weights",
+      text = "In BF16 the weights take about " .. f(bf16_weights, 1) .. " GiB (7.6 billion "
+          .. "parameters × 2 bytes), and about 5 to 6 GiB as an AWQ 4-bit checkpoint, which keeps "
+          .. "the embedding and output layers in 16 bits (" .. f(int4_weights, 1) .. " GiB if every "
+          .. "weight were 4-bit). Either way it is a one-time cost: serving one request or fifty, "
+          .. "the weights do not grow.",
+    },
+    section {
+      title = "Why not compute",
+      text = "Generating a token means reading every weight and every cached key and value once, "
+          .. "and doing roughly two floating-point operations per weight per sequence. With few "
+          .. "sequences in the batch, that is far too little arithmetic per byte read: the GPU "
+          .. "waits on memory, not on its arithmetic units. More FLOPs would not help; more room "
+          .. "for KV, or more bandwidth, would.",
+    },
+    section {
+      title = "The budget on a 24 GB card",
+      text = "24 GiB less ~14 GiB of weights leaves ~10 GiB. vLLM carves that into blocks of 16 "
+          .. "tokens, each holding all 28 layers: 896 KiB a block, " .. n(seed.num_gpu_blocks)
+          .. " blocks, " .. seed.max_concurrent_seqs .. " whole sequences of 8,192 tokens. A real "
+          .. "deployment gets fewer: gpu_memory_utilization (0.9 by default) holds some memory "
+          .. "back, and activations and CUDA graphs take their share before the cache is sized.",
+    },
+    section {
+      title = "What follows",
+      text = "Everything that raises serving throughput makes more KV fit or wastes less of it: "
+          .. "quantising the weights frees memory for cache; an fp8 cache halves every token; "
+          .. "grouped-query attention already stores " .. qwen.heads // qwen.kv_heads .. " times "
+          .. "less than one KV head per query head would; PagedAttention stops contiguous "
+          .. "allocation from wasting memory; continuous batching keeps the budget full; prefix "
+          .. "caching stores a shared prompt once.",
+    },
+  },
+
+  worked = code [[
+per token   2 × 28 layers × 4 KV heads × 128 dims × 2 B = 57,344 B = 56 KiB
+8k tokens   56 KiB × 8,192 = 448 MiB = 0.4375 GiB
+32k tokens  56 KiB × 32,768 = 1.75 GiB
+budget      24 GiB − ~14 GiB of BF16 weights ≈ 10 GiB
+fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
+            (vLLM: 10 GiB ÷ 896 KiB per 16-token block = 11,702 blocks; ÷ 512 = 22)]],
+
+  followups = {
+    followup {
+      question = "How would you triple that concurrency on the same GPU?",
+      answer = "Attack the cache and what surrounds it: quantise the weights (AWQ or GPTQ "
+            .. "frees about 8 GiB for KV), store the cache in fp8 (half the bytes per token), and "
+            .. "cap max_model_len at the context the workload really needs, since a request "
+            .. "reserves for its full length. Grouped-query attention is already saving 7×.",
+      points = {
+        point { "quantise the weights to free memory", weight = 2,
+                accept = {"awq", "gptq", "quantiz", "quantis", "4-bit", "4 bit", "int4", "smaller weights"} },
+        point { "shrink the cache itself with an 8-bit KV dtype", weight = 2,
+                accept = {"fp8", "8-bit", "8 bit", "kv_cache_dtype", "int8 kv", "quantize the kv", "quantise the kv"} },
+        point { "cap the context length per request",
+                accept = {"max_model_len", "shorter context", "cap the context", "limit the context",
+                          "context length", "shorter sequences"} },
+      },
+    },
+    followup {
+      question = "Where does PagedAttention fit into this?",
+      answer = "It does not change the bytes per token. It stores the cache in fixed-size blocks "
+            .. "instead of one contiguous region per request, so memory reserved but never used "
+            .. "(fragmentation, over-reservation for the maximum length) goes away: more of the "
+            .. "leftover memory holds real cache, raising effective capacity, not the formula.",
+      points = {
+        point { "the cache lives in fixed-size blocks", accept = {"block", "page", "paging"} },
+        point { "it removes fragmentation and over-reservation", weight = 2,
+                accept = {"fragment", "waste", "over-reserv", "contiguous", "reserved"} },
+        point { "capacity rises, the bytes per token do not", accept = {"capacity", "same formula",
+                "per token", "does not change the"} },
+      },
+    },
+    followup {
+      question = "Why is setting gpu_memory_utilization to 0.99 risky?",
+      answer = "vLLM sizes the cache from what is left after profiling one forward pass, but "
+            .. "activations spike with real concurrent load, fragmentation grows, and other "
+            .. "processes or the CUDA context need memory too. With almost no margin a server "
+            .. "that started fine can run out of memory in production.",
+      points = {
+        point { "activation memory spikes under load", weight = 2,
+                accept = {"activation", "spike", "peak", "under load"} },
+        point { "no headroom: out-of-memory errors in production", weight = 2,
+                accept = {"oom", "out of memory", "headroom", "margin", "crash"} },
+        point { "other processes and the CUDA context need memory",
+                accept = {"other process", "cuda context", "cuda graph", "fragment"} },
+      },
+    },
+    followup {
+      question = "Prefill or decode: which one is memory-bound?",
+      answer = "Decode. It produces one token per sequence per step, so it reads all the weights "
+            .. "and the cache for very little arithmetic. Prefill pushes the whole prompt through "
+            .. "at once, reusing each weight for many tokens, which makes it compute-bound.",
+      points = {
+        point { "decode is memory-bound", weight = 2, accept = {"decode is memory", "decode memory"} },
+        point { "decode rereads weights and cache for one token per sequence",
+                accept = {"one token", "reread", "re-read", "reads all", "every step"} },
+        point { "prefill processes many tokens at once and is compute-bound",
+                accept = {"prefill is compute", "prefill compute", "many tokens", "whole prompt", "parallel"} },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "per-token",
+      prompt = "How many bytes of KV cache does one token take in Qwen2.5-7B (28 layers, "
+            .. "28 query heads, 4 KV heads, head dimension 128, BF16)?",
+      expected = per_token, unit = "B", tolerance = rel(0.01), model = MODEL,
+      hints = { "Each layer stores a key and a value for every KV head.",
+                "Use the 4 KV heads, not the 28 query heads; BF16 is 2 bytes." },
+    },
+    numeric {
+      id = "per-sequence-8k",
+      prompt = "How much KV cache does one 8,192-token Qwen2.5-7B sequence hold, in GiB?",
+      expected = at_8k, unit = "GiB", tolerance = rel(0.02), model = MODEL,
+      hints = { "Multiply the per-token bytes by 8,192.", "A GiB is 2^30 bytes." },
+    },
+    numeric {
+      id = "per-sequence-32k",
+      prompt = "And at the full 32,768-token context, in GiB?",
+      expected = at_32k, unit = "GiB", tolerance = rel(0.02), model = MODEL,
+      hints = { "Four times the 8k figure." },
+    },
+    numeric {
+      id = "concurrency-24gb",
+      prompt = "On a 24 GB GPU, ~14 GiB of BF16 weights leave ~10 GiB for the cache. How many "
+            .. "whole 8,192-token Qwen2.5-7B sequences fit, with vLLM's 16-token blocks?",
+      expected = seed.max_concurrent_seqs, unit = "", tolerance = abs(0.5), model = MODEL,
+      diagnose = "capacity",
+      hints = { "One sequence needs 0.4375 GiB.", "Round down: half a sequence cannot run." },
+    },
+    numeric {
+      id = "gqa-saving",
+      prompt = "Qwen2.5-7B shares each KV head among several query heads. How many times larger "
+            .. "would its cache be with one KV head per query head?",
+      expected = qwen.heads / qwen.kv_heads, unit = "x", tolerance = abs(0.05), diagnose = "units",
+      hints = { "Compare the query heads with the KV heads." },
+    },
+    numeric {
+      id = "fp8-per-token",
+      prompt = "With kv_cache_dtype=fp8, how many KiB does one Qwen2.5-7B token take?",
+      expected = kv.calc{model = MODEL, kv_dtype = "fp8"}.kv_bytes_per_token / 1024,
+      unit = "KiB", tolerance = rel(0.01), model = MODEL, kv_dtype = "fp8",
+      hints = { "fp8 stores each value in one byte instead of two." },
+    },
+    numeric {
+      id = "int4-weights",
+      prompt = "If every Qwen2.5-7B weight were stored in 4 bits with an fp16 scale per group of "
+            .. "128 (4.125 bits a weight), how many GiB would the weights take?",
+      expected = int4_weights, unit = "GiB", tolerance = rel(0.02), diagnose = "units",
+      hints = { "7.6 billion parameters × 4.125 bits ÷ 8 bits per byte." },
+    },
+    numeric {
+      id = "int4-concurrency",
+      prompt = "With those 4-bit weights, using the whole 24 GiB with no reserve, how many whole "
+            .. "8,192-token sequences fit?",
+      expected = kv.calc{model = MODEL, weights_dtype = "int4", gpu_mem_gib = 24, util = 1,
+                         seq = 8192}.max_concurrent_seqs,
+      unit = "", tolerance = abs(0.5), model = MODEL, diagnose = "capacity",
+      hints = { "The budget is 24 GiB minus the 4-bit weights.", "Each sequence still needs 0.4375 GiB." },
+    },
+    numeric {
+      id = "per-sequence-other",
+      prompt = "How much KV cache does one {model} sequence of {seq} tokens hold, in BF16, in GiB?",
+      params = { model = {"llama-3.1-8b", "mistral-7b-v0.3", "qwen3-8b", "qwen2.5-14b", "llama-3.2-3b"},
+                 seq = {4096, 8192, 16384, 32768} },
+      expected = function(p) return kv.calc{model = p.model}.kv_bytes_per_token * p.seq / GiB end,
+      unit = "GiB", tolerance = rel(0.02),
+      hints = { "kvtutor models lists each model's layers, KV heads and head dimension." },
+    },
+    numeric {
+      id = "concurrency-other",
+      prompt = "{model} has {budget} GiB left for its BF16 cache. How many whole {seq}-token "
+            .. "sequences fit, with 16-token blocks?",
+      params = { model = {"llama-3.1-8b", "mistral-7b-v0.3", "qwen3-8b", "qwen2.5-7b"},
+                 seq = {4096, 8192, 16384}, budget = range(8, 40, 4) },
+      expected = function(p)
+        return kv.calc{model = p.model, seq = p.seq, kv_budget_gib = p.budget}.max_concurrent_seqs
+      end,
+      unit = "", tolerance = abs(0.5), diagnose = "capacity",
+      hints = { "Per-sequence cache first, then divide the budget and round down." },
+    },
+    choice {
+      id = "what-caps",
+      prompt = "A 7B model on one 24 GB GPU: what runs out first as you add concurrent requests?",
+      options = {
+        option { "The memory for the KV cache", correct = true,
+                 why = "every sequence adds its own cache; the budget left after the weights is fixed" },
+        option { "The memory for the weights",
+                 why = "the weights are loaded once; they do not grow with load" },
+        option { "The GPU's FLOP/s",
+                 why = "decode does little arithmetic per byte it reads: it is memory-bound" },
+        option { "PCIe bandwidth to the host",
+                 why = "the weights and the cache stay on the GPU while serving" },
+      },
+    },
+    freetext {
+      id = "why-not-compute",
+      prompt = "Why does adding FLOPs not let one GPU serve more concurrent decode requests?",
+      answer = "Decode reads every weight and the whole KV cache for each token it produces, and "
+            .. "does only about two operations per weight per sequence. The GPU spends its time "
+            .. "waiting on memory; the limit is memory capacity (how many caches fit) and "
+            .. "bandwidth, not arithmetic.",
+      points = {
+        point { "decode is memory-bound", weight = 2,
+                accept = {"memory-bound", "memory bound", "bandwidth-bound", "bandwidth bound", "bandwidth"} },
+        point { "each step rereads the weights and the KV cache",
+                accept = {"reread", "re-read", "reads the weights", "reads all", "every step", "each step"} },
+        point { "little arithmetic per byte read",
+                accept = {"arithmetic intensity", "few flops", "little compute", "per byte", "low intensity"} },
+        point { "the cache must fit in memory", accept = {"capacity", "fit", "room"} },
+      },
+    },
+  },
+}

@@ -1,0 +1,187 @@
+-- Part 0 · Foundations: decode is memory-bound. Measure your own bandwidth,
+-- then predict tokens/s from it. The "measured" exercises take the learner's
+-- last probe result (kvtutor probe, or P on the course map) as p.read_gbps.
+
+local MODEL = "qwen2.5-7b"
+local GB = 1e9
+local base = kv.calc{model = MODEL, seq = 8192, context = 8192, bandwidth_gbps = 1008}
+local weights = base.weights_bytes                                   -- 15,231,233,024 B
+local kv_8k = base.kv_bytes_per_token * 8192                         -- 469,762,048 B
+local step_bytes = weights + kv_8k                                   -- 15,700,995,072 B
+local rtx4090 = kv.gpu("rtx4090")
+
+local function decode(gbps, batch)
+  return kv.calc{model = MODEL, seq = 8192, context = 8192, batch = batch,
+                 bandwidth_gbps = gbps}.decode_tokens_per_s
+end
+
+local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
+
+return lesson {
+  id = "memory-bound-decode",
+  title = "Decode is memory-bound: measure, then predict",
+  module = "part0-foundations",
+  baseline = "the memory roofline of one decode step (every active weight and each sequence's KV "
+          .. "read once), with the bandwidth measured by kvtutor's probe; Qwen2.5-7B shapes from "
+          .. "its config.json",
+  concept = "decode-bandwidth",
+
+  question = "A 7B model decodes one sequence at roughly 60 tokens/s on a GPU that can do over "
+          .. "150 TFLOP/s. Why so few, and what one number would you measure to predict it?",
+
+  answer = "Each decode step produces one token per sequence but has to stream every weight "
+        .. "and that sequence's whole KV cache out of memory to do it: about 15.7 GB for "
+        .. "Qwen2.5-7B at 8k context in BF16, for roughly 15 GFLOP of arithmetic, one "
+        .. "floating-point operation per byte. A GPU with ~1 TB/s of bandwidth can only do that "
+        .. "~64 times a second, so decode runs at memory speed and the FLOPs sit idle. The "
+        .. "number to measure is the achievable read bandwidth: tokens/s at batch 1 is that "
+        .. "bandwidth divided by the bytes one step reads. Batching helps because the weights "
+        .. "are read once for every sequence in the step.",
+
+  points = {
+    point { "each step rereads all the weights and the KV cache", weight = 2,
+            accept = {"reread", "re-read", "reads all", "stream", "every weight", "all the weights"} },
+    point { "little arithmetic per byte: memory-bound, not compute-bound", weight = 2,
+            accept = {"memory-bound", "memory bound", "bandwidth-bound", "bandwidth bound",
+                      "arithmetic intensity", "per byte", "not compute"} },
+    point { "measure the memory read bandwidth", weight = 2,
+            accept = {"bandwidth", "gb/s", "tb/s", "read speed"} },
+    point { "batching shares one weight read among many sequences",
+            accept = {"batch", "shared", "share", "amortis", "amortiz"} },
+  },
+
+  sections = {
+    section {
+      title = "What one decode step reads",
+      text = "To produce the next token of a sequence, every layer multiplies that one token's "
+          .. "activations by its weight matrices and attends over everything the sequence has "
+          .. "cached. So one step reads every weight once, " .. f(weights / GB, 2) .. " GB for "
+          .. "Qwen2.5-7B in BF16, plus the sequence's KV: at 8,192 tokens that is "
+          .. f(kv_8k / GB, 2) .. " GB more. Per token produced, the GPU moves "
+          .. f(step_bytes / GB, 2) .. " GB and does only about two floating-point operations "
+          .. "per weight: one FLOP per byte, where a modern GPU can do hundreds.",
+    },
+    section {
+      title = "The ceiling is bandwidth divided by bytes",
+      text = "When the arithmetic is this thin, the step takes as long as the reads do. Tokens "
+          .. "per second at batch 1 is therefore memory bandwidth ÷ bytes per step. On an "
+          .. "RTX 4090 (" .. f(rtx4090.bandwidth_gbps, 0) .. " GB/s on paper) that is "
+          .. f(decode(rtx4090.bandwidth_gbps, 1)) .. " tokens/s, whatever its 165 TFLOP/s. Real "
+          .. "kernels reach 85 to 95% of the paper figure, which is why the probe measures it "
+          .. "rather than trusting the data sheet.",
+    },
+    section {
+      title = "Why batching works, and where it stops",
+      text = "A step for 16 sequences still reads the weights once, but reads 16 caches. The "
+          .. "weights' cost is shared, so throughput climbs almost linearly while the weights "
+          .. "dominate; as batch and context grow, the caches dominate instead, and each extra "
+          .. "sequence costs nearly a full cache read. That is the link to the KV-cache lesson: "
+          .. "memory decides both how many sequences fit and how fast they decode.",
+    },
+    section {
+      title = "Measure, then predict",
+      text = "Run the probe (P on the course map, or `kvtutor probe` in a shell). It measures how "
+          .. "fast this machine streams memory and keeps the figure. The last exercises here "
+          .. "use your own measurement: predict your tokens/s before the probe screen shows it, "
+          .. "then compare.",
+    },
+  },
+
+  worked = code [[
+weights     7,615,616,512 params × 2 B          = 15.23 GB
+KV at 8k    8,192 tokens × 57,344 B             =  0.47 GB
+one step    15.23 + 0.47                        = 15.70 GB
+RTX 4090    1,008 GB/s ÷ 15.70 GB               = 64.2 tokens/s at batch 1
+batch 16    16 × 1,008 ÷ (15.23 + 16 × 0.47)    = 709 tokens/s]],
+
+  followups = {
+    followup {
+      question = "Your measured bandwidth is 90% of the data sheet's. Where does the rest go?",
+      answer = "Refresh cycles, bank and page conflicts, read-write turnarounds and the memory "
+            .. "controller's own overheads: the data sheet multiplies the clock by the bus width "
+            .. "as if every cycle moved data. Well-written streaming reads reach 90 to 97% on HBM "
+            .. "parts; a kernel that reads in small scattered pieces, like a paged gather with "
+            .. "tiny blocks, loses more.",
+      points = {
+        point { "the peak assumes every cycle transfers data", weight = 2,
+                accept = {"every cycle", "theoretical", "clock", "bus width", "data sheet"} },
+        point { "refresh, bank conflicts and controller overhead",
+                accept = {"refresh", "bank", "conflict", "controller", "turnaround", "overhead"} },
+        point { "access pattern matters: small scattered reads lose more",
+                accept = {"scatter", "small", "access pattern", "random", "coalesc", "block size"} },
+      },
+    },
+    followup {
+      question = "Does FP8 KV cache make decode faster, or only fit more sequences?",
+      answer = "Both, when the cache is a large share of the bytes per step: halving the KV bytes "
+            .. "halves that part of each step's reads. At batch 1 with short context the weights "
+            .. "dominate and the gain is small; at large batch and long context the caches "
+            .. "dominate and decode gets close to twice as fast, on top of fitting twice the "
+            .. "sequences.",
+      points = {
+        point { "it reads fewer bytes per step", weight = 2,
+                accept = {"fewer bytes", "less to read", "halves", "half the bytes", "reads less"} },
+        point { "the gain depends on the KV share of the step",
+                accept = {"share", "dominate", "long context", "large batch", "depends"} },
+        point { "it also fits more sequences", accept = {"fit", "more sequences", "capacity"} },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "step-bytes",
+      prompt = "At batch 1, how many GB (10^9 bytes) does one Qwen2.5-7B decode step read in BF16, "
+            .. "with 8,192 tokens of context?",
+      expected = step_bytes / GB, unit = "GB", tolerance = rel(0.02), model = MODEL,
+      hints = { "All the weights: 7.6 billion parameters × 2 bytes.",
+                "Plus the sequence's cache: 8,192 tokens × 56 KiB." },
+    },
+    numeric {
+      id = "tokens-at-spec",
+      prompt = "On an RTX 4090's paper bandwidth of 1,008 GB/s, how many tokens/s can one such "
+            .. "sequence decode, if decode is purely memory-bound?",
+      expected = decode(1008, 1), unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
+      hints = { "Bandwidth ÷ bytes per step.", "1,008 GB/s ÷ 15.70 GB." },
+    },
+    numeric {
+      id = "tokens-batch-16",
+      prompt = "At the same 1,008 GB/s, how many tokens/s do 16 such sequences decode in total?",
+      expected = decode(1008, 16), unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
+      hints = { "One step reads the weights once and 16 caches.",
+                "16 × 1,008 GB/s ÷ (15.23 + 16 × 0.47) GB." },
+    },
+    numeric {
+      id = "your-tokens",
+      measured = "read_gbps",
+      prompt = "Your probe measured {read_gbps} GB/s. Predict: how many tokens/s can one "
+            .. "Qwen2.5-7B sequence with 8,192 tokens of context decode at that bandwidth?",
+      expected = function(p) return decode(p.read_gbps, 1) end,
+      unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
+      hints = { "Your bandwidth ÷ 15.70 GB per step." },
+    },
+    numeric {
+      id = "your-batch-16",
+      measured = "read_gbps",
+      prompt = "At your measured {read_gbps} GB/s, how many tokens/s do 16 such sequences "
+            .. "decode in total?",
+      expected = function(p) return decode(p.read_gbps, 16) end,
+      unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
+      hints = { "16 × your bandwidth ÷ (15.23 + 16 × 0.47) GB." },
+    },
+    choice {
+      id = "what-batching-buys",
+      prompt = "Why is one decode step for 16 sequences far cheaper than 16 separate steps?",
+      options = {
+        option { "The weights are read once per step for all 16 sequences", correct = true,
+                 why = "the weights dominate the bytes at small batch, and their read is shared" },
+        option { "The GPU runs 16 times more FLOP/s when batched",
+                 why = "the FLOP/s ceiling does not move; decode was not using it" },
+        option { "The KV caches are shared between sequences",
+                 why = "each sequence has its own cache, read in full every step" },
+        option { "Batching compresses the weights",
+                 why = "nothing is compressed; the same bytes are read" },
+      },
+    },
+  },
+}
