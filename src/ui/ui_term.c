@@ -67,6 +67,12 @@ int ui_term_start(char *why, size_t cap)
         return -1;
     }
     /* ask terminfo ourselves first: initscr would exit on an unknown TERM */
+    if (!getenv("TERM") || !*getenv("TERM")) {
+        snprintf(why, cap,
+                 "TERM is not set, so the terminal's kind is unknown; try "
+                 "TERM=xterm-256color");
+        return -1;
+    }
     if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
         const char *t = getenv("TERM");
         snprintf(why, cap, "TERM=%s: %s", t ? t : "(unset)",
