@@ -187,6 +187,74 @@ static void test_upgrade_kept_fixture(void **state)
                      1);
 }
 
+/* SIGKILL while a schema-1 database with 200,000 lesson rows is being
+ * upgraded (migration 2 rewrites every row, so the upgrade takes a while):
+ * afterwards the file is either the old schema or the newest, never a mix,
+ * passes its integrity check, and has every row it had. */
+static void test_sigkill_during_migration(void **state)
+{
+    (void)state;
+    const char *fix = getenv("KVT_FIXTURES");
+    char base[256], p[256], cmd[1200];
+    int old_kept = 0, upgraded = 0;
+    unsigned seed = (unsigned)time(NULL);
+
+    snprintf(base, sizeof base, "%s", path_of("mig-base.db"));
+    snprintf(p, sizeof p, "%s", path_of("mig.db"));
+    snprintf(cmd, sizeof cmd, "cp %s/progress-v1.db %s", fix ? fix : "fixtures", base);
+    assert_int_equal(system(cmd), 0);
+    sql(base, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) "
+              "INSERT INTO lesson_progress (learner_id, lesson_id, started_at, position) "
+              "SELECT 2, 'lesson-' || i, 1700000000 + i, 'section ' || (i % 7) FROM n");
+    assert_int_equal(sql_int(base, "PRAGMA user_version"), 1);
+    srand(seed);
+    for (int round = 0; round < 12; round++) {
+        snprintf(cmd, sizeof cmd, "cp %s %s && rm -f %s-wal %s-shm", base, p, p, p);
+        assert_int_equal(system(cmd), 0);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            struct store *st;
+            struct store_error err;
+            _exit(store_open(p, false, &st, &err) == KVT_E_OK ? 0 : 3);
+        }
+        /* 0 to 400 ms in: before, during or after the upgrade */
+        struct timespec ts = {0, (long)(rand() % 400) * 1000000L};
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+
+        int v = sql_int(p, "PRAGMA user_version");
+        int has_new_column = sql_int(p, "SELECT count(*) FROM pragma_table_info('lesson_progress') "
+                                        "WHERE name = 'updated_at'");
+        int has_probe_columns = sql_int(p, "SELECT count(*) FROM pragma_table_info('probe_run') "
+                                           "WHERE name = 'read_gbps'");
+        if (v == 1) {
+            old_kept++;
+            if (has_new_column || has_probe_columns)
+                fail_msg("round %d: schema 1 with a later migration's columns (seed %u)", round,
+                         seed);
+        } else if (v == store_latest_version()) {
+            upgraded++;
+            if (!has_new_column || !has_probe_columns)
+                fail_msg("round %d: newest schema without its columns (seed %u)", round, seed);
+        } else {
+            fail_msg("round %d: schema %d, neither the old nor the newest (seed %u)", round, v,
+                     seed);
+        }
+        assert_int_equal(sql_int(p, "SELECT count(*) FROM lesson_progress WHERE learner_id = 2"),
+                         200000);
+        /* the file is sound, and opening it now finishes the upgrade */
+        struct store *st = open_ok(p);
+        struct store_error err;
+        assert_int_equal(store_check(st, &err), KVT_E_OK);
+        assert_int_equal(store_schema_version(st), store_latest_version());
+        store_close(st);
+    }
+    print_message("  12 kills during an upgrade: %d left schema 1, %d finished it\n", old_kept,
+                  upgraded);
+}
+
 /* The app saves an answer at once and its rating when confirmed. */
 static void test_rate_later_and_resume(void **state)
 {
@@ -622,6 +690,7 @@ int main(void)
         cmocka_unit_test(test_upgrade_kept_fixture),
         cmocka_unit_test(test_rate_later_and_resume),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_sigkill_during_migration),
         cmocka_unit_test(test_corrupt_page),
         cmocka_unit_test(test_schedule_matches_reference),
         cmocka_unit_test(test_cram_and_duplicates),
