@@ -11,7 +11,7 @@
  *     struct probe_run *r;
  *     if (probe_start(argv, &limits, &r, &o) != KVT_E_OK) ... o says why
  *     while (probe_step(r, 100, on_event, ctx)) ... keep the UI alive
- *     probe_finish(r, &o);
+ *     probe_finish(r, on_event, ctx, &o);
  *
  * After probe_finish nothing the probe started is left running. */
 #ifndef PROBE_H
