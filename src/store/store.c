@@ -511,7 +511,17 @@ enum kvt_err store_setting_get(struct store *st, const char *key, char *buf, siz
 }
 
 /* Runs one write statement inside its own transaction. */
-static enum kvt_err write_one(struct store *st, sqlite3_stmt *s, struct store_error *err)
+sqlite3_stmt *store_begin_stmt(struct store *st, enum store_stmt id, struct store_error *err)
+{
+    sqlite3_stmt *s;
+    if (store_begin(st, err) != KVT_E_OK)
+        return NULL;
+    if (!(s = store_stmt(st, id, err)))
+        store_rollback(st);
+    return s;
+}
+
+enum kvt_err store_write_one(struct store *st, sqlite3_stmt *s, struct store_error *err)
 {
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
@@ -537,7 +547,7 @@ enum kvt_err store_setting_set(struct store *st, const char *key, const char *va
     }
     store_bind_text(s, 1, key);
     store_bind_text(s, 2, value);
-    return write_one(st, s, err);
+    return store_write_one(st, s, err);
 }
 
 static int64_t day_of(int64_t unix_seconds)
@@ -786,7 +796,7 @@ static enum kvt_err lesson_write(struct store *st, enum store_stmt id, int64_t l
     sqlite3_bind_int64(s, 3, now);
     if (id == STMT_LESSON_SEEN)
         store_bind_text(s, 4, position ? position : "");
-    return write_one(st, s, err);
+    return store_write_one(st, s, err);
 }
 
 enum kvt_err store_lesson_seen(struct store *st, int64_t learner_id, const char *lesson_id,
@@ -930,7 +940,7 @@ enum kvt_err store_sync_exercise(struct store *st, int64_t learner_id, const cha
         store_bind_text(s, 4, content_hash);
         store_bind_text(s, 5, answer_hash);
     }
-    return write_one(st, s, err);
+    return store_write_one(st, s, err);
 }
 
 enum kvt_err store_reset_lesson(struct store *st, int64_t learner_id, const char *lesson_id,

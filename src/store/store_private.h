@@ -27,6 +27,12 @@ enum kvt_err store_begin(struct store *st, struct store_error *err);
 enum kvt_err store_commit(struct store *st, struct store_error *err);
 void store_rollback(struct store *st);
 
+/* A one-statement write: store_begin_stmt takes the write lock and gives the
+ * statement to bind (NULL, rolled back and *err filled, when either fails);
+ * store_write_one runs it and commits, or rolls back and says why. */
+sqlite3_stmt *store_begin_stmt(struct store *st, enum store_stmt id, struct store_error *err);
+enum kvt_err store_write_one(struct store *st, sqlite3_stmt *s, struct store_error *err);
+
 /* Inside a transaction: the learner's id, created on first use. */
 enum kvt_err store_learner_locked(struct store *st, const char *name, int64_t now, int64_t *id,
                                   struct store_error *err);

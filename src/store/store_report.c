@@ -339,16 +339,10 @@ enum kvt_err store_interview(struct store *st, int64_t learner_id, const char *l
                              int64_t started_at, double seconds, int answered, double score,
                              const char *review, struct store_error *err)
 {
-    enum kvt_err e = store_begin(st, err);
-    sqlite3_stmt *s;
-    int rc;
+    sqlite3_stmt *s = store_begin_stmt(st, STMT_INTERVIEW_ADD, err);
 
-    if (e != KVT_E_OK)
-        return e;
-    if (!(s = store_stmt(st, STMT_INTERVIEW_ADD, err))) {
-        store_rollback(st);
+    if (!s)
         return err->code;
-    }
     sqlite3_bind_int64(s, 1, learner_id);
     store_bind_text(s, 2, lesson_id);
     sqlite3_bind_int64(s, 3, started_at);
@@ -356,29 +350,16 @@ enum kvt_err store_interview(struct store *st, int64_t learner_id, const char *l
     sqlite3_bind_int(s, 5, answered);
     sqlite3_bind_double(s, 6, score);
     store_bind_text(s, 7, review ? review : "");
-    rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE) {
-        e = store_fail(st, rc, err);
-        store_rollback(st);
-        return e;
-    }
-    return store_commit(st, err);
+    return store_write_one(st, s, err);
 }
 
 enum kvt_err store_probe_add(struct store *st, const struct store_probe_run *run,
                              struct store_error *err)
 {
-    enum kvt_err e = store_begin(st, err);
-    sqlite3_stmt *s;
-    int rc;
+    sqlite3_stmt *s = store_begin_stmt(st, STMT_PROBE_ADD, err);
 
-    if (e != KVT_E_OK)
-        return e;
-    if (!(s = store_stmt(st, STMT_PROBE_ADD, err))) {
-        store_rollback(st);
+    if (!s)
         return err->code;
-    }
     sqlite3_bind_int64(s, 1, run->learner_id);
     sqlite3_bind_int64(s, 2, run->started_at);
     sqlite3_bind_double(s, 3, run->seconds > 0 ? run->seconds : 0);
@@ -394,14 +375,7 @@ enum kvt_err store_probe_add(struct store *st, const struct store_probe_run *run
         sqlite3_bind_double(s, 11, run->peak_gbps);
     if (run->has_free)
         sqlite3_bind_int64(s, 12, run->free_bytes);
-    rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE) {
-        e = store_fail(st, rc, err);
-        store_rollback(st);
-        return e;
-    }
-    return store_commit(st, err);
+    return store_write_one(st, s, err);
 }
 
 enum kvt_err store_probe_last(struct store *st, int64_t learner_id, const char *probe,
