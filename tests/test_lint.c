@@ -228,6 +228,8 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         {"expected-errors.lua", ":13: error: ", "no model preset \"qwen2.5-8b\""},
         {"duplicate-id.lua", ":14: error: ", "the id is used twice (also line 13)"},
         {"dangling-link.lua", ":13: error: ", "link to \"no-such-lesson\""},
+        {"requires-missing.lua", ":13: error: ", "requires \"no-such-lesson\": no lesson has"},
+        {"requires-self.lua", ":13: error: ", "requires names the lesson itself"},
         {"numeric-edges.lua", ":14: error: ", "'nan': the expected value is NaN"},
         {"numeric-edges.lua", ":15: error: ", "'inf': the expected value is infinite"},
         {"numeric-edges.lua", ":16: error: ", "'negzero': the expected value is -0"},
@@ -292,6 +294,23 @@ static void test_folders_and_usage(void **state)
     run_free(&r);
 }
 
+/* A prerequisite must come before the lesson that needs it: the course map
+ * lists a module in file-name order, and a learner meets it in that order. */
+static void test_requires_order(void **state)
+{
+    (void)state;
+    char dir[1100];
+    struct run_result r;
+
+    snprintf(dir, sizeof dir, "%s/lessons-order", fixtures);
+    r = lint(NULL, dir, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "01-order-a.lua:13: error: requires \"order-b\", which comes "
+                                  "later in the course"));
+    assert_int_equal(run_count_lines(r.err), 1);
+    run_free(&r);
+}
+
 /* The complete example in docs/lessons.md passes lint as printed. */
 static void test_documented_example_passes(void **state)
 {
@@ -333,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_oversize_rejected_unread),
         cmocka_unit_test(test_authoring_mistakes_point_at_the_line),
         cmocka_unit_test(test_folders_and_usage),
+        cmocka_unit_test(test_requires_order),
         cmocka_unit_test(test_documented_example_passes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -9,6 +9,7 @@
 #include "cli_lessons.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,12 +42,17 @@ struct loaded {
     struct lx_lesson *lesson;
 };
 
-static bool known_id(const struct loaded *ls, size_t n, const char *id)
+static size_t index_of(const struct loaded *ls, size_t n, const char *id)
 {
     for (size_t i = 0; i < n; i++)
         if (ls[i].lesson && strcmp(ls[i].lesson->id, id) == 0)
-            return true;
-    return false;
+            return i;
+    return SIZE_MAX;
+}
+
+static bool known_id(const struct loaded *ls, size_t n, const char *id)
+{
+    return index_of(ls, n, id) != SIZE_MAX;
 }
 
 /* The ids of the bundled lessons, loaded once when a link needs them. */
@@ -87,7 +93,8 @@ static int lint_usage(FILE *out)
 {
     fputs("usage: kvtutor lint [--deadline-ms N] FILE|DIR...\n\n"
           "Loads each lesson in its own sandbox and checks it: required fields, unique ids,\n"
-          "every expected value computable and finite, units known, links that resolve,\n"
+          "every expected value computable and finite, units known, links and requires\n"
+          "that resolve, prerequisites placed before the lessons that need them,\n"
           "follow-ups with key points. Problems go to stderr, one a line:\n"
           "  FILE:LINE: error: MESSAGE\n"
           "Exit 0 when every file passes, 1 when any has a problem, 2 for a usage error.\n"
@@ -164,7 +171,8 @@ int cli_lint(int argc, char **argv)
         }
         lx_report_free(&rep);
     }
-    /* across files: one id per lesson, and links that lead somewhere */
+    /* across files: one id per lesson, links that lead somewhere, and
+     * prerequisites that exist and come first */
     for (size_t i = 0; loaded && i < files.n; i++) {
         struct lx_lesson *l = loaded[i].lesson;
         bool bad = false;
@@ -187,6 +195,26 @@ int cli_lint(int argc, char **argv)
                 report(loaded[i].file, l->link_lines[k], msg);
                 bad = true;
             }
+        }
+        for (size_t k = 0; k < l->n_requires; k++) {
+            const char *want = l->requires[k];
+            size_t at = index_of(loaded, files.n, want);
+            char msg[400];
+            if (at == SIZE_MAX && !bundled_has(&bundled, data, &opts, want)) {
+                snprintf(msg, sizeof msg, "requires \"%s\": no lesson has that id", want);
+            } else if (at != SIZE_MAX && at > i &&
+                       strcmp(loaded[at].lesson->module, l->module) == 0) {
+                /* the course map lists a module in file order: a prerequisite
+                 * placed after its lesson would be met second */
+                snprintf(msg, sizeof msg,
+                         "requires \"%s\", which comes later in the course (%s); "
+                         "name the files so it sorts first",
+                         want, loaded[at].file);
+            } else {
+                continue;
+            }
+            report(loaded[i].file, l->requires_line, msg);
+            bad = true;
         }
         bad_files += bad;
     }

@@ -115,9 +115,12 @@ struct lx_lesson {
     size_t n_exercises;
     struct lx_point *points; /* key points of the main question (interviews); may be none */
     size_t n_points;
-    const char **links;
+    const char **links; /* related lessons */
     size_t n_links;
     int *link_lines;
+    const char **requires; /* lessons to take first; lint checks they exist and come earlier */
+    size_t n_requires;
+    int requires_line;
     struct lx_priv *priv; /* the Lua state and the memory behind the strings */
 };
 

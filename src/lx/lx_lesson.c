@@ -86,8 +86,9 @@ struct ctx {
     lua_State *L;
     struct lx_report *rep;
     bool oom;
-    int lesson_line; /* where `lesson {` starts in the source */
-    int links_line;  /* where `links =` is */
+    int lesson_line;   /* where `lesson {` starts in the source */
+    int links_line;    /* where `links =` is */
+    int requires_line; /* where `requires =` is */
 };
 
 static void add_problem(struct lx_report *rep, int line, const char *msg)
@@ -731,26 +732,41 @@ static void read_exercises(struct ctx *c, int t, int line)
         problem(c, line, "lesson: 'exercises' is empty");
 }
 
+/* links and requires: lists of lesson ids, checked for form here and for
+ * existence across files by lint */
+static const char **read_ids(struct ctx *c, int t, const char *key, int key_line, int line,
+                             size_t *n)
+{
+    const char **ids;
+    if (key_line > 0)
+        line = key_line;
+    ids = str_list(c, t, key, n, "lesson", line);
+    for (size_t i = 0; ids && i < *n; i++) {
+        if (!ids[i] || !valid_id(ids[i]))
+            problem(c, line, "lesson: %s entry \"%s\" is not a lesson id", key,
+                    ids[i] ? ids[i] : "");
+        else if (c->l->id && strcmp(ids[i], c->l->id) == 0)
+            problem(c, line, "lesson: %s names the lesson itself", key);
+    }
+    return ids;
+}
+
 static void read_links(struct ctx *c, int t, int line)
 {
     struct lx_lesson *l = c->l;
-    if (c->links_line > 0)
-        line = c->links_line;
-    l->links = str_list(c, t, "links", &l->n_links, "lesson", line);
+    l->links = read_ids(c, t, "links", c->links_line, line, &l->n_links);
     l->link_lines = arena(c->p, (l->n_links ? l->n_links : 1) * sizeof *l->link_lines);
-    for (size_t i = 0; l->link_lines && i < l->n_links; i++) {
-        l->link_lines[i] = line;
-        if (!l->links[i] || !valid_id(l->links[i]))
-            problem(c, line, "lesson: link \"%s\" is not a lesson id",
-                    l->links[i] ? l->links[i] : "");
-    }
+    for (size_t i = 0; l->link_lines && i < l->n_links; i++)
+        l->link_lines[i] = c->links_line > 0 ? c->links_line : line;
+    l->requires = read_ids(c, t, "requires", c->requires_line, line, &l->n_requires);
+    l->requires_line = c->requires_line > 0 ? c->requires_line : line;
 }
 
 static void read_lesson(struct ctx *c, int t)
 {
     static const char *const keys[] = {"id",        "title",  "module",   "baseline", "concept",
                                        "question",  "answer", "sections", "worked",   "followups",
-                                       "exercises", "links",  "points",   NULL};
+                                       "exercises", "links",  "points",   "requires", NULL};
     struct lx_lesson *l = c->l;
     lua_State *L = c->L;
     int line = line_of(c, t, c->lesson_line), ty;
@@ -971,7 +987,7 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
 {
     struct lx_lesson *l = calloc(1, sizeof *l);
     struct lx_priv *p = calloc(1, sizeof *p);
-    struct ctx c = {l, p, NULL, report, false, 0, 0};
+    struct ctx c = {.l = l, .p = p, .rep = report};
     char chunk[4104];
     size_t len = 0;
     char *src;
@@ -1014,6 +1030,7 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
     }
     c.lesson_line = source_line(src, "lesson", "{(");
     c.links_line = source_line(src, "links", "=");
+    c.requires_line = source_line(src, "requires", "=");
     free(src);
     /* reading the tables can run out of memory or meet a metamethod: do it
      * inside a protected call, under the load deadline too */

@@ -1,6 +1,7 @@
-/* The course map: modules and their lessons in order, with how far the
- * learner got and what is due; '/' narrows it to lessons whose title or
- * concept matches. */
+/* The course map: modules and their lessons in order, numbered within the
+ * module, with the lessons each one asks to take first ("after 2,4"), how
+ * far the learner got and what is due; '/' narrows it to lessons whose
+ * title or concept matches. */
 #include "ui_app.h"
 
 #include <stdio.h>
@@ -63,6 +64,46 @@ static void build(struct map *m, struct ui *ui)
         m->selected = m->n_rows > 1 ? 1 : 0;
 }
 
+/* A lesson that is shown: loaded, and not replaced by a later one with the
+ * same id (an author's draft replaces the bundled lesson). */
+static bool live(struct ui *ui, size_t i)
+{
+    size_t last = i;
+    return ui->lessons[i] && ui_lesson(ui, ui->lessons[i]->id, &last) && last == i;
+}
+
+/* The lesson's place in its module, from 1, counting every lesson whatever
+ * the search shows, so the numbers stay put while searching. */
+static size_t course_number(struct ui *ui, size_t i)
+{
+    size_t n = 0;
+    for (size_t j = 0; j <= i; j++)
+        if (live(ui, j) && strcmp(ui->lessons[j]->module, ui->lessons[i]->module) == 0)
+            n++;
+    return n;
+}
+
+/* "after 2,4": prerequisites by number when they are in the same module,
+ * by id otherwise. */
+static void after_text(struct ui *ui, const struct lx_lesson *l, char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < l->n_requires && used < cap; k++) {
+        size_t at = SIZE_MAX;
+        const struct lx_lesson *req = ui_lesson(ui, l->requires[k], &at);
+        int w;
+        if (req && strcmp(req->module, l->module) == 0)
+            w = snprintf(out + used, cap - used, "%s%zu", k ? "," : "after ",
+                         course_number(ui, at));
+        else
+            w = snprintf(out + used, cap - used, "%s%s", k ? "," : "after ", l->requires[k]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
 static void refresh_stats(struct map *m, struct ui *ui)
 {
     struct store_error err;
@@ -100,7 +141,7 @@ static const char *map_title(void *self, struct ui *ui)
 static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
 {
     struct map *m = self;
-    int list = rows - 2;
+    int list = rows - 3; /* the last two lines: prerequisites, then the lesson's id */
 
     if (!m->have_stats)
         refresh_stats(m, ui);
@@ -122,15 +163,19 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
             const struct lx_lesson *l = ui->lessons[row->lesson];
             const struct store_lesson_stats *s = lesson_stats(m, l->id);
             bool sel = m->first + (size_t)r == m->selected;
-            char right[96];
+            char right[96], num[24], after[64];
             attr_t a = sel ? A_REVERSE : A_NORMAL;
             if (sel)
                 mvhline(y, 2, ' ', cols - 4), mvchgat(y, 2, cols - 4, A_REVERSE, 0, NULL);
-            ui_put(y, 4, cols - 40, l->title, a | (sel ? A_BOLD : 0));
+            snprintf(num, sizeof num, "%2zu", course_number(ui, row->lesson));
+            ui_put(y, 3, 3, num, a);
+            ui_put(y, 7, cols - 38, l->title, a | (sel ? A_BOLD : 0));
+            after_text(ui, l, after, sizeof after);
+            ui_put(y, cols - 30, 11, after, a | A_DIM);
             snprintf(right, sizeof right, "%lld/%zu done  %lld due",
                      s ? (long long)s->exercises : 0LL, l->n_exercises,
                      s ? (long long)s->due_now : 0LL);
-            ui_put(y, cols - 32, 30, right, a);
+            ui_put(y, cols - 18, 17, right, a);
         }
     }
     if (m->searching) {
@@ -138,7 +183,19 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         ui_edit_draw(&m->search, top + rows - 1, 4, cols - 6);
     } else if (m->n_rows && m->rows[m->selected].lesson != SIZE_MAX) {
         const struct lx_lesson *l = ui->lessons[m->rows[m->selected].lesson];
-        char line[512];
+        char line[1024];
+        int used = 0;
+        /* name the prerequisites the row only numbers */
+        for (size_t k = 0; k < l->n_requires && used >= 0 && (size_t)used < sizeof line; k++) {
+            const struct lx_lesson *req = ui_lesson(ui, l->requires[k], NULL);
+            int w = snprintf(line + used, sizeof line - (size_t)used, "%s%s",
+                             k ? " · " : "Take first: ", req ? req->title : l->requires[k]);
+            if (w < 0)
+                break;
+            used += w;
+        }
+        if (used > 0)
+            ui_put(top + rows - 2, 2, cols - 4, line, A_DIM);
         snprintf(line, sizeof line, "%s · concept %s · %zu exercises, %zu follow-ups", l->id,
                  l->concept, l->n_exercises, l->n_followups);
         ui_put(top + rows - 1, 2, cols - 4, line, A_DIM);
