@@ -39,6 +39,16 @@ start_shell
 run_app
 check "the course map lists the bundled lesson" "The KV cache caps concurrency"
 check "the status line names the learner and the database" "default · $db"
+check "the map numbers the module's lessons in course order" " 3  Prefill and decode on the roofline"
+check "each row says which lessons come first" "after 5,8,9"
+tm send-keys -t app j j
+check "the selected lesson's prerequisites are named" "Take first: Memory-bound decode: measure, then predict"
+tm send-keys -t app Enter
+check "the reader names what the lesson builds on" "Builds on: Memory-bound decode: measure, then predict"
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+tm send-keys -t app g
+wait_for "Take first" 5 && bad "the first lesson has no prerequisites" || ok "the first lesson has no prerequisites"
 tm send-keys -t app Enter
 check "Enter opens the lesson reader" "Direct answer"
 check "the reader shows the worked arithmetic further down" "Question"
@@ -90,7 +100,7 @@ stty_kept "quit after resizing"
 # --- an author's own lessons: open one directly, edit it, reload it ---
 mkdir -p "$work/mine"
 sed 's/title = "The KV cache caps concurrency"/title = "My draft of the KV lesson"/' \
-  "$(dirname "$KVTUTOR")/share/kvtutor/lessons/part0-foundations/kv-cache.lua" > "$work/mine/kv.lua"
+  "$(dirname "$KVTUTOR")/share/kvtutor/lessons/part0-foundations/01-kv-cache.lua" > "$work/mine/kv.lua"
 run_app --lessons "$work/mine" open kv-cache
 check "--lessons replaces a bundled lesson of the same id, open opens it" "My draft of the KV lesson"
 sed -i 's/My draft of the KV lesson/My second draft/' "$work/mine/kv.lua"

@@ -15,16 +15,23 @@ local function decode(gbps, batch)
                  bandwidth_gbps = gbps}.decode_tokens_per_s
 end
 
+local function h100(context, batch)
+  return kv.calc{model = MODEL, seq = context, context = context, batch = batch,
+                 gpu = "h100"}.decode_tokens_per_s
+end
+
 local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
 
 return lesson {
   id = "memory-bound-decode",
-  title = "Decode is memory-bound: measure, then predict",
+  title = "Memory-bound decode: measure, then predict",
   module = "part0-foundations",
   baseline = "the memory roofline of one decode step (every active weight and each sequence's KV "
           .. "read once), with the bandwidth measured by kvtutor's probe; Qwen2.5-7B shapes from "
           .. "its config.json",
   concept = "decode-bandwidth",
+  requires = {"kv-cache"},
+  links = {"kv-cache", "prefill-decode", "continuous-batching"},
 
   question = "A 7B model decodes one sequence at roughly 60 tokens/s on a GPU that can do over "
           .. "150 TFLOP/s. Why so few, and what one number would you measure to predict it?",
@@ -79,6 +86,16 @@ return lesson {
           .. "memory decides both how many sequences fit and how fast they decode.",
     },
     section {
+      title = "Context length eats throughput",
+      text = "Every token of context is read again at every step, so a long context costs "
+          .. "speed as well as room. On an H100 (" .. f(kv.gpu("h100").bandwidth_gbps, 0)
+          .. " GB/s on paper), 32 sequences of 8,192 tokens decode " .. f(h100(8192, 32), 0)
+          .. " tokens/s in total; the same 32 at 32,768 tokens decode " .. f(h100(32768, 32), 0)
+          .. ", because their caches now weigh 60 GB a step against 15 GB of weights. Past the "
+          .. "point where the caches outweigh the weights, a bigger batch buys little: each "
+          .. "extra sequence brings its own full cache read.",
+    },
+    section {
       title = "Measure, then predict",
       text = "Run the probe (P on the course map, or `kvtutor probe` in a shell). It measures how "
           .. "fast this machine streams memory and keeps the figure. The last exercises here "
@@ -92,7 +109,10 @@ weights     7,615,616,512 params × 2 B          = 15.23 GB
 KV at 8k    8,192 tokens × 57,344 B             =  0.47 GB
 one step    15.23 + 0.47                        = 15.70 GB
 RTX 4090    1,008 GB/s ÷ 15.70 GB               = 64.2 tokens/s at batch 1
-batch 16    16 × 1,008 ÷ (15.23 + 16 × 0.47)    = 709 tokens/s]],
+batch 16    16 × 1,008 ÷ (15.23 + 16 × 0.47)    = 709 tokens/s
+H100, 32 × 32k context
+  caches    32 × 32,768 × 57,344 B              = 60.13 GB
+  total     32 × 3,352 ÷ (15.23 + 60.13)        = 1,423 tokens/s (3,544 at 8k)]],
 
   followups = {
     followup {
@@ -168,6 +188,27 @@ batch 16    16 × 1,008 ÷ (15.23 + 16 × 0.47)    = 709 tokens/s]],
       expected = function(p) return decode(p.read_gbps, 16) end,
       unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
       hints = { "16 × your bandwidth ÷ (15.23 + 16 × 0.47) GB." },
+    },
+    numeric {
+      id = "context-32k-h100",
+      prompt = "An H100 reads 3,352 GB/s. How many tokens/s do 32 Qwen2.5-7B sequences decode in "
+            .. "total when each holds 32,768 tokens of context?",
+      expected = h100(32768, 32), unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
+      hints = { "Each step reads the weights once and 32 caches of 32,768 tokens × 56 KiB.",
+                "32 × 3,352 GB/s ÷ (15.23 + 60.13) GB." },
+    },
+    numeric {
+      id = "per-seq-context",
+      prompt = "On the H100 (3,352 GB/s), {batch} Qwen2.5-7B sequences each hold {context} "
+            .. "tokens of context. How many tokens/s does each one of them decode?",
+      params = { batch = {8, 16, 32, 64}, context = {2048, 4096, 8192, 16384, 32768} },
+      expected = function(p)
+        return kv.calc{model = MODEL, seq = p.context, context = p.context, batch = p.batch,
+                       gpu = "h100"}.decode_tokens_per_s_per_seq
+      end,
+      unit = "tokens/s", tolerance = rel(0.03),
+      hints = { "Bytes per step: the weights once, plus every sequence's cache.",
+                "Per sequence: the total tokens/s divided by the batch." },
     },
     choice {
       id = "what-batching-buys",

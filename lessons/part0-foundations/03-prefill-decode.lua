@@ -1,0 +1,235 @@
+-- Part 0 · Foundations: prefill and decode on the roofline. The ridge point
+-- (FLOP/s ÷ bytes/s) says which phase waits on memory and which on arithmetic,
+-- and at what batch decode stops being memory-bound.
+
+local MODEL = "qwen2.5-7b"
+local qwen = kv.model(MODEL)
+local h100 = kv.gpu("h100")
+local params = kv.calc{model = MODEL}.weights_bytes / 2          -- 7,615,616,512 parameters
+local ridge = h100.tflops * 1e12 / (h100.bandwidth_gbps * 1e9)   -- 295.05 FLOP per byte
+local PROMPT = 2048
+
+-- Time of a pass limited by arithmetic: 2 FLOP per parameter per token.
+local function prefill_ms(tokens, gpu)
+  return 2 * params * tokens / (gpu.tflops * 1e12) * 1e3
+end
+-- Time of a decode step limited by reading the weights once.
+local function weights_read_ms(gpu)
+  return 2 * params / (gpu.bandwidth_gbps * 1e9) * 1e3
+end
+
+local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
+
+return lesson {
+  id = "prefill-decode",
+  title = "Prefill and decode on the roofline",
+  module = "part0-foundations",
+  baseline = "the roofline model (Williams, Waterman and Patterson, \"Roofline: an insightful "
+          .. "visual performance model\", CACM 2009); dense BF16 tensor-core peak and memory "
+          .. "bandwidth from NVIDIA's H100 SXM data sheet, as in kvtutor gpus; 2 FLOP per "
+          .. "parameter per token for the matrix multiplies, attention's own FLOPs left out",
+  concept = "roofline",
+  requires = {"memory-bound-decode"},
+  links = {"memory-bound-decode", "continuous-batching", "sizing-deployment"},
+
+  question = "Prefill and decode run the same weights through the same GPU. Why is one "
+          .. "compute-bound and the other memory-bound, and at what batch size does decode "
+          .. "stop being memory-bound?",
+
+  answer = "What decides it is arithmetic intensity: floating-point operations per byte read "
+        .. "from memory. Prefill pushes thousands of prompt tokens through each weight it reads, "
+        .. "so it does thousands of FLOPs per byte and waits on the tensor cores. Decode pushes "
+        .. "one token per sequence through each weight, about one FLOP per byte in BF16 at "
+        .. "batch 1, and waits on memory. The GPU's ridge point, peak FLOP/s ÷ bandwidth, is "
+        .. "the intensity where the two limits meet: 295 FLOP per byte on an H100, so decode "
+        .. "turns compute-bound only at a batch of about 296 sequences, ignoring the KV reads "
+        .. "that push it further still.",
+
+  points = {
+    point { "arithmetic intensity: FLOPs per byte read decides it", weight = 2,
+            accept = {"arithmetic intensity", "flops per byte", "flop per byte", "flop/byte",
+                      "operations per byte", "intensity"} },
+    point { "prefill reuses each weight for many tokens", weight = 2,
+            accept = {"many tokens", "whole prompt", "all the prompt", "thousands of tokens",
+                      "reuse", "in parallel"} },
+    point { "decode does one token per sequence per weight read",
+            accept = {"one token", "single token", "per sequence", "batch 1"} },
+    point { "the ridge point is peak FLOP/s divided by bandwidth", weight = 2,
+            accept = {"ridge", "flop/s divided", "divided by bandwidth", "÷ bandwidth",
+                      "flops / bandwidth", "flops over bandwidth", "roofline"} },
+  },
+
+  sections = {
+    section {
+      title = "Arithmetic intensity",
+      text = "A matrix multiply of a weight matrix by N token vectors does 2 × N operations per "
+          .. "weight (a multiply and an add) and reads each weight once. In BF16 a weight is 2 "
+          .. "bytes, so the intensity is about N FLOP per byte: N is the number of tokens that "
+          .. "share the read. That single number places any phase of inference on the roofline.",
+    },
+    section {
+      title = "The ridge point",
+      text = "A GPU can sustain its peak FLOP/s only if memory feeds it fast enough. The "
+          .. "roofline's ridge is where the two limits cross: peak FLOP/s ÷ bytes/s. An H100 "
+          .. "SXM does " .. f(h100.tflops, 0) .. " dense BF16 TFLOP/s and reads "
+          .. f(h100.bandwidth_gbps, 0) .. " GB/s, a ridge of " .. f(ridge) .. " FLOP per byte. "
+          .. "Below it the kernel waits on memory; above it, on arithmetic.",
+    },
+    section {
+      title = "Prefill sits far to the right",
+      text = "A " .. PROMPT .. "-token prompt goes through each weight as one batch of "
+          .. PROMPT .. " vectors: about " .. PROMPT .. " FLOP per byte, seven times the H100's "
+          .. "ridge. Its time is the arithmetic: 2 × " .. f(params / 1e9, 2) .. " billion "
+          .. "parameters × " .. PROMPT .. " tokens ÷ " .. f(h100.tflops, 0) .. " TFLOP/s ≈ "
+          .. f(prefill_ms(PROMPT, h100)) .. " ms for Qwen2.5-7B at full tensor-core speed. "
+          .. "Real kernels fall short of the peak, so a measured prefill takes longer; it never "
+          .. "gets shorter by adding bandwidth.",
+    },
+    section {
+      title = "Decode sits far to the left",
+      text = "A decode step for B sequences does about B FLOP per byte of weights, and adds the "
+          .. "KV reads, which do roughly one multiply-add per cached value: the cache never "
+          .. "raises the intensity. At batch 1 the step takes as long as the weights take to "
+          .. "read, " .. f(weights_read_ms(h100), 2) .. " ms on an H100, during which the "
+          .. "tensor cores could have done " .. f(ridge) .. " times the work. Decode becomes "
+          .. "compute-bound only when the batch reaches the ridge: "
+          .. kv.calc{model = MODEL, gpu = "h100"}.compute_bound_batch .. " sequences, and "
+          .. "more once their caches are counted.",
+    },
+    section {
+      title = "What engines do with this",
+      text = "Because the two phases want different things, engines mix them: vLLM's chunked "
+          .. "prefill puts a slice of a prompt into the same step as the running decodes, so "
+          .. "the decode step's idle arithmetic does prefill work; disaggregated serving puts "
+          .. "prefill and decode on different GPUs. Both follow from where each phase sits on "
+          .. "the roofline.",
+    },
+  },
+
+  worked = code [[
+ridge, H100     989 TFLOP/s ÷ 3,352 GB/s                    = 295.1 FLOP/B
+intensity       2 FLOP × N tokens ÷ 2 B per weight          = N FLOP/B
+prefill 2,048   2 × 7,615,616,512 × 2,048 ÷ 989e12          = 31.5 ms (compute-bound)
+decode, batch 1 2 B × 7,615,616,512 ÷ 3,352e9               = 4.54 ms (memory-bound)
+compute-bound   batch ≥ 295.1 → 296 sequences (weights alone; the KV reads add bytes)]],
+
+  followups = {
+    followup {
+      question = "With fp8 weights and fp8 tensor cores, does decode turn compute-bound at a "
+              .. "smaller batch?",
+      answer = "Not much. An fp8 weight is one byte, so the intensity doubles to about 2 FLOP "
+            .. "per byte per sequence, but fp8 tensor cores also run twice as fast as BF16 (1,979 "
+            .. "against 989 dense TFLOP/s on the H100 data sheet), which doubles the ridge. The two cancel, and the compute-bound batch stays "
+            .. "near where it was; what fp8 does buy is half the bytes per step, so each step is "
+            .. "faster while decode is memory-bound.",
+      points = {
+        point { "the intensity doubles: one byte per weight", weight = 2,
+                accept = {"doubles", "twice the intensity", "one byte", "1 byte", "half the bytes"} },
+        point { "the fp8 peak FLOP/s doubles too, so the ridge moves", weight = 2,
+                accept = {"ridge", "twice as fast", "peak doubles", "more flop", "cancel"} },
+        point { "each memory-bound step still gets faster",
+                accept = {"faster", "fewer bytes", "less to read", "step time"} },
+      },
+    },
+    followup {
+      question = "Why does a long prompt arriving make every running decode stall, and what "
+              .. "does chunked prefill do about it?",
+      answer = "A step that includes a whole long prefill takes as long as that prefill's "
+            .. "arithmetic, tens or hundreds of milliseconds, and every decode in the batch waits "
+            .. "for the step to end: the inter-token latency spikes. Chunked prefill caps the "
+            .. "tokens per step (max_num_batched_tokens), splitting the prompt over several "
+            .. "steps so each step stays short, and it fills the compute that memory-bound "
+            .. "decode leaves idle.",
+      points = {
+        point { "decodes in the same step wait for the prefill", weight = 2,
+                accept = {"wait", "stall", "same step", "blocks", "latency spike", "inter-token"} },
+        point { "chunking splits the prompt across steps", weight = 2,
+                accept = {"split", "chunk", "several steps", "pieces", "max_num_batched_tokens"} },
+        point { "it uses the compute decode leaves idle",
+                accept = {"idle", "spare compute", "unused compute", "fills", "piggyback"} },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "ridge-h100",
+      prompt = "An H100 SXM does 989 dense BF16 TFLOP/s and reads 3,352 GB/s. How many FLOP "
+            .. "per byte must a kernel do to be compute-bound rather than memory-bound?",
+      expected = ridge, unit = "", tolerance = rel(0.02),
+      hints = { "Divide the peak FLOP/s by the bytes per second.",
+                "989 × 10^12 ÷ 3,352 × 10^9." },
+    },
+    numeric {
+      id = "compute-bound-batch",
+      prompt = "A {gpu} decodes a BF16 dense model. Counting only the weights' bytes, from what "
+            .. "batch size is a decode step compute-bound? (kvtutor gpus lists its FLOP/s and "
+            .. "bandwidth.)",
+      params = { gpu = {"h100", "a100", "rtx4090", "l40s", "h200", "b200"} },
+      expected = function(p)
+        return kv.calc{model = MODEL, gpu = p.gpu}.compute_bound_batch
+      end,
+      unit = "", tolerance = rel(0.02),
+      hints = { "In BF16 a batch of B does about B FLOP per byte of weights.",
+                "The batch equals the ridge point, peak FLOP/s ÷ bandwidth, rounded up." },
+    },
+    numeric {
+      id = "prefill-ms",
+      prompt = "At the H100's full 989 TFLOP/s, how many milliseconds does it take to prefill "
+            .. "a 2,048-token prompt through Qwen2.5-7B (7.6 billion parameters), counting 2 "
+            .. "FLOP per parameter per token?",
+      expected = prefill_ms(PROMPT, h100), unit = "ms", tolerance = rel(0.03),
+      hints = { "FLOPs: 2 × 7,615,616,512 × 2,048.", "Divide by 989 × 10^12 FLOP/s." },
+    },
+    numeric {
+      id = "decode-step-ms",
+      prompt = "How many milliseconds does one batch-1 decode step of Qwen2.5-7B in BF16 take "
+            .. "on the H100, if it only has to read the weights once at 3,352 GB/s?",
+      expected = weights_read_ms(h100), unit = "ms", tolerance = rel(0.03),
+      hints = { "The weights are 2 bytes × 7,615,616,512 parameters.",
+                "Bytes ÷ 3,352 × 10^9 bytes per second." },
+    },
+    numeric {
+      id = "decode-intensity",
+      prompt = "A decode step runs {batch} BF16 sequences through the weights. Counting the "
+            .. "weights' bytes only, what is its arithmetic intensity, in FLOP per byte?",
+      params = { batch = {1, 4, 8, 16, 32, 64, 128} },
+      expected = function(p) return p.batch end,
+      unit = "", tolerance = rel(0.05),
+      hints = { "Each weight does a multiply and an add for each sequence.",
+                "2 FLOP × batch ÷ 2 bytes per weight." },
+    },
+    choice {
+      id = "which-phase",
+      prompt = "On one H100, which of these is compute-bound?",
+      options = {
+        option { "Prefilling one 4,096-token prompt", correct = true,
+                 why = "about 4,096 FLOP per byte, far past the ridge of 295" },
+        option { "Decoding 64 sequences together",
+                 why = "about 64 FLOP per byte of weights: still left of the ridge" },
+        option { "Decoding one sequence with a 100,000-token context",
+                 why = "a long context adds KV bytes, which lowers the intensity further" },
+        option { "Copying the KV cache of a preempted sequence to host memory",
+                 why = "a copy does no arithmetic at all" },
+      },
+    },
+    freetext {
+      id = "why-intensity",
+      prompt = "Why does batching more sequences raise decode's arithmetic intensity, while a "
+            .. "longer context does not?",
+      answer = "The weights are read once per step whatever the batch, so every extra sequence "
+            .. "adds FLOPs without adding weight bytes. Each sequence's KV cache, though, is its "
+            .. "own: a longer context adds bytes and the FLOPs to use them in equal measure, "
+            .. "about one operation per value, which keeps the intensity low.",
+      points = {
+        point { "the weights are read once and shared by the batch", weight = 2,
+                accept = {"read once", "shared", "share", "once per step", "amortis", "amortiz"} },
+        point { "each sequence's cache is its own, read in full",
+                accept = {"own cache", "its own", "per sequence", "not shared", "each cache"} },
+        point { "KV reads bring about as many bytes as FLOPs",
+                accept = {"one operation", "one flop", "equal", "as many bytes", "low intensity",
+                          "bytes and flops"} },
+      },
+    },
+  },
+}

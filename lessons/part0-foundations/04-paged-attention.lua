@@ -1,0 +1,204 @@
+-- Part 0 · Foundations: PagedAttention. The bytes per token do not change;
+-- what changes is how much memory a request holds that it never uses.
+
+local MODEL = "qwen2.5-7b"
+local GiB = 2^30
+local per_token = kv.calc{model = MODEL}.kv_bytes_per_token           -- 57,344 B
+local BUDGET = 10                                                      -- GiB, as in the first lesson
+local MAX_LEN = 32768
+local USED = 2000                                                      -- tokens a request really holds
+local contiguous = kv.calc{model = MODEL, seq = MAX_LEN, kv_budget_gib = BUDGET}
+local paged = kv.calc{model = MODEL, seq = USED, kv_budget_gib = BUDGET}
+local wasted = 1 - USED / MAX_LEN                                      -- share of a reservation unused
+
+local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
+local function n(x)
+  local s = string.format("%d", x)
+  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
+
+return lesson {
+  id = "paged-attention",
+  title = "PagedAttention: blocks, not reservations",
+  module = "part0-foundations",
+  baseline = "Kwon et al., \"Efficient Memory Management for Large Language Model Serving with "
+          .. "PagedAttention\" (SOSP 2023); vLLM V1's block pool and block tables "
+          .. "(vllm/v1/core/block_pool.py, kv_cache_manager.py), 16-token blocks by default",
+  concept = "paged-attention",
+  requires = {"kv-cache"},
+  links = {"kv-cache", "continuous-batching", "prefix-caching"},
+
+  question = "What problem does PagedAttention solve, and why does it raise the number of "
+          .. "requests a GPU can serve without changing how many bytes a token takes?",
+
+  answer = "Before it, servers gave each request one contiguous region sized for the longest "
+        .. "output it might produce, because the final length is unknown up front. Most of that "
+        .. "region was never filled, and the gaps between regions could not be reused. "
+        .. "PagedAttention stores the cache in fixed-size blocks (16 tokens in vLLM) allocated "
+        .. "as a request grows, with a per-request block table mapping logical positions to "
+        .. "physical blocks, the way an operating system pages memory. A request then wastes at "
+        .. "most one partly filled block, so the same memory holds many more real tokens; the "
+        .. "bytes per token are unchanged.",
+
+  points = {
+    point { "contiguous allocation reserves for the maximum length", weight = 2,
+            accept = {"reserve", "maximum length", "max length", "max_model_len", "worst case",
+                      "contiguous", "up front"} },
+    point { "the cache is split into fixed-size blocks allocated on demand", weight = 2,
+            accept = {"block", "page", "on demand", "as it grows", "fixed-size", "fixed size"} },
+    point { "a block table maps logical to physical blocks",
+            accept = {"block table", "page table", "mapping", "maps", "indirection", "logical"} },
+    point { "waste drops to at most one partial block", weight = 2,
+            accept = {"one block", "last block", "partial block", "fragmentation", "waste",
+                      "less than a block"} },
+  },
+
+  sections = {
+    section {
+      title = "What contiguous allocation wastes",
+      text = "A server that stores each request's cache in one contiguous tensor must size it "
+          .. "when the request arrives, and the only safe size is the maximum: max_model_len. "
+          .. "Three kinds of waste follow: reserved slots for tokens that are never generated, "
+          .. "internal fragmentation when the request ends early, and external fragmentation "
+          .. "between regions of different sizes. The PagedAttention paper measured earlier "
+          .. "systems keeping real tokens in only 20 to 38% of their KV memory.",
+    },
+    section {
+      title = "Blocks and block tables",
+      text = "vLLM cuts the KV memory into blocks of 16 tokens across all layers: "
+          .. n(16 * per_token) .. " bytes (" .. 16 * per_token // 1024 .. " KiB) for "
+          .. "Qwen2.5-7B. A request takes a new block only when its last one is full, and its "
+          .. "block table lists which physical blocks hold its tokens in order. The attention "
+          .. "kernel follows the table, so the blocks can sit anywhere in memory; any free block "
+          .. "fits any request, and external fragmentation disappears.",
+    },
+    section {
+      title = "The same formula, more of the budget used",
+      text = "Take the first lesson's " .. BUDGET .. " GiB budget with max_model_len "
+          .. n(MAX_LEN) .. ". Reserving contiguously, each request takes "
+          .. f(per_token * MAX_LEN / GiB, 2) .. " GiB and " .. contiguous.max_concurrent_seqs
+          .. " requests fit. If requests really hold " .. n(USED) .. " tokens, "
+          .. f(wasted * 100) .. "% of each reservation is empty. Paged, each takes "
+          .. paged.blocks_per_request .. " blocks and " .. paged.max_concurrent_seqs .. " fit. "
+          .. "The bytes per token never moved; the waste did.",
+    },
+    section {
+      title = "What the block size trades",
+      text = "A request wastes at most block size − 1 token slots, in its last block: 15 tokens, "
+          .. f(15 * per_token / 1024, 0) .. " KiB for Qwen2.5-7B at 16, but 127 tokens at 128. "
+          .. "Smaller blocks waste less but make the block table longer and the kernel's reads "
+          .. "smaller and more scattered, which costs bandwidth. Prefix caching shares whole "
+          .. "blocks only, so the block size is also the grain at which prompts can be shared.",
+    },
+    section {
+      title = "What paging does not do",
+      text = "vLLM's start-up still sizes the budget and still reports concurrency for "
+          .. "requests of the full max_model_len, because that is the worst case it must "
+          .. "admit. Paging changes what a request holds while it runs; it cannot make a token "
+          .. "smaller. For that, see the lesson on shrinking the cache.",
+    },
+  },
+
+  worked = code [[
+contiguous   57,344 B × 32,768 tokens            = 1.75 GiB reserved per request
+             10 GiB ÷ 1.75 GiB                   = 5.7 → 5 requests
+used         2,000 of 32,768 tokens              = 93.9% of each reservation empty
+paged        ⌈2,000 ÷ 16⌉                        = 125 blocks of 896 KiB
+             10 GiB ÷ 896 KiB                    = 11,702 blocks
+             11,702 ÷ 125                        = 93.6 → 93 requests
+worst waste  15 tokens × 57,344 B                = 840 KiB per request at block size 16]],
+
+  followups = {
+    followup {
+      question = "Why not use a block size of 1 token and waste nothing?",
+      answer = "The block table would grow to one entry per token, the kernel would gather "
+            .. "every key and value from a different place in memory in tiny pieces that use "
+            .. "the memory bus poorly, and the allocator would do a bookkeeping step for every "
+            .. "token. The waste of a 16-token block is already under one block per request, "
+            .. "small next to the cache itself.",
+      points = {
+        point { "the block table and bookkeeping grow", weight = 1,
+                accept = {"block table", "metadata", "bookkeeping", "overhead", "allocator"} },
+        point { "tiny scattered reads use bandwidth poorly", weight = 2,
+                accept = {"scatter", "gather", "small reads", "coalesc", "bandwidth", "tiny"} },
+        point { "the waste at 16 is already small",
+                accept = {"already small", "small", "under one block", "negligible", "less than"} },
+      },
+    },
+    followup {
+      question = "Parallel sampling asks for four completions of one prompt. What does the "
+              .. "block table make cheap?",
+      answer = "The four sequences can share the prompt's blocks: their block tables point at "
+            .. "the same physical blocks, with a reference count on each. Only when a sequence "
+            .. "writes into a shared, partly filled block is it copied (copy-on-write), so the "
+            .. "prompt's cache is stored once instead of four times.",
+      points = {
+        point { "the sequences share the prompt's blocks", weight = 2,
+                accept = {"share", "same physical", "stored once", "point at the same"} },
+        point { "copy-on-write when one diverges", weight = 2,
+                accept = {"copy-on-write", "copy on write", "copied when", "cow"} },
+        point { "reference counts track the sharing",
+                accept = {"reference count", "ref count", "refcount", "counted"} },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "contiguous-fit",
+      prompt = "A server reserves each Qwen2.5-7B request's BF16 cache contiguously for "
+            .. "max_model_len = 32,768 tokens. How many requests fit in a 10 GiB budget?",
+      expected = contiguous.max_concurrent_seqs, unit = "requests", tolerance = abs(0.5),
+      model = MODEL, diagnose = "capacity",
+      hints = { "One reservation: 57,344 B × 32,768 tokens.", "Round down." },
+    },
+    numeric {
+      id = "paged-fit",
+      prompt = "With 16-token blocks allocated on demand, how many requests that really hold "
+            .. "2,000 tokens each fit in the same 10 GiB?",
+      expected = paged.max_concurrent_seqs, unit = "requests", tolerance = abs(0.5),
+      model = MODEL, diagnose = "capacity",
+      hints = { "Blocks per request: 2,000 ÷ 16, rounded up.",
+                "Blocks in the budget: 10 GiB ÷ (16 × 57,344 B)." },
+    },
+    numeric {
+      id = "empty-share",
+      prompt = "In the contiguous case, what percentage of each 32,768-token reservation is "
+            .. "empty when a request holds 2,000 tokens?",
+      expected = wasted * 100, unit = "%", tolerance = abs(0.5),
+      hints = { "1 − 2,000 ÷ 32,768." },
+    },
+    numeric {
+      id = "blocks-held",
+      prompt = "A request holds {tokens} tokens of context. How many KV blocks does it hold "
+            .. "with a block size of {block}?",
+      params = { tokens = range(1000, 9000, 137), block = {16, 32, 64, 128} },
+      expected = function(p)
+        return kv.calc{model = MODEL, seq = p.tokens, block_size = p.block}.blocks_per_request
+      end,
+      unit = "blocks", tolerance = abs(0.5),
+      hints = { "Tokens ÷ block size.", "A partly filled block is still a whole block: round up." },
+    },
+    numeric {
+      id = "worst-waste",
+      prompt = "At most how many KiB of Qwen2.5-7B BF16 cache does one request leave empty in "
+            .. "its last 16-token block?",
+      expected = 15 * per_token / 1024, unit = "KiB", tolerance = rel(0.01), model = MODEL,
+      hints = { "At worst the last block holds one token.", "15 empty slots × 56 KiB." },
+    },
+    choice {
+      id = "what-changes",
+      prompt = "Paging the KV cache changes which of these?",
+      options = {
+        option { "How much memory a running request holds beyond its real tokens", correct = true,
+                 why = "at most one partly filled block instead of a reservation for max_model_len" },
+        option { "The bytes one token takes in the cache",
+                 why = "that is layers × KV heads × head dim × 2 × dtype, unchanged" },
+        option { "The concurrency vLLM logs at start-up for max_model_len requests",
+                 why = "start-up reports the worst case, requests of the full length" },
+        option { "How many times the weights are read per decode step",
+                 why = "still once per step; paging only concerns the cache" },
+      },
+    },
+  },
+}

@@ -1,0 +1,218 @@
+-- Part 0 · Foundations: continuous batching. Paging makes room; scheduling at
+-- every step keeps the room full.
+
+local MODEL = "qwen2.5-7b"
+local BUDGET = 10                                    -- GiB of KV, as in the first lesson
+local outputs = {100, 200, 300, 1000}                -- tokens each request of a static batch writes
+local AVG = 1500                                     -- prompt + output tokens of an average request
+local avg_fit = kv.calc{model = MODEL, seq = AVG, kv_budget_gib = BUDGET}
+local REPLY = 500                                    -- tokens per response
+local rtx = kv.calc{model = MODEL, seq = 8192, context = 8192, batch = 22,
+                    bandwidth_gbps = kv.gpu("rtx4090").bandwidth_gbps}
+
+local function static_use(lens)
+  local sum, longest = 0, 0
+  for _, t in ipairs(lens) do
+    sum = sum + t
+    if t > longest then longest = t end
+  end
+  return sum / (#lens * longest)
+end
+
+local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
+
+return lesson {
+  id = "continuous-batching",
+  title = "Continuous batching keeps the budget full",
+  module = "part0-foundations",
+  baseline = "Yu et al., \"Orca: A Distributed Serving System for Transformer-Based Generative "
+          .. "Models\" (OSDI 2022), iteration-level scheduling; vLLM V1's scheduler "
+          .. "(vllm/v1/core/sched/scheduler.py: max_num_seqs, max_num_batched_tokens, "
+          .. "preemption by recomputation); Little's law",
+  concept = "continuous-batching",
+  requires = {"memory-bound-decode", "paged-attention"},
+  links = {"paged-attention", "prefill-decode", "sizing-deployment"},
+
+  question = "What is continuous batching, why does it beat static batching for LLM serving, "
+          .. "and what stops you adding more requests to the batch?",
+
+  answer = "A static batch starts together and ends together: requests that finish early "
+        .. "leave their slots idle until the longest one is done, and new requests wait for the "
+        .. "whole batch. Continuous (iteration-level) batching decides the batch again at every "
+        .. "decode step: finished sequences leave at once and waiting ones join, so the KV "
+        .. "budget and the step stay full. What limits it is memory first, the blocks the "
+        .. "running sequences need, then the caps you set (max_num_seqs, and "
+        .. "max_num_batched_tokens per step), and finally compute, once the batch reaches the "
+        .. "GPU's ridge point.",
+
+  points = {
+    point { "the batch is rescheduled at every step", weight = 2,
+            accept = {"every step", "each step", "every iteration", "iteration-level",
+                      "iteration level", "per step", "per iteration"} },
+    point { "static batches idle slots until the longest request ends", weight = 2,
+            accept = {"longest", "idle", "wait for the", "finish together", "padding"} },
+    point { "the KV budget limits how many run", weight = 2,
+            accept = {"kv", "memory", "blocks", "budget", "cache"} },
+    point { "scheduler caps: max_num_seqs, tokens per step",
+            accept = {"max_num_seqs", "max_num_batched_tokens", "cap", "limit per step"} },
+  },
+
+  sections = {
+    section {
+      title = "Static batching idles",
+      text = "Put four requests that will write 100, 200, 300 and 1,000 tokens into one static "
+          .. "batch. It runs 1,000 steps; the first request's slot is busy for 100 of them. Of "
+          .. "4 × 1,000 slot-steps, 1,600 do work: " .. f(static_use(outputs) * 100, 0) .. "%. "
+          .. "The idle slots also hold their KV memory, and a request arriving at step 2 waits "
+          .. "998 steps for a seat.",
+    },
+    section {
+      title = "Schedule every step",
+      text = "Orca's idea: the unit of scheduling is one iteration, not one request. At each "
+          .. "step vLLM's scheduler keeps the running sequences, drops those that finished, "
+          .. "and admits waiting ones while blocks and the step's token budget allow. A new "
+          .. "request's prefill joins the same step as everyone else's decode (chunked if "
+          .. "long), so no slot waits for a batch to drain.",
+    },
+    section {
+      title = "Memory decides the batch",
+      text = "How many sequences run at once is how many caches fit. With the first lesson's "
+          .. BUDGET .. " GiB and requests that average " .. AVG .. " tokens of prompt and "
+          .. "output, paging fits " .. avg_fit.max_concurrent_seqs .. " of them, not the 22 a "
+          .. "full 8k reservation would allow. Continuous batching is what turns that room into "
+          .. "throughput: without it, the room empties as requests finish.",
+    },
+    section {
+      title = "When memory runs out mid-flight",
+      text = "Sequences grow by a token per step, so blocks can run out while everything is "
+          .. "running. vLLM then preempts the most recently admitted sequence: it frees its "
+          .. "blocks and later recomputes its cache from the tokens it has. The work is redone, "
+          .. "not lost, but heavy preemption is a sign the batch is larger than memory can "
+          .. "carry.",
+    },
+    section {
+      title = "Throughput, concurrency and latency",
+      text = "Little's law ties them: requests finished per second = requests in flight ÷ "
+          .. "seconds each one takes. On an RTX 4090 with 22 sequences of 8,192 tokens, a "
+          .. "decode step reads the weights once and 22 caches, for "
+          .. f(rtx.decode_tokens_per_s, 0) .. " tokens/s in total, "
+          .. f(rtx.decode_tokens_per_s_per_seq) .. " per sequence: " .. REPLY .. "-token "
+          .. "replies finish at " .. f(rtx.decode_tokens_per_s / REPLY, 2) .. " requests/s. "
+          .. "More concurrency raises the total and lowers each sequence's speed; past the "
+          .. "ridge point, only the latency grows.",
+    },
+  },
+
+  worked = code [[
+static       busy slot-steps 100 + 200 + 300 + 1,000   = 1,600
+             of 4 slots × 1,000 steps                  = 4,000 → 40% used
+fit          ⌈1,500 ÷ 16⌉                              = 94 blocks per request
+             11,702 blocks ÷ 94                        = 124.5 → 124 in flight
+RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
+             867 ÷ 500 tokens per reply                = 1.73 requests/s]],
+
+  followups = {
+    followup {
+      question = "The KV cache fills up while 200 sequences are decoding. What does vLLM do, "
+              .. "and what does it cost?",
+      answer = "It preempts: the most recently admitted sequences give up their blocks and go "
+            .. "back to the waiting queue, and when memory frees they are recomputed from their "
+            .. "tokens (a new prefill) rather than copied back. Nothing is lost, but the "
+            .. "recomputation spends GPU time and those requests see their latency jump.",
+      points = {
+        point { "running sequences are preempted and lose their blocks", weight = 2,
+                accept = {"preempt", "evict", "free their blocks", "kicked", "paused"} },
+        point { "they are recomputed later", weight = 2,
+                accept = {"recompute", "re-prefill", "prefill again", "rebuilt"} },
+        point { "the cost is wasted compute and latency",
+                accept = {"latency", "wasted", "redo", "repeat", "slower"} },
+      },
+    },
+    followup {
+      question = "You double max_num_seqs and throughput barely moves. Give two reasons.",
+      answer = "The batch may already be held back by memory: the KV budget fits fewer "
+            .. "sequences than the cap, so the new cap is never reached. Or the extra sequences "
+            .. "each bring a full cache read, so at long context the step time grows almost as "
+            .. "fast as the batch; and past the ridge point decode is compute-bound and more "
+            .. "sequences only add latency.",
+      points = {
+        point { "the KV budget, not the cap, limits the batch", weight = 2,
+                accept = {"memory", "kv budget", "blocks", "never reached", "cache is full"} },
+        point { "each extra sequence adds its own cache read",
+                accept = {"cache read", "kv read", "long context", "bytes per step"} },
+        point { "past the ridge point it is compute-bound",
+                accept = {"compute-bound", "compute bound", "ridge", "flops"} },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "static-use",
+      prompt = "A static batch holds four requests that write 100, 200, 300 and 1,000 tokens. "
+            .. "What percentage of its slot-steps do useful work?",
+      expected = static_use(outputs) * 100, unit = "%", tolerance = abs(0.5),
+      hints = { "The batch runs as long as its longest request.",
+                "(100 + 200 + 300 + 1,000) ÷ (4 × 1,000)." },
+    },
+    numeric {
+      id = "static-use-random",
+      prompt = "A static batch holds requests that write {a}, {b} and {c} tokens. What "
+            .. "percentage of its slot-steps do useful work?",
+      params = { a = range(50, 400, 50), b = range(100, 800, 100), c = range(500, 2000, 250) },
+      expected = function(p) return static_use({p.a, p.b, p.c}) * 100 end,
+      unit = "%", tolerance = abs(0.5),
+      hints = { "Busy slot-steps are the sum of the lengths.",
+                "The batch lasts as long as the longest: 3 slots × that many steps." },
+    },
+    numeric {
+      id = "in-flight",
+      prompt = "Qwen2.5-7B has 10 GiB of BF16 KV cache in 16-token blocks. Requests average "
+            .. "1,500 tokens of prompt plus output. How many can run at once?",
+      expected = avg_fit.max_concurrent_seqs, unit = "", tolerance = abs(0.5),
+      model = MODEL, diagnose = "capacity",
+      hints = { "Blocks per request: ⌈1,500 ÷ 16⌉.", "10 GiB ÷ 896 KiB per block = 11,702 blocks." },
+    },
+    numeric {
+      id = "requests-per-s",
+      prompt = "An RTX 4090 (1,008 GB/s) decodes 22 Qwen2.5-7B sequences of 8,192 tokens at a "
+            .. "time, memory-bound. Each reply is 500 tokens. In steady state, how many requests "
+            .. "finish per second (ignore prefill)?",
+      expected = rtx.decode_tokens_per_s / REPLY, unit = "", tolerance = rel(0.03),
+      hints = { "Tokens/s in total: 22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB.",
+                "Each request needs 500 of those tokens." },
+    },
+    choice {
+      id = "what-limits",
+      prompt = "A continuously batched server has requests waiting, yet the running batch does "
+            .. "not grow. The KV cache is 99% used. What limits it?",
+      options = {
+        option { "Memory: no free blocks for another sequence's cache", correct = true,
+                 why = "admission needs blocks; the scheduler waits or preempts" },
+        option { "The GPU's FLOP/s",
+                 why = "compute limits the speed of a step, not whether a sequence can join" },
+        option { "The static batch has not finished yet",
+                 why = "continuous batching admits at every step; there is no batch to wait for" },
+        option { "The weights must be reloaded for a new request",
+                 why = "the weights stay resident and are shared by every request" },
+      },
+    },
+    freetext {
+      id = "why-continuous",
+      prompt = "In two or three sentences: why does continuous batching raise throughput over "
+            .. "static batching on the same GPU?",
+      answer = "It reschedules at every step, so a finished request's slot and KV blocks go to "
+            .. "a waiting request immediately instead of idling until the longest request in "
+            .. "the batch ends. The batch stays as large as memory allows, and every decode "
+            .. "step shares its weight read among as many sequences as fit.",
+      points = {
+        point { "finished slots are refilled immediately", weight = 2,
+                accept = {"immediately", "at once", "refill", "every step", "each step", "join"} },
+        point { "no waiting for the longest request", weight = 2,
+                accept = {"longest", "idle", "drain", "wait for the batch"} },
+        point { "the weight read is shared by a fuller batch",
+                accept = {"weight", "shared", "fuller", "larger batch", "memory allows"} },
+      },
+    },
+  },
+}

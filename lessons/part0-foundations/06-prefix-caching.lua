@@ -1,0 +1,217 @@
+-- Part 0 · Foundations: prefix caching. Requests that start with the same
+-- tokens can point at the same KV blocks; only whole blocks are shared.
+
+local MODEL = "qwen2.5-7b"
+local GiB = 2^30
+local SHARED = 2000      -- tokens of system prompt every request starts with
+local OWN = 500          -- tokens each request adds (its question and its answer)
+local N = 20             -- requests in flight
+local BLOCK = 16
+
+local block_bytes = kv.calc{model = MODEL, seq = BLOCK}.block_bytes  -- 917,504 B
+local function blocks(tokens)
+  return kv.calc{model = MODEL, seq = tokens}.blocks_per_request
+end
+-- Without sharing every request holds its whole context; with it, the full
+-- blocks of the prefix are held once and each request keeps the rest.
+local shared_full = SHARED // BLOCK
+local without = N * blocks(SHARED + OWN) * block_bytes
+local with = (shared_full + N * blocks(SHARED + OWN - shared_full * BLOCK)) * block_bytes
+
+local function f(x, places) return string.format("%." .. (places or 2) .. "f", x) end
+
+return lesson {
+  id = "prefix-caching",
+  title = "Prefix caching: store a shared prompt once",
+  module = "part0-foundations",
+  baseline = "vLLM V1 automatic prefix caching (vllm/v1/core/kv_cache_utils.py: a block's hash "
+          .. "chains its parent's hash with its tokens; only full blocks are cached); "
+          .. "Zheng et al., \"SGLang: Efficient Execution of Structured Language Model Programs\" "
+          .. "(2023), RadixAttention",
+  concept = "prefix-caching",
+  requires = {"paged-attention"},
+  links = {"paged-attention", "continuous-batching", "shrinking-kv"},
+
+  question = "Your chat service puts the same 2,000-token system prompt in front of every "
+          .. "request. What does prefix caching save, how does vLLM find the shared part, and "
+          .. "when does it not help?",
+
+  answer = "Keys and values depend only on the tokens before them, so requests that start with "
+        .. "the same tokens have identical caches for that prefix. vLLM hashes each full "
+        .. "16-token block together with the hash of the block before it; a new request whose "
+        .. "blocks hash the same reuses those physical blocks instead of computing and storing "
+        .. "them again. That saves memory (the prefix is held once, not once per request) and "
+        .. "prefill time (the cached tokens are not recomputed). It does not help when prompts "
+        .. "differ early, even by one token at the start, when the shared part is shorter than a "
+        .. "block, or when memory pressure evicts the cached blocks before the next request.",
+
+  points = {
+    point { "a shared prefix has an identical cache", weight = 2,
+            accept = {"identical", "same tokens", "same prefix", "depends only", "shared prefix"} },
+    point { "blocks are found by hashing their tokens and their parent", weight = 2,
+            accept = {"hash", "radix", "tree", "lookup"} },
+    point { "it saves memory and prefill compute", weight = 2,
+            accept = {"prefill", "compute", "time to first token", "ttft", "memory", "stored once"} },
+    point { "no help when prompts differ early or blocks are evicted",
+            accept = {"differ", "evict", "unique", "timestamp", "first token", "shorter than a block"} },
+  },
+
+  sections = {
+    section {
+      title = "Why a prefix's cache can be shared",
+      text = "A token's key and value at a layer are computed from that token and, through "
+          .. "attention, from the tokens before it, never from tokens after it. So two "
+          .. "requests that begin with the same " .. SHARED .. " tokens hold byte-for-byte the "
+          .. "same cache for those tokens, whatever follows. Storing it twice is pure waste.",
+    },
+    section {
+      title = "How vLLM finds it",
+      text = "When a block of 16 tokens fills, vLLM computes its hash from the parent block's "
+          .. "hash and the block's own tokens (plus extra keys such as a LoRA adapter or image "
+          .. "inputs). The chain makes a block's hash stand for the whole prefix up to it. A new "
+          .. "request hashes its prompt's full blocks and walks the table until the first miss; "
+          .. "everything before the miss is reused. Freed blocks stay cached until memory is "
+          .. "needed and are evicted least recently used first.",
+    },
+    section {
+      title = "What it saves",
+      text = N .. " requests each hold the " .. SHARED .. "-token system prompt and " .. OWN
+          .. " tokens of their own. Unshared, each needs " .. blocks(SHARED + OWN) .. " blocks: "
+          .. f(without / GiB) .. " GiB of Qwen2.5-7B cache in all. Shared, the prompt's "
+          .. shared_full .. " blocks are held once and each request adds "
+          .. blocks(SHARED + OWN - shared_full * BLOCK) .. ": " .. f(with / GiB) .. " GiB, "
+          .. f((1 - with / without) * 100, 0) .. "% less. The same tokens also skip prefill, "
+          .. "which shortens the time to the first token.",
+    },
+    section {
+      title = "When it does not help",
+      text = "Only full blocks are shared, and the chain breaks at the first differing token: "
+          .. "a timestamp or user name at the top of the system prompt makes every request's "
+          .. "first block different and nothing is reused. Unique prompts (one-off documents, "
+          .. "random benchmarks) share nothing. Under memory pressure the cached blocks are the "
+          .. "first evicted. And decode speed is unchanged: every sequence still reads its whole "
+          .. "context at every step, shared blocks included.",
+    },
+  },
+
+  worked = code [[
+unshared     ⌈(2,000 + 500) ÷ 16⌉          = 157 blocks per request
+             20 × 157 × 917,504 B          = 2.68 GiB
+shared       2,000 ÷ 16                    = 125 blocks, held once
+             20 × ⌈500 ÷ 16⌉ = 20 × 32     = 640 blocks of their own
+             (125 + 640) × 917,504 B       = 0.65 GiB, 76% less
+partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 tokens are redone]],
+
+  followups = {
+    followup {
+      question = "Prefix caching is on, but the hit rate is near zero although every request "
+              .. "uses the same system prompt. What would you check?",
+      answer = "Whether the prompts really are identical from the first token: templates often "
+            .. "put a date, a request id or the user's name at the top, which changes the first "
+            .. "block and therefore every hash after it. Then whether the cached blocks survive "
+            .. "between requests: with the cache full, they are evicted before they are reused. "
+            .. "A different LoRA adapter, or different images in a multimodal prompt, also change "
+            .. "the hash.",
+      points = {
+        point { "something variable at the start of the prompt", weight = 2,
+                accept = {"timestamp", "date", "user name", "request id", "start of the prompt",
+                          "first token", "first block", "template"} },
+        point { "the blocks are evicted under memory pressure",
+                accept = {"evict", "memory pressure", "cache full", "lru"} },
+        point { "other keys in the hash, such as a LoRA adapter",
+                accept = {"lora", "adapter", "extra key", "salt", "multimodal", "image"} },
+      },
+    },
+    followup {
+      question = "Does prefix caching make decode faster?",
+      answer = "No. It saves the prefill of the shared tokens and the memory to hold them, but "
+            .. "each decode step still reads every sequence's whole context, shared blocks "
+            .. "included. The indirect gain is capacity: the memory saved lets more sequences "
+            .. "run at once, which raises total throughput.",
+      points = {
+        point { "decode still reads the whole context", weight = 2,
+                accept = {"still reads", "whole context", "no", "not faster", "same reads"} },
+        point { "it saves prefill and memory",
+                accept = {"prefill", "memory", "time to first token", "ttft"} },
+        point { "more room means more concurrency",
+                accept = {"concurrency", "more sequences", "capacity", "throughput"} },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "without-sharing",
+      prompt = "20 Qwen2.5-7B requests each hold a 2,000-token system prompt plus 500 tokens of "
+            .. "their own, in 16-token BF16 blocks. How many GiB of KV do they hold without "
+            .. "prefix caching?",
+      expected = without / GiB, unit = "GiB", tolerance = rel(0.02), model = MODEL,
+      hints = { "Each request: ⌈2,500 ÷ 16⌉ blocks of 16 × 57,344 B.", "Times 20." },
+    },
+    numeric {
+      id = "with-sharing",
+      prompt = "With prefix caching, the system prompt's blocks are held once. How many GiB do "
+            .. "the same 20 requests hold?",
+      expected = with / GiB, unit = "GiB", tolerance = rel(0.02), model = MODEL,
+      hints = { "The prompt: 2,000 ÷ 16 = 125 blocks, once.",
+                "Each request's own 500 tokens: ⌈500 ÷ 16⌉ blocks." },
+    },
+    numeric {
+      id = "shared-tokens",
+      prompt = "Every request starts with the same {prefix}-token prompt. With {block}-token "
+            .. "blocks, how many of those tokens can prefix caching reuse?",
+      params = { prefix = range(100, 5000, 73), block = {16, 32} },
+      expected = function(p) return (p.prefix // p.block) * p.block end,
+      unit = "tokens", tolerance = abs(0.5),
+      hints = { "Only full blocks are cached and shared.", "⌊prefix ÷ block⌋ × block." },
+    },
+    numeric {
+      id = "saving-share",
+      prompt = "{n} requests share a {shared}-token prefix (a multiple of 16) and each adds "
+            .. "{own} tokens of its own. What percentage of the KV blocks does prefix caching "
+            .. "save?",
+      params = { n = {4, 8, 16, 32, 64}, shared = range(512, 4096, 512),
+                 own = range(160, 1600, 160) },
+      expected = function(p)
+        local unshared = p.n * blocks(p.shared + p.own)
+        local shared = p.shared // BLOCK + p.n * blocks(p.own)
+        return (1 - shared / unshared) * 100
+      end,
+      unit = "%", tolerance = abs(1),
+      hints = { "Unshared: n × ⌈(shared + own) ÷ 16⌉ blocks.",
+                "Shared: shared ÷ 16 once, plus n × ⌈own ÷ 16⌉." },
+    },
+    choice {
+      id = "hit-killer",
+      prompt = "Which change to a system prompt stops prefix caching from reusing it?",
+      options = {
+        option { "Putting the current time on its first line", correct = true,
+                 why = "the first block differs per request, and every later hash chains from it" },
+        option { "Appending the user's question after it",
+                 why = "what comes after the prefix does not change the prefix's blocks" },
+        option { "Making it 3,000 tokens instead of 2,000",
+                 why = "a longer identical prefix shares more blocks, not fewer" },
+        option { "Raising max_num_seqs",
+                 why = "the scheduler's cap does not change any block's hash" },
+      },
+    },
+    freetext {
+      id = "when-not",
+      prompt = "Name two workloads where prefix caching saves almost nothing, and say why.",
+      answer = "Workloads whose prompts share no prefix: one-off documents to summarise, or "
+            .. "benchmarks with random prompts. And workloads where the shared part is tiny "
+            .. "next to each request's own tokens, like a 20-token instruction before a "
+            .. "50,000-token document, or where memory pressure evicts the cached blocks before "
+            .. "they are reused.",
+      points = {
+        point { "unique prompts share nothing", weight = 2,
+                accept = {"unique", "random", "no shared", "nothing in common", "different prompts",
+                          "one-off"} },
+        point { "the shared part is small next to the rest",
+                accept = {"small", "tiny", "short prefix", "shorter than a block", "long document"} },
+        point { "eviction before reuse",
+                accept = {"evict", "memory pressure", "cache full"} },
+      },
+    },
+  },
+}

@@ -1,0 +1,218 @@
+-- Part 0 · Foundations: four ways to make each token's cache smaller, each
+-- with the calculator's figures: GQA/MQA, MLA, fp8, sliding windows.
+
+local MODEL = "qwen2.5-7b"
+local GiB = 2^30
+local qwen = kv.model(MODEL)
+local function per_token(t) t.model = t.model or MODEL; return kv.calc(t).kv_bytes_per_token end
+local gqa = per_token{}                                   -- 57,344 B, 4 KV heads
+local mha = per_token{kv_heads = qwen.heads}              -- 401,408 B, 28 KV heads
+local mqa = per_token{kv_heads = 1}                       -- 14,336 B, 1 KV head
+
+-- DeepSeek-V3 caches one latent of kv_lora_rank + qk_rope_head_dim per token
+-- per layer. Its config.json also gives what full per-head keys and values
+-- would be: 128 heads, keys of 128 + 64 dims, values of 128.
+local ds = kv.model("deepseek-v3")
+local mla = per_token{model = "deepseek-v3", kv_dtype = "bf16"}           -- 70,272 B
+local ds_full = ds.layers * ds.heads * ((128 + ds.mla_rope_dim) + 128) * 2  -- 4,997,120 B
+
+-- Gemma-3-27B: 52 of 62 layers attend over a 1,024-token window.
+local SEQ = 32768
+local gemma = kv.calc{model = "gemma-3-27b", seq = SEQ}
+local gemma_held = gemma.blocks_per_request * gemma.block_bytes   -- what vLLM reserves
+local gemma_full = gemma.kv_bytes_per_token * SEQ                 -- every layer full
+
+-- A real start-up log: Qwen2.5-7B, kv_cache_dtype=fp8, one H100, vLLM 0.19.
+local fp8_log = kv.calc{model = MODEL, kv_dtype = "fp8", seq = 8192, kv_budget_gib = 58.53}
+
+local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
+local function n(x)
+  local s = string.format("%d", x)
+  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
+
+return lesson {
+  id = "shrinking-kv",
+  title = "Smaller KV: GQA, MLA, fp8 and windows",
+  module = "part0-foundations",
+  baseline = "model shapes from each config.json (Qwen2.5-7B, DeepSeek-V3, Gemma-3-27B); "
+          .. "Ainslie et al., \"GQA\" (2023); DeepSeek-V2 technical report (2024) for MLA; "
+          .. "vLLM V1 hybrid KV cache groups and sliding-window block counts "
+          .. "(vllm/v1/core/kv_cache_utils.py, single_type_kv_cache_manager.py); a public vLLM "
+          .. "0.19 start-up log of Qwen2.5-7B with an fp8 cache on one H100 (llm-d-planner "
+          .. "accuracy results): 58.53 GiB available, 137,000 blocks",
+  concept = "kv-compression",
+  requires = {"kv-cache"},
+  links = {"kv-cache", "shrinking-weights", "tensor-parallel-kv"},
+
+  question = "Name the ways modern models and engines shrink the KV cache per token, and say "
+          .. "roughly what each saves on a real model.",
+
+  answer = "Four, and they multiply. Grouped-query attention stores fewer KV heads than query "
+        .. "heads: Qwen2.5-7B keeps 4 for 28, 7 times less than full multi-head attention, and "
+        .. "multi-query attention goes to one. Multi-head latent attention (DeepSeek) caches one "
+        .. "compressed latent per token per layer instead of per-head keys and values, about 71 "
+        .. "times less for DeepSeek-V3. An fp8 cache halves the bytes of whatever is stored. "
+        .. "Sliding-window layers (Gemma, gpt-oss) keep only the last few thousand tokens, so "
+        .. "their share stops growing with the context.",
+
+  points = {
+    point { "GQA/MQA: fewer KV heads than query heads", weight = 2,
+            accept = {"gqa", "grouped-query", "grouped query", "mqa", "multi-query", "fewer kv heads"} },
+    point { "MLA caches a compressed latent", weight = 2,
+            accept = {"mla", "latent", "compressed", "low-rank", "low rank"} },
+    point { "an fp8 cache halves the bytes", weight = 2,
+            accept = {"fp8", "8-bit", "8 bit", "int8", "quantis", "quantiz"} },
+    point { "sliding windows cap what some layers keep", weight = 2,
+            accept = {"sliding", "window", "local attention", "swa"} },
+  },
+
+  sections = {
+    section {
+      title = "Fewer KV heads: GQA and MQA",
+      text = "Multi-head attention gives every query head its own key and value head. "
+          .. "Grouped-query attention lets a group of query heads share one: Qwen2.5-7B has "
+          .. qwen.heads .. " query heads and " .. qwen.kv_heads .. " KV heads, so a token costs "
+          .. gqa // 1024 .. " KiB instead of " .. mha // 1024 .. " KiB. Multi-query attention, "
+          .. "one KV head for all, would make it " .. mqa // 1024 .. " KiB. The GQA paper found "
+          .. "grouping keeps quality close to full attention where one head loses more.",
+    },
+    section {
+      title = "A latent instead of heads: MLA",
+      text = "DeepSeek's multi-head latent attention stores, per token and layer, one vector of "
+          .. ds.mla_rank .. " dimensions plus a " .. ds.mla_rope_dim .. "-dimension positional "
+          .. "key, and rebuilds every head's keys and values from it inside attention. "
+          .. "DeepSeek-V3 caches " .. n(mla) .. " bytes a token in BF16. Its " .. ds.heads
+          .. " heads with full keys (192 dims) and values (128) would need " .. n(ds_full)
+          .. " bytes: " .. f(ds_full / mla, 0) .. " times more. Because the latent is shared by "
+          .. "all heads, tensor parallelism cannot split it.",
+    },
+    section {
+      title = "Fewer bits: an fp8 cache",
+      text = "kv_cache_dtype=fp8 stores each key and value in one byte, halving any model's "
+          .. "cache: Qwen2.5-7B goes to " .. gqa // 2048 .. " KiB a token. A public vLLM 0.19 "
+          .. "log of exactly that setup on one H100 reports 58.53 GiB available and 137,000 "
+          .. "blocks; the calculator gives " .. n(fp8_log.num_gpu_blocks) .. " (the log rounds "
+          .. "the GiB). It is independent of the weights' dtype, and attention must dequantise "
+          .. "as it reads, with per-tensor scales to keep the error small.",
+    },
+    section {
+      title = "Shorter memories: sliding windows",
+      text = "In Gemma-3-27B, 52 of 62 layers attend only to the last 1,024 tokens. vLLM keeps "
+          .. "for such a layer the window plus one scheduling step's tokens "
+          .. "(max_num_batched_tokens; 8,192 here, as in the public logs the calculator is "
+          .. "checked against), so at " .. n(SEQ) .. " tokens a "
+          .. "request holds " .. f(gemma_held / GiB, 2) .. " GiB instead of the "
+          .. f(gemma_full / GiB, 2) .. " GiB of keeping every layer whole. The longer the "
+          .. "context, the bigger the saving, since the sliding share stops growing.",
+    },
+  },
+
+  worked = code [[
+MHA    2 × 28 layers × 28 heads × 128 × 2 B        = 401,408 B = 392 KiB
+GQA    2 × 28 × 4 × 128 × 2 B                       =  57,344 B =  56 KiB (7×)
+MQA    2 × 28 × 1 × 128 × 2 B                       =  14,336 B =  14 KiB
+MLA    61 layers × (512 + 64) × 2 B                 =  70,272 B (DeepSeek-V3)
+  full 61 × 128 heads × (192 + 128) × 2 B           = 4,997,120 B → 71× more
+fp8    56 KiB ÷ 2                                   =  28 KiB
+       58.53 GiB ÷ (16 × 28 KiB)                    = 136,993 blocks (log: 137,000)
+SWA    Gemma-3-27B at 32,768 tokens: 6.73 GiB held by vLLM vs 15.50 GiB all-full]],
+
+  followups = {
+    followup {
+      question = "Why can tensor parallelism split a GQA cache across GPUs but not an MLA cache?",
+      answer = "GQA's cache is per KV head, and tensor parallelism gives each GPU a subset of "
+            .. "heads, so each GPU stores its heads' keys and values. MLA's latent is one vector "
+            .. "per token that every head reads, so every GPU needs all of it: each GPU holds "
+            .. "the full latent cache, and adding GPUs does not shrink it per GPU.",
+      points = {
+        point { "GQA's cache is per head, split with the heads", weight = 2,
+                accept = {"per head", "split the heads", "heads across", "subset of heads"} },
+        point { "MLA's latent is shared by all heads", weight = 2,
+                accept = {"shared by all", "every head", "one latent", "all heads", "whole latent"} },
+        point { "so every GPU holds the full latent",
+                accept = {"every gpu", "each gpu", "replicat", "not shrink", "full latent"} },
+      },
+    },
+    followup {
+      question = "Does an fp8 KV cache hurt accuracy, and what would you check before turning "
+              .. "it on?",
+      answer = "Usually a little: keys and values are rounded to 8 bits, so attention scores "
+            .. "move slightly, and models with large outlier activations suffer more. Check the "
+            .. "scales (calibrated per-tensor scales beat the default of 1.0), run the task's "
+            .. "own evaluation with and without, and watch long-context tasks, where small "
+            .. "errors in many keys add up.",
+      points = {
+        point { "rounding to 8 bits perturbs attention", weight = 2,
+                accept = {"round", "precision", "error", "perturb", "small loss", "slight"} },
+        point { "calibrated scales matter", accept = {"scale", "calibrat"} },
+        point { "evaluate on the task, especially long context", weight = 2,
+                accept = {"evaluat", "benchmark", "eval", "long context", "measure", "test"} },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "mha-per-token",
+      prompt = "If Qwen2.5-7B gave each of its 28 query heads its own KV head (plain multi-head "
+            .. "attention), how many KiB would one token take in BF16?",
+      expected = mha / 1024, unit = "KiB", tolerance = rel(0.01), model = MODEL,
+      hints = { "2 × layers × heads × head dim × bytes, with 28 heads." },
+    },
+    numeric {
+      id = "mqa-per-token",
+      prompt = "And with a single KV head shared by all 28 query heads (multi-query attention)?",
+      expected = mqa / 1024, unit = "KiB", tolerance = rel(0.01),
+      hints = { "One KV head: 2 × 28 × 1 × 128 × 2 B." },
+    },
+    numeric {
+      id = "mla-ratio",
+      prompt = "DeepSeek-V3 caches a 512 + 64 dimension latent per token per layer (61 layers). "
+            .. "Its 128 heads have 192-dimension keys and 128-dimension values. How many times "
+            .. "smaller is the latent cache than full per-head keys and values?",
+      expected = ds_full / mla, unit = "x", tolerance = rel(0.02),
+      hints = { "Latent: 61 × 576 × 2 B per token.",
+                "Full: 61 × 128 × (192 + 128) × 2 B per token." },
+    },
+    numeric {
+      id = "fp8-model",
+      prompt = "With kv_cache_dtype=fp8, how many KiB does one {model} token take?",
+      params = { model = {"llama-3.1-8b", "llama-3.1-70b", "qwen2.5-72b", "mistral-7b-v0.3",
+                          "qwen3-32b"} },
+      expected = function(p) return per_token{model = p.model, kv_dtype = "fp8"} / 1024 end,
+      unit = "KiB", tolerance = rel(0.01), kv_dtype = "fp8",
+      hints = { "kvtutor models lists each model's BF16 figure; fp8 is half." },
+    },
+    numeric {
+      id = "fp8-log-blocks",
+      prompt = "vLLM logged \"Available KV cache memory: 58.53 GiB\" for Qwen2.5-7B with "
+            .. "kv_cache_dtype=fp8. How many 16-token blocks does that make?",
+      expected = fp8_log.num_gpu_blocks, unit = "blocks", tolerance = rel(0.001), model = MODEL,
+      diagnose = "capacity", kv_dtype = "fp8",
+      hints = { "A block: 16 tokens × 28 KiB.", "58.53 × 2^30 ÷ 458,752." },
+    },
+    numeric {
+      id = "gemma-window",
+      prompt = "Gemma-3-27B keeps 52 of its 62 layers on a 1,024-token window. How many GiB "
+            .. "would one 32,768-token request hold in BF16 if every layer kept the whole context?",
+      expected = gemma_full / GiB, unit = "GiB", tolerance = rel(0.02), model = "gemma-3-27b",
+      hints = { "2 × 62 layers × 16 KV heads × 128 × 2 B per token.", "Times 32,768, in GiB." },
+    },
+    choice {
+      id = "which-multiplies",
+      prompt = "A model already uses GQA. Which further change halves its cache per token "
+            .. "without retraining?",
+      options = {
+        option { "kv_cache_dtype=fp8", correct = true,
+                 why = "an engine setting: one byte per value instead of two" },
+        option { "Switching to MLA",
+                 why = "MLA is an architecture: the model must be trained (or converted) for it" },
+        option { "AWQ 4-bit weights",
+                 why = "that shrinks the weights; the cache stays in the KV dtype" },
+        option { "Prefix caching",
+                 why = "it shares identical blocks between requests; each token costs the same" },
+      },
+    },
+  },
+}

@@ -1,0 +1,206 @@
+-- Part 0 · Foundations: tensor parallelism and the KV cache. Heads are split
+-- across GPUs, so each GPU caches only its heads' keys and values; past the
+-- number of KV heads they are replicated; an MLA latent is never split.
+
+local MODEL = "qwen2.5-7b"
+local qwen = kv.model(MODEL)
+
+-- Bytes of cache one GPU holds per token at a given TP degree.
+local function per_gpu(model, tp)
+  local m = kv.model(model)
+  local r = kv.calc{model = model, tp = tp}
+  return 2 * m.layers * r.kv_heads_per_gpu * m.head_dim * 2
+end
+
+-- Two public vLLM 0.19 start-up logs on H100s (llm-d-planner accuracy results):
+-- Qwen2.5-7B at TP 4 reported 67.34 GiB available per GPU, 315,205 blocks and a
+-- maximum concurrency of 615.63x for 8,192 tokens; DeepSeek-V2-Lite (MLA) at
+-- TP 4 reported 63.73 GiB and 2,199,888 tokens.
+local tp4 = kv.calc{model = MODEL, tp = 4, seq = 8192, kv_budget_gib = 67.34}
+local lite = kv.calc{layers = 27, mla_rank = 512, mla_rope_dim = 64, tp = 4, seq = 8192,
+                     kv_budget_gib = 63.73}
+
+local function n(x)
+  local s = string.format("%d", x)
+  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
+
+return lesson {
+  id = "tensor-parallel-kv",
+  title = "Tensor parallelism and the KV cache",
+  module = "part0-foundations",
+  baseline = "Shoeybi et al., \"Megatron-LM\" (2019), attention heads split across GPUs; vLLM's "
+          .. "KV-head partitioning and replication (vllm/config: get_num_kv_heads) and MLA's "
+          .. "unsplit latent; two public vLLM 0.19 start-up logs on H100s (llm-d-planner "
+          .. "accuracy results): Qwen2.5-7B TP 4 with 67.34 GiB, 315,205 blocks, 615.63x; "
+          .. "DeepSeek-V2-Lite TP 4 with 63.73 GiB, 2,199,888 tokens",
+  concept = "tensor-parallel",
+  requires = {"shrinking-kv"},
+  links = {"shrinking-kv", "sizing-deployment"},
+
+  question = "You serve a model with tensor parallelism across 4 GPUs. How is the KV cache "
+          .. "divided between them, and when does adding GPUs stop shrinking each GPU's share?",
+
+  answer = "Tensor parallelism gives each GPU a slice of every layer's attention heads, and "
+        .. "each GPU caches keys and values only for its own KV heads. With 4 KV heads and TP 4, "
+        .. "each GPU holds one head: a quarter of the per-token cache, on top of a quarter of "
+        .. "the weights. Once TP exceeds the number of KV heads, the heads cannot be split "
+        .. "further and are replicated: each GPU still holds a whole head, so its share stops "
+        .. "shrinking and the cluster stores copies. An MLA model's latent is read by every "
+        .. "head, so every GPU keeps all of it at any TP.",
+
+  points = {
+    point { "each GPU caches only its own KV heads", weight = 2,
+            accept = {"its own heads", "its heads", "subset of heads", "split the heads",
+                      "heads are split", "slice", "per gpu"} },
+    point { "the per-GPU cache shrinks by the TP degree", weight = 2,
+            accept = {"quarter", "divided by", "÷ tp", "/ tp", "shrinks", "1/4"} },
+    point { "past the KV head count, heads are replicated", weight = 2,
+            accept = {"replicat", "copies", "duplicate", "more gpus than kv heads", "exceeds"} },
+    point { "an MLA latent is not split",
+            accept = {"mla", "latent"} },
+  },
+
+  sections = {
+    section {
+      title = "Heads go to GPUs",
+      text = "Megatron-style tensor parallelism splits each attention layer by heads: with TP "
+          .. "4, Qwen2.5-7B's " .. qwen.heads .. " query heads become 7 per GPU and its "
+          .. qwen.kv_heads .. " KV heads one per GPU. A GPU computes attention for its heads "
+          .. "only, so it needs only their keys and values: " .. n(per_gpu(MODEL, 4))
+          .. " bytes a token instead of " .. n(per_gpu(MODEL, 1)) .. ". The weights are split "
+          .. "the same way, so each GPU frees memory twice over.",
+    },
+    section {
+      title = "What a real start-up log shows",
+      text = "A public vLLM 0.19 log of Qwen2.5-7B at TP 4 on H100s reports 67.34 GiB of KV "
+          .. "memory available on each GPU and 315,205 blocks. A block on one GPU holds 16 "
+          .. "tokens × " .. n(per_gpu(MODEL, 4)) .. " bytes; the calculator gets "
+          .. n(tp4.num_gpu_blocks) .. " blocks from the rounded GiB and a maximum concurrency "
+          .. "of " .. string.format("%.2f", tp4.max_concurrency) .. " for 8,192 tokens; the log "
+          .. "says 615.63. Every GPU holds the same block numbers for its own heads, so the "
+          .. "blocks are not multiplied by four.",
+    },
+    section {
+      title = "When TP outgrows the KV heads",
+      text = "Llama-3.1-70B has 8 KV heads. At TP 8 each GPU holds one: "
+          .. n(per_gpu("llama-3.1-70b", 8)) .. " bytes a token. At TP 16 there is half a head "
+          .. "per GPU, which cannot be split, so vLLM gives each pair of GPUs a copy of one "
+          .. "head: still " .. n(per_gpu("llama-3.1-70b", 16)) .. " bytes a token on each "
+          .. "GPU. Doubling the GPUs halved the weights per GPU but left the cache per GPU "
+          .. "where it was.",
+    },
+    section {
+      title = "MLA is not split",
+      text = "An MLA model caches one latent per token per layer that every head expands from. "
+          .. "Splitting heads across GPUs does not split the latent: each GPU keeps it whole. "
+          .. "DeepSeek-V2-Lite (27 layers, 512 + 64 dimensions) holds "
+          .. n(27 * 576 * 2) .. " bytes a token on every GPU at any TP; its TP 4 log reports "
+          .. "2,199,888 tokens of cache from 63.73 GiB per GPU, and the calculator gets "
+          .. n(lite.kv_tokens) .. ". More GPUs add room only through the weights they take "
+          .. "off each GPU.",
+    },
+  },
+
+  worked = code [[
+TP 1     2 × 28 layers × 4 KV heads × 128 × 2 B    = 57,344 B a token on the one GPU
+TP 4     4 KV heads ÷ 4 GPUs = 1 head each         = 14,336 B a token per GPU
+log      67.34 GiB ÷ (16 × 14,336 B)               = 315,228 blocks (log: 315,205)
+         315,228 × 16 ÷ 8,192                      = 615.7x (log: 615.63x)
+TP 16    Llama-3.1-70B: 8 KV heads < 16 GPUs → replicated, 1 head each = 40,960 B per GPU
+MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
+         63.73 GiB ÷ 31,104 B                      = 2,200,016 tokens (log: 2,199,888)]],
+
+  followups = {
+    followup {
+      question = "Why not just use pipeline parallelism instead, to avoid replication?",
+      answer = "Pipeline parallelism splits by layers: each stage holds its layers' weights and "
+            .. "its layers' cache, for all heads, so no head is ever copied and the cache per "
+            .. "GPU falls with the number of stages. The price is that a token passes through "
+            .. "the stages one after another, so a single sequence gets no faster, and keeping "
+            .. "every stage busy needs several batches in flight; tensor parallelism instead "
+            .. "speeds up each step but needs fast links for its all-reduces.",
+      points = {
+        point { "pipeline stages split the layers", weight = 2,
+                accept = {"layers", "stage"} },
+        point { "each stage caches only its layers, no copies",
+                accept = {"its layers", "no replication", "no copies", "not copied"} },
+        point { "stages run one after another: latency and bubbles",
+                accept = {"bubble", "one after another", "sequential", "latency", "no faster"} },
+        point { "TP needs fast interconnect for all-reduce",
+                accept = {"all-reduce", "allreduce", "nvlink", "interconnect", "communication"} },
+      },
+    },
+    followup {
+      question = "vLLM refuses TP 8 for Qwen2.5-7B. Why?",
+      answer = "Tensor parallelism gives every GPU the same number of query heads, so the degree "
+            .. "must divide the 28 query heads; 8 does not. The 4 KV heads must also share out "
+            .. "evenly: either TP divides them (TP 2 or 4) or they divide TP, each head copied "
+            .. "to the same number of GPUs. TP 7 divides the query heads but fails that second "
+            .. "rule, so for this model only 2 and 4 work.",
+      points = {
+        point { "the TP degree must divide the attention heads", weight = 2,
+                accept = {"divide", "divisible", "evenly", "28"} },
+        point { "the KV heads must split or replicate evenly",
+                accept = {"kv heads", "replicat", "evenly"} },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "tp2-per-gpu",
+      prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, BF16) runs at TP 2. How many "
+            .. "KiB of cache does each GPU hold per token?",
+      expected = per_gpu(MODEL, 2) / 1024, unit = "KiB", tolerance = rel(0.01),
+      hints = { "Each GPU holds 2 of the 4 KV heads.", "2 × 28 × 2 × 128 × 2 B." },
+    },
+    numeric {
+      id = "log-blocks",
+      prompt = "vLLM logged \"Available KV cache memory: 67.34 GiB\" on each GPU for Qwen2.5-7B "
+            .. "at TP 4. How many 16-token blocks does each GPU hold?",
+      expected = tp4.num_gpu_blocks, unit = "blocks", tolerance = rel(0.001),
+      hints = { "Each GPU holds one KV head: 14,336 B a token.", "67.34 × 2^30 ÷ (16 × 14,336)." },
+    },
+    numeric {
+      id = "log-concurrency",
+      prompt = "From those blocks, what maximum concurrency does vLLM report for requests of "
+            .. "8,192 tokens?",
+      expected = tp4.max_concurrency, unit = "x", tolerance = rel(0.002),
+      hints = { "Blocks × 16 tokens ÷ 8,192." },
+    },
+    numeric {
+      id = "llama70b-tp",
+      prompt = "Llama-3.1-70B (80 layers, 8 KV heads of 128 dims) runs at TP {tp}. How many KiB "
+            .. "of BF16 cache does each GPU hold per token?",
+      params = { tp = {1, 2, 4, 8, 16} },
+      expected = function(p) return per_gpu("llama-3.1-70b", p.tp) / 1024 end,
+      unit = "KiB", tolerance = rel(0.01),
+      hints = { "KV heads per GPU: 8 ÷ TP, but never fewer than one.",
+                "2 × 80 × heads per GPU × 128 × 2 B." },
+    },
+    numeric {
+      id = "mla-tokens",
+      prompt = "DeepSeek-V2-Lite (MLA: 27 layers, latent 512 + 64 dimensions, BF16) runs at TP "
+            .. "4 with 63.73 GiB of KV memory on each GPU. How many tokens of cache does that hold?",
+      expected = lite.kv_tokens, unit = "tokens", tolerance = rel(0.001),
+      hints = { "The latent is not split: every GPU holds 27 × 576 × 2 B a token.",
+                "Whole 16-token blocks: ⌊63.73 × 2^30 ÷ (16 × 31,104)⌋ × 16." },
+    },
+    choice {
+      id = "replicated",
+      prompt = "Going from TP 8 to TP 16 for Llama-3.1-70B (8 KV heads) does what to each GPU's "
+            .. "memory?",
+      options = {
+        option { "Halves its weights; its cache per token stays the same", correct = true,
+                 why = "one KV head per GPU already; at 16 each head is copied to two GPUs" },
+        option { "Halves both the weights and the cache per token",
+                 why = "a KV head cannot be split across GPUs" },
+        option { "Doubles the cache per token",
+                 why = "each GPU still holds exactly one head" },
+        option { "Nothing: TP only changes speed",
+                 why = "TP splits the weights, so each GPU holds less of them" },
+      },
+    },
+  },
+}

@@ -1,0 +1,237 @@
+-- Part 0 · Foundations: sizing a deployment. Predict the three lines vLLM
+-- prints at start-up, and know what gpu_memory_utilization really controls.
+
+local GiB = 2^30
+-- A public vLLM 0.19 start-up log (llm-d-planner accuracy results):
+-- Llama-3.1-8B-Instruct, one H100 80GB (79.19 GiB seen), BF16, max_model_len 8,192:
+--   Available KV cache memory: 58.11 GiB
+--   GPU KV cache size: 476,016 tokens
+--   Maximum concurrency for 8,192 tokens per request: 58.11x
+local AVAILABLE = 58.11
+local llama = kv.calc{model = "llama-3.1-8b", seq = 8192, kv_budget_gib = AVAILABLE}
+local block_bytes = llama.block_bytes                               -- 2,097,152 B: 2 MiB
+
+-- Predicting the first line from the configuration.
+local H100_SEEN = 79.19
+local OVERHEAD = 1.5                  -- GiB: activations, non-torch memory, CUDA graphs (assumed)
+local predicted = kv.calc{model = "llama-3.1-8b", gpu_mem_gib = H100_SEEN, util = 0.9,
+                          overhead_gib = OVERHEAD, seq = 8192}
+local llama_weights = predicted.weights_bytes / GiB                -- 14.96 GiB
+
+-- The seed card's GPU: what max_model_len vLLM would accept.
+local rtx = kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", overhead_gib = 1, seq = 8192}
+
+local function f(x, places) return string.format("%." .. (places or 2) .. "f", x) end
+local function n(x)
+  local s = string.format("%d", x)
+  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
+
+return lesson {
+  id = "sizing-deployment",
+  title = "Sizing a deployment, as vLLM logs it",
+  module = "part0-foundations",
+  baseline = "vLLM V1 memory profiling (vllm/v1/worker/gpu_worker.py: requested memory = "
+          .. "gpu_memory_utilization × total, less weights, peak activations, non-torch memory "
+          .. "and CUDA graphs) and block sizing (vllm/v1/core/kv_cache_utils.py); a public "
+          .. "vLLM 0.19 start-up log of Llama-3.1-8B-Instruct on one H100 80GB (llm-d-planner "
+          .. "accuracy results): 58.11 GiB, 476,016 tokens, 58.11x for 8,192 tokens",
+  concept = "deployment-sizing",
+  requires = {"continuous-batching", "shrinking-weights", "tensor-parallel-kv"},
+  links = {"kv-cache", "shrinking-weights", "tensor-parallel-kv", "continuous-batching"},
+
+  question = "Before you start vLLM with a model on a GPU, predict the \"Available KV cache "
+          .. "memory\", \"GPU KV cache size\" and \"Maximum concurrency\" lines it will print, "
+          .. "and explain why setting gpu_memory_utilization to 0.99 is risky.",
+
+  answer = "vLLM takes gpu_memory_utilization of the GPU's total memory, subtracts the weights, "
+        .. "the peak activation memory of a profiling pass, memory outside PyTorch (the CUDA "
+        .. "context, NCCL) and the CUDA graphs, and logs what is left as available KV cache "
+        .. "memory. It cuts that into blocks of block_size tokens across all layers; blocks × "
+        .. "block_size is the KV cache size in tokens, and that divided by the tokens one "
+        .. "request of max_model_len needs is the maximum concurrency. At 0.99 nothing is left "
+        .. "for what the profile did not see: other processes, allocator fragmentation, "
+        .. "larger activations in real traffic. The server starts, then fails with out-of-memory "
+        .. "under load.",
+
+  points = {
+    point { "utilisation × total, minus weights, activations and other memory", weight = 2,
+            accept = {"minus the weights", "subtract", "less the weights", "left after",
+                      "utilization ×", "utilisation ×", "× total", "times total"} },
+    point { "blocks × block size = tokens", weight = 2,
+            accept = {"block", "tokens"} },
+    point { "concurrency = tokens ÷ max_model_len", weight = 2,
+            accept = {"max_model_len", "divided by", "÷", "per request"} },
+    point { "0.99 leaves no headroom: OOM under load", weight = 2,
+            accept = {"oom", "out of memory", "out-of-memory", "headroom", "margin", "no room"} },
+  },
+
+  sections = {
+    section {
+      title = "What vLLM subtracts",
+      text = "At start-up vLLM loads the weights, runs one forward pass on a dummy batch of "
+          .. "max_num_batched_tokens to find the peak activation memory, captures CUDA graphs, "
+          .. "and measures the memory the CUDA context and libraries take outside PyTorch. The "
+          .. "KV budget is gpu_memory_utilization × total memory minus all of that. The total is "
+          .. "what the driver reports: an H100 80GB shows " .. H100_SEEN .. " GiB, not 80.",
+    },
+    section {
+      title = "Predicting the first line",
+      text = "Llama-3.1-8B in BF16 weighs " .. f(llama_weights) .. " GiB. At the default 0.9 "
+          .. "on an H100, 0.9 × " .. H100_SEEN .. " = " .. f(0.9 * H100_SEEN) .. " GiB; with, "
+          .. "say, " .. OVERHEAD .. " GiB of activations, graphs and context, the log would "
+          .. "read about " .. f(predicted.kv_budget_bytes / GiB) .. " GiB. The overhead is the "
+          .. "one figure you cannot compute from the configuration: it depends on "
+          .. "max_num_batched_tokens, the graph sizes and the versions of the libraries. "
+          .. "Measure it once per setup and keep it.",
+    },
+    section {
+      title = "From GiB to tokens to concurrency",
+      text = "The public log of this model on an H100 says \"Available KV cache memory: 58.11 "
+          .. "GiB\". A 16-token block across 32 layers with 8 KV heads of 128 dims is "
+          .. n(block_bytes) .. " bytes, exactly 2 MiB, so that is " .. n(llama.num_gpu_blocks)
+          .. " blocks and " .. n(llama.kv_tokens) .. " tokens; the log prints 476,016, one "
+          .. "block fewer, because 58.11 is itself rounded. Divided by 8,192 tokens a request: "
+          .. f(llama.max_concurrency) .. "x, as logged.",
+    },
+    section {
+      title = "When the model does not fit its own context",
+      text = "vLLM refuses to start if one request of max_model_len cannot fit. Qwen2.5-7B on "
+          .. "an RTX 4090 at 0.9 with 1 GiB of overhead has " .. f(rtx.kv_budget_bytes / GiB)
+          .. " GiB of cache: " .. n(rtx.max_model_len_fits) .. " tokens. Ask for a 131,072-token "
+          .. "context and start-up fails with an error naming both numbers; lower "
+          .. "max_model_len, quantise, or add memory.",
+    },
+    section {
+      title = "Why 0.99 is risky",
+      text = "The profile sees one dummy batch. Real traffic brings other shapes, sampling "
+          .. "buffers, allocator fragmentation, and sometimes another process on the same GPU. "
+          .. "The default 0.9 keeps a tenth of the card for all that; at 0.99 an 80 GB card "
+          .. "keeps under 1 GiB, and the first unusual batch ends in an out-of-memory error in "
+          .. "production rather than at start-up. Raise it in small steps and watch the peak.",
+    },
+  },
+
+  worked = code [[
+log (Llama-3.1-8B, H100, BF16, max_model_len 8,192)
+  Available KV cache memory: 58.11 GiB
+  block      16 tokens × 2 × 32 layers × 8 heads × 128 × 2 B = 2,097,152 B = 2 MiB
+  blocks     58.11 GiB ÷ 2 MiB                  = 29,752 (log: 476,016 ÷ 16 = 29,751)
+  tokens     29,752 × 16                        = 476,032
+  max conc.  476,032 ÷ 8,192                    = 58.11x
+predict      0.9 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 54.81 GiB]],
+
+  followups = {
+    followup {
+      question = "The log says \"Maximum concurrency for 8,192 tokens per request: 3.2x\" but "
+              .. "you set max_num_seqs to 64. How many requests will really run at once?",
+      answer = "Usually many more than 3. The reported figure assumes every request uses the "
+            .. "full max_model_len; real requests are shorter and hold only the blocks they use, "
+            .. "so the scheduler admits up to max_num_seqs while free blocks last. If requests "
+            .. "do run long, it stops admitting and preempts, and concurrency falls toward 3.",
+      points = {
+        point { "the log assumes full-length requests", weight = 2,
+                accept = {"full length", "max_model_len", "worst case", "every request uses"} },
+        point { "shorter requests hold fewer blocks, so more run", weight = 2,
+                accept = {"shorter", "fewer blocks", "only the blocks", "more than"} },
+        point { "long requests lead to preemption",
+                accept = {"preempt", "stops admitting", "queue", "wait"} },
+      },
+    },
+    followup {
+      question = "Your prediction of the available KV memory is 1.5 GiB higher than the log. "
+              .. "Where would you look?",
+      answer = "At the subtractions you could not compute: peak activations grow with "
+            .. "max_num_batched_tokens (and the vocabulary size for the logits), CUDA graph "
+            .. "capture takes memory per captured batch size, and the CUDA context, NCCL and "
+            .. "cuBLAS workspaces sit outside PyTorch. Also check what the driver reports as "
+            .. "total memory and whether another process holds some of it.",
+      points = {
+        point { "activations grow with max_num_batched_tokens", weight = 2,
+                accept = {"activation", "max_num_batched_tokens", "profil", "logits"} },
+        point { "CUDA graphs and non-torch memory",
+                accept = {"cuda graph", "non-torch", "cuda context", "nccl", "cublas", "workspace"} },
+        point { "the real total and other processes",
+                accept = {"other process", "driver", "nvidia-smi", "total memory", "reports"} },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "log-blocks",
+      prompt = "vLLM printed \"Available KV cache memory: 58.11 GiB\" for Llama-3.1-8B (32 "
+            .. "layers, 8 KV heads of 128 dims, BF16) with 16-token blocks. How many blocks is "
+            .. "that?",
+      expected = llama.num_gpu_blocks, unit = "blocks", tolerance = abs(2),
+      model = "llama-3.1-8b", diagnose = "capacity",
+      hints = { "One block: 16 × 2 × 32 × 8 × 128 × 2 bytes.", "That is exactly 2 MiB." },
+    },
+    numeric {
+      id = "log-tokens",
+      prompt = "What will the next line, \"GPU KV cache size: N tokens\", say?",
+      expected = llama.kv_tokens, unit = "tokens", tolerance = abs(32),
+      model = "llama-3.1-8b", diagnose = "capacity",
+      hints = { "Blocks × 16." },
+    },
+    numeric {
+      id = "log-concurrency",
+      prompt = "And \"Maximum concurrency for 8,192 tokens per request\"?",
+      expected = llama.max_concurrency, unit = "x", tolerance = abs(0.01),
+      model = "llama-3.1-8b", diagnose = "capacity",
+      hints = { "Tokens ÷ 8,192.", "For this model, 8,192 tokens are exactly 1 GiB." },
+    },
+    numeric {
+      id = "predict-available",
+      prompt = "An H100 reports 79.19 GiB. At gpu_memory_utilization 0.9, with Llama-3.1-8B's "
+            .. "BF16 weights (8,030,261,248 parameters) and 1.5 GiB of activations, graphs and "
+            .. "context, what \"Available KV cache memory\" do you expect?",
+      expected = predicted.kv_budget_bytes / GiB, unit = "GiB", tolerance = rel(0.01),
+      diagnose = "units",
+      hints = { "0.9 × 79.19 GiB first.", "Then subtract 16.06 GB (14.96 GiB) and 1.5 GiB." },
+    },
+    numeric {
+      id = "util-sweep",
+      prompt = "Qwen2.5-7B in BF16 on an RTX 4090 (24 GiB), with 1 GiB of overhead and "
+            .. "gpu_memory_utilization {util}. How many 8,192-token sequences does vLLM report "
+            .. "room for (whole sequences)?",
+      params = { util = {0.8, 0.85, 0.9, 0.95} },
+      expected = function(p)
+        return kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", util = p.util, overhead_gib = 1,
+                       seq = 8192}.max_concurrent_seqs
+      end,
+      unit = "", tolerance = abs(0.5), model = "qwen2.5-7b", diagnose = "capacity",
+      hints = { "Budget: util × 24 GiB − 14.18 GiB − 1 GiB.",
+                "Each sequence: 0.4375 GiB; round down." },
+    },
+    numeric {
+      id = "max-len-fits",
+      prompt = "Qwen2.5-7B in BF16 on an RTX 4090 at 0.9 with 1 GiB of overhead: what is the "
+            .. "largest max_model_len vLLM will accept, in tokens?",
+      expected = rtx.max_model_len_fits, unit = "tokens", tolerance = abs(16),
+      model = "qwen2.5-7b", diagnose = "capacity",
+      hints = { "Budget: 0.9 × 24 − 14.18 − 1 GiB.",
+                "Whole 16-token blocks of 896 KiB, times 16." },
+    },
+    freetext {
+      id = "why-not-099",
+      prompt = "A colleague sets gpu_memory_utilization=0.99 to get more KV cache. What do you "
+            .. "tell them?",
+      answer = "It leaves almost no headroom. vLLM sizes the cache from one profiling pass, but "
+            .. "real batches, the sampler, allocator fragmentation and any other process on the "
+            .. "GPU need memory the profile did not count; with 1% spare, the server starts "
+            .. "and later dies with out-of-memory errors under load. Raise it in small steps, "
+            .. "watch peak memory, or get the room from fp8 KV or quantised weights instead.",
+      points = {
+        point { "no headroom: OOM under load", weight = 2,
+                accept = {"oom", "out of memory", "out-of-memory", "headroom", "margin", "crash"} },
+        point { "the profile misses real activations and fragmentation", weight = 2,
+                accept = {"profil", "activation", "fragment", "spike", "peak"} },
+        point { "other processes share the GPU",
+                accept = {"other process", "cuda context", "another process", "nccl"} },
+        point { "safer ways to get room",
+                accept = {"fp8", "quantis", "quantiz", "small steps", "max_model_len"} },
+      },
+    },
+  },
+}
