@@ -299,6 +299,14 @@ static void test_human_output(void **state)
     assert_non_null(strstr(r.out, "Worked:"));
     assert_non_null(strstr(r.out, "11,702 blocks"));
     run_free(&r);
+    /* a plain count has no unit, and no stray space where it would be */
+    argv[3] = "concurrency-24gb";
+    argv[4] = "21";
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "Expected: 22, within ")); /* then a plus-minus sign */
+    assert_non_null(strstr(r.out, " 0.5\nRead as: 21\n"));
+    run_free(&r);
 }
 
 int main(void)

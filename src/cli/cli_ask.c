@@ -168,17 +168,20 @@ static void print_human(const struct lx_lesson *l, const struct lx_exercise *e, 
     else
         putchar('\n');
     if (e->kind == LX_NUMERIC) {
-        const char *unit = e->unit && e->unit[0] ? e->unit : "";
+        /* " GiB", or nothing for a plain count: no stray space before the comma */
+        const char *sp = e->unit && e->unit[0] ? " " : "", *unit = sp[0] ? e->unit : "";
         char n3[64];
         kvt_fmt_number(o->g.spec.expected, 6, n1, sizeof n1);
         kvt_fmt_number(o->g.num.allowed, 6, n3, sizeof n3);
         if (e->relative)
-            printf("Expected: %s %s, within %s%% (%s %s %s)\n", n1, unit,
-                   kvt_fmt_real(e->tolerance * 100, 3, n2, sizeof n2), g->plusminus, n3, unit);
+            printf("Expected: %s%s%s, within %s%% (%s %s%s%s)\n", n1, sp, unit,
+                   kvt_fmt_real(e->tolerance * 100, 3, n2, sizeof n2), g->plusminus, n3, sp, unit);
         else
-            printf("Expected: %s %s, within %s %s %s\n", n1, unit, g->plusminus, n3, unit);
+            printf("Expected: %s%s%s, within %s %s%s%s\n", n1, sp, unit, g->plusminus, n3, sp,
+                   unit);
         if (o->verdict != KV_INVALID)
-            printf("Read as: %s %s\n", kvt_fmt_number(o->g.num.parsed, 6, n1, sizeof n1), unit);
+            printf("Read as: %s%s%s\n", kvt_fmt_number(o->g.num.parsed, 6, n1, sizeof n1), sp,
+                   unit);
         if (o->g.num.mistake != KV_MISTAKE_NONE)
             printf("Diagnosis: %s\n", kv_mistake_text(o->g.num.mistake));
     } else if (e->kind == LX_CHOICE) {
