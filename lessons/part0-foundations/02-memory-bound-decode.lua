@@ -91,7 +91,9 @@ return lesson {
           .. "speed as well as room. On an H100 (" .. f(kv.gpu("h100").bandwidth_gbps, 0)
           .. " GB/s on paper), 32 sequences of 8,192 tokens decode " .. f(h100(8192, 32), 0)
           .. " tokens/s in total; the same 32 at 32,768 tokens decode " .. f(h100(32768, 32), 0)
-          .. ", because their caches now weigh 60 GB a step against 15 GB of weights. Past the "
+          .. ", because their caches now weigh "
+          .. f(32 * 32768 * base.kv_bytes_per_token / GB, 0) .. " GB a step against "
+          .. f(weights / GB, 0) .. " GB of weights. Past the "
           .. "point where the caches outweigh the weights, a bigger batch buys little: each "
           .. "extra sequence brings its own full cache read.",
     },

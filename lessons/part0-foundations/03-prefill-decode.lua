@@ -19,6 +19,10 @@ local function weights_read_ms(gpu)
 end
 
 local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
+local function n(x)
+  local s = string.format("%d", x)
+  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
 
 return lesson {
   id = "prefill-decode",
@@ -72,15 +76,15 @@ return lesson {
       text = "A GPU can sustain its peak FLOP/s only if memory feeds it fast enough. The "
           .. "roofline's ridge is where the two limits cross: peak FLOP/s ÷ bytes/s. An H100 "
           .. "SXM does " .. f(h100.tflops, 0) .. " dense BF16 TFLOP/s and reads "
-          .. f(h100.bandwidth_gbps, 0) .. " GB/s, a ridge of " .. f(ridge) .. " FLOP per byte. "
+          .. n(h100.bandwidth_gbps) .. " GB/s, a ridge of " .. f(ridge, 0) .. " FLOP per byte. "
           .. "Below it the kernel waits on memory; above it, on arithmetic.",
     },
     section {
       title = "Prefill sits far to the right",
-      text = "A " .. PROMPT .. "-token prompt goes through each weight as one batch of "
-          .. PROMPT .. " vectors: about " .. PROMPT .. " FLOP per byte, seven times the H100's "
-          .. "ridge. Its time is the arithmetic: 2 × " .. f(params / 1e9, 2) .. " billion "
-          .. "parameters × " .. PROMPT .. " tokens ÷ " .. f(h100.tflops, 0) .. " TFLOP/s ≈ "
+      text = "A " .. n(PROMPT) .. "-token prompt goes through each weight as one batch of "
+          .. n(PROMPT) .. " vectors: about " .. n(PROMPT) .. " FLOP per byte, " .. f(PROMPT / ridge, 0)
+          .. " times the H100's ridge. Its time is the arithmetic: 2 × " .. f(params / 1e9, 2) .. " billion "
+          .. "parameters × " .. n(PROMPT) .. " tokens ÷ " .. f(h100.tflops, 0) .. " TFLOP/s ≈ "
           .. f(prefill_ms(PROMPT, h100)) .. " ms for Qwen2.5-7B at full tensor-core speed. "
           .. "Real kernels fall short of the peak, so a measured prefill takes longer; it never "
           .. "gets shorter by adding bandwidth.",
@@ -91,7 +95,7 @@ return lesson {
           .. "KV reads, which do roughly one multiply-add per cached value: the cache never "
           .. "raises the intensity. At batch 1 the step takes as long as the weights take to "
           .. "read, " .. f(weights_read_ms(h100), 2) .. " ms on an H100, during which the "
-          .. "tensor cores could have done " .. f(ridge) .. " times the work. Decode becomes "
+          .. "tensor cores could have done " .. f(ridge, 0) .. " times the work. Decode becomes "
           .. "compute-bound only when the batch reaches the ridge: "
           .. kv.calc{model = MODEL, gpu = "h100"}.compute_bound_batch .. " sequences, and "
           .. "more once their caches are counted.",
@@ -107,11 +111,11 @@ return lesson {
   },
 
   worked = code [[
-ridge, H100     989 TFLOP/s ÷ 3,352 GB/s                    = 295.1 FLOP/B
+ridge, H100     989 TFLOP/s ÷ 3,352 GB/s                    = 295.0 FLOP/B
 intensity       2 FLOP × N tokens ÷ 2 B per weight          = N FLOP/B
 prefill 2,048   2 × 7,615,616,512 × 2,048 ÷ 989e12          = 31.5 ms (compute-bound)
 decode, batch 1 2 B × 7,615,616,512 ÷ 3,352e9               = 4.54 ms (memory-bound)
-compute-bound   batch ≥ 295.1 → 296 sequences (weights alone; the KV reads add bytes)]],
+compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads add bytes)]],
 
   followups = {
     followup {

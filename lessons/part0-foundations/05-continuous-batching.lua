@@ -6,6 +6,7 @@ local BUDGET = 10                                    -- GiB of KV, as in the fir
 local outputs = {100, 200, 300, 1000}                -- tokens each request of a static batch writes
 local AVG = 1500                                     -- prompt + output tokens of an average request
 local avg_fit = kv.calc{model = MODEL, seq = AVG, kv_budget_gib = BUDGET}
+local full_fit = kv.calc{model = MODEL, seq = 8192, kv_budget_gib = BUDGET}
 local REPLY = 500                                    -- tokens per response
 local rtx = kv.calc{model = MODEL, seq = 8192, context = 8192, batch = 22,
                     bandwidth_gbps = kv.gpu("rtx4090").bandwidth_gbps}
@@ -78,8 +79,8 @@ return lesson {
       title = "Memory decides the batch",
       text = "How many sequences run at once is how many caches fit. With the first lesson's "
           .. BUDGET .. " GiB and requests that average " .. AVG .. " tokens of prompt and "
-          .. "output, paging fits " .. avg_fit.max_concurrent_seqs .. " of them, not the 22 a "
-          .. "full 8k reservation would allow. Continuous batching is what turns that room into "
+          .. "output, paging fits " .. avg_fit.max_concurrent_seqs .. " of them, not the "
+          .. full_fit.max_concurrent_seqs .. " that 8k-token requests would leave room for. Continuous batching is what turns that room into "
           .. "throughput: without it, the room empties as requests finish.",
     },
     section {

@@ -19,6 +19,10 @@ local without = N * blocks(SHARED + OWN) * block_bytes
 local with = (shared_full + N * blocks(SHARED + OWN - shared_full * BLOCK)) * block_bytes
 
 local function f(x, places) return string.format("%." .. (places or 2) .. "f", x) end
+local function n(x)
+  local s = string.format("%d", x)
+  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
 
 return lesson {
   id = "prefix-caching",
@@ -61,7 +65,7 @@ return lesson {
       title = "Why a prefix's cache can be shared",
       text = "A token's key and value at a layer are computed from that token and, through "
           .. "attention, from the tokens before it, never from tokens after it. So two "
-          .. "requests that begin with the same " .. SHARED .. " tokens hold byte-for-byte the "
+          .. "requests that begin with the same " .. n(SHARED) .. " tokens hold byte-for-byte the "
           .. "same cache for those tokens, whatever follows. Storing it twice is pure waste.",
     },
     section {
@@ -75,7 +79,7 @@ return lesson {
     },
     section {
       title = "What it saves",
-      text = N .. " requests each hold the " .. SHARED .. "-token system prompt and " .. OWN
+      text = N .. " requests each hold the " .. n(SHARED) .. "-token system prompt and " .. OWN
           .. " tokens of their own. Unshared, each needs " .. blocks(SHARED + OWN) .. " blocks: "
           .. f(without / GiB) .. " GiB of Qwen2.5-7B cache in all. Shared, the prompt's "
           .. shared_full .. " blocks are held once and each request adds "

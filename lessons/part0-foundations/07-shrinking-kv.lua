@@ -17,6 +17,7 @@ local mla = per_token{model = "deepseek-v3", kv_dtype = "bf16"}           -- 70,
 local ds_full = ds.layers * ds.heads * ((128 + ds.mla_rope_dim) + 128) * 2  -- 4,997,120 B
 
 -- Gemma-3-27B: 52 of 62 layers attend over a 1,024-token window.
+local g3 = kv.model("gemma-3-27b")
 local SEQ = 32768
 local gemma = kv.calc{model = "gemma-3-27b", seq = SEQ}
 local gemma_held = gemma.blocks_per_request * gemma.block_bytes   -- what vLLM reserves
@@ -53,8 +54,8 @@ return lesson {
         .. "multi-query attention goes to one. Multi-head latent attention (DeepSeek) caches one "
         .. "compressed latent per token per layer instead of per-head keys and values, about 71 "
         .. "times less for DeepSeek-V3. An fp8 cache halves the bytes of whatever is stored. "
-        .. "Sliding-window layers (Gemma, gpt-oss) keep only the last few thousand tokens, so "
-        .. "their share stops growing with the context.",
+        .. "Sliding-window layers keep only a window of recent tokens (1,024 in Gemma-3, 128 "
+        .. "in gpt-oss), so their share stops growing with the context.",
 
   points = {
     point { "GQA/MQA: fewer KV heads than query heads", weight = 2,
@@ -98,7 +99,8 @@ return lesson {
     },
     section {
       title = "Shorter memories: sliding windows",
-      text = "In Gemma-3-27B, 52 of 62 layers attend only to the last 1,024 tokens. vLLM keeps "
+      text = "In Gemma-3-27B, " .. g3.sliding_layers .. " of " .. g3.layers .. " layers attend "
+          .. "only to the last " .. n(g3.sliding_window) .. " tokens. vLLM keeps "
           .. "for such a layer the window plus one scheduling step's tokens "
           .. "(max_num_batched_tokens; 8,192 here, as in the public logs the calculator is "
           .. "checked against), so at " .. n(SEQ) .. " tokens a "

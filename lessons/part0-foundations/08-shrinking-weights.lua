@@ -28,11 +28,14 @@ return lesson {
           .. "that buy you in concurrency and in decode speed, and why does it not shrink the "
           .. "KV cache?",
 
-  answer = "It frees memory and bytes per step. Qwen2.5-7B's weights go from 14.2 GiB to about "
-        .. "3.7 GiB (4.125 bits a weight, counting the group scales), and everything freed goes "
+  answer = "It frees memory and bytes per step. Qwen2.5-7B's weights go from "
+        .. f(bf16.weights_bytes / GiB, 1) .. " GiB to about " .. f(int4.weights_bytes / GiB, 1)
+        .. " GiB (4.125 bits a weight, counting the group scales), and everything freed goes "
         .. "to the KV budget: on an RTX 4090 at the default 0.9 utilisation, 8k-token sequences "
-        .. "go from 16 to 41. Decode at small batch reads mostly weights, so each step reads "
-        .. "about a quarter of the bytes and runs up to ~3.9 times faster. The cache is separate: "
+        .. "go from " .. bf16.max_concurrent_seqs .. " to " .. int4.max_concurrent_seqs
+        .. ". Decode at small batch reads mostly weights, so each step reads about a quarter "
+        .. "of the bytes and runs up to ~"
+        .. f(int4.decode_tokens_per_s / bf16.decode_tokens_per_s, 1) .. " times faster. The cache is separate: "
         .. "keys and values are computed in the activation dtype and stored in kv_cache_dtype, "
         .. "still BF16 unless you also ask for fp8.",
 
