@@ -50,10 +50,11 @@ return lesson {
           .. "roughly what each saves on a real model.",
 
   answer = "Four, and they multiply. Grouped-query attention stores fewer KV heads than query "
-        .. "heads: Qwen2.5-7B keeps 4 for 28, 7 times less than full multi-head attention, and "
-        .. "multi-query attention goes to one. Multi-head latent attention (DeepSeek) caches one "
-        .. "compressed latent per token per layer instead of per-head keys and values, about 71 "
-        .. "times less for DeepSeek-V3. An fp8 cache halves the bytes of whatever is stored. "
+        .. "heads: Qwen2.5-7B keeps " .. qwen.kv_heads .. " for " .. qwen.heads .. ", "
+        .. mha // gqa .. " times less than full multi-head attention, and multi-query attention "
+        .. "goes to one. Multi-head latent attention (DeepSeek) caches one compressed latent per "
+        .. "token per layer instead of per-head keys and values, about " .. f(ds_full / mla, 0)
+        .. " times less for DeepSeek-V3. An fp8 cache halves the bytes of whatever is stored. "
         .. "Sliding-window layers keep only a window of recent tokens (1,024 in Gemma-3, 128 "
         .. "in gpt-oss), so their share stops growing with the context.",
 
