@@ -5,11 +5,13 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -221,11 +223,71 @@ static void test_deadline_stays_armed(void **state)
                                         "end) end return 'escaped'",
                                         200),
                            "deadline"));
+    /* nor does catching it in an endless loop: the hook raises at the same
+     * point of every round, inside the protected call (found by H34, H35) */
+    assert_non_null(
+        strstr(sandbox_eval("while true do pcall(function() while true do end end) end", 200),
+               "deadline"));
+    assert_non_null(strstr(sandbox_eval("while true do xpcall(function() while true do end end, "
+                                        "function(e) return e end) end",
+                                        200),
+                           "deadline"));
+    /* before the deadline pcall and xpcall catch errors as usual */
+    assert_string_equal(
+        sandbox_eval("local ok, e = pcall(error, 'x', 0) return tostring(ok) .. e", 200), "falsex");
+    assert_string_equal(sandbox_eval("local ok, a, b = pcall(function() return 1, 2 end) "
+                                     "return tostring(ok) .. a .. b",
+                                     200),
+                        "true12");
     /* error objects that are not strings never have their __tostring called */
     assert_string_equal(sandbox_eval("error(setmetatable({}, {__tostring = function() while "
                                      "true do end end}))",
                                      200),
                         "ERR: error object is a table value");
+}
+
+static volatile sig_atomic_t quitting;
+static void on_alarm(int sig)
+{
+    (void)sig;
+    quitting = 1;
+}
+
+/* The host's quit flag (Ctrl-C in the app) stops a lesson long before its
+ * deadline: a plain loop, a loop that swallows the error, a backtracking
+ * pattern. The deadline here is 5 s; the flag goes up after 100 ms. */
+static void test_quit_flag_stops_running_code(void **state)
+{
+    static const char *const loops[] = {
+        "while true do end",
+        "while true do pcall(function() while true do end end) end",
+        "return string.find(('a'):rep(30), ('a?'):rep(30) .. ('a'):rep(30) .. 'b')",
+    };
+    struct sigaction sa = {.sa_handler = on_alarm}, old;
+    (void)state;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, &old); /* stays installed for every case */
+    for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+        lua_State *L = lx_sandbox_new(64u << 20);
+        struct itimerval it = {.it_value = {.tv_usec = 100000}};
+        struct timespec a, b;
+        double ms;
+        int rc;
+        assert_non_null(L);
+        quitting = 0;
+        lx_ctx(L)->stop = &quitting;
+        assert_int_equal(luaL_loadbufferx(L, loops[i], strlen(loops[i]), "=test", "t"), LUA_OK);
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        setitimer(ITIMER_REAL, &it, NULL);
+        rc = lx_pcall(L, 0, 0, 5000);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+        assert_int_not_equal(rc, LUA_OK);
+        if (!strstr(lx_errmsg(L), "kvtutor is quitting") || ms > 2500)
+            fail_msg("%s: \"%s\" after %.0f ms", loops[i], lx_errmsg(L), ms);
+        lx_sandbox_close(L);
+    }
+    sigaction(SIGALRM, &old, NULL);
 }
 
 static void test_memory_cap(void **state)
@@ -286,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_nothing_dangerous_is_reachable),
         cmocka_unit_test(test_metatables_and_xpcall),
         cmocka_unit_test(test_deadline_stays_armed),
+        cmocka_unit_test(test_quit_flag_stops_running_code),
         cmocka_unit_test(test_memory_cap),
         cmocka_unit_test(test_states_are_isolated),
         cmocka_unit_test(test_kv_module),

@@ -10,6 +10,7 @@
 #define LX_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,10 @@ struct lx_opts {
     unsigned call_ms; /* deadline for one grading callback: 250 */
     size_t mem_cap;   /* bytes per lesson state: 64 MiB */
     const char *dsl;  /* path of lua/kvtutor.lua */
+    /* When it points at a non-zero value (a signal handler's flag), running
+     * lesson code stops as at a deadline: quitting never waits for a lesson
+     * that is still loading. NULL: only the deadlines apply. */
+    const volatile sig_atomic_t *stop;
 };
 
 void lx_default_opts(struct lx_opts *o);

@@ -39,10 +39,7 @@ struct lx_priv {
 
 void lx_default_opts(struct lx_opts *o)
 {
-    o->load_ms = 2000;
-    o->call_ms = 250;
-    o->mem_cap = 64u << 20;
-    o->dsl = NULL;
+    *o = (struct lx_opts){.load_ms = 2000, .call_ms = 250, .mem_cap = 64u << 20};
 }
 
 void lx_report_free(struct lx_report *r)
@@ -1007,6 +1004,8 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
         return KVT_E_IO;
     }
     p->L = c.L = lx_sandbox_new(opts->mem_cap);
+    if (c.L)
+        lx_ctx(c.L)->stop = opts->stop;
     if (!p->L) {
         add_problem(report, 0, "not enough memory for a lesson sandbox");
         free(src);

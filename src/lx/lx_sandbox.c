@@ -11,6 +11,8 @@
  *   - setmetatable refuses __gc (finalizers run outside every deadline);
  *   - xpcall calls its handler after unwinding, as an ordinary call, so the
  *     deadline bounds the handler too;
+ *   - once the deadline has passed, pcall and xpcall let the error through:
+ *     a lesson cannot catch its own timeout and go round again;
  *   - an allocator that refuses memory past the cap, and a count hook that
  *     checks the wall clock every 1000 instructions and, once the deadline
  *     has passed, raises an error every time it runs. */
@@ -42,14 +44,27 @@ bool lx_over(void *vL)
     struct lx_ctx *c = lx_ctx(vL);
     if (c->deadline_ns && now_ns() >= c->deadline_ns)
         c->fired = true;
+    if (c->deadline_ns && c->stop && *c->stop)
+        c->fired = c->stopped = true;
     return c->fired;
+}
+
+/* The message for a call that was cut short, pushed on L. */
+static void push_cut_short(lua_State *L, const struct lx_ctx *c)
+{
+    if (c->stopped)
+        lua_pushliteral(L, "the lesson was stopped: kvtutor is quitting");
+    else
+        lua_pushfstring(L, "the lesson ran past its %d ms deadline", (int)c->limit_ms);
 }
 
 static void hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    if (lx_over(L))
-        luaL_error(L, "the lesson ran past its %u ms deadline", lx_ctx(L)->limit_ms);
+    if (lx_over(L)) {
+        push_cut_short(L, lx_ctx(L));
+        lua_error(L);
+    }
 }
 
 static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -121,6 +136,28 @@ static int sb_setmetatable(lua_State *L)
     return 1;
 }
 
+/* pcall(f, ...): stock pcall, except that a call cut short by the deadline
+ * (or by the host's quit flag) is not caught. The hook raises every 1000
+ * instructions once the deadline has passed, but in
+ *   while true do pcall(function() while true do end end) end
+ * the count puts every raise inside the inner loop, where a stock pcall
+ * catches it, and the lesson never ends. */
+static int sb_pcall(lua_State *L)
+{
+    int n = lua_gettop(L);
+    luaL_checkany(L, 1);
+    if (lua_pcall(L, n - 1, LUA_MULTRET, 0) == LUA_OK) {
+        lua_pushboolean(L, 1);
+        lua_insert(L, 1);
+        return lua_gettop(L);
+    }
+    if (lx_over(L))
+        return lua_error(L);
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    return 2;
+}
+
 /* xpcall(f, handler, ...): stock xpcall runs the handler at the point of
  * the error, which may be inside the deadline hook with hooks off. Here the
  * handler runs after the stack has unwound, as a plain protected call. */
@@ -136,7 +173,9 @@ static int sb_xpcall(lua_State *L)
         lua_replace(L, n); /* true, results... after the arguments */
         return lua_gettop(L) - n + 1;
     }
-    lua_pushvalue(L, 2); /* handler(err) */
+    if (lx_over(L))
+        return lua_error(L); /* cut short: no handler, no catching */
+    lua_pushvalue(L, 2);     /* handler(err) */
     lua_insert(L, -2);
     if (lua_pcall(L, 1, 1, 0) != LUA_OK)
         return lua_error(L);
@@ -174,6 +213,8 @@ static int setup(lua_State *L)
     lua_setfield(L, -2, "load");
     lua_pushcfunction(L, sb_setmetatable);
     lua_setfield(L, -2, "setmetatable");
+    lua_pushcfunction(L, sb_pcall);
+    lua_setfield(L, -2, "pcall");
     lua_pushcfunction(L, sb_xpcall);
     lua_setfield(L, -2, "xpcall");
     lua_getfield(L, -1, LUA_STRLIBNAME);
@@ -232,20 +273,20 @@ int lx_pcall(lua_State *L, int nargs, int nresults, unsigned limit_ms)
     struct lx_ctx *c = lx_ctx(L);
     int base = lua_gettop(L) - nargs - 1, rc;
 
-    c->fired = false;
+    c->fired = c->stopped = false;
     c->limit_ms = limit_ms;
     c->deadline_ns = now_ns() + (uint64_t)limit_ms * 1000000u;
     rc = lua_pcall(L, nargs, nresults, 0);
     if (rc == LUA_OK && c->fired) {
         /* the lesson caught the timeout and carried on: still a failure */
         lua_settop(L, base);
-        lua_pushfstring(L, "the lesson ran past its %d ms deadline", (int)limit_ms);
+        push_cut_short(L, c);
         rc = LUA_ERRRUN;
     } else if (rc != LUA_OK) {
         int t = lua_type(L, -1);
         if (c->fired && rc != LUA_ERRMEM) {
             lua_pop(L, 1);
-            lua_pushfstring(L, "the lesson ran past its %d ms deadline", (int)limit_ms);
+            push_cut_short(L, c);
         } else if (rc == LUA_ERRMEM) {
             lua_pop(L, 1);
             lua_pushfstring(L, "not enough memory (the lesson may use %d MiB)",

@@ -3,6 +3,7 @@
 #ifndef LX_STATE_H
 #define LX_STATE_H
 
+#include <signal.h>
 #include <lua.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,7 +14,9 @@ struct lx_ctx {
     uint64_t deadline_ns;     /* CLOCK_MONOTONIC; 0 = no call running */
     unsigned limit_ms;        /* the running call's budget, for the message */
     bool fired;               /* the deadline passed during the running call */
-    char chunkname[4104];     /* "@path" of the lesson, to find its lines */
+    bool stopped;             /* ... or the host asked to stop (*stop set) */
+    const volatile sig_atomic_t *stop; /* the host's quit flag, or NULL */
+    char chunkname[4104];              /* "@path" of the lesson, to find its lines */
 };
 
 /* A fresh state with the sandbox's libraries, allocator and hook, or NULL

@@ -37,7 +37,7 @@ static const char *find_plain(const char *s, size_t ls, const char *p, size_t lp
     return NULL;
 }
 
-static int raise(lua_State *L, struct lxp_state *ms)
+static int pattern_raise(lua_State *L, struct lxp_state *ms)
 {
     return luaL_error(L, "%s", ms->error);
 }
@@ -47,7 +47,7 @@ static void push_one(lua_State *L, struct lxp_state *ms, int i, const char *s, c
     const char *start;
     ptrdiff_t len;
     if (!lxp_capture(ms, i, s, e, &start, &len)) {
-        raise(L, ms);
+        pattern_raise(L, ms);
         return;
     }
     if (len == LXP_POSITION)
@@ -103,7 +103,7 @@ static int find_aux(lua_State *L, bool find)
         lxp_reset(&ms);
         e = lxp_match(&ms, s1, p);
         if (ms.error)
-            return raise(L, &ms);
+            return pattern_raise(L, &ms);
         if (e) {
             if (find) {
                 lua_pushinteger(L, (lua_Integer)(s1 - s) + 1);
@@ -142,7 +142,7 @@ static int gmatch_step(lua_State *L)
         lxp_reset(&gm->ms);
         e = lxp_match(&gm->ms, src, gm->p);
         if (gm->ms.error)
-            return raise(L, &gm->ms);
+            return pattern_raise(L, &gm->ms);
         if (e && e != gm->lastmatch) {
             gm->src = gm->lastmatch = e;
             return push_captures(L, &gm->ms, src, e, true);
@@ -252,7 +252,7 @@ static int str_gsub(lua_State *L)
         lxp_reset(&ms);
         e = lxp_match(&ms, src, p);
         if (ms.error)
-            return raise(L, &ms);
+            return pattern_raise(L, &ms);
         if (e && e != lastmatch) {
             n++;
             add_value(L, &b, &ms, src, e, tr);

@@ -233,11 +233,19 @@ int ui_run(const struct ui_options *o)
         fprintf(stderr, "kvtutor: %s\n", why);
         return 2;
     }
+    /* Ctrl-C, SIGTERM or SIGHUP stop a lesson that is still running, at
+     * load and on reload, instead of waiting out its deadline */
+    ui.opt.lx.stop = ui_term_quit_flag();
     ui.lessons = calloc(o->n_lessons ? o->n_lessons : 1, sizeof *ui.lessons);
     ui.n_lessons = o->n_lessons;
-    for (size_t i = 0; ui.lessons && i < o->n_lessons; i++) {
+    for (size_t i = 0; ui.lessons && i < o->n_lessons && !ui_term_quit_requested(); i++) {
         struct lx_report rep = {0};
-        if (lx_load(o->lesson_paths[i], &o->lx, &ui.lessons[i], &rep) != KVT_E_OK) {
+        if (o->n_lessons > 1) {
+            mvprintw(0, 1, "kvtutor · loading lessons: %zu of %zu", i + 1, o->n_lessons);
+            clrtoeol();
+            refresh();
+        }
+        if (lx_load(o->lesson_paths[i], &ui.opt.lx, &ui.lessons[i], &rep) != KVT_E_OK) {
             if (failed++ == 0)
                 ui_say(&ui, UI_BAD, "%s: %s (kvtutor lint says more)", o->lesson_paths[i],
                        rep.n ? rep.items[0].msg : "cannot be loaded");

@@ -44,6 +44,11 @@ bool ui_term_quit_requested(void)
     return quit_signal != 0;
 }
 
+const volatile sig_atomic_t *ui_term_quit_flag(void)
+{
+    return &quit_signal;
+}
+
 bool ui_term_color(void)
 {
     return color;

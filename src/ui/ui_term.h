@@ -9,6 +9,7 @@
 #ifndef UI_TERM_H
 #define UI_TERM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -20,6 +21,9 @@ void ui_term_stop(void);
 
 /* True once SIGINT, SIGTERM or SIGHUP arrived: the loop should wind down. */
 bool ui_term_quit_requested(void);
+/* The flag behind it, for code that must notice a quit on its own (the
+ * lesson sandbox checks it while a lesson runs). */
+const volatile sig_atomic_t *ui_term_quit_flag(void);
 
 /* Colours are on unless NO_COLOR is set (https://no-color.org) or the
  * terminal has none; the text is UTF-8 when the locale says so. */
