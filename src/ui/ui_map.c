@@ -104,11 +104,19 @@ static void after_text(struct ui *ui, const struct lx_lesson *l, char *out, size
     }
 }
 
+/* The counts change while another screen is open: drop them (freeing what
+ * they hold) so the next draw reads them again. */
+static void forget_stats(struct map *m)
+{
+    if (m->have_stats)
+        store_stats_free(&m->stats);
+    m->have_stats = false;
+}
+
 static void refresh_stats(struct map *m, struct ui *ui)
 {
     struct store_error err;
-    if (m->have_stats)
-        store_stats_free(&m->stats);
+    forget_stats(m);
     m->have_stats = store_stats(ui->opt.store, ui->opt.learner_id, (int64_t)time(NULL), &m->stats,
                                 &err) == KVT_E_OK;
 }
@@ -258,18 +266,18 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
         break;
     case UI_REVIEW:
     case UI_CRAM:
-        m->have_stats = false;
+        forget_stats(m);
         ui_push(ui, ui_review_new(ui, a == UI_CRAM));
         break;
     case UI_PLAYGROUND:
         ui_push(ui, ui_calc_new(ui));
         break;
     case UI_PROGRESS:
-        m->have_stats = false;
+        forget_stats(m);
         ui_push(ui, ui_progress_new(ui));
         break;
     case UI_SETTINGS:
-        m->have_stats = false;
+        forget_stats(m);
         ui_push(ui, ui_settings_new(ui));
         break;
     case UI_PROBE:
@@ -278,7 +286,7 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
     case UI_INTERVIEW:
         if (lesson == SIZE_MAX)
             break;
-        m->have_stats = false;
+        forget_stats(m);
         ui_push(ui, ui_interview_new(ui, lesson));
         break;
     case UI_OPEN:
@@ -286,7 +294,7 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
     case UI_FOLLOWUPS:
         if (lesson == SIZE_MAX)
             break;
-        m->have_stats = false; /* counts change while it is open */
+        forget_stats(m);
         ui_push(ui, a == UI_OPEN ? ui_reader_new(ui, lesson)
                                  : ui_quiz_new(ui, lesson, a == UI_FOLLOWUPS));
         break;
