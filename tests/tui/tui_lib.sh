@@ -37,3 +37,33 @@ report() {
   echo "$1: $passed passed, $failed failed"
   [ "$failed" = 0 ]
 }
+
+# start_shell [ENV...]: a shell in a 100x30 terminal, the app started from it
+# like a person would.
+start_shell() {
+  stop_server
+  for _ in 1 2 3; do
+    tm -f /dev/null new-session -d -s app -x 100 -y 30 "env -i HOME=$work PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} ${1:-} bash --norc --noprofile" 2>/dev/null
+    sleep 0.3
+    tm has-session -t app 2>/dev/null && break
+  done
+  tm send-keys -t app "stty -g > $work/stty.before; PS1='$ '" Enter
+}
+
+# run_app ARGS...: the app ($APP, else $KVTUTOR) started from that shell;
+# "EXIT=N" is shown and the terminal settings saved when it ends.
+run_app() {
+  rm -f "$work/stty.after"
+  tm send-keys -t app "clear; ${APP:-$KVTUTOR} --db $db $*; echo EXIT=\$?; stty -g > $work/stty.after" Enter
+}
+
+# stty_kept WHAT: the settings after the app are those before it.
+stty_kept() {
+  for _ in $(seq 30); do [ -s "$work/stty.after" ] && break; sleep 0.1; done
+  if [ -s "$work/stty.after" ] && cmp -s "$work/stty.before" "$work/stty.after"; then
+    ok "$1: the terminal settings are as before"
+  else
+    bad "$1: stty -g changed or the app did not exit"
+  fi
+  rm -f "$work/stty.after"
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The ways out that are not a key press, driven through tmux: a probe that
+# crashes, a lesson whose Lua fails while the learner practises, an injected
+# SIGSEGV, Ctrl-C while lessons are still loading, and a few hundred random
+# resizes across the screens. Each must leave `stty -g` as it was and keep
+# what was saved; under the sanitizer build, the app's stderr must stay free
+# of sanitizer reports. Prints "N passed, N failed".
+set -u
+KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
+RESIZES=${RESIZES:-300}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d /tmp/kvt_faults.XXXXXX)
+# shellcheck source=tui_lib.sh
+. "$here/tui_lib.sh"
+
+# The app as installed, in a folder of its own, so its probe can be swapped
+# for one of the fake probes the supervisor tests use.
+appdir="$work/app"
+mkdir -p "$appdir"
+cp "$KVTUTOR" "$appdir/kvtutor"
+ln -s "$(cd "$(dirname "$KVTUTOR")" && pwd)/share" "$appdir/share"
+APP="$appdir/kvtutor"
+use_probe() { cp "$here/../probes/$1.sh" "$appdir/kvtutor-probe-cpu"; chmod +x "$appdir/kvtutor-probe-cpu"; }
+sql() { sqlite3 "$db" "$1"; }
+sanitizer_clean() {
+  if grep -qE "AddressSanitizer|LeakSanitizer|runtime error:" "$work/app.err" 2>/dev/null; then
+    bad "$1: a sanitizer report"; sed 's/^/  ! /' "$work/app.err" | head -20
+  else
+    ok "$1: no sanitizer report"
+  fi
+}
+
+start_shell
+
+# --- a probe that dies of SIGSEGV mid-run ---
+use_probe segv
+run_app "2>$work/app.err"
+wait_for "Course map" >/dev/null
+tm send-keys -t app P
+check "a crashing probe is reported as a crash" "The probe crashed: killed by signal 11"
+check "the app stays up and offers a new run" "Press r to run it again."
+tm send-keys -t app Escape
+wait_for "Course map" >/dev/null
+tm send-keys -t app Q
+check "the app quits normally after a probe crash" "EXIT=0"
+stty_kept "after a probe crash"
+if [ "$(sql "SELECT outcome FROM probe_run ORDER BY id DESC LIMIT 1")" = crashed ]; then
+  ok "the crashed run is kept as crashed"
+else
+  bad "the crashed run: $(sql "SELECT outcome, message FROM probe_run")"
+fi
+sanitizer_clean "a probe crash"
+
+# --- a lesson whose Lua raises an error while the learner practises ---
+# Lint evaluates measured exercises at 900 GB/s, where this one works; the
+# fake probe measures 20 GB/s, where it raises.
+use_probe clean
+run_app "2>$work/app.err"
+wait_for "Course map" >/dev/null
+tm send-keys -t app P
+wait_for "Press r to run it again." >/dev/null
+tm send-keys -t app Escape Q
+wait_for "EXIT=" >/dev/null
+mkdir -p "$work/mine"
+cat > "$work/mine/boom.lua" <<'LUA'
+return lesson {
+  id = "boom", title = "Fails on slow machines", module = "tests", baseline = "none",
+  concept = "faults", question = "Q?", answer = "A.",
+  sections = { section { title = "T", text = "x" } }, worked = "1 + 1 = 2",
+  followups = { followup { question = "F?", answer = "G.", points = { "g" } } },
+  exercises = {
+    numeric { id = "slow", measured = "read_gbps", unit = "GB/s",
+              prompt = "You measured {read_gbps} GB/s. Double it?",
+              expected = function(p)
+                if p.read_gbps < 100 then error("no formula below 100 GB/s") end
+                return 2 * p.read_gbps
+              end },
+    numeric { id = "two", prompt = "What is 1 + 1?", expected = 2, unit = "" },
+  },
+}
+LUA
+attempts_before=$(sql "SELECT count(*) FROM attempt")
+run_app --lessons "$work/mine" open boom "2>$work/app.err"
+wait_for "Fails on slow machines" >/dev/null
+tm send-keys -t app e
+check "an exercise whose Lua fails is skipped with the lesson's error" "no formula below 100 GB/s"
+check "practice goes on with the next exercise" "What is 1 + 1?"
+tm send-keys -t app Escape Escape Q
+check "the app quits normally after a Lua error" "EXIT=0"
+stty_kept "after a Lua error"
+if [ "$(sql "SELECT count(*) FROM attempt")" = "$attempts_before" ]; then
+  ok "nothing was graded against the value that could not be computed"
+else
+  bad "an attempt was recorded for the failed exercise"
+fi
+sanitizer_clean "a Lua error"
+
+# --- an injected SIGSEGV after an answer was saved ---
+run_app "2>$work/app.err"
+wait_for "Course map" >/dev/null
+tm send-keys -t app e
+wait_for "How many bytes of KV cache" >/dev/null
+tm send-keys -t app "56 KiB" Enter
+wait_for "Right." >/dev/null
+pkill -SEGV -f "$APP --db $db"
+check "SIGSEGV ends the app with the signal's status" "EXIT=139"
+stty_kept "SIGSEGV"
+if [ "$(sql "SELECT count(*) FROM attempt WHERE exercise_id = 'per-token' AND verdict = 'correct'")" -ge 1 ]; then
+  ok "the answer saved before the crash is kept"
+else
+  bad "the answer saved before the crash is gone"
+fi
+if [ "$(sql "PRAGMA integrity_check")" = ok ]; then ok "the database is intact after the crash"; else bad "integrity_check after SIGSEGV"; fi
+
+# --- Ctrl-C while lessons are held at their load deadline ---
+mkdir -p "$work/slow"
+for i in 1 2 3; do
+  printf 'return lesson { id = "slow%s", title = (function() while true do end end)() }\n' "$i" \
+    > "$work/slow/slow$i.lua"
+done
+run_app --lessons "$work/slow"
+check "the app says it is loading lessons" "loading lessons"
+t0=$(date +%s%N)
+tm send-keys -t app C-c
+wait_for "EXIT=" 60 >/dev/null
+ms=$((($(date +%s%N) - t0) / 1000000))
+# three lessons of 2 s each would hold it 6 s without the quit flag
+if [ "$ms" -lt 1500 ]; then
+  ok "Ctrl-C during loading quits in ${ms} ms, not after the deadlines"
+else
+  bad "Ctrl-C during loading took ${ms} ms"
+fi
+check "Ctrl-C during loading exits 0" "EXIT=0"
+stty_kept "Ctrl-C while loading"
+
+# --- a few hundred random resizes across the screens ---
+# Each screen is opened at 100x30, shaken through random sizes (some below
+# the 80x24 minimum) with a key now and then, grown back, checked, and left.
+use_probe clean
+run_app "2>$work/app.err"
+wait_for "Course map" >/dev/null
+screens=("Enter|q|Direct answer" "e|Escape|practice · 1 of" "=|q|Calculator playground"
+         "p|q|Progress of" "?|q|Help: the keys that work here" "S|q|kvtutor · Settings"
+         "P|Escape|Memory bandwidth probe")
+per=$(((RESIZES + ${#screens[@]} - 1) / ${#screens[@]}))
+done_resizes=0
+for s in "${screens[@]}"; do
+  IFS='|' read -r open back title <<<"$s"
+  tm send-keys -t app "$open"
+  wait_for "$title" >/dev/null
+  for i in $(seq "$per"); do
+    tm resize-window -t app -x $((30 + RANDOM % 170)) -y $((8 + RANDOM % 55))
+    [ $((i % 8)) = 0 ] && tm send-keys -t app j
+    done_resizes=$((done_resizes + 1))
+  done
+  tm resize-window -t app -x 100 -y 30
+  check "\"$title\" redraws after its resizes" "$title"
+  tm send-keys -t app "$back"
+  wait_for "Course map" >/dev/null
+done
+check "after $done_resizes resizes the app is back on the map" "Course map"
+tm send-keys -t app Q
+check "and quits normally" "EXIT=0"
+stty_kept "after $done_resizes resizes"
+sanitizer_clean "$done_resizes resizes"
+
+report tui-faults
