@@ -363,7 +363,10 @@ enum kvt_err store_open(const char *path, bool create_folder, struct store **out
         e = store_fail(st, rc, err);
     if (e == KVT_E_OK)
         e = identify(st, err);
-    if (e == KVT_E_DB_READONLY && st->readonly && reopen_immutable(st, path) == SQLITE_OK) {
+    /* SQLite says READONLY when the folder is not writable, CANTOPEN (an I/O
+     * error here) when the whole file system is mounted read-only */
+    if ((e == KVT_E_DB_READONLY || e == KVT_E_DB_IO) && st->readonly &&
+        reopen_immutable(st, path) == SQLITE_OK) {
         e = configure(st, err);
         if (e == KVT_E_OK)
             e = identify(st, err);
