@@ -256,6 +256,9 @@ int ui_run(const struct ui_options *o)
         ui_say(&ui, UI_BAD, "%zu lesson files could not be loaded; run kvtutor lint on them",
                failed);
     ui_push(&ui, ui_map_new(&ui));
+    if (store_readonly(o->store))
+        ui_say(&ui, UI_BAD, "%s is read-only: you can practise, but nothing will be saved",
+               o->db_path ? o->db_path : "the progress database");
     if (o->open_lesson) {
         size_t idx;
         if (ui_lesson(&ui, o->open_lesson, &idx))

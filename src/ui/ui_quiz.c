@@ -53,6 +53,7 @@ struct quiz {
     struct store_attempt attempt;
     char answer[1024], diagnosis[64], exercise_id[96];
     bool saved, rated;
+    bool leave_armed; /* q pressed once over an unsaved answer */
     int rating;
     unsigned right, answered;
 };
@@ -122,7 +123,8 @@ again:
     q->hints = 0;
     q->scroll = 0;
     q->body_cols = 0;
-    q->saved = q->rated = false;
+    q->saved = q->rated = q->leave_armed = false;
+    q->attempt.uid[0] = '\0';
     ui_edit_clear(&q->edit);
     q->started = now_s();
     if (q->phase == TYPING && !is_spoken(q, l) && l->exercises[q->item].kind == LX_NUMERIC) {
@@ -476,6 +478,17 @@ static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
     }
 }
 
+/* An answer shown as graded but not in the database yet (the disk was
+ * full, the database busy for too long): moving on would drop it, so try
+ * once more first. True while it is still unsaved; save() said why. */
+static bool unsaved(struct quiz *q, struct ui *ui)
+{
+    if (q->phase != RESULT || q->saved || !q->attempt.uid[0] || store_readonly(ui->opt.store))
+        return false; /* a read-only database was announced at start: go on */
+    save(q, ui);
+    return !q->saved;
+}
+
 static void next(struct quiz *q, struct ui *ui)
 {
     rate(q, ui);
@@ -496,6 +509,12 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
         break;
     case UI_CANCEL:
     case UI_BACK:
+        if (!q->leave_armed && unsaved(q, ui)) {
+            q->leave_armed = true;
+            ui_say(ui, UI_BAD,
+                   "your answer is not saved: s tries again, q again leaves without it");
+            break;
+        }
         ui_pop(ui);
         return;
     case UI_EDIT_HINT:
@@ -508,16 +527,18 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
     case UI_NEXT:
         if (q->phase == SUMMARY || q->n_items == 0)
             ui_pop(ui);
-        else
+        else if (!unsaved(q, ui))
             next(q, ui);
         return;
     case UI_RETRY:
+        if (unsaved(q, ui))
+            break;
         rate(q, ui);
         begin(q, ui);
         break;
     case UI_FOLLOWUPS:
         /* on to this lesson's first follow-up, if the session has it ahead */
-        for (size_t i = q->pos + 1; l && i < q->n_items; i++) {
+        for (size_t i = q->pos + 1; l && i < q->n_items && !unsaved(q, ui); i++) {
             if (q->items[i].lesson == q->lesson && q->items[i].item != QUESTION &&
                 q->items[i].item >= l->n_exercises) {
                 rate(q, ui);
