@@ -44,3 +44,16 @@ end
 function code(text)
   return mark({ text = text }, "code")
 end
+
+-- Numbers in text: fixed(57.321, 1) is "57.3"; grouped(57344) is "57,344"
+-- (rounded to a whole number first). Figures computed in the lesson read
+-- the same way as those the app prints.
+function fixed(x, places)
+  return string.format("%." .. (places or 0) .. "f", x)
+end
+
+function grouped(x)
+  local whole = math.floor(math.abs(x) + 0.5)
+  local digits = string.format("%d", whole):reverse():gsub("(%d%d%d)", "%1,"):reverse()
+  return (x < 0 and "-" or "") .. digits:gsub("^,", "")
+end

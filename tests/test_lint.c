@@ -294,6 +294,21 @@ static void test_folders_and_usage(void **state)
     run_free(&r);
 }
 
+/* The DSL's number helpers (fixed, grouped), asserted inside a lesson: a
+ * failed assert is a load error lint reports. */
+static void test_text_helpers(void **state)
+{
+    (void)state;
+    char file[1200];
+    struct run_result r;
+
+    path(file, sizeof file, "lessons", "text-helpers.lua");
+    r = lint(NULL, file, NULL);
+    if (r.status != 0)
+        fail_msg("text-helpers.lua: %s", r.err);
+    run_free(&r);
+}
+
 /* A prerequisite must come before the lesson that needs it: the course map
  * lists a module in file-name order, and a learner meets it in that order. */
 static void test_requires_order(void **state)
@@ -353,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_authoring_mistakes_point_at_the_line),
         cmocka_unit_test(test_folders_and_usage),
         cmocka_unit_test(test_requires_order),
+        cmocka_unit_test(test_text_helpers),
         cmocka_unit_test(test_documented_example_passes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -12,12 +12,8 @@ local bf16_weights = kv.calc{model = MODEL}.weights_bytes / GiB        -- 14.18 
 local int4_weights = kv.calc{model = MODEL, weights_dtype = "int4"}.weights_bytes / GiB
 local seed = kv.calc{model = MODEL, seq = 8192, kv_budget_gib = 10}   -- the card's example
 
-local function f(x, places) return string.format("%." .. (places or 2) .. "f", x) end
--- 57344 -> "57,344"
-local function n(x)
-  local s = string.format("%d", x)
-  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
-end
+local function f(x, places) return fixed(x, places or 2) end
+local n = grouped -- 57344 -> "57,344"
 
 return lesson {
   id = "kv-cache",

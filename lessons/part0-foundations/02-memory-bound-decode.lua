@@ -20,7 +20,7 @@ local function h100(context, batch)
                  gpu = "h100"}.decode_tokens_per_s
 end
 
-local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
+local function f(x, places) return fixed(x, places or 1) end
 
 return lesson {
   id = "memory-bound-decode",

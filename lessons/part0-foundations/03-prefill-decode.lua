@@ -18,11 +18,8 @@ local function weights_read_ms(gpu)
   return 2 * params / (gpu.bandwidth_gbps * 1e9) * 1e3
 end
 
-local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
-local function n(x)
-  local s = string.format("%d", x)
-  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
-end
+local function f(x, places) return fixed(x, places or 1) end
+local n = grouped -- 57344 -> "57,344"
 
 return lesson {
   id = "prefill-decode",

@@ -11,11 +11,8 @@ local contiguous = kv.calc{model = MODEL, seq = MAX_LEN, kv_budget_gib = BUDGET}
 local paged = kv.calc{model = MODEL, seq = USED, kv_budget_gib = BUDGET}
 local wasted = 1 - USED / MAX_LEN                                      -- share of a reservation unused
 
-local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
-local function n(x)
-  local s = string.format("%d", x)
-  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
-end
+local function f(x, places) return fixed(x, places or 1) end
+local n = grouped -- 57344 -> "57,344"
 
 return lesson {
   id = "paged-attention",

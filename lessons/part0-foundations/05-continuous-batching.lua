@@ -20,7 +20,7 @@ local function static_use(lens)
   return sum / (#lens * longest)
 end
 
-local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
+local function f(x, places) return fixed(x, places or 1) end
 
 return lesson {
   id = "continuous-batching",

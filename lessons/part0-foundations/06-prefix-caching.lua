@@ -18,11 +18,8 @@ local shared_full = SHARED // BLOCK
 local without = N * blocks(SHARED + OWN) * block_bytes
 local with = (shared_full + N * blocks(SHARED + OWN - shared_full * BLOCK)) * block_bytes
 
-local function f(x, places) return string.format("%." .. (places or 2) .. "f", x) end
-local function n(x)
-  local s = string.format("%d", x)
-  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
-end
+local function f(x, places) return fixed(x, places or 2) end
+local n = grouped -- 57344 -> "57,344"
 
 return lesson {
   id = "prefix-caching",

@@ -26,11 +26,8 @@ local gemma_full = gemma.kv_bytes_per_token * SEQ                 -- every layer
 -- A real start-up log: Qwen2.5-7B, kv_cache_dtype=fp8, one H100, vLLM 0.19.
 local fp8_log = kv.calc{model = MODEL, kv_dtype = "fp8", seq = 8192, kv_budget_gib = 58.53}
 
-local function f(x, places) return string.format("%." .. (places or 1) .. "f", x) end
-local function n(x)
-  local s = string.format("%d", x)
-  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
-end
+local function f(x, places) return fixed(x, places or 1) end
+local n = grouped -- 57344 -> "57,344"
 
 return lesson {
   id = "shrinking-kv",

@@ -10,7 +10,7 @@ end
 local bf16, fp8, int4 = on_4090("bf16"), on_4090("fp8"), on_4090("int4")
 local budget = function(r) return r.kv_budget_bytes / GiB end
 
-local function f(x, places) return string.format("%." .. (places or 2) .. "f", x) end
+local function f(x, places) return fixed(x, places or 2) end
 
 return lesson {
   id = "shrinking-weights",

@@ -20,10 +20,7 @@ local tp4 = kv.calc{model = MODEL, tp = 4, seq = 8192, kv_budget_gib = 67.34}
 local lite = kv.calc{layers = 27, mla_rank = 512, mla_rope_dim = 64, tp = 4, seq = 8192,
                      kv_budget_gib = 63.73}
 
-local function n(x)
-  local s = string.format("%d", x)
-  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
-end
+local n = grouped -- 57344 -> "57,344"
 
 return lesson {
   id = "tensor-parallel-kv",

@@ -21,11 +21,8 @@ local llama_weights = predicted.weights_bytes / GiB                -- 14.96 GiB
 -- The seed card's GPU: what max_model_len vLLM would accept.
 local rtx = kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", overhead_gib = 1, seq = 8192}
 
-local function f(x, places) return string.format("%." .. (places or 2) .. "f", x) end
-local function n(x)
-  local s = string.format("%d", x)
-  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
-end
+local function f(x, places) return fixed(x, places or 2) end
+local n = grouped -- 57344 -> "57,344"
 
 return lesson {
   id = "sizing-deployment",
