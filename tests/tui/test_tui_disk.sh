@@ -52,11 +52,7 @@ tm send-keys -t app s
 check "s saves it once there is room" "saved"
 tm send-keys -t app Enter
 check "then Enter goes on" "practice · 2 of"
-tm send-keys -t app Escape
-wait_for "Course map" >/dev/null
-tm send-keys -t app Q
-check "the app quits normally" "EXIT=0"
-stty_kept "after a full disk"
+quit_from_map "after a full disk"
 if [ "$(sql "SELECT count(*) FROM attempt WHERE exercise_id = 'per-token' AND verdict = 'correct'")" = 1 ] &&
    [ "$(sql "PRAGMA integrity_check")" = ok ]; then
   ok "the answer is in the database once, and the database is intact"
@@ -87,10 +83,6 @@ tm send-keys -t app "56 KiB" Enter
 wait_for "Right." >/dev/null
 tm send-keys -t app Enter
 check "practice goes on without saving" "practice · 2 of"
-tm send-keys -t app Escape
-wait_for "Course map" >/dev/null
-tm send-keys -t app Q
-check "the app quits normally" "EXIT=0"
-stty_kept "on a read-only mount"
+quit_from_map "on a read-only mount"
 
 report tui-disk

@@ -67,3 +67,13 @@ stty_kept() {
   fi
   rm -f "$work/stty.after"
 }
+
+# quit_from_map WHAT: Escape back to the course map, Q, then the app must
+# exit 0 and leave the terminal as it was.
+quit_from_map() {
+  tm send-keys -t app Escape
+  wait_for "Course map" >/dev/null
+  tm send-keys -t app Q
+  check "$1: the app quits normally" "EXIT=0"
+  stty_kept "$1"
+}
