@@ -152,7 +152,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
     },
     followup {
       question = "Prefill or decode: which one is memory-bound?",
-      answer = "Decode. It produces one token per sequence per step, so it reads all the weights "
+      answer = "Decode is memory-bound. It produces one token per sequence per step, so it reads all the weights "
             .. "and the cache for very little arithmetic. Prefill pushes the whole prompt through "
             .. "at once, reusing each weight for many tokens, which makes it compute-bound.",
       points = {
@@ -262,8 +262,9 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
     freetext {
       id = "why-not-compute",
       prompt = "Why does adding FLOPs not let one GPU serve more concurrent decode requests?",
-      answer = "Decode reads every weight and the whole KV cache for each token it produces, and "
-            .. "does only about two operations per weight per sequence. The GPU spends its time "
+      answer = "Decode is memory-bound: each step reads every weight and the whole KV cache for "
+            .. "the one token it produces, and does only about two operations per weight per "
+            .. "sequence, little arithmetic per byte. The GPU spends its time "
             .. "waiting on memory; the limit is memory capacity (how many caches fit) and "
             .. "bandwidth, not arithmetic.",
       points = {

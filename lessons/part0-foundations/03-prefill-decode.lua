@@ -38,7 +38,8 @@ return lesson {
           .. "stop being memory-bound?",
 
   answer = "What decides it is arithmetic intensity: floating-point operations per byte read "
-        .. "from memory. Prefill pushes thousands of prompt tokens through each weight it reads, "
+        .. "from memory. Prefill pushes the whole prompt, thousands of tokens, through each weight it "
+        .. "reads, "
         .. "so it does thousands of FLOPs per byte and waits on the tensor cores. Decode pushes "
         .. "one token per sequence through each weight, about one FLOP per byte in BF16 at "
         .. "batch 1, and waits on memory. The GPU's ridge point, peak FLOP/s ÷ bandwidth, is "

@@ -1,0 +1,109 @@
+/* The bundled course grades its own model answers as correct: the direct
+ * answer against the interview question's key points, each follow-up's
+ * answer against its points, each free-text exercise's answer against its
+ * points. A model answer that misses its own key points would tell a learner
+ * who wrote it that they were wrong. The check also counts what a course
+ * lesson must have: a follow-up or more, key points for the question, and a
+ * numeric exercise. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lx.h"
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int misses; /* model answers short of their points, all reported */
+
+static void check_text(const char *where, const struct lx_point *pts, size_t n,
+                       const struct lx_grade *g)
+{
+    char missed[800] = "";
+    size_t used = 0;
+    if (g->verdict == KV_CORRECT && g->score >= 1.0)
+        return; /* every point, not just enough of them */
+    for (size_t i = 0; i < n && i < KV_MAX_POINTS && used < sizeof missed; i++)
+        if (!g->text.covered[i])
+            used += (size_t)snprintf(missed + used, sizeof missed - used, " [%s]", pts[i].text);
+    print_error("%s: the model answer scores %.2f against its own key points; missed:%s\n", where,
+                g->score, missed);
+    misses++;
+}
+
+static void test_model_answers_cover_their_points(void **state)
+{
+    struct dirent **ents;
+    struct lx_opts o;
+    int n, lessons = 0;
+    (void)state;
+
+    lx_default_opts(&o);
+    o.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
+    n = scandir(KVT_SOURCE_DIR "/lessons/part0-foundations", &ents, NULL, by_name);
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++) {
+        char path[1024], where[1200];
+        struct lx_lesson *l = NULL;
+        struct lx_report rep = {0};
+        struct lx_grade g;
+        size_t len = strlen(ents[i]->d_name), numeric = 0;
+
+        if (len < 5 || strcmp(ents[i]->d_name + len - 4, ".lua") != 0) {
+            free(ents[i]);
+            continue;
+        }
+        snprintf(path, sizeof path, KVT_SOURCE_DIR "/lessons/part0-foundations/%s",
+                 ents[i]->d_name);
+        if (lx_load(path, &o, &l, &rep) != KVT_E_OK)
+            fail_msg("%s: %s", path, rep.n ? rep.items[0].msg : "does not load");
+        lessons++;
+        if (l->n_points == 0 || l->n_followups < 2)
+            fail_msg("%s: %zu key points for the question, %zu follow-ups", l->id, l->n_points,
+                     l->n_followups);
+        snprintf(where, sizeof where, "%s: the direct answer", l->id);
+        lx_grade_question(l, l->answer, &g);
+        check_text(where, l->points, l->n_points, &g);
+        for (size_t f = 0; f < l->n_followups; f++) {
+            snprintf(where, sizeof where, "%s: follow-up %zu", l->id, f + 1);
+            lx_grade_followup(l, f, l->followups[f].answer, &g);
+            check_text(where, l->followups[f].points, l->followups[f].n_points, &g);
+        }
+        for (size_t e = 0; e < l->n_exercises; e++) {
+            const struct lx_exercise *x = &l->exercises[e];
+            numeric += x->kind == LX_NUMERIC;
+            if (x->kind != LX_FREETEXT)
+                continue;
+            snprintf(where, sizeof where, "%s: exercise %s", l->id, x->id);
+            lx_grade(l, e, NULL, x->model_answer, &g);
+            check_text(where, x->points, x->n_points, &g);
+        }
+        if (numeric < 3)
+            fail_msg("%s: %zu numeric exercises", l->id, numeric);
+        lx_free(l);
+        lx_report_free(&rep);
+        free(ents[i]);
+    }
+    free(ents);
+    assert_int_equal(lessons, 10);
+    assert_int_equal(misses, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_model_answers_cover_their_points),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
