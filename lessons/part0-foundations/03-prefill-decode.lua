@@ -164,10 +164,10 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
     },
     numeric {
       id = "compute-bound-batch",
-      prompt = "A {gpu} decodes a BF16 dense model. Counting only the weights' bytes, from what "
-            .. "batch size is a decode step compute-bound? (kvtutor gpus lists its FLOP/s and "
-            .. "bandwidth.)",
-      params = { gpu = {"h100", "a100", "rtx4090", "l40s", "h200", "b200"} },
+      prompt = "On the {gpu}, decoding a BF16 dense model and counting only the weights' bytes, "
+            .. "from what batch size is a decode step compute-bound? (kvtutor gpus lists its "
+            .. "FLOP/s and bandwidth.)",
+      params = { gpu = {"H100 SXM", "A100 80GB SXM", "RTX 4090", "L40S", "H200 SXM", "B200"} },
       expected = function(p)
         return kv.calc{model = MODEL, gpu = p.gpu}.compute_bound_batch
       end,
