@@ -4,7 +4,7 @@
  * points. A model answer that misses its own key points would tell a learner
  * who wrote it that they were wrong. The check also counts what a course
  * lesson must have: a follow-up or more, key points for the question, and a
- * numeric exercise. */
+ * numeric exercise. And a vague answer passes none of them. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
@@ -42,6 +42,19 @@ static void check_text(const char *where, const struct lx_point *pts, size_t n,
     misses++;
 }
 
+/* A vague answer, the kind a candidate gives when they do not know, must
+ * not pass any question: key points that accept it are too loose. */
+static const char vague[] = "It depends on the model, the GPU and the workload; I would "
+                            "benchmark it and tune the settings until it is fast enough.";
+
+static void check_vague(const char *where, const struct lx_grade *g)
+{
+    if (g->verdict == KV_CORRECT) {
+        print_error("%s: a vague answer scores %.2f and passes\n", where, g->score);
+        misses++;
+    }
+}
+
 static void test_model_answers_cover_their_points(void **state)
 {
     struct dirent **ents;
@@ -75,10 +88,14 @@ static void test_model_answers_cover_their_points(void **state)
         snprintf(where, sizeof where, "%s: the direct answer", l->id);
         lx_grade_question(l, l->answer, &g);
         check_text(where, l->points, l->n_points, &g);
+        lx_grade_question(l, vague, &g);
+        check_vague(where, &g);
         for (size_t f = 0; f < l->n_followups; f++) {
             snprintf(where, sizeof where, "%s: follow-up %zu", l->id, f + 1);
             lx_grade_followup(l, f, l->followups[f].answer, &g);
             check_text(where, l->followups[f].points, l->followups[f].n_points, &g);
+            lx_grade_followup(l, f, vague, &g);
+            check_vague(where, &g);
         }
         for (size_t e = 0; e < l->n_exercises; e++) {
             const struct lx_exercise *x = &l->exercises[e];
@@ -88,6 +105,8 @@ static void test_model_answers_cover_their_points(void **state)
             snprintf(where, sizeof where, "%s: exercise %s", l->id, x->id);
             lx_grade(l, e, NULL, x->model_answer, &g);
             check_text(where, x->points, x->n_points, &g);
+            lx_grade(l, e, NULL, vague, &g);
+            check_vague(where, &g);
         }
         if (numeric < 3)
             fail_msg("%s: %zu numeric exercises", l->id, numeric);

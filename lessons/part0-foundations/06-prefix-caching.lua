@@ -131,7 +131,8 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
             .. "run at once, which raises total throughput.",
       points = {
         point { "decode still reads the whole context", weight = 2,
-                accept = {"still reads", "whole context", "no", "not faster", "same reads"} },
+                accept = {"still reads", "whole context", "no faster", "not faster", "same reads",
+                          "reads every", "does not make decode"} },
         point { "it saves prefill and memory",
                 accept = {"prefill", "memory", "time to first token", "ttft"} },
         point { "more room means more concurrency",
