@@ -230,6 +230,7 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         {"dangling-link.lua", ":13: error: ", "link to \"no-such-lesson\""},
         {"requires-missing.lua", ":13: error: ", "requires \"no-such-lesson\": no lesson has"},
         {"requires-self.lua", ":13: error: ", "requires names the lesson itself"},
+        {"loose-accept.lua", ":12: error: ", "accept phrase \"no\" is too short"},
         {"numeric-edges.lua", ":14: error: ", "'nan': the expected value is NaN"},
         {"numeric-edges.lua", ":15: error: ", "'inf': the expected value is infinite"},
         {"numeric-edges.lua", ":16: error: ", "'negzero': the expected value is -0"},

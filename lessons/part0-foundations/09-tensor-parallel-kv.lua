@@ -51,7 +51,7 @@ return lesson {
             accept = {"its own heads", "its heads", "subset of heads", "split the heads",
                       "heads are split", "slice", "per gpu"} },
     point { "the per-GPU cache shrinks by the TP degree", weight = 2,
-            accept = {"quarter", "divided by", "÷ tp", "/ tp", "shrinks", "1/4"} },
+            accept = {"quarter", "divided by", "÷ tp", "shrinks", "tp times less", "fraction"} },
     point { "past the KV head count, heads are replicated", weight = 2,
             accept = {"replicat", "copies", "duplicate", "more gpus than kv heads", "exceeds"} },
     point { "an MLA latent is not split",
@@ -137,7 +137,7 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
             .. "rule, so for this model only 2 and 4 work.",
       points = {
         point { "the TP degree must divide the attention heads", weight = 2,
-                accept = {"divide", "divisible", "evenly", "28"} },
+                accept = {"divide", "divisible", "evenly", "28 query heads", "28 heads"} },
         point { "the KV heads must split or replicate evenly",
                 accept = {"kv heads", "replicat", "evenly"} },
       },

@@ -265,6 +265,20 @@ static bool finite_number(lua_State *L, int i, double *v)
 }
 
 /* A key point: "text", or point { "text", accept = {...}, weight = n }. */
+/* An accept phrase matches at the start of any word of the answer ("no"
+ * would match "not" and "node"): one of fewer than three ASCII letters or
+ * digits says nothing. Symbols such as "÷" are left alone. */
+static bool too_loose(const char *phrase)
+{
+    size_t letters = 0;
+    for (const unsigned char *p = (const unsigned char *)phrase; *p; p++) {
+        if (*p >= 0x80)
+            return false;
+        letters += isalnum(*p) != 0;
+    }
+    return letters < 3;
+}
+
 static void read_point(struct ctx *c, int t, struct lx_point *pt, const char *what, int line)
 {
     static const char *const keys[] = {"text", "accept", "weight", NULL};
@@ -286,6 +300,12 @@ static void read_point(struct ctx *c, int t, struct lx_point *pt, const char *wh
     if (!pt->text)
         pt->text = str_field(c, t, "text", true, what, line);
     pt->accept = str_list(c, t, "accept", &pt->n_accept, what, line);
+    for (size_t i = 0; pt->accept && i < pt->n_accept; i++)
+        if (pt->accept[i] && too_loose(pt->accept[i]))
+            problem(c, line,
+                    "%s: accept phrase \"%s\" is too short: it would match every word that "
+                    "starts with it",
+                    what, pt->accept[i]);
     if (field(c, t, "weight") != LUA_TNIL &&
         !(finite_number(c->L, -1, &pt->weight) && pt->weight > 0 && pt->weight <= 100))
         problem(c, line, "%s: a point's weight must be a number in (0, 100]", what);
