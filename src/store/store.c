@@ -492,11 +492,28 @@ enum kvt_err store_learner(struct store *st, const char *name, int64_t now, int6
     return store_commit(st, err);
 }
 
+/* Runs a bound one-row lookup: when a row comes back, *found, its first
+ * column (text) copied into buf and, when flag is not NULL, its second
+ * column as a boolean. The statement is reset either way. */
+static enum kvt_err lookup_row(struct store *st, sqlite3_stmt *s, char *buf, size_t cap,
+                               bool *found, bool *flag, struct store_error *err)
+{
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        const char *text = (const char *)sqlite3_column_text(s, 0);
+        *found = true;
+        snprintf(buf, cap, "%s", text ? text : "");
+        if (flag)
+            *flag = sqlite3_column_int(s, 1) != 0;
+    }
+    sqlite3_reset(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? KVT_E_OK : store_fail(st, rc, err);
+}
+
 enum kvt_err store_setting_get(struct store *st, const char *key, char *buf, size_t cap,
                                bool *found, struct store_error *err)
 {
     sqlite3_stmt *s = store_stmt(st, STMT_SETTING_GET, err);
-    int rc;
 
     *found = false;
     if (cap)
@@ -504,13 +521,7 @@ enum kvt_err store_setting_get(struct store *st, const char *key, char *buf, siz
     if (!s)
         return err->code;
     store_bind_text(s, 1, key);
-    rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        snprintf(buf, cap, "%s", (const char *)sqlite3_column_text(s, 0));
-        *found = true;
-    }
-    sqlite3_reset(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? KVT_E_OK : store_fail(st, rc, err);
+    return lookup_row(st, s, buf, cap, found, NULL, err);
 }
 
 /* Runs one write statement inside its own transaction. */
@@ -819,7 +830,6 @@ enum kvt_err store_lesson_get(struct store *st, int64_t learner_id, const char *
                               struct store_error *err)
 {
     sqlite3_stmt *s = store_stmt(st, STMT_LESSON_GET, err);
-    int rc;
 
     *found = *done = false;
     if (cap)
@@ -828,21 +838,13 @@ enum kvt_err store_lesson_get(struct store *st, int64_t learner_id, const char *
         return err->code;
     sqlite3_bind_int64(s, 1, learner_id);
     store_bind_text(s, 2, lesson_id);
-    rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        *found = true;
-        snprintf(position, cap, "%s", (const char *)sqlite3_column_text(s, 0));
-        *done = sqlite3_column_int(s, 1) != 0;
-    }
-    sqlite3_reset(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? KVT_E_OK : store_fail(st, rc, err);
+    return lookup_row(st, s, position, cap, found, done, err);
 }
 
 enum kvt_err store_lesson_last(struct store *st, int64_t learner_id, char *lesson_id, size_t cap,
                                bool *found, struct store_error *err)
 {
     sqlite3_stmt *s = store_stmt(st, STMT_LESSON_LAST, err);
-    int rc;
 
     *found = false;
     if (cap)
@@ -850,13 +852,7 @@ enum kvt_err store_lesson_last(struct store *st, int64_t learner_id, char *lesso
     if (!s)
         return err->code;
     sqlite3_bind_int64(s, 1, learner_id);
-    rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        *found = true;
-        snprintf(lesson_id, cap, "%s", (const char *)sqlite3_column_text(s, 0));
-    }
-    sqlite3_reset(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? KVT_E_OK : store_fail(st, rc, err);
+    return lookup_row(st, s, lesson_id, cap, found, NULL, err);
 }
 
 enum kvt_err store_record_attempt(struct store *st, const struct store_attempt *a,
