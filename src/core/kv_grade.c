@@ -160,7 +160,37 @@ static size_t normalise(const char *in, char *out, size_t cap)
     return o;
 }
 
-/* Does the (normalised) answer contain the phrase, starting at a word? */
+/* Is one of the two words before `at` in the normalised answer a negation?
+ * "not memory-bound", "not really memory-bound" and "isn't memory-bound"
+ * (normalised "isn t memory bound", the "t" not counted) must not cover
+ * "memory-bound"; "No,
+ * decode is memory-bound" still does, the "no" being three words back. */
+static bool negated(const char *answer, const char *at)
+{
+    static const char *const negators[] = {"not",    "no",  "never",   "isn", "aren",
+                                           "doesn",  "don", "didn",    "won", "wasn",
+                                           "cannot", "nor", "without", NULL};
+    const char *end = at;
+    for (int w = 0; w < 2 && end > answer;) {
+        const char *start;
+        end--; /* the space before the word that ends here */
+        start = end;
+        while (start > answer && start[-1] != ' ')
+            start--;
+        for (int k = 0; negators[k]; k++)
+            if ((size_t)(end - start) == strlen(negators[k]) &&
+                memcmp(start, negators[k], (size_t)(end - start)) == 0)
+                return true;
+        /* the "t" of "don't" belongs to the word before: it does not count */
+        if (!(end - start == 1 && *start == 't'))
+            w++;
+        end = start;
+    }
+    return false;
+}
+
+/* Does the (normalised) answer contain the phrase, starting at a word and
+ * not negated just before it? */
 static bool mentions(const char *answer, const char *phrase)
 {
     char norm[512];
@@ -168,7 +198,7 @@ static bool mentions(const char *answer, const char *phrase)
     if (n == 0)
         return false;
     for (const char *p = strstr(answer, norm); p; p = strstr(p + 1, norm))
-        if (p == answer || p[-1] == ' ')
+        if ((p == answer || p[-1] == ' ') && !negated(answer, p))
             return true;
     return false;
 }
