@@ -550,15 +550,10 @@ enum kvt_err store_write_one(struct store *st, sqlite3_stmt *s, struct store_err
 enum kvt_err store_setting_set(struct store *st, const char *key, const char *value,
                                struct store_error *err)
 {
-    enum kvt_err e = store_begin(st, err);
-    sqlite3_stmt *s;
+    sqlite3_stmt *s = store_begin_stmt(st, STMT_SETTING_SET, err);
 
-    if (e != KVT_E_OK)
-        return e;
-    if (!(s = store_stmt(st, STMT_SETTING_SET, err))) {
-        store_rollback(st);
+    if (!s)
         return err->code;
-    }
     store_bind_text(s, 1, key);
     store_bind_text(s, 2, value);
     return store_write_one(st, s, err);
@@ -796,15 +791,10 @@ static enum kvt_err lesson_write(struct store *st, enum store_stmt id, int64_t l
                                  const char *lesson, const char *position, int64_t now,
                                  struct store_error *err)
 {
-    enum kvt_err e = store_begin(st, err);
-    sqlite3_stmt *s;
+    sqlite3_stmt *s = store_begin_stmt(st, id, err);
 
-    if (e != KVT_E_OK)
-        return e;
-    if (!(s = store_stmt(st, id, err))) {
-        store_rollback(st);
+    if (!s)
         return err->code;
-    }
     sqlite3_bind_int64(s, 1, learner);
     store_bind_text(s, 2, lesson);
     sqlite3_bind_int64(s, 3, now);
