@@ -116,30 +116,26 @@ tm send-keys -t app Q
 stty_kept "Ctrl-Z and fg"
 
 # --- colours follow NO_COLOR ---
-start_shell
-run_app
-wait_for "Course map" >/dev/null
-tm send-keys -t app Enter
-wait_for "Direct answer" >/dev/null
-if tm capture-pane -p -e -t app | grep -qE $'\e\\[[0-9;]*3[0-7]m|\e\\[[0-9;]*38;'; then
-  ok "with colours, headings are coloured"
-else
-  bad "no colour found without NO_COLOR"
-fi
-tm send-keys -t app Q
-stty_kept "quit in colour"
-start_shell "NO_COLOR=1"
-run_app
-wait_for "Course map" >/dev/null
-tm send-keys -t app Enter
-wait_for "Direct answer" >/dev/null
-if tm capture-pane -p -e -t app | grep -qE $'\e\\[[0-9;]*3[0-7]m|\e\\[[0-9;]*38;'; then
-  bad "NO_COLOR=1 still shows colours"
-else
-  ok "NO_COLOR=1 shows no colour"
-fi
-tm send-keys -t app Q
-stty_kept "NO_COLOR quit"
+for no_color in "" "NO_COLOR=1"; do
+  start_shell "$no_color"
+  run_app
+  wait_for "Course map" >/dev/null
+  tm send-keys -t app Enter
+  wait_for "Direct answer" >/dev/null
+  if tm capture-pane -p -e -t app | grep -qE $'\e\\[[0-9;]*3[0-7]m|\e\\[[0-9;]*38;'; then
+    coloured=yes
+  else
+    coloured=no
+  fi
+  case "$no_color/$coloured" in
+    /yes) ok "with colours, headings are coloured" ;;
+    /no) bad "no colour found without NO_COLOR" ;;
+    */yes) bad "NO_COLOR=1 still shows colours" ;;
+    */no) ok "NO_COLOR=1 shows no colour" ;;
+  esac
+  tm send-keys -t app Q
+  stty_kept "quit ${no_color:-in colour}"
+done
 
 # --- no terminal, no usable TERM ---
 out=$("$KVTUTOR" --db "$db" </dev/null 2>&1); rc=$?
