@@ -149,8 +149,15 @@ for s in "${screens[@]}"; do
     [ $((i % 8)) = 0 ] && tm send-keys -t app j
     done_resizes=$((done_resizes + 1))
   done
+  # tmux pulls rows back from its history when a pane grows, so without
+  # this the title could show before the app has redrawn (and a key sent
+  # then would reach an app that still thinks its window is too small).
+  tm clear-history -t app
   tm resize-window -t app -x 100 -y 30
   check "\"$title\" redraws after its resizes" "$title"
+  # tmux holds back a pane's later resizes for up to 250 ms; let the last
+  # one reach the app before the key that leaves the screen.
+  sleep 0.4
   tm send-keys -t app "$back"
   wait_for "Course map" >/dev/null
 done
