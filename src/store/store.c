@@ -430,17 +430,9 @@ enum kvt_err store_new_uid(char uid[33])
     return KVT_E_OK;
 }
 
-/* One SELECT returning an id, or SQLITE_DONE when there is no row. */
-static int step_id(sqlite3_stmt *s, int64_t *id)
-{
-    int rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW)
-        *id = sqlite3_column_int64(s, 0);
-    return rc;
-}
-
-enum kvt_err store_learner_locked(struct store *st, const char *name, int64_t now, int64_t *id,
-                                  struct store_error *err)
+/* The learner's id when the name is known: *found says whether it was. */
+static enum kvt_err learner_find(struct store *st, const char *name, int64_t *id, bool *found,
+                                 struct store_error *err)
 {
     sqlite3_stmt *s = store_stmt(st, STMT_LEARNER_GET, err);
     int rc;
@@ -448,12 +440,25 @@ enum kvt_err store_learner_locked(struct store *st, const char *name, int64_t no
     if (!s)
         return err->code;
     store_bind_text(s, 1, name);
-    rc = step_id(s, id);
-    sqlite3_reset(s);
+    rc = sqlite3_step(s);
     if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(s, 0);
+    sqlite3_reset(s);
+    *found = rc == SQLITE_ROW;
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? KVT_E_OK : store_fail(st, rc, err);
+}
+
+enum kvt_err store_learner_locked(struct store *st, const char *name, int64_t now, int64_t *id,
+                                  struct store_error *err)
+{
+    sqlite3_stmt *s;
+    bool found;
+    int rc;
+
+    if (learner_find(st, name, id, &found, err) != KVT_E_OK)
+        return err->code;
+    if (found)
         return KVT_E_OK;
-    if (rc != SQLITE_DONE)
-        return store_fail(st, rc, err);
     if (!(s = store_stmt(st, STMT_LEARNER_ADD, err)))
         return err->code;
     store_bind_text(s, 1, name);
@@ -469,20 +474,14 @@ enum kvt_err store_learner_locked(struct store *st, const char *name, int64_t no
 enum kvt_err store_learner(struct store *st, const char *name, int64_t now, int64_t *id,
                            struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, STMT_LEARNER_GET, err);
     enum kvt_err e;
-    int rc;
+    bool found;
 
-    if (!s)
-        return err->code;
     /* the common case, and the only one a read-only database allows: a read */
-    store_bind_text(s, 1, name);
-    rc = step_id(s, id);
-    sqlite3_reset(s);
-    if (rc == SQLITE_ROW)
+    if (learner_find(st, name, id, &found, err) != KVT_E_OK)
+        return err->code;
+    if (found)
         return KVT_E_OK;
-    if (rc != SQLITE_DONE)
-        return store_fail(st, rc, err);
     if ((e = store_begin(st, err)) != KVT_E_OK)
         return e;
     if ((e = store_learner_locked(st, name, now, id, err)) != KVT_E_OK) {
