@@ -119,6 +119,25 @@ static void assert_gone(const char *path)
     fail_msg("process %ld is still running", pid);
 }
 
+/* A fake probe that writes the pid of what it leaves behind into a fresh
+ * file (its one argument), run to the end and timed. */
+struct pid_run {
+    struct probe_outcome o;
+    double took;
+    char pidf[128];
+};
+
+static struct pid_run run_pid_fake(const char *name, const struct probe_limits *lim,
+                                   struct seen *seen)
+{
+    struct pid_run r;
+    pid_file(r.pidf, sizeof r.pidf);
+    double t0 = now_s();
+    r.o = run_fake(name, r.pidf, lim, seen);
+    r.took = now_s() - t0;
+    return r;
+}
+
 /* Under AddressSanitizer freed blocks wait in a quarantine (256 MiB by
  * default) before reuse, which would count as growth: keep it small here so
  * the memory bound below still means something in the sanitizer build. */
@@ -169,54 +188,43 @@ static void test_clean_run(void **state)
 static void test_hang_times_out(void **state)
 {
     (void)state;
-    char pidf[128];
     struct seen s;
     struct probe_limits lim = fast_limits();
-    pid_file(pidf, sizeof pidf);
-    double t0 = now_s();
-    struct probe_outcome o = run_fake("hang", pidf, &lim, &s);
-    double took = now_s() - t0;
-    assert_int_equal(o.end, PROBE_TIMED_OUT);
-    assert_string_equal(probe_end_name(o.end), "timed-out");
-    assert_non_null(strstr(o.message, "still running after 1 s"));
+    struct pid_run r = run_pid_fake("hang", &lim, &s);
+    assert_int_equal(r.o.end, PROBE_TIMED_OUT);
+    assert_string_equal(probe_end_name(r.o.end), "timed-out");
+    assert_non_null(strstr(r.o.message, "still running after 1 s"));
     assert_int_equal(s.progress, 1); /* what it said before the deadline counts */
-    assert_true(took >= 1.0);
-    assert_true(took < 5.0); /* SIGTERM ended it: no waiting out the grace */
-    assert_gone(pidf);
+    assert_true(r.took >= 1.0);
+    assert_true(r.took < 5.0); /* SIGTERM ended it: no waiting out the grace */
+    assert_gone(r.pidf);
 }
 
 static void test_ignores_sigterm(void **state)
 {
     (void)state;
-    char pidf[128];
     struct seen s;
     struct probe_limits lim = fast_limits();
-    pid_file(pidf, sizeof pidf);
-    double t0 = now_s();
-    struct probe_outcome o = run_fake("ignore_term", pidf, &lim, &s);
-    double took = now_s() - t0;
-    assert_int_equal(o.end, PROBE_TIMED_OUT);
-    assert_int_equal(o.signal, SIGKILL);
+    struct pid_run r = run_pid_fake("ignore_term", &lim, &s);
+    assert_int_equal(r.o.end, PROBE_TIMED_OUT);
+    assert_int_equal(r.o.signal, SIGKILL);
     /* deadline 1 s + grace 0.5 s before SIGKILL */
-    assert_true(took >= 1.5);
-    assert_true(took < 6.0);
-    assert_gone(pidf);
+    assert_true(r.took >= 1.5);
+    assert_true(r.took < 6.0);
+    assert_gone(r.pidf);
 }
 
 static void test_grandchild_holding_pipe(void **state)
 {
     (void)state;
-    char pidf[128];
     struct seen s;
     struct probe_limits lim = probe_default_limits();
-    pid_file(pidf, sizeof pidf);
-    double t0 = now_s();
-    struct probe_outcome o = run_fake("grandchild", pidf, &lim, &s);
+    struct pid_run r = run_pid_fake("grandchild", &lim, &s);
     /* the probe itself exited 0 at once: the leftover is killed, not waited for */
-    assert_int_equal(o.end, PROBE_OK);
+    assert_int_equal(r.o.end, PROBE_OK);
     assert_int_equal(s.result, 1);
-    assert_true(now_s() - t0 < 5.0);
-    assert_gone(pidf);
+    assert_true(r.took < 5.0);
+    assert_gone(r.pidf);
 }
 
 static void test_flood_is_capped(void **state)
