@@ -16,14 +16,14 @@
 #include <cmocka.h>
 
 #include "run_cmd.h"
+#include "tmp_dir.h"
 
 static char dir[64], db[128], db2[128], exp_json[128];
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/kvt_prog_XXXXXX");
-    if (!mkdtemp(dir))
+    if (tmp_dir_make(dir, sizeof dir, "kvt_prog_") != 0)
         return -1;
     snprintf(db, sizeof db, "%s/a.db", dir);
     snprintf(db2, sizeof db2, "%s/b.db", dir);
@@ -33,10 +33,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    char cmd[128];
     (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd);
+    return tmp_dir_remove(dir);
 }
 
 /* kvtutor with arguments given one by one, NULL-terminated; stdin from `input`. */

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "run_cmd.h"
+#include "tmp_dir.h"
 
 static char home[64], fixtures[1024];
 
@@ -28,17 +29,14 @@ static int setup(void **state)
 {
     const char *f = getenv("KVT_FIXTURES");
     (void)state;
-    snprintf(home, sizeof home, "/tmp/kvt_lint_XXXXXX");
     snprintf(fixtures, sizeof fixtures, "%s", f ? f : "fixtures");
-    return mkdtemp(home) ? 0 : -1;
+    return tmp_dir_make(home, sizeof home, "kvt_lint_");
 }
 
 static int teardown(void **state)
 {
-    char cmd[128];
     (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf %s", home);
-    return system(cmd);
+    return tmp_dir_remove(home);
 }
 
 static double now_ms(void)

@@ -25,6 +25,7 @@
 #include "store.h"
 #include "store_migrations.h"
 #include "store_report.h"
+#include "tmp_dir.h"
 #include "tsv.h"
 
 #define DAY 86400
@@ -36,16 +37,13 @@ static char dir[64];
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/kvt_store_XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return tmp_dir_make(dir, sizeof dir, "kvt_store_");
 }
 
 static int teardown(void **state)
 {
-    char cmd[128];
     (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tmp_dir_remove(dir);
 }
 
 static const char *path_of(const char *name)

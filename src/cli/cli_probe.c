@@ -19,9 +19,9 @@
 #include "kv_ceiling.h"
 #include "kv_presets.h"
 #include "probe.h"
+#include "probe_log.h"
 #include "store_report.h"
 
-#define MAX_RESULTS   64
 #define MAX_PASS      16
 #define DEFAULT_SEQ   8192
 #define DEFAULT_MODEL "qwen2.5-7b"
@@ -42,8 +42,7 @@ struct probe_opts {
 struct run_view {
     bool bars; /* progress bars on stderr (a terminal, not --json) */
     char kernel[32];
-    json_t *device;  /* its "device" line */
-    json_t *results; /* its "result" lines */
+    struct probe_log log; /* its "device" and "result" lines */
 };
 
 static int usage_error(const char *fmt, ...)
@@ -169,14 +168,8 @@ static void on_event(void *ctx, const json_t *ev)
     const char *type = json_string_value(json_object_get(ev, "type"));
     const char *kernel = json_string_value(json_object_get(ev, "kernel"));
 
-    if (strcmp(type, "device") == 0 && !v->device) {
-        v->device = json_deep_copy(ev);
-        json_object_del(v->device, "type");
-    } else if (strcmp(type, "result") == 0 && json_array_size(v->results) < MAX_RESULTS) {
-        json_t *r = json_deep_copy(ev);
-        json_object_del(r, "type");
-        json_array_append_new(v->results, r);
-    } else if (strcmp(type, "progress") == 0 && v->bars && kernel) {
+    probe_log_event(&v->log, ev);
+    if (strcmp(type, "progress") == 0 && v->bars && kernel) {
         double pct = json_number_value(json_object_get(ev, "percent"));
         if (pct < 0)
             pct = 0;
@@ -188,24 +181,6 @@ static void on_event(void *ctx, const json_t *ev)
 }
 
 /* ---- figures from the lines ---- */
-
-static double num(const json_t *o, const char *key)
-{
-    return json_number_value(json_object_get(o, key));
-}
-
-static const json_t *result_of(const json_t *results, const char *kernel)
-{
-    size_t i;
-    json_t *r;
-    json_array_foreach(results, i, r)
-    {
-        const char *k = json_string_value(json_object_get(r, "kernel"));
-        if (k && strcmp(k, kernel) == 0)
-            return r;
-    }
-    return NULL;
-}
 
 static json_t *ceiling_json(const struct kv_ceiling *c)
 {
@@ -259,24 +234,26 @@ static void print_ceiling(const struct probe_opts *o, double measured, double pe
     }
 }
 
-static void print_human(const struct probe_opts *o, const char *kind, const json_t *dev,
-                        const json_t *results)
+static void print_human(const struct probe_opts *o, const char *kind, const struct probe_log *g)
 {
+    const json_t *dev = g->device, *results = g->results;
     char b1[32], b2[32], b3[32];
     const char *name = json_string_value(json_object_get(dev, "name"));
-    double peak = num(dev, "peak_gbps"), free_bytes = num(dev, "free_bytes");
+    double peak = probe_log_num(dev, "peak_gbps"), free_bytes = probe_log_num(dev, "free_bytes");
     size_t i;
     json_t *r;
 
     if (strcmp(kind, "cuda") == 0)
         printf("GPU: %s (compute %s, %d SMs, %s L2), %s free of %s\n", name ? name : "?",
-               json_string_value(json_object_get(dev, "compute_capability")), (int)num(dev, "sms"),
-               kvt_fmt_bytes(num(dev, "l2_bytes"), b1, sizeof b1),
+               json_string_value(json_object_get(dev, "compute_capability")),
+               (int)probe_log_num(dev, "sms"),
+               kvt_fmt_bytes(probe_log_num(dev, "l2_bytes"), b1, sizeof b1),
                kvt_fmt_bytes(free_bytes, b2, sizeof b2),
-               kvt_fmt_bytes(num(dev, "total_bytes"), b3, sizeof b3));
+               kvt_fmt_bytes(probe_log_num(dev, "total_bytes"), b3, sizeof b3));
     else
         printf("CPU: %s, %d threads, %s last-level cache, %s memory available\n", name ? name : "?",
-               (int)num(dev, "threads"), kvt_fmt_bytes(num(dev, "llc_bytes"), b1, sizeof b1),
+               (int)probe_log_num(dev, "threads"),
+               kvt_fmt_bytes(probe_log_num(dev, "llc_bytes"), b1, sizeof b1),
                kvt_fmt_bytes(free_bytes, b2, sizeof b2));
     if (peak > 0)
         printf("Peak from the memory clock and bus width: %s GB/s\n",
@@ -288,22 +265,26 @@ static void print_human(const struct probe_opts *o, const char *kind, const json
         if (!k)
             continue;
         if (strcmp(k, "read") == 0) {
-            printf("  read     %8.1f GB/s median, %.1f best, over %s", num(r, "gbps_median"),
-                   num(r, "gbps_best"), kvt_fmt_bytes(num(r, "bytes"), b1, sizeof b1));
+            printf("  read     %8.1f GB/s median, %.1f best, over %s",
+                   probe_log_num(r, "gbps_median"), probe_log_num(r, "gbps_best"),
+                   kvt_fmt_bytes(probe_log_num(r, "bytes"), b1, sizeof b1));
             if (peak > 0)
-                printf(": %.1f%% of peak", 100.0 * num(r, "gbps_median") / peak);
+                printf(": %.1f%% of peak", 100.0 * probe_log_num(r, "gbps_median") / peak);
             putchar('\n');
         } else if (strcmp(k, "decode") == 0) {
             printf("  decode   %8.1f GB/s as one read of %s (%.0f us a step);\n"
                    "           %d launches: %.1f GB/s (%.0f us), in a CUDA graph %.1f GB/s "
                    "(%.0f us)\n",
-                   num(r, "gbps_median"), kvt_fmt_bytes(num(r, "bytes"), b1, sizeof b1),
-                   num(r, "step_us"), (int)num(r, "launches"), num(r, "eager_gbps_median"),
-                   num(r, "eager_step_us"), num(r, "graph_gbps_median"), num(r, "graph_step_us"));
+                   probe_log_num(r, "gbps_median"),
+                   kvt_fmt_bytes(probe_log_num(r, "bytes"), b1, sizeof b1),
+                   probe_log_num(r, "step_us"), (int)probe_log_num(r, "launches"),
+                   probe_log_num(r, "eager_gbps_median"), probe_log_num(r, "eager_step_us"),
+                   probe_log_num(r, "graph_gbps_median"), probe_log_num(r, "graph_step_us"));
         } else if (strcmp(k, "paged") == 0) {
-            double tax = num(r, "tax_percent");
-            printf("  paged    %8.1f GB/s at block %2d, %.1f contiguous: ", num(r, "gbps_median"),
-                   (int)num(r, "block_size"), num(r, "contiguous_gbps_median"));
+            double tax = probe_log_num(r, "tax_percent");
+            printf("  paged    %8.1f GB/s at block %2d, %.1f contiguous: ",
+                   probe_log_num(r, "gbps_median"), (int)probe_log_num(r, "block_size"),
+                   probe_log_num(r, "contiguous_gbps_median"));
             /* a paged run faster than the control is noise, not a gain */
             if (tax < 0)
                 printf("no measurable cost\n");
@@ -311,9 +292,9 @@ static void print_human(const struct probe_opts *o, const char *kind, const json
                 printf("paging costs %.1f%%\n", tax);
         }
     }
-    const json_t *rd = result_of(results, "read");
+    const json_t *rd = probe_log_result(g, "read");
     if (rd)
-        print_ceiling(o, num(rd, "gbps_median"), peak, free_bytes);
+        print_ceiling(o, probe_log_num(rd, "gbps_median"), peak, free_bytes);
 }
 
 /* ---- one run ---- */
@@ -334,7 +315,7 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
     argv[o->npass + 1] = NULL;
     lim.deadline_s = o->timeout_s;
     v.bars = !o->json && isatty(STDERR_FILENO);
-    v.results = json_array();
+    probe_log_init(&v.log);
     if (!o->json)
         fprintf(stderr, "Measuring %s memory with %s\n", strcmp(kind, "cuda") ? "host" : "GPU",
                 program);
@@ -344,60 +325,41 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
         fputc('\n', stderr);
 
     /* the device line can say what ran, whatever was asked */
-    const char *dk = json_string_value(json_object_get(v.device, "kind"));
+    const char *dk = json_string_value(json_object_get(v.log.device, "kind"));
     if (dk && (strcmp(dk, "cpu") == 0 || strcmp(dk, "cuda") == 0))
         kind = dk;
-    const json_t *rd = result_of(v.results, "read");
-    double peak = num(v.device, "peak_gbps"), free_bytes = num(v.device, "free_bytes");
+    const json_t *rd = probe_log_result(&v.log, "read");
+    double peak = probe_log_num(v.log.device, "peak_gbps"),
+           free_bytes = probe_log_num(v.log.device, "free_bytes");
 
     if (db && db->st) {
         struct store_error err;
-        char *dev_text = v.device ? json_dumps(v.device, JSON_COMPACT) : NULL;
-        char *res_text = json_dumps(v.results, JSON_COMPACT);
-        struct store_probe_run rec = {
-            .learner_id = db->learner_id,
-            .started_at = started,
-            .seconds = out.seconds,
-            .probe = kind,
-            .outcome = probe_end_name(out.end),
-            .message = out.message,
-            .device = json_string_value(json_object_get(v.device, "name")),
-            .device_json = dev_text,
-            .results_json = res_text,
-            .has_read = rd && out.end == PROBE_OK,
-            .read_gbps = num(rd, "gbps_median"),
-            .has_peak = peak > 0,
-            .peak_gbps = peak,
-            .has_free = free_bytes > 0,
-            .free_bytes = (int64_t)free_bytes,
-        };
-        if (store_probe_add(db->st, &rec, &err) != KVT_E_OK)
+        if (probe_log_save(&v.log, db->st, db->learner_id, started, kind, &out, &err) != KVT_E_OK)
             cli_db_error("probe", db->path, &err);
-        free(dev_text);
-        free(res_text);
     }
 
     if (o->json) {
-        json_t *doc = json_pack("{s:s,s:s,s:s,s:f,s:O,s:O,s:s,s:I}", "probe", kind, "outcome",
-                                probe_end_name(out.end), "message", out.message, "seconds",
-                                out.seconds, "device", v.device ? v.device : json_null(), "results",
-                                v.results, "model", o->model->id, "seq", (json_int_t)o->seq);
+        json_t *doc =
+            json_pack("{s:s,s:s,s:s,s:f,s:O,s:O,s:s,s:I}", "probe", kind, "outcome",
+                      probe_end_name(out.end), "message", out.message, "seconds", out.seconds,
+                      "device", v.log.device ? v.log.device : json_null(), "results", v.log.results,
+                      "model", o->model->id, "seq", (json_int_t)o->seq);
         if (rd && out.end == PROBE_OK) {
-            struct kv_ceiling cm =
-                kv_ceiling_at(&o->model->model, o->seq, num(rd, "gbps_median"), free_bytes);
+            struct kv_ceiling cm = kv_ceiling_at(&o->model->model, o->seq,
+                                                 probe_log_num(rd, "gbps_median"), free_bytes);
             struct kv_ceiling cp = kv_ceiling_at(&o->model->model, o->seq, peak, free_bytes);
             json_object_set_new(doc, "ceiling",
-                                json_pack("{s:f,s:o,s:o}", "measured_gbps", num(rd, "gbps_median"),
-                                          "measured", ceiling_json(&cm), "at_peak",
+                                json_pack("{s:f,s:o,s:o}", "measured_gbps",
+                                          probe_log_num(rd, "gbps_median"), "measured",
+                                          ceiling_json(&cm), "at_peak",
                                           peak > 0 ? ceiling_json(&cp) : json_null()));
         }
         json_decref(*report);
         *report = doc;
     } else if (out.end == PROBE_OK) {
-        print_human(o, kind, v.device, v.results);
+        print_human(o, kind, &v.log);
     }
-    json_decref(v.device);
-    json_decref(v.results);
+    probe_log_free(&v.log);
     if (out.end == PROBE_NO_GPU && !o->json)
         fprintf(stderr, "kvtutor probe: no usable GPU: %s\n", out.message);
     else if (out.end != PROBE_OK && !o->json)

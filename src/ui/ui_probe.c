@@ -16,10 +16,9 @@
 #include "kv_presets.h"
 #include "kvt_format.h"
 #include "probe.h"
+#include "probe_log.h"
 #include "store_report.h"
 #include "ui_term.h"
-
-#define MAX_RESULTS 16
 
 struct probe_screen {
     struct probe_run *run;
@@ -27,8 +26,8 @@ struct probe_screen {
     bool tried_gpu;
     char gpu_note[600]; /* why the GPU was not measured */
     int64_t started_at;
-    json_t *device, *results;
-    double pct[3]; /* read, decode, paged */
+    struct probe_log log; /* the device and result lines */
+    double pct[3];        /* read, decode, paged */
     bool finished;
     struct probe_outcome out;
     size_t model;
@@ -45,36 +44,15 @@ static int kernel_index(const char *k)
     return -1;
 }
 
-static double num(const json_t *o, const char *key)
-{
-    return json_number_value(json_object_get(o, key));
-}
-
-static const json_t *result_of(const struct probe_screen *p, const char *kernel)
-{
-    size_t i;
-    json_t *r;
-    json_array_foreach(p->results, i,
-                       r) if (kernel_index(json_string_value(json_object_get(r, "kernel"))) ==
-                              kernel_index(kernel)) return r;
-    return NULL;
-}
-
 static void on_event(void *ctx, const json_t *ev)
 {
     struct probe_screen *p = ctx;
     const char *type = json_string_value(json_object_get(ev, "type"));
     int k = kernel_index(json_string_value(json_object_get(ev, "kernel")));
 
-    if (strcmp(type, "device") == 0 && !p->device) {
-        p->device = json_deep_copy(ev);
-        json_object_del(p->device, "type");
-    } else if (strcmp(type, "result") == 0 && json_array_size(p->results) < MAX_RESULTS) {
-        json_t *r = json_deep_copy(ev);
-        json_object_del(r, "type");
-        json_array_append_new(p->results, r);
-    } else if (strcmp(type, "progress") == 0 && k >= 0) {
-        double pct = num(ev, "percent");
+    probe_log_event(&p->log, ev);
+    if (strcmp(type, "progress") == 0 && k >= 0) {
+        double pct = probe_log_num(ev, "percent");
         /* percent runs over the whole probe; the bars fill kernel by kernel */
         for (int i = 0; i < k; i++)
             p->pct[i] = 100;
@@ -87,10 +65,8 @@ static void start(struct probe_screen *p, struct ui *ui, const char *kind)
     const char *program = strcmp(kind, "cuda") == 0 ? ui->opt.probe_cuda : ui->opt.probe_cpu;
     char *argv[] = {(char *)program, NULL};
 
-    json_decref(p->device);
-    json_decref(p->results);
-    p->device = NULL;
-    p->results = json_array();
+    probe_log_free(&p->log);
+    probe_log_init(&p->log);
     memset(p->pct, 0, sizeof p->pct);
     memset(&p->out, 0, sizeof p->out);
     p->kind = kind;
@@ -109,30 +85,9 @@ static void start(struct probe_screen *p, struct ui *ui, const char *kind)
 static void record(struct probe_screen *p, struct ui *ui)
 {
     struct store_error err;
-    const json_t *rd = result_of(p, "read");
-    char *dev = p->device ? json_dumps(p->device, JSON_COMPACT) : NULL;
-    char *res = json_dumps(p->results, JSON_COMPACT);
-    struct store_probe_run rec = {
-        .learner_id = ui->opt.learner_id,
-        .started_at = p->started_at,
-        .seconds = p->out.seconds,
-        .probe = p->kind,
-        .outcome = probe_end_name(p->out.end),
-        .message = p->out.message,
-        .device = json_string_value(json_object_get(p->device, "name")),
-        .device_json = dev,
-        .results_json = res,
-        .has_read = rd && p->out.end == PROBE_OK,
-        .read_gbps = num(rd, "gbps_median"),
-        .has_peak = num(p->device, "peak_gbps") > 0,
-        .peak_gbps = num(p->device, "peak_gbps"),
-        .has_free = num(p->device, "free_bytes") > 0,
-        .free_bytes = (int64_t)num(p->device, "free_bytes"),
-    };
-    if (store_probe_add(ui->opt.store, &rec, &err) != KVT_E_OK)
+    if (probe_log_save(&p->log, ui->opt.store, ui->opt.learner_id, p->started_at, p->kind, &p->out,
+                       &err) != KVT_E_OK)
         ui_say(ui, UI_BAD, "The run could not be saved: %s", err.detail);
-    free(dev);
-    free(res);
 }
 
 static void end_run(struct probe_screen *p, struct ui *ui)
@@ -197,7 +152,7 @@ static void bar(int y, int x, int width, double frac, attr_t on)
 static int draw_device(struct probe_screen *p, int y, int cols)
 {
     char line[512], b1[32], b2[32];
-    const json_t *d = p->device;
+    const json_t *d = p->log.device;
     const char *name = json_string_value(json_object_get(d, "name"));
 
     if (p->gpu_note[0])
@@ -211,12 +166,13 @@ static int draw_device(struct probe_screen *p, int y, int cols)
     if (strcmp(p->kind, "cuda") == 0)
         snprintf(line, sizeof line, "GPU %s · compute %s · %d SMs · %s free · peak %s GB/s",
                  name ? name : "?", json_string_value(json_object_get(d, "compute_capability")),
-                 (int)num(d, "sms"), kvt_fmt_bytes(num(d, "free_bytes"), b1, sizeof b1),
-                 kvt_fmt_number(num(d, "peak_gbps"), 0, b2, sizeof b2));
+                 (int)probe_log_num(d, "sms"),
+                 kvt_fmt_bytes(probe_log_num(d, "free_bytes"), b1, sizeof b1),
+                 kvt_fmt_number(probe_log_num(d, "peak_gbps"), 0, b2, sizeof b2));
     else
         snprintf(line, sizeof line, "Host memory · %s · %d threads · %s available",
-                 name ? name : "?", (int)num(d, "threads"),
-                 kvt_fmt_bytes(num(d, "free_bytes"), b1, sizeof b1));
+                 name ? name : "?", (int)probe_log_num(d, "threads"),
+                 kvt_fmt_bytes(probe_log_num(d, "free_bytes"), b1, sizeof b1));
     ui_put(y++, 2, cols - 4, line, A_BOLD);
     return y;
 }
@@ -228,16 +184,17 @@ static int draw_kernels(struct probe_screen *p, int y, int cols)
     for (int k = 0; k < 3; k++) {
         if (k == 1 && strcmp(p->kind, "cuda") != 0)
             continue; /* the CPU probe has no decode-step kernel */
-        const json_t *r = result_of(p, kernels[k]);
+        const json_t *r = probe_log_result(&p->log, kernels[k]);
         /* the paged kernel reports once per block size: done when the run is */
         if (k == 2 && !p->finished)
             r = NULL;
         ui_put(y, 2, 8, kernels[k], A_BOLD);
         bar(y, 11, bw, r ? 1.0 : p->pct[k] / 100.0, ui_attr(2, A_BOLD));
         if (r && k == 2)
-            snprintf(line, sizeof line, "%8.1f GB/s contiguous", num(r, "contiguous_gbps_median"));
+            snprintf(line, sizeof line, "%8.1f GB/s contiguous",
+                     probe_log_num(r, "contiguous_gbps_median"));
         else if (r)
-            snprintf(line, sizeof line, "%8.1f GB/s", num(r, "gbps_median"));
+            snprintf(line, sizeof line, "%8.1f GB/s", probe_log_num(r, "gbps_median"));
         else
             snprintf(line, sizeof line, "%7.0f%%", p->pct[k]);
         ui_put(y++, 12 + bw, cols - 14 - bw, line, A_NORMAL);
@@ -254,12 +211,12 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
     char line[160];
     int bw = cols - 40 > 40 ? 40 : cols - 40;
 
-    json_array_foreach(p->results, i,
+    json_array_foreach(p->log.results, i,
                        r) if (kernel_index(json_string_value(json_object_get(r, "kernel"))) == 2)
     {
-        if (num(r, "gbps_median") > most)
-            most = num(r, "gbps_median");
-        contig = num(r, "contiguous_gbps_median");
+        if (probe_log_num(r, "gbps_median") > most)
+            most = probe_log_num(r, "gbps_median");
+        contig = probe_log_num(r, "contiguous_gbps_median");
     }
     if (most <= 0 || rows_left < 3)
         return y;
@@ -267,18 +224,20 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
         most = contig;
     snprintf(line, sizeof line, "Paged KV gather, GB/s by block size (contiguous: %.1f)", contig);
     ui_put(y++, 2, cols - 4, line, ui_attr(5, A_BOLD) | A_BOLD);
-    json_array_foreach(p->results, i, r)
+    json_array_foreach(p->log.results, i, r)
     {
         if (kernel_index(json_string_value(json_object_get(r, "kernel"))) != 2)
             continue;
-        double tax = num(r, "tax_percent");
-        snprintf(line, sizeof line, "%5d", (int)num(r, "block_size"));
+        double tax = probe_log_num(r, "tax_percent");
+        snprintf(line, sizeof line, "%5d", (int)probe_log_num(r, "block_size"));
         ui_put(y, 2, 6, line, A_NORMAL);
-        bar(y, 11, bw, num(r, "gbps_median") / most, ui_attr(4, A_BOLD));
+        bar(y, 11, bw, probe_log_num(r, "gbps_median") / most, ui_attr(4, A_BOLD));
         if (tax > 0)
-            snprintf(line, sizeof line, "%8.1f  paging costs %.0f%%", num(r, "gbps_median"), tax);
+            snprintf(line, sizeof line, "%8.1f  paging costs %.0f%%",
+                     probe_log_num(r, "gbps_median"), tax);
         else
-            snprintf(line, sizeof line, "%8.1f  no measurable cost", num(r, "gbps_median"));
+            snprintf(line, sizeof line, "%8.1f  no measurable cost",
+                     probe_log_num(r, "gbps_median"));
         ui_put(y++, 12 + bw, cols - 14 - bw, line, A_NORMAL);
     }
     return y;
@@ -293,9 +252,10 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
 {
     size_t n;
     const struct kv_model_preset *m = &kv_model_presets(&n)[p->model];
-    const json_t *rd = result_of(p, "read");
-    double measured = num(rd, "gbps_median"), peak = num(p->device, "peak_gbps");
-    double free_bytes = num(p->device, "free_bytes");
+    const json_t *rd = probe_log_result(&p->log, "read");
+    double measured = probe_log_num(rd, "gbps_median"),
+           peak = probe_log_num(p->log.device, "peak_gbps");
+    double free_bytes = probe_log_num(p->log.device, "free_bytes");
     char line[300], b1[32], b2[32], b3[32];
 
     if (!rd)
@@ -420,8 +380,7 @@ static void probe_destroy(void *self)
     if (!p)
         return;
     stop(p);
-    json_decref(p->device);
-    json_decref(p->results);
+    probe_log_free(&p->log);
     free(p);
 }
 
@@ -449,7 +408,7 @@ struct ui_screen ui_probe_new(struct ui *ui)
     /* the first lesson's model at 8k, as the lesson asks about it */
     p->model = q ? (size_t)(q - all) : 0;
     p->seq = 8192;
-    p->results = json_array();
+    probe_log_init(&p->log);
     start(p, ui, ui->opt.probe_cuda && access(ui->opt.probe_cuda, X_OK) == 0 ? "cuda" : "cpu");
     if (!p->run && p->finished && strcmp(p->kind, "cuda") == 0)
         end_run(p, ui); /* could not even start: fall back now */

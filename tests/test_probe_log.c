@@ -1,0 +1,159 @@
+/* test_probe_log.c: a probe run's lines gathered and kept as the probe
+ * screen and `kvtutor probe` keep them: the first device line, the result
+ * lines up to the cap, and the database columns the "measure, then
+ * predict" questions read (a read figure only from a run that ended ok). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "probe_log.h"
+#include "tmp_dir.h"
+
+static char dir[64];
+
+static void feed(struct probe_log *g, const char *line)
+{
+    json_error_t e;
+    json_t *ev = json_loads(line, 0, &e);
+    if (!ev)
+        fail_msg("bad test line %s: %s", line, e.text);
+    probe_log_event(g, ev);
+    json_decref(ev);
+}
+
+static void test_keeps_first_device_and_results(void **state)
+{
+    (void)state;
+    struct probe_log g;
+    probe_log_init(&g);
+    feed(&g, "{\"type\":\"device\",\"name\":\"First\",\"peak_gbps\":1008}");
+    feed(&g, "{\"type\":\"progress\",\"kernel\":\"read\",\"percent\":10}");
+    feed(&g, "{\"type\":\"device\",\"name\":\"Second\"}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"read\",\"gbps_median\":900}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"paged\",\"block_size\":16,\"gbps_median\":700}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"read\",\"gbps_median\":1}");
+    feed(&g, "{\"type\":\"error\",\"message\":\"x\"}");
+
+    assert_string_equal(json_string_value(json_object_get(g.device, "name")), "First");
+    assert_null(json_object_get(g.device, "type")); /* the kind of line is not kept */
+    assert_int_equal(json_array_size(g.results), 3);
+    /* the first read line is the one that counts */
+    assert_float_equal(probe_log_num(probe_log_result(&g, "read"), "gbps_median"), 900, 0);
+    assert_float_equal(probe_log_num(probe_log_result(&g, "paged"), "block_size"), 16, 0);
+    assert_null(probe_log_result(&g, "decode"));
+    assert_float_equal(probe_log_num(NULL, "gbps_median"), 0, 0);
+    probe_log_free(&g);
+    assert_null(g.device);
+    assert_null(g.results);
+}
+
+static void test_results_are_capped(void **state)
+{
+    (void)state;
+    struct probe_log g;
+    probe_log_init(&g);
+    for (int i = 0; i < PROBE_LOG_MAX_RESULTS + 10; i++)
+        feed(&g, "{\"type\":\"result\",\"kernel\":\"paged\",\"gbps_median\":5}");
+    assert_int_equal(json_array_size(g.results), PROBE_LOG_MAX_RESULTS);
+    probe_log_free(&g);
+}
+
+/* One row of probe_run as text, NULL columns as "NULL". */
+static void row(const char *db_path, int64_t id, char *out, size_t cap)
+{
+    sqlite3 *db;
+    sqlite3_stmt *s;
+    char q[512];
+    snprintf(q, sizeof q,
+             "SELECT probe || '|' || outcome || '|' || message || '|' || ifnull(device, 'NULL') "
+             "|| '|' || ifnull(read_gbps, 'NULL') || '|' || ifnull(peak_gbps, 'NULL') || '|' || "
+             "ifnull(free_bytes, 'NULL') || '|' || json_array_length(figures) || '|' || "
+             "created_at FROM probe_run WHERE id = %lld",
+             (long long)id);
+    assert_int_equal(sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, q, -1, &s, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    snprintf(out, cap, "%s", (const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+}
+
+static void test_saved_run(void **state)
+{
+    (void)state;
+    char path[128], got[512];
+    struct store *st;
+    struct store_error err;
+    int64_t learner;
+    struct probe_log g;
+    struct probe_outcome ok = {.end = PROBE_OK, .seconds = 2.5};
+    struct probe_outcome failed = {.end = PROBE_FAILED, .message = "read kernel failed"};
+
+    snprintf(path, sizeof path, "%s/p.db", dir);
+    assert_int_equal(store_open(path, false, &st, &err), KVT_E_OK);
+    assert_int_equal(store_learner(st, "default", 1000, &learner, &err), KVT_E_OK);
+    probe_log_init(&g);
+    feed(&g, "{\"type\":\"device\",\"name\":\"Fake GPU\",\"peak_gbps\":1008,"
+             "\"free_bytes\":25769803776}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"read\",\"gbps_median\":900.5}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"paged\",\"gbps_median\":700}");
+    assert_int_equal(probe_log_save(&g, st, learner, 1234, "cuda", &ok, &err), KVT_E_OK);
+    /* the same lines from a run that then failed: no read figure to predict from */
+    assert_int_equal(probe_log_save(&g, st, learner, 1240, "cuda", &failed, &err), KVT_E_OK);
+    probe_log_free(&g);
+
+    /* a CPU run says no peak and no free memory */
+    probe_log_init(&g);
+    feed(&g, "{\"type\":\"device\",\"name\":\"Host\",\"threads\":2}");
+    assert_int_equal(probe_log_save(&g, st, learner, 1250, "cpu", &ok, &err), KVT_E_OK);
+    probe_log_free(&g);
+
+    /* nothing said at all: no device name, an empty list of figures */
+    probe_log_init(&g);
+    struct probe_outcome gone = {.end = PROBE_NOT_FOUND, .message = "no such program"};
+    assert_int_equal(probe_log_save(&g, st, learner, 1260, "cuda", &gone, &err), KVT_E_OK);
+    probe_log_free(&g);
+    store_close(st);
+
+    row(path, 1, got, sizeof got);
+    assert_string_equal(got, "cuda|ok||Fake GPU|900.5|1008.0|25769803776|2|1234");
+    row(path, 2, got, sizeof got);
+    assert_string_equal(got,
+                        "cuda|failed|read kernel failed|Fake GPU|NULL|1008.0|25769803776|2|1240");
+    row(path, 3, got, sizeof got);
+    assert_string_equal(got, "cpu|ok||Host|NULL|NULL|NULL|0|1250");
+    row(path, 4, got, sizeof got);
+    /* (the device column is NOT NULL: no name is kept as an empty one) */
+    assert_string_equal(got, "cuda|not-found|no such program||NULL|NULL|NULL|0|1260");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return tmp_dir_make(dir, sizeof dir, "kvt_probe_log_");
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return tmp_dir_remove(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_keeps_first_device_and_results),
+        cmocka_unit_test(test_results_are_capped),
+        cmocka_unit_test(test_saved_run),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
