@@ -149,15 +149,14 @@ for s in "${screens[@]}"; do
     [ $((i % 8)) = 0 ] && tm send-keys -t app j
     done_resizes=$((done_resizes + 1))
   done
-  # tmux pulls rows back from its history when a pane grows, so without
-  # this the title could show before the app has redrawn (and a key sent
-  # then would reach an app that still thinks its window is too small).
-  tm clear-history -t app
   tm resize-window -t app -x 100 -y 30
   check "\"$title\" redraws after its resizes" "$title"
-  # tmux holds back a pane's later resizes for up to 250 ms; let the last
-  # one reach the app before the key that leaves the screen.
-  sleep 0.4
+  # tmux 3.3 sends a pane's resizes spaced about 250 ms apart: after the
+  # last command the app can still get one of the random sizes (too small:
+  # keys other than q are ignored) and only then 100x30. Give that time,
+  # then see the title again before the key that leaves the screen.
+  sleep 0.5
+  wait_for "$title" >/dev/null
   tm send-keys -t app "$back"
   wait_for "Course map" >/dev/null
 done
