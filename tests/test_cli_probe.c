@@ -164,6 +164,33 @@ static void test_failures_exit_1_with_the_reason(void **state)
     j = probe_json(missing, 1, NULL);
     assert_string_equal(json_string_value(json_object_get(j, "outcome")), "not-found");
     json_decref(j);
+
+    /* exit 0, but a read of 1e300 GB/s: failed, the figure named, no ceiling
+     * drawn from it and nothing for the lessons to predict from */
+    char *absurd[] = {
+        "--program", "/bin/sh", "--cuda", "--db", db_path, "--", PROBE_DIR "/out_of_range.sh",
+        NULL};
+    j = probe_json(absurd, 1, &r);
+    assert_null(j);
+    assert_non_null(strstr(r.err, "cuda probe failed: the probe's read result line says "
+                                  "gbps_best 1e+300, outside 0 to 1e+06"));
+    assert_null(strstr(r.out, "Decode ceiling"));
+    run_free(&r);
+    sqlite3 *db;
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT outcome, read_gbps IS NULL, "
+                                        "json_array_length(figures) FROM probe_run "
+                                        "ORDER BY id DESC LIMIT 1",
+                                        -1, &s, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(s, 0), "failed");
+    assert_int_equal(sqlite3_column_int(s, 1), 1);
+    assert_int_equal(sqlite3_column_int(s, 2), 1); /* the paged line, sound, is kept */
+    sqlite3_finalize(s);
+    sqlite3_close(db);
 }
 
 static void test_usage_errors(void **state)

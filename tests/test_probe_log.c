@@ -56,6 +56,50 @@ static void test_keeps_first_device_and_results(void **state)
     assert_null(g.results);
 }
 
+/* Figures a working probe cannot say are not kept, and turn an ok run into
+ * a failed one; figures at the edges of their ranges are kept. */
+static void test_figures_out_of_range(void **state)
+{
+    (void)state;
+    struct probe_log g;
+    struct probe_outcome ok = {.end = PROBE_OK}, crashed = {.end = PROBE_CRASHED};
+    probe_log_init(&g);
+    feed(&g, "{\"type\":\"device\",\"name\":\"G\",\"free_bytes\":4611686018427387904,"
+             "\"sms\":2147483647,\"peak_gbps\":1e6}"); /* 2^62, INT_MAX, 1 PB/s: the edges */
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"paged\",\"gbps_median\":900,"
+             "\"tax_percent\":-3.5}"); /* paging can read faster */
+    assert_non_null(g.device);
+    assert_int_equal(json_array_size(g.results), 1);
+    assert_string_equal(g.refused, "");
+    probe_log_verdict(&g, &ok);
+    assert_int_equal(ok.end, PROBE_OK);
+
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"paged\",\"block_size\":1e30}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"read\",\"gbps_median\":-1}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"read\",\"bytes\":\"lots\"}");
+    assert_int_equal(json_array_size(g.results), 1);
+    assert_null(probe_log_result(&g, "read"));
+    /* the first offender is the one named */
+    assert_string_equal(
+        g.refused, "the probe's paged result line says block_size 1e+30, outside 0 to 2.14748e+09");
+    probe_log_verdict(&g, &ok);
+    assert_int_equal(ok.end, PROBE_FAILED);
+    assert_string_equal(ok.message, g.refused);
+    /* a run that ended otherwise keeps its own reason */
+    probe_log_verdict(&g, &crashed);
+    assert_int_equal(crashed.end, PROBE_CRASHED);
+    assert_string_equal(crashed.message, "");
+    probe_log_free(&g);
+
+    probe_log_init(&g);
+    feed(&g, "{\"type\":\"device\",\"name\":\"G\",\"free_bytes\":-1}");
+    assert_null(g.device);
+    assert_string_equal(g.refused,
+                        "the probe's device line says free_bytes -1, outside 0 to 4.61169e+18");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"read\",\"bytes\":\"lots\"}");
+    probe_log_free(&g);
+}
+
 static void test_results_are_capped(void **state)
 {
     (void)state;
@@ -152,6 +196,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keeps_first_device_and_results),
+        cmocka_unit_test(test_figures_out_of_range),
         cmocka_unit_test(test_results_are_capped),
         cmocka_unit_test(test_saved_run),
     };

@@ -319,15 +319,17 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
     if (!o->json)
         fprintf(stderr, "Measuring %s memory with %s\n", strcmp(kind, "cuda") ? "host" : "GPU",
                 program);
-    if (probe_start(argv, &lim, &run, &out) == KVT_E_OK)
+    if (probe_start(argv, &lim, &run, &out) == KVT_E_OK) {
         probe_finish(run, on_event, &v, &out);
+        probe_log_verdict(&v.log, &out);
+    }
     if (v.kernel[0])
         fputc('\n', stderr);
 
     /* the device line can say what ran, whatever was asked */
     const char *dk = json_string_value(json_object_get(v.log.device, "kind"));
     if (dk && (strcmp(dk, "cpu") == 0 || strcmp(dk, "cuda") == 0))
-        kind = dk;
+        kind = strcmp(dk, "cpu") == 0 ? "cpu" : "cuda"; /* ours: it outlives the log */
     const json_t *rd = probe_log_result(&v.log, "read");
     double peak = probe_log_num(v.log.device, "peak_gbps"),
            free_bytes = probe_log_num(v.log.device, "free_bytes");

@@ -1,6 +1,8 @@
 /* Gathering a probe run's lines and keeping the run: see probe_log.h. */
 #include "probe_log.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,7 @@ void probe_log_init(struct probe_log *g)
 {
     g->device = NULL;
     g->results = json_array();
+    g->refused[0] = '\0';
 }
 
 void probe_log_free(struct probe_log *g)
@@ -27,17 +30,89 @@ static json_t *kept(const json_t *event)
     return c;
 }
 
+/* The figures of the protocol and the values a working probe can say:
+ * wide enough for any machine there is (an H200 reads 4.8 TB/s; 1 PB/s is
+ * the bound), narrow enough that every cast and sum downstream is defined. */
+static const struct {
+    const char *key;
+    double lo, hi;
+} ranges[] = {
+    {"free_bytes", 0, 0x1p62},
+    {"total_bytes", 0, 0x1p62},
+    {"l2_bytes", 0, 0x1p62},
+    {"llc_bytes", 0, 0x1p62},
+    {"buffer_bytes", 0, 0x1p62},
+    {"bytes", 0, 0x1p62},
+    {"weights_bytes", 0, 0x1p62},
+    {"kv_bytes", 0, 0x1p62},
+    {"peak_gbps", 0, 1e6},
+    {"gbps_best", 0, 1e6},
+    {"gbps_median", 0, 1e6},
+    {"contiguous_gbps_median", 0, 1e6},
+    {"eager_gbps_median", 0, 1e6},
+    {"graph_gbps_median", 0, 1e6},
+    {"peak_percent", 0, 1e6},
+    {"tax_percent", -1e6, 100}, /* negative when paging reads faster */
+    {"step_us", 0, 1e12},
+    {"eager_step_us", 0, 1e12},
+    {"graph_step_us", 0, 1e12},
+    {"sms", 0, 2147483647},
+    {"threads", 0, 2147483647},
+    {"iterations", 0, 2147483647},
+    {"launches", 0, 2147483647},
+    {"block_size", 0, 2147483647},
+    {"bus_bits", 0, 2147483647},
+    {"memory_clock_khz", 0, 1e9},
+    {"scale", 0, 1e6},
+};
+
+/* True when every figure the line has is a number in its range; else the
+ * first offender is named in g->refused (once per run). */
+static bool in_range(struct probe_log *g, const char *type, const json_t *event)
+{
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        const json_t *v = json_object_get(event, ranges[i].key);
+        double x = json_number_value(v);
+        if (!v || (json_is_number(v) && isfinite(x) && x >= ranges[i].lo && x <= ranges[i].hi))
+            continue;
+        if (!g->refused[0]) {
+            const char *kernel = json_string_value(json_object_get(event, "kernel"));
+            char shown[32];
+            if (json_is_number(v))
+                snprintf(shown, sizeof shown, "%.6g", x);
+            else
+                snprintf(shown, sizeof shown, "not a number");
+            snprintf(g->refused, sizeof g->refused,
+                     "the probe's %s%s%s line says %s %s, outside %g to %g", kernel ? kernel : "",
+                     kernel ? " " : "", type, ranges[i].key, shown, ranges[i].lo, ranges[i].hi);
+        }
+        return false;
+    }
+    return true;
+}
+
 void probe_log_event(struct probe_log *g, const json_t *event)
 {
     const char *type = json_string_value(json_object_get(event, "type"));
 
     if (!type)
         return;
-    if (strcmp(type, "device") == 0 && !g->device)
-        g->device = kept(event);
-    else if (strcmp(type, "result") == 0 && g->results &&
-             json_array_size(g->results) < PROBE_LOG_MAX_RESULTS)
-        json_array_append_new(g->results, kept(event));
+    if (strcmp(type, "device") == 0 && !g->device) {
+        if (in_range(g, type, event))
+            g->device = kept(event);
+    } else if (strcmp(type, "result") == 0 && g->results &&
+               json_array_size(g->results) < PROBE_LOG_MAX_RESULTS) {
+        if (in_range(g, type, event))
+            json_array_append_new(g->results, kept(event));
+    }
+}
+
+void probe_log_verdict(const struct probe_log *g, struct probe_outcome *out)
+{
+    if (out->end != PROBE_OK || !g->refused[0])
+        return;
+    out->end = PROBE_FAILED;
+    snprintf(out->message, sizeof out->message, "%s", g->refused);
 }
 
 const json_t *probe_log_result(const struct probe_log *g, const char *kernel)

@@ -25,15 +25,24 @@
 #define PROBE_LOG_MAX_RESULTS 64
 
 struct probe_log {
-    json_t *device;  /* its "device" line without "type"; NULL until one comes */
-    json_t *results; /* its "result" lines without "type", in order */
+    json_t *device;    /* its "device" line without "type"; NULL until one comes */
+    json_t *results;   /* its "result" lines without "type", in order */
+    char refused[200]; /* the first line not kept for a figure out of range */
 };
 
 void probe_log_init(struct probe_log *g);
 void probe_log_free(struct probe_log *g); /* and ready for probe_log_init */
 
-/* Keeps the first "device" line and the "result" lines; ignores the rest. */
+/* Keeps the first "device" line and the "result" lines; ignores the rest.
+ * A line with a figure of the protocol (docs/probes.md) that is not a
+ * number in its range (negative bytes, 1e300 GB/s, a block size past
+ * 2^31) is not kept, and `refused` says which figure it was: everything
+ * the log holds can be drawn, cast and stored as it is. */
 void probe_log_event(struct probe_log *g, const json_t *event);
+
+/* After the run: one that ended ok but said a figure out of range has
+ * failed, with `refused` as its message. */
+void probe_log_verdict(const struct probe_log *g, struct probe_outcome *out);
 
 /* The result line of one kernel ("read", "decode", "paged"): the first
  * one, or NULL. */

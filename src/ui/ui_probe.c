@@ -112,6 +112,7 @@ static void probe_tick(void *self, struct ui *ui)
     /* a short look: the loop goes back to the keyboard at once */
     if (!probe_step(p->run, 0, on_event, p)) {
         probe_finish(p->run, on_event, p, &p->out);
+        probe_log_verdict(&p->log, &p->out);
         end_run(p, ui);
     }
 }
