@@ -1,38 +1,79 @@
 /* fuzz_probe_lines: a probe's stdout, any bytes, arriving in pieces of
  * varying size (the first byte picks the piece size) as a pipe would give
- * them. Every event handed on must be an object with a string "type". */
+ * them. Every event handed on must be an object with a string "type", and
+ * what the probe log keeps of them must be sound: each figure the screens
+ * cast to an integer in range, a GB/s figure no more than 10^6. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "probe_lines.h"
+#include "probe_log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+struct seen {
+    unsigned events;
+    struct probe_log log;
+};
+
 static void check(void *ctx, const json_t *ev)
 {
-    unsigned *n = ctx;
+    struct seen *s = ctx;
     if (!json_is_object(ev) || !json_is_string(json_object_get(ev, "type")))
         abort();
-    ++*n;
+    ++s->events;
+    probe_log_event(&s->log, ev);
+}
+
+/* The kept line's figure is a number within [lo, hi] or absent. */
+static void sound(const json_t *line, const char *key, double lo, double hi)
+{
+    const json_t *v = json_object_get(line, key);
+    double x = probe_log_num(line, key);
+    if (v && !(json_is_number(v) && x >= lo && x <= hi))
+        abort();
+}
+
+static void sound_log(const struct probe_log *g)
+{
+    size_t i;
+    json_t *r;
+    sound(g->device, "free_bytes", 0, 0x1p62);
+    sound(g->device, "sms", 0, 2147483647);
+    sound(g->device, "threads", 0, 2147483647);
+    sound(g->device, "peak_gbps", 0, 1e6);
+    json_array_foreach(g->results, i, r)
+    {
+        sound(r, "gbps_median", 0, 1e6);
+        sound(r, "block_size", 0, 2147483647);
+        sound(r, "launches", 0, 2147483647);
+        sound(r, "bytes", 0, 0x1p62);
+    }
+    if (json_array_size(g->results) > PROBE_LOG_MAX_RESULTS ||
+        strlen(g->refused) >= sizeof g->refused)
+        abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct probe_lines pl;
-    unsigned events = 0;
+    struct seen s = {0};
     size_t piece;
     if (size == 0 || probe_lines_init(&pl, 256) != 0)
         return 0;
+    probe_log_init(&s.log);
     piece = (size_t)data[0] % 17 + 1;
     for (size_t at = 1; at < size; at += piece) {
         size_t n = size - at < piece ? size - at : piece;
-        probe_lines_feed(&pl, (const char *)data + at, n, check, &events);
+        probe_lines_feed(&pl, (const char *)data + at, n, check, &s);
     }
-    probe_lines_finish(&pl, check, &events);
-    if (events != pl.lines || strlen(pl.error) >= sizeof pl.error)
+    probe_lines_finish(&pl, check, &s);
+    if (s.events != pl.lines || strlen(pl.error) >= sizeof pl.error)
         abort();
+    sound_log(&s.log);
+    probe_log_free(&s.log);
     probe_lines_free(&pl);
     return 0;
 }
