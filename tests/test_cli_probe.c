@@ -172,7 +172,7 @@ static void test_failures_exit_1_with_the_reason(void **state)
         NULL};
     j = probe_json(absurd, 1, &r);
     assert_null(j);
-    assert_non_null(strstr(r.err, "cuda probe failed: the probe's read result line says "
+    assert_non_null(strstr(r.err, "cuda probe failed: its read result line says "
                                   "gbps_best 1e+300, outside 0 to 1e+06"));
     assert_null(strstr(r.out, "Decode ceiling"));
     run_free(&r);

@@ -82,9 +82,9 @@ static bool in_range(struct probe_log *g, const char *type, const json_t *event)
                 snprintf(shown, sizeof shown, "%.6g", x);
             else
                 snprintf(shown, sizeof shown, "not a number");
-            snprintf(g->refused, sizeof g->refused,
-                     "the probe's %s%s%s line says %s %s, outside %g to %g", kernel ? kernel : "",
-                     kernel ? " " : "", type, ranges[i].key, shown, ranges[i].lo, ranges[i].hi);
+            snprintf(g->refused, sizeof g->refused, "its %s%s%s line says %s %s, outside %g to %g",
+                     kernel ? kernel : "", kernel ? " " : "", type, ranges[i].key, shown,
+                     ranges[i].lo, ranges[i].hi);
         }
         return false;
     }

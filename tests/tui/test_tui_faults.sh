@@ -47,6 +47,28 @@ else
 fi
 sanitizer_clean "a probe crash"
 
+# --- a probe that exits 0 but reports 1e300 GB/s ---
+use_probe out_of_range
+run_app "2>$work/app.err"
+wait_for "Course map" >/dev/null
+tm send-keys -t app P
+check "a figure no machine has fails the run, named" \
+  "The probe failed: its read result line says gbps_best 1e+300, outside 0 to 1e+06"
+check "and a new run is offered" "Press r to run it again."
+# the read bar stays empty and no ceiling is drawn; the sound paged line is
+# shown, as any figures measured before a failure are
+if screen | grep -E "^ *read .*GB/s|Your decode ceiling" >/dev/null; then
+  bad "the refused read figure reached the screen"
+else
+  ok "no read figure or ceiling is drawn from it"
+fi
+quit_from_map "after an out-of-range probe"
+if [ "$(sql "SELECT outcome || ' ' || ifnull(read_gbps, 'none') FROM probe_run ORDER BY id DESC LIMIT 1")" = "failed none" ]; then
+  ok "the run is kept as failed, with no read figure for the lessons"
+else
+  bad "the out-of-range run: $(sql "SELECT outcome, read_gbps FROM probe_run ORDER BY id DESC LIMIT 1")"
+fi
+
 # --- a lesson whose Lua raises an error while the learner practises ---
 # Lint evaluates measured exercises at 900 GB/s, where this one works; the
 # fake probe measures 20 GB/s, where it raises.
