@@ -163,8 +163,8 @@ static size_t normalise(const char *in, char *out, size_t cap)
 /* Is one of the two words before `at` in the normalised answer a negation?
  * "not memory-bound", "not really memory-bound" and "isn't memory-bound"
  * (normalised "isn t memory bound", the "t" not counted) must not cover
- * "memory-bound"; "No,
- * decode is memory-bound" still does, the "no" being three words back. */
+ * "memory-bound"; "No, decode is memory-bound" still does, the "no" being
+ * three words back. */
 static bool negated(const char *answer, const char *at)
 {
     static const char *const negators[] = {"not",    "no",  "never",   "isn", "aren",

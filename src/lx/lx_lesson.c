@@ -264,7 +264,6 @@ static bool finite_number(lua_State *L, int i, double *v)
     return isfinite(*v);
 }
 
-/* A key point: "text", or point { "text", accept = {...}, weight = n }. */
 /* An accept phrase matches at the start of any word of the answer ("no"
  * would match "not" and "node"): one of fewer than three ASCII letters or
  * digits says nothing. Symbols such as "÷" are left alone. */
@@ -279,6 +278,7 @@ static bool too_loose(const char *phrase)
     return letters < 3;
 }
 
+/* A key point: "text", or point { "text", accept = {...}, weight = n }. */
 static void read_point(struct ctx *c, int t, struct lx_point *pt, const char *what, int line)
 {
     static const char *const keys[] = {"text", "accept", "weight", NULL};
@@ -751,13 +751,9 @@ static void read_exercises(struct ctx *c, int t, int line)
 
 /* links and requires: lists of lesson ids, checked for form here and for
  * existence across files by lint */
-static const char **read_ids(struct ctx *c, int t, const char *key, int key_line, int line,
-                             size_t *n)
+static const char **read_ids(struct ctx *c, int t, const char *key, int line, size_t *n)
 {
-    const char **ids;
-    if (key_line > 0)
-        line = key_line;
-    ids = str_list(c, t, key, n, "lesson", line);
+    const char **ids = str_list(c, t, key, n, "lesson", line);
     for (size_t i = 0; ids && i < *n; i++) {
         if (!ids[i] || !valid_id(ids[i]))
             problem(c, line, "lesson: %s entry \"%s\" is not a lesson id", key,
@@ -771,12 +767,13 @@ static const char **read_ids(struct ctx *c, int t, const char *key, int key_line
 static void read_links(struct ctx *c, int t, int line)
 {
     struct lx_lesson *l = c->l;
-    l->links = read_ids(c, t, "links", c->links_line, line, &l->n_links);
+    int links_at = c->links_line > 0 ? c->links_line : line;
+    l->links = read_ids(c, t, "links", links_at, &l->n_links);
     l->link_lines = arena(c->p, (l->n_links ? l->n_links : 1) * sizeof *l->link_lines);
     for (size_t i = 0; l->link_lines && i < l->n_links; i++)
-        l->link_lines[i] = c->links_line > 0 ? c->links_line : line;
-    l->requires = read_ids(c, t, "requires", c->requires_line, line, &l->n_requires);
+        l->link_lines[i] = links_at;
     l->requires_line = c->requires_line > 0 ? c->requires_line : line;
+    l->requires = read_ids(c, t, "requires", l->requires_line, &l->n_requires);
 }
 
 static void read_lesson(struct ctx *c, int t)

@@ -523,7 +523,7 @@ enum kvt_err store_setting_get(struct store *st, const char *key, char *buf, siz
     return lookup_row(st, s, buf, cap, found, NULL, err);
 }
 
-/* Runs one write statement inside its own transaction. */
+/* One write statement in a transaction of its own: see store_private.h. */
 sqlite3_stmt *store_begin_stmt(struct store *st, enum store_stmt id, struct store_error *err)
 {
     sqlite3_stmt *s;

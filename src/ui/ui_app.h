@@ -75,6 +75,15 @@ void ui_say(struct ui *ui, enum ui_say kind, const char *fmt, ...);
  * NULL; its index in *index when found. */
 struct lx_lesson *ui_lesson(struct ui *ui, const char *id, size_t *index);
 
+/* Lesson i is shown: loaded, and not replaced by a later lesson with the
+ * same id (an author's draft replaces the bundled lesson). */
+bool ui_lesson_live(struct ui *ui, size_t i);
+
+/* `lead` and the titles of the lessons l requires, " · " between them (an
+ * id where no lesson has it); "" when it requires none. */
+void ui_requires_text(struct ui *ui, const struct lx_lesson *l, const char *lead, char *out,
+                      size_t cap);
+
 /* Screens. */
 struct ui_screen ui_map_new(struct ui *ui);
 struct ui_screen ui_reader_new(struct ui *ui, size_t lesson);

@@ -61,6 +61,28 @@ struct lx_lesson *ui_lesson(struct ui *ui, const char *id, size_t *index)
     return NULL;
 }
 
+bool ui_lesson_live(struct ui *ui, size_t i)
+{
+    size_t last = i;
+    return ui->lessons[i] && ui_lesson(ui, ui->lessons[i]->id, &last) && last == i;
+}
+
+void ui_requires_text(struct ui *ui, const struct lx_lesson *l, const char *lead, char *out,
+                      size_t cap)
+{
+    size_t used = 0;
+    if (cap)
+        out[0] = '\0';
+    for (size_t k = 0; k < l->n_requires && used < cap; k++) {
+        const struct lx_lesson *req = ui_lesson(ui, l->requires[k], NULL);
+        int w = snprintf(out + used, cap - used, "%s%s", k ? " · " : lead,
+                         req ? req->title : l->requires[k]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
 static void draw_frame(struct ui *ui)
 {
     struct ui_screen *top = &ui->stack[ui->depth - 1];

@@ -48,12 +48,11 @@ static void build(struct map *m, struct ui *ui)
     m->n_rows = 0;
     for (size_t i = 0; m->rows && i < ui->n_lessons; i++) {
         const struct lx_lesson *l = ui->lessons[i];
-        size_t last = i;
-        if (!l || !(matches(l->title, m->search.buf) || matches(l->concept, m->search.buf) ||
-                    matches(l->id, m->search.buf)))
+        /* a later lesson with the same id replaces this one */
+        if (!ui_lesson_live(ui, i) ||
+            !(matches(l->title, m->search.buf) || matches(l->concept, m->search.buf) ||
+              matches(l->id, m->search.buf)))
             continue;
-        if (ui_lesson(ui, l->id, &last) && last != i)
-            continue; /* a later lesson with the same id replaces this one */
         if (!module || strcmp(module, l->module) != 0) {
             module = l->module;
             m->rows[m->n_rows++] = (struct row){SIZE_MAX, module};
@@ -64,21 +63,13 @@ static void build(struct map *m, struct ui *ui)
         m->selected = m->n_rows > 1 ? 1 : 0;
 }
 
-/* A lesson that is shown: loaded, and not replaced by a later one with the
- * same id (an author's draft replaces the bundled lesson). */
-static bool live(struct ui *ui, size_t i)
-{
-    size_t last = i;
-    return ui->lessons[i] && ui_lesson(ui, ui->lessons[i]->id, &last) && last == i;
-}
-
 /* The lesson's place in its module, from 1, counting every lesson whatever
  * the search shows, so the numbers stay put while searching. */
 static size_t course_number(struct ui *ui, size_t i)
 {
     size_t n = 0;
     for (size_t j = 0; j <= i; j++)
-        if (live(ui, j) && strcmp(ui->lessons[j]->module, ui->lessons[i]->module) == 0)
+        if (ui_lesson_live(ui, j) && strcmp(ui->lessons[j]->module, ui->lessons[i]->module) == 0)
             n++;
     return n;
 }
@@ -192,17 +183,9 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
     } else if (m->n_rows && m->rows[m->selected].lesson != SIZE_MAX) {
         const struct lx_lesson *l = ui->lessons[m->rows[m->selected].lesson];
         char line[1024];
-        int used = 0;
         /* name the prerequisites the row only numbers */
-        for (size_t k = 0; k < l->n_requires && used >= 0 && (size_t)used < sizeof line; k++) {
-            const struct lx_lesson *req = ui_lesson(ui, l->requires[k], NULL);
-            int w = snprintf(line + used, sizeof line - (size_t)used, "%s%s",
-                             k ? " · " : "Take first: ", req ? req->title : l->requires[k]);
-            if (w < 0)
-                break;
-            used += w;
-        }
-        if (used > 0)
+        ui_requires_text(ui, l, "Take first: ", line, sizeof line);
+        if (line[0])
             ui_put(top + rows - 2, 2, cols - 4, line, A_DIM);
         snprintf(line, sizeof line, "%s · concept %s · %zu exercises, %zu follow-ups", l->id,
                  l->concept, l->n_exercises, l->n_followups);

@@ -758,8 +758,7 @@ struct ui_screen ui_review_new(struct ui *ui, bool cram)
         store_each_due(ui->opt.store, ui->opt.learner_id, now, false, mark_seen, &sc, &err);
         for (size_t li = 0; li < ui->n_lessons && added < ui->new_per_day; li++) {
             const struct lx_lesson *l = ui->lessons[li];
-            size_t last = li;
-            if (!l || (ui_lesson(ui, l->id, &last) && last != li))
+            if (!ui_lesson_live(ui, li))
                 continue;
             for (size_t i = 0; i < l->n_exercises && added < ui->new_per_day; i++) {
                 bool known = false;

@@ -34,18 +34,9 @@ static void build(struct reader *r, struct ui *ui, int cols)
     snprintf(meta, sizeof meta, "%s · concept: %s · checked against: %s", l->module, l->concept,
              l->baseline);
     ui_lines_text(&r->lines, meta, width, 0, A_DIM);
-    if (l->n_requires) {
-        int used = snprintf(meta, sizeof meta, "Builds on: ");
-        for (size_t i = 0; i < l->n_requires && used > 0 && (size_t)used < sizeof meta; i++) {
-            const struct lx_lesson *req = ui_lesson(ui, l->requires[i], NULL);
-            int w = snprintf(meta + used, sizeof meta - (size_t)used, "%s%s", i ? " · " : "",
-                             req ? req->title : l->requires[i]);
-            if (w < 0)
-                break;
-            used += w;
-        }
+    ui_requires_text(ui, l, "Builds on: ", meta, sizeof meta);
+    if (meta[0])
         ui_lines_text(&r->lines, meta, width, 0, A_DIM);
-    }
     heading(&r->lines, "Question");
     ui_lines_text(&r->lines, l->question, width, 2, A_NORMAL);
     heading(&r->lines, "Direct answer");

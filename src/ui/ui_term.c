@@ -79,8 +79,7 @@ int ui_term_start(char *why, size_t cap)
         return -1;
     }
     if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
-        const char *t = getenv("TERM");
-        snprintf(why, cap, "TERM=%s: %s", t ? t : "(unset)",
+        snprintf(why, cap, "TERM=%s: %s", getenv("TERM"),
                  err == 1   ? "a hardcopy terminal cannot show the app"
                  : err == 0 ? "no such terminal in the terminfo database"
                             : "no terminfo database was found");
