@@ -15,6 +15,7 @@
 #include "kv_calc.h"
 #include "kv_grade.h"
 #include "kvt_text.h"
+#include "tutor_item.h"
 
 struct ask {
     const char *lesson_id, *exercise_id, *answer, *lessons_dir;
@@ -135,11 +136,6 @@ static int grade(struct lx_lesson *l, size_t idx, const struct ask *a, struct ou
     return 0;
 }
 
-static const char *verdict_name(enum kv_verdict v)
-{
-    return v == KV_CORRECT ? "correct" : v == KV_WRONG ? "wrong" : "invalid";
-}
-
 /* Untrusted lesson text, made safe for the terminal. */
 static void put_safe(const char *label, const char *text, bool multiline)
 {
@@ -162,7 +158,7 @@ static void print_human(const struct lx_lesson *l, const struct lx_exercise *e, 
     putchar('\n');
     put_safe("Q: ", e->kind == LX_NUMERIC ? o->draw.prompt : e->prompt, false);
     put_safe("Your answer: ", a->answer, false);
-    printf("%s %s", o->verdict == KV_CORRECT ? g->check : g->cross, verdict_name(o->verdict));
+    printf("%s %s", o->verdict == KV_CORRECT ? g->check : g->cross, tutor_verdict_name(o->verdict));
     if (o->verdict == KV_INVALID && o->g.why[0])
         put_safe(": ", o->g.why, false);
     else
@@ -209,7 +205,7 @@ static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, co
 
     json_object_set_new(j, "lesson", json_string(l->id));
     json_object_set_new(j, "exercise", json_string(e->id));
-    json_object_set_new(j, "verdict", json_string(verdict_name(o->verdict)));
+    json_object_set_new(j, "verdict", json_string(tutor_verdict_name(o->verdict)));
     json_object_set_new(j, "score", json_real(o->score));
     json_object_set_new(j, "seed", json_integer((json_int_t)a->seed));
     if (e->kind == LX_NUMERIC) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "store_report.h"
+#include "tutor_item.h"
 
 #define EXPORT_FORMAT  "kvtutor-export"
 #define EXPORT_VERSION 1
@@ -363,8 +364,8 @@ static bool read_attempt(struct reader *rd, json_t *o, struct store_attempt *a,
     a->concept = opt_str(o, "concept");
     a->answer = json_string_value(answer);
     a->verdict = json_string_value(verdict);
-    if (strcmp(a->verdict, "correct") != 0 && strcmp(a->verdict, "wrong") != 0 &&
-        strcmp(a->verdict, "invalid") != 0)
+    enum kv_verdict kind;
+    if (!tutor_verdict_parse(a->verdict, &kind))
         return snprintf(rd->why, sizeof rd->why, "%s: verdict must be correct, wrong or invalid",
                         rd->where),
                false;
