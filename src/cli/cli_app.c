@@ -2,6 +2,7 @@
 /* `kvtutor [--db FILE] [--lessons DIR] [--learner NAME] [open LESSON_ID]`:
  * opens the database, gathers the lesson files and starts the terminal app. */
 #include "cli.h"
+#include "cli_args.h"
 #include "cli_db.h"
 #include "cli_lessons.h"
 #include "cli_paths.h"
@@ -12,6 +13,9 @@
 #include <time.h>
 
 #include "ui.h"
+
+static const struct cli_spec spec = {
+    .cmd = NULL, .globals = CLI_G_DB | CLI_G_LESSONS | CLI_G_LEARNER, .max_pos = 2};
 
 static int app_usage(FILE *out)
 {
@@ -26,7 +30,7 @@ static int app_usage(FILE *out)
 
 int cli_app(int argc, char **argv)
 {
-    const char *db_path = NULL, *lessons = NULL, *learner = NULL, *open = NULL;
+    struct cli_args a;
     struct cli_db db;
     struct cli_files files = {0};
     struct ui_options o = {0};
@@ -37,44 +41,20 @@ int cli_app(int argc, char **argv)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     o.started_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-    for (int i = 0; i < argc; i++) {
-        const char **dst = strcmp(argv[i], "--db") == 0        ? &db_path
-                           : strcmp(argv[i], "--lessons") == 0 ? &lessons
-                           : strcmp(argv[i], "--learner") == 0 ? &learner
-                           : strcmp(argv[i], "open") == 0      ? &open
-                                                               : NULL;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return app_usage(stdout);
-        if (!dst) {
-            fprintf(stderr, "kvtutor: %s: unknown command or flag (see kvtutor --help)\n", argv[i]);
-            return 2;
-        }
-        if (i + 1 >= argc || !*argv[i + 1]) {
-            fprintf(stderr, "kvtutor: %s needs a value\n", argv[i]);
-            return 2;
-        }
-        *dst = argv[++i];
-    }
+    if ((rc = cli_parse(&spec, argc, argv, &a)) != 0)
+        return rc;
+    if (a.help)
+        return app_usage(stdout);
+    if (a.npos > 0 && strcmp(a.pos[0], "open") != 0)
+        return cli_usage_error(NULL, "%s: unknown command", a.pos[0]);
+    if (a.npos == 1)
+        return cli_usage_error(NULL, "open needs a LESSON_ID");
     if (cli_lx_opts("app", &o.lx, data, sizeof data) != 0)
         return 2;
-    if ((rc = cli_db_open("app", db_path, (int64_t)time(NULL), &db)) != 0)
+    if ((rc = cli_db_open("app", a.db, a.learner, (int64_t)time(NULL), &db)) != 0)
         return rc;
-    if (learner) {
-        struct store_error err;
-        if (strlen(learner) == 0 || strlen(learner) > 64) {
-            fputs("kvtutor: --learner takes a name of 1 to 64 characters\n", stderr);
-            cli_db_close(&db);
-            return 2;
-        }
-        snprintf(db.learner, sizeof db.learner, "%s", learner);
-        if (store_learner(db.st, learner, (int64_t)time(NULL), &db.learner_id, &err) != KVT_E_OK) {
-            rc = cli_db_error("app", db.path, &err);
-            cli_db_close(&db);
-            return rc;
-        }
-    }
     /* course order: bundled, then the learner's own, then --lessons */
-    nd = cli_lesson_dirs(lessons, data, dirs);
+    nd = cli_lesson_dirs(a.lessons, data, dirs);
     for (size_t d = nd; d-- > 0;)
         cli_files_walk(&files, dirs[d]);
     o.store = db.st;
@@ -87,7 +67,7 @@ int cli_app(int argc, char **argv)
     o.learner_id = db.learner_id;
     o.lesson_paths = files.paths;
     o.n_lessons = files.n;
-    o.open_lesson = open;
+    o.open_lesson = a.npos == 2 ? a.pos[1] : NULL;
     rc = ui_run(&o);
     cli_files_free(&files);
     cli_db_close(&db);

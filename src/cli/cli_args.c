@@ -1,9 +1,178 @@
 #include "cli_args.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const struct {
+    const char *name, *metavar;
+    unsigned bit;
+} globals[] = {
+    {"--db", "FILE", CLI_G_DB},
+    {"--lessons", "DIR", CLI_G_LESSONS},
+    {"--learner", "NAME", CLI_G_LEARNER},
+};
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "kvtutor%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see kvtutor%s%s --help)\n", cmd ? " " : "", cmd ? cmd : "");
+    return 2;
+}
+
+/* The length of the flag's name in `arg`: up to '=' when it has a value there. */
+static size_t name_len(const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    return eq ? (size_t)(eq - arg) : strlen(arg);
+}
+
+static bool is_named(const char *name, const char *arg, size_t len)
+{
+    return name && strlen(name) == len && strncmp(name, arg, len) == 0;
+}
+
+static int find_global(const char *arg, size_t len)
+{
+    for (size_t i = 0; i < sizeof globals / sizeof globals[0]; i++)
+        if (is_named(globals[i].name, arg, len))
+            return (int)i;
+    return -1;
+}
+
+bool cli_is_global(int argc, char **argv, int i, int *takes)
+{
+    const char *arg = argv[i];
+
+    if (find_global(arg, name_len(arg)) < 0)
+        return false;
+    *takes = strchr(arg, '=') || i + 1 >= argc ? 1 : 2;
+    return true;
+}
+
+static int find_flag(const struct cli_spec *s, const char *arg, size_t len)
+{
+    for (int i = 0; i < s->nflags; i++)
+        if (is_named(s->flags[i].name, arg, len) || is_named(s->flags[i].alias, arg, len))
+            return i;
+    return -1;
+}
+
+static bool dtype_allowed(const struct cli_flag *f, enum kv_dtype t)
+{
+    const char *want = kv_dtype_name(t), *p = f->dtypes;
+    size_t n = strlen(want);
+
+    while (*p) {
+        size_t k = strcspn(p, "|");
+        if (k == n && strncmp(p, want, n) == 0)
+            return true;
+        p += k + (p[k] == '|');
+    }
+    return false;
+}
+
+static int parse_value(const struct cli_spec *s, struct cli_args *a, int id, const char *val)
+{
+    const struct cli_flag *f = &s->flags[id];
+    const char *why = NULL;
+
+    switch (f->kind) {
+    case CLI_STR:
+    case CLI_SWITCH:
+        break;
+    case CLI_LIST:
+        if (a->nlist == CLI_MAX_LIST)
+            return cli_usage_error(s->cmd, "%s: at most %d of them", f->name, CLI_MAX_LIST);
+        a->list[a->nlist++] = val;
+        break;
+    case CLI_UINT:
+        why = cli_parse_uint(val, f->umax, f->zero_ok, &a->u[id]);
+        break;
+    case CLI_REAL:
+        why = cli_parse_real(val, f->rmin, f->rmin_open, f->rmax, &a->r[id]);
+        break;
+    case CLI_DTYPE:
+        if (!kv_dtype_parse(val, &a->t[id]) || !dtype_allowed(f, a->t[id]))
+            return cli_usage_error(s->cmd, "%s %s: unknown type (one of %s)", f->name, val,
+                                   f->dtypes);
+        break;
+    }
+    if (why)
+        return cli_usage_error(s->cmd, "%s %s: %s", f->name, val, why);
+    a->text[id] = val;
+    a->given[id] = true;
+    return 0;
+}
+
+static int parse_global(struct cli_args *a, int g, const char *val)
+{
+    const char **dst[] = {&a->db, &a->lessons, &a->learner};
+
+    *dst[g] = val;
+    return 0;
+}
+
+/* "-3" or "-.5" is a negative number, never a flag. */
+static bool is_flag(const char *arg)
+{
+    return arg[0] == '-' && arg[1] && !(arg[1] >= '0' && arg[1] <= '9') && arg[1] != '.';
+}
+
+int cli_parse(const struct cli_spec *s, int argc, char **argv, struct cli_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->pos = argv;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i], *eq = strchr(arg, '='), *val, *name;
+        size_t len = name_len(arg);
+        int id = is_flag(arg) ? find_flag(s, arg, len) : -1;
+        int g = id < 0 && is_flag(arg) ? find_global(arg, len) : -1;
+
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            a->help = true;
+            return 0;
+        }
+        if (s->pass_rest && strcmp(arg, "--") == 0) {
+            a->rest = argv + i + 1;
+            a->nrest = argc - i - 1;
+            return 0;
+        }
+        if (id < 0 && g < 0) {
+            if (is_flag(arg) && !s->dash_pos)
+                return cli_usage_error(s->cmd, "%s: unknown flag", arg);
+            if (a->npos == s->max_pos)
+                return cli_usage_error(s->cmd, "%s: unexpected argument", arg);
+            argv[a->npos++] = argv[i]; /* npos <= i: only slots already read */
+            continue;
+        }
+        /* a global flag the command has no use for is refused, not ignored */
+        if (g >= 0 && !(s->globals & globals[g].bit))
+            return cli_usage_error(s->cmd, "%s: not used by %s", globals[g].name,
+                                   s->cmd ? s->cmd : "the app");
+        name = g >= 0 ? globals[g].name : s->flags[id].name;
+        if (g < 0 && s->flags[id].kind == CLI_SWITCH) {
+            if (eq)
+                return cli_usage_error(s->cmd, "%s takes no value", name);
+            a->given[id] = true;
+            continue;
+        }
+        val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : "";
+        if (!*val)
+            return cli_usage_error(s->cmd, "%s needs a value (%s)", name,
+                                   g >= 0 ? globals[g].metavar : s->flags[id].metavar);
+        if ((g >= 0 ? parse_global(a, g, val) : parse_value(s, a, id, val)) != 0)
+            return 2;
+    }
+    return 0;
+}
 
 const char *cli_parse_uint(const char *s, uint64_t max, bool allow_zero, uint64_t *out)
 {

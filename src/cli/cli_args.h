@@ -1,17 +1,96 @@
-/* cli_args.h: strict, locale-independent parsing of flag values, and the
- * number formatting the human output uses.
+/* cli_args.h: the one flag parser every command uses, strict and
+ * locale-independent parsing of flag values, and the one usage error.
  *
- * Parsers return NULL on success or a short reason ("must be a positive
- * integer") the caller prefixes with the flag: one line, nothing printed here.
- * Formatting lives in core (kvt_format.h), shared with the app. */
+ * A command describes its flags as a table of struct cli_flag; cli_parse reads
+ * argv against it and the global flags (--db, --lessons, --learner), which
+ * main moves in front of the command's own arguments, so they work before or
+ * after the command's name. Every usage error is one line on stderr:
+ *   kvtutor CMD: WHAT (see kvtutor CMD --help)
+ * and exit status 2. Value parsers return NULL on success or a short reason
+ * ("must be a positive integer") the caller prefixes with the flag. */
 #ifndef CLI_ARGS_H
 #define CLI_ARGS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kv_dtype.h"
 #include "kvt_format.h"
+
+#define CLI_MAX_FLAGS 64      /* rows in one command's table */
+#define CLI_MAX_LIST  8       /* values of a repeatable (CLI_LIST) flag */
+#define CLI_MANY      INT_MAX /* max_pos: any number of positional arguments */
+
+enum cli_kind {
+    CLI_SWITCH, /* no value */
+    CLI_STR,    /* any non-empty text */
+    CLI_UINT,   /* cli_parse_uint up to umax; zero only when zero_ok */
+    CLI_REAL,   /* cli_parse_real in [rmin, rmax] */
+    CLI_DTYPE,  /* a kv_dtype name among `dtypes` */
+    CLI_LIST,   /* text, repeatable: every value kept in order in cli_args.list */
+};
+
+/* Global flags: a command names the ones it uses in cli_spec.globals. */
+enum {
+    CLI_G_DB = 1,      /* --db FILE: the progress database */
+    CLI_G_LESSONS = 2, /* --lessons DIR: a folder of lessons after the others */
+    CLI_G_LEARNER = 4, /* --learner NAME: whose progress */
+};
+
+struct cli_flag {
+    const char *name, *alias, *metavar; /* "--seq", "-s" or NULL, "N" (NULL for a switch) */
+    enum cli_kind kind;
+    int section;        /* the command's own grouping, for its help text */
+    int field;          /* the command's own tag (calc: the kv_field it sets) */
+    uint64_t umax;      /* CLI_UINT: largest accepted */
+    bool zero_ok;       /* CLI_UINT: 0 is a meaningful value */
+    double rmin, rmax;  /* CLI_REAL: accepted range */
+    bool rmin_open;     /* CLI_REAL: rmin itself excluded */
+    const char *dtypes; /* CLI_DTYPE: the accepted names, '|'-separated */
+    const char *help;
+};
+
+struct cli_spec {
+    const char *cmd; /* "calc"; NULL for the app itself */
+    const struct cli_flag *flags;
+    int nflags;
+    unsigned globals; /* CLI_G_* the command uses; others are refused */
+    int max_pos;      /* positional arguments accepted (CLI_MANY: no limit) */
+    bool dash_pos;    /* an unknown "-word" is a positional (an answer "-3") */
+    bool pass_rest;   /* "--" ends the flags; what follows is in rest[] */
+};
+
+/* What was given; indexes are rows of the command's table. A flag given
+ * twice keeps its last value. */
+struct cli_args {
+    bool help; /* --help or -h: nothing after it was read */
+    bool given[CLI_MAX_FLAGS];
+    const char *text[CLI_MAX_FLAGS]; /* the value as typed, for messages */
+    uint64_t u[CLI_MAX_FLAGS];
+    double r[CLI_MAX_FLAGS];
+    enum kv_dtype t[CLI_MAX_FLAGS];
+    const char *list[CLI_MAX_LIST]; /* CLI_LIST values, in order */
+    int nlist;
+    const char *db, *lessons, *learner; /* global flags; NULL when not given */
+    char **pos; /* the positionals, in order: argv's own slots, moved to its front */
+    int npos;
+    char **rest; /* after "--" (pass_rest) */
+    int nrest;
+};
+
+/* Parses argv (the arguments after the command's name) into *a. Returns 0,
+ * or 2 after printing the usage error. Positionals past max_pos, unknown
+ * flags, missing or bad values and unused global flags are errors. */
+int cli_parse(const struct cli_spec *s, int argc, char **argv, struct cli_args *a);
+
+/* Prints the usage error for `cmd` (NULL: the app) and returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Whether argv[i] is a global flag; *takes gets how many arguments it spans
+ * (1 for "--db=FILE", 2 for "--db FILE"). For main, before the command. */
+bool cli_is_global(int argc, char **argv, int i, int *takes);
 
 /* Decimal digits only, at most `max`; zero allowed only when allow_zero. */
 const char *cli_parse_uint(const char *s, uint64_t max, bool allow_zero, uint64_t *out);

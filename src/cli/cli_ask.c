@@ -46,68 +46,67 @@ static int ask_usage(FILE *out)
     return out == stdout ? 0 : 2;
 }
 
+enum { A_SEED, A_JSON, A_MEASURED };
+static const struct cli_flag ask_flags[] = {
+    [A_SEED] = {"--seed", NULL, "N", .kind = CLI_UINT, .umax = UINT64_MAX, .zero_ok = true},
+    [A_JSON] = {"--json", NULL, NULL, .kind = CLI_SWITCH},
+    [A_MEASURED] = {"--measured", NULL, "NAME=VALUE", .kind = CLI_LIST},
+};
+/* an answer may start with '-' ("-3"): an unknown "-word" is the answer */
+static const struct cli_spec ask_spec = {.cmd = "ask",
+                                         .flags = ask_flags,
+                                         .nflags = 3,
+                                         .globals = CLI_G_LESSONS,
+                                         .max_pos = 3,
+                                         .dash_pos = true};
+
+/* --measured NAME=VALUE: a probe figure standing in for the learner's own. */
+static int parse_measured(struct ask *a, const char *v)
+{
+    static char names[4][24];
+    const char *eq = strchr(v, '='), *why;
+    size_t k = eq ? (size_t)(eq - v) : 0;
+    double x;
+
+    if (!eq || k == 0 || k >= sizeof names[0])
+        return cli_usage_error("ask", "--measured takes NAME=VALUE (read_gbps=18.2)");
+    if (a->n_facts == 4)
+        return cli_usage_error("ask", "--measured %s: at most four figures", v);
+    snprintf(names[a->n_facts], sizeof names[0], "%.*s", (int)k, v);
+    if (!lx_fact_known(names[a->n_facts]))
+        return cli_usage_error("ask",
+                               "--measured %s: not a probe figure (read_gbps, peak_gbps, free_gib)",
+                               names[a->n_facts]);
+    if ((why = cli_parse_real(eq + 1, 0, true, KV_MAX_RATE, &x)) != NULL)
+        return cli_usage_error("ask", "--measured %s: %s", v, why);
+    a->facts[a->n_facts] = (struct lx_fact){names[a->n_facts], x};
+    a->n_facts++;
+    return 0;
+}
+
+/* Returns 0 to go on, -1 when help was printed, else the exit status. */
 static int parse(int argc, char **argv, struct ask *a)
 {
-    int npos = 0;
-    const char **pos[] = {&a->lesson_id, &a->exercise_id, &a->answer};
+    struct cli_args ca;
+    int rc = cli_parse(&ask_spec, argc, argv, &ca);
 
     *a = (struct ask){.seed = 1};
-    for (int i = 0; i < argc; i++) {
-        const char *s = argv[i];
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0)
-            return ask_usage(stdout) - 1; /* -1: done, exit 0 */
-        if (strcmp(s, "--json") == 0) {
-            a->json = true;
-        } else if (strcmp(s, "--measured") == 0) {
-            static char names[4][24];
-            const char *v = i + 1 < argc ? argv[i + 1] : "", *eq = strchr(v, '=');
-            size_t k = eq ? (size_t)(eq - v) : 0;
-            double x;
-            if (!eq || k == 0 || k >= sizeof names[0]) {
-                fprintf(stderr, "kvtutor ask: --measured takes NAME=VALUE (read_gbps=18.2)\n");
-                return 2;
-            }
-            snprintf(names[a->n_facts % 4], sizeof names[0], "%.*s", (int)k, v);
-            if (!lx_fact_known(names[a->n_facts % 4])) {
-                fprintf(stderr,
-                        "kvtutor ask: --measured %s: not a probe figure (read_gbps, peak_gbps, "
-                        "free_gib)\n",
-                        names[a->n_facts % 4]);
-                return 2;
-            }
-            const char *why = cli_parse_real(eq + 1, 0, true, KV_MAX_RATE, &x);
-            if (why || a->n_facts == 4) {
-                fprintf(stderr, "kvtutor ask: --measured %s: %s\n", v,
-                        why ? why : "at most four figures");
-                return 2;
-            }
-            a->facts[a->n_facts] = (struct lx_fact){names[a->n_facts], x};
-            a->n_facts++;
-            i++;
-        } else if (strcmp(s, "--seed") == 0 || strcmp(s, "--lessons") == 0) {
-            const char *why;
-            if (i + 1 >= argc) {
-                fprintf(stderr, "kvtutor ask: %s needs a value\n", s);
-                return 2;
-            }
-            if (s[2] == 'l') {
-                a->lessons_dir = argv[++i];
-            } else if ((why = cli_parse_uint(argv[++i], UINT64_MAX, true, &a->seed)) != NULL) {
-                fprintf(stderr, "kvtutor ask: --seed %s: %s\n", argv[i], why);
-                return 2;
-            }
-        } else if (npos < 3) {
-            *pos[npos++] = s; /* an answer may start with '-' ("-3") */
-        } else {
-            fprintf(stderr, "kvtutor ask: %s: unexpected argument (quote the answer)\n", s);
-            return 2;
-        }
-    }
-    if (npos < 3) {
-        fputs("kvtutor ask: give LESSON_ID EXERCISE_ID \"ANSWER\" (see kvtutor ask --help)\n",
-              stderr);
-        return 2;
-    }
+    if (rc != 0)
+        return rc;
+    if (ca.help)
+        return ask_usage(stdout) - 1; /* -1: done, exit 0 */
+    for (int i = 0; i < ca.nlist; i++)
+        if ((rc = parse_measured(a, ca.list[i])) != 0)
+            return rc;
+    if (ca.given[A_SEED])
+        a->seed = ca.u[A_SEED];
+    a->json = ca.given[A_JSON];
+    a->lessons_dir = ca.lessons;
+    if (ca.npos < 3)
+        return cli_usage_error("ask", "give LESSON_ID EXERCISE_ID \"ANSWER\"");
+    a->lesson_id = ca.pos[0];
+    a->exercise_id = ca.pos[1];
+    a->answer = ca.pos[2];
     return 0;
 }
 

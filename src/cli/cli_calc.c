@@ -7,7 +7,6 @@
 #include "cli_args.h"
 #include "cli_calc.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,23 +47,15 @@ enum flag_id {
     F__COUNT
 };
 
-enum kind { K_SWITCH, K_STR, K_UINT, K_REAL, K_DTYPE };
+/* Short names for the table's kinds. */
+#define K_SWITCH CLI_SWITCH
+#define K_STR    CLI_STR
+#define K_UINT   CLI_UINT
+#define K_REAL   CLI_REAL
+#define K_DTYPE  CLI_DTYPE
 enum section { S_MODEL, S_PRECISION, S_DEPLOY, S_OUTPUT };
 
-struct flag {
-    const char *name, *alias, *metavar;
-    enum kind kind;
-    enum section section;
-    enum kv_field field; /* the calculator field it sets, for error messages */
-    uint64_t umax;       /* K_UINT: largest accepted */
-    bool zero_ok;        /* K_UINT: 0 is a meaningful value */
-    double rmin, rmax;   /* K_REAL: accepted range */
-    bool rmin_open;      /* K_REAL: rmin itself excluded */
-    const char *dtypes;  /* K_DTYPE: the accepted names, '|'-separated */
-    const char *help;
-};
-
-static const struct flag flags[F__COUNT] = {
+static const struct cli_flag flags[F__COUNT] = {
     [F_MODEL] = {"--model", NULL, "NAME", K_STR, S_MODEL, KV_FIELD_NONE,
                  .help = "a preset by Hugging Face id or alias (kvtutor models)"},
     [F_CONFIG] = {"--config", NULL, "FILE", K_STR, S_MODEL, KV_FIELD_NONE,
@@ -144,24 +135,11 @@ static const struct flag flags[F__COUNT] = {
     [F_HELP] = {"--help", "-h", NULL, K_SWITCH, S_OUTPUT, KV_FIELD_NONE, .help = "this text"},
 };
 
-struct args {
-    bool given[F__COUNT];
-    const char *text[F__COUNT]; /* the value as typed, for messages */
-    uint64_t u[F__COUNT];
-    double r[F__COUNT];
-    enum kv_dtype t[F__COUNT];
-};
+_Static_assert(F__COUNT <= CLI_MAX_FLAGS, "calc's flags fit struct cli_args");
 
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("kvtutor calc: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return 2;
-}
+static const struct cli_spec spec = {.cmd = "calc", .flags = flags, .nflags = F__COUNT};
+
+#define usage_error(...) cli_usage_error("calc", __VA_ARGS__)
 
 static void print_help(FILE *out)
 {
@@ -174,9 +152,9 @@ static void print_help(FILE *out)
     for (int s = S_MODEL; s <= S_OUTPUT; s++) {
         fprintf(out, "\n%s:\n", titles[s]);
         for (int i = 0; i < F__COUNT; i++) {
-            const struct flag *f = &flags[i];
+            const struct cli_flag *f = &flags[i];
             char left[64];
-            if (f->section != (enum section)s)
+            if (f->section != s)
                 continue;
             snprintf(left, sizeof left, "%s%s%s%s%s", f->name, f->alias ? ", " : "",
                      f->alias ? f->alias : "", f->metavar ? " " : "", f->metavar ? f->metavar : "");
@@ -190,87 +168,8 @@ static void print_help(FILE *out)
           out);
 }
 
-static int find_flag(const char *name, size_t len)
-{
-    for (int i = 0; i < F__COUNT; i++) {
-        const char *a = flags[i].alias;
-        if ((strlen(flags[i].name) == len && strncmp(flags[i].name, name, len) == 0) ||
-            (a && strlen(a) == len && strncmp(a, name, len) == 0))
-            return i;
-    }
-    return -1;
-}
-
-static bool dtype_allowed(const struct flag *f, enum kv_dtype t)
-{
-    const char *want = kv_dtype_name(t), *p = f->dtypes;
-    size_t n = strlen(want);
-
-    while (*p) {
-        size_t k = strcspn(p, "|");
-        if (k == n && strncmp(p, want, n) == 0)
-            return true;
-        p += k + (p[k] == '|');
-    }
-    return false;
-}
-
-static int parse_value(struct args *a, int id, const char *val)
-{
-    const struct flag *f = &flags[id];
-    const char *why = NULL;
-
-    a->text[id] = val;
-    switch (f->kind) {
-    case K_STR:
-        if (!*val)
-            why = "needs a value";
-        break;
-    case K_UINT:
-        why = cli_parse_uint(val, f->umax, f->zero_ok, &a->u[id]);
-        break;
-    case K_REAL:
-        why = cli_parse_real(val, f->rmin, f->rmin_open, f->rmax, &a->r[id]);
-        break;
-    case K_DTYPE:
-        if (!kv_dtype_parse(val, &a->t[id]) || !dtype_allowed(f, a->t[id]))
-            return usage_error("%s %s: unknown type (one of %s)", f->name, val, f->dtypes);
-        break;
-    case K_SWITCH:
-        break;
-    }
-    if (why)
-        return usage_error("%s %s: %s", f->name, val, why);
-    a->given[id] = true;
-    return 0;
-}
-
-static int parse_args(int argc, char **argv, struct args *a)
-{
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i], *eq = strchr(arg, '=');
-        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        int id = arg[0] == '-' ? find_flag(arg, len) : -1;
-
-        if (id < 0)
-            return usage_error("%s: unknown %s (see kvtutor calc --help)", arg,
-                               arg[0] == '-' ? "flag" : "argument");
-        if (flags[id].kind == K_SWITCH) {
-            if (eq)
-                return usage_error("%s takes no value", flags[id].name);
-            a->given[id] = true;
-            continue;
-        }
-        if (!eq && i + 1 >= argc)
-            return usage_error("%s needs a value (%s)", flags[id].name, flags[id].metavar);
-        if (parse_value(a, id, eq ? eq + 1 : argv[++i]) != 0)
-            return 2;
-    }
-    return 0;
-}
-
 /* Pairs of flags that cannot both mean something. */
-static int check_conflicts(const struct args *a)
+static int check_conflicts(const struct cli_args *a)
 {
     static const struct {
         enum flag_id a, b;
@@ -319,25 +218,25 @@ static int load_config(const char *path, struct kv_model *m, struct calc_view *v
     return usage_error("--config %s: %s", path, err.what);
 }
 
-static void apply_u32(const struct args *a, int id, uint32_t *dst)
+static void apply_u32(const struct cli_args *a, int id, uint32_t *dst)
 {
     if (a->given[id])
         *dst = (uint32_t)a->u[id];
 }
 
-static void apply_u64(const struct args *a, int id, uint64_t *dst)
+static void apply_u64(const struct cli_args *a, int id, uint64_t *dst)
 {
     if (a->given[id])
         *dst = a->u[id];
 }
 
-static void apply_real(const struct args *a, int id, double *dst)
+static void apply_real(const struct cli_args *a, int id, double *dst)
 {
     if (a->given[id])
         *dst = a->r[id];
 }
 
-static void apply_flags(const struct args *a, struct kv_model *m, struct kv_deploy *d)
+static void apply_flags(const struct cli_args *a, struct kv_model *m, struct kv_deploy *d)
 {
     apply_u32(a, F_LAYERS, &m->layers);
     apply_u32(a, F_KV_HEADS, &m->kv_heads);
@@ -388,14 +287,14 @@ static void apply_flags(const struct args *a, struct kv_model *m, struct kv_depl
 static int flag_for_field(enum kv_field f)
 {
     for (int i = 0; i < F__COUNT; i++)
-        if (flags[i].field == f && f != KV_FIELD_NONE)
+        if ((enum kv_field)flags[i].field == f && f != KV_FIELD_NONE)
             return i;
     return -1;
 }
 
 /* "--tp 3" when the user typed it, "--kv-heads is 8 in the model" when a
  * preset or config gave it, "--sliding-window not given" when nothing did. */
-static const char *describe(const struct args *a, enum kv_field f, const struct kv_result *r,
+static const char *describe(const struct cli_args *a, enum kv_field f, const struct kv_result *r,
                             char *buf, size_t cap)
 {
     int id = flag_for_field(f);
@@ -453,8 +352,8 @@ static const char *describe(const struct args *a, enum kv_field f, const struct 
     return buf;
 }
 
-static int calc_error(const struct args *a, enum kvt_err e, enum kv_field bad, enum kv_field other,
-                      const struct kv_model *m, const struct kv_deploy *d)
+static int calc_error(const struct cli_args *a, enum kvt_err e, enum kv_field bad,
+                      enum kv_field other, const struct kv_model *m, const struct kv_deploy *d)
 {
     struct kv_result r = {.model = *m, .deploy = *d};
     char b1[96], b2[96];
@@ -473,7 +372,7 @@ static int calc_error(const struct args *a, enum kvt_err e, enum kv_field bad, e
 
 int cli_calc(int argc, char **argv)
 {
-    struct args a = {0};
+    struct cli_args a;
     struct kv_model m = {0};
     struct kv_deploy d;
     struct calc_view v = {0};
@@ -481,9 +380,9 @@ int cli_calc(int argc, char **argv)
     enum kvt_err e;
     int rc;
 
-    if ((rc = parse_args(argc, argv, &a)) != 0)
+    if ((rc = cli_parse(&spec, argc, argv, &a)) != 0)
         return rc;
-    if (a.given[F_HELP]) {
+    if (a.help) {
         print_help(stdout);
         return 0;
     }

@@ -1,4 +1,5 @@
 #include "cli_db.h"
+#include "cli_args.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,13 +41,17 @@ int cli_db_error(const char *cmd, const char *path, const struct store_error *er
     return 1;
 }
 
-int cli_db_open(const char *cmd, const char *db_path, int64_t now, struct cli_db *db)
+int cli_db_open(const char *cmd, const char *db_path, const char *learner, int64_t now,
+                struct cli_db *db)
 {
     struct store_error err;
-    enum kvt_err e;
-    bool found;
+    enum kvt_err e = KVT_E_OK;
+    bool found = true;
 
     memset(db, 0, sizeof *db);
+    if (learner && (strlen(learner) == 0 || strlen(learner) > 64))
+        return cli_usage_error(strcmp(cmd, "app") == 0 ? NULL : cmd,
+                               "--learner takes a name of 1 to 64 characters");
     if (db_path) {
         snprintf(db->path, sizeof db->path, "%s", db_path);
     } else if (store_default_path(getenv("XDG_DATA_HOME"), getenv("HOME"), db->path,
@@ -59,7 +64,10 @@ int cli_db_open(const char *cmd, const char *db_path, int64_t now, struct cli_db
     }
     if (store_open(db->path, db_path == NULL, &db->st, &err) != KVT_E_OK)
         return cli_db_error(cmd, db->path, &err);
-    e = store_setting_get(db->st, "learner", db->learner, sizeof db->learner, &found, &err);
+    if (learner)
+        snprintf(db->learner, sizeof db->learner, "%s", learner);
+    else
+        e = store_setting_get(db->st, "learner", db->learner, sizeof db->learner, &found, &err);
     if (e == KVT_E_OK && !found)
         snprintf(db->learner, sizeof db->learner, "%s", DEFAULT_LEARNER);
     if (e == KVT_E_OK)

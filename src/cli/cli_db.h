@@ -15,9 +15,11 @@ struct cli_db {
 };
 
 /* Opens `db_path` (NULL: the default, its folder created when missing) and
- * finds the current learner (setting "learner", else "default"). Returns 0,
- * or 1 after printing "kvtutor CMD: PATH: what happened. what to do". */
-int cli_db_open(const char *cmd, const char *db_path, int64_t now, struct cli_db *db);
+ * finds the learner: `learner` (--learner; NULL: the setting "learner", else
+ * "default"), added when new. Returns 0; 1 after printing "kvtutor CMD: PATH:
+ * what happened; what to do"; 2 after a usage error for a bad name. */
+int cli_db_open(const char *cmd, const char *db_path, const char *learner, int64_t now,
+                struct cli_db *db);
 void cli_db_close(struct cli_db *db);
 
 /* Prints a store error for `cmd` in the same words; returns 1. */

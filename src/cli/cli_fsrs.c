@@ -109,19 +109,16 @@ static int replay(void)
 
 int cli_fsrs(int argc, char **argv)
 {
-    if (argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0))
+    static const struct cli_spec spec = {.cmd = "fsrs", .max_pos = 1};
+    struct cli_args a;
+    int rc = cli_parse(&spec, argc, argv, &a);
+
+    if (rc != 0)
+        return rc;
+    if (a.help)
         return replay_usage(stdout);
-    if (argc < 1 || strcmp(argv[0], "replay") != 0) {
-        fprintf(stderr, "kvtutor fsrs: %s: unknown subcommand (kvtutor fsrs replay)\n",
-                argc ? argv[0] : "(none)");
-        return 2;
-    }
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
-        return replay_usage(stdout);
-    if (argc > 1) {
-        fprintf(stderr, "kvtutor fsrs replay: %s: unexpected argument (input comes on stdin)\n",
-                argv[1]);
-        return 2;
-    }
+    if (a.npos < 1 || strcmp(a.pos[0], "replay") != 0)
+        return cli_usage_error("fsrs", "%s: unknown subcommand (kvtutor fsrs replay)",
+                               a.npos ? a.pos[0] : "(none)");
     return replay();
 }

@@ -105,6 +105,12 @@ static int lint_usage(FILE *out)
 
 int cli_lint(int argc, char **argv)
 {
+    static const struct cli_flag flags[] = {
+        {"--deadline-ms", NULL, "N", .kind = CLI_UINT, .umax = 600000},
+    };
+    static const struct cli_spec spec = {
+        .cmd = "lint", .flags = flags, .nflags = 1, .max_pos = CLI_MANY};
+    struct cli_args a;
     struct lx_opts opts;
     struct cli_files files = {0};
     struct loaded *loaded;
@@ -114,40 +120,25 @@ int cli_lint(int argc, char **argv)
     int rc = 0;
 
     lx_default_opts(&opts);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            free(files.paths);
-            return lint_usage(stdout);
-        }
-        if (strcmp(a, "--deadline-ms") == 0 || strncmp(a, "--deadline-ms=", 14) == 0) {
-            const char *v = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : "");
-            uint64_t ms;
-            const char *why = cli_parse_uint(v, 600000, false, &ms);
-            if (why) {
-                fprintf(stderr, "kvtutor lint: --deadline-ms %s: %s (1 to 600000)\n", v, why);
-                return 2;
-            }
-            opts.load_ms = (unsigned)ms;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "kvtutor lint: %s: unknown flag (see kvtutor lint --help)\n", a);
-            return 2;
+    if ((rc = cli_parse(&spec, argc, argv, &a)) != 0)
+        return rc;
+    if (a.help)
+        return lint_usage(stdout);
+    if (a.given[0])
+        opts.load_ms = (unsigned)a.u[0];
+    for (int i = 0; i < a.npos; i++) {
+        struct stat sb;
+        if (stat(a.pos[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            size_t before = files.n;
+            cli_files_walk(&files, a.pos[i]);
+            qsort(files.paths + before, files.n - before, sizeof *files.paths, cmp_str);
         } else {
-            struct stat sb;
-            if (stat(a, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-                size_t before = files.n;
-                cli_files_walk(&files, a);
-                qsort(files.paths + before, files.n - before, sizeof *files.paths, cmp_str);
-            } else {
-                cli_files_add(&files, a); /* a missing file is reported as a problem */
-            }
+            cli_files_add(&files, a.pos[i]); /* a missing file is reported as a problem */
         }
     }
     if (files.n == 0) {
-        fputs("kvtutor lint: name lesson files or folders to check (see kvtutor lint --help)\n",
-              stderr);
         free(files.paths);
-        return 2;
+        return cli_usage_error("lint", "name lesson files or folders to check");
     }
     {
         unsigned load_ms = opts.load_ms;

@@ -11,22 +11,21 @@
 
 static int list_usage(const char *cmd, int argc, char **argv, bool *json)
 {
-    *json = false;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            *json = true;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: kvtutor %s [--json]\n\nLists the %s presets kvtutor calc accepts "
-                   "with %s NAME.\n",
-                   cmd, strcmp(cmd, "models") == 0 ? "model" : "GPU",
-                   strcmp(cmd, "models") == 0 ? "--model" : "--gpu");
-            return 0;
-        } else {
-            fprintf(stderr, "kvtutor %s: %s: unknown argument (see kvtutor %s --help)\n", cmd,
-                    argv[i], cmd);
-            return 2;
-        }
+    static const struct cli_flag flags[] = {{"--json", NULL, NULL, .kind = CLI_SWITCH}};
+    const struct cli_spec spec = {.cmd = cmd, .flags = flags, .nflags = 1};
+    struct cli_args a;
+    int rc = cli_parse(&spec, argc, argv, &a);
+
+    if (rc != 0)
+        return rc;
+    if (a.help) {
+        printf("usage: kvtutor %s [--json]\n\nLists the %s presets kvtutor calc accepts "
+               "with %s NAME.\n",
+               cmd, strcmp(cmd, "models") == 0 ? "model" : "GPU",
+               strcmp(cmd, "models") == 0 ? "--model" : "--gpu");
+        return 0;
     }
+    *json = a.given[0];
     return -1;
 }
 

@@ -8,7 +8,6 @@
 #include "cli_paths.h"
 
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +28,7 @@
 struct probe_opts {
     const char *kind; /* "cpu", "cuda" or NULL: CUDA when it can, else CPU */
     const char *program;
-    const char *db;
+    const char *db, *learner;
     const struct kv_model_preset *model;
     uint64_t seq;
     double timeout_s;
@@ -45,22 +44,13 @@ struct run_view {
     struct probe_log log; /* its "device" and "result" lines */
 };
 
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("kvtutor probe: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(" (see kvtutor probe --help)\n", stderr);
-    return 2;
-}
+#define usage_error(...) cli_usage_error("probe", __VA_ARGS__)
 
 static void help(void)
 {
     puts("usage: kvtutor probe [--cpu|--cuda] [--model NAME] [--seq N] [--json]\n"
-         "                     [--db FILE] [--no-record] [--timeout S] [--program PATH]\n"
-         "                     [-- PROBE_ARGS...]\n"
+         "                     [--db FILE] [--learner NAME] [--no-record] [--timeout S]\n"
+         "                     [--program PATH] [-- PROBE_ARGS...]\n"
          "\n"
          "Measures how fast this machine reads memory, the figure that caps decode\n"
          "speed, then turns it into tokens/s for a model: at batch 1 and at the batch\n"
@@ -79,55 +69,49 @@ static void help(void)
          "Exit status: 0 measured, 1 the probe failed or found no usable GPU, 2 usage.");
 }
 
+enum { P_CPU, P_CUDA, P_JSON, P_NO_RECORD, P_MODEL, P_SEQ, P_TIMEOUT, P_PROGRAM };
+static const struct cli_flag flags[] = {
+    [P_CPU] = {"--cpu", NULL, NULL, .kind = CLI_SWITCH},
+    [P_CUDA] = {"--cuda", NULL, NULL, .kind = CLI_SWITCH},
+    [P_JSON] = {"--json", NULL, NULL, .kind = CLI_SWITCH},
+    [P_NO_RECORD] = {"--no-record", NULL, NULL, .kind = CLI_SWITCH},
+    [P_MODEL] = {"--model", NULL, "NAME", .kind = CLI_STR},
+    [P_SEQ] = {"--seq", NULL, "N", .kind = CLI_UINT, .umax = KV_MAX_TOKENS},
+    [P_TIMEOUT] = {"--timeout", NULL, "S", .kind = CLI_REAL, .rmin = 0, .rmin_open = true,
+                   .rmax = 86400},
+    [P_PROGRAM] = {"--program", NULL, "PATH", .kind = CLI_STR},
+};
+static const struct cli_spec spec = {.cmd = "probe",
+                                     .flags = flags,
+                                     .nflags = 8,
+                                     .globals = CLI_G_DB | CLI_G_LEARNER,
+                                     .pass_rest = true};
+
 static int parse(int argc, char **argv, struct probe_opts *o, bool *help_asked)
 {
-    const char *model = DEFAULT_MODEL;
+    struct cli_args a;
+    const char *model;
+    int rc = cli_parse(&spec, argc, argv, &a);
+
     memset(o, 0, sizeof *o);
-    o->seq = DEFAULT_SEQ;
-    o->timeout_s = 600;
-    o->record = true;
-    *help_asked = false;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *why;
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--") == 0) {
-            for (i++; i < argc; i++) {
-                if (o->npass == MAX_PASS)
-                    return usage_error("more than %d probe arguments after --", MAX_PASS);
-                o->pass[o->npass++] = argv[i];
-            }
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            *help_asked = true;
-        } else if (strcmp(a, "--cpu") == 0 || strcmp(a, "--cuda") == 0) {
-            if (o->kind && strcmp(o->kind, a + 2) != 0)
-                return usage_error("--cpu and --cuda: choose one");
-            o->kind = a + 2;
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = true;
-        } else if (strcmp(a, "--no-record") == 0) {
-            o->record = false;
-        } else if (strcmp(a, "--model") == 0 || strcmp(a, "--seq") == 0 || strcmp(a, "--db") == 0 ||
-                   strcmp(a, "--timeout") == 0 || strcmp(a, "--program") == 0) {
-            if (!val || !*val)
-                return usage_error("%s needs a value", a);
-            i++;
-            if (strcmp(a, "--model") == 0) {
-                model = val;
-            } else if (strcmp(a, "--seq") == 0) {
-                if ((why = cli_parse_uint(val, KV_MAX_TOKENS, false, &o->seq)))
-                    return usage_error("--seq %s: %s", val, why);
-            } else if (strcmp(a, "--timeout") == 0) {
-                if ((why = cli_parse_real(val, 0, true, 86400, &o->timeout_s)))
-                    return usage_error("--timeout %s: %s", val, why);
-            } else if (strcmp(a, "--db") == 0) {
-                o->db = val;
-            } else {
-                o->program = val;
-            }
-        } else {
-            return usage_error("%s: unknown flag", a);
-        }
-    }
+    *help_asked = a.help;
+    if (rc != 0)
+        return rc;
+    if (a.nrest > MAX_PASS)
+        return usage_error("more than %d probe arguments after --", MAX_PASS);
+    if (a.given[P_CPU] && a.given[P_CUDA])
+        return usage_error("--cpu and --cuda: choose one");
+    o->kind = a.given[P_CPU] ? "cpu" : a.given[P_CUDA] ? "cuda" : NULL;
+    o->json = a.given[P_JSON];
+    o->record = !a.given[P_NO_RECORD];
+    model = a.given[P_MODEL] ? a.text[P_MODEL] : DEFAULT_MODEL;
+    o->seq = a.given[P_SEQ] ? a.u[P_SEQ] : DEFAULT_SEQ;
+    o->timeout_s = a.given[P_TIMEOUT] ? a.r[P_TIMEOUT] : 600;
+    o->program = a.text[P_PROGRAM];
+    o->db = a.db;
+    o->learner = a.learner;
+    for (int i = 0; i < a.nrest; i++)
+        o->pass[o->npass++] = a.rest[i];
     if (*help_asked)
         return -1;
     if (!(o->model = kv_model_preset_find(model))) {
@@ -390,8 +374,8 @@ int cli_probe(int argc, char **argv)
         fprintf(stderr, "kvtutor probe: cannot find the folder kvtutor runs from\n");
         return 1;
     }
-    if (o.record && cli_db_open("probe", o.db, (int64_t)time(NULL), &db) != 0)
-        return 1;
+    if (o.record && (rc = cli_db_open("probe", o.db, o.learner, (int64_t)time(NULL), &db)) != 0)
+        return rc;
 
     if (o.program) {
         end = run_one(&o, o.kind ? o.kind : "cpu", o.program, &db, &report);

@@ -13,46 +13,34 @@
 
 #include "store_report.h"
 
-/* Options every progress command shares; positional arguments are left in
- * pos[] in order. Returns -1 to go on, else the exit status. */
+/* Options the progress commands share; positional arguments are left in
+ * pos[] in order. */
 struct opts {
-    const char *db;
+    const char *db, *learner;
     bool json, yes, help;
-    const char *pos[4];
+    char **pos;
     int npos;
+    struct cli_args a;
 };
 
-static int parse_opts(const char *cmd, int argc, char **argv, bool allow_json, bool allow_yes,
-                      int max_pos, struct opts *o)
+/* Each command has at most one flag of its own. */
+static const struct cli_flag json_flag[] = {{"--json", NULL, NULL, .kind = CLI_SWITCH}};
+static const struct cli_flag yes_flag[] = {{"--yes", "-y", NULL, .kind = CLI_SWITCH}};
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_opts(const struct cli_spec *spec, int argc, char **argv, struct opts *o)
 {
-    memset(o, 0, sizeof *o);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--db") == 0) {
-            if (i + 1 >= argc || !*argv[i + 1]) {
-                fprintf(stderr, "kvtutor %s: --db needs a file\n", cmd);
-                return 2;
-            }
-            o->db = argv[++i];
-        } else if (strncmp(a, "--db=", 5) == 0 && a[5]) {
-            o->db = a + 5;
-        } else if (allow_json && strcmp(a, "--json") == 0) {
-            o->json = true;
-        } else if (allow_yes && (strcmp(a, "--yes") == 0 || strcmp(a, "-y") == 0)) {
-            o->yes = true;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            o->help = true;
-        } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
-            fprintf(stderr, "kvtutor %s: %s: unknown flag (see kvtutor %s --help)\n", cmd, a, cmd);
-            return 2;
-        } else if (o->npos < max_pos) {
-            o->pos[o->npos++] = a;
-        } else {
-            fprintf(stderr, "kvtutor %s: %s: unexpected argument (see kvtutor %s --help)\n", cmd, a,
-                    cmd);
-            return 2;
-        }
-    }
+    int rc = cli_parse(spec, argc, argv, &o->a);
+
+    if (rc != 0)
+        return rc;
+    o->db = o->a.db;
+    o->learner = o->a.learner;
+    o->json = spec->flags == json_flag && o->a.given[0];
+    o->yes = spec->flags == yes_flag && o->a.given[0];
+    o->help = o->a.help;
+    o->pos = o->a.pos;
+    o->npos = o->a.npos;
     return -1;
 }
 
@@ -150,18 +138,20 @@ int cli_stats(int argc, char **argv)
     struct store_stats s;
     struct store_error err;
     int64_t now = (int64_t)time(NULL);
-    int rc = parse_opts("stats", argc, argv, true, false, 0, &o);
+    static const struct cli_spec spec = {
+        .cmd = "stats", .flags = json_flag, .nflags = 1, .globals = CLI_G_DB | CLI_G_LEARNER};
+    int rc = parse_opts(&spec, argc, argv, &o);
 
     if (rc >= 0)
         return rc;
     if (o.help) {
-        puts("usage: kvtutor stats [--json] [--db FILE]\n\n"
-             "The current learner's progress: answers and accuracy per module and lesson,\n"
-             "exercises due now and within a week, the daily streak, time spent, and the\n"
-             "mistakes made most often.");
+        puts("usage: kvtutor stats [--json] [--db FILE] [--learner NAME]\n\n"
+             "The current learner's progress (or --learner's): answers and accuracy per\n"
+             "module and lesson, exercises due now and within a week, the daily streak,\n"
+             "time spent, and the mistakes made most often.");
         return 0;
     }
-    if ((rc = cli_db_open("stats", o.db, now, &db)) != 0)
+    if ((rc = cli_db_open("stats", o.db, o.learner, now, &db)) != 0)
         return rc;
     if (store_stats(db.st, db.learner_id, now, &s, &err) != KVT_E_OK) {
         rc = cli_db_error("stats", db.path, &err);
@@ -197,8 +187,7 @@ static int check_value(const struct setting *s, const char *value)
 {
     const char *why = store_setting_check(s->key, value);
     if (why) {
-        fprintf(stderr, "kvtutor config: %s %s: %s\n", s->key, value, why);
-        return 2;
+        return cli_usage_error("config", "%s %s: %s", s->key, value, why);
     }
     return 0;
 }
@@ -211,7 +200,8 @@ int cli_config(int argc, char **argv)
     const struct setting *s = NULL;
     char value[256];
     bool found;
-    int rc = parse_opts("config", argc, argv, false, false, 3, &o);
+    static const struct cli_spec spec = {.cmd = "config", .globals = CLI_G_DB, .max_pos = 3};
+    int rc = parse_opts(&spec, argc, argv, &o);
 
     if (rc >= 0)
         return rc;
@@ -224,26 +214,23 @@ int cli_config(int argc, char **argv)
     }
     if (o.npos == 0 || (strcmp(o.pos[0], "get") != 0 && strcmp(o.pos[0], "set") != 0 &&
                         strcmp(o.pos[0], "list") != 0)) {
-        fprintf(stderr, "kvtutor config: say get KEY, set KEY VALUE or list\n");
-        return 2;
+        return cli_usage_error("config", "say get KEY, set KEY VALUE or list");
     }
     if (strcmp(o.pos[0], "list") != 0) {
         if (o.npos < 2 || !(s = find_setting(o.pos[1]))) {
-            fprintf(stderr,
-                    "kvtutor config: %s: unknown setting (learner, desired_retention, "
-                    "new_per_day)\n",
-                    o.npos < 2 ? "(none)" : o.pos[1]);
-            return 2;
+            return cli_usage_error("config",
+                                   "%s: unknown setting (learner, desired_retention, new_per_day)",
+                                   o.npos < 2 ? "(none)" : o.pos[1]);
         }
         if ((strcmp(o.pos[0], "set") == 0) != (o.npos == 3)) {
-            fprintf(stderr, "kvtutor config: %s\n",
-                    o.npos == 3 ? "get takes a key only" : "set needs a key and a value");
-            return 2;
+            return cli_usage_error("config", "%s",
+                                   o.npos == 3 ? "get takes a key only"
+                                               : "set needs a key and a value");
         }
         if (o.npos == 3 && (rc = check_value(s, o.pos[2])) != 0)
             return rc;
     }
-    if ((rc = cli_db_open("config", o.db, (int64_t)time(NULL), &db)) != 0)
+    if ((rc = cli_db_open("config", o.db, NULL, (int64_t)time(NULL), &db)) != 0)
         return rc;
     if (strcmp(o.pos[0], "set") == 0) {
         if (store_setting_set(db.st, s->key, o.pos[2], &err) != KVT_E_OK)
@@ -275,18 +262,24 @@ int cli_reset(int argc, char **argv)
     struct store_error err;
     int64_t removed = 0;
     char answer[16] = "";
-    int rc = parse_opts("reset", argc, argv, false, true, 1, &o);
+    static const struct cli_spec spec = {.cmd = "reset",
+                                         .flags = yes_flag,
+                                         .nflags = 1,
+                                         .globals = CLI_G_DB | CLI_G_LEARNER,
+                                         .max_pos = 1};
+    int rc = parse_opts(&spec, argc, argv, &o);
 
     if (rc >= 0)
         return rc;
-    if (o.help || o.npos != 1) {
-        fputs("usage: kvtutor reset LESSON_ID [--yes] [--db FILE]\n\n"
-              "Deletes the current learner's answers, schedule and progress for one lesson,\n"
-              "after asking (--yes answers for you).\n",
-              o.help ? stdout : stderr);
-        return o.help ? 0 : 2;
+    if (o.help) {
+        puts("usage: kvtutor reset LESSON_ID [--yes] [--db FILE] [--learner NAME]\n\n"
+             "Deletes the current learner's answers, schedule and progress for one lesson,\n"
+             "after asking (--yes answers for you).");
+        return 0;
     }
-    if ((rc = cli_db_open("reset", o.db, (int64_t)time(NULL), &db)) != 0)
+    if (o.npos != 1)
+        return cli_usage_error("reset", "name the lesson to start over (LESSON_ID)");
+    if ((rc = cli_db_open("reset", o.db, o.learner, (int64_t)time(NULL), &db)) != 0)
         return rc;
     if (!o.yes) {
         fprintf(stderr, "Delete %s's answers and schedule for lesson %s? [y/N] ", db.learner,

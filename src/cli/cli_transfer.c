@@ -2,6 +2,7 @@
  * JSON or CSV, and a JSON export merged back in on another machine. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "cli_args.h"
 #include "cli_db.h"
 
 #include <errno.h>
@@ -193,6 +194,15 @@ static void free_rows(struct export_ctx *ctx)
     free(ctx->rows);
 }
 
+enum { E_FORMAT, E_OUT };
+static const struct cli_flag export_flags[] = {
+    [E_FORMAT] = {"--format", NULL, "json|csv", .kind = CLI_STR},
+    [E_OUT] = {"--out", NULL, "FILE", .kind = CLI_STR},
+};
+static const struct cli_spec export_spec = {
+    .cmd = "export", .flags = export_flags, .nflags = 2, .globals = CLI_G_DB};
+static const struct cli_spec import_spec = {.cmd = "import", .globals = CLI_G_DB, .max_pos = 1};
+
 static int export_usage(FILE *out)
 {
     fputs("usage: kvtutor export [--format json|csv] [--out FILE] [--db FILE]\n\n"
@@ -229,7 +239,8 @@ static int close_out(FILE *f, const char *path, const char *tmp)
 
 int cli_export(int argc, char **argv)
 {
-    const char *format = "json", *out_path = NULL, *db_path = NULL;
+    const char *format, *out_path;
+    struct cli_args a;
     struct export_ctx ctx = {0};
     struct cli_db db;
     struct store_error err;
@@ -237,29 +248,16 @@ int cli_export(int argc, char **argv)
     FILE *f;
     int rc = 0;
 
-    for (int i = 0; i < argc; i++) {
-        const char **dst = strcmp(argv[i], "--format") == 0 ? &format
-                           : strcmp(argv[i], "--out") == 0  ? &out_path
-                           : strcmp(argv[i], "--db") == 0   ? &db_path
-                                                            : NULL;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return export_usage(stdout);
-        if (!dst) {
-            fprintf(stderr, "kvtutor export: %s: unknown argument (see kvtutor export --help)\n",
-                    argv[i]);
-            return 2;
-        }
-        if (i + 1 >= argc || !*argv[i + 1]) {
-            fprintf(stderr, "kvtutor export: %s needs a value\n", argv[i]);
-            return 2;
-        }
-        *dst = argv[++i];
-    }
+    if ((rc = cli_parse(&export_spec, argc, argv, &a)) != 0)
+        return rc;
+    if (a.help)
+        return export_usage(stdout);
+    format = a.given[E_FORMAT] ? a.text[E_FORMAT] : "json";
+    out_path = a.text[E_OUT];
     if (strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
-        fprintf(stderr, "kvtutor export: --format %s: json or csv\n", format);
-        return 2;
+        return cli_usage_error("export", "--format %s: json or csv", format);
     }
-    if ((rc = cli_db_open("export", db_path, (int64_t)time(NULL), &db)) != 0)
+    if ((rc = cli_db_open("export", a.db, NULL, (int64_t)time(NULL), &db)) != 0)
         return rc;
     if (strcmp(format, "json") == 0) {
         ctx.attempts = json_array();
@@ -424,7 +422,8 @@ static bool read_review(struct reader *rd, json_t *o, struct store_review *r)
 
 int cli_import(int argc, char **argv)
 {
-    const char *file = NULL, *db_path = NULL;
+    const char *file;
+    struct cli_args args;
     struct reader rd = {0};
     json_error_t jerr;
     json_t *root, *attempts, *reviews;
@@ -434,27 +433,18 @@ int cli_import(int argc, char **argv)
     enum kvt_err e = KVT_E_OK;
     int rc;
 
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            puts("usage: kvtutor import FILE [--db FILE]\n\n"
-                 "Merges a JSON export (kvtutor export) into this database: attempts already\n"
-                 "here are skipped, a schedule replaces the local one only when it was reviewed\n"
-                 "later. All or nothing: a bad record leaves the database as it was.");
-            return 0;
-        }
-        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
-            db_path = argv[++i];
-        } else if (argv[i][0] != '-' && !file) {
-            file = argv[i];
-        } else {
-            fprintf(stderr, "kvtutor import: %s: unexpected argument (see kvtutor import --help)\n",
-                    argv[i]);
-            return 2;
-        }
+    if ((rc = cli_parse(&import_spec, argc, argv, &args)) != 0)
+        return rc;
+    if (args.help) {
+        puts("usage: kvtutor import FILE [--db FILE]\n\n"
+             "Merges a JSON export (kvtutor export) into this database: attempts already\n"
+             "here are skipped, a schedule replaces the local one only when it was reviewed\n"
+             "later. All or nothing: a bad record leaves the database as it was.");
+        return 0;
     }
+    file = args.npos ? args.pos[0] : NULL;
     if (!file) {
-        fputs("kvtutor import: name the export file to read\n", stderr);
-        return 2;
+        return cli_usage_error("import", "name the export file to read");
     }
     rd.file = file;
     root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
@@ -472,7 +462,7 @@ int cli_import(int argc, char **argv)
         json_decref(root);
         return 1;
     }
-    if ((rc = cli_db_open("import", db_path, (int64_t)time(NULL), &db)) != 0) {
+    if ((rc = cli_db_open("import", args.db, NULL, (int64_t)time(NULL), &db)) != 0) {
         json_decref(root);
         return rc;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "cli_paths.h"
 
 #ifndef KVT_VERSION
@@ -76,16 +77,38 @@ static void version(void)
         printf("data: %s\n", data);
 }
 
+/* Global flags may come before the command's name ("kvtutor --db F stats"):
+ * they are handed to the command first, ahead of its own arguments, so one
+ * parser (cli_args.h) reads them in either place. argv[1..argc) is reordered
+ * in place: the command's name, then the globals, then the rest. Returns how
+ * many arguments the leading globals took. */
+static int globals_first(int argc, char **argv)
+{
+    int i = 1, takes;
+
+    while (i < argc && cli_is_global(argc, argv, i, &takes))
+        i += takes;
+    if (i > 1 && i < argc) {
+        char *name = argv[i];
+        memmove(argv + 2, argv + 1, (size_t)(i - 1) * sizeof *argv);
+        argv[1] = name;
+    }
+    return i - 1;
+}
+
 int main(int argc, char **argv)
 {
+    int nglobal;
+
     /* Only the character type comes from the environment: numbers are read
      * and printed the same way under every locale. */
     setlocale(LC_CTYPE, "");
     if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
         glyphs = &utf8;
 
-    if (argc < 2 || strncmp(argv[1], "--db", 4) == 0 || strncmp(argv[1], "--lessons", 9) == 0 ||
-        strncmp(argv[1], "--learner", 9) == 0 || strcmp(argv[1], "open") == 0)
+    nglobal = globals_first(argc, argv);
+    /* no command, "open", or global flags and then the app's own (--help): the app */
+    if (nglobal == argc - 1 || strcmp(argv[1], "open") == 0 || (nglobal > 0 && argv[1][0] == '-'))
         return cli_app(argc - 1, argv + 1);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {

@@ -1,0 +1,205 @@
+/* The command line every command shares: global flags (--db, --lessons,
+ * --learner) work before or after the command's name, and every command
+ * reports a usage mistake in the same one-line form
+ *   kvtutor CMD: WHAT (see kvtutor CMD --help)
+ * with exit status 2 and nothing on stdout. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "run_cmd.h"
+#include "tmp_dir.h"
+
+static char dir[64], db[128], xdg[128], xdg_env[160], lessons[4200];
+
+static int setup(void **state)
+{
+    const char *fx = getenv("KVT_FIXTURES");
+    (void)state;
+    if (tmp_dir_make(dir, sizeof dir, "kvt_args_") != 0)
+        return -1;
+    snprintf(db, sizeof db, "%s/p.db", dir);
+    /* the default database would land here: a test that meant --db must not touch it */
+    snprintf(xdg, sizeof xdg, "%s/xdg", dir);
+    snprintf(xdg_env, sizeof xdg_env, "XDG_DATA_HOME=%s", xdg);
+    snprintf(lessons, sizeof lessons, "%s/lessons", fx ? fx : "fixtures");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return tmp_dir_remove(dir);
+}
+
+/* kvtutor with the arguments of `line` split at spaces (none of ours has one). */
+static struct run_result kvt(const char *line)
+{
+    char buf[1024], *argv[32] = {(char *)run_kvtutor_path()};
+    char *envs[] = {xdg_env, NULL};
+    int argc = 1;
+    struct run_result r;
+
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *p = strtok(buf, " "); p && argc < 31; p = strtok(NULL, " "))
+        argv[argc++] = p;
+    argv[argc] = NULL;
+    assert_int_equal(run_cmd(argv, envs, &r), 0);
+    return r;
+}
+
+/* `fmt` with "%D" for the test's database, "%L" for the fixture lessons. */
+static const char *expand(const char *fmt, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (const char *p = fmt; *p && n + 1 < cap; p++) {
+        const char *sub = p[0] == '%' && p[1] == 'D'   ? db
+                          : p[0] == '%' && p[1] == 'L' ? lessons
+                                                       : NULL;
+        if (sub) {
+            n += (size_t)snprintf(out + n, cap - n, "%s", sub);
+            p++;
+        } else {
+            out[n++] = *p;
+        }
+    }
+    out[n < cap ? n : cap - 1] = '\0';
+    return out;
+}
+
+static bool exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+/* Each pair runs the same request with the global flag before and after the
+ * command's name: both must succeed and print the same. */
+static void test_global_flags_either_side(void **state)
+{
+    static const struct {
+        const char *before, *after, *says;
+    } rows[] = {
+        {"--db %D config set new_per_day 7", "config set new_per_day 7 --db %D", ""},
+        {"--db %D config get new_per_day", "config get new_per_day --db %D", "7\n"},
+        {"--db=%D config get new_per_day", "config get new_per_day --db=%D", "7\n"},
+        {"--db %D --learner ann stats", "stats --learner ann --db %D", "Progress of ann"},
+        {"--learner bob --db %D stats --json", "stats --json --db %D --learner bob", "\"bob\""},
+        {"--db %D export --format csv", "export --db %D --format csv", "learner"},
+        /* Qwen2.5-7B: 28 layers x 4 KV heads x 128 x 2 (K and V) x 2 bytes = 57,344 B */
+        {"--lessons %L ask lint-good per-token 57344", "ask lint-good per-token 57344 --lessons %L",
+         "correct"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char a[1024], b[1024];
+        struct run_result x = kvt(expand(rows[i].before, a, sizeof a));
+        struct run_result y = kvt(expand(rows[i].after, b, sizeof b));
+        if (x.status != 0 || y.status != 0)
+            fail_msg("kvtutor %s: exit %d (%s); kvtutor %s: exit %d (%s)", a, x.status, x.err, b,
+                     y.status, y.err);
+        if (strcmp(x.out, y.out) != 0)
+            fail_msg("kvtutor %s and kvtutor %s differ:\n%s\n---\n%s", a, b, x.out, y.out);
+        if (!strstr(x.out, rows[i].says))
+            fail_msg("kvtutor %s: \"%s\" not in: %s", a, rows[i].says, x.out);
+        run_free(&x);
+        run_free(&y);
+    }
+    /* every request above named its database: the default one was never made */
+    assert_false(exists(xdg));
+}
+
+/* Without --lessons the fixture lesson is not found: the flag did the work above. */
+static void test_lessons_flag_is_used(void **state)
+{
+    struct run_result r = kvt("ask lint-good per-token 57344");
+    (void)state;
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no lesson \"lint-good\""));
+    run_free(&r);
+}
+
+static void test_one_usage_error_format(void **state)
+{
+    static const struct {
+        const char *args, *err;
+    } rows[] = {
+        {"calc --bogus", "kvtutor calc: --bogus: unknown flag (see kvtutor calc --help)\n"},
+        {"models --bogus", "kvtutor models: --bogus: unknown flag (see kvtutor models --help)\n"},
+        {"gpus extra", "kvtutor gpus: extra: unexpected argument (see kvtutor gpus --help)\n"},
+        {"ask x y z --seed", "kvtutor ask: --seed needs a value (N) (see kvtutor ask --help)\n"},
+        {"ask x y z --seed=-1",
+         "kvtutor ask: --seed -1: must not be negative (see kvtutor ask --help)\n"},
+        {"lint --bogus", "kvtutor lint: --bogus: unknown flag (see kvtutor lint --help)\n"},
+        {"lint --deadline-ms 0 x.lua",
+         "kvtutor lint: --deadline-ms 0: must be a positive integer (see kvtutor lint --help)\n"},
+        {"stats --bogus", "kvtutor stats: --bogus: unknown flag (see kvtutor stats --help)\n"},
+        {"stats --db", "kvtutor stats: --db needs a value (FILE) (see kvtutor stats --help)\n"},
+        {"config list extra more three",
+         "kvtutor config: three: unexpected argument (see kvtutor config --help)\n"},
+        {"reset a b", "kvtutor reset: b: unexpected argument (see kvtutor reset --help)\n"},
+        {"export --out",
+         "kvtutor export: --out needs a value (FILE) (see kvtutor export --help)\n"},
+        {"import --bogus", "kvtutor import: --bogus: unknown flag (see kvtutor import --help)\n"},
+        {"fsrs replay --bogus", "kvtutor fsrs: --bogus: unknown flag (see kvtutor fsrs --help)\n"},
+        {"probe --seq 0",
+         "kvtutor probe: --seq 0: must be a positive integer (see kvtutor probe --help)\n"},
+        {"probe --json=yes", "kvtutor probe: --json takes no value (see kvtutor probe --help)\n"},
+        /* a global flag the command has no use for is refused, on either side */
+        {"calc --db %D", "kvtutor calc: --db: not used by calc (see kvtutor calc --help)\n"},
+        {"--db %D calc", "kvtutor calc: --db: not used by calc (see kvtutor calc --help)\n"},
+        {"--lessons %L stats",
+         "kvtutor stats: --lessons: not used by stats (see kvtutor stats --help)\n"},
+        {"export --learner ann",
+         "kvtutor export: --learner: not used by export (see kvtutor export --help)\n"},
+        /* the app itself and the command picker */
+        {"--db %D --bogus", "kvtutor: --bogus: unknown flag (see kvtutor --help)\n"},
+        {"--db %D open", "kvtutor: open needs a LESSON_ID (see kvtutor --help)\n"},
+        {"--db %D --learner", "kvtutor: --learner needs a value (NAME) (see kvtutor --help)\n"},
+        {"frobnicate", "kvtutor: frobnicate: unknown command (see kvtutor --help)\n"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char a[1024];
+        struct run_result r = kvt(expand(rows[i].args, a, sizeof a));
+        if (r.status != 2 || r.out_len != 0 || strcmp(r.err, rows[i].err) != 0)
+            fail_msg("kvtutor %s: exit %d, stdout %zu bytes, stderr:\n%s\nwant:\n%s", a, r.status,
+                     r.out_len, r.err, rows[i].err);
+        run_free(&r);
+    }
+}
+
+/* --help wins wherever it stands, and prints to stdout. */
+static void test_help_after_globals(void **state)
+{
+    static const char *const rows[] = {"--db %D stats --help", "stats --db %D -h",
+                                       "--learner ann reset --help", "--db %D --help"};
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char a[1024];
+        struct run_result r = kvt(expand(rows[i], a, sizeof a));
+        if (r.status != 0 || !strstr(r.out, "usage: kvtutor") || r.err_len != 0)
+            fail_msg("kvtutor %s: exit %d: %s", a, r.status, r.err);
+        run_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_global_flags_either_side),
+        cmocka_unit_test(test_lessons_flag_is_used),
+        cmocka_unit_test(test_one_usage_error_format),
+        cmocka_unit_test(test_help_after_globals),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
