@@ -22,6 +22,7 @@ struct ask {
     uint64_t seed;
     bool json;
     struct lx_fact facts[4]; /* --measured NAME=VALUE */
+    char names[4][24];       /* the facts' names */
     size_t n_facts;
 };
 
@@ -63,7 +64,7 @@ static const struct cli_spec ask_spec = {.cmd = "ask",
 /* --measured NAME=VALUE: a probe figure standing in for the learner's own. */
 static int parse_measured(struct ask *a, const char *v)
 {
-    static char names[4][24];
+    char(*names)[24] = a->names;
     const char *eq = strchr(v, '='), *why;
     size_t k = eq ? (size_t)(eq - v) : 0;
     double x;
