@@ -115,11 +115,13 @@ static int grade(struct lx_lesson *l, size_t idx, const struct ask *a, struct ou
 {
     const struct lx_exercise *e = &l->exercises[idx];
     char err[300];
+    enum kvt_err rc = KVT_E_OK;
 
     memset(o, 0, sizeof *o);
-    if (e->kind == LX_NUMERIC && lx_draw_measured(l, idx, a->seed, a->facts, a->n_facts, &o->draw,
-                                                  err, sizeof err) != KVT_E_OK) {
-        if (e->measured && strstr(err, "needs your own")) {
+    if (e->kind == LX_NUMERIC)
+        rc = lx_draw_measured(l, idx, a->seed, a->facts, a->n_facts, &o->draw, err, sizeof err);
+    if (rc != KVT_E_OK) {
+        if (rc == KVT_E_MISSING) {
             fprintf(stderr,
                     "kvtutor ask: %s/%s uses your measured %s: give --measured %s=VALUE "
                     "(kvtutor probe measures it)\n",
@@ -153,8 +155,11 @@ static void print_human(const struct lx_lesson *l, const struct lx_exercise *e, 
     char n1[64], n2[64];
 
     printf("%s / %s", l->id, e->id);
-    if (e->kind == LX_NUMERIC && e->n_params)
-        printf(" (seed %llu: %s)", (unsigned long long)a->seed, o->draw.params);
+    if (e->kind == LX_NUMERIC && e->n_params) {
+        char drawn[1024];
+        lx_draw_params_text(&o->draw, drawn, sizeof drawn);
+        printf(" (seed %llu: %s)", (unsigned long long)a->seed, drawn);
+    }
     putchar('\n');
     put_safe("Q: ", e->kind == LX_NUMERIC ? o->draw.prompt : e->prompt, false);
     put_safe("Your answer: ", a->answer, false);
@@ -220,24 +225,9 @@ static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, co
         json_object_set_new(j, "parsed",
                             isnan(o->g.num.parsed) ? json_null() : json_real(o->g.num.parsed));
         /* params as drawn: name -> value text */
-        for (const char *p = o->draw.params; *p;) {
-            char name[64], value[128];
-            size_t nl = strcspn(p, "="), vl;
-            if (!p[nl] || nl >= sizeof name)
-                break;
-            memcpy(name, p, nl);
-            name[nl] = '\0';
-            p += nl + 1;
-            vl = strcspn(p, ",");
-            if (vl >= sizeof value)
-                vl = sizeof value - 1;
-            memcpy(value, p, vl);
-            value[vl] = '\0';
-            json_object_set_new(params, name, json_string(value));
-            p += vl;
-            while (*p == ',' || *p == ' ')
-                p++;
-        }
+        for (size_t i = 0; i < o->draw.n_params; i++)
+            json_object_set_new(params, o->draw.params[i].name,
+                                json_string(o->draw.params[i].text));
         json_object_set_new(j, "params", params);
         json_object_set_new(j, "diagnosis",
                             o->g.num.mistake == KV_MISTAKE_NONE

@@ -98,8 +98,15 @@ static int lint_usage(FILE *out)
           "follow-ups with key points. Problems go to stderr, one a line:\n"
           "  FILE:LINE: error: MESSAGE\n"
           "Exit 0 when every file passes, 1 when any has a problem, 2 for a usage error.\n"
-          "--deadline-ms sets the time one lesson may take to load (default 2000).\n",
+          "--deadline-ms sets the time one lesson may take to load (default 2000).\n\n"
+          "Limits (a lesson past one is refused):\n",
           out);
+    {
+        size_t n;
+        const struct lx_limit *lim = lx_limits(&n);
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "  at most %zu %s\n", lim[i].max, lim[i].what);
+    }
     return out == stdout ? 0 : 2;
 }
 

@@ -30,7 +30,8 @@
     X(DB_NO_FOLDER, "the folder for the progress database does not exist")                         \
     X(DB_IS_DIR, "a folder stands where the progress database should be")                          \
     X(DB_IO, "the progress database cannot be read or written")                                    \
-    X(DB_NOT_FOUND, "no such record")
+    X(DB_NOT_FOUND, "no such record")                                                              \
+    X(NOMEM, "out of memory")
 
 enum kvt_err {
 #define KVT_ERR_ENUM(name, msg) KVT_E_##name,

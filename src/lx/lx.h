@@ -16,6 +16,7 @@
 
 #include "kv_grade.h"
 #include "kvt_error.h"
+#include "lx_schema.h"
 
 #define LX_MAX_FILE (1u << 20) /* bytes: lessons are text; larger files are refused unread */
 
@@ -129,10 +130,12 @@ struct lx_lesson {
     struct lx_priv *priv; /* the Lua state and the memory behind the strings */
 };
 
-/* Loads and validates one lesson file. KVT_E_OK: *out is the lesson, the
- * report empty. Otherwise *out is NULL and the report says why (the file
- * missing or unreadable, too large, a syntax or runtime error, a deadline,
- * a field missing or wrong). Never prints. */
+/* Loads and validates one lesson file against the schema (lx_schema.h).
+ * KVT_E_OK: *out is the lesson, the report empty. Otherwise *out is NULL
+ * and the report says why: KVT_E_IO (the file or the DSL missing or
+ * unreadable, too large), KVT_E_PARSE (a syntax or runtime error, a
+ * deadline, a field missing, unknown or wrong, a limit passed), KVT_E_NOMEM
+ * (the host ran out of memory). Never prints. */
 enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_lesson **out,
                      struct lx_report *report);
 
@@ -153,18 +156,30 @@ struct lx_fact {
 /* True when `name` is one of LX_FACTS. */
 bool lx_fact_known(const char *name);
 
+/* One parameter as drawn for an attempt. */
+struct lx_drawn {
+    char name[LX_MAX_PARAM_NAME + 1];
+    char text[LX_MAX_PARAM_TEXT + 1]; /* as the prompt shows it: "8192", "qwen2.5-7b" */
+    double num;                       /* the number; NAN for a text value */
+};
+
 /* One attempt at a numeric exercise: parameters drawn from `seed`, the
  * expected value computed, the prompt filled in. */
 struct lx_draw {
-    double value;      /* in the exercise's unit */
-    char prompt[2048]; /* with {name} replaced by the drawn values */
-    char params[512];  /* "model=qwen2.5-7b, seq=8192"; empty without parameters */
-    char model[64];    /* the model drawn or named, for diagnosis; "" when none */
-    char kv_dtype[16]; /* the KV dtype drawn or named; "" when none */
+    double value;                          /* in the exercise's unit */
+    char prompt[LX_MAX_PROMPT + 1];        /* with {name} replaced by the drawn values */
+    struct lx_drawn params[LX_MAX_PARAMS]; /* in name order; none without parameters */
+    size_t n_params;
+    char model[64];            /* the model drawn or named, for diagnosis; "" when none */
+    char kv_dtype[16];         /* the KV dtype drawn or named; "" when none */
+    struct kv_diag_model diag; /* what the diagnosis reasons with; .known false without a
+                                  (non-MLA) preset model */
 };
 
 /* KVT_E_OK, or KVT_E_RANGE with why in err (the callback failed, ran past
- * its deadline, or gave something that is not a finite number). */
+ * its deadline, or gave something that is not a finite number; the prompt
+ * did not fit once filled in; not a numeric exercise). A measured exercise
+ * gives KVT_E_MISSING: lx_draw has no figures. */
 enum kvt_err lx_draw(struct lx_lesson *l, size_t exercise, uint64_t seed, struct lx_draw *out,
                      char *err, size_t err_cap);
 
@@ -173,6 +188,10 @@ enum kvt_err lx_draw(struct lx_lesson *l, size_t exercise, uint64_t seed, struct
 enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t exercise, uint64_t seed,
                               const struct lx_fact *facts, size_t n_facts, struct lx_draw *out,
                               char *err, size_t err_cap);
+
+/* The drawn parameters as "model=qwen2.5-7b, seq=8192" ("" without any),
+ * cut to fit cap; returns the length written. */
+size_t lx_draw_params_text(const struct lx_draw *d, char *buf, size_t cap);
 
 /* Grading one typed answer, the same way everywhere (the app, kvtutor ask). */
 struct lx_grade {

@@ -1,0 +1,81 @@
+/* Grading adapters: a lesson's exercise, question or follow-up handed to
+ * the core graders (kv_grade.h) with what the lesson says about it. */
+#include "lx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "kv_units.h"
+
+static enum kv_relation relation(const struct lx_exercise *e, const struct kv_unit *u)
+{
+    if (e->diagnose)
+        return strcmp(e->diagnose, "kv-size") == 0    ? KV_REL_DIRECT
+               : strcmp(e->diagnose, "capacity") == 0 ? KV_REL_INVERSE
+                                                      : KV_REL_NONE;
+    return u && u->dim == KV_DIM_BYTES ? KV_REL_DIRECT : KV_REL_NONE;
+}
+
+static void grade_points(const struct lx_point *p, size_t n, const char *typed,
+                         struct lx_grade *out)
+{
+    struct kv_keypoint pts[KV_MAX_POINTS];
+    if (n > KV_MAX_POINTS)
+        n = KV_MAX_POINTS; /* lint refuses more (LX_MAX_POINTS) */
+    for (size_t i = 0; i < n; i++)
+        pts[i] = (struct kv_keypoint){p[i].text, p[i].accept, p[i].n_accept, p[i].weight};
+    kv_grade_text(pts, n, typed, &out->text);
+    out->verdict = out->text.verdict;
+    out->score = out->text.score;
+    if (out->verdict == KV_INVALID)
+        snprintf(out->why, sizeof out->why, "no answer");
+}
+
+void lx_grade(const struct lx_lesson *l, size_t ex, const struct lx_draw *draw, const char *typed,
+              struct lx_grade *out)
+{
+    const struct lx_exercise *e = &l->exercises[ex];
+
+    memset(out, 0, sizeof *out);
+    out->picked = out->correct_option = -1;
+    if (e->kind == LX_NUMERIC) {
+        out->spec = (struct kv_numeric){draw->value,  kv_unit_find(e->unit ? e->unit : ""),
+                                        e->tolerance, e->relative,
+                                        KV_REL_NONE,  draw->diag};
+        out->spec.relation = relation(e, out->spec.unit);
+        kv_grade_numeric(&out->spec, typed, &out->num);
+        out->verdict = out->num.verdict;
+        out->score = out->num.score;
+        snprintf(out->why, sizeof out->why, "%s", out->num.why);
+    } else if (e->kind == LX_CHOICE) {
+        const char *texts[LX_MAX_OPTIONS];
+        size_t n =
+            e->n_options < LX_MAX_OPTIONS ? e->n_options : LX_MAX_OPTIONS; /* lint refuses more */
+        for (size_t i = 0; i < n; i++) {
+            texts[i] = e->options[i].text;
+            if (e->options[i].correct && out->correct_option < 0)
+                out->correct_option = (int)i;
+        }
+        out->picked = kv_choice_pick(texts, n, typed, out->why, sizeof out->why);
+        out->verdict = out->picked < 0                   ? KV_INVALID
+                       : e->options[out->picked].correct ? KV_CORRECT
+                                                         : KV_WRONG;
+        out->score = out->verdict == KV_CORRECT;
+    } else {
+        grade_points(e->points, e->n_points, typed, out);
+    }
+}
+
+void lx_grade_question(const struct lx_lesson *l, const char *typed, struct lx_grade *out)
+{
+    memset(out, 0, sizeof *out);
+    out->picked = out->correct_option = -1;
+    grade_points(l->points, l->n_points, typed, out);
+}
+
+void lx_grade_followup(const struct lx_lesson *l, size_t i, const char *typed, struct lx_grade *out)
+{
+    memset(out, 0, sizeof *out);
+    out->picked = out->correct_option = -1;
+    grade_points(l->followups[i].points, l->followups[i].n_points, typed, out);
+}

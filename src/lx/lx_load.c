@@ -1,0 +1,285 @@
+/* Loading a lesson: read the file, run it in a fresh sandbox with the DSL,
+ * hand the table it returns to the reader (lx_read.c), and draw every
+ * computed exercise a few times so a lesson that cannot give its answer is
+ * refused at load, not in front of the learner. */
+#define _POSIX_C_SOURCE 200809L
+#include "lx.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <lauxlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lx_read.h"
+
+#define LINT_DRAWS 8 /* seeds tried per parametric exercise when loading */
+
+void lx_default_opts(struct lx_opts *o)
+{
+    *o = (struct lx_opts){.load_ms = 2000, .call_ms = 250, .mem_cap = 64u << 20};
+}
+
+/* Lessons run as the chunk "=lesson", so Lua's messages about them start
+ * "lesson:12: " whatever the file's path (a long path would be shortened). */
+#define CHUNK "lesson"
+
+/* "lesson:12: message" from Lua: split off the line. */
+static void lua_problem(struct lx_report *rep, const char *msg)
+{
+    size_t n = strlen(CHUNK);
+    int line = 0;
+    if (strncmp(msg, CHUNK, n) == 0 && msg[n] == ':') {
+        char *end;
+        long v = strtol(msg + n + 1, &end, 10);
+        if (end != msg + n + 1 && *end == ':' && v > 0 && v < 100000000) {
+            line = (int)v;
+            msg = end + 1;
+            while (*msg == ' ')
+                msg++;
+        }
+    }
+    lx_report_add(rep, line, msg);
+}
+
+/* Reads the file whole, refusing what is not a regular text file of sane size. */
+static char *read_file(const char *path, size_t *len, struct lx_report *rep)
+{
+    struct stat sb;
+    char *buf = NULL, msg[200];
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+    if (fd < 0) {
+        snprintf(msg, sizeof msg, "cannot read: %s", strerror(errno));
+        lx_report_add(rep, 0, msg);
+        return NULL;
+    }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        lx_report_add(rep, 0, S_ISDIR(sb.st_mode) ? "is a folder" : "is not a regular file");
+    } else if (sb.st_size > (off_t)LX_MAX_FILE) {
+        snprintf(msg, sizeof msg, "%lld bytes: lessons are limited to %u KiB",
+                 (long long)sb.st_size, LX_MAX_FILE / 1024);
+        lx_report_add(rep, 0, msg);
+    } else if ((buf = malloc((size_t)sb.st_size + 1)) != NULL) {
+        ssize_t n = read(fd, buf, (size_t)sb.st_size);
+        if (n != sb.st_size) {
+            snprintf(msg, sizeof msg, "cannot read: %s", n < 0 ? strerror(errno) : "short read");
+            lx_report_add(rep, 0, msg);
+            free(buf);
+            buf = NULL;
+        } else {
+            buf[n] = '\0';
+            *len = (size_t)n;
+        }
+    }
+    close(fd);
+    return buf;
+}
+
+/* Runs lua/kvtutor.lua in the fresh state. */
+static bool load_dsl(lua_State *L, const struct lx_opts *o, struct lx_report *rep)
+{
+    size_t len = 0;
+    struct lx_report sub = {0};
+    char *src = o->dsl ? read_file(o->dsl, &len, &sub) : NULL;
+    char msg[600];
+
+    if (!src) {
+        snprintf(msg, sizeof msg, "the lesson DSL (lua/kvtutor.lua) cannot be read%s%s",
+                 sub.n ? ": " : "", sub.n ? sub.items[0].msg : "");
+        lx_report_add(rep, 0, msg);
+        lx_report_free(&sub);
+        return false;
+    }
+    if (luaL_loadbufferx(L, src, len, "=kvtutor.lua", "t") != LUA_OK ||
+        lx_pcall(L, 0, 0, o->load_ms) != LUA_OK) {
+        snprintf(msg, sizeof msg, "the lesson DSL failed: %s", lx_errmsg(L));
+        lx_report_add(rep, 0, msg);
+        free(src);
+        return false;
+    }
+    free(src);
+    return true;
+}
+
+void lx_free(struct lx_lesson *l)
+{
+    struct lx_priv *p;
+    if (!l)
+        return;
+    p = l->priv;
+    lx_sandbox_close(p->L);
+    lx_arena_free(&p->arena);
+    free(p->fn_refs);
+    free(p);
+    free(l);
+}
+
+/* Lint draws measured exercises with figures a real machine could give: a
+ * 24 GB card's 900 of 1008 GB/s with 22 GiB free. */
+static const struct lx_fact sample_facts[] = {
+    {"read_gbps", 900.0},
+    {"peak_gbps", 1008.0},
+    {"free_gib", 22.0},
+};
+#define N_SAMPLE_FACTS (sizeof sample_facts / sizeof sample_facts[0])
+
+static void check_draws(struct lx_reader *c)
+{
+    struct lx_lesson *l = c->l;
+    for (size_t i = 0; i < l->n_exercises; i++) {
+        struct lx_exercise *e = &l->exercises[i];
+        int draws = e->n_params ? LINT_DRAWS : 1;
+        char where[96];
+        if (e->kind != LX_NUMERIC || e->has_value || c->p->fn_refs[i] == LUA_NOREF)
+            continue;
+        snprintf(where, sizeof where, "exercise '%.60s'", e->id ? e->id : "?");
+        for (int s = 1; s <= draws; s++) {
+            struct lx_draw d;
+            char err[200], drawn[400];
+            if (lx_draw_measured(l, i, (uint64_t)s, sample_facts, N_SAMPLE_FACTS, &d, err,
+                                 sizeof err) != KVT_E_OK) {
+                /* "lesson:14: msg" from inside the lesson reads "line 14: msg" here */
+                size_t pl = strlen(CHUNK);
+                const char *msg = err;
+                char shorter[200];
+                if (strncmp(err, CHUNK, pl) == 0 && err[pl] == ':') {
+                    snprintf(shorter, sizeof shorter, "line %s", err + pl + 1);
+                    msg = shorter;
+                }
+                lx_draw_params_text(&d, drawn, sizeof drawn);
+                lx_problem(c, e->line, "%s: expected value%s%s: %s", where, drawn[0] ? " at " : "",
+                           drawn, msg);
+                break;
+            }
+            if (!lx_value_ok(c, e, d.value, where, "the expected value"))
+                break;
+        }
+    }
+}
+
+/* The first line of the source where `word` stands as a whole word and is
+ * followed by one of `next` (comments skipped); 0 when there is none.
+ * `return lesson { ... }` is a tail call, so no stack frame remembers its
+ * line, and a plain list like links = { ... } is never marked: the source
+ * says where they are. */
+static int source_line(const char *src, const char *word, const char *next)
+{
+    size_t wl = strlen(word);
+    int line = 1;
+    for (const char *p = src; *p; p++) {
+        if (p[0] == '-' && p[1] == '-') { /* comments: skip to their end */
+            const char *end = strncmp(p + 2, "[[", 2) == 0 ? strstr(p, "]]") : strchr(p, '\n');
+            if (!end)
+                break;
+            for (; p < end; p++)
+                line += *p == '\n';
+            p = end[0] == '\n' ? end - 1 : end + 1;
+            continue;
+        }
+        if (*p == '\n') {
+            line++;
+        } else if (strncmp(p, word, wl) == 0 &&
+                   (p == src || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+            const char *q = p + wl;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (*q && strchr(next, *q))
+                return line;
+        }
+    }
+    return 0;
+}
+
+/* Runs in a protected call: (ctx, lesson table). */
+static int extract(lua_State *L)
+{
+    struct lx_reader *c = lua_touserdata(L, 1);
+    const char *kind = lua_type(L, 2) == LUA_TTABLE ? lx_kind_of(L, 2) : NULL;
+
+    if (!kind || strcmp(kind, "lesson") != 0) {
+        lx_report_add(c->rep, 0, "the file must end with: return lesson { ... }");
+        return 0;
+    }
+    lx_read_lesson(c, 2);
+    return 0;
+}
+
+enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_lesson **out,
+                     struct lx_report *report)
+{
+    struct lx_lesson *l = calloc(1, sizeof *l);
+    struct lx_priv *p = calloc(1, sizeof *p);
+    struct lx_reader c = {.l = l, .p = p, .rep = report};
+    char chunk[4104];
+    size_t len = 0;
+    char *src;
+
+    *out = NULL;
+    if (!l || !p) {
+        free(l);
+        free(p);
+        lx_report_add(report, 0, "out of memory");
+        return KVT_E_NOMEM;
+    }
+    l->priv = p;
+    p->opts = *opts;
+    l->path = lx_arena_str(&p->arena, path, strlen(path));
+    if (!(src = read_file(path, &len, report))) {
+        lx_free(l);
+        return KVT_E_IO;
+    }
+    p->L = c.L = lx_sandbox_new(opts->mem_cap);
+    if (c.L)
+        lx_ctx(c.L)->stop = opts->stop;
+    if (!p->L) {
+        lx_report_add(report, 0, "not enough memory for a lesson sandbox");
+        free(src);
+        lx_free(l);
+        return KVT_E_NOMEM;
+    }
+    snprintf(chunk, sizeof chunk, "=%s", CHUNK);
+    snprintf(lx_ctx(c.L)->chunkname, sizeof lx_ctx(c.L)->chunkname, "%s", chunk);
+    if (!load_dsl(c.L, opts, report)) {
+        free(src);
+        lx_free(l);
+        return KVT_E_IO;
+    }
+    /* text only: a compiled chunk is refused before it can run */
+    if (luaL_loadbufferx(c.L, src, len, chunk, "t") != LUA_OK ||
+        lx_pcall(c.L, 0, 1, opts->load_ms) != LUA_OK) {
+        lua_problem(report, lx_errmsg(c.L));
+        free(src);
+        lx_free(l);
+        return KVT_E_PARSE;
+    }
+    c.lesson_line = source_line(src, "lesson", "{(");
+    c.links_line = source_line(src, "links", "=");
+    c.requires_line = source_line(src, "requires", "=");
+    free(src);
+    /* reading the tables can run out of memory or meet a metamethod: do it
+     * inside a protected call, under the load deadline too */
+    lua_pushcfunction(c.L, extract);
+    lua_pushlightuserdata(c.L, &c);
+    lua_pushvalue(c.L, -3);
+    if (lx_pcall(c.L, 2, 0, opts->load_ms) != LUA_OK)
+        lua_problem(report, lx_errmsg(c.L));
+    lua_settop(c.L, 0);
+    if (p->arena.failed) {
+        lx_report_add(report, 0, "out of memory");
+        lx_free(l);
+        return KVT_E_NOMEM;
+    }
+    if (report->n == 0)
+        check_draws(&c);
+    if (report->n > 0) {
+        lx_free(l);
+        return KVT_E_PARSE;
+    }
+    *out = l;
+    return KVT_E_OK;
+}

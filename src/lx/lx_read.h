@@ -1,0 +1,54 @@
+/* lx_read.h: reading the table a lesson file returns into struct lx_lesson,
+ * checked against the schema (lx_schema.h), every problem reported with its
+ * line. The host reads the lesson's tables with raw access only, so no
+ * metamethod of the lesson runs outside a deadline. Private to lx. */
+#ifndef LX_READ_H
+#define LX_READ_H
+
+#include <stdbool.h>
+
+#include "lx_priv.h"
+#include "lx_schema.h"
+
+struct lx_reader {
+    struct lx_lesson *l;
+    struct lx_priv *p;
+    lua_State *L;
+    struct lx_report *rep;
+    int lesson_line;   /* where `lesson {` starts in the source */
+    int links_line;    /* where `links =` is */
+    int requires_line; /* where `requires =` is */
+};
+
+/* Reads the lesson table at stack index t into c->l. Runs inside a
+ * protected call: it may raise on running out of memory. */
+void lx_read_lesson(struct lx_reader *c, int t);
+
+/* Reads t.exercises (lx_read_exercise.c). */
+void lx_read_exercises(struct lx_reader *c, int t, int line);
+
+/* True when v can be graded as exercise e's answer; else a problem naming
+ * `source` ("the expected value") is reported. */
+bool lx_value_ok(struct lx_reader *c, const struct lx_exercise *e, double v, const char *where,
+                 const char *source);
+
+/* The helpers both readers use. */
+void lx_problem(struct lx_reader *c, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int lx_read_line(struct lx_reader *c, int t, int fallback); /* a DSL table's line */
+bool lx_valid_id(const char *s);
+bool lx_finite_number(lua_State *L, int i, double *v);
+/* Every key of table t must be one the schema lists for shape s. */
+void lx_check_keys(struct lx_reader *c, int t, enum lx_shape s, const char *what, int line);
+/* Pushes t[key] (raw) and returns its type. */
+int lx_field(struct lx_reader *c, int t, const char *key);
+/* A text field: NULL when absent (and a problem when required). */
+const char *lx_str_field(struct lx_reader *c, int t, const char *key, bool required,
+                         const char *what, int line);
+/* A list of text at t[key] (one text counts as a list of one). */
+const char **lx_str_list(struct lx_reader *c, int t, const char *key, size_t *n, const char *what,
+                         int line);
+/* t.points: key points, at least one and at most LX_MAX_POINTS. */
+struct lx_point *lx_read_points(struct lx_reader *c, int t, size_t *n, const char *what, int line);
+
+#endif

@@ -1,0 +1,378 @@
+/* Reading exercises: numeric ones with their unit, tolerance, parameters
+ * and expected value; choices with their options; free text with its key
+ * points. */
+#include "lx_read.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kv_presets.h"
+#include "kv_units.h"
+#include "kvt_template.h"
+
+static bool valid_name(const char *s)
+{
+    if (strlen(s) > LX_MAX_PARAM_NAME)
+        return false;
+    if (!((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+static void read_param(struct lx_reader *c, struct lx_param *pm, const char *where, int line)
+{
+    lua_State *L = c->L;
+    const char *kind = lx_kind_of(L, -1);
+
+    if (lua_type(L, -1) != LUA_TTABLE) {
+        lx_problem(c, line, "%s: parameter '%s' must be a list or range(lo, hi, step)", where,
+                   pm->name);
+        return;
+    }
+    if (kind && strcmp(kind, "range") == 0) {
+        bool ok = true;
+        pm->is_range = true;
+        lua_getfield(L, -1, "lo");
+        ok &= lx_finite_number(L, -1, &pm->lo);
+        lua_getfield(L, -2, "hi");
+        ok &= lx_finite_number(L, -1, &pm->hi);
+        lua_getfield(L, -3, "step");
+        ok &= lx_finite_number(L, -1, &pm->step);
+        lua_pop(L, 3);
+        if (!ok || pm->lo > pm->hi || !(pm->step > 0) || (pm->hi - pm->lo) / pm->step > 1e6)
+            lx_problem(c, line,
+                       "%s: parameter '%s': range(lo, hi, step) needs lo <= hi, step > 0 "
+                       "and at most a million values",
+                       where, pm->name);
+        return;
+    }
+    pm->n_values = lua_rawlen(L, -1);
+    if (pm->n_values == 0) {
+        lx_problem(c, line, "%s: parameter '%s' has no values to draw from", where, pm->name);
+        return;
+    }
+    pm->values = lx_arena_alloc(&c->p->arena, pm->n_values * sizeof *pm->values);
+    pm->nums = lx_arena_alloc(&c->p->arena, pm->n_values * sizeof *pm->nums);
+    for (size_t i = 0; pm->values && pm->nums && i < pm->n_values; i++) {
+        int ty = lua_rawgeti(L, -1, (lua_Integer)i + 1);
+        char buf[64];
+        pm->nums[i] = NAN;
+        if (ty == LUA_TNUMBER && lx_finite_number(L, -1, &pm->nums[i])) {
+            if (lua_isinteger(L, -1))
+                snprintf(buf, sizeof buf, "%lld", (long long)lua_tointeger(L, -1));
+            else
+                snprintf(buf, sizeof buf, "%.17g", pm->nums[i]);
+            pm->values[i] = lx_arena_str(&c->p->arena, buf, strlen(buf));
+        } else if (ty == LUA_TSTRING) {
+            pm->values[i] = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
+            if (lua_rawlen(L, -1) > LX_MAX_PARAM_TEXT)
+                lx_problem(c, line,
+                           "%s: parameter '%s': the value \"%.20s...\" is longer than %d "
+                           "characters",
+                           where, pm->name, lua_tostring(L, -1), LX_MAX_PARAM_TEXT);
+        } else {
+            lx_problem(c, line, "%s: parameter '%s': values must be numbers or text", where,
+                       pm->name);
+            pm->values[i] = "";
+        }
+        lua_pop(L, 1);
+    }
+}
+
+static int cmp_param(const void *a, const void *b)
+{
+    return strcmp(((const struct lx_param *)a)->name, ((const struct lx_param *)b)->name);
+}
+
+static void read_params(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
+{
+    lua_State *L = c->L;
+    int ty = lx_field(c, t, "params");
+    size_t cap = 0;
+
+    if (ty == LUA_TTABLE) {
+        int pt = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, pt))
+            cap++, lua_pop(L, 1);
+        e->params = lx_arena_alloc(&c->p->arena, (cap ? cap : 1) * sizeof *e->params);
+        lua_pushnil(L);
+        while (e->params && lua_next(L, pt)) {
+            struct lx_param *pm = &e->params[e->n_params];
+            memset(pm, 0, sizeof *pm);
+            if (lua_type(L, -2) != LUA_TSTRING || !valid_name(lua_tostring(L, -2))) {
+                lx_problem(c, e->line,
+                           "%s: parameter names are lower-case words of at most %d characters",
+                           where, LX_MAX_PARAM_NAME);
+            } else if ((pm->name = lx_arena_str(&c->p->arena, lua_tostring(L, -2),
+                                                lua_rawlen(L, -2))) != NULL) {
+                read_param(c, pm, where, e->line);
+                e->n_params++;
+            }
+            lua_pop(L, 1);
+        }
+        if (e->n_params > LX_MAX_PARAMS)
+            lx_problem(c, e->line, "%s: %zu parameters; at most %d", where, e->n_params,
+                       LX_MAX_PARAMS);
+        /* draws follow the names' order, never the table's iteration order */
+        qsort(e->params, e->n_params, sizeof *e->params, cmp_param);
+    } else if (ty != LUA_TNIL) {
+        lx_problem(c, e->line, "%s: 'params' must be a table of name = values", where);
+    }
+    lua_pop(L, 1);
+}
+
+/* Every {name} in the prompt must be a parameter or the measured figure. */
+static void check_placeholders(struct lx_reader *c, const struct lx_exercise *e, const char *where)
+{
+    const char *name;
+    size_t n;
+    for (const char *p = e->prompt ? kvt_template_next(e->prompt, 40, &name, &n) : NULL; p;
+         p = kvt_template_next(p + 1, 40, &name, &n)) {
+        bool found = e->measured && strlen(e->measured) == n && strncmp(e->measured, name, n) == 0;
+        for (size_t i = 0; i < e->n_params && !found; i++)
+            found = strlen(e->params[i].name) == n && strncmp(e->params[i].name, name, n) == 0;
+        if (!found)
+            lx_problem(c, e->line, "%s: the prompt's {%.*s} is not a parameter", where, (int)n,
+                       name);
+    }
+}
+
+bool lx_value_ok(struct lx_reader *c, const struct lx_exercise *e, double v, const char *where,
+                 const char *source)
+{
+    const struct kv_unit *u = kv_unit_find(e->unit ? e->unit : "");
+    if (!isfinite(v)) {
+        lx_problem(c, e->line, "%s: %s is %s, not a finite number", where, source,
+                   isnan(v) ? "NaN" : "infinite");
+        return false;
+    }
+    if (v == 0 && signbit(v)) {
+        lx_problem(c, e->line, "%s: %s is -0", where, source);
+        return false;
+    }
+    if (u && !(fabs(v * u->scale) <= 1e30)) {
+        lx_problem(c, e->line, "%s: %s (%g %s) is too large to grade", where, source, v, e->unit);
+        return false;
+    }
+    return true;
+}
+
+static void read_tolerance(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
+{
+    lua_State *L = c->L;
+    int ty = lx_field(c, t, "tolerance");
+    double v = 0;
+
+    e->tolerance = 0.01; /* 1% unless the author says otherwise */
+    e->relative = true;
+    if (ty == LUA_TNUMBER) {
+        if (lx_finite_number(L, -1, &v))
+            e->tolerance = v;
+        else
+            e->tolerance = NAN;
+    } else if (ty == LUA_TTABLE) {
+        if (lua_getfield(L, -1, "relative") != LUA_TNIL) {
+            e->tolerance = lx_finite_number(L, -1, &v) ? v : NAN;
+        } else if (lua_getfield(L, -2, "absolute") != LUA_TNIL) {
+            e->relative = false;
+            e->tolerance = lx_finite_number(L, -1, &v) ? v : NAN;
+            lua_pop(L, 1);
+        } else {
+            e->tolerance = NAN;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    } else if (ty != LUA_TNIL) {
+        e->tolerance = NAN;
+    }
+    lua_pop(L, 1);
+    if (!(e->tolerance > 0) || (e->relative && e->tolerance >= 1))
+        lx_problem(c, e->line, "%s: tolerance must be rel(f) with 0 < f < 1, or abs(x) with x > 0",
+                   where);
+}
+
+static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size_t idx,
+                         const char *where)
+{
+    lua_State *L = c->L;
+    int ty;
+
+    e->unit = lx_str_field(c, t, "unit", false, where, e->line);
+    if (!e->unit)
+        lx_problem(c, e->line, "%s: missing field 'unit' (\"\" for a plain number)", where);
+    else if (!kv_unit_find(e->unit))
+        lx_problem(c, e->line, "%s: unknown unit \"%s\"", where, e->unit);
+    read_tolerance(c, t, e, where);
+    read_params(c, t, e, where);
+    e->model = lx_str_field(c, t, "model", false, where, e->line);
+    if (e->model && !kv_model_preset_find(e->model))
+        lx_problem(c, e->line, "%s: model \"%s\" is not a preset (kvtutor models lists them)",
+                   where, e->model);
+    e->kv_dtype = lx_str_field(c, t, "kv_dtype", false, where, e->line);
+    if (e->kv_dtype) {
+        enum kv_dtype dt;
+        if (!kv_dtype_parse(e->kv_dtype, &dt) || kv_dtype_kv_bytes(dt) == 0)
+            lx_problem(c, e->line,
+                       "%s: kv_dtype \"%s\" is not a cache type (fp32, bf16, fp16, fp8, "
+                       "int8)",
+                       where, e->kv_dtype);
+    }
+    e->measured = lx_str_field(c, t, "measured", false, where, e->line);
+    if (e->measured && !lx_fact_known(e->measured))
+        lx_problem(c, e->line,
+                   "%s: measured \"%s\" is not a probe figure (read_gbps, peak_gbps, free_gib)",
+                   where, e->measured);
+    e->diagnose = lx_str_field(c, t, "diagnose", false, where, e->line);
+    if (e->diagnose && strcmp(e->diagnose, "kv-size") != 0 &&
+        strcmp(e->diagnose, "capacity") != 0 && strcmp(e->diagnose, "units") != 0)
+        lx_problem(c, e->line, "%s: diagnose is \"kv-size\", \"capacity\" or \"units\"", where);
+    check_placeholders(c, e, where);
+    if (e->prompt && strlen(e->prompt) > LX_MAX_PROMPT)
+        lx_problem(c, e->line, "%s: the prompt is longer than %d bytes", where, LX_MAX_PROMPT);
+    ty = lx_field(c, t, "expected");
+    if (ty == LUA_TNUMBER) {
+        e->has_value = true;
+        if (e->measured)
+            lx_problem(c, e->line, "%s: a measured exercise computes 'expected' from p.%s", where,
+                       e->measured);
+        e->value = lua_tonumber(L, -1);
+        lx_value_ok(c, e, e->value, where, "the expected value");
+        if (e->n_params)
+            lx_problem(c, e->line, "%s: with params, 'expected' must be a function of them", where);
+        lua_pop(L, 1);
+    } else if (ty == LUA_TFUNCTION) {
+        c->p->fn_refs[idx] = luaL_ref(L, LUA_REGISTRYINDEX);
+    } else {
+        lx_problem(c, e->line,
+                   ty == LUA_TNIL ? "%s: missing field 'expected' (a number or a function)"
+                                  : "%s: 'expected' must be a number or a function",
+                   where);
+        lua_pop(L, 1);
+    }
+}
+
+static void read_choice(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
+{
+    lua_State *L = c->L;
+    size_t correct = 0;
+
+    if (lx_field(c, t, "options") == LUA_TTABLE) {
+        size_t len = lua_rawlen(L, -1);
+        e->options = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *e->options);
+        for (size_t i = 1; e->options && i <= len; i++) {
+            struct lx_option *o = &e->options[e->n_options++];
+            int ty = lua_rawgeti(L, -1, (lua_Integer)i);
+            memset(o, 0, sizeof *o);
+            if (ty == LUA_TSTRING) {
+                o->text = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
+            } else if (ty == LUA_TTABLE) {
+                int ol = lx_read_line(c, -1, e->line);
+                lx_check_keys(c, -1, LX_SHAPE_OPTION, "option", ol);
+                if (lua_rawgeti(L, -1, 1) == LUA_TSTRING)
+                    o->text = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
+                lua_pop(L, 1);
+                if (!o->text)
+                    o->text = lx_str_field(c, -1, "text", true, "option", ol);
+                o->why = lx_str_field(c, -1, "why", false, "option", ol);
+                lua_getfield(L, -1, "correct");
+                o->correct = lua_toboolean(L, -1);
+                lua_pop(L, 1);
+            } else {
+                lx_problem(c, e->line, "%s: options[%zu] must be text or option { ... }", where, i);
+            }
+            correct += o->correct;
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    if (e->n_options < 2)
+        lx_problem(c, e->line, "%s: a choice needs at least two options", where);
+    else if (e->n_options > LX_MAX_OPTIONS)
+        lx_problem(c, e->line, "%s: %zu options; at most %d", where, e->n_options, LX_MAX_OPTIONS);
+    else if (correct == 0)
+        lx_problem(c, e->line, "%s: no option is marked correct = true", where);
+}
+
+void lx_read_exercises(struct lx_reader *c, int t, int line)
+{
+    struct lx_lesson *l = c->l;
+    lua_State *L = c->L;
+    int ty = lx_field(c, t, "exercises");
+
+    if (ty != LUA_TTABLE) {
+        lx_problem(c, line,
+                   ty == LUA_TNIL ? "lesson: needs exercises (exercises = { ... })"
+                                  : "lesson: 'exercises' must be a list");
+        lua_pop(L, 1);
+        return;
+    }
+    {
+        size_t len = lua_rawlen(L, -1);
+        l->exercises = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *l->exercises);
+        c->p->fn_refs = calloc(len ? len : 1, sizeof *c->p->fn_refs);
+        if (!l->exercises || !c->p->fn_refs) {
+            c->p->arena.failed = true;
+            lua_pop(L, 1);
+            return;
+        }
+        for (size_t i = 0; i < len; i++)
+            c->p->fn_refs[i] = LUA_NOREF;
+        for (size_t i = 1; i <= len; i++) {
+            struct lx_exercise *e = &l->exercises[l->n_exercises];
+            const char *kind;
+            enum lx_shape shape;
+            char where[96];
+            memset(e, 0, sizeof *e);
+            if (lua_rawgeti(L, -1, (lua_Integer)i) != LUA_TTABLE || !(kind = lx_kind_of(L, -1))) {
+                lx_problem(c, line,
+                           "exercises[%zu] must be numeric { ... }, choice { ... } or "
+                           "freetext { ... }",
+                           i);
+                lua_pop(L, 1);
+                continue;
+            }
+            e->line = lx_read_line(c, -1, line);
+            e->id = lx_str_field(c, -1, "id", true, "exercise", e->line);
+            snprintf(where, sizeof where, "exercise '%.60s'", e->id ? e->id : "?");
+            if (e->id && !lx_valid_id(e->id))
+                lx_problem(c, e->line, "%s: ids are lower-case letters, digits, '-', '_' and '.'",
+                           where);
+            for (size_t k = 0; e->id && k < l->n_exercises; k++)
+                if (l->exercises[k].id && strcmp(l->exercises[k].id, e->id) == 0)
+                    lx_problem(c, e->line, "%s: the id is used twice (also line %d)", where,
+                               l->exercises[k].line);
+            shape = lx_shape_find(kind);
+            if (shape != LX_SHAPE_NUMERIC && shape != LX_SHAPE_CHOICE && shape != LX_SHAPE_FREETEXT)
+                shape = LX_SHAPE__COUNT; /* refused below */
+            else
+                lx_check_keys(c, -1, shape, where, e->line);
+            e->prompt = lx_str_field(c, -1, "prompt", true, where, e->line);
+            e->hints = lx_str_list(c, -1, "hints", &e->n_hints, where, e->line);
+            if (shape == LX_SHAPE_NUMERIC) {
+                e->kind = LX_NUMERIC;
+                read_numeric(c, -1, e, l->n_exercises, where);
+            } else if (shape == LX_SHAPE_CHOICE) {
+                e->kind = LX_CHOICE;
+                read_choice(c, -1, e, where);
+            } else if (shape == LX_SHAPE_FREETEXT) {
+                e->kind = LX_FREETEXT;
+                e->points = lx_read_points(c, -1, &e->n_points, where, e->line);
+                e->model_answer = lx_str_field(c, -1, "answer", true, where, e->line);
+            } else {
+                lx_problem(c, e->line, "exercises[%zu] is a %s, not an exercise", i, kind);
+            }
+            l->n_exercises++;
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    if (l->n_exercises == 0)
+        lx_problem(c, line, "lesson: 'exercises' is empty");
+}

@@ -1,0 +1,300 @@
+#define _POSIX_C_SOURCE 200809L
+/* The lesson schema (lx_schema.h) from both sides: the loader and
+ * `kvtutor lint` refuse the same unknown key and the same limit passed, with
+ * the same words; a lesson at a limit loads. Also the draw as a struct (its
+ * parameters, the diagnosis model, MISSING for a figure not measured) and
+ * the prompt template it fills. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kvt_template.h"
+#include "lx.h"
+#include "run_cmd.h"
+#include "tmp_dir.h"
+
+static char dir[64];
+static struct lx_opts opts;
+
+static int setup(void **state)
+{
+    (void)state;
+    lx_default_opts(&opts);
+    opts.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
+    return tmp_dir_make(dir, sizeof dir, "kvt-schema");
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return tmp_dir_remove(dir);
+}
+
+/* A lesson that passes, with `lesson_extra` among its fields and
+ * `exercise` as its second exercise. */
+static void write_lesson(const char *path, const char *lesson_extra, const char *exercise)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "return lesson {\n"
+            "  id = \"schema\", title = \"T\", module = \"tests\", baseline = \"vLLM 0.11\",\n"
+            "  concept = \"c\", question = \"Q?\", answer = \"A.\",\n"
+            "  sections = { section { title = \"T\", text = \"x\" } },\n"
+            "  worked = \"1 + 1 = 2\",\n"
+            "  followups = { followup { question = \"F?\", answer = \"G.\", points = { \"g\" } } "
+            "},\n"
+            "  %s\n"
+            "  exercises = {\n"
+            "    numeric { id = \"two\", prompt = \"1 + 1?\", expected = 2, unit = \"\" },\n"
+            "    %s\n"
+            "  },\n"
+            "}\n",
+            lesson_extra, exercise);
+    fclose(f);
+}
+
+/* "k1 = {1}, k2 = {1}, ..." params, or "\"p1\", \"p2\"..." points, n of them. */
+static char *list_of(const char *fmt, size_t n)
+{
+    size_t cap = n * 64 + 1, len = 0;
+    char *s = calloc(1, cap);
+    assert_non_null(s);
+    for (size_t i = 1; i <= n; i++)
+        len += (size_t)snprintf(s + len, cap - len, fmt, i == 1 ? "" : ", ", i);
+    return s;
+}
+
+/* Loads `path`: returns the code, and the problems joined by '\n' in msgs. */
+static enum kvt_err load(const char *path, char *msgs, size_t cap, struct lx_lesson **out)
+{
+    struct lx_report rep = {0};
+    struct lx_lesson *l = NULL;
+    enum kvt_err rc = lx_load(path, &opts, &l, &rep);
+    size_t len = 0;
+    msgs[0] = '\0';
+    for (size_t i = 0; i < rep.n && len < cap; i++)
+        len += (size_t)snprintf(msgs + len, cap - len, "%s\n", rep.items[i].msg);
+    lx_report_free(&rep);
+    if (out)
+        *out = l;
+    else
+        lx_free(l);
+    return rc;
+}
+
+static void test_loader_and_lint_refuse_alike(void **state)
+{
+    (void)state;
+    char *points33 = list_of("%s\"point %zu\"", 33), *params17 = list_of("%sp%zu = {1}", 17),
+         *options65 = list_of("%s\"option %zu\"", 65);
+    char ex_points[4096], ex_params[4096], ex_options[4096];
+    snprintf(ex_points, sizeof ex_points,
+             "freetext { id = \"many\", prompt = \"Why?\", answer = \"A.\", points = { %s } },",
+             points33);
+    snprintf(ex_params, sizeof ex_params,
+             "numeric { id = \"many\", prompt = \"?\", unit = \"\", params = { %s },"
+             " expected = function(p) return 1 end },",
+             params17);
+    snprintf(ex_options, sizeof ex_options,
+             "choice { id = \"many\", prompt = \"?\", options = { option { \"right\", correct = "
+             "true }, %s } },",
+             options65);
+    const struct {
+        const char *name, *lesson_extra, *exercise, *says;
+    } rows[] = {
+        {"lesson-key", "colour = \"red\",", "", "lesson: unknown field 'colour'"},
+        /* the keys are per kind: options belong to a choice, not a numeric */
+        {"numeric-key", "",
+         "numeric { id = \"n\", prompt = \"?\", unit = \"\", expected = 1, options = {} },",
+         "exercise 'n': unknown field 'options'"},
+        {"choice-key", "",
+         "choice { id = \"c\", prompt = \"?\", unit = \"GiB\", options = { option { \"a\", "
+         "correct = true }, \"b\" } },",
+         "exercise 'c': unknown field 'unit'"},
+        {"option-key", "",
+         "choice { id = \"c\", prompt = \"?\", options = { option { \"a\", correct = true, "
+         "because = \"x\" }, \"b\" } },",
+         "option: unknown field 'because'"},
+        {"section-key", "sections = { section { title = \"T\", text = \"x\", body = \"y\" } },", "",
+         "section: unknown field 'body'"},
+        /* 33 points: kv_grade grades 32, the 33rd was never graded */
+        {"points", "", ex_points, "exercise 'many': 33 key points; at most 32 are graded"},
+        {"params", "", ex_params, "exercise 'many': 17 parameters; at most 16"},
+        {"options", "", ex_options, "exercise 'many': 66 options; at most 64"},
+        {"param-text", "",
+         "numeric { id = \"t\", prompt = \"{m}?\", unit = \"\", params = { m = "
+         "{\"abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij\"} }, expected = "
+         "function(p) return 1 end },",
+         "parameter 'm': the value \"abcdefghij-abcdefghi...\" is longer than 47 characters"},
+        {"param-name", "",
+         "numeric { id = \"t\", prompt = \"?\", unit = \"\", params = { "
+         "abcdefghijabcdefghijabcdefghijab = {1} }, expected = function(p) return 1 end },",
+         "parameter names are lower-case words of at most 31 characters"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char path[256], msgs[8192];
+        char *argv[] = {(char *)run_kvtutor_path(), "lint", path, NULL};
+        struct run_result r;
+        snprintf(path, sizeof path, "%s/%s.lua", dir, rows[i].name);
+        write_lesson(path, rows[i].lesson_extra, rows[i].exercise);
+        if (load(path, msgs, sizeof msgs, NULL) != KVT_E_PARSE || !strstr(msgs, rows[i].says))
+            fail_msg("%s: the loader should say \"%s\"; it said: %s", rows[i].name, rows[i].says,
+                     msgs);
+        assert_int_equal(run_cmd(argv, NULL, &r), 0);
+        if (r.status != 1 || !strstr(r.err, rows[i].says))
+            fail_msg("%s: lint should exit 1 saying \"%s\"; exit %d: %s", rows[i].name,
+                     rows[i].says, r.status, r.err);
+        run_free(&r);
+    }
+    free(points33);
+    free(params17);
+    free(options65);
+}
+
+static void test_at_the_limits_loads(void **state)
+{
+    (void)state;
+    char *points32 = list_of("%s\"point %zu\"", 32), *params16 = list_of("%sp%zu = {1}", 16);
+    char ex[8192], path[256], msgs[4096];
+    struct lx_lesson *l;
+    snprintf(ex, sizeof ex,
+             "freetext { id = \"pts\", prompt = \"Why?\", answer = \"A.\", points = { %s } },\n"
+             "numeric { id = \"prm\", prompt = \"{p16}?\", unit = \"\", params = { %s },"
+             " expected = function(p) return p.p1 + p.p16 end },",
+             points32, params16);
+    snprintf(path, sizeof path, "%s/limits.lua", dir);
+    write_lesson(path, "", ex);
+    if (load(path, msgs, sizeof msgs, &l) != KVT_E_OK)
+        fail_msg("a lesson at the limits should load: %s", msgs);
+    assert_int_equal(l->exercises[1].n_points, 32);
+    assert_int_equal(l->exercises[2].n_params, 16);
+    lx_free(l);
+    free(points32);
+    free(params16);
+}
+
+static void test_schema_table(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct lx_limit *lim = lx_limits(&n);
+    /* every key listed is allowed, and only for its kind */
+    assert_true(lx_shape_allows(LX_SHAPE_NUMERIC, "params"));
+    assert_false(lx_shape_allows(LX_SHAPE_CHOICE, "params"));
+    assert_true(lx_shape_allows(LX_SHAPE_CHOICE, "options"));
+    assert_true(lx_shape_allows(LX_SHAPE_FREETEXT, "points"));
+    assert_true(lx_shape_allows(LX_SHAPE_POINT, "accept"));
+    assert_false(lx_shape_allows(LX_SHAPE__COUNT, "id"));
+    assert_int_equal(lx_shape_find("choice"), LX_SHAPE_CHOICE);
+    assert_int_equal(lx_shape_find("range"), LX_SHAPE__COUNT);
+    assert_true(lx_shape_info(LX_SHAPE_OPTION)->list_ok);
+    for (int s = 0; s < LX_SHAPE__COUNT; s++)
+        for (size_t k = 0; lx_shape_info(s)->keys[k]; k++)
+            assert_true(lx_shape_allows(s, lx_shape_info(s)->keys[k]));
+    assert_true(n >= 3);
+    assert_string_equal(lim[0].name, "POINTS");
+    assert_int_equal(lim[0].max, KV_MAX_POINTS);
+}
+
+static void test_draw_is_a_struct(void **state)
+{
+    (void)state;
+    char path[256], msgs[4096], err[300], text[200];
+    struct lx_lesson *l;
+    struct lx_draw d;
+    snprintf(path, sizeof path, "%s/draw.lua", dir);
+    write_lesson(path, "",
+                 "numeric { id = \"kv\", prompt = \"{model} at {seq} tokens?\", unit = \"\","
+                 " params = { seq = {8192}, model = {\"qwen2.5-7b\"}, ratio = {0.5} },"
+                 " expected = function(p) return p.seq * p.ratio end },\n"
+                 "numeric { id = \"bw\", prompt = \"At {read_gbps} GB/s?\", unit = \"\","
+                 " measured = \"read_gbps\", expected = function(p) return p.read_gbps end },");
+    if (load(path, msgs, sizeof msgs, &l) != KVT_E_OK)
+        fail_msg("draw.lua should load: %s", msgs);
+    assert_int_equal(lx_draw(l, 1, 7, &d, err, sizeof err), KVT_E_OK);
+    /* 8192 x 0.5 */
+    assert_true(d.value == 4096);
+    assert_string_equal(d.prompt, "qwen2.5-7b at 8192 tokens?");
+    /* in name order, each with its text and number */
+    assert_int_equal(d.n_params, 3);
+    assert_string_equal(d.params[0].name, "model");
+    assert_string_equal(d.params[0].text, "qwen2.5-7b");
+    assert_true(isnan(d.params[0].num));
+    assert_string_equal(d.params[1].name, "ratio");
+    assert_string_equal(d.params[1].text, "0.5");
+    assert_true(d.params[1].num == 0.5);
+    assert_string_equal(d.params[2].text, "8192");
+    lx_draw_params_text(&d, text, sizeof text);
+    assert_string_equal(text, "model=qwen2.5-7b, ratio=0.5, seq=8192");
+    /* Qwen2.5-7B: 28 layers, 28 query heads, 4 KV heads, bf16 cache (its config.json) */
+    assert_true(d.diag.known);
+    assert_int_equal(d.diag.layers, 28);
+    assert_int_equal(d.diag.heads, 28);
+    assert_int_equal(d.diag.kv_heads, 4);
+    assert_int_equal(d.diag.kv_bytes, 2);
+    /* a measured exercise without the figure is MISSING, as lx.h promises */
+    assert_int_equal(lx_draw(l, 2, 1, &d, err, sizeof err), KVT_E_MISSING);
+    assert_non_null(strstr(err, "run the probe"));
+    {
+        struct lx_fact f = {"read_gbps", 18.25};
+        assert_int_equal(lx_draw_measured(l, 2, 1, &f, 1, &d, err, sizeof err), KVT_E_OK);
+        assert_string_equal(d.prompt, "At 18.2 GB/s?"); /* one decimal, as the probe shows */
+        assert_true(d.value == 18.25);
+    }
+    /* a fixed expected value is drawn without parameters */
+    assert_int_equal(lx_draw(l, 0, 1, &d, err, sizeof err), KVT_E_OK);
+    assert_true(d.value == 2);
+    assert_int_equal(d.n_params, 0);
+    lx_free(l);
+}
+
+static void test_template(void **state)
+{
+    (void)state;
+    static const struct kvt_var vars[] = {{"a", "1"}, {"bb", "22"}, {"a", "shadowed"}};
+    static const struct {
+        const char *tmpl, *want;
+        size_t cap;
+        bool fits;
+    } rows[] = {
+        {"{a} and {bb}", "1 and 22", 64, true},
+        {"{c} {} {a", "{c} {} {a", 64, true}, /* not a var, empty, unclosed: kept */
+        {"{{a}}", "{1}", 64, true},
+        {"x{bb}y", "x2", 3, false}, /* cut to cap - 1 bytes */
+        {"", "", 1, true},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char out[64];
+        assert_int_equal(kvt_template_fill(rows[i].tmpl, vars, 3, out, rows[i].cap), rows[i].fits);
+        assert_string_equal(out, rows[i].want);
+    }
+    {
+        const char *name, *at;
+        size_t len;
+        at = kvt_template_next("x {} {toolongname} {ok}", 8, &name, &len);
+        assert_non_null(at);
+        assert_int_equal(len, 2);
+        assert_memory_equal(name, "ok", 2);
+        assert_null(kvt_template_next(at + 1, 8, &name, &len));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_loader_and_lint_refuse_alike),
+        cmocka_unit_test(test_at_the_limits_loads),
+        cmocka_unit_test(test_schema_table),
+        cmocka_unit_test(test_draw_is_a_struct),
+        cmocka_unit_test(test_template),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
