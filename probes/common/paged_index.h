@@ -28,6 +28,33 @@ PAGED_FN uint64_t paged_offset(const uint32_t *table, uint32_t block_size, uint6
     return (block * block_size + slot) * token_elems + e;
 }
 
+/* log2 of a block or group size: the CUDA kernel indexes with shifts and
+ * masks, so sizes must be powers of two; -1 for any other value. */
+PAGED_FN int paged_log2(uint32_t v)
+{
+    int k = 0;
+    if (v == 0 || (v & (v - 1)) != 0)
+        return -1;
+    while ((1u << k) != v)
+        k++;
+    return k;
+}
+
+/* The CUDA kernel's gather, in 32-bit shifts and masks: the tables of all
+ * sequences sit end to end and every sequence is a whole number of blocks
+ * of 2^lg_block tokens, so token t of the whole batch (sequences
+ * flattened) is in pool block table[t >> lg_block], slot t & (block - 1).
+ * Group g is the 2^lg_group tokens from t = g << lg_group (lg_group <=
+ * lg_block: a group never leaves its block); returns the pool token where
+ * the group starts, its tokens contiguous from there. Needs fewer than 2^32
+ * tokens in the pool and in the batch. */
+PAGED_FN uint32_t paged_group_token(const uint32_t *table, uint32_t lg_block, uint32_t lg_group,
+                                    uint32_t g)
+{
+    uint32_t t0 = g << lg_group;
+    return (table[t0 >> lg_block] << lg_block) | (t0 & ((1u << lg_block) - 1));
+}
+
 /* Blocks a sequence of `tokens` needs. */
 PAGED_FN uint64_t paged_blocks(uint64_t tokens, uint32_t block_size)
 {

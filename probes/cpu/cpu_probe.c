@@ -8,7 +8,7 @@
  *          against the same bytes laid out contiguously.
  *
  * It speaks the probe protocol (docs/probes.md): one JSON object per line on
- * stdout, exit 0 ok, 1 failed, 2 usage. Libc and pthreads only, so that it
+ * stdout, exit statuses from probe_io.h. Libc and pthreads only, so that it
  * builds wherever a C compiler does. */
 #define _GNU_SOURCE /* sysconf(_SC_LEVEL3_CACHE_SIZE), pthread barriers */
 #include <pthread.h>
@@ -225,7 +225,7 @@ static int fail(const char *what)
 {
     printf("{\"type\":\"error\",\"message\":\"%s\"}\n", what);
     fflush(stdout);
-    return 1;
+    return PROBE_EXIT_FAILED;
 }
 
 /* A usage error: the protocol's error line on stdout, the synopsis on
@@ -237,7 +237,7 @@ static int usage(const char *flag, unsigned long long lo, unsigned long long hi)
     fprintf(flag ? stderr : stdout,
             "usage: kvtutor-probe-cpu [--size-mib N] [--threads N] [--iters N]\n"
             "Measures host-memory read bandwidth; prints JSON lines (docs/probes.md).\n");
-    return 2;
+    return PROBE_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -252,7 +252,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--iters") == 0)
             dst = &iters, lo = DEFAULT_ITERS, hi = 1024;
         else if (strcmp(argv[i], "--help") == 0)
-            return usage(NULL, 0, 0), 0;
+            return usage(NULL, 0, 0), PROBE_EXIT_OK;
         else
             return usage(argv[i], 0, 0);
         if (probe_parse_uint(i + 1 < argc ? argv[i + 1] : NULL, lo, hi, dst) != 0)
@@ -276,15 +276,28 @@ int main(int argc, char **argv)
         bytes = MIN_DEFAULT_BYTES;
     if (!size_mib && bytes > MAX_DEFAULT_BYTES)
         bytes = MAX_DEFAULT_BYTES > (uint64_t)llc * 2 ? MAX_DEFAULT_BYTES : (uint64_t)llc * 2;
+    /* whole 64-token blocks of TOKEN_BYTES per thread, so every block size tiles it */
+    uint64_t tile = 64ull * TOKEN_BYTES * threads;
     if (avail && bytes > avail / 2) {
-        if (size_mib)
-            return fail("--size-mib is more than half of the available memory");
+        if (size_mib) {
+            printf("{\"type\":\"error\",\"message\":\"--size-mib %llu is more than half of the "
+                   "available memory (%llu MiB available)\"}\n",
+                   size_mib, (unsigned long long)(avail >> 20));
+            fflush(stdout);
+            return PROBE_EXIT_USAGE;
+        }
         bytes = avail / 2;
     }
-    /* whole 64-token blocks of TOKEN_BYTES, so every block size tiles it */
-    bytes -= bytes % (64ull * TOKEN_BYTES * threads);
-    if (bytes == 0)
-        return fail("--size-mib is too small for the thread count");
+    if (bytes < tile && !size_mib)
+        return fail("not enough free memory for an array well beyond the last-level cache");
+    if (bytes < tile) {
+        printf("{\"type\":\"error\",\"message\":\"--size-mib %llu is below %llu MiB, one "
+               "64-token block of 2 KiB tokens for each of %llu threads\"}\n",
+               size_mib, (unsigned long long)((tile + (1u << 20) - 1) >> 20), threads);
+        fflush(stdout);
+        return PROBE_EXIT_USAGE;
+    }
+    bytes -= bytes % tile;
     if (!size_mib && bytes < (uint64_t)llc * 2)
         return fail("not enough free memory for an array well beyond the last-level cache");
 
@@ -318,7 +331,7 @@ int main(int argc, char **argv)
         if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
             /* the barriers count on every thread; no clean way back */
             fail("could not start the worker threads");
-            _exit(1);
+            _exit(PROBE_EXIT_FAILED);
         }
     }
 
@@ -377,5 +390,5 @@ int main(int argc, char **argv)
     /* the sums stay live: a value the compiler cannot predict decides */
     if (sink == 0x6b7674)
         fputs("kvtutor-probe-cpu: improbable checksum\n", stderr);
-    return 0;
+    return PROBE_EXIT_OK;
 }

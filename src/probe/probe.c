@@ -3,6 +3,8 @@
 #include "probe.h"
 #include "probe_lines.h"
 
+#include "../../probes/common/probe_io.h" /* the exit statuses */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -334,10 +336,10 @@ static void classify(struct probe_run *r, struct probe_outcome *o)
          * failed exec (valgrind's stand-in for vfork), the child says it so */
         o->end = PROBE_NOT_FOUND;
         snprintf(o->message, sizeof o->message, "cannot run it (exit status 127)");
-    } else if (o->exit_code == 3) {
+    } else if (o->exit_code == PROBE_EXIT_NO_GPU) {
         o->end = PROBE_NO_GPU;
         snprintf(o->message, sizeof o->message, "%s", said[0] ? said : "no usable GPU");
-    } else if (o->exit_code != 0) {
+    } else if (o->exit_code != PROBE_EXIT_OK) {
         o->end = PROBE_FAILED;
         if (said[0])
             snprintf(o->message, sizeof o->message, "%s", said);

@@ -1,7 +1,7 @@
 /* probe.h: runs a probe program and reads what it says, without blocking.
  *
  * A probe (docs/probes.md) prints one JSON object per line on stdout and
- * ends with exit 0 ok, 1 failed, 2 usage, 3 no usable GPU. The supervisor
+ * ends with one of the exit statuses of probes/common/probe_io.h. The supervisor
  * starts it in a process group of its own, so that everything it spawns can
  * be stopped together; reads stdout and stderr with poll(); keeps a bounded
  * amount of either; stops the whole group at the deadline (SIGTERM, then
@@ -26,8 +26,8 @@
 /* How a run ended. */
 #define PROBE_ENDS(X)                                                                              \
     X(OK, "ok")               /* exit 0, every line a JSON object */                               \
-    X(FAILED, "failed")       /* exit 1 or 2, bad output, output over the cap */                   \
-    X(NO_GPU, "no-gpu")       /* exit 3: no driver, stub library or no device */                   \
+    X(FAILED, "failed")       /* exit FAILED or USAGE, bad output, output over the cap */          \
+    X(NO_GPU, "no-gpu")       /* exit NO_GPU: no driver, stub library, no device, ... */           \
     X(CRASHED, "crashed")     /* killed by a signal it did not get from us */                      \
     X(TIMED_OUT, "timed-out") /* still running at the deadline */                                  \
     X(NOT_FOUND, "not-found") /* the program is missing or cannot be run */
