@@ -105,68 +105,6 @@ static void test_no_model_unit_mistakes_only(void **state)
     check(&ex, "20 GiB", KV_WRONG, KV_MISTAKE_NONE);
 }
 
-static void test_free_text(void **state)
-{
-    (void)state;
-    static const char *const fp8[] = {"fp8", "8-bit", "kv_cache_dtype"};
-    static const char *const awq[] = {"awq", "gptq", "quantiz", "4-bit"};
-    static const char *const len[] = {"max_model_len", "shorter context", "cap the context"};
-    const struct kv_keypoint points[] = {
-        {"shrink the KV cache", fp8, 3, 2},
-        {"shrink the weights", awq, 4, 1},
-        {"cap the context length", len, 3, 1},
-    };
-    struct kv_text_result r;
-
-    kv_grade_text(points, 3, "Quantize the weights with AWQ, and store KV in FP8.", &r);
-    assert_true(r.covered[0] && r.covered[1] && !r.covered[2]);
-    assert_true(fabs(r.score - 0.75) < 1e-12); /* (2 + 1) / 4 */
-    assert_int_equal(r.verdict, KV_CORRECT);
-    kv_grade_text(points, 3, "Cap the context length.", &r);
-    assert_true(!r.covered[0] && !r.covered[1] && r.covered[2]);
-    assert_true(fabs(r.score - 0.25) < 1e-12);
-    assert_int_equal(r.verdict, KV_WRONG);
-    /* a phrasing must start a word: "sawq" is not "awq" */
-    kv_grade_text(points, 3, "sawq", &r);
-    assert_false(r.covered[1]);
-    kv_grade_text(points, 3, "   ", &r);
-    assert_int_equal(r.verdict, KV_INVALID);
-}
-
-/* A phrasing right after a negation does not cover its point; one that
- * carries the negation itself, or one further away, does. */
-static void test_free_text_negation(void **state)
-{
-    (void)state;
-    static const char *const mem[] = {"memory-bound", "bandwidth"};
-    static const char *const grow[] = {"do not grow", "fixed"};
-    const struct kv_keypoint points[] = {
-        {"decode is memory-bound", mem, 2, 1},
-        {"the weights do not grow", grow, 2, 1},
-    };
-    static const struct {
-        const char *answer;
-        bool mem, grow;
-    } rows[] = {
-        {"Decode is memory-bound, not compute-bound.", true, false},
-        {"Decode is not memory-bound.", false, false},
-        {"Decode is not really memory-bound.", false, false},
-        {"Decode isn't memory bound.", false, false},
-        {"Decode is never memory-bound.", false, false},
-        {"No, decode is memory-bound.", true, false},
-        {"It is not compute: memory bandwidth limits it.", true, false},
-        {"The weights do not grow with load.", false, true},
-        {"The weights don't stay fixed.", false, false},
-    };
-    struct kv_text_result r;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        kv_grade_text(points, 2, rows[i].answer, &r);
-        if (r.covered[0] != rows[i].mem || r.covered[1] != rows[i].grow)
-            fail_msg("\"%s\": covered %d %d, want %d %d", rows[i].answer, r.covered[0],
-                     r.covered[1], rows[i].mem, rows[i].grow);
-    }
-}
-
 static void test_choice(void **state)
 {
     (void)state;
@@ -189,8 +127,6 @@ int main(void)
         cmocka_unit_test(test_gib_and_gb),
         cmocka_unit_test(test_inverse_figures),
         cmocka_unit_test(test_no_model_unit_mistakes_only),
-        cmocka_unit_test(test_free_text),
-        cmocka_unit_test(test_free_text_negation),
         cmocka_unit_test(test_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

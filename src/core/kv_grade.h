@@ -81,27 +81,7 @@ struct kv_numeric_result {
  * an invalid verdict with a reason. */
 void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_numeric_result *r);
 
-/* Free text: a key point counts as covered when the answer contains its text
- * or one of its accepted phrasings, starting at a word, ignoring ASCII case
- * and punctuation ("quantiz" covers "Quantization,"). Correct at a score of
- * 0.5 or more. */
-struct kv_keypoint {
-    const char *text;
-    const char *const *accept;
-    size_t n_accept;
-    double weight;
-};
-
-#define KV_MAX_POINTS 32
-
-struct kv_text_result {
-    enum kv_verdict verdict;
-    double score; /* covered weight / total weight */
-    bool covered[KV_MAX_POINTS];
-};
-
-void kv_grade_text(const struct kv_keypoint *points, size_t n, const char *typed,
-                   struct kv_text_result *r);
+/* Free text is graded on claims: kv_claims.h. */
 
 /* Multiple choice: "2", "b", "B)" or the option's text picks an option.
  * Returns the 0-based option, or -1 (invalid) with why filled in. */

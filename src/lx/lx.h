@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kv_claims.h"
 #include "kv_grade.h"
 #include "kvt_error.h"
 #include "lx_schema.h"

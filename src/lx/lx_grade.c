@@ -19,16 +19,20 @@ static enum kv_relation relation(const struct lx_exercise *e, const struct kv_un
 static void grade_points(const struct lx_point *p, size_t n, const char *typed,
                          struct lx_grade *out)
 {
-    struct kv_keypoint pts[KV_MAX_POINTS];
+    struct kv_point pts[KV_MAX_POINTS];
+    struct kv_text_item item = {pts, 0, NULL, 0, NULL};
     if (n > KV_MAX_POINTS)
-        n = KV_MAX_POINTS; /* lint refuses more (LX_MAX_POINTS) */
+        n = KV_MAX_POINTS;
     for (size_t i = 0; i < n; i++)
-        pts[i] = (struct kv_keypoint){p[i].text, p[i].accept, p[i].n_accept, p[i].weight};
-    kv_grade_text(pts, n, typed, &out->text);
+        pts[i] = (struct kv_point){.text = p[i].text,
+                                   .accept = {(const char *const *)p[i].accept, p[i].n_accept},
+                                   .weight = p[i].weight};
+    item.n_points = n;
+    kv_claims_grade(&item, typed, &out->text);
     out->verdict = out->text.verdict;
     out->score = out->text.score;
     if (out->verdict == KV_INVALID)
-        snprintf(out->why, sizeof out->why, "no answer");
+        snprintf(out->why, sizeof out->why, "%s", out->text.why);
 }
 
 void lx_grade(const struct lx_lesson *l, size_t ex, const struct lx_draw *draw, const char *typed,

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "kv_grade.h"
+#include "kv_claims.h"
 
 _Static_assert(LX_MAX_POINTS == KV_MAX_POINTS, "a question's points must all be gradable");
 

@@ -1,0 +1,363 @@
+/* Free-text grading on claims (kv_claims.h). Each table row is an answer a
+ * learner might type and what the grader must make of it; the sentences the
+ * issue that asked for claims quotes are all here, verbatim. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kv_claims.h"
+
+#define N(a)  (sizeof a / sizeof a[0])
+#define PH(a) ((struct kv_phrases){a, N(a)})
+
+/* The course glossary's first groups, as lua/glossary.lua gives them. */
+static const char *const g_mem[] = {"memory-bound", "bandwidth-bound", "memory bandwidth-bound"};
+static const char *const g_cb[] = {"continuous batching", "iteration-level scheduling",
+                                   "in-flight batching"};
+static const char *const g_ttft[] = {"time to first token", "TTFT"};
+static const struct kv_phrases groups[] = {PH(g_mem), PH(g_cb), PH(g_ttft)};
+static const struct kv_glossary glossary = {groups, N(groups)};
+
+/* "Which phase is memory-bound, and why?" */
+static const char *const dec_about[] = {"decode", "generation", "each new token"};
+static const char *const dec_said[] = {
+    "memory-bound",        "limited by memory bandwidth", "GEMV",
+    "streams the weights", "reads all the weights",       "waits on memory"};
+static const char *const dec_short[] = {"decode"};
+static const char *const pre_about[] = {"prefill", "prompt processing", "the prompt"};
+static const char *const pre_said[] = {"compute-bound", "matrix multiplies", "limited by compute",
+                                       "waits on the tensor cores"};
+static const char *const mis_pre_said[] = {"memory-bound"};
+static const char *const mis_dec_said[] = {"compute-bound"};
+
+static const struct kv_point phase_points[] = {
+    {.text = "decode is memory-bound",
+     .about = PH(dec_about),
+     .said = PH(dec_said),
+     .shorts = PH(dec_short),
+     .weight = 2},
+    {.text = "prefill is compute-bound", .about = PH(pre_about), .said = PH(pre_said), .weight = 1},
+};
+static const struct kv_misconception phase_mis[] = {
+    {PH(pre_about), PH(mis_pre_said), "prefill reuses each weight for thousands of tokens"},
+    {PH(dec_about), PH(mis_dec_said), "decode reads every weight for one token per sequence"},
+};
+static const struct kv_text_item phase = {phase_points, N(phase_points), phase_mis, N(phase_mis),
+                                          &glossary};
+
+struct row {
+    const char *answer;
+    enum kv_verdict verdict;
+    bool covered[2];
+    bool found[2];
+    bool list;
+};
+
+static void run(const struct kv_text_item *item, const struct row *rows, size_t n)
+{
+    struct kv_text_result r;
+    for (size_t i = 0; i < n; i++) {
+        kv_claims_grade(item, rows[i].answer, &r);
+        for (size_t p = 0; p < item->n_points && p < 2; p++)
+            if (r.covered[p] != rows[i].covered[p])
+                fail_msg("\"%s\": point %zu covered %d, want %d", rows[i].answer, p, r.covered[p],
+                         rows[i].covered[p]);
+        for (size_t m = 0; m < item->n_mis && m < 2; m++)
+            if (r.found[m] != rows[i].found[m])
+                fail_msg("\"%s\": misconception %zu found %d, want %d", rows[i].answer, m,
+                         r.found[m], rows[i].found[m]);
+        if (r.verdict != rows[i].verdict)
+            fail_msg("\"%s\": verdict %d (score %.2f), want %d", rows[i].answer, r.verdict, r.score,
+                     rows[i].verdict);
+        if (r.list != rows[i].list)
+            fail_msg("\"%s\": keyword list %d, want %d", rows[i].answer, r.list, rows[i].list);
+        if (r.n_found && r.score >= KV_TEXT_PASS)
+            fail_msg("\"%s\": a misconception, yet a passing score %.2f", rows[i].answer, r.score);
+    }
+}
+
+static void test_claims_prefill_decode(void **state)
+{
+    (void)state;
+    static const struct row rows[] = {
+        /* the issue's wrong answer in the right words */
+        {"Prefill is memory-bound and decode is compute-bound, because prefill reads the whole "
+         "prompt.",
+         KV_WRONG,
+         {false, false},
+         {true, true},
+         false},
+        /* the issue's correct answers: a strong candidate's words, and a terse one */
+        {"Decode: each step streams the weights and the cache to emit one token; prompt "
+         "processing batches thousands of tokens into big matrix multiplies",
+         KV_CORRECT,
+         {true, true},
+         {false, false},
+         false},
+        {"Decode; prefill is compute-bound.", KV_CORRECT, {true, true}, {false, false}, false},
+        /* two clauses, no misconception */
+        {"Prefill is compute-bound and decode is memory-bound",
+         KV_CORRECT,
+         {true, true},
+         {false, false},
+         false},
+        /* a terse claim is not a list */
+        {"Decode: memory-bound", KV_CORRECT, {true, false}, {false, false}, false},
+        {"Decode.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"The decode phase.", KV_CORRECT, {true, false}, {false, false}, false},
+        /* a short phrasing covers only as a whole clause */
+        {"Decode is slow.", KV_WRONG, {false, false}, {false, false}, false},
+        /* a keyword list earns nothing */
+        {"prefill decode memory-bound compute-bound KV cache bandwidth FLOPs",
+         KV_WRONG,
+         {false, false},
+         {false, false},
+         true},
+        {"Decode, memory-bound, prefill, compute-bound, bandwidth, FLOPs, tensor cores",
+         KV_WRONG,
+         {false, false},
+         {false, false},
+         true},
+        {"Decode is memory-bound and prefill compute-bound bandwidth FLOPs tensor cores matmuls",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         true},
+        /* negation, within its clause only */
+        {"Decode is not at all memory-bound.", KV_WRONG, {false, false}, {false, false}, false},
+        {"Decode isn't memory bound.", KV_WRONG, {false, false}, {false, false}, false},
+        {"Decode is never memory-bound.", KV_WRONG, {false, false}, {false, false}, false},
+        {"Prefill is not memory-bound, decode is memory-bound.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"Decode is not compute-bound but memory-bound.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"Neither prefill nor decode is compute-bound.",
+         KV_WRONG,
+         {false, false},
+         {false, false},
+         false},
+        {"No, decode is memory-bound.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"Decode runs without being memory-bound.",
+         KV_WRONG,
+         {false, false},
+         {false, false},
+         false},
+        /* curly apostrophes, Unicode hyphens and dashes, and a pronoun after the dash */
+        {"Decode isn\u2019t compute\u2010bound \u2014 it\u2019s memory\u2011bound.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"Decode isn't compute-bound; it's memory-bound.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"Prefill \u2013 compute-bound; decode \u2013 memory-bound.",
+         KV_CORRECT,
+         {true, true},
+         {false, false},
+         false},
+        /* the glossary: bandwidth-bound is memory-bound */
+        {"Generation is bandwidth-bound; the prompt is limited by compute.",
+         KV_CORRECT,
+         {true, true},
+         {false, false},
+         false},
+        /* word forms */
+        {"Decoding streamed the weights.", KV_CORRECT, {true, false}, {false, false}, false},
+        /* a misconception caps the score even when every point is covered */
+        {"Decode is memory-bound. Prefill is compute-bound. Decode is also compute-bound.",
+         KV_WRONG,
+         {true, true},
+         {false, true},
+         false},
+    };
+    run(&phase, rows, N(rows));
+}
+
+/* "Why can't this model run with tensor parallelism 8?" */
+static void test_said_with_its_own_negation(void **state)
+{
+    (void)state;
+    static const char *const about[] = {"the heads", "head count", "the KV heads"};
+    static const char *const said[] = {"not divisible by 8", "do not split evenly"};
+    static const struct kv_point pts[] = {
+        {.text = "the heads do not divide by 8", .about = PH(about), .said = PH(said), .weight = 1},
+    };
+    static const struct kv_text_item item = {pts, 1, NULL, 0, NULL};
+    static const struct row rows[] = {
+        {"The KV heads aren't divisible by 8.", KV_CORRECT, {true}, {false}, false},
+        {"The KV heads aren\u2019t divisible by 8.", KV_CORRECT, {true}, {false}, false},
+        {"Its head count is not divisible by 8.", KV_CORRECT, {true}, {false}, false},
+        {"The heads are divisible by 8.", KV_WRONG, {false}, {false}, false},
+        {"The heads don't split evenly.", KV_CORRECT, {true}, {false}, false},
+    };
+    run(&item, rows, N(rows));
+}
+
+/* The glossary makes terms equal inside longer phrasings too, both ways. */
+static void test_glossary(void **state)
+{
+    (void)state;
+    static const char *const about[] = {"continuous batching"};
+    static const char *const said[] = {"join every step", "admits new requests"};
+    static const char *const about2[] = {"TTFT"};
+    static const char *const said2[] = {"rises", "grows"};
+    static const struct kv_point pts[] = {
+        {.text = "continuous batching admits at every step",
+         .about = PH(about),
+         .said = PH(said),
+         .weight = 1},
+        {.text = "the time to first token grows",
+         .about = PH(about2),
+         .said = PH(said2),
+         .weight = 1},
+    };
+    static const struct kv_text_item item = {pts, 2, NULL, 0, &glossary};
+    static const struct row rows[] = {
+        {"With iteration-level scheduling, new requests join every step.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"Iteration-level scheduling never lets new requests join every step.",
+         KV_WRONG,
+         {false, false},
+         {false, false},
+         false},
+        {"In-flight batching admits new requests; the time to first token rises.",
+         KV_CORRECT,
+         {true, true},
+         {false, false},
+         false},
+    };
+    run(&item, rows, N(rows));
+}
+
+/* Plain points (accept only) keep working: any phrasing, not negated in its
+ * clause, at the start of a word. */
+static void test_plain_points(void **state)
+{
+    (void)state;
+    static const char *const fp8[] = {"fp8", "8-bit", "kv_cache_dtype"};
+    static const char *const awq[] = {"awq", "gptq", "quantize", "4-bit"};
+    static const char *const len[] = {"max_model_len", "shorter context", "cap the context"};
+    static const char *const mem[] = {"memory-bound", "bandwidth"};
+    static const char *const grow[] = {"do not grow", "fixed"};
+    static const struct kv_point pts[] = {
+        {.text = "shrink the KV cache", .accept = PH(fp8), .weight = 2},
+        {.text = "shrink the weights", .accept = PH(awq), .weight = 1},
+        {.text = "cap the context length", .accept = PH(len), .weight = 1},
+    };
+    static const struct kv_point pts2[] = {
+        {.text = "decode is memory-bound", .accept = PH(mem), .weight = 1},
+        {.text = "the weights do not grow", .accept = PH(grow), .weight = 1},
+    };
+    static const struct kv_text_item item = {pts, 3, NULL, 0, NULL};
+    static const struct kv_text_item item2 = {pts2, 2, NULL, 0, NULL};
+    static const struct row rows2[] = {
+        {"Decode is memory-bound, not compute-bound.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"Decode is not memory-bound.", KV_WRONG, {false, false}, {false, false}, false},
+        {"Decode is not really memory-bound.", KV_WRONG, {false, false}, {false, false}, false},
+        {"It is not compute: memory bandwidth limits it.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"The weights do not grow with load.", KV_CORRECT, {false, true}, {false, false}, false},
+        {"The weights don't stay fixed.", KV_WRONG, {false, false}, {false, false}, false},
+    };
+    struct kv_text_result r;
+
+    kv_claims_grade(&item, "Quantize the weights with AWQ, and store KV in FP8.", &r);
+    assert_true(r.covered[0] && r.covered[1] && !r.covered[2]);
+    assert_true(fabs(r.score - 0.75) < 1e-12); /* (2 + 1) / (2 + 1 + 1) */
+    assert_true(fabs(r.got - 3) < 1e-12 && fabs(r.total - 4) < 1e-12);
+    assert_int_equal(r.verdict, KV_CORRECT);
+    /* the covered point quotes the learner's own clause */
+    assert_string_equal(r.quote[0], "Quantize the weights with AWQ, and store KV in FP8");
+    kv_claims_grade(&item, "Cap the context length.", &r);
+    assert_true(!r.covered[0] && !r.covered[1] && r.covered[2]);
+    assert_int_equal(r.verdict, KV_WRONG);
+    kv_claims_grade(&item, "sawq", &r); /* a phrasing is whole words: "sawq" is not "awq" */
+    assert_false(r.covered[1]);
+    kv_claims_grade(&item, "   ", &r);
+    assert_int_equal(r.verdict, KV_INVALID);
+    kv_claims_grade(&item, "?!", &r);
+    assert_int_equal(r.verdict, KV_INVALID);
+    run(&item2, rows2, N(rows2));
+}
+
+/* An answer is graded whole up to 16 KiB and refused beyond, never cut. */
+static void test_size_limit(void **state)
+{
+    (void)state;
+    static const char unit[] = "Decode is memory-bound. "; /* 24 bytes */
+    char *big = malloc(KV_TEXT_MAX + 2);
+    struct kv_text_result r;
+    size_t n = 0;
+
+    assert_non_null(big);
+    memset(big, ' ', KV_TEXT_MAX);
+    /* filler first, the claim in the last bytes: graded only if the whole is read */
+    memcpy(big + KV_TEXT_MAX - 24, unit, 24);
+    big[KV_TEXT_MAX] = '\0';
+    for (size_t i = 0; i + 24 < KV_TEXT_MAX - 24; i += 24, n++)
+        memcpy(big + i, "the cache holds keys... ", 24);
+    kv_claims_grade(&phase, big, &r);
+    assert_int_equal(r.verdict, KV_CORRECT);
+    assert_true(r.covered[0]);
+    big[KV_TEXT_MAX] = 'x';
+    big[KV_TEXT_MAX + 1] = '\0';
+    kv_claims_grade(&phase, big, &r);
+    assert_int_equal(r.verdict, KV_INVALID);
+    assert_non_null(strstr(r.why, "16 KiB"));
+    free(big);
+}
+
+static void test_verbs(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *word;
+        bool verb;
+    } rows[] = {{"streams", true},  {"streamed", true}, {"streaming", true}, {"is", true},
+                {"does", true},     {"shares", true},   {"sharing", true},   {"fits", true},
+                {"cache", false},   {"decode", false},  {"memory", false},   {"tokens", false},
+                {"batching", false}};
+    for (size_t i = 0; i < N(rows); i++)
+        if (kv_claims_is_verb(rows[i].word) != rows[i].verb)
+            fail_msg("\"%s\": verb %d, want %d", rows[i].word, !rows[i].verb, rows[i].verb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_claims_prefill_decode),
+        cmocka_unit_test(test_said_with_its_own_negation),
+        cmocka_unit_test(test_glossary),
+        cmocka_unit_test(test_plain_points),
+        cmocka_unit_test(test_size_limit),
+        cmocka_unit_test(test_verbs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
