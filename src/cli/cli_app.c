@@ -34,9 +34,8 @@ int cli_app(int argc, char **argv)
     struct cli_db db;
     struct cli_files files = {0};
     struct ui_options o = {0};
-    char data[4096], dirs[3][4096], probe_cuda[4096], probe_cpu[4096];
+    char data[4096], probe_cuda[4096], probe_cpu[4096];
     struct timespec ts;
-    size_t nd;
     int rc;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -54,9 +53,7 @@ int cli_app(int argc, char **argv)
     if ((rc = cli_db_open("app", a.db, a.learner, (int64_t)time(NULL), &db)) != 0)
         return rc;
     /* course order: bundled, then the learner's own, then --lessons */
-    nd = cli_lesson_dirs(a.lessons, data, dirs);
-    for (size_t d = nd; d-- > 0;)
-        cli_files_walk(&files, dirs[d]);
+    cli_course_files(a.lessons, data, &files);
     o.store = db.st;
     o.db_path = db.path;
     if (cli_sibling_program("kvtutor-probe-cuda", probe_cuda, sizeof probe_cuda) == 0)

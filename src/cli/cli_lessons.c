@@ -118,33 +118,38 @@ size_t cli_lesson_dirs(const char *extra, const char *data, char dirs[][4096])
     return n;
 }
 
-struct lx_lesson *cli_find_lesson(const char *id, const char *extra, const char *data,
-                                  const struct lx_opts *opts, char *seen, size_t seen_cap)
+void cli_course_files(const char *extra, const char *data, struct cli_files *f)
 {
     char dirs[3][4096];
     size_t nd = cli_lesson_dirs(extra, data, dirs);
+    /* cli_lesson_dirs lists them in search order: the course runs the other way */
+    for (size_t d = nd; d-- > 0;)
+        cli_files_walk(f, dirs[d]);
+}
+
+struct lx_course *cli_course(const char *extra, const char *data, const struct lx_opts *opts)
+{
+    struct cli_files f = {0};
+    struct lx_course *c;
+    cli_course_files(extra, data, &f);
+    c = lx_course_new(f.paths, f.n, opts);
+    cli_files_free(&f);
+    return c;
+}
+
+struct lx_lesson *cli_find_lesson(const char *id, const char *extra, const char *data,
+                                  const struct lx_opts *opts, char *seen, size_t seen_cap)
+{
+    struct lx_course *c = cli_course(extra, data, opts);
     struct lx_lesson *found = NULL;
+    size_t at;
 
     if (seen_cap)
         seen[0] = '\0';
-    for (size_t d = 0; d < nd && !found; d++) {
-        struct cli_files f = {0};
-        cli_files_walk(&f, dirs[d]);
-        for (size_t i = 0; i < f.n && !found; i++) {
-            struct lx_lesson *l = NULL;
-            struct lx_report rep = {0};
-            if (lx_load(f.paths[i], opts, &l, &rep) == KVT_E_OK) {
-                if (strcmp(l->id, id) == 0) {
-                    found = l;
-                } else {
-                    size_t len = strlen(seen);
-                    snprintf(seen + len, seen_cap - len, "%s%s", len ? ", " : "", l->id);
-                    lx_free(l);
-                }
-            }
-            lx_report_free(&rep);
-        }
-        cli_files_free(&f);
-    }
+    if (c && lx_course_find(c, id, &at))
+        found = lx_course_take(c, at);
+    else if (c && seen_cap)
+        lx_course_ids_text(c, seen, seen_cap);
+    lx_course_free(c);
     return found;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "lx.h"
+#include "lx_course.h"
 
 struct cli_files {
     char **paths;
@@ -29,8 +30,18 @@ int cli_lx_opts(const char *cmd, struct lx_opts *opts, char *data, size_t data_c
  * ones. Fills dirs[] (at most 3) and returns how many exist. */
 size_t cli_lesson_dirs(const char *extra, const char *data, char dirs[][4096]);
 
-/* Loads the lesson whose id is `id` from those folders. Returns the lesson,
- * or NULL (with the ids seen written, comma-separated, into `seen`). */
+/* The lesson files of those folders in course order: the bundled first,
+ * then the learner's, then `extra` (--lessons), so that a later file
+ * shadows an earlier lesson with the same id. */
+void cli_course_files(const char *extra, const char *data, struct cli_files *f);
+
+/* The course catalogue over cli_course_files; NULL when out of memory. */
+struct lx_course *cli_course(const char *extra, const char *data, const struct lx_opts *opts);
+
+/* The live lesson whose id is `id` (a --lessons draft before the learner's
+ * before the bundled), loading no more files than it must. Returns the
+ * lesson (the caller frees it with lx_free), or NULL with the course's
+ * lesson ids written, comma-separated, into `seen`. */
 struct lx_lesson *cli_find_lesson(const char *id, const char *extra, const char *data,
                                   const struct lx_opts *opts, char *seen, size_t seen_cap);
 

@@ -37,56 +37,22 @@ static void report(const char *file, int line, const char *msg)
     fprintf(stderr, "%s\n", safe);
 }
 
-struct loaded {
-    const char *file;
-    struct lx_lesson *lesson;
-};
-
-static size_t index_of(const struct loaded *ls, size_t n, const char *id)
+/* Is there a lesson with this id among the files checked or, failing
+ * that, the bundled course (loaded on demand: only when a link needs it)? */
+static bool known_id(struct lx_course *checked, struct lx_course **bundled, const char *data,
+                     const struct lx_opts *opts, const char *id)
 {
-    for (size_t i = 0; i < n; i++)
-        if (ls[i].lesson && strcmp(ls[i].lesson->id, id) == 0)
-            return i;
-    return SIZE_MAX;
-}
-
-static bool known_id(const struct loaded *ls, size_t n, const char *id)
-{
-    return index_of(ls, n, id) != SIZE_MAX;
-}
-
-/* The ids of the bundled lessons, loaded once when a link needs them. */
-struct bundled {
-    bool tried;
-    char **ids;
-    size_t n;
-};
-
-static bool bundled_has(struct bundled *b, const char *data, const struct lx_opts *opts,
-                        const char *id)
-{
-    if (!b->tried) {
+    if (lx_course_find(checked, id, NULL))
+        return true;
+    if (!*bundled) {
         struct cli_files f = {0};
         char dir[4200];
-        b->tried = true;
         snprintf(dir, sizeof dir, "%s/lessons", data);
         cli_files_walk(&f, dir);
-        b->ids = calloc(f.n ? f.n : 1, sizeof *b->ids);
-        for (size_t i = 0; b->ids && i < f.n; i++) {
-            struct lx_lesson *l = NULL;
-            struct lx_report rep = {0};
-            if (lx_load(f.paths[i], opts, &l, &rep) == KVT_E_OK)
-                b->ids[b->n++] = strdup(l->id);
-            lx_free(l);
-            lx_report_free(&rep);
-            free(f.paths[i]);
-        }
-        free(f.paths);
+        *bundled = lx_course_new(f.paths, f.n, opts);
+        cli_files_free(&f);
     }
-    for (size_t i = 0; i < b->n; i++)
-        if (b->ids[i] && strcmp(b->ids[i], id) == 0)
-            return true;
-    return false;
+    return *bundled && lx_course_find(*bundled, id, NULL);
 }
 
 static int lint_usage(FILE *out)
@@ -120,10 +86,9 @@ int cli_lint(int argc, char **argv)
     struct cli_args a;
     struct lx_opts opts;
     struct cli_files files = {0};
-    struct loaded *loaded;
+    struct lx_course *course, *bundled = NULL;
     char data[4096];
     size_t bad_files = 0;
-    struct bundled bundled = {0};
     int rc = 0;
 
     lx_default_opts(&opts);
@@ -156,11 +121,10 @@ int cli_lint(int argc, char **argv)
         opts.load_ms = load_ms;
     }
 
-    loaded = calloc(files.n, sizeof *loaded);
-    for (size_t i = 0; loaded && i < files.n; i++) {
+    course = lx_course_new(files.paths, files.n, &opts);
+    for (size_t i = 0; course && i < files.n; i++) {
         struct lx_report rep = {0};
-        loaded[i].file = files.paths[i];
-        if (lx_load(files.paths[i], &opts, &loaded[i].lesson, &rep) != KVT_E_OK) {
+        if (lx_course_load(course, i, &rep) != KVT_E_OK) {
             for (size_t k = 0; k < rep.n; k++)
                 report(files.paths[i], rep.items[k].line, rep.items[k].msg);
             if (rep.n == 0)
@@ -171,63 +135,54 @@ int cli_lint(int argc, char **argv)
     }
     /* across files: one id per lesson, links that lead somewhere, and
      * prerequisites that exist and come first */
-    for (size_t i = 0; loaded && i < files.n; i++) {
-        struct lx_lesson *l = loaded[i].lesson;
+    for (size_t i = 0; course && i < files.n; i++) {
+        const struct lx_lesson *l = lx_course_at(course, i);
         bool bad = false;
         if (!l)
             continue;
         for (size_t k = 0; k < i; k++) {
-            if (loaded[k].lesson && strcmp(loaded[k].lesson->id, l->id) == 0) {
+            const struct lx_lesson *other = lx_course_at(course, k);
+            if (other && strcmp(other->id, l->id) == 0) {
                 char msg[400];
                 snprintf(msg, sizeof msg, "lesson id \"%s\" is also used by %s", l->id,
-                         loaded[k].file);
-                report(loaded[i].file, 0, msg);
+                         files.paths[k]);
+                report(files.paths[i], 0, msg);
                 bad = true;
             }
         }
         for (size_t k = 0; k < l->n_links; k++) {
-            if (!known_id(loaded, files.n, l->links[k]) &&
-                !bundled_has(&bundled, data, &opts, l->links[k])) {
+            if (!known_id(course, &bundled, data, &opts, l->links[k])) {
                 char msg[300];
                 snprintf(msg, sizeof msg, "link to \"%s\": no lesson has that id", l->links[k]);
-                report(loaded[i].file, l->link_lines[k], msg);
+                report(files.paths[i], l->link_lines[k], msg);
                 bad = true;
             }
         }
         for (size_t k = 0; k < l->n_requires; k++) {
             const char *want = l->requires[k];
-            size_t at = index_of(loaded, files.n, want);
+            size_t at = SIZE_MAX;
+            enum lx_requirement req = lx_course_requirement(course, i, k, &at);
             char msg[400];
-            if (at == SIZE_MAX && !bundled_has(&bundled, data, &opts, want)) {
+            if (req == LX_REQ_MISSING && !known_id(course, &bundled, data, &opts, want)) {
                 snprintf(msg, sizeof msg, "requires \"%s\": no lesson has that id", want);
-            } else if (at != SIZE_MAX && at > i &&
-                       strcmp(loaded[at].lesson->module, l->module) == 0) {
-                /* the course map lists a module in file order: a prerequisite
-                 * placed after its lesson would be met second */
+            } else if (req == LX_REQ_LATER) {
                 snprintf(msg, sizeof msg,
                          "requires \"%s\", which comes later in the course (%s); "
                          "name the files so it sorts first",
-                         want, loaded[at].file);
+                         want, files.paths[at]);
             } else {
                 continue;
             }
-            report(loaded[i].file, l->requires_line, msg);
+            report(files.paths[i], l->requires_line, msg);
             bad = true;
         }
         bad_files += bad;
     }
-    if (loaded && bad_files == 0)
+    if (course && bad_files == 0)
         printf("%zu lesson file%s checked: no problems\n", files.n, files.n == 1 ? "" : "s");
-    rc = !loaded ? 2 : bad_files ? 1 : 0;
-    for (size_t i = 0; i < files.n; i++) {
-        if (loaded)
-            lx_free(loaded[i].lesson);
-        free(files.paths[i]);
-    }
-    free(loaded);
-    free(files.paths);
-    for (size_t i = 0; i < bundled.n; i++)
-        free(bundled.ids[i]);
-    free(bundled.ids);
+    rc = !course ? 2 : bad_files ? 1 : 0;
+    lx_course_free(course);
+    lx_course_free(bundled);
+    cli_files_free(&files);
     return rc;
 }

@@ -10,6 +10,7 @@
 
 #include "fsrs.h"
 #include "lx.h"
+#include "lx_course.h"
 #include "store.h"
 #include "ui.h"
 #include "ui_actions.h"
@@ -50,7 +51,8 @@ enum ui_session { UI_S_PRACTICE, UI_S_REVIEW, UI_S_CRAM, UI_S_INTERVIEW };
 
 struct ui {
     struct ui_options opt;
-    struct lx_lesson **lessons; /* loaded, in course order; NULL entries failed */
+    struct lx_course *course;   /* the catalogue: lookup, shadowing, numbers, prerequisites */
+    struct lx_lesson **lessons; /* its slots (lx_course_lessons), in course order; NULL failed */
     size_t n_lessons;
     struct ui_screen stack[UI_MAX_DEPTH];
     int depth;
@@ -70,19 +72,6 @@ void ui_pop(struct ui *ui);
 
 /* A one-line message under the screen (sanitised when drawn). */
 void ui_say(struct ui *ui, enum ui_say kind, const char *fmt, ...);
-
-/* The lesson with this id (the last loaded, when several share it), or
- * NULL; its index in *index when found. */
-struct lx_lesson *ui_lesson(struct ui *ui, const char *id, size_t *index);
-
-/* Lesson i is shown: loaded, and not replaced by a later lesson with the
- * same id (an author's draft replaces the bundled lesson). */
-bool ui_lesson_live(struct ui *ui, size_t i);
-
-/* `lead` and the titles of the lessons l requires, " · " between them (an
- * id where no lesson has it); "" when it requires none. */
-void ui_requires_text(struct ui *ui, const struct lx_lesson *l, const char *lead, char *out,
-                      size_t cap);
 
 /* Screens. */
 struct ui_screen ui_map_new(struct ui *ui);

@@ -1,5 +1,6 @@
-/* The app: loads the lessons, runs the one generic screen loop, and draws
- * the frame around every screen (title bar, message line, status line). */
+/* The app: starts up (settings, terminal, the course catalogue loaded with
+ * a progress line), runs the one generic screen loop, and draws the frame
+ * around every screen (title bar, message line, status line). */
 #include "ui_app.h"
 
 #include <stdarg.h>
@@ -46,41 +47,6 @@ void ui_pop(struct ui *ui)
         s->ops->leave(s->self, ui);
     if (s->ops->destroy)
         s->ops->destroy(s->self);
-}
-
-struct lx_lesson *ui_lesson(struct ui *ui, const char *id, size_t *index)
-{
-    /* the last one wins: the learner's and --lessons folders come after the bundled */
-    for (size_t i = ui->n_lessons; i-- > 0;) {
-        if (ui->lessons[i] && strcmp(ui->lessons[i]->id, id) == 0) {
-            if (index)
-                *index = i;
-            return ui->lessons[i];
-        }
-    }
-    return NULL;
-}
-
-bool ui_lesson_live(struct ui *ui, size_t i)
-{
-    size_t last = i;
-    return ui->lessons[i] && ui_lesson(ui, ui->lessons[i]->id, &last) && last == i;
-}
-
-void ui_requires_text(struct ui *ui, const struct lx_lesson *l, const char *lead, char *out,
-                      size_t cap)
-{
-    size_t used = 0;
-    if (cap)
-        out[0] = '\0';
-    for (size_t k = 0; k < l->n_requires && used < cap; k++) {
-        const struct lx_lesson *req = ui_lesson(ui, l->requires[k], NULL);
-        int w = snprintf(out + used, cap - used, "%s%s", k ? " · " : lead,
-                         req ? req->title : l->requires[k]);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
 }
 
 static void draw_frame(struct ui *ui)
@@ -258,16 +224,21 @@ int ui_run(const struct ui_options *o)
     /* Ctrl-C, SIGTERM or SIGHUP stop a lesson that is still running, at
      * load and on reload, instead of waiting out its deadline */
     ui.opt.lx.stop = ui_term_quit_flag();
-    ui.lessons = calloc(o->n_lessons ? o->n_lessons : 1, sizeof *ui.lessons);
-    ui.n_lessons = o->n_lessons;
-    for (size_t i = 0; ui.lessons && i < o->n_lessons && !ui_term_quit_requested(); i++) {
+    if (!(ui.course = lx_course_new(o->lesson_paths, o->n_lessons, &ui.opt.lx))) {
+        ui_term_stop();
+        fprintf(stderr, "kvtutor: out of memory\n");
+        return 2;
+    }
+    ui.lessons = lx_course_lessons(ui.course);
+    ui.n_lessons = lx_course_size(ui.course);
+    for (size_t i = 0; i < o->n_lessons && !ui_term_quit_requested(); i++) {
         struct lx_report rep = {0};
         if (o->n_lessons > 1) {
             mvprintw(0, 1, "kvtutor · loading lessons: %zu of %zu", i + 1, o->n_lessons);
             clrtoeol();
             refresh();
         }
-        if (lx_load(o->lesson_paths[i], &ui.opt.lx, &ui.lessons[i], &rep) != KVT_E_OK) {
+        if (lx_course_load(ui.course, i, &rep) != KVT_E_OK) {
             if (failed++ == 0)
                 ui_say(&ui, UI_BAD, "%s: %s (kvtutor lint says more)", o->lesson_paths[i],
                        rep.n ? rep.items[0].msg : "cannot be loaded");
@@ -283,7 +254,7 @@ int ui_run(const struct ui_options *o)
                o->db_path ? o->db_path : "the progress database");
     if (o->open_lesson) {
         size_t idx;
-        if (ui_lesson(&ui, o->open_lesson, &idx))
+        if (lx_course_find(ui.course, o->open_lesson, &idx))
             ui_push(&ui, ui_reader_new(&ui, idx));
         else
             ui_say(&ui, UI_BAD, "no lesson \"%s\"", o->open_lesson);
@@ -291,9 +262,7 @@ int ui_run(const struct ui_options *o)
     loop(&ui, started);
     while (ui.depth > 0)
         ui_pop(&ui);
-    for (size_t i = 0; ui.lessons && i < ui.n_lessons; i++)
-        lx_free(ui.lessons[i]);
-    free(ui.lessons);
+    lx_course_free(ui.course);
     ui_term_stop();
     return rc;
 }

@@ -49,7 +49,7 @@ static void build(struct map *m, struct ui *ui)
     for (size_t i = 0; m->rows && i < ui->n_lessons; i++) {
         const struct lx_lesson *l = ui->lessons[i];
         /* a later lesson with the same id replaces this one */
-        if (!ui_lesson_live(ui, i) ||
+        if (!lx_course_live(ui->course, i) ||
             !(matches(l->title, m->search.buf) || matches(l->concept, m->search.buf) ||
               matches(l->id, m->search.buf)))
             continue;
@@ -61,38 +61,6 @@ static void build(struct map *m, struct ui *ui)
     }
     if (m->selected >= m->n_rows || (m->n_rows && m->rows[m->selected].lesson == SIZE_MAX))
         m->selected = m->n_rows > 1 ? 1 : 0;
-}
-
-/* The lesson's place in its module, from 1, counting every lesson whatever
- * the search shows, so the numbers stay put while searching. */
-static size_t course_number(struct ui *ui, size_t i)
-{
-    size_t n = 0;
-    for (size_t j = 0; j <= i; j++)
-        if (ui_lesson_live(ui, j) && strcmp(ui->lessons[j]->module, ui->lessons[i]->module) == 0)
-            n++;
-    return n;
-}
-
-/* "after 2,4": prerequisites by number when they are in the same module,
- * by id otherwise. */
-static void after_text(struct ui *ui, const struct lx_lesson *l, char *out, size_t cap)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (size_t k = 0; k < l->n_requires && used < cap; k++) {
-        size_t at = SIZE_MAX;
-        const struct lx_lesson *req = ui_lesson(ui, l->requires[k], &at);
-        int w;
-        if (req && strcmp(req->module, l->module) == 0)
-            w = snprintf(out + used, cap - used, "%s%zu", k ? "," : "after ",
-                         course_number(ui, at));
-        else
-            w = snprintf(out + used, cap - used, "%s%s", k ? "," : "after ", l->requires[k]);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
 }
 
 /* The counts change while another screen is open: drop them (freeing what
@@ -166,10 +134,12 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
             attr_t a = sel ? A_REVERSE : A_NORMAL;
             if (sel)
                 mvhline(y, 2, ' ', cols - 4), mvchgat(y, 2, cols - 4, A_REVERSE, 0, NULL);
-            snprintf(num, sizeof num, "%2zu", course_number(ui, row->lesson));
+            /* numbered among every lesson of the module, whatever the
+             * search shows, so the numbers stay put while searching */
+            snprintf(num, sizeof num, "%2zu", lx_course_number(ui->course, row->lesson));
             ui_put(y, 3, 3, num, a);
             ui_put(y, 7, cols - 38, l->title, a | (sel ? A_BOLD : 0));
-            after_text(ui, l, after, sizeof after);
+            lx_course_after_text(ui->course, l, after, sizeof after);
             ui_put(y, cols - 30, 11, after, a | A_DIM);
             snprintf(right, sizeof right, "%lld/%zu done  %lld due",
                      s ? (long long)s->exercises : 0LL, l->n_exercises,
@@ -184,7 +154,7 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         const struct lx_lesson *l = ui->lessons[m->rows[m->selected].lesson];
         char line[1024];
         /* name the prerequisites the row only numbers */
-        ui_requires_text(ui, l, "Take first: ", line, sizeof line);
+        lx_course_requires_text(ui->course, l, "Take first: ", line, sizeof line);
         if (line[0])
             ui_put(top + rows - 2, 2, cols - 4, line, A_DIM);
         snprintf(line, sizeof line, "%s · concept %s · %zu exercises, %zu follow-ups", l->id,

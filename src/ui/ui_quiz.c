@@ -708,7 +708,7 @@ static int add_due(void *vctx, const char *lesson_id, const char *exercise_id, i
 {
     struct due_ctx *c = vctx;
     size_t li;
-    const struct lx_lesson *l = ui_lesson(c->ui, lesson_id, &li);
+    const struct lx_lesson *l = lx_course_find(c->ui->course, lesson_id, &li);
     (void)due_day, (void)stability;
     if (!l)
         return 0; /* a lesson no longer installed */
@@ -731,7 +731,7 @@ static int mark_seen(void *vctx, const char *lesson_id, const char *exercise_id,
     (void)due_day, (void)stability;
     /* remember every scheduled exercise as "lesson\nexercise" in the items' shadow list */
     size_t li;
-    const struct lx_lesson *l = ui_lesson(c->ui, lesson_id, &li);
+    const struct lx_lesson *l = lx_course_find(c->ui->course, lesson_id, &li);
     for (size_t i = 0; l && i < l->n_exercises; i++)
         if (strcmp(l->exercises[i].id, exercise_id) == 0)
             add(c->q, li, i, &c->cap);
@@ -758,7 +758,7 @@ struct ui_screen ui_review_new(struct ui *ui, bool cram)
         store_each_due(ui->opt.store, ui->opt.learner_id, now, false, mark_seen, &sc, &err);
         for (size_t li = 0; li < ui->n_lessons && added < ui->new_per_day; li++) {
             const struct lx_lesson *l = ui->lessons[li];
-            if (!ui_lesson_live(ui, li))
+            if (!lx_course_live(ui->course, li))
                 continue;
             for (size_t i = 0; i < l->n_exercises && added < ui->new_per_day; i++) {
                 bool known = false;

@@ -34,7 +34,7 @@ static void build(struct reader *r, struct ui *ui, int cols)
     snprintf(meta, sizeof meta, "%s · concept: %s · checked against: %s", l->module, l->concept,
              l->baseline);
     ui_lines_text(&r->lines, meta, width, 0, A_DIM);
-    ui_requires_text(ui, l, "Builds on: ", meta, sizeof meta);
+    lx_course_requires_text(ui->course, l, "Builds on: ", meta, sizeof meta);
     if (meta[0])
         ui_lines_text(&r->lines, meta, width, 0, A_DIM);
     heading(&r->lines, "Question");
@@ -58,7 +58,7 @@ static void build(struct reader *r, struct ui *ui, int cols)
     if (l->n_links) {
         heading(&r->lines, "Linked lessons (Tab selects, Enter opens)");
         for (size_t i = 0; i < l->n_links; i++) {
-            const struct lx_lesson *to = ui_lesson(ui, l->links[i], NULL);
+            const struct lx_lesson *to = lx_course_find(ui->course, l->links[i], NULL);
             char line[512];
             snprintf(line, sizeof line, "→ %s", to ? to->title : l->links[i]);
             ui_lines_text(&r->lines, line, width, 2, ui_attr(5, A_UNDERLINE));
@@ -127,8 +127,7 @@ static void reload(struct reader *r, struct ui *ui)
         else
             ui_say(ui, UI_BAD, "not reloaded: %s", rep.n ? rep.items[0].msg : "cannot be loaded");
     } else {
-        lx_free(ui->lessons[r->lesson]);
-        ui->lessons[r->lesson] = fresh;
+        lx_course_replace(ui->course, r->lesson, fresh);
         r->built_cols = 0;
         r->link = -1;
         ui_say(ui, UI_GOOD, "reloaded %s", fresh->path);
@@ -177,7 +176,7 @@ static void reader_action(void *self, struct ui *ui, enum ui_action a)
     case UI_OPEN:
         if (r->link >= 0) {
             size_t to;
-            if (ui_lesson(ui, l->links[r->link], &to))
+            if (lx_course_find(ui->course, l->links[r->link], &to))
                 ui_push(ui, ui_reader_new(ui, to));
             else
                 ui_say(ui, UI_BAD, "lesson \"%s\" is not installed", l->links[r->link]);

@@ -1,0 +1,210 @@
+/* The course catalogue: lessons in course order, shadowing by id, lookup,
+ * numbering within a module and prerequisites. */
+#define _POSIX_C_SOURCE 200809L
+#include "lx_course.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lx_course {
+    struct lx_opts opts;
+    char **paths;
+    struct lx_lesson **lessons; /* NULL: not loaded yet, or failed */
+    bool *tried;
+    size_t n;
+};
+
+struct lx_course *lx_course_new(char *const *paths, size_t n, const struct lx_opts *opts)
+{
+    struct lx_course *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->opts = *opts;
+    c->paths = calloc(n ? n : 1, sizeof *c->paths);
+    c->lessons = calloc(n ? n : 1, sizeof *c->lessons);
+    c->tried = calloc(n ? n : 1, sizeof *c->tried);
+    if (!c->paths || !c->lessons || !c->tried) {
+        lx_course_free(c);
+        return NULL;
+    }
+    for (; c->n < n; c->n++) {
+        if (!(c->paths[c->n] = strdup(paths[c->n]))) {
+            lx_course_free(c);
+            return NULL;
+        }
+    }
+    return c;
+}
+
+void lx_course_free(struct lx_course *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->paths[i]);
+        lx_free(c->lessons[i]);
+    }
+    free(c->paths);
+    free(c->lessons);
+    free(c->tried);
+    free(c);
+}
+
+size_t lx_course_size(const struct lx_course *c)
+{
+    return c->n;
+}
+
+const char *lx_course_path(const struct lx_course *c, size_t i)
+{
+    return i < c->n ? c->paths[i] : NULL;
+}
+
+enum kvt_err lx_course_load(struct lx_course *c, size_t i, struct lx_report *rep)
+{
+    struct lx_report own = {0};
+    enum kvt_err rc;
+
+    if (i >= c->n)
+        return KVT_E_RANGE;
+    if (c->tried[i])
+        return c->lessons[i] ? KVT_E_OK : KVT_E_PARSE;
+    c->tried[i] = true;
+    rc = lx_load(c->paths[i], &c->opts, &c->lessons[i], rep ? rep : &own);
+    lx_report_free(&own);
+    return rc;
+}
+
+struct lx_lesson *lx_course_at(const struct lx_course *c, size_t i)
+{
+    return i < c->n ? c->lessons[i] : NULL;
+}
+
+struct lx_lesson **lx_course_lessons(const struct lx_course *c)
+{
+    return c->lessons;
+}
+
+struct lx_lesson *lx_course_take(struct lx_course *c, size_t i)
+{
+    struct lx_lesson *l = lx_course_at(c, i);
+    if (l)
+        c->lessons[i] = NULL;
+    return l;
+}
+
+void lx_course_replace(struct lx_course *c, size_t i, struct lx_lesson *fresh)
+{
+    if (i >= c->n)
+        return;
+    lx_free(c->lessons[i]);
+    c->lessons[i] = fresh;
+    c->tried[i] = true;
+}
+
+/* The last loaded lesson with this id, or SIZE_MAX. */
+static size_t last_with(const struct lx_course *c, const char *id)
+{
+    for (size_t i = c->n; i-- > 0;)
+        if (c->lessons[i] && strcmp(c->lessons[i]->id, id) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+struct lx_lesson *lx_course_find(struct lx_course *c, const char *id, size_t *index)
+{
+    /* later files shadow earlier ones: search from the end, loading as we go */
+    for (size_t i = c->n; i-- > 0;) {
+        lx_course_load(c, i, NULL);
+        if (c->lessons[i] && strcmp(c->lessons[i]->id, id) == 0) {
+            if (index)
+                *index = i;
+            return c->lessons[i];
+        }
+    }
+    return NULL;
+}
+
+bool lx_course_live(const struct lx_course *c, size_t i)
+{
+    return i < c->n && c->lessons[i] && last_with(c, c->lessons[i]->id) == i;
+}
+
+size_t lx_course_number(const struct lx_course *c, size_t i)
+{
+    size_t n = 0;
+    if (!lx_course_live(c, i))
+        return 0;
+    for (size_t j = 0; j <= i; j++)
+        if (lx_course_live(c, j) && strcmp(c->lessons[j]->module, c->lessons[i]->module) == 0)
+            n++;
+    return n;
+}
+
+enum lx_requirement lx_course_requirement(struct lx_course *c, size_t i, size_t k, size_t *at)
+{
+    const struct lx_lesson *l = lx_course_at(c, i), *req;
+    size_t where = SIZE_MAX;
+
+    if (!l || k >= l->n_requires || !(req = lx_course_find(c, l->requires[k], &where)))
+        return LX_REQ_MISSING;
+    if (at)
+        *at = where;
+    /* the map lists a module in course order: a prerequisite placed after
+     * its lesson would be met second */
+    return where > i && strcmp(req->module, l->module) == 0 ? LX_REQ_LATER : LX_REQ_MET;
+}
+
+void lx_course_requires_text(struct lx_course *c, const struct lx_lesson *l, const char *lead,
+                             char *out, size_t cap)
+{
+    size_t used = 0;
+    if (cap)
+        out[0] = '\0';
+    for (size_t k = 0; k < l->n_requires && used < cap; k++) {
+        const struct lx_lesson *req = lx_course_find(c, l->requires[k], NULL);
+        int w = snprintf(out + used, cap - used, "%s%s", k ? " · " : lead,
+                         req ? req->title : l->requires[k]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+void lx_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *out, size_t cap)
+{
+    size_t used = 0;
+    if (cap)
+        out[0] = '\0';
+    for (size_t k = 0; k < l->n_requires && used < cap; k++) {
+        size_t at = SIZE_MAX;
+        const struct lx_lesson *req = lx_course_find(c, l->requires[k], &at);
+        int w;
+        if (req && strcmp(req->module, l->module) == 0)
+            w = snprintf(out + used, cap - used, "%s%zu", k ? "," : "after ",
+                         lx_course_number(c, at));
+        else
+            w = snprintf(out + used, cap - used, "%s%s", k ? "," : "after ", l->requires[k]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+void lx_course_ids_text(const struct lx_course *c, char *out, size_t cap)
+{
+    size_t used = 0;
+    if (cap)
+        out[0] = '\0';
+    for (size_t i = 0; i < c->n && used < cap; i++) {
+        int w;
+        if (!lx_course_live(c, i))
+            continue;
+        w = snprintf(out + used, cap - used, "%s%s", used ? ", " : "", c->lessons[i]->id);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}

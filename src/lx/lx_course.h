@@ -1,0 +1,82 @@
+/* lx_course.h: the course catalogue. The lesson files in course order (the
+ * bundled folder, then the learner's own, then --lessons), each loaded once,
+ * with the rules every screen and command shares: a later file whose
+ * lesson has the same id shadows the earlier one (an author's draft
+ * replaces the bundled lesson); a lesson's number is its place among the
+ * live lessons of its module; prerequisites are found by id and must come
+ * earlier in their module.
+ *
+ * Files are loaded on demand: lx_course_load loads one, lx_course_find
+ * loads from the end backward until it meets the id (so a command stops at
+ * the first folder that has the lesson). The other queries see only what
+ * has been loaded; the app loads every file at start. */
+#ifndef LX_COURSE_H
+#define LX_COURSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lx.h"
+
+struct lx_course;
+
+/* A course over `paths` in course order, loaded with `opts` (both copied).
+ * Loads nothing yet. NULL when out of memory. */
+struct lx_course *lx_course_new(char *const *paths, size_t n, const struct lx_opts *opts);
+void lx_course_free(struct lx_course *c);
+
+/* Files in the course, failed and shadowed ones included. */
+size_t lx_course_size(const struct lx_course *c);
+const char *lx_course_path(const struct lx_course *c, size_t i);
+
+/* Loads file i unless that was tried before. KVT_E_OK when it is loaded;
+ * otherwise lx_load's code, with its problems in rep (may be NULL) the
+ * first time. */
+enum kvt_err lx_course_load(struct lx_course *c, size_t i, struct lx_report *rep);
+
+/* Lesson i, or NULL when not loaded (or it failed). */
+struct lx_lesson *lx_course_at(const struct lx_course *c, size_t i);
+
+/* The slots themselves (lx_course_size of them, as lx_course_at), for code
+ * that walks lessons by index; valid until lx_course_free. */
+struct lx_lesson **lx_course_lessons(const struct lx_course *c);
+
+/* Hands lesson i to the caller (who frees it with lx_free) and empties
+ * the slot; NULL when it holds none. */
+struct lx_lesson *lx_course_take(struct lx_course *c, size_t i);
+
+/* Puts a reloaded lesson in slot i, freeing the one it replaces. */
+void lx_course_replace(struct lx_course *c, size_t i, struct lx_lesson *fresh);
+
+/* The live lesson with this id (the last file that has it), its slot in
+ * *index; NULL when no file has it. Loads files from the end as needed. */
+struct lx_lesson *lx_course_find(struct lx_course *c, const char *id, size_t *index);
+
+/* Lesson i is live: loaded and not shadowed by a later lesson with its id. */
+bool lx_course_live(const struct lx_course *c, size_t i);
+
+/* The live lesson's number in its module, from 1 in course order; 0 when
+ * lesson i is not live. */
+size_t lx_course_number(const struct lx_course *c, size_t i);
+
+/* Where prerequisite k of lesson i stands. */
+enum lx_requirement {
+    LX_REQ_MET,     /* a live lesson has the id (*at is its slot) */
+    LX_REQ_MISSING, /* no lesson has it */
+    LX_REQ_LATER,   /* it is in the same module but after lesson i: met second */
+};
+enum lx_requirement lx_course_requirement(struct lx_course *c, size_t i, size_t k, size_t *at);
+
+/* `lead` and the titles of the lessons l requires, " · " between them (the
+ * id where no lesson has it); "" when it requires none. */
+void lx_course_requires_text(struct lx_course *c, const struct lx_lesson *l, const char *lead,
+                             char *out, size_t cap);
+
+/* "after 2,4": l's prerequisites by number when in l's module, else by id;
+ * "" when it requires none. */
+void lx_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *out, size_t cap);
+
+/* The live lessons' ids in course order, ", " between them, cut to fit. */
+void lx_course_ids_text(const struct lx_course *c, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,219 @@
+#define _POSIX_C_SOURCE 200809L
+/* The course catalogue (lx_course.h): course order, shadowing by id,
+ * lookup that loads no more than it must, numbering within a module, and
+ * prerequisites. Lessons are written to a fresh folder for each case. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lx_course.h"
+#include "tmp_dir.h"
+
+static char dir[64];
+static struct lx_opts opts;
+
+static int setup(void **state)
+{
+    (void)state;
+    lx_default_opts(&opts);
+    opts.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
+    return tmp_dir_make(dir, sizeof dir, "kvt-course");
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return tmp_dir_remove(dir);
+}
+
+struct spec {
+    const char *file, *id, *title, *module, *requires; /* requires: "" or "{ \"a\" }" */
+};
+
+/* Writes each lesson and returns their paths in the order given. */
+static char **write_course(const struct spec *s, size_t n)
+{
+    char **paths = calloc(n, sizeof *paths);
+    assert_non_null(paths);
+    for (size_t i = 0; i < n; i++) {
+        char path[256];
+        FILE *f;
+        snprintf(path, sizeof path, "%s/%s", dir, s[i].file);
+        assert_non_null(f = fopen(path, "w"));
+        if (strcmp(s[i].id, "!broken") == 0) {
+            fputs("return lesson {\n", f); /* a syntax error */
+        } else {
+            fprintf(f,
+                    "return lesson {\n"
+                    "  id = \"%s\", title = \"%s\", module = \"%s\", baseline = \"vLLM 0.11\",\n"
+                    "  concept = \"c\", question = \"Q?\", answer = \"A.\",\n"
+                    "  sections = { section { title = \"T\", text = \"x\" } },\n"
+                    "  worked = \"1 + 1 = 2\",\n"
+                    "  followups = { followup { question = \"F?\", answer = \"G.\","
+                    " points = { \"g\" } } },\n"
+                    "  exercises = { numeric { id = \"two\", prompt = \"1 + 1?\", expected = 2,"
+                    " unit = \"\" } },\n"
+                    "  %s%s%s\n"
+                    "}\n",
+                    s[i].id, s[i].title, s[i].module, s[i].requires[0] ? "requires = " : "",
+                    s[i].requires, s[i].requires[0] ? "," : "");
+        }
+        fclose(f);
+        assert_non_null(paths[i] = strdup(path));
+    }
+    return paths;
+}
+
+static void free_paths(char **paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+}
+
+static struct lx_course *load_all(char **paths, size_t n)
+{
+    struct lx_course *c = lx_course_new(paths, n, &opts);
+    assert_non_null(c);
+    for (size_t i = 0; i < n; i++)
+        lx_course_load(c, i, NULL);
+    return c;
+}
+
+/* The bundled course, then a learner's draft of lesson "b" (as --lessons
+ * gives it: after the bundled files). */
+static const struct spec course[] = {
+    {"1.lua", "a", "Alpha", "m1", ""},
+    {"2.lua", "b", "Beta", "m1", "{ \"a\" }"},
+    {"3.lua", "c", "Gamma", "m2", "{ \"a\", \"b\" }"},
+    {"4.lua", "d", "Delta", "m1", ""},
+    {"5.lua", "!broken", "", "", ""},
+    {"6.lua", "b", "Beta, my draft", "m1", ""},
+};
+#define N_COURSE (sizeof course / sizeof course[0])
+
+static void test_order_and_shadowing(void **state)
+{
+    (void)state;
+    char **paths = write_course(course, N_COURSE), ids[256];
+    struct lx_course *c = load_all(paths, N_COURSE);
+    size_t at = 99;
+
+    assert_int_equal(lx_course_size(c), N_COURSE);
+    assert_string_equal(lx_course_path(c, 2), paths[2]);
+    /* the later file with id "b" shadows the earlier one */
+    assert_true(lx_course_live(c, 0));
+    assert_false(lx_course_live(c, 1));
+    assert_true(lx_course_live(c, 5));
+    assert_false(lx_course_live(c, 4)); /* it failed to load */
+    assert_null(lx_course_at(c, 4));
+    assert_string_equal(lx_course_find(c, "b", &at)->title, "Beta, my draft");
+    assert_int_equal(at, 5);
+    assert_null(lx_course_find(c, "zz", NULL));
+    /* the live lessons, in course order, each once */
+    lx_course_ids_text(c, ids, sizeof ids);
+    assert_string_equal(ids, "a, c, d, b");
+    /* the slots are the course's own, in order */
+    assert_ptr_equal(lx_course_lessons(c)[2], lx_course_at(c, 2));
+    lx_course_free(c);
+    free_paths(paths, N_COURSE);
+}
+
+static void test_numbering(void **state)
+{
+    (void)state;
+    char **paths = write_course(course, N_COURSE);
+    struct lx_course *c = load_all(paths, N_COURSE);
+
+    /* m1 counts a, d, then the draft of b (the shadowed b has no number);
+     * m2 starts again at 1 */
+    assert_int_equal(lx_course_number(c, 0), 1);
+    assert_int_equal(lx_course_number(c, 1), 0);
+    assert_int_equal(lx_course_number(c, 3), 2);
+    assert_int_equal(lx_course_number(c, 5), 3);
+    assert_int_equal(lx_course_number(c, 2), 1);
+    assert_int_equal(lx_course_number(c, 4), 0);
+    lx_course_free(c);
+    free_paths(paths, N_COURSE);
+}
+
+static void test_prerequisites(void **state)
+{
+    (void)state;
+    static const struct spec s[] = {
+        {"1.lua", "a", "Alpha", "m1", "{ \"b\" }"}, /* b comes later in m1 */
+        {"2.lua", "b", "Beta", "m1", "{ \"nowhere\" }"},
+        {"3.lua", "c", "Gamma", "m2", "{ \"a\", \"nowhere\", \"b\" }"},
+    };
+    char **paths = write_course(s, 3), text[256];
+    struct lx_course *c = load_all(paths, 3);
+    size_t at = 99;
+
+    assert_int_equal(lx_course_requirement(c, 0, 0, &at), LX_REQ_LATER);
+    assert_int_equal(at, 1);
+    assert_int_equal(lx_course_requirement(c, 1, 0, NULL), LX_REQ_MISSING);
+    /* another module's lesson may come later: it is not met second on the map */
+    assert_int_equal(lx_course_requirement(c, 2, 0, &at), LX_REQ_MET);
+    assert_int_equal(at, 0);
+    assert_int_equal(lx_course_requirement(c, 2, 5, NULL), LX_REQ_MISSING);
+    /* titles where a lesson has the id, the id itself where none does */
+    lx_course_requires_text(c, lx_course_at(c, 2), "Builds on: ", text, sizeof text);
+    assert_string_equal(text, "Builds on: Alpha · nowhere · Beta");
+    /* by number in the lesson's own module ("after 2"), by id across modules */
+    lx_course_after_text(c, lx_course_at(c, 0), text, sizeof text);
+    assert_string_equal(text, "after 2");
+    lx_course_after_text(c, lx_course_at(c, 2), text, sizeof text);
+    assert_string_equal(text, "after a,nowhere,b");
+    lx_course_requires_text(c, lx_course_at(c, 1), "", text, 4); /* cut to fit */
+    assert_string_equal(text, "now");
+    lx_course_free(c);
+    free_paths(paths, 3);
+}
+
+static void test_lookup_loads_from_the_end(void **state)
+{
+    (void)state;
+    char **paths = write_course(course, N_COURSE);
+    struct lx_course *c = lx_course_new(paths, N_COURSE, &opts);
+    struct lx_lesson *l;
+    size_t at;
+
+    /* the draft is the last file: found without loading the bundled ones */
+    assert_non_null(lx_course_find(c, "b", &at));
+    assert_int_equal(at, 5);
+    for (size_t i = 0; i < 5; i++)
+        assert_null(lx_course_at(c, i));
+    /* "a" is the first file: every later one is tried on the way */
+    assert_non_null(lx_course_find(c, "a", &at));
+    assert_int_equal(at, 0);
+    assert_non_null(lx_course_at(c, 3));
+    /* a failed file stays failed, and says so again */
+    assert_int_not_equal(lx_course_load(c, 4, NULL), KVT_E_OK);
+    assert_int_equal(lx_course_load(c, 3, NULL), KVT_E_OK);
+    /* take hands the lesson over; replace puts one back */
+    l = lx_course_take(c, 0);
+    assert_non_null(l);
+    assert_null(lx_course_at(c, 0));
+    assert_null(lx_course_find(c, "a", NULL));
+    lx_course_replace(c, 0, l);
+    assert_ptr_equal(lx_course_find(c, "a", NULL), l);
+    lx_course_free(c);
+    free_paths(paths, N_COURSE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_order_and_shadowing),
+        cmocka_unit_test(test_numbering),
+        cmocka_unit_test(test_prerequisites),
+        cmocka_unit_test(test_lookup_loads_from_the_end),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
