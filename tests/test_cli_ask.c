@@ -10,6 +10,7 @@
  *   fp8         half of 56 KiB = 28 KiB
  *   int4        7,615,616,512 x 4.125 / 8 B = 3,926,802,264 B = 3.657 GiB
  *   int4 fit    (24 GiB - 3.657 GiB) / 896 KiB = 23,806 blocks / 512 = 46 */
+#define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
 #include <math.h>
 #include <setjmp.h>
@@ -20,10 +21,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
+#include <unistd.h>
+
 #include "run_cmd.h"
+#include "tmp_dir.h"
 
 static json_t *ask(const char *exercise, const char *answer, const char *seed, int want_status)
 {
@@ -309,6 +314,71 @@ static void test_human_output(void **state)
     run_free(&r);
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A lesson folder holding a lesson that loops inside a C library function
+ * (table.insert under a __len of 2^63 - 2; stock Lua runs it for
+ * centuries): ask loads it on the way to the lesson asked for, stops it at
+ * the 2 s load deadline, and answers. */
+static void test_a_lesson_looping_in_c_does_not_hold_ask(void **state)
+{
+    (void)state;
+    char dir[256], src[1200], dst[600], buf[4096];
+    char *argv[] = {(char *)run_kvtutor_path(),
+                    "ask",
+                    "kv-cache",
+                    "per-token",
+                    "56 KiB",
+                    "--lessons",
+                    dir,
+                    NULL};
+    struct run_result r;
+    FILE *in, *out;
+    size_t n;
+    double t0, ms;
+
+    assert_int_equal(tmp_dir_make(dir, sizeof dir, "kvt_ask_c_loop"), 0);
+    snprintf(src, sizeof src, "%s/hostile-lua/H38-table-insert-len.lua", getenv("KVT_FIXTURES"));
+    snprintf(dst, sizeof dst, "%s/a-c-loop.lua", dir);
+    assert_non_null(in = fopen(src, "rb"));
+    assert_non_null(out = fopen(dst, "wb"));
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        assert_int_equal(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+    t0 = now_ms();
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    ms = now_ms() - t0;
+    if (r.status != 0 || !strstr(r.out, "correct"))
+        fail_msg("exit %d: %s%s", r.status, r.out, r.err);
+    if (ms > 2000 + 1500) /* the one deadline, and a generous second and a half */
+        fail_msg("ask took %.0f ms", ms);
+    run_free(&r);
+    assert_int_equal(tmp_dir_remove(dir), 0);
+}
+
+/* An answer that is not UTF-8: the reason it could not be read is still
+ * in the JSON (its bad bytes shown as escapes), not silently dropped. */
+static void test_json_reason_survives_bytes_that_are_not_utf8(void **state)
+{
+    (void)state;
+    json_t *j = ask("per-token",
+                    "56 \xff"
+                    "B",
+                    NULL, 1);
+    json_t *reason = json_object_get(j, "reason");
+    if (!json_is_string(reason))
+        fail_msg("no reason in %s", json_dumps(j, 0));
+    assert_non_null(strstr(json_string_value(reason), "unknown unit \"\\xff"
+                                                      "B\""));
+    json_decref(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +388,8 @@ int main(void)
         cmocka_unit_test(test_measure_then_predict),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_human_output),
+        cmocka_unit_test(test_a_lesson_looping_in_c_does_not_hold_ask),
+        cmocka_unit_test(test_json_reason_survives_bytes_that_are_not_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,11 @@
 /* Sanitising untrusted text: what a terminal would obey becomes visible
  * and inert; printable UTF-8 (×, ≈, subscripts, CJK) stays as it is. */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -89,6 +91,43 @@ static const char *wrap_all(const char *text, int width)
     return out;
 }
 
+/* Streaming: text of any length comes out whole, sanitised, with pieces
+ * never split inside a character (a 3-byte "×" straddles every boundary of
+ * the 512-byte pieces here), and the same bytes as one kvt_sanitize. */
+static void test_fput_safe_streams_everything(void **state)
+{
+    (void)state;
+    static char in[20000], want[80000], got[80000];
+    size_t n = 0;
+    FILE *f;
+
+    for (int i = 0; n + 8 < sizeof in; i++) {
+        static const char *const bits[] = {"ab",   "\xc3\x97", "\x1b]0;x\x07",
+                                           "\xff", "\n",       "\xe2\x80\xae"};
+        size_t l = strlen(bits[i % 6]);
+        memcpy(in + n, bits[i % 6], l);
+        n += l;
+    }
+    kvt_sanitize(in, n, want, sizeof want, KVT_KEEP_NEWLINES);
+    assert_true(strlen(want) > n); /* nothing was cut */
+    f = fmemopen(got, sizeof got, "w");
+    assert_non_null(f);
+    kvt_fput_safe(f, in, n, KVT_KEEP_NEWLINES);
+    fclose(f);
+    assert_string_equal(got, want);
+    assert_null(strchr(got, 0x1b));
+    /* a field in a message: cut, and NULL reads as empty */
+    {
+        char big[100000], out[KVT_SAFE_FIELD];
+        memset(big, 'n', sizeof big - 1);
+        big[sizeof big - 1] = '\0';
+        assert_int_equal(strlen(kvt_safe(big, out, sizeof out)), KVT_SAFE_FIELD - 1);
+        assert_string_equal(out + KVT_SAFE_FIELD - 4, "...");
+        assert_string_equal(kvt_safe(NULL, out, sizeof out), "");
+        assert_string_equal(kvt_safe("a\x1b[2Jb", out, sizeof out), "a\\x1b[2Jb");
+    }
+}
+
 static void test_widths_and_wrapping(void **state)
 {
     (void)state;
@@ -112,6 +151,7 @@ int main(void)
         cmocka_unit_test(test_controls_become_escapes),
         cmocka_unit_test(test_multiline_keeps_newlines),
         cmocka_unit_test(test_cut_at_a_character_boundary),
+        cmocka_unit_test(test_fput_safe_streams_everything),
         cmocka_unit_test(test_widths_and_wrapping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

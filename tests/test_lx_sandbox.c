@@ -149,6 +149,131 @@ static void test_patterns_match_stock_lua(void **state)
     }
 }
 
+/* The sandbox's own string.rep and table library against stock Lua 5.4:
+ * results and error messages read the same. */
+static void test_rep_and_table_match_stock_lua(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {
+        "return string.rep('ab', 3)",
+        "return string.rep('ab', 3, ', ')",
+        "return string.rep('', 5, '-')",
+        "return string.rep('x', 1, '-')",
+        "return string.rep('', 1, '-') .. '|'",
+        "return string.rep('abc', 0) .. '|' .. string.rep('abc', -3) .. '|'",
+        "return #string.rep('0123456789', 100000, '.')",
+        "return string.rep('a', 2.0)",
+        "return string.rep('a', 2.5)",
+        "return string.rep()",
+        "return string.rep('x', 1 << 62, 'y')",
+        "local t = {1, 2, 3} table.insert(t, 4) table.insert(t, 1, 0) "
+        "return table.concat(t, ',')",
+        "local t = {1, 2, 3} table.insert(t, 5, 9) return 'no'",
+        "local t = {1, 2, 3} table.insert(t, 0, 9) return 'no'",
+        "local t = {} table.insert(t, 1, 2, 3) return 'no'",
+        "local t = {1, 2, 3} return table.remove(t) .. table.remove(t, 1) .. #t",
+        "local t = {} return tostring(table.remove(t)) .. tostring(table.remove(t, 0))",
+        "local t = {1, 2, 3} table.remove(t, 7) return 'no'",
+        "local t = {n = 1} return tostring(table.remove(t, #t + 1))",
+        "return table.concat(table.move({1, 2, 3, 4, 5}, 2, 4, 1), ',')",
+        "return table.concat(table.move({1, 2, 3, 4, 5}, 1, 3, 3), ',')",
+        "return table.concat(table.move({1, 2, 3}, 1, 3, 2, {9, 9, 9, 9}), ',')",
+        "return #table.move({1, 2, 3}, 3, 1, 1)",
+        "return table.move({}, -1, math.maxinteger, 1)",
+        "return table.move({}, 1, 2, math.maxinteger)",
+        "return table.concat({1, 2.5, 'x'}, '-')",
+        "return table.concat({1, 2, 3, 4}, ',', 2, 3)",
+        "return table.concat({}, ',') .. '|'",
+        "return table.concat({1, {}, 3})",
+        "return table.concat({1, 2}, ',', 3) .. '|'",
+        "return select('#', table.unpack({1, 2, 3}))",
+        "return table.concat({table.unpack({1, 2, 3, 4}, 2, 3)}, ',')",
+        "return select('#', table.unpack({}, 1, 0))",
+        "return select('#', table.unpack({}, 1, 3))",
+        "return table.unpack({}, 1, math.maxinteger)",
+        "return table.unpack({}, math.mininteger, math.maxinteger)",
+        "local t = {5, 2, 8, 1, 9, 3} table.sort(t) return table.concat(t, ',')",
+        "local t = {5, 2, 8, 1, 9, 3} table.sort(t, function(a, b) return a > b end) "
+        "return table.concat(t, ',')",
+        "local t = {'b', 'a', 'c'} table.sort(t) return table.concat(t)",
+        "local t = {} for i = 1, 1000 do t[i] = (i * 7919) % 1000 end table.sort(t) "
+        "for i = 2, 1000 do if t[i - 1] > t[i] then return 'unsorted' end end return t[1]",
+        "local t = {3, 'a', 1} table.sort(t) return 'no'",
+        "local t = {3, 1} table.sort(t, 1) return 'no'",
+        "table.insert(1, 2) return 'no'",
+        "return table.concat('abc')",
+        /* a proxy with the metamethods is taken as a table */
+        "local store = {10, 20, 30} local p = setmetatable({}, {__index = store, "
+        "__newindex = store, __len = function() return #store end}) "
+        "table.insert(p, 40) return table.concat(p, ',') .. ' ' .. table.remove(p, 1)",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char want[4096];
+        const char *got;
+        snprintf(want, sizeof want, "%s", stock_eval(cases[i]));
+        got = sandbox_eval(cases[i], 1000);
+        if (strcmp(got, want) != 0)
+            fail_msg("%s\n  stock: %s\n  ours:  %s", cases[i], want, got);
+    }
+}
+
+/* Library calls whose work a number sets, not memory or Lua code: stock
+ * Lua 5.4 runs each for centuries inside one C call, where neither the
+ * count hook nor the memory cap fires. Each must stop at a 200 ms deadline
+ * (checked: within 100 ms past it). */
+static void test_c_level_loops_stop_at_deadline(void **state)
+{
+    (void)state;
+    static const char *const instant[] = {
+        /* nothing to copy: stock Lua turns its loop 2^63 - 1 times */
+        "return string.rep('', math.maxinteger) .. string.rep('', math.maxinteger, '') .. '|'",
+        "local n = 0 for i = 1, 1000 do n = n + #string.rep('', math.maxinteger - i) end "
+        "return n",
+    };
+    static const char *const loops[] = {
+        "return table.move({}, 1, math.maxinteger - 1, 1)",
+        "return table.move({}, math.mininteger + 2, -1, 1)",
+        "local t = setmetatable({}, {__len = function() return math.maxinteger - 1 end}) "
+        "table.insert(t, 1, 'x')",
+        "local t = setmetatable({}, {__len = function() return math.maxinteger - 1 end}) "
+        "table.remove(t, 1)",
+        "local t = setmetatable({}, {__len = function() return math.maxinteger end, "
+        "__index = rawlen}) return table.concat(t)",
+        /* a chain of 1,999 __index tables: every element costs 2,000 lookups,
+         * all in C, and a million of them fit on the stack */
+        "local t = {} for i = 1, 1999 do t = setmetatable({}, {__index = t}) end "
+        "return select('#', table.unpack(t, 1, 999000))",
+        "local t = setmetatable({}, {__len = function() return 2^31 - 2 end, "
+        "__index = rawlen, __newindex = rawequal}) table.sort(t)",
+        "local t = setmetatable({}, {__index = tostring, __newindex = rawequal}) "
+        "table.move(t, 2, math.maxinteger - 1, 1)",
+        /* a loop of such calls, each caught: the deadline stays armed */
+        "while true do pcall(table.move, {}, 1, math.maxinteger - 1, 1) end",
+    };
+    for (size_t i = 0; i < sizeof instant / sizeof instant[0]; i++) {
+        struct timespec a, b;
+        const char *r;
+        double ms;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        r = sandbox_eval(instant[i], 200);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+        if ((strcmp(r, "|") != 0 && strcmp(r, "0") != 0) || ms > 50)
+            fail_msg("%s: \"%s\" after %.0f ms", instant[i], r, ms);
+    }
+    for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+        struct timespec a, b;
+        const char *r;
+        double ms;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        r = sandbox_eval(loops[i], 200);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+        if (!strstr(r, "ran past its 200 ms deadline") || ms > 200 + 100)
+            fail_msg("%s: \"%s\" after %.0f ms", loops[i], r, ms);
+    }
+}
+
 static void test_backtracking_stops_at_deadline(void **state)
 {
     (void)state;
@@ -344,6 +469,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_patterns_match_stock_lua),
+        cmocka_unit_test(test_rep_and_table_match_stock_lua),
+        cmocka_unit_test(test_c_level_loops_stop_at_deadline),
         cmocka_unit_test(test_backtracking_stops_at_deadline),
         cmocka_unit_test(test_nothing_dangerous_is_reachable),
         cmocka_unit_test(test_metatables_and_xpcall),

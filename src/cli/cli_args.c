@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvt_text.h"
+
 static const struct {
     const char *name, *metavar;
     unsigned bit;
@@ -18,12 +20,15 @@ static const struct {
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    char msg[1024], safe[320];
 
-    fprintf(stderr, "kvtutor%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    /* the message quotes arguments: sanitised, and cut so that a 100 KB
+     * argument is not echoed whole */
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (see kvtutor%s%s --help)\n", cmd ? " " : "", cmd ? cmd : "");
+    fprintf(stderr, "kvtutor%s%s: %s (see kvtutor%s%s --help)\n", cmd ? " " : "", cmd ? cmd : "",
+            kvt_safe(msg, safe, sizeof safe), cmd ? " " : "", cmd ? cmd : "");
     return 2;
 }
 

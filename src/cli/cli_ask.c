@@ -206,6 +206,7 @@ static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, co
                       const struct outcome *o)
 {
     json_t *j = json_object();
+    char why[1024];
     int rc;
 
     json_object_set_new(j, "lesson", json_string(l->id));
@@ -257,7 +258,10 @@ static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, co
         json_object_set_new(j, "covered", covered);
         json_object_set_new(j, "missed", missed);
     }
-    json_object_set_new(j, "reason", o->g.why[0] ? json_string(o->g.why) : json_null());
+    /* the reason may quote the answer, which need not be UTF-8: jansson
+     * refuses such a string (and the key would silently go missing) */
+    kvt_sanitize(o->g.why, strlen(o->g.why), why, sizeof why, 0);
+    json_object_set_new(j, "reason", why[0] ? json_string(why) : json_null());
     rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     putchar('\n');
     json_decref(j);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvt_text.h"
+
 #define DEFAULT_LEARNER "default"
 
 /* What to do about each way the database can fail. */
@@ -34,9 +36,12 @@ static const char *advice(enum kvt_err e)
 
 int cli_db_error(const char *cmd, const char *path, const struct store_error *err)
 {
-    fprintf(stderr, "kvtutor %s: %s: %s", cmd, path, kvt_strerror(err->code));
+    char f1[KVT_SAFE_FIELD * 2], f2[KVT_SAFE_FIELD];
+    /* the path is the user's, the detail may quote the file: neither goes out raw */
+    fprintf(stderr, "kvtutor %s: %s: %s", cmd, kvt_safe(path, f1, sizeof f1),
+            kvt_strerror(err->code));
     if (err->detail[0])
-        fprintf(stderr, " (%s)", err->detail);
+        fprintf(stderr, " (%s)", kvt_safe(err->detail, f2, sizeof f2));
     fprintf(stderr, "; %s\n", advice(err->code));
     return 1;
 }

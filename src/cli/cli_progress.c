@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kvt_text.h"
 #include "store_report.h"
 
 /* Options the progress commands share; positional arguments are left in
@@ -51,10 +52,12 @@ static double pct(int64_t part, int64_t whole)
 
 static void stats_human(const struct cli_db *db, const struct store_stats *s)
 {
-    char n1[32], n2[32];
+    char n1[32], n2[32], f1[KVT_SAFE_FIELD], f2[KVT_SAFE_FIELD];
     const char *module = NULL;
 
-    printf("Progress of %s (%s)\n\n", db->learner, db->path);
+    /* every name below comes from the database, which an import fills */
+    printf("Progress of %s (%s)\n\n", kvt_safe(db->learner, f1, sizeof f1),
+           kvt_safe(db->path, f2, sizeof f2));
     if (s->attempts == 0) {
         puts("No answers yet. Open a lesson and answer its exercises; they appear here.");
         return;
@@ -73,16 +76,17 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s)
         const struct store_lesson_stats *l = &s->lessons[i];
         if (!module || strcmp(module, l->module) != 0) {
             module = l->module;
-            printf("  %s\n", module[0] ? module : "(no module)");
+            printf("  %s\n", module[0] ? kvt_safe(module, f1, sizeof f1) : "(no module)");
         }
-        printf("    %-34s %9lld %8lld %7.0f%% %8lld %8lld\n", l->lesson_id, (long long)l->exercises,
-               (long long)l->attempts, pct(l->correct, l->attempts), (long long)l->due_now,
-               (long long)l->due_week);
+        printf("    %-34s %9lld %8lld %7.0f%% %8lld %8lld\n", kvt_safe(l->lesson_id, f1, sizeof f1),
+               (long long)l->exercises, (long long)l->attempts, pct(l->correct, l->attempts),
+               (long long)l->due_now, (long long)l->due_week);
     }
     if (s->n_weakest) {
         puts("\n  Most frequent mistakes");
         for (size_t i = 0; i < s->n_weakest; i++)
-            printf("    %4lld x  %s\n", (long long)s->weakest[i].count, s->weakest[i].diagnosis);
+            printf("    %4lld x  %s\n", (long long)s->weakest[i].count,
+                   kvt_safe(s->weakest[i].diagnosis, f1, sizeof f1));
     }
 }
 
@@ -198,7 +202,7 @@ int cli_config(int argc, char **argv)
     struct cli_db db;
     struct store_error err;
     const struct setting *s = NULL;
-    char value[256];
+    char value[256], f1[KVT_SAFE_FIELD];
     bool found;
     static const struct cli_spec spec = {.cmd = "config", .globals = CLI_G_DB, .max_pos = 3};
     int rc = parse_opts(&spec, argc, argv, &o);
@@ -245,10 +249,12 @@ int cli_config(int argc, char **argv)
                 break;
             }
             if (s)
-                puts(found ? value : store_setting_fallback(settings[i].key));
+                puts(found ? kvt_safe(value, f1, sizeof f1)
+                           : store_setting_fallback(settings[i].key));
             else
                 printf("%-18s %s\n", settings[i].key,
-                       found ? value : store_setting_fallback(settings[i].key));
+                       found ? kvt_safe(value, f1, sizeof f1)
+                             : store_setting_fallback(settings[i].key));
         }
     }
     cli_db_close(&db);
@@ -261,7 +267,7 @@ int cli_reset(int argc, char **argv)
     struct cli_db db;
     struct store_error err;
     int64_t removed = 0;
-    char answer[16] = "";
+    char answer[16] = "", f1[KVT_SAFE_FIELD], f2[KVT_SAFE_FIELD];
     static const struct cli_spec spec = {.cmd = "reset",
                                          .flags = yes_flag,
                                          .nflags = 1,
@@ -282,8 +288,8 @@ int cli_reset(int argc, char **argv)
     if ((rc = cli_db_open("reset", o.db, o.learner, (int64_t)time(NULL), &db)) != 0)
         return rc;
     if (!o.yes) {
-        fprintf(stderr, "Delete %s's answers and schedule for lesson %s? [y/N] ", db.learner,
-                o.pos[0]);
+        fprintf(stderr, "Delete %s's answers and schedule for lesson %s? [y/N] ",
+                kvt_safe(db.learner, f1, sizeof f1), kvt_safe(o.pos[0], f2, sizeof f2));
         fflush(stderr);
         if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) {
             fputs("\nkvtutor reset: nothing deleted\n", stderr);
@@ -294,8 +300,8 @@ int cli_reset(int argc, char **argv)
     if (store_reset_lesson(db.st, db.learner_id, o.pos[0], &removed, &err) != KVT_E_OK)
         rc = cli_db_error("reset", db.path, &err);
     else
-        printf("Reset %s: %lld answer%s deleted.\n", o.pos[0], (long long)removed,
-               removed == 1 ? "" : "s");
+        printf("Reset %s: %lld answer%s deleted.\n", kvt_safe(o.pos[0], f1, sizeof f1),
+               (long long)removed, removed == 1 ? "" : "s");
     cli_db_close(&db);
     return rc;
 }

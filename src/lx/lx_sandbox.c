@@ -7,7 +7,12 @@
  *     os, package, debug, coroutine);
  *   - base without dofile, loadfile, collectgarbage, warn and print; load is
  *     text-only and sees the lesson's globals;
- *   - string without dump, and with budgeted find/match/gmatch/gsub;
+ *   - string without dump, with budgeted find/match/gmatch/gsub and a
+ *     string.rep that checks the deadline (lx_strlib.c);
+ *   - table with insert/remove/move/concat/unpack/sort that check the
+ *     deadline inside their loops (lx_tablib.c): their work is set by a
+ *     count the lesson chooses, not by memory or Lua code, so neither the
+ *     count hook nor the memory cap would stop them;
  *   - setmetatable refuses __gc (finalizers run outside every deadline);
  *   - xpcall calls its handler after unwinding, as an ordinary call, so the
  *     deadline bounds the handler too;
@@ -58,13 +63,18 @@ static void push_cut_short(lua_State *L, const struct lx_ctx *c)
         lua_pushfstring(L, "the lesson ran past its %d ms deadline", (int)c->limit_ms);
 }
 
-static void hook(lua_State *L, lua_Debug *ar)
+void lx_check(lua_State *L)
 {
-    (void)ar;
     if (lx_over(L)) {
         push_cut_short(L, lx_ctx(L));
         lua_error(L);
     }
+}
+
+static void hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    lx_check(L);
 }
 
 static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -221,9 +231,10 @@ static int setup(lua_State *L)
     remove_field(L, -1, "dump");
     lua_pop(L, 2);
     luaL_requiref(L, "__strlib", lx_open_strlib, 0);
+    luaL_requiref(L, "__tablib", lx_open_tablib, 0);
     luaL_requiref(L, "kv", lx_open_kv, 1);
     luaL_requiref(L, "host", lx_open_host, 1);
-    lua_pop(L, 3);
+    lua_pop(L, 4);
     return 0;
 }
 

@@ -30,6 +30,10 @@ struct lx_ctx *lx_ctx(lua_State *L);
  * Takes the lua_State as void* to serve as the pattern matcher's check. */
 bool lx_over(void *L);
 
+/* Raises the cut-short error ("ran past its deadline", or "stopped") when
+ * lx_over says so; for C loops whose length a lesson chooses. */
+void lx_check(lua_State *L);
+
 /* The one protected call: calls the function below nargs arguments with a
  * deadline of limit_ms, converts any error to a plain message (never
  * calling a __tostring), and leaves either nresults values (LUA_OK) or one
@@ -41,7 +45,8 @@ int lx_pcall(lua_State *L, int nargs, int nresults, unsigned limit_ms);
 const char *lx_errmsg(lua_State *L);
 
 /* luaopen functions of the modules the sandbox offers. */
-int lx_open_strlib(lua_State *L); /* replaces string.find/match/gmatch/gsub */
+int lx_open_strlib(lua_State *L); /* replaces string.find/match/gmatch/gsub/rep */
+int lx_open_tablib(lua_State *L); /* replaces table.insert/remove/move/concat/unpack/sort */
 int lx_open_kv(lua_State *L);     /* the calculator */
 int lx_open_host(lua_State *L);   /* primitives the DSL builds on */
 

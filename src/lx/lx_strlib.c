@@ -1,7 +1,8 @@
 /* string.find, string.match, string.gmatch and string.gsub for lessons, on
  * the budgeted matcher (lx_pattern.h), with Lua 5.4's own behaviour:
  * init positions, plain finds, anchors, captures, and gsub's string, table
- * and function replacements. */
+ * and function replacements; and string.rep, whose stock loop runs once per
+ * repetition even when there is nothing to copy. */
 #include "lx_pattern.h"
 #include "lx_state.h"
 
@@ -271,11 +272,52 @@ static int str_gsub(lua_State *L)
     return 2;
 }
 
+/* string.rep(s, n [, sep]). The stock loop copies s and sep n times: with
+ * s and sep empty it turns math.maxinteger times, allocating nothing and
+ * running no Lua instruction. Here an empty result returns at once, and the
+ * rest is built by doubling (one copy of "s..sep", then the filled prefix
+ * copied onto itself), about log2 of the length in copies, with a deadline
+ * check between them; the size is bounded by the memory cap, since the
+ * buffer is allocated first. */
+static int str_rep(lua_State *L)
+{
+    size_t l, lsep, unit, total, filled;
+    const char *s = luaL_checklstring(L, 1, &l);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    const char *sep = luaL_optlstring(L, 3, "", &lsep);
+    luaL_Buffer b;
+    char *out;
+
+    if (n <= 0 || (l == 0 && (lsep == 0 || n == 1))) {
+        lua_pushliteral(L, "");
+        return 1;
+    }
+    unit = l + lsep;
+    if (unit < l || unit > ((size_t)-1 >> 1) / (lua_Unsigned)n)
+        return luaL_error(L, "resulting string too large");
+    total = (size_t)n * unit - lsep;
+    out = luaL_buffinitsize(L, &b, total);
+    memcpy(out, s, l);
+    filled = l;
+    if (n > 1) {
+        memcpy(out + l, sep, lsep);
+        filled = unit;
+    }
+    while (filled < total) {
+        size_t chunk = total - filled < filled ? total - filled : filled;
+        lx_check(L);
+        memcpy(out + filled, out, chunk);
+        filled += chunk;
+    }
+    luaL_pushresultsize(&b, total);
+    return 1;
+}
+
 int lx_open_strlib(lua_State *L)
 {
     static const luaL_Reg fns[] = {
         {"find", str_find}, {"match", str_match}, {"gmatch", str_gmatch},
-        {"gsub", str_gsub}, {NULL, NULL},
+        {"gsub", str_gsub}, {"rep", str_rep},     {NULL, NULL},
     };
     lua_getglobal(L, LUA_STRLIBNAME);
     luaL_setfuncs(L, fns, 0);

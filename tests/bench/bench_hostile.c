@@ -8,11 +8,13 @@
  *     bench_hostile DIR [RUNS] [DSL]
  *
  * DIR is tests/fixtures/hostile-lua; DSL defaults to lua/kvtutor.lua beside
- * it. The targets: stopped within half a second of the deadline (a lesson
- * that ends by itself: within half a second), and growth that does not scale
- * with RUNS. */
+ * it. The targets: stopped within 100 ms past the deadline (the "past"
+ * column: the overshoot of the worst run, for lessons held to the deadline,
+ * including those that loop inside a C library function), a lesson that ends
+ * by itself within half a second, and growth that does not scale with RUNS. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <stdbool.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,10 +90,10 @@ int main(int argc, char **argv)
     }
     qsort(names, n, sizeof names[0], by_name);
 
-    double worst_all = 0;
+    double worst_past = 0, worst_own = 0;
     long start_rss = rss_kib();
-    printf("%-34s %6s %9s %9s %10s  %s\n", "lesson", "runs", "median", "worst", "growth",
-           "verdict");
+    printf("%-34s %6s %9s %9s %8s %10s  %s\n", "lesson", "runs", "median", "worst", "past",
+           "growth", "verdict");
     for (size_t i = 0; i < n; i++) {
         char path[4096];
         double *t = malloc(sizeof(double) * (size_t)runs);
@@ -123,16 +125,23 @@ int main(int argc, char **argv)
         long growth = rss_kib() - before;
         qsort(t, (size_t)runs, sizeof t[0], cmp);
         /* past the deadline, or the whole time for a lesson that ended sooner */
-        double late = t[runs - 1] >= o.load_ms / 1e3 ? t[runs - 1] - o.load_ms / 1e3 : t[runs - 1];
-        if (late > worst_all)
-            worst_all = late;
-        printf("%-34s %6d %7.1fms %7.1fms %7ld KiB  %s\n", names[i], runs, t[runs / 2] * 1e3,
-               t[runs - 1] * 1e3, growth, verdict);
+        bool held = t[runs - 1] >= o.load_ms / 1e3;
+        double late = held ? t[runs - 1] - o.load_ms / 1e3 : t[runs - 1];
+        char past[32] = "";
+        if (held && late > worst_past)
+            worst_past = late;
+        if (!held && late > worst_own)
+            worst_own = late;
+        if (held)
+            snprintf(past, sizeof past, "%.1fms", late * 1e3);
+        printf("%-34s %6d %7.1fms %7.1fms %8s %7ld KiB  %s\n", names[i], runs, t[runs / 2] * 1e3,
+               t[runs - 1] * 1e3, past, growth, verdict);
         free(t);
         free(names[i]);
     }
-    printf("load deadline %u ms; worst time to stop, past it or in all: %.1f ms (target < 500 "
-           "ms); process grew %ld KiB over all runs\n",
-           o.load_ms, worst_all * 1e3, rss_kib() - start_rss);
-    return worst_all < 0.5 ? 0 : 1;
+    printf("load deadline %u ms; worst overshoot past it: %.1f ms (target < 100 ms); worst "
+           "lesson that ended by itself: %.1f ms (target < 500 ms); process grew %ld KiB over "
+           "all runs\n",
+           o.load_ms, worst_past * 1e3, worst_own * 1e3, rss_kib() - start_rss);
+    return worst_past < 0.1 && worst_own < 0.5 ? 0 : 1;
 }
