@@ -22,6 +22,7 @@ struct command {
 
 static const struct command commands[] = {
     {"calc", cli_calc, "KV cache, capacity and decode ceiling of a model on a GPU"},
+    {"explain-log", cli_explain_log, "explain a vLLM start-up log's KV cache lines, recomputed"},
     {"models", cli_models, "the model presets calc knows"},
     {"gpus", cli_gpus, "the GPU presets calc knows"},
     {"ask", cli_ask, "grade one answer to one exercise, as the app would"},
@@ -53,7 +54,7 @@ static void usage(FILE *out)
           "Commands:\n",
           out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fputs("\nProgress is kept in $XDG_DATA_HOME/kvtutor/progress.db (else\n"
           "~/.local/share/kvtutor/progress.db); --db FILE chooses another.\n",
           out);

@@ -1,0 +1,489 @@
+/* `kvtutor explain-log`: a vLLM start-up log in, each capacity line
+ * recomputed and explained.
+ *
+ * The flags are one table (as in `kvtutor calc`); the log is read whole,
+ * bounded, refused when binary; the parsing and the arithmetic live in core
+ * (vllm_log.h, vllm_explain.h); this file resolves the model, and prints.
+ * Every byte of the log that is shown goes through kvt_sanitize first. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hf_config.h"
+#include "kv_presets.h"
+#include "kvt_format.h"
+#include "kvt_text.h"
+#include "vllm_explain.h"
+#include "vllm_log.h"
+
+enum flag_id { F_CONFIG, F_JSON, F_HELP, F__COUNT };
+enum kind { K_SWITCH, K_STR };
+
+struct flag {
+    const char *name, *alias, *metavar;
+    enum kind kind;
+    const char *help;
+};
+
+static const struct flag flags[F__COUNT] = {
+    [F_CONFIG] = {"--config", NULL, "FILE", K_STR,
+                  "the model's config.json, when the log's model is not a preset"},
+    [F_JSON] = {"--json", NULL, NULL, K_SWITCH, "one JSON object instead of the explanation"},
+    [F_HELP] = {"--help", "-h", NULL, K_SWITCH, "this text"},
+};
+
+struct args {
+    bool given[F__COUNT];
+    const char *text[F__COUNT];
+    const char *file; /* NULL or "-": standard input */
+};
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("kvtutor explain-log: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static void print_help(FILE *out)
+{
+    fputs("usage: kvtutor explain-log [FILE|-] [--config FILE] [--json]\n\n"
+          "Reads a vLLM start-up log (vLLM 0.6 to 0.26), finds its version, arguments and\n"
+          "every capacity line (Available KV cache memory, GPU KV cache size, Maximum\n"
+          "concurrency, the hybrid block-size lines), recomputes each with the calculator\n"
+          "under the log's settings and budget, and says how it arises and what would\n"
+          "change it. FILE - or none reads standard input.\n\nOptions:\n",
+          out);
+    for (int i = 0; i < F__COUNT; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s%s%s%s%s", flags[i].name, flags[i].alias ? ", " : "",
+                 flags[i].alias ? flags[i].alias : "", flags[i].metavar ? " " : "",
+                 flags[i].metavar ? flags[i].metavar : "");
+        fprintf(out, "  %-22s %s\n", left, flags[i].help);
+    }
+    fputs("\nExit status: 0 explained (see each line's match), 1 no capacity line in the\n"
+          "log, 2 a usage error, an unreadable or binary file, or a model it cannot identify.\n"
+          "\nExample: vllm serve ... 2>&1 | tee serve.log; kvtutor explain-log serve.log\n",
+          out);
+}
+
+static int find_flag(const char *name, size_t len)
+{
+    for (int i = 0; i < F__COUNT; i++) {
+        const char *a = flags[i].alias;
+        if ((strlen(flags[i].name) == len && strncmp(flags[i].name, name, len) == 0) ||
+            (a && strlen(a) == len && strncmp(a, name, len) == 0))
+            return i;
+    }
+    return -1;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i], *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        int id;
+
+        if (arg[0] != '-' || strcmp(arg, "-") == 0) {
+            if (a->file)
+                return usage_error("%s: one log at a time (already reading %s)", arg, a->file);
+            a->file = arg;
+            continue;
+        }
+        if ((id = find_flag(arg, len)) < 0)
+            return usage_error("%s: unknown flag (see kvtutor explain-log --help)", arg);
+        if (flags[id].kind == K_SWITCH) {
+            if (eq)
+                return usage_error("%s takes no value", flags[id].name);
+            a->given[id] = true;
+            continue;
+        }
+        if (!eq && i + 1 >= argc)
+            return usage_error("%s needs a value (%s)", flags[id].name, flags[id].metavar);
+        a->text[id] = eq ? eq + 1 : argv[++i];
+        if (!*a->text[id])
+            return usage_error("%s needs a value", flags[id].name);
+        a->given[id] = true;
+    }
+    return 0;
+}
+
+/* A file name or other outside text, made safe to print. */
+static const char *safe(const char *s, char *buf, size_t cap)
+{
+    kvt_sanitize(s, strlen(s), buf, cap, 0);
+    return buf;
+}
+
+/* Reads the whole log, refusing more than VLLM_LOG_MAX_BYTES and binary data
+ * as soon as either shows (a NUL byte ends the read at once, so /dev/zero or
+ * a binary file costs one buffer). Returns 0, or 2 with the message printed. */
+static int read_log(const char *path, char **text, size_t *len)
+{
+    bool in = !path || strcmp(path, "-") == 0;
+    const char *name = in ? "standard input" : path;
+    char shown[256];
+    FILE *f = in ? stdin : fopen(path, "rb");
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    struct stat st;
+
+    safe(name, shown, sizeof shown);
+    if (!f)
+        return usage_error("%s: %s", shown, strerror(errno));
+    if (!in && fstat(fileno(f), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            fclose(f);
+            return usage_error("%s: is a folder, not a log file", shown);
+        }
+        if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > VLLM_LOG_MAX_BYTES) {
+            fclose(f);
+            return usage_error("%s: %.0f MiB is more than a start-up log (the limit is %zu MiB); "
+                               "cut out the start-up part (head -n 5000 FILE)",
+                               shown, (double)st.st_size / 1048576.0, VLLM_LOG_MAX_BYTES >> 20);
+        }
+    }
+    for (;;) {
+        size_t got;
+        if (n == cap) {
+            size_t grow = cap ? cap * 2 : 65536;
+            char *nb;
+            if (grow > VLLM_LOG_MAX_BYTES + 1)
+                grow = VLLM_LOG_MAX_BYTES + 1;
+            if (grow <= cap || !(nb = realloc(buf, grow + 1))) {
+                free(buf);
+                if (!in)
+                    fclose(f);
+                return usage_error("%s: more than %zu MiB: not a start-up log; cut out the "
+                                   "start-up part (head -n 5000)",
+                                   shown, VLLM_LOG_MAX_BYTES >> 20);
+            }
+            buf = nb;
+            cap = grow;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        if (memchr(buf + n, '\0', got)) {
+            free(buf);
+            if (!in)
+                fclose(f);
+            return usage_error("%s: binary data (a NUL byte): not a text log", shown);
+        }
+        n += got;
+        if (got == 0) {
+            bool err = ferror(f);
+            int saved = errno;
+            if (!in)
+                fclose(f);
+            if (err) {
+                free(buf);
+                return usage_error("%s: %s", shown, strerror(saved));
+            }
+            break;
+        }
+    }
+    if (n > VLLM_LOG_MAX_BYTES || vllm_log_check_text(buf, n, NULL) != VLLM_TEXT_OK) {
+        free(buf);
+        return n > VLLM_LOG_MAX_BYTES
+                   ? usage_error("%s: more than %zu MiB: not a start-up log", shown,
+                                 VLLM_LOG_MAX_BYTES >> 20)
+                   : usage_error("%s: mostly control bytes: not a text log", shown);
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+struct model_id {
+    struct kv_model m;
+    const struct kv_model_preset *preset;
+    const char *config_path;
+    struct hf_config_info info;
+};
+
+/* The model: --config wins; otherwise the log's model must be a preset. */
+static int resolve_model(const struct args *a, const struct vllm_log *log, struct model_id *id)
+{
+    char shown[300];
+
+    if (a->given[F_CONFIG]) {
+        struct hf_config_error err;
+        id->config_path = a->text[F_CONFIG];
+        if (hf_config_load(id->config_path, &id->m, &id->info, &err) != KVT_E_OK) {
+            safe(id->config_path, shown, sizeof shown);
+            if (err.line > 0)
+                return usage_error("--config %s:%d:%d: %s", shown, err.line, err.column, err.what);
+            return usage_error("--config %s: %s", shown, err.what);
+        }
+        return 0;
+    }
+    if (!log->args.model[0])
+        return usage_error("the log does not name its model (no \"non-default args\" or engine "
+                           "config line): give --config with the model's config.json");
+    id->preset = kv_model_preset_find(log->args.model);
+    if (!id->preset)
+        return usage_error("the log's model %s is not a preset (kvtutor models lists them): give "
+                           "--config with its config.json",
+                           safe(log->args.model, shown, sizeof shown));
+    id->m = id->preset->model;
+    return 0;
+}
+
+static const char *model_label(const struct model_id *id, const struct vllm_log *log, char *buf,
+                               size_t cap)
+{
+    char s1[300], s2[300];
+    if (id->preset)
+        snprintf(buf, cap, "%s (the preset %.*s)", id->preset->id,
+                 (int)strcspn(id->preset->alias, ","), id->preset->alias);
+    else
+        snprintf(buf, cap, "%.280s (from --config %.280s)",
+                 log->args.model[0] ? safe(log->args.model, s1, sizeof s1) : "the model",
+                 safe(id->config_path, s2, sizeof s2));
+    return buf;
+}
+
+/* The log's own text of a line, sanitised: from the message to the line's end. */
+static const char *line_text(const char *text, const struct vllm_line *l, char *buf, size_t cap)
+{
+    kvt_sanitize(text + l->msg, l->msg_len, buf, cap, 0);
+    return buf;
+}
+
+static bool integral(enum vllm_line_kind k)
+{
+    return k == VLLM_LINE_KV_TOKENS || k == VLLM_LINE_GPU_BLOCKS || k == VLLM_LINE_ATTN_BLOCK;
+}
+
+static const char *fig(enum vllm_line_kind k, double v, char *buf, size_t cap)
+{
+    if (integral(k))
+        return kvt_fmt_int((uint64_t)v, buf, cap);
+    snprintf(buf, cap, "%.2f", v); /* as vLLM prints it */
+    return buf;
+}
+
+/* Prints text wrapped to 78 columns after `indent` spaces and a label; the
+ * lines after the first hang under the text, past the label. */
+static void wrapped(FILE *out, int indent, const char *label, const char *text)
+{
+    size_t len = strlen(text), pos = 0, next;
+    int hang = indent + (int)strlen(label);
+    bool first = true;
+
+    while (pos < len) {
+        size_t n = kvt_wrap_line(text + pos, len - pos, 78 - hang, &next);
+        if (n == 0)
+            break;
+        fprintf(out, "%*s%s%.*s\n", first ? indent : hang, "", first ? label : "", (int)n,
+                text + pos);
+        first = false;
+        pos += next;
+    }
+}
+
+/* The changes, one a line: the core joins them with "; ". */
+static void changes(FILE *out, const char *text)
+{
+    char item[VLLM_WHY_MAX];
+    const char *p = text;
+
+    fputs("  What would change it:\n", out);
+    while (*p) {
+        const char *semi = strstr(p, "; ");
+        size_t n = semi ? (size_t)(semi - p) : strlen(p);
+        snprintf(item, sizeof item, "%.*s", (int)n, p);
+        wrapped(out, 4, "- ", item);
+        p += n + (semi ? 2 : 0);
+    }
+}
+
+static void print_settings(FILE *out, const struct vllm_log *log)
+{
+    const struct vllm_args *a = &log->args;
+    char b1[32], s[64];
+
+    fputs("Read from the log:", out);
+    if (a->max_model_len)
+        fprintf(out, " max_model_len %s,", kvt_fmt_int(a->max_model_len, b1, sizeof b1));
+    if (a->gpu_memory_utilization > 0)
+        fprintf(out, " gpu_memory_utilization %s,",
+                kvt_fmt_real(a->gpu_memory_utilization, 4, b1, sizeof b1));
+    fprintf(out, " TP %u, PP %u", a->tp ? a->tp : 1, a->pp ? a->pp : 1);
+    if (a->dcp > 1)
+        fprintf(out, ", DCP %u", a->dcp);
+    fprintf(out, ", kv_cache_dtype %s",
+            a->kv_cache_dtype[0] ? safe(a->kv_cache_dtype, s, sizeof s) : "auto");
+    if (a->block_size)
+        fprintf(out, ", block size %u", a->block_size);
+    if (a->prefix_caching >= 0)
+        fprintf(out, ", prefix caching %s", a->prefix_caching ? "on" : "off");
+    if (a->spec)
+        fprintf(out, ", speculative decoding %s",
+                a->spec_method[0] ? safe(a->spec_method, s, sizeof s) : "(draft model)");
+    if (a->spec_tokens)
+        fprintf(out, " (%u tokens)", a->spec_tokens);
+    fputs("\n", out);
+}
+
+static void print_human(FILE *out, const char *text, const struct vllm_log *log,
+                        const struct model_id *id, const struct vllm_explain *ex)
+{
+    const struct cli_glyphs *g = cli_glyphs();
+    char buf[2048], a1[32], a2[32], a3[32], name[700];
+
+    fprintf(out, "vLLM %s log: %s\n",
+            log->version[0] ? safe(log->version, a1, sizeof a1) : "(version not stated)",
+            model_label(id, log, name, sizeof name));
+    print_settings(out, log);
+    if (ex->assumed[0])
+        wrapped(out, 0, "Assumed: ", ex->assumed);
+    if (ex->blocked[0])
+        wrapped(out, 0, "Not recomputed: ", ex->blocked);
+    for (size_t i = 0; i < ex->n; i++) {
+        const struct vllm_verdict *v = &ex->v[i];
+        const struct vllm_line *l = v->line;
+
+        fprintf(out, "\nline %zu  %s\n", l->line_no, line_text(text, l, buf, sizeof buf));
+        if (v->has_computed) {
+            fprintf(out, "  logged %s, computed %s", fig(l->kind, l->value, a1, sizeof a1),
+                    fig(l->kind, v->computed, a2, sizeof a2));
+            if (v->computed_lo != v->computed_hi)
+                fprintf(out, " (%s to %s over the budget's rounding)",
+                        fig(l->kind, v->computed_lo, a3, sizeof a3),
+                        fig(l->kind, v->computed_hi, a2, sizeof a2));
+            fprintf(out, "  %s\n", v->match == VLLM_MATCH_YES ? g->check : g->cross);
+        }
+        wrapped(out, 2, "", v->how);
+        if (v->change[0])
+            changes(out, v->change);
+    }
+    fprintf(out, "\n%zu line%s: %zu match, %zu differ, %zu not recomputed\n", ex->n,
+            ex->n == 1 ? "" : "s", ex->matched, ex->mismatched, ex->unchecked);
+    if (log->lines_dropped)
+        fprintf(out, "(%zu more capacity lines past the first %d were not read)\n",
+                log->lines_dropped, VLLM_LOG_MAX_LINES);
+}
+
+static json_t *num(enum vllm_line_kind k, double v)
+{
+    return integral(k) ? json_integer((json_int_t)v) : json_real(v);
+}
+
+static int print_json(FILE *out, const char *text, const struct vllm_log *log,
+                      const struct model_id *id, const struct vllm_explain *ex)
+{
+    json_t *o = json_object(), *lines = json_array();
+    char buf[2048], why[2 * VLLM_WHY_MAX + 2];
+    int rc;
+
+    json_object_set_new(o, "vllm_version",
+                        log->version[0] ? json_string(safe(log->version, buf, sizeof buf))
+                                        : json_null());
+    json_object_set_new(o, "model",
+                        log->args.model[0] ? json_string(safe(log->args.model, buf, sizeof buf))
+                                           : json_null());
+    json_object_set_new(o, "model_source", json_string(id->preset ? id->preset->id : "config"));
+    json_object_set_new(o, "blocked", ex->blocked[0] ? json_string(ex->blocked) : json_null());
+    json_object_set_new(o, "assumed", ex->assumed[0] ? json_string(ex->assumed) : json_null());
+    for (size_t i = 0; i < ex->n; i++) {
+        const struct vllm_verdict *v = &ex->v[i];
+        const struct vllm_line *l = v->line;
+        json_t *j = json_object();
+
+        snprintf(why, sizeof why, "%s%s%s", v->how, v->change[0] ? ". What would change it: " : "",
+                 v->change);
+        json_object_set_new(j, "line", json_string(line_text(text, l, buf, sizeof buf)));
+        json_object_set_new(j, "line_no", json_integer((json_int_t)l->line_no));
+        json_object_set_new(j, "kind", json_string(vllm_line_kind_name(l->kind)));
+        json_object_set_new(j, "logged", num(l->kind, l->value));
+        json_object_set_new(j, "computed",
+                            v->has_computed ? num(l->kind, v->computed) : json_null());
+        json_object_set_new(j, "computed_range",
+                            v->has_computed ? json_pack("[oo]", num(l->kind, v->computed_lo),
+                                                        num(l->kind, v->computed_hi))
+                                            : json_null());
+        json_object_set_new(j, "match",
+                            v->match == VLLM_MATCH_UNCHECKED
+                                ? json_null()
+                                : json_boolean(v->match == VLLM_MATCH_YES));
+        json_object_set_new(j, "why", json_string(why));
+        json_array_append_new(lines, j);
+    }
+    json_object_set_new(o, "lines", lines);
+    rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) == 0 ? 0 : 1;
+    fputc('\n', out);
+    json_decref(o);
+    return rc;
+}
+
+int cli_explain_log(int argc, char **argv)
+{
+    struct args a = {0};
+    struct vllm_log *log = NULL;
+    struct vllm_explain *ex = NULL;
+    struct model_id id = {0};
+    char *text = NULL, shown[256];
+    size_t len = 0;
+    enum kv_field bad = KV_FIELD_NONE;
+    enum kvt_err e;
+    int rc;
+
+    if ((rc = parse_args(argc, argv, &a)) != 0)
+        return rc;
+    if (a.given[F_HELP]) {
+        print_help(stdout);
+        return 0;
+    }
+    if (!a.file && isatty(STDIN_FILENO))
+        return usage_error("no log: give a FILE, or pipe one in (kvtutor explain-log - < FILE)");
+    if ((rc = read_log(a.file, &text, &len)) != 0)
+        return rc;
+    log = calloc(1, sizeof *log);
+    ex = calloc(1, sizeof *ex);
+    if (!log || !ex) {
+        rc = usage_error("out of memory");
+        goto done;
+    }
+    vllm_log_parse(text, len, log);
+    safe(a.file && strcmp(a.file, "-") != 0 ? a.file : "standard input", shown, sizeof shown);
+    if (log->n_lines == 0) {
+        fprintf(stderr,
+                "kvtutor explain-log: %s: no capacity line in %zu lines (\"Available KV cache "
+                "memory\", \"GPU KV cache size\", \"Maximum concurrency for\"): is it a vLLM "
+                "start-up log, cut before the KV cache was set up?\n",
+                shown, log->total_lines);
+        rc = 1;
+        goto done;
+    }
+    if ((rc = resolve_model(&a, log, &id)) != 0)
+        goto done;
+    e = vllm_explain(log, &id.m, cli_glyphs()->times[0] != 'x', ex, &bad);
+    if (e != KVT_E_OK) {
+        rc = usage_error("the model under the log's settings: %s (%s)", kvt_strerror(e),
+                         kv_field_name(bad));
+        goto done;
+    }
+    if (a.given[F_JSON])
+        rc = print_json(stdout, text, log, &id, ex);
+    else
+        print_human(stdout, text, log, &id, ex);
+done:
+    free(text);
+    free(log);
+    free(ex);
+    return rc;
+}

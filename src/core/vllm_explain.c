@@ -1,0 +1,501 @@
+/* Recomputing a vLLM log's capacity lines: the log's settings become a
+ * kv_deploy, the logged KV memory the budget, and every line is checked at
+ * both ends of that figure's rounding (vLLM prints GiB to two decimals, so
+ * the true budget lies within +-0.005 GiB of it).
+ *
+ * The explanations are built here, beside the numbers they quote, so the
+ * command and the playground say the same thing. */
+#include "vllm_explain.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kvt_format.h"
+
+#define GIB_HALF 0.005 /* half of the last printed digit of a GiB figure */
+
+struct ctx {
+    const struct vllm_log *log;
+    struct kv_model m;
+    struct kv_deploy d; /* budget and max_model_len are set per line */
+    const char *x;      /* the multiplication sign */
+    bool v0;            /* V0 rules for concurrency */
+};
+
+static void addf(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    va_list ap;
+    if (n + 1 >= cap)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, cap - n, fmt, ap);
+    va_end(ap);
+}
+
+static const char *fint(uint64_t v, char *b, size_t cap)
+{
+    return kvt_fmt_int(v, b, cap);
+}
+
+static bool has_kind(const struct vllm_log *log, enum vllm_line_kind k)
+{
+    for (size_t i = 0; i < log->n_lines; i++)
+        if (log->lines[i].kind == k)
+            return true;
+    return false;
+}
+
+/* The log's KV cache dtype as the calculator knows it; false for a name it
+ * does not model (fp8_ds_mla, nvfp4, the per-token-head forms ...). */
+static bool kv_dtype_of(const char *name, enum kv_dtype *t)
+{
+    if (!name[0]) {
+        *t = KV_DTYPE_AUTO;
+        return true;
+    }
+    if (!kv_dtype_parse(name, t))
+        return false;
+    return *t == KV_DTYPE_AUTO || *t == KV_DTYPE_FP8 || *t == KV_DTYPE_FP16 ||
+           *t == KV_DTYPE_BF16 || *t == KV_DTYPE_FP32;
+}
+
+/* What the calculator cannot model yet, checked before any line is compared.
+ * Each row names the evidence in the log. */
+static bool blocked(const struct ctx *c, const struct kv_result *r, char *why, size_t cap)
+{
+    const struct vllm_args *a = &c->log->args;
+    const char *ver = c->log->version;
+    bool after_019 = ver[0] && vllm_version_cmp(ver, 0, 20, 0) >= 0;
+    enum kv_dtype t;
+
+    if (has_kind(c->log, VLLM_LINE_ATTN_BLOCK) || has_kind(c->log, VLLM_LINE_MAMBA_PAD) ||
+        a->mamba_cache_mode[0])
+        snprintf(why, cap,
+                 "the log is from a hybrid model with Mamba or linear-attention layers (it "
+                 "%s); kvtutor's calculator does not model their state pages yet, so it would "
+                 "count every layer as attention",
+                 has_kind(c->log, VLLM_LINE_ATTN_BLOCK) ? "sets the attention block size"
+                                                        : "sets a Mamba cache mode");
+    else if (a->spec && strcmp(a->spec_method, "ngram") != 0 &&
+             strcmp(a->spec_method, "suffix") != 0)
+        snprintf(why, cap,
+                 "the log runs speculative decoding (%s%.31s); the draft's KV layers are not "
+                 "modelled by the calculator yet",
+                 a->spec_method[0] ? "method " : "a draft model", a->spec_method);
+    else if (a->dcp > 1)
+        snprintf(why, cap,
+                 "the log uses decode context parallelism (%u); the calculator does not model "
+                 "it yet",
+                 a->dcp);
+    else if (!kv_dtype_of(a->kv_cache_dtype, &t))
+        snprintf(why, cap, "kv_cache_dtype '%.40s' is not one the calculator models yet",
+                 a->kv_cache_dtype);
+    else if (a->num_gpu_blocks_override)
+        snprintf(why, cap,
+                 "the log sets num_gpu_blocks_override (%llu blocks, whatever the memory); the "
+                 "calculator does not take an override yet",
+                 (unsigned long long)a->num_gpu_blocks_override);
+    else if (r->hybrid && after_019)
+        snprintf(why, cap,
+                 "the model mixes sliding-window and full layers, and vLLM changed how many "
+                 "blocks a sliding group needs after 0.19 (vLLM PR 47728); the calculator has "
+                 "the 0.19 rule only, and this log is from %.31s",
+                 ver);
+    else if (r->mla && after_019 && !a->block_size)
+        snprintf(why, cap,
+                 "an MLA model on vLLM %.31s: the block size follows the attention backend "
+                 "(FlashMLA 64, CUTLASS MLA 128) and the log does not state it; pass the log's "
+                 "block size in the arguments to compare",
+                 ver);
+    else if (c->v0 && r->hybrid)
+        snprintf(why, cap,
+                 "a V0-engine log of a sliding-window model: V0 kept every layer at full length, "
+                 "which the calculator does not model");
+    else
+        return false;
+    return true;
+}
+
+/* kv_deploy from the log's settings; records what had to be assumed. */
+static void settings(struct ctx *c, char *assumed, size_t cap)
+{
+    const struct vllm_args *a = &c->log->args;
+    enum kv_dtype t;
+
+    kv_deploy_defaults(&c->d);
+    if (a->tp)
+        c->d.tp = a->tp;
+    if (a->pp)
+        c->d.pp = a->pp;
+    if (a->block_size)
+        c->d.block_size = a->block_size;
+    else
+        addf(assumed, cap, "block size 16 (vLLM's default; the log does not set one); ");
+    if (kv_dtype_of(a->kv_cache_dtype, &t))
+        c->d.kv_dtype = t;
+    if (a->dtype[0] && kv_dtype_parse(a->dtype, &t) &&
+        (t == KV_DTYPE_BF16 || t == KV_DTYPE_FP16 || t == KV_DTYPE_FP32))
+        c->m.dtype = t;
+    if (a->max_num_batched_tokens)
+        c->d.max_num_batched_tokens = a->max_num_batched_tokens;
+    else if (c->m.sliding_window)
+        addf(assumed, cap, "max_num_batched_tokens 8192 (the log does not say); ");
+    if (!a->tp && !c->log->engine_v1 && !c->log->args_line)
+        addf(assumed, cap, "TP 1 (the log does not say); ");
+    {
+        size_t n = strlen(assumed);
+        if (n >= 2)
+            assumed[n - 2] = '\0'; /* the last "; " */
+    }
+}
+
+static enum kvt_err run(const struct ctx *c, double budget_gib, uint64_t len, struct kv_result *r,
+                        enum kv_field *bad)
+{
+    struct kv_deploy d = c->d;
+    d.kv_budget_gib = budget_gib;
+    d.max_model_len = len;
+    return kv_calc(&c->m, &d, r, bad, NULL);
+}
+
+/* The budget for line i: the nearest KV memory line before it, else the first after. */
+static const struct vllm_line *budget_line(const struct vllm_log *log, size_t i)
+{
+    const struct vllm_line *found = NULL;
+    for (size_t k = 0; k < log->n_lines; k++) {
+        if (log->lines[k].kind != VLLM_LINE_KV_MEMORY)
+            continue;
+        if (k < i || !found)
+            found = &log->lines[k];
+        if (k > i)
+            break;
+    }
+    return found;
+}
+
+/* The request length a line is about. */
+static uint64_t line_len(const struct vllm_log *log, size_t i)
+{
+    const struct vllm_line *l = &log->lines[i];
+    if (l->kind == VLLM_LINE_CONCURRENCY)
+        return l->per_request;
+    for (size_t k = i + 1; k < log->n_lines && k <= i + 2; k++)
+        if (log->lines[k].kind == VLLM_LINE_CONCURRENCY)
+            return log->lines[k].per_request;
+    return log->args.max_model_len;
+}
+
+/* The figure a line prints, from a calculator result. */
+static bool figure(const struct ctx *c, const struct vllm_line *l, const struct kv_result *r,
+                   uint64_t len, double *out)
+{
+    switch (l->kind) {
+    case VLLM_LINE_KV_TOKENS:
+        if (!r->has_blocks)
+            return false;
+        if (l->one_line) {
+            if (!r->has_concurrency)
+                return false;
+            *out = floor(r->max_concurrency * (double)len);
+        } else {
+            *out = (double)r->kv_tokens;
+        }
+        return true;
+    case VLLM_LINE_CONCURRENCY:
+        if (c->v0) {
+            if (!r->has_blocks || len == 0)
+                return false;
+            *out = (double)r->num_gpu_blocks * r->deploy.block_size / (double)len;
+            return true;
+        }
+        if (!r->has_concurrency)
+            return false;
+        *out = r->max_concurrency;
+        return true;
+    case VLLM_LINE_GPU_BLOCKS:
+        if (!r->has_blocks)
+            return false;
+        *out = (double)r->num_gpu_blocks;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool in_range(const struct vllm_line *l, double lo, double hi)
+{
+    if (l->kind == VLLM_LINE_CONCURRENCY) {
+        /* printed with %.2f: compare at two decimals */
+        double a = floor(lo * 100 + 0.5) / 100, b = floor(hi * 100 + 0.5) / 100;
+        return l->value >= a - 1e-9 && l->value <= b + 1e-9;
+    }
+    return l->value >= lo - 1e-9 && l->value <= hi + 1e-9;
+}
+
+/* "16 tokens x 2 (K, V) x 8 KV heads x 128 dims x 2 B = 64 KiB a layer" and on. */
+static void how_blocks(const struct ctx *c, const struct kv_result *r, double gib, char *how,
+                       size_t cap)
+{
+    char a1[32], a2[32], a3[32];
+    const char *x = c->x;
+
+    if (r->mla)
+        addf(how, cap, "a page is %u tokens %s (%u + %u) latent %s %u B = %s a layer",
+             r->deploy.block_size, x, r->model.mla_rank, r->model.mla_rope_dim, x, r->kv_elem_bytes,
+             kvt_fmt_bytes((double)r->page_bytes, a1, sizeof a1));
+    else
+        addf(how, cap,
+             "a page is %u tokens %s 2 (K, V) %s %u KV head%s %s %u dims %s %u B = %s a layer",
+             r->deploy.block_size, x, x, r->kv_heads_per_gpu, r->kv_heads_per_gpu == 1 ? "" : "s",
+             x, r->head_dim, x, r->kv_elem_bytes,
+             kvt_fmt_bytes((double)r->page_bytes, a1, sizeof a1));
+    if (r->deploy.tp > 1 && !r->mla)
+        addf(how, cap,
+             r->replicated ? " (TP %u: each GPU keeps a copy of one head)"
+                           : " (TP %u splits the heads)",
+             r->deploy.tp);
+    if (r->hybrid)
+        addf(how, cap,
+             "; vLLM groups the %u sliding and %u full layers %u at a time (%u full + %u sliding "
+             "group%s), so a block holds %u layer pages",
+             r->sliding_layers, r->full_layers, r->group_size, r->full_groups, r->sliding_groups,
+             r->sliding_groups == 1 ? "" : "s", r->tensors_per_gpu);
+    else
+        addf(how, cap, "; %s %u layer%s%s = %s a block", x, r->tensors_per_gpu,
+             r->tensors_per_gpu == 1 ? "" : "s", r->deploy.pp > 1 ? " on this pipeline stage" : "",
+             kvt_fmt_bytes((double)r->block_set_bytes, a2, sizeof a2));
+    addf(how, cap, "; %s GiB / %s = %s blocks", kvt_fmt_real(gib, 2, a3, sizeof a3),
+         kvt_fmt_bytes((double)r->block_set_bytes, a1, sizeof a1),
+         fint(r->num_gpu_blocks, a2, sizeof a2));
+}
+
+static void how_request(const struct ctx *c, const struct kv_result *r, uint64_t len, char *how,
+                        size_t cap)
+{
+    char a1[32], a2[32], a3[32];
+    uint32_t bs = r->deploy.block_size;
+
+    if (r->sliding_groups > 0)
+        addf(how, cap,
+             "; a request of %s tokens needs %s blocks (%u full group%s %s ceil(%s / %u), %u "
+             "sliding group%s %s the window %s plus one chunk, plus one)",
+             fint(len, a1, sizeof a1), fint(r->blocks_per_request, a2, sizeof a2), r->full_groups,
+             r->full_groups == 1 ? "" : "s", c->x, a1, bs, r->sliding_groups,
+             r->sliding_groups == 1 ? "" : "s", c->x, fint(r->model.sliding_window, a3, sizeof a3));
+    else
+        addf(how, cap, "; a request of %s tokens needs ceil(%s / %u) = %s blocks",
+             fint(len, a1, sizeof a1), a1, bs, fint(r->blocks_per_request, a2, sizeof a2));
+}
+
+/* One alternative, worked out by the calculator and written as the line
+ * prints its figure: "--kv-cache-dtype fp8 (...): 116.22x; ". */
+static void alternative(const struct ctx *k, const struct vllm_line *l, double gib, uint64_t len,
+                        const char *what, char *out, size_t cap)
+{
+    struct kv_result alt;
+    double v;
+    char a[32];
+
+    if (run(k, gib, len, &alt, NULL) != KVT_E_OK || !figure(k, l, &alt, len, &v))
+        return;
+    if (l->kind == VLLM_LINE_CONCURRENCY)
+        addf(out, cap, "%s: %.2fx; ", what, v);
+    else
+        addf(out, cap, "%s: %s; ", what, fint((uint64_t)v, a, sizeof a));
+}
+
+/* What would move the figure of line l: each change recomputed by the
+ * calculator at the same budget, one changed setting at a time. */
+static void what_changes(const struct ctx *c, const struct vllm_line *l, const struct kv_result *r,
+                         double gib, uint64_t len, char *out, size_t cap)
+{
+    struct ctx k = *c;
+    char what[200], a1[32];
+    size_t n;
+
+    if (l->kind == VLLM_LINE_CONCURRENCY && r->has_concurrency && r->max_concurrency < 1)
+        addf(out, cap, "below 1, not one request of %s tokens fits in the cache at once; ",
+             fint(len, a1, sizeof a1));
+    if (l->kind == VLLM_LINE_CONCURRENCY && r->max_model_len_fits > 0 &&
+        r->max_model_len_fits < len)
+        addf(out, cap, "at this KV memory a single request can be at most %s tokens; ",
+             fint(r->max_model_len_fits, a1, sizeof a1));
+    /* the size printed up to 0.20.0 does not depend on the request length */
+    if (len >= 2 && (l->kind == VLLM_LINE_CONCURRENCY || l->one_line)) {
+        snprintf(what, sizeof what, "--max-model-len %s", fint(len / 2, a1, sizeof a1));
+        alternative(c, l, gib, len / 2, what, out, cap);
+    }
+    if (r->kv_elem_bytes > 1) {
+        k.d.kv_dtype = KV_DTYPE_FP8;
+        snprintf(what, sizeof what, "--kv-cache-dtype fp8 (1 B an element instead of %u)",
+                 r->kv_elem_bytes);
+        alternative(&k, l, gib, len, what, out, cap);
+        k.d.kv_dtype = c->d.kv_dtype;
+    }
+    if (!r->mla && !r->replicated && r->kv_heads_per_gpu >= 2) {
+        k.d.tp = c->d.tp * 2;
+        snprintf(what, sizeof what,
+                 "--tensor-parallel-size %u, at the same KV memory per GPU (there will be more, "
+                 "as each GPU then holds half as much of the weights)",
+                 k.d.tp);
+        alternative(&k, l, gib, len, what, out, cap);
+    }
+    alternative(c, l, gib + 1, len,
+                "1 GiB more KV memory (a higher --gpu-memory-utilization, smaller weights, or a "
+                "smaller max_num_batched_tokens, which lowers the activation peak)",
+                out, cap);
+    n = strlen(out);
+    if (n >= 2 && out[n - 2] == ';')
+        out[n - 2] = '\0';
+}
+
+static void explain_memory(const struct ctx *c, struct vllm_verdict *v)
+{
+    const struct vllm_args *a = &c->log->args;
+    char u[32];
+
+    snprintf(v->how, sizeof v->how,
+             "vLLM measured this at start-up: gpu_memory_utilization (%s) %s the GPU's memory, "
+             "less the weights on this GPU, the activation peak of a profiling run, memory "
+             "outside PyTorch and, from 0.21, the CUDA graphs. kvtutor cannot measure these; "
+             "it takes this figure as the KV budget of the lines that follow, within 0.005 GiB "
+             "either side for its rounding",
+             a->gpu_memory_utilization > 0 ? kvt_fmt_real(a->gpu_memory_utilization, 4, u, sizeof u)
+                                           : "the version's default",
+             c->x);
+    snprintf(v->change, sizeof v->change,
+             "a higher --gpu-memory-utilization; smaller weights per GPU (a quantized "
+             "checkpoint, or TP); a smaller max_num_batched_tokens or max_num_seqs (a smaller "
+             "activation peak); --enforce-eager (no CUDA graphs)");
+}
+
+static void explain_line(const struct ctx *c, const struct vllm_log *log, size_t i,
+                         struct vllm_verdict *v, const char *why_blocked)
+{
+    const struct vllm_line *l = &log->lines[i];
+    const struct vllm_line *b = budget_line(log, i);
+    uint64_t len = line_len(log, i);
+    struct kv_result lo, hi, mid;
+    double gib;
+    char a1[32], a2[32], a3[32];
+
+    v->line = l;
+    v->match = VLLM_MATCH_UNCHECKED;
+    if (l->kind == VLLM_LINE_KV_MEMORY) {
+        explain_memory(c, v);
+        return;
+    }
+    if (l->kind == VLLM_LINE_ATTN_BLOCK || l->kind == VLLM_LINE_MAMBA_PAD) {
+        snprintf(v->how, sizeof v->how,
+                 "%s: vLLM grows the attention block until one attention page holds a Mamba "
+                 "state, then pads the state to the page. Not recomputed: the calculator does "
+                 "not model Mamba or linear-attention state yet",
+                 l->kind == VLLM_LINE_ATTN_BLOCK ? "the attention block size of a hybrid model"
+                                                 : "the padding of the Mamba state page");
+        return;
+    }
+    if (why_blocked[0]) {
+        snprintf(v->how, sizeof v->how, "Not recomputed: %s", why_blocked);
+        return;
+    }
+    if (!b) {
+        snprintf(v->how, sizeof v->how,
+                 "Not recomputed: the log has no \"Available KV cache memory\" line, and the "
+                 "budget is what every capacity figure follows from");
+        return;
+    }
+    if (len == 0 && l->kind != VLLM_LINE_GPU_BLOCKS &&
+        !(l->kind == VLLM_LINE_KV_TOKENS && !l->one_line)) {
+        snprintf(v->how, sizeof v->how,
+                 "Not recomputed: the log does not say the max_model_len this line is for");
+        return;
+    }
+    if (l->kind == VLLM_LINE_KV_TOKENS && c->v0) {
+        snprintf(v->how, sizeof v->how, "Not recomputed: a V0-engine log does not print this line");
+        return;
+    }
+    gib = b->value;
+    if (run(c, gib, len, &mid, NULL) != KVT_E_OK ||
+        run(c, gib - GIB_HALF > 0 ? gib - GIB_HALF : gib, len, &lo, NULL) != KVT_E_OK ||
+        run(c, gib + GIB_HALF, len, &hi, NULL) != KVT_E_OK ||
+        !figure(c, l, &mid, len, &v->computed) || !figure(c, l, &lo, len, &v->computed_lo) ||
+        !figure(c, l, &hi, len, &v->computed_hi)) {
+        snprintf(v->how, sizeof v->how, "Not recomputed: the calculator has no figure for it here");
+        return;
+    }
+    v->has_computed = true;
+    v->match = in_range(l, v->computed_lo, v->computed_hi) ? VLLM_MATCH_YES : VLLM_MATCH_NO;
+
+    how_blocks(c, &mid, gib, v->how, sizeof v->how);
+    switch (l->kind) {
+    case VLLM_LINE_KV_TOKENS:
+        if (l->one_line)
+            addf(v->how, sizeof v->how,
+                 "; printed as int(concurrency %s max_model_len) = int(%s %s %s) (vLLM 0.20.1 "
+                 "and later)",
+                 c->x, kvt_fmt_real(mid.max_concurrency, 4, a1, sizeof a1), c->x,
+                 fint(len, a2, sizeof a2));
+        else
+            addf(v->how, sizeof v->how,
+                 "; printed as floor(blocks / %u group%s) %s %u tokens a block (up to vLLM 0.20.0)",
+                 mid.full_groups + mid.sliding_groups,
+                 mid.full_groups + mid.sliding_groups == 1 ? "" : "s", c->x, mid.deploy.block_size);
+        what_changes(c, l, &mid, gib, len, v->change, sizeof v->change);
+        break;
+    case VLLM_LINE_CONCURRENCY:
+        if (c->v0) {
+            addf(v->how, sizeof v->how, "; V0 prints blocks %s %u / %s", c->x,
+                 mid.deploy.block_size, fint(len, a1, sizeof a1));
+        } else {
+            how_request(c, &mid, len, v->how, sizeof v->how);
+            addf(v->how, sizeof v->how, "; %s / %s = %s", fint(mid.num_gpu_blocks, a1, sizeof a1),
+                 fint(mid.blocks_per_request, a2, sizeof a2),
+                 kvt_fmt_real(mid.max_concurrency, 4, a3, sizeof a3));
+        }
+        what_changes(c, l, &mid, gib, len, v->change, sizeof v->change);
+        break;
+    default:
+        break;
+    }
+    if (v->match == VLLM_MATCH_NO)
+        addf(v->how, sizeof v->how,
+             ". It does not match: the model, the block size or a setting the log does not show "
+             "differs from what the calculator was given");
+}
+
+enum kvt_err vllm_explain(const struct vllm_log *log, const struct kv_model *m, bool utf8,
+                          struct vllm_explain *out, enum kv_field *bad)
+{
+    struct ctx c = {.log = log, .m = *m, .x = utf8 ? "\xc3\x97" : "x"};
+    struct kv_result probe;
+    char why_blocked[sizeof out->blocked] = "";
+    enum kvt_err e;
+
+    memset(out, 0, sizeof *out);
+    c.v0 = log->engine_v0 ||
+           (has_kind(log, VLLM_LINE_GPU_BLOCKS) && !has_kind(log, VLLM_LINE_KV_TOKENS));
+    out->v0_rules = c.v0;
+    settings(&c, out->assumed, sizeof out->assumed);
+
+    /* the model's shape under the log's settings, before any line */
+    e = run(&c, 1.0, log->args.max_model_len, &probe, bad);
+    if (e != KVT_E_OK)
+        return e;
+    blocked(&c, &probe, why_blocked, sizeof why_blocked);
+    memcpy(out->blocked, why_blocked, sizeof why_blocked);
+
+    for (size_t i = 0; i < log->n_lines; i++) {
+        struct vllm_verdict *v = &out->v[out->n++];
+        explain_line(&c, log, i, v, why_blocked);
+        if (v->match == VLLM_MATCH_YES)
+            out->matched++;
+        else if (v->match == VLLM_MATCH_NO)
+            out->mismatched++;
+        else
+            out->unchecked++;
+    }
+    return KVT_E_OK;
+}
