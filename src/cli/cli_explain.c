@@ -7,6 +7,7 @@
  * Every byte of the log that is shown goes through kvt_sanitize first. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "cli_args.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -24,29 +25,22 @@
 #include "vllm_explain.h"
 #include "vllm_log.h"
 
-enum flag_id { F_CONFIG, F_JSON, F_HELP, F__COUNT };
-enum kind { K_SWITCH, K_STR };
+enum flag_id { F_CONFIG, F_JSON, F__COUNT };
 
-struct flag {
-    const char *name, *alias, *metavar;
-    enum kind kind;
-    const char *help;
+static const struct cli_flag flags[F__COUNT] = {
+    [F_CONFIG] = {"--config", NULL, "FILE", .kind = CLI_STR,
+                  .help = "the model's config.json, when the log's model is not a preset"},
+    [F_JSON] = {"--json", NULL, NULL, .kind = CLI_SWITCH,
+                .help = "one JSON object instead of the explanation"},
 };
 
-static const struct flag flags[F__COUNT] = {
-    [F_CONFIG] = {"--config", NULL, "FILE", K_STR,
-                  "the model's config.json, when the log's model is not a preset"},
-    [F_JSON] = {"--json", NULL, NULL, K_SWITCH, "one JSON object instead of the explanation"},
-    [F_HELP] = {"--help", "-h", NULL, K_SWITCH, "this text"},
-};
+static const struct cli_spec spec = {
+    .cmd = "explain-log", .flags = flags, .nflags = F__COUNT, .max_pos = 1};
 
-struct args {
-    bool given[F__COUNT];
-    const char *text[F__COUNT];
-    const char *file; /* NULL or "-": standard input */
-};
+#define usage_error(...) cli_usage_error("explain-log", __VA_ARGS__)
 
-static int usage_error(const char *fmt, ...)
+/* A problem with the input itself (not with how the command was called). */
+static int input_error(const char *fmt, ...)
 {
     va_list ap;
     fputs("kvtutor explain-log: ", stderr);
@@ -68,57 +62,15 @@ static void print_help(FILE *out)
           out);
     for (int i = 0; i < F__COUNT; i++) {
         char left[64];
-        snprintf(left, sizeof left, "%s%s%s%s%s", flags[i].name, flags[i].alias ? ", " : "",
-                 flags[i].alias ? flags[i].alias : "", flags[i].metavar ? " " : "",
+        snprintf(left, sizeof left, "%s%s%s", flags[i].name, flags[i].metavar ? " " : "",
                  flags[i].metavar ? flags[i].metavar : "");
         fprintf(out, "  %-22s %s\n", left, flags[i].help);
     }
+    fprintf(out, "  %-22s %s\n", "--help, -h", "this text");
     fputs("\nExit status: 0 explained (see each line's match), 1 no capacity line in the\n"
           "log, 2 a usage error, an unreadable or binary file, or a model it cannot identify.\n"
           "\nExample: vllm serve ... 2>&1 | tee serve.log; kvtutor explain-log serve.log\n",
           out);
-}
-
-static int find_flag(const char *name, size_t len)
-{
-    for (int i = 0; i < F__COUNT; i++) {
-        const char *a = flags[i].alias;
-        if ((strlen(flags[i].name) == len && strncmp(flags[i].name, name, len) == 0) ||
-            (a && strlen(a) == len && strncmp(a, name, len) == 0))
-            return i;
-    }
-    return -1;
-}
-
-static int parse_args(int argc, char **argv, struct args *a)
-{
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i], *eq = strchr(arg, '=');
-        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        int id;
-
-        if (arg[0] != '-' || strcmp(arg, "-") == 0) {
-            if (a->file)
-                return usage_error("%s: one log at a time (already reading %s)", arg, a->file);
-            a->file = arg;
-            continue;
-        }
-        if ((id = find_flag(arg, len)) < 0)
-            return usage_error("%s: unknown flag (see kvtutor explain-log --help)", arg);
-        if (flags[id].kind == K_SWITCH) {
-            if (eq)
-                return usage_error("%s takes no value", flags[id].name);
-            a->given[id] = true;
-            continue;
-        }
-        if (!eq && i + 1 >= argc)
-            return usage_error("%s needs a value (%s)", flags[id].name, flags[id].metavar);
-        a->text[id] = eq ? eq + 1 : argv[++i];
-        if (!*a->text[id])
-            return usage_error("%s needs a value", flags[id].name);
-        a->given[id] = true;
-    }
-    return 0;
 }
 
 /* A file name or other outside text, made safe to print. */
@@ -143,15 +95,15 @@ static int read_log(const char *path, char **text, size_t *len)
 
     safe(name, shown, sizeof shown);
     if (!f)
-        return usage_error("%s: %s", shown, strerror(errno));
+        return input_error("%s: %s", shown, strerror(errno));
     if (!in && fstat(fileno(f), &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             fclose(f);
-            return usage_error("%s: is a folder, not a log file", shown);
+            return input_error("%s: is a folder, not a log file", shown);
         }
         if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > VLLM_LOG_MAX_BYTES) {
             fclose(f);
-            return usage_error("%s: %.0f MiB is more than a start-up log (the limit is %zu MiB); "
+            return input_error("%s: %.0f MiB is more than a start-up log (the limit is %zu MiB); "
                                "cut out the start-up part (head -n 5000 FILE)",
                                shown, (double)st.st_size / 1048576.0, VLLM_LOG_MAX_BYTES >> 20);
         }
@@ -167,7 +119,7 @@ static int read_log(const char *path, char **text, size_t *len)
                 free(buf);
                 if (!in)
                     fclose(f);
-                return usage_error("%s: more than %zu MiB: not a start-up log; cut out the "
+                return input_error("%s: more than %zu MiB: not a start-up log; cut out the "
                                    "start-up part (head -n 5000)",
                                    shown, VLLM_LOG_MAX_BYTES >> 20);
             }
@@ -179,7 +131,7 @@ static int read_log(const char *path, char **text, size_t *len)
             free(buf);
             if (!in)
                 fclose(f);
-            return usage_error("%s: binary data (a NUL byte): not a text log", shown);
+            return input_error("%s: binary data (a NUL byte): not a text log", shown);
         }
         n += got;
         if (got == 0) {
@@ -189,7 +141,7 @@ static int read_log(const char *path, char **text, size_t *len)
                 fclose(f);
             if (err) {
                 free(buf);
-                return usage_error("%s: %s", shown, strerror(saved));
+                return input_error("%s: %s", shown, strerror(saved));
             }
             break;
         }
@@ -197,9 +149,9 @@ static int read_log(const char *path, char **text, size_t *len)
     if (n > VLLM_LOG_MAX_BYTES || vllm_log_check_text(buf, n, NULL) != VLLM_TEXT_OK) {
         free(buf);
         return n > VLLM_LOG_MAX_BYTES
-                   ? usage_error("%s: more than %zu MiB: not a start-up log", shown,
+                   ? input_error("%s: more than %zu MiB: not a start-up log", shown,
                                  VLLM_LOG_MAX_BYTES >> 20)
-                   : usage_error("%s: mostly control bytes: not a text log", shown);
+                   : input_error("%s: mostly control bytes: not a text log", shown);
     }
     buf[n] = '\0';
     *text = buf;
@@ -215,7 +167,7 @@ struct model_id {
 };
 
 /* The model: --config wins; otherwise the log's model must be a preset. */
-static int resolve_model(const struct args *a, const struct vllm_log *log, struct model_id *id)
+static int resolve_model(const struct cli_args *a, const struct vllm_log *log, struct model_id *id)
 {
     char shown[300];
 
@@ -225,17 +177,17 @@ static int resolve_model(const struct args *a, const struct vllm_log *log, struc
         if (hf_config_load(id->config_path, &id->m, &id->info, &err) != KVT_E_OK) {
             safe(id->config_path, shown, sizeof shown);
             if (err.line > 0)
-                return usage_error("--config %s:%d:%d: %s", shown, err.line, err.column, err.what);
-            return usage_error("--config %s: %s", shown, err.what);
+                return input_error("--config %s:%d:%d: %s", shown, err.line, err.column, err.what);
+            return input_error("--config %s: %s", shown, err.what);
         }
         return 0;
     }
     if (!log->args.model[0])
-        return usage_error("the log does not name its model (no \"non-default args\" or engine "
+        return input_error("the log does not name its model (no \"non-default args\" or engine "
                            "config line): give --config with the model's config.json");
     id->preset = kv_model_preset_find(log->args.model);
     if (!id->preset)
-        return usage_error("the log's model %s is not a preset (kvtutor models lists them): give "
+        return input_error("the log's model %s is not a preset (kvtutor models lists them): give "
                            "--config with its config.json",
                            safe(log->args.model, shown, sizeof shown));
     id->m = id->preset->model;
@@ -432,34 +384,36 @@ static int print_json(FILE *out, const char *text, const struct vllm_log *log,
 
 int cli_explain_log(int argc, char **argv)
 {
-    struct args a = {0};
+    struct cli_args a;
     struct vllm_log *log = NULL;
     struct vllm_explain *ex = NULL;
     struct model_id id = {0};
+    const char *file;
     char *text = NULL, shown[256];
     size_t len = 0;
     enum kv_field bad = KV_FIELD_NONE;
     enum kvt_err e;
     int rc;
 
-    if ((rc = parse_args(argc, argv, &a)) != 0)
+    if ((rc = cli_parse(&spec, argc, argv, &a)) != 0)
         return rc;
-    if (a.given[F_HELP]) {
+    if (a.help) {
         print_help(stdout);
         return 0;
     }
-    if (!a.file && isatty(STDIN_FILENO))
-        return usage_error("no log: give a FILE, or pipe one in (kvtutor explain-log - < FILE)");
-    if ((rc = read_log(a.file, &text, &len)) != 0)
+    file = a.npos > 0 && strcmp(a.pos[0], "-") != 0 ? a.pos[0] : NULL;
+    if (a.npos == 0 && isatty(STDIN_FILENO))
+        return usage_error("no log: give a FILE, or pipe one in");
+    if ((rc = read_log(file, &text, &len)) != 0)
         return rc;
     log = calloc(1, sizeof *log);
     ex = calloc(1, sizeof *ex);
     if (!log || !ex) {
-        rc = usage_error("out of memory");
+        rc = input_error("out of memory");
         goto done;
     }
     vllm_log_parse(text, len, log);
-    safe(a.file && strcmp(a.file, "-") != 0 ? a.file : "standard input", shown, sizeof shown);
+    safe(file ? file : "standard input", shown, sizeof shown);
     if (log->n_lines == 0) {
         fprintf(stderr,
                 "kvtutor explain-log: %s: no capacity line in %zu lines (\"Available KV cache "
@@ -473,7 +427,7 @@ int cli_explain_log(int argc, char **argv)
         goto done;
     e = vllm_explain(log, &id.m, cli_glyphs()->times[0] != 'x', ex, &bad);
     if (e != KVT_E_OK) {
-        rc = usage_error("the model under the log's settings: %s (%s)", kvt_strerror(e),
+        rc = input_error("the model under the log's settings: %s (%s)", kvt_strerror(e),
                          kv_field_name(bad));
         goto done;
     }

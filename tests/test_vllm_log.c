@@ -1,0 +1,544 @@
+/* The vLLM log reader and the explanation, in-process: what is found in logs
+ * of each format (tests/fixtures/vllm-logs, built from the public fixture
+ * rows), the Python reprs of the argument lines, and the verdicts the
+ * calculator reaches on them. Expected figures come from the fixture rows
+ * and the arithmetic in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kv_presets.h"
+#include "vllm_explain.h"
+#include "vllm_log.h"
+
+static char *slurp(const char *name, size_t *len)
+{
+    char path[1024];
+    const char *dir = getenv("KVT_FIXTURES");
+    FILE *f;
+    char *buf;
+    long n;
+
+    snprintf(path, sizeof path, "%s/vllm-logs/%s", dir ? dir : "tests/fixtures", name);
+    f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static struct vllm_log *parse_file(const char *name)
+{
+    size_t len;
+    char *text = slurp(name, &len);
+    struct vllm_log *log = calloc(1, sizeof *log);
+    assert_non_null(log);
+    vllm_log_parse(text, len, log);
+    free(text);
+    return log;
+}
+
+static struct vllm_log *parse_text(const char *text)
+{
+    struct vllm_log *log = calloc(1, sizeof *log);
+    assert_non_null(log);
+    vllm_log_parse(text, strlen(text), log);
+    return log;
+}
+
+static const struct vllm_line *line_of(const struct vllm_log *log, enum vllm_line_kind k)
+{
+    for (size_t i = 0; i < log->n_lines; i++)
+        if (log->lines[i].kind == k)
+            return &log->lines[i];
+    fail_msg("no %s line", vllm_line_kind_name(k));
+    return NULL;
+}
+
+/* ---- the parser ---- */
+
+static void test_two_line_format(void **state)
+{
+    (void)state;
+    /* r044: vLLM 0.19.0, Llama-3.1-8B, 58.11 GiB, 476,016 tokens, 58.11x at 8,192 */
+    struct vllm_log *log = parse_file("v0.19.0-r044-llama-3.1-8b.log");
+    const struct vllm_line *t = line_of(log, VLLM_LINE_KV_TOKENS);
+    const struct vllm_line *c = line_of(log, VLLM_LINE_CONCURRENCY);
+
+    assert_string_equal(log->version, "0.19.0");
+    assert_true(log->engine_v1);
+    assert_string_equal(log->args.model, "meta-llama/Llama-3.1-8B-Instruct");
+    assert_int_equal(log->args.max_model_len, 8192);
+    assert_int_equal(log->max_model_len_src, VLLM_SRC_ENGINE);
+    assert_int_equal(log->args.tp, 1);
+    assert_int_equal(log->args.prefix_caching, 1);
+    assert_string_equal(log->args.kv_cache_dtype, "auto");
+    assert_string_equal(log->args.dtype, "bfloat16");
+    assert_int_equal(log->n_lines, 3);
+    assert_float_equal(line_of(log, VLLM_LINE_KV_MEMORY)->value, 58.11, 1e-9);
+    assert_int_equal(t->count, 476016);
+    assert_false(t->one_line);
+    assert_int_equal(c->per_request, 8192);
+    assert_float_equal(c->value, 58.11, 1e-9);
+    assert_int_equal(t->line_no, 8);
+    assert_int_equal(c->line_no, 9);
+    free(log);
+}
+
+static void test_one_line_format(void **state)
+{
+    (void)state;
+    struct vllm_log *log = parse_file("v0.24.0-r044-llama-3.1-8b.log");
+    const struct vllm_line *t = line_of(log, VLLM_LINE_KV_TOKENS);
+    const struct vllm_line *c = line_of(log, VLLM_LINE_CONCURRENCY);
+
+    /* the version and model from the logo lines, the args and the engine line */
+    assert_string_equal(log->version, "0.24.0");
+    assert_string_equal(log->args.model, "meta-llama/Llama-3.1-8B-Instruct");
+    assert_float_equal(log->args.gpu_memory_utilization, 0.9, 1e-12);
+    assert_true(t->one_line && c->one_line);
+    assert_int_equal(t->line_no, c->line_no);
+    assert_int_equal(t->count, 476016);
+    assert_int_equal(c->per_request, 8192);
+    free(log);
+}
+
+static void test_hybrid_lines(void **state)
+{
+    (void)state;
+    struct vllm_log *h01 = parse_file("v0.24.0-h01-qwen3.6-35b-a3b.log");
+    struct vllm_log *h06 = parse_file("v0.19.0-h06-qwen3.5-27b.log");
+
+    assert_int_equal(line_of(h01, VLLM_LINE_ATTN_BLOCK)->count, 2096);
+    assert_string_equal(h01->args.mamba_cache_mode, "align");
+    assert_string_equal(h01->args.kv_cache_dtype, "fp8");
+    assert_int_equal(line_of(h01, VLLM_LINE_KV_TOKENS)->count, 567978);
+    assert_int_equal(line_of(h01, VLLM_LINE_CONCURRENCY)->per_request, 131072);
+
+    assert_int_equal(line_of(h06, VLLM_LINE_ATTN_BLOCK)->count, 784);
+    assert_float_equal(line_of(h06, VLLM_LINE_MAMBA_PAD)->value, 0.13, 1e-12);
+    assert_int_equal(line_of(h06, VLLM_LINE_KV_TOKENS)->count, 290864);
+    assert_float_equal(line_of(h06, VLLM_LINE_CONCURRENCY)->value, 33.04, 1e-12);
+    assert_int_equal(h06->args.prefix_caching, 0);
+    free(h01);
+    free(h06);
+}
+
+static void test_v0_format(void **state)
+{
+    (void)state;
+    struct vllm_log *log = parse_file("v0.6.4-r001-llama-3.1-8b.log");
+
+    assert_string_equal(log->version, "0.6.4.post1");
+    assert_true(log->engine_v0);
+    assert_int_equal(log->args.block_size, 16);
+    assert_int_equal(log->args.prefix_caching, 0);
+    assert_false(log->args.spec); /* speculative_model=None */
+    assert_float_equal(line_of(log, VLLM_LINE_KV_MEMORY)->value, 3.81, 1e-12);
+    assert_int_equal(line_of(log, VLLM_LINE_GPU_BLOCKS)->count, 1952);
+    assert_int_equal(line_of(log, VLLM_LINE_CONCURRENCY)->per_request, 20000);
+    free(log);
+}
+
+static void test_speculative_config(void **state)
+{
+    (void)state;
+    struct vllm_log *log = parse_file("v0.9.1-h07-llama-3.1-8b-eagle.log");
+
+    assert_true(log->args.spec);
+    assert_string_equal(log->args.spec_method, "eagle");
+    assert_string_equal(log->args.spec_model, "yuhuili/EAGLE-LLaMA3.1-Instruct-8B");
+    assert_int_equal(log->args.spec_tokens, 3);
+    free(log);
+}
+
+/* The argument dict is Python's repr: quotes of either kind, escapes,
+ * nested containers holding the characters that end a value, True/False/None. */
+static void test_python_repr(void **state)
+{
+    (void)state;
+    struct vllm_log *log = parse_text(
+        "INFO non-default args: {'served_model_name': ['a, b', 'c'], 'model': \"it's/m\\\\x\", "
+        "'kv_transfer_config': {'x': '}', 'y': {'z': ')'}}, 'tool': <Enum.A: 3>, "
+        "'max_model_len': 4096, 'enable_prefix_caching': False, 'block_size': 32, "
+        "'speculative_config': {'method': 'mtp', 'num_speculative_tokens': 2}, "
+        "'kv_cache_dtype': '\\x66p8', 'tensor_parallel_size': 4, 'gpu_memory_utilization': 0.85}\n"
+        "INFO Available KV cache memory: 10.5 GiB\n");
+
+    assert_string_equal(log->args.model, "it's/m\\x");
+    assert_int_equal(log->args.max_model_len, 4096);
+    assert_int_equal(log->max_model_len_src, VLLM_SRC_ARGS);
+    assert_int_equal(log->args.prefix_caching, 0);
+    assert_int_equal(log->args.block_size, 32);
+    assert_true(log->args.spec);
+    assert_string_equal(log->args.spec_method, "mtp");
+    assert_int_equal(log->args.spec_tokens, 2);
+    assert_string_equal(log->args.kv_cache_dtype, "fp8"); /* \x66 is 'f' */
+    assert_int_equal(log->args.tp, 4);
+    assert_float_equal(log->args.gpu_memory_utilization, 0.85, 1e-12);
+    assert_int_equal(log->n_lines, 1);
+    free(log);
+}
+
+/* The engine's resolved config wins over the arguments, which win over other lines. */
+static void test_sources_priority(void **state)
+{
+    (void)state;
+    struct vllm_log *log = parse_text(
+        "INFO Using max model len 1000\n"
+        "INFO non-default args: {'max_model_len': 2000, 'model': 'a'}\n"
+        "INFO Initializing a V1 LLM engine (v0.10.0) with config: model='b', max_seq_len=3000\n");
+    assert_int_equal(log->args.max_model_len, 3000);
+    assert_int_equal(log->max_model_len_src, VLLM_SRC_ENGINE);
+    assert_string_equal(log->args.model, "b");
+    assert_string_equal(log->version, "0.10.0");
+    free(log);
+
+    log = parse_text("INFO Using max model len 1000\nINFO Available KV cache memory: 1 GiB\n");
+    assert_int_equal(log->args.max_model_len, 1000);
+    assert_int_equal(log->max_model_len_src, VLLM_SRC_LINE);
+    free(log);
+}
+
+/* Broken or hostile text: nothing is read past the end, nothing crashes,
+ * figures that do not parse are not kept. */
+static void test_malformed(void **state)
+{
+    static const char *const cases[] = {
+        "non-default args: {'model': 'x",
+        "non-default args: {'model",
+        "non-default args: {",
+        "non-default args: {'a': {'b': {'c': [[[[(((",
+        "non-default args: {'model': 'a\\",
+        "with config: model=",
+        "Initializing a V1 LLM engine (v",
+        "GPU KV cache size: tokens",
+        "GPU KV cache size: 99999999999999999999999 tokens",
+        "Maximum concurrency for 8,192 tokens per request: x",
+        "Maximum concurrency for ,8 tokens per request: 1.0x",
+        "Available KV cache memory: GiB",
+        "Setting attention block size to -4 tokens",
+        "\xe2\x96\x88  version ",
+        "",
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n = strlen(cases[i]);
+        char *copy = malloc(n ? n : 1); /* exactly n bytes: ASan sees any read past them */
+        struct vllm_log *log = calloc(1, sizeof *log);
+        assert_non_null(copy);
+        memcpy(copy, cases[i], n);
+        vllm_log_parse(copy, n, log);
+        assert_int_equal(log->n_lines, 0);
+        free(copy);
+        free(log);
+    }
+}
+
+static void test_many_lines_are_counted(void **state)
+{
+    char *text = malloc(100 * 40 + 1);
+    struct vllm_log *log = calloc(1, sizeof *log);
+    (void)state;
+    assert_non_null(text);
+    text[0] = '\0';
+    for (int i = 0; i < 100; i++)
+        strcat(text, "GPU KV cache size: 1,000 tokens\n");
+    vllm_log_parse(text, strlen(text), log);
+    assert_int_equal(log->n_lines, VLLM_LOG_MAX_LINES);
+    assert_int_equal(log->lines_dropped, 100 - VLLM_LOG_MAX_LINES);
+    assert_int_equal(log->total_lines, 100);
+    free(text);
+    free(log);
+}
+
+static void test_check_text(void **state)
+{
+    static const char colour[] = "\x1b[32mINFO\x1b[0m GPU KV cache size: 1 tokens\r\n";
+    static const char nul[] = "GPU KV cache size: 1 tokens\0 more";
+    static const char noise[] = "\x01\x02\x03\x04\x05\x06\x07\x08" "abcdefgh";
+    size_t where = 0;
+    (void)state;
+    assert_int_equal(vllm_log_check_text(colour, sizeof colour - 1, NULL), VLLM_TEXT_OK);
+    assert_int_equal(vllm_log_check_text(nul, sizeof nul - 1, &where), VLLM_TEXT_BINARY);
+    assert_int_equal(where, 27);
+    assert_int_equal(vllm_log_check_text(noise, sizeof noise - 1, NULL), VLLM_TEXT_BINARY);
+    assert_int_equal(vllm_log_check_text("", VLLM_LOG_MAX_BYTES + 1, NULL), VLLM_TEXT_TOO_LARGE);
+}
+
+static void test_versions(void **state)
+{
+    static const struct {
+        const char *s;
+        bool ok;
+        unsigned x, y, z;
+    } rows[] = {
+        {"0.19.0", true, 0, 19, 0},
+        {"v0.20.1rc1", true, 0, 20, 1},
+        {"0.11.0.dev705+g01220ce89", true, 0, 11, 0},
+        {"0.6.4.post1", true, 0, 6, 4},
+        {"1.2", true, 1, 2, 0},
+        {"0", false, 0, 0, 0},
+        {"", false, 0, 0, 0},
+        {"x.1", false, 0, 0, 0},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        unsigned x = 9, y = 9, z = 9;
+        assert_int_equal(vllm_version_parse(rows[i].s, &x, &y, &z), rows[i].ok);
+        if (rows[i].ok) {
+            assert_int_equal(x, rows[i].x);
+            assert_int_equal(y, rows[i].y);
+            assert_int_equal(z, rows[i].z);
+        }
+    }
+    assert_int_equal(vllm_version_cmp("0.19.0", 0, 20, 0), -1);
+    assert_int_equal(vllm_version_cmp("0.20.1rc1", 0, 20, 1), 0);
+    assert_int_equal(vllm_version_cmp("0.24.0", 0, 20, 0), 1);
+    assert_int_equal(vllm_version_cmp("", 0, 0, 0), -1);
+}
+
+/* ---- the explanation ---- */
+
+static struct vllm_explain *explain(const struct vllm_log *log, const char *preset)
+{
+    const struct kv_model_preset *p = kv_model_preset_find(preset);
+    struct vllm_explain *ex = calloc(1, sizeof *ex);
+    assert_non_null(p);
+    assert_non_null(ex);
+    assert_int_equal(vllm_explain(log, &p->model, false, ex, NULL), KVT_E_OK);
+    return ex;
+}
+
+static const struct vllm_verdict *verdict(const struct vllm_explain *ex, enum vllm_line_kind k)
+{
+    for (size_t i = 0; i < ex->n; i++)
+        if (ex->v[i].line->kind == k)
+            return &ex->v[i];
+    fail_msg("no %s verdict", vllm_line_kind_name(k));
+    return NULL;
+}
+
+static void test_explain_two_line(void **state)
+{
+    (void)state;
+    /* Llama-3.1-8B, bf16: 16 tokens x 2 x 8 heads x 128 x 2 B x 32 layers = 2 MiB a
+     * block. 58.105 GiB = 29,749.76 blocks, 58.115 GiB = 29,754.88: 29,749 to
+     * 29,754 blocks, x 16 = 475,984 to 476,064 tokens (476,016 logged); / 512
+     * blocks a request (8,192 / 16) = 58.10 to 58.11 (58.11 logged). */
+    struct vllm_log *log = parse_file("v0.19.0-r044-llama-3.1-8b.log");
+    struct vllm_explain *ex = explain(log, "llama-3.1-8b");
+    const struct vllm_verdict *t = verdict(ex, VLLM_LINE_KV_TOKENS);
+    const struct vllm_verdict *c = verdict(ex, VLLM_LINE_CONCURRENCY);
+    const struct vllm_verdict *m = verdict(ex, VLLM_LINE_KV_MEMORY);
+
+    assert_string_equal(ex->blocked, "");
+    assert_int_equal(t->match, VLLM_MATCH_YES);
+    assert_float_equal(t->computed_lo, 475984, 0);
+    assert_float_equal(t->computed_hi, 476064, 0);
+    assert_int_equal(c->match, VLLM_MATCH_YES);
+    assert_float_equal(c->computed_lo, 29749.0 / 512, 1e-12);
+    assert_float_equal(c->computed_hi, 29754.0 / 512, 1e-12);
+    assert_int_equal(m->match, VLLM_MATCH_UNCHECKED);
+    assert_false(m->has_computed);
+    assert_int_equal(ex->matched, 2);
+    /* what would change it, each recomputed: fp8 halves the page (2 x 58.11 = 116.22),
+     * and half the length needs half the blocks */
+    assert_non_null(
+        strstr(c->change, "--kv-cache-dtype fp8 (1 B an element instead of 2): 116.22x"));
+    assert_non_null(strstr(c->change, "--max-model-len 4,096: 116.22x"));
+    assert_non_null(strstr(c->how, "29,752 blocks"));
+    free(ex);
+    free(log);
+}
+
+/* A figure that the calculator does not reach is reported as a mismatch. */
+static void test_explain_mismatch(void **state)
+{
+    (void)state;
+    struct vllm_log *log = parse_text(
+        "INFO non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct', 'max_model_len': "
+        "8192}\nINFO Available KV cache memory: 58.11 GiB\n"
+        "INFO GPU KV cache size: 400,000 tokens\n"
+        "INFO Maximum concurrency for 8,192 tokens per request: 58.50x\n");
+    struct vllm_explain *ex = explain(log, "llama-3.1-8b");
+
+    assert_int_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->match, VLLM_MATCH_NO);
+    assert_int_equal(verdict(ex, VLLM_LINE_CONCURRENCY)->match, VLLM_MATCH_NO);
+    assert_int_equal(ex->mismatched, 2);
+    free(ex);
+    free(log);
+}
+
+/* The two ways vLLM prints the size differ when max_model_len is not a whole
+ * number of blocks. At 58.11 GiB (29,749 to 29,754 blocks, 29,752 at the
+ * printed figure) and 20,001 tokens (ceil(20,001 / 16) = 1,251 blocks):
+ *   one line (0.20.1+): int(29,752 / 1,251 x 20,001) = 475,675 (475,627 to 475,707)
+ *   two lines (to 0.20.0): 29,752 x 16 = 476,032 (475,984 to 476,064). */
+static void test_explain_token_rules(void **state)
+{
+    (void)state;
+    static const char one[] =
+        "INFO non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct'}\n"
+        "INFO Available KV cache memory: 58.11 GiB\n"
+        "INFO GPU KV cache size: 475,675 tokens, Maximum concurrency for 20,001 tokens per "
+        "request: 23.78x\n";
+    static const char two[] =
+        "INFO non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct'}\n"
+        "INFO Available KV cache memory: 58.11 GiB\n"
+        "INFO GPU KV cache size: 475,675 tokens\n"
+        "INFO Maximum concurrency for 20,001 tokens per request: 23.78x\n";
+    struct vllm_log *log = parse_text(one);
+    struct vllm_explain *ex = explain(log, "llama-3.1-8b");
+
+    assert_int_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->match, VLLM_MATCH_YES);
+    assert_float_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->computed, 475675, 0);
+    assert_float_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->computed_lo, 475627, 0);
+    assert_float_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->computed_hi, 475707, 0);
+    assert_int_equal(verdict(ex, VLLM_LINE_CONCURRENCY)->match, VLLM_MATCH_YES);
+    free(ex);
+    free(log);
+
+    log = parse_text(two);
+    ex = explain(log, "llama-3.1-8b");
+    assert_int_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->match, VLLM_MATCH_NO);
+    assert_float_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->computed, 476032, 0);
+    free(ex);
+    free(log);
+}
+
+static void test_explain_v0(void **state)
+{
+    (void)state;
+    /* r001 (V0): 3.805 to 3.815 GiB / 2 MiB = 1,948 to 1,953 blocks (1,952 logged);
+     * V0 prints 1,952 x 16 / 20,000 = 1.56 (1,948 x 16 / 20,000 = 1.5584 -> 1.56). */
+    struct vllm_log *log = parse_file("v0.6.4-r001-llama-3.1-8b.log");
+    struct vllm_explain *ex = explain(log, "llama-3.1-8b");
+
+    assert_true(ex->v0_rules);
+    assert_int_equal(verdict(ex, VLLM_LINE_GPU_BLOCKS)->match, VLLM_MATCH_YES);
+    assert_float_equal(verdict(ex, VLLM_LINE_GPU_BLOCKS)->computed_lo, 1948, 0);
+    assert_float_equal(verdict(ex, VLLM_LINE_GPU_BLOCKS)->computed_hi, 1953, 0);
+    assert_int_equal(verdict(ex, VLLM_LINE_CONCURRENCY)->match, VLLM_MATCH_YES);
+    free(ex);
+    free(log);
+}
+
+static void test_explain_sliding_by_version(void **state)
+{
+    (void)state;
+    /* r026, gemma-2-27b at 0.19.0: the row's blocks 7,331 to 7,335, logged 58,672
+     * tokens = floor(7,334 / 2 groups) x 16, 7.16x */
+    size_t len;
+    char *text = slurp("v0.19.0-r026-gemma-2-27b.log", &len), *v;
+    struct vllm_log *log = calloc(1, sizeof *log);
+    struct vllm_explain *ex;
+
+    vllm_log_parse(text, len, log);
+    ex = explain(log, "gemma-2-27b");
+    assert_string_equal(ex->blocked, "");
+    assert_int_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->match, VLLM_MATCH_YES);
+    assert_int_equal(verdict(ex, VLLM_LINE_CONCURRENCY)->match, VLLM_MATCH_YES);
+    free(ex);
+
+    /* the same lines from a later vLLM: its sliding-window rule is not modelled,
+     * so nothing is compared */
+    while ((v = strstr(text, "0.19.0")) != NULL)
+        memcpy(v, "0.24.0", 6);
+    vllm_log_parse(text, len, log);
+    ex = explain(log, "gemma-2-27b");
+    assert_non_null(strstr(ex->blocked, "sliding-window"));
+    assert_int_equal(ex->matched + ex->mismatched, 0);
+    free(ex);
+    free(log);
+    free(text);
+}
+
+/* Logs with what the calculator does not model are explained, never compared. */
+static void test_explain_blocked(void **state)
+{
+    static const struct {
+        const char *file, *preset, *reason;
+    } rows[] = {
+        {"v0.9.1-h07-llama-3.1-8b-eagle.log", "llama-3.1-8b",
+         "speculative decoding (method eagle)"},
+        /* the model here is a stand-in: the Mamba lines alone stop the comparison */
+        {"v0.24.0-h01-qwen3.6-35b-a3b.log", "qwen3-30b-a3b", "Mamba or linear-attention"},
+        {"v0.19.0-h06-qwen3.5-27b.log", "qwen3-32b", "Mamba or linear-attention"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct vllm_log *log = parse_file(rows[i].file);
+        struct vllm_explain *ex = explain(log, rows[i].preset);
+        if (!strstr(ex->blocked, rows[i].reason))
+            fail_msg("%s: blocked says \"%s\"", rows[i].file, ex->blocked);
+        assert_int_equal(ex->matched + ex->mismatched, 0);
+        for (size_t k = 0; k < ex->n; k++)
+            assert_false(ex->v[k].has_computed);
+        free(ex);
+        free(log);
+    }
+}
+
+static void test_explain_dcp_and_dtype(void **state)
+{
+    static const char *const logs[] = {
+        "non-default args: {'model': 'x', 'decode_context_parallel_size': 2}\n"
+        "Available KV cache memory: 10 GiB\nGPU KV cache size: 1 tokens\n",
+        "non-default args: {'model': 'x', 'kv_cache_dtype': 'nvfp4'}\n"
+        "Available KV cache memory: 10 GiB\nGPU KV cache size: 1 tokens\n",
+        "non-default args: {'model': 'x', 'num_gpu_blocks_override': 512}\n"
+        "Available KV cache memory: 10 GiB\nGPU KV cache size: 1 tokens\n",
+    };
+    static const char *const reasons[] = {"decode context parallelism", "'nvfp4'",
+                                          "num_gpu_blocks_override"};
+    (void)state;
+    for (size_t i = 0; i < 3; i++) {
+        struct vllm_log *log = parse_text(logs[i]);
+        struct vllm_explain *ex = explain(log, "llama-3.1-8b");
+        if (!strstr(ex->blocked, reasons[i]))
+            fail_msg("case %zu: blocked says \"%s\"", i, ex->blocked);
+        free(ex);
+        free(log);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_line_format),
+        cmocka_unit_test(test_one_line_format),
+        cmocka_unit_test(test_hybrid_lines),
+        cmocka_unit_test(test_v0_format),
+        cmocka_unit_test(test_speculative_config),
+        cmocka_unit_test(test_python_repr),
+        cmocka_unit_test(test_sources_priority),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_many_lines_are_counted),
+        cmocka_unit_test(test_check_text),
+        cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_explain_two_line),
+        cmocka_unit_test(test_explain_mismatch),
+        cmocka_unit_test(test_explain_token_rules),
+        cmocka_unit_test(test_explain_v0),
+        cmocka_unit_test(test_explain_sliding_by_version),
+        cmocka_unit_test(test_explain_blocked),
+        cmocka_unit_test(test_explain_dcp_and_dtype),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
