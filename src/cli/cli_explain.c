@@ -416,10 +416,10 @@ int cli_explain_log(int argc, char **argv)
     safe(file ? file : "standard input", shown, sizeof shown);
     if (log->n_lines == 0) {
         fprintf(stderr,
-                "kvtutor explain-log: %s: no capacity line in %zu lines (\"Available KV cache "
+                "kvtutor explain-log: %s: no capacity line in %zu line%s (\"Available KV cache "
                 "memory\", \"GPU KV cache size\", \"Maximum concurrency for\"): is it a vLLM "
                 "start-up log, cut before the KV cache was set up?\n",
-                shown, log->total_lines);
+                shown, log->total_lines, log->total_lines == 1 ? "" : "s");
         rc = 1;
         goto done;
     }
