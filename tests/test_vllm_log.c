@@ -271,7 +271,8 @@ static void test_check_text(void **state)
 {
     static const char colour[] = "\x1b[32mINFO\x1b[0m GPU KV cache size: 1 tokens\r\n";
     static const char nul[] = "GPU KV cache size: 1 tokens\0 more";
-    static const char noise[] = "\x01\x02\x03\x04\x05\x06\x07\x08" "abcdefgh";
+    static const char noise[] = "\x01\x02\x03\x04\x05\x06\x07\x08"
+                                "abcdefgh";
     size_t where = 0;
     (void)state;
     assert_int_equal(vllm_log_check_text(colour, sizeof colour - 1, NULL), VLLM_TEXT_OK);
