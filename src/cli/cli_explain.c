@@ -73,13 +73,6 @@ static void print_help(FILE *out)
           out);
 }
 
-/* A file name or other outside text, made safe to print. */
-static const char *safe(const char *s, char *buf, size_t cap)
-{
-    kvt_sanitize(s, strlen(s), buf, cap, 0);
-    return buf;
-}
-
 /* Reads the whole log, refusing more than VLLM_LOG_MAX_BYTES and binary data
  * as soon as either shows (a NUL byte ends the read at once, so /dev/zero or
  * a binary file costs one buffer). Returns 0, or 2 with the message printed. */
@@ -93,7 +86,7 @@ static int read_log(const char *path, char **text, size_t *len)
     char *buf = NULL;
     struct stat st;
 
-    safe(name, shown, sizeof shown);
+    kvt_safe(name, shown, sizeof shown);
     if (!f)
         return input_error("%s: %s", shown, strerror(errno));
     if (!in && fstat(fileno(f), &st) == 0) {
@@ -175,7 +168,7 @@ static int resolve_model(const struct cli_args *a, const struct vllm_log *log, s
         struct hf_config_error err;
         id->config_path = a->text[F_CONFIG];
         if (hf_config_load(id->config_path, &id->m, &id->info, &err) != KVT_E_OK) {
-            safe(id->config_path, shown, sizeof shown);
+            kvt_safe(id->config_path, shown, sizeof shown);
             if (err.line > 0)
                 return input_error("--config %s:%d:%d: %s", shown, err.line, err.column, err.what);
             return input_error("--config %s: %s", shown, err.what);
@@ -189,7 +182,7 @@ static int resolve_model(const struct cli_args *a, const struct vllm_log *log, s
     if (!id->preset)
         return input_error("the log's model %s is not a preset (kvtutor models lists them): give "
                            "--config with its config.json",
-                           safe(log->args.model, shown, sizeof shown));
+                           kvt_safe(log->args.model, shown, sizeof shown));
     id->m = id->preset->model;
     return 0;
 }
@@ -203,8 +196,8 @@ static const char *model_label(const struct model_id *id, const struct vllm_log 
                  (int)strcspn(id->preset->alias, ","), id->preset->alias);
     else
         snprintf(buf, cap, "%.280s (from --config %.280s)",
-                 log->args.model[0] ? safe(log->args.model, s1, sizeof s1) : "the model",
-                 safe(id->config_path, s2, sizeof s2));
+                 log->args.model[0] ? kvt_safe(log->args.model, s1, sizeof s1) : "the model",
+                 kvt_safe(id->config_path, s2, sizeof s2));
     return buf;
 }
 
@@ -278,14 +271,14 @@ static void print_settings(FILE *out, const struct vllm_log *log)
     if (a->dcp > 1)
         fprintf(out, ", DCP %u", a->dcp);
     fprintf(out, ", kv_cache_dtype %s",
-            a->kv_cache_dtype[0] ? safe(a->kv_cache_dtype, s, sizeof s) : "auto");
+            a->kv_cache_dtype[0] ? kvt_safe(a->kv_cache_dtype, s, sizeof s) : "auto");
     if (a->block_size)
         fprintf(out, ", block size %u", a->block_size);
     if (a->prefix_caching >= 0)
         fprintf(out, ", prefix caching %s", a->prefix_caching ? "on" : "off");
     if (a->spec)
         fprintf(out, ", speculative decoding %s",
-                a->spec_method[0] ? safe(a->spec_method, s, sizeof s) : "(draft model)");
+                a->spec_method[0] ? kvt_safe(a->spec_method, s, sizeof s) : "(draft model)");
     if (a->spec_tokens)
         fprintf(out, " (%u tokens)", a->spec_tokens);
     fputs("\n", out);
@@ -298,7 +291,7 @@ static void print_human(FILE *out, const char *text, const struct vllm_log *log,
     char buf[2048], a1[32], a2[32], a3[32], name[700];
 
     fprintf(out, "vLLM %s log: %s\n",
-            log->version[0] ? safe(log->version, a1, sizeof a1) : "(version not stated)",
+            log->version[0] ? kvt_safe(log->version, a1, sizeof a1) : "(version not stated)",
             model_label(id, log, name, sizeof name));
     print_settings(out, log);
     if (ex->assumed[0])
@@ -343,10 +336,10 @@ static int print_json(FILE *out, const char *text, const struct vllm_log *log,
     int rc;
 
     json_object_set_new(o, "vllm_version",
-                        log->version[0] ? json_string(safe(log->version, buf, sizeof buf))
+                        log->version[0] ? json_string(kvt_safe(log->version, buf, sizeof buf))
                                         : json_null());
     json_object_set_new(o, "model",
-                        log->args.model[0] ? json_string(safe(log->args.model, buf, sizeof buf))
+                        log->args.model[0] ? json_string(kvt_safe(log->args.model, buf, sizeof buf))
                                            : json_null());
     json_object_set_new(o, "model_source", json_string(id->preset ? id->preset->id : "config"));
     json_object_set_new(o, "blocked", ex->blocked[0] ? json_string(ex->blocked) : json_null());
@@ -413,7 +406,7 @@ int cli_explain_log(int argc, char **argv)
         goto done;
     }
     vllm_log_parse(text, len, log);
-    safe(file ? file : "standard input", shown, sizeof shown);
+    kvt_safe(file ? file : "standard input", shown, sizeof shown);
     if (log->n_lines == 0) {
         fprintf(stderr,
                 "kvtutor explain-log: %s: no capacity line in %zu line%s (\"Available KV cache "
