@@ -165,6 +165,8 @@ static void test_one_usage_error_format(void **state)
         {"--db %D --bogus", "kvtutor: --bogus: unknown flag (see kvtutor --help)\n"},
         {"--db %D open", "kvtutor: open needs a LESSON_ID (see kvtutor --help)\n"},
         {"--db %D --learner", "kvtutor: --learner needs a value (NAME) (see kvtutor --help)\n"},
+        {"stats --db %D --learner \x1b[2J",
+         "kvtutor stats: --learner: no control characters in a name (see kvtutor stats --help)\n"},
         {"frobnicate", "kvtutor: frobnicate: unknown command (see kvtutor --help)\n"},
     };
     (void)state;

@@ -25,6 +25,7 @@
 #include "store.h"
 #include "store_migrations.h"
 #include "store_report.h"
+#include "store_sql.h"
 #include "tmp_dir.h"
 #include "tsv.h"
 
@@ -128,6 +129,31 @@ static void test_fresh_database(void **state)
     st = open_ok(path_of("empty.db"));
     assert_int_equal(store_schema_version(st), store_latest_version());
     store_close(st);
+}
+
+/* Every statement's bind signature names each of its SQL's parameters once,
+ * with a type the binder knows: the binder reads arguments by it. */
+static void test_bind_signatures_match_the_sql(void **state)
+{
+    (void)state;
+    const char *p = path_of("signatures.db");
+    sqlite3 *db;
+
+    store_close(open_ok(p)); /* the newest schema, for every table the SQL names */
+    assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+    for (int i = 0; i < STMT__COUNT; i++) {
+        const struct store_statement *t = &store_statements[i];
+        sqlite3_stmt *s;
+        if (sqlite3_prepare_v2(db, t->sql, -1, &s, NULL) != SQLITE_OK)
+            fail_msg("%s: %s", t->name, sqlite3_errmsg(db));
+        if ((size_t)sqlite3_bind_parameter_count(s) != strlen(t->sig))
+            fail_msg("%s: %d parameters, signature \"%s\"", t->name,
+                     sqlite3_bind_parameter_count(s), t->sig);
+        if (strspn(t->sig, "TIDid") != strlen(t->sig))
+            fail_msg("%s: signature \"%s\" has a type the binder does not know", t->name, t->sig);
+        sqlite3_finalize(s);
+    }
+    sqlite3_close(db);
 }
 
 static void test_upgrade_from_every_earlier_version(void **state)
@@ -684,6 +710,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fresh_database),
+        cmocka_unit_test(test_bind_signatures_match_the_sql),
         cmocka_unit_test(test_upgrade_from_every_earlier_version),
         cmocka_unit_test(test_upgrade_kept_fixture),
         cmocka_unit_test(test_rate_later_and_resume),

@@ -52,11 +52,11 @@ int cli_db_open(const char *cmd, const char *db_path, const char *learner, int64
     struct store_error err;
     enum kvt_err e = KVT_E_OK;
     bool found = true;
+    const char *why;
 
     memset(db, 0, sizeof *db);
-    if (learner && (strlen(learner) == 0 || strlen(learner) > 64))
-        return cli_usage_error(strcmp(cmd, "app") == 0 ? NULL : cmd,
-                               "--learner takes a name of 1 to 64 characters");
+    if (learner && (why = store_setting_check("learner", learner)) != NULL)
+        return cli_usage_error(strcmp(cmd, "app") == 0 ? NULL : cmd, "--learner: %s", why);
     if (db_path) {
         snprintf(db->path, sizeof db->path, "%s", db_path);
     } else if (store_default_path(getenv("XDG_DATA_HOME"), getenv("HOME"), db->path,

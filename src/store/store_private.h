@@ -7,6 +7,8 @@
 #include "store.h"
 #include "store_sql.h"
 
+#define SECONDS_PER_DAY 86400
+
 struct store {
     sqlite3 *db;
     bool readonly;
@@ -14,24 +16,40 @@ struct store {
     sqlite3_stmt *stmt[STMT__COUNT];
 };
 
-/* The prepared statement, reset and with its bindings cleared; NULL (and
- * *err filled) when it cannot be prepared. */
-sqlite3_stmt *store_stmt(struct store *st, enum store_stmt id, struct store_error *err);
+/* Fills *err (when not NULL) and returns code; a long detail is cut. */
+enum kvt_err store_set_err(struct store_error *err, enum kvt_err code, int sqlite_code,
+                           const char *detail);
+
+/* The kvt_err for a SQLite result code. */
+enum kvt_err store_code_for(int rc);
 
 /* Maps a SQLite result code to a kvt_err and fills *err with SQLite's words. */
 enum kvt_err store_fail(struct store *st, int rc, struct store_error *err);
 
+/* Statement `id` (store_sql.h), reset, its parameters bound from the
+ * arguments that follow, one per character of its signature: T const char *,
+ * I int64_t, D double, i const int64_t *, d const double * (cast integers to
+ * int64_t: variadic arguments are not converted). NULL, *err filled, when it
+ * cannot be prepared or bound. */
+sqlite3_stmt *store_prepare(struct store *st, enum store_stmt id, struct store_error *err, ...);
+
+/* store_prepare, then one step that must finish (a write, in the caller's
+ * transaction); the statement is reset either way. */
+enum kvt_err store_run(struct store *st, enum store_stmt id, struct store_error *err, ...);
+
+/* A write in a transaction of its own: begins (taking the write lock),
+ * binds as store_prepare, steps, commits; rolls back and says why on failure. */
+enum kvt_err store_write_one(struct store *st, enum store_stmt id, struct store_error *err, ...);
+
+/* sqlite3_exec without callbacks; the SQLite result code. */
+int store_exec(struct store *st, const char *sql);
+
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK. Writers take the lock up front, so
- * two kvtutors queue on the busy timeout instead of deadlocking. */
+ * two kvtutors queue on the busy timeout instead of deadlocking. A failed
+ * commit is rolled back. */
 enum kvt_err store_begin(struct store *st, struct store_error *err);
 enum kvt_err store_commit(struct store *st, struct store_error *err);
 void store_rollback(struct store *st);
-
-/* A one-statement write: store_begin_stmt takes the write lock and gives the
- * statement to bind (NULL, rolled back and *err filled, when either fails);
- * store_write_one runs it and commits, or rolls back and says why. */
-sqlite3_stmt *store_begin_stmt(struct store *st, enum store_stmt id, struct store_error *err);
-enum kvt_err store_write_one(struct store *st, sqlite3_stmt *s, struct store_error *err);
 
 /* Inside a transaction: the learner's id, created on first use. */
 enum kvt_err store_learner_locked(struct store *st, const char *name, int64_t now, int64_t *id,
@@ -41,8 +59,5 @@ enum kvt_err store_learner_locked(struct store *st, const char *name, int64_t no
  * *added says which. The schedule is not touched. */
 enum kvt_err store_insert_attempt(struct store *st, const struct store_attempt *a, bool *added,
                                   struct store_error *err);
-
-/* Binds NULL for a NULL string. */
-int store_bind_text(sqlite3_stmt *s, int i, const char *text);
 
 #endif

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SECONDS_PER_DAY 86400
-
 static void copy_col(char *dst, size_t cap, sqlite3_stmt *s, int col)
 {
     const unsigned char *t = sqlite3_column_text(s, col);
@@ -17,13 +15,12 @@ static void copy_col(char *dst, size_t cap, sqlite3_stmt *s, int col)
 static enum kvt_err lessons(struct store *st, int64_t learner, struct store_stats *out,
                             struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, STMT_STATS_LESSONS, err);
+    sqlite3_stmt *s = store_prepare(st, STMT_STATS_LESSONS, err, learner);
     size_t cap = 0;
     int rc;
 
     if (!s)
         return err->code;
-    sqlite3_bind_int64(s, 1, learner);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         struct store_lesson_stats *l;
         if (out->n_lessons == cap) {
@@ -56,13 +53,11 @@ static enum kvt_err lessons(struct store *st, int64_t learner, struct store_stat
 static enum kvt_err due(struct store *st, int64_t learner, int64_t today, struct store_stats *out,
                         struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, STMT_STATS_DUE, err);
+    sqlite3_stmt *s = store_prepare(st, STMT_STATS_DUE, err, learner, today);
     int rc;
 
     if (!s)
         return err->code;
-    sqlite3_bind_int64(s, 1, learner);
-    sqlite3_bind_int64(s, 2, today);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         const char *lesson = (const char *)sqlite3_column_text(s, 0);
         int64_t now = sqlite3_column_int64(s, 1), week = sqlite3_column_int64(s, 2);
@@ -83,13 +78,12 @@ static enum kvt_err due(struct store *st, int64_t learner, int64_t today, struct
 static enum kvt_err streak(struct store *st, int64_t learner, int64_t today,
                            struct store_stats *out, struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, STMT_STATS_DAYS, err);
+    sqlite3_stmt *s = store_prepare(st, STMT_STATS_DAYS, err, learner);
     int64_t expect = today;
     int rc;
 
     if (!s)
         return err->code;
-    sqlite3_bind_int64(s, 1, learner);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         int64_t day = sqlite3_column_int64(s, 0);
         if (day > today)
@@ -108,13 +102,11 @@ static enum kvt_err streak(struct store *st, int64_t learner, int64_t today,
 static enum kvt_err weakest(struct store *st, int64_t learner, struct store_stats *out,
                             struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, STMT_STATS_DIAGNOSES, err);
+    sqlite3_stmt *s = store_prepare(st, STMT_STATS_DIAGNOSES, err, learner, (int64_t)STORE_WEAKEST);
     int rc;
 
     if (!s)
         return err->code;
-    sqlite3_bind_int64(s, 1, learner);
-    sqlite3_bind_int(s, 2, STORE_WEAKEST);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW && out->n_weakest < STORE_WEAKEST) {
         copy_col(out->weakest[out->n_weakest].diagnosis, sizeof out->weakest[0].diagnosis, s, 0);
         out->weakest[out->n_weakest++].count = sqlite3_column_int64(s, 1);
@@ -154,7 +146,7 @@ static const char *text(sqlite3_stmt *s, int col)
 enum kvt_err store_each_attempt(struct store *st, store_attempt_fn fn, void *ctx,
                                 struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, STMT_EXPORT_ATTEMPTS, err);
+    sqlite3_stmt *s = store_prepare(st, STMT_EXPORT_ATTEMPTS, err);
     int rc;
 
     if (!s)
@@ -191,7 +183,7 @@ enum kvt_err store_each_attempt(struct store *st, store_attempt_fn fn, void *ctx
 enum kvt_err store_each_review(struct store *st, store_review_fn fn, void *ctx,
                                struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, STMT_EXPORT_REVIEWS, err);
+    sqlite3_stmt *s = store_prepare(st, STMT_EXPORT_REVIEWS, err);
     int rc;
 
     if (!s)
@@ -249,29 +241,15 @@ enum kvt_err store_import_review(struct store *st, const char *learner, const ch
 {
     int64_t id;
     enum kvt_err e = store_learner_locked(st, learner, r->last_review, &id, err);
-    sqlite3_stmt *s;
-    int rc;
 
     *updated = false;
     if (e != KVT_E_OK)
         return e;
-    if (!(s = store_stmt(st, STMT_IMPORT_REVIEW, err)))
-        return err->code;
-    sqlite3_bind_int64(s, 1, id);
-    store_bind_text(s, 2, lesson_id);
-    store_bind_text(s, 3, exercise_id);
-    sqlite3_bind_double(s, 4, r->card.stability);
-    sqlite3_bind_double(s, 5, r->card.difficulty);
-    sqlite3_bind_int64(s, 6, r->card.reps);
-    sqlite3_bind_int64(s, 7, r->card.lapses);
-    sqlite3_bind_int64(s, 8, r->last_review);
-    sqlite3_bind_int64(s, 9, r->due_day);
-    store_bind_text(s, 10, content_hash ? content_hash : "");
-    store_bind_text(s, 11, answer_hash ? answer_hash : "");
-    rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE)
-        return store_fail(st, rc, err);
+    if ((e = store_run(st, STMT_IMPORT_REVIEW, err, id, lesson_id, exercise_id, r->card.stability,
+                       r->card.difficulty, (int64_t)r->card.reps, (int64_t)r->card.lapses,
+                       r->last_review, r->due_day, content_hash ? content_hash : "",
+                       answer_hash ? answer_hash : "")) != KVT_E_OK)
+        return e;
     *updated = sqlite3_changes(st->db) > 0;
     return KVT_E_OK;
 }
@@ -279,14 +257,13 @@ enum kvt_err store_import_review(struct store *st, const char *learner, const ch
 enum kvt_err store_each_due(struct store *st, int64_t learner_id, int64_t now, bool due_only,
                             store_due_fn fn, void *ctx, struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, due_only ? STMT_DUE_LIST : STMT_SEEN_LIST, err);
+    /* the seen list binds only the learner: the day is not read */
+    sqlite3_stmt *s = store_prepare(st, due_only ? STMT_DUE_LIST : STMT_SEEN_LIST, err, learner_id,
+                                    now / SECONDS_PER_DAY);
     int rc;
 
     if (!s)
         return err->code;
-    sqlite3_bind_int64(s, 1, learner_id);
-    if (due_only)
-        sqlite3_bind_int64(s, 2, now / SECONDS_PER_DAY);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
         if (fn(ctx, text(s, 0), text(s, 1), sqlite3_column_int64(s, 2),
                sqlite3_column_double(s, 3)) != 0)
@@ -298,16 +275,15 @@ enum kvt_err store_each_due(struct store *st, int64_t learner_id, int64_t now, b
 enum kvt_err store_activity(struct store *st, int64_t learner_id, int64_t now, int days,
                             int64_t *answers, int64_t *right, struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, STMT_ACTIVITY, err);
     int64_t today = now / SECONDS_PER_DAY;
+    sqlite3_stmt *s =
+        store_prepare(st, STMT_ACTIVITY, err, learner_id, (today - days + 1) * SECONDS_PER_DAY);
     int rc;
 
     for (int i = 0; i < days; i++)
         answers[i] = right[i] = 0;
     if (!s)
         return err->code;
-    sqlite3_bind_int64(s, 1, learner_id);
-    sqlite3_bind_int64(s, 2, (today - days + 1) * SECONDS_PER_DAY);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         int64_t i = sqlite3_column_int64(s, 0) - (today - days + 1);
         if (i >= 0 && i < days) {
@@ -322,12 +298,11 @@ enum kvt_err store_activity(struct store *st, int64_t learner_id, int64_t now, i
 enum kvt_err store_each_concept(struct store *st, int64_t learner_id, store_concept_fn fn,
                                 void *ctx, struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, STMT_CONCEPTS, err);
+    sqlite3_stmt *s = store_prepare(st, STMT_CONCEPTS, err, learner_id);
     int rc;
 
     if (!s)
         return err->code;
-    sqlite3_bind_int64(s, 1, learner_id);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
         if (fn(ctx, text(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2)) != 0)
             break;
@@ -339,56 +314,31 @@ enum kvt_err store_interview(struct store *st, int64_t learner_id, const char *l
                              int64_t started_at, double seconds, int answered, double score,
                              const char *review, struct store_error *err)
 {
-    sqlite3_stmt *s = store_begin_stmt(st, STMT_INTERVIEW_ADD, err);
-
-    if (!s)
-        return err->code;
-    sqlite3_bind_int64(s, 1, learner_id);
-    store_bind_text(s, 2, lesson_id);
-    sqlite3_bind_int64(s, 3, started_at);
-    sqlite3_bind_double(s, 4, seconds);
-    sqlite3_bind_int(s, 5, answered);
-    sqlite3_bind_double(s, 6, score);
-    store_bind_text(s, 7, review ? review : "");
-    return store_write_one(st, s, err);
+    return store_write_one(st, STMT_INTERVIEW_ADD, err, learner_id, lesson_id, started_at, seconds,
+                           (int64_t)answered, score, review ? review : "");
 }
 
 enum kvt_err store_probe_add(struct store *st, const struct store_probe_run *run,
                              struct store_error *err)
 {
-    sqlite3_stmt *s = store_begin_stmt(st, STMT_PROBE_ADD, err);
-
-    if (!s)
-        return err->code;
-    sqlite3_bind_int64(s, 1, run->learner_id);
-    sqlite3_bind_int64(s, 2, run->started_at);
-    sqlite3_bind_double(s, 3, run->seconds > 0 ? run->seconds : 0);
-    store_bind_text(s, 4, run->probe);
-    store_bind_text(s, 5, run->outcome);
-    store_bind_text(s, 6, run->message ? run->message : "");
-    store_bind_text(s, 7, run->device ? run->device : "");
-    store_bind_text(s, 8, run->device_json ? run->device_json : "{}");
-    store_bind_text(s, 9, run->results_json ? run->results_json : "[]");
-    if (run->has_read)
-        sqlite3_bind_double(s, 10, run->read_gbps);
-    if (run->has_peak)
-        sqlite3_bind_double(s, 11, run->peak_gbps);
-    if (run->has_free)
-        sqlite3_bind_int64(s, 12, run->free_bytes);
-    return store_write_one(st, s, err);
+    return store_write_one(
+        st, STMT_PROBE_ADD, err, run->learner_id, run->started_at,
+        run->seconds > 0 ? run->seconds : 0, run->probe, run->outcome,
+        run->message ? run->message : "", run->device ? run->device : "",
+        run->device_json ? run->device_json : "{}", run->results_json ? run->results_json : "[]",
+        run->has_read ? &run->read_gbps : NULL, run->has_peak ? &run->peak_gbps : NULL,
+        run->has_free ? &run->free_bytes : NULL);
 }
 
 enum kvt_err store_probe_last(struct store *st, int64_t learner_id, const char *probe,
                               struct store_probe_last *out, struct store_error *err)
 {
-    sqlite3_stmt *s = store_stmt(st, STMT_PROBE_LAST, err);
+    sqlite3_stmt *s = store_prepare(st, STMT_PROBE_LAST, err, learner_id, probe);
     int rc;
 
     if (!s)
         return err->code;
     memset(out, 0, sizeof *out);
-    sqlite3_bind_int64(s, 1, learner_id);
-    store_bind_text(s, 2, probe);
     rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
         snprintf(out->probe, sizeof out->probe, "%s", text(s, 0));
