@@ -134,6 +134,11 @@ static void test_loader_and_lint_refuse_alike(void **state)
          "{\"abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij\"} }, expected = "
          "function(p) return 1 end },",
          "parameter 'm': the value \"abcdefghij-abcdefghi...\" is longer than 47 characters"},
+        /* 65 characters */
+        {"long-id", "",
+         "choice { id = \"abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij\","
+         " prompt = \"?\", options = { option { \"a\", correct = true }, \"b\" } },",
+         "ids are 1 to 64 lower-case letters"},
         {"param-name", "",
          "numeric { id = \"t\", prompt = \"?\", unit = \"\", params = { "
          "abcdefghijabcdefghijabcdefghijab = {1} }, expected = function(p) return 1 end },",

@@ -319,8 +319,9 @@ void lx_read_lesson(struct lx_reader *c, int t)
     lx_check_keys(c, t, LX_SHAPE_LESSON, "lesson", line);
     l->id = lx_str_field(c, t, "id", true, "lesson", line);
     if (l->id && !lx_valid_id(l->id))
-        lx_problem(c, line, "lesson: id \"%s\" must be lower-case letters, digits, '-', '_', '.'",
-                   l->id);
+        lx_problem(c, line,
+                   "lesson: id \"%s\" must be 1 to %d lower-case letters, digits, '-', '_', '.'",
+                   l->id, LX_MAX_ID);
     l->title = lx_str_field(c, t, "title", true, "lesson", line);
     l->module = lx_str_field(c, t, "module", true, "lesson", line);
     l->baseline = lx_str_field(c, t, "baseline", true, "lesson", line);

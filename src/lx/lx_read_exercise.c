@@ -342,8 +342,9 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
             e->id = lx_str_field(c, -1, "id", true, "exercise", e->line);
             snprintf(where, sizeof where, "exercise '%.60s'", e->id ? e->id : "?");
             if (e->id && !lx_valid_id(e->id))
-                lx_problem(c, e->line, "%s: ids are lower-case letters, digits, '-', '_' and '.'",
-                           where);
+                lx_problem(c, e->line,
+                           "%s: ids are 1 to %d lower-case letters, digits, '-', '_' and '.'",
+                           where, LX_MAX_ID);
             for (size_t k = 0; e->id && k < l->n_exercises; k++)
                 if (l->exercises[k].id && strcmp(l->exercises[k].id, e->id) == 0)
                     lx_problem(c, e->line, "%s: the id is used twice (also line %d)", where,
