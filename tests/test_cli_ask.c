@@ -277,7 +277,7 @@ static void test_usage_errors(void **state)
     static const char *const rows[][4] = {
         {"no-such-lesson", "per-token", "1", "no lesson \"no-such-lesson\""},
         {"kv-cache", "no-such-exercise", "1", "it has: per-token"},
-        {"kv-cache", "per-token", NULL, "give LESSON_ID EXERCISE_ID"},
+        {"kv-cache", "per-token", NULL, "give LESSON_ID ITEM_ID"},
     };
     for (size_t i = 0; i < 3; i++) {
         char *argv[] = {(char *)run_kvtutor_path(), "ask", (char *)rows[i][0], (char *)rows[i][1],

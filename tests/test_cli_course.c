@@ -154,6 +154,10 @@ static void test_every_exercise_covered(void **state)
         if (m == 0)
             fail_msg("%s lists no exercises: %s", ids[i], r.err);
         for (size_t k = 0; k < m; k++) {
+            /* the question and follow-ups are graded on key points, by
+             * their own table; this one holds the exercises */
+            if (strcmp(exs[k], "question") == 0 || strncmp(exs[k], "followup-", 9) == 0)
+                continue;
             if (!row_with(&t, ids[i], exs[k], "correct"))
                 fail_msg("%s %s: no right answer in " ANSWERS, ids[i], exs[k]);
             if (!row_with(&t, ids[i], exs[k], "wrong"))

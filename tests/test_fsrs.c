@@ -107,16 +107,6 @@ static void test_bad_reviews_leave_card_alone(void **state)
     assert_int_equal(fsrs_check_params(&p), KVT_E_RANGE);
 }
 
-static void test_rating_rule(void **state)
-{
-    (void)state;
-    assert_int_equal(fsrs_rating_for(false, false, false, 3, 10), FSRS_AGAIN);
-    assert_int_equal(fsrs_rating_for(true, true, false, 3, 10), FSRS_HARD);
-    assert_int_equal(fsrs_rating_for(true, false, true, 3, 10), FSRS_HARD);
-    assert_int_equal(fsrs_rating_for(true, false, false, 3, 10), FSRS_EASY);
-    assert_int_equal(fsrs_rating_for(true, false, false, 45, 10), FSRS_GOOD);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -124,7 +114,6 @@ int main(void)
         cmocka_unit_test(test_curve_passes_desired_retention_at_s),
         cmocka_unit_test(test_retention_and_cap),
         cmocka_unit_test(test_bad_reviews_leave_card_alone),
-        cmocka_unit_test(test_rating_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

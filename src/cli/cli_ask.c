@@ -1,7 +1,9 @@
-/* `kvtutor ask LESSON_ID EXERCISE_ID "ANSWER"`: grades one answer without
- * the terminal app, as the app would, for instructors checking a lesson and
- * for tests. Exit 0 when correct, 1 when wrong or invalid, 2 for a usage
- * error (an unknown lesson or exercise). */
+/* `kvtutor ask LESSON_ID ITEM_ID "ANSWER"`: grades one answer without the
+ * terminal app, through the same session code the app uses (tutor_session),
+ * for instructors checking a lesson and for tests. ITEM_ID is an exercise's
+ * id, "question" or "followup-N". `kvtutor ask --list` names every item.
+ * Exit 0 when correct, 1 when wrong or not an answer, 2 for a usage error
+ * (an unknown lesson or item). */
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_lessons.h"
@@ -15,17 +17,20 @@
 #include "kv_calc.h"
 #include "kv_grade.h"
 #include "kvt_text.h"
+#include "lx_course.h"
 #include "tutor_item.h"
+#include "tutor_session.h"
 
 struct ask {
     const char *lesson_id, *exercise_id, *answer, *lessons_dir;
     uint64_t seed;
-    bool json;
+    bool json, list;
     struct lx_fact facts[4]; /* --measured NAME=VALUE */
     char names[4][24];       /* the facts' names */
     size_t n_facts;
 };
 
+/* What the session made of the answer (its attempt, copied out). */
 struct outcome {
     enum kv_verdict verdict;
     double score;
@@ -35,9 +40,12 @@ struct outcome {
 
 static int ask_usage(FILE *out)
 {
-    fputs("usage: kvtutor ask LESSON_ID EXERCISE_ID \"ANSWER\" [--seed N] [--json]\n"
-          "                   [--lessons DIR] [--measured NAME=VALUE]\n\n"
-          "Grades one answer to one exercise, as the app would: the verdict, the expected\n"
+    fputs("usage: kvtutor ask LESSON_ID ITEM_ID \"ANSWER\" [--seed N] [--json]\n"
+          "                   [--lessons DIR] [--measured NAME=VALUE]\n"
+          "       kvtutor ask --list [--json] [--lessons DIR]\n\n"
+          "Grades one answer to one item, as the app would. ITEM_ID is an exercise's id,\n"
+          "\"question\" (the lesson's own question) or \"followup-N\" (its N-th follow-up);\n"
+          "--list names every lesson's items. For an exercise: the verdict, the expected\n"
           "value with its unit and tolerance, the parameters drawn (parametric exercises,\n"
           "from --seed, default 1), the mistake diagnosed, and the lesson's worked\n"
           "arithmetic. Exit 0 when correct, 1 when wrong or invalid, 2 for a usage error.\n"
@@ -47,16 +55,17 @@ static int ask_usage(FILE *out)
     return out == stdout ? 0 : 2;
 }
 
-enum { A_SEED, A_JSON, A_MEASURED };
+enum { A_SEED, A_JSON, A_MEASURED, A_LIST };
 static const struct cli_flag ask_flags[] = {
     [A_SEED] = {"--seed", NULL, "N", .kind = CLI_UINT, .umax = UINT64_MAX, .zero_ok = true},
     [A_JSON] = {"--json", NULL, NULL, .kind = CLI_SWITCH},
     [A_MEASURED] = {"--measured", NULL, "NAME=VALUE", .kind = CLI_LIST},
+    [A_LIST] = {"--list", NULL, NULL, .kind = CLI_SWITCH},
 };
 /* an answer may start with '-' ("-3"): an unknown "-word" is the answer */
 static const struct cli_spec ask_spec = {.cmd = "ask",
                                          .flags = ask_flags,
-                                         .nflags = 3,
+                                         .nflags = 4,
                                          .globals = CLI_G_LESSONS,
                                          .max_pos = 3,
                                          .dash_pos = true};
@@ -103,38 +112,63 @@ static int parse(int argc, char **argv, struct ask *a)
         a->seed = ca.u[A_SEED];
     a->json = ca.given[A_JSON];
     a->lessons_dir = ca.lessons;
+    a->list = ca.given[A_LIST];
+    if (a->list && ca.npos > 0)
+        return cli_usage_error("ask", "--list takes no lesson or answer (%s)", ca.pos[0]);
+    if (a->list)
+        return 0;
     if (ca.npos < 3)
-        return cli_usage_error("ask", "give LESSON_ID EXERCISE_ID \"ANSWER\"");
+        return cli_usage_error("ask", "give LESSON_ID ITEM_ID \"ANSWER\"");
     a->lesson_id = ca.pos[0];
     a->exercise_id = ca.pos[1];
     a->answer = ca.pos[2];
     return 0;
 }
 
-static int grade(struct lx_lesson *l, size_t idx, const struct ask *a, struct outcome *o)
+/* Grades through a one-item session, as the app's quiz screen does. The
+ * session records nothing: ask has no progress database. */
+static int grade(struct lx_lesson *l, struct tutor_item it, const struct ask *a, struct outcome *o)
 {
-    const struct lx_exercise *e = &l->exercises[idx];
-    char err[300];
-    enum kvt_err rc = KVT_E_OK;
+    struct tutor_env env = {
+        .facts_given = true,
+        .facts = a->facts,
+        .n_facts = a->n_facts,
+        .fixed_seed = true,
+        .seed = a->seed,
+    };
+    struct tutor_session *s;
+    const struct tutor_attempt *at;
+    struct store_error serr;
+    enum kvt_err e;
+    char err[300], id[96];
 
     memset(o, 0, sizeof *o);
-    if (e->kind == LX_NUMERIC)
-        rc = lx_draw_measured(l, idx, a->seed, a->facts, a->n_facts, &o->draw, err, sizeof err);
-    if (rc != KVT_E_OK) {
-        if (rc == KVT_E_MISSING) {
-            fprintf(stderr,
-                    "kvtutor ask: %s/%s uses your measured %s: give --measured %s=VALUE "
-                    "(kvtutor probe measures it)\n",
-                    l->id, e->id, e->measured, e->measured);
-            return 2;
-        }
-        fprintf(stderr, "kvtutor ask: %s/%s: the expected value cannot be computed: %s\n", l->id,
-                e->id, err);
+    if (!(s = tutor_session_one(&env, l, it))) {
+        fputs("kvtutor ask: out of memory\n", stderr);
         return 1;
     }
-    lx_grade(l, idx, &o->draw, a->answer, &o->g);
-    o->verdict = o->g.verdict;
-    o->score = o->g.score;
+    if ((e = tutor_begin(s, err, sizeof err)) == KVT_E_MISSING) {
+        const struct lx_exercise *ex = &l->exercises[it.index];
+        fprintf(stderr,
+                "kvtutor ask: %s/%s uses your measured %s: give --measured %s=VALUE "
+                "(kvtutor probe measures it)\n",
+                l->id, ex->id, ex->measured, ex->measured);
+        tutor_session_free(s);
+        return 2;
+    }
+    if (e != KVT_E_OK) {
+        fprintf(stderr, "kvtutor ask: %s/%s: the expected value cannot be computed: %s\n", l->id,
+                tutor_item_id(l, it, id, sizeof id), err);
+        tutor_session_free(s);
+        return 1;
+    }
+    tutor_answer(s, a->answer, &serr);
+    at = tutor_attempt(s);
+    o->draw = at->draw;
+    o->g = at->grade;
+    o->verdict = at->grade.verdict;
+    o->score = at->grade.score;
+    tutor_session_free(s);
     return 0;
 }
 
@@ -148,96 +182,125 @@ static void put_safe(const char *label, const char *text, bool multiline)
     printf("%s%s\n", label, buf);
 }
 
-static void print_human(const struct lx_lesson *l, const struct lx_exercise *e, const struct ask *a,
+/* The key points an answer in words was graded on, and its model answer. */
+static void spoken_parts(const struct lx_lesson *l, struct tutor_item it, const struct lx_point **p,
+                         size_t *n, const char **model)
+{
+    if (it.part == TUTOR_QUESTION) {
+        *p = l->points, *n = l->n_points, *model = l->answer;
+    } else if (it.part == TUTOR_FOLLOWUP) {
+        *p = l->followups[it.index].points, *n = l->followups[it.index].n_points;
+        *model = l->followups[it.index].answer;
+    } else {
+        const struct lx_exercise *e = &l->exercises[it.index];
+        *p = e->points, *n = e->n_points, *model = e->model_answer;
+    }
+}
+
+static void print_numeric(const struct lx_exercise *e, const struct outcome *o)
+{
+    const struct cli_glyphs *g = cli_glyphs();
+    /* " GiB", or nothing for a plain count: no stray space before the comma */
+    const char *sp = e->unit && e->unit[0] ? " " : "", *unit = sp[0] ? e->unit : "";
+    char n1[64], n2[64], n3[64];
+    kvt_fmt_number(o->g.spec.expected, 6, n1, sizeof n1);
+    kvt_fmt_number(o->g.num.allowed, 6, n3, sizeof n3);
+    if (e->relative)
+        printf("Expected: %s%s%s, within %s%% (%s %s%s%s)\n", n1, sp, unit,
+               kvt_fmt_real(e->tolerance * 100, 3, n2, sizeof n2), g->plusminus, n3, sp, unit);
+    else
+        printf("Expected: %s%s%s, within %s %s%s%s\n", n1, sp, unit, g->plusminus, n3, sp, unit);
+    if (o->verdict != KV_INVALID)
+        printf("Read as: %s%s%s\n", kvt_fmt_number(o->g.num.parsed, 6, n1, sizeof n1), sp, unit);
+    if (o->g.num.mistake != KV_MISTAKE_NONE)
+        printf("Diagnosis: %s\n", kv_mistake_text(o->g.num.mistake));
+}
+
+static void print_human(const struct lx_lesson *l, struct tutor_item it, const struct ask *a,
                         const struct outcome *o)
 {
     const struct cli_glyphs *g = cli_glyphs();
-    char n1[64], n2[64];
+    const struct lx_exercise *e = it.part == TUTOR_EXERCISE ? &l->exercises[it.index] : NULL;
+    char id[96];
 
-    printf("%s / %s", l->id, e->id);
-    if (e->kind == LX_NUMERIC && e->n_params) {
+    printf("%s / %s", l->id, tutor_item_id(l, it, id, sizeof id));
+    if (e && e->kind == LX_NUMERIC && e->n_params) {
         char drawn[1024];
         lx_draw_params_text(&o->draw, drawn, sizeof drawn);
         printf(" (seed %llu: %s)", (unsigned long long)a->seed, drawn);
     }
     putchar('\n');
-    put_safe("Q: ", e->kind == LX_NUMERIC ? o->draw.prompt : e->prompt, false);
+    put_safe("Q: ", e && e->kind == LX_NUMERIC ? o->draw.prompt : tutor_item_prompt(l, it), false);
     put_safe("Your answer: ", a->answer, false);
     printf("%s %s", o->verdict == KV_CORRECT ? g->check : g->cross, tutor_verdict_name(o->verdict));
     if (o->verdict == KV_INVALID && o->g.why[0])
         put_safe(": ", o->g.why, false);
     else
         putchar('\n');
-    if (e->kind == LX_NUMERIC) {
-        /* " GiB", or nothing for a plain count: no stray space before the comma */
-        const char *sp = e->unit && e->unit[0] ? " " : "", *unit = sp[0] ? e->unit : "";
-        char n3[64];
-        kvt_fmt_number(o->g.spec.expected, 6, n1, sizeof n1);
-        kvt_fmt_number(o->g.num.allowed, 6, n3, sizeof n3);
-        if (e->relative)
-            printf("Expected: %s%s%s, within %s%% (%s %s%s%s)\n", n1, sp, unit,
-                   kvt_fmt_real(e->tolerance * 100, 3, n2, sizeof n2), g->plusminus, n3, sp, unit);
-        else
-            printf("Expected: %s%s%s, within %s %s%s%s\n", n1, sp, unit, g->plusminus, n3, sp,
-                   unit);
-        if (o->verdict != KV_INVALID)
-            printf("Read as: %s%s%s\n", kvt_fmt_number(o->g.num.parsed, 6, n1, sizeof n1), sp,
-                   unit);
-        if (o->g.num.mistake != KV_MISTAKE_NONE)
-            printf("Diagnosis: %s\n", kv_mistake_text(o->g.num.mistake));
-    } else if (e->kind == LX_CHOICE) {
+    if (e && e->kind == LX_NUMERIC) {
+        print_numeric(e, o);
+    } else if (e && e->kind == LX_CHOICE) {
         if (o->g.picked >= 0 && e->options[o->g.picked].why)
             put_safe("Why: ", e->options[o->g.picked].why, false);
         if (o->verdict != KV_CORRECT && o->g.correct_option >= 0)
             put_safe("The answer: ", e->options[o->g.correct_option].text, false);
     } else {
+        const struct lx_point *p;
+        const char *model;
+        size_t n;
+        spoken_parts(l, it, &p, &n, &model);
         printf("Score: %.0f%%\n", o->score * 100);
-        for (size_t i = 0; i < e->n_points && i < KV_MAX_POINTS; i++)
-            put_safe(o->g.text.covered[i] ? "  covered: " : "  missed:  ", e->points[i].text,
-                     false);
-        put_safe("Model answer: ", e->model_answer, true);
+        for (size_t i = 0; i < n && i < KV_MAX_POINTS; i++)
+            put_safe(o->g.text.covered[i] ? "  covered: " : "  missed:  ", p[i].text, false);
+        put_safe("Model answer: ", model, true);
     }
-    if (o->verdict != KV_CORRECT && e->n_hints)
+    if (e && o->verdict != KV_CORRECT && e->n_hints)
         put_safe("Hint: ", e->hints[0], false);
-    put_safe("\nWorked:\n", l->worked, true);
+    if (e)
+        put_safe("\nWorked:\n", l->worked, true);
 }
 
-static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, const struct ask *a,
+static void json_numeric(json_t *j, const struct lx_exercise *e, const struct outcome *o)
+{
+    json_t *params = json_object();
+    json_object_set_new(j, "prompt", json_string(o->draw.prompt));
+    json_object_set_new(j, "expected", json_real(o->g.spec.expected));
+    json_object_set_new(j, "unit", json_string(e->unit ? e->unit : ""));
+    json_object_set_new(j, "tolerance", json_real(e->tolerance));
+    json_object_set_new(j, "tolerance_kind", json_string(e->relative ? "relative" : "absolute"));
+    json_object_set_new(j, "allowed", json_real(o->g.num.allowed));
+    json_object_set_new(j, "parsed",
+                        isnan(o->g.num.parsed) ? json_null() : json_real(o->g.num.parsed));
+    /* params as drawn: name -> value text */
+    for (size_t i = 0; i < o->draw.n_params; i++)
+        json_object_set_new(params, o->draw.params[i].name, json_string(o->draw.params[i].text));
+    json_object_set_new(j, "params", params);
+    json_object_set_new(j, "diagnosis",
+                        o->g.num.mistake == KV_MISTAKE_NONE
+                            ? json_null()
+                            : json_string(kv_mistake_id(o->g.num.mistake)));
+    json_object_set_new(j, "diagnosis_text",
+                        o->g.num.mistake == KV_MISTAKE_NONE
+                            ? json_null()
+                            : json_string(kv_mistake_text(o->g.num.mistake)));
+}
+
+static int print_json(const struct lx_lesson *l, struct tutor_item it, const struct ask *a,
                       const struct outcome *o)
 {
+    const struct lx_exercise *e = it.part == TUTOR_EXERCISE ? &l->exercises[it.index] : NULL;
     json_t *j = json_object();
-    char why[1024];
+    char why[1024], id[96];
     int rc;
 
     json_object_set_new(j, "lesson", json_string(l->id));
-    json_object_set_new(j, "exercise", json_string(e->id));
+    json_object_set_new(j, "exercise", json_string(tutor_item_id(l, it, id, sizeof id)));
+    json_object_set_new(j, "kind", json_string(tutor_item_kind(l, it)));
     json_object_set_new(j, "verdict", json_string(tutor_verdict_name(o->verdict)));
     json_object_set_new(j, "score", json_real(o->score));
     json_object_set_new(j, "seed", json_integer((json_int_t)a->seed));
-    if (e->kind == LX_NUMERIC) {
-        json_t *params = json_object();
-        json_object_set_new(j, "prompt", json_string(o->draw.prompt));
-        json_object_set_new(j, "expected", json_real(o->g.spec.expected));
-        json_object_set_new(j, "unit", json_string(e->unit ? e->unit : ""));
-        json_object_set_new(j, "tolerance", json_real(e->tolerance));
-        json_object_set_new(j, "tolerance_kind",
-                            json_string(e->relative ? "relative" : "absolute"));
-        json_object_set_new(j, "allowed", json_real(o->g.num.allowed));
-        json_object_set_new(j, "parsed",
-                            isnan(o->g.num.parsed) ? json_null() : json_real(o->g.num.parsed));
-        /* params as drawn: name -> value text */
-        for (size_t i = 0; i < o->draw.n_params; i++)
-            json_object_set_new(params, o->draw.params[i].name,
-                                json_string(o->draw.params[i].text));
-        json_object_set_new(j, "params", params);
-        json_object_set_new(j, "diagnosis",
-                            o->g.num.mistake == KV_MISTAKE_NONE
-                                ? json_null()
-                                : json_string(kv_mistake_id(o->g.num.mistake)));
-        json_object_set_new(j, "diagnosis_text",
-                            o->g.num.mistake == KV_MISTAKE_NONE
-                                ? json_null()
-                                : json_string(kv_mistake_text(o->g.num.mistake)));
+    if (e && e->kind == LX_NUMERIC) {
+        json_numeric(j, e, o);
     } else {
         json_t *covered = json_array(), *missed = json_array();
         json_object_set_new(j, "expected", json_null());
@@ -246,14 +309,18 @@ static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, co
         json_object_set_new(j, "parsed", json_null());
         json_object_set_new(j, "params", json_object());
         json_object_set_new(j, "diagnosis", json_null());
-        if (e->kind == LX_CHOICE) {
+        if (e && e->kind == LX_CHOICE) {
             json_object_set_new(j, "picked",
                                 o->g.picked >= 0 ? json_integer(o->g.picked + 1) : json_null());
             json_object_set_new(j, "correct_option", json_integer(o->g.correct_option + 1));
         } else {
-            for (size_t i = 0; i < e->n_points && i < KV_MAX_POINTS; i++)
+            const struct lx_point *p;
+            const char *model;
+            size_t n;
+            spoken_parts(l, it, &p, &n, &model);
+            for (size_t i = 0; i < n && i < KV_MAX_POINTS; i++)
                 json_array_append_new(o->g.text.covered[i] ? covered : missed,
-                                      json_string(e->points[i].text));
+                                      json_string(p[i].text));
         }
         json_object_set_new(j, "covered", covered);
         json_object_set_new(j, "missed", missed);
@@ -268,49 +335,122 @@ static int print_json(const struct lx_lesson *l, const struct lx_exercise *e, co
     return rc;
 }
 
+/* Every item of a lesson, in the order practice asks them, then its
+ * question when it has key points to grade it on. */
+static size_t lesson_items(const struct lx_lesson *l, struct tutor_item *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n_exercises && n < cap; i++)
+        out[n++] = (struct tutor_item){0, TUTOR_EXERCISE, i};
+    for (size_t i = 0; i < l->n_followups && n < cap; i++)
+        out[n++] = (struct tutor_item){0, TUTOR_FOLLOWUP, i};
+    if (l->n_points && n < cap)
+        out[n++] = (struct tutor_item){0, TUTOR_QUESTION, 0};
+    return n;
+}
+
+/* `ask --list`: the course's live lessons in course order (bundled, the
+ * learner's own, --lessons; a later lesson with an id replaces an earlier
+ * one, as in the app) with every item's id, kind and prompt. */
+static int list_items(const struct ask *a, const struct lx_opts *opts, const char *data)
+{
+    struct lx_course *c = cli_course(a->lessons_dir, data, opts);
+    json_t *lessons = json_array();
+
+    if (!c) {
+        json_decref(lessons);
+        fputs("kvtutor ask: out of memory\n", stderr);
+        return 1;
+    }
+    for (size_t i = 0; i < lx_course_size(c); i++)
+        lx_course_load(c, i, NULL);
+    for (size_t i = 0; i < lx_course_size(c); i++) {
+        struct lx_lesson *l = lx_course_at(c, i);
+        struct tutor_item items[256];
+        size_t k;
+        json_t *ij = json_array();
+        if (!lx_course_live(c, i)) {
+            json_decref(ij);
+            continue;
+        }
+        k = lesson_items(l, items, 256);
+        if (!a->json) {
+            put_safe("", l->id, false);
+            put_safe("  ", l->title, false);
+        }
+        for (size_t m = 0; m < k; m++) {
+            char id[96];
+            const char *kind = tutor_item_kind(l, items[m]),
+                       *prompt = tutor_item_prompt(l, items[m]);
+            tutor_item_id(l, items[m], id, sizeof id);
+            json_array_append_new(
+                ij, json_pack("{s:s, s:s, s:s}", "id", id, "kind", kind, "prompt", prompt));
+            if (!a->json) {
+                char label[160];
+                snprintf(label, sizeof label, "  %-24s %-9s ", id, kind);
+                put_safe(label, prompt, false);
+            }
+        }
+        json_array_append_new(
+            lessons, json_pack("{s:s, s:s, s:o}", "id", l->id, "title", l->title, "items", ij));
+    }
+    if (a->json) {
+        json_t *j = json_pack("{s:o}", "lessons", lessons);
+        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        putchar('\n');
+        json_decref(j);
+    } else {
+        json_decref(lessons);
+    }
+    lx_course_free(c);
+    return 0;
+}
+
 int cli_ask(int argc, char **argv)
 {
     struct ask a;
     struct lx_opts opts;
     struct lx_lesson *l;
+    struct tutor_item it;
     struct outcome o;
     char data[4096], seen[2048];
-    size_t idx;
     int rc = parse(argc, argv, &a);
 
     if (rc != 0)
         return rc < 0 ? 0 : rc;
     if (cli_lx_opts("ask", &opts, data, sizeof data) != 0)
         return 2;
+    if (a.list)
+        return list_items(&a, &opts, data);
     l = cli_find_lesson(a.lesson_id, a.lessons_dir, data, &opts, seen, sizeof seen);
     if (!l) {
         fprintf(stderr, "kvtutor ask: no lesson \"%s\" (lessons: %s)\n", a.lesson_id,
                 seen[0] ? seen : "none found");
         return 2;
     }
-    for (idx = 0; idx < l->n_exercises; idx++)
-        if (strcmp(l->exercises[idx].id, a.exercise_id) == 0)
-            break;
-    if (idx == l->n_exercises) {
-        size_t len = 0;
+    if (!tutor_item_parse(l, a.exercise_id, &it)) {
+        struct tutor_item items[256];
+        size_t k = lesson_items(l, items, 256), len = 0;
         seen[0] = '\0';
-        for (size_t i = 0; i < l->n_exercises && len + 2 < sizeof seen; i++)
+        for (size_t i = 0; i < k && len + 2 < sizeof seen; i++) {
+            char id[96];
             len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s", i ? ", " : "",
-                                    l->exercises[i].id);
-        fprintf(stderr, "kvtutor ask: lesson %s has no exercise \"%s\" (it has: %s)\n", l->id,
+                                    tutor_item_id(l, items[i], id, sizeof id));
+        }
+        fprintf(stderr, "kvtutor ask: lesson %s has no item \"%s\" (it has: %s)\n", l->id,
                 a.exercise_id, seen);
         lx_free(l);
         return 2;
     }
-    rc = grade(l, idx, &a, &o);
+    rc = grade(l, it, &a, &o);
     if (rc != 0) {
         lx_free(l);
         return rc;
     }
     if (a.json)
-        print_json(l, &l->exercises[idx], &a, &o);
+        print_json(l, it, &a, &o);
     else
-        print_human(l, &l->exercises[idx], &a, &o);
+        print_human(l, it, &a, &o);
     lx_free(l);
     return o.verdict == KV_CORRECT ? 0 : 1;
 }

@@ -152,15 +152,3 @@ enum kvt_err fsrs_apply(const struct fsrs_params *p, struct fsrs_card *card, dou
     out->first = first;
     return KVT_E_OK;
 }
-
-enum fsrs_rating fsrs_rating_for(bool correct, bool hinted, bool diagnosed, double seconds,
-                                 double quick_seconds)
-{
-    if (!correct)
-        return FSRS_AGAIN;
-    if (hinted || diagnosed)
-        return FSRS_HARD;
-    if (seconds >= 0 && seconds <= quick_seconds)
-        return FSRS_EASY;
-    return FSRS_GOOD;
-}

@@ -54,13 +54,4 @@ enum kvt_err fsrs_apply(const struct fsrs_params *p, struct fsrs_card *card, dou
 /* Probability of recall after `elapsed_days` at stability `s` (1 when s <= 0). */
 double fsrs_retrievability(const struct fsrs_params *p, double s, double elapsed_days);
 
-/* The rating a graded answer earns, the rule kvtutor applies before the
- * learner may override it:
- *   wrong                                   -> Again
- *   right after a hint, or a diagnosis hit   -> Hard
- *   right within quick_seconds, no hint      -> Easy
- *   right otherwise                          -> Good */
-enum fsrs_rating fsrs_rating_for(bool correct, bool hinted, bool diagnosed, double seconds,
-                                 double quick_seconds);
-
 #endif

@@ -46,9 +46,6 @@ struct ui_screen {
 
 enum ui_say { UI_INFO, UI_GOOD, UI_BAD };
 
-/* The kinds of question session (ui_quiz.c). */
-enum ui_session { UI_S_PRACTICE, UI_S_REVIEW, UI_S_CRAM, UI_S_INTERVIEW };
-
 struct ui {
     struct ui_options opt;
     struct lx_course *course;   /* the catalogue: lookup, shadowing, numbers, prerequisites */

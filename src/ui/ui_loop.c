@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "kvt_text.h"
+#include "tutor_sync.h"
 #include "ui_term.h"
 
 void ui_say(struct ui *ui, enum ui_say kind, const char *fmt, ...)
@@ -248,6 +249,18 @@ int ui_run(const struct ui_options *o)
     if (failed > 1)
         ui_say(&ui, UI_BAD, "%zu lesson files could not be loaded; run kvtutor lint on them",
                failed);
+    /* a lesson whose expected answers changed since the learner's reviews
+     * starts those schedules over (the live lesson only: a shadowed one
+     * would undo its draft's fingerprints) */
+    for (size_t i = 0; ui.lessons && i < ui.n_lessons && !ui_term_quit_requested(); i++) {
+        struct store_error err;
+        if (lx_course_live(ui.course, i) &&
+            tutor_sync_lesson(o->store, o->learner_id, ui.lessons[i], NULL, &err) != KVT_E_OK) {
+            ui_say(&ui, UI_BAD, "the schedules of %s were not checked: %s", ui.lessons[i]->id,
+                   err.detail);
+            break;
+        }
+    }
     ui_push(&ui, ui_map_new(&ui));
     if (store_readonly(o->store))
         ui_say(&ui, UI_BAD, "%s is read-only: you can practise, but nothing will be saved",

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "tutor_sync.h"
+
 struct reader {
     size_t lesson;
     struct ui_lines lines;
@@ -127,10 +129,22 @@ static void reload(struct reader *r, struct ui *ui)
         else
             ui_say(ui, UI_BAD, "not reloaded: %s", rep.n ? rep.items[0].msg : "cannot be loaded");
     } else {
+        struct store_error err;
+        size_t restarted = 0;
         lx_course_replace(ui->course, r->lesson, fresh);
         r->built_cols = 0;
         r->link = -1;
-        ui_say(ui, UI_GOOD, "reloaded %s", fresh->path);
+        /* a changed expected answer starts its schedule over */
+        if (lx_course_live(ui->course, r->lesson) &&
+            tutor_sync_lesson(ui->opt.store, ui->opt.learner_id, fresh, &restarted, &err) !=
+                KVT_E_OK)
+            ui_say(ui, UI_BAD, "reloaded %s; its schedules were not checked: %s", fresh->path,
+                   err.detail);
+        else if (restarted)
+            ui_say(ui, UI_GOOD, "reloaded %s; %zu changed answer%s start%s over", fresh->path,
+                   restarted, restarted == 1 ? "" : "s", restarted == 1 ? "s" : "");
+        else
+            ui_say(ui, UI_GOOD, "reloaded %s", fresh->path);
     }
     lx_report_free(&rep);
 }

@@ -40,7 +40,8 @@ sleep 0.5
 
 # --- reviews: make the per-token exercise due, review it, see it rescheduled ---
 today=$(( $(date +%s) / 86400 ))
-sql "UPDATE review_state SET due_day = $((today - 1)) WHERE exercise_id = 'per-token'"
+# (as if reviewed yesterday: an item reviewed today is only practised again today)
+sql "UPDATE review_state SET due_day = $((today - 1)), last_review = last_review - 86400 WHERE exercise_id = 'per-token'"
 app
 check "the course map counts what is due" "1 due today"
 tm send-keys -t app r
