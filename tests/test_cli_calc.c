@@ -208,6 +208,8 @@ static void test_bad_input_one_line_exit_2(void **state)
          {"--head-dim 1048576", "overflow", NULL}},
         {"calc --model qwen2.5-7b --pp 64", {"--pp 64", NULL}},
         {"calc --model qwen2.5-7b --foo", {"--foo", "unknown flag", NULL}},
+        {"calc --model qwen2.5-7b --vllm latest", {"--vllm latest", "not a vLLM version", NULL}},
+        {"calc --model qwen2.5-7b --vllm 0", {"--vllm 0", NULL}},
         {"calc --model qwen2.5-7b --tp", {"--tp needs a value", NULL}},
         {"calc --model qwen2.5-7b --json=yes", {"--json", NULL}},
         {"calc --config /nonexistent/config.json", {"/nonexistent/config.json", "No such", NULL}},
@@ -265,6 +267,37 @@ static void test_malformed_config_names_file_and_place(void **state)
     run_free(&r);
     unlink(path);
     rmdir(dir);
+}
+
+static void test_vllm_release(void **state)
+{
+    (void)state;
+    json_t *j;
+
+    /* the default release and its util: 25,769,803,776 B x 0.92 = 23,708,219,473.92,
+     * floored; less 15,231,233,024 B of weights = 8,476,986,449 B; / 917,504 B a
+     * block = 9,239 blocks */
+    j = calc_json("--model qwen2.5-7b --gpu rtx4090 --seq 8192");
+    assert_string_equal(json_string_value(json_object_get(j, "vllm_version")), "0.26.0");
+    assert_true(json_real_value(json_object_get(j, "gpu_memory_utilization")) == 0.92);
+    assert_int_equal(jint(j, "kv_budget_bytes"), 23708219473ll - 15231233024ll);
+    assert_int_equal(jint(j, "num_gpu_blocks"), 9239);
+    assert_true(json_is_array(json_object_get(j, "notes")));
+    json_decref(j);
+    /* 0.19 takes 0.9: 23,192,823,398 - 15,231,233,024 = 7,961,590,374 B */
+    j = calc_json("--model qwen2.5-7b --gpu rtx4090 --seq 8192 --vllm v0.19.0rc1");
+    assert_string_equal(json_string_value(json_object_get(j, "vllm_version")), "0.19.0");
+    assert_int_equal(jint(j, "kv_budget_bytes"), 23192823398ll - 15231233024ll);
+    json_decref(j);
+    /* a release between the evidence says so: 0.22 takes 0.9, with a note */
+    j = calc_json("--model qwen2.5-7b --gpu rtx4090 --seq 8192 --vllm 0.22.0");
+    assert_int_equal(jint(j, "kv_budget_bytes"), 23192823398ll - 15231233024ll);
+    assert_true(json_array_size(json_object_get(j, "notes")) >= 1);
+    json_decref(j);
+    /* --gpu-memory-utilization, vLLM's own name, is --util */
+    j = calc_json("--model qwen2.5-7b --gpu rtx4090 --seq 8192 --gpu-memory-utilization 1");
+    assert_int_equal(jint(j, "kv_budget_bytes"), 24 * 1073741824ll - 15231233024ll);
+    json_decref(j);
 }
 
 static void test_help_and_version(void **state)
@@ -359,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_config_file),
         cmocka_unit_test(test_bad_input_one_line_exit_2),
         cmocka_unit_test(test_malformed_config_names_file_and_place),
+        cmocka_unit_test(test_vllm_release),
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_listings),
         cmocka_unit_test(test_same_numbers_in_any_locale),

@@ -38,6 +38,12 @@ static struct kv_model llama8b(void)
                              .dtype = KV_DTYPE_BF16};
 }
 
+/* Points a deployment at one vLLM release's rules. */
+static void at(struct kv_deploy *d, const char *version)
+{
+    assert_true(kv_vllm_parse(version, &d->vllm));
+}
+
 static struct kv_result run(const struct kv_model *m, const struct kv_deploy *d)
 {
     struct kv_result r;
@@ -107,14 +113,27 @@ static void test_util_and_overhead(void **state)
     struct kv_deploy d;
     struct kv_result r;
 
-    /* 80 GiB x 0.9 = 77,309,411,328 B; less 16,060,522,496 B of weights and a
-     * 4 GiB overhead (4,294,967,296 B) = 56,953,921,536 B */
+    /* vLLM 0.19 (util 0.9): 80 GiB x 0.9 = 77,309,411,328 B; less 16,060,522,496 B
+     * of weights and a 4 GiB overhead (4,294,967,296 B) = 56,953,921,536 B */
     kv_deploy_defaults(&d);
+    at(&d, "0.19.0");
     d.gpu_mem_gib = 80;
     d.overhead_gib = 4;
     r = run(&m, &d);
+    assert_true(r.deploy.util == 0.9);
     assert_int_equal(r.usable_bytes, 77309411328ull);
     assert_int_equal(r.kv_budget_bytes, 77309411328ull - 16060522496ull - 4294967296ull);
+    /* the default release (0.26, util 0.92): 85,899,345,920 x 0.92 = 79,027,398,246.4,
+     * floored to 79,027,398,246 B */
+    kv_deploy_defaults(&d);
+    d.gpu_mem_gib = 80;
+    r = run(&m, &d);
+    assert_true(r.deploy.util == 0.92);
+    assert_int_equal(r.usable_bytes, 79027398246ull);
+    /* an explicit util is kept whatever the release */
+    d.util = 0.5;
+    r = run(&m, &d);
+    assert_int_equal(r.usable_bytes, 40 * GIB);
 }
 
 static void test_tp_splits_then_replicates(void **state)
@@ -227,6 +246,7 @@ static void test_hybrid_gemma3(void **state)
     struct kv_result r;
 
     kv_deploy_defaults(&d);
+    at(&d, "0.19.0");
     d.max_model_len = 8192;
     d.kv_budget_gib = 10;
     r = run(&m, &d);
@@ -241,6 +261,14 @@ static void test_hybrid_gemma3(void **state)
     assert_int_equal(r.page_bytes, 131072);
     assert_int_equal(r.num_gpu_blocks, 8192);
     assert_int_equal(r.kv_tokens, 1170 * 16);
+    /* 0.26 prints int(concurrency x max_model_len): 8192 / 3590 x 8192 =
+     * 67,108,864 / 3,590 = 18,693.3 -> 18,693. Its windows keep W - 1 + 2 x 8192
+     * in-flight tokens, still capped at 8,192: the blocks do not move. */
+    at(&d, "0.26.0");
+    r = run(&m, &d);
+    assert_int_equal(r.blocks_per_request, 3590);
+    assert_int_equal(r.num_gpu_blocks, 8192);
+    assert_int_equal(r.kv_tokens, 18693);
 }
 
 static void test_hybrid_near_equal_buckets(void **state)
@@ -254,6 +282,7 @@ static void test_hybrid_near_equal_buckets(void **state)
     struct kv_result r;
 
     kv_deploy_defaults(&d);
+    at(&d, "0.19.0");
     r = run(&m, &d);
     assert_int_equal(r.group_size, 13);
     assert_int_equal(r.full_groups, 1);
@@ -266,6 +295,98 @@ static void test_hybrid_near_equal_buckets(void **state)
     assert_int_equal(r.group_size, 10);
     assert_int_equal(r.full_groups, 2);
     assert_int_equal(r.sliding_groups, 1);
+}
+
+static void test_vllm_versions(void **state)
+{
+    (void)state;
+    struct kv_vllm_version v;
+    struct kv_rules r;
+    char buf[32];
+
+    /* every form the contract names, suffixes ignored */
+    assert_true(kv_vllm_parse("0.26.0", &v));
+    assert_string_equal(kv_vllm_format(&v, buf, sizeof buf), "0.26.0");
+    assert_true(kv_vllm_parse("v0.20.1rc1", &v));
+    assert_string_equal(kv_vllm_format(&v, buf, sizeof buf), "0.20.1");
+    assert_true(kv_vllm_parse("0.19.0.dev705+g01220ce89", &v));
+    assert_string_equal(kv_vllm_format(&v, buf, sizeof buf), "0.19.0");
+    assert_true(kv_vllm_parse("0.11", &v));
+    assert_string_equal(kv_vllm_format(&v, buf, sizeof buf), "0.11.0");
+    assert_true(kv_vllm_parse("0.10.1.post1", &v));
+    assert_string_equal(kv_vllm_format(&v, buf, sizeof buf), "0.10.1");
+    assert_true(kv_vllm_parse("0.6.3.1", &v));
+    assert_string_equal(kv_vllm_format(&v, buf, sizeof buf), "0.6.3.1");
+    /* refused: one number, nothing, words, spaces, a part past 65535, 0.0 */
+    assert_false(kv_vllm_parse("0", &v));
+    assert_false(kv_vllm_parse("", &v));
+    assert_false(kv_vllm_parse("latest", &v));
+    assert_false(kv_vllm_parse("0.26 .0", &v));
+    assert_false(kv_vllm_parse("0.70000", &v));
+    assert_false(kv_vllm_parse("0.0", &v));
+    assert_false(kv_vllm_parse("0.26.0\x1b[2J", &v));
+
+    /* the rules by release: 0.19 the old token line and util 0.9; 0.20.1 the new
+     * line; 0.25 util 0.92; 0.26 the in-flight window */
+    kv_vllm_rules(NULL, &r);
+    assert_string_equal(kv_vllm_format(&r.version, buf, sizeof buf), "0.26.0");
+    assert_true(r.util_default == 0.92 && r.tokens_from_concurrency && r.sliding_in_flight);
+    assert_int_equal(r.group_rule, KV_GROUP_MAX_150);
+    assert_true(kv_vllm_parse("0.19.0", &v));
+    kv_vllm_rules(&v, &r);
+    assert_true(r.util_default == 0.9 && !r.tokens_from_concurrency && !r.mamba_align_default);
+    assert_true(kv_vllm_parse("0.20.1", &v));
+    kv_vllm_rules(&v, &r);
+    assert_true(r.util_default == 0.9 && r.tokens_from_concurrency && r.mamba_align_default);
+    assert_true(kv_vllm_parse("0.25.0", &v));
+    kv_vllm_rules(&v, &r);
+    assert_true(r.util_default == 0.92 && !r.sliding_in_flight);
+    /* 0.20.0 sits between the evidence: the old rules, with notes saying so */
+    assert_true(kv_vllm_parse("0.20.0", &v));
+    kv_vllm_rules(&v, &r);
+    assert_false(r.tokens_from_concurrency);
+    assert_true(r.n_notes >= 2);
+    /* past either end: the nearest set, with a note */
+    assert_true(kv_vllm_parse("0.5.4", &v));
+    kv_vllm_rules(&v, &r);
+    assert_int_equal(r.group_rule, KV_GROUP_MIN);
+    assert_int_equal(r.n_notes, 1);
+    assert_true(kv_vllm_parse("1.2.0", &v));
+    kv_vllm_rules(&v, &r);
+    assert_true(r.sliding_in_flight);
+    assert_true(r.n_notes >= 1);
+}
+
+static void test_group_rule_by_release(void **state)
+{
+    (void)state;
+    /* 10 sliding + 14 full layers. 1.5 rule: 14 < 15, one group of 14 each,
+     * 4 padding layers. 1.25 rule: 14 >= 12.5, groups of 10: 2 full + 1
+     * sliding, 2 x 10 - 14 = 6 padding. The first V1 rule always takes the
+     * smaller bucket, so 12 + 13 groups 12 at a time: 2 full + 1 sliding. */
+    struct kv_model m = {
+        .layers = 24, .kv_heads = 8, .head_dim = 64, .sliding_window = 128, .sliding_layers = 10};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    at(&d, "0.26.0");
+    r = run(&m, &d);
+    assert_int_equal(r.group_size, 14);
+    assert_int_equal(r.padding_layers, 4);
+    at(&d, "0.13.0");
+    r = run(&m, &d);
+    assert_int_equal(r.group_size, 10);
+    assert_int_equal(r.full_groups, 2);
+    assert_int_equal(r.padding_layers, 6);
+    at(&d, "0.10.1");
+    m.layers = 25;
+    m.sliding_layers = 12;
+    r = run(&m, &d);
+    assert_int_equal(r.group_size, 12);
+    assert_int_equal(r.full_groups, 2);
+    assert_int_equal(r.sliding_groups, 1);
+    assert_int_equal(r.padding_layers, 11);
 }
 
 static void test_sliding_window_rule(void **state)
@@ -282,6 +403,7 @@ static void test_sliding_window_rule(void **state)
     struct kv_result r;
 
     kv_deploy_defaults(&d);
+    at(&d, "0.19.0");
     d.max_model_len = 8192;
     /* sliding: ceil(min(127 + 8192, 8192) / 16) + 1 = 513; full 512 */
     r = run(&m, &d);
@@ -292,6 +414,19 @@ static void test_sliding_window_rule(void **state)
     assert_int_equal(r.blocks_per_request, 512 + 137);
     /* a request shorter than the window: ceil(100 / 16) = 7, sliding 7 + 1 = 8 */
     assert_int_equal(kv_calc_blocks_per_request(&r, 100), 7 + 8);
+    /* 0.26 (PR #47728): W - 1 + max_in_flight_tokens, two batches under async
+     * scheduling: ceil(min(127 + 2 x 2048, 8192) / 16) + 1 = ceil(4223 / 16) + 1 = 265 */
+    at(&d, "0.26.0");
+    r = run(&m, &d);
+    assert_int_equal(r.blocks_per_request, 512 + 265);
+    /* without async scheduling and one PP stage, one batch: 137 again */
+    d.sync_scheduling = true;
+    r = run(&m, &d);
+    assert_int_equal(r.blocks_per_request, 512 + 137);
+    /* PP 2 keeps two batches in flight either way: 265 */
+    d.pp = 2;
+    r = run(&m, &d);
+    assert_int_equal(r.blocks_per_request, 512 + 265);
 }
 
 static void test_all_layers_slide(void **state)
@@ -417,6 +552,7 @@ static void test_sequence_does_not_fit(void **state)
     struct kv_result r;
 
     kv_deploy_defaults(&d);
+    at(&d, "0.19.0");
     d.gpu_mem_gib = 24;
     r = run(&m, &d);
     assert_int_equal(r.max_model_len, 131072);
@@ -617,6 +753,8 @@ int main(void)
         cmocka_unit_test(test_kv_dtype_auto_and_explicit),
         cmocka_unit_test(test_hybrid_gemma3),
         cmocka_unit_test(test_hybrid_near_equal_buckets),
+        cmocka_unit_test(test_group_rule_by_release),
+        cmocka_unit_test(test_vllm_versions),
         cmocka_unit_test(test_sliding_window_rule),
         cmocka_unit_test(test_all_layers_slide),
         cmocka_unit_test(test_pipeline_stages),

@@ -1,6 +1,6 @@
 /* Every row of tests/fixtures/vllm-logs-public.tsv (real vLLM start-up logs)
- * reproduced through `kvtutor calc --json`, the way vllm-logs-public.md says
- * a row is checked:
+ * reproduced through `kvtutor calc --json --vllm V` at the row's own release,
+ * the way vllm-logs-public.md says a row is checked:
  *   - the logged "Available KV cache memory" was rounded to 0.01 GiB, so the
  *     budget is tried at available - 0.005 and + 0.005; both block counts
  *     must lie in [expect_blocks_lo, expect_blocks_hi];
@@ -40,7 +40,8 @@ static void flag(char **argv, int *argc, const char *name, const char *value)
 
 static struct out calc_row(const struct tsv *t, size_t row, double budget)
 {
-    char budget_s[32];
+    char budget_s[32], version[32];
+    const char *v = tsv_get(t, row, "vllm_version");
     char *argv[48] = {(char *)run_kvtutor_path(), "calc", "--json"};
     int argc = 3;
     bool mla = *tsv_get(t, row, "mla_rank") != '\0';
@@ -49,6 +50,9 @@ static struct out calc_row(const struct tsv *t, size_t row, double budget)
     json_t *j;
     json_error_t err;
 
+    /* each row at its own release; "V0 ~0.6.4" is read as 0.6.4 */
+    snprintf(version, sizeof version, "%s", strncmp(v, "V0 ~", 4) == 0 ? v + 4 : v);
+    flag(argv, &argc, "--vllm", version);
     flag(argv, &argc, "--layers", tsv_get(t, row, "layers"));
     if (mla) {
         flag(argv, &argc, "--mla-rank", tsv_get(t, row, "mla_rank"));

@@ -5,7 +5,7 @@
 local MODEL = "qwen2.5-7b"
 local GiB = 2^30
 local function on_4090(wd)
-  return kv.calc{model = MODEL, gpu = "rtx4090", seq = 8192, weights_dtype = wd}
+  return kv.calc{model = MODEL, gpu = "rtx4090", util = 0.9, seq = 8192, weights_dtype = wd}
 end
 local bf16, fp8, int4 = on_4090("bf16"), on_4090("fp8"), on_4090("int4")
 local budget = function(r) return r.kv_budget_bytes / GiB end

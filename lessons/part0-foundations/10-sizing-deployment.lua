@@ -19,7 +19,8 @@ local predicted = kv.calc{model = "llama-3.1-8b", gpu_mem_gib = H100_SEEN, util 
 local llama_weights = predicted.weights_bytes / GiB                -- 14.96 GiB
 
 -- The seed card's GPU: what max_model_len vLLM would accept.
-local rtx = kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", overhead_gib = 1, seq = 8192}
+local rtx = kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", util = 0.9, overhead_gib = 1,
+                   seq = 8192}
 
 local function f(x, places) return fixed(x, places or 2) end
 local n = grouped -- 57344 -> "57,344"

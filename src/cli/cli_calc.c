@@ -42,6 +42,8 @@ enum flag_id {
     F_CONTEXT,
     F_BANDWIDTH,
     F_TFLOPS,
+    F_VLLM,
+    F_NO_ASYNC,
     F_JSON,
     F_HELP,
     F__COUNT
@@ -53,7 +55,7 @@ enum flag_id {
 #define K_UINT   CLI_UINT
 #define K_REAL   CLI_REAL
 #define K_DTYPE  CLI_DTYPE
-enum section { S_MODEL, S_PRECISION, S_DEPLOY, S_OUTPUT };
+enum section { S_MODEL, S_PRECISION, S_DEPLOY, S_ENGINE, S_OUTPUT };
 
 static const struct cli_flag flags[F__COUNT] = {
     [F_MODEL] = {"--model", NULL, "NAME", K_STR, S_MODEL, KV_FIELD_NONE,
@@ -86,7 +88,7 @@ static const struct cli_flag flags[F__COUNT] = {
                          .help = "parameters read per token, billions (MoE)"},
     [F_DTYPE] = {"--dtype", NULL, "T", K_DTYPE, S_MODEL, KV_FIELD_DTYPE, .dtypes = "bf16|fp16|fp32",
                  .help = "the model's own dtype (default bf16)"},
-    [F_KV_DTYPE] = {"--kv-dtype", NULL, "T", K_DTYPE, S_PRECISION, KV_FIELD_KV_DTYPE,
+    [F_KV_DTYPE] = {"--kv-dtype", "--kv-cache-dtype", "T", K_DTYPE, S_PRECISION, KV_FIELD_KV_DTYPE,
                     .dtypes = "auto|fp32|fp16|bf16|fp8|int8",
                     .help = "KV element type; auto = the model dtype"},
     [F_WEIGHTS_DTYPE] = {"--weights-dtype", NULL, "T", K_DTYPE, S_PRECISION, KV_FIELD_WEIGHTS_DTYPE,
@@ -100,18 +102,19 @@ static const struct cli_flag flags[F__COUNT] = {
     [F_GPU_MEM_GIB] = {"--gpu-mem-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_GPU_MEM_GIB,
                        .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB,
                        .help = "total memory of one GPU, GiB"},
-    [F_UTIL] = {"--util", NULL, "F", K_REAL, S_DEPLOY, KV_FIELD_UTIL, .rmin = 0, .rmin_open = true,
-                .rmax = 1.0, .help = "gpu_memory_utilization (default 0.9)"},
+    [F_UTIL] = {"--util", "--gpu-memory-utilization", "F", K_REAL, S_DEPLOY, KV_FIELD_UTIL,
+                .rmin = 0, .rmin_open = true, .rmax = 1.0,
+                .help = "gpu_memory_utilization (default: the release's, 0.92 from 0.25)"},
     [F_OVERHEAD_GIB] = {"--overhead-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_OVERHEAD_GIB,
                         .rmin = 0, .rmin_open = false, .rmax = KV_MAX_GIB,
                         .help = "activations + non-torch + CUDA graphs per GPU (default 0)"},
     [F_KV_BUDGET_GIB] = {"--kv-budget-gib", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_KV_BUDGET_GIB,
                          .rmin = 0, .rmin_open = true, .rmax = KV_MAX_GIB,
                          .help = "KV memory on one GPU, as vLLM logs it; skips the subtraction"},
-    [F_TP] = {"--tp", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_TP, .umax = KV_MAX_PARALLEL,
-              .help = "tensor-parallel degree (default 1)"},
-    [F_PP] = {"--pp", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_PP, .umax = KV_MAX_PARALLEL,
-              .help = "pipeline-parallel degree (default 1)"},
+    [F_TP] = {"--tp", "--tensor-parallel-size", "N", K_UINT, S_DEPLOY, KV_FIELD_TP,
+              .umax = KV_MAX_PARALLEL, .help = "tensor-parallel degree (default 1)"},
+    [F_PP] = {"--pp", "--pipeline-parallel-size", "N", K_UINT, S_DEPLOY, KV_FIELD_PP,
+              .umax = KV_MAX_PARALLEL, .help = "pipeline-parallel degree (default 1)"},
     [F_BLOCK_SIZE] = {"--block-size", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_BLOCK_SIZE,
                       .umax = KV_MAX_BLOCK_SIZE, .help = "tokens per KV block (default 16)"},
     [F_MAX_MODEL_LEN] = {"--max-model-len", "--seq", "N", K_UINT, S_DEPLOY, KV_FIELD_MAX_MODEL_LEN,
@@ -130,6 +133,10 @@ static const struct cli_flag flags[F__COUNT] = {
                      .help = "memory bandwidth of one GPU, GB/s"},
     [F_TFLOPS] = {"--tflops", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_TFLOPS, .rmin = 0,
                   .rmin_open = true, .rmax = KV_MAX_RATE, .help = "dense bf16 TFLOP/s of one GPU"},
+    [F_VLLM] = {"--vllm", NULL, "VERSION", K_STR, S_ENGINE, KV_FIELD_NONE,
+                .help = "whose start-up rules: a vLLM release (default " KV_VLLM_DEFAULT ")"},
+    [F_NO_ASYNC] = {"--no-async-scheduling", NULL, NULL, K_SWITCH, S_ENGINE, KV_FIELD_NONE,
+                    .help = "one batch in flight per PP stage (vLLM schedules two by default)"},
     [F_JSON] = {"--json", NULL, NULL, K_SWITCH, S_OUTPUT, KV_FIELD_NONE,
                 .help = "one JSON object instead of the walk-through"},
     [F_HELP] = {"--help", "-h", NULL, K_SWITCH, S_OUTPUT, KV_FIELD_NONE, .help = "this text"},
@@ -144,7 +151,7 @@ static const struct cli_spec spec = {.cmd = "calc", .flags = flags, .nflags = F_
 static void print_help(FILE *out)
 {
     static const char *const titles[] = {"Model (flags override a preset or config)", "Precision",
-                                         "Deployment", "Output"};
+                                         "Deployment", "Engine", "Output"};
     fputs("usage: kvtutor calc [--model NAME | --config FILE | --layers N ...] [options]\n\n"
           "Works out the KV cache of a model and how many sequences fit, the way vLLM's\n"
           "start-up does, then the memory-bound decode ceiling.\n",
@@ -158,9 +165,9 @@ static void print_help(FILE *out)
                 continue;
             snprintf(left, sizeof left, "%s%s%s%s%s", f->name, f->alias ? ", " : "",
                      f->alias ? f->alias : "", f->metavar ? " " : "", f->metavar ? f->metavar : "");
-            fprintf(out, "  %-30s %s\n", left, f->help);
+            fprintf(out, "  %-34s %s\n", left, f->help);
             if (f->kind == K_DTYPE)
-                fprintf(out, "  %-30s   one of %s\n", "", f->dtypes);
+                fprintf(out, "  %-34s   one of %s\n", "", f->dtypes);
         }
     }
     fputs("\nExample (the seed lesson): kvtutor calc --model qwen2.5-7b --gpu rtx4090 --util 1 "
@@ -280,6 +287,7 @@ static void apply_flags(const struct cli_args *a, struct kv_model *m, struct kv_
     apply_u64(a, F_CONTEXT, &d->context);
     apply_real(a, F_BANDWIDTH, &d->bandwidth_gbps);
     apply_real(a, F_TFLOPS, &d->tflops);
+    d->sync_scheduling = a->given[F_NO_ASYNC];
     if (a->given[F_KV_DTYPE])
         d->kv_dtype = a->t[F_KV_DTYPE];
 }
@@ -390,6 +398,9 @@ int cli_calc(int argc, char **argv)
         return rc;
 
     kv_deploy_defaults(&d);
+    if (a.given[F_VLLM] && !kv_vllm_parse(a.text[F_VLLM], &d.vllm))
+        return usage_error("--vllm %s: not a vLLM version (X.Y or X.Y.Z, e.g. 0.26.0)",
+                           a.text[F_VLLM]);
     if (a.given[F_MODEL]) {
         v.preset = kv_model_preset_find(a.text[F_MODEL]);
         if (!v.preset)

@@ -47,7 +47,9 @@ static void header(FILE *out, const struct calc_view *v)
             r->model.dtype == r->kv_dtype ? " (auto: the model's dtype)" : "");
     if (v->gpu)
         fprintf(out, ", on %s", v->gpu->name);
-    fprintf(out, ", TP %u, PP %u\n", r->deploy.tp, r->deploy.pp);
+    fprintf(out, ", TP %u, PP %u; vLLM %s rules\n", r->deploy.tp, r->deploy.pp, r->vllm_version);
+    for (size_t i = 0; i < r->rules.n_notes; i++)
+        fprintf(out, "  note: %s\n", r->rules.notes[i].text);
     if (v->config.inert_window)
         fputs("  note: sliding_window is set but use_sliding_window is false: every layer is "
               "full attention\n",
@@ -307,6 +309,12 @@ int calc_print_json(FILE *out, const struct calc_view *v)
                     : f->kind == KV_FIG_TEXT ? json_string(f->v.t)
                                              : json_null();
         json_object_set_new(o, f->name, j);
+    }
+    {
+        json_t *notes = json_array();
+        for (size_t i = 0; i < v->r.rules.n_notes; i++)
+            json_array_append_new(notes, json_string(v->r.rules.notes[i].text));
+        json_object_set_new(o, "notes", notes);
     }
     rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);

@@ -19,7 +19,7 @@ const char *kv_field_name(enum kv_field f)
 void kv_deploy_defaults(struct kv_deploy *d)
 {
     *d = (struct kv_deploy){
-        .util = 0.9,
+        .util = 0.0, /* the release's default, resolved in kv_calc */
         .tp = 1,
         .pp = 1,
         .block_size = 16,
@@ -160,8 +160,11 @@ static enum kvt_err resolve_model(struct kv_model *m, struct check *c)
     return KVT_E_OK;
 }
 
-static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d, struct check *c)
+static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d,
+                                   const struct kv_rules *rules, struct check *c)
 {
+    if (d->util == 0.0)
+        d->util = rules->util_default;
     if (!(d->util > 0.0 && d->util <= 1.0))
         return fail(c, KVT_E_RANGE, KV_FIELD_UTIL, KV_FIELD_NONE);
     if (bad_gib(d->gpu_mem_gib))
@@ -251,9 +254,14 @@ static enum kvt_err shape(struct kv_result *r, struct check *c)
     } else {
         uint32_t lo = r->full_layers < r->sliding_layers ? r->full_layers : r->sliding_layers;
         uint32_t hi = r->full_layers < r->sliding_layers ? r->sliding_layers : r->full_layers;
-        /* vLLM groups layers n:1 by the smaller bucket, but takes the larger one
-         * when the two are within 25% (hi < 1.25 lo, kept in integers). */
-        r->group_size = (uint64_t)hi * 4 < (uint64_t)lo * 5 ? hi : lo;
+        /* vLLM groups layers n:1 by the smaller bucket; later releases take the
+         * larger one when hi < 1.25 lo (then 1.5 lo), kept in integers. */
+        bool take_hi = false;
+        if (r->rules.group_rule == KV_GROUP_MAX_125)
+            take_hi = (uint64_t)hi * 4 < (uint64_t)lo * 5;
+        else if (r->rules.group_rule == KV_GROUP_MAX_150)
+            take_hi = (uint64_t)hi * 2 < (uint64_t)lo * 3;
+        r->group_size = take_hi ? hi : lo;
         r->full_groups = (uint32_t)ceil_div(r->full_layers, r->group_size);
         r->sliding_groups = (uint32_t)ceil_div(r->sliding_layers, r->group_size);
         r->padding_layers =
@@ -268,6 +276,15 @@ static enum kvt_err shape(struct kv_result *r, struct check *c)
     return KVT_E_OK;
 }
 
+uint64_t kv_calc_in_flight_tokens(const struct kv_deploy *d)
+{
+    uint64_t batches = d->pp;
+
+    if (!d->sync_scheduling && d->pp <= 1)
+        batches = 2;
+    return batches * d->max_num_batched_tokens; /* <= 2^16 x 2^40: no overflow */
+}
+
 uint64_t kv_calc_blocks_per_request(const struct kv_result *r, uint64_t len)
 {
     const struct kv_deploy *d = &r->deploy;
@@ -275,9 +292,12 @@ uint64_t kv_calc_blocks_per_request(const struct kv_result *r, uint64_t len)
     uint64_t sliding = 0, a, b, total;
 
     if (r->sliding_groups > 0) {
-        /* A sliding group keeps W - 1 tokens behind the newest plus one
-         * scheduled chunk, never more than the request, and one spare block. */
-        uint64_t span = r->model.sliding_window - 1 + d->max_num_batched_tokens;
+        /* A sliding group keeps W - 1 tokens behind the newest plus what is
+         * scheduled (one chunk; from 0.26 every in-flight batch), never more
+         * than the request, and one spare block. */
+        uint64_t ahead =
+            r->rules.sliding_in_flight ? kv_calc_in_flight_tokens(d) : d->max_num_batched_tokens;
+        uint64_t span = r->model.sliding_window - 1 + ahead;
         sliding = ceil_div(span < len ? span : len, d->block_size) + 1;
     }
     if (!mul(full, r->full_groups, &a) || !mul(sliding, r->sliding_groups, &b) ||
@@ -406,6 +426,7 @@ static enum kvt_err capacity(struct kv_result *r, struct check *c)
 
     r->has_blocks = true;
     r->num_gpu_blocks = r->kv_budget_bytes / r->block_set_bytes;
+    /* up to 0.19 (vllm/v1/core/kv_cache_utils.py, _report_kv_cache_config) */
     if (!mul(r->num_gpu_blocks / groups, d->block_size, &r->kv_tokens))
         return fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
     r->max_model_len_fits = longest_fit(r, r->num_gpu_blocks);
@@ -415,6 +436,13 @@ static enum kvt_err capacity(struct kv_result *r, struct check *c)
     r->has_concurrency = true;
     r->max_concurrency = (double)r->num_gpu_blocks / (double)r->blocks_per_request;
     r->max_concurrent_seqs = r->num_gpu_blocks / r->blocks_per_request;
+    if (r->rules.tokens_from_concurrency) {
+        /* later: int(max_concurrency x max_model_len), in Python's doubles */
+        double t = r->max_concurrency * (double)r->max_model_len;
+        if (!(t < 18446744073709551616.0))
+            return fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+        r->kv_tokens = (uint64_t)t;
+    }
     if (r->reason == KV_REASON_NONE && r->max_concurrent_seqs == 0)
         r->reason = KV_REASON_SEQ_DOESNT_FIT;
     return KVT_E_OK;
@@ -460,6 +488,39 @@ static enum kvt_err decode(struct kv_result *r, struct check *c)
     return KVT_E_OK;
 }
 
+/* Keeps the release's notes that bear on this result. */
+static void keep_notes(struct kv_result *r, bool util_defaulted)
+{
+    struct kv_rules *rules = &r->rules;
+    size_t n = 0;
+
+    for (size_t i = 0; i < rules->n_notes; i++) {
+        bool keep;
+        switch (rules->notes[i].topic) {
+        case KV_NOTE_UTIL:
+            keep = util_defaulted && r->has_budget && !r->budget_given;
+            break;
+        case KV_NOTE_TOKENS:
+            keep = r->has_blocks;
+            break;
+        case KV_NOTE_GROUPS:
+            keep = r->hybrid;
+            break;
+        case KV_NOTE_SLIDING:
+            keep = r->sliding_groups > 0;
+            break;
+        case KV_NOTE_MAMBA:
+            keep = false; /* no Mamba layers in this model */
+            break;
+        default:
+            keep = true;
+        }
+        if (keep)
+            rules->notes[n++] = rules->notes[i];
+    }
+    rules->n_notes = n;
+}
+
 enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct kv_result *res,
                      enum kv_field *bad, enum kv_field *other)
 {
@@ -467,9 +528,12 @@ enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct
     enum kvt_err e;
 
     *res = (struct kv_result){.model = *m, .deploy = *d};
+    kv_vllm_rules(&d->vllm, &res->rules);
+    res->deploy.vllm = res->rules.version;
+    kv_vllm_format(&res->rules.version, res->vllm_version, sizeof res->vllm_version);
     e = resolve_model(&res->model, &c);
     if (e == KVT_E_OK)
-        e = resolve_deploy(&res->model, &res->deploy, &c);
+        e = resolve_deploy(&res->model, &res->deploy, &res->rules, &c);
     if (e == KVT_E_OK)
         e = shape(res, &c);
     if (e == KVT_E_OK) {
@@ -479,6 +543,8 @@ enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct
     }
     if (e == KVT_E_OK)
         e = decode(res, &c);
+    if (e == KVT_E_OK)
+        keep_notes(res, d->util == 0.0);
     if (bad)
         *bad = c.bad;
     if (other)

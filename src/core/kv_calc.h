@@ -10,17 +10,21 @@
  * Floating point appears only where vLLM itself uses it (gpu_memory_utilization,
  * GiB figures, the concurrency ratio) and in the roofline estimates.
  *
- * The rules are vLLM's V1 start-up arithmetic (0.9 and later):
+ * The rules are vLLM's V1 start-up arithmetic, release by release
+ * (kv_vllm.h picks the rule set; docs/calculator.md cites each rule):
  *   page     = block_size x 2 x kv_heads_per_gpu x head_dim x kv_bytes
  *              (MLA: block_size x (rank + rope_dim) x kv_bytes, never split by TP)
  *   kv_heads_per_gpu = max(1, kv_heads / tp)   heads replicate, never split below one
  *   dense:   blocks = floor(budget / (page x layers on this GPU))
- *   hybrid:  layers bucketed by type; group_size = smallest bucket (the largest
- *            when the buckets differ by under 25%); each bucket padded to whole
- *            groups; blocks = floor(budget / (page x group_size))
+ *   hybrid:  layers bucketed by type; group_size = smallest bucket (or the
+ *            largest when within the release's ratio: 1.25x, later 1.5x); each
+ *            bucket padded to whole groups; blocks = floor(budget / (page x group_size))
  *   a request needs ceil(L / bs) blocks per full group and
- *            ceil(min(W - 1 + max_num_batched_tokens, L) / bs) + 1 per sliding group
+ *            ceil(min(W - 1 + T, L) / bs) + 1 per sliding group, T one batch's
+ *            tokens (max_num_batched_tokens) or, from 0.26, every in-flight batch's
  *   max concurrency = blocks / blocks per request
+ *   "GPU KV cache size": floor(blocks / groups) x bs up to 0.19, then
+ *            int(max concurrency x max_model_len)
  *
  * Zero in an input field means "not given"; figures that need a missing input
  * come back with their has_* flag false rather than a guess. */
@@ -31,6 +35,7 @@
 #include <stdint.h>
 
 #include "kv_dtype.h"
+#include "kv_vllm.h"
 #include "kvt_error.h"
 
 #define KV_GIB 1073741824.0
@@ -111,14 +116,16 @@ struct kv_model {
 
 /* Where and how it is served. Start from kv_deploy_defaults(). */
 struct kv_deploy {
-    double gpu_mem_gib;     /* total memory of one GPU (0 = unknown) */
-    double util;            /* gpu_memory_utilization, (0, 1] */
-    double overhead_gib;    /* activations + non-torch + CUDA graphs, per GPU */
-    double kv_budget_gib;   /* vLLM's "Available KV cache memory" (0 = compute it) */
-    uint32_t tp, pp;        /* tensor / pipeline parallel degree */
-    uint32_t block_size;    /* tokens per KV block */
-    uint64_t max_model_len; /* tokens per request (0 = the model's max_position) */
+    struct kv_vllm_version vllm; /* whose rules (0.0.0.0 = KV_VLLM_DEFAULT) */
+    double gpu_mem_gib;          /* total memory of one GPU (0 = unknown) */
+    double util;                 /* gpu_memory_utilization, (0, 1]; 0 = the release's default */
+    double overhead_gib;         /* activations + non-torch + CUDA graphs, per GPU */
+    double kv_budget_gib;        /* vLLM's "Available KV cache memory" (0 = compute it) */
+    uint32_t tp, pp;             /* tensor / pipeline parallel degree */
+    uint32_t block_size;         /* tokens per KV block */
+    uint64_t max_model_len;      /* tokens per request (0 = the model's max_position) */
     uint64_t max_num_batched_tokens;
+    bool sync_scheduling;   /* --no-async-scheduling: one batch in flight per PP stage */
     uint64_t batch;         /* concurrent sequences for the decode ceiling */
     uint64_t context;       /* tokens already cached per sequence at that step */
     enum kv_dtype kv_dtype; /* AUTO = the model dtype */
@@ -134,6 +141,10 @@ enum kv_reason {
 };
 
 struct kv_result {
+    /* the release's rules, and the notes that touch this model and deployment */
+    struct kv_rules rules;
+    char vllm_version[24]; /* rules.version as text: "0.26.0" */
+
     /* the inputs as resolved: head_dim, kv_heads, sliding_layers, dtypes and
      * max_model_len filled in from the rules above */
     struct kv_model model;
@@ -180,7 +191,7 @@ struct kv_result {
     uint64_t kv_budget_bytes;
     bool has_blocks;
     uint64_t num_gpu_blocks;
-    uint64_t kv_tokens; /* floor(blocks / groups) x block_size */
+    uint64_t kv_tokens; /* "GPU KV cache size" as the release prints it */
     bool has_concurrency;
     double max_concurrency;
     uint64_t max_concurrent_seqs;
@@ -200,8 +211,9 @@ struct kv_result {
     uint64_t compute_bound_batch; /* smallest batch where compute time >= memory time */
 };
 
-/* Fills in the contract's defaults: util 0.9, tp 1, pp 1, block 16,
- * max_num_batched_tokens 8192, batch 1, context 0, kv dtype auto. */
+/* Fills in the contract's defaults: the default vLLM release and its util,
+ * tp 1, pp 1, block 16, max_num_batched_tokens 8192, async scheduling,
+ * batch 1, context 0, kv dtype auto. */
 void kv_deploy_defaults(struct kv_deploy *d);
 
 /* Runs the whole calculation. Returns KVT_E_OK and fills *res, or an error
@@ -214,6 +226,11 @@ enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct
  * over all GPUs (replicated heads are read on every GPU that holds them);
  * sliding layers read at most their window. UINT64_MAX on overflow. */
 uint64_t kv_calc_kv_read_bytes(const struct kv_result *res, uint64_t context);
+
+/* Tokens that may be scheduled but not yet settled: concurrent batches x
+ * max_num_batched_tokens (vllm/config/vllm.py, VllmConfig.max_in_flight_tokens;
+ * 2 batches under async scheduling with one PP stage, else the PP size). */
+uint64_t kv_calc_in_flight_tokens(const struct kv_deploy *d);
 
 /* Blocks one request of `len` tokens needs, summed over all groups.
  * UINT64_MAX on overflow. */

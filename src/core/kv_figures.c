@@ -42,6 +42,7 @@ size_t kv_figures(const struct kv_result *r, struct kv_figure *out, size_t cap)
 {
     struct sink s = {out, 0, cap};
     const struct kv_deploy *dp = &r->deploy;
+    t(&s, "vllm_version", r->vllm_version);
 
     t(&s, "kv_dtype", kv_dtype_name(r->kv_dtype));
     t(&s, "weights_dtype", kv_dtype_name(r->weights_dtype));
@@ -53,6 +54,8 @@ size_t kv_figures(const struct kv_result *r, struct kv_figure *out, size_t cap)
     u(&s, "kv_cache_groups", true, (uint64_t)r->full_groups + r->sliding_groups);
     u(&s, "group_size", true, r->group_size);
     u(&s, "padding_layers", true, r->padding_layers);
+    d(&s, "gpu_memory_utilization", true, dp->util);
+    u(&s, "max_num_batched_tokens", true, dp->max_num_batched_tokens);
     u(&s, "max_model_len", r->has_request, r->max_model_len);
     u(&s, "blocks_per_request", r->has_request, r->blocks_per_request);
     u(&s, "kv_budget_bytes", r->has_budget, r->kv_budget_bytes);

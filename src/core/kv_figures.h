@@ -22,8 +22,10 @@ struct kv_figure {
 };
 
 /* Fills out[] with every figure of the result, in a fixed order; returns how
- * many (at most KV_FIGURES_MAX). */
-#define KV_FIGURES_MAX 40
+ * many (at most KV_FIGURES_MAX). Text figures point into *r (and static
+ * strings), so r must outlive out[]. The notes (r->rules.notes) are a list
+ * and not among the figures. */
+#define KV_FIGURES_MAX 64
 size_t kv_figures(const struct kv_result *r, struct kv_figure *out, size_t cap);
 
 #endif

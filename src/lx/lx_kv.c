@@ -3,7 +3,8 @@
  *   kv.calc{model = "qwen2.5-7b", max_model_len = 8192, kv_budget_gib = 10}
  *     -> {kv_bytes_per_token = 57344, num_gpu_blocks = 11702, ...}
  *        the same names as `kvtutor calc --json`; a figure whose inputs were
- *        not given is absent (nil).
+ *        not given is absent (nil). vllm = "0.19.0" picks a release's rules
+ *        (default KV_VLLM_DEFAULT); `notes` lists what was assumed.
  *   kv.model(name) -> the preset's fields; kv.gpu(name) -> the GPU's
  *   kv.models(), kv.gpus() -> lists of aliases
  *
@@ -20,7 +21,7 @@
 #include "kv_presets.h"
 
 enum target { MODEL, DEPLOY };
-enum type { T_U32, T_U64, T_REAL, T_DTYPE };
+enum type { T_U32, T_U64, T_REAL, T_DTYPE, T_VERSION };
 
 /* kv.calc's fields: the calculator's own field names. */
 static const struct input {
@@ -66,6 +67,7 @@ static const struct input {
     DF(kv_dtype, T_DTYPE),
     DF(bandwidth_gbps, T_REAL),
     DF(tflops, T_REAL),
+    DF(vllm, T_VERSION),
 #undef MF
 #undef DF
 };
@@ -84,7 +86,12 @@ static void set_input(lua_State *L, const struct input *in, struct kv_model *m, 
     char *base = in->target == MODEL ? (char *)m : (char *)d;
     void *dst = base + in->offset;
 
-    if (in->type == T_DTYPE) {
+    if (in->type == T_VERSION) {
+        struct kv_vllm_version v = {0, 0, 0, 0};
+        if (lua_type(L, -1) != LUA_TSTRING || !kv_vllm_parse(lua_tostring(L, -1), &v))
+            luaL_error(L, "kv.calc: vllm must be a vLLM release such as \"0.19.0\"");
+        *(struct kv_vllm_version *)dst = v;
+    } else if (in->type == T_DTYPE) {
         enum kv_dtype t = KV_DTYPE_AUTO; /* luaL_error does not return; clang cannot tell */
         if (lua_type(L, -1) != LUA_TSTRING || !kv_dtype_parse(lua_tostring(L, -1), &t))
             luaL_error(L, "kv.calc: %s must be a type name such as \"bf16\" or \"fp8\"", in->name);
@@ -133,6 +140,13 @@ static void push_figures(lua_State *L, const struct kv_result *r)
         }
         lua_setfield(L, -2, f[i].name);
     }
+    /* the release's notes that bear on this result, as a list of strings */
+    lua_createtable(L, (int)r->rules.n_notes, 0);
+    for (size_t i = 0; i < r->rules.n_notes; i++) {
+        lua_pushstring(L, r->rules.notes[i].text);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "notes");
 }
 
 static int kv_calc_l(lua_State *L)

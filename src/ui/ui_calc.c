@@ -263,10 +263,11 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
         c->weights = (c->weights + 1) % (sizeof weight_types / sizeof weight_types[0]);
         break;
     case UI_CALC_UTIL:
+        /* steps of 5 within [50, 100]; the default (92) is off the grid */
         if (up && c->util_pct < 100)
-            c->util_pct += 5;
+            c->util_pct = c->util_pct + 5 > 100 ? 100 : c->util_pct + 5;
         else if (!up && c->util_pct > 50)
-            c->util_pct -= 5;
+            c->util_pct = c->util_pct - 5 < 50 ? 50 : c->util_pct - 5;
         break;
     case UI_CALC_TP:
         if (up && c->tp < 64)
@@ -338,7 +339,12 @@ struct ui_screen ui_calc_new(struct ui *ui)
     c->gpu = index_of("rtx4090", true);
     c->seq = 8192;
     c->batch = 1;
-    c->util_pct = 90;
+    {
+        /* the default release's gpu_memory_utilization, as `kvtutor calc` takes it */
+        struct kv_rules rules;
+        kv_vllm_rules(NULL, &rules);
+        c->util_pct = (int)lround(rules.util_default * 100.0);
+    }
     c->tp = 1;
     ui_edit_clear(&c->path);
     return (struct ui_screen){&ops, c};
