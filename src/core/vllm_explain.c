@@ -126,6 +126,10 @@ static void settings(struct ctx *c, char *assumed, size_t cap)
     enum kv_dtype t;
 
     kv_deploy_defaults(&c->d);
+    /* the log's release picks the calculator's rules (default util, grouping, windows) */
+    if (c->log->version[0] && !kv_vllm_parse(c->log->version, &c->d.vllm))
+        addf(assumed, cap, "vLLM %s rules (the log's version is not one kvtutor reads); ",
+             KV_VLLM_DEFAULT);
     if (a->tp)
         c->d.tp = a->tp;
     if (a->pp)
@@ -201,7 +205,9 @@ static bool figure(const struct ctx *c, const struct vllm_line *l, const struct 
                 return false;
             *out = floor(r->max_concurrency * (double)len);
         } else {
-            *out = (double)r->kv_tokens;
+            /* the two-line form, whatever release the rules are from */
+            *out = (double)(r->num_gpu_blocks / (r->full_groups + r->sliding_groups) *
+                            r->deploy.block_size);
         }
         return true;
     case VLLM_LINE_CONCURRENCY:
