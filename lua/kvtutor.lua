@@ -19,7 +19,14 @@ end
 lesson   = constructor("lesson")    -- the whole lesson (the file returns it)
 section  = constructor("section")   -- section { title = ..., text = ... }
 followup = constructor("followup")  -- followup { question = ..., answer = ..., points = {...} }
-point    = constructor("point")     -- point { "key idea", accept = {"phrasing", ...}, weight = 2 }
+-- point { "key idea", accept = {"phrasing", ...}, weight = 2 }: any phrasing covers it; or a claim,
+-- point { "decode is memory-bound", about = {"decode", ...}, said = {"memory-bound", ...},
+--         short = {"decode"} }: covered when an about and a said phrasing share a clause and
+-- the said one is not negated there, or when a short phrasing is a whole clause.
+point    = constructor("point")
+-- misconception { about = {"prefill"}, said = {"memory-bound"}, why = "..." }: a wrong claim;
+-- found in an answer, it makes the answer wrong and is shown with its why.
+misconception = constructor("misconception")
 numeric  = constructor("numeric")   -- a number with a unit, checked within a tolerance
 choice   = constructor("choice")    -- multiple choice: options = { option {...}, ... }
 option   = constructor("option")    -- option { "text", correct = true, why = "..." }

@@ -251,6 +251,13 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         {"measured.lua", ":15: error: ", "the prompt's {peak} is not a parameter"},
         {"measured-draw.lua",
          ":13: error: ", "'drawn': expected value: expected(p) returned an infinity"},
+        /* claims: about and said go together, short belongs to a claim */
+        {"bad-claims.lua", ":13: error: ", "a claim needs both 'about'"},
+        {"bad-claims.lua", ":14: error: ", "'short' phrasings belong to a claim"},
+        {"bad-claims.lua", ":16: error: ", "misconception: needs 'about' and 'said'"},
+        {"bad-claims.lua", ":17: error: ", "misconception: missing field 'why'"},
+        {"bad-claims.lua", ":11: error: ", "misconceptions[3] must be misconception { ... }"},
+        {"bad-claims.lua", ":1: error: ", "glossary[1] must list two or more"},
         {"terminal-text.lua", ":3: error: ", "'title' holds control"},
         {"terminal-text.lua", ":14: error: ", "hints[1] holds control"},
     };

@@ -49,11 +49,23 @@ void lx_report_free(struct lx_report *r);
 
 enum lx_kind { LX_NUMERIC, LX_CHOICE, LX_FREETEXT };
 
+/* A key point (docs/lessons.md): plain, covered by any `accept` phrasing,
+ * or a claim, covered when an `about` and a `said` phrasing share a clause
+ * (kv_claims.h), or by a `short` phrasing that is a whole clause. */
 struct lx_point {
     const char *text;
     double weight;
     const char **accept; /* phrasings that count as covering it (lower case) */
     size_t n_accept;
+    const char **about, **said, **shorts;
+    size_t n_about, n_said, n_shorts;
+};
+
+/* A wrong claim a candidate might make, and why it is wrong. */
+struct lx_misconception {
+    const char **about, **said;
+    size_t n_about, n_said;
+    const char *why;
 };
 
 struct lx_option {
@@ -96,6 +108,8 @@ struct lx_exercise {
     /* freetext */
     struct lx_point *points;
     size_t n_points;
+    struct lx_misconception *mis;
+    size_t n_mis;
     const char *model_answer;
 };
 
@@ -108,6 +122,8 @@ struct lx_followup {
     const char *question, *answer;
     struct lx_point *points;
     size_t n_points;
+    struct lx_misconception *mis;
+    size_t n_mis;
     int line;
 };
 
@@ -122,6 +138,10 @@ struct lx_lesson {
     size_t n_exercises;
     struct lx_point *points; /* key points of the main question (interviews); may be none */
     size_t n_points;
+    struct lx_misconception *mis; /* wrong claims the main question's answers are checked for */
+    size_t n_mis;
+    struct kv_phrases *glossary; /* lua/glossary.lua's groups, then the lesson's own */
+    size_t n_glossary;
     const char **links; /* related lessons */
     size_t n_links;
     int *link_lines;

@@ -16,18 +16,34 @@ static enum kv_relation relation(const struct lx_exercise *e, const struct kv_un
     return u && u->dim == KV_DIM_BYTES ? KV_REL_DIRECT : KV_REL_NONE;
 }
 
-static void grade_points(const struct lx_point *p, size_t n, const char *typed,
+/* The lesson's points and misconceptions as kv_claims reads them; the
+ * phrase lists are the lesson's own, borrowed for the call. */
+static void grade_points(const struct lx_lesson *l, const struct lx_point *p, size_t n,
+                         const struct lx_misconception *m, size_t n_mis, const char *typed,
                          struct lx_grade *out)
 {
     struct kv_point pts[KV_MAX_POINTS];
-    struct kv_text_item item = {pts, 0, NULL, 0, NULL};
+    struct kv_misconception mis[KV_MAX_MISCONCEPTIONS];
+    struct kv_glossary gl = {l->glossary, l->n_glossary};
+    struct kv_text_item item = {pts, 0, mis, 0, &gl};
+#define PH(v, n) ((struct kv_phrases){(const char *const *)(v), (n)})
     if (n > KV_MAX_POINTS)
         n = KV_MAX_POINTS;
+    if (n_mis > KV_MAX_MISCONCEPTIONS)
+        n_mis = KV_MAX_MISCONCEPTIONS;
     for (size_t i = 0; i < n; i++)
-        pts[i] = (struct kv_point){.text = p[i].text,
-                                   .accept = {(const char *const *)p[i].accept, p[i].n_accept},
-                                   .weight = p[i].weight};
+        pts[i] = (struct kv_point){p[i].text,
+                                   PH(p[i].accept, p[i].n_accept),
+                                   PH(p[i].about, p[i].n_about),
+                                   PH(p[i].said, p[i].n_said),
+                                   PH(p[i].shorts, p[i].n_shorts),
+                                   p[i].weight};
+    for (size_t i = 0; i < n_mis; i++)
+        mis[i] = (struct kv_misconception){PH(m[i].about, m[i].n_about), PH(m[i].said, m[i].n_said),
+                                           m[i].why};
+#undef PH
     item.n_points = n;
+    item.n_mis = n_mis;
     kv_claims_grade(&item, typed, &out->text);
     out->verdict = out->text.verdict;
     out->score = out->text.score;
@@ -66,7 +82,7 @@ void lx_grade(const struct lx_lesson *l, size_t ex, const struct lx_draw *draw, 
                                                          : KV_WRONG;
         out->score = out->verdict == KV_CORRECT;
     } else {
-        grade_points(e->points, e->n_points, typed, out);
+        grade_points(l, e->points, e->n_points, e->mis, e->n_mis, typed, out);
     }
 }
 
@@ -74,12 +90,13 @@ void lx_grade_question(const struct lx_lesson *l, const char *typed, struct lx_g
 {
     memset(out, 0, sizeof *out);
     out->picked = out->correct_option = -1;
-    grade_points(l->points, l->n_points, typed, out);
+    grade_points(l, l->points, l->n_points, l->mis, l->n_mis, typed, out);
 }
 
 void lx_grade_followup(const struct lx_lesson *l, size_t i, const char *typed, struct lx_grade *out)
 {
     memset(out, 0, sizeof *out);
     out->picked = out->correct_option = -1;
-    grade_points(l->followups[i].points, l->followups[i].n_points, typed, out);
+    grade_points(l, l->followups[i].points, l->followups[i].n_points, l->followups[i].mis,
+                 l->followups[i].n_mis, typed, out);
 }

@@ -80,7 +80,40 @@ static char *read_file(const char *path, size_t *len, struct lx_report *rep)
     return buf;
 }
 
-/* Runs lua/kvtutor.lua in the fresh state. */
+#define GLOSSARY_KEY "kvtutor.glossary"
+
+/* Runs lua/glossary.lua, beside the DSL, and keeps the groups it returns in
+ * the registry for the reader: the course's equivalent terms, which every
+ * lesson shares. */
+static bool load_glossary(lua_State *L, const struct lx_opts *o, struct lx_report *rep)
+{
+    char path[4200], msg[600];
+    const char *slash = strrchr(o->dsl, '/');
+    struct lx_report sub = {0};
+    size_t len = 0;
+    char *src;
+
+    snprintf(path, sizeof path, "%.*sglossary.lua", slash ? (int)(slash - o->dsl + 1) : 0, o->dsl);
+    if (!(src = read_file(path, &len, &sub))) {
+        snprintf(msg, sizeof msg, "the course glossary (lua/glossary.lua) cannot be read%s%s",
+                 sub.n ? ": " : "", sub.n ? sub.items[0].msg : "");
+        lx_report_add(rep, 0, msg);
+        lx_report_free(&sub);
+        return false;
+    }
+    if (luaL_loadbufferx(L, src, len, "=glossary.lua", "t") != LUA_OK ||
+        lx_pcall(L, 0, 1, o->load_ms) != LUA_OK) {
+        snprintf(msg, sizeof msg, "the course glossary failed: %s", lx_errmsg(L));
+        lx_report_add(rep, 0, msg);
+        free(src);
+        return false;
+    }
+    free(src);
+    lua_setfield(L, LUA_REGISTRYINDEX, GLOSSARY_KEY);
+    return true;
+}
+
+/* Runs lua/kvtutor.lua in the fresh state, then lua/glossary.lua. */
 static bool load_dsl(lua_State *L, const struct lx_opts *o, struct lx_report *rep)
 {
     size_t len = 0;
@@ -103,7 +136,7 @@ static bool load_dsl(lua_State *L, const struct lx_opts *o, struct lx_report *re
         return false;
     }
     free(src);
-    return true;
+    return load_glossary(L, o, rep);
 }
 
 void lx_free(struct lx_lesson *l)
@@ -205,6 +238,9 @@ static int extract(lua_State *L)
         lx_report_add(c->rep, 0, "the file must end with: return lesson { ... }");
         return 0;
     }
+    lua_getfield(L, LUA_REGISTRYINDEX, GLOSSARY_KEY);
+    lx_read_glossary(c, -1, "lua/glossary.lua", 0);
+    lua_pop(L, 1);
     lx_read_lesson(c, 2);
     return 0;
 }

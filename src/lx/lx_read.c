@@ -184,10 +184,112 @@ static void read_point(struct lx_reader *c, int t, struct lx_point *pt, const ch
                        "%s: accept phrase \"%s\" is too short: it would match every word that "
                        "starts with it",
                        what, pt->accept[i]);
+    pt->about = lx_str_list(c, t, "about", &pt->n_about, what, line);
+    pt->said = lx_str_list(c, t, "said", &pt->n_said, what, line);
+    pt->shorts = lx_str_list(c, t, "short", &pt->n_shorts, what, line);
+    if ((pt->n_about == 0) != (pt->n_said == 0))
+        lx_problem(c, line,
+                   "%s: point \"%s\": a claim needs both 'about' (what it is about) and 'said' "
+                   "(what is said of it)",
+                   what, pt->text ? pt->text : "");
+    if (pt->n_shorts && !pt->n_about)
+        lx_problem(c, line, "%s: point \"%s\": 'short' phrasings belong to a claim (about, said)",
+                   what, pt->text ? pt->text : "");
     if (lx_field(c, t, "weight") != LUA_TNIL &&
         !(lx_finite_number(c->L, -1, &pt->weight) && pt->weight > 0 && pt->weight <= 100))
         lx_problem(c, line, "%s: a point's weight must be a number in (0, 100]", what);
     lua_pop(c->L, 1);
+}
+
+struct lx_misconception *lx_read_misconceptions(struct lx_reader *c, int t, size_t *n,
+                                                const char *what, int line)
+{
+    struct lx_misconception *ms = NULL;
+    int ty = lx_field(c, t, "misconceptions");
+
+    *n = 0;
+    if (ty == LUA_TTABLE) {
+        size_t len = lua_rawlen(c->L, -1);
+        ms = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *ms);
+        for (size_t i = 1; ms && i <= len; i++) {
+            struct lx_misconception *m = &ms[*n];
+            const char *kind;
+            int ml;
+            memset(m, 0, sizeof *m);
+            lua_rawgeti(c->L, -1, (lua_Integer)i);
+            kind = lua_type(c->L, -1) == LUA_TTABLE ? lx_kind_of(c->L, -1) : NULL;
+            if (!kind || strcmp(kind, "misconception") != 0) {
+                lx_problem(c, line, "%s: misconceptions[%zu] must be misconception { ... }", what,
+                           i);
+                lua_pop(c->L, 1);
+                continue;
+            }
+            ml = lx_read_line(c, -1, line);
+            lx_check_keys(c, -1, LX_SHAPE_MISCONCEPTION, "misconception", ml);
+            m->about = lx_str_list(c, -1, "about", &m->n_about, "misconception", ml);
+            m->said = lx_str_list(c, -1, "said", &m->n_said, "misconception", ml);
+            m->why = lx_str_field(c, -1, "why", true, "misconception", ml);
+            if (m->n_about == 0 || m->n_said == 0)
+                lx_problem(c, ml, "misconception: needs 'about' and 'said' phrasings");
+            (*n)++;
+            lua_pop(c->L, 1);
+        }
+    } else if (ty != LUA_TNIL) {
+        lx_problem(c, line, "%s: 'misconceptions' must be a list of misconception { ... }", what);
+    }
+    lua_pop(c->L, 1);
+    if (*n > LX_MAX_MISCONCEPTIONS)
+        lx_problem(c, line, "%s: %zu misconceptions; at most %d are checked", what, *n,
+                   LX_MAX_MISCONCEPTIONS);
+    return ms;
+}
+
+void lx_read_glossary(struct lx_reader *c, int t, const char *what, int line)
+{
+    struct lx_lesson *l = c->l;
+    size_t len;
+
+    t = lua_absindex(c->L, t);
+    if (lua_type(c->L, t) != LUA_TTABLE) {
+        lx_problem(c, line,
+                   "%s: a glossary is a list of groups: { {\"TTFT\", \"time to first "
+                   "token\"}, ... }",
+                   what);
+        return;
+    }
+    len = lua_rawlen(c->L, t);
+    if (l->n_glossary + len > LX_MAX_GLOSSARY) {
+        lx_problem(c, line, "%s: %zu glossary groups in all; at most %d", what, l->n_glossary + len,
+                   LX_MAX_GLOSSARY);
+        return;
+    }
+    {
+        struct kv_phrases *g = lx_arena_alloc(&c->p->arena, (l->n_glossary + len + 1) * sizeof *g);
+        if (!g)
+            return;
+        if (l->n_glossary)
+            memcpy(g, l->glossary, l->n_glossary * sizeof *g);
+        l->glossary = g;
+    }
+    for (size_t i = 1; i <= len; i++) {
+        size_t n = 0;
+        const char **terms;
+        char key[32];
+        lua_rawgeti(c->L, t, (lua_Integer)i);
+        /* lx_str_list reads a field: lend it the group under a key */
+        lua_newtable(c->L);
+        lua_pushvalue(c->L, -2);
+        snprintf(key, sizeof key, "glossary[%zu]", i);
+        lua_setfield(c->L, -2, key);
+        terms = lx_str_list(c, -1, key, &n, what, line);
+        lua_pop(c->L, 2);
+        if (n < 2) {
+            lx_problem(c, line, "%s: glossary[%zu] must list two or more equivalent terms", what,
+                       i);
+            continue;
+        }
+        l->glossary[l->n_glossary++] = (struct kv_phrases){terms, n};
+    }
 }
 
 struct lx_point *lx_read_points(struct lx_reader *c, int t, size_t *n, const char *what, int line)
@@ -272,6 +374,7 @@ static void read_followups(struct lx_reader *c, int t, int line)
             f->question = lx_str_field(c, -1, "question", true, "followup", fl);
             f->answer = lx_str_field(c, -1, "answer", true, "followup", fl);
             f->points = lx_read_points(c, -1, &f->n_points, "followup", fl);
+            f->mis = lx_read_misconceptions(c, -1, &f->n_mis, "followup", fl);
             lua_pop(c->L, 1);
         }
     } else if (ty != LUA_TNIL) {
@@ -348,6 +451,10 @@ void lx_read_lesson(struct lx_reader *c, int t)
     } else {
         lua_pop(L, 1);
     }
+    l->mis = lx_read_misconceptions(c, t, &l->n_mis, "lesson", line);
+    if (lx_field(c, t, "glossary") != LUA_TNIL)
+        lx_read_glossary(c, -1, "lesson", line);
+    lua_pop(L, 1);
     read_followups(c, t, line);
     lx_read_exercises(c, t, line);
     read_links(c, t, line);

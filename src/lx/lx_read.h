@@ -50,5 +50,10 @@ const char **lx_str_list(struct lx_reader *c, int t, const char *key, size_t *n,
                          int line);
 /* t.points: key points, at least one and at most LX_MAX_POINTS. */
 struct lx_point *lx_read_points(struct lx_reader *c, int t, size_t *n, const char *what, int line);
+/* t.misconceptions: misconception { about, said, why }, at most LX_MAX_MISCONCEPTIONS. */
+struct lx_misconception *lx_read_misconceptions(struct lx_reader *c, int t, size_t *n,
+                                                const char *what, int line);
+/* The glossary groups at stack index t, appended to the lesson's. */
+void lx_read_glossary(struct lx_reader *c, int t, const char *what, int line);
 
 #endif

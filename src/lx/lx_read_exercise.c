@@ -365,6 +365,7 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
             } else if (shape == LX_SHAPE_FREETEXT) {
                 e->kind = LX_FREETEXT;
                 e->points = lx_read_points(c, -1, &e->n_points, where, e->line);
+                e->mis = lx_read_misconceptions(c, -1, &e->n_mis, where, e->line);
                 e->model_answer = lx_str_field(c, -1, "answer", true, where, e->line);
             } else {
                 lx_problem(c, e->line, "exercises[%zu] is a %s, not an exercise", i, kind);

@@ -5,20 +5,26 @@
 #include "kv_claims.h"
 
 _Static_assert(LX_MAX_POINTS == KV_MAX_POINTS, "a question's points must all be gradable");
+_Static_assert(LX_MAX_MISCONCEPTIONS == KV_MAX_MISCONCEPTIONS,
+               "a question's misconceptions must all be checked");
 
 static const char *const lesson_keys[] = {
-    "id",     "title",  "module",   "baseline",  "concept",   "question", "answer", "sections",
-    "worked", "points", "requires", "followups", "exercises", "links",    NULL};
+    "id",        "title",    "module",         "baseline", "concept",  "question",
+    "answer",    "sections", "worked",         "points",   "requires", "followups",
+    "exercises", "links",    "misconceptions", "glossary", NULL};
 static const char *const section_keys[] = {"title", "text", NULL};
-static const char *const followup_keys[] = {"question", "answer", "points", NULL};
+static const char *const followup_keys[] = {"question", "answer", "points", "misconceptions", NULL};
 #define EXERCISE_KEYS "id", "prompt", "hints"
 static const char *const numeric_keys[] = {EXERCISE_KEYS, "unit",  "expected", "tolerance",
                                            "params",      "model", "kv_dtype", "diagnose",
                                            "measured",    NULL};
 static const char *const choice_keys[] = {EXERCISE_KEYS, "options", NULL};
-static const char *const freetext_keys[] = {EXERCISE_KEYS, "points", "answer", NULL};
+static const char *const freetext_keys[] = {EXERCISE_KEYS, "points", "answer", "misconceptions",
+                                            NULL};
 static const char *const option_keys[] = {"text", "correct", "why", NULL};
-static const char *const point_keys[] = {"text", "accept", "weight", NULL};
+static const char *const point_keys[] = {"text",  "accept", "about", "said",
+                                         "short", "weight", NULL};
+static const char *const misconception_keys[] = {"about", "said", "why", NULL};
 
 static const struct lx_shape_info shapes[LX_SHAPE__COUNT] = {
     [LX_SHAPE_LESSON] = {"lesson", lesson_keys, false},
@@ -29,6 +35,7 @@ static const struct lx_shape_info shapes[LX_SHAPE__COUNT] = {
     [LX_SHAPE_FREETEXT] = {"freetext", freetext_keys, false},
     [LX_SHAPE_OPTION] = {"option", option_keys, true},
     [LX_SHAPE_POINT] = {"point", point_keys, true},
+    [LX_SHAPE_MISCONCEPTION] = {"misconception", misconception_keys, false},
 };
 
 static const struct lx_limit limits[] = {

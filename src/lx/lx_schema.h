@@ -19,6 +19,7 @@ enum lx_shape {
     LX_SHAPE_FREETEXT,
     LX_SHAPE_OPTION,
     LX_SHAPE_POINT,
+    LX_SHAPE_MISCONCEPTION,
     LX_SHAPE__COUNT
 };
 
@@ -40,7 +41,9 @@ bool lx_shape_allows(enum lx_shape s, const char *key);
 /* Limits: a lesson past one is refused with the limit named, never cut
  * short in silence. name, the most allowed, of what */
 #define LX_LIMITS(X)                                                                               \
-    X(POINTS, 32, "key points in one question") /* kv_grade grades this many */                    \
+    X(POINTS, 32, "key points in one question") /* kv_claims grades this many */                   \
+    X(MISCONCEPTIONS, 16, "misconceptions in one question")                                        \
+    X(GLOSSARY, 256, "glossary groups, the course's and the lesson's")                             \
     X(OPTIONS, 64, "options in one choice")                                                        \
     X(PARAMS, 16, "parameters in one exercise")                                                    \
     X(PARAM_NAME, 31, "characters in a parameter's name")                                          \
