@@ -235,6 +235,9 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         {"bad-unit.lua", ":13: error: ", "unknown unit \"gigglebytes\""},
         {"expected-errors.lua", ":13: error: ", "no model preset \"qwen2.5-8b\""},
         {"duplicate-id.lua", ":14: error: ", "the id is used twice (also line 13)"},
+        /* the ids attempts and ask use for the lesson's question and follow-ups */
+        {"reserved-id.lua", ":13: error: ", "'question': \"question\" and \"followup-N\" name"},
+        {"reserved-id.lua", ":14: error: ", "'followup-2': \"question\" and \"followup-N\""},
         {"dangling-link.lua", ":13: error: ", "link to \"no-such-lesson\""},
         {"requires-missing.lua", ":13: error: ", "requires \"no-such-lesson\": no lesson has"},
         {"requires-self.lua", ":13: error: ", "requires names the lesson itself"},

@@ -345,6 +345,11 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
                 lx_problem(c, e->line,
                            "%s: ids are 1 to %d lower-case letters, digits, '-', '_' and '.'",
                            where, LX_MAX_ID);
+            else if (e->id && lx_reserved_id(e->id))
+                lx_problem(c, e->line,
+                           "%s: \"question\" and \"followup-N\" name the lesson's question and "
+                           "follow-ups; give the exercise another id",
+                           where);
             for (size_t k = 0; e->id && k < l->n_exercises; k++)
                 if (l->exercises[k].id && strcmp(l->exercises[k].id, e->id) == 0)
                     lx_problem(c, e->line, "%s: the id is used twice (also line %d)", where,

@@ -71,3 +71,14 @@ const struct lx_limit *lx_limits(size_t *n)
     *n = sizeof limits / sizeof limits[0];
     return limits;
 }
+
+bool lx_reserved_id(const char *id)
+{
+    static const char followup[] = "followup-";
+    const char *d = id + sizeof followup - 1;
+    if (strcmp(id, "question") == 0)
+        return true;
+    if (strncmp(id, followup, sizeof followup - 1) != 0 || !*d)
+        return false;
+    return strspn(d, "0123456789") == strlen(d);
+}

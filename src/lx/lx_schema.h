@@ -66,4 +66,9 @@ struct lx_limit {
 /* The limits in the order above; *n receives how many. */
 const struct lx_limit *lx_limits(size_t *n);
 
+/* True for the ids that name a lesson's own question and follow-ups where
+ * attempts and schedules are kept and `kvtutor ask` takes an item
+ * ("question", "followup-" then digits): no exercise may take one. */
+bool lx_reserved_id(const char *id);
+
 #endif

@@ -78,16 +78,6 @@ static size_t followup_number(const char *id)
     return n;
 }
 
-bool tutor_item_id_reserved(const char *id)
-{
-    const char *d = id + strlen(FOLLOWUP_PREFIX);
-    if (strcmp(id, "question") == 0)
-        return true;
-    if (strncmp(id, FOLLOWUP_PREFIX, strlen(FOLLOWUP_PREFIX)) != 0 || !*d)
-        return false;
-    return strspn(d, "0123456789") == strlen(d);
-}
-
 bool tutor_item_parse(const struct lx_lesson *l, const char *id, struct tutor_item *out)
 {
     size_t n;

@@ -4,7 +4,8 @@
  * its follow-ups ("followup-1", "followup-2", ...) and its own question
  * ("question"). These names are what the progress database keys attempts
  * and schedules by and what `kvtutor ask` takes, so they are made and read
- * here only; lint keeps exercise ids off the reserved ones. */
+ * here only; the lesson schema keeps exercise ids off the reserved ones
+ * (lx_reserved_id). */
 #ifndef TUTOR_ITEM_H
 #define TUTOR_ITEM_H
 
@@ -42,10 +43,6 @@ const char *tutor_item_id(const struct lx_lesson *l, struct tutor_item it, char 
  * three, "question" of a lesson whose question has no key points (nothing
  * to grade it on), an unknown exercise. */
 bool tutor_item_parse(const struct lx_lesson *l, const char *id, struct tutor_item *out);
-
-/* True when `id` has the shape of a reserved item id ("question",
- * "followup-" then digits): an exercise may not be called that. */
-bool tutor_item_id_reserved(const char *id);
 
 /* The prompt as the lesson states it (an exercise's prompt may still hold
  * {name} placeholders; a drawn attempt fills them in). */
