@@ -189,10 +189,10 @@ static void test_bad_import_changes_nothing(void **state)
     write_file(bad, "{\"format\": \"kvtutor-export\", \"attempts\": [\n"
                     " {\"uid\": \"0000000000000000000000000000000a\", \"learner\": \"cy\", "
                     "\"lesson\": \"l\", \"exercise\": \"e\", \"answer\": \"1\", \"verdict\": "
-                    "\"correct\", \"score\": 1, \"seconds\": 1, \"created_at\": 1},\n"
+                    "\"correct\", \"score\": 1, \"seconds\": 1, \"created_at\": 1700000000},\n"
                     " {\"uid\": \"0000000000000000000000000000000b\", \"learner\": \"cy\", "
                     "\"lesson\": \"l\", \"exercise\": \"e\", \"answer\": \"1\", \"verdict\": "
-                    "\"maybe\", \"score\": 1, \"seconds\": 1, \"created_at\": 2}]}\n");
+                    "\"maybe\", \"score\": 1, \"seconds\": 1, \"created_at\": 1700000001}]}\n");
     r = kvt(NULL, "import", bad, "--db", db2, NULL);
     assert_int_equal(r.status, 1);
     assert_int_equal(run_count_lines(r.err), 1);

@@ -57,6 +57,9 @@ int cli_db_open(const char *cmd, const char *db_path, const char *learner, int64
     memset(db, 0, sizeof *db);
     if (learner && (why = store_setting_check("learner", learner)) != NULL)
         return cli_usage_error(strcmp(cmd, "app") == 0 ? NULL : cmd, "--learner: %s", why);
+    if (learner && !kvt_text_is_safe(learner, strlen(learner), 0))
+        return cli_usage_error(strcmp(cmd, "app") == 0 ? NULL : cmd,
+                               "--learner: no control characters in a name");
     if (db_path) {
         snprintf(db->path, sizeof db->path, "%s", db_path);
     } else if (store_default_path(getenv("XDG_DATA_HOME"), getenv("HOME"), db->path,

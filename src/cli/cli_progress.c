@@ -157,7 +157,9 @@ int cli_stats(int argc, char **argv)
     }
     if ((rc = cli_db_open("stats", o.db, o.learner, now, &db)) != 0)
         return rc;
-    if (store_stats(db.st, db.learner_id, now, &s, &err) != KVT_E_OK) {
+    /* figures from a damaged file would be wrong without saying so */
+    if (store_quick_check(db.st, &err) != KVT_E_OK ||
+        store_stats(db.st, db.learner_id, now, &s, &err) != KVT_E_OK) {
         rc = cli_db_error("stats", db.path, &err);
     } else {
         if (o.json)
@@ -190,9 +192,9 @@ static const struct setting *find_setting(const char *key)
 static int check_value(const struct setting *s, const char *value)
 {
     const char *why = store_setting_check(s->key, value);
-    if (why) {
-        return cli_usage_error("config", "%s %s: %s", s->key, value, why);
-    }
+    char f1[72]; /* a value is quoted only as far as needed to recognise it */
+    if (why)
+        return cli_usage_error("config", "%s %s: %s", s->key, kvt_safe(value, f1, sizeof f1), why);
     return 0;
 }
 

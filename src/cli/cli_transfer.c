@@ -1,5 +1,5 @@
-/* `kvtutor export` and `kvtutor import`: every attempt and schedule out as
- * JSON or CSV, and a JSON export merged back in on another machine. */
+/* `kvtutor export`: every attempt and schedule out as JSON or CSV (the JSON
+ * is what `kvtutor import`, in cli_import.c, reads back). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "cli_args.h"
@@ -201,7 +201,6 @@ static const struct cli_flag export_flags[] = {
 };
 static const struct cli_spec export_spec = {
     .cmd = "export", .flags = export_flags, .nflags = 2, .globals = CLI_G_DB};
-static const struct cli_spec import_spec = {.cmd = "import", .globals = CLI_G_DB, .max_pos = 1};
 
 static int export_usage(FILE *out)
 {
@@ -259,6 +258,12 @@ int cli_export(int argc, char **argv)
     }
     if ((rc = cli_db_open("export", a.db, NULL, (int64_t)time(NULL), &db)) != 0)
         return rc;
+    /* a damaged page would otherwise end the walk early, or be skipped,
+     * and the export would look whole */
+    if (store_quick_check(db.st, &err) != KVT_E_OK) {
+        rc = cli_db_error("export", db.path, &err);
+        goto done;
+    }
     if (strcmp(format, "json") == 0) {
         ctx.attempts = json_array();
         ctx.reviews = json_array();
@@ -309,206 +314,5 @@ done:
     json_decref(ctx.reviews);
     free_rows(&ctx);
     cli_db_close(&db);
-    return rc;
-}
-
-/* Reading an export back: every field checked before anything is written. */
-struct reader {
-    const char *file;
-    char where[64];
-    char why[200];
-};
-
-static bool need(struct reader *rd, json_t *o, const char *key, json_t **out, json_type type)
-{
-    json_t *v = json_object_get(o, key);
-    bool ok = v && (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type);
-    if (!ok)
-        snprintf(rd->why, sizeof rd->why, "%s: \"%s\" is missing or of the wrong type", rd->where,
-                 key);
-    *out = v;
-    return ok;
-}
-
-static const char *opt_str(json_t *o, const char *key)
-{
-    return json_string_value(json_object_get(o, key));
-}
-
-static bool read_attempt(struct reader *rd, json_t *o, struct store_attempt *a,
-                         const char **learner)
-{
-    json_t *uid, *l, *lesson, *ex, *answer, *verdict, *score, *seconds, *created, *v;
-
-    memset(a, 0, sizeof *a);
-    if (!json_is_object(o))
-        return snprintf(rd->why, sizeof rd->why, "%s is not an object", rd->where), false;
-    if (!need(rd, o, "uid", &uid, JSON_STRING) || !need(rd, o, "learner", &l, JSON_STRING) ||
-        !need(rd, o, "lesson", &lesson, JSON_STRING) ||
-        !need(rd, o, "exercise", &ex, JSON_STRING) ||
-        !need(rd, o, "answer", &answer, JSON_STRING) ||
-        !need(rd, o, "verdict", &verdict, JSON_STRING) ||
-        !need(rd, o, "score", &score, JSON_REAL) || !need(rd, o, "seconds", &seconds, JSON_REAL) ||
-        !need(rd, o, "created_at", &created, JSON_INTEGER))
-        return false;
-    if (strlen(json_string_value(uid)) != 32 ||
-        strspn(json_string_value(uid), "0123456789abcdef") != 32)
-        return snprintf(rd->why, sizeof rd->why, "%s: uid is not 32 hex digits", rd->where), false;
-    snprintf(a->uid, sizeof a->uid, "%s", json_string_value(uid));
-    *learner = json_string_value(l);
-    a->module = opt_str(o, "module");
-    a->lesson_id = json_string_value(lesson);
-    a->exercise_id = json_string_value(ex);
-    a->concept = opt_str(o, "concept");
-    a->answer = json_string_value(answer);
-    a->verdict = json_string_value(verdict);
-    enum kv_verdict kind;
-    if (!tutor_verdict_parse(a->verdict, &kind))
-        return snprintf(rd->why, sizeof rd->why, "%s: verdict must be correct, wrong or invalid",
-                        rd->where),
-               false;
-    a->score = json_number_value(score);
-    a->seconds = json_number_value(seconds);
-    if (!(a->score >= 0 && a->score <= 1) || !(a->seconds >= 0))
-        return snprintf(rd->why, sizeof rd->why, "%s: score or seconds out of range", rd->where),
-               false;
-    a->created_at = json_integer_value(created);
-    if ((v = json_object_get(o, "value")) && json_is_number(v)) {
-        a->has_value = true;
-        a->value = json_number_value(v);
-    }
-    a->unit = opt_str(o, "unit");
-    a->diagnosis = opt_str(o, "diagnosis");
-    if ((v = json_object_get(o, "seed")) && json_is_integer(v)) {
-        a->has_seed = true;
-        a->seed = json_integer_value(v);
-    }
-    a->hinted = json_is_true(json_object_get(o, "hinted"));
-    if ((v = json_object_get(o, "rating")) && !json_is_null(v)) {
-        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 4)
-            return snprintf(rd->why, sizeof rd->why, "%s: rating must be 1 to 4", rd->where), false;
-        a->rating = (int)json_integer_value(v);
-    }
-    return true;
-}
-
-static bool read_review(struct reader *rd, json_t *o, struct store_review *r)
-{
-    json_t *s, *d, *reps, *lapses, *last, *due, *tmp;
-
-    memset(r, 0, sizeof *r);
-    if (!json_is_object(o))
-        return snprintf(rd->why, sizeof rd->why, "%s is not an object", rd->where), false;
-    if (!need(rd, o, "learner", &tmp, JSON_STRING) || !need(rd, o, "lesson", &tmp, JSON_STRING) ||
-        !need(rd, o, "exercise", &tmp, JSON_STRING) || !need(rd, o, "stability", &s, JSON_REAL) ||
-        !need(rd, o, "difficulty", &d, JSON_REAL) || !need(rd, o, "reps", &reps, JSON_INTEGER) ||
-        !need(rd, o, "lapses", &lapses, JSON_INTEGER) ||
-        !need(rd, o, "last_review", &last, JSON_INTEGER) ||
-        !need(rd, o, "due_day", &due, JSON_INTEGER))
-        return false;
-    r->card.stability = json_number_value(s);
-    r->card.difficulty = json_number_value(d);
-    if (!(r->card.stability > 0 && r->card.stability <= 36500) ||
-        !(r->card.difficulty >= 1 && r->card.difficulty <= 10) || json_integer_value(reps) < 0 ||
-        json_integer_value(lapses) < 0)
-        return snprintf(rd->why, sizeof rd->why, "%s: the schedule is out of range", rd->where),
-               false;
-    r->card.reps = (uint32_t)json_integer_value(reps);
-    r->card.lapses = (uint32_t)json_integer_value(lapses);
-    r->last_review = json_integer_value(last);
-    r->due_day = json_integer_value(due);
-    return true;
-}
-
-int cli_import(int argc, char **argv)
-{
-    const char *file;
-    struct cli_args args;
-    struct reader rd = {0};
-    json_error_t jerr;
-    json_t *root, *attempts, *reviews;
-    struct cli_db db;
-    struct store_error err;
-    size_t added = 0, present = 0, updated = 0;
-    enum kvt_err e = KVT_E_OK;
-    int rc;
-
-    if ((rc = cli_parse(&import_spec, argc, argv, &args)) != 0)
-        return rc;
-    if (args.help) {
-        puts("usage: kvtutor import FILE [--db FILE]\n\n"
-             "Merges a JSON export (kvtutor export) into this database: attempts already\n"
-             "here are skipped, a schedule replaces the local one only when it was reviewed\n"
-             "later. All or nothing: a bad record leaves the database as it was.");
-        return 0;
-    }
-    file = args.npos ? args.pos[0] : NULL;
-    if (!file) {
-        return cli_usage_error("import", "name the export file to read");
-    }
-    rd.file = file;
-    root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        fprintf(stderr, "kvtutor import: %s:%d: %s\n", file, jerr.line, jerr.text);
-        return 1;
-    }
-    attempts = json_object_get(root, "attempts");
-    reviews = json_object_get(root, "reviews");
-    if (!json_is_object(root) || !json_is_string(json_object_get(root, "format")) ||
-        strcmp(json_string_value(json_object_get(root, "format")), EXPORT_FORMAT) != 0 ||
-        !json_is_array(attempts) || (reviews && !json_is_array(reviews))) {
-        fprintf(stderr, "kvtutor import: %s: not a kvtutor export (kvtutor export writes one)\n",
-                file);
-        json_decref(root);
-        return 1;
-    }
-    if ((rc = cli_db_open("import", args.db, NULL, (int64_t)time(NULL), &db)) != 0) {
-        json_decref(root);
-        return rc;
-    }
-    e = store_import_begin(db.st, &err);
-    for (size_t i = 0; e == KVT_E_OK && i < json_array_size(attempts); i++) {
-        struct store_attempt a;
-        const char *learner;
-        bool was_added;
-        snprintf(rd.where, sizeof rd.where, "attempts[%zu]", i);
-        if (!read_attempt(&rd, json_array_get(attempts, i), &a, &learner)) {
-            e = KVT_E_PARSE;
-            break;
-        }
-        e = store_import_attempt(db.st, learner, &a, &was_added, &err);
-        added += was_added;
-        present += !was_added;
-    }
-    for (size_t i = 0; e == KVT_E_OK && i < json_array_size(reviews); i++) {
-        json_t *o = json_array_get(reviews, i);
-        struct store_review r;
-        bool was_updated;
-        snprintf(rd.where, sizeof rd.where, "reviews[%zu]", i);
-        if (!read_review(&rd, o, &r)) {
-            e = KVT_E_PARSE;
-            break;
-        }
-        e = store_import_review(db.st, opt_str(o, "learner"), opt_str(o, "lesson"),
-                                opt_str(o, "exercise"), &r, opt_str(o, "content_hash"),
-                                opt_str(o, "answer_hash"), &was_updated, &err);
-        updated += was_updated;
-    }
-    if (e == KVT_E_OK) {
-        e = store_import_end(db.st, true, &err);
-        rc = e == KVT_E_OK ? 0 : cli_db_error("import", db.path, &err);
-    } else {
-        store_import_end(db.st, false, NULL);
-        if (e == KVT_E_PARSE)
-            fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", file, rd.why);
-        else
-            cli_db_error("import", db.path, &err);
-        rc = 1;
-    }
-    if (rc == 0)
-        printf("Imported %zu attempt%s (%zu already here), %zu schedule%s updated.\n", added,
-               added == 1 ? "" : "s", present, updated, updated == 1 ? "" : "s");
-    cli_db_close(&db);
-    json_decref(root);
     return rc;
 }

@@ -1,0 +1,399 @@
+/* `kvtutor import`: a JSON export merged into this database, every field
+ * checked before anything is written.
+ *
+ * An export is a file from another machine, and possibly from someone else:
+ * each figure must be one kvtutor could have written (a time between
+ * 2000-01-01 and a day from now, a schedule FSRS could produce), each text
+ * a bounded, printable name (the stats print them), and the file small
+ * enough to read whole. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "cli_args.h"
+#include "cli_db.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kvt_text.h"
+#include "store_report.h"
+#include "tutor_item.h"
+
+#define EXPORT_FORMAT "kvtutor-export"
+
+/* An export of 64 MiB holds about 120,000 attempts; jansson needs about
+ * six times the file's size to hold it parsed. */
+#define IMPORT_MAX_BYTES ((size_t)64 << 20)
+
+#define TIME_MIN       946684800LL /* 2000-01-01T00:00:00Z */
+#define DAY_SECONDS    86400LL
+#define MAX_SECONDS    86400.0 /* one answer: at most a day */
+#define MAX_COUNT      1000000 /* reviews or lapses of one exercise */
+#define MAX_INTERVAL   36502   /* days: FSRS's cap of 36,500, and ts-fsrs's +2 */
+#define STABILITY_MIN  0.001   /* FSRS's bounds (fsrs.h) */
+#define STABILITY_MAX  36500.0
+#define DIFFICULTY_MIN 1.0
+#define DIFFICULTY_MAX 10.0
+
+struct reader {
+    const char *file;
+    int64_t now;
+    char where[64];
+    char why[400];
+};
+
+static bool fail(struct reader *rd, const char *fmt, ...)
+{
+    char msg[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(rd->why, sizeof rd->why, "%s: %s", rd->where, msg);
+    return false;
+}
+
+static bool need(struct reader *rd, json_t *o, const char *key, json_t **out, json_type type)
+{
+    json_t *v = json_object_get(o, key);
+    bool ok = v && (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type);
+    *out = v;
+    return ok || fail(rd, "\"%s\" is missing or of the wrong type", key);
+}
+
+/* A text field: at most max bytes, printable (no control characters, no
+ * bidirectional overrides). NULL or absent is allowed when optional. */
+static bool text(struct reader *rd, json_t *o, const char *key, size_t max, bool optional,
+                 const char **out)
+{
+    json_t *v = json_object_get(o, key);
+    const char *s;
+    size_t len;
+
+    *out = NULL;
+    if (!v || json_is_null(v)) {
+        if (optional)
+            return true;
+        return fail(rd, "\"%s\" is missing", key);
+    }
+    if (!json_is_string(v))
+        return fail(rd, "\"%s\" is not a string", key);
+    s = json_string_value(v);
+    len = json_string_length(v);
+    if (strlen(s) != len || !kvt_text_is_safe(s, len, 0))
+        return fail(rd, "\"%s\" holds control characters", key);
+    if (len > max)
+        return fail(rd, "\"%s\" is %zu bytes long; at most %zu", key, len, max);
+    if (!optional && len == 0)
+        return fail(rd, "\"%s\" is empty", key);
+    *out = s;
+    return true;
+}
+
+static bool learner_name(struct reader *rd, json_t *o, const char **out)
+{
+    const char *why;
+    if (!text(rd, o, "learner", 64, false, out))
+        return false;
+    if ((why = store_setting_check("learner", *out)) != NULL)
+        return fail(rd, "\"learner\": %s", why);
+    return true;
+}
+
+/* A Unix time kvtutor could have written: from 2000-01-01 to a day from now
+ * (a clock a little ahead is fine; the year 3000 is not). */
+static bool a_time(struct reader *rd, const char *key, json_int_t t)
+{
+    if (t < TIME_MIN || t > rd->now + DAY_SECONDS)
+        return fail(rd, "\"%s\" %lld is not a time between 2000-01-01 and tomorrow", key,
+                    (long long)t);
+    return true;
+}
+
+static bool read_attempt(struct reader *rd, json_t *o, struct store_attempt *a,
+                         const char **learner)
+{
+    json_t *uid, *score, *seconds, *created, *v;
+
+    memset(a, 0, sizeof *a);
+    if (!json_is_object(o))
+        return fail(rd, "not an object");
+    if (!need(rd, o, "uid", &uid, JSON_STRING) || !need(rd, o, "score", &score, JSON_REAL) ||
+        !need(rd, o, "seconds", &seconds, JSON_REAL) ||
+        !need(rd, o, "created_at", &created, JSON_INTEGER))
+        return false;
+    if (json_string_length(uid) != 32 || strspn(json_string_value(uid), "0123456789abcdef") != 32)
+        return fail(rd, "uid is not 32 hex digits");
+    snprintf(a->uid, sizeof a->uid, "%s", json_string_value(uid));
+    if (!learner_name(rd, o, learner) || !text(rd, o, "module", 63, true, &a->module) ||
+        !text(rd, o, "lesson", 127, false, &a->lesson_id) ||
+        !text(rd, o, "exercise", 127, false, &a->exercise_id) ||
+        !text(rd, o, "concept", 127, true, &a->concept) ||
+        !text(rd, o, "answer", 4096, false, &a->answer) ||
+        !text(rd, o, "verdict", 16, false, &a->verdict) ||
+        !text(rd, o, "unit", 32, true, &a->unit) ||
+        !text(rd, o, "diagnosis", 127, true, &a->diagnosis))
+        return false;
+    enum kv_verdict kind;
+    if (!tutor_verdict_parse(a->verdict, &kind))
+        return fail(rd, "verdict must be correct, wrong or invalid");
+    a->score = json_number_value(score);
+    a->seconds = json_number_value(seconds);
+    if (!(a->score >= 0 && a->score <= 1))
+        return fail(rd, "score must be 0 to 1");
+    if (!(a->seconds >= 0 && a->seconds <= MAX_SECONDS))
+        return fail(rd, "seconds must be 0 to 86400 (a day)");
+    a->created_at = json_integer_value(created);
+    if (!a_time(rd, "created_at", a->created_at))
+        return false;
+    if ((v = json_object_get(o, "value")) && !json_is_null(v)) {
+        if (!json_is_number(v) || !isfinite(json_number_value(v)))
+            return fail(rd, "value must be a number or null");
+        a->has_value = true;
+        a->value = json_number_value(v);
+    }
+    if ((v = json_object_get(o, "seed")) && !json_is_null(v)) {
+        if (!json_is_integer(v))
+            return fail(rd, "seed must be an integer or null");
+        a->has_seed = true;
+        a->seed = json_integer_value(v);
+    }
+    if ((v = json_object_get(o, "hinted")) && !json_is_boolean(v))
+        return fail(rd, "hinted must be true or false");
+    a->hinted = json_is_true(v);
+    if ((v = json_object_get(o, "rating")) && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 4)
+            return fail(rd, "rating must be 1 to 4");
+        a->rating = (int)json_integer_value(v);
+    }
+    return true;
+}
+
+struct review_in {
+    const char *learner, *lesson, *exercise, *content_hash, *answer_hash;
+    struct store_review r;
+};
+
+static bool a_count(struct reader *rd, const char *key, json_t *v, uint32_t *out)
+{
+    json_int_t n = json_integer_value(v);
+    if (n < 0 || n > MAX_COUNT)
+        return fail(rd, "\"%s\" %lld is not a count from 0 to %d", key, (long long)n, MAX_COUNT);
+    *out = (uint32_t)n;
+    return true;
+}
+
+static bool read_review(struct reader *rd, json_t *o, struct review_in *in)
+{
+    json_t *s, *d, *reps, *lapses, *last, *due;
+    struct store_review *r = &in->r;
+    int64_t last_day;
+
+    memset(in, 0, sizeof *in);
+    if (!json_is_object(o))
+        return fail(rd, "not an object");
+    if (!learner_name(rd, o, &in->learner) || !text(rd, o, "lesson", 127, false, &in->lesson) ||
+        !text(rd, o, "exercise", 127, false, &in->exercise) ||
+        !text(rd, o, "content_hash", 64, true, &in->content_hash) ||
+        !text(rd, o, "answer_hash", 64, true, &in->answer_hash) ||
+        !need(rd, o, "stability", &s, JSON_REAL) || !need(rd, o, "difficulty", &d, JSON_REAL) ||
+        !need(rd, o, "reps", &reps, JSON_INTEGER) ||
+        !need(rd, o, "lapses", &lapses, JSON_INTEGER) ||
+        !need(rd, o, "last_review", &last, JSON_INTEGER) ||
+        !need(rd, o, "due_day", &due, JSON_INTEGER))
+        return false;
+    r->card.stability = json_number_value(s);
+    r->card.difficulty = json_number_value(d);
+    if (!(r->card.stability >= STABILITY_MIN && r->card.stability <= STABILITY_MAX))
+        return fail(rd, "stability must be 0.001 to 36500 days");
+    if (!(r->card.difficulty >= DIFFICULTY_MIN && r->card.difficulty <= DIFFICULTY_MAX))
+        return fail(rd, "difficulty must be 1 to 10");
+    if (!a_count(rd, "reps", reps, &r->card.reps) ||
+        !a_count(rd, "lapses", lapses, &r->card.lapses))
+        return false;
+    if (r->card.lapses > r->card.reps)
+        return fail(rd, "more lapses than reviews");
+    r->last_review = json_integer_value(last);
+    if (!a_time(rd, "last_review", r->last_review))
+        return false;
+    r->due_day = json_integer_value(due);
+    last_day = r->last_review / DAY_SECONDS;
+    if (r->due_day < last_day || r->due_day > last_day + MAX_INTERVAL)
+        return fail(rd, "due_day %lld is not within %d days after last_review",
+                    (long long)r->due_day, MAX_INTERVAL);
+    r->interval = (uint32_t)(r->due_day - last_day);
+    return true;
+}
+
+/* The file read whole, refusing what is not a regular file (a FIFO or a
+ * device would block or never end) and what is over IMPORT_MAX_BYTES. */
+static json_t *load(const char *file, char *why, size_t cap)
+{
+    int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    char *buf = NULL;
+    size_t len = 0;
+    json_error_t jerr;
+    json_t *root = NULL;
+    char safe[KVT_SAFE_FIELD];
+
+    if (fd < 0) {
+        snprintf(why, cap, "%s", strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, cap, "not a regular file");
+        goto out;
+    }
+    if ((uint64_t)st.st_size > IMPORT_MAX_BYTES) {
+        snprintf(why, cap, "%.0f MiB; an export may be at most %zu MiB",
+                 (double)st.st_size / (1 << 20), IMPORT_MAX_BYTES >> 20);
+        goto out;
+    }
+    /* one byte more than the limit, in case the file grows while read */
+    if (!(buf = malloc((size_t)st.st_size + 1))) {
+        snprintf(why, cap, "out of memory");
+        goto out;
+    }
+    for (;;) {
+        ssize_t n = read(fd, buf + len, (size_t)st.st_size + 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            snprintf(why, cap, "%s", strerror(errno));
+            goto out;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+        if (len > (size_t)st.st_size) {
+            snprintf(why, cap, "the file grew while it was read");
+            goto out;
+        }
+    }
+    root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        snprintf(why, cap, "line %d: %s", jerr.line, kvt_safe(jerr.text, safe, sizeof safe));
+out:
+    free(buf);
+    close(fd);
+    return root;
+}
+
+static void usage(void)
+{
+    puts("usage: kvtutor import FILE [--db FILE]\n\n"
+         "Merges a JSON export (kvtutor export) into this database: attempts already\n"
+         "here are skipped, a schedule replaces the local one only when it was reviewed\n"
+         "later. All or nothing: a bad record leaves the database as it was, and a\n"
+         "database that fails its check is not written to. Files over 64 MiB are refused.");
+}
+
+static const struct cli_spec import_spec = {.cmd = "import", .globals = CLI_G_DB, .max_pos = 1};
+
+int cli_import(int argc, char **argv)
+{
+    const char *file;
+    struct cli_args args;
+    struct reader rd = {0};
+    json_t *root, *attempts, *reviews, *format;
+    struct cli_db db;
+    struct store_error err;
+    size_t added = 0, present = 0, updated = 0;
+    enum kvt_err e = KVT_E_OK;
+    char fname[KVT_SAFE_FIELD * 2], why[400];
+    int rc;
+
+    if ((rc = cli_parse(&import_spec, argc, argv, &args)) != 0)
+        return rc;
+    if (args.help) {
+        usage();
+        return 0;
+    }
+    file = args.npos ? args.pos[0] : NULL;
+    if (!file)
+        return cli_usage_error("import", "name the export file to read");
+    kvt_safe(file, fname, sizeof fname);
+    rd.file = file;
+    rd.now = (int64_t)time(NULL);
+    if (!(root = load(file, why, sizeof why))) {
+        fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", fname, why);
+        return 1;
+    }
+    attempts = json_object_get(root, "attempts");
+    reviews = json_object_get(root, "reviews");
+    format = json_object_get(root, "format");
+    if (!json_is_object(root) || !json_is_string(format) ||
+        strcmp(json_string_value(format), EXPORT_FORMAT) != 0 || !json_is_array(attempts) ||
+        (reviews && !json_is_array(reviews))) {
+        fprintf(stderr, "kvtutor import: %s: not a kvtutor export (kvtutor export writes one)\n",
+                fname);
+        json_decref(root);
+        return 1;
+    }
+    if ((rc = cli_db_open("import", args.db, NULL, rd.now, &db)) != 0) {
+        json_decref(root);
+        return rc;
+    }
+    /* never merge into a damaged file: the commit would spread the damage */
+    e = store_quick_check(db.st, &err);
+    if (e == KVT_E_OK)
+        e = store_import_begin(db.st, &err);
+    else {
+        cli_db_error("import", db.path, &err);
+        cli_db_close(&db);
+        json_decref(root);
+        return 1;
+    }
+    for (size_t i = 0; e == KVT_E_OK && i < json_array_size(attempts); i++) {
+        struct store_attempt a;
+        const char *learner;
+        bool was_added;
+        snprintf(rd.where, sizeof rd.where, "attempts[%zu]", i);
+        if (!read_attempt(&rd, json_array_get(attempts, i), &a, &learner)) {
+            e = KVT_E_PARSE;
+            break;
+        }
+        e = store_import_attempt(db.st, learner, &a, &was_added, &err);
+        added += was_added;
+        present += !was_added;
+    }
+    for (size_t i = 0; e == KVT_E_OK && i < json_array_size(reviews); i++) {
+        struct review_in in;
+        bool was_updated;
+        snprintf(rd.where, sizeof rd.where, "reviews[%zu]", i);
+        if (!read_review(&rd, json_array_get(reviews, i), &in)) {
+            e = KVT_E_PARSE;
+            break;
+        }
+        e = store_import_review(db.st, in.learner, in.lesson, in.exercise, &in.r, in.content_hash,
+                                in.answer_hash, &was_updated, &err);
+        updated += was_updated;
+    }
+    if (e == KVT_E_OK) {
+        e = store_import_end(db.st, true, &err);
+        rc = e == KVT_E_OK ? 0 : cli_db_error("import", db.path, &err);
+    } else {
+        store_import_end(db.st, false, NULL);
+        if (e == KVT_E_PARSE)
+            fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", fname,
+                    kvt_safe(rd.why, why, sizeof why));
+        else
+            cli_db_error("import", db.path, &err);
+        rc = 1;
+    }
+    if (rc == 0)
+        printf("Imported %zu attempt%s (%zu already here), %zu schedule%s updated.\n", added,
+               added == 1 ? "" : "s", present, updated, updated == 1 ? "" : "s");
+    cli_db_close(&db);
+    json_decref(root);
+    return rc;
+}

@@ -1,0 +1,397 @@
+/* `kvtutor import` and `kvtutor export` against files made to hurt: every
+ * field out of its range refused with a line naming it, text that would
+ * drive a terminal refused at import and made inert in stats, files too
+ * big or not files at all, damaged pages, and `export --out` onto links,
+ * FIFOs and devices. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <setjmp.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "run_cmd.h"
+#include "tmp_dir.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    return tmp_dir_make(dir, sizeof dir, "kvt_xfer_");
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return tmp_dir_remove(dir);
+}
+
+static struct run_result kvt(const char *input, ...)
+{
+    char *argv[24] = {(char *)run_kvtutor_path()};
+    int argc = 1;
+    struct run_result r;
+    va_list ap;
+    va_start(ap, input);
+    for (const char *a; (a = va_arg(ap, const char *)) && argc < 23;)
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    assert_int_equal(run_cmd_input(argv, NULL, input, &r), 0);
+    return r;
+}
+
+static bool has_controls(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] < 0x20 && s[i] != '\n') || s[i] == 0x7f)
+            return true;
+    return false;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A valid export of one attempt and one schedule, made `now`. */
+static json_t *valid_export(long now)
+{
+    char text[2048];
+    long day = now / 86400;
+    json_error_t e;
+    json_t *j;
+    snprintf(text, sizeof text,
+             "{\"format\": \"kvtutor-export\", \"version\": 1, \"attempts\": ["
+             "{\"uid\": \"00000000000000000000000000000001\", \"learner\": \"ann\", "
+             "\"module\": \"part0\", \"lesson\": \"kv-cache\", \"exercise\": \"per-token\", "
+             "\"concept\": \"kv-size\", \"answer\": \"56 KiB\", \"value\": 56, \"unit\": \"KiB\", "
+             "\"verdict\": \"wrong\", \"score\": 0, \"diagnosis\": \"forgot K and V\", "
+             "\"seed\": 1, \"hinted\": false, \"rating\": 1, \"seconds\": 30, "
+             "\"created_at\": %ld}],"
+             "\"reviews\": [{\"learner\": \"ann\", \"lesson\": \"kv-cache\", \"exercise\": "
+             "\"per-token\", \"stability\": 0.212, \"difficulty\": 6.4133, \"reps\": 1, "
+             "\"lapses\": 1, \"last_review\": %ld, \"due_day\": %ld, \"content_hash\": \"ab\", "
+             "\"answer_hash\": \"cd\"}]}",
+             now - 60, now - 60, day + 1);
+    j = json_loads(text, 0, &e);
+    assert_non_null(j);
+    return j;
+}
+
+static void dump(json_t *j, const char *path)
+{
+    assert_int_equal(json_dump_file(j, path, 0), 0);
+}
+
+static long long count_rows(const char *db, const char *table)
+{
+    sqlite3 *d;
+    sqlite3_stmt *s;
+    char sql[128];
+    long long n = -1;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
+    if (sqlite3_prepare_v2(d, sql, -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+        n = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(d);
+    return n;
+}
+
+/* Each row: where, the field, the value put there, what the message names.
+ * Every value is one kvtutor never writes; the import must refuse the
+ * whole file with one line naming the record and the field. */
+static void test_import_checks_every_field(void **state)
+{
+    (void)state;
+    static const char *const rows[][4] = {
+        {"attempts", "created_at", "9223372036854775807", "created_at"},
+        {"attempts", "created_at", "-9223372036854775808", "created_at"},
+        {"attempts", "created_at", "32503680000", "created_at"}, /* 3000-01-01 */
+        {"attempts", "created_at", "946684799", "created_at"},   /* 1999-12-31T23:59:59 */
+        {"attempts", "seconds", "1e308", "seconds"},
+        {"attempts", "seconds", "-1", "seconds"},
+        {"attempts", "seconds", "86401", "seconds"},
+        {"attempts", "score", "1.5", "score"},
+        {"attempts", "learner", "\"\"", "learner"},
+        {"attempts", "learner", "\"a\\u001b]0;owned\\u0007\"", "learner"},
+        {"attempts", "learner", "\"x\\u0085y\"", "learner"}, /* C1 NEL */
+        {"attempts", "learner", "\"\\u202eevil\"", "learner"},
+        {"attempts", "module", "\"\\u001b[2J\"", "module"},
+        {"attempts", "diagnosis", "\"\\u001b]0;x\\u0007\"", "diagnosis"},
+        {"attempts", "answer", "\"1\\n2\"", "answer"},
+        {"attempts", "exercise", "\"\"", "exercise"},
+        {"attempts", "unit", "[]", "unit"},
+        {"attempts", "hinted", "\"yes\"", "hinted"},
+        {"attempts", "rating", "5", "rating"},
+        {"attempts", "seed", "1.5", "seed"},
+        {"attempts", "verdict", "\"maybe\"", "verdict"},
+        {"attempts", "uid", "\"0000000000000000000000000000000G\"", "uid"},
+        {"reviews", "reps", "4294967296", "reps"},
+        {"reviews", "reps", "-1", "reps"},
+        {"reviews", "lapses", "2", "lapses"}, /* more than reps */
+        {"reviews", "last_review", "9223372036854775807", "last_review"},
+        {"reviews", "last_review", "32503680000", "last_review"},
+        {"reviews", "stability", "0", "stability"},
+        {"reviews", "stability", "1e9", "stability"},
+        {"reviews", "difficulty", "0.5", "difficulty"},
+        {"reviews", "difficulty", "11", "difficulty"},
+        {"reviews", "due_day", "9223372036854775807", "due_day"},
+        {"reviews", "learner", "\"\\u001b[31mred\"", "learner"},
+        {"reviews", "content_hash", "\"\\u0007\"", "content_hash"},
+    };
+    char file[160], db[160];
+    long now = (long)time(NULL);
+
+    snprintf(file, sizeof file, "%s/bad.json", dir);
+    snprintf(db, sizeof db, "%s/fields.db", dir);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        json_t *j = valid_export(now), *v;
+        json_error_t e;
+        struct run_result r;
+        assert_non_null(v = json_loads(rows[i][2], JSON_DECODE_ANY | JSON_ALLOW_NUL, &e));
+        json_object_set_new(json_array_get(json_object_get(j, rows[i][0]), 0), rows[i][1], v);
+        dump(j, file);
+        json_decref(j);
+        r = kvt(NULL, "import", file, "--db", db, NULL);
+        if (r.status != 1 || run_count_lines(r.err) != 1 || !strstr(r.err, rows[i][3]) ||
+            !strstr(r.err, "nothing imported") || !strstr(r.err, rows[i][0]) ||
+            has_controls(r.err, r.err_len))
+            fail_msg("%s.%s = %s: exit %d: %s", rows[i][0], rows[i][1], rows[i][2], r.status,
+                     r.err);
+        run_free(&r);
+    }
+    assert_int_equal(count_rows(db, "attempt"), 0);
+    assert_int_equal(count_rows(db, "review_state"), 0);
+    /* and the valid file goes in */
+    {
+        json_t *j = valid_export(now);
+        struct run_result r;
+        dump(j, file);
+        json_decref(j);
+        r = kvt(NULL, "import", file, "--db", db, NULL);
+        if (r.status != 0)
+            fail_msg("the valid export: %s", r.err);
+        run_free(&r);
+        assert_int_equal(count_rows(db, "attempt"), 1);
+    }
+}
+
+/* A 100 KB learner name is refused, and not echoed whole. */
+static void test_long_names_are_cut_in_messages(void **state)
+{
+    (void)state;
+    static char name[100001];
+    char file[160], db[160];
+    struct run_result r;
+    json_t *j = valid_export((long)time(NULL));
+
+    memset(name, 'n', sizeof name - 1);
+    snprintf(file, sizeof file, "%s/long.json", dir);
+    snprintf(db, sizeof db, "%s/long.db", dir);
+    json_object_set_new(json_array_get(json_object_get(j, "attempts"), 0), "learner",
+                        json_string(name));
+    dump(j, file);
+    json_decref(j);
+    r = kvt(NULL, "import", file, "--db", db, NULL);
+    assert_int_equal(r.status, 1);
+    if (r.err_len > 400 || !strstr(r.err, "learner"))
+        fail_msg("%zu bytes: %.300s", r.err_len, r.err);
+    run_free(&r);
+    r = kvt(NULL, "config", "set", "learner", name, "--db", db, NULL);
+    assert_int_equal(r.status, 2);
+    if (r.err_len > 400 || !strstr(r.err, "1 to 64"))
+        fail_msg("config set learner: %zu bytes: %.300s", r.err_len, r.err);
+    run_free(&r);
+    r = kvt(NULL, "stats", "--learner", "a\x1b]0;t\x07", "--db", db, NULL);
+    assert_int_equal(r.status, 2);
+    assert_false(has_controls(r.err, r.err_len));
+    run_free(&r);
+}
+
+/* Text with escapes that got into a database some other way (an older
+ * kvtutor, a hand edit) is shown inert by stats. */
+static void test_stats_never_prints_escapes(void **state)
+{
+    (void)state;
+    char file[160], db[160], sql[512];
+    struct run_result r;
+    sqlite3 *d;
+    json_t *j = valid_export((long)time(NULL));
+
+    snprintf(file, sizeof file, "%s/ok.json", dir);
+    snprintf(db, sizeof db, "%s/esc.db", dir);
+    dump(j, file);
+    json_decref(j);
+    r = kvt(NULL, "import", file, "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    assert_int_equal(sqlite3_open(db, &d), SQLITE_OK);
+    snprintf(sql, sizeof sql,
+             "UPDATE attempt SET module = 'm' || char(27) || ']0;title' || char(7), "
+             "lesson_id = 'l' || char(27) || '[2J', diagnosis = 'd' || char(155) || 'x' || "
+             "char(27) || '[5m'");
+    assert_int_equal(sqlite3_exec(d, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
+    r = kvt(NULL, "stats", "--db", db, "--learner", "ann", NULL);
+    assert_int_equal(r.status, 0);
+    if (has_controls(r.out, r.out_len) || !strstr(r.out, "m\\x1b]0;title\\x07") ||
+        !strstr(r.out, "l\\x1b[2J") || !strstr(r.out, "d\\x9bx\\x1b[5m"))
+        fail_msg("stats printed: %s", r.out);
+    run_free(&r);
+}
+
+static void test_import_refuses_big_files_and_non_files(void **state)
+{
+    (void)state;
+    char big[160], fifo[160], db[160];
+    struct run_result r;
+    double t0;
+    int fd;
+
+    snprintf(big, sizeof big, "%s/big.json", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo.json", dir);
+    snprintf(db, sizeof db, "%s/big.db", dir);
+    /* 64 MiB and one byte, sparse: refused before a byte is read */
+    assert_true((fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >= 0);
+    assert_int_equal(ftruncate(fd, ((off_t)64 << 20) + 1), 0);
+    close(fd);
+    t0 = now_ms();
+    r = kvt(NULL, "import", big, "--db", db, NULL);
+    if (r.status != 1 || run_count_lines(r.err) != 1 || !strstr(r.err, "at most 64 MiB") ||
+        now_ms() - t0 > 2000)
+        fail_msg("exit %d after %.0f ms: %s", r.status, now_ms() - t0, r.err);
+    run_free(&r);
+    /* a FIFO nobody writes to: refused, not waited on */
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    r = kvt(NULL, "import", fifo, "--db", db, NULL);
+    if (r.status != 1 || !strstr(r.err, "not a regular file"))
+        fail_msg("FIFO: exit %d: %s", r.status, r.err);
+    run_free(&r);
+    r = kvt(NULL, "import", "/dev/zero", "--db", db, NULL);
+    if (r.status != 1 || !strstr(r.err, "not a regular file"))
+        fail_msg("/dev/zero: exit %d: %s", r.status, r.err);
+    run_free(&r);
+}
+
+/* Overwrites the first page of a table's b-tree with garbage. */
+static void damage_table(const char *db, const char *table)
+{
+    sqlite3 *d;
+    sqlite3_stmt *s;
+    long long root = 0, page_size = 0;
+    char garbage[65536];
+    int fd;
+
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(d, "SELECT rootpage FROM sqlite_schema WHERE name = ?", -1, &s, NULL),
+        SQLITE_OK);
+    sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    root = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    assert_int_equal(sqlite3_prepare_v2(d, "PRAGMA page_size", -1, &s, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    page_size = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(d);
+    assert_true(root > 1 && page_size > 0 && page_size <= (long long)sizeof garbage);
+    for (size_t i = 0; i < sizeof garbage; i++)
+        garbage[i] = (char)(0xA5 ^ (i * 31));
+    assert_true((fd = open(db, O_WRONLY)) >= 0);
+    assert_int_equal(pwrite(fd, garbage, (size_t)page_size, (off_t)((root - 1) * page_size)),
+                     page_size);
+    close(fd);
+}
+
+static bool same_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int ca, cb;
+    bool same = fa && fb;
+    while (same && (ca = fgetc(fa)) == (cb = fgetc(fb)) && ca != EOF)
+        ;
+    same = same && ca == cb;
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    char buf[8192];
+    size_t n;
+    assert_non_null(in);
+    assert_non_null(out);
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        assert_int_equal(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+}
+
+/* Garbage over a page of one table: stats, export and import each fail
+ * with the database named as damaged, and import writes nothing. */
+static void test_damaged_pages_fail_clearly(void **state)
+{
+    (void)state;
+    static const char *const tables[] = {"attempt", "review_state", "attempt_by_time"};
+    char file[160], db[160], before[160];
+    json_t *j = valid_export((long)time(NULL));
+    struct run_result r;
+
+    snprintf(file, sizeof file, "%s/dmg.json", dir);
+    snprintf(before, sizeof before, "%s/dmg-before.db", dir);
+    dump(j, file);
+    json_decref(j);
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        snprintf(db, sizeof db, "%s/dmg%zu.db", dir, t);
+        r = kvt(NULL, "import", file, "--db", db, NULL);
+        assert_int_equal(r.status, 0);
+        run_free(&r);
+        damage_table(db, tables[t]);
+        copy_file(db, before);
+        static const char *const cmds[] = {"stats", "export", "import"};
+        for (size_t c = 0; c < 3; c++) {
+            r = c == 2 ? kvt(NULL, "import", file, "--db", db, NULL)
+                       : kvt(NULL, cmds[c], "--db", db, NULL);
+            if (r.status != 1 || run_count_lines(r.err) != 1 || !strstr(r.err, "is damaged"))
+                fail_msg("%s after damage to %s: exit %d: %s%s", cmds[c], tables[t], r.status,
+                         r.out, r.err);
+            run_free(&r);
+        }
+        if (!same_bytes(db, before))
+            fail_msg("import wrote into a damaged file (%s)", tables[t]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_import_checks_every_field),
+        cmocka_unit_test(test_long_names_are_cut_in_messages),
+        cmocka_unit_test(test_stats_never_prints_escapes),
+        cmocka_unit_test(test_import_refuses_big_files_and_non_files),
+        cmocka_unit_test(test_damaged_pages_fail_clearly),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
