@@ -19,7 +19,9 @@ enum {
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
 };
 
-/* name, contexts, up to three keys (0 = none), key label, help */
+/* name, contexts, up to three keys (0 = none), key label, help. A pair of
+ * directions (next and previous, up and down) is two actions, the second
+ * documented by the first's label and help; a handler never asks which key. */
 #define UI_ACTIONS(X)                                                                              \
     X(HELP, UC_VIEW, '?', KEY_F(1), 0, "?", "help: every key that works here")                     \
     X(HELP_EDIT, UC_EDIT, KEY_F(1), 0, 0, "F1", "help")                                            \
@@ -40,17 +42,25 @@ enum {
     X(PROGRESS, UC_MAP, 'p', 0, 0, "p", "progress: answers, accuracy, activity, mistakes")         \
     X(SETTINGS, UC_MAP, 'S', 0, 0, "S", "settings: retention, new exercises a day, learner")       \
     X(PROBE, UC_MAP, 'P', 0, 0, "P", "probe: measure this machine's memory bandwidth")             \
-    X(PROBE_MODEL, UC_PROBE, 'm', 'M', 0, "m/M", "model: next or previous preset")                 \
-    X(PROBE_SEQ, UC_PROBE, 'c', 'C', 0, "c/C", "sequence length x2 or /2")                         \
+    X(PROBE_MODEL_NEXT, UC_PROBE, 'm', 0, 0, "m/M", "model: next or previous preset")              \
+    X(PROBE_MODEL_PREV, UC_PROBE, 'M', 0, 0, NULL, NULL)                                           \
+    X(PROBE_SEQ_UP, UC_PROBE, 'c', 0, 0, "c/C", "sequence length x2 or /2")                        \
+    X(PROBE_SEQ_DOWN, UC_PROBE, 'C', 0, 0, NULL, NULL)                                             \
     X(PROBE_AGAIN, UC_PROBE, 'r', 0, 0, "r", "run the probe again")                                \
-    X(CALC_MODEL, UC_CALC, 'm', 'M', 0, "m/M", "model: next or previous preset")                   \
-    X(CALC_GPU, UC_CALC, 'g', 'G', 0, "g/G", "GPU: next or previous preset")                       \
-    X(CALC_CONTEXT, UC_CALC, 'c', 'C', 0, "c/C", "context length x2 or /2")                        \
-    X(CALC_BATCH, UC_CALC, 'b', 'B', 0, "b/B", "batch x2 or /2")                                   \
+    X(CALC_MODEL_NEXT, UC_CALC, 'm', 0, 0, "m/M", "model: next or previous preset")                \
+    X(CALC_MODEL_PREV, UC_CALC, 'M', 0, 0, NULL, NULL)                                             \
+    X(CALC_GPU_NEXT, UC_CALC, 'g', 0, 0, "g/G", "GPU: next or previous preset")                    \
+    X(CALC_GPU_PREV, UC_CALC, 'G', 0, 0, NULL, NULL)                                               \
+    X(CALC_CONTEXT_UP, UC_CALC, 'c', 0, 0, "c/C", "context length x2 or /2")                       \
+    X(CALC_CONTEXT_DOWN, UC_CALC, 'C', 0, 0, NULL, NULL)                                           \
+    X(CALC_BATCH_UP, UC_CALC, 'b', 0, 0, "b/B", "batch x2 or /2")                                  \
+    X(CALC_BATCH_DOWN, UC_CALC, 'B', 0, 0, NULL, NULL)                                             \
     X(CALC_KV, UC_CALC, 'v', 0, 0, "v", "KV dtype: the next one")                                  \
     X(CALC_WEIGHTS, UC_CALC, 'w', 0, 0, "w", "weights dtype: the next one")                        \
-    X(CALC_UTIL, UC_CALC, 'u', 'U', 0, "u/U", "util: gpu_memory_utilization +0.05 or -0.05")       \
-    X(CALC_TP, UC_CALC, 't', 'T', 0, "t/T", "TP: tensor parallel x2 or /2")                        \
+    X(CALC_UTIL_UP, UC_CALC, 'u', 0, 0, "u/U", "util: gpu_memory_utilization +0.05 or -0.05")      \
+    X(CALC_UTIL_DOWN, UC_CALC, 'U', 0, 0, NULL, NULL)                                              \
+    X(CALC_TP_UP, UC_CALC, 't', 0, 0, "t/T", "TP: tensor parallel x2 or /2")                       \
+    X(CALC_TP_DOWN, UC_CALC, 'T', 0, 0, NULL, NULL)                                                \
     X(CALC_SHOW, UC_CALC, 'a', 0, 0, "a", "arithmetic: show or hide it")                           \
     X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "open a config.json for the model")                    \
     X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons by title and concept")                       \

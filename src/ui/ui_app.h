@@ -1,5 +1,6 @@
-/* ui_app.h: what the app's files share: the app state, the screen
- * interface, drawing helpers and the line editor. */
+/* ui_app.h: what the screens and the loop share: the app's state, the
+ * screen interface, the screen stack and the screens' constructors. Drawing
+ * is in ui_draw.h, the line editor in ui_edit.h. */
 #ifndef UI_APP_H
 #define UI_APP_H
 
@@ -59,7 +60,6 @@ struct ui {
     uint64_t draws;
     struct fsrs_params fsrs; /* with the learner's desired retention */
     unsigned new_per_day;
-    int last_key;      /* the key behind the action being handled (m or M, ...) */
     char learner[128]; /* the current learner's name (opt.learner points here) */
 };
 
@@ -82,48 +82,11 @@ struct ui_screen ui_calc_new(struct ui *ui);
 struct ui_screen ui_probe_new(struct ui *ui);
 struct ui_screen ui_help_new(unsigned context);
 
-/* Drawing. Text is sanitised and clipped to `width` columns; in a non-UTF-8
- * locale anything beyond ASCII is shown as '?'. Returns the columns used. */
-int ui_put(int y, int x, int width, const char *text, attr_t attr);
+/* For ui_quiz.c until it includes what it uses: drawing, the line editor,
+ * and its colours by the old pair numbers (1 code, 2 right, 3 wrong, 4 hint,
+ * 5 heading), each mapped to its role in ui_draw.c. */
+#include "ui_draw.h"
+#include "ui_edit.h"
 attr_t ui_attr(int pair, attr_t fallback);
-
-/* Wrapped text with light markup: *emphasis* and `code`. Adds the lines to
- * `lines` (see ui_lines) for a screen to scroll through. */
-struct ui_line {
-    char *text;           /* markup already removed */
-    unsigned char *style; /* one byte a character: 0 plain, 1 emphasis, 2 code */
-    attr_t attr;          /* the whole line's attribute (headings, code blocks) */
-    int indent;
-    int tag; /* the screen's own marker (a link's number, ...); -1 none */
-};
-
-struct ui_lines {
-    struct ui_line *items;
-    size_t n, cap;
-};
-
-void ui_lines_text(struct ui_lines *l, const char *text, int width, int indent, attr_t attr);
-void ui_lines_verbatim(struct ui_lines *l, const char *text, int indent, attr_t attr);
-void ui_lines_blank(struct ui_lines *l);
-void ui_lines_free(struct ui_lines *l);
-void ui_lines_draw(const struct ui_lines *l, size_t first, int top, int rows, int cols,
-                   int selected_tag);
-
-/* A one-line editor with history, for answers and searches. */
-struct ui_edit {
-    char buf[1024];
-    size_t len, cursor; /* bytes */
-    char history[16][1024];
-    int n_history, browsing;
-};
-
-void ui_edit_clear(struct ui_edit *e);
-void ui_edit_set(struct ui_edit *e, const char *text);
-void ui_edit_insert(struct ui_edit *e, uint32_t cp);
-/* Handles editing keys (arrows, Home/End, Backspace, Delete, Ctrl-U/A/E/W);
- * returns true when the key was one of them. */
-bool ui_edit_key(struct ui_edit *e, int key);
-void ui_edit_remember(struct ui_edit *e);
-void ui_edit_draw(const struct ui_edit *e, int y, int x, int width);
 
 #endif

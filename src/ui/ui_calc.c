@@ -14,6 +14,8 @@
 #include "kv_presets.h"
 #include "kvt_format.h"
 #include "ui_term.h"
+#include "ui_draw.h"
+#include "ui_edit.h"
 
 static const enum kv_dtype kv_types[] = {KV_DTYPE_AUTO, KV_DTYPE_FP8, KV_DTYPE_FP16, KV_DTYPE_BF16,
                                          KV_DTYPE_FP32};
@@ -133,17 +135,17 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     if (run(c, c->seq, &r, &bad) != KVT_E_OK) {
         snprintf(line, sizeof line, "This combination cannot be laid out: %s (%s).",
                  kvt_strerror(KVT_E_TP_KV_HEADS), kv_field_name(bad));
-        ui_put(y, 2, cols - 4, line, ui_attr(3, A_BOLD));
+        ui_put(y, 2, cols - 4, line, ui_color(UI_C_WRONG));
         return;
     }
     {
         double total = g->memory_gib * KV_GIB, w = (double)r.weights_bytes,
                reserve = total - (double)r.usable_bytes, kv = (double)r.kv_budget_bytes;
         double parts[4] = {w / total, reserve / total, kv / total, 0};
-        attr_t attrs[4] = {ui_attr(4, A_BOLD), A_DIM, ui_attr(2, A_BOLD), A_DIM};
+        attr_t attrs[4] = {ui_color(UI_C_WARN), A_DIM, ui_color(UI_C_RIGHT), A_DIM};
         if (parts[0] > 1)
             parts[0] = 1;
-        ui_put(y++, 2, cols - 4, "Memory on one GPU", ui_attr(5, A_BOLD) | A_BOLD);
+        ui_put(y++, 2, cols - 4, "Memory on one GPU", ui_color(UI_C_HEADING) | A_BOLD);
         bar(y++, 2, cols - 4, parts, attrs, 4);
         snprintf(line, sizeof line, "█ weights %s · ░ reserve (1 - util) %s · ▓ KV budget %s",
                  kvt_fmt_bytes(w, a1, sizeof a1), kvt_fmt_bytes(reserve, a2, sizeof a2),
@@ -153,7 +155,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     y++;
     if (r.reason == KV_REASON_WEIGHTS_DONT_FIT) {
         ui_put(y++, 2, cols - 4, "The weights do not fit: no room at all for the KV cache.",
-               ui_attr(3, A_BOLD) | A_BOLD);
+               ui_color(UI_C_WRONG) | A_BOLD);
     } else {
         snprintf(line, sizeof line,
                  "Max concurrency at %s tokens: %.2f  →  %s whole sequences  (KV %s a token)", a1,
@@ -164,7 +166,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                  "Max concurrency at %s tokens: %.2f  →  %s whole sequences  (KV %s a token)", a1,
                  r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
                  kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
-        ui_put(y++, 2, cols - 4, line, ui_attr(2, A_BOLD) | A_BOLD);
+        ui_put(y++, 2, cols - 4, line, ui_color(UI_C_RIGHT) | A_BOLD);
     }
     if (r.has_decode) {
         snprintf(
@@ -197,7 +199,8 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         return;
     }
     /* the chart: concurrency against context length, 1k to 128k */
-    ui_put(y++, 2, cols - 4, "Max concurrency against context length", ui_attr(5, A_BOLD) | A_BOLD);
+    ui_put(y++, 2, cols - 4, "Max concurrency against context length",
+           ui_color(UI_C_HEADING) | A_BOLD);
     {
         double most = 0, conc[8];
         for (int i = 0; i < 8 && y + i < top + rows; i++) {
@@ -208,7 +211,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         }
         for (int i = 0; i < 8 && y < top + rows; i++, y++) {
             double part = most > 0 ? conc[i] / most : 0;
-            attr_t at = ((uint64_t)1024 << i) == c->seq ? ui_attr(2, A_BOLD) | A_BOLD : A_NORMAL;
+            attr_t at = ((uint64_t)1024 << i) == c->seq ? ui_color(UI_C_RIGHT) | A_BOLD : A_NORMAL;
             snprintf(line, sizeof line, "%4uk", 1u << i);
             ui_put(y, 2, 6, line, at);
             bar(y, 8, (int)lround(part * (cols - 24)), (double[]){1}, (attr_t[]){at}, 1);
@@ -226,34 +229,39 @@ static void cycle(size_t *i, size_t n, bool back)
 static void calc_action(void *self, struct ui *ui, enum ui_action a)
 {
     struct calc *c = self;
-    bool up = ui->last_key >= 'a' && ui->last_key <= 'z'; /* lower case: up or forward */
     size_t n;
 
     switch (a) {
     case UI_BACK:
         ui_pop(ui);
         return;
-    case UI_CALC_MODEL:
+    case UI_CALC_MODEL_NEXT:
+    case UI_CALC_MODEL_PREV:
         kv_model_presets(&n);
         if (c->model == SIZE_MAX)
             c->model = 0;
         else
-            cycle(&c->model, n, !up);
+            cycle(&c->model, n, a == UI_CALC_MODEL_PREV);
         break;
-    case UI_CALC_GPU:
+    case UI_CALC_GPU_NEXT:
+    case UI_CALC_GPU_PREV:
         kv_gpu_presets(&n);
-        cycle(&c->gpu, n, !up);
+        cycle(&c->gpu, n, a == UI_CALC_GPU_PREV);
         break;
-    case UI_CALC_CONTEXT:
-        if (up && c->seq < ((uint64_t)1 << 20))
+    case UI_CALC_CONTEXT_UP:
+        if (c->seq < ((uint64_t)1 << 20))
             c->seq *= 2;
-        else if (!up && c->seq > 1024)
+        break;
+    case UI_CALC_CONTEXT_DOWN:
+        if (c->seq > 1024)
             c->seq /= 2;
         break;
-    case UI_CALC_BATCH:
-        if (up && c->batch < 4096)
+    case UI_CALC_BATCH_UP:
+        if (c->batch < 4096)
             c->batch *= 2;
-        else if (!up && c->batch > 1)
+        break;
+    case UI_CALC_BATCH_DOWN:
+        if (c->batch > 1)
             c->batch /= 2;
         break;
     case UI_CALC_KV:
@@ -262,17 +270,21 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
     case UI_CALC_WEIGHTS:
         c->weights = (c->weights + 1) % (sizeof weight_types / sizeof weight_types[0]);
         break;
-    case UI_CALC_UTIL:
+    case UI_CALC_UTIL_UP:
         /* steps of 5 within [50, 100]; the default (92) is off the grid */
-        if (up && c->util_pct < 100)
+        if (c->util_pct < 100)
             c->util_pct = c->util_pct + 5 > 100 ? 100 : c->util_pct + 5;
-        else if (!up && c->util_pct > 50)
+        break;
+    case UI_CALC_UTIL_DOWN:
+        if (c->util_pct > 50)
             c->util_pct = c->util_pct - 5 < 50 ? 50 : c->util_pct - 5;
         break;
-    case UI_CALC_TP:
-        if (up && c->tp < 64)
+    case UI_CALC_TP_UP:
+        if (c->tp < 64)
             c->tp *= 2;
-        else if (!up && c->tp > 1)
+        break;
+    case UI_CALC_TP_DOWN:
+        if (c->tp > 1)
             c->tp /= 2;
         break;
     case UI_CALC_SHOW:

@@ -1,6 +1,7 @@
 /* The help screen, generated from the action table for the screen it was
  * opened from. */
 #include "ui_app.h"
+#include "ui_draw.h"
 
 #include <stdio.h>
 #include <stdlib.h>

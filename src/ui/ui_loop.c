@@ -13,6 +13,7 @@
 #include "kvt_text.h"
 #include "tutor_sync.h"
 #include "ui_term.h"
+#include "ui_draw.h"
 
 void ui_say(struct ui *ui, enum ui_say kind, const char *fmt, ...)
 {
@@ -55,8 +56,8 @@ static void draw_frame(struct ui *ui)
     struct ui_screen *top = &ui->stack[ui->depth - 1];
     unsigned ctx = top->ops->context(top->self);
     char keys[512], status[1024];
-    attr_t msg = ui->message_kind == UI_BAD    ? ui_attr(3, A_BOLD)
-                 : ui->message_kind == UI_GOOD ? ui_attr(2, A_BOLD)
+    attr_t msg = ui->message_kind == UI_BAD    ? ui_color(UI_C_WRONG)
+                 : ui->message_kind == UI_GOOD ? ui_color(UI_C_RIGHT)
                                                : A_NORMAL;
 
     erase();
@@ -182,7 +183,6 @@ static void loop(struct ui *ui, uint64_t started)
                 ui_push(ui, ui_help_new(ctx));
             } else if (a != UI_NONE) {
                 ui->message[0] = '\0';
-                ui->last_key = (int)ch;
                 top->ops->action(top->self, ui, a);
             }
         }

@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "store_report.h"
+#include "ui_draw.h"
+#include "ui_edit.h"
 
 struct row {
     size_t lesson; /* index into ui->lessons, or SIZE_MAX for a module heading */
@@ -125,7 +127,7 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         const struct row *row = &m->rows[m->first + (size_t)r];
         int y = top + 1 + r;
         if (row->lesson == SIZE_MAX) {
-            ui_put(y, 2, cols - 4, row->module, ui_attr(5, A_BOLD) | A_BOLD);
+            ui_put(y, 2, cols - 4, row->module, ui_color(UI_C_HEADING) | A_BOLD);
         } else {
             const struct lx_lesson *l = ui->lessons[row->lesson];
             const struct store_lesson_stats *s = lesson_stats(m, l->id);

@@ -19,6 +19,7 @@
 #include "probe_log.h"
 #include "store_report.h"
 #include "ui_term.h"
+#include "ui_draw.h"
 
 struct probe_screen {
     struct probe_run *run;
@@ -190,7 +191,7 @@ static int draw_kernels(struct probe_screen *p, int y, int cols)
         if (k == 2 && !p->finished)
             r = NULL;
         ui_put(y, 2, 8, kernels[k], A_BOLD);
-        bar(y, 11, bw, r ? 1.0 : p->pct[k] / 100.0, ui_attr(2, A_BOLD));
+        bar(y, 11, bw, r ? 1.0 : p->pct[k] / 100.0, ui_color(UI_C_RIGHT));
         if (r && k == 2)
             snprintf(line, sizeof line, "%8.1f GB/s contiguous",
                      probe_log_num(r, "contiguous_gbps_median"));
@@ -224,7 +225,7 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
     if (contig > most)
         most = contig;
     snprintf(line, sizeof line, "Paged KV gather, GB/s by block size (contiguous: %.1f)", contig);
-    ui_put(y++, 2, cols - 4, line, ui_attr(5, A_BOLD) | A_BOLD);
+    ui_put(y++, 2, cols - 4, line, ui_color(UI_C_HEADING) | A_BOLD);
     json_array_foreach(p->log.results, i, r)
     {
         if (kernel_index(json_string_value(json_object_get(r, "kernel"))) != 2)
@@ -232,7 +233,7 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
         double tax = probe_log_num(r, "tax_percent");
         snprintf(line, sizeof line, "%5d", (int)probe_log_num(r, "block_size"));
         ui_put(y, 2, 6, line, A_NORMAL);
-        bar(y, 11, bw, probe_log_num(r, "gbps_median") / most, ui_attr(4, A_BOLD));
+        bar(y, 11, bw, probe_log_num(r, "gbps_median") / most, ui_color(UI_C_WARN));
         if (tax > 0)
             snprintf(line, sizeof line, "%8.1f  paging costs %.0f%%",
                      probe_log_num(r, "gbps_median"), tax);
@@ -265,7 +266,7 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
     struct kv_ceiling cp = kv_ceiling_at(&m->model, p->seq, peak, free_bytes);
     snprintf(line, sizeof line, "Your decode ceiling: %s, sequences of %s tokens", m->id,
              kvt_fmt_int(p->seq, b1, sizeof b1));
-    ui_put(y++, 2, cols - 4, line, ui_attr(5, A_BOLD) | A_BOLD);
+    ui_put(y++, 2, cols - 4, line, ui_color(UI_C_HEADING) | A_BOLD);
     if (!cm.ok) {
         ui_put(y++, 4, cols - 6, cm.why, A_NORMAL);
         return y;
@@ -291,11 +292,11 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
         if (cp.ok)
             snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tokens/s",
                      tps(cp.fill_tps, b1, sizeof b1));
-        ui_put(y++, 4, cols - 6, line, ui_attr(2, A_BOLD) | A_BOLD);
+        ui_put(y++, 4, cols - 6, line, ui_color(UI_C_RIGHT) | A_BOLD);
     } else {
         snprintf(line, sizeof line, "The weights and one sequence do not fit in %s free.",
                  kvt_fmt_bytes(free_bytes, b3, sizeof b3));
-        ui_put(y++, 4, cols - 6, line, ui_attr(3, A_BOLD));
+        ui_put(y++, 4, cols - 6, line, ui_color(UI_C_WRONG));
     }
     return y;
 }
@@ -312,7 +313,7 @@ static void probe_draw(void *self, struct ui *ui, int top, int rows, int cols)
         char line[700];
         snprintf(line, sizeof line, "The probe %s: %s", probe_end_name(p->out.end),
                  p->out.message[0] ? p->out.message : "no reason given");
-        ui_put(y++, 2, cols - 4, line, ui_attr(3, A_BOLD) | A_BOLD);
+        ui_put(y++, 2, cols - 4, line, ui_color(UI_C_WRONG) | A_BOLD);
         ui_put(y++, 2, cols - 4, "Press r to run it again.", A_NORMAL);
         return;
     }
@@ -335,21 +336,23 @@ static void stop(struct probe_screen *p)
 static void probe_action(void *self, struct ui *ui, enum ui_action a)
 {
     struct probe_screen *p = self;
-    bool up = ui->last_key >= 'a' && ui->last_key <= 'z';
     size_t n;
 
     switch (a) {
     case UI_BACK:
         ui_pop(ui);
         return;
-    case UI_PROBE_MODEL:
+    case UI_PROBE_MODEL_NEXT:
+    case UI_PROBE_MODEL_PREV:
         kv_model_presets(&n);
-        p->model = up ? (p->model + 1) % n : (p->model + n - 1) % n;
+        p->model = a == UI_PROBE_MODEL_NEXT ? (p->model + 1) % n : (p->model + n - 1) % n;
         return;
-    case UI_PROBE_SEQ:
-        if (up && p->seq < ((uint64_t)1 << 20))
+    case UI_PROBE_SEQ_UP:
+        if (p->seq < ((uint64_t)1 << 20))
             p->seq *= 2;
-        else if (!up && p->seq > 1024)
+        return;
+    case UI_PROBE_SEQ_DOWN:
+        if (p->seq > 1024)
             p->seq /= 2;
         return;
     case UI_PROBE_AGAIN:

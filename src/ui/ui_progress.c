@@ -10,6 +10,7 @@
 #include "kvt_format.h"
 #include "store_report.h"
 #include "ui_term.h"
+#include "ui_draw.h"
 
 #define DAYS 14
 
@@ -50,7 +51,7 @@ static void build(struct progress *p, struct ui *ui, int cols)
     p->built_cols = cols;
     if (store_stats(ui->opt.store, ui->opt.learner_id, now, &s, &err) != KVT_E_OK) {
         snprintf(line, sizeof line, "The progress cannot be read: %s", err.detail);
-        ui_lines_text(&p->lines, line, w, 0, ui_attr(3, A_BOLD));
+        ui_lines_text(&p->lines, line, w, 0, ui_color(UI_C_WRONG));
         return;
     }
     snprintf(line, sizeof line, "%s answers, %.0f%% right · %s exercises seen · streak %lld day%s",
@@ -65,7 +66,7 @@ static void build(struct progress *p, struct ui *ui, int cols)
 
     ui_lines_blank(&p->lines);
     ui_lines_verbatim(&p->lines, "Answers a day, the last two weeks (today on the right)", 0,
-                      ui_attr(5, A_BOLD) | A_BOLD);
+                      ui_color(UI_C_HEADING) | A_BOLD);
     if (store_activity(ui->opt.store, ui->opt.learner_id, now, DAYS, answers, right, &err) ==
         KVT_E_OK) {
         char chart[DAYS * 8 + 8] = "", counts[DAYS * 8 + 8] = "";
@@ -81,15 +82,15 @@ static void build(struct progress *p, struct ui *ui, int cols)
             snprintf(n, sizeof n, "%-3lld", (long long)(answers[i] > 99 ? 99 : answers[i]));
             strcat(counts, n);
         }
-        ui_lines_verbatim(&p->lines, chart, 2, ui_attr(2, A_NORMAL));
+        ui_lines_verbatim(&p->lines, chart, 2, ui_color(UI_C_CHART));
         ui_lines_verbatim(&p->lines, counts, 2, A_DIM);
     }
     ui_lines_blank(&p->lines);
     ui_lines_verbatim(&p->lines, "Accuracy by concept, weakest first", 0,
-                      ui_attr(5, A_BOLD) | A_BOLD);
+                      ui_color(UI_C_HEADING) | A_BOLD);
     store_each_concept(ui->opt.store, ui->opt.learner_id, add_concept, &cc, &err);
     ui_lines_blank(&p->lines);
-    ui_lines_verbatim(&p->lines, "Mistakes made most", 0, ui_attr(5, A_BOLD) | A_BOLD);
+    ui_lines_verbatim(&p->lines, "Mistakes made most", 0, ui_color(UI_C_HEADING) | A_BOLD);
     if (s.n_weakest == 0)
         ui_lines_text(&p->lines, "none diagnosed yet", w, 2, A_DIM);
     for (size_t i = 0; i < s.n_weakest; i++) {
@@ -98,7 +99,7 @@ static void build(struct progress *p, struct ui *ui, int cols)
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
     }
     ui_lines_blank(&p->lines);
-    ui_lines_verbatim(&p->lines, "By lesson", 0, ui_attr(5, A_BOLD) | A_BOLD);
+    ui_lines_verbatim(&p->lines, "By lesson", 0, ui_color(UI_C_HEADING) | A_BOLD);
     for (size_t i = 0; i < s.n_lessons; i++) {
         const struct store_lesson_stats *l = &s.lessons[i];
         snprintf(line, sizeof line, "%-28s %4lld answers %5.0f%% right  %lld due", l->lesson_id,

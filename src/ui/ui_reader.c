@@ -2,6 +2,7 @@
  * worked arithmetic, the follow-ups to expect and the linked lessons, wrapped
  * to the window and scrolled. The author can reload the file with 'r'. */
 #include "ui_app.h"
+#include "ui_draw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ struct reader {
 static void heading(struct ui_lines *l, const char *text)
 {
     ui_lines_blank(l);
-    ui_lines_verbatim(l, text, 0, ui_attr(5, A_BOLD) | A_BOLD);
+    ui_lines_verbatim(l, text, 0, ui_color(UI_C_HEADING) | A_BOLD);
 }
 
 static void build(struct reader *r, struct ui *ui, int cols)
@@ -48,7 +49,7 @@ static void build(struct reader *r, struct ui *ui, int cols)
         ui_lines_text(&r->lines, l->sections[i].text, width, 2, A_NORMAL);
     }
     heading(&r->lines, "Worked");
-    ui_lines_verbatim(&r->lines, l->worked, 2, ui_attr(1, A_BOLD));
+    ui_lines_verbatim(&r->lines, l->worked, 2, ui_color(UI_C_WORKED));
     heading(&r->lines, "What an interviewer asks next");
     for (size_t i = 0; i < l->n_followups; i++) {
         char q[1024];
@@ -63,7 +64,7 @@ static void build(struct reader *r, struct ui *ui, int cols)
             const struct lx_lesson *to = lx_course_find(ui->course, l->links[i], NULL);
             char line[512];
             snprintf(line, sizeof line, "→ %s", to ? to->title : l->links[i]);
-            ui_lines_text(&r->lines, line, width, 2, ui_attr(5, A_UNDERLINE));
+            ui_lines_text(&r->lines, line, width, 2, ui_color(UI_C_LINK));
             r->lines.items[r->lines.n - 1].tag = (int)i;
         }
     }

@@ -1,6 +1,8 @@
 /* The settings screen: desired retention, new exercises a day, and who is
  * learning. Each is checked by the store's own rule before it is saved. */
 #include "ui_app.h"
+#include "ui_draw.h"
+#include "ui_edit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

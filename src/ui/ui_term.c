@@ -1,4 +1,5 @@
 #include "ui_term.h"
+#include "ui_draw.h"
 
 #include <curses.h>
 #include <langinfo.h>
@@ -121,12 +122,8 @@ int ui_term_start(char *why, size_t cap)
     color = has_colors() && !(nc && *nc);
     if (color) {
         start_color();
-        use_default_colors();           /* -1: the terminal's own background and foreground */
-        init_pair(1, COLOR_CYAN, -1);   /* code and worked arithmetic */
-        init_pair(2, COLOR_GREEN, -1);  /* right */
-        init_pair(3, COLOR_RED, -1);    /* wrong */
-        init_pair(4, COLOR_YELLOW, -1); /* hints, diagnoses */
-        init_pair(5, COLOR_BLUE, -1);   /* links, headings */
+        use_default_colors(); /* -1: the terminal's own background and foreground */
+        ui_color_start();
     }
     return 0;
 }

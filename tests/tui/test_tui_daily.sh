@@ -109,6 +109,15 @@ check "v switches the cache to fp8: the figure follows ($want)" "Max concurrency
 check "the chart of concurrency against context is drawn" "Max concurrency against context length"
 tm send-keys -t app a
 check "a shows the arithmetic" "budget     24 GiB"
+# each direction is its own action: C halves what c doubled, M undoes m
+tm send-keys -t app C
+want=$(printf '%.2f' "$("$KVTUTOR" calc --model qwen2.5-7b --gpu rtx4090 --seq 8192 --kv-dtype fp8 --json | sed -n 's/.*"max_concurrency": \([0-9.]*\).*/\1/p')")
+check "C halves the context: the figure follows ($want)" "Max concurrency at 8,192 tokens: $want"
+tm send-keys -t app m
+check "m moves to the next model" "Qwen/Qwen2.5-14B-Instruct"
+tm send-keys -t app M
+check "M moves back to the previous one" "Qwen/Qwen2.5-7B-Instruct"
+check "and its figure is back ($want)" "Max concurrency at 8,192 tokens: $want"
 tm send-keys -t app q
 
 # --- progress after those answers ---

@@ -1,0 +1,179 @@
+/* The line editor: UTF-8 by whole characters, a history, the usual
+ * editing keys. */
+#include "ui_edit.h"
+
+#include <curses.h>
+#include <string.h>
+
+#include "ui_draw.h"
+
+/* Length of the UTF-8 sequence starting with byte c (1 for a stray byte). */
+static size_t seq_len(unsigned char c)
+{
+    return c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+}
+
+void ui_edit_clear(struct ui_edit *e)
+{
+    e->len = e->cursor = 0;
+    e->buf[0] = '\0';
+    e->browsing = -1;
+}
+
+void ui_edit_set(struct ui_edit *e, const char *text)
+{
+    ui_edit_clear(e);
+    e->len = strnlen(text, sizeof e->buf - 1);
+    memcpy(e->buf, text, e->len);
+    e->buf[e->len] = '\0';
+    e->cursor = e->len;
+}
+
+void ui_edit_insert(struct ui_edit *e, uint32_t cp)
+{
+    char enc[4];
+    size_t n;
+
+    if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
+        return; /* controls are never typed into an answer */
+    if (cp < 0x80) {
+        enc[0] = (char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        enc[0] = (char)(0xC0 | (cp >> 6));
+        enc[1] = (char)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        enc[0] = (char)(0xE0 | (cp >> 12));
+        enc[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        enc[2] = (char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        enc[0] = (char)(0xF0 | (cp >> 18));
+        enc[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        enc[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        enc[3] = (char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    if (e->len + n >= sizeof e->buf)
+        return;
+    memmove(e->buf + e->cursor + n, e->buf + e->cursor, e->len - e->cursor + 1);
+    memcpy(e->buf + e->cursor, enc, n);
+    e->len += n;
+    e->cursor += n;
+}
+
+static size_t prev_char(const struct ui_edit *e, size_t at)
+{
+    while (at > 0 && ((unsigned char)e->buf[--at] & 0xC0) == 0x80)
+        ;
+    return at;
+}
+
+static size_t next_char(const struct ui_edit *e, size_t at)
+{
+    if (at < e->len)
+        at += seq_len((unsigned char)e->buf[at]);
+    return at > e->len ? e->len : at;
+}
+
+static void cut(struct ui_edit *e, size_t from, size_t to)
+{
+    memmove(e->buf + from, e->buf + to, e->len - to + 1);
+    e->len -= to - from;
+    e->cursor = from;
+}
+
+static void recall(struct ui_edit *e, int which)
+{
+    e->browsing = which;
+    if (which < 0) {
+        ui_edit_clear(e);
+        return;
+    }
+    e->len = strnlen(e->history[which], sizeof e->buf - 1);
+    memcpy(e->buf, e->history[which], e->len);
+    e->buf[e->len] = '\0';
+    e->cursor = e->len;
+}
+
+bool ui_edit_key(struct ui_edit *e, int key)
+{
+    switch (key) {
+    case KEY_LEFT:
+        e->cursor = prev_char(e, e->cursor);
+        return true;
+    case KEY_RIGHT:
+        e->cursor = next_char(e, e->cursor);
+        return true;
+    case KEY_HOME:
+    case 1: /* Ctrl-A */
+        e->cursor = 0;
+        return true;
+    case KEY_END:
+    case 5: /* Ctrl-E */
+        e->cursor = e->len;
+        return true;
+    case KEY_BACKSPACE:
+    case 127:
+    case 8:
+        if (e->cursor > 0)
+            cut(e, prev_char(e, e->cursor), e->cursor);
+        return true;
+    case KEY_DC:
+        if (e->cursor < e->len)
+            cut(e, e->cursor, next_char(e, e->cursor));
+        return true;
+    case 21: /* Ctrl-U */
+        cut(e, 0, e->cursor);
+        return true;
+    case 23: { /* Ctrl-W: the word before the cursor */
+        size_t at = e->cursor;
+        while (at > 0 && e->buf[at - 1] == ' ')
+            at--;
+        while (at > 0 && e->buf[at - 1] != ' ')
+            at--;
+        cut(e, at, e->cursor);
+        return true;
+    }
+    case KEY_UP:
+        if (e->n_history > 0)
+            recall(e, e->browsing < 0 ? e->n_history - 1 : (e->browsing > 0 ? e->browsing - 1 : 0));
+        return true;
+    case KEY_DOWN:
+        if (e->browsing >= 0)
+            recall(e, e->browsing + 1 < e->n_history ? e->browsing + 1 : -1);
+        return true;
+    default:
+        return false;
+    }
+}
+
+void ui_edit_remember(struct ui_edit *e)
+{
+    if (e->len == 0)
+        return;
+    if (e->n_history == 16) {
+        memmove(e->history[0], e->history[1], sizeof e->history[0] * 15);
+        e->n_history--;
+    }
+    memcpy(e->history[e->n_history], e->buf, e->len + 1); /* both 1024 bytes */
+    e->n_history++;
+    e->browsing = -1;
+}
+
+void ui_edit_draw(const struct ui_edit *e, int y, int x, int width)
+{
+    char before[1024];
+    int used;
+
+    memcpy(before, e->buf, e->cursor);
+    before[e->cursor] = '\0';
+    move(y, x);
+    for (int i = 0; i < width; i++)
+        addch(' ');
+    used = ui_put(y, x, width - 1, before, A_BOLD);
+    ui_put(y, x + used, width - 1 - used, e->buf + e->cursor, A_BOLD);
+    move(y, x + used);
+    curs_set(1);
+}

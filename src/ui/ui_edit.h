@@ -1,0 +1,30 @@
+/* ui_edit.h: a one-line editor with history, for answers, searches and
+ * paths. It edits UTF-8 by whole characters and never takes a control
+ * character into the text. */
+#ifndef UI_EDIT_H
+#define UI_EDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ui_edit {
+    char buf[1024];
+    size_t len, cursor; /* bytes */
+    char history[16][1024];
+    int n_history, browsing;
+};
+
+void ui_edit_clear(struct ui_edit *e);
+void ui_edit_set(struct ui_edit *e, const char *text);
+/* Inserts a typed character at the cursor; controls and a full line are ignored. */
+void ui_edit_insert(struct ui_edit *e, uint32_t cp);
+/* Handles editing keys (arrows, Home/End, Backspace, Delete, Ctrl-U/A/E/W);
+ * returns true when the key was one of them. */
+bool ui_edit_key(struct ui_edit *e, int key);
+/* Keeps the line in the history (Up and Down recall it); the last 16 stay. */
+void ui_edit_remember(struct ui_edit *e);
+/* Draws the line at y, x in `width` columns, with the cursor shown. */
+void ui_edit_draw(const struct ui_edit *e, int y, int x, int width);
+
+#endif
