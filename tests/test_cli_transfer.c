@@ -384,6 +384,151 @@ static void test_damaged_pages_fail_clearly(void **state)
     }
 }
 
+/* A database holding one attempt, whose text fields are then set by SQL
+ * (bypassing import's checks, as an older kvtutor or a hand edit could). */
+static void make_db(const char *db, const char *sql)
+{
+    char file[160];
+    struct run_result r;
+    sqlite3 *d;
+    json_t *j = valid_export((long)time(NULL));
+
+    snprintf(file, sizeof file, "%s/seed.json", dir);
+    dump(j, file);
+    json_decref(j);
+    r = kvt(NULL, "import", file, "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    if (sql) {
+        assert_int_equal(sqlite3_open(db, &d), SQLITE_OK);
+        assert_int_equal(sqlite3_exec(d, sql, NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(d);
+    }
+}
+
+/* Text a spreadsheet would run: every leading = + - @ tab and CR is made
+ * inert (quoted, with an apostrophe), in every text column; numbers, even
+ * negative ones, stay numbers. */
+static void test_csv_guards_every_formula_start(void **state)
+{
+    (void)state;
+    char db[160];
+    struct run_result r;
+
+    snprintf(db, sizeof db, "%s/csv.db", dir);
+    make_db(db, "UPDATE attempt SET answer = '-2+3+cmd|'' /C calc''!A0', module = '=1+1', "
+                "concept = '+SUM(A1)', diagnosis = '@cmd', parsed_unit = char(9) || '=x', "
+                "lesson_id = char(13) || '=y', parsed_value = -3, param_seed = -7");
+    r = kvt(NULL, "export", "--format", "csv", "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    static const char *const want[] = {
+        ",\"'-2+3+cmd|' /C calc'!A0\",",
+        ",\"'=1+1\",",
+        ",\"'+SUM(A1)\",",
+        ",\"'@cmd\",",
+        ",\"'\t=x\",",
+        ",\"'\r=y\",",
+        ",-3,",
+        ",-7,",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(r.out, want[i]))
+            fail_msg("no %s in %s", want[i], r.out);
+    run_free(&r);
+}
+
+static bool is_link(const char *p)
+{
+    struct stat st;
+    return lstat(p, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+static int count_entries(const char *d)
+{
+    char cmd[256];
+    FILE *p;
+    int n = -1;
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", d);
+    if ((p = popen(cmd, "r"))) {
+        if (fscanf(p, "%d", &n) != 1)
+            n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+/* export --out never writes through a link someone left, never turns a
+ * FIFO or a device into a file, and leaves no temporary file behind. */
+static void test_export_out_never_writes_through_links(void **state)
+{
+    (void)state;
+    char db[160], out[128], victim[160], link[160], tmp_link[200], fifo[160], file[160];
+    struct run_result r;
+    struct stat st;
+    int before;
+
+    snprintf(db, sizeof db, "%s/out.db", dir);
+    make_db(db, NULL);
+    snprintf(out, sizeof out, "%s/o", dir);
+    assert_int_equal(mkdir(out, 0700), 0);
+    snprintf(victim, sizeof victim, "%s/victim", out);
+    snprintf(link, sizeof link, "%s/link.json", out);
+    snprintf(fifo, sizeof fifo, "%s/fifo.json", out);
+    snprintf(file, sizeof file, "%s/export.json", out);
+    {
+        FILE *v = fopen(victim, "w");
+        assert_non_null(v);
+        fputs("precious\n", v);
+        fclose(v);
+    }
+    /* the old attack: a link at FILE.tmp, where export used to write */
+    snprintf(tmp_link, sizeof tmp_link, "%s.tmp", file);
+    assert_int_equal(symlink(victim, tmp_link), 0);
+    assert_int_equal(symlink(victim, link), 0);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    before = count_entries(out);
+
+    r = kvt(NULL, "export", "--db", db, "--out", file, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    assert_int_equal(lstat(file, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    assert_int_equal(st.st_mode & 0777, 0600);
+    /* again, over the regular file it wrote: replaced whole */
+    r = kvt(NULL, "export", "--db", db, "--out", file, "--format", "csv", NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+
+    static const struct {
+        const char *path, *says;
+    } refused[] = {
+        {NULL, "is a symbolic link"},
+        {NULL, "is a FIFO"},
+        {"/dev/null", "is a device"},
+        {NULL, "is a folder"},
+    };
+    const char *paths[] = {link, fifo, "/dev/null", out};
+    for (size_t i = 0; i < 4; i++) {
+        r = kvt(NULL, "export", "--db", db, "--out", paths[i], NULL);
+        if (r.status != 1 || run_count_lines(r.err) != 1 || !strstr(r.err, refused[i].says))
+            fail_msg("--out %s: exit %d: %s", paths[i], r.status, r.err);
+        run_free(&r);
+    }
+    assert_true(is_link(link) && is_link(tmp_link));
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    {
+        char buf[32] = "";
+        FILE *v = fopen(victim, "r");
+        assert_non_null(v);
+        assert_non_null(fgets(buf, sizeof buf, v));
+        fclose(v);
+        assert_string_equal(buf, "precious\n");
+    }
+    /* only export.json was added: no temporary file is left */
+    assert_int_equal(count_entries(out), before + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +537,8 @@ int main(void)
         cmocka_unit_test(test_stats_never_prints_escapes),
         cmocka_unit_test(test_import_refuses_big_files_and_non_files),
         cmocka_unit_test(test_damaged_pages_fail_clearly),
+        cmocka_unit_test(test_csv_guards_every_formula_start),
+        cmocka_unit_test(test_export_out_never_writes_through_links),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

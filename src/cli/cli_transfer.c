@@ -1,18 +1,23 @@
 /* `kvtutor export`: every attempt and schedule out as JSON or CSV (the JSON
  * is what `kvtutor import`, in cli_import.c, reads back). */
+#define _DEFAULT_SOURCE /* getrandom */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_db.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "kvt_text.h"
 #include "store_report.h"
 #include "tutor_item.h"
 
@@ -93,20 +98,27 @@ static const struct review_row *find_review(const struct export_ctx *ctx, const 
     return NULL;
 }
 
-/* RFC 4180 quoting; text a spreadsheet would run as a formula is made inert. */
-static void csv_field(FILE *f, const char *s, bool last)
+/* Text a spreadsheet would run as a formula: a leading = + - @ starts one,
+ * and a leading tab or CR can hide one behind it. */
+static bool formula_like(const char *s)
 {
-    bool quote = false;
+    return s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r';
+}
+
+/* One field, RFC 4180 quoted when it needs to be. A text field (not a
+ * number: "-3" must stay a number) that looks like a formula is made inert
+ * with a leading apostrophe, inside quotes. */
+static void csv_put(FILE *f, const char *s, bool text, bool last)
+{
+    bool guard, quote;
 
     if (!s)
         s = "";
-    if (s[0] == '=' || s[0] == '+' || s[0] == '@' || s[0] == '\t' || s[0] == '\r')
-        quote = true;
-    for (const char *p = s; *p && !quote; p++)
-        quote = *p == ',' || *p == '"' || *p == '\n' || *p == '\r';
+    guard = text && formula_like(s);
+    quote = guard || strpbrk(s, ",\"\n\r") != NULL;
     if (quote) {
         fputc('"', f);
-        if (s[0] == '=' || s[0] == '+' || s[0] == '@' || s[0] == '\t' || s[0] == '\r')
+        if (guard)
             fputc('\'', f);
         for (; *s; s++) {
             if (*s == '"')
@@ -120,12 +132,26 @@ static void csv_field(FILE *f, const char *s, bool last)
     fputc(last ? '\n' : ',', f);
 }
 
+static void csv_field(FILE *f, const char *s, bool last)
+{
+    csv_put(f, s, true, last);
+}
+
 static void csv_number(FILE *f, bool has, double v, bool last)
 {
     char buf[64] = "";
     if (has)
         snprintf(buf, sizeof buf, "%.17g", v);
-    csv_field(f, buf, last);
+    csv_put(f, buf, false, last);
+}
+
+/* An integer column (seed, rating, time, day), or empty. */
+static void csv_int(FILE *f, bool has, long long v, bool last)
+{
+    char buf[32] = "";
+    if (has)
+        snprintf(buf, sizeof buf, "%lld", v);
+    csv_put(f, buf, false, last);
 }
 
 static int emit_attempt(void *vctx, const char *learner, const struct store_attempt *a)
@@ -155,7 +181,6 @@ static int emit_attempt(void *vctx, const char *learner, const struct store_atte
     } else {
         const struct review_row *r = find_review(ctx, learner, a->lesson_id, a->exercise_id);
         FILE *f = ctx->csv;
-        char num[32];
         csv_field(f, a->uid, false);
         csv_field(f, learner, false);
         csv_field(f, a->module, false);
@@ -168,18 +193,14 @@ static int emit_attempt(void *vctx, const char *learner, const struct store_atte
         csv_field(f, a->verdict, false);
         csv_number(f, true, a->score, false);
         csv_field(f, a->diagnosis, false);
-        snprintf(num, sizeof num, "%lld", (long long)a->seed);
-        csv_field(f, a->has_seed ? num : "", false);
-        csv_field(f, a->hinted ? "1" : "0", false);
-        snprintf(num, sizeof num, "%d", a->rating);
-        csv_field(f, a->rating ? num : "", false);
+        csv_int(f, a->has_seed, (long long)a->seed, false);
+        csv_int(f, true, a->hinted, false);
+        csv_int(f, a->rating != 0, a->rating, false);
         csv_number(f, true, a->seconds, false);
-        snprintf(num, sizeof num, "%lld", (long long)a->created_at);
-        csv_field(f, num, false);
+        csv_int(f, true, (long long)a->created_at, false);
         csv_number(f, r != NULL, r ? r->r.card.stability : 0, false);
         csv_number(f, r != NULL, r ? r->r.card.difficulty : 0, false);
-        snprintf(num, sizeof num, "%lld", r ? (long long)r->r.due_day : 0LL);
-        csv_field(f, r ? num : "", true);
+        csv_int(f, r != NULL, r ? (long long)r->r.due_day : 0, true);
     }
     return 0;
 }
@@ -213,25 +234,104 @@ static int export_usage(FILE *out)
     return out == stdout ? 0 : 2;
 }
 
-/* Writes to FILE.tmp, then renames: a failed export never leaves half a file. */
-static FILE *open_out(const char *path, char *tmp, size_t cap)
+/* What is at the target now: fine when nothing is there or a regular file
+ * is (it will be replaced whole); otherwise the reason to refuse. lstat, so
+ * a symbolic link is seen as the link: replacing it would leave its target
+ * alone, but writing through it is what an attacker who left it wants. */
+static const char *target_refused(const char *path)
 {
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? NULL : strerror(errno);
+    if (S_ISREG(st.st_mode))
+        return NULL;
+    return S_ISLNK(st.st_mode)                          ? "is a symbolic link"
+           : S_ISDIR(st.st_mode)                        ? "is a folder"
+           : S_ISFIFO(st.st_mode)                       ? "is a FIFO"
+           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device"
+                                                        : "is not a regular file";
+}
+
+/* A new file beside `path`, created exclusively under a random name
+ * (O_EXCL and O_NOFOLLOW: never through a link, never over a file someone
+ * put there), readable by the owner only: the export holds their answers.
+ * The export is written there, synced and renamed over `path`, so a
+ * failed export never leaves half a file and never writes through a link. */
+static FILE *open_out(const char *path, char *tmp, size_t cap, char *why, size_t why_cap)
+{
+    const char *slash, *refused;
+    int dir_len;
+
     if (!path)
         return stdout;
-    snprintf(tmp, cap, "%s.tmp", path);
-    return fopen(tmp, "w");
+    slash = strrchr(path, '/');
+    dir_len = slash ? (int)(slash - path + 1) : 0;
+    if ((refused = target_refused(path)) != NULL) {
+        snprintf(why, why_cap, "%s; export writes a new file or replaces a regular one", refused);
+        return NULL;
+    }
+    for (int attempt = 0; attempt < 16; attempt++) {
+        unsigned char r[8];
+        int fd;
+        if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+            snprintf(why, why_cap, "no random name for a temporary file: %s", strerror(errno));
+            return NULL;
+        }
+        if (snprintf(tmp, cap, "%.*s.kvtutor-export-%02x%02x%02x%02x%02x%02x%02x%02x.tmp", dir_len,
+                     path, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]) >= (int)cap) {
+            snprintf(why, why_cap, "the path is too long");
+            return NULL;
+        }
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            FILE *f = fdopen(fd, "w");
+            if (!f) {
+                snprintf(why, why_cap, "%s", strerror(errno));
+                close(fd);
+                unlink(tmp);
+            }
+            return f;
+        }
+        if (errno != EEXIST) {
+            snprintf(why, why_cap, "cannot create a file in its folder: %s", strerror(errno));
+            return NULL;
+        }
+    }
+    snprintf(why, why_cap, "no free temporary name in its folder");
+    return NULL;
+}
+
+/* Syncs the folder, so the rename itself survives a crash. */
+static void sync_folder(const char *path)
+{
+    char dir[4200];
+    const char *slash = strrchr(path, '/');
+    int fd;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path + (slash == path)) : 1,
+             slash ? path : ".");
+    if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+        fsync(fd);
+        close(fd);
+    }
 }
 
 static int close_out(FILE *f, const char *path, const char *tmp)
 {
     bool ok = fflush(f) == 0 && !ferror(f);
+    const char *refused = NULL;
+    char safe[KVT_SAFE_FIELD * 2];
+
     if (f == stdout)
         return ok ? 0 : 1;
     ok = ok && fsync(fileno(f)) == 0;
     ok = fclose(f) == 0 && ok;
-    if (ok && rename(tmp, path) == 0)
+    /* checked again: something may have been put there while we wrote */
+    if (ok && !(refused = target_refused(path)) && rename(tmp, path) == 0) {
+        sync_folder(path);
         return 0;
-    fprintf(stderr, "kvtutor export: %s: %s\n", path, strerror(errno));
+    }
+    fprintf(stderr, "kvtutor export: %s: %s\n", kvt_safe(path, safe, sizeof safe),
+            refused ? refused : strerror(errno));
     unlink(tmp);
     return 1;
 }
@@ -243,7 +343,7 @@ int cli_export(int argc, char **argv)
     struct export_ctx ctx = {0};
     struct cli_db db;
     struct store_error err;
-    char tmp[4200];
+    char tmp[4200], why[300], safe[KVT_SAFE_FIELD * 2];
     FILE *f;
     int rc = 0;
 
@@ -277,8 +377,8 @@ int cli_export(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    if (!(f = open_out(out_path, tmp, sizeof tmp))) {
-        fprintf(stderr, "kvtutor export: %s: %s\n", tmp, strerror(errno));
+    if (!(f = open_out(out_path, tmp, sizeof tmp, why, sizeof why))) {
+        fprintf(stderr, "kvtutor export: %s: %s\n", kvt_safe(out_path, safe, sizeof safe), why);
         rc = 1;
         goto done;
     }
