@@ -182,19 +182,34 @@ static void put_safe(const char *label, const char *text, bool multiline)
     printf("%s%s\n", label, buf);
 }
 
-/* The key points an answer in words was graded on, and its model answer. */
-static void spoken_parts(const struct lx_lesson *l, struct tutor_item it, const struct lx_point **p,
-                         size_t *n, const char **model)
+/* Why an answer in words got its score: each point covered, with the
+ * learner's words that covered it, or missed; each misconception found,
+ * with its correction; the weights behind the score. */
+static void print_text(const struct tutor_parts *t, const struct kv_text_result *r, double score)
 {
-    if (it.part == TUTOR_QUESTION) {
-        *p = l->points, *n = l->n_points, *model = l->answer;
-    } else if (it.part == TUTOR_FOLLOWUP) {
-        *p = l->followups[it.index].points, *n = l->followups[it.index].n_points;
-        *model = l->followups[it.index].answer;
-    } else {
-        const struct lx_exercise *e = &l->exercises[it.index];
-        *p = e->points, *n = e->n_points, *model = e->model_answer;
+    char label[64];
+    printf("Score: %.0f%%: key points worth %g of %g covered", score * 100, r->got, r->total);
+    if (r->n_found)
+        printf(", held under a pass by a misconception\n");
+    else
+        printf(" (half passes)\n");
+    for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++) {
+        snprintf(label, sizeof label, "  %s (weight %g): ", r->covered[i] ? "covered" : "missed ",
+                 t->points[i].weight);
+        put_safe(label, t->points[i].text, false);
+        if (r->covered[i])
+            put_safe("      in your words: ", r->quote[i], false);
     }
+    for (size_t m = 0; m < t->n_mis && m < KV_MAX_MISCONCEPTIONS; m++) {
+        if (!r->found[m])
+            continue;
+        put_safe("  misconception: ", r->mis_quote[m], false);
+        put_safe("      why not: ", t->mis[m].why, false);
+    }
+    if (r->list)
+        printf("  A list of terms says nothing of anything: say what is true of what "
+               "(\"decode is memory-bound\").\n");
+    put_safe("Model answer: ", t->model, true);
 }
 
 static void print_numeric(const struct lx_exercise *e, const struct outcome *o)
@@ -244,15 +259,10 @@ static void print_human(const struct lx_lesson *l, struct tutor_item it, const s
             put_safe("Why: ", e->options[o->g.picked].why, false);
         if (o->verdict != KV_CORRECT && o->g.correct_option >= 0)
             put_safe("The answer: ", e->options[o->g.correct_option].text, false);
-    } else {
-        const struct lx_point *p;
-        const char *model;
-        size_t n;
-        spoken_parts(l, it, &p, &n, &model);
-        printf("Score: %.0f%%\n", o->score * 100);
-        for (size_t i = 0; i < n && i < KV_MAX_POINTS; i++)
-            put_safe(o->g.text.covered[i] ? "  covered: " : "  missed:  ", p[i].text, false);
-        put_safe("Model answer: ", model, true);
+    } else if (o->verdict != KV_INVALID) {
+        struct tutor_parts t;
+        tutor_item_parts(l, it, &t);
+        print_text(&t, &o->g.text, o->score);
     }
     if (e && o->verdict != KV_CORRECT && e->n_hints)
         put_safe("Hint: ", e->hints[0], false);
@@ -285,6 +295,46 @@ static void json_numeric(json_t *j, const struct lx_exercise *e, const struct ou
                             : json_string(kv_mistake_text(o->g.num.mistake)));
 }
 
+/* sanitised: the learner's words need not be UTF-8, and jansson refuses
+ * such a string */
+static json_t *json_safe(const char *text)
+{
+    char buf[1024];
+    kvt_sanitize(text, strlen(text), buf, sizeof buf, 0);
+    return json_string(buf);
+}
+
+/* points: each with covered and the words that covered it; misconceptions:
+ * each found, with why it is wrong; covered/missed: the points' texts. */
+static void json_text(json_t *j, const struct tutor_parts *t, const struct kv_text_result *r,
+                      json_t *covered, json_t *missed)
+{
+    json_t *points = json_array(), *mis = json_array();
+    for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "text", json_string(t->points[i].text));
+        json_object_set_new(p, "weight", json_real(t->points[i].weight));
+        json_object_set_new(p, "covered", json_boolean(r->covered[i]));
+        json_object_set_new(p, "words", r->covered[i] ? json_safe(r->quote[i]) : json_null());
+        json_array_append_new(points, p);
+        json_array_append_new(r->covered[i] ? covered : missed, json_string(t->points[i].text));
+    }
+    for (size_t m = 0; m < t->n_mis && m < KV_MAX_MISCONCEPTIONS; m++) {
+        json_t *x;
+        if (!r->found[m])
+            continue;
+        x = json_object();
+        json_object_set_new(x, "words", json_safe(r->mis_quote[m]));
+        json_object_set_new(x, "why", json_string(t->mis[m].why));
+        json_array_append_new(mis, x);
+    }
+    json_object_set_new(j, "points", points);
+    json_object_set_new(j, "misconceptions", mis);
+    json_object_set_new(j, "weight_covered", json_real(r->got));
+    json_object_set_new(j, "weight_total", json_real(r->total));
+    json_object_set_new(j, "keyword_list", json_boolean(r->list));
+}
+
 static int print_json(const struct lx_lesson *l, struct tutor_item it, const struct ask *a,
                       const struct outcome *o)
 {
@@ -314,13 +364,9 @@ static int print_json(const struct lx_lesson *l, struct tutor_item it, const str
                                 o->g.picked >= 0 ? json_integer(o->g.picked + 1) : json_null());
             json_object_set_new(j, "correct_option", json_integer(o->g.correct_option + 1));
         } else {
-            const struct lx_point *p;
-            const char *model;
-            size_t n;
-            spoken_parts(l, it, &p, &n, &model);
-            for (size_t i = 0; i < n && i < KV_MAX_POINTS; i++)
-                json_array_append_new(o->g.text.covered[i] ? covered : missed,
-                                      json_string(p[i].text));
+            struct tutor_parts t;
+            tutor_item_parts(l, it, &t);
+            json_text(j, &t, &o->g.text, covered, missed);
         }
         json_object_set_new(j, "covered", covered);
         json_object_set_new(j, "missed", missed);

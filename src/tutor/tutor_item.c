@@ -101,6 +101,23 @@ bool tutor_item_parse(const struct lx_lesson *l, const char *id, struct tutor_it
     return false;
 }
 
+bool tutor_item_parts(const struct lx_lesson *l, struct tutor_item it, struct tutor_parts *out)
+{
+    memset(out, 0, sizeof *out);
+    if (it.part == TUTOR_QUESTION) {
+        *out = (struct tutor_parts){l->points, l->n_points, l->mis, l->n_mis, l->answer};
+    } else if (it.part == TUTOR_FOLLOWUP) {
+        const struct lx_followup *f = &l->followups[it.index];
+        *out = (struct tutor_parts){f->points, f->n_points, f->mis, f->n_mis, f->answer};
+    } else {
+        const struct lx_exercise *e = &l->exercises[it.index];
+        if (e->kind != LX_FREETEXT)
+            return false;
+        *out = (struct tutor_parts){e->points, e->n_points, e->mis, e->n_mis, e->model_answer};
+    }
+    return true;
+}
+
 const char *tutor_item_prompt(const struct lx_lesson *l, struct tutor_item it)
 {
     if (it.part == TUTOR_QUESTION)

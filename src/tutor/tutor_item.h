@@ -48,6 +48,18 @@ bool tutor_item_parse(const struct lx_lesson *l, const char *id, struct tutor_it
  * {name} placeholders; a drawn attempt fills them in). */
 const char *tutor_item_prompt(const struct lx_lesson *l, struct tutor_item it);
 
+/* What an answer in words is graded on and shown after: the key points,
+ * the misconceptions and the model answer of the question, a follow-up or
+ * a free-text exercise. False (and *out zeroed) for numeric and choice. */
+struct tutor_parts {
+    const struct lx_point *points;
+    size_t n_points;
+    const struct lx_misconception *mis;
+    size_t n_mis;
+    const char *model;
+};
+bool tutor_item_parts(const struct lx_lesson *l, struct tutor_item it, struct tutor_parts *out);
+
 /* The verdict's name in the database, exports and `ask --json`: "correct",
  * "wrong", "invalid". */
 const char *tutor_verdict_name(enum kv_verdict v);

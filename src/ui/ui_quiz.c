@@ -81,14 +81,33 @@ static void submit(struct quiz *q, struct ui *ui)
     q->scroll = 0;
 }
 
-static void add_points(struct ui_lines *b, const struct lx_point *p, size_t n,
-                       const struct kv_text_result *t, int width)
+/* Why the answer got its score: the points covered (with the learner's
+ * words), the points missed, any misconception with its correction, and
+ * the weights behind the score. */
+static void add_points(struct ui_lines *b, const struct tutor_parts *t,
+                       const struct kv_text_result *r, double score, int width)
 {
-    for (size_t i = 0; i < n && i < KV_MAX_POINTS; i++) {
-        char line[600];
-        snprintf(line, sizeof line, "%s %s", t->covered[i] ? "✓" : "·", p[i].text);
-        ui_lines_text(b, line, width, 4, t->covered[i] ? ui_attr(2, A_BOLD) : A_DIM);
+    char line[800];
+    snprintf(line, sizeof line, "Key points covered: %.0f%% (weight %g of %g%s)", score * 100,
+             r->got, r->total, r->n_found ? "; a misconception holds it under a pass" : "");
+    ui_lines_text(b, line, width, 2, A_NORMAL);
+    for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++) {
+        snprintf(line, sizeof line, "%s %s", r->covered[i] ? "✓" : "·", t->points[i].text);
+        ui_lines_text(b, line, width, 4, r->covered[i] ? ui_attr(2, A_BOLD) : A_DIM);
+        if (r->covered[i]) {
+            snprintf(line, sizeof line, "you said: \"%s\"", r->quote[i]);
+            ui_lines_text(b, line, width, 6, A_DIM);
+        }
     }
+    for (size_t m = 0; m < t->n_mis && m < KV_MAX_MISCONCEPTIONS; m++) {
+        if (!r->found[m])
+            continue;
+        snprintf(line, sizeof line, "✗ \"%s\": %s", r->mis_quote[m], t->mis[m].why);
+        ui_lines_text(b, line, width, 4, ui_attr(3, A_BOLD) | A_BOLD);
+    }
+    if (r->list)
+        ui_lines_text(b, "A list of terms says nothing of anything: say what is true of what.",
+                      width, 4, ui_attr(4, A_BOLD));
 }
 
 static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
@@ -131,15 +150,12 @@ static void build_result(struct quiz *q, int cols)
                   g->verdict == KV_CORRECT ? ui_attr(2, A_BOLD) | A_BOLD
                                            : ui_attr(3, A_BOLD) | A_BOLD);
     if (tutor_item_spoken(a->item)) {
-        bool question = a->item.part == TUTOR_QUESTION;
-        const struct lx_point *pts = question ? l->points : l->followups[idx].points;
-        size_t np = question ? l->n_points : l->followups[idx].n_points;
-        snprintf(line, sizeof line, "Key points covered: %.0f%%", g->score * 100);
-        ui_lines_text(&q->body, line, w, 2, A_NORMAL);
-        add_points(&q->body, pts, np, &g->text, w);
+        struct tutor_parts t;
+        tutor_item_parts(l, a->item, &t);
+        add_points(&q->body, &t, &g->text, g->score, w);
         ui_lines_blank(&q->body);
         ui_lines_text(&q->body, "What an interviewer wants to hear:", w, 2, A_BOLD);
-        ui_lines_text(&q->body, question ? l->answer : l->followups[idx].answer, w, 4, A_NORMAL);
+        ui_lines_text(&q->body, t.model, w, 4, A_NORMAL);
         return;
     }
     const struct lx_exercise *e = &l->exercises[idx];
@@ -155,9 +171,9 @@ static void build_result(struct quiz *q, int cols)
                 ui_lines_text(&q->body, e->options[g->correct_option].why, w, 4, A_NORMAL);
         }
     } else {
-        snprintf(line, sizeof line, "Key points covered: %.0f%%", g->score * 100);
-        ui_lines_text(&q->body, line, w, 2, A_NORMAL);
-        add_points(&q->body, e->points, e->n_points, &g->text, w);
+        struct tutor_parts t;
+        tutor_item_parts(l, a->item, &t);
+        add_points(&q->body, &t, &g->text, g->score, w);
         ui_lines_blank(&q->body);
         ui_lines_text(&q->body, "A model answer:", w, 2, A_BOLD);
         ui_lines_text(&q->body, e->model_answer, w, 4, A_NORMAL);
