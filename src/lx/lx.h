@@ -43,6 +43,7 @@ struct lx_problem {
 struct lx_report {
     struct lx_problem *items;
     size_t n, cap;
+    size_t dropped; /* problems that found no memory to be kept in */
 };
 
 void lx_report_free(struct lx_report *r);

@@ -57,8 +57,10 @@ void lx_report_add(struct lx_report *rep, int line, const char *msg)
     if (rep->n == rep->cap) {
         size_t cap = rep->cap ? rep->cap * 2 : 8;
         void *n = realloc(rep->items, cap * sizeof *rep->items);
-        if (!n)
+        if (!n) {
+            rep->dropped++; /* the load fails all the same: lx_load checks */
             return;
+        }
         rep->items = n;
         rep->cap = cap;
     }

@@ -305,15 +305,17 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
     if (lx_pcall(c.L, 2, 0, opts->load_ms) != LUA_OK)
         lua_problem(report, lx_errmsg(c.L));
     lua_settop(c.L, 0);
-    if (p->arena.failed) {
+    if (p->arena.failed || report->dropped) {
         lx_report_add(report, 0, "out of memory");
         lx_free(l);
         return KVT_E_NOMEM;
     }
     if (report->n == 0)
         check_draws(&c);
-    if (report->n > 0) {
+    if (report->n > 0 || report->dropped) {
         lx_free(l);
+        if (report->dropped)
+            return KVT_E_NOMEM;
         return KVT_E_PARSE;
     }
     *out = l;

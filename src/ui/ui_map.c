@@ -14,7 +14,7 @@
 #include "ui_edit.h"
 
 struct row {
-    size_t lesson; /* index into ui->lessons, or SIZE_MAX for a module heading */
+    size_t lesson; /* slot in the course (lx_course_at), or SIZE_MAX for a module heading */
     const char *module;
 };
 
@@ -46,10 +46,10 @@ static void build(struct map *m, struct ui *ui)
 {
     const char *module = NULL;
     free(m->rows);
-    m->rows = calloc(ui->n_lessons * 2 + 1, sizeof *m->rows);
+    m->rows = calloc(lx_course_size(ui->course) * 2 + 1, sizeof *m->rows);
     m->n_rows = 0;
-    for (size_t i = 0; m->rows && i < ui->n_lessons; i++) {
-        const struct lx_lesson *l = ui->lessons[i];
+    for (size_t i = 0; m->rows && i < lx_course_size(ui->course); i++) {
+        const struct lx_lesson *l = lx_course_at(ui->course, i);
         /* a later lesson with the same id replaces this one */
         if (!lx_course_live(ui->course, i) ||
             !(matches(l->title, m->search.buf) || matches(l->concept, m->search.buf) ||
@@ -129,7 +129,7 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         if (row->lesson == SIZE_MAX) {
             ui_put(y, 2, cols - 4, row->module, ui_color(UI_C_HEADING) | A_BOLD);
         } else {
-            const struct lx_lesson *l = ui->lessons[row->lesson];
+            const struct lx_lesson *l = lx_course_at(ui->course, row->lesson);
             const struct store_lesson_stats *s = lesson_stats(m, l->id);
             bool sel = m->first + (size_t)r == m->selected;
             char right[96], num[24], after[64];
@@ -153,7 +153,7 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         ui_put(top + rows - 1, 2, 2, "/", A_BOLD);
         ui_edit_draw(&m->search, top + rows - 1, 4, cols - 6);
     } else if (m->n_rows && m->rows[m->selected].lesson != SIZE_MAX) {
-        const struct lx_lesson *l = ui->lessons[m->rows[m->selected].lesson];
+        const struct lx_lesson *l = lx_course_at(ui->course, m->rows[m->selected].lesson);
         char line[1024];
         /* name the prerequisites the row only numbers */
         lx_course_requires_text(ui->course, l, "Take first: ", line, sizeof line);
@@ -309,10 +309,10 @@ struct ui_screen ui_map_new(struct ui *ui)
         found) {
         for (size_t i = 0; i < m->n_rows; i++) {
             size_t l = m->rows[i].lesson;
-            if (l != SIZE_MAX && strcmp(ui->lessons[l]->id, last) == 0) {
+            if (l != SIZE_MAX && strcmp(lx_course_at(ui->course, l)->id, last) == 0) {
                 m->selected = i;
                 ui_say(ui, UI_INFO, "Welcome back. You were reading \"%s\": Enter resumes.",
-                       ui->lessons[l]->title);
+                       lx_course_at(ui->course, l)->title);
             }
         }
     }

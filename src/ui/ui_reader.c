@@ -27,7 +27,7 @@ static void heading(struct ui_lines *l, const char *text)
 
 static void build(struct reader *r, struct ui *ui, int cols)
 {
-    const struct lx_lesson *l = ui->lessons[r->lesson];
+    const struct lx_lesson *l = lx_course_at(ui->course, r->lesson);
     char meta[1024];
     int width = cols - 4;
 
@@ -80,7 +80,7 @@ static const char *reader_title(void *self, struct ui *ui)
 {
     static char t[512];
     struct reader *r = self;
-    snprintf(t, sizeof t, "kvtutor · %s", ui->lessons[r->lesson]->title);
+    snprintf(t, sizeof t, "kvtutor · %s", lx_course_at(ui->course, r->lesson)->title);
     return t;
 }
 
@@ -112,8 +112,9 @@ static void save_position(struct reader *r, struct ui *ui)
     char pos[32];
     struct store_error err;
     snprintf(pos, sizeof pos, "line:%zu", r->first);
-    if (store_lesson_seen(ui->opt.store, ui->opt.learner_id, ui->lessons[r->lesson]->id, pos,
-                          (int64_t)time(NULL), &err) != KVT_E_OK &&
+    if (store_lesson_seen(ui->opt.store, ui->opt.learner_id,
+                          lx_course_at(ui->course, r->lesson)->id, pos, (int64_t)time(NULL),
+                          &err) != KVT_E_OK &&
         err.code != KVT_E_DB_READONLY)
         ui_say(ui, UI_BAD, "the reading position was not saved: %s", err.detail);
 }
@@ -122,7 +123,7 @@ static void reload(struct reader *r, struct ui *ui)
 {
     struct lx_lesson *fresh = NULL;
     struct lx_report rep = {0};
-    const char *path = ui->lessons[r->lesson]->path;
+    const char *path = lx_course_path(ui->course, r->lesson);
 
     if (lx_load(path, &ui->opt.lx, &fresh, &rep) != KVT_E_OK) {
         if (rep.n && rep.items[0].line > 0)
@@ -153,7 +154,7 @@ static void reload(struct reader *r, struct ui *ui)
 static void reader_action(void *self, struct ui *ui, enum ui_action a)
 {
     struct reader *r = self;
-    const struct lx_lesson *l = ui->lessons[r->lesson];
+    const struct lx_lesson *l = lx_course_at(ui->course, r->lesson);
     long page = LINES - 6;
 
     switch (a) {
@@ -249,8 +250,8 @@ struct ui_screen ui_reader_new(struct ui *ui, size_t lesson)
         return (struct ui_screen){&ops, NULL};
     r->lesson = lesson;
     r->link = -1;
-    if (store_lesson_get(ui->opt.store, ui->opt.learner_id, ui->lessons[lesson]->id, pos,
-                         sizeof pos, &done, &found, &err) == KVT_E_OK &&
+    if (store_lesson_get(ui->opt.store, ui->opt.learner_id, lx_course_at(ui->course, lesson)->id,
+                         pos, sizeof pos, &done, &found, &err) == KVT_E_OK &&
         found && strncmp(pos, "line:", 5) == 0)
         r->first = (size_t)strtoul(pos + 5, NULL, 10);
     save_position(r, ui);
