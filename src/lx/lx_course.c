@@ -82,11 +82,6 @@ struct lx_lesson *lx_course_at(const struct lx_course *c, size_t i)
     return i < c->n ? c->lessons[i] : NULL;
 }
 
-struct lx_lesson **lx_course_lessons(const struct lx_course *c)
-{
-    return c->lessons;
-}
-
 struct lx_lesson *lx_course_take(struct lx_course *c, size_t i)
 {
     struct lx_lesson *l = lx_course_at(c, i);

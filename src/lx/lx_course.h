@@ -37,10 +37,6 @@ enum kvt_err lx_course_load(struct lx_course *c, size_t i, struct lx_report *rep
 /* Lesson i, or NULL when not loaded (or it failed). */
 struct lx_lesson *lx_course_at(const struct lx_course *c, size_t i);
 
-/* The slots themselves (lx_course_size of them, as lx_course_at), for code
- * that walks lessons by index; valid until lx_course_free. */
-struct lx_lesson **lx_course_lessons(const struct lx_course *c);
-
 /* Hands lesson i to the caller (who frees it with lx_free) and empties
  * the slot; NULL when it holds none. */
 struct lx_lesson *lx_course_take(struct lx_course *c, size_t i);

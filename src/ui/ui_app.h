@@ -50,10 +50,6 @@ enum ui_say { UI_INFO, UI_GOOD, UI_BAD };
 struct ui {
     struct ui_options opt;
     struct lx_course *course; /* the catalogue: lookup, shadowing, numbers, prerequisites */
-    /* the course's slots (lx_course_lessons), for the quiz screen's
-     * sessions, which take lessons by index; NULL where a file failed */
-    struct lx_lesson **lessons;
-    size_t n_lessons;
     struct ui_screen stack[UI_MAX_DEPTH];
     int depth;
     char message[512];

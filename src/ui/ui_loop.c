@@ -230,8 +230,6 @@ int ui_run(const struct ui_options *o)
         fprintf(stderr, "kvtutor: out of memory\n");
         return 2;
     }
-    ui.lessons = lx_course_lessons(ui.course);
-    ui.n_lessons = lx_course_size(ui.course);
     for (size_t i = 0; i < o->n_lessons && !ui_term_quit_requested(); i++) {
         struct lx_report rep = {0};
         if (o->n_lessons > 1) {
@@ -252,12 +250,13 @@ int ui_run(const struct ui_options *o)
     /* a lesson whose expected answers changed since the learner's reviews
      * starts those schedules over (the live lesson only: a shadowed one
      * would undo its draft's fingerprints) */
-    for (size_t i = 0; ui.lessons && i < ui.n_lessons && !ui_term_quit_requested(); i++) {
+    for (size_t i = 0; i < lx_course_size(ui.course) && !ui_term_quit_requested(); i++) {
         struct store_error err;
         if (lx_course_live(ui.course, i) &&
-            tutor_sync_lesson(o->store, o->learner_id, ui.lessons[i], NULL, &err) != KVT_E_OK) {
-            ui_say(&ui, UI_BAD, "the schedules of %s were not checked: %s", ui.lessons[i]->id,
-                   err.detail);
+            tutor_sync_lesson(o->store, o->learner_id, lx_course_at(ui.course, i), NULL, &err) !=
+                KVT_E_OK) {
+            ui_say(&ui, UI_BAD, "the schedules of %s were not checked: %s",
+                   lx_course_at(ui.course, i)->id, err.detail);
             break;
         }
     }
