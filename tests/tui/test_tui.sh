@@ -85,6 +85,18 @@ check "--lessons replaces a bundled lesson of the same id, open opens it" "My dr
 sed -i 's/My draft of the KV lesson/My second draft/' "$work/mine/kv.lua"
 tm send-keys -t app r
 check "r reloads the open lesson from disk" "My second draft"
+# the author changes an expected answer (half the bytes, as with an fp8 cache): the learner's
+# schedule for that exercise starts over, the attempts stay
+per_token() { sqlite3 "$db" "SELECT count(*) FROM $1 WHERE exercise_id = 'per-token'"; }
+if [ "$(per_token review_state)" = 1 ]; then ok "per-token has a schedule"; else bad "no schedule for per-token"; fi
+sed -i 's|expected = per_token, unit = "B"|expected = per_token / 2, unit = "B"|' "$work/mine/kv.lua"
+tm send-keys -t app r
+check "a reload says a changed answer starts over" "1 changed answer starts over"
+if [ "$(per_token review_state)" = 0 ] && [ "$(per_token attempt)" = 2 ]; then
+  ok "its schedule restarted, its attempts kept"
+else
+  bad "after the change: $(per_token review_state) schedules, $(per_token attempt) attempts"
+fi
 echo 'return lesson {' > "$work/mine/kv.lua"
 tm send-keys -t app r
 check "a broken reload keeps the lesson and says where" "not reloaded"
