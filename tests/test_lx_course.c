@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
 #include "lx_course.h"
+#include "run_cmd.h"
 #include "tmp_dir.h"
 
 static char dir[64];
@@ -206,6 +208,36 @@ static void test_lookup_loads_from_the_end(void **state)
     free_paths(paths, N_COURSE);
 }
 
+/* kvtutor ask through the catalogue: a --lessons folder's draft of a
+ * bundled lesson is the one graded, as the app shows it. */
+static void test_lessons_folder_shadows_bundled(void **state)
+{
+    (void)state;
+    static const struct spec draft[] = {{"draft/kv.lua", "kv-cache", "My draft", "m1", ""}};
+    char sub[128], **paths;
+    char *with[] = {
+        (char *)run_kvtutor_path(), "ask", "kv-cache", "two", "2", "--lessons", sub, NULL};
+    char *without[] = {(char *)run_kvtutor_path(), "ask", "kv-cache", "two", "2", NULL};
+    /* no learner's folder between the bundled lessons and --lessons */
+    char *env[] = {"XDG_DATA_HOME=/nonexistent-kvtutor-test", NULL};
+    struct run_result r;
+
+    snprintf(sub, sizeof sub, "%s/draft", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    paths = write_course(draft, 1);
+    /* the draft's only exercise, "two" (1 + 1), answered right */
+    assert_int_equal(run_cmd(with, env, &r), 0);
+    if (r.status != 0 || !strstr(r.out, "kv-cache / two"))
+        fail_msg("ask --lessons should grade the draft: exit %d: %s%s", r.status, r.out, r.err);
+    run_free(&r);
+    /* the bundled kv-cache has no exercise "two": ask lists what it has */
+    assert_int_equal(run_cmd(without, env, &r), 0);
+    if (r.status != 2 || !strstr(r.err, "\"two\"") || !strstr(r.err, "per-token"))
+        fail_msg("the bundled lesson should be asked: exit %d: %s", r.status, r.err);
+    run_free(&r);
+    free_paths(paths, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_numbering),
         cmocka_unit_test(test_prerequisites),
         cmocka_unit_test(test_lookup_loads_from_the_end),
+        cmocka_unit_test(test_lessons_folder_shadows_bundled),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
