@@ -1,27 +1,26 @@
 /* `kvtutor explain-log`: a vLLM start-up log in, each capacity line
  * recomputed and explained.
  *
- * The flags are one table (as in `kvtutor calc`); the log is read whole,
- * bounded, refused when binary; the parsing and the arithmetic live in core
- * (vllm_log.h, vllm_explain.h); this file resolves the model, and prints.
+ * The log is read by the tutor layer (bounded, binary refused; the
+ * playground reads it the same way); the parsing and the arithmetic live in
+ * core (vllm_log.h, vllm_explain.h); this file resolves the model, and prints.
  * Every byte of the log that is shown goes through kvt_sanitize first. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "cli_args.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hf_config.h"
 #include "kv_presets.h"
 #include "kvt_format.h"
 #include "kvt_text.h"
+#include "tutor_vllm_log.h"
 #include "vllm_explain.h"
 #include "vllm_log.h"
 
@@ -71,85 +70,6 @@ static void print_help(FILE *out)
           "log, 2 a usage error, an unreadable or binary file, or a model it cannot identify.\n"
           "\nExample: vllm serve ... 2>&1 | tee serve.log; kvtutor explain-log serve.log\n",
           out);
-}
-
-/* Reads the whole log, refusing more than VLLM_LOG_MAX_BYTES and binary data
- * as soon as either shows (a NUL byte ends the read at once, so /dev/zero or
- * a binary file costs one buffer). Returns 0, or 2 with the message printed. */
-static int read_log(const char *path, char **text, size_t *len)
-{
-    bool in = !path || strcmp(path, "-") == 0;
-    const char *name = in ? "standard input" : path;
-    char shown[256];
-    FILE *f = in ? stdin : fopen(path, "rb");
-    size_t cap = 0, n = 0;
-    char *buf = NULL;
-    struct stat st;
-
-    kvt_safe(name, shown, sizeof shown);
-    if (!f)
-        return input_error("%s: %s", shown, strerror(errno));
-    if (!in && fstat(fileno(f), &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            fclose(f);
-            return input_error("%s: is a folder, not a log file", shown);
-        }
-        if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > VLLM_LOG_MAX_BYTES) {
-            fclose(f);
-            return input_error("%s: %.0f MiB is more than a start-up log (the limit is %zu MiB); "
-                               "cut out the start-up part (head -n 5000 FILE)",
-                               shown, (double)st.st_size / 1048576.0, VLLM_LOG_MAX_BYTES >> 20);
-        }
-    }
-    for (;;) {
-        size_t got;
-        if (n == cap) {
-            size_t grow = cap ? cap * 2 : 65536;
-            char *nb;
-            if (grow > VLLM_LOG_MAX_BYTES + 1)
-                grow = VLLM_LOG_MAX_BYTES + 1;
-            if (grow <= cap || !(nb = realloc(buf, grow + 1))) {
-                free(buf);
-                if (!in)
-                    fclose(f);
-                return input_error("%s: more than %zu MiB: not a start-up log; cut out the "
-                                   "start-up part (head -n 5000)",
-                                   shown, VLLM_LOG_MAX_BYTES >> 20);
-            }
-            buf = nb;
-            cap = grow;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        if (memchr(buf + n, '\0', got)) {
-            free(buf);
-            if (!in)
-                fclose(f);
-            return input_error("%s: binary data (a NUL byte): not a text log", shown);
-        }
-        n += got;
-        if (got == 0) {
-            bool err = ferror(f);
-            int saved = errno;
-            if (!in)
-                fclose(f);
-            if (err) {
-                free(buf);
-                return input_error("%s: %s", shown, strerror(saved));
-            }
-            break;
-        }
-    }
-    if (n > VLLM_LOG_MAX_BYTES || vllm_log_check_text(buf, n, NULL) != VLLM_TEXT_OK) {
-        free(buf);
-        return n > VLLM_LOG_MAX_BYTES
-                   ? input_error("%s: more than %zu MiB: not a start-up log", shown,
-                                 VLLM_LOG_MAX_BYTES >> 20)
-                   : input_error("%s: mostly control bytes: not a text log", shown);
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
 }
 
 struct model_id {
@@ -382,7 +302,7 @@ int cli_explain_log(int argc, char **argv)
     struct vllm_explain *ex = NULL;
     struct model_id id = {0};
     const char *file;
-    char *text = NULL, shown[256];
+    char *text = NULL, shown[256], why[400];
     size_t len = 0;
     enum kv_field bad = KV_FIELD_NONE;
     enum kvt_err e;
@@ -397,8 +317,8 @@ int cli_explain_log(int argc, char **argv)
     file = a.npos > 0 && strcmp(a.pos[0], "-") != 0 ? a.pos[0] : NULL;
     if (a.npos == 0 && isatty(STDIN_FILENO))
         return usage_error("no log: give a FILE, or pipe one in");
-    if ((rc = read_log(file, &text, &len)) != 0)
-        return rc;
+    if (tutor_vllm_log_read(file, stdin, &text, &len, why, sizeof why) != 0)
+        return input_error("%s", why);
     log = calloc(1, sizeof *log);
     ex = calloc(1, sizeof *ex);
     if (!log || !ex) {

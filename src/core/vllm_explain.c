@@ -281,19 +281,23 @@ static void how_blocks(const struct ctx *c, const struct kv_result *r, double gi
 static void how_request(const struct ctx *c, const struct kv_result *r, uint64_t len, char *how,
                         size_t cap)
 {
-    char a1[32], a2[32], a3[32];
+    char a1[32], a2[32], a3[32], a4[32];
     uint32_t bs = r->deploy.block_size;
 
+    fint(len, a1, sizeof a1);
+    addf(how, cap, "; a request of %s tokens needs %s blocks: ", a1,
+         fint(r->blocks_per_request, a2, sizeof a2));
+    if (r->full_groups > 0)
+        addf(how, cap, "%u full group%s %s ceil(%s / %u) = %s", r->full_groups,
+             r->full_groups == 1 ? "" : "s", c->x, a1, bs,
+             fint(r->blocks_full_per_group, a3, sizeof a3));
     if (r->sliding_groups > 0)
         addf(how, cap,
-             "; a request of %s tokens needs %s blocks (%u full group%s %s ceil(%s / %u), %u "
-             "sliding group%s %s the window %s plus one chunk, plus one)",
-             fint(len, a1, sizeof a1), fint(r->blocks_per_request, a2, sizeof a2), r->full_groups,
-             r->full_groups == 1 ? "" : "s", c->x, a1, bs, r->sliding_groups,
-             r->sliding_groups == 1 ? "" : "s", c->x, fint(r->model.sliding_window, a3, sizeof a3));
-    else
-        addf(how, cap, "; a request of %s tokens needs ceil(%s / %u) = %s blocks",
-             fint(len, a1, sizeof a1), a1, bs, fint(r->blocks_per_request, a2, sizeof a2));
+             "%s%u sliding group%s %s (ceil(min(%s - 1 + %s scheduled tokens, %s) / %u) + 1) = %s",
+             r->full_groups > 0 ? ", and " : "", r->sliding_groups,
+             r->sliding_groups == 1 ? "" : "s", c->x, fint(r->model.sliding_window, a3, sizeof a3),
+             fint(r->deploy.max_num_batched_tokens, a4, sizeof a4), a1, bs,
+             fint(r->blocks_sliding_per_group, a2, sizeof a2));
 }
 
 /* One alternative, worked out by the calculator and written as the line

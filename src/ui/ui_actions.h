@@ -27,8 +27,9 @@ enum {
     X(HELP_EDIT, UC_EDIT, KEY_F(1), 0, 0, "F1", "help")                                            \
     X(BACK, UC_VIEW, 'q', 27, KEY_LEFT, "q", "back (quit on the course map)")                      \
     X(QUIT, UC_VIEW, 'Q', 0, 0, "Q", "quit kvtutor")                                               \
-    X(UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE, 'k', KEY_UP, 0, "j/k", "up")           \
-    X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE, 'j', KEY_DOWN, 0, NULL, "down")      \
+    X(UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'k', KEY_UP, 0, "j/k", "up") \
+    X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'j', KEY_DOWN, 0, NULL,    \
+      "down")                                                                                      \
     X(PAGE_UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT, KEY_PPAGE, 'b', 0, NULL, "page up")         \
     X(PAGE_DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT, KEY_NPAGE, ' ', 0, NULL, "page down")     \
     X(TOP, UC_MAP | UC_READ | UC_HELP, 'g', KEY_HOME, 0, NULL, "to the top")                       \
@@ -63,6 +64,7 @@ enum {
     X(CALC_TP_DOWN, UC_CALC, 'T', 0, 0, NULL, NULL)                                                \
     X(CALC_SHOW, UC_CALC, 'a', 0, 0, "a", "arithmetic: show or hide it")                           \
     X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "open a config.json for the model")                    \
+    X(CALC_LOG, UC_CALC, 'l', 0, 0, "l", "open a vLLM start-up log: its KV cache lines explained") \
     X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons by title and concept")                       \
     X(PRACTISE, UC_MAP | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")                \
     X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT, 'f', 0, 0, "f",                                     \

@@ -2,7 +2,12 @@
  * config.json), and the deployment knobs on keys. Every key recomputes the
  * memory breakdown, the concurrency and the decode ceiling with the same
  * calculator as `kvtutor calc`, draws the memory as a bar and the maximum
- * concurrency against context length as a chart. */
+ * concurrency against context length as a chart.
+ *
+ * `l` opens a vLLM start-up log the way `kvtutor explain-log` does (the same
+ * reader, parser and explanation): its capacity lines, recomputed and
+ * explained, replace the chart until `q`; j/k scroll them. A log whose model
+ * is not a preset is explained with the config.json opened with `o`. */
 #include "ui_app.h"
 
 #include <math.h>
@@ -13,9 +18,13 @@
 #include "hf_config.h"
 #include "kv_presets.h"
 #include "kvt_format.h"
+#include "kvt_text.h"
+#include "tutor_vllm_log.h"
 #include "ui_term.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
+#include "vllm_explain.h"
+#include "vllm_log.h"
 
 static const enum kv_dtype kv_types[] = {KV_DTYPE_AUTO, KV_DTYPE_FP8, KV_DTYPE_FP16, KV_DTYPE_BF16,
                                          KV_DTYPE_FP32};
@@ -31,7 +40,17 @@ struct calc {
     int util_pct;         /* gpu_memory_utilization x 100 */
     uint32_t tp;
     bool arithmetic, typing;
+    bool typing_log; /* the path typed is a vLLM log, not a config.json */
     struct ui_edit path;
+
+    /* an explained vLLM log; NULL when none is shown */
+    struct vllm_explain *ex;
+    struct ui_lines log_lines; /* laid out for log_width columns */
+    int log_width;
+    size_t log_top; /* first line shown */
+    char log_title[600];
+    char *log_text; /* the lines the verdicts quote live in it */
+    struct vllm_log *log;
 };
 
 static size_t index_of(const char *name, bool gpu)
@@ -105,6 +124,152 @@ static void bar(int y, int x, int width, const double *parts, const attr_t *attr
     }
 }
 
+static void log_close(struct calc *c)
+{
+    ui_lines_free(&c->log_lines);
+    free(c->ex);
+    free(c->log);
+    free(c->log_text);
+    c->ex = NULL;
+    c->log = NULL;
+    c->log_text = NULL;
+    c->log_width = 0;
+    c->log_top = 0;
+}
+
+/* The explanation as lines of `width` columns: the same verdicts and words
+ * as `kvtutor explain-log`. */
+static void log_layout(struct calc *c, int width)
+{
+    const struct vllm_explain *ex = c->ex;
+    struct ui_lines *l = &c->log_lines;
+    char buf[2 * VLLM_WHY_MAX], text[1024], a1[32], a2[32];
+    bool utf8 = ui_term_utf8();
+
+    ui_lines_free(l);
+    c->log_width = width;
+    if (ex->assumed[0]) {
+        snprintf(buf, sizeof buf, "Assumed: %s", ex->assumed);
+        ui_lines_text(l, buf, width, 0, A_DIM);
+    }
+    if (ex->blocked[0]) {
+        snprintf(buf, sizeof buf, "Not recomputed: %s", ex->blocked);
+        ui_lines_text(l, buf, width, 0, ui_color(UI_C_WARN));
+    }
+    for (size_t i = 0; i < ex->n; i++) {
+        const struct vllm_verdict *v = &ex->v[i];
+        const struct vllm_line *ln = v->line;
+        bool whole = ln->kind == VLLM_LINE_KV_TOKENS || ln->kind == VLLM_LINE_GPU_BLOCKS ||
+                     ln->kind == VLLM_LINE_ATTN_BLOCK;
+
+        ui_lines_blank(l);
+        kvt_sanitize(c->log_text + ln->msg, ln->msg_len, text, sizeof text, 0);
+        snprintf(buf, sizeof buf, "line %zu  %s", ln->line_no, text);
+        ui_lines_verbatim(l, buf, 0, A_BOLD);
+        if (v->has_computed) {
+            if (whole)
+                snprintf(buf, sizeof buf, "logged %s, computed %s  %s",
+                         kvt_fmt_int((uint64_t)ln->value, a1, sizeof a1),
+                         kvt_fmt_int((uint64_t)v->computed, a2, sizeof a2),
+                         v->match == VLLM_MATCH_YES
+                             ? (utf8 ? "\xe2\x9c\x93 match" : "ok match")
+                             : (utf8 ? "\xe2\x9c\x97 differs" : "x differs"));
+            else
+                snprintf(buf, sizeof buf, "logged %.2f, computed %.2f  %s", ln->value, v->computed,
+                         v->match == VLLM_MATCH_YES
+                             ? (utf8 ? "\xe2\x9c\x93 match" : "ok match")
+                             : (utf8 ? "\xe2\x9c\x97 differs" : "x differs"));
+            ui_lines_verbatim(l, buf, 2,
+                              v->match == VLLM_MATCH_YES ? ui_color(UI_C_RIGHT)
+                                                         : ui_color(UI_C_WRONG));
+        }
+        ui_lines_text(l, v->how, width, 2, A_NORMAL);
+        if (v->change[0]) {
+            snprintf(buf, sizeof buf, "What would change it: %s", v->change);
+            ui_lines_text(l, buf, width, 2, A_DIM);
+        }
+    }
+}
+
+/* Opens a vLLM log as `kvtutor explain-log` does; on failure says why and
+ * keeps what was shown. */
+static void log_open(struct calc *c, struct ui *ui, const char *path)
+{
+    size_t n, len;
+    const struct kv_model_preset *models = kv_model_presets(&n), *p = NULL;
+    struct vllm_log *log = calloc(1, sizeof *log);
+    struct vllm_explain *ex = calloc(1, sizeof *ex);
+    char why[400], *text = NULL, name[KVT_SAFE_FIELD], ver[32];
+    struct kv_model m;
+    enum kv_field bad = KV_FIELD_NONE;
+    enum kvt_err e;
+
+    if (!log || !ex)
+        goto fail;
+    if (tutor_vllm_log_read(path, NULL, &text, &len, why, sizeof why) != 0) {
+        ui_say(ui, UI_BAD, "%s", why);
+        goto fail;
+    }
+    vllm_log_parse(text, len, log);
+    kvt_safe(path, name, sizeof name);
+    if (log->n_lines == 0) {
+        ui_say(ui, UI_BAD, "%s: no capacity line: is it a vLLM start-up log?", name);
+        goto fail;
+    }
+    if (log->args.model[0])
+        p = kv_model_preset_find(log->args.model);
+    if (p)
+        m = p->model;
+    else if (c->model == SIZE_MAX)
+        m = c->config; /* the config.json opened with o */
+    else {
+        ui_say(ui, UI_BAD,
+               "the log's model %s is not a preset: open its config.json (o), then the log",
+               log->args.model[0] ? kvt_safe(log->args.model, why, KVT_SAFE_FIELD) : "(not named)");
+        goto fail;
+    }
+    e = vllm_explain(log, &m, ui_term_utf8(), ex, &bad);
+    if (e != KVT_E_OK) {
+        ui_say(ui, UI_BAD, "the model under the log's settings: %s (%s)", kvt_strerror(e),
+               kv_field_name(bad));
+        goto fail;
+    }
+    log_close(c);
+    c->ex = ex;
+    c->log = log;
+    c->log_text = text;
+    if (p)
+        c->model = (size_t)(p - models);
+    {
+        const char *base = strrchr(path, '/');
+        snprintf(c->log_title, sizeof c->log_title,
+                 "vLLM %s log (%zu match, %zu differ, %zu not recomputed): %s",
+                 log->version[0] ? kvt_safe(log->version, ver, sizeof ver) : "(version not stated)",
+                 ex->matched, ex->mismatched, ex->unchecked,
+                 kvt_safe(base ? base + 1 : path, name, sizeof name));
+    }
+    /* the knobs the playground has follow the log, for when it is closed */
+    if (log->args.max_model_len >= 1024 && log->args.max_model_len <= ((uint64_t)1 << 20))
+        c->seq = log->args.max_model_len;
+    if (log->args.tp >= 1 && log->args.tp <= 64)
+        c->tp = log->args.tp;
+    if (log->args.gpu_memory_utilization >= 0.5)
+        c->util_pct = (int)lround(log->args.gpu_memory_utilization * 100);
+    {
+        enum kv_dtype t;
+        if (log->args.kv_cache_dtype[0] && kv_dtype_parse(log->args.kv_cache_dtype, &t))
+            for (unsigned k = 0; k < sizeof kv_types / sizeof kv_types[0]; k++)
+                if (kv_types[k] == t)
+                    c->kv = k;
+    }
+    ui_say(ui, UI_INFO, "q closes the log, j/k scroll it");
+    return;
+fail:
+    free(text);
+    free(log);
+    free(ex);
+}
+
 static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
 {
     struct calc *c = self;
@@ -128,8 +293,19 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     ui_put(y++, 2, cols - 4, line, A_NORMAL);
     y++;
     if (c->typing) {
-        ui_put(y, 2, 20, "config.json path:", A_BOLD);
+        ui_put(y, 2, 20, c->typing_log ? "vLLM log path:" : "config.json path:", A_BOLD);
         ui_edit_draw(&c->path, y, 21, cols - 23);
+        return;
+    }
+    /* a log replaces the memory bar and the chart: its own figures are the subject */
+    if (c->ex) {
+        if (c->log_width != cols - 4)
+            log_layout(c, cols - 4);
+        if (c->log_top >= c->log_lines.n)
+            c->log_top = c->log_lines.n ? c->log_lines.n - 1 : 0;
+        ui_put(y++, 2, cols - 4, c->log_title, ui_color(UI_C_HEADING) | A_BOLD);
+        if (y < top + rows)
+            ui_lines_draw(&c->log_lines, c->log_top, y, top + rows - y, cols - 2, -1);
         return;
     }
     if (run(c, c->seq, &r, &bad) != KVT_E_OK) {
@@ -233,7 +409,19 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
 
     switch (a) {
     case UI_BACK:
+        if (c->ex) {
+            log_close(c);
+            return;
+        }
         ui_pop(ui);
+        return;
+    case UI_UP:
+        if (c->ex && c->log_top > 0)
+            c->log_top--;
+        return;
+    case UI_DOWN:
+        if (c->ex && c->log_top + 1 < c->log_lines.n)
+            c->log_top++;
         return;
     case UI_CALC_MODEL_NEXT:
     case UI_CALC_MODEL_PREV:
@@ -292,6 +480,12 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
         break;
     case UI_CALC_CONFIG:
         c->typing = true;
+        c->typing_log = false;
+        break;
+    case UI_CALC_LOG:
+        ui_edit_clear(&c->path); /* a log is asked for afresh each time */
+        c->typing = true;
+        c->typing_log = true;
         break;
     case UI_CANCEL:
         c->typing = false;
@@ -300,6 +494,11 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
         struct hf_config_info info;
         struct hf_config_error err;
         struct kv_model m;
+        if (c->typing_log) {
+            c->typing = false;
+            log_open(c, ui, c->path.buf);
+            break;
+        }
         if (hf_config_load(c->path.buf, &m, &info, &err) != KVT_E_OK) {
             ui_say(ui, UI_BAD, "%s: %s", c->path.buf, err.what);
             break;
@@ -329,6 +528,14 @@ static void calc_edit_key(void *self, struct ui *ui, int key)
     ui_edit_key(&c->path, key);
 }
 
+static void calc_destroy(void *self)
+{
+    struct calc *c = self;
+    if (c)
+        log_close(c);
+    free(c);
+}
+
 static const struct ui_screen_ops ops = {
     .name = "calc",
     .context = calc_context,
@@ -337,7 +544,7 @@ static const struct ui_screen_ops ops = {
     .action = calc_action,
     .text = calc_text,
     .edit_key = calc_edit_key,
-    .destroy = free,
+    .destroy = calc_destroy,
 };
 
 struct ui_screen ui_calc_new(struct ui *ui)
