@@ -98,12 +98,6 @@ static bool blocked(const struct ctx *c, const struct kv_result *r, char *why, s
                  "the log sets num_gpu_blocks_override (%llu blocks, whatever the memory); the "
                  "calculator does not take an override yet",
                  (unsigned long long)a->num_gpu_blocks_override);
-    else if (r->hybrid && after_019)
-        snprintf(why, cap,
-                 "the model mixes sliding-window and full layers, and vLLM changed how many "
-                 "blocks a sliding group needs after 0.19 (vLLM PR 47728); the calculator has "
-                 "the 0.19 rule only, and this log is from %.31s",
-                 ver);
     else if (r->mla && after_019 && !a->block_size)
         snprintf(why, cap,
                  "an MLA model on vLLM %.31s: the block size follows the attention backend "
@@ -127,9 +121,13 @@ static void settings(struct ctx *c, char *assumed, size_t cap)
 
     kv_deploy_defaults(&c->d);
     /* the log's release picks the calculator's rules (default util, grouping, windows) */
-    if (c->log->version[0] && !kv_vllm_parse(c->log->version, &c->d.vllm))
+    if (!c->log->version[0])
+        addf(assumed, cap, "vLLM %s rules (the log does not say its version); ", KV_VLLM_DEFAULT);
+    else if (!kv_vllm_parse(c->log->version, &c->d.vllm))
         addf(assumed, cap, "vLLM %s rules (the log's version is not one kvtutor reads); ",
              KV_VLLM_DEFAULT);
+    if (a->async_scheduling == 0)
+        c->d.sync_scheduling = true; /* one batch in flight, not two */
     if (a->tp)
         c->d.tp = a->tp;
     if (a->pp)
@@ -495,6 +493,10 @@ enum kvt_err vllm_explain(const struct vllm_log *log, const struct kv_model *m, 
     if (e != KVT_E_OK)
         return e;
     blocked(&c, &probe, why_blocked, sizeof why_blocked);
+    /* what the calculator's rules for this release assume or cannot date */
+    for (size_t i = 0; i < probe.rules.n_notes; i++)
+        addf(out->assumed, sizeof out->assumed, "%s%s", out->assumed[0] ? "; " : "",
+             probe.rules.notes[i].text);
     memcpy(out->blocked, why_blocked, sizeof why_blocked);
 
     for (size_t i = 0; i < log->n_lines; i++) {

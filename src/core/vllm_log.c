@@ -282,6 +282,15 @@ static bool real_value(struct span v, double *out)
     return read_real(&p, v.p + v.n, out) && p == v.p + v.n;
 }
 
+/* True or False; anything else (None) leaves *dst alone. */
+static void bool_value(struct span v, int *dst)
+{
+    if (v.n == 4 && memcmp(v.p, "True", 4) == 0)
+        *dst = 1;
+    else if (v.n == 5 && memcmp(v.p, "False", 5) == 0)
+        *dst = 0;
+}
+
 static void set_u32(struct span v, uint32_t *dst)
 {
     uint64_t u;
@@ -348,12 +357,11 @@ static void arg_value(struct span k, struct span v, struct vllm_args *a)
         str_value(v, a->kv_cache_dtype, sizeof a->kv_cache_dtype);
     else if (key_is(k, "block_size"))
         set_u32(v, &a->block_size);
-    else if (key_is(k, "enable_prefix_caching")) {
-        if (v.n == 4 && memcmp(v.p, "True", 4) == 0)
-            a->prefix_caching = 1;
-        else if (v.n == 5 && memcmp(v.p, "False", 5) == 0)
-            a->prefix_caching = 0;
-    } else if (key_is(k, "max_num_batched_tokens"))
+    else if (key_is(k, "enable_prefix_caching"))
+        bool_value(v, &a->prefix_caching);
+    else if (key_is(k, "async_scheduling"))
+        bool_value(v, &a->async_scheduling);
+    else if (key_is(k, "max_num_batched_tokens"))
         set_u64(v, &a->max_num_batched_tokens);
     else if (key_is(k, "num_gpu_blocks_override"))
         set_u64(v, &a->num_gpu_blocks_override);
@@ -499,6 +507,10 @@ static void on_line(struct parser *ps, const char *line, const char *end)
         if (read_uint(&p, end, &u) && u > 0)
             from_line->max_num_batched_tokens = u;
     }
+    if (find(line, end, "Asynchronous scheduling is enabled") != NULL)
+        from_line->async_scheduling = 1;
+    else if (find(line, end, "Asynchronous scheduling is disabled") != NULL)
+        from_line->async_scheduling = 0;
     if ((m = find(line, end, "Mamba cache mode is set to '")) != NULL)
         read_token(m + 28, end, from_line->mamba_cache_mode, sizeof from_line->mamba_cache_mode);
     if ((m = find(line, end, "num_gpu_blocks_override=")) != NULL) {
@@ -519,7 +531,7 @@ static void merge(struct parser *ps)
     struct vllm_log *o = ps->out;
     struct vllm_args *m = &o->args;
 
-    m->prefix_caching = -1;
+    m->prefix_caching = m->async_scheduling = -1;
     for (int s = VLLM_SRC_LINE; s <= VLLM_SRC_ENGINE; s++) {
         const struct vllm_args *a = &ps->by[s].a;
 #define TAKE_STR(f)                                                                                \
@@ -547,6 +559,8 @@ static void merge(struct parser *ps)
         TAKE_STR(mamba_cache_mode);
         if (a->prefix_caching >= 0)
             m->prefix_caching = a->prefix_caching;
+        if (a->async_scheduling >= 0)
+            m->async_scheduling = a->async_scheduling;
         if (a->spec) {
             m->spec = true;
             TAKE_STR(spec_method);
@@ -565,7 +579,7 @@ void vllm_log_parse(const char *text, size_t len, struct vllm_log *out)
 
     memset(out, 0, sizeof *out);
     for (int s = 0; s < 4; s++)
-        ps.by[s].a.prefix_caching = -1;
+        ps.by[s].a.prefix_caching = ps.by[s].a.async_scheduling = -1;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
         ps.line_no++;

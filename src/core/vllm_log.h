@@ -68,7 +68,8 @@ struct vllm_args {
     uint32_t tp, pp, dcp;
     char kv_cache_dtype[32]; /* as written: "auto", "fp8_e4m3" */
     uint32_t block_size;
-    int prefix_caching; /* -1 not said, 0 off, 1 on */
+    int prefix_caching;   /* -1 not said, 0 off, 1 on */
+    int async_scheduling; /* -1 not said, 0 off, 1 on */
     uint64_t max_num_batched_tokens;
     uint64_t num_gpu_blocks_override;
     uint64_t kv_cache_memory_bytes;
