@@ -35,6 +35,21 @@ static void test_reproduces_reference_file(void **state)
     free(want);
 }
 
+/* and the cards at the 36,500-day cap, where Good and Easy go past it */
+static void test_reproduces_cap_file(void **state)
+{
+    (void)state;
+    char *want = fixture_read("ts-fsrs-5.4.2-cap.tsv");
+    struct run_result r;
+
+    assert_non_null(want);
+    r = replay(want);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, want);
+    run_free(&r);
+    free(want);
+}
+
 static void test_only_four_columns_needed(void **state)
 {
     (void)state;
@@ -75,6 +90,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reproduces_reference_file),
+        cmocka_unit_test(test_reproduces_cap_file),
         cmocka_unit_test(test_only_four_columns_needed),
         cmocka_unit_test(test_bad_rows),
     };

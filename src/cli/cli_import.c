@@ -37,7 +37,7 @@
 #define DAY_SECONDS    86400LL
 #define MAX_SECONDS    86400.0 /* one answer: at most a day */
 #define MAX_COUNT      1000000 /* reviews or lapses of one exercise */
-#define MAX_INTERVAL   36502   /* days: FSRS's cap of 36,500, and ts-fsrs's +2 */
+#define MAX_INTERVAL   36503   /* days: FSRS's cap, then Hard < Good < Easy (fsrs.c) */
 #define STABILITY_MIN  0.001   /* FSRS's bounds (fsrs.h) */
 #define STABILITY_MAX  36500.0
 #define DIFFICULTY_MIN 1.0

@@ -103,7 +103,8 @@ static uint32_t interval(const struct fsrs_params *p, double s)
 }
 
 /* The four outcomes are computed together and their intervals kept in
- * order (Again <= Hard < Good < Easy), as ts-fsrs does. */
+ * order (Again <= Hard < Good < Easy), as ts-fsrs does, after each is
+ * capped: so an interval can exceed max_interval by up to 2 days. */
 enum kvt_err fsrs_apply(const struct fsrs_params *p, struct fsrs_card *card, double elapsed_days,
                         enum fsrs_rating rating, struct fsrs_review *out)
 {
@@ -147,7 +148,10 @@ enum kvt_err fsrs_apply(const struct fsrs_params *p, struct fsrs_card *card, dou
     card->reps++;
     if (rating == FSRS_AGAIN && !first)
         card->lapses++;
-    out->interval = ivl[rating] < p->max_interval ? ivl[rating] : p->max_interval;
+    /* no second cap: ts-fsrs keeps Hard < Good < Easy after capping each,
+     * so at the cap Good and Easy come out max_interval + 1 and + 2 (the
+     * reference vectors in tests/fixtures/ts-fsrs-5.4.2-cap.tsv) */
+    out->interval = ivl[rating];
     out->retrievability = r;
     out->first = first;
     return KVT_E_OK;

@@ -23,7 +23,7 @@ enum fsrs_rating { FSRS_AGAIN = 1, FSRS_HARD = 2, FSRS_GOOD = 3, FSRS_EASY = 4 }
 struct fsrs_params {
     double w[FSRS_WEIGHTS];
     double desired_retention; /* (0, 1): 0.9 by default */
-    uint32_t max_interval;    /* days: 36500 by default */
+    uint32_t max_interval;    /* days: 36500 by default (see fsrs_apply) */
 };
 
 /* A card's memory. A card with reps == 0 has never been reviewed. */
@@ -46,8 +46,10 @@ void fsrs_default_params(struct fsrs_params *p);
 enum kvt_err fsrs_check_params(const struct fsrs_params *p);
 
 /* Applies one review `elapsed_days` after the last one (ignored on the first
- * review). Returns KVT_E_RANGE for a rating outside 1..4 or negative or
- * non-finite days, and leaves the card untouched then. */
+ * review). out->interval is each grade's interval capped at max_interval,
+ * then Hard, Good and Easy kept a day apart as ts-fsrs 5.4.2 does: so up to
+ * max_interval + 3 (+ 2 with the default weights). Returns KVT_E_RANGE for a rating outside 1..4 or
+ * negative or non-finite days, and leaves the card untouched then. */
 enum kvt_err fsrs_apply(const struct fsrs_params *p, struct fsrs_card *card, double elapsed_days,
                         enum fsrs_rating rating, struct fsrs_review *out);
 
