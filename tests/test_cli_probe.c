@@ -17,6 +17,7 @@
 #include <setjmp.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include <cmocka.h>
 
 #include "run_cmd.h"
+#include "tsv.h"
 
 #ifndef PROBE_DIR
 #error "PROBE_DIR must name tests/probes"
@@ -289,6 +291,187 @@ static void test_falls_back_to_the_cpu(void **state)
     unlink(path);
 }
 
+/* Text from a probe (device name, compute capability, kernel, error
+ * message) holding a title change, a screen clear and an 8-bit CSI never
+ * reaches the terminal as such: not in the report, not in the progress
+ * bar, not in the failure line, not in --json. */
+static bool has_raw_controls(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if ((*p < 0x20 && *p != '\n' && *p != '\r') || *p == 0x7f ||
+            (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+            return true;
+    return false;
+}
+
+static void test_probe_text_never_reaches_the_terminal_raw(void **state)
+{
+    (void)state;
+    struct run_result r;
+    char *ok[] = {"--program", "/bin/sh", "--cuda", "--no-record", "--", PROBE_DIR "/escapes.sh",
+                  NULL};
+    probe_json(ok, 0, &r);
+    assert_non_null(strstr(r.out, "GPU: GPU")); /* the name is shown, made inert */
+    assert_non_null(strstr(r.out, "pwned"));
+    assert_false(has_raw_controls(r.out));
+    assert_false(has_raw_controls(r.err));
+    run_free(&r);
+
+    char *failed[] = {"--program",   "/bin/sh", "--cuda",
+                      "--no-record", "--",      PROBE_DIR "/escapes.sh",
+                      "fail",        NULL};
+    probe_json(failed, 1, &r);
+    assert_non_null(strstr(r.err, "cuda probe failed: bad"));
+    assert_false(has_raw_controls(r.err));
+    run_free(&r);
+
+    char *json[] = {
+        "--program", "/bin/sh", "--cuda", "--no-record", "--json", "--", PROBE_DIR "/escapes.sh",
+        "fail",      NULL};
+    json_t *j = probe_json(json, 1, &r);
+    assert_non_null(j); /* still the probe's words, escaped as JSON */
+    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(j, "device"), "name")),
+                           "\x1b]0;pwned"));
+    for (const unsigned char *p = (const unsigned char *)r.out; *p; p++)
+        assert_true(*p == '\n' || (*p >= 0x20 && *p < 0x7f));
+    json_decref(j);
+    run_free(&r);
+}
+
+/* The flags `kvtutor probe --model M` hands the GPU probe, against every
+ * model's config.json (tests/fixtures/model-presets.tsv): hidden, heads x
+ * head_dim, KV heads x head_dim (MLA: the latent, kv_lora_rank +
+ * qk_rope_head_dim), the MLP a token reads (intermediate_size; MoE:
+ * (experts per token + shared) x moe_intermediate_size), vocabulary,
+ * layers, and the sequence length as the context. */
+static unsigned long long flag_value(const char *file, const char *flag, int *count)
+{
+    FILE *f = fopen(file, "r");
+    char line[256];
+    unsigned long long v = 0;
+    bool next = false;
+    *count = 0;
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (next)
+            v = strtoull(line, NULL, 10);
+        next = strcmp(line, flag) == 0;
+        *count += next;
+    }
+    fclose(f);
+    return v;
+}
+
+static unsigned long long cell(const struct tsv *t, size_t row, const char *col)
+{
+    return strtoull(tsv_get(t, row, col), NULL, 10);
+}
+
+static void test_model_shapes_reach_the_gpu_probe(void **state)
+{
+    (void)state;
+    struct tsv t;
+    char file[256];
+    snprintf(file, sizeof file, "/tmp/kvt-cli-probe-args-%ld", (long)getpid());
+    assert_int_equal(tsv_load("model-presets.tsv", &t), 0);
+    for (size_t i = 0; i < tsv_count(&t); i++) {
+        const char *model = tsv_get(&t, i, "model");
+        char *args[] = {"--program",   "/bin/sh", "--cuda", "--no-record", "--model",
+                        (char *)model, "--seq",   "4096",   "--",          PROBE_DIR "/args.sh",
+                        file,          NULL};
+        struct run_result r;
+        int n;
+        unlink(file);
+        probe_json(args, 0, &r);
+        run_free(&r);
+        bool mla = strcmp(tsv_get(&t, i, "kv_lora_rank"), "-") != 0;
+        bool moe = strcmp(tsv_get(&t, i, "experts_per_token"), "-") != 0;
+        unsigned long long head = cell(&t, i, "head_dim");
+        unsigned long long kv = mla ? cell(&t, i, "kv_lora_rank") + cell(&t, i, "qk_rope_head_dim")
+                                    : cell(&t, i, "num_key_value_heads") * head;
+        unsigned long long mlp =
+            moe ? (cell(&t, i, "experts_per_token") + cell(&t, i, "shared_experts")) *
+                      cell(&t, i, "moe_intermediate_size")
+                : cell(&t, i, "intermediate_size");
+        /* gpt-oss: experts in MXFP4 (4.25 bits a weight), the rest in bf16:
+         * measured as an MLP of the same bytes in 2-byte elements,
+         * 4 x 2880 x 4.25 / 16 = 3060 */
+        if (strncmp(model, "gpt-oss", 7) == 0)
+            mlp = mlp * 425 / 1600;
+        const struct {
+            const char *flag;
+            unsigned long long want;
+        } f[] = {
+            {"--hidden", cell(&t, i, "hidden_size")},
+            {"--q-dim", cell(&t, i, "num_attention_heads") * head},
+            {"--kv-dim", kv},
+            {"--mlp-dim", mlp},
+            {"--vocab", cell(&t, i, "vocab_size")},
+            {"--layers", cell(&t, i, "num_hidden_layers")},
+            {"--context", 4096},
+        };
+        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+            unsigned long long got = flag_value(file, f[k].flag, &n);
+            if (n != 1 || got != f[k].want)
+                fail_msg("%s: %s %llu (given %d times), want %llu", model, f[k].flag, got, n,
+                         f[k].want);
+        }
+        /* DeepSeek-V3 ships FP8 weights; the others bf16 */
+        assert_int_equal(flag_value(file, "--elem-bytes", &n), mla ? 1 : 2);
+        /* full attention everywhere: the config's KV bytes per token in 16 bits */
+        unsigned long long kv_token = flag_value(file, "--kv-token-bytes", &n);
+        unsigned long long full = cell(&t, i, "kv_bytes_per_token_16bit_all_layers_full");
+        if (strcmp(tsv_get(&t, i, "sliding_window"), "none") == 0 && kv_token != full)
+            fail_msg("%s: --kv-token-bytes %llu, want %llu", model, kv_token, full);
+        assert_true(kv_token > 0 && kv_token <= full);
+    }
+    tsv_free(&t);
+
+    /* a flag given after -- is the learner's: not given twice */
+    char *mine[] = {"--program",          "/bin/sh", "--cuda",   "--no-record", "--",
+                    PROBE_DIR "/args.sh", file,      "--hidden", "100",         NULL};
+    struct run_result r;
+    int n;
+    probe_json(mine, 0, &r);
+    run_free(&r);
+    assert_int_equal(flag_value(file, "--hidden", &n), 100);
+    assert_int_equal(n, 1);
+    assert_int_equal(flag_value(file, "--vocab", &n), 152064); /* qwen2.5-7b, the default */
+    /* the CPU probe has no decode step: no shapes for it */
+    char *cpu[] = {"--program", "/bin/sh", "--no-record", "--", PROBE_DIR "/args.sh", file, NULL};
+    probe_json(cpu, 0, &r);
+    run_free(&r);
+    flag_value(file, "--hidden", &n);
+    assert_int_equal(n, 0);
+    unlink(file);
+}
+
+/* The CPU probe refuses --size-mib out of range naming the bound it broke. */
+static void test_cpu_probe_size_refused_with_the_reason(void **state)
+{
+    (void)state;
+    char cpu[4096];
+    snprintf(cpu, sizeof cpu, "%s", run_kvtutor_path());
+    char *slash = strrchr(cpu, '/');
+    assert_non_null(slash);
+    snprintf(slash + 1, sizeof cpu - (size_t)(slash + 1 - cpu), "kvtutor-probe-cpu");
+    struct run_result r;
+    /* 256 threads x one 64-token block of 2 KiB = 32 MiB at least */
+    char *small[] = {cpu, "--size-mib", "16", "--threads", "256", NULL};
+    assert_int_equal(run_cmd(small, NULL, &r), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--size-mib 16 is below 32 MiB, one 64-token block of 2 KiB "
+                                  "tokens for each of 256 threads"));
+    run_free(&r);
+    /* 1 TiB, the flag's ceiling: more than half of what any test machine has */
+    char *big[] = {cpu, "--size-mib", "1048576", NULL};
+    assert_int_equal(run_cmd(big, NULL, &r), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--size-mib 1048576 is more than half of the available memory"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +481,9 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_cpu_probe_end_to_end),
         cmocka_unit_test(test_falls_back_to_the_cpu),
+        cmocka_unit_test(test_probe_text_never_reaches_the_terminal_raw),
+        cmocka_unit_test(test_model_shapes_reach_the_gpu_probe),
+        cmocka_unit_test(test_cpu_probe_size_refused_with_the_reason),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -8,6 +8,8 @@
 #include "cli_paths.h"
 
 #include <jansson.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "kv_calc.h"
 #include "kv_ceiling.h"
 #include "kv_presets.h"
+#include "kvt_text.h"
 #include "probe.h"
 #include "probe_log.h"
 #include "store_report.h"
@@ -45,6 +48,144 @@ struct run_view {
 };
 
 #define usage_error(...) cli_usage_error("probe", __VA_ARGS__)
+
+/* Text a probe said (a device name, a kernel, a message) as it may reach a
+ * terminal: escapes, controls and broken UTF-8 made visible and inert. */
+static const char *safe(const char *text, char *buf, size_t cap)
+{
+    if (!text)
+        text = "?";
+    kvt_sanitize(text, strlen(text), buf, cap, 0);
+    return buf;
+}
+
+/* ---- signals ----
+ * The probe runs in a process group of its own (so that stopping it stops
+ * what it started), which also means a Ctrl-C at the terminal does not
+ * reach it. SIGINT, SIGTERM and SIGHUP therefore only set this flag; the
+ * supervisor sees it, stops the probe's group (SIGTERM, SIGKILL after the
+ * grace period), the run is kept as stopped, and kvtutor then dies of the
+ * same signal. */
+static volatile sig_atomic_t quit_signal;
+
+static void on_quit_signal(int sig)
+{
+    quit_signal = sig;
+}
+
+static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void catch_quit_signals(struct sigaction old[3])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_quit_signal; /* no SA_RESTART: the wait for output ends at once */
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaction(quit_signals[i], &sa, &old[i]);
+}
+
+static void release_quit_signals(const struct sigaction old[3])
+{
+    for (int i = 0; i < 3; i++)
+        sigaction(quit_signals[i], &old[i], NULL);
+    if (quit_signal) {
+        signal(quit_signal, SIG_DFL);
+        raise(quit_signal);
+    }
+}
+
+/* ---- the model's decode step, for the GPU probe ----
+ * The presets carry the attention shapes; the MLP width a token reads and
+ * the vocabulary come from each model's config.json (the same table as
+ * tests/fixtures/model-presets.tsv): intermediate_size for a dense model,
+ * (experts per token + shared experts) x moe_intermediate_size for a MoE.
+ * experts_bits: the experts' storage when it differs from the preset's
+ * weights (gpt-oss keeps its experts in MXFP4, the rest in bf16). */
+static const struct probe_shape {
+    const char *id;
+    uint32_t vocab, mlp_dim;
+    uint32_t q_head_dim; /* MLA: qk_nope + qk_rope head dim; 0 = the preset's */
+    double experts_bits; /* 0 = as the other weights */
+} shapes[] = {
+    {"Qwen/Qwen2.5-0.5B-Instruct", 151936, 4864, 0, 0},
+    {"Qwen/Qwen2.5-1.5B-Instruct", 151936, 8960, 0, 0},
+    {"Qwen/Qwen2.5-7B-Instruct", 152064, 18944, 0, 0},
+    {"Qwen/Qwen2.5-14B-Instruct", 152064, 13824, 0, 0},
+    {"Qwen/Qwen2.5-32B-Instruct", 152064, 27648, 0, 0},
+    {"Qwen/Qwen2.5-72B-Instruct", 152064, 29568, 0, 0},
+    {"Qwen/Qwen3-8B", 151936, 12288, 0, 0},
+    {"Qwen/Qwen3-32B", 151936, 25600, 0, 0},
+    {"Qwen/Qwen3-30B-A3B", 151936, 8 * 768, 0, 0},
+    {"Qwen/Qwen3-235B-A22B", 151936, 8 * 1536, 0, 0},
+    {"meta-llama/Llama-3.1-8B-Instruct", 128256, 14336, 0, 0},
+    {"meta-llama/Llama-3.1-70B-Instruct", 128256, 28672, 0, 0},
+    {"meta-llama/Llama-3.1-405B-Instruct", 128256, 53248, 0, 0},
+    {"meta-llama/Llama-3.2-1B-Instruct", 128256, 8192, 0, 0},
+    {"meta-llama/Llama-3.2-3B-Instruct", 128256, 8192, 0, 0},
+    {"mistralai/Mistral-7B-Instruct-v0.3", 32768, 14336, 0, 0},
+    {"mistralai/Mixtral-8x7B-Instruct-v0.1", 32000, 2 * 14336, 0, 0},
+    {"google/gemma-2-9b-it", 256000, 14336, 0, 0},
+    {"google/gemma-2-27b-it", 256000, 36864, 0, 0},
+    {"google/gemma-3-27b-it", 262144, 21504, 0, 0},
+    {"microsoft/Phi-3-mini-4k-instruct", 32064, 8192, 0, 0},
+    {"microsoft/phi-4", 100352, 17920, 0, 0},
+    {"deepseek-ai/DeepSeek-V3", 129280, (8 + 1) * 2048, 192, 0},
+    {"openai/gpt-oss-20b", 201088, 4 * 2880, 0, 4.25},
+    {"openai/gpt-oss-120b", 201088, 4 * 2880, 0, 4.25},
+};
+
+/* Appends the decode step's flags for the model to argv (from *n on) and
+ * returns how many; a flag the learner passed after "--" is left to them. */
+static int shape_args(const struct probe_opts *o, char **argv, int n, char store[][24])
+{
+    const struct kv_model *m = &o->model->model;
+    const struct probe_shape *sh = NULL;
+    struct kv_deploy d;
+    struct kv_result res;
+    int k = 0;
+
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        if (strcmp(shapes[i].id, o->model->id) == 0)
+            sh = &shapes[i];
+    kv_deploy_defaults(&d);
+    if (!sh || kv_calc(m, &d, &res, NULL, NULL) != KVT_E_OK)
+        return 0; /* the probe's own model, Qwen2.5-7B */
+    uint32_t head_dim = sh->q_head_dim ? sh->q_head_dim : res.head_dim;
+    uint64_t kv_dim =
+        res.mla ? (uint64_t)m->mla_rank + m->mla_rope_dim : (uint64_t)m->kv_heads * res.head_dim;
+    double bits = kv_dtype_weight_bits(res.weights_dtype);
+    unsigned elem = bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
+    /* matrices are measured by their bytes: experts stored in fewer bits
+     * than `elem` bytes are measured as a narrower MLP of the same bytes */
+    uint64_t mlp = sh->experts_bits > 0
+                       ? (uint64_t)llround(sh->mlp_dim * sh->experts_bits / (8.0 * elem))
+                       : sh->mlp_dim;
+    uint64_t kv_read = kv_calc_kv_read_bytes(&res, o->seq);
+    uint64_t kv_token = kv_read == UINT64_MAX ? 0 : (kv_read + o->seq - 1) / o->seq;
+    const struct {
+        const char *flag;
+        uint64_t v;
+    } f[] = {
+        {"--hidden", m->hidden}, {"--q-dim", (uint64_t)m->heads * head_dim},
+        {"--kv-dim", kv_dim},    {"--mlp-dim", mlp},
+        {"--vocab", sh->vocab},  {"--layers", m->layers},
+        {"--elem-bytes", elem},  {"--kv-token-bytes", kv_token},
+        {"--context", o->seq},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        bool given = false;
+        for (int j = 0; j < o->npass; j++)
+            given = given || strcmp(o->pass[j], f[i].flag) == 0;
+        if (given || f[i].v == 0)
+            continue;
+        snprintf(store[k], sizeof store[k], "%llu", (unsigned long long)f[i].v);
+        argv[n + 2 * k] = (char *)f[i].flag;
+        argv[n + 2 * k + 1] = store[k];
+        k++;
+    }
+    return 2 * k;
+}
 
 static void help(void)
 {
@@ -159,7 +300,8 @@ static void on_event(void *ctx, const json_t *ev)
             pct = 0;
         if (pct > 100)
             pct = 100;
-        snprintf(v->kernel, sizeof v->kernel, "%s", kernel);
+        char buf[sizeof v->kernel];
+        snprintf(v->kernel, sizeof v->kernel, "%s", safe(kernel, buf, sizeof buf));
         draw_bar(v, pct);
     }
 }
@@ -221,21 +363,21 @@ static void print_ceiling(const struct probe_opts *o, double measured, double pe
 static void print_human(const struct probe_opts *o, const char *kind, const struct probe_log *g)
 {
     const json_t *dev = g->device, *results = g->results;
-    char b1[32], b2[32], b3[32];
-    const char *name = json_string_value(json_object_get(dev, "name"));
+    char b1[32], b2[32], b3[32], name[256], cc[32];
+    safe(json_string_value(json_object_get(dev, "name")), name, sizeof name);
+    safe(json_string_value(json_object_get(dev, "compute_capability")), cc, sizeof cc);
     double peak = probe_log_num(dev, "peak_gbps"), free_bytes = probe_log_num(dev, "free_bytes");
     size_t i;
     json_t *r;
 
     if (strcmp(kind, "cuda") == 0)
-        printf("GPU: %s (compute %s, %d SMs, %s L2), %s free of %s\n", name ? name : "?",
-               json_string_value(json_object_get(dev, "compute_capability")),
+        printf("GPU: %s (compute %s, %d SMs, %s L2), %s free of %s\n", name, cc,
                (int)probe_log_num(dev, "sms"),
                kvt_fmt_bytes(probe_log_num(dev, "l2_bytes"), b1, sizeof b1),
                kvt_fmt_bytes(free_bytes, b2, sizeof b2),
                kvt_fmt_bytes(probe_log_num(dev, "total_bytes"), b3, sizeof b3));
     else
-        printf("CPU: %s, %d threads, %s last-level cache, %s memory available\n", name ? name : "?",
+        printf("CPU: %s, %d threads, %s last-level cache, %s memory available\n", name,
                (int)probe_log_num(dev, "threads"),
                kvt_fmt_bytes(probe_log_num(dev, "llc_bytes"), b1, sizeof b1),
                kvt_fmt_bytes(free_bytes, b2, sizeof b2));
@@ -290,14 +432,18 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
     struct probe_limits lim = probe_default_limits();
     struct probe_outcome out;
     struct probe_run *run;
-    char *argv[MAX_PASS + 2];
+    char *argv[MAX_PASS + 2 + 2 * 9], shape[9][24];
     int64_t started = (int64_t)time(NULL);
+    int n = o->npass + 1;
 
     argv[0] = (char *)program;
     for (int i = 0; i < o->npass; i++)
         argv[i + 1] = o->pass[i];
-    argv[o->npass + 1] = NULL;
+    if (strcmp(kind, "cuda") == 0)
+        n += shape_args(o, argv, n, shape);
+    argv[n] = NULL;
     lim.deadline_s = o->timeout_s;
+    lim.stop = &quit_signal;
     v.bars = !o->json && isatty(STDERR_FILENO);
     probe_log_init(&v.log);
     if (!o->json)
@@ -346,11 +492,13 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
         print_human(o, kind, &v.log);
     }
     probe_log_free(&v.log);
+    char msg[sizeof out.message];
+    safe(out.message, msg, sizeof msg);
     if (out.end == PROBE_NO_GPU && !o->json)
-        fprintf(stderr, "kvtutor probe: no usable GPU: %s\n", out.message);
+        fprintf(stderr, "kvtutor probe: no usable GPU: %s\n", msg);
     else if (out.end != PROBE_OK && !o->json)
         fprintf(stderr, "kvtutor probe: %s probe %s: %s\n", kind, probe_end_name(out.end),
-                out.message);
+                quit_signal ? "stopped: kvtutor was interrupted" : msg);
     return (int)out.end;
 }
 
@@ -376,6 +524,8 @@ int cli_probe(int argc, char **argv)
     }
     if (o.record && (rc = cli_db_open("probe", o.db, o.learner, (int64_t)time(NULL), &db)) != 0)
         return rc;
+    struct sigaction old[3];
+    catch_quit_signals(old);
 
     if (o.program) {
         end = run_one(&o, o.kind ? o.kind : "cpu", o.program, &db, &report);
@@ -384,7 +534,7 @@ int cli_probe(int argc, char **argv)
     } else if (o.kind || access(cuda, X_OK) == 0) {
         end = run_one(&o, "cuda", cuda, &db, &report);
         /* no GPU here: host memory is still worth measuring */
-        if (!o.kind && (end == PROBE_NO_GPU || end == PROBE_NOT_FOUND)) {
+        if (!o.kind && !quit_signal && (end == PROBE_NO_GPU || end == PROBE_NOT_FOUND)) {
             if (!o.json)
                 fprintf(stderr, "Measuring host memory instead.\n");
             end = run_one(&o, "cpu", cpu, &db, &report);
@@ -393,7 +543,8 @@ int cli_probe(int argc, char **argv)
         end = run_one(&o, "cpu", cpu, &db, &report);
     }
     if (report) {
-        char *s = json_dumps(report, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+        /* ASCII only: a C1 control in a device name is \u-escaped, not sent */
+        char *s = json_dumps(report, JSON_INDENT(2) | JSON_REAL_PRECISION(6) | JSON_ENSURE_ASCII);
         if (s)
             puts(s);
         free(s);
@@ -401,5 +552,6 @@ int cli_probe(int argc, char **argv)
     }
     if (db.st)
         cli_db_close(&db);
+    release_quit_signals(old); /* dies of the signal that stopped the run, if one did */
     return end == PROBE_OK ? 0 : 1;
 }

@@ -48,7 +48,7 @@ const char *probe_end_name(enum probe_end e)
 
 struct probe_limits probe_default_limits(void)
 {
-    struct probe_limits l = {600.0, 2.0, 4u << 20, 64u << 10};
+    struct probe_limits l = {600.0, 2.0, 4u << 20, 64u << 10, NULL};
     return l;
 }
 
@@ -236,6 +236,10 @@ bool probe_step(struct probe_run *r, int timeout_ms, probe_event_fn fn, void *ct
     if (r->reaped && r->out_fd < 0 && r->err_fd < 0)
         return false;
 
+    if (!r->exited && !r->term_sent && r->lim.stop && *r->lim.stop) {
+        r->cancelled = true;
+        stop_group(r, now);
+    }
     /* wake for the deadline and the SIGKILL after the grace period */
     if (!r->exited) {
         double next = !r->term_sent ? r->deadline : !r->kill_sent ? r->kill_at : now + 0.05;
@@ -267,6 +271,10 @@ bool probe_step(struct probe_run *r, int timeout_ms, probe_event_fn fn, void *ct
     }
 
     now = now_s();
+    if (!r->exited && !r->term_sent && r->lim.stop && *r->lim.stop) {
+        r->cancelled = true;
+        stop_group(r, now);
+    }
     if (!r->exited && !r->term_sent && now >= r->deadline) {
         r->timed_out = true;
         stop_group(r, now);
@@ -321,7 +329,8 @@ static void classify(struct probe_run *r, struct probe_outcome *o)
         snprintf(o->message, sizeof o->message, "stopped");
     } else if (r->timed_out) {
         o->end = PROBE_TIMED_OUT;
-        snprintf(o->message, sizeof o->message, "still running after %.0f s; stopped",
+        /* %g: a deadline of 0.5 s is said as 0.5, not rounded to 0 */
+        snprintf(o->message, sizeof o->message, "still running after %g s; stopped",
                  r->lim.deadline_s);
     } else if (r->over_cap) {
         o->end = PROBE_FAILED;

@@ -18,6 +18,7 @@
 #define PROBE_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -46,9 +47,13 @@ struct probe_limits {
     double grace_s;      /* between SIGTERM and SIGKILL */
     uint64_t max_output; /* stdout bytes; past this the group is stopped */
     uint32_t max_line;   /* longest line kept; a longer one is bad output */
+    /* When non-NULL and it turns non-zero (a signal handler's flag: the
+     * caller was told to quit), the run is stopped as by probe_cancel at
+     * the next step: the probe's group must not outlive its caller. */
+    const volatile sig_atomic_t *stop;
 };
 
-/* 600 s, 2 s grace, 4 MiB of output, 64 KiB lines. */
+/* 600 s, 2 s grace, 4 MiB of output, 64 KiB lines, no stop flag. */
 struct probe_limits probe_default_limits(void);
 
 struct probe_outcome {
@@ -77,7 +82,8 @@ enum kvt_err probe_start(char *const argv[], const struct probe_limits *lim, str
                          struct probe_outcome *o);
 
 /* Waits up to timeout_ms for output, hands each complete line to fn, and
- * enforces the deadline and the output cap. True while the run goes on;
+ * enforces the deadline, the output cap and the stop flag (a signal cuts
+ * the wait short). True while the run goes on;
  * false once the probe and everything in its group have ended. */
 bool probe_step(struct probe_run *r, int timeout_ms, probe_event_fn fn, void *ctx);
 

@@ -65,6 +65,7 @@ static void start(struct probe_screen *p, struct ui *ui, const char *kind)
 {
     const char *program = strcmp(kind, "cuda") == 0 ? ui->opt.probe_cuda : ui->opt.probe_cpu;
     char *argv[] = {(char *)program, NULL};
+    struct probe_limits lim = probe_default_limits();
 
     probe_log_free(&p->log);
     probe_log_init(&p->log);
@@ -73,7 +74,10 @@ static void start(struct probe_screen *p, struct ui *ui, const char *kind)
     p->kind = kind;
     p->finished = false;
     p->started_at = (int64_t)time(NULL);
-    if (!program || probe_start(argv, NULL, &p->run, &p->out) != KVT_E_OK) {
+    /* Ctrl-C, SIGTERM or SIGHUP to the app stop the probe's group at once,
+     * even before the screen is closed */
+    lim.stop = ui_term_quit_flag();
+    if (!program || probe_start(argv, &lim, &p->run, &p->out) != KVT_E_OK) {
         p->run = NULL;
         p->finished = true;
         if (!program) {
