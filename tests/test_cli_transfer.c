@@ -529,6 +529,52 @@ static void test_export_out_never_writes_through_links(void **state)
     assert_int_equal(count_entries(out), before + 1);
 }
 
+/* A schema version kvtutor never writes (set by another program or a hand
+ * edit) is named as such, not reported as the migration's own failure
+ * ("table learner already exists"), and nothing is changed. */
+static void test_foreign_schema_versions_are_named(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sql, *says;
+    } rows[] = {
+        {"PRAGMA user_version = -1", "schema version is -1"},
+        {"PRAGMA user_version = -2147483648", "schema version is -2147483648"},
+        {"PRAGMA user_version = 0", "schema version is 0"},
+    };
+    char db[160], before[160];
+    struct run_result r;
+
+    snprintf(db, sizeof db, "%s/schema.db", dir);
+    snprintf(before, sizeof before, "%s/schema-before.db", dir);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        sqlite3 *d;
+        unlink(db);
+        make_db(db, rows[i].sql);
+        assert_int_equal(sqlite3_open(db, &d), SQLITE_OK);
+        sqlite3_close(d);
+        copy_file(db, before);
+        r = kvt(NULL, "stats", "--db", db, NULL);
+        if (r.status != 1 || run_count_lines(r.err) != 1 || !strstr(r.err, rows[i].says) ||
+            strstr(r.err, "already exists"))
+            fail_msg("%s: exit %d: %s", rows[i].sql, r.status, r.err);
+        run_free(&r);
+        assert_true(same_bytes(db, before));
+    }
+    /* an empty file stamped with a version is not taken for a kvtutor file */
+    {
+        sqlite3 *d;
+        unlink(db);
+        assert_int_equal(sqlite3_open(db, &d), SQLITE_OK);
+        assert_int_equal(sqlite3_exec(d, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(d);
+        r = kvt(NULL, "stats", "--db", db, NULL);
+        if (r.status != 1 || !strstr(r.err, "stamped with schema version 3"))
+            fail_msg("empty, version 3: exit %d: %s", r.status, r.err);
+        run_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -539,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_damaged_pages_fail_clearly),
         cmocka_unit_test(test_csv_guards_every_formula_start),
         cmocka_unit_test(test_export_out_never_writes_through_links),
+        cmocka_unit_test(test_foreign_schema_versions_are_named),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -127,6 +127,22 @@ static enum kvt_err identify(struct store *st, struct store_error *err)
         return store_set_err(err, KVT_E_DB_NOT_KVTUTOR, 0, "another program's SQLite database");
     if (app == 0 && tables > 0)
         return store_set_err(err, KVT_E_DB_NOT_KVTUTOR, 0, "a SQLite database with other tables");
+    /* kvtutor stamps the id and the version in the transaction that makes
+     * the tables: a stamped file below version 1, or a negative version,
+     * was changed by something else, and running the migrations from there
+     * would fail half-way ("table learner already exists") or worse */
+    if (st->version < 0 || (app == KVT_APPLICATION_ID && st->version < 1)) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "its schema version is %d, which kvtutor never writes",
+                 st->version);
+        return store_set_err(err, KVT_E_DB_CORRUPT, 0, msg);
+    }
+    if (app == 0 && st->version != 0) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "an empty SQLite database stamped with schema version %d",
+                 st->version);
+        return store_set_err(err, KVT_E_DB_NOT_KVTUTOR, 0, msg);
+    }
     if (st->version > store_migration_count) {
         char msg[96];
         snprintf(msg, sizeof msg, "schema %d; this kvtutor knows up to %d", st->version,
