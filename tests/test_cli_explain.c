@@ -98,6 +98,7 @@ static void test_formats_match(void **state)
     } rows[] = {
         {"vllm-logs/v0.19.0-r044-llama-3.1-8b.log", NULL, "0.19.0", 476016, 58.11},
         {"vllm-logs/v0.24.0-r044-llama-3.1-8b.log", NULL, "0.24.0", 476016, 58.11},
+        {"vllm-logs/one-line-r044-llama-3.1-8b.log", NULL, "0.26.0", 476016, 58.11},
         {"vllm-logs/v0.19.0-r026-gemma-2-27b.log", NULL, "0.19.0", 58672, 7.16},
         {"vllm-logs/v0.11.0-h08-qwen3-14b.log", "configs/qwen3-14b.config.json", "0.11.0", 42656,
          1.30},
@@ -146,8 +147,8 @@ static void test_json_fields(void **state)
     assert_int_equal(json_array_size(json_object_get(j, "lines")), 3);
     json_decref(j);
 
-    /* one line in 0.20.1 and later: two entries from the same log line */
-    j = explain_json("vllm-logs/v0.24.0-r044-llama-3.1-8b.log", NULL);
+    /* both figures on one line: two entries from the same log line */
+    j = explain_json("vllm-logs/one-line-r044-llama-3.1-8b.log", NULL);
     assert_int_equal(json_integer_value(json_object_get(line_of(j, "kv_tokens", 0), "line_no")),
                      json_integer_value(json_object_get(line_of(j, "concurrency", 0), "line_no")));
     assert_non_null(strstr(json_string_value(json_object_get(line_of(j, "kv_tokens", 0), "why")),

@@ -103,12 +103,12 @@ static void test_two_line_format(void **state)
 static void test_one_line_format(void **state)
 {
     (void)state;
-    struct vllm_log *log = parse_file("v0.24.0-r044-llama-3.1-8b.log");
+    struct vllm_log *log = parse_file("one-line-r044-llama-3.1-8b.log");
     const struct vllm_line *t = line_of(log, VLLM_LINE_KV_TOKENS);
     const struct vllm_line *c = line_of(log, VLLM_LINE_CONCURRENCY);
 
     /* the version and model from the logo lines, the args and the engine line */
-    assert_string_equal(log->version, "0.24.0");
+    assert_string_equal(log->version, "0.26.0");
     assert_string_equal(log->args.model, "meta-llama/Llama-3.1-8B-Instruct");
     assert_float_equal(log->args.gpu_memory_utilization, 0.9, 1e-12);
     assert_true(t->one_line && c->one_line);
@@ -386,39 +386,75 @@ static void test_explain_mismatch(void **state)
     free(log);
 }
 
-/* The two ways vLLM prints the size differ when max_model_len is not a whole
+/* The two sizes vLLM has printed differ when max_model_len is not a whole
  * number of blocks. At 58.11 GiB (29,749 to 29,754 blocks, 29,752 at the
  * printed figure) and 20,001 tokens (ceil(20,001 / 16) = 1,251 blocks):
- *   one line (0.20.1+): int(29,752 / 1,251 x 20,001) = 475,675 (475,627 to 475,707)
- *   two lines (to 0.20.0): 29,752 x 16 = 476,032 (475,984 to 476,064). */
+ *   from 0.20.1: int(29,752 / 1,251 x 20,001) = 475,675 (475,627 to 475,707)
+ *   to 0.19:     29,752 x 16 = 476,032 (475,984 to 476,064)
+ * The release decides, not whether the size shares a line with the
+ * concurrency: 0.24.0 prints the new size on a line of its own. */
 static void test_explain_token_rules(void **state)
 {
+    static const struct {
+        const char *version; /* "" = not said: the default rules (0.26.0) */
+        bool one_line;
+        double computed;
+        enum vllm_match match;
+    } rows[] = {
+        {"", true, 475675, VLLM_MATCH_YES},
+        {"0.24.0", false, 475675, VLLM_MATCH_YES},
+        {"0.19.0", false, 476032, VLLM_MATCH_NO},
+    };
     (void)state;
-    static const char one[] =
-        "INFO non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct'}\n"
-        "INFO Available KV cache memory: 58.11 GiB\n"
-        "INFO GPU KV cache size: 475,675 tokens, Maximum concurrency for 20,001 tokens per "
-        "request: 23.78x\n";
-    static const char two[] =
-        "INFO non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct'}\n"
-        "INFO Available KV cache memory: 58.11 GiB\n"
-        "INFO GPU KV cache size: 475,675 tokens\n"
-        "INFO Maximum concurrency for 20,001 tokens per request: 23.78x\n";
-    struct vllm_log *log = parse_text(one);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char text[600] = "";
+        struct vllm_log *log;
+        struct vllm_explain *ex;
+        const struct vllm_verdict *t;
+
+        if (rows[i].version[0])
+            snprintf(text, sizeof text, "INFO vLLM API server version %s\n", rows[i].version);
+        strcat(text, "INFO non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct'}\n"
+                     "INFO Available KV cache memory: 58.11 GiB\n"
+                     "INFO GPU KV cache size: 475,675 tokens");
+        strcat(text, rows[i].one_line ? ", " : "\nINFO ");
+        strcat(text, "Maximum concurrency for 20,001 tokens per request: 23.78x\n");
+        log = parse_text(text);
+        ex = explain(log, "llama-3.1-8b");
+        t = verdict(ex, VLLM_LINE_KV_TOKENS);
+        if (t->match != rows[i].match || t->computed != rows[i].computed)
+            fail_msg("row %zu: computed %.0f, match %d", i, t->computed, t->match);
+        if (rows[i].match == VLLM_MATCH_YES) {
+            assert_float_equal(t->computed_lo, 475627, 0);
+            assert_float_equal(t->computed_hi, 475707, 0);
+        }
+        assert_int_equal(verdict(ex, VLLM_LINE_CONCURRENCY)->match, VLLM_MATCH_YES);
+        free(ex);
+        free(log);
+    }
+}
+
+/* A concurrency under 1: the explanation says so and names the longest request
+ * that fits. Llama-3.1-8B at 3.00 GiB: 3 GiB / 2 MiB = 1,536 blocks (1,533 to
+ * 1,538 over the rounding) = 24,576 tokens; 131,072 tokens need 8,192 blocks:
+ * 1,536 / 8,192 = 0.1875 (0.19x). */
+static void test_explain_below_one(void **state)
+{
+    struct vllm_log *log = parse_text(
+        "INFO vLLM API server version 0.19.0\n"
+        "INFO non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct', 'max_model_len': "
+        "131072}\n"
+        "INFO Available KV cache memory: 3.00 GiB\n"
+        "INFO Maximum concurrency for 131,072 tokens per request: 0.19x\n");
     struct vllm_explain *ex = explain(log, "llama-3.1-8b");
+    const struct vllm_verdict *c = verdict(ex, VLLM_LINE_CONCURRENCY);
+    (void)state;
 
-    assert_int_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->match, VLLM_MATCH_YES);
-    assert_float_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->computed, 475675, 0);
-    assert_float_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->computed_lo, 475627, 0);
-    assert_float_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->computed_hi, 475707, 0);
-    assert_int_equal(verdict(ex, VLLM_LINE_CONCURRENCY)->match, VLLM_MATCH_YES);
-    free(ex);
-    free(log);
-
-    log = parse_text(two);
-    ex = explain(log, "llama-3.1-8b");
-    assert_int_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->match, VLLM_MATCH_NO);
-    assert_float_equal(verdict(ex, VLLM_LINE_KV_TOKENS)->computed, 476032, 0);
+    assert_int_equal(c->match, VLLM_MATCH_YES);
+    assert_float_equal(c->computed, 0.1875, 1e-12);
+    assert_non_null(strstr(c->change, "below 1, not one request of 131,072 tokens fits"));
+    assert_non_null(strstr(c->change, "a single request can be at most 24,576 tokens"));
+    assert_non_null(strstr(c->change, "--max-model-len 65,536: 0.38x"));
     free(ex);
     free(log);
 }
@@ -551,6 +587,7 @@ int main(void)
         cmocka_unit_test(test_explain_two_line),
         cmocka_unit_test(test_explain_mismatch),
         cmocka_unit_test(test_explain_token_rules),
+        cmocka_unit_test(test_explain_below_one),
         cmocka_unit_test(test_explain_v0),
         cmocka_unit_test(test_explain_sliding_by_version),
         cmocka_unit_test(test_explain_blocked),

@@ -62,6 +62,18 @@ static bool kv_dtype_of(const char *name, enum kv_dtype *t)
            *t == KV_DTYPE_BF16 || *t == KV_DTYPE_FP32;
 }
 
+/* Speculative methods that propose tokens without a draft model, so add no
+ * KV layers (vllm/config/speculative.py, SpeculativeConfig.__repr__ names
+ * no draft model for them). */
+static bool draft_free(const char *method)
+{
+    static const char *const names[] = {"ngram", "ngram_gpu", "suffix", "suffix_remote"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(method, names[i]) == 0)
+            return true;
+    return false;
+}
+
 /* What the calculator cannot model yet, checked before any line is compared.
  * Each row names the evidence in the log. */
 static bool blocked(const struct ctx *c, const struct kv_result *r, char *why, size_t cap)
@@ -79,8 +91,7 @@ static bool blocked(const struct ctx *c, const struct kv_result *r, char *why, s
                  "count every layer as attention",
                  has_kind(c->log, VLLM_LINE_ATTN_BLOCK) ? "sets the attention block size"
                                                         : "sets a Mamba cache mode");
-    else if (a->spec && strcmp(a->spec_method, "ngram") != 0 &&
-             strcmp(a->spec_method, "suffix") != 0)
+    else if (a->spec && !draft_free(a->spec_method))
         snprintf(why, cap,
                  "the log runs speculative decoding (%s%.31s); the draft's KV layers are not "
                  "modelled by the calculator yet",
@@ -190,6 +201,17 @@ static uint64_t line_len(const struct vllm_log *log, size_t i)
     return log->args.max_model_len;
 }
 
+/* Which "GPU KV cache size" a line prints: int(concurrency x max_model_len)
+ * from 0.20.1 (the release's rules say), and always when the size shares its
+ * line with the concurrency (update_kv_cache_capacity, later still);
+ * floor(blocks / groups) x block size before. Real 0.24.0 logs print the new
+ * size on two lines (noonghunna/club-3090 issue 612), so the line's form
+ * alone does not tell. */
+static bool tokens_from_concurrency(const struct vllm_line *l, const struct kv_result *r)
+{
+    return l->one_line || r->rules.tokens_from_concurrency;
+}
+
 /* The figure a line prints, from a calculator result. */
 static bool figure(const struct ctx *c, const struct vllm_line *l, const struct kv_result *r,
                    uint64_t len, double *out)
@@ -198,12 +220,13 @@ static bool figure(const struct ctx *c, const struct vllm_line *l, const struct 
     case VLLM_LINE_KV_TOKENS:
         if (!r->has_blocks)
             return false;
-        if (l->one_line) {
-            if (!r->has_concurrency)
+        if (tokens_from_concurrency(l, r)) {
+            /* the log's max_model_len, else the one the calculator resolved */
+            uint64_t n = len ? len : r->max_model_len;
+            if (!r->has_concurrency || n == 0)
                 return false;
-            *out = floor(r->max_concurrency * (double)len);
+            *out = floor(r->max_concurrency * (double)n);
         } else {
-            /* the two-line form, whatever release the rules are from */
             *out = (double)(r->num_gpu_blocks / (r->full_groups + r->sliding_groups) *
                             r->deploy.block_size);
         }
@@ -332,7 +355,7 @@ static void what_changes(const struct ctx *c, const struct vllm_line *l, const s
         addf(out, cap, "at this KV memory a single request can be at most %s tokens; ",
              fint(r->max_model_len_fits, a1, sizeof a1));
     /* the size printed up to 0.20.0 does not depend on the request length */
-    if (len >= 2 && (l->kind == VLLM_LINE_CONCURRENCY || l->one_line)) {
+    if (len >= 2 && (l->kind == VLLM_LINE_CONCURRENCY || tokens_from_concurrency(l, r))) {
         snprintf(what, sizeof what, "--max-model-len %s", fint(len / 2, a1, sizeof a1));
         alternative(c, l, gib, len / 2, what, out, cap);
     }
@@ -415,8 +438,7 @@ static void explain_line(const struct ctx *c, const struct vllm_log *log, size_t
                  "budget is what every capacity figure follows from");
         return;
     }
-    if (len == 0 && l->kind != VLLM_LINE_GPU_BLOCKS &&
-        !(l->kind == VLLM_LINE_KV_TOKENS && !l->one_line)) {
+    if (len == 0 && l->kind != VLLM_LINE_GPU_BLOCKS && l->kind != VLLM_LINE_KV_TOKENS) {
         snprintf(v->how, sizeof v->how,
                  "Not recomputed: the log does not say the max_model_len this line is for");
         return;
@@ -440,7 +462,7 @@ static void explain_line(const struct ctx *c, const struct vllm_log *log, size_t
     how_blocks(c, &mid, gib, v->how, sizeof v->how);
     switch (l->kind) {
     case VLLM_LINE_KV_TOKENS:
-        if (l->one_line)
+        if (tokens_from_concurrency(l, &mid))
             addf(v->how, sizeof v->how,
                  "; printed as int(concurrency %s max_model_len) = int(%s %s %s) (vLLM 0.20.1 "
                  "and later)",

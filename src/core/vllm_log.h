@@ -7,8 +7,9 @@
  *   Available KV cache memory: X GiB                 (vllm/v1/worker/gpu_worker.py;
  *                                                     V0: "reserved for KV Cache is XGiB")
  *   GPU KV cache size: N tokens                      (vllm/v1/core/kv_cache_utils.py)
- *   Maximum concurrency for N tokens per request: Xx (two lines up to 0.20.0, one
- *                                                     line with the size from 0.20.1)
+ *   Maximum concurrency for N tokens per request: Xx (on their own lines through
+ *                                                     0.24 at least; on one line with
+ *                                                     the size in later sources)
  *   # GPU blocks: N / # cuda blocks: N               (V0 and early V1)
  *   Setting attention block size to N tokens ...     (hybrid Mamba models)
  *   Padding mamba page size by X% ...
