@@ -1,16 +1,19 @@
 /* Grading and diagnosis against hand arithmetic on the seed lesson's model,
  * Qwen2.5-7B: 28 layers, 28 query heads, 4 KV heads, head_dim 128, BF16.
  * Per token: 2 x 28 x 4 x 128 x 2 = 57,344 B = 56 KiB. */
+#include <locale.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "kv_grade.h"
+#include "tsv.h"
 
 static const struct kv_diag_model qwen = {true, 28, 28, 4, 2};
 
@@ -105,6 +108,60 @@ static void test_no_model_unit_mistakes_only(void **state)
     check(&ex, "20 GiB", KV_WRONG, KV_MISTAKE_NONE);
 }
 
+static enum kv_relation relation_named(const char *s)
+{
+    return strcmp(s, "direct") == 0    ? KV_REL_DIRECT
+           : strcmp(s, "inverse") == 0 ? KV_REL_INVERSE
+                                       : KV_REL_NONE;
+}
+
+/* tests/grades-golden.tsv, every row, in one locale. */
+static void run_grades(const char *locale)
+{
+    struct tsv t;
+    double *nums;
+    setlocale(LC_ALL, "C"); /* the table's own numbers */
+    assert_int_equal(tsv_load("../grades-golden.tsv", &t), 0);
+    nums = calloc(2 * tsv_count(&t) + 1, sizeof *nums);
+    assert_non_null(nums);
+    for (size_t i = 0; i < tsv_count(&t); i++) {
+        nums[2 * i] = strtod(tsv_get(&t, i, "expected"), NULL);
+        nums[2 * i + 1] = strtod(tsv_get(&t, i, "tolerance"), NULL);
+    }
+    if (!setlocale(LC_ALL, locale))
+        fail_msg("the %s locale is not installed (./setup.sh generates it)", locale);
+    for (size_t i = 0; i < tsv_count(&t); i++) {
+        const char *input = tsv_get(&t, i, "input"), *want = tsv_get(&t, i, "verdict");
+        const char *mistake = tsv_get(&t, i, "mistake"), *reason = tsv_get(&t, i, "reason");
+        struct kv_numeric ex = {
+            nums[2 * i], kv_unit_find(tsv_get(&t, i, "unit")),       nums[2 * i + 1],
+            true,        relation_named(tsv_get(&t, i, "relation")), {0}};
+        struct kv_numeric_result r;
+        static const char *const names[] = {"correct", "wrong", "invalid"};
+        if (strcmp(tsv_get(&t, i, "model"), "qwen") == 0)
+            ex.model = qwen;
+        assert_non_null(ex.unit);
+        kv_grade_numeric(&ex, input, &r);
+        if (strcmp(names[r.verdict], want) != 0 ||
+            strcmp(r.mistake == KV_MISTAKE_NONE ? "-" : kv_mistake_id(r.mistake), mistake) != 0)
+            fail_msg("[%s] \"%s\": %s %s (read %g, %s), want %s %s", locale, input,
+                     names[r.verdict], kv_mistake_id(r.mistake), r.parsed, r.why, want, mistake);
+        if (*reason && !strstr(r.why, reason))
+            fail_msg("[%s] \"%s\": reason \"%s\" lacks \"%s\"", locale, input, r.why, reason);
+    }
+    tsv_free(&t);
+    free(nums);
+    setlocale(LC_ALL, "C");
+}
+
+static void test_grades_golden(void **state)
+{
+    (void)state;
+    run_grades("C");
+    run_grades("C.UTF-8");
+    run_grades("de_DE.UTF-8");
+}
+
 static void test_choice(void **state)
 {
     (void)state;
@@ -127,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_gib_and_gb),
         cmocka_unit_test(test_inverse_figures),
         cmocka_unit_test(test_no_model_unit_mistakes_only),
+        cmocka_unit_test(test_grades_golden),
         cmocka_unit_test(test_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_MAGNITUDE 1e300
@@ -169,6 +170,120 @@ static const struct kv_unit *find_unit(const char *text, size_t n)
     return found;
 }
 
+/* A space (or no-break or thin space) that separates groups of three
+ * digits: "57 344", followed by exactly three digits. */
+static bool group_space(const char *q, size_t *len)
+{
+    if (!is_space(q, len))
+        return false;
+    q += *len;
+    return is_digit(q[0]) && is_digit(q[1]) && is_digit(q[2]) && !is_digit(q[3]);
+}
+
+/* The place value of the last digit of a decimal ("0.4375" 1e-4, "57344"
+ * 1, "5.7344e4" 1): how far a rounded answer may honestly be off. */
+static double last_place(const char *d)
+{
+    const char *dot = strchr(d, '.'), *e = strpbrk(d, "eE");
+    int frac = 0, exp10 = e ? atoi(e + 1) : 0;
+    if (dot)
+        for (const char *q = dot + 1; is_digit(*q); q++)
+            frac++;
+    return pow(10.0, exp10 - frac);
+}
+
+/* A lone "b", or a decimal prefix before a lower-case "b" ("kb", "Gb",
+ * "mb/s"), may mean bits or bytes: kvtutor asks rather than guesses. */
+static bool bits_or_bytes(const char *u, size_t n)
+{
+    static const char *const ambiguous[] = {"b",  "kb", "Kb", "mb", "Mb",
+                                            "gb", "Gb", "tb", "Tb", NULL};
+    for (int i = 0; ambiguous[i]; i++) {
+        size_t k = strlen(ambiguous[i]);
+        if (strncmp(u, ambiguous[i], k) == 0 &&
+            (n == k || (n == k + 2 && u[k] == '/' && (u[k + 1] == 's'))))
+            return true;
+    }
+    return false;
+}
+
+/* Units written as words or with a "per": "57 kilobytes", "22 whole
+ * sequences", "7 times", "7-fold", "56 KiB per token", "1.73 req/s". The
+ * text is matched without case; what remains goes to find_unit. */
+static const struct kv_unit *unit_words(const char *text, size_t n)
+{
+    static const struct {
+        const char *said, *unit;
+    } words[] = {
+        {"times", "x"},
+        {"-fold", "x"},
+        {"fold", "x"},
+        {"seq", "sequences"},
+        {"sequence", "sequences"},
+        {"req", "requests"},
+        {"request", "requests"},
+        {"block", "blocks"},
+        {"gpu", "GPUs"},
+        {"gpus", "GPUs"},
+        {"req/s", "requests/s"},
+        {"request/s", "requests/s"},
+        {"requests per second", "requests/s"},
+        {"tokens per second", "tok/s"},
+        {"tok per second", "tok/s"},
+        {"flop/byte", "FLOP/B"},
+        {"flops/byte", "FLOP/B"},
+        {"flops/b", "FLOP/B"},
+        {"flop per byte", "FLOP/B"},
+        {"flops per byte", "FLOP/B"},
+        {"kilobyte", "KB"},
+        {"kilobytes", "KB"},
+        {"megabyte", "MB"},
+        {"megabytes", "MB"},
+        {"gigabyte", "GB"},
+        {"gigabytes", "GB"},
+        {"terabyte", "TB"},
+        {"terabytes", "TB"},
+        {"kibibyte", "KiB"},
+        {"kibibytes", "KiB"},
+        {"mebibyte", "MiB"},
+        {"mebibytes", "MiB"},
+        {"gibibyte", "GiB"},
+        {"gibibytes", "GiB"},
+        {"tebibyte", "TiB"},
+        {"tebibytes", "TiB"},
+        {"kilobits", "kbit"},
+        {"megabits", "Mbit"},
+        {"gigabits", "Gbit"},
+    };
+    /* a size per token or per sequence is a size: the question says per what */
+    static const char *const per[] = {"/token", "/tokens",   "/tok",          " per token",
+                                      "/seq",   "/sequence", " per sequence", NULL};
+    char low[48];
+    const struct kv_unit *u;
+
+    if (n >= sizeof low)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)lower((unsigned char)text[i]);
+    low[n] = '\0';
+    if (n > 6 && memcmp(low, "whole ", 6) == 0)
+        return unit_words(text + 6, n - 6);
+    for (int i = 0; per[i]; i++) {
+        size_t k = strlen(per[i]);
+        if (n > k && strcmp(low + n - k, per[i]) == 0) {
+            size_t m = n - k;
+            while (m > 0 && text[m - 1] == ' ')
+                m--;
+            u = unit_words(text, m);
+            return u && u->dim == KV_DIM_BYTES ? u : NULL;
+        }
+    }
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(low, words[i].said) == 0)
+            return kv_unit_find(words[i].unit);
+    return find_unit(text, n);
+}
+
 enum kvt_err kv_answer_parse(const char *text, struct kv_answer *out, char *why, size_t cap)
 {
     const char *p, *num_start, *unit_start;
@@ -215,7 +330,14 @@ enum kvt_err kv_answer_parse(const char *text, struct kv_answer *out, char *why,
             return say(why, cap, "the number is too large to be an answer");
         int group = -1; /* digits since the last separator; -1: none seen */
         int lead = 0;
-        while (is_digit(*q) || ((*q == ',' || *q == '_') && is_digit(q[1]))) {
+        size_t sl;
+        while (is_digit(*q) || ((*q == ',' || *q == '_') && is_digit(q[1])) ||
+               (group_space(q, &sl) && lead >= 1 && lead <= 3 && (group == -1 || group == 3))) {
+            if (group_space(q, &sl) && !is_digit(*q)) {
+                group = 0; /* "57 344": a space between groups of three */
+                q += sl;
+                continue;
+            }
             if (*q == ',' || *q == '_') {
                 if ((group == -1 && (lead < 1 || lead > 3)) || (group != -1 && group != 3))
                     return say(why, cap,
@@ -255,6 +377,25 @@ enum kvt_err kv_answer_parse(const char *text, struct kv_answer *out, char *why,
         return say(why, cap, "the number is too large to be an answer");
     if (*p == ',' && is_digit(p[1]))
         return say(why, cap, "write the decimal point as \".\", not \",\"");
+    out->ulp = last_place(digits);
+    /* "57k", "1.42k tokens/s", "2M": thousands and millions, glued to the number */
+    if ((*p == 'k' || *p == 'K' || *p == 'M') && (p[1] == '\0' || p[1] == ' ' || p[1] == '/')) {
+        double m = *p == 'M' ? 1e6 : 1e3;
+        v *= m;
+        out->ulp *= m;
+        p++;
+    }
+    /* "7/16 GiB": a fraction, exact */
+    if (*p == '/' && is_digit(p[1])) {
+        double den;
+        size_t dl = kv_read_decimal(p + 1, &den);
+        if (den == 0)
+            return say(why, cap, "\"%.*s\" divides by zero", (int)(p + 1 + dl - num_start),
+                       num_start);
+        v /= den;
+        out->ulp = 0;
+        p += 1 + dl;
+    }
     /* the unit: the rest, without trailing blanks */
     unit_start = skip_space(p);
     unit_len = strlen(unit_start);
@@ -270,8 +411,19 @@ enum kvt_err kv_answer_parse(const char *text, struct kv_answer *out, char *why,
         else
             break;
     }
+    /* "57,344 B.": a sentence's full stop is not part of the unit */
+    if (unit_len > 0 && unit_start[unit_len - 1] == '.' &&
+        !(unit_len >= 7 && strncmp(unit_start + unit_len - 7, "approx.", 7) == 0))
+        unit_len--;
+    while (unit_len > 0 && (unit_start[unit_len - 1] == ' ' || unit_start[unit_len - 1] == '\t'))
+        unit_len--;
     if (unit_len > 0) {
-        out->unit = find_unit(unit_start, unit_len);
+        if (bits_or_bytes(unit_start, unit_len))
+            return say(why, cap,
+                       "bits or bytes? \"%.*s\" could be either: write B or bytes for bytes, bit "
+                       "or bits for bits",
+                       (int)unit_len, unit_start);
+        out->unit = unit_words(unit_start, unit_len);
         if (!out->unit)
             return say(why, cap, "unknown unit \"%.*s\"", (int)(unit_len > 20 ? 20 : unit_len),
                        unit_start);

@@ -24,6 +24,8 @@ struct kv_answer {
     double value;               /* as typed, in `unit` */
     const struct kv_unit *unit; /* NULL when no unit was typed */
     bool approx;                /* "~22": marked as an estimate */
+    double ulp;                 /* the place of the last digit typed, in `unit` ("0.44": 0.01);
+                                   0 for an exact fraction ("7/16") */
 };
 
 /* KVT_E_OK, or KVT_E_PARSE with a one-line reason in why ("hexadecimal

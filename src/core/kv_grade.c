@@ -29,7 +29,22 @@ const char *kv_mistake_text(enum kv_mistake m)
 struct candidate {
     enum kv_mistake m;
     double factor; /* answer = expected x factor under this mistake */
+    int binary;    /* unit mistakes: -1 any unit, else the unit written must be binary (1) ... */
+    int level;     /* ... or decimal (0), at this prefix (1 K, 2 M, 3 G); -1 any */
 };
+
+/* The prefix of a byte unit: 1 for K/Ki, 2 for M/Mi, 3 for G/Gi, 0 for
+ * bytes; -1 for other units and for bits. */
+static int prefix_level(const struct kv_unit *u)
+{
+    double s;
+    int level = 0;
+    if (!u || u->dim != KV_DIM_BYTES || strstr(u->name, "bit"))
+        return -1;
+    for (s = u->scale; s >= (u->binary ? 1024 : 1000) * 0.999; level++)
+        s /= u->binary ? 1024 : 1000;
+    return level;
+}
 
 #define GIB 1073741824.0
 
@@ -42,32 +57,33 @@ static size_t candidates(const struct kv_numeric *ex, struct candidate *c)
 
     if (ex->relation != KV_REL_NONE) {
         bool inv = ex->relation == KV_REL_INVERSE;
-        c[n++] = (struct candidate){KV_MISTAKE_NO_KV_PAIR, inv ? 2.0 : 0.5};
+        c[n++] = (struct candidate){KV_MISTAKE_NO_KV_PAIR, inv ? 2.0 : 0.5, -1, -1};
         if (m->known && m->kv_heads > 0 && m->heads > m->kv_heads) {
             double g = (double)m->heads / m->kv_heads;
-            c[n++] = (struct candidate){KV_MISTAKE_QUERY_HEADS, inv ? 1 / g : g};
+            c[n++] = (struct candidate){KV_MISTAKE_QUERY_HEADS, inv ? 1 / g : g, -1, -1};
         }
         if (m->known && m->kv_bytes > 0) {
             static const double widths[] = {4, 2, 1};
             for (int i = 0; i < 3; i++) {
                 double f = widths[i] / m->kv_bytes; /* /2 also reads as the K/V pair, found first */
                 if (f != 1)
-                    c[n++] = (struct candidate){KV_MISTAKE_DTYPE_WIDTH, inv ? 1 / f : f};
+                    c[n++] = (struct candidate){KV_MISTAKE_DTYPE_WIDTH, inv ? 1 / f : f, -1, -1};
             }
         }
         if (m->known && m->layers > 1)
-            c[n++] =
-                (struct candidate){KV_MISTAKE_PER_LAYER, inv ? (double)m->layers : 1.0 / m->layers};
+            c[n++] = (struct candidate){KV_MISTAKE_PER_LAYER,
+                                        inv ? (double)m->layers : 1.0 / m->layers, -1, -1};
     }
     if (bytes) {
-        c[n++] = (struct candidate){KV_MISTAKE_GB_AS_GIB, GIB / 1e9};
-        c[n++] = (struct candidate){KV_MISTAKE_GIB_AS_GB, 1e9 / GIB};
-        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1048576.0 / 1e6};
-        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1e6 / 1048576.0};
-        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1.024};
-        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1 / 1.024};
-        c[n++] = (struct candidate){KV_MISTAKE_BITS, 8};
-        c[n++] = (struct candidate){KV_MISTAKE_BYTES_AS_BITS, 1.0 / 8};
+        /* a GB figure labelled GiB is 7.4% high, written in a binary unit, and so on */
+        c[n++] = (struct candidate){KV_MISTAKE_GB_AS_GIB, GIB / 1e9, 1, 3};
+        c[n++] = (struct candidate){KV_MISTAKE_GIB_AS_GB, 1e9 / GIB, 0, 3};
+        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1048576.0 / 1e6, 1, 2};
+        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1e6 / 1048576.0, 0, 2};
+        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1.024, 1, 1};
+        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1 / 1.024, 0, 1};
+        c[n++] = (struct candidate){KV_MISTAKE_BITS, 8, -1, -1};
+        c[n++] = (struct candidate){KV_MISTAKE_BYTES_AS_BITS, 1.0 / 8, -1, -1};
     }
     return n;
 }
@@ -93,10 +109,18 @@ void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_
         return;
     }
     if (r->answer.unit && ex->unit && r->answer.unit->dim != ex->unit->dim) {
-        snprintf(r->why, sizeof r->why, "%s measures %s; this asks for %s (%s)",
+        snprintf(r->why, sizeof r->why, "answer in %s: %s measures %s",
+                 ex->unit->name[0] ? ex->unit->name : "a plain number",
                  r->answer.unit->name[0] ? r->answer.unit->name : "a plain number",
-                 kv_dim_name(r->answer.unit->dim), kv_dim_name(ex->unit->dim),
-                 ex->unit->name[0] ? ex->unit->name : "a plain number");
+                 kv_dim_name(r->answer.unit->dim));
+        r->verdict = KV_INVALID;
+        return;
+    }
+    /* "22 blocks" or "22 GPUs" is not a number of sequences */
+    if (r->answer.unit && ex->unit && r->answer.unit->counts && ex->unit->counts &&
+        strcmp(r->answer.unit->counts, ex->unit->counts) != 0) {
+        snprintf(r->why, sizeof r->why, "answer in %s: %s counts %s", ex->unit->counts,
+                 r->answer.unit->name, r->answer.unit->counts);
         r->verdict = KV_INVALID;
         return;
     }
@@ -114,6 +138,17 @@ void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_
         return;
     }
     r->verdict = KV_WRONG;
+    /* "7" for 7.46: within the rounding of the digits typed, no mistake is named */
+    if (r->answer.ulp > 0 &&
+        fabs(r->parsed - ex->expected) <= r->answer.ulp * scale_in / scale_ex / 2 * (1 + 1e-9))
+        return;
+    /* 22.7 or 23 sequences where 22 fit: the fraction kept, or rounded up */
+    if (ex->unit && ex->unit->counts && strcmp(ex->unit->counts, "sequences") == 0 &&
+        ex->expected == floor(ex->expected) && r->parsed > ex->expected &&
+        r->parsed <= ex->expected + 1) {
+        r->mistake = KV_MISTAKE_NO_ROUND_DOWN;
+        return;
+    }
     /* a mistake's product, within the exercise's own tolerance and never
      * tighter than 5%: answers built on a mistake are often rounded too
      * (22 whole sequences doubled is 44, the doubled arithmetic gives 45) */
@@ -126,9 +161,16 @@ void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_
         double best = INFINITY;
         for (size_t i = 0; i < n; i++) {
             double want = ex->expected * c[i].factor, off;
+            const struct kv_unit *w = r->answer.unit ? r->answer.unit : ex->unit;
             if (want == 0)
                 continue;
+            if (c[i].binary >= 0 &&
+                (!w || prefix_level(w) != c[i].level || (int)w->binary != c[i].binary))
+                continue; /* the unit written cannot make this slip */
             off = fabs(r->parsed - want) / fabs(want);
+            /* a unit slip is a few percent: within half of it, or it is just wrong */
+            if (c[i].binary >= 0 && off > fabs(c[i].factor - 1) / 2)
+                continue;
             if (off <= rel && off < best) {
                 best = off;
                 r->mistake = c[i].m;

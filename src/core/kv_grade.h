@@ -6,7 +6,10 @@
  * multiplies the true figure by a known factor (leaving out the x2 for K and
  * V halves it; query heads instead of KV heads multiply it by the GQA group;
  * ...), so an answer that lands on one of those products, within the same
- * tolerance, is diagnosed as that mistake. */
+ * tolerance, is diagnosed as that mistake. A unit mistake is named only
+ * when the unit written makes it possible (dividing by 10^9 but writing
+ * GiB needs a binary unit at the G prefix), and no mistake is named for an
+ * answer within the rounding of the digits typed ("7" for 7.46). */
 #ifndef KV_GRADE_H
 #define KV_GRADE_H
 
@@ -54,7 +57,10 @@ struct kv_numeric {
     X(PREFIX_MIX, "decimal-binary-prefix",                                                         \
       "you mixed decimal and binary prefixes: a MiB is 1,048,576 bytes, a MB 1,000,000")           \
     X(BITS, "bits-for-bytes", "you counted bits where the question asks for bytes (x8)")           \
-    X(BYTES_AS_BITS, "bytes-over-8", "you divided by 8 once too often: these are bytes already")
+    X(BYTES_AS_BITS, "bytes-over-8", "you divided by 8 once too often: these are bytes already")   \
+    X(NO_ROUND_DOWN, "no-round-down",                                                              \
+      "you did not round down to whole sequences: a sequence runs only when all of its cache "     \
+      "fits")
 
 enum kv_mistake {
 #define KV_MISTAKE_ENUM(name, id, text) KV_MISTAKE_##name,

@@ -19,13 +19,16 @@ enum kv_dim {
     KV_DIM_TIME,       /* seconds */
     KV_DIM_FLOPS,      /* floating-point operations per second */
     KV_DIM_RATIO,      /* fractions: 90% is 0.9 */
+    KV_DIM_INTENSITY,  /* floating-point operations per byte */
+    KV_DIM_RATE,       /* requests per second */
 };
 
 struct kv_unit {
     const char *name; /* as written: "GiB", "tok/s", "%" */
     enum kv_dim dim;
-    double scale; /* base units per one of these */
-    bool binary;  /* a power-of-two prefix */
+    double scale;       /* base units per one of these */
+    bool binary;        /* a power-of-two prefix */
+    const char *counts; /* what a count counts ("sequences", "blocks", "GPUs"); NULL: anything */
 };
 
 /* The unit called `name` (aliases included: "tokens/s" is "tok/s"); NULL
