@@ -599,8 +599,12 @@ static void test_sigkill_loses_nothing_acknowledged(void **state)
             writer(p, fds[1], 1000000, "ann");
         }
         close(fds[1]);
+        /* the first acknowledgement: the writer is running, however loaded the
+         * machine is, so every round kills it mid-stream */
+        if (read(fds[0], acked + n_acked * 33, 33) == 33)
+            n_acked++;
         {
-            /* kill at a random moment, 2 to 42 ms in (under valgrind, which
+            /* then kill at a random moment, 2 to 42 ms on (under valgrind, which
              * runs the writer some 50 times slower, 100 to 500 ms) */
             const char *pre = getenv("LD_PRELOAD");
             bool slow = pre && strstr(pre, "vgpreload");
@@ -629,7 +633,7 @@ static void test_sigkill_loses_nothing_acknowledged(void **state)
     }
     sqlite3_close(db);
     print_message("  %zu acknowledged attempts over 30 kills, all present\n", n_acked);
-    assert_true(n_acked > 30);
+    assert_true(n_acked >= 30); /* at least the one each round waited for */
     free(acked);
 }
 

@@ -14,14 +14,18 @@ sleep 0.3
 tm send-keys -t app "stty -g > $work/stty.before; PS1='$ '" Enter
 sleep 0.2
 
+# Each run says EXIT<n>=status, n counting the runs: the last run's line
+# may still be on screen while this one starts, and must not be taken for it.
+n=0
 for loc in C C.UTF-8 de_DE.UTF-8; do
   for term in xterm-256color screen-256color linux vt100 dumb unset nonsense-term; do
     if [ $term = unset ]; then setting="env -u TERM"; else setting="env TERM=$term"; fi
     rm -f "$work/stty.after"
-    tm send-keys -t app "clear; $setting LANG=$loc LC_ALL=$loc $KVTUTOR --db $db; echo EXIT=\$?; stty -g > $work/stty.after" Enter
+    n=$((n + 1))
+    tm send-keys -t app "clear; $setting LANG=$loc LC_ALL=$loc $KVTUTOR --db $db; echo EXIT$n=\$?; stty -g > $work/stty.after" Enter
     case $term in
       dumb | unset | nonsense-term)
-        if wait_for "EXIT=2" && screen | grep -q "^kvtutor: TERM"; then
+        if wait_for "EXIT$n=2" && screen | grep -q "^kvtutor: TERM"; then
           ok "$term, $loc: one clear line, exit 2"
         else
           bad "$term, $loc: no clear refusal"
@@ -29,7 +33,7 @@ for loc in C C.UTF-8 de_DE.UTF-8; do
       *)
         if wait_for "Course map"; then
           tm send-keys -t app Q
-          if wait_for "EXIT=0"; then ok "$term, $loc: the app, then a clean exit"; else bad "$term, $loc: no clean exit"; fi
+          if wait_for "EXIT$n=0"; then ok "$term, $loc: the app, then a clean exit"; else bad "$term, $loc: no clean exit"; fi
         else
           bad "$term, $loc: the course map did not appear"
         fi ;;
