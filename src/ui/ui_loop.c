@@ -3,12 +3,17 @@
  * around every screen (title bar, message line, status line). */
 #include "ui_app.h"
 
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kvt_text.h"
 #include "tutor_sync.h"
@@ -209,6 +214,39 @@ static void load_settings(struct ui *ui)
         ui->new_per_day = (unsigned)strtoul(v, NULL, 10);
 }
 
+/* 'q' while lessons load. Loading holds the thread (a lesson may run to its
+ * deadline, 2 s), so a timer looks at the keyboard meanwhile and turns a
+ * 'q' into the quit Ctrl-C asks for, which the sandbox obeys at once. The
+ * first look is 200 ms in: a normal start has loaded by then, and keys
+ * typed early are left for the app. */
+static void on_load_tick(int sig)
+{
+    struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+    unsigned char c;
+    int saved = errno;
+    (void)sig;
+    if (poll(&p, 1, 0) == 1 && read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q'))
+        kill(getpid(), SIGINT);
+    errno = saved;
+}
+
+static void watch_keys_while_loading(bool on)
+{
+    static struct sigaction old;
+    struct itimerval it = {{0, 0}, {0, 0}};
+    if (on) {
+        struct sigaction sa = {.sa_handler = on_load_tick, .sa_flags = SA_RESTART};
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGALRM, &sa, &old);
+        it.it_value.tv_usec = 200000;
+        it.it_interval.tv_usec = 50000;
+        setitimer(ITIMER_REAL, &it, NULL);
+    } else {
+        setitimer(ITIMER_REAL, &it, NULL);
+        sigaction(SIGALRM, &old, NULL);
+    }
+}
+
 int ui_run(const struct ui_options *o)
 {
     struct ui ui = {.opt = *o};
@@ -230,6 +268,7 @@ int ui_run(const struct ui_options *o)
         fprintf(stderr, "kvtutor: out of memory\n");
         return 2;
     }
+    watch_keys_while_loading(true);
     for (size_t i = 0; i < o->n_lessons && !ui_term_quit_requested(); i++) {
         struct lx_report rep = {0};
         if (o->n_lessons > 1) {
@@ -244,6 +283,7 @@ int ui_run(const struct ui_options *o)
         }
         lx_report_free(&rep);
     }
+    watch_keys_while_loading(false);
     if (failed > 1)
         ui_say(&ui, UI_BAD, "%zu lesson files could not be loaded; run kvtutor lint on them",
                failed);

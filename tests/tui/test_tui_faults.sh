@@ -160,12 +160,12 @@ printf 'local t = setmetatable({}, {__len = function() return math.maxinteger - 
   > "$work/cslow/c2.lua"
 printf 'local t = {} for i = 1, 1999 do t = setmetatable({}, {__index = t}) end\nreturn table.unpack(t, 1, 999000)\n' \
   > "$work/cslow/c3.lua"
-for how in C-c TERM; do
+for how in C-c TERM q; do
   run_app --lessons "$work/cslow"
   check "lessons looping in C: the app says it is loading lessons" "loading lessons"
   t0=$(date +%s%N)
-  if [ "$how" = C-c ]; then
-    tm send-keys -t app C-c
+  if [ "$how" != TERM ]; then
+    tm send-keys -t app "$how"
   else
     pkill -TERM -f "$APP --db $db --lessons $work/cslow"
   fi
