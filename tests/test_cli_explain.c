@@ -100,6 +100,7 @@ static void test_formats_match(void **state)
         {"vllm-logs/v0.24.0-r044-llama-3.1-8b.log", NULL, "0.24.0", 476016, 58.11},
         {"vllm-logs/one-line-r044-llama-3.1-8b.log", NULL, "0.26.0", 476016, 58.11},
         {"vllm-logs/v0.19.0-r026-gemma-2-27b.log", NULL, "0.19.0", 58672, 7.16},
+        {"vllm-logs/v0.19.0-r030-gemma-3-27b.log", NULL, "0.19.0", 36560, 4.46},
         {"vllm-logs/v0.11.0-h08-qwen3-14b.log", "configs/qwen3-14b.config.json", "0.11.0", 42656,
          1.30},
         {"vllm-logs/v0.6.4-r001-llama-3.1-8b.log", NULL, "0.6.4.post1", 0, 1.56},

@@ -282,6 +282,16 @@ static void test_check_text(void **state)
     assert_int_equal(vllm_log_check_text("", VLLM_LOG_MAX_BYTES + 1, NULL), VLLM_TEXT_TOO_LARGE);
 }
 
+/* Every kind has its JSON name (a missing one once dropped the key). */
+static void test_kind_names(void **state)
+{
+    (void)state;
+    for (int k = 0; k < VLLM_LINE__COUNT; k++)
+        assert_string_not_equal(vllm_line_kind_name((enum vllm_line_kind)k), "?");
+    assert_string_equal(vllm_line_kind_name(VLLM_LINE_PAD_LAYERS), "padding_layers");
+    assert_string_equal(vllm_line_kind_name(VLLM_LINE__COUNT), "?");
+}
+
 static void test_versions(void **state)
 {
     static const struct {
@@ -459,6 +469,34 @@ static void test_explain_below_one(void **state)
     free(log);
 }
 
+/* r030, gemma-3-27b (52 sliding + 10 full layers) at 0.19.0: groups of 10
+ * (52 is not under 1.5 x 10), so the sliding layers take 6 groups = 60 slots:
+ * 8 padding layers, 8 / 52 = 15.38%. */
+static void test_padding_layers(void **state)
+{
+    struct vllm_log *log = parse_file("v0.19.0-r030-gemma-3-27b.log");
+    struct vllm_log *wrong = parse_text(
+        "INFO vLLM API server version 0.19.0\n"
+        "INFO non-default args: {'model': 'google/gemma-3-27b-it', 'max_model_len': 8192}\n"
+        "WARNING Add 3 padding layers, may waste at most 15.38% KV cache memory\n");
+    const struct vllm_line *l = line_of(log, VLLM_LINE_PAD_LAYERS);
+    struct vllm_explain *ex;
+    (void)state;
+
+    assert_int_equal(l->count, 8);
+    assert_float_equal(l->value, 15.38, 1e-12);
+    ex = explain(log, "gemma-3-27b");
+    assert_int_equal(verdict(ex, VLLM_LINE_PAD_LAYERS)->match, VLLM_MATCH_YES);
+    assert_float_equal(verdict(ex, VLLM_LINE_PAD_LAYERS)->computed, 8, 0);
+    assert_int_equal(ex->matched, 3); /* the padding, the size and the concurrency */
+    free(ex);
+    ex = explain(wrong, "gemma-3-27b");
+    assert_int_equal(verdict(ex, VLLM_LINE_PAD_LAYERS)->match, VLLM_MATCH_NO);
+    free(ex);
+    free(wrong);
+    free(log);
+}
+
 static void test_explain_v0(void **state)
 {
     (void)state;
@@ -577,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_one_line_format),
         cmocka_unit_test(test_hybrid_lines),
         cmocka_unit_test(test_v0_format),
+        cmocka_unit_test(test_padding_layers),
         cmocka_unit_test(test_speculative_config),
         cmocka_unit_test(test_python_repr),
         cmocka_unit_test(test_sources_priority),
@@ -584,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_many_lines_are_counted),
         cmocka_unit_test(test_check_text),
         cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_kind_names),
         cmocka_unit_test(test_explain_two_line),
         cmocka_unit_test(test_explain_mismatch),
         cmocka_unit_test(test_explain_token_rules),

@@ -130,7 +130,8 @@ static const char *line_text(const char *text, const struct vllm_line *l, char *
 
 static bool integral(enum vllm_line_kind k)
 {
-    return k == VLLM_LINE_KV_TOKENS || k == VLLM_LINE_GPU_BLOCKS || k == VLLM_LINE_ATTN_BLOCK;
+    return k == VLLM_LINE_KV_TOKENS || k == VLLM_LINE_GPU_BLOCKS || k == VLLM_LINE_ATTN_BLOCK ||
+           k == VLLM_LINE_PAD_LAYERS;
 }
 
 static const char *fig(enum vllm_line_kind k, double v, char *buf, size_t cap)
@@ -139,6 +140,13 @@ static const char *fig(enum vllm_line_kind k, double v, char *buf, size_t cap)
         return kvt_fmt_int((uint64_t)v, buf, cap);
     snprintf(buf, cap, "%.2f", v); /* as vLLM prints it */
     return buf;
+}
+
+/* What the line printed: its count for the integer kinds (a padding line's
+ * percentage is in its text and its explanation). */
+static double logged(const struct vllm_line *l)
+{
+    return integral(l->kind) ? (double)l->count : l->value;
 }
 
 /* Prints text wrapped to 78 columns after `indent` spaces and a label; the
@@ -224,7 +232,7 @@ static void print_human(FILE *out, const char *text, const struct vllm_log *log,
 
         fprintf(out, "\nline %zu  %s\n", l->line_no, line_text(text, l, buf, sizeof buf));
         if (v->has_computed) {
-            fprintf(out, "  logged %s, computed %s", fig(l->kind, l->value, a1, sizeof a1),
+            fprintf(out, "  logged %s, computed %s", fig(l->kind, logged(l), a1, sizeof a1),
                     fig(l->kind, v->computed, a2, sizeof a2));
             if (v->computed_lo != v->computed_hi)
                 fprintf(out, " (%s to %s over the budget's rounding)",
@@ -274,7 +282,7 @@ static int print_json(FILE *out, const char *text, const struct vllm_log *log,
         json_object_set_new(j, "line", json_string(line_text(text, l, buf, sizeof buf)));
         json_object_set_new(j, "line_no", json_integer((json_int_t)l->line_no));
         json_object_set_new(j, "kind", json_string(vllm_line_kind_name(l->kind)));
-        json_object_set_new(j, "logged", num(l->kind, l->value));
+        json_object_set_new(j, "logged", num(l->kind, logged(l)));
         json_object_set_new(j, "computed",
                             v->has_computed ? num(l->kind, v->computed) : json_null());
         json_object_set_new(j, "computed_range",

@@ -403,6 +403,51 @@ static void explain_memory(const struct ctx *c, struct vllm_verdict *v)
              "activation peak); --enforce-eager (no CUDA graphs)");
 }
 
+/* "Add N padding layers, may waste at most X%": one line per kind of layer
+ * whose count is not a whole number of groups. The calculator's grouping
+ * gives each kind's padding; the line matches the kind with its N and X. */
+static void explain_padding(const struct ctx *c, const struct vllm_line *l, struct vllm_verdict *v)
+{
+    struct kv_result r;
+    uint32_t pad[2] = {0, 0}, layers[2], groups[2];
+    const char *names[2] = {"full", "sliding"};
+    int hit = -1;
+
+    if (run(c, 1.0, c->log->args.max_model_len, &r, NULL) != KVT_E_OK) {
+        snprintf(v->how, sizeof v->how, "Not recomputed: the calculator has no figure for it here");
+        return;
+    }
+    layers[0] = r.full_layers, layers[1] = r.sliding_layers;
+    groups[0] = r.full_groups, groups[1] = r.sliding_groups;
+    for (int k = 0; k < 2 && r.hybrid; k++) {
+        pad[k] = groups[k] * r.group_size - layers[k];
+        if (pad[k] == l->count && pad[k] > 0 &&
+            fabs(floor(100.0 * pad[k] / layers[k] * 100 + 0.5) / 100 - l->value) < 1e-9)
+            hit = k;
+    }
+    v->has_computed = true;
+    v->computed = v->computed_lo = v->computed_hi = hit >= 0 ? pad[hit] : (double)r.padding_layers;
+    v->match = hit >= 0 ? VLLM_MATCH_YES : VLLM_MATCH_NO;
+    if (!r.hybrid) {
+        snprintf(v->how, sizeof v->how,
+                 "vLLM pads a kind of layer to whole groups when a model mixes kinds; the "
+                 "calculator sees one kind of layer in this model, so no padding");
+        return;
+    }
+    snprintf(v->how, sizeof v->how,
+             "vLLM groups the layers %u at a time (the smaller kind's count, or the larger when "
+             "within the release's ratio of it): the %u full layers take %u group%s (%u padding), "
+             "the %u sliding layers %u group%s (%u padding)",
+             r.group_size, layers[0], groups[0], groups[0] == 1 ? "" : "s", pad[0], layers[1],
+             groups[1], groups[1] == 1 ? "" : "s", pad[1]);
+    if (hit >= 0)
+        addf(v->how, sizeof v->how, "; %u / %u %s layers = %.2f%% more memory for them", pad[hit],
+             layers[hit], names[hit], 100.0 * pad[hit] / layers[hit]);
+    snprintf(v->change, sizeof v->change,
+             "the model's layer pattern sets it, not a flag: a kind whose count is a multiple of "
+             "the group size needs none");
+}
+
 static void explain_line(const struct ctx *c, const struct vllm_log *log, size_t i,
                          struct vllm_verdict *v, const char *why_blocked)
 {
@@ -430,6 +475,10 @@ static void explain_line(const struct ctx *c, const struct vllm_log *log, size_t
     }
     if (why_blocked[0]) {
         snprintf(v->how, sizeof v->how, "Not recomputed: %s", why_blocked);
+        return;
+    }
+    if (l->kind == VLLM_LINE_PAD_LAYERS) {
+        explain_padding(c, l, v);
         return;
     }
     if (!b) {

@@ -465,7 +465,20 @@ static void on_line(struct parser *ps, const char *line, const char *end)
         if (read_real(&p, end, &x) && p < end && *p == '%')
             add_line(ps, VLLM_LINE_MAMBA_PAD, m, end, x, 0, 0);
     }
-    /* the size and the concurrency on one line: vLLM 0.20.1 and later */
+    /* "Add N padding layers, may waste at most X% KV cache memory": found by its
+     * tail, then N read back to the "Add " before it */
+    if ((m = find(line, end, " padding layers, may waste at most ")) != NULL) {
+        const char *n0 = m;
+        while (n0 > line && is_digit(n0[-1]))
+            n0--;
+        p = n0;
+        if (n0 - line >= 4 && memcmp(n0 - 4, "Add ", 4) == 0 && read_uint(&p, m, &u) && p == m) {
+            p = m + 35;
+            if (read_real(&p, end, &x) && p < end && *p == '%')
+                add_line(ps, VLLM_LINE_PAD_LAYERS, n0 - 4, end, x, u, 0);
+        }
+    }
+    /* the size and the concurrency on one line (update_kv_cache_capacity) */
     if (o->n_lines == first + 2 && o->lines[first].kind == VLLM_LINE_KV_TOKENS &&
         o->lines[first + 1].kind == VLLM_LINE_CONCURRENCY)
         o->lines[first].one_line = o->lines[first + 1].one_line = true;
@@ -622,8 +635,9 @@ const char *vllm_line_kind_name(enum vllm_line_kind k)
         [VLLM_LINE_GPU_BLOCKS] = "gpu_blocks",
         [VLLM_LINE_ATTN_BLOCK] = "attention_block_size",
         [VLLM_LINE_MAMBA_PAD] = "mamba_padding",
+        [VLLM_LINE_PAD_LAYERS] = "padding_layers",
     };
-    return (unsigned)k < VLLM_LINE__COUNT ? names[k] : "?";
+    return (unsigned)k < VLLM_LINE__COUNT && names[k] ? names[k] : "?";
 }
 
 bool vllm_version_parse(const char *s, unsigned *major, unsigned *minor, unsigned *patch)

@@ -13,6 +13,7 @@
  *   # GPU blocks: N / # cuda blocks: N               (V0 and early V1)
  *   Setting attention block size to N tokens ...     (hybrid Mamba models)
  *   Padding mamba page size by X% ...
+ *   Add N padding layers, may waste at most X% KV cache memory   (hybrid grouping)
  * docs/calculator.md ("explain-log") cites the source of each line by version.
  *
  * Pure: no I/O, no allocation. Lines are found anywhere in a log line, so the
@@ -37,11 +38,12 @@ enum vllm_line_kind {
     VLLM_LINE_GPU_BLOCKS,  /* "# GPU blocks: N" (V0 and early V1) */
     VLLM_LINE_ATTN_BLOCK,  /* "Setting attention block size to N tokens" */
     VLLM_LINE_MAMBA_PAD,   /* "Padding mamba page size by X%" */
+    VLLM_LINE_PAD_LAYERS,  /* "Add N padding layers, may waste at most X% KV cache memory" */
     VLLM_LINE__COUNT
 };
 
 /* The kind's short name for JSON: "kv_memory", "kv_tokens", "concurrency",
- * "gpu_blocks", "attention_block_size", "mamba_padding". */
+ * "gpu_blocks", "attention_block_size", "mamba_padding", "padding_layers". */
 const char *vllm_line_kind_name(enum vllm_line_kind k);
 
 struct vllm_line {
@@ -50,7 +52,7 @@ struct vllm_line {
     size_t msg, msg_len;  /* the message in the text, from its first word ("GPU KV
                            * cache size") to the end of the log line */
     double value;         /* GiB, tokens, blocks, concurrency or percent, as printed */
-    uint64_t count;       /* the integer of tokens, blocks and block sizes */
+    uint64_t count;       /* the integer of tokens, blocks, block sizes and padding layers */
     uint64_t per_request; /* CONCURRENCY: the "for N tokens" figure */
     bool one_line;        /* KV_TOKENS and CONCURRENCY printed together on one line */
 };

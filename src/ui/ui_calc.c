@@ -160,7 +160,7 @@ static void log_layout(struct calc *c, int width)
         const struct vllm_verdict *v = &ex->v[i];
         const struct vllm_line *ln = v->line;
         bool whole = ln->kind == VLLM_LINE_KV_TOKENS || ln->kind == VLLM_LINE_GPU_BLOCKS ||
-                     ln->kind == VLLM_LINE_ATTN_BLOCK;
+                     ln->kind == VLLM_LINE_ATTN_BLOCK || ln->kind == VLLM_LINE_PAD_LAYERS;
 
         ui_lines_blank(l);
         kvt_sanitize(c->log_text + ln->msg, ln->msg_len, text, sizeof text, 0);
@@ -169,7 +169,7 @@ static void log_layout(struct calc *c, int width)
         if (v->has_computed) {
             if (whole)
                 snprintf(buf, sizeof buf, "logged %s, computed %s  %s",
-                         kvt_fmt_int((uint64_t)ln->value, a1, sizeof a1),
+                         kvt_fmt_int(ln->count, a1, sizeof a1),
                          kvt_fmt_int((uint64_t)v->computed, a2, sizeof a2),
                          v->match == VLLM_MATCH_YES
                              ? (utf8 ? "\xe2\x9c\x93 match" : "ok match")
