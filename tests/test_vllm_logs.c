@@ -137,10 +137,106 @@ static void test_every_logged_row(void **state)
     tsv_free(&t);
 }
 
+/* One run of a vllm-logs-2x-public.tsv row: its release, its config (a file
+ * in fixtures/configs/ or a preset alias), its flags, and either a budget in
+ * GiB or the block count the logged figures imply. */
+struct out2 {
+    long long blocks, tokens;
+    double concurrency;
+};
+
+static struct out2 calc_row_2x(const struct tsv *t, size_t row, double budget, const char *override)
+{
+    static char flags_buf[256], path[256];
+    char budget_s[32];
+    char *argv[48] = {(char *)run_kvtutor_path(), "calc", "--json"};
+    int argc = 3;
+    const char *config = tsv_get(t, row, "config");
+    struct run_result res;
+    struct out2 o = {0};
+    json_t *j;
+    json_error_t err;
+
+    flag(argv, &argc, "--vllm", tsv_get(t, row, "vllm"));
+    if (strstr(config, ".json")) {
+        const char *dir = getenv("KVT_FIXTURES");
+        snprintf(path, sizeof path, "%s/configs/%s", dir ? dir : "fixtures", config);
+        flag(argv, &argc, "--config", path);
+    } else {
+        flag(argv, &argc, "--model", config);
+    }
+    flag(argv, &argc, "--max-model-len", tsv_get(t, row, "max_model_len"));
+    if (override) {
+        flag(argv, &argc, "--num-gpu-blocks-override", override);
+    } else {
+        snprintf(budget_s, sizeof budget_s, "%.3f", budget);
+        flag(argv, &argc, "--kv-budget-gib", budget_s);
+    }
+    snprintf(flags_buf, sizeof flags_buf, "%s", tsv_get(t, row, "flags"));
+    for (char *tok = strtok(flags_buf, " "); tok && argc < 46; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+
+    assert_int_equal(run_cmd(argv, NULL, &res), 0);
+    if (res.status != 0)
+        fail_msg("%s: exit %d: %s", tsv_get(t, row, "id"), res.status, res.err);
+    j = json_loads(res.out, 0, &err);
+    if (!j)
+        fail_msg("%s: not JSON: %s", tsv_get(t, row, "id"), err.text);
+    if (!json_is_integer(json_object_get(j, "kv_tokens")) ||
+        !json_is_real(json_object_get(j, "max_concurrency")))
+        fail_msg("%s: kv_tokens or max_concurrency missing", tsv_get(t, row, "id"));
+    o.blocks = json_integer_value(json_object_get(j, "num_gpu_blocks"));
+    o.tokens = json_integer_value(json_object_get(j, "kv_tokens"));
+    o.concurrency = json_real_value(json_object_get(j, "max_concurrency"));
+    json_decref(j);
+    run_free(&res);
+    return o;
+}
+
+/* The newer releases and model kinds (hybrid gated-delta-net under 0.24 and
+ * 0.19, an EAGLE draft layer, plain GQA, DeepSeek-V3.2's sparse MLA at TP 8 /
+ * PP 4): the logged tokens and concurrency lie between what the calculator
+ * gives at the two ends of the GiB rounding range, or equal it at the block
+ * count the log implies. The worked example in vllm-logs-2x-public.md is h01. */
+static void test_newer_rows(void **state)
+{
+    (void)state;
+    struct tsv t;
+
+    assert_int_equal(tsv_load("vllm-logs-2x-public.tsv", &t), 0);
+    assert_true(tsv_count(&t) >= 5);
+    for (size_t i = 0; i < tsv_count(&t); i++) {
+        const char *id = tsv_get(&t, i, "id"), *override = tsv_get(&t, i, "blocks_override");
+        long long want_tokens = atoll(tsv_get(&t, i, "logged_kv_tokens"));
+        double want_conc = atof(tsv_get(&t, i, "logged_max_concurrency"));
+        struct out2 lo, hi;
+
+        if (*override) {
+            lo = hi = calc_row_2x(&t, i, 0, override);
+        } else {
+            double avail = atof(tsv_get(&t, i, "available_kv_gib"));
+            double half = atof(tsv_get(&t, i, "gib_half"));
+            lo = calc_row_2x(&t, i, avail - half, NULL);
+            hi = calc_row_2x(&t, i, avail + half, NULL);
+        }
+        if (want_tokens < lo.tokens || want_tokens > hi.tokens)
+            fail_msg("%s: logged %lld tokens, calculator %lld..%lld", id, want_tokens, lo.tokens,
+                     hi.tokens);
+        /* the log prints %.2f: compare at two decimals */
+        if (want_conc < round(lo.concurrency * 100) / 100 - 1e-9 ||
+            want_conc > round(hi.concurrency * 100) / 100 + 1e-9)
+            fail_msg("%s: logged %.2fx, calculator %.4f..%.4f", id, want_conc, lo.concurrency,
+                     hi.concurrency);
+    }
+    tsv_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_logged_row),
+        cmocka_unit_test(test_newer_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

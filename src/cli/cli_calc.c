@@ -44,6 +44,17 @@ enum flag_id {
     F_TFLOPS,
     F_VLLM,
     F_NO_ASYNC,
+    F_SPEC_METHOD,
+    F_SPEC_TOKENS,
+    F_SPEC_LAYERS,
+    F_DCP,
+    F_MAMBA_CACHE_MODE,
+    F_NO_PREFIX_CACHING,
+    F_MAMBA_DTYPE,
+    F_MAMBA_SSM_DTYPE,
+    F_BACKEND,
+    F_BLOCKS_OVERRIDE,
+    F_KV_CACHE_MEMORY_BYTES,
     F_JSON,
     F_HELP,
     F__COUNT
@@ -89,8 +100,9 @@ static const struct cli_flag flags[F__COUNT] = {
     [F_DTYPE] = {"--dtype", NULL, "T", K_DTYPE, S_MODEL, KV_FIELD_DTYPE, .dtypes = "bf16|fp16|fp32",
                  .help = "the model's own dtype (default bf16)"},
     [F_KV_DTYPE] = {"--kv-dtype", "--kv-cache-dtype", "T", K_DTYPE, S_PRECISION, KV_FIELD_KV_DTYPE,
-                    .dtypes = "auto|fp32|fp16|bf16|fp8|int8",
-                    .help = "KV element type; auto = the model dtype"},
+                    .dtypes = "auto|bf16|fp16|fp8|fp8_ds_mla|nvfp4|fp32|int8",
+                    .help = "KV cache dtype by vLLM's names (fp8_e4m3, fp8_e5m2, bfloat16 too); "
+                            "auto = the model's (fp32, int8: teaching only)"},
     [F_WEIGHTS_DTYPE] = {"--weights-dtype", NULL, "T", K_DTYPE, S_PRECISION, KV_FIELD_WEIGHTS_DTYPE,
                          .dtypes = "bf16|fp16|fp32|fp8|int8|int4|mxfp4",
                          .help = "weight storage; int4 adds an fp16 scale per 128"},
@@ -137,6 +149,36 @@ static const struct cli_flag flags[F__COUNT] = {
                 .help = "whose start-up rules: a vLLM release (default " KV_VLLM_DEFAULT ")"},
     [F_NO_ASYNC] = {"--no-async-scheduling", NULL, NULL, K_SWITCH, S_ENGINE, KV_FIELD_NONE,
                     .help = "one batch in flight per PP stage (vLLM schedules two by default)"},
+    [F_SPEC_METHOD] = {"--spec-method", NULL, "M", K_STR, S_ENGINE, KV_FIELD_SPEC_METHOD,
+                       .help = "speculative decoding: eagle|eagle3|mtp|draft|ngram"},
+    [F_SPEC_TOKENS] = {"--spec-tokens", "--num-speculative-tokens", "K", K_UINT, S_ENGINE,
+                       KV_FIELD_SPEC_TOKENS, .umax = 1024, .help = "lookahead tokens"},
+    [F_SPEC_LAYERS] = {"--spec-layers", NULL, "N", K_UINT, S_ENGINE, KV_FIELD_SPEC_LAYERS,
+                       .umax = KV_MAX_DIM,
+                       .help = "draft attention layers (default: eagle 1, mtp the config's)"},
+    [F_DCP] = {"--dcp", "--decode-context-parallel-size", "N", K_UINT, S_ENGINE, KV_FIELD_DCP,
+               .umax = KV_MAX_PARALLEL, .help = "decode context parallel size (default 1)"},
+    [F_MAMBA_CACHE_MODE] = {"--mamba-cache-mode", NULL, "M", K_STR, S_ENGINE,
+                            KV_FIELD_MAMBA_CACHE_MODE,
+                            .help = "none|align|all: Mamba blocks per request (default: the "
+                                    "release's, align with prefix caching from 0.20.1)"},
+    [F_NO_PREFIX_CACHING] = {"--no-prefix-caching", "--no-enable-prefix-caching", NULL, K_SWITCH,
+                             S_ENGINE, KV_FIELD_NONE,
+                             .help = "prefix caching off: Mamba groups keep one state"},
+    [F_MAMBA_DTYPE] = {"--mamba-cache-dtype", NULL, "T", K_DTYPE, S_ENGINE, KV_FIELD_KV_DTYPE,
+                       .dtypes = "auto|bf16|fp16|fp32", .help = "Mamba conv state dtype"},
+    [F_MAMBA_SSM_DTYPE] = {"--mamba-ssm-cache-dtype", NULL, "T", K_DTYPE, S_ENGINE,
+                           KV_FIELD_KV_DTYPE, .dtypes = "auto|bf16|fp16|fp32",
+                           .help = "Mamba SSM state dtype (auto: the config's mamba_ssm_dtype)"},
+    [F_BACKEND] = {"--attention-backend", NULL, "NAME", K_STR, S_ENGINE, KV_FIELD_ATTENTION_BACKEND,
+                   .help = "FLASH_ATTN|FLASHINFER|TRITON_ATTN|FLASHMLA|FLASHMLA_SPARSE|"
+                           "CUTLASS_MLA|TRITON_MLA"},
+    [F_BLOCKS_OVERRIDE] = {"--num-gpu-blocks-override", NULL, "N", K_UINT, S_ENGINE,
+                           KV_FIELD_NUM_GPU_BLOCKS_OVERRIDE, .umax = (uint64_t)1 << 40,
+                           .help = "vLLM's override: N blocks, whatever the memory"},
+    [F_KV_CACHE_MEMORY_BYTES] = {"--kv-cache-memory-bytes", "--kv-cache-memory", "X", K_STR,
+                                 S_DEPLOY, KV_FIELD_KV_CACHE_MEMORY_BYTES,
+                                 .help = "vLLM's exact KV budget per GPU: 8G = 8 GiB, 8g = 8e9 B"},
     [F_JSON] = {"--json", NULL, NULL, K_SWITCH, S_OUTPUT, KV_FIELD_NONE,
                 .help = "one JSON object instead of the walk-through"},
     [F_HELP] = {"--help", "-h", NULL, K_SWITCH, S_OUTPUT, KV_FIELD_NONE, .help = "this text"},
@@ -186,6 +228,11 @@ static int check_conflicts(const struct cli_args *a)
         {F_KV_BUDGET_GIB, F_GPU_MEM_GIB, "the budget is given, so GPU memory is not used"},
         {F_KV_BUDGET_GIB, F_UTIL, "the budget is given, so the utilization is not used"},
         {F_KV_BUDGET_GIB, F_OVERHEAD_GIB, "the budget is given, so nothing is subtracted"},
+        {F_KV_CACHE_MEMORY_BYTES, F_KV_BUDGET_GIB, "both give the KV budget; give one"},
+        {F_KV_CACHE_MEMORY_BYTES, F_GPU_MEM_GIB, "the budget is given, so GPU memory is not used"},
+        {F_KV_CACHE_MEMORY_BYTES, F_UTIL, "the budget is given, so the utilization is not used"},
+        {F_KV_CACHE_MEMORY_BYTES, F_OVERHEAD_GIB, "the budget is given, so nothing is subtracted"},
+        {F_NO_PREFIX_CACHING, F_MAMBA_CACHE_MODE, "the mode is what prefix caching decides"},
         {F_MLA_RANK, F_KV_HEADS, "an MLA cache has one latent, not KV heads"},
         {F_MLA_RANK, F_HEAD_DIM, "an MLA cache is sized by rank and rope dim, not head dim"},
         {F_WEIGHTS_GIB, F_WEIGHTS_DTYPE, "the weights' size is given, so their dtype is not used"},
@@ -194,6 +241,108 @@ static int check_conflicts(const struct cli_args *a)
         if (a->given[pairs[i].a] && a->given[pairs[i].b])
             return usage_error("%s and %s: %s", flags[pairs[i].a].name, flags[pairs[i].b].name,
                                pairs[i].why);
+    return 0;
+}
+
+/* --kv-cache-memory-bytes as vLLM reads it (vllm/engine/arg_utils.py,
+ * human_readable_int): surrounding blanks dropped; a number with one suffix,
+ * lower-case decimal (k 1e3, m 1e6, g 1e9, t 1e12; decimals allowed: 25.6k is
+ * int(25.6 x 1000)) or upper-case binary (K 2^10, M 2^20, G 2^30, T 2^40;
+ * whole numbers only); else a plain whole number. */
+static const char *parse_memory_bytes(const char *text, uint64_t *out)
+{
+    static const char dec[] = "kmgt", bin[] = "KMGT";
+    char buf[64];
+    size_t n;
+    const char *p, *why;
+    double x;
+    uint64_t whole;
+
+    while (*text == ' ' || *text == '\t')
+        text++;
+    n = strlen(text);
+    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+        n--;
+    if (n == 0 || n >= sizeof buf)
+        return n == 0 ? "needs a value" : "is too long";
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    p = strchr(dec, buf[n - 1]);
+    if (p && *p) {
+        double mult = 1e3;
+        for (const char *q = dec; q < p; q++)
+            mult *= 1e3;
+        buf[n - 1] = '\0';
+        for (const char *q = buf; *q; q++)
+            if (!((*q >= '0' && *q <= '9') || *q == '.'))
+                return "must be a number with an optional k, m, g, t (or K, M, G, T) suffix";
+        if ((why = cli_parse_real(buf, 0, false, 1e18, &x)) != NULL)
+            return why;
+        x *= mult;
+        if (!(x < 18446744073709551616.0))
+            return "is too large";
+        *out = (uint64_t)x;
+        return NULL;
+    }
+    p = strchr(bin, buf[n - 1]);
+    if (p && *p) {
+        unsigned shift = 10 * (unsigned)(p - bin + 1);
+        buf[n - 1] = '\0';
+        if (strchr(buf, '.'))
+            return "takes no decimals with a binary suffix (K, M, G, T); use k, m, g, t";
+        if ((why = cli_parse_uint(buf, UINT64_MAX >> shift, true, &whole)) != NULL)
+            return why;
+        *out = whole << shift;
+        return NULL;
+    }
+    return cli_parse_uint(buf, UINT64_MAX, true, out);
+}
+
+/* The engine flags whose values are words. */
+static int parse_engine(const struct cli_args *a, struct kv_deploy *d)
+{
+    static const struct {
+        const char *name;
+        enum kv_spec_method m;
+    } methods[] = {{"eagle", KV_SPEC_EAGLE},       {"eagle3", KV_SPEC_EAGLE3},
+                   {"mtp", KV_SPEC_MTP},           {"draft", KV_SPEC_DRAFT},
+                   {"draft_model", KV_SPEC_DRAFT}, {"ngram", KV_SPEC_NGRAM}};
+    static const struct {
+        const char *name;
+        enum kv_mamba_mode m;
+    } modes[] = {{"none", KV_MAMBA_NONE}, {"align", KV_MAMBA_ALIGN}, {"all", KV_MAMBA_ALL}};
+    const char *why;
+    size_t i;
+
+    if (a->given[F_SPEC_METHOD]) {
+        for (i = 0; i < sizeof methods / sizeof methods[0]; i++)
+            if (strcmp(a->text[F_SPEC_METHOD], methods[i].name) == 0)
+                break;
+        if (i == sizeof methods / sizeof methods[0])
+            return usage_error("--spec-method %s: one of eagle, eagle3, mtp, draft, ngram",
+                               a->text[F_SPEC_METHOD]);
+        d->spec_method = methods[i].m;
+    }
+    if (a->given[F_MAMBA_CACHE_MODE]) {
+        for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
+            if (strcmp(a->text[F_MAMBA_CACHE_MODE], modes[i].name) == 0)
+                break;
+        if (i == sizeof modes / sizeof modes[0])
+            return usage_error("--mamba-cache-mode %s: one of none, align, all",
+                               a->text[F_MAMBA_CACHE_MODE]);
+        d->mamba_mode = modes[i].m;
+    }
+    if (a->given[F_BACKEND] && !kv_backend_parse(a->text[F_BACKEND], &d->backend))
+        return usage_error("--attention-backend %s: not one kvtutor sizes (%s)", a->text[F_BACKEND],
+                           flags[F_BACKEND].help);
+    if (a->given[F_KV_CACHE_MEMORY_BYTES]) {
+        why = parse_memory_bytes(a->text[F_KV_CACHE_MEMORY_BYTES], &d->kv_cache_memory_bytes);
+        if (!why && d->kv_cache_memory_bytes == 0)
+            why = "must be greater than 0";
+        if (why)
+            return usage_error("--kv-cache-memory-bytes %s: %s", a->text[F_KV_CACHE_MEMORY_BYTES],
+                               why);
+    }
     return 0;
 }
 
@@ -288,6 +437,15 @@ static void apply_flags(const struct cli_args *a, struct kv_model *m, struct kv_
     apply_real(a, F_BANDWIDTH, &d->bandwidth_gbps);
     apply_real(a, F_TFLOPS, &d->tflops);
     d->sync_scheduling = a->given[F_NO_ASYNC];
+    d->no_prefix_caching = a->given[F_NO_PREFIX_CACHING];
+    apply_u32(a, F_SPEC_TOKENS, &d->spec_tokens);
+    apply_u32(a, F_SPEC_LAYERS, &d->spec_layers);
+    apply_u32(a, F_DCP, &d->dcp);
+    apply_u64(a, F_BLOCKS_OVERRIDE, &d->num_gpu_blocks_override);
+    if (a->given[F_MAMBA_DTYPE])
+        d->mamba_dtype = a->t[F_MAMBA_DTYPE];
+    if (a->given[F_MAMBA_SSM_DTYPE])
+        d->mamba_ssm_dtype = a->t[F_MAMBA_SSM_DTYPE];
     if (a->given[F_KV_DTYPE])
         d->kv_dtype = a->t[F_KV_DTYPE];
 }
@@ -401,6 +559,8 @@ int cli_calc(int argc, char **argv)
     if (a.given[F_VLLM] && !kv_vllm_parse(a.text[F_VLLM], &d.vllm))
         return usage_error("--vllm %s: not a vLLM version (X.Y or X.Y.Z, e.g. 0.26.0)",
                            a.text[F_VLLM]);
+    if ((rc = parse_engine(&a, &d)) != 0)
+        return rc;
     if (a.given[F_MODEL]) {
         v.preset = kv_model_preset_find(a.text[F_MODEL]);
         if (!v.preset)
@@ -416,6 +576,12 @@ int cli_calc(int argc, char **argv)
         if (!v.gpu)
             return unknown_preset("--gpu", a.text[F_GPU], true);
         kv_gpu_preset_apply(v.gpu, &d);
+        {
+            /* "9.0" -> 90: which attention backend the release picks */
+            unsigned maj = 0, min = 0;
+            if (sscanf(v.gpu->compute_cap, "%u.%u", &maj, &min) == 2)
+                d.gpu_sm = maj * 10 + min;
+        }
     }
     apply_flags(&a, &m, &d);
     v.overhead_given = a.given[F_OVERHEAD_GIB];

@@ -1,13 +1,61 @@
 #include "kv_calc.h"
+#include "kv_state.h"
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 static const char *const field_names[] = {
 #define KV_FIELD_STR(name, str) str,
     KV_FIELDS(KV_FIELD_STR)
 #undef KV_FIELD_STR
 };
+
+static const char *const backend_names[KV_BACKEND__COUNT] = {
+    [KV_BACKEND_DEFAULT] = "auto",
+    [KV_BACKEND_FLASH_ATTN] = "FLASH_ATTN",
+    [KV_BACKEND_FLASHINFER] = "FLASHINFER",
+    [KV_BACKEND_TRITON_ATTN] = "TRITON_ATTN",
+    [KV_BACKEND_FLASHMLA] = "FLASHMLA",
+    [KV_BACKEND_FLASHMLA_SPARSE] = "FLASHMLA_SPARSE",
+    [KV_BACKEND_CUTLASS_MLA] = "CUTLASS_MLA",
+    [KV_BACKEND_TRITON_MLA] = "TRITON_MLA",
+};
+
+bool kv_backend_parse(const char *name, enum kv_backend *out)
+{
+    for (int i = 0; i < KV_BACKEND__COUNT; i++) {
+        const char *a = backend_names[i], *b = name;
+        while (*a && *b && (*a == *b || (*b >= 'a' && *b <= 'z' && *b - 32 == *a)))
+            a++, b++;
+        if (!*a && !*b) {
+            *out = (enum kv_backend)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *kv_backend_name(enum kv_backend b)
+{
+    return (unsigned)b < KV_BACKEND__COUNT ? backend_names[b] : "?";
+}
+
+/* The block size a backend forces, 0 when it takes the configured one
+ * (vllm/platforms/cuda.py, CudaPlatform.check_and_update_config: FlashMLA
+ * and FlashMLA-sparse 64, CUTLASS MLA 128). */
+static uint32_t backend_block(enum kv_backend b)
+{
+    switch (b) {
+    case KV_BACKEND_FLASHMLA:
+    case KV_BACKEND_FLASHMLA_SPARSE:
+        return 64;
+    case KV_BACKEND_CUTLASS_MLA:
+        return 128;
+    default:
+        return 0;
+    }
+}
 
 const char *kv_field_name(enum kv_field f)
 {
@@ -151,12 +199,41 @@ static enum kvt_err resolve_model(struct kv_model *m, struct check *c)
         }
     }
 
-    if (m->sliding_layers > m->layers)
+    if (m->state_layers > 0 || m->state_kind != KV_STATE_NONE) {
+        const struct {
+            uint32_t v;
+            enum kv_field f;
+        } need[] = {
+            {m->ssm_heads, KV_FIELD_SSM_HEADS},     {m->ssm_head_dim, KV_FIELD_SSM_HEAD_DIM},
+            {m->ssm_groups, KV_FIELD_SSM_GROUPS},   {m->ssm_state_dim, KV_FIELD_SSM_STATE_DIM},
+            {m->conv_kernel, KV_FIELD_CONV_KERNEL}, {m->state_layers, KV_FIELD_STATE_LAYERS},
+        };
+        if (m->state_kind != KV_STATE_GDN && m->state_kind != KV_STATE_MAMBA2)
+            return fail(c, KVT_E_MISSING, KV_FIELD_STATE_LAYERS, KV_FIELD_NONE);
+        for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+            if (need[i].v == 0)
+                return fail(c, KVT_E_MISSING, need[i].f, KV_FIELD_NONE);
+            if (need[i].v > KV_MAX_DIM)
+                return fail(c, KVT_E_RANGE, need[i].f, KV_FIELD_NONE);
+        }
+        /* an attention-free model has no KV cache to size */
+        if (m->state_layers >= m->layers)
+            return fail(c, KVT_E_RANGE, KV_FIELD_STATE_LAYERS, KV_FIELD_LAYERS);
+        if (m->ssm_dtype != KV_DTYPE_AUTO && !is_model_dtype(m->ssm_dtype))
+            return fail(c, KVT_E_RANGE, KV_FIELD_DTYPE, KV_FIELD_NONE);
+    }
+    if (m->mtp_layers > KV_MAX_DIM || m->index_head_dim > KV_MAX_DIM)
+        return fail(c, KVT_E_RANGE, KV_FIELD_SPEC_LAYERS, KV_FIELD_NONE);
+    if (m->index_head_dim > 0 && m->mla_rank == 0)
+        return fail(c, KVT_E_MISSING, KV_FIELD_MLA_RANK, KV_FIELD_NONE);
+
+    if (m->sliding_layers > m->layers - m->state_layers)
         return fail(c, KVT_E_SLIDING, KV_FIELD_SLIDING_LAYERS, KV_FIELD_LAYERS);
     if (m->sliding_layers > 0 && m->sliding_window == 0)
         return fail(c, KVT_E_SLIDING, KV_FIELD_SLIDING_LAYERS, KV_FIELD_SLIDING_WINDOW);
     if (m->sliding_window > 0 && m->sliding_layers == 0)
-        m->sliding_layers = m->layers; /* a window with no split: every layer slides */
+        m->sliding_layers =
+            m->layers - m->state_layers; /* a window, no split: all attention slides */
     return KVT_E_OK;
 }
 
@@ -193,6 +270,59 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
         return fail(c, KVT_E_RANGE, KV_FIELD_CONTEXT, KV_FIELD_NONE);
     if (d->pp > m->layers)
         return fail(c, KVT_E_PP_LAYERS, KV_FIELD_PP, KV_FIELD_LAYERS);
+    if (d->dcp == 0)
+        d->dcp = 1;
+    if (d->dcp > KV_MAX_PARALLEL)
+        return fail(c, KVT_E_RANGE, KV_FIELD_DCP, KV_FIELD_NONE);
+    /* DCP reuses the TP group: vLLM asserts tp % dcp == 0 */
+    if (d->tp % d->dcp != 0)
+        return fail(c, KVT_E_CONFLICT, KV_FIELD_DCP, KV_FIELD_TP);
+    if (d->spec_tokens > 1024)
+        return fail(c, KVT_E_RANGE, KV_FIELD_SPEC_TOKENS, KV_FIELD_NONE);
+    if (d->spec_layers > KV_MAX_DIM)
+        return fail(c, KVT_E_RANGE, KV_FIELD_SPEC_LAYERS, KV_FIELD_NONE);
+    if ((unsigned)d->spec_method > KV_SPEC_NGRAM)
+        return fail(c, KVT_E_RANGE, KV_FIELD_SPEC_METHOD, KV_FIELD_NONE);
+    if (d->spec_method == KV_SPEC_NONE && (d->spec_tokens > 0 || d->spec_layers > 0))
+        return fail(c, KVT_E_MISSING, KV_FIELD_SPEC_METHOD, KV_FIELD_NONE);
+    if (d->spec_method != KV_SPEC_NONE && d->spec_tokens == 0)
+        return fail(c, KVT_E_MISSING, KV_FIELD_SPEC_TOKENS, KV_FIELD_NONE);
+    if (d->spec_method == KV_SPEC_NGRAM && d->spec_layers > 0)
+        return fail(c, KVT_E_CONFLICT, KV_FIELD_SPEC_LAYERS, KV_FIELD_SPEC_METHOD);
+    if (d->spec_layers == 0) {
+        /* EAGLE and EAGLE-3 drafts are one decoder layer unless told; MTP has
+         * the config's own; a separate draft model must say how many */
+        if (d->spec_method == KV_SPEC_EAGLE || d->spec_method == KV_SPEC_EAGLE3)
+            d->spec_layers = 1;
+        else if (d->spec_method == KV_SPEC_MTP)
+            d->spec_layers = m->mtp_layers;
+        if (d->spec_layers == 0 &&
+            (d->spec_method == KV_SPEC_MTP || d->spec_method == KV_SPEC_DRAFT))
+            return fail(c, KVT_E_MISSING, KV_FIELD_SPEC_LAYERS, KV_FIELD_NONE);
+    }
+    if ((unsigned)d->mamba_mode > KV_MAMBA_ALL)
+        return fail(c, KVT_E_RANGE, KV_FIELD_MAMBA_CACHE_MODE, KV_FIELD_NONE);
+    /* align and all checkpoint states for prefix caching, which they need */
+    if (d->no_prefix_caching && (d->mamba_mode == KV_MAMBA_ALIGN || d->mamba_mode == KV_MAMBA_ALL))
+        return fail(c, KVT_E_CONFLICT, KV_FIELD_MAMBA_CACHE_MODE, KV_FIELD_NONE);
+    if ((unsigned)d->backend >= KV_BACKEND__COUNT)
+        return fail(c, KVT_E_RANGE, KV_FIELD_ATTENTION_BACKEND, KV_FIELD_NONE);
+    if (m->mla_rank == 0 && backend_block(d->backend) > 0)
+        return fail(c, KVT_E_CONFLICT, KV_FIELD_ATTENTION_BACKEND, KV_FIELD_MLA_RANK);
+    if (d->backend == KV_BACKEND_DEFAULT && m->mla_rank > 0) {
+        /* sparse MLA runs on FlashMLA-sparse; dense MLA defaults to CUTLASS MLA
+         * on SM100; on Hopper 0.19 kept the configured 16 (row r022) */
+        if (m->index_head_dim > 0)
+            d->backend = KV_BACKEND_FLASHMLA_SPARSE;
+        else if (d->gpu_sm >= 100 && d->gpu_sm < 110)
+            d->backend = KV_BACKEND_CUTLASS_MLA;
+    }
+    if (backend_block(d->backend) > 0)
+        d->block_size = backend_block(d->backend);
+    if (d->num_gpu_blocks_override > ((uint64_t)1 << 40))
+        return fail(c, KVT_E_RANGE, KV_FIELD_NUM_GPU_BLOCKS_OVERRIDE, KV_FIELD_NONE);
+    if (d->kv_cache_memory_bytes > (uint64_t)(KV_MAX_GIB * KV_GIB))
+        return fail(c, KVT_E_RANGE, KV_FIELD_KV_CACHE_MEMORY_BYTES, KV_FIELD_NONE);
 
     if (m->mla_rank == 0) {
         /* vLLM shards KV heads when TP divides them and replicates them when
@@ -206,11 +336,96 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
         return fail(c, KVT_E_TP_HEADS, KV_FIELD_TP, KV_FIELD_HEADS);
 
     if (d->kv_dtype == KV_DTYPE_AUTO)
-        d->kv_dtype = m->dtype; /* vLLM's kv_cache_dtype=auto; quantized weights do not change it */
-    if (kv_dtype_kv_bytes(d->kv_dtype) == 0)
+        /* vLLM's kv_cache_dtype=auto: the model's dtype (quantized weights do not
+         * change it), or the model's own cache dtype where it has one */
+        d->kv_dtype = m->index_head_dim > 0 ? KV_DTYPE_FP8_DS_MLA : m->dtype;
+    if (d->kv_dtype == KV_DTYPE_FP8_DS_MLA) {
+        /* 512 fp8 latent values, 4 fp32 scales, 64 bf16 rope values */
+        if (m->mla_rank != 512 || m->mla_rope_dim != 64)
+            return fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
+    } else if (d->kv_dtype == KV_DTYPE_NVFP4) {
+        if (m->mla_rank > 0)
+            return fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
+        if (m->head_dim % 16 != 0)
+            return fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_HEAD_DIM);
+    } else if (kv_dtype_kv_bytes(d->kv_dtype) == 0) {
+        return fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
+    }
+    if (d->mamba_dtype == KV_DTYPE_AUTO)
+        d->mamba_dtype = m->dtype; /* mamba_cache_dtype=auto: the model dtype */
+    if (d->mamba_ssm_dtype == KV_DTYPE_AUTO)
+        /* mamba_ssm_cache_dtype=auto: the config's mamba_ssm_dtype, else the conv state's */
+        d->mamba_ssm_dtype = m->ssm_dtype != KV_DTYPE_AUTO ? m->ssm_dtype : d->mamba_dtype;
+    if (!is_model_dtype(d->mamba_dtype))
+        return fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
+    if (!is_model_dtype(d->mamba_ssm_dtype))
         return fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
     if (d->max_model_len == 0)
         d->max_model_len = m->max_position;
+    return KVT_E_OK;
+}
+
+/* One token of one attention layer: whole model (*total) and on one GPU. */
+static void token_bytes(struct kv_result *r, uint64_t *total)
+{
+    const struct kv_model *m = &r->model;
+    const struct kv_deploy *d = &r->deploy;
+
+    if (r->mla) {
+        /* One latent of rank + rope values per token per layer, whole on every
+         * rank; fp8_ds_mla packs it as 512 fp8 + 4 fp32 scales + 64 bf16 = 656 B */
+        r->kv_heads_per_gpu = 1;
+        *total = d->kv_dtype == KV_DTYPE_FP8_DS_MLA
+                     ? 656
+                     : ((uint64_t)m->mla_rank + m->mla_rope_dim) * r->kv_elem_bytes;
+        /* DeepSeek-V3.2's indexer keeps fp8 keys with an fp32 scale per 128 values
+         * in the same group: index_head_dim + index_head_dim / 128 x 4 B */
+        if (m->index_head_dim > 0)
+            *total += (uint64_t)m->index_head_dim + (uint64_t)m->index_head_dim / 128 * 4;
+        r->layer_token_bytes = *total;
+        return;
+    }
+    r->replicated = d->tp > m->kv_heads;
+    r->kv_heads_per_gpu = r->replicated ? 1 : m->kv_heads / d->tp;
+    /* 2 (K and V) x heads x one head's bytes: at most 2^1 x 2^20 x 2^22 */
+    *total = 2ull * m->kv_heads * kv_dtype_head_bytes(d->kv_dtype, m->head_dim);
+    r->layer_token_bytes =
+        2ull * r->kv_heads_per_gpu * kv_dtype_head_bytes(d->kv_dtype, m->head_dim);
+}
+
+/* The recurrent layers' state and the block size that unifies the pages:
+ * vLLM grows the attention block to the smallest multiple of 16 tokens whose
+ * page holds one state, then pads the state to that page
+ * (vllm/model_executor/models/config.py,
+ * HybridAttentionMambaModelConfig.verify_and_update_config). */
+static enum kvt_err state_and_block(struct kv_result *r, struct check *c)
+{
+    const struct kv_model *m = &r->model;
+    struct kv_deploy *d = &r->deploy;
+    struct kv_state_shape st;
+    enum kv_field bad = KV_FIELD_NONE;
+    enum kvt_err e;
+    uint64_t align = 16, per_request, grown;
+
+    if (m->state_layers == 0)
+        return KVT_E_OK;
+    e = kv_state_shape(m, d->tp, d->spec_tokens, kv_dtype_kv_bytes(d->mamba_dtype),
+                       kv_dtype_kv_bytes(d->mamba_ssm_dtype), &st, &bad);
+    if (e != KVT_E_OK)
+        return fail(c, e, e == KVT_E_OVERFLOW ? bad : KV_FIELD_TP,
+                    e == KVT_E_OVERFLOW ? KV_FIELD_NONE : bad);
+    r->state_layers = m->state_layers;
+    r->state_layer_bytes = st.layer_bytes;
+    if (!mul(st.layer_bytes, (uint64_t)d->tp * m->state_layers, &per_request))
+        return fail(c, KVT_E_OVERFLOW, KV_FIELD_SSM_STATE_DIM, KV_FIELD_STATE_LAYERS);
+    r->state_bytes_per_request = per_request;
+    grown = align * ceil_div(st.layer_bytes, align * r->layer_token_bytes);
+    if (grown > KV_MAX_BLOCK_SIZE)
+        return fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_SSM_STATE_DIM);
+    if (d->block_size < grown) {
+        d->block_size = (uint32_t)grown;
+        r->attention_block_size = (uint32_t)grown;
+    }
     return KVT_E_OK;
 }
 
@@ -219,54 +434,49 @@ static enum kvt_err shape(struct kv_result *r, struct check *c)
     const struct kv_model *m = &r->model;
     const struct kv_deploy *d = &r->deploy;
     uint64_t per_layer_total; /* one token, one layer, whole model */
+    uint32_t attention, buckets[3], groups;
+    enum kvt_err e;
 
     r->kv_elem_bytes = kv_dtype_kv_bytes(d->kv_dtype);
     r->kv_dtype = d->kv_dtype;
     r->weights_dtype = m->weights_dtype;
     r->mla = m->mla_rank > 0;
     r->head_dim = m->head_dim;
-    if (r->mla) {
-        /* One latent of rank + rope values per token per layer, whole on every rank. */
-        r->kv_heads_per_gpu = 1;
-        per_layer_total = ((uint64_t)m->mla_rank + m->mla_rope_dim) * r->kv_elem_bytes;
-        r->layer_token_bytes = per_layer_total;
-    } else {
-        r->replicated = d->tp > m->kv_heads;
-        r->kv_heads_per_gpu = r->replicated ? 1 : m->kv_heads / d->tp;
-        /* 2 (K and V) x heads x head_dim x bytes: at most 2^1 x 2^20 x 2^20 x 2^2. */
-        per_layer_total = 2ull * m->kv_heads * m->head_dim * r->kv_elem_bytes;
-        r->layer_token_bytes = 2ull * r->kv_heads_per_gpu * m->head_dim * r->kv_elem_bytes;
-    }
-    if (!mul(per_layer_total, m->layers, &r->kv_bytes_per_token))
+    token_bytes(r, &per_layer_total);
+    /* speculative drafts add full-attention layers of the target's shape */
+    r->draft_layers = d->spec_method == KV_SPEC_NGRAM ? 0 : d->spec_layers;
+    attention = m->layers - m->state_layers + r->draft_layers;
+    if (!mul(per_layer_total, attention, &r->kv_bytes_per_token))
         return fail(c, KVT_E_OVERFLOW, r->mla ? KV_FIELD_MLA_RANK : KV_FIELD_HEAD_DIM,
                     KV_FIELD_LAYERS);
+    if ((e = state_and_block(r, c)) != KVT_E_OK)
+        return e;
     if (!mul(r->layer_token_bytes, d->block_size, &r->page_bytes))
         return fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
 
     r->sliding_layers = m->sliding_layers;
-    r->full_layers = m->layers - m->sliding_layers;
-    r->hybrid = r->sliding_layers > 0 && r->full_layers > 0;
+    r->full_layers = attention - m->sliding_layers;
+    buckets[0] = r->full_layers;
+    buckets[1] = r->sliding_layers;
+    buckets[2] = r->state_layers;
+    r->hybrid = (buckets[0] > 0) + (buckets[1] > 0) + (buckets[2] > 0) > 1;
     if (!r->hybrid) {
-        r->group_size = m->layers;
+        r->group_size = attention;
         r->full_groups = r->full_layers > 0;
         r->sliding_groups = r->sliding_layers > 0;
         r->padding_layers = 0;
     } else {
-        uint32_t lo = r->full_layers < r->sliding_layers ? r->full_layers : r->sliding_layers;
-        uint32_t hi = r->full_layers < r->sliding_layers ? r->sliding_layers : r->full_layers;
-        /* vLLM groups layers n:1 by the smaller bucket; later releases take the
-         * larger one when hi < 1.25 lo (then 1.5 lo), kept in integers. */
-        bool take_hi = false;
-        if (r->rules.group_rule == KV_GROUP_MAX_125)
-            take_hi = (uint64_t)hi * 4 < (uint64_t)lo * 5;
-        else if (r->rules.group_rule == KV_GROUP_MAX_150)
-            take_hi = (uint64_t)hi * 2 < (uint64_t)lo * 3;
-        r->group_size = take_hi ? hi : lo;
+        /* vLLM groups layers n:1 by the smallest bucket; later releases take the
+         * largest when it is within 1.25x (then 1.5x) of it */
+        r->group_size = kv_state_group_size(r->rules.group_rule, buckets, 3);
         r->full_groups = (uint32_t)ceil_div(r->full_layers, r->group_size);
         r->sliding_groups = (uint32_t)ceil_div(r->sliding_layers, r->group_size);
+        r->state_groups = (uint32_t)ceil_div(r->state_layers, r->group_size);
+        groups = r->full_groups + r->sliding_groups + r->state_groups;
         r->padding_layers =
-            (uint32_t)((uint64_t)r->group_size * (r->full_groups + r->sliding_groups) - m->layers);
+            (uint32_t)((uint64_t)r->group_size * groups - attention - r->state_layers);
     }
+    r->kv_cache_groups = r->full_groups + r->sliding_groups + r->state_groups;
     /* Pipeline stages split the layers (or group slots); vLLM gives the
      * remainder to the stages before the last, so the fullest holds ceil(n/pp). */
     r->tensors_per_gpu = (uint32_t)ceil_div(r->group_size, d->pp);
@@ -288,8 +498,9 @@ uint64_t kv_calc_in_flight_tokens(const struct kv_deploy *d)
 uint64_t kv_calc_blocks_per_request(const struct kv_result *r, uint64_t len)
 {
     const struct kv_deploy *d = &r->deploy;
-    uint64_t full = ceil_div(len, d->block_size);
-    uint64_t sliding = 0, a, b, total;
+    /* DCP spreads a request's tokens over dcp ranks: each holds 1 / dcp of them */
+    uint64_t full = ceil_div(len, (uint64_t)d->block_size * d->dcp);
+    uint64_t sliding = 0, state = 0, a, b, s, total;
 
     if (r->sliding_groups > 0) {
         /* A sliding group keeps W - 1 tokens behind the newest plus what is
@@ -300,8 +511,20 @@ uint64_t kv_calc_blocks_per_request(const struct kv_result *r, uint64_t len)
         uint64_t span = r->model.sliding_window - 1 + ahead;
         sliding = ceil_div(span < len ? span : len, d->block_size) + 1;
     }
+    if (r->state_groups > 0) {
+        /* vllm/v1/kv_cache_interface.py, MambaSpec.max_memory_usage_bytes: one
+         * running state (+ k speculative), or in align mode also the last
+         * block-aligned one kept for prefix caching */
+        uint64_t k = d->spec_tokens;
+        if (r->mamba_mode == KV_MAMBA_ALIGN)
+            state = 2 + k;
+        else if (r->mamba_mode == KV_MAMBA_ALL)
+            state = ceil_div(len, d->block_size) + k;
+        else
+            state = 1 + k;
+    }
     if (!mul(full, r->full_groups, &a) || !mul(sliding, r->sliding_groups, &b) ||
-        !add(a, b, &total))
+        !mul(state, r->state_groups, &s) || !add(a, b, &total) || !add(total, s, &total))
         return UINT64_MAX;
     return total;
 }
@@ -312,9 +535,10 @@ uint64_t kv_calc_kv_read_bytes(const struct kv_result *r, uint64_t context)
     uint64_t seen = (r->sliding_layers > 0 && window < context) ? window : context;
     uint64_t a, b, tokens_layers, per_gpu, total;
 
+    /* a recurrent layer reads its whole state each step, whatever the context */
     if (!mul(r->full_layers, context, &a) || !mul(r->sliding_layers, seen, &b) ||
         !add(a, b, &tokens_layers) || !mul(tokens_layers, r->layer_token_bytes, &per_gpu) ||
-        !mul(per_gpu, r->deploy.tp, &total))
+        !mul(per_gpu, r->deploy.tp, &total) || !add(total, r->state_bytes_per_request, &total))
         return UINT64_MAX;
     return total;
 }
@@ -364,6 +588,13 @@ static void budget(struct kv_result *r)
 {
     const struct kv_deploy *d = &r->deploy;
 
+    if (d->kv_cache_memory_bytes > 0) {
+        /* --kv-cache-memory-bytes: vLLM skips profiling and takes it as is */
+        r->kv_budget_bytes = d->kv_cache_memory_bytes;
+        r->budget_given = true;
+        r->has_budget = true;
+        return;
+    }
     if (d->kv_budget_gib > 0) {
         r->kv_budget_bytes = gib_to_bytes(d->kv_budget_gib);
         r->budget_given = true;
@@ -405,29 +636,44 @@ static uint64_t longest_fit(const struct kv_result *r, uint64_t blocks)
 static enum kvt_err capacity(struct kv_result *r, struct check *c)
 {
     const struct kv_deploy *d = &r->deploy;
-    uint32_t groups = r->full_groups + r->sliding_groups;
+    uint32_t groups = r->kv_cache_groups;
 
     if (d->max_model_len > 0) {
         r->has_request = true;
         r->max_model_len = d->max_model_len;
-        r->blocks_full_per_group = ceil_div(d->max_model_len, d->block_size);
+        r->blocks_full_per_group = ceil_div(d->max_model_len, (uint64_t)d->block_size * d->dcp);
         r->blocks_per_request = kv_calc_blocks_per_request(r, d->max_model_len);
         if (r->blocks_per_request == UINT64_MAX)
             return fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+        if (r->state_groups > 0) {
+            struct kv_result one = *r;
+            one.full_groups = one.sliding_groups = 0;
+            one.state_groups = 1;
+            r->blocks_state_per_group = kv_calc_blocks_per_request(&one, d->max_model_len);
+        }
         if (r->sliding_groups > 0)
             r->blocks_sliding_per_group =
-                (r->blocks_per_request - r->blocks_full_per_group * r->full_groups) /
+                (r->blocks_per_request - r->blocks_full_per_group * r->full_groups -
+                 r->blocks_state_per_group * r->state_groups) /
                 r->sliding_groups;
         if (!mul(r->blocks_per_request, r->block_set_bytes, &r->request_bytes))
             return fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
     }
-    if (!r->has_budget)
+    if (d->num_gpu_blocks_override > 0) {
+        /* vllm/v1/core/kv_cache_utils.py, may_override_num_blocks: whatever the memory */
+        r->has_blocks = true;
+        r->blocks_overridden = true;
+        r->num_gpu_blocks = d->num_gpu_blocks_override;
+    } else if (!r->has_budget) {
         return KVT_E_OK;
-
-    r->has_blocks = true;
-    r->num_gpu_blocks = r->kv_budget_bytes / r->block_set_bytes;
-    /* up to 0.19 (vllm/v1/core/kv_cache_utils.py, _report_kv_cache_config) */
-    if (!mul(r->num_gpu_blocks / groups, d->block_size, &r->kv_tokens))
+    } else {
+        r->has_blocks = true;
+        r->num_gpu_blocks = r->kv_budget_bytes / r->block_set_bytes;
+    }
+    /* up to 0.19 (vllm/v1/core/kv_cache_utils.py, _report_kv_cache_config):
+     * floor(blocks / groups) x block size, x DCP */
+    if (!mul(r->num_gpu_blocks / groups, d->block_size, &r->kv_tokens) ||
+        !mul(r->kv_tokens, d->dcp, &r->kv_tokens))
         return fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
     r->max_model_len_fits = longest_fit(r, r->num_gpu_blocks);
     if (!r->has_request)
@@ -510,7 +756,7 @@ static void keep_notes(struct kv_result *r, bool util_defaulted)
             keep = r->sliding_groups > 0;
             break;
         case KV_NOTE_MAMBA:
-            keep = false; /* no Mamba layers in this model */
+            keep = r->state_layers > 0;
             break;
         default:
             keep = true;
@@ -534,6 +780,13 @@ enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct
     e = resolve_model(&res->model, &c);
     if (e == KVT_E_OK)
         e = resolve_deploy(&res->model, &res->deploy, &res->rules, &c);
+    if (e == KVT_E_OK) {
+        res->mamba_mode = d->mamba_mode;
+        if (res->mamba_mode == KV_MAMBA_DEFAULT)
+            res->mamba_mode = !d->no_prefix_caching && res->rules.mamba_align_default
+                                  ? KV_MAMBA_ALIGN
+                                  : KV_MAMBA_NONE;
+    }
     if (e == KVT_E_OK)
         e = shape(res, &c);
     if (e == KVT_E_OK) {

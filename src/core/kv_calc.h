@@ -81,7 +81,21 @@
     X(BATCH, "batch")                                                                              \
     X(CONTEXT, "context")                                                                          \
     X(BANDWIDTH, "bandwidth_gbps")                                                                 \
-    X(TFLOPS, "tflops")
+    X(TFLOPS, "tflops")                                                                            \
+    X(STATE_LAYERS, "state_layers")                                                                \
+    X(SSM_HEADS, "ssm_heads")                                                                      \
+    X(SSM_HEAD_DIM, "ssm_head_dim")                                                                \
+    X(SSM_GROUPS, "ssm_groups")                                                                    \
+    X(SSM_STATE_DIM, "ssm_state_dim")                                                              \
+    X(CONV_KERNEL, "conv_kernel")                                                                  \
+    X(SPEC_METHOD, "spec_method")                                                                  \
+    X(SPEC_TOKENS, "spec_tokens")                                                                  \
+    X(SPEC_LAYERS, "spec_layers")                                                                  \
+    X(DCP, "dcp")                                                                                  \
+    X(MAMBA_CACHE_MODE, "mamba_cache_mode")                                                        \
+    X(NUM_GPU_BLOCKS_OVERRIDE, "num_gpu_blocks_override")                                          \
+    X(KV_CACHE_MEMORY_BYTES, "kv_cache_memory_bytes")                                              \
+    X(ATTENTION_BACKEND, "attention_backend")
 
 enum kv_field {
 #define KV_FIELD_ENUM(name, str) KV_FIELD_##name,
@@ -93,9 +107,52 @@ enum kv_field {
 /* The field's snake_case name ("kv_heads"); "?" past the list. */
 const char *kv_field_name(enum kv_field f);
 
+/* Recurrent layers of hybrid models: a fixed state per request, not KV. */
+enum kv_state_kind {
+    KV_STATE_NONE = 0,
+    KV_STATE_GDN,    /* gated delta net (Qwen3-Next, Qwen3.5/3.6 "linear_attention") */
+    KV_STATE_MAMBA2, /* Mamba2 (Nemotron-H, Granite-4.0-H) */
+};
+
+/* Speculative decoding: what the draft adds to the cache. */
+enum kv_spec_method {
+    KV_SPEC_NONE = 0,
+    KV_SPEC_EAGLE,  /* draft attention layers with the target's shape (default 1) */
+    KV_SPEC_EAGLE3, /* likewise */
+    KV_SPEC_MTP, /* the model's own MTP layers (num_nextn_predict_layers, mtp_num_hidden_layers) */
+    KV_SPEC_DRAFT, /* a separate draft model: its cache is its own; spec_layers as given */
+    KV_SPEC_NGRAM, /* no draft model: no layers */
+};
+
+/* How many blocks a Mamba / linear-attention group holds per request. */
+enum kv_mamba_mode {
+    KV_MAMBA_DEFAULT = 0, /* as the release does it with prefix caching on or off */
+    KV_MAMBA_NONE,        /* one running state: 1 + k blocks */
+    KV_MAMBA_ALIGN,       /* the running state and the last block-aligned one: 2 + k */
+    KV_MAMBA_ALL,         /* a state per block: cdiv(len, block) + k (unverified) */
+};
+
+/* Attention backends whose block size vLLM fixes (kv_calc_backend_block). */
+enum kv_backend {
+    KV_BACKEND_DEFAULT = 0, /* the release's choice for the model and GPU */
+    KV_BACKEND_FLASH_ATTN,
+    KV_BACKEND_FLASHINFER,
+    KV_BACKEND_TRITON_ATTN,
+    KV_BACKEND_FLASHMLA,
+    KV_BACKEND_FLASHMLA_SPARSE,
+    KV_BACKEND_CUTLASS_MLA,
+    KV_BACKEND_TRITON_MLA,
+    KV_BACKEND__COUNT
+};
+
+/* vLLM's spelling ("FLASHMLA", "cutlass_mla", case-insensitive) to the enum;
+ * false for a name this calculator does not size. */
+bool kv_backend_parse(const char *name, enum kv_backend *out);
+const char *kv_backend_name(enum kv_backend b);
+
 /* What the model is. All counts are whole-model figures. */
 struct kv_model {
-    uint32_t layers;         /* decoder layers holding attention KV */
+    uint32_t layers;         /* decoder layers (attention and state layers together) */
     uint32_t heads;          /* query heads (0 = unknown) */
     uint32_t kv_heads;       /* KV heads (0 = unknown; MLA models leave it 0) */
     uint32_t head_dim;       /* 0 = hidden / heads */
@@ -112,6 +169,26 @@ struct kv_model {
     enum kv_dtype weights_dtype; /* storage of the weights; AUTO = dtype */
     double weights_gib;          /* measured weights, whole model, GiB (0 = estimate) */
     uint64_t max_position;       /* max_position_embeddings (0 = unknown) */
+
+    /* hybrids: how many of `layers` keep a recurrent state, and its shape
+     * (vLLM's MambaStateShapeCalculator): GDN conv channels = 2 x groups x
+     * state_dim + heads x head_dim, SSM = heads x state_dim x head_dim; Mamba2
+     * conv channels = heads x head_dim + 2 x groups x state_dim, SSM = heads x
+     * head_dim x state_dim */
+    uint32_t state_layers;
+    enum kv_state_kind state_kind;
+    uint32_t ssm_heads;      /* GDN linear_num_value_heads; Mamba2 mamba_num_heads */
+    uint32_t ssm_head_dim;   /* GDN linear_value_head_dim; Mamba2 mamba_head_dim */
+    uint32_t ssm_groups;     /* GDN linear_num_key_heads; Mamba2 n_groups */
+    uint32_t ssm_state_dim;  /* GDN linear_key_head_dim; Mamba2 ssm_state_size */
+    uint32_t conv_kernel;    /* conv taps; the state keeps conv_kernel - 1 (+ k) */
+    enum kv_dtype ssm_dtype; /* the config's mamba_ssm_dtype (AUTO = the conv state's) */
+
+    uint32_t mtp_layers; /* MTP draft layers the config carries (0 = none) */
+    /* DeepSeek-V3.2's sparse MLA: the indexer's key (index_head_dim values,
+     * fp8 with an fp32 scale per 128) sits beside each layer's latent; its
+     * default cache dtype is fp8_ds_mla. 0 = dense MLA or none. */
+    uint32_t index_head_dim;
 };
 
 /* Where and how it is served. Start from kv_deploy_defaults(). */
@@ -122,10 +199,22 @@ struct kv_deploy {
     double overhead_gib;         /* activations + non-torch + CUDA graphs, per GPU */
     double kv_budget_gib;        /* vLLM's "Available KV cache memory" (0 = compute it) */
     uint32_t tp, pp;             /* tensor / pipeline parallel degree */
-    uint32_t block_size;         /* tokens per KV block */
+    uint32_t block_size;         /* tokens per KV block; MLA backends fix theirs, hybrids grow it */
     uint64_t max_model_len;      /* tokens per request (0 = the model's max_position) */
     uint64_t max_num_batched_tokens;
     bool sync_scheduling;   /* --no-async-scheduling: one batch in flight per PP stage */
+    bool no_prefix_caching; /* --no-prefix-caching: Mamba groups keep one running state */
+    enum kv_mamba_mode mamba_mode;
+    enum kv_dtype mamba_dtype;     /* conv state; AUTO = the model dtype */
+    enum kv_dtype mamba_ssm_dtype; /* SSM state; AUTO = the config's, else the conv state's */
+    enum kv_spec_method spec_method;
+    uint32_t spec_tokens;             /* k: lookahead tokens */
+    uint32_t spec_layers;             /* draft attention layers (0 = the method's default) */
+    uint32_t dcp;                     /* decode context parallel size (0 or 1 = none) */
+    uint64_t num_gpu_blocks_override; /* 0 = none */
+    uint64_t kv_cache_memory_bytes;   /* exact KV budget (0 = none) */
+    enum kv_backend backend;          /* attention backend (DEFAULT = the release's choice) */
+    uint32_t gpu_sm;        /* compute capability x 10 (90 Hopper, 100 B200; 0 = unknown) */
     uint64_t batch;         /* concurrent sequences for the decode ceiling */
     uint64_t context;       /* tokens already cached per sequence at that step */
     enum kv_dtype kv_dtype; /* AUTO = the model dtype */
@@ -162,11 +251,22 @@ struct kv_result {
     uint64_t layer_token_bytes;  /* one token, one layer, one GPU */
     uint64_t page_bytes;         /* one block of one layer on one GPU */
     uint32_t full_layers, sliding_layers;
+    uint32_t draft_layers; /* speculative draft attention layers, among full_layers */
+
+    /* hybrids with recurrent layers (all 0 otherwise) */
+    uint32_t state_layers;
+    uint64_t state_bytes_per_request; /* one request's state, all layers, whole model */
+    uint64_t state_layer_bytes;       /* one layer's state on one GPU, before padding */
+    uint32_t attention_block_size;    /* block the attention page grew to (0 = not grown) */
+    uint32_t state_groups;
+    uint64_t blocks_state_per_group;
+    enum kv_mamba_mode mamba_mode; /* resolved */
 
     /* vLLM's grouping: one group for dense models */
     bool hybrid;
     uint32_t group_size; /* layers per group (tensors sharing a block id) */
     uint32_t full_groups, sliding_groups, padding_layers;
+    uint32_t kv_cache_groups; /* full + sliding + state groups */
     uint32_t tensors_per_gpu; /* layers (or group slots) this GPU stores per block */
     uint64_t block_set_bytes; /* page_bytes x tensors_per_gpu: one block id's memory */
 
@@ -185,8 +285,9 @@ struct kv_result {
 
     /* budget and capacity */
     bool has_budget;
-    bool budget_given;     /* from kv_budget_gib rather than subtracted */
-    uint64_t usable_bytes; /* total x util */
+    bool budget_given;      /* from kv_budget_gib or kv_cache_memory_bytes, not subtracted */
+    bool blocks_overridden; /* num_gpu_blocks_override */
+    uint64_t usable_bytes;  /* total x util */
     uint64_t overhead_bytes;
     uint64_t kv_budget_bytes;
     bool has_blocks;

@@ -9,12 +9,24 @@ struct dtype_name {
 
 /* Every spelling a user or a config.json may use; the first per type is canonical. */
 static const struct dtype_name spellings[] = {
-    {"auto", KV_DTYPE_AUTO},   {"fp32", KV_DTYPE_FP32},    {"float32", KV_DTYPE_FP32},
-    {"float", KV_DTYPE_FP32},  {"fp16", KV_DTYPE_FP16},    {"float16", KV_DTYPE_FP16},
-    {"half", KV_DTYPE_FP16},   {"bf16", KV_DTYPE_BF16},    {"bfloat16", KV_DTYPE_BF16},
-    {"fp8", KV_DTYPE_FP8},     {"fp8_e4m3", KV_DTYPE_FP8}, {"fp8_e5m2", KV_DTYPE_FP8},
-    {"float8", KV_DTYPE_FP8},  {"int8", KV_DTYPE_INT8},    {"int4", KV_DTYPE_INT4},
+    {"auto", KV_DTYPE_AUTO},
+    {"fp32", KV_DTYPE_FP32},
+    {"float32", KV_DTYPE_FP32},
+    {"float", KV_DTYPE_FP32},
+    {"fp16", KV_DTYPE_FP16},
+    {"float16", KV_DTYPE_FP16},
+    {"half", KV_DTYPE_FP16},
+    {"bf16", KV_DTYPE_BF16},
+    {"bfloat16", KV_DTYPE_BF16},
+    {"fp8", KV_DTYPE_FP8},
+    {"fp8_e4m3", KV_DTYPE_FP8},
+    {"fp8_e5m2", KV_DTYPE_FP8},
+    {"float8", KV_DTYPE_FP8},
+    {"int8", KV_DTYPE_INT8},
+    {"int4", KV_DTYPE_INT4},
     {"mxfp4", KV_DTYPE_MXFP4},
+    {"fp8_ds_mla", KV_DTYPE_FP8_DS_MLA},
+    {"nvfp4", KV_DTYPE_NVFP4},
 };
 
 static int lower(int c)
@@ -65,6 +77,13 @@ unsigned kv_dtype_kv_bytes(enum kv_dtype t)
     default:
         return 0;
     }
+}
+
+uint64_t kv_dtype_head_bytes(enum kv_dtype t, uint32_t dim)
+{
+    if (t == KV_DTYPE_NVFP4)
+        return dim % 16 == 0 ? (uint64_t)dim / 2 + dim / 16 : 0;
+    return (uint64_t)dim * kv_dtype_kv_bytes(t);
 }
 
 double kv_dtype_weight_bits(enum kv_dtype t)

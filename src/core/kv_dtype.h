@@ -8,6 +8,7 @@
 #define KV_DTYPE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum kv_dtype {
     KV_DTYPE_AUTO = 0, /* KV: follow the model dtype; weights: follow the model dtype */
@@ -18,6 +19,8 @@ enum kv_dtype {
     KV_DTYPE_INT8,
     KV_DTYPE_INT4,
     KV_DTYPE_MXFP4,
+    KV_DTYPE_FP8_DS_MLA, /* DeepSeek-V3.2's MLA cache: 656 B a token a layer */
+    KV_DTYPE_NVFP4,      /* 4-bit values, one fp8 scale per 16: D/2 + D/16 B a head */
     KV_DTYPE__COUNT
 };
 
@@ -28,8 +31,14 @@ bool kv_dtype_parse(const char *name, enum kv_dtype *out);
 /* Short canonical name: "auto", "fp32", "bf16", "fp8", "int4"... */
 const char *kv_dtype_name(enum kv_dtype t);
 
-/* Bytes per KV element; 0 for types that cannot hold a KV cache (auto, int4, mxfp4). */
+/* Bytes per KV element; 0 for types that cannot hold a KV cache (auto, int4,
+ * mxfp4) and for those not sized per element (fp8_ds_mla, nvfp4). */
 unsigned kv_dtype_kv_bytes(enum kv_dtype t);
+
+/* Bytes of one head's K (or V) vector of `dim` values: dim x element bytes;
+ * nvfp4 dim / 2 + dim / 16 (vLLM's packed values and fp8 block scales);
+ * 0 when the type cannot hold one (or dim does not split into its blocks). */
+uint64_t kv_dtype_head_bytes(enum kv_dtype t, uint32_t dim);
 
 /* Bits per stored weight, scale overhead included; 0 for auto. */
 double kv_dtype_weight_bits(enum kv_dtype t);

@@ -51,9 +51,23 @@ size_t kv_figures(const struct kv_result *r, struct kv_figure *out, size_t cap)
     put(&s, (struct kv_figure){"kv_heads_replicated", KV_FIG_BOOL, {.b = r->replicated}});
     u(&s, "page_bytes", true, r->page_bytes);
     u(&s, "block_bytes", true, r->block_set_bytes);
-    u(&s, "kv_cache_groups", true, (uint64_t)r->full_groups + r->sliding_groups);
+    u(&s, "kv_cache_groups", true, r->kv_cache_groups);
     u(&s, "group_size", true, r->group_size);
     u(&s, "padding_layers", true, r->padding_layers);
+    u(&s, "block_size", true, dp->block_size);
+    u(&s, "attention_block_size", r->attention_block_size > 0, r->attention_block_size);
+    u(&s, "state_layers", true, r->state_layers);
+    u(&s, "state_bytes_per_request", r->state_layers > 0, r->state_bytes_per_request);
+    t(&s, "mamba_cache_mode",
+      r->state_layers == 0              ? NULL
+      : r->mamba_mode == KV_MAMBA_ALIGN ? "align"
+      : r->mamba_mode == KV_MAMBA_ALL   ? "all"
+                                        : "none");
+    u(&s, "draft_layers", true, r->draft_layers);
+    u(&s, "dcp", true, dp->dcp);
+    t(&s, "attention_backend", kv_backend_name(dp->backend));
+    put(&s,
+        (struct kv_figure){"num_gpu_blocks_overridden", KV_FIG_BOOL, {.b = r->blocks_overridden}});
     d(&s, "gpu_memory_utilization", true, dp->util);
     u(&s, "max_num_batched_tokens", true, dp->max_num_batched_tokens);
     u(&s, "max_model_len", r->has_request, r->max_model_len);

@@ -1,4 +1,5 @@
 #include "hf_config.h"
+#include "kvt_text.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -155,11 +156,41 @@ static uint32_t find_period(const bool *sliding, uint32_t n)
     return 0;
 }
 
-static enum kvt_err read_layer_types(const struct src *s, json_t *types, struct kv_model *m)
+/* One entry of layer_types: what the layer keeps. */
+enum layer_kind { L_FULL, L_SLIDING, L_STATE, L_UNKNOWN };
+
+static enum layer_kind layer_kind_of(const char *t, enum kv_state_kind *state)
+{
+    static const struct {
+        const char *name;
+        enum layer_kind kind;
+        enum kv_state_kind state;
+    } kinds[] = {
+        {"full_attention", L_FULL, KV_STATE_NONE},
+        {"attention", L_FULL, KV_STATE_NONE},
+        {"sliding_attention", L_SLIDING, KV_STATE_NONE},
+        {"linear_attention", L_STATE, KV_STATE_GDN}, /* Qwen3-Next, Qwen3.5: gated delta net */
+        {"mamba", L_STATE, KV_STATE_MAMBA2},         /* Granite-4.0-H: Mamba2 */
+    };
+    for (size_t i = 0; t && i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(t, kinds[i].name) == 0) {
+            if (kinds[i].kind == L_STATE)
+                *state = kinds[i].state;
+            return kinds[i].kind;
+        }
+    return L_UNKNOWN;
+}
+
+/* Reads layer_types; layers from `kv_layers` on reuse earlier layers' KV
+ * (Gemma-3n's num_kv_shared_layers) and are not counted. */
+static enum kvt_err read_layer_types(const struct src *s, json_t *types, struct kv_model *m,
+                                     uint32_t kv_layers)
 {
     size_t n = json_array_size(types);
     bool *sliding;
-    uint32_t count = 0;
+    uint32_t count = 0, states = 0, kept = 0;
+    enum kv_state_kind state = KV_STATE_NONE;
+    char safe[48];
 
     if (n != m->layers)
         return say(s->err, KVT_E_PARSE, "layer_types lists %zu layers, num_hidden_layers is %u", n,
@@ -168,18 +199,38 @@ static enum kvt_err read_layer_types(const struct src *s, json_t *types, struct 
     if (!sliding)
         return say(s->err, KVT_E_IO, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        const char *t = json_string_value(json_array_get(types, i));
-        if (t && strcmp(t, "sliding_attention") == 0) {
-            sliding[i] = true;
-            count++;
-        } else if (!t || strcmp(t, "full_attention") != 0) {
+        json_t *v = json_array_get(types, i);
+        const char *t = json_string_value(v);
+        enum layer_kind k = layer_kind_of(t, &state);
+        if (k == L_UNKNOWN) {
             free(sliding);
+            if (!t)
+                return say(s->err, KVT_E_PARSE, "layer_types[%zu] is not a string", i);
             return say(s->err, KVT_E_PARSE,
-                       "layer_types[%zu] is not \"sliding_attention\" or \"full_attention\"", i);
+                       "layer_types[%zu] is \"%.40s\": a layer kind kvtutor does not model", i,
+                       kvt_safe(t, safe, sizeof safe));
+        }
+        if (i >= kv_layers)
+            continue; /* shares an earlier layer's KV: holds none */
+        kept++;
+        if (k == L_SLIDING) {
+            sliding[kept - 1] = true;
+            count++;
+        } else if (k == L_STATE) {
+            states++;
         }
     }
+    if (states > 0 && state != KV_STATE_NONE) {
+        if (m->state_kind != KV_STATE_NONE && m->state_kind != state) {
+            free(sliding);
+            return say(s->err, KVT_E_PARSE, "layer_types mixes two kinds of recurrent layer");
+        }
+        m->state_kind = state;
+    }
+    m->state_layers = states;
+    m->layers = kept;
     m->sliding_layers = count;
-    m->sliding_period = count > 0 && count < n ? find_period(sliding, (uint32_t)n) : 0;
+    m->sliding_period = count > 0 && count < kept && states == 0 ? find_period(sliding, kept) : 0;
     free(sliding);
     return KVT_E_OK;
 }
@@ -202,11 +253,8 @@ static enum kvt_err read_window(const struct src *s, struct kv_model *m,
         return KVT_E_OK;
     }
     m->sliding_window = window;
-    if (types) {
-        if (!json_is_array(types))
-            return say(s->err, KVT_E_PARSE, "layer_types must be a list");
-        return read_layer_types(s, types, m);
-    }
+    if (types)
+        return KVT_E_OK; /* read with the other layer kinds */
     if ((e = get_uint(s, "sliding_window_pattern", KV_MAX_DIM, &pattern, &has_pattern)) != KVT_E_OK)
         return e;
     if ((e = get_uint(s, "max_window_layers", KV_MAX_DIM, &max_window_layers, &has_mwl)) !=
@@ -249,7 +297,8 @@ static enum kvt_err count_params(const struct src *s, struct kv_model *m,
     double attn, mlp, dense_mlp, per_expert, total, active;
     enum kvt_err e;
 
-    if (m->mla_rank > 0 || m->hidden == 0 || m->heads == 0)
+    /* MLA and hybrid layouts are not counted; nor a model whose layers share KV */
+    if (m->mla_rank > 0 || m->hidden == 0 || m->heads == 0 || info->hybrid || info->kv_shared)
         return KVT_E_OK;
     if ((e = get_uint(s, "vocab_size", KV_MAX_TOKENS, &vocab, &has_vocab)) ||
         (e = get_uint(s, "intermediate_size", KV_MAX_TOKENS, &inter, &has_inter)) ||
@@ -290,6 +339,168 @@ static enum kvt_err count_params(const struct src *s, struct kv_model *m,
     return KVT_E_OK;
 }
 
+/* A positive integer field; absent leaves *out alone. 0 or less is refused
+ * naming the field (a head count of 0 is never "not given"). */
+static enum kvt_err get_pos(const struct src *s, const char *key, uint32_t *out, bool *present)
+{
+    bool has = false;
+    enum kvt_err e = get_u32(s, key, out, &has);
+    if (e)
+        return e;
+    if (has && *out == 0)
+        return say(s->err, KVT_E_PARSE, "%s is 0; it must be a positive integer", key);
+    if (present)
+        *present = has;
+    return KVT_E_OK;
+}
+
+/* The first of several spellings of one field that is present. */
+static enum kvt_err get_pos_any(const struct src *s, const char *const *keys, size_t n,
+                                uint32_t *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        bool has = false;
+        enum kvt_err e = get_pos(s, keys[i], out, &has);
+        if (e || has)
+            return e;
+    }
+    return KVT_E_OK;
+}
+
+#define ANY(s, out, ...)                                                                           \
+    get_pos_any(s, (const char *const[]){__VA_ARGS__},                                             \
+                sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *), out)
+
+/* Nemotron-H: one character a layer, M Mamba2, * attention, - MLP, E MoE. */
+static enum kvt_err read_pattern(const struct src *s, const char *p, struct kv_model *m)
+{
+    uint32_t attn = 0, mamba = 0;
+    size_t n = strlen(p);
+    char safe[8];
+
+    if (n != m->layers)
+        return say(s->err, KVT_E_PARSE,
+                   "hybrid_override_pattern has %zu layers, num_hidden_layers is %u", n, m->layers);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == 'M')
+            mamba++;
+        else if (p[i] == '*')
+            attn++;
+        else if (p[i] != '-' && p[i] != 'E') {
+            char c[2] = {p[i], '\0'};
+            return say(s->err, KVT_E_PARSE,
+                       "hybrid_override_pattern[%zu] is '%s': a layer kind kvtutor does not model",
+                       i, kvt_safe(c, safe, sizeof safe));
+        }
+    }
+    if (mamba > 0)
+        m->state_kind = KV_STATE_MAMBA2;
+    m->state_layers = mamba;
+    m->layers = attn + mamba; /* MLP and MoE layers keep nothing */
+    return KVT_E_OK;
+}
+
+/* Fields that say a config has layers kvtutor does not model, and what they are. */
+static const struct {
+    const char *key, *what;
+} unmodelled[] = {
+    {"is_encoder_decoder", "an encoder-decoder model (cross-attention is not modelled)"},
+    {"linear_attn_config", "Kimi Delta Attention layers"},
+    {"attn_type_list", "MiniMax lightning-attention layers"},
+    {"attn_layer_period", "Jamba's Mamba-1 layers"},
+    {"mamba_expand", "Mamba-1 layers"},
+    {"rwkv_mode", "RWKV layers"},
+};
+
+/* Hybrid models: which layers keep a recurrent state and its shape; refuses
+ * a kind of layer the calculator does not model, naming it. */
+static enum kvt_err read_hybrid(const struct src *s, struct kv_model *m,
+                                struct hf_config_info *info)
+{
+    json_t *types = field(s, "layer_types");
+    const char *pattern = get_str(s, "hybrid_override_pattern");
+    uint32_t interval = 0, shared = 0, kv_layers = m->layers;
+    bool has_interval = false;
+    const char *dt;
+    enum kv_dtype t;
+    enum kvt_err e;
+
+    for (size_t i = 0; i < sizeof unmodelled / sizeof unmodelled[0]; i++) {
+        json_t *v = field(s, unmodelled[i].key);
+        if (v && !json_is_false(v))
+            return say(s->err, KVT_E_PARSE, "%s: %s, which kvtutor does not size",
+                       unmodelled[i].key, unmodelled[i].what);
+    }
+    if ((e = get_u32(s, "num_kv_shared_layers", &shared, NULL)))
+        return e;
+    if (shared >= m->layers && shared > 0)
+        return say(s->err, KVT_E_PARSE, "num_kv_shared_layers %u leaves no layer with KV", shared);
+    kv_layers = m->layers - shared;
+    info->kv_shared = shared > 0;
+    if ((e = get_pos(s, "full_attention_interval", &interval, &has_interval)))
+        return e;
+    if (types) {
+        if (!json_is_array(types))
+            return say(s->err, KVT_E_PARSE, "layer_types must be a list");
+        if ((e = read_layer_types(s, types, m, kv_layers)))
+            return e;
+    } else if (pattern) {
+        if ((e = read_pattern(s, pattern, m)))
+            return e;
+    } else if (has_interval && field(s, "linear_num_value_heads")) {
+        /* Qwen3-Next: every interval-th layer is full attention, the rest GDN */
+        m->state_kind = KV_STATE_GDN;
+        m->state_layers = m->layers - m->layers / interval;
+    } else if (shared > 0) {
+        return say(s->err, KVT_E_PARSE,
+                   "num_kv_shared_layers needs layer_types to say which layers keep KV");
+    }
+    if (m->sliding_window == 0)
+        m->sliding_layers = 0; /* layer_types named sliding layers, but no window is used */
+    if (m->state_kind == KV_STATE_GDN) {
+        if ((e = ANY(s, &m->ssm_heads, "linear_num_value_heads")) ||
+            (e = ANY(s, &m->ssm_head_dim, "linear_value_head_dim")) ||
+            (e = ANY(s, &m->ssm_groups, "linear_num_key_heads")) ||
+            (e = ANY(s, &m->ssm_state_dim, "linear_key_head_dim")) ||
+            (e = ANY(s, &m->conv_kernel, "linear_conv_kernel_dim")))
+            return e;
+    } else if (m->state_kind == KV_STATE_MAMBA2) {
+        if ((e = ANY(s, &m->ssm_heads, "mamba_num_heads", "mamba_n_heads")) ||
+            (e = ANY(s, &m->ssm_head_dim, "mamba_head_dim", "mamba_d_head")) ||
+            (e = ANY(s, &m->ssm_groups, "n_groups", "mamba_n_groups")) ||
+            (e = ANY(s, &m->ssm_state_dim, "ssm_state_size", "mamba_d_state")) ||
+            (e = ANY(s, &m->conv_kernel, "conv_kernel", "mamba_d_conv")))
+            return e;
+    } else if (field(s, "linear_num_value_heads") || field(s, "mamba_num_heads") ||
+               field(s, "mamba_n_heads") || field(s, "ssm_state_size")) {
+        return say(s->err, KVT_E_PARSE,
+                   "the config has Mamba or linear-attention fields but no layer_types, "
+                   "hybrid_override_pattern or full_attention_interval saying which layers "
+                   "use them");
+    }
+    if (m->state_layers > 0) {
+        const char *need[] = {"ssm_heads", "ssm_head_dim", "ssm_groups", "ssm_state_dim",
+                              "conv_kernel"};
+        const uint32_t have[] = {m->ssm_heads, m->ssm_head_dim, m->ssm_groups, m->ssm_state_dim,
+                                 m->conv_kernel};
+        for (size_t i = 0; i < 5; i++)
+            if (have[i] == 0)
+                return say(s->err, KVT_E_MISSING, "the %s layers' %s is missing from the config",
+                           m->state_kind == KV_STATE_GDN ? "linear-attention" : "Mamba", need[i]);
+        info->hybrid = true;
+    }
+    dt = get_str(s, "mamba_ssm_dtype");
+    if (dt) {
+        if (!kv_dtype_parse(dt, &t) ||
+            (t != KV_DTYPE_FP32 && t != KV_DTYPE_FP16 && t != KV_DTYPE_BF16))
+            return say(s->err, KVT_E_PARSE, "mamba_ssm_dtype is not float32, float16 or bfloat16");
+        m->ssm_dtype = t;
+    }
+    if ((e = ANY(s, &m->mtp_layers, "num_nextn_predict_layers", "mtp_num_hidden_layers")))
+        return e;
+    return KVT_E_OK;
+}
+
 static enum kvt_err read_model(struct src *s, struct kv_model *m, struct hf_config_info *info)
 {
     uint64_t rank = 0, maxpos = 0;
@@ -303,7 +514,7 @@ static enum kvt_err read_model(struct src *s, struct kv_model *m, struct hf_conf
         return say(s->err, KVT_E_MISSING, "num_hidden_layers is missing");
     if (m->layers == 0)
         return say(s->err, KVT_E_PARSE, "num_hidden_layers is 0");
-    if ((e = get_u32(s, "num_attention_heads", &m->heads, &has_heads)) ||
+    if ((e = get_pos(s, "num_attention_heads", &m->heads, &has_heads)) ||
         (e = get_u32(s, "hidden_size", &m->hidden, NULL)) ||
         (e = get_uint(s, "max_position_embeddings", KV_MAX_TOKENS, &maxpos, NULL)) ||
         (e = get_uint(s, "kv_lora_rank", KV_MAX_DIM, &rank, &has_rank)))
@@ -314,13 +525,18 @@ static enum kvt_err read_model(struct src *s, struct kv_model *m, struct hf_conf
         m->mla_rank = (uint32_t)rank;
         if ((e = get_u32(s, "qk_rope_head_dim", &m->mla_rope_dim, NULL)))
             return e;
-    } else {
-        if ((e = get_u32(s, "num_key_value_heads", &m->kv_heads, &has_kv)) ||
-            (e = get_u32(s, "head_dim", &m->head_dim, &has_dim)))
+        /* DeepSeek-V3.2's sparse attention: the indexer keeps its own keys */
+        if (field(s, "index_topk") && (e = get_pos(s, "index_head_dim", &m->index_head_dim, NULL)))
             return e;
-        if (!has_heads || m->heads == 0)
+        if ((e = ANY(s, &m->mtp_layers, "num_nextn_predict_layers")))
+            return e;
+    } else {
+        if ((e = get_pos(s, "num_key_value_heads", &m->kv_heads, &has_kv)) ||
+            (e = get_pos(s, "head_dim", &m->head_dim, &has_dim)))
+            return e;
+        if (!has_heads)
             return say(s->err, KVT_E_MISSING, "num_attention_heads is missing");
-        if (!has_kv || m->kv_heads == 0)
+        if (!has_kv)
             m->kv_heads = m->heads; /* no num_key_value_heads: multi-head attention */
         if (!has_dim || m->head_dim == 0) {
             if (m->hidden == 0)
@@ -333,6 +549,8 @@ static enum kvt_err read_model(struct src *s, struct kv_model *m, struct hf_conf
             m->head_dim = m->hidden / m->heads;
         }
         if ((e = read_window(s, m, info)))
+            return e;
+        if ((e = read_hybrid(s, m, info)))
             return e;
     }
     if ((e = read_dtype(s, m)))

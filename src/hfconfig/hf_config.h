@@ -8,7 +8,17 @@
  * and max_window_layers, MLA's kv_lora_rank and qk_rope_head_dim,
  * torch_dtype or dtype, quantization_config, and max_position_embeddings.
  * When the shapes are all there it also counts the parameters (dense and
- * MoE, MLA excepted), the way the model's weights are laid out. */
+ * MoE, MLA excepted), the way the model's weights are laid out.
+ *
+ * Hybrids: layer_types entries "linear_attention" (gated delta net) and
+ * "mamba" (Mamba2), Qwen3-Next's full_attention_interval, Nemotron-H's
+ * hybrid_override_pattern, with the linear_* / mamba_* / ssm_state_size /
+ * n_groups / conv_kernel dimensions and mamba_ssm_dtype; MTP layers
+ * (num_nextn_predict_layers, mtp_num_hidden_layers); DeepSeek-V3.2's
+ * index_head_dim; Gemma-3n's num_kv_shared_layers. A layer kind it does not
+ * model (an unknown layer_types entry, Kimi Delta Attention, Jamba's
+ * Mamba-1, encoder-decoder cross-attention) is refused, named. Head counts
+ * of 0 are refused naming the field. */
 #ifndef HF_CONFIG_H
 #define HF_CONFIG_H
 
@@ -24,6 +34,8 @@ struct hf_config_info {
     bool quant_unknown;    /* a quantization kvtutor does not model: weights left at dtype */
     bool inert_window;     /* sliding_window given but switched off */
     bool params_counted;   /* params_b / active_params_b were counted from the shapes */
+    bool hybrid;           /* Mamba or linear-attention layers beside attention */
+    bool kv_shared;        /* num_kv_shared_layers: some layers reuse another's KV */
 };
 
 struct hf_config_error {
