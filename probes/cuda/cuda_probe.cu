@@ -175,6 +175,7 @@ struct options {
     unsigned long long kv_token; /* KV bytes per token, all layers */
     unsigned long long context;  /* tokens cached per sequence */
     unsigned long long batch;    /* sequences */
+    bool small; /* --small: 64 MiB buffers, for correctness tools, not for figures */
 };
 
 /* A usage error: the protocol's error line on stdout, the synopsis on
@@ -188,6 +189,8 @@ static int usage(const char *flag, unsigned long long lo, unsigned long long hi)
             "       [--hidden N] [--q-dim N] [--kv-dim N] [--mlp-dim N] [--vocab N]\n"
             "       [--layers N] [--elem-bytes N] [--kv-token-bytes N] [--context N] "
             "[--batch N]\n"
+            "       [--small]   64 MiB buffers, the size rules off: a correctness run for\n"
+            "                   compute-sanitizer and ncu, not a measurement\n"
             "Measures GPU memory read bandwidth; prints JSON lines (docs/probes.md).\n");
     return PROBE_EXIT_USAGE;
 }
@@ -217,6 +220,10 @@ static int parse(int argc, char **argv, options *o)
         size_t f = 0, n = sizeof flags / sizeof flags[0];
         if (strcmp(argv[i], "--help") == 0)
             return usage(NULL, 0, 0), -1;
+        if (strcmp(argv[i], "--small") == 0) {
+            o->small = true;
+            continue;
+        }
         while (f < n && strcmp(argv[i], flags[f].flag) != 0)
             f++;
         if (f == n)
@@ -393,7 +400,7 @@ int main(int argc, char **argv)
      * (config.json: hidden 3584, 28 heads and 4 KV heads of 128, MLP 18944,
      * vocabulary 152064, 28 layers), 56 KiB of KV per token, 8 sequences of
      * 8k */
-    options o = {0, MIN_SAMPLES, 0, 3584, 3584, 512, 18944, 152064, 28, 2, 57344, 8192, 8};
+    options o = {0, MIN_SAMPLES, 0, 3584, 3584, 512, 18944, 152064, 28, 2, 57344, 8192, 8, false};
     int prc = parse(argc, argv, &o);
     if (prc)
         return prc < 0 ? PROBE_EXIT_OK : prc;
@@ -415,14 +422,22 @@ int main(int argc, char **argv)
         printf("\"peak_gbps\":%.1f,", d.peak);
     printf("\"peak_known\":%s,\"ecc\":%s,\"mig\":%s,\"driver_version\":%d,\"runtime_version\":%d,"
            "\"read_blocks_per_sm\":%d,\"read_registers\":%d,\"paged_blocks_per_sm\":%d,"
-           "\"paged_registers\":%d,\"threads_per_block\":%d,\"waves\":1}\n",
+           "\"paged_registers\":%d,\"threads_per_block\":%d,\"waves\":1,\"small\":%s}\n",
            d.peak > 0 ? "true" : "false", d.ecc ? "true" : "false", d.mig ? "true" : "false",
-           g_driver, g_runtime, read_per_sm, read_regs, paged_per_sm, paged_regs, THREADS);
+           g_driver, g_runtime, read_per_sm, read_regs, paged_per_sm, paged_regs, THREADS,
+           o.small ? "true" : "false");
     fflush(stdout);
 
     CHECK(cudaMalloc(&d_sum, sizeof *d_sum));
     int iters = (int)o.iters;
     size_t half_free = d.free_b / 2, l2x8 = (size_t)d.l2 * 8;
+    /* --small: the cache then serves part of every read; fine for checking
+     * what the kernels do, meaningless as a bandwidth */
+    if (o.small) {
+        l2x8 = (size_t)64 << 20;
+        if (!o.size_mib)
+            o.size_mib = 64;
+    }
 
     /* ---- read: at least 8x L2 and 1 GiB, at most half of free memory ---- */
     size_t want = o.size_mib ? (size_t)(o.size_mib << 20) : l2x8;
@@ -507,7 +522,7 @@ int main(int argc, char **argv)
 
     /* ---- paged: sequences of 2048 tokens of 2 KiB in a pool ---- */
     const size_t token_bytes = TOKEN_VEC * 16;
-    size_t pool_want = l2x8 > ((size_t)1 << 30) ? l2x8 : (size_t)1 << 30;
+    size_t pool_want = o.small || l2x8 > ((size_t)1 << 30) ? l2x8 : (size_t)1 << 30;
     if (pool_want > half_free)
         pool_want = half_free;
     uint32_t n_seqs = (uint32_t)(pool_want / (SEQ_TOKENS * token_bytes));
