@@ -1,8 +1,8 @@
 /* The bundled course grades its own model answers as correct: the direct
  * answer against the interview question's key points, each follow-up's
  * answer against its points, each free-text exercise's answer against its
- * points. A model answer that misses its own key points would tell a learner
- * who wrote it that they were wrong. The check also counts what a course
+ * points, and none trips its own misconceptions. A model answer that misses its own key points
+ * would tell a learner who wrote it that they were wrong. The check also counts what a course
  * lesson must have: a follow-up or more, key points for the question, and a
  * numeric exercise. And a vague answer passes none of them. */
 #define _POSIX_C_SOURCE 200809L
@@ -27,11 +27,25 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 
 static int misses; /* model answers short of their points, all reported */
 
+static const char *first_found(const struct kv_text_result *r)
+{
+    for (size_t m = 0; m < KV_MAX_MISCONCEPTIONS; m++)
+        if (r->found[m])
+            return r->mis_quote[m];
+    return "";
+}
+
 static void check_text(const char *where, const struct lx_point *pts, size_t n,
                        const struct lx_grade *g)
 {
     char missed[800] = "";
     size_t used = 0;
+    if (g->text.n_found) {
+        print_error("%s: the model answer trips one of its own misconceptions: \"%s\"\n", where,
+                    first_found(&g->text));
+        misses++;
+        return;
+    }
     if (g->verdict == KV_CORRECT && g->score >= 1.0)
         return; /* every point, not just enough of them */
     for (size_t i = 0; i < n && i < KV_MAX_POINTS && used < sizeof missed; i++)

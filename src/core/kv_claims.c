@@ -919,6 +919,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                 continue;
             if (p->about.n && p->said.n)
                 hit = claim_in(&c, ans, &cl[k], about[i], said[i]) ||
+                      (accept[i].n && said_in(&c, ans, &cl[k], accept[i], 0, 0, false)) ||
                       pronoun_claim(&c, ans, prev, &cl[k], about[i], said[i], abouts, n_abouts) ||
                       (shorts[i].n && short_in(&c, ans, &cl[k], shorts[i]));
             else

@@ -7,8 +7,9 @@
  * `about` phrasings and one of its `said` phrasings stand in the same clause
  * and nothing in that clause negates the `said` one before it ("not", "no",
  * "never", "n't", "without", "neither", "nor"); a `short` phrasing covers it
- * when it makes a whole clause ("Decode."). A plain point (`accept` only)
- * is covered by any of its phrasings in a clause that does not negate it.
+ * when it makes a whole clause ("Decode."). An `accept` phrasing covers any
+ * point on its own, in a clause that does not negate it; a plain point has
+ * only those (and its text).
  * A misconception matches as a claim point does; one found makes the answer
  * wrong, its score held just under a pass.
  *
