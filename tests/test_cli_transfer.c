@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -177,8 +178,9 @@ static void test_import_checks_every_field(void **state)
                      r.err);
         run_free(&r);
     }
-    assert_int_equal(count_rows(db, "attempt"), 0);
-    assert_int_equal(count_rows(db, "review_state"), 0);
+    /* every record is checked before the database is opened: not even
+     * an empty one was made */
+    assert_int_equal(access(db, F_OK), -1);
     /* and the valid file goes in */
     {
         json_t *j = valid_export(now);
@@ -575,6 +577,47 @@ static void test_foreign_schema_versions_are_named(void **state)
     }
 }
 
+/* A 16 MiB export (about 41,000 attempts) imports in a bounded amount of
+ * memory: the file's bytes and one record at a time. Holding it as one
+ * jansson tree took about eight times the file (a 63 MiB export, 567 MB). */
+static void test_big_import_memory(void **state)
+{
+    (void)state;
+    char file[160], db[160];
+    long now = (long)time(NULL);
+    struct run_result r;
+    struct rusage ru;
+    FILE *f;
+    size_t n = 0;
+
+    snprintf(file, sizeof file, "%s/big-ok.json", dir);
+    snprintf(db, sizeof db, "%s/big-ok.db", dir);
+    assert_non_null(f = fopen(file, "w"));
+    fputs("{\"format\": \"kvtutor-export\", \"version\": 1, \"attempts\": [\n", f);
+    while (ftell(f) < (16L << 20)) {
+        fprintf(f,
+                "%s{\"uid\": \"%032zx\", \"learner\": \"ann\", \"module\": \"part0\", "
+                "\"lesson\": \"kv-cache\", \"exercise\": \"per-token-%zu\", \"concept\": "
+                "\"kv-size\", \"answer\": \"56 KiB, and a few words more\", \"value\": 56, "
+                "\"unit\": \"KiB\", \"verdict\": \"wrong\", \"score\": 0, \"diagnosis\": "
+                "\"forgot K and V\", \"seed\": %zu, \"hinted\": false, \"rating\": 1, "
+                "\"seconds\": 30, \"created_at\": %ld}",
+                n ? ",\n" : "", n + 1, n % 50, n, now - 86400 + (long)(n % 80000));
+        n++;
+    }
+    fputs("], \"reviews\": []}\n", f);
+    assert_int_equal(fclose(f), 0);
+    r = kvt(NULL, "import", file, "--db", db, NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    run_free(&r);
+    assert_int_equal(count_rows(db, "attempt"), (long long)n);
+    assert_int_equal(getrusage(RUSAGE_CHILDREN, &ru), 0);
+    /* the largest child so far; the file is 16 MiB, a tree would be ~130 MB */
+    if (ru.ru_maxrss > 100 * 1024)
+        fail_msg("peak RSS %ld KiB for a 16 MiB import", ru.ru_maxrss);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -586,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_csv_guards_every_formula_start),
         cmocka_unit_test(test_export_out_never_writes_through_links),
         cmocka_unit_test(test_foreign_schema_versions_are_named),
+        cmocka_unit_test(test_big_import_memory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -233,17 +233,15 @@ static bool read_review(struct reader *rd, json_t *o, struct review_in *in)
     return true;
 }
 
-/* The file read whole, refusing what is not a regular file (a FIFO or a
- * device would block or never end) and what is over IMPORT_MAX_BYTES. */
-static json_t *load(const char *file, char *why, size_t cap)
+/* The file's bytes, refusing what is not a regular file (a FIFO or a
+ * device would block or never end) and what is over IMPORT_MAX_BYTES.
+ * NULL with the reason in why. */
+static char *load(const char *file, size_t *len_out, char *why, size_t cap)
 {
     int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     struct stat st;
     char *buf = NULL;
     size_t len = 0;
-    json_error_t jerr;
-    json_t *root = NULL;
-    char safe[KVT_SAFE_FIELD];
 
     if (fd < 0) {
         snprintf(why, cap, "%s", strerror(errno));
@@ -251,17 +249,17 @@ static json_t *load(const char *file, char *why, size_t cap)
     }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(why, cap, "not a regular file");
-        goto out;
+        goto fail;
     }
     if ((uint64_t)st.st_size > IMPORT_MAX_BYTES) {
         snprintf(why, cap, "%.0f MiB; an export may be at most %zu MiB",
                  (double)st.st_size / (1 << 20), IMPORT_MAX_BYTES >> 20);
-        goto out;
+        goto fail;
     }
-    /* one byte more than the limit, in case the file grows while read */
+    /* one byte more than the size, to notice a file that grows while read */
     if (!(buf = malloc((size_t)st.st_size + 1))) {
         snprintf(why, cap, "out of memory");
-        goto out;
+        goto fail;
     }
     for (;;) {
         ssize_t n = read(fd, buf + len, (size_t)st.st_size + 1 - len);
@@ -269,23 +267,239 @@ static json_t *load(const char *file, char *why, size_t cap)
             continue;
         if (n < 0) {
             snprintf(why, cap, "%s", strerror(errno));
-            goto out;
+            goto fail;
         }
         if (n == 0)
             break;
         len += (size_t)n;
         if (len > (size_t)st.st_size) {
             snprintf(why, cap, "the file grew while it was read");
-            goto out;
+            goto fail;
         }
     }
-    root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
-        snprintf(why, cap, "line %d: %s", jerr.line, kvt_safe(jerr.text, safe, sizeof safe));
-out:
+    close(fd);
+    *len_out = len;
+    return buf;
+fail:
     free(buf);
     close(fd);
-    return root;
+    return NULL;
+}
+
+/* Reading the export one record at a time. jansson would hold the whole
+ * file as a tree, about eight times its size (a 63 MiB export took 567 MB);
+ * here the top-level object is walked by hand and each record parsed on its
+ * own (JSON_DISABLE_EOF_CHECK reports where it ended), so memory is the
+ * file's bytes and one record. The walk runs twice: once to check every
+ * record before the database is touched, once to write them. */
+struct scan {
+    const char *buf;
+    size_t len, pos;
+    char why[300];
+};
+
+static void skip_ws(struct scan *sc)
+{
+    while (sc->pos < sc->len && strchr(" \t\r\n", sc->buf[sc->pos]) && sc->buf[sc->pos])
+        sc->pos++;
+}
+
+static bool expect(struct scan *sc, char c)
+{
+    skip_ws(sc);
+    if (sc->pos < sc->len && sc->buf[sc->pos] == c) {
+        sc->pos++;
+        return true;
+    }
+    return false;
+}
+
+static int line_at(const struct scan *sc, size_t pos)
+{
+    int line = 1;
+    for (size_t i = 0; i < pos && i < sc->len; i++)
+        line += sc->buf[i] == '\n';
+    return line;
+}
+
+static bool syntax(struct scan *sc, const char *what)
+{
+    snprintf(sc->why, sizeof sc->why, "line %d: %s", line_at(sc, sc->pos), what);
+    return false;
+}
+
+/* The JSON value at the current position, which is then past it. */
+static json_t *value(struct scan *sc)
+{
+    json_error_t e;
+    json_t *v;
+    char safe[KVT_SAFE_FIELD];
+
+    skip_ws(sc);
+    v = json_loadb(sc->buf + sc->pos, sc->len - sc->pos,
+                   JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &e);
+    if (!v) {
+        snprintf(sc->why, sizeof sc->why, "line %d: %s",
+                 line_at(sc, sc->pos) + (e.line > 0 ? e.line - 1 : 0),
+                 kvt_safe(e.text, safe, sizeof safe));
+        return NULL;
+    }
+    sc->pos += (size_t)e.position;
+    return v;
+}
+
+typedef bool (*record_fn)(void *ctx, json_t *record, size_t index);
+
+/* Each element of the array at the current position, in order. */
+static bool each_record(struct scan *sc, record_fn fn, void *ctx)
+{
+    if (!expect(sc, '['))
+        return syntax(sc, "expected an array");
+    if (expect(sc, ']'))
+        return true;
+    for (size_t i = 0;; i++) {
+        json_t *v = value(sc);
+        bool ok;
+        if (!v)
+            return false;
+        ok = fn(ctx, v, i);
+        json_decref(v);
+        if (!ok)
+            return false;
+        if (expect(sc, ']'))
+            return true;
+        if (!expect(sc, ','))
+            return syntax(sc, "expected ',' or ']' after a record");
+    }
+}
+
+struct layout {
+    size_t attempts_at, reviews_at; /* offsets of the arrays; 0 when absent */
+    bool format_ok;
+};
+
+/* Walks the top-level object: checks "format", notes where the two arrays
+ * are, and hands each of their records to fn (NULL: skip them). */
+static bool walk(struct scan *sc, struct layout *lay, record_fn attempt_fn, record_fn review_fn,
+                 void *ctx)
+{
+    bool seen_format = false;
+
+    memset(lay, 0, sizeof *lay);
+    if (!expect(sc, '{'))
+        return syntax(sc, "not a JSON object");
+    if (expect(sc, '}'))
+        return true;
+    for (;;) {
+        json_t *key = value(sc), *v;
+        const char *k;
+        if (!key)
+            return false;
+        if (!json_is_string(key)) {
+            json_decref(key);
+            return syntax(sc, "expected a key");
+        }
+        k = json_string_value(key);
+        if (!expect(sc, ':')) {
+            json_decref(key);
+            return syntax(sc, "expected ':'");
+        }
+        skip_ws(sc);
+        if (strcmp(k, "attempts") == 0 || strcmp(k, "reviews") == 0) {
+            bool is_attempts = k[0] == 'a';
+            size_t *at = is_attempts ? &lay->attempts_at : &lay->reviews_at;
+            json_decref(key);
+            if (*at)
+                return syntax(sc, "a key given twice");
+            *at = sc->pos;
+            if (sc->pos < sc->len && sc->buf[sc->pos] != '[')
+                return syntax(sc, is_attempts ? "\"attempts\" is not an array"
+                                              : "\"reviews\" is not an array");
+            if (!each_record(sc, is_attempts ? attempt_fn : review_fn, ctx))
+                return false;
+        } else {
+            bool is_format = strcmp(k, "format") == 0;
+            json_decref(key);
+            if (is_format && seen_format)
+                return syntax(sc, "a key given twice");
+            if (!(v = value(sc)))
+                return false;
+            if (is_format) {
+                seen_format = true;
+                lay->format_ok =
+                    json_is_string(v) && strcmp(json_string_value(v), EXPORT_FORMAT) == 0;
+            }
+            json_decref(v);
+        }
+        if (expect(sc, '}'))
+            break;
+        if (!expect(sc, ','))
+            return syntax(sc, "expected ',' or '}'");
+    }
+    skip_ws(sc);
+    if (sc->pos != sc->len)
+        return syntax(sc, "text after the export");
+    return true;
+}
+
+struct run {
+    struct reader rd;
+    struct store *st; /* NULL on the checking pass */
+    struct store_error err;
+    enum kvt_err e;
+    size_t added, present, updated;
+};
+
+static bool on_attempt(void *vctx, json_t *o, size_t i)
+{
+    struct run *run = vctx;
+    struct store_attempt a;
+    const char *learner;
+    bool was_added;
+
+    snprintf(run->rd.where, sizeof run->rd.where, "attempts[%zu]", i);
+    if (!read_attempt(&run->rd, o, &a, &learner)) {
+        run->e = KVT_E_PARSE;
+        return false;
+    }
+    if (!run->st)
+        return true;
+    run->e = store_import_attempt(run->st, learner, &a, &was_added, &run->err);
+    run->added += was_added;
+    run->present += !was_added;
+    return run->e == KVT_E_OK;
+}
+
+static bool on_review(void *vctx, json_t *o, size_t i)
+{
+    struct run *run = vctx;
+    struct review_in in;
+    bool was_updated;
+
+    snprintf(run->rd.where, sizeof run->rd.where, "reviews[%zu]", i);
+    if (!read_review(&run->rd, o, &in)) {
+        run->e = KVT_E_PARSE;
+        return false;
+    }
+    if (!run->st)
+        return true;
+    run->e = store_import_review(run->st, in.learner, in.lesson, in.exercise, &in.r,
+                                 in.content_hash, in.answer_hash, &was_updated, &run->err);
+    run->updated += was_updated;
+    return run->e == KVT_E_OK;
+}
+
+/* Writes every record: the arrays walked again from their offsets. */
+static bool write_records(struct scan *sc, const struct layout *lay, struct run *run)
+{
+    sc->pos = lay->attempts_at;
+    if (!each_record(sc, on_attempt, run))
+        return false;
+    if (lay->reviews_at) {
+        sc->pos = lay->reviews_at;
+        return each_record(sc, on_review, run);
+    }
+    return true;
 }
 
 static void usage(void)
@@ -303,13 +517,11 @@ int cli_import(int argc, char **argv)
 {
     const char *file;
     struct cli_args args;
-    struct reader rd = {0};
-    json_t *root, *attempts, *reviews, *format;
+    struct run run = {0};
+    struct scan sc = {0};
+    struct layout lay;
     struct cli_db db;
-    struct store_error err;
-    size_t added = 0, present = 0, updated = 0;
-    enum kvt_err e = KVT_E_OK;
-    char fname[KVT_SAFE_FIELD * 2], why[400];
+    char fname[KVT_SAFE_FIELD * 2], why[400], *buf;
     int rc;
 
     if ((rc = cli_parse(&import_spec, argc, argv, &args)) != 0)
@@ -322,78 +534,58 @@ int cli_import(int argc, char **argv)
     if (!file)
         return cli_usage_error("import", "name the export file to read");
     kvt_safe(file, fname, sizeof fname);
-    rd.file = file;
-    rd.now = (int64_t)time(NULL);
-    if (!(root = load(file, why, sizeof why))) {
+    run.rd.file = file;
+    run.rd.now = (int64_t)time(NULL);
+    if (!(buf = load(file, &sc.len, why, sizeof why))) {
         fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", fname, why);
         return 1;
     }
-    attempts = json_object_get(root, "attempts");
-    reviews = json_object_get(root, "reviews");
-    format = json_object_get(root, "format");
-    if (!json_is_object(root) || !json_is_string(format) ||
-        strcmp(json_string_value(format), EXPORT_FORMAT) != 0 || !json_is_array(attempts) ||
-        (reviews && !json_is_array(reviews))) {
-        fprintf(stderr, "kvtutor import: %s: not a kvtutor export (kvtutor export writes one)\n",
-                fname);
-        json_decref(root);
+    sc.buf = buf;
+    /* first pass: the whole file checked, nothing written */
+    if (!walk(&sc, &lay, on_attempt, on_review, &run)) {
+        fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", fname,
+                kvt_safe(run.e == KVT_E_PARSE ? run.rd.why : sc.why, why, sizeof why));
+        free(buf);
         return 1;
     }
-    if ((rc = cli_db_open("import", args.db, NULL, rd.now, &db)) != 0) {
-        json_decref(root);
+    if (!lay.format_ok || !lay.attempts_at) {
+        fprintf(stderr, "kvtutor import: %s: not a kvtutor export (kvtutor export writes one)\n",
+                fname);
+        free(buf);
+        return 1;
+    }
+    if ((rc = cli_db_open("import", args.db, NULL, run.rd.now, &db)) != 0) {
+        free(buf);
         return rc;
     }
     /* never merge into a damaged file: the commit would spread the damage */
-    e = store_quick_check(db.st, &err);
-    if (e == KVT_E_OK)
-        e = store_import_begin(db.st, &err);
-    else {
-        cli_db_error("import", db.path, &err);
+    if ((run.e = store_quick_check(db.st, &run.err)) != KVT_E_OK) {
+        cli_db_error("import", db.path, &run.err);
         cli_db_close(&db);
-        json_decref(root);
+        free(buf);
         return 1;
     }
-    for (size_t i = 0; e == KVT_E_OK && i < json_array_size(attempts); i++) {
-        struct store_attempt a;
-        const char *learner;
-        bool was_added;
-        snprintf(rd.where, sizeof rd.where, "attempts[%zu]", i);
-        if (!read_attempt(&rd, json_array_get(attempts, i), &a, &learner)) {
-            e = KVT_E_PARSE;
-            break;
-        }
-        e = store_import_attempt(db.st, learner, &a, &was_added, &err);
-        added += was_added;
-        present += !was_added;
-    }
-    for (size_t i = 0; e == KVT_E_OK && i < json_array_size(reviews); i++) {
-        struct review_in in;
-        bool was_updated;
-        snprintf(rd.where, sizeof rd.where, "reviews[%zu]", i);
-        if (!read_review(&rd, json_array_get(reviews, i), &in)) {
-            e = KVT_E_PARSE;
-            break;
-        }
-        e = store_import_review(db.st, in.learner, in.lesson, in.exercise, &in.r, in.content_hash,
-                                in.answer_hash, &was_updated, &err);
-        updated += was_updated;
-    }
-    if (e == KVT_E_OK) {
-        e = store_import_end(db.st, true, &err);
-        rc = e == KVT_E_OK ? 0 : cli_db_error("import", db.path, &err);
+    run.st = db.st;
+    /* the second pass writes what the first checked; the callbacks set run.e */
+    if ((run.e = store_import_begin(db.st, &run.err)) == KVT_E_OK &&
+        !write_records(&sc, &lay, &run) && run.e == KVT_E_OK)
+        run.e = KVT_E_PARSE;
+    if (run.e == KVT_E_OK) {
+        run.e = store_import_end(db.st, true, &run.err);
+        rc = run.e == KVT_E_OK ? 0 : cli_db_error("import", db.path, &run.err);
     } else {
         store_import_end(db.st, false, NULL);
-        if (e == KVT_E_PARSE)
+        if (run.e == KVT_E_PARSE)
             fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", fname,
-                    kvt_safe(rd.why, why, sizeof why));
+                    kvt_safe(run.rd.why[0] ? run.rd.why : sc.why, why, sizeof why));
         else
-            cli_db_error("import", db.path, &err);
+            cli_db_error("import", db.path, &run.err);
         rc = 1;
     }
     if (rc == 0)
-        printf("Imported %zu attempt%s (%zu already here), %zu schedule%s updated.\n", added,
-               added == 1 ? "" : "s", present, updated, updated == 1 ? "" : "s");
+        printf("Imported %zu attempt%s (%zu already here), %zu schedule%s updated.\n", run.added,
+               run.added == 1 ? "" : "s", run.present, run.updated, run.updated == 1 ? "" : "s");
     cli_db_close(&db);
-    json_decref(root);
+    free(buf);
     return rc;
 }
