@@ -4,7 +4,6 @@
 #ifndef UI_APP_H
 #define UI_APP_H
 
-#include <curses.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -79,12 +78,5 @@ struct ui_screen ui_settings_new(struct ui *ui);
 struct ui_screen ui_calc_new(struct ui *ui);
 struct ui_screen ui_probe_new(struct ui *ui);
 struct ui_screen ui_help_new(unsigned context);
-
-/* For ui_quiz.c until it includes what it uses: drawing, the line editor,
- * and its colours by the old pair numbers (1 code, 2 right, 3 wrong, 4 hint,
- * 5 heading), each mapped to its role in ui_draw.c. */
-#include "ui_draw.h"
-#include "ui_edit.h"
-attr_t ui_attr(int pair, attr_t fallback);
 
 #endif

@@ -2,7 +2,6 @@
  * through ui_put, which sanitises it (no escape reaches the terminal) and
  * clips by display width, not bytes. */
 #include "ui_draw.h"
-#include "ui_app.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +28,6 @@ void ui_color_start(void)
 attr_t ui_color(enum ui_color role)
 {
     return ui_term_color() ? (attr_t)COLOR_PAIR((int)role + 1) : roles[role].mono;
-}
-
-attr_t ui_attr(int pair, attr_t fallback)
-{
-    static const enum ui_color bold[] = {UI_C_WORKED, UI_C_RIGHT, UI_C_WRONG, UI_C_WARN,
-                                         UI_C_HEADING};
-    static const enum ui_color other[] = {UI_C_CODE, UI_C_CHART, UI_C_WRONG, UI_C_HINT, UI_C_LINK};
-    if (pair < 1 || pair > 5)
-        return fallback;
-    return ui_color(fallback & A_BOLD ? bold[pair - 1] : other[pair - 1]);
 }
 
 /* Length of the UTF-8 sequence starting with byte c (1 for a stray byte). */

@@ -11,6 +11,8 @@
 #include "kv_grade.h"
 #include "kvt_format.h"
 #include "tutor_session.h"
+#include "ui_draw.h"
+#include "ui_edit.h"
 
 enum phase { TYPING, RESULT, SUMMARY };
 
@@ -93,7 +95,7 @@ static void add_points(struct ui_lines *b, const struct tutor_parts *t,
     ui_lines_text(b, line, width, 2, A_NORMAL);
     for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++) {
         snprintf(line, sizeof line, "%s %s", r->covered[i] ? "✓" : "·", t->points[i].text);
-        ui_lines_text(b, line, width, 4, r->covered[i] ? ui_attr(2, A_BOLD) : A_DIM);
+        ui_lines_text(b, line, width, 4, r->covered[i] ? ui_color(UI_C_RIGHT) : A_DIM);
         if (r->covered[i]) {
             snprintf(line, sizeof line, "you said: \"%s\"", r->quote[i]);
             ui_lines_text(b, line, width, 6, A_DIM);
@@ -103,11 +105,11 @@ static void add_points(struct ui_lines *b, const struct tutor_parts *t,
         if (!r->found[m])
             continue;
         snprintf(line, sizeof line, "✗ \"%s\": %s", r->mis_quote[m], t->mis[m].why);
-        ui_lines_text(b, line, width, 4, ui_attr(3, A_BOLD) | A_BOLD);
+        ui_lines_text(b, line, width, 4, ui_color(UI_C_WRONG) | A_BOLD);
     }
     if (r->list)
         ui_lines_text(b, "A list of terms says nothing of anything: say what is true of what.",
-                      width, 4, ui_attr(4, A_BOLD));
+                      width, 4, ui_color(UI_C_WARN));
 }
 
 static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
@@ -126,10 +128,10 @@ static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
     ui_lines_text(b, line, w, 2, A_DIM);
     if (g->num.mistake != KV_MISTAKE_NONE && g->verdict == KV_WRONG) {
         snprintf(line, sizeof line, "Diagnosis: %s", kv_mistake_text(g->num.mistake));
-        ui_lines_text(b, line, w, 2, ui_attr(4, A_BOLD) | A_BOLD);
+        ui_lines_text(b, line, w, 2, ui_color(UI_C_WARN) | A_BOLD);
     }
     ui_lines_blank(b);
-    ui_lines_verbatim(b, l->worked, 2, ui_attr(1, A_BOLD));
+    ui_lines_verbatim(b, l->worked, 2, ui_color(UI_C_WORKED));
 }
 
 /* The graded view: verdict, what was expected, the diagnosis, the model. */
@@ -147,8 +149,8 @@ static void build_result(struct quiz *q, int cols)
     snprintf(line, sizeof line, "Your answer: %s", a->answer);
     ui_lines_text(&q->body, line, w, 2, A_NORMAL);
     ui_lines_text(&q->body, g->verdict == KV_CORRECT ? "Right." : "Not quite.", w, 2,
-                  g->verdict == KV_CORRECT ? ui_attr(2, A_BOLD) | A_BOLD
-                                           : ui_attr(3, A_BOLD) | A_BOLD);
+                  g->verdict == KV_CORRECT ? ui_color(UI_C_RIGHT) | A_BOLD
+                                           : ui_color(UI_C_WRONG) | A_BOLD);
     if (tutor_item_spoken(a->item)) {
         struct tutor_parts t;
         tutor_item_parts(l, a->item, &t);
@@ -240,7 +242,7 @@ static void draw_summary(struct quiz *q, int top, int rows, int cols)
         }
         snprintf(line, sizeof line, "To review: %s",
                  sum.review ? sum.review : "nothing; this concept is in hand");
-        ui_put(y + 2, 2, cols - 4, line, sum.review ? ui_attr(4, A_BOLD) : A_NORMAL);
+        ui_put(y + 2, 2, cols - 4, line, sum.review ? ui_color(UI_C_WARN) : A_NORMAL);
         y += 2;
     }
     ui_put(y + 2, 2, cols - 4, "q goes back; the progress screen (p on the map) has the rest.",
@@ -288,7 +290,7 @@ static void draw_head(const struct tutor_attempt *a, struct ui_lines *head, int 
     for (unsigned i = 0; i < a->hints && i < e->n_hints; i++) {
         char hint[600];
         snprintf(hint, sizeof hint, "Hint %u: %s", i + 1, e->hints[i]);
-        ui_lines_text(head, hint, cols - 4, 2, ui_attr(4, A_NORMAL));
+        ui_lines_text(head, hint, cols - 4, 2, ui_color(UI_C_HINT));
     }
 }
 
