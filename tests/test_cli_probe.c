@@ -291,6 +291,27 @@ static void test_falls_back_to_the_cpu(void **state)
     unlink(path);
 }
 
+/* On a MIG slice the peak is unknown: said so, and no "% of peak" drawn;
+ * the driver, ECC and occupancy the probe reports are shown. */
+static void test_mig_slice_has_no_peak(void **state)
+{
+    (void)state;
+    struct run_result r;
+    char *args[] = {"--program", "/bin/sh", "--cuda", "--no-record", "--", PROBE_DIR "/gpu_mig.sh",
+                    NULL};
+    probe_json(args, 0, &r);
+    assert_non_null(strstr(r.out, "GPU: NVIDIA H200 MIG 1g.18gb (compute 9.0, 16 SMs"));
+    assert_non_null(strstr(r.out, "CUDA driver 13.0, runtime 13.0; ECC on; 8 blocks of 256 "
+                                  "threads per SM, one wave"));
+    assert_non_null(strstr(r.out, "A MIG slice: its memory clock and bus are the whole GPU's, so "
+                                  "its peak is unknown"));
+    assert_null(strstr(r.out, "Peak from"));
+    assert_null(strstr(r.out, "of peak"));
+    assert_non_null(strstr(r.out, "550.0 GB/s median"));
+    assert_non_null(strstr(r.out, "(50% of the model's layers: as many as fit"));
+    run_free(&r);
+}
+
 /* Text from a probe (device name, compute capability, kernel, error
  * message) holding a title change, a screen clear and an 8-bit CSI never
  * reaches the terminal as such: not in the report, not in the progress
@@ -482,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_cpu_probe_end_to_end),
         cmocka_unit_test(test_falls_back_to_the_cpu),
         cmocka_unit_test(test_probe_text_never_reaches_the_terminal_raw),
+        cmocka_unit_test(test_mig_slice_has_no_peak),
         cmocka_unit_test(test_model_shapes_reach_the_gpu_probe),
         cmocka_unit_test(test_cpu_probe_size_refused_with_the_reason),
     };

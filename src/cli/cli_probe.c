@@ -360,6 +360,40 @@ static void print_ceiling(const struct probe_opts *o, double measured, double pe
     }
 }
 
+/* A whole number from a field the log does not range-check (versions,
+ * blocks per SM): -1 unless it is one a machine can say, so the cast below
+ * is always defined. */
+static long count_of(const json_t *o, const char *key)
+{
+    double v = probe_log_num(o, key);
+    return v >= 0 && v <= 1e9 ? (long)v : -1;
+}
+
+/* The GPU's driver, ECC and occupancy, when the probe said them. */
+static void print_gpu_details(const json_t *dev)
+{
+    long drv = count_of(dev, "driver_version"), rt = count_of(dev, "runtime_version");
+    long bps = count_of(dev, "read_blocks_per_sm"), tpb = count_of(dev, "threads_per_block");
+    const json_t *ecc = json_object_get(dev, "ecc");
+    char line[200] = "";
+    size_t n = 0;
+    /* 13000 is how CUDA writes 13.0 */
+    if (drv > 0 && rt > 0)
+        n += (size_t)snprintf(line + n, sizeof line - n, "; CUDA driver %ld.%ld, runtime %ld.%ld",
+                              drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10);
+    if (json_is_boolean(ecc) && n < sizeof line)
+        n += (size_t)snprintf(line + n, sizeof line - n, "; ECC %s",
+                              json_is_true(ecc) ? "on" : "off");
+    if (bps > 0 && tpb > 0 && n < sizeof line)
+        snprintf(line + n, sizeof line - n, "; %ld blocks of %ld threads per SM, one wave", bps,
+                 tpb);
+    if (line[0])
+        printf("%s\n", line + 2);
+    if (json_is_true(json_object_get(dev, "mig")))
+        printf("A MIG slice: its memory clock and bus are the whole GPU's, so its peak is "
+               "unknown\n");
+}
+
 static void print_human(const struct probe_opts *o, const char *kind, const struct probe_log *g)
 {
     const json_t *dev = g->device, *results = g->results;
@@ -381,6 +415,8 @@ static void print_human(const struct probe_opts *o, const char *kind, const stru
                (int)probe_log_num(dev, "threads"),
                kvt_fmt_bytes(probe_log_num(dev, "llc_bytes"), b1, sizeof b1),
                kvt_fmt_bytes(free_bytes, b2, sizeof b2));
+    if (strcmp(kind, "cuda") == 0)
+        print_gpu_details(dev);
     if (peak > 0)
         printf("Peak from the memory clock and bus width: %s GB/s\n",
                kvt_fmt_number(peak, 0, b1, sizeof b1));
@@ -406,6 +442,10 @@ static void print_human(const struct probe_opts *o, const char *kind, const stru
                    probe_log_num(r, "step_us"), (int)probe_log_num(r, "launches"),
                    probe_log_num(r, "eager_gbps_median"), probe_log_num(r, "eager_step_us"),
                    probe_log_num(r, "graph_gbps_median"), probe_log_num(r, "graph_step_us"));
+            if (probe_log_num(r, "scale") > 0 && probe_log_num(r, "scale") < 1)
+                printf("           (%.0f%% of the model's layers: as many as fit in half the "
+                       "free memory)\n",
+                       100.0 * probe_log_num(r, "scale"));
         } else if (strcmp(k, "paged") == 0) {
             double tax = probe_log_num(r, "tax_percent");
             printf("  paged    %8.1f GB/s at block %2d, %.1f contiguous: ",

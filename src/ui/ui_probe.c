@@ -169,16 +169,22 @@ static int draw_device(struct probe_screen *p, int y, int cols)
                A_NORMAL);
         return y;
     }
-    if (strcmp(p->kind, "cuda") == 0)
-        snprintf(line, sizeof line, "GPU %s · compute %s · %d SMs · %s free · peak %s GB/s",
-                 name ? name : "?", json_string_value(json_object_get(d, "compute_capability")),
-                 (int)probe_log_num(d, "sms"),
+    if (strcmp(p->kind, "cuda") == 0) {
+        const char *cc = json_string_value(json_object_get(d, "compute_capability"));
+        double peak = probe_log_num(d, "peak_gbps");
+        char peak_text[48] = "peak unknown (a MIG slice)";
+        if (peak > 0)
+            snprintf(peak_text, sizeof peak_text, "peak %s GB/s",
+                     kvt_fmt_number(peak, 0, b2, sizeof b2));
+        snprintf(line, sizeof line, "GPU %s · compute %s · %d SMs · %s free · %s",
+                 name ? name : "?", cc ? cc : "?", (int)probe_log_num(d, "sms"),
                  kvt_fmt_bytes(probe_log_num(d, "free_bytes"), b1, sizeof b1),
-                 kvt_fmt_number(probe_log_num(d, "peak_gbps"), 0, b2, sizeof b2));
-    else
+                 peak > 0 || json_is_true(json_object_get(d, "mig")) ? peak_text : "peak unknown");
+    } else {
         snprintf(line, sizeof line, "Host memory · %s · %d threads · %s available",
                  name ? name : "?", (int)probe_log_num(d, "threads"),
                  kvt_fmt_bytes(probe_log_num(d, "free_bytes"), b1, sizeof b1));
+    }
     ui_put(y++, 2, cols - 4, line, A_BOLD);
     return y;
 }
