@@ -379,6 +379,126 @@ static void test_json_reason_survives_bytes_that_are_not_utf8(void **state)
     json_decref(j);
 }
 
+/* Runs kvtutor with argv (NULL-terminated after the program) and returns
+ * its output parsed as JSON, failing unless it exits with want_status. */
+static json_t *run_json(char **argv, int want_status)
+{
+    struct run_result r;
+    json_error_t e;
+    json_t *j;
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    if (r.status != want_status)
+        fail_msg("%s %s: exit %d, want %d (%s)", argv[1], argv[2], r.status, want_status, r.err);
+    if (!(j = json_loads(r.out, 0, &e)))
+        fail_msg("%s %s: not JSON: %s", argv[1], argv[2], r.out);
+    run_free(&r);
+    return j;
+}
+
+/* `ask --list --json`: every lesson with every item; the KV-cache lesson has
+ * 12 exercises and 4 follow-ups (as the course map says) and a question
+ * with key points: 17 items, each a kind ask knows. */
+static void test_list_names_every_item(void **state)
+{
+    char *argv[] = {(char *)run_kvtutor_path(), "ask", "--list", "--json", NULL};
+    char *bad[] = {(char *)run_kvtutor_path(), "ask", "--list", "kv-cache", NULL};
+    static const char *const kinds[] = {"numeric", "choice", "freetext", "question", "followup"};
+    json_t *j = run_json(argv, 0), *lessons = json_object_get(j, "lessons"), *kv = NULL, *l;
+    struct run_result r;
+    size_t i;
+    (void)state;
+
+    assert_true(json_array_size(lessons) >= 10);
+    json_array_foreach(lessons, i, l)
+    {
+        json_t *items = json_object_get(l, "items"), *it;
+        size_t k;
+        assert_non_null(json_string_value(json_object_get(l, "title")));
+        if (strcmp(json_string_value(json_object_get(l, "id")), "kv-cache") == 0)
+            kv = l;
+        json_array_foreach(items, k, it)
+        {
+            const char *kind = json_string_value(json_object_get(it, "kind"));
+            bool known = false;
+            for (size_t m = 0; kind && m < 5; m++)
+                known |= strcmp(kind, kinds[m]) == 0;
+            if (!known || !json_string_value(json_object_get(it, "id")) ||
+                !json_string_value(json_object_get(it, "prompt")))
+                fail_msg("%s: item %zu is not {id, kind, prompt}",
+                         json_string_value(json_object_get(l, "id")), k);
+        }
+    }
+    assert_non_null(kv);
+    {
+        json_t *items = json_object_get(kv, "items");
+        static const char *const want[][2] = {
+            {"per-token", "numeric"},   {"what-caps", "choice"},    {"why-not-compute", "freetext"},
+            {"followup-1", "followup"}, {"followup-4", "followup"}, {"question", "question"}};
+        assert_int_equal(json_array_size(items), 17);
+        for (size_t w = 0; w < 6; w++) {
+            bool found = false;
+            for (size_t k = 0; k < json_array_size(items) && !found; k++) {
+                json_t *it = json_array_get(items, k);
+                if (strcmp(json_string_value(json_object_get(it, "id")), want[w][0]) == 0) {
+                    assert_string_equal(json_string_value(json_object_get(it, "kind")), want[w][1]);
+                    found = true;
+                }
+            }
+            if (!found)
+                fail_msg("kv-cache lists no %s", want[w][0]);
+        }
+    }
+    json_decref(j);
+    /* --list takes no lesson */
+    assert_int_equal(run_cmd(bad, NULL, &r), 0);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+}
+
+/* The lesson's question and follow-ups, graded on their key points through
+ * the session, as the app grades them. */
+static void test_question_and_followups(void **state)
+{
+    static const struct {
+        const char *item, *answer;
+        int status;
+        const char *verdict;
+    } rows[] = {
+        {"followup-4", "Decode is memory-bound; prefill is compute-bound.", 0, "correct"},
+        {"followup-4", "Buy a faster GPU", 1, "wrong"},
+        {"followup-1", "Quantize the weights with AWQ and store the KV cache in fp8", 0, "correct"},
+        {"question",
+         "The weights are a one-time cost; each sequence's KV cache grows with its length, so "
+         "concurrency is how many caches fit in the memory left after the weights.",
+         0, "correct"},
+        {"question", "Buy a faster GPU", 1, "wrong"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char *argv[] = {(char *)run_kvtutor_path(), "ask",    "kv-cache", (char *)rows[i].item,
+                        (char *)rows[i].answer,     "--json", NULL};
+        json_t *j = run_json(argv, rows[i].status);
+        assert_string_equal(json_string_value(json_object_get(j, "exercise")), rows[i].item);
+        assert_string_equal(json_string_value(json_object_get(j, "verdict")), rows[i].verdict);
+        assert_string_equal(json_string_value(json_object_get(j, "kind")),
+                            rows[i].item[0] == 'q' ? "question" : "followup");
+        assert_true(json_array_size(json_object_get(j, "covered")) +
+                        json_array_size(json_object_get(j, "missed")) >
+                    0);
+        json_decref(j);
+    }
+    /* follow-ups are numbered from 1, up to the lesson's own count */
+    for (size_t i = 0; i < 3; i++) {
+        static const char *const ids[] = {"followup-0", "followup-5", "followup-01"};
+        char *argv[] = {(char *)run_kvtutor_path(), "ask", "kv-cache", (char *)ids[i], "x", NULL};
+        struct run_result r;
+        assert_int_equal(run_cmd(argv, NULL, &r), 0);
+        if (r.status != 2 || !strstr(r.err, "followup-4, question"))
+            fail_msg("ask kv-cache %s: exit %d: %s", ids[i], r.status, r.err);
+        run_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -387,6 +507,8 @@ int main(void)
         cmocka_unit_test(test_parametric_reproducible),
         cmocka_unit_test(test_measure_then_predict),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_list_names_every_item),
+        cmocka_unit_test(test_question_and_followups),
         cmocka_unit_test(test_human_output),
         cmocka_unit_test(test_a_lesson_looping_in_c_does_not_hold_ask),
         cmocka_unit_test(test_json_reason_survives_bytes_that_are_not_utf8),
