@@ -4,7 +4,8 @@
  * points, and none trips its own misconceptions. A model answer that misses its own key points
  * would tell a learner who wrote it that they were wrong. The check also counts what a course
  * lesson must have: a follow-up or more, key points for the question, and a
- * numeric exercise. And a vague answer passes none of them. */
+ * numeric exercise, and that every question and follow-up has claim points
+ * and misconceptions. And a vague answer passes none of them. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
@@ -69,6 +70,20 @@ static void check_vague(const char *where, const struct lx_grade *g)
     }
 }
 
+/* Every question and follow-up is graded on claims and checked for the
+ * misconceptions it invites, not only on phrases. */
+static void check_claims(const char *where, const struct lx_point *pts, size_t n, size_t n_mis)
+{
+    size_t claims = 0;
+    for (size_t i = 0; i < n; i++)
+        claims += pts[i].n_about && pts[i].n_said;
+    if (claims == 0 || n_mis == 0) {
+        print_error("%s: %zu claim points, %zu misconceptions; needs one of each at least\n", where,
+                    claims, n_mis);
+        misses++;
+    }
+}
+
 static void test_model_answers_cover_their_points(void **state)
 {
     struct dirent **ents;
@@ -102,12 +117,15 @@ static void test_model_answers_cover_their_points(void **state)
         snprintf(where, sizeof where, "%s: the direct answer", l->id);
         lx_grade_question(l, l->answer, &g);
         check_text(where, l->points, l->n_points, &g);
+        check_claims(where, l->points, l->n_points, l->n_mis);
         lx_grade_question(l, vague, &g);
         check_vague(where, &g);
         for (size_t f = 0; f < l->n_followups; f++) {
             snprintf(where, sizeof where, "%s: follow-up %zu", l->id, f + 1);
             lx_grade_followup(l, f, l->followups[f].answer, &g);
             check_text(where, l->followups[f].points, l->followups[f].n_points, &g);
+            check_claims(where, l->followups[f].points, l->followups[f].n_points,
+                         l->followups[f].n_mis);
             lx_grade_followup(l, f, vague, &g);
             check_vague(where, &g);
         }
