@@ -499,6 +499,26 @@ static void test_question_and_followups(void **state)
     }
 }
 
+/* Ids typed on the command line are echoed inert in the error. */
+static void test_ids_are_echoed_inert(void **state)
+{
+    (void)state;
+    char *argv[] = {(char *)run_kvtutor_path(), "ask", "kv-cache", "x\x1b[2J", "1", NULL};
+    struct run_result r;
+
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no item \"x\\x1b[2J\""));
+    assert_null(strchr(r.err, 0x1b));
+    run_free(&r);
+    argv[2] = "\x1b]0;t\x07";
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no lesson \"\\x1b]0;t\\x07\""));
+    assert_null(strchr(r.err, 0x1b));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_human_output),
         cmocka_unit_test(test_a_lesson_looping_in_c_does_not_hold_ask),
         cmocka_unit_test(test_json_reason_survives_bytes_that_are_not_utf8),
+        cmocka_unit_test(test_ids_are_echoed_inert),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -470,8 +470,9 @@ int cli_ask(int argc, char **argv)
         return list_items(&a, &opts, data);
     l = cli_find_lesson(a.lesson_id, a.lessons_dir, data, &opts, seen, sizeof seen);
     if (!l) {
-        fprintf(stderr, "kvtutor ask: no lesson \"%s\" (lessons: %s)\n", a.lesson_id,
-                seen[0] ? seen : "none found");
+        char f1[KVT_SAFE_FIELD];
+        fprintf(stderr, "kvtutor ask: no lesson \"%s\" (lessons: %s)\n",
+                kvt_safe(a.lesson_id, f1, sizeof f1), seen[0] ? seen : "none found");
         return 2;
     }
     if (!tutor_item_parse(l, a.exercise_id, &it)) {
@@ -483,8 +484,9 @@ int cli_ask(int argc, char **argv)
             len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s", i ? ", " : "",
                                     tutor_item_id(l, items[i], id, sizeof id));
         }
+        char f1[KVT_SAFE_FIELD];
         fprintf(stderr, "kvtutor ask: lesson %s has no item \"%s\" (it has: %s)\n", l->id,
-                a.exercise_id, seen);
+                kvt_safe(a.exercise_id, f1, sizeof f1), seen);
         lx_free(l);
         return 2;
     }
