@@ -157,40 +157,63 @@ static void test_json_fields(void **state)
     json_decref(j);
 }
 
-/* A hybrid Mamba / gated-delta-net log and an EAGLE log: every line explained,
- * none compared, the reason given once. */
-static void test_unmodelled_logs(void **state)
+/* The public rows of newer model kinds (vllm-logs-2x-public.tsv): a gated-delta-
+ * net hybrid under 0.24.0 (h01: "Setting attention block size to 2096 tokens",
+ * 567,978 tokens, 4.33x), one under 0.19.0 without its KV memory line (h06:
+ * 784 tokens, the state padded by 0.13%, 290,864 tokens and 33.04x: the size
+ * stands in for the budget), and an EAGLE draft (h07). */
+static void test_newer_model_kinds(void **state)
 {
     static const struct {
-        const char *log, *config, *reason;
+        const char *log, *config;
+        int tokens_match; /* h06: the size is the input, not compared */
     } rows[] = {
-        {"vllm-logs/v0.24.0-h01-qwen3.6-35b-a3b.log", "configs/qwen3.5-35b-a3b.config.json",
-         "Mamba"},
-        {"vllm-logs/v0.19.0-h06-qwen3.5-27b.log", "configs/qwen3.5-27b.config.json", "Mamba"},
-        {"vllm-logs/v0.9.1-h07-llama-3.1-8b-eagle.log", NULL, "speculative decoding"},
+        {"vllm-logs/v0.24.0-h01-qwen3.6-35b-a3b.log", "configs/qwen3.5-35b-a3b.config.json", 1},
+        {"vllm-logs/v0.19.0-h06-qwen3.5-27b.log", "configs/qwen3.5-27b.config.json", -1},
+        {"vllm-logs/v0.9.1-h07-llama-3.1-8b-eagle.log", NULL, 1},
     };
     (void)state;
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-        json_t *j = explain_json(rows[r].log, rows[r].config), *l;
-        size_t i;
-        assert_non_null(strstr(json_string_value(json_object_get(j, "blocked")), rows[r].reason));
-        json_array_foreach(json_object_get(j, "lines"), i, l)
-        {
-            assert_int_equal(match_of(l), -1);
-            assert_true(json_is_null(json_object_get(l, "computed")));
-        }
+        json_t *j = explain_json(rows[r].log, rows[r].config);
+        json_t *c = line_of(j, "concurrency", 0);
+        assert_true(json_is_null(json_object_get(j, "blocked")));
+        if (match_of(c) != 1)
+            fail_msg("%s: %s", rows[r].log, json_string_value(json_object_get(c, "why")));
+        assert_int_equal(match_of(line_of(j, "kv_tokens", 0)), rows[r].tokens_match);
         json_decref(j);
     }
     {
         json_t *j = explain_json("vllm-logs/v0.19.0-h06-qwen3.5-27b.log",
                                  "configs/qwen3.5-27b.config.json");
-        assert_int_equal(
-            json_integer_value(json_object_get(line_of(j, "attention_block_size", 0), "logged")),
-            784);
-        assert_float_equal(
-            json_real_value(json_object_get(line_of(j, "mamba_padding", 0), "logged")), 0.13, 1e-9);
+        json_t *a = line_of(j, "attention_block_size", 0), *p = line_of(j, "mamba_padding", 0);
+        assert_int_equal(json_integer_value(json_object_get(a, "logged")), 784);
+        assert_int_equal(json_integer_value(json_object_get(a, "computed")), 784);
+        assert_int_equal(match_of(a), 1);
+        assert_float_equal(json_real_value(json_object_get(p, "logged")), 0.13, 1e-9);
+        assert_int_equal(match_of(p), 1);
+        assert_non_null(
+            strstr(json_string_value(json_object_get(line_of(j, "kv_tokens", 0), "why")),
+                   "1,484 to 1,487 blocks"));
         json_decref(j);
     }
+}
+
+/* A hybrid's log with the config of a model that has no recurrent layers:
+ * explained, never compared. */
+static void test_wrong_model_not_compared(void **state)
+{
+    json_t *j = explain_json("vllm-logs/v0.24.0-h01-qwen3.6-35b-a3b.log",
+                             "configs/qwen3-14b.config.json"),
+           *l;
+    size_t i;
+    (void)state;
+    assert_non_null(strstr(json_string_value(json_object_get(j, "blocked")), "has none"));
+    json_array_foreach(json_object_get(j, "lines"), i, l)
+    {
+        assert_int_equal(match_of(l), -1);
+        assert_true(json_is_null(json_object_get(l, "computed")));
+    }
+    json_decref(j);
 }
 
 static void test_human_output(void **state)
@@ -345,10 +368,15 @@ static void test_help_lists_it(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_formats_match),   cmocka_unit_test(test_json_fields),
-        cmocka_unit_test(test_unmodelled_logs), cmocka_unit_test(test_human_output),
-        cmocka_unit_test(test_stdin),           cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_binary_and_huge), cmocka_unit_test(test_controls_sanitised),
+        cmocka_unit_test(test_formats_match),
+        cmocka_unit_test(test_json_fields),
+        cmocka_unit_test(test_newer_model_kinds),
+        cmocka_unit_test(test_wrong_model_not_compared),
+        cmocka_unit_test(test_human_output),
+        cmocka_unit_test(test_stdin),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_binary_and_huge),
+        cmocka_unit_test(test_controls_sanitised),
         cmocka_unit_test(test_help_lists_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

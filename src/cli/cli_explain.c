@@ -235,7 +235,7 @@ static void print_human(FILE *out, const char *text, const struct vllm_log *log,
             fprintf(out, "  logged %s, computed %s", fig(l->kind, logged(l), a1, sizeof a1),
                     fig(l->kind, v->computed, a2, sizeof a2));
             if (v->computed_lo != v->computed_hi)
-                fprintf(out, " (%s to %s over the budget's rounding)",
+                fprintf(out, " (%s to %s within the rounding)",
                         fig(l->kind, v->computed_lo, a3, sizeof a3),
                         fig(l->kind, v->computed_hi, a2, sizeof a2));
             fprintf(out, "  %s\n", v->match == VLLM_MATCH_YES ? g->check : g->cross);

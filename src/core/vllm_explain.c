@@ -49,7 +49,7 @@ static bool has_kind(const struct vllm_log *log, enum vllm_line_kind k)
 }
 
 /* The log's KV cache dtype as the calculator knows it; false for a name it
- * does not model (fp8_ds_mla, nvfp4, the per-token-head forms ...). */
+ * does not model (the per-token-head forms, int8 ...). */
 static bool kv_dtype_of(const char *name, enum kv_dtype *t)
 {
     if (!name[0]) {
@@ -59,66 +59,71 @@ static bool kv_dtype_of(const char *name, enum kv_dtype *t)
     if (!kv_dtype_parse(name, t))
         return false;
     return *t == KV_DTYPE_AUTO || *t == KV_DTYPE_FP8 || *t == KV_DTYPE_FP16 ||
-           *t == KV_DTYPE_BF16 || *t == KV_DTYPE_FP32;
+           *t == KV_DTYPE_BF16 || *t == KV_DTYPE_FP32 || *t == KV_DTYPE_FP8_DS_MLA ||
+           *t == KV_DTYPE_NVFP4;
 }
 
-/* Speculative methods that propose tokens without a draft model, so add no
- * KV layers (vllm/config/speculative.py, SpeculativeConfig.__repr__ names
- * no draft model for them). */
-static bool draft_free(const char *method)
+static bool ends_with(const char *s, const char *tail)
 {
-    static const char *const names[] = {"ngram", "ngram_gpu", "suffix", "suffix_remote"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(method, names[i]) == 0)
-            return true;
-    return false;
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcmp(s + n - k, tail) == 0;
 }
 
-/* What the calculator cannot model yet, checked before any line is compared.
+/* speculative_config's method as the calculator models it. Methods without a
+ * draft model (vllm/config/speculative.py, SpeculativeConfig.__repr__ names
+ * none for them) add no layers; "deepseek_mtp", "qwen3_next_mtp" ... are MTP.
+ * False for a method it does not know. */
+static bool spec_of(const struct vllm_args *a, enum kv_spec_method *out)
+{
+    static const char *const draft_free[] = {"ngram", "ngram_gpu", "suffix", "suffix_remote"};
+    const char *m = a->spec_method;
+
+    for (size_t i = 0; i < sizeof draft_free / sizeof draft_free[0]; i++)
+        if (strcmp(m, draft_free[i]) == 0)
+            return (*out = KV_SPEC_NGRAM), true;
+    if (strcmp(m, "eagle") == 0)
+        *out = KV_SPEC_EAGLE;
+    else if (strcmp(m, "eagle3") == 0)
+        *out = KV_SPEC_EAGLE3;
+    else if (strcmp(m, "mtp") == 0 || ends_with(m, "_mtp"))
+        *out = KV_SPEC_MTP;
+    else if (strcmp(m, "draft_model") == 0 || (!m[0] && a->spec_model[0]))
+        *out = KV_SPEC_DRAFT;
+    else
+        return false;
+    return true;
+}
+
+/* What the calculator cannot model, checked before any line is compared.
  * Each row names the evidence in the log. */
 static bool blocked(const struct ctx *c, const struct kv_result *r, char *why, size_t cap)
 {
     const struct vllm_args *a = &c->log->args;
-    const char *ver = c->log->version;
-    bool after_019 = ver[0] && vllm_version_cmp(ver, 0, 20, 0) >= 0;
+    enum kv_spec_method sm;
     enum kv_dtype t;
 
-    if (has_kind(c->log, VLLM_LINE_ATTN_BLOCK) || has_kind(c->log, VLLM_LINE_MAMBA_PAD) ||
-        a->mamba_cache_mode[0])
+    if ((has_kind(c->log, VLLM_LINE_ATTN_BLOCK) || has_kind(c->log, VLLM_LINE_MAMBA_PAD)) &&
+        r->state_layers == 0)
         snprintf(why, cap,
-                 "the log is from a hybrid model with Mamba or linear-attention layers (it "
-                 "%s); kvtutor's calculator does not model their state pages yet, so it would "
-                 "count every layer as attention",
-                 has_kind(c->log, VLLM_LINE_ATTN_BLOCK) ? "sets the attention block size"
-                                                        : "sets a Mamba cache mode");
-    else if (a->spec && !draft_free(a->spec_method))
+                 "the log is from a hybrid model with Mamba or linear-attention layers (it sets "
+                 "the attention block size), but the model given has none: give the model's "
+                 "config.json with --config");
+    else if (a->spec && !spec_of(a, &sm))
         snprintf(why, cap,
-                 "the log runs speculative decoding (%s%.31s); the draft's KV layers are not "
-                 "modelled by the calculator yet",
-                 a->spec_method[0] ? "method " : "a draft model", a->spec_method);
-    else if (a->dcp > 1)
+                 "speculative decoding with method '%.31s', which the calculator "
+                 "does not model",
+                 a->spec_method);
+    else if (a->spec && sm == KV_SPEC_DRAFT)
         snprintf(why, cap,
-                 "the log uses decode context parallelism (%u); the calculator does not model "
-                 "it yet",
-                 a->dcp);
+                 "speculative decoding with a separate draft model: its KV layers are its "
+                 "own model's, which the log does not describe");
     else if (!kv_dtype_of(a->kv_cache_dtype, &t))
-        snprintf(why, cap, "kv_cache_dtype '%.40s' is not one the calculator models yet",
+        snprintf(why, cap, "kv_cache_dtype '%.40s' is not one the calculator models",
                  a->kv_cache_dtype);
-    else if (a->num_gpu_blocks_override)
+    else if (c->v0 && (r->hybrid || r->state_layers))
         snprintf(why, cap,
-                 "the log sets num_gpu_blocks_override (%llu blocks, whatever the memory); the "
-                 "calculator does not take an override yet",
-                 (unsigned long long)a->num_gpu_blocks_override);
-    else if (r->mla && after_019 && !a->block_size)
-        snprintf(why, cap,
-                 "an MLA model on vLLM %.31s: the block size follows the attention backend "
-                 "(FlashMLA 64, CUTLASS MLA 128) and the log does not state it; pass the log's "
-                 "block size in the arguments to compare",
-                 ver);
-    else if (c->v0 && r->hybrid)
-        snprintf(why, cap,
-                 "a V0-engine log of a sliding-window model: V0 kept every layer at full length, "
-                 "which the calculator does not model");
+                 "a V0-engine log of a hybrid model: V0 kept every layer at full length, which "
+                 "the calculator does not model");
     else
         return false;
     return true;
@@ -129,6 +134,7 @@ static void settings(struct ctx *c, char *assumed, size_t cap)
 {
     const struct vllm_args *a = &c->log->args;
     enum kv_dtype t;
+    enum kv_backend b;
 
     kv_deploy_defaults(&c->d);
     /* the log's release picks the calculator's rules (default util, grouping, windows) */
@@ -143,9 +149,11 @@ static void settings(struct ctx *c, char *assumed, size_t cap)
         c->d.tp = a->tp;
     if (a->pp)
         c->d.pp = a->pp;
+    if (a->dcp)
+        c->d.dcp = a->dcp;
     if (a->block_size)
         c->d.block_size = a->block_size;
-    else
+    else if (!c->m.mla_rank && !c->m.state_layers)
         addf(assumed, cap, "block size 16 (vLLM's default; the log does not set one); ");
     if (kv_dtype_of(a->kv_cache_dtype, &t))
         c->d.kv_dtype = t;
@@ -156,6 +164,27 @@ static void settings(struct ctx *c, char *assumed, size_t cap)
         c->d.max_num_batched_tokens = a->max_num_batched_tokens;
     else if (c->m.sliding_window)
         addf(assumed, cap, "max_num_batched_tokens 8192 (the log does not say); ");
+    if (a->prefix_caching == 0)
+        c->d.no_prefix_caching = true;
+    if (strcmp(a->mamba_cache_mode, "none") == 0)
+        c->d.mamba_mode = KV_MAMBA_NONE;
+    else if (strcmp(a->mamba_cache_mode, "align") == 0)
+        c->d.mamba_mode = KV_MAMBA_ALIGN;
+    else if (strcmp(a->mamba_cache_mode, "all") == 0)
+        c->d.mamba_mode = KV_MAMBA_ALL;
+    if (a->mamba_cache_dtype[0] && kv_dtype_parse(a->mamba_cache_dtype, &t))
+        c->d.mamba_dtype = t;
+    if (a->mamba_ssm_cache_dtype[0] && kv_dtype_parse(a->mamba_ssm_cache_dtype, &t))
+        c->d.mamba_ssm_dtype = t;
+    /* a separate draft model's layers are not in the log: left out, and blocked */
+    if (a->spec && spec_of(a, &c->d.spec_method) && c->d.spec_method != KV_SPEC_DRAFT)
+        c->d.spec_tokens = a->spec_tokens;
+    else
+        c->d.spec_method = KV_SPEC_NONE;
+    if (a->attention_backend[0] && kv_backend_parse(a->attention_backend, &b))
+        c->d.backend = b;
+    c->d.num_gpu_blocks_override = a->num_gpu_blocks_override;
+    c->d.kv_cache_memory_bytes = a->kv_cache_memory_bytes;
     if (!a->tp && !c->log->engine_v1 && !c->log->args_line)
         addf(assumed, cap, "TP 1 (the log does not say); ");
     {
@@ -220,15 +249,15 @@ static bool figure(const struct ctx *c, const struct vllm_line *l, const struct 
     case VLLM_LINE_KV_TOKENS:
         if (!r->has_blocks)
             return false;
-        if (tokens_from_concurrency(l, r)) {
-            /* the log's max_model_len, else the one the calculator resolved */
+        if (tokens_from_concurrency(l, r) == r->rules.tokens_from_concurrency) {
+            *out = (double)r->kv_tokens; /* the release's own form */
+        } else {
+            /* a size sharing its line with the concurrency, under rules that
+             * still print the older form: the line's form wins */
             uint64_t n = len ? len : r->max_model_len;
             if (!r->has_concurrency || n == 0)
                 return false;
             *out = floor(r->max_concurrency * (double)n);
-        } else {
-            *out = (double)(r->num_gpu_blocks / (r->full_groups + r->sliding_groups) *
-                            r->deploy.block_size);
         }
         return true;
     case VLLM_LINE_CONCURRENCY:
@@ -284,7 +313,15 @@ static void how_blocks(const struct ctx *c, const struct kv_result *r, double gi
              r->replicated ? " (TP %u: each GPU keeps a copy of one head)"
                            : " (TP %u splits the heads)",
              r->deploy.tp);
-    if (r->hybrid)
+    if (r->state_layers > 0)
+        addf(how, cap,
+             "; vLLM groups the %u attention and %u recurrent layers %u at a time (%u attention "
+             "+ %u state group%s), so a block holds %u layer pages (a state page is padded to an "
+             "attention page)",
+             r->full_layers + r->sliding_layers, r->state_layers, r->group_size,
+             r->full_groups + r->sliding_groups, r->state_groups, r->state_groups == 1 ? "" : "s",
+             r->tensors_per_gpu);
+    else if (r->hybrid)
         addf(how, cap,
              "; vLLM groups the %u sliding and %u full layers %u at a time (%u full + %u sliding "
              "group%s), so a block holds %u layer pages",
@@ -319,6 +356,14 @@ static void how_request(const struct ctx *c, const struct kv_result *r, uint64_t
              r->sliding_groups == 1 ? "" : "s", c->x, fint(r->model.sliding_window, a3, sizeof a3),
              fint(r->deploy.max_num_batched_tokens, a4, sizeof a4), a1, bs,
              fint(r->blocks_sliding_per_group, a2, sizeof a2));
+    if (r->state_groups > 0)
+        addf(how, cap, "%s%u state group%s %s %s (the recurrent state: %s%s)",
+             r->full_groups + r->sliding_groups > 0 ? ", and " : "", r->state_groups,
+             r->state_groups == 1 ? "" : "s", c->x, fint(r->blocks_state_per_group, a2, sizeof a2),
+             r->mamba_mode == KV_MAMBA_ALIGN ? "the running state and the last aligned one"
+             : r->mamba_mode == KV_MAMBA_ALL ? "one a block"
+                                             : "the running state",
+             r->deploy.spec_tokens ? ", plus the speculative tokens" : "");
 }
 
 /* One alternative, worked out by the calculator and written as the line
@@ -448,6 +493,161 @@ static void explain_padding(const struct ctx *c, const struct vllm_line *l, stru
              "the group size needs none");
 }
 
+/* The hybrid Mamba lines: the attention block vLLM grew so that one page
+ * holds a layer's recurrent state, and the padding of the state to that page,
+ * 100 x (attention page - state) / state
+ * (vllm/model_executor/models/config.py, HybridAttentionMambaModelConfig). */
+static void explain_state_line(const struct ctx *c, const struct vllm_line *l,
+                               struct vllm_verdict *v)
+{
+    struct kv_result r;
+    char a1[32], a2[32], a3[32];
+
+    if (run(c, 1.0, c->log->args.max_model_len, &r, NULL) != KVT_E_OK || r.state_layers == 0 ||
+        r.state_layer_bytes == 0) {
+        snprintf(v->how, sizeof v->how,
+                 "Not recomputed: the model given has no Mamba or linear-attention layers");
+        return;
+    }
+    v->has_computed = true;
+    if (l->kind == VLLM_LINE_ATTN_BLOCK) {
+        v->computed = v->computed_lo = v->computed_hi = r.attention_block_size;
+        v->match = r.attention_block_size == l->count ? VLLM_MATCH_YES : VLLM_MATCH_NO;
+        snprintf(v->how, sizeof v->how,
+                 "one %s layer's state on this GPU (conv + SSM) is %s B; an attention page "
+                 "holds %s B a token, so vLLM grows the block to the smallest multiple of 16 "
+                 "tokens whose page holds the state: %u tokens (%s B a page)",
+                 r.model.state_kind == KV_STATE_GDN ? "gated-delta-net" : "Mamba2",
+                 kvt_fmt_int(r.state_layer_bytes, a1, sizeof a1),
+                 kvt_fmt_int(r.layer_token_bytes, a2, sizeof a2), r.attention_block_size,
+                 kvt_fmt_int(r.page_bytes, a3, sizeof a3));
+        snprintf(v->change, sizeof v->change,
+                 "a smaller KV cache dtype makes the attention page smaller, so the block grows "
+                 "(fp8 about doubles it); a larger --block-size is kept when it is already big "
+                 "enough; TP splits the state and the heads alike");
+    } else {
+        double pct =
+            100.0 * (double)(r.page_bytes - r.state_layer_bytes) / (double)r.state_layer_bytes;
+        v->computed = v->computed_lo = v->computed_hi = pct;
+        v->match =
+            fabs(floor(pct * 100 + 0.5) / 100 - l->value) < 1e-9 ? VLLM_MATCH_YES : VLLM_MATCH_NO;
+        snprintf(v->how, sizeof v->how,
+                 "the page is %s B and one layer's state %s B, so each state page carries "
+                 "100 %s (%s - %s) / %s = %.2f%% of padding",
+                 kvt_fmt_int(r.page_bytes, a1, sizeof a1),
+                 kvt_fmt_int(r.state_layer_bytes, a2, sizeof a2), c->x, a1, a2, a2, pct);
+    }
+}
+
+/* The size a block count prints, under the log's rules. */
+static bool tokens_at(const struct ctx *c, const struct vllm_line *t, uint64_t len, uint64_t blocks,
+                      uint64_t *out)
+{
+    struct ctx k = *c;
+    struct kv_result r;
+    double f;
+
+    k.d.num_gpu_blocks_override = blocks;
+    if (run(&k, 1.0, len, &r, NULL) != KVT_E_OK || !figure(&k, t, &r, len, &f))
+        return false;
+    *out = (uint64_t)f;
+    return true;
+}
+
+/* The block counts whose printed size is the logged one, [*lo, *hi]: what a
+ * log without its KV memory line still says about the cache. False when no
+ * block count prints that size. The size never falls as blocks grow. */
+static bool implied_blocks(const struct ctx *c, const struct vllm_line *t, uint64_t len,
+                           uint64_t *lo, uint64_t *hi)
+{
+    uint64_t a = 1, b = (uint64_t)1 << 40, v;
+
+    while (a < b) {
+        uint64_t mid = a + (b - a) / 2;
+        if (!tokens_at(c, t, len, mid, &v))
+            return false;
+        if (v >= t->count)
+            b = mid;
+        else
+            a = mid + 1;
+    }
+    if (!tokens_at(c, t, len, a, &v) || v != t->count)
+        return false;
+    *lo = a;
+    b = (uint64_t)1 << 40;
+    while (a < b) {
+        uint64_t mid = a + (b - a + 1) / 2;
+        if (!tokens_at(c, t, len, mid, &v))
+            return false;
+        if (v <= t->count)
+            a = mid;
+        else
+            b = mid - 1;
+    }
+    *hi = a;
+    return true;
+}
+
+/* A log without "Available KV cache memory" (cut, or vLLM printed none): the
+ * size line names the block count, within a group's rounding, and the other
+ * lines are checked at that count. */
+static void explain_without_budget(const struct ctx *c, const struct vllm_log *log, size_t i,
+                                   struct vllm_verdict *v)
+{
+    const struct vllm_line *l = &log->lines[i], *t = NULL;
+    uint64_t len = line_len(log, i), lo, hi;
+    struct ctx k = *c;
+    struct kv_result rl, rh;
+    char a1[32], a2[32];
+
+    for (size_t j = 0; j < log->n_lines; j++)
+        if (log->lines[j].kind == VLLM_LINE_KV_TOKENS && (!t || j <= i + 1))
+            t = &log->lines[j];
+    if (!t || (l->kind != VLLM_LINE_KV_TOKENS && l->kind != VLLM_LINE_CONCURRENCY) ||
+        (len == 0 && l->kind == VLLM_LINE_CONCURRENCY)) {
+        snprintf(v->how, sizeof v->how,
+                 "Not recomputed: the log has no \"Available KV cache memory\" line, and the "
+                 "budget is what every capacity figure follows from");
+        return;
+    }
+    if (!implied_blocks(c, t, line_len(log, (size_t)(t - log->lines)), &lo, &hi)) {
+        if (l == t) {
+            v->match = VLLM_MATCH_NO;
+            snprintf(v->how, sizeof v->how,
+                     "no block count prints this size under the log's release's rule: the "
+                     "model or a setting differs from what the calculator was given");
+        } else {
+            snprintf(v->how, sizeof v->how,
+                     "Not recomputed: the size line, which stands in for the missing KV memory "
+                     "line, matches no block count");
+        }
+        return;
+    }
+    if (l == t) {
+        snprintf(v->how, sizeof v->how,
+                 "the log has no \"Available KV cache memory\" line, so this size stands in for "
+                 "it: under the release's rule it is printed for %s to %s blocks",
+                 kvt_fmt_int(lo, a1, sizeof a1), kvt_fmt_int(hi, a2, sizeof a2));
+        return;
+    }
+    k.d.num_gpu_blocks_override = lo;
+    if (run(&k, 1.0, len, &rl, NULL) != KVT_E_OK || !figure(&k, l, &rl, len, &v->computed_lo))
+        return;
+    k.d.num_gpu_blocks_override = hi;
+    if (run(&k, 1.0, len, &rh, NULL) != KVT_E_OK || !figure(&k, l, &rh, len, &v->computed_hi))
+        return;
+    v->has_computed = true;
+    v->computed = v->computed_lo;
+    v->match = in_range(l, v->computed_lo, v->computed_hi) ? VLLM_MATCH_YES : VLLM_MATCH_NO;
+    snprintf(v->how, sizeof v->how,
+             "the log has no \"Available KV cache memory\" line; its size line means %s to %s "
+             "blocks",
+             kvt_fmt_int(lo, a1, sizeof a1), kvt_fmt_int(hi, a2, sizeof a2));
+    how_request(c, &rl, len, v->how, sizeof v->how);
+    addf(v->how, sizeof v->how, "; %s / %s = %.4f", kvt_fmt_int(lo, a1, sizeof a1),
+         kvt_fmt_int(rl.blocks_per_request, a2, sizeof a2), rl.max_concurrency);
+}
+
 static void explain_line(const struct ctx *c, const struct vllm_log *log, size_t i,
                          struct vllm_verdict *v, const char *why_blocked)
 {
@@ -464,15 +664,6 @@ static void explain_line(const struct ctx *c, const struct vllm_log *log, size_t
         explain_memory(c, v);
         return;
     }
-    if (l->kind == VLLM_LINE_ATTN_BLOCK || l->kind == VLLM_LINE_MAMBA_PAD) {
-        snprintf(v->how, sizeof v->how,
-                 "%s: vLLM grows the attention block until one attention page holds a Mamba "
-                 "state, then pads the state to the page. Not recomputed: the calculator does "
-                 "not model Mamba or linear-attention state yet",
-                 l->kind == VLLM_LINE_ATTN_BLOCK ? "the attention block size of a hybrid model"
-                                                 : "the padding of the Mamba state page");
-        return;
-    }
     if (why_blocked[0]) {
         snprintf(v->how, sizeof v->how, "Not recomputed: %s", why_blocked);
         return;
@@ -481,10 +672,12 @@ static void explain_line(const struct ctx *c, const struct vllm_log *log, size_t
         explain_padding(c, l, v);
         return;
     }
+    if (l->kind == VLLM_LINE_ATTN_BLOCK || l->kind == VLLM_LINE_MAMBA_PAD) {
+        explain_state_line(c, l, v);
+        return;
+    }
     if (!b) {
-        snprintf(v->how, sizeof v->how,
-                 "Not recomputed: the log has no \"Available KV cache memory\" line, and the "
-                 "budget is what every capacity figure follows from");
+        explain_without_budget(c, log, i, v);
         return;
     }
     if (len == 0 && l->kind != VLLM_LINE_GPU_BLOCKS && l->kind != VLLM_LINE_KV_TOKENS) {

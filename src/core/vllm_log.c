@@ -369,6 +369,12 @@ static void arg_value(struct span k, struct span v, struct vllm_args *a)
         set_u64(v, &a->kv_cache_memory_bytes);
     else if (key_is(k, "mamba_cache_mode"))
         str_value(v, a->mamba_cache_mode, sizeof a->mamba_cache_mode);
+    else if (key_is(k, "mamba_cache_dtype"))
+        str_value(v, a->mamba_cache_dtype, sizeof a->mamba_cache_dtype);
+    else if (key_is(k, "mamba_ssm_cache_dtype"))
+        str_value(v, a->mamba_ssm_cache_dtype, sizeof a->mamba_ssm_cache_dtype);
+    else if (key_is(k, "attention_backend"))
+        str_value(v, a->attention_backend, sizeof a->attention_backend);
     else if (key_is(k, "speculative_config"))
         spec_value(v, a);
     else if (key_is(k, "speculative_model") && v.n > 0 && !is_none(v)) {
@@ -520,6 +526,14 @@ static void on_line(struct parser *ps, const char *line, const char *end)
         if (read_uint(&p, end, &u) && u > 0)
             from_line->max_num_batched_tokens = u;
     }
+    /* "Using FLASHINFER attention backend out of potential backends: [...]" */
+    if ((m = find(line, end, " attention backend out of potential backends")) != NULL) {
+        const char *b0 = m;
+        while (b0 > line && b0[-1] != ' ')
+            b0--;
+        if (b0 - line >= 6 && memcmp(b0 - 6, "Using ", 6) == 0)
+            read_token(b0, m, from_line->attention_backend, sizeof from_line->attention_backend);
+    }
     if (find(line, end, "Asynchronous scheduling is enabled") != NULL)
         from_line->async_scheduling = 1;
     else if (find(line, end, "Asynchronous scheduling is disabled") != NULL)
@@ -570,6 +584,9 @@ static void merge(struct parser *ps)
         TAKE_NUM(num_gpu_blocks_override);
         TAKE_NUM(kv_cache_memory_bytes);
         TAKE_STR(mamba_cache_mode);
+        TAKE_STR(mamba_cache_dtype);
+        TAKE_STR(mamba_ssm_cache_dtype);
+        TAKE_STR(attention_backend);
         if (a->prefix_caching >= 0)
             m->prefix_caching = a->prefix_caching;
         if (a->async_scheduling >= 0)

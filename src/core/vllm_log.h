@@ -77,6 +77,8 @@ struct vllm_args {
     uint64_t num_gpu_blocks_override;
     uint64_t kv_cache_memory_bytes;
     char mamba_cache_mode[16]; /* "align", "all", "none" */
+    char mamba_cache_dtype[32], mamba_ssm_cache_dtype[32];
+    char attention_backend[32]; /* the argument, or "Using X attention backend" */
     bool spec;                 /* a speculative_config (or speculative_model) that is not None */
     char spec_method[32];      /* "eagle", "eagle3", "mtp", "ngram", ...; "" = not said */
     char spec_model[VLLM_LOG_STR];
