@@ -33,6 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         n = kvt_sanitize(in, size, cut, cut_cap, flags);
         if (n != strlen(cut) || n >= cut_cap || !kvt_text_is_safe(cut, n, flags))
             abort();
+        memset(streamed, 0, big_cap); /* fmemopen writes no NUL when nothing is written */
         FILE *f = fmemopen(streamed, big_cap, "w");
         if (!f)
             abort();
