@@ -79,8 +79,8 @@ struct vllm_args {
     char mamba_cache_mode[16]; /* "align", "all", "none" */
     char mamba_cache_dtype[32], mamba_ssm_cache_dtype[32];
     char attention_backend[32]; /* the argument, or "Using X attention backend" */
-    bool spec;                 /* a speculative_config (or speculative_model) that is not None */
-    char spec_method[32];      /* "eagle", "eagle3", "mtp", "ngram", ...; "" = not said */
+    bool spec;                  /* a speculative_config (or speculative_model) that is not None */
+    char spec_method[32];       /* "eagle", "eagle3", "mtp", "ngram", ...; "" = not said */
     char spec_model[VLLM_LOG_STR];
     uint32_t spec_tokens; /* num_speculative_tokens (num_spec_tokens in the engine line) */
 };
