@@ -19,7 +19,7 @@ static const struct kv_diag_model qwen = {true, 28, 28, 4, 2};
 
 static struct kv_numeric per_token(void)
 {
-    return (struct kv_numeric){57344, kv_unit_find("B"), 0.01, true, KV_REL_DIRECT, qwen};
+    return (struct kv_numeric){57344, kv_unit_find("B"), 0.01, true, KV_REL_DIRECT, qwen, 0, 0};
 }
 
 static void check(const struct kv_numeric *ex, const char *typed, enum kv_verdict v,
@@ -67,7 +67,7 @@ static void test_gib_and_gb(void **state)
 {
     (void)state;
     /* one 8k sequence: 57,344 x 8,192 = 469,762,048 B = 0.4375 GiB (= 0.4698 GB) */
-    struct kv_numeric ex = {0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen};
+    struct kv_numeric ex = {0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0};
     check(&ex, "0.4375 GiB", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ex, "0.44 GiB", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ex, "448 MiB", KV_CORRECT, KV_MISTAKE_NONE);
@@ -81,7 +81,7 @@ static void test_inverse_figures(void **state)
 {
     (void)state;
     /* 22 whole 8k sequences in 10 GiB; a figure that shrinks as the cache grows */
-    struct kv_numeric ex = {22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen};
+    struct kv_numeric ex = {22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0};
     struct kv_numeric_result r;
     check(&ex, "22", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ex, "~22 sequences", KV_CORRECT, KV_MISTAKE_NONE);
@@ -102,7 +102,7 @@ static void test_no_model_unit_mistakes_only(void **state)
 {
     (void)state;
     /* without a model, only unit slips can be named */
-    struct kv_numeric ex = {10, kv_unit_find("GiB"), 0.01, true, KV_REL_NONE, {0}};
+    struct kv_numeric ex = {10, kv_unit_find("GiB"), 0.01, true, KV_REL_NONE, {0}, 0, 0};
     check(&ex, "10.737 GiB", KV_WRONG, KV_MISTAKE_GB_AS_GIB);
     check(&ex, "5 GiB", KV_WRONG, KV_MISTAKE_NONE);
     check(&ex, "20 GiB", KV_WRONG, KV_MISTAKE_NONE);
@@ -122,24 +122,36 @@ static void run_grades(const char *locale)
     double *nums;
     setlocale(LC_ALL, "C"); /* the table's own numbers */
     assert_int_equal(tsv_load("../grades-golden.tsv", &t), 0);
-    nums = calloc(2 * tsv_count(&t) + 1, sizeof *nums);
+    nums = calloc(3 * tsv_count(&t) + 1, sizeof *nums);
     assert_non_null(nums);
     for (size_t i = 0; i < tsv_count(&t); i++) {
-        nums[2 * i] = strtod(tsv_get(&t, i, "expected"), NULL);
-        nums[2 * i + 1] = strtod(tsv_get(&t, i, "tolerance"), NULL);
+        const char *lo = strchr(tsv_get(&t, i, "left_out"), '=');
+        nums[3 * i] = strtod(tsv_get(&t, i, "expected"), NULL);
+        nums[3 * i + 1] = strtod(tsv_get(&t, i, "tolerance"), NULL);
+        nums[3 * i + 2] = lo ? strtod(lo + 1, NULL) : 0;
     }
     if (!setlocale(LC_ALL, locale))
         fail_msg("the %s locale is not installed (./setup.sh generates it)", locale);
     for (size_t i = 0; i < tsv_count(&t); i++) {
         const char *input = tsv_get(&t, i, "input"), *want = tsv_get(&t, i, "verdict");
         const char *mistake = tsv_get(&t, i, "mistake"), *reason = tsv_get(&t, i, "reason");
-        struct kv_numeric ex = {
-            nums[2 * i], kv_unit_find(tsv_get(&t, i, "unit")),       nums[2 * i + 1],
-            true,        relation_named(tsv_get(&t, i, "relation")), {0}};
+        struct kv_numeric ex = {nums[3 * i],
+                                kv_unit_find(tsv_get(&t, i, "unit")),
+                                nums[3 * i + 1],
+                                true,
+                                relation_named(tsv_get(&t, i, "relation")),
+                                {0},
+                                0,
+                                0};
         struct kv_numeric_result r;
         static const char *const names[] = {"correct", "wrong", "invalid"};
         if (strcmp(tsv_get(&t, i, "model"), "qwen") == 0)
             ex.model = qwen;
+        /* left_out: "kv=1059" or "overhead=56.31", the answer without that part */
+        if (strncmp(tsv_get(&t, i, "left_out"), "kv=", 3) == 0)
+            ex.if_no_kv = nums[3 * i + 2];
+        else if (strncmp(tsv_get(&t, i, "left_out"), "overhead=", 9) == 0)
+            ex.if_no_overhead = nums[3 * i + 2];
         assert_non_null(ex.unit);
         kv_grade_numeric(&ex, input, &r);
         if (strcmp(names[r.verdict], want) != 0 ||

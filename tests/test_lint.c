@@ -261,6 +261,7 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         {"bad-claims.lua", ":17: error: ", "misconception: missing field 'why'"},
         {"bad-claims.lua", ":11: error: ", "misconceptions[3] must be misconception { ... }"},
         {"bad-claims.lua", ":1: error: ", "glossary[1] must list two or more"},
+        {"bad-claims.lua", ":20: error: ", "left_out takes kv and overhead"},
         {"terminal-text.lua", ":3: error: ", "'title' holds control"},
         {"terminal-text.lua", ":14: error: ", "hints[1] holds control"},
     };

@@ -212,7 +212,7 @@ predict      0.9 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 54.81
             .. "BF16 weights (8,030,261,248 parameters) and 1.5 GiB of activations, graphs and "
             .. "context, what \"Available KV cache memory\" do you expect?",
       expected = predicted.kv_budget_bytes / GiB, unit = "GiB", tolerance = rel(0.01),
-      diagnose = "units",
+      diagnose = "units", left_out = { overhead = predicted.kv_budget_bytes / GiB + OVERHEAD },
       hints = { "0.9 × 79.19 GiB first.", "Then subtract 16.06 GB (14.96 GiB) and 1.5 GiB." },
     },
     numeric {

@@ -55,6 +55,13 @@ static size_t candidates(const struct kv_numeric *ex, struct candidate *c)
     bool bytes = ex->unit && ex->unit->dim == KV_DIM_BYTES;
     const struct kv_diag_model *m = &ex->model;
 
+    /* parts the lesson says a learner may leave out: the most specific, first */
+    if (ex->if_no_kv != 0 && ex->expected != 0)
+        c[n++] = (struct candidate){KV_MISTAKE_LEFT_OUT_KV, ex->if_no_kv / ex->expected, -1, -1};
+    if (ex->if_no_overhead != 0 && ex->expected != 0)
+        c[n++] = (struct candidate){KV_MISTAKE_LEFT_OUT_OVERHEAD, ex->if_no_overhead / ex->expected,
+                                    -1, -1};
+
     if (ex->relation != KV_REL_NONE) {
         bool inv = ex->relation == KV_REL_INVERSE;
         c[n++] = (struct candidate){KV_MISTAKE_NO_KV_PAIR, inv ? 2.0 : 0.5, -1, -1};
@@ -143,7 +150,9 @@ void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_
         fabs(r->parsed - ex->expected) <= r->answer.ulp * scale_in / scale_ex / 2 * (1 + 1e-9))
         return;
     /* 22.7 or 23 sequences where 22 fit: the fraction kept, or rounded up */
-    if (ex->unit && ex->unit->counts && strcmp(ex->unit->counts, "sequences") == 0 &&
+    if (ex->unit &&
+        ((ex->unit->counts && strcmp(ex->unit->counts, "sequences") == 0) ||
+         (ex->unit->name[0] == '\0' && ex->relation == KV_REL_INVERSE)) &&
         ex->expected == floor(ex->expected) && r->parsed > ex->expected &&
         r->parsed <= ex->expected + 1) {
         r->mistake = KV_MISTAKE_NO_ROUND_DOWN;

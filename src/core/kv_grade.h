@@ -40,6 +40,9 @@ struct kv_numeric {
     bool relative;
     enum kv_relation relation;
     struct kv_diag_model model;
+    /* What the answer comes to when a part is left out, in unit; 0 when the
+     * exercise does not say (lessons' left_out = { kv = ..., overhead = ... }). */
+    double if_no_kv, if_no_overhead;
 };
 
 #define KV_MISTAKES(X)                                                                             \
@@ -58,6 +61,12 @@ struct kv_numeric {
       "you mixed decimal and binary prefixes: a MiB is 1,048,576 bytes, a MB 1,000,000")           \
     X(BITS, "bits-for-bytes", "you counted bits where the question asks for bytes (x8)")           \
     X(BYTES_AS_BITS, "bytes-over-8", "you divided by 8 once too often: these are bytes already")   \
+    X(LEFT_OUT_KV, "left-out-kv",                                                                  \
+      "you left out the KV cache: each sequence's keys and values are stored and read along with " \
+      "the weights")                                                                               \
+    X(LEFT_OUT_OVERHEAD, "left-out-overhead",                                                      \
+      "you left out the overhead: activations, CUDA graphs and memory outside PyTorch come off "   \
+      "the budget before the cache")                                                               \
     X(NO_ROUND_DOWN, "no-round-down",                                                              \
       "you did not round down to whole sequences: a sequence runs only when all of its cache "     \
       "fits")

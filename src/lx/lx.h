@@ -99,9 +99,11 @@ struct lx_exercise {
     double value;
     struct lx_param *params;
     size_t n_params;
-    const char *model;    /* preset the figure is about, for diagnosis (or a "model" param) */
-    const char *kv_dtype; /* the cache's element type in the exercise, when not the model's */
-    const char *diagnose; /* "kv-size", "capacity" or "units": how the figure follows the KV */
+    const char *model;        /* preset the figure is about, for diagnosis (or a "model" param) */
+    const char *kv_dtype;     /* the cache's element type in the exercise, when not the model's */
+    const char *diagnose;     /* "kv-size", "capacity" or "units": how the figure follows the KV */
+    double left_out_kv;       /* left_out = { kv = ... }: the answer without the KV cache; 0 none */
+    double left_out_overhead; /* left_out = { overhead = ... }: the answer without the overhead */
     const char *measured; /* a figure of the learner's own machine it needs (LX_FACTS), or NULL */
     /* choice */
     struct lx_option *options;

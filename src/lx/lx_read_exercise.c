@@ -198,6 +198,34 @@ static void read_tolerance(struct lx_reader *c, int t, struct lx_exercise *e, co
                    where);
 }
 
+/* left_out = { kv = n, overhead = n }: what the answer comes to when the
+ * learner leaves that part out, so the verdict can name the slip. */
+static void read_left_out(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
+{
+    lua_State *L = c->L;
+    int ty = lx_field(c, t, "left_out");
+    if (ty == LUA_TTABLE) {
+        static const char *const parts[] = {"kv", "overhead"};
+        double *slots[] = {&e->left_out_kv, &e->left_out_overhead};
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+            size_t i = 0;
+            while (i < 2 && (!k || strcmp(k, parts[i]) != 0))
+                i++;
+            if (i == 2)
+                lx_problem(c, e->line, "%s: left_out takes kv and overhead", where);
+            else if (!lx_finite_number(L, -1, slots[i]) || *slots[i] == 0)
+                lx_problem(c, e->line, "%s: left_out.%s must be a finite, non-zero number", where,
+                           parts[i]);
+            lua_pop(L, 1);
+        }
+    } else if (ty != LUA_TNIL) {
+        lx_problem(c, e->line, "%s: left_out must be a table: { kv = ..., overhead = ... }", where);
+    }
+    lua_pop(L, 1);
+}
+
 static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size_t idx,
                          const char *where)
 {
@@ -233,6 +261,7 @@ static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size
     if (e->diagnose && strcmp(e->diagnose, "kv-size") != 0 &&
         strcmp(e->diagnose, "capacity") != 0 && strcmp(e->diagnose, "units") != 0)
         lx_problem(c, e->line, "%s: diagnose is \"kv-size\", \"capacity\" or \"units\"", where);
+    read_left_out(c, t, e, where);
     check_placeholders(c, e, where);
     if (e->prompt && strlen(e->prompt) > LX_MAX_PROMPT)
         lx_problem(c, e->line, "%s: the prompt is longer than %d bytes", where, LX_MAX_PROMPT);
