@@ -117,14 +117,6 @@ static int parse_value(const struct cli_spec *s, struct cli_args *a, int id, con
     return 0;
 }
 
-static int parse_global(struct cli_args *a, int g, const char *val)
-{
-    const char **dst[] = {&a->db, &a->lessons, &a->learner};
-
-    *dst[g] = val;
-    return 0;
-}
-
 /* "-3" or "-.5" is a negative number, never a flag. */
 static bool is_flag(const char *arg)
 {
@@ -133,10 +125,12 @@ static bool is_flag(const char *arg)
 
 int cli_parse(const struct cli_spec *s, int argc, char **argv, struct cli_args *a)
 {
+    const char **global_dst[] = {&a->db, &a->lessons, &a->learner}; /* as globals[] */
+
     memset(a, 0, sizeof *a);
     a->pos = argv;
     for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i], *eq = strchr(arg, '='), *val, *name;
+        const char *arg = argv[i], *eq = strchr(arg, '='), *val, *name, *metavar;
         size_t len = name_len(arg);
         int id = is_flag(arg) ? find_flag(s, arg, len) : -1;
         int g = id < 0 && is_flag(arg) ? find_global(arg, len) : -1;
@@ -163,6 +157,7 @@ int cli_parse(const struct cli_spec *s, int argc, char **argv, struct cli_args *
             return cli_usage_error(s->cmd, "%s: not used by %s", globals[g].name,
                                    s->cmd ? s->cmd : "the app");
         name = g >= 0 ? globals[g].name : s->flags[id].name;
+        metavar = g >= 0 ? globals[g].metavar : s->flags[id].metavar;
         if (g < 0 && s->flags[id].kind == CLI_SWITCH) {
             if (eq)
                 return cli_usage_error(s->cmd, "%s takes no value", name);
@@ -172,8 +167,10 @@ int cli_parse(const struct cli_spec *s, int argc, char **argv, struct cli_args *
         val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : "";
         if (!*val)
             return cli_usage_error(s->cmd, "%s needs a value (%s)", name,
-                                   g >= 0 ? globals[g].metavar : s->flags[id].metavar);
-        if ((g >= 0 ? parse_global(a, g, val) : parse_value(s, a, id, val)) != 0)
+                                   metavar ? metavar : "text");
+        if (g >= 0)
+            *global_dst[g] = val;
+        else if (parse_value(s, a, id, val) != 0)
             return 2;
     }
     return 0;
