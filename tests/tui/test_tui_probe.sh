@@ -24,7 +24,16 @@ app() {
   wait_for "Course map" >/dev/null
 }
 sql() { sqlite3 "$db" "$1"; }
-probe_running() { pgrep -f "kvtutor-probe-(cpu|cuda)" >/dev/null; }
+# A probe started by this test's app: a process below the app's terminal
+# (pgrep -f alone would see the probes of every other test running at once).
+below() { local p; for p in $(pgrep -P "$1"); do echo "$p"; below "$p"; done; }
+probe_running() {
+  local p
+  for p in $(below "$(tm display-message -p -t app '#{pane_pid}')"); do
+    tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -qE "kvtutor-probe-(cpu|cuda)" && return 0
+  done
+  return 1
+}
 
 app
 # --- before any probe run, "measure, then predict" waits for one ---
