@@ -267,7 +267,13 @@ static void gate(const options *o, device *d)
 #endif
     {
         g.err = (int)cudaGetDeviceCount(&g.count);
-        if (g.err == 0 && g.count > 0 && (int)o->device_index < g.count) {
+        if (g.err == 0 && g.count > 0 && (int)o->device_index >= g.count) {
+            printf("{\"type\":\"error\",\"message\":\"--device %llu: only %d GPU(s)\"}\n",
+                   o->device_index, g.count);
+            fflush(stdout);
+            exit(PROBE_EXIT_USAGE);
+        }
+        if (g.err == 0 && g.count > 0) {
             g.err = (int)cudaDeviceGetAttribute(&g.major, cudaDevAttrComputeCapabilityMajor,
                                                 (int)o->device_index);
             if (g.err == 0)
@@ -283,12 +289,6 @@ static void gate(const options *o, device *d)
     }
     if (rc != PROBE_EXIT_OK)
         check_failed((cudaError_t)g.err, "cudaGetDeviceCount", __LINE__);
-    if ((int)o->device_index >= g.count) {
-        printf("{\"type\":\"error\",\"message\":\"--device %llu: only %d GPU(s)\"}\n",
-               o->device_index, g.count);
-        fflush(stdout);
-        exit(PROBE_EXIT_USAGE);
-    }
     d->index = (int)o->device_index;
     d->cc_major = g.major;
     d->cc_minor = g.minor;
@@ -364,6 +364,10 @@ static range *decode_layout(const options *o, size_t room, int *layers_run, size
                             size_t *w_bytes)
 {
     unsigned long long h = o->hidden, eb = o->elem_bytes;
+    /* the flags' bounds keep every matrix under 2^46 bytes; the KV of the
+     * whole batch can pass 2^64, so it is checked in floating point */
+    if ((double)o->kv_token * (double)o->context * (double)o->batch > 0x1p60)
+        return NULL;
     size_t m[8] = {
         up256(h * o->q_dim * eb),   up256(h * o->kv_dim * eb),
         up256(h * o->kv_dim * eb),  up256(o->q_dim * h * eb),
@@ -481,8 +485,8 @@ int main(int argc, char **argv)
     size_t total = 0, w_bytes = 0;
     range *ranges = decode_layout(&o, half_free, &layers, &total, &w_bytes);
     if (!ranges)
-        fail("one layer of the decode step and the LM head do not fit in half of the free "
-             "memory (%zu MiB free)",
+        fail("one layer of the decode step (its KV: --kv-token-bytes x --context x --batch / "
+             "--layers) and the LM head do not fit in half of the free memory (%zu MiB free)",
              d.free_b >> 20);
     int launches = layers * 8 + 1;
     uint4 *dbuf = (uint4 *)alloc_filled(total, grid);
