@@ -101,8 +101,9 @@ return lesson {
       text = "24 GiB less ~14 GiB of weights leaves ~10 GiB. vLLM carves that into blocks of 16 "
           .. "tokens, each holding all 28 layers: 896 KiB a block, " .. n(seed.num_gpu_blocks)
           .. " blocks, " .. seed.max_concurrent_seqs .. " whole sequences of 8,192 tokens. A real "
-          .. "deployment gets fewer: gpu_memory_utilization (0.9 by default) holds some memory "
-          .. "back, and activations and CUDA graphs take their share before the cache is sized.",
+          .. "deployment gets fewer: gpu_memory_utilization (0.92 by default from vLLM 0.25, 0.9 "
+          .. "before) holds some memory back, and the profiled activation peak and (from 0.21) "
+          .. "the CUDA graphs take their share before the cache is sized.",
     },
     section {
       title = "What follows",
@@ -127,9 +128,13 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
     followup {
       question = "How would you triple that concurrency on the same GPU?",
       answer = "Attack the cache and what surrounds it: quantise the weights (AWQ or GPTQ "
-            .. "frees about 8 GiB for KV), store the cache in fp8 (half the bytes per token), and "
-            .. "cap max_model_len at the context the workload really needs, since a request "
-            .. "reserves for its full length. Grouped-query attention is already saving 7×.",
+            .. "frees about 8 GiB for KV) and store the cache in fp8 (half the bytes per token). "
+            .. "Lowering max_model_len does not free memory by itself: vLLM allocates blocks as "
+            .. "tokens are scheduled, so a request holds only what it has used. A lower "
+            .. "max_model_len bounds the longest request, the start-up fit check and the logged "
+            .. "worst-case concurrency; real concurrency depends on the real lengths, so it helps "
+            .. "only if the workload's requests really are shorter. Grouped-query attention is "
+            .. "already saving 7×.",
       points = {
         point { "quantise the weights to free memory", weight = 2,
                 about = {"weights", "model", "checkpoint"},
@@ -139,9 +144,11 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                 about = {"cache", "KV cache", "KV", "keys and values"},
                 said = {"fp8", "8-bit", "int8", "quantize", "quantise", "half the bytes", "halve"},
                 accept = {"kv_cache_dtype"} },
-        point { "cap the context length per request",
-                about = {"context", "context length", "max_model_len", "sequence length", "each request"},
-                said = {"cap", "limit", "shorter", "lower", "reduce", "max_model_len", "only what it needs"} },
+        point { "blocks are allocated as tokens are scheduled: real lengths set real concurrency",
+                about = {"blocks", "vLLM", "memory", "cache", "a request", "real concurrency"},
+                said = {"as tokens are scheduled", "allocates as it goes", "on demand", "only what it has used",
+                        "only what it uses", "real lengths", "actual lengths", "grows as", "as tokens are generated"},
+                accept = {"reserves nothing", "does not reserve", "doesn't reserve"} },
       },
       misconceptions = {
         misconception { about = {"max_num_seqs", "max num seqs", "the batch limit"},
@@ -150,6 +157,10 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
         misconception { about = {"PagedAttention", "paged attention"},
                         said = {"shrinks the cache", "fewer bytes per token", "compresses"},
                         why = "PagedAttention wastes less memory but stores the same bytes per token" },
+        misconception { about = {"request", "each request", "vLLM", "max_model_len"},
+                        said = {"reserves for its full length", "reserves the full context", "reserves max_model_len",
+                                "preallocates", "pre-allocates", "reserves memory for"},
+                        why = "vLLM V1 allocates blocks as tokens are scheduled (KVCacheManager.allocate_slots); max_model_len reserves nothing, it bounds the longest request and the start-up check" },
       },
     },
     followup {
@@ -182,25 +193,38 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
     },
     followup {
       question = "Why is setting gpu_memory_utilization to 0.99 risky?",
-      answer = "vLLM sizes the cache from what is left after profiling one forward pass, but "
-            .. "activations spike with real concurrent load, fragmentation grows, and other "
-            .. "processes or the CUDA context need memory too. With almost no margin a server "
-            .. "that started fine can run out of memory in production.",
+      answer = "Not because activations outgrow the profile: vLLM's profile run already takes "
+            .. "the worst batch of max_num_batched_tokens. What it does not see is memory "
+            .. "allocated outside that pass: NCCL buffers (around 2 GiB per GPU at TP 2 and "
+            .. "above), sampler and logprob buffers, MoE load imbalance, encoder caches, "
+            .. "fragmentation, and before 0.21 the CUDA graph pools. With 1% left, any of those "
+            .. "can run the server out of memory in production. And at 0.99 vLLM often refuses to "
+            .. "start at all: the fraction is of the whole card, and the free memory at start-up "
+            .. "is already below it once the CUDA context and any other process hold theirs.",
       points = {
-        point { "activation memory spikes under load", weight = 2,
-                about = {"activations", "activation memory", "peak memory", "memory use", "real load"},
-                said = {"spike", "peak", "grow", "rise", "vary", "more than the profile"},
-                accept = {"under load"} },
+        point { "memory outside the profiled pass is not counted", weight = 2,
+                about = {"NCCL", "NCCL buffers", "sampler", "logprobs", "fragmentation", "encoder cache",
+                         "MoE imbalance", "CUDA graphs", "memory outside the profile"},
+                said = {"not counted", "not profiled", "not seen", "misses", "outside", "not measured",
+                        "on top", "not in the profile", "allocated later"},
+                accept = {"nccl", "fragment", "logprob", "sampler buffer"} },
         point { "no headroom: out-of-memory errors in production", weight = 2,
                 accept = {"oom", "out of memory", "headroom", "margin", "crash"} },
-        point { "other processes and the CUDA context need memory",
-                accept = {"other process", "cuda context", "cuda graph", "fragment"} },
+        point { "vLLM may refuse to start when free memory is below the request",
+                about = {"vLLM", "server", "it", "start-up", "free memory"},
+                said = {"refuses to start", "fails to start", "won't start", "will not start", "below the request",
+                        "less than requested", "not enough free memory"},
+                accept = {"refuse to start", "fail at start", "cuda context", "other process"} },
       },
       misconceptions = {
         misconception { about = {"vLLM", "server", "it", "0.99"},
                         said = {"cannot run out of memory", "can't OOM", "never runs out of memory", "will not OOM",
                                 "is safe", "no risk"},
-                        why = "vLLM sizes the cache from one profiled pass; real load needs more, and with no margin the server runs out of memory" },
+                        why = "vLLM sizes the cache from one profiled pass; memory allocated outside it (NCCL, sampler buffers, fragmentation) still needs room" },
+        misconception { about = {"profile", "profile run", "profiling", "vLLM"},
+                        said = {"one small batch", "a single request", "misses the activation peak", "underestimates activations",
+                                "does not include activations"},
+                        why = "the profile run takes the worst max_num_batched_tokens batch (gpu_model_runner.py, profile_run); the activation peak is in it" },
       },
     },
     followup {

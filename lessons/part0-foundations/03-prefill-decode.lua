@@ -8,6 +8,7 @@ local h100 = kv.gpu("h100")
 local params = kv.calc{model = MODEL}.weights_bytes / 2          -- 7,615,616,512 parameters
 local ridge = h100.tflops * 1e12 / (h100.bandwidth_gbps * 1e9)   -- 295.05 FLOP per byte
 local PROMPT = 2048
+local GROUP = qwen.heads // qwen.kv_heads                        -- 7 query heads per KV head
 
 -- Time of a pass limited by arithmetic: 2 FLOP per parameter per token.
 local function prefill_ms(tokens, gpu)
@@ -102,8 +103,14 @@ return lesson {
     section {
       title = "Decode sits far to the left",
       text = "A decode step for B sequences does about B FLOP per byte of weights, and adds the "
-          .. "KV reads, which do roughly one multiply-add per cached value: the cache never "
-          .. "raises the intensity. At batch 1 the step takes as long as the weights take to "
+          .. "attention over each sequence's cache. With grouped-query attention each cached K "
+          .. "and V value serves heads ÷ kv_heads query heads: per token of context, attention "
+          .. "does about 4 × H × d FLOPs on 4 × Hkv × d bytes (BF16), so its intensity is about "
+          .. "the group size, " .. GROUP .. " FLOP per byte for Qwen2.5-7B (hundreds for MLA, "
+          .. "where every head reads one shared latent). At batch 1 a long context therefore "
+          .. "raises the step's overall intensity, from 1 toward " .. GROUP .. "; what stays true "
+          .. "is that the cache's part does not grow with the batch, because each sequence's "
+          .. "cache is its own. At batch 1 the step takes as long as the weights take to "
           .. "read, " .. f(weights_read_ms(h100), 2) .. " ms on an H100, during which the "
           .. "tensor cores could have done " .. f(ridge, 0) .. " times the work. Decode becomes "
           .. "compute-bound only when the batch reaches the ridge: "
@@ -240,19 +247,21 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
         option { "Decoding 64 sequences together",
                  why = "about 64 FLOP per byte of weights: still left of the ridge" },
         option { "Decoding one sequence with a 100,000-token context",
-                 why = "a long context adds KV bytes, which lowers the intensity further" },
+                 why = "attention over the cache runs at about the GQA group size, 7 FLOP per byte for Qwen2.5-7B: far left of the ridge" },
         option { "Copying the KV cache of a preempted sequence to host memory",
                  why = "a copy does no arithmetic at all" },
       },
     },
     freetext {
       id = "why-intensity",
-      prompt = "Why does batching more sequences raise decode's arithmetic intensity, while a "
-            .. "longer context does not?",
+      prompt = "Why does batching more sequences keep raising decode's arithmetic intensity, "
+            .. "while a longer context cannot take it past about the GQA group size (heads ÷ "
+            .. "KV heads, " .. GROUP .. " for Qwen2.5-7B)?",
       answer = "The weights are read once per step whatever the batch, so every extra sequence "
             .. "adds FLOPs without adding weight bytes. Each sequence's KV cache, though, is its "
-            .. "own: a longer context adds bytes and the FLOPs to use them in equal measure, "
-            .. "about one operation per value, which keeps the intensity low.",
+            .. "own, read in full: a longer context adds bytes and the FLOPs to use them in fixed "
+            .. "proportion, about one operation per byte for each query head sharing a KV head, "
+            .. "so attention's intensity stays near the group size however long the context.",
       points = {
         point { "the weights are read once and shared by the batch", weight = 2,
                 accept = {"read once", "shared", "share", "once per step", "amortis", "amortiz"} },
@@ -260,7 +269,7 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
                 accept = {"own cache", "its own", "per sequence", "not shared", "each cache"} },
         point { "KV reads bring about as many bytes as FLOPs",
                 accept = {"one operation", "one flop", "equal", "as many bytes", "low intensity",
-                          "bytes and flops"} },
+                          "bytes and flops", "fixed proportion", "group size"} },
       },
     },
   },

@@ -69,9 +69,10 @@ return lesson {
       title = "What contiguous allocation wastes",
       text = "A server that stores each request's cache in one contiguous tensor must size it "
           .. "when the request arrives, and the only safe size is the maximum: max_model_len. "
-          .. "Three kinds of waste follow: reserved slots for tokens that are never generated, "
-          .. "internal fragmentation when the request ends early, and external fragmentation "
-          .. "between regions of different sizes. The PagedAttention paper measured earlier "
+          .. "The PagedAttention paper (Kwon et al., SOSP 2023, §3) names three kinds of waste: "
+          .. "reserved slots, held now for tokens the request will generate later; internal "
+          .. "fragmentation, slots for tokens it never generates because it ends before the "
+          .. "maximum; and external fragmentation between regions of different sizes. It measured earlier "
           .. "systems keeping real tokens in only 20 to 38% of their KV memory.",
     },
     section {
@@ -98,7 +99,9 @@ return lesson {
       text = "A request wastes at most block size − 1 token slots, in its last block: 15 tokens, "
           .. f(15 * per_token / 1024, 0) .. " KiB for Qwen2.5-7B at 16, but 127 tokens at 128. "
           .. "Smaller blocks waste less but make the block table longer and the kernel's reads "
-          .. "smaller and more scattered, which costs bandwidth. Prefix caching shares whole "
+          .. "smaller and more scattered. The cost is metadata and kernel layout, not the bus "
+          .. "as such: SGLang's default with FlashInfer is a block (page) of 1 token, its kernels "
+          .. "built for that layout. Prefix caching shares whole "
           .. "blocks only, so the block size is also the grain at which prompts can be shared.",
     },
     section {
@@ -122,15 +125,16 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
   followups = {
     followup {
       question = "Why not use a block size of 1 token and waste nothing?",
-      answer = "The block table would grow to one entry per token, the kernel would gather "
-            .. "every key and value from a different place in memory in tiny pieces that use "
-            .. "the memory bus poorly, and the allocator would do a bookkeeping step for every "
-            .. "token. The waste of a 16-token block is already under one block per request, "
-            .. "small next to the cache itself.",
+      answer = "For vLLM's kernels the block table would grow to one entry per token, the "
+            .. "kernel would gather every key and value from a different place in tiny pieces, "
+            .. "and the allocator would do a bookkeeping step for every token. The cost is "
+            .. "metadata and kernel layout, not the memory bus itself: SGLang with FlashInfer "
+            .. "uses 1-token pages by default, with kernels built for them. The waste of a "
+            .. "16-token block is already under one block per request, small next to the cache.",
       points = {
         point { "the block table and bookkeeping grow", weight = 1,
                 accept = {"block table", "metadata", "bookkeeping", "overhead", "allocator"} },
-        point { "tiny scattered reads use bandwidth poorly", weight = 2,
+        point { "the kernel must gather tiny scattered pieces", weight = 2,
                 about = {"reads", "kernel", "gather", "memory access", "each key and value", "tiny pieces",
                          "memory bus"},
                 said = {"scattered", "tiny", "small", "uncoalesced", "poorly", "bandwidth", "different place"} },
@@ -141,30 +145,37 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
       misconceptions = {
         misconception { about = {"block size of 1", "1-token blocks", "one-token blocks", "smaller blocks"},
                         said = {"faster", "no downside", "free", "costs nothing"},
-                        why = "one-token blocks cost a table entry and a scattered read per token; the memory bus moves tiny pieces poorly" },
+                        why = "one-token blocks cost a table entry and a scattered read per token unless the kernel is built for that layout (SGLang's FlashInfer default is 1)" },
       },
     },
     followup {
       question = "Parallel sampling asks for four completions of one prompt. What does the "
               .. "block table make cheap?",
-      answer = "The four sequences can share the prompt's blocks: their block tables point at "
-            .. "the same physical blocks, with a reference count on each. Only when a sequence "
-            .. "writes into a shared, partly filled block is it copied (copy-on-write), so the "
-            .. "prompt's cache is stored once instead of four times.",
+      answer = "The prompt's cache is stored once. vLLM V1 splits n = 4 into four child "
+            .. "requests (vllm/v1/engine/parallel_sampling.py, ParentRequest), and prefix "
+            .. "caching lets them share the prompt's full blocks: their block tables point at "
+            .. "the same physical blocks, with a reference count on each. Each child then writes "
+            .. "its own partial last block and its own generated tokens; there is no "
+            .. "copy-on-write in V1 (that was vLLM V0 and the PagedAttention paper).",
       points = {
         point { "the sequences share the prompt's blocks", weight = 2,
                 about = {"sequences", "four sequences", "completions", "block tables", "the prompt",
-                         "prompt's blocks", "prompt blocks"},
+                         "prompt's blocks", "prompt blocks", "child requests", "children"},
                 said = {"share", "same physical blocks", "stored once", "point at the same"} },
-        point { "copy-on-write when one diverges", weight = 2,
-                accept = {"copy-on-write", "copy on write", "copied when", "cow"} },
+        point { "V1 runs them as child requests that share through prefix caching", weight = 2,
+                about = {"child requests", "children", "n > 1", "parallel sampling", "vLLM", "V1"},
+                said = {"prefix caching", "prefix cache", "cache hit", "separate requests", "child requests"},
+                accept = {"prefix caching", "prefix cache", "child request"} },
         point { "reference counts track the sharing",
                 accept = {"reference count", "ref count", "refcount", "counted"} },
       },
       misconceptions = {
         misconception { about = {"prompt", "the prompt's cache", "each completion", "each sequence"},
                         said = {"copied four times", "stored four times", "its own copy", "four copies"},
-                        why = "their block tables point at the same physical blocks; a block is copied only when a sequence writes into it" },
+                        why = "their block tables point at the same physical blocks; only the full prompt blocks are shared, each child writes its own" },
+        misconception { about = {"vLLM", "V1", "vLLM V1", "the partial block", "the last block"},
+                        said = {"copy-on-write", "copies on write", "copy on write"},
+                        why = "vLLM V1 has no copy-on-write: the children share full prompt blocks through prefix caching and each allocates its own partial block (copy-on-write was V0 and the paper)" },
       },
     },
   },

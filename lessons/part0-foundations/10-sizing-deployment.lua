@@ -3,24 +3,28 @@
 
 local GiB = 2^30
 -- A public vLLM 0.19 start-up log (llm-d-planner accuracy results):
--- Llama-3.1-8B-Instruct, one H100 80GB (79.19 GiB seen), BF16, max_model_len 8,192:
+-- Llama-3.1-8B-Instruct, one H100 80GB (79.19 GiB seen), BF16, max_model_len 8,192,
+-- run at gpu_memory_utilization 0.95 (the sweep's non-default args; its 16,384-token
+-- sibling log prints "worker requested memory: 75.23GiB" = 0.95 × 79.19):
 --   Available KV cache memory: 58.11 GiB
 --   GPU KV cache size: 476,016 tokens
 --   Maximum concurrency for 8,192 tokens per request: 58.11x
 local AVAILABLE = 58.11
-local llama = kv.calc{model = "llama-3.1-8b", seq = 8192, kv_budget_gib = AVAILABLE}
+local llama = kv.calc{model = "llama-3.1-8b", seq = 8192, kv_budget_gib = AVAILABLE,
+                      vllm = "0.19.0"}
 local block_bytes = llama.block_bytes                               -- 2,097,152 B: 2 MiB
 
 -- Predicting the first line from the configuration.
 local H100_SEEN = 79.19
-local OVERHEAD = 1.5                  -- GiB: activations, non-torch memory, CUDA graphs (assumed)
-local predicted = kv.calc{model = "llama-3.1-8b", gpu_mem_gib = H100_SEEN, util = 0.9,
-                          overhead_gib = OVERHEAD, seq = 8192}
+local LOG_UTIL = 0.95                 -- what the public log ran at, not the default
+local OVERHEAD = 1.5                  -- GiB: activations and non-torch memory (a first guess)
+local predicted = kv.calc{model = "llama-3.1-8b", gpu_mem_gib = H100_SEEN, util = LOG_UTIL,
+                          overhead_gib = OVERHEAD, seq = 8192, vllm = "0.19.0"}
 local llama_weights = predicted.weights_bytes / GiB                -- 14.96 GiB
 
--- The seed card's GPU: what max_model_len vLLM would accept.
+-- The seed card's GPU: what max_model_len the KV memory check would accept.
 local rtx = kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", util = 0.9, overhead_gib = 1,
-                   seq = 8192}
+                   seq = 8192, vllm = "0.26.0"}
 
 local function f(x, places) return fixed(x, places or 2) end
 local n = grouped -- 57344 -> "57,344"
@@ -29,11 +33,14 @@ return lesson {
   id = "sizing-deployment",
   title = "Sizing a deployment, as vLLM logs it",
   module = "part0-foundations",
-  baseline = "vLLM V1 memory profiling (vllm/v1/worker/gpu_worker.py: requested memory = "
-          .. "gpu_memory_utilization × total, less weights, peak activations, non-torch memory "
-          .. "and CUDA graphs) and block sizing (vllm/v1/core/kv_cache_utils.py); a public "
-          .. "vLLM 0.19 start-up log of Llama-3.1-8B-Instruct on one H100 80GB (llm-d-planner "
-          .. "accuracy results): 58.11 GiB, 476,016 tokens, 58.11x for 8,192 tokens",
+  baseline = "vLLM V1 memory profiling (vllm/v1/worker/gpu_worker.py, "
+          .. "Worker.determine_available_memory: requested memory = gpu_memory_utilization × "
+          .. "total, less weights, peak activations and non-torch memory, and from 0.21 the "
+          .. "CUDA graph estimate) and block sizing (vllm/v1/core/kv_cache_utils.py); "
+          .. "max_model_len checked against the config's positions (vllm/config/model.py, "
+          .. "_get_and_verify_max_len); a public vLLM 0.19 start-up log of "
+          .. "Llama-3.1-8B-Instruct on one H100 80GB at gpu_memory_utilization 0.95 "
+          .. "(llm-d-planner accuracy results): 58.11 GiB, 476,016 tokens, 58.11x for 8,192 tokens",
   concept = "deployment-sizing",
   requires = {"continuous-batching", "shrinking-weights", "tensor-parallel-kv"},
   links = {"kv-cache", "shrinking-weights", "tensor-parallel-kv", "continuous-batching"},
@@ -44,13 +51,14 @@ return lesson {
 
   answer = "vLLM takes gpu_memory_utilization of the GPU's total memory, subtracts the weights, "
         .. "the peak activation memory of a profiling pass, memory outside PyTorch (the CUDA "
-        .. "context, NCCL) and the CUDA graphs, and logs what is left as available KV cache "
-        .. "memory. It cuts that into blocks of block_size tokens across all layers; blocks × "
+        .. "context, NCCL) and, from 0.21, the CUDA graphs, and logs what is left as available "
+        .. "KV cache memory. It cuts that into blocks of block_size tokens across all layers; blocks × "
         .. "block_size is the KV cache size in tokens, and that divided by the tokens one "
         .. "request of max_model_len needs is the maximum concurrency. At 0.99 nothing is left "
-        .. "for what the profile did not see: other processes, allocator fragmentation, "
-        .. "larger activations in real traffic. The server starts, then fails with out-of-memory "
-        .. "under load.",
+        .. "for what the profile did not see: NCCL buffers, sampler and logprob buffers, "
+        .. "allocator fragmentation, other processes. Either the server fails with "
+        .. "out-of-memory under load, or it refuses to start because the free memory is "
+        .. "already below 99% of the card.",
 
   points = {
     point { "utilisation × total, minus weights, activations and other memory", weight = 2,
@@ -80,17 +88,26 @@ return lesson {
     section {
       title = "What vLLM subtracts",
       text = "At start-up vLLM loads the weights, runs one forward pass on a dummy batch of "
-          .. "max_num_batched_tokens to find the peak activation memory, captures CUDA graphs, "
-          .. "and measures the memory the CUDA context and libraries take outside PyTorch. The "
-          .. "KV budget is gpu_memory_utilization × total memory minus all of that. The total is "
-          .. "what the driver reports: an H100 80GB shows " .. H100_SEEN .. " GiB, not 80.",
+          .. "max_num_batched_tokens to find the peak activation memory, and measures the "
+          .. "memory the CUDA context and libraries take outside PyTorch. The KV budget is "
+          .. "gpu_memory_utilization × total memory minus all of that. CUDA graphs depend on "
+          .. "the release: from 0.21 vLLM estimates their memory and subtracts it before the KV "
+          .. "budget (Worker.determine_available_memory, cudagraph_memory_estimate); in the 0.19 "
+          .. "logs this course calibrates against they were captured after the cache was sized "
+          .. "and came out of the (1 − utilisation) headroom. The total is what the driver "
+          .. "reports: an H100 80GB shows " .. H100_SEEN .. " GiB, not 80. The default "
+          .. "utilisation is 0.92 from vLLM 0.25 (vllm/config/cache.py, CacheConfig), 0.9 before.",
     },
     section {
       title = "Predicting the first line",
-      text = "Llama-3.1-8B in BF16 weighs " .. f(llama_weights) .. " GiB. At the default 0.9 "
-          .. "on an H100, 0.9 × " .. H100_SEEN .. " = " .. f(0.9 * H100_SEEN) .. " GiB; with, "
-          .. "say, " .. OVERHEAD .. " GiB of activations, graphs and context, the log would "
-          .. "read about " .. f(predicted.kv_budget_bytes / GiB) .. " GiB. The overhead is the "
+      text = "Llama-3.1-8B in BF16 weighs " .. f(llama_weights) .. " GiB. The public log "
+          .. "below was taken at gpu_memory_utilization " .. LOG_UTIL .. ", not the default (it "
+          .. "is in the log's non-default args), so predict at " .. LOG_UTIL .. ": " .. LOG_UTIL
+          .. " × " .. H100_SEEN .. " = " .. f(LOG_UTIL * H100_SEEN) .. " GiB; with, say, "
+          .. OVERHEAD .. " GiB of activations and context, the log would read about "
+          .. f(predicted.kv_budget_bytes / GiB) .. " GiB; it reads " .. AVAILABLE .. ", so this "
+          .. "setup's overhead was " .. f(LOG_UTIL * H100_SEEN - llama_weights - AVAILABLE)
+          .. " GiB. The overhead is the "
           .. "one figure you cannot compute from the configuration: it depends on "
           .. "max_num_batched_tokens, the graph sizes and the versions of the libraries. "
           .. "Measure it once per setup and keep it.",
@@ -106,19 +123,32 @@ return lesson {
     },
     section {
       title = "When the model does not fit its own context",
-      text = "vLLM refuses to start if one request of max_model_len cannot fit. Qwen2.5-7B on "
-          .. "an RTX 4090 at 0.9 with 1 GiB of overhead has " .. f(rtx.kv_budget_bytes / GiB)
-          .. " GiB of cache: " .. n(rtx.max_model_len_fits) .. " tokens. Ask for a 131,072-token "
-          .. "context and start-up fails with an error naming both numbers; lower "
-          .. "max_model_len, quantise, or add memory.",
+      text = "Two checks stand before a long max_model_len. First the config: Qwen2.5-7B-"
+          .. "Instruct's config.json ships max_position_embeddings 32,768, and vLLM refuses 131,072 while it validates the configuration, before it "
+          .. "touches GPU memory (vllm/config/model.py, _get_and_verify_max_len: \"User-specified "
+          .. "max_model_len (131072) is greater than the derived max_model_len "
+          .. "(max_position_embeddings=32768 ...)\"), unless YaRN rope scaling is configured "
+          .. "(the model card's rope_scaling {type yarn, factor 4}) or "
+          .. "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 forces it. Then the memory: vLLM refuses to start "
+          .. "if one request of max_model_len cannot fit in the KV cache. With YaRN on, "
+          .. "Qwen2.5-7B on an RTX 4090 at 0.9 with 1 GiB of overhead has "
+          .. f(rtx.kv_budget_bytes / GiB) .. " GiB of cache: " .. n(rtx.max_model_len_fits)
+          .. " tokens, short of 131,072, and start-up fails with an error naming both numbers; "
+          .. "lower max_model_len, quantise, or add memory.",
     },
     section {
       title = "Why 0.99 is risky",
-      text = "The profile sees one dummy batch. Real traffic brings other shapes, sampling "
-          .. "buffers, allocator fragmentation, and sometimes another process on the same GPU. "
-          .. "The default 0.9 keeps a tenth of the card for all that; at 0.99 an 80 GB card "
-          .. "keeps under 1 GiB, and the first unusual batch ends in an out-of-memory error in "
-          .. "production rather than at start-up. Raise it in small steps and watch the peak.",
+      text = "Not because activations outgrow the profile: the profile run already takes the "
+          .. "worst batch, max_num_batched_tokens tokens. What it does not see is memory "
+          .. "allocated outside that pass: NCCL buffers (around 2 GiB per GPU at TP 2 and "
+          .. "above), sampler and logprob buffers, MoE load imbalance, encoder caches, allocator "
+          .. "fragmentation, and before 0.21 the CUDA graph pools. The default (0.92 from 0.25, "
+          .. "0.9 before) keeps 8 to 10% of the card for all that; at 0.99 an 80 GB card keeps "
+          .. "under 1 GiB, and an unusual moment ends in an out-of-memory error in production. "
+          .. "Often it does not get that far: the fraction is of the whole card, and when the "
+          .. "CUDA context or another process already holds more than 1%, vLLM refuses to start "
+          .. "because free memory is below what was requested. Raise it in small steps and "
+          .. "watch the peak.",
     },
   },
 
@@ -129,7 +159,8 @@ log (Llama-3.1-8B, H100, BF16, max_model_len 8,192)
   blocks     58.11 GiB ÷ 2 MiB                  = 29,752 (log: 476,016 ÷ 16 = 29,751)
   tokens     29,752 × 16                        = 476,032
   max conc.  476,032 ÷ 8,192                    = 58.11x
-predict      0.9 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 54.81 GiB]],
+predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.77 GiB
+             (the log ran at 0.95; 58.11 logged: the overhead was 2.16 GiB)]],
 
   followups = {
     followup {
@@ -159,9 +190,11 @@ predict      0.9 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 54.81
     followup {
       question = "Your prediction of the available KV memory is 1.5 GiB higher than the log. "
               .. "Where would you look?",
-      answer = "At the subtractions you could not compute: peak activations grow with "
+      answer = "First at the inputs: the utilisation the server really ran at (the "
+            .. "non-default args; the default is 0.92 from vLLM 0.25, 0.9 before). Then at the "
+            .. "subtractions you could not compute: peak activations grow with "
             .. "max_num_batched_tokens (and the vocabulary size for the logits), CUDA graph "
-            .. "capture takes memory per captured batch size, and the CUDA context, NCCL and "
+            .. "capture takes memory per captured batch size (subtracted from 0.21 on), and the CUDA context, NCCL and "
             .. "cuBLAS workspaces sit outside PyTorch. Also check what the driver reports as "
             .. "total memory and whether another process holds some of it.",
       points = {
@@ -208,22 +241,23 @@ predict      0.9 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 54.81
     },
     numeric {
       id = "predict-available",
-      prompt = "An H100 reports 79.19 GiB. At gpu_memory_utilization 0.9, with Llama-3.1-8B's "
-            .. "BF16 weights (8,030,261,248 parameters) and 1.5 GiB of activations, graphs and "
-            .. "context, what \"Available KV cache memory\" do you expect?",
+      prompt = "An H100 reports 79.19 GiB. The public vLLM 0.19 log ran at "
+            .. "gpu_memory_utilization 0.95; with Llama-3.1-8B's BF16 weights (8,030,261,248 "
+            .. "parameters) and 1.5 GiB of activations and context, what \"Available KV cache "
+            .. "memory\" do you expect?",
       expected = predicted.kv_budget_bytes / GiB, unit = "GiB", tolerance = rel(0.01),
       diagnose = "units", left_out = { overhead = predicted.kv_budget_bytes / GiB + OVERHEAD },
-      hints = { "0.9 × 79.19 GiB first.", "Then subtract 16.06 GB (14.96 GiB) and 1.5 GiB." },
+      hints = { "0.95 × 79.19 GiB first.", "Then subtract 16.06 GB (14.96 GiB) and 1.5 GiB." },
     },
     numeric {
       id = "util-sweep",
-      prompt = "Qwen2.5-7B in BF16 on an RTX 4090 (24 GiB), with 1 GiB of overhead and "
-            .. "gpu_memory_utilization {util}. How many 8,192-token sequences does vLLM report "
-            .. "room for (whole sequences)?",
+      prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, 14.18 GiB of weights) in BF16 on "
+            .. "an RTX 4090 (24 GiB), with 1 GiB of overhead and gpu_memory_utilization {util}. "
+            .. "How many 8,192-token sequences does vLLM 0.26 report room for (whole sequences)?",
       params = { util = {0.8, 0.85, 0.9, 0.95} },
       expected = function(p)
         return kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", util = p.util, overhead_gib = 1,
-                       seq = 8192}.max_concurrent_seqs
+                       seq = 8192, vllm = "0.26.0"}.max_concurrent_seqs
       end,
       unit = "", tolerance = abs(0.5), model = "qwen2.5-7b", diagnose = "capacity",
       hints = { "Budget: util × 24 GiB − 14.18 GiB − 1 GiB.",
@@ -231,9 +265,11 @@ predict      0.9 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 54.81
     },
     numeric {
       id = "max-len-fits",
-      prompt = "Qwen2.5-7B in BF16 on an RTX 4090 at 0.9 with 1 GiB of overhead: what is the "
-            .. "largest max_model_len vLLM will accept, in tokens?",
-      expected = rtx.max_model_len_fits, unit = "tokens", tolerance = abs(16),
+      prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, 14.18 GiB of weights) in BF16 on "
+            .. "an RTX 4090 (24 GiB) at gpu_memory_utilization 0.9 with 1 GiB of overhead, YaRN "
+            .. "rope scaling on so the config allows long contexts: what is the largest "
+            .. "max_model_len vLLM 0.26's KV memory check will accept, in tokens?",
+      expected = rtx.max_model_len_fits, unit = "tokens", tolerance = rel(0.01),
       model = "qwen2.5-7b", diagnose = "capacity",
       hints = { "Budget: 0.9 × 24 − 14.18 − 1 GiB.",
                 "Whole 16-token blocks of 896 KiB, times 16." },
@@ -242,16 +278,18 @@ predict      0.9 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 54.81
       id = "why-not-099",
       prompt = "A colleague sets gpu_memory_utilization=0.99 to get more KV cache. What do you "
             .. "tell them?",
-      answer = "It leaves almost no headroom. vLLM sizes the cache from one profiling pass, but "
-            .. "real batches, the sampler, allocator fragmentation and any other process on the "
-            .. "GPU need memory the profile did not count; with 1% spare, the server starts "
-            .. "and later dies with out-of-memory errors under load. Raise it in small steps, "
-            .. "watch peak memory, or get the room from fp8 KV or quantised weights instead.",
+      answer = "It leaves almost no headroom. vLLM's profile run already takes the worst "
+            .. "max_num_batched_tokens batch, but NCCL buffers, sampler and logprob buffers, "
+            .. "allocator fragmentation and any other process on the GPU need memory the "
+            .. "profile did not count; with 1% spare, the server either refuses to start (free "
+            .. "memory already below the request) or starts and later dies with out-of-memory "
+            .. "errors under load. Raise it in small steps, watch peak memory, or get the room "
+            .. "from fp8 KV or quantised weights instead.",
       points = {
         point { "no headroom: OOM under load", weight = 2,
                 accept = {"oom", "out of memory", "out-of-memory", "headroom", "margin", "crash"} },
-        point { "the profile misses real activations and fragmentation", weight = 2,
-                accept = {"profil", "activation", "fragment", "spike", "peak"} },
+        point { "memory outside the profile: NCCL, sampler buffers, fragmentation", weight = 2,
+                accept = {"profil", "nccl", "sampler", "logprob", "fragment", "peak"} },
         point { "other processes share the GPU",
                 accept = {"other process", "cuda context", "another process", "nccl"} },
         point { "safer ways to get room",
