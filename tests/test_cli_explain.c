@@ -139,6 +139,7 @@ static void test_json_fields(void **state)
 
     assert_string_equal(json_string_value(json_object_get(j, "model")),
                         "meta-llama/Llama-3.1-8B-Instruct");
+    assert_string_equal(json_string_value(json_object_get(j, "rules")), "0.19.0");
     assert_string_equal(json_string_value(json_object_get(t, "line")),
                         "GPU KV cache size: 476,016 tokens");
     assert_int_equal(json_integer_value(json_object_get(t, "line_no")), 8);
@@ -161,7 +162,7 @@ static void test_json_fields(void **state)
  * net hybrid under 0.24.0 (h01: "Setting attention block size to 2096 tokens",
  * 567,978 tokens, 4.33x), one under 0.19.0 without its KV memory line (h06:
  * 784 tokens, the state padded by 0.13%, 290,864 tokens and 33.04x: the size
- * stands in for the budget), and an EAGLE draft (h07). */
+ * stands in for the budget), an EAGLE draft (h07) and sparse MLA (h09). */
 static void test_newer_model_kinds(void **state)
 {
     static const struct {
@@ -171,6 +172,10 @@ static void test_newer_model_kinds(void **state)
         {"vllm-logs/v0.24.0-h01-qwen3.6-35b-a3b.log", "configs/qwen3.5-35b-a3b.config.json", 1},
         {"vllm-logs/v0.19.0-h06-qwen3.5-27b.log", "configs/qwen3.5-27b.config.json", -1},
         {"vllm-logs/v0.9.1-h07-llama-3.1-8b-eagle.log", NULL, 1},
+        /* h09: DeepSeek-V3.2's sparse MLA (fp8_ds_mla by default, FlashMLA-sparse
+         * blocks of 64) at TP 8, PP 4, no GiB line: the size means 18,976 blocks
+         * (the row's implied count) and 18,976 / 2,560 = 7.41 */
+        {"vllm-logs/v0.13.0-h09-deepseek-v3.2.log", "configs/deepseek-v3.2.config.json", -1},
     };
     (void)state;
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {

@@ -222,6 +222,7 @@ static void print_human(FILE *out, const char *text, const struct vllm_log *log,
             log->version[0] ? kvt_safe(log->version, a1, sizeof a1) : "(version not stated)",
             model_label(id, log, name, sizeof name));
     print_settings(out, log);
+    fprintf(out, "Calculator rules: vLLM %s\n", ex->rules_version);
     if (ex->assumed[0])
         wrapped(out, 0, "Assumed: ", ex->assumed);
     if (ex->blocked[0])
@@ -266,6 +267,7 @@ static int print_json(FILE *out, const char *text, const struct vllm_log *log,
     json_object_set_new(o, "vllm_version",
                         log->version[0] ? json_string(kvt_safe(log->version, buf, sizeof buf))
                                         : json_null());
+    json_object_set_new(o, "rules", json_string(ex->rules_version));
     json_object_set_new(o, "model",
                         log->args.model[0] ? json_string(kvt_safe(log->args.model, buf, sizeof buf))
                                            : json_null());

@@ -756,6 +756,7 @@ enum kvt_err vllm_explain(const struct vllm_log *log, const struct kv_model *m, 
     e = run(&c, 1.0, log->args.max_model_len, &probe, bad);
     if (e != KVT_E_OK)
         return e;
+    snprintf(out->rules_version, sizeof out->rules_version, "%s", probe.vllm_version);
     blocked(&c, &probe, why_blocked, sizeof why_blocked);
     /* what the calculator's rules for this release assume or cannot date */
     for (size_t i = 0; i < probe.rules.n_notes; i++)

@@ -34,10 +34,11 @@ struct vllm_verdict {
 };
 
 struct vllm_explain {
-    char blocked[400];  /* why no line can be recomputed; "" when they can */
-    char assumed[1024]; /* what was assumed where the log is silent, and the notes of
-                         * the calculator's rules for the log's release; may be empty */
-    bool v0_rules;      /* concurrency as V0 printed it: blocks x block size / max_model_len */
+    char blocked[400];      /* why no line can be recomputed; "" when they can */
+    char assumed[1024];     /* what was assumed where the log is silent, and the notes of
+                             * the calculator's rules for the log's release; may be empty */
+    bool v0_rules;          /* concurrency as V0 printed it: blocks x block size / max_model_len */
+    char rules_version[24]; /* the calculator's rule set used: "0.19.0" */
     size_t n;
     struct vllm_verdict v[VLLM_LOG_MAX_LINES];
     size_t matched, mismatched, unchecked;
