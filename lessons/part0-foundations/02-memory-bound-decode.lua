@@ -9,6 +9,9 @@ local weights = base.weights_bytes                                   -- 15,231,2
 local kv_8k = base.kv_bytes_per_token * 8192                         -- 469,762,048 B
 local step_bytes = weights + kv_8k                                   -- 15,700,995,072 B
 local rtx4090 = kv.gpu("rtx4090")
+-- Qwen2.5-7B-Instruct's config.json: vocab_size 152,064, hidden 3,584, untied embeddings.
+local VOCAB = 152064
+local embed = VOCAB * kv.model(MODEL).hidden * 2                      -- 1,089,994,752 B
 
 local function decode(gbps, batch)
   return kv.calc{model = MODEL, seq = 8192, context = 8192, batch = batch,
@@ -82,7 +85,15 @@ return lesson {
           .. "Qwen2.5-7B in BF16, plus the sequence's KV: at 8,192 tokens that is "
           .. f(kv_8k / GB, 2) .. " GB more. Per token produced, the GPU moves "
           .. f(step_bytes / GB, 2) .. " GB and does only about two floating-point operations "
-          .. "per weight: one FLOP per byte, where a modern GPU can do hundreds.",
+          .. "per weight: one FLOP per byte, where a modern GPU can do hundreds. Strictly, "
+          .. "every weight but one table: the embedding is a lookup, so a step reads one row of "
+          .. "it per token, not the table. Qwen2.5-7B's untied embedding (" .. grouped(VOCAB)
+          .. " × 3,584 in BF16, config.json) is " .. f(embed / GB, 2) .. " GB of the "
+          .. f(weights / GB, 2) .. ", so a step really reads " .. f((weights - embed) / GB, 2)
+          .. " GB of weights; the output layer (lm_head), a matrix of the same size, is read "
+          .. "in full. The course's figures use all " .. f(weights / GB, 2) .. " GB, as the "
+          .. "calculator does: a ceiling about " .. f(embed / (weights - embed) * 100, 0)
+          .. "% low at batch 1.",
     },
     section {
       title = "The ceiling is bandwidth divided by bytes",
@@ -137,7 +148,7 @@ H100, 32 × 32k context
       question = "Your measured bandwidth is 90% of the data sheet's. Where does the rest go?",
       answer = "Refresh cycles, bank and page conflicts, read-write turnarounds and the memory "
             .. "controller's own overheads: the data sheet multiplies the clock by the bus width "
-            .. "as if every cycle moved data. Well-written streaming reads reach 90 to 97% on HBM "
+            .. "as if every cycle moved data. Well-written streaming reads reach about 90 to 93% on HBM "
             .. "parts; a kernel that reads in small scattered pieces, like a paged gather with "
             .. "tiny blocks, loses more.",
       points = {
@@ -159,7 +170,7 @@ H100, 32 × 32k context
                         why = "the gap is real: refresh, bank conflicts and controller overheads take cycles the data sheet counts as transfers" },
         misconception { about = {"data sheet", "the spec", "peak"},
                         said = {"is achievable", "can be reached", "reach 100%"},
-                        why = "the data sheet multiplies clock by bus width as if every cycle moved data; streaming reads reach 90 to 97%" },
+                        why = "the data sheet multiplies clock by bus width as if every cycle moved data; streaming reads reach about 90 to 93% on HBM" },
       },
     },
     followup {

@@ -10,6 +10,21 @@ end
 local bf16, fp8, int4 = on_4090("bf16"), on_4090("fp8"), on_4090("int4")
 local budget = function(r) return r.kv_budget_bytes / GiB end
 
+-- What a published AWQ checkpoint really holds. Qwen2.5-7B-Instruct's config.json: vocab_size
+-- 152,064, hidden 3,584, untied embeddings, so the embedding and lm_head are 544,997,376
+-- parameters each and stay 16-bit. AWQ's packed weights (vLLM's AWQLinearMethod: qweight,
+-- qzeros, scales) add a 4-bit zero-point to each group's fp16 scale: 4 + (16 + 4) / 128 bits.
+local PARAMS = bf16.weights_bytes / 2                     -- 7,615,616,512
+local EMBED = 152064 * kv.model(MODEL).hidden             -- 544,997,376 per table
+local BODY = PARAMS - 2 * EMBED                           -- 6,525,621,760 quantised
+local AWQ_BITS = 4 + (16 + 4) / 128                       -- 4.15625
+local awq_body = BODY * AWQ_BITS / 8                      -- 3,390,264,430 B
+local awq_file = awq_body + 2 * EMBED * 2                 -- embedding and lm_head in BF16
+-- A decode step at batch 1 reads one embedding row but all of lm_head.
+local bf16_step = (PARAMS - EMBED) * 2                    -- 14,141,238,272 B
+local awq_step = awq_body + EMBED * 2                     -- 4,480,259,182 B
+local awq_ceiling = bf16_step / awq_step                  -- 3.16
+
 local function f(x, places) return fixed(x, places or 2) end
 
 return lesson {
@@ -17,8 +32,10 @@ return lesson {
   title = "Shrinking the weights: AWQ, GPTQ, fp8",
   module = "part0-foundations",
   baseline = "Lin et al., \"AWQ\" (MLSys 2024) and Frantar et al., \"GPTQ\" (ICLR 2023): 4-bit "
-          .. "weights with an fp16 scale per group of 128 (4.125 bits a weight); vLLM's "
-          .. "gpu_memory_utilization default of 0.9 (vllm/engine/arg_utils.py); RTX 4090 "
+          .. "weights with an fp16 scale per group of 128 (4.125 bits a weight; AWQ adds a 4-bit "
+          .. "zero-point, 4.16); gpu_memory_utilization 0.9, the default up to vLLM 0.24 (0.92 "
+          .. "from 0.25: vllm/config/cache.py, CacheConfig); Qwen2.5-7B-Instruct's config.json "
+          .. "(vocab 152,064, untied embeddings); RTX 4090 "
           .. "memory and bandwidth from NVIDIA's data sheet, as in kvtutor gpus",
   concept = "weight-quantisation",
   requires = {"kv-cache", "memory-bound-decode"},
@@ -31,7 +48,7 @@ return lesson {
   answer = "It frees memory and bytes per step. Qwen2.5-7B's weights go from "
         .. f(bf16.weights_bytes / GiB, 1) .. " GiB to about " .. f(int4.weights_bytes / GiB, 1)
         .. " GiB (4.125 bits a weight, counting the group scales), and everything freed goes "
-        .. "to the KV budget: on an RTX 4090 at the default 0.9 utilisation, 8k-token sequences "
+        .. "to the KV budget: on an RTX 4090 at gpu_memory_utilization 0.9, 8k-token sequences "
         .. "go from " .. bf16.max_concurrent_seqs .. " to " .. int4.max_concurrent_seqs
         .. ". Decode at small batch reads mostly weights, so each step reads about a quarter "
         .. "of the bytes and runs up to ~"
@@ -68,8 +85,11 @@ return lesson {
           .. "fp16 scale: 4 + 16/128 = 4.125 bits a weight. For Qwen2.5-7B's 7.6 billion "
           .. "parameters that is " .. f(int4.weights_bytes / GiB) .. " GiB, against "
           .. f(bf16.weights_bytes / GiB) .. " GiB in BF16 and " .. f(fp8.weights_bytes / GiB)
-          .. " GiB in fp8. Published checkpoints keep the embeddings and output layer in 16 "
-          .. "bits, so real files are somewhat larger.",
+          .. " GiB in fp8. That is the simple model, every weight at 4.125 bits. Published "
+          .. "checkpoints keep the embedding and the output layer (lm_head) in 16 bits, and AWQ "
+          .. "stores a 4-bit zero-point beside each group's scale, 4 + 20/128 ≈ "
+          .. f(AWQ_BITS) .. " bits: Qwen2.5-7B's AWQ weights come to about "
+          .. f(awq_file / GiB) .. " GiB.",
     },
     section {
       title = "Every byte freed goes to the cache",
@@ -85,7 +105,12 @@ return lesson {
       text = "A memory-bound step at batch 1 reads the weights once. Reading "
           .. f(int4.weights_bytes / 1e9) .. " GB instead of " .. f(bf16.weights_bytes / 1e9)
           .. " GB, the 4090's 1,008 GB/s allows " .. f(int4.decode_tokens_per_s, 0)
-          .. " tokens/s instead of " .. f(bf16.decode_tokens_per_s, 0) .. ". Real kernels "
+          .. " tokens/s instead of " .. f(bf16.decode_tokens_per_s, 0) .. ", "
+          .. f(int4.decode_tokens_per_s / bf16.decode_tokens_per_s) .. " times faster in the "
+          .. "simple model. The exact ceiling is lower: a step reads one row of the embedding "
+          .. "but all of lm_head, which stays 16-bit, so it reads " .. f(bf16_step / 1e9)
+          .. " GB in BF16 against " .. f(awq_step / 1e9) .. " GB with AWQ, about "
+          .. f(awq_ceiling, 1) .. " times. Real kernels "
           .. "spend some of that on unpacking 4-bit values, and as the batch grows the cache's "
           .. "bytes, which quantising the weights does not touch, take over.",
     },
@@ -105,7 +130,10 @@ fp8     7,615,616,512 × 1 B                 =  7.62 GB =  7.09 GiB
 int4    7,615,616,512 × 4.125 ÷ 8 B         =  3.93 GB =  3.66 GiB
 budget  24 GiB × 0.9 − weights              = 7.42 | 14.51 | 17.94 GiB
 fit     budget ÷ 896 KiB ÷ 512 blocks       = 16 | 33 | 41 sequences of 8k
-speed   1,008 GB/s ÷ 15.23 GB = 66 tok/s;  ÷ 3.93 GB = 257 tok/s (batch 1, no context)]],
+speed   1,008 GB/s ÷ 15.23 GB = 66 tok/s;  ÷ 3.93 GB = 257 tok/s (batch 1, no context)
+exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
+        AWQ step:  6,525,621,760 × 4.156 ÷ 8 + 544,997,376 lm_head × 2 = 4.48 GB
+        ceiling    14.14 ÷ 4.48 = 3.16×, not 16 ÷ 4.125 = 3.88×]],
 
   followups = {
     followup {
@@ -197,11 +225,22 @@ speed   1,008 GB/s ÷ 15.23 GB = 66 tok/s;  ÷ 3.93 GB = 257 tok/s (batch 1, no 
     },
     numeric {
       id = "int4-speedup",
-      prompt = "At batch 1 and negligible context, how many times faster can a memory-bound "
-            .. "decode step run with 4.125-bit weights than with BF16 weights?",
+      prompt = "At batch 1 and negligible context, in the simple model where every weight is "
+            .. "4.125 bits, how many times faster can a memory-bound decode step run than with "
+            .. "BF16 weights?",
       expected = int4.decode_tokens_per_s / bf16.decode_tokens_per_s, unit = "x",
       tolerance = rel(0.02),
       hints = { "The step reads the weights once.", "16 bits ÷ 4.125 bits." },
+    },
+    numeric {
+      id = "awq-speedup-exact",
+      prompt = "Now a real AWQ checkpoint of Qwen2.5-7B: 6,525,621,760 quantised parameters at "
+            .. "4 + 20/128 bits (scale and zero-point per 128), while the embedding and lm_head "
+            .. "(544,997,376 parameters each) stay BF16. A decode step at batch 1 reads one row "
+            .. "of the embedding but all of lm_head. How many times faster than BF16 can it run?",
+      expected = awq_ceiling, unit = "x", tolerance = rel(0.02),
+      hints = { "BF16 step: every parameter but the embedding table, 2 bytes each.",
+                "AWQ step: the quantised body at 4.156 bits plus lm_head at 2 bytes." },
     },
     choice {
       id = "cache-dtype",
