@@ -7,6 +7,9 @@
  *          attention does, for block sizes 1, 8, 16, 32 and 64 tokens,
  *          against the same bytes laid out contiguously.
  *
+ * Self-check: word i of the array holds i x GOLDEN; every pass adds up
+ * what it read, and the total over a measurement's passes must match.
+ *
  * It speaks the probe protocol (docs/probes.md): one JSON object per line on
  * stdout, exit statuses from probe_io.h. Libc and pthreads only, so that it
  * builds wherever a C compiler does. */
@@ -51,7 +54,7 @@ struct worker {
     unsigned index, count;
     const struct job *job;
     pthread_barrier_t *start, *done;
-    uint64_t sink; /* folded result, so the loads cannot be dropped */
+    uint64_t sum; /* what it read, added up: the self-check, and no load can be dropped */
 };
 
 /* Eight independent sums: one chain of dependent adds would cap a core at
@@ -72,7 +75,7 @@ static uint64_t read_words(const uint64_t *p, uint64_t n)
     }
     for (; i < n; i++)
         a0 += p[i];
-    return a0 ^ a1 ^ a2 ^ a3 ^ a4 ^ a5 ^ a6 ^ a7;
+    return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
 }
 
 static uint64_t run_read(const struct job *j, unsigned index, unsigned count)
@@ -96,7 +99,7 @@ static uint64_t run_paged(const struct job *j, unsigned index, unsigned count)
         for (uint32_t b = 0; b < j->blocks_per_seq; b++) {
             uint64_t first =
                 paged_offset(table, j->block_size, token_words, (uint64_t)b * j->block_size, 0);
-            acc ^= read_words(j->buf + first, run);
+            acc += read_words(j->buf + first, run);
         }
     }
     return acc;
@@ -110,8 +113,8 @@ static void *worker_main(void *arg)
         const struct job *j = w->job;
         if (j->kind == JOB_QUIT)
             return NULL;
-        w->sink ^= j->kind == JOB_READ ? run_read(j, w->index, w->count)
-                                       : run_paged(j, w->index, w->count);
+        w->sum += j->kind == JOB_READ ? run_read(j, w->index, w->count)
+                                      : run_paged(j, w->index, w->count);
         pthread_barrier_wait(w->done);
     }
 }
@@ -157,21 +160,48 @@ static void progress(const char *kernel, double percent)
     fflush(stdout);
 }
 
+/* The array's pattern (word i holds i x GOLDEN, mod 2^64) added up over
+ * its first `words` words: GOLDEN x words (words - 1) / 2, the even factor
+ * halved first so that nothing but the wrap-around mod 2^64 is lost. */
+#define GOLDEN 0x9E3779B97F4A7C15ull
+static uint64_t pattern_sum(uint64_t words)
+{
+    uint64_t tri =
+        words % 2 == 0 ? (words / 2) * (words ? words - 1 : 0) : words * ((words - 1) / 2);
+    return GOLDEN * tri;
+}
+
 /* Warm-up passes for WARMUP_SECONDS (caches, page faults, clocks), then
- * `iters` timed passes; GB/s from each pass's seconds. */
+ * `iters` timed passes; GB/s from each pass's seconds. Every pass must read
+ * words adding up to `expect`: the threads' sums over all passes are
+ * checked at the end, and a mismatch fails the run naming `what`. */
 static struct stats measure(struct pool *p, double bytes, unsigned iters, const char *kernel,
-                            double pct_from, double pct_to)
+                            const char *what, uint64_t expect, double pct_from, double pct_to)
 {
     double times[1024];
     struct stats st;
+    uint64_t passes = 0, got = 0;
     double t0 = now_seconds();
-    do
+    for (unsigned i = 0; i < p->count; i++)
+        p->workers[i].sum = 0;
+    do {
         pool_pass(p);
-    while (now_seconds() - t0 < WARMUP_SECONDS);
+        passes++;
+    } while (now_seconds() - t0 < WARMUP_SECONDS);
     for (unsigned i = 0; i < iters; i++) {
         times[i] = pool_pass(p);
+        passes++;
         if (i % 5 == 4 || i + 1 == iters)
             progress(kernel, pct_from + (pct_to - pct_from) * (i + 1) / iters);
+    }
+    for (unsigned i = 0; i < p->count; i++)
+        got += p->workers[i].sum;
+    if (got != passes * expect) {
+        printf("{\"type\":\"error\",\"message\":\"self-check failed: the %s pass read words "
+               "summing to %llu, expected %llu\"}\n",
+               what, (unsigned long long)got, (unsigned long long)(passes * expect));
+        fflush(stdout);
+        _exit(PROBE_EXIT_FAILED); /* the workers wait at a barrier: no clean way back */
     }
     qsort(times, iters, sizeof times[0], cmp_double);
     st.best = bytes / times[0] / 1e9;
@@ -315,7 +345,7 @@ int main(int argc, char **argv)
     /* Touch every page with distinct values: untouched pages all map the
      * shared zero page, which would make the read a cache benchmark. */
     for (uint64_t i = 0; i < bytes / 8; i++)
-        buf[i] = i * 0x9E3779B97F4A7C15ull;
+        buf[i] = i * GOLDEN;
 
     static struct pool p;
     p.count = (unsigned)threads;
@@ -337,7 +367,8 @@ int main(int argc, char **argv)
 
     /* read: the whole array */
     p.job = (struct job){.kind = JOB_READ, .buf = buf, .words = bytes / 8};
-    struct stats rd = measure(&p, (double)bytes, (unsigned)iters, "read", 0, 40);
+    struct stats rd =
+        measure(&p, (double)bytes, (unsigned)iters, "read", "read", pattern_sum(bytes / 8), 0, 40);
     printf("{\"type\":\"result\",\"kernel\":\"read\",\"bytes\":%llu,\"iterations\":%llu,"
            "\"threads\":%llu,\"gbps_best\":%.2f,\"gbps_median\":%.2f}\n",
            (unsigned long long)bytes, iters, threads, rd.best, rd.median);
@@ -360,7 +391,8 @@ int main(int argc, char **argv)
                          .n_seqs = n_seqs,
                          .blocks_per_seq = 1,
                          .block_size = (uint32_t)seq_tokens};
-    struct stats contig = measure(&p, (double)paged_bytes, (unsigned)iters, "paged", 40, 50);
+    struct stats contig = measure(&p, (double)paged_bytes, (unsigned)iters, "paged",
+                                  "contiguous paged", pattern_sum(paged_bytes / 8), 40, 50);
 
     for (size_t k = 0; k < N_BLOCK_SIZES; k++) {
         uint32_t bs = block_sizes[k];
@@ -368,8 +400,10 @@ int main(int argc, char **argv)
         paged_shuffle(tables, per_seq * n_seqs, 42 + bs);
         p.job.blocks_per_seq = per_seq;
         p.job.block_size = bs;
-        struct stats st = measure(&p, (double)paged_bytes, (unsigned)iters, "paged", 50 + 10.0 * k,
-                                  60 + 10.0 * k);
+        char what[48];
+        snprintf(what, sizeof what, "paged (block %u)", bs);
+        struct stats st = measure(&p, (double)paged_bytes, (unsigned)iters, "paged", what,
+                                  pattern_sum(paged_bytes / 8), 50 + 10.0 * k, 60 + 10.0 * k);
         printf("{\"type\":\"result\",\"kernel\":\"paged\",\"block_size\":%u,\"bytes\":%llu,"
                "\"iterations\":%llu,\"gbps_best\":%.2f,\"gbps_median\":%.2f,"
                "\"contiguous_gbps_median\":%.2f,\"tax_percent\":%.1f}\n",
@@ -378,17 +412,11 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
-    uint64_t sink = 0;
     p.job.kind = JOB_QUIT;
     pthread_barrier_wait(&p.start);
-    for (unsigned i = 0; i < p.count; i++) {
+    for (unsigned i = 0; i < p.count; i++)
         pthread_join(p.workers[i].thread, NULL);
-        sink ^= p.workers[i].sink;
-    }
     free(tables);
     free(buf);
-    /* the sums stay live: a value the compiler cannot predict decides */
-    if (sink == 0x6b7674)
-        fputs("kvtutor-probe-cpu: improbable checksum\n", stderr);
     return PROBE_EXIT_OK;
 }
