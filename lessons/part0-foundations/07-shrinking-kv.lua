@@ -24,7 +24,9 @@ local gemma_held = gemma.blocks_per_request * gemma.block_bytes   -- what vLLM r
 local gemma_full = gemma.kv_bytes_per_token * SEQ                 -- every layer full
 
 -- A real start-up log: Qwen2.5-7B, kv_cache_dtype=fp8, one H100, vLLM 0.19.
-local fp8_log = kv.calc{model = MODEL, kv_dtype = "fp8", seq = 8192, kv_budget_gib = 58.53}
+-- Compared with a public vLLM 0.19 log (run at gpu_memory_utilization 0.95): the 0.19 rules.
+local fp8_log = kv.calc{model = MODEL, kv_dtype = "fp8", seq = 8192, kv_budget_gib = 58.53,
+                        vllm = "0.19.0"}
 
 local function f(x, places) return fixed(x, places or 1) end
 local n = grouped -- 57344 -> "57,344"
@@ -98,13 +100,20 @@ return lesson {
           .. "DeepSeek-V3 caches " .. n(mla) .. " bytes a token in BF16. Its " .. ds.heads
           .. " heads with full keys (192 dims) and values (128) would need " .. n(ds_full)
           .. " bytes: " .. f(ds_full / mla, 0) .. " times more. Because the latent is shared by "
-          .. "all heads, tensor parallelism cannot split it.",
+          .. "all heads, plain tensor parallelism cannot split it by head: every GPU of the TP "
+          .. "group holds all of it. Two things avoid that copy: decode context parallelism "
+          .. "(--decode-context-parallel-size) stripes the cache by token across the TP group, "
+          .. "each GPU keeping every c-th token's latent, and data-parallel attention with expert "
+          .. "parallelism gives each GPU its own requests' latents while the experts are shared "
+          .. "out. MLA replaces GQA rather than multiplying with it: there are no KV heads left "
+          .. "to group.",
     },
     section {
       title = "Fewer bits: an fp8 cache",
       text = "kv_cache_dtype=fp8 stores each key and value in one byte, halving any model's "
           .. "cache: Qwen2.5-7B goes to " .. gqa // 2048 .. " KiB a token. A public vLLM 0.19 "
-          .. "log of exactly that setup on one H100 reports 58.53 GiB available and 137,000 "
+          .. "log of exactly that setup on one H100 (at gpu_memory_utilization 0.95, its "
+          .. "non-default args) reports 58.53 GiB available and 137,000 "
           .. "blocks; the calculator gives " .. n(fp8_log.num_gpu_blocks) .. " (the log rounds "
           .. "the GiB). It is independent of the weights' dtype, and attention must dequantise "
           .. "as it reads, with per-tensor scales to keep the error small.",
@@ -137,8 +146,12 @@ SWA    Gemma-3-27B at 32,768 tokens: 6.73 GiB held by vLLM vs 15.50 GiB all-full
       question = "Why can tensor parallelism split a GQA cache across GPUs but not an MLA cache?",
       answer = "GQA's cache is per KV head, and tensor parallelism gives each GPU a subset of "
             .. "heads, so each GPU stores its heads' keys and values. MLA's latent is one vector "
-            .. "per token that every head reads, so every GPU needs all of it: each GPU holds "
-            .. "the full latent cache, and adding GPUs does not shrink it per GPU.",
+            .. "per token that every head reads, so under plain TP every GPU needs all of it: each "
+            .. "GPU holds the full latent cache, and adding GPUs does not shrink it per GPU. "
+            .. "vLLM's decode context parallelism (--decode-context-parallel-size) is the way "
+            .. "out: it stripes the latent cache by token across the TP group, and data-parallel "
+            .. "attention with expert parallelism avoids the copies by giving each GPU its own "
+            .. "requests.",
       points = {
         point { "GQA's cache is per head, split with the heads", weight = 2,
                 about = {"GQA", "GQA's cache", "grouped-query attention", "GQA cache"},
@@ -154,8 +167,11 @@ SWA    Gemma-3-27B at 32,768 tokens: 6.73 GiB held by vLLM vs 15.50 GiB all-full
       },
       misconceptions = {
         misconception { about = {"MLA", "latent", "MLA cache"},
-                        said = {"split across GPUs", "split by head", "divided across GPUs", "sharded"},
-                        why = "every head reads the one latent per token, so each GPU must hold all of it" },
+                        said = {"split by head", "split across the heads", "divided by head"},
+                        why = "every head reads the one latent per token, so TP cannot split it by head; only splitting by token (decode context parallelism) divides it" },
+        misconception { about = {"MLA cache", "latent cache", "MLA"},
+                        said = {"can never be divided", "can never shrink per GPU", "no way to split"},
+                        why = "decode context parallelism stripes the latent by token across the TP group, and DP attention with EP avoids the copies" },
       },
     },
     followup {
