@@ -204,6 +204,13 @@ static void print_settings(FILE *out, const struct vllm_log *log)
         fprintf(out, ", block size %u", a->block_size);
     if (a->prefix_caching >= 0)
         fprintf(out, ", prefix caching %s", a->prefix_caching ? "on" : "off");
+    if (a->mamba_cache_mode[0])
+        fprintf(out, ", Mamba cache mode %s", kvt_safe(a->mamba_cache_mode, s, sizeof s));
+    if (a->attention_backend[0])
+        fprintf(out, ", attention backend %s", kvt_safe(a->attention_backend, s, sizeof s));
+    if (a->num_gpu_blocks_override)
+        fprintf(out, ", num_gpu_blocks_override %llu",
+                (unsigned long long)a->num_gpu_blocks_override);
     if (a->spec)
         fprintf(out, ", speculative decoding %s",
                 a->spec_method[0] ? kvt_safe(a->spec_method, s, sizeof s) : "(draft model)");
