@@ -210,6 +210,21 @@ static void test_bad_input_one_line_exit_2(void **state)
         {"calc --model qwen2.5-7b --foo", {"--foo", "unknown flag", NULL}},
         {"calc --model qwen2.5-7b --vllm latest", {"--vllm latest", "not a vLLM version", NULL}},
         {"calc --model qwen2.5-7b --vllm 0", {"--vllm 0", NULL}},
+        {"calc --model qwen2.5-7b --spec-method medusa", {"--spec-method medusa", "eagle", NULL}},
+        {"calc --model qwen2.5-7b --spec-tokens 3", {"--spec-method", NULL}},
+        {"calc --model qwen2.5-7b --spec-method mtp --spec-tokens 1", {"--spec-layers", NULL}},
+        {"calc --model qwen2.5-7b --mamba-cache-mode some", {"--mamba-cache-mode some", NULL}},
+        {"calc --model qwen2.5-7b --attention-backend FOO", {"--attention-backend FOO", NULL}},
+        {"calc --model qwen2.5-7b --attention-backend flashmla",
+         {"--attention-backend flashmla", "--mla-rank", NULL}},
+        {"calc --model qwen2.5-7b --kv-cache-memory-bytes 1.5G",
+         {"--kv-cache-memory-bytes 1.5G", "decimals", NULL}},
+        {"calc --model qwen2.5-7b --kv-cache-memory-bytes 8GiB", {"--kv-cache-memory-bytes", NULL}},
+        {"calc --model qwen2.5-7b --kv-cache-memory-bytes 0", {"greater than 0", NULL}},
+        {"calc --model qwen2.5-7b --kv-cache-memory-bytes 8G --kv-budget-gib 8",
+         {"--kv-cache-memory-bytes", "--kv-budget-gib", NULL}},
+        {"calc --model qwen2.5-7b --tp 2 --dcp 4", {"--dcp 4", "--tp 2", NULL}},
+        {"calc --model qwen2.5-7b --kv-dtype fp8_ds_mla", {"--kv-dtype", NULL}},
         {"calc --model qwen2.5-7b --tp", {"--tp needs a value", NULL}},
         {"calc --model qwen2.5-7b --json=yes", {"--json", NULL}},
         {"calc --config /nonexistent/config.json", {"/nonexistent/config.json", "No such", NULL}},
@@ -298,6 +313,58 @@ static void test_vllm_release(void **state)
     j = calc_json("--model qwen2.5-7b --gpu rtx4090 --seq 8192 --gpu-memory-utilization 1");
     assert_int_equal(jint(j, "kv_budget_bytes"), 24 * 1073741824ll - 15231233024ll);
     json_decref(j);
+}
+
+static void test_engine_flags(void **state)
+{
+    (void)state;
+    json_t *j;
+
+    /* --kv-cache-memory-bytes as vLLM's human_readable_int reads it:
+     * upper-case binary, lower-case decimal, decimals with decimal suffixes */
+    j = calc_json("--model qwen2.5-7b --seq 8192 --kv-cache-memory-bytes 8G");
+    assert_int_equal(jint(j, "kv_budget_bytes"), 8589934592ll);
+    /* 8,589,934,592 / 917,504 = 9,362 blocks */
+    assert_int_equal(jint(j, "num_gpu_blocks"), 9362);
+    json_decref(j);
+    j = calc_json("--model qwen2.5-7b --seq 8192 --kv-cache-memory-bytes 8g");
+    assert_int_equal(jint(j, "kv_budget_bytes"), 8000000000ll);
+    json_decref(j);
+    j = calc_json("--model qwen2.5-7b --seq 8192 --kv-cache-memory-bytes 25.6k");
+    assert_int_equal(jint(j, "kv_budget_bytes"), 25600);
+    json_decref(j);
+    j = calc_json("--model qwen2.5-7b --seq 8192 --kv-cache-memory 1073741824");
+    assert_int_equal(jint(j, "kv_budget_bytes"), 1073741824ll);
+    json_decref(j);
+
+    /* the override sets the blocks whatever the memory */
+    j = calc_json("--model qwen2.5-7b --seq 8192 --num-gpu-blocks-override 1024");
+    assert_int_equal(jint(j, "num_gpu_blocks"), 1024);
+    /* 1,024 / 512 blocks a request = 2 */
+    assert_int_equal(jint(j, "max_concurrent_seqs"), 2);
+    json_decref(j);
+
+    /* a hybrid from its config: Qwen3.5-27B at 0.19 on the block count row h06
+     * implies (vllm-logs-2x-public.tsv): 290,864 tokens, 33.04x. A GDN layer:
+     * conv (16 x 128 x 2 + 48 x 128 = 10,240) x 3 x 2 B = 61,440 B + SSM 48 x
+     * 128 x 128 x 4 B = 3,145,728 B = 3,207,168 B; attention 2 x 4 x 256 x 2 =
+     * 4,096 B a token: 16 x ceil(3,207,168 / 65,536) = 784 tokens; 16 + 48
+     * layers: 1 + 3 groups; floor(1,487 / 4) x 784 = 290,864 */
+    {
+        char args[512];
+        const char *dir = getenv("KVT_FIXTURES");
+        snprintf(args, sizeof args,
+                 "--config %s/configs/qwen3.5-27b.config.json --vllm 0.19.0 --seq 32768 "
+                 "--num-gpu-blocks-override 1487",
+                 dir ? dir : "fixtures");
+        j = calc_json(args);
+        assert_int_equal(jint(j, "kv_tokens"), 290864);
+        assert_int_equal(jint(j, "kv_cache_groups"), 4);
+        assert_int_equal(jint(j, "attention_block_size"), 784);
+        assert_int_equal(jint(j, "state_bytes_per_request"), 48 * 3207168ll);
+        assert_string_equal(json_string_value(json_object_get(j, "mamba_cache_mode")), "none");
+        json_decref(j);
+    }
 }
 
 static void test_help_and_version(void **state)
@@ -393,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_bad_input_one_line_exit_2),
         cmocka_unit_test(test_malformed_config_names_file_and_place),
         cmocka_unit_test(test_vllm_release),
+        cmocka_unit_test(test_engine_flags),
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_listings),
         cmocka_unit_test(test_same_numbers_in_any_locale),

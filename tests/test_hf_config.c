@@ -263,6 +263,41 @@ static void test_malformed_and_incomplete(void **state)
         {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 3, \"hidden_size\": 100}",
          KVT_E_PARSE, "hidden_size"},
         {"{\"num_hidden_layers\": 2, \"num_hidden_layers\": 3}", KVT_E_PARSE, "duplicate"},
+        /* a head count of 0 is named, never read as "absent" (MHA) or "missing" */
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"num_key_value_heads\": 0, "
+         "\"head_dim\": 64}",
+         KVT_E_PARSE, "num_key_value_heads is 0"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 0, \"head_dim\": 64}", KVT_E_PARSE,
+         "num_attention_heads is 0"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": -8, \"head_dim\": 64}", KVT_E_PARSE,
+         "num_attention_heads"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 0}", KVT_E_PARSE,
+         "head_dim is 0"},
+        /* layer kinds the calculator does not model are refused, named */
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"layer_types\": [\"full_attention\", \"kda_attention\"]}",
+         KVT_E_PARSE, "layer_types[1] is \"kda_attention\""},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"layer_types\": [\"full_attention\", \"x\\u001b[2J\"]}",
+         KVT_E_PARSE, "\\x1b"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"is_encoder_decoder\": true}",
+         KVT_E_PARSE, "encoder-decoder"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"linear_attn_config\": {}}",
+         KVT_E_PARSE, "Kimi Delta Attention"},
+        {"{\"num_hidden_layers\": 4, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"attn_layer_period\": 8, \"mamba_d_state\": 16}",
+         KVT_E_PARSE, "Mamba-1"},
+        {"{\"num_hidden_layers\": 3, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"hybrid_override_pattern\": \"M*X\"}",
+         KVT_E_PARSE, "hybrid_override_pattern[2] is 'X'"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"mamba_num_heads\": 8}",
+         KVT_E_PARSE, "no layer_types"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"layer_types\": [\"full_attention\", \"linear_attention\"]}",
+         KVT_E_MISSING, "ssm_heads"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct parsed p = parse(rows[i].json);
@@ -274,6 +309,86 @@ static void test_malformed_and_incomplete(void **state)
         struct parsed p = parse(rows[0].json);
         assert_int_equal(p.e.line, 3);
     }
+}
+
+static void test_hybrid_configs(void **state)
+{
+    (void)state;
+    char path[512];
+    const char *dir = getenv("KVT_FIXTURES");
+    struct kv_model m;
+    struct hf_config_info info;
+    struct hf_config_error e;
+    struct parsed p;
+
+    /* Qwen3.5-27B (fixtures/configs): 64 layers under text_config, every 4th
+     * full attention: 16 attention + 48 gated-delta-net, value heads 48 x 128,
+     * key heads 16 x 128, conv 4, SSM fp32, one MTP layer */
+    snprintf(path, sizeof path, "%s/configs/qwen3.5-27b.config.json", dir ? dir : "fixtures");
+    assert_int_equal(hf_config_load(path, &m, &info, &e), KVT_E_OK);
+    assert_int_equal(m.layers, 64);
+    assert_int_equal(m.state_layers, 48);
+    assert_int_equal(m.state_kind, KV_STATE_GDN);
+    assert_int_equal(m.ssm_heads, 48);
+    assert_int_equal(m.ssm_head_dim, 128);
+    assert_int_equal(m.ssm_groups, 16);
+    assert_int_equal(m.ssm_state_dim, 128);
+    assert_int_equal(m.conv_kernel, 4);
+    assert_int_equal(m.ssm_dtype, KV_DTYPE_FP32);
+    assert_int_equal(m.mtp_layers, 1);
+    assert_int_equal(m.kv_heads, 4);
+    assert_int_equal(m.head_dim, 256);
+    assert_int_equal(m.sliding_layers, 0);
+    assert_true(info.hybrid);
+
+    /* DeepSeek-V3.2: MLA with the indexer's 128-value keys */
+    snprintf(path, sizeof path, "%s/configs/deepseek-v3.2.config.json", dir ? dir : "fixtures");
+    assert_int_equal(hf_config_load(path, &m, &info, &e), KVT_E_OK);
+    assert_int_equal(m.mla_rank, 512);
+    assert_int_equal(m.mla_rope_dim, 64);
+    assert_int_equal(m.index_head_dim, 128);
+
+    /* Qwen3-Next: no layer_types, full_attention_interval 4: 48 layers, 12 full */
+    p = parse_ok("{\"model_type\": \"qwen3_next\", \"num_hidden_layers\": 48, "
+                 "\"num_attention_heads\": 16, \"num_key_value_heads\": 2, \"head_dim\": 256, "
+                 "\"full_attention_interval\": 4, \"linear_num_value_heads\": 32, "
+                 "\"linear_value_head_dim\": 128, \"linear_num_key_heads\": 16, "
+                 "\"linear_key_head_dim\": 128, \"linear_conv_kernel_dim\": 4}");
+    assert_int_equal(p.m.state_layers, 36);
+    assert_int_equal(p.m.state_kind, KV_STATE_GDN);
+
+    /* Nemotron-H: M Mamba2, * attention, - MLP (no cache): "M-M*M-" is 3 Mamba2
+     * + 1 attention layers that keep something */
+    p = parse_ok("{\"num_hidden_layers\": 6, \"num_attention_heads\": 32, "
+                 "\"num_key_value_heads\": 8, \"head_dim\": 128, "
+                 "\"hybrid_override_pattern\": \"M-M*M-\", \"mamba_num_heads\": 128, "
+                 "\"mamba_head_dim\": 64, \"n_groups\": 8, \"ssm_state_size\": 128, "
+                 "\"conv_kernel\": 4}");
+    assert_int_equal(p.m.layers, 4);
+    assert_int_equal(p.m.state_layers, 3);
+    assert_int_equal(p.m.state_kind, KV_STATE_MAMBA2);
+    assert_int_equal(p.m.ssm_heads, 128);
+    assert_int_equal(p.m.ssm_groups, 8);
+
+    /* Granite-4.0-H spells them mamba_n_heads, mamba_d_head, ... with layer_types */
+    p = parse_ok("{\"num_hidden_layers\": 4, \"num_attention_heads\": 32, "
+                 "\"num_key_value_heads\": 8, \"head_dim\": 128, \"layer_types\": "
+                 "[\"mamba\", \"mamba\", \"mamba\", \"attention\"], \"mamba_n_heads\": 64, "
+                 "\"mamba_d_head\": 64, \"mamba_n_groups\": 1, \"mamba_d_state\": 128, "
+                 "\"mamba_d_conv\": 4}");
+    assert_int_equal(p.m.state_layers, 3);
+    assert_int_equal(p.m.ssm_state_dim, 128);
+    assert_int_equal(p.m.conv_kernel, 4);
+
+    /* Gemma-3n: the last num_kv_shared_layers reuse earlier layers' KV and hold
+     * none: of 6 layers (sliding, sliding, full, x3), 2 shared leave 4, 1 full */
+    p = parse_ok("{\"num_hidden_layers\": 6, \"num_attention_heads\": 8, "
+                 "\"num_key_value_heads\": 2, \"head_dim\": 256, \"sliding_window\": 512, "
+                 "\"num_kv_shared_layers\": 2, \"layer_types\": [\"sliding_attention\", "
+                 "\"sliding_attention\", \"full_attention\", \"sliding_attention\", "
+                 "\"sliding_attention\", \"full_attention\"]}");
+    assert_int_equal(p.m.layers, 4);
+    assert_int_equal(p.m.sliding_layers, 3);
 }
 
 static void test_files(void **state)
@@ -315,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_mla_fields),
         cmocka_unit_test(test_dtype_and_quantization),
         cmocka_unit_test(test_malformed_and_incomplete),
+        cmocka_unit_test(test_hybrid_configs),
         cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

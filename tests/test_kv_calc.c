@@ -357,6 +357,297 @@ static void test_vllm_versions(void **state)
     assert_true(r.n_notes >= 1);
 }
 
+/* Qwen3.6-35B-A3B (qwen3_5_moe): 40 layers, 10 full attention (2 KV heads x
+ * 256) and 30 gated-delta-net layers (16 key heads x 128, 32 value heads x
+ * 128, conv kernel 4, SSM state fp32). */
+static struct kv_model qwen36(void)
+{
+    return (struct kv_model){.layers = 40,
+                             .heads = 16,
+                             .kv_heads = 2,
+                             .head_dim = 256,
+                             .dtype = KV_DTYPE_BF16,
+                             .max_position = 262144,
+                             .state_layers = 30,
+                             .state_kind = KV_STATE_GDN,
+                             .ssm_heads = 32,
+                             .ssm_head_dim = 128,
+                             .ssm_groups = 16,
+                             .ssm_state_dim = 128,
+                             .conv_kernel = 4,
+                             .ssm_dtype = KV_DTYPE_FP32};
+}
+
+static void test_gdn_hybrid(void **state)
+{
+    (void)state;
+    struct kv_model m = qwen36();
+    struct kv_deploy d;
+    struct kv_result r;
+
+    /* vllm-logs-2x-public.md's worked example (row h01, vLLM 0.24, fp8 KV):
+     * attention 2 x 2 x 256 x 1 B = 1,024 B a token a layer; a GDN layer's
+     * state: conv (128 x 16 x 2 + 128 x 32 = 8,192 channels) x 3 taps x 2 B =
+     * 49,152 B, SSM 32 x 128 x 128 x 4 B = 2,097,152 B: 2,146,304 B. The block
+     * grows to 16 x ceil(2,146,304 / (16 x 1,024)) = 16 x 131 = 2,096 tokens,
+     * a page of 2,146,304 B. 10 + 30 layers: 30 >= 1.5 x 10, groups of 10,
+     * 1 + 3 groups. 5.98 GiB = 6,420,976,107 B / (2,146,304 x 10) = 299 blocks.
+     * A request: ceil(131,072 / 2,096) = 63 + 3 x 2 (align) = 69;
+     * int(299 / 69 x 131,072) = 567,978 tokens. */
+    kv_deploy_defaults(&d);
+    at(&d, "0.24.0");
+    d.kv_dtype = KV_DTYPE_FP8;
+    d.kv_budget_gib = 5.98;
+    d.max_model_len = 131072;
+    r = run(&m, &d);
+    assert_int_equal(r.kv_bytes_per_token, 10 * 1024);
+    assert_int_equal(r.state_layer_bytes, 2146304);
+    assert_int_equal(r.state_bytes_per_request, 30 * 2146304ull);
+    assert_int_equal(r.attention_block_size, 2096);
+    assert_int_equal(r.page_bytes, 2146304);
+    assert_int_equal(r.group_size, 10);
+    assert_int_equal(r.kv_cache_groups, 4);
+    assert_int_equal(r.state_groups, 3);
+    assert_int_equal(r.padding_layers, 0);
+    assert_int_equal(r.num_gpu_blocks, 299);
+    assert_int_equal(r.blocks_per_request, 69);
+    assert_int_equal(r.kv_tokens, 567978);
+
+    /* 0.19: one block per Mamba group: 63 + 3 = 66, and the token line
+     * floor(299 / 4 groups) x 2,096 = 74 x 2,096 = 155,104 */
+    at(&d, "0.19.0");
+    r = run(&m, &d);
+    assert_int_equal(r.blocks_per_request, 66);
+    assert_int_equal(r.kv_tokens, 155104);
+    /* 0.24 without prefix caching: one running state, 66 again */
+    at(&d, "0.24.0");
+    d.no_prefix_caching = true;
+    r = run(&m, &d);
+    assert_int_equal(r.blocks_per_request, 66);
+    d.no_prefix_caching = false;
+    /* "all" keeps a state a block: 63 + 3 x 63 = 252 */
+    d.mamba_mode = KV_MAMBA_ALL;
+    r = run(&m, &d);
+    assert_int_equal(r.blocks_per_request, 252);
+    d.mamba_mode = KV_MAMBA_DEFAULT;
+
+    /* MTP with k = 2: the conv state keeps 3 + 2 taps: 8,192 x 5 x 2 = 81,920 B,
+     * + 2,097,152 = 2,179,072 B = 16 x 1,024 x 133: a block of 2,128 tokens.
+     * One MTP layer joins the full-attention bucket (11 layers; 30 >= 16.5, so
+     * still groups of 11: 1 + ceil(30 / 11) = 3 state groups, 3 x 11 + 11 - 41 =
+     * 3 padding). A Mamba group holds 2 + 2 blocks in align mode. */
+    m.mtp_layers = 1;
+    d.spec_method = KV_SPEC_MTP;
+    d.spec_tokens = 2;
+    r = run(&m, &d);
+    assert_int_equal(r.draft_layers, 1);
+    assert_int_equal(r.kv_bytes_per_token, 11 * 1024);
+    assert_int_equal(r.state_layer_bytes, 2179072);
+    assert_int_equal(r.attention_block_size, 2128);
+    assert_int_equal(r.group_size, 11);
+    assert_int_equal(r.state_groups, 3);
+    assert_int_equal(r.padding_layers, 3);
+    assert_int_equal(r.blocks_state_per_group, 4);
+    /* ceil(131,072 / 2,128) = 62 (61.6) + 3 x 4 = 74 */
+    assert_int_equal(r.blocks_per_request, 62 + 12);
+
+    /* TP 2 halves every part: conv 4,096 x 3 x 2 = 24,576 B, SSM 16 x 128 x
+     * 128 x 4 = 1,048,576 B: 1,073,152 B; one KV head, 512 B a token:
+     * 16 x ceil(1,073,152 / 8,192) = 16 x 131 = 2,096 tokens again */
+    m = qwen36();
+    d.spec_method = KV_SPEC_NONE;
+    d.spec_tokens = 0;
+    d.tp = 2;
+    r = run(&m, &d);
+    assert_int_equal(r.state_layer_bytes, 1073152);
+    assert_int_equal(r.attention_block_size, 2096);
+    assert_int_equal(r.page_bytes, 1073152);
+    /* TP 3 divides neither the 32 value heads nor the 2 KV heads */
+    d.tp = 3;
+    {
+        enum kv_field bad, other;
+        assert_int_not_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_OK);
+    }
+}
+
+static void test_mamba2_state(void **state)
+{
+    (void)state;
+    /* A Mamba2 hybrid: 8 heads x 64, 1 group, state 128, conv 4, bf16
+     * throughout; 4 attention layers (8 KV heads x 128) + 12 Mamba2 layers.
+     * TP 1: conv (8 x 64 + 2 x 1 x 128 = 768 channels) x 3 x 2 B = 4,608 B,
+     * SSM 8 x 64 x 128 x 2 B = 131,072 B: 135,680 B. Attention 2 x 8 x 128 x
+     * 2 = 4,096 B a token: 16 x ceil(135,680 / 65,536) = 48 tokens. */
+    struct kv_model m = {.layers = 16,
+                         .heads = 32,
+                         .kv_heads = 8,
+                         .head_dim = 128,
+                         .dtype = KV_DTYPE_BF16,
+                         .state_layers = 12,
+                         .state_kind = KV_STATE_MAMBA2,
+                         .ssm_heads = 8,
+                         .ssm_head_dim = 64,
+                         .ssm_groups = 1,
+                         .ssm_state_dim = 128,
+                         .conv_kernel = 4};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.max_model_len = 4096;
+    r = run(&m, &d);
+    assert_int_equal(r.state_layer_bytes, 135680);
+    assert_int_equal(r.attention_block_size, 48);
+    /* 4 attention + 12 Mamba: groups of 4, 1 + 3 groups */
+    assert_int_equal(r.group_size, 4);
+    assert_int_equal(r.kv_cache_groups, 4);
+    /* TP 2: the single group is replicated to 2, channels 512 + 2 x 2 x 128 =
+     * 1,024, 512 a GPU: conv 3 x 512 x 2 = 3,072 B; SSM 4 x 64 x 128 x 2 =
+     * 65,536 B: 68,608 B */
+    d.tp = 2;
+    r = run(&m, &d);
+    assert_int_equal(r.state_layer_bytes, 68608);
+    /* an SSM state kept in fp32 doubles that part: 3,072 + 131,072 */
+    d.mamba_ssm_dtype = KV_DTYPE_FP32;
+    r = run(&m, &d);
+    assert_int_equal(r.state_layer_bytes, 3072 + 131072);
+}
+
+static void test_spec_dcp_overrides(void **state)
+{
+    (void)state;
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+    enum kv_field bad, other;
+
+    /* row h07 (vLLM 0.9.1): Llama-3.1-8B + a one-layer EAGLE draft: 33 layers
+     * of 2 x 8 x 128 x 2 = 4,096 B a token; a block id 16 x 4,096 x 33 =
+     * 2,162,688 B. 51.63 GiB = 55,437,290,373 B: 25,633 blocks; tokens
+     * 25,633 x 16 = 410,128 (logged); 25,633 / 8,192 = 3.13x (logged). */
+    kv_deploy_defaults(&d);
+    at(&d, "0.9.1");
+    d.spec_method = KV_SPEC_EAGLE;
+    d.spec_tokens = 3;
+    d.kv_budget_gib = 51.63;
+    d.max_model_len = 131072;
+    r = run(&m, &d);
+    assert_int_equal(r.draft_layers, 1);
+    assert_int_equal(r.block_set_bytes, 2162688);
+    assert_int_equal(r.num_gpu_blocks, 25633);
+    assert_int_equal(r.kv_tokens, 410128);
+    /* ngram drafts hold no KV; spec tokens without a method are refused */
+    d.spec_method = KV_SPEC_NGRAM;
+    r = run(&m, &d);
+    assert_int_equal(r.draft_layers, 0);
+    d.spec_method = KV_SPEC_NONE;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_MISSING);
+    assert_int_equal(bad, KV_FIELD_SPEC_METHOD);
+    /* MTP on a model without MTP layers: the count is missing */
+    d.spec_method = KV_SPEC_MTP;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_MISSING);
+    assert_int_equal(bad, KV_FIELD_SPEC_LAYERS);
+
+    /* DCP 2 at TP 2 (0.19 token line): a request of 8,192 tokens spreads over
+     * 2 ranks: ceil(8,192 / (16 x 2)) = 256 blocks; tokens floor(blocks) x 16 x 2 */
+    kv_deploy_defaults(&d);
+    at(&d, "0.19.0");
+    d.tp = 2;
+    d.dcp = 2;
+    d.max_model_len = 8192;
+    d.num_gpu_blocks_override = 1000;
+    r = run(&m, &d);
+    assert_true(r.blocks_overridden);
+    assert_int_equal(r.num_gpu_blocks, 1000);
+    assert_int_equal(r.blocks_per_request, 256);
+    assert_int_equal(r.kv_tokens, 1000 * 16 * 2);
+    /* DCP must divide TP */
+    d.dcp = 4;
+    d.tp = 2;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_CONFLICT);
+    assert_int_equal(bad, KV_FIELD_DCP);
+
+    /* --kv-cache-memory-bytes 8G = 8,589,934,592 B, exact: Qwen2.5-7B's block
+     * id is 16 x 2,048 x 28 = 917,504 B: 9,362 blocks */
+    m = qwen7b();
+    kv_deploy_defaults(&d);
+    d.kv_cache_memory_bytes = 8589934592ull;
+    d.max_model_len = 8192;
+    r = run(&m, &d);
+    assert_true(r.budget_given);
+    assert_int_equal(r.kv_budget_bytes, 8589934592ull);
+    assert_int_equal(r.num_gpu_blocks, 9362);
+}
+
+static void test_mla_dtypes_and_backends(void **state)
+{
+    (void)state;
+    /* DeepSeek-V3.2: 61 layers, rank 512 + rope 64, an indexer of 128. */
+    struct kv_model m = {.layers = 61,
+                         .heads = 128,
+                         .mla_rank = 512,
+                         .mla_rope_dim = 64,
+                         .index_head_dim = 128,
+                         .dtype = KV_DTYPE_BF16};
+    struct kv_deploy d;
+    struct kv_result r;
+    enum kv_field bad, other;
+
+    /* auto = fp8_ds_mla: 512 fp8 + 4 x 4 B scales + 64 x 2 B rope = 656 B, and
+     * the indexer's 128 fp8 keys + 128 / 128 x 4 B scale = 132 B: 788 B a token
+     * a layer, 61 x 788 = 48,068 B; FlashMLA-sparse forces 64-token blocks:
+     * a page of 64 x 788 = 50,432 B. Row h09: TP 8 PP 4, 18,976 blocks:
+     * 18,976 x 64 = 1,214,464 tokens; 18,976 / ceil(163,840 / 64) = 7.41x */
+    kv_deploy_defaults(&d);
+    at(&d, "0.13.0");
+    d.tp = 8;
+    d.pp = 4;
+    d.num_gpu_blocks_override = 18976;
+    d.max_model_len = 163840;
+    r = run(&m, &d);
+    assert_int_equal(r.kv_dtype, KV_DTYPE_FP8_DS_MLA);
+    assert_int_equal(r.layer_token_bytes, 788);
+    assert_int_equal(r.kv_bytes_per_token, 48068);
+    assert_int_equal(r.deploy.block_size, 64);
+    assert_int_equal(r.page_bytes, 50432);
+    assert_int_equal(r.kv_tokens, 1214464);
+    assert_int_equal(r.blocks_per_request, 2560);
+    /* fp8_ds_mla only fits a 512 + 64 latent */
+    m.mla_rank = 256;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_CONFLICT);
+    assert_int_equal(bad, KV_FIELD_KV_DTYPE);
+
+    /* dense MLA (DeepSeek-V3): CUTLASS MLA's 128 on SM100, 16 kept on Hopper
+     * (row r022, vLLM 0.19 on H100), FlashMLA's 64 when named */
+    m.mla_rank = 512;
+    m.index_head_dim = 0;
+    kv_deploy_defaults(&d);
+    d.gpu_sm = 100;
+    r = run(&m, &d);
+    assert_int_equal(r.deploy.block_size, 128);
+    d.gpu_sm = 90;
+    r = run(&m, &d);
+    assert_int_equal(r.deploy.block_size, 16);
+    d.backend = KV_BACKEND_FLASHMLA;
+    r = run(&m, &d);
+    assert_int_equal(r.deploy.block_size, 64);
+    /* an MLA backend for a model without MLA is a contradiction */
+    m = qwen7b();
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_CONFLICT);
+    assert_int_equal(bad, KV_FIELD_ATTENTION_BACKEND);
+
+    /* nvfp4: each head's 128 values as 64 B of packed 4-bit values + 128 / 16 =
+     * 8 B of fp8 scales = 72 B; K and V of 4 heads: 576 B a layer, x 28 =
+     * 16,128 B a token */
+    kv_deploy_defaults(&d);
+    d.kv_dtype = KV_DTYPE_NVFP4;
+    r = run(&m, &d);
+    assert_int_equal(r.kv_bytes_per_token, 16128);
+    /* a head of 72 values does not split into blocks of 16 */
+    m.head_dim = 72;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_CONFLICT);
+}
+
 static void test_group_rule_by_release(void **state)
 {
     (void)state;
@@ -755,6 +1046,10 @@ int main(void)
         cmocka_unit_test(test_hybrid_near_equal_buckets),
         cmocka_unit_test(test_group_rule_by_release),
         cmocka_unit_test(test_vllm_versions),
+        cmocka_unit_test(test_gdn_hybrid),
+        cmocka_unit_test(test_mamba2_state),
+        cmocka_unit_test(test_spec_dcp_overrides),
+        cmocka_unit_test(test_mla_dtypes_and_backends),
         cmocka_unit_test(test_sliding_window_rule),
         cmocka_unit_test(test_all_layers_slide),
         cmocka_unit_test(test_pipeline_stages),

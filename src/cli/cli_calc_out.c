@@ -66,16 +66,34 @@ static void per_token(FILE *out, const struct kv_result *r)
     const struct kv_model *m = &r->model;
 
     fputs("\nKV cache per token, whole model\n", out);
-    if (r->mla)
+    uint32_t attn = r->full_layers + r->sliding_layers;
+    if (r->mla && m->index_head_dim > 0)
+        snprintf(left, sizeof left, "%u layers %s %s B a token (%s + the indexer's keys)", attn,
+                 g->times, kvt_fmt_int(r->layer_token_bytes, n1, sizeof n1),
+                 kv_dtype_name(r->kv_dtype));
+    else if (r->mla && r->kv_dtype != KV_DTYPE_FP8_DS_MLA)
         snprintf(left, sizeof left, "(%u + %u) latent %s %u layers %s %u B", m->mla_rank,
-                 m->mla_rope_dim, g->times, m->layers, g->times, r->kv_elem_bytes);
+                 m->mla_rope_dim, g->times, attn, g->times, r->kv_elem_bytes);
+    else if (r->mla || r->kv_elem_bytes == 0)
+        snprintf(left, sizeof left, "%u layers %s %s B a token (%s)", attn, g->times,
+                 kvt_fmt_int(r->layer_token_bytes, n1, sizeof n1), kv_dtype_name(r->kv_dtype));
     else
         snprintf(left, sizeof left, "2 (K, V) %s %u layers %s %u KV heads %s %u dims %s %u B",
-                 g->times, m->layers, g->times, m->kv_heads, g->times, m->head_dim, g->times,
+                 g->times, attn, g->times, m->kv_heads, g->times, m->head_dim, g->times,
                  r->kv_elem_bytes);
     snprintf(right, sizeof right, "%s B (%s)", kvt_fmt_int(r->kv_bytes_per_token, n1, sizeof n1),
              kvt_fmt_bytes((double)r->kv_bytes_per_token, b1, sizeof b1));
     line(out, left, right);
+    if (r->draft_layers > 0)
+        fprintf(out, "  (%u of the layers are the speculative draft's)\n", r->draft_layers);
+    if (r->state_layers > 0) {
+        snprintf(left, sizeof left, "%u %s layers' state, one request", r->state_layers,
+                 m->state_kind == KV_STATE_GDN ? "gated-delta-net" : "Mamba2");
+        snprintf(right, sizeof right, "%s B (%s)",
+                 kvt_fmt_int(r->state_bytes_per_request, n1, sizeof n1),
+                 kvt_fmt_bytes((double)r->state_bytes_per_request, b1, sizeof b1));
+        line(out, left, right);
+    }
     if (r->mla && r->deploy.tp > 1)
         fprintf(out, "  the latent is not split by TP: every GPU keeps all of it\n");
     else if (r->replicated)
@@ -88,7 +106,28 @@ static void per_token(FILE *out, const struct kv_result *r)
 
 static void grouping(FILE *out, const struct kv_result *r)
 {
-    char w[32];
+    char w[32], b1[32];
+
+    if (r->state_layers > 0) {
+        if (r->attention_block_size > 0)
+            fprintf(out,
+                    "  one layer's state is %s on this GPU: the attention block grows to %u "
+                    "tokens to hold it\n",
+                    kvt_fmt_bytes((double)r->state_layer_bytes, b1, sizeof b1),
+                    r->attention_block_size);
+        fprintf(out,
+                "  hybrid: %u attention + %u recurrent layers; vLLM groups them %u at a time:\n"
+                "  %u attention group%s + %u state group%s",
+                r->full_layers + r->sliding_layers, r->state_layers, r->group_size,
+                r->full_groups + r->sliding_groups,
+                r->full_groups + r->sliding_groups == 1 ? "" : "s", r->state_groups,
+                r->state_groups == 1 ? "" : "s");
+        if (r->padding_layers)
+            fprintf(out, " (%u padding layer%s)", r->padding_layers,
+                    r->padding_layers == 1 ? "" : "s");
+        fputc('\n', out);
+        return;
+    }
 
     if (!r->hybrid) {
         if (r->sliding_layers > 0)
@@ -145,6 +184,14 @@ static void per_request(FILE *out, const struct kv_result *r)
                  kvt_fmt_int(d->max_num_batched_tokens, n2, sizeof n2), n1, d->block_size);
     else if (!r->hybrid)
         snprintf(left, sizeof left, "blocks per sequence: ceil(%s / %u)", n1, d->block_size);
+    else if (r->state_groups > 0)
+        snprintf(left, sizeof left, "blocks per sequence: %u %s %s + %u %s %s (%s)",
+                 r->full_groups + r->sliding_groups, g->times,
+                 kvt_fmt_int(r->blocks_full_per_group, n2, sizeof n2), r->state_groups, g->times,
+                 kvt_fmt_int(r->blocks_state_per_group, n3, sizeof n3),
+                 r->mamba_mode == KV_MAMBA_ALIGN ? "align"
+                 : r->mamba_mode == KV_MAMBA_ALL ? "all"
+                                                 : "none");
     else
         snprintf(left, sizeof left, "blocks per sequence: %u %s %s + %u %s %s", r->full_groups,
                  g->times, kvt_fmt_int(r->blocks_full_per_group, n2, sizeof n2), r->sliding_groups,
@@ -202,9 +249,12 @@ static void capacity(FILE *out, const struct kv_result *r)
     if (!r->has_blocks)
         return;
     fputs("\nCapacity\n", out);
-    snprintf(left, sizeof left, "%s %s %s per block id",
-             kvt_fmt_bytes((double)r->kv_budget_bytes, b1, sizeof b1), g->divide,
-             kvt_fmt_bytes((double)r->block_set_bytes, b2, sizeof b2));
+    if (r->blocks_overridden)
+        snprintf(left, sizeof left, "--num-gpu-blocks-override, whatever the memory");
+    else
+        snprintf(left, sizeof left, "%s %s %s per block id",
+                 kvt_fmt_bytes((double)r->kv_budget_bytes, b1, sizeof b1), g->divide,
+                 kvt_fmt_bytes((double)r->block_set_bytes, b2, sizeof b2));
     snprintf(right, sizeof right, "%s blocks (%s tokens)",
              kvt_fmt_int(r->num_gpu_blocks, n1, sizeof n1),
              kvt_fmt_int(r->kv_tokens, n2, sizeof n2));
@@ -221,6 +271,13 @@ static void capacity(FILE *out, const struct kv_result *r)
                 "  %s the weights and overhead do not fit in this GPU's share: no KV at all.\n"
                 "    Try a smaller --weights-dtype, a larger --tp, or a larger GPU.\n",
                 g->cross);
+    } else if (r->reason == KV_REASON_SEQ_DOESNT_FIT && r->max_model_len_fits == 0) {
+        fprintf(out,
+                "  %s not even one sequence of %s tokens fits: vLLM refuses to start.\n"
+                "    %s, so no --max-model-len would help: give the cache more memory.\n",
+                g->cross, kvt_fmt_int(r->max_model_len, n1, sizeof n1),
+                r->num_gpu_blocks == 0 ? "Not one block fits in this budget"
+                                       : "Even a one-token request needs more blocks than fit");
     } else if (r->reason == KV_REASON_SEQ_DOESNT_FIT) {
         fprintf(out,
                 "  %s not even one sequence of %s tokens fits: vLLM refuses to start.\n"

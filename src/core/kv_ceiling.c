@@ -9,6 +9,7 @@ struct kv_ceiling kv_ceiling_at(const struct kv_model *m, uint64_t seq, double g
     struct kv_ceiling c = {0};
     struct kv_deploy d;
     struct kv_result res;
+    enum kvt_err e;
 
     if (!(gbps > 0) || !(free_bytes > 0) || seq == 0) {
         c.why = "no bandwidth or free-memory figure";
@@ -21,8 +22,13 @@ struct kv_ceiling kv_ceiling_at(const struct kv_model *m, uint64_t seq, double g
     d.max_model_len = seq;
     d.context = seq;
     d.bandwidth_gbps = gbps;
-    if (kv_calc(m, &d, &res, NULL, NULL) != KVT_E_OK) {
-        c.why = "the calculator cannot place this model at this length (see kvtutor calc)";
+    e = kv_calc(m, &d, &res, NULL, NULL);
+    if (e == KVT_E_OVERFLOW) {
+        c.why = "the figures overflow 64-bit arithmetic at this length (see kvtutor calc)";
+        return c;
+    }
+    if (e != KVT_E_OK) {
+        c.why = kvt_strerror(e); /* the rule the model breaks; kvtutor calc names the field */
         return c;
     }
     if (!kv_calc_decode_at(&res, 1, seq, &c.batch1_tps)) {
