@@ -7,8 +7,10 @@ local outputs = {100, 200, 300, 1000}                -- tokens each request of a
 local AVG = 1500                                     -- prompt + output tokens of an average request
 local avg_fit = kv.calc{model = MODEL, seq = AVG, kv_budget_gib = BUDGET}
 local full_fit = kv.calc{model = MODEL, seq = 8192, kv_budget_gib = BUDGET}
+-- The same card with vLLM's reserve (0.9, as lesson 8 computes it, activations left out).
+local at_util = kv.calc{model = MODEL, gpu = "rtx4090", util = 0.9, seq = 8192}
 local REPLY = 500                                    -- tokens per response
-local rtx = kv.calc{model = MODEL, seq = 8192, context = 8192, batch = 22,
+local rtx = kv.calc{model = MODEL, seq = 8192, context = 8192, batch = full_fit.max_concurrent_seqs,
                     bandwidth_gbps = kv.gpu("rtx4090").bandwidth_gbps}
 
 local function static_use(lens)
@@ -107,8 +109,12 @@ return lesson {
     section {
       title = "Throughput, concurrency and latency",
       text = "Little's law ties them: requests finished per second = requests in flight ÷ "
-          .. "seconds each one takes. On an RTX 4090 with 22 sequences of 8,192 tokens, a "
-          .. "decode step reads the weights once and 22 caches, for "
+          .. "seconds each one takes. On an RTX 4090 with the first lesson's " .. BUDGET
+          .. " GiB of cache (24 GiB less the weights, nothing held back), "
+          .. full_fit.max_concurrent_seqs .. " sequences of 8,192 tokens fit; at "
+          .. "gpu_memory_utilization 0.9 the budget is smaller and " .. at_util.max_concurrent_seqs .. " fit, as the lesson on "
+          .. "weights shows. With " .. full_fit.max_concurrent_seqs .. ", a decode step reads "
+          .. "the weights once and " .. full_fit.max_concurrent_seqs .. " caches, for "
           .. f(rtx.decode_tokens_per_s, 0) .. " tokens/s in total, "
           .. f(rtx.decode_tokens_per_s_per_seq) .. " per sequence: " .. REPLY .. "-token "
           .. "replies finish at " .. f(rtx.decode_tokens_per_s / REPLY, 2) .. " requests/s. "
@@ -210,7 +216,8 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
     },
     numeric {
       id = "requests-per-s",
-      prompt = "An RTX 4090 (1,008 GB/s) decodes 22 Qwen2.5-7B sequences of 8,192 tokens at a "
+      prompt = "An RTX 4090 (1,008 GB/s) decodes 22 Qwen2.5-7B sequences (15.23 GB of BF16 "
+            .. "weights; 28 layers, 4 KV heads of 128 dims) of 8,192 tokens at a "
             .. "time, memory-bound. Each reply is 500 tokens. In steady state, how many requests "
             .. "finish per second (ignore prefill)?",
       expected = rtx.decode_tokens_per_s / REPLY, unit = "", tolerance = rel(0.03),

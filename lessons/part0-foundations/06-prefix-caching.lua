@@ -104,8 +104,13 @@ return lesson {
           .. "a timestamp or user name at the top of the system prompt makes every request's "
           .. "first block different and nothing is reused. Unique prompts (one-off documents, "
           .. "random benchmarks) share nothing. Under memory pressure the cached blocks are the "
-          .. "first evicted. And decode speed is unchanged: every sequence still reads its whole "
-          .. "context at every step, shared blocks included.",
+          .. "first evicted. And decode speed is unchanged by default: every sequence still "
+          .. "reads its whole context at every step, shared blocks included. The exception is "
+          .. "cascade attention: when enough running requests share a long prefix, vLLM V1's "
+          .. "FlashAttention backend can attend over the shared blocks once for the whole batch "
+          .. "and read them once. It is opt-in in recent releases (vllm/config/model.py, "
+          .. "ModelConfig.disable_cascade_attn defaults to True; --no-disable-cascade-attn), "
+          .. "and even then a heuristic decides per step whether to use it.",
     },
   },
 
@@ -147,10 +152,12 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
     },
     followup {
       question = "Does prefix caching make decode faster?",
-      answer = "No. It saves the prefill of the shared tokens and the memory to hold them, but "
-            .. "each decode step still reads every sequence's whole context, shared blocks "
-            .. "included. The indirect gain is capacity: the memory saved lets more sequences "
-            .. "run at once, which raises total throughput.",
+      answer = "Not by default. It saves the prefill of the shared tokens and the memory to "
+            .. "hold them, but each decode step still reads every sequence's whole context, "
+            .. "shared blocks included. The indirect gain is capacity: the memory saved lets "
+            .. "more sequences run at once, which raises total throughput. The exception is "
+            .. "cascade attention, opt-in in recent vLLM releases: with many requests on one "
+            .. "long shared prefix it reads the shared blocks once for the batch.",
       points = {
         point { "decode still reads the whole context", weight = 2,
                 about = {"decode", "each decode step", "decode step", "it", "each step"},
@@ -167,7 +174,7 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
         misconception { about = {"decode", "prefix caching", "it"},
                         said = {"makes decode faster", "decode faster", "reads less", "skips the shared blocks",
                                 "fewer bytes per step"},
-                        why = "each decode step still reads every sequence's whole context, shared blocks included" },
+                        why = "each decode step still reads every sequence's whole context, shared blocks included, unless cascade attention is turned on" },
       },
     },
   },
