@@ -429,7 +429,7 @@ enum tutor_answered tutor_answer(struct tutor_session *s, const char *typed,
     if (tutor_finished(s) || a->graded)
         return a->graded ? (a->saved ? TUTOR_GRADED : TUTOR_UNSAVED) : TUTOR_UNREAD;
     snprintf(a->answer, sizeof a->answer, "%s", typed);
-    grade(s, a->answer);
+    grade(s, typed); /* the whole of it: one past 16 KiB is refused, never cut and graded */
     if (a->grade.verdict == KV_INVALID)
         return TUTOR_UNREAD; /* not an answer: the learner types again */
     a->graded = true;

@@ -108,13 +108,13 @@ const struct lx_lesson *tutor_lesson_at(const struct tutor_session *s, size_t po
 struct tutor_attempt {
     struct tutor_item item;
     const struct lx_lesson *lesson;
-    char id[96];         /* the item's id */
-    struct lx_draw draw; /* numeric: the numbers this attempt asks about */
-    uint64_t seed;       /* numeric: the draw's seed */
-    unsigned hints;      /* hints shown */
-    bool graded;         /* an answer was read and graded */
-    bool practice;       /* recorded without a rating (cram, a retry, reviewed today) */
-    char answer[1024];   /* as typed */
+    char id[96];                  /* the item's id */
+    struct lx_draw draw;          /* numeric: the numbers this attempt asks about */
+    uint64_t seed;                /* numeric: the draw's seed */
+    unsigned hints;               /* hints shown */
+    bool graded;                  /* an answer was read and graded */
+    bool practice;                /* recorded without a rating (cram, a retry, reviewed today) */
+    char answer[KV_TEXT_MAX + 1]; /* as typed: answers are graded whole up to 16 KiB */
     struct lx_grade grade;
     bool diagnosed; /* a wrong number traced to a known mistake */
     double seconds; /* time taken */

@@ -146,7 +146,9 @@ static void build_result(struct quiz *q, int cols)
 
     ui_lines_free(&q->body);
     q->body_cols = cols;
-    snprintf(line, sizeof line, "Your answer: %s", a->answer);
+    /* a long answer is graded whole; the screen shows its first 1,000 bytes */
+    snprintf(line, sizeof line, "Your answer: %.1000s%s", a->answer,
+             strlen(a->answer) > 1000 ? "..." : "");
     ui_lines_text(&q->body, line, w, 2, A_NORMAL);
     ui_lines_text(&q->body, g->verdict == KV_CORRECT ? "Right." : "Not quite.", w, 2,
                   g->verdict == KV_CORRECT ? ui_color(UI_C_RIGHT) | A_BOLD
