@@ -113,8 +113,9 @@ return lesson {
       text = "kv_cache_dtype=fp8 stores each key and value in one byte, halving any model's "
           .. "cache: Qwen2.5-7B goes to " .. gqa // 2048 .. " KiB a token. A public vLLM 0.19 "
           .. "log of exactly that setup on one H100 (at gpu_memory_utilization 0.95, its "
-          .. "non-default args) reports 58.53 GiB available and 137,000 "
-          .. "blocks; the calculator gives " .. n(fp8_log.num_gpu_blocks) .. " (the log rounds "
+          .. "non-default args) reports 58.53 GiB available and a GPU KV cache of 2,192,000 "
+          .. "tokens (vLLM V1 logs tokens, not blocks): 137,000 blocks of 16; the calculator "
+          .. "gives " .. n(fp8_log.num_gpu_blocks) .. " blocks (the log rounds "
           .. "the GiB). It is independent of the weights' dtype, and attention must dequantise "
           .. "as it reads, with per-tensor scales to keep the error small.",
     },
@@ -236,8 +237,9 @@ SWA    Gemma-3-27B at 32,768 tokens: 6.73 GiB held by vLLM vs 15.50 GiB all-full
     },
     numeric {
       id = "fp8-log-blocks",
-      prompt = "vLLM logged \"Available KV cache memory: 58.53 GiB\" for Qwen2.5-7B with "
-            .. "kv_cache_dtype=fp8. How many 16-token blocks does that make?",
+      prompt = "vLLM 0.19 logged \"Available KV cache memory: 58.53 GiB\" for Qwen2.5-7B (28 "
+            .. "layers, 4 KV heads of 128 dims) with kv_cache_dtype=fp8. How many 16-token "
+            .. "blocks does that make?",
       expected = fp8_log.num_gpu_blocks, unit = "blocks", tolerance = rel(0.001), model = MODEL,
       diagnose = "capacity", kv_dtype = "fp8",
       hints = { "A block: 16 tokens × 28 KiB.", "58.53 × 2^30 ÷ 458,752." },

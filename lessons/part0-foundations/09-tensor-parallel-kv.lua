@@ -31,7 +31,7 @@ return lesson {
   baseline = "Shoeybi et al., \"Megatron-LM\" (2019), attention heads split across GPUs; vLLM's "
           .. "KV-head partitioning and replication (vllm/config: get_num_kv_heads) and MLA's "
           .. "unsplit latent; two public vLLM 0.19 start-up logs on H100s (llm-d-planner "
-          .. "accuracy results): Qwen2.5-7B TP 4 with 67.34 GiB, 315,205 blocks, 615.63x; "
+          .. "accuracy results): Qwen2.5-7B TP 4 with 67.34 GiB, 5,043,280 tokens, 615.63x; "
           .. "DeepSeek-V2-Lite TP 4 with 63.73 GiB, 2,199,888 tokens",
   concept = "tensor-parallel",
   requires = {"shrinking-kv"},
@@ -87,7 +87,8 @@ return lesson {
     section {
       title = "What a real start-up log shows",
       text = "A public vLLM 0.19 log of Qwen2.5-7B at TP 4 on H100s reports 67.34 GiB of KV "
-          .. "memory available on each GPU and 315,205 blocks. A block on one GPU holds 16 "
+          .. "memory available on each GPU and a GPU KV cache of 5,043,280 tokens (V1 logs "
+          .. "tokens, not blocks): 315,205 blocks of 16. A block on one GPU holds 16 "
           .. "tokens × " .. n(per_gpu(MODEL, 4)) .. " bytes; the calculator gets "
           .. n(tp4.num_gpu_blocks) .. " blocks from the rounded GiB and a maximum concurrency "
           .. "of " .. string.format("%.2f", tp4.max_concurrency) .. " for 8,192 tokens; the log "
@@ -192,8 +193,9 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
     },
     numeric {
       id = "log-blocks",
-      prompt = "vLLM logged \"Available KV cache memory: 67.34 GiB\" on each GPU for Qwen2.5-7B "
-            .. "at TP 4. How many 16-token blocks does each GPU hold?",
+      prompt = "vLLM 0.19 logged \"Available KV cache memory: 67.34 GiB\" on each GPU for "
+            .. "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, BF16) at TP 4. How many 16-token "
+            .. "blocks does each GPU hold?",
       expected = tp4.num_gpu_blocks, unit = "blocks", tolerance = rel(0.001),
       hints = { "Each GPU holds one KV head: 14,336 B a token.", "67.34 × 2^30 ÷ (16 × 14,336)." },
     },
