@@ -316,23 +316,23 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
     },
     numeric {
       id = "per-sequence-other",
-      prompt = "How much KV cache does one {model} sequence of {seq} tokens hold, in BF16, in GiB?",
-      params = { model = {"llama-3.1-8b", "mistral-7b-v0.3", "qwen3-8b", "qwen2.5-14b", "llama-3.2-3b"},
-                 seq = {4096, 8192, 16384, 32768} },
-      expected = function(p) return kv.calc{model = p.model}.kv_bytes_per_token * p.seq / GiB end,
-      unit = "GiB", tolerance = rel(0.02),
-      hints = { "kvtutor models lists each model's layers, KV heads and head dimension." },
+      prompt = "How much KV cache does one Qwen3-8B sequence (36 layers, 8 KV heads of 128 dims) "
+            .. "of {seq} tokens hold, in BF16, in GiB?",
+      params = { seq = {4096, 8192, 16384, 32768} },
+      expected = function(p) return kv.calc{model = "qwen3-8b"}.kv_bytes_per_token * p.seq / GiB end,
+      unit = "GiB", tolerance = rel(0.02), model = "qwen3-8b",
+      hints = { "Per token: 2 (K and V) × layers × KV heads × head dim × 2 bytes.",
+                "Times the tokens; a GiB is 2^30 bytes." },
     },
     numeric {
       id = "concurrency-other",
-      prompt = "{model} has {budget} GiB left for its BF16 cache. How many whole {seq}-token "
-            .. "sequences fit, with 16-token blocks?",
-      params = { model = {"llama-3.1-8b", "mistral-7b-v0.3", "qwen3-8b", "qwen2.5-7b"},
-                 seq = {4096, 8192, 16384}, budget = range(8, 40, 4) },
+      prompt = "Mistral-7B-v0.3 (32 layers, 8 KV heads of 128 dims) has {budget} GiB left for "
+            .. "its BF16 cache. How many whole {seq}-token sequences fit, with 16-token blocks?",
+      params = { seq = {4096, 8192, 16384}, budget = range(8, 40, 4) },
       expected = function(p)
-        return kv.calc{model = p.model, seq = p.seq, kv_budget_gib = p.budget}.max_concurrent_seqs
+        return kv.calc{model = "mistral-7b-v0.3", seq = p.seq, kv_budget_gib = p.budget}.max_concurrent_seqs
       end,
-      unit = "", tolerance = abs(0.5), diagnose = "capacity",
+      unit = "", tolerance = abs(0.5), diagnose = "capacity", model = "mistral-7b-v0.3",
       hints = { "Per-sequence cache first, then divide the budget and round down." },
     },
     choice {

@@ -228,12 +228,11 @@ SWA    Gemma-3-27B at 32,768 tokens: 6.73 GiB held by vLLM vs 15.50 GiB all-full
     },
     numeric {
       id = "fp8-model",
-      prompt = "With kv_cache_dtype=fp8, how many KiB does one {model} token take?",
-      params = { model = {"llama-3.1-8b", "llama-3.1-70b", "qwen2.5-72b", "mistral-7b-v0.3",
-                          "qwen3-32b"} },
-      expected = function(p) return per_token{model = p.model, kv_dtype = "fp8"} / 1024 end,
-      unit = "KiB", tolerance = rel(0.01), kv_dtype = "fp8",
-      hints = { "kvtutor models lists each model's BF16 figure; fp8 is half." },
+      prompt = "With kv_cache_dtype=fp8, how many KiB does one token of Qwen2.5-72B (80 layers, "
+            .. "8 KV heads of 128 dims) take?",
+      expected = per_token{model = "qwen2.5-72b", kv_dtype = "fp8"} / 1024,
+      unit = "KiB", tolerance = rel(0.01), model = "qwen2.5-72b", kv_dtype = "fp8",
+      hints = { "2 (K and V) × layers × KV heads × head dim × 1 byte.", "A KiB is 1,024 bytes." },
     },
     numeric {
       id = "fp8-log-blocks",

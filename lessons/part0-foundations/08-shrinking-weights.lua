@@ -197,15 +197,11 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
     },
     numeric {
       id = "int4-model",
-      prompt = "How many GiB do {model}'s weights take at 4.125 bits a weight (4-bit with a "
-            .. "scale per 128)?",
-      params = { model = {"llama-3.1-8b", "llama-3.1-70b", "qwen2.5-14b", "qwen2.5-32b",
-                          "qwen2.5-72b", "mistral-7b-v0.3"} },
-      expected = function(p)
-        return kv.calc{model = p.model, weights_dtype = "int4"}.weights_bytes / GiB
-      end,
+      prompt = "How many GiB do Qwen2.5-32B's 32,763,876,352 parameters take at 4.125 bits a "
+            .. "weight (4-bit with a scale per 128)?",
+      expected = kv.calc{model = "qwen2.5-32b", weights_dtype = "int4"}.weights_bytes / GiB,
       unit = "GiB", tolerance = rel(0.02), diagnose = "units",
-      hints = { "kvtutor models lists the parameters.", "Parameters × 4.125 ÷ 8 bytes." },
+      hints = { "Parameters × 4.125 ÷ 8 bytes.", "A GiB is 2^30 bytes." },
     },
     numeric {
       id = "bf16-fit-4090",
