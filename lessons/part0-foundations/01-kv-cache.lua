@@ -253,6 +253,34 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         why = "decode reads every weight for one token per sequence: about one FLOP per byte, memory-bound" },
       },
     },
+    followup {
+      question = "Why cache the keys and values, but not the queries?",
+      answer = "A token's query is used only at its own step: it attends over every earlier "
+            .. "token's key and value once, and no later token ever reads it, because attention "
+            .. "is causal and each new token brings its own query. The keys and values of past "
+            .. "tokens are read again at every later step, so caching them saves recomputing "
+            .. "the whole prefix for each new token; a cached query would be data nothing reads.",
+      points = {
+        point { "a query is used only at its own step", weight = 2,
+                about = {"query", "queries", "Q", "token's query", "the new token's query"},
+                said = {"used only at its own step", "used once", "only at its own step", "never read again",
+                        "no later token ever reads", "not reused", "only needed once", "only for the current token"} },
+        point { "past keys and values are read at every later step", weight = 2,
+                about = {"keys and values", "K and V", "past keys", "keys and values of past tokens", "KV"},
+                said = {"read again", "every later step", "every step", "reused", "needed again", "at each step"} },
+        point { "caching them saves recomputing the prefix",
+                accept = {"recomput", "recalculat", "computing the whole prefix", "compute them again"} },
+      },
+      misconceptions = {
+        misconception { about = {"queries", "query", "Q", "past queries"},
+                        said = {"are reused", "reused at every step", "read at every step", "needed at later steps",
+                                "should be cached", "are cached too"},
+                        why = "a query is used only at its own step; later tokens attend with their own queries to earlier keys and values" },
+        misconception { about = {"keys and values", "K and V", "the KV cache"},
+                        said = {"used only once", "used once", "never reused", "not reused"},
+                        why = "every later token attends over all earlier keys and values, so they are reread at every step" },
+      },
+    },
   },
 
   exercises = {

@@ -8,6 +8,7 @@ local base = kv.calc{model = MODEL, seq = 8192, context = 8192, bandwidth_gbps =
 local weights = base.weights_bytes                                   -- 15,231,233,024 B
 local kv_8k = base.kv_bytes_per_token * 8192                         -- 469,762,048 B
 local step_bytes = weights + kv_8k                                   -- 15,700,995,072 B
+local MBU_TPS = 57                     -- an example measured rate for the MBU follow-up
 local rtx4090 = kv.gpu("rtx4090")
 -- Qwen2.5-7B-Instruct's config.json: vocab_size 152,064, hidden 3,584, untied embeddings.
 local VOCAB = 152064
@@ -195,6 +196,41 @@ H100, 32 × 32k context
                         said = {"only fits more", "doesn't make decode faster", "does not speed up",
                                 "no speedup", "only capacity", "no faster"},
                         why = "decode is memory-bound: halving the KV bytes halves that part of every step's reads" },
+      },
+    },
+    followup {
+      question = "What is MBU, and how would you compute it for a decode run?",
+      answer = "MBU, model bandwidth utilisation, is the achieved bandwidth divided by the "
+            .. "peak: the bytes one decode step must read (the weights plus the batch's KV cache) "
+            .. "times the steps per second, over the GPU's peak memory bandwidth (Databricks, \"LLM Inference Performance Engineering\", 2023). "
+            .. "Qwen2.5-7B in BF16 with 8,192 tokens of context reads " .. f(step_bytes / GB, 2)
+            .. " GB a step; measured at " .. MBU_TPS .. " tokens/s on an RTX 4090's 1,008 GB/s, "
+            .. "that is " .. f(step_bytes * MBU_TPS / 1008e9 * 100, 0) .. "%. It says how close "
+            .. "decode runs to the memory roofline, which is the right yardstick for decode: "
+            .. "MFU, the FLOP utilisation, is low for decode by nature.",
+      points = {
+        point { "MBU = bytes read per step × steps/s ÷ peak bandwidth", weight = 2,
+                about = {"MBU", "model bandwidth utilization", "model bandwidth utilisation", "it"},
+                said = {"divided by the peak", "divided by peak", "÷ peak", "over peak bandwidth",
+                        "fraction of peak", "achieved bandwidth", "bytes read", "bytes per step"},
+                accept = {"achieved bandwidth", "achieved memory bandwidth", "fraction of the peak bandwidth"} },
+        point { "the bytes are the weights plus the KV cache", weight = 2,
+                about = {"bytes", "bytes read", "the bytes", "each step", "one decode step"},
+                said = {"weights plus", "weights and the KV cache", "plus the batch's KV cache",
+                        "plus the KV cache", "includes the KV cache"},
+                accept = {"weights + kv", "weights plus kv", "weights plus the kv", "weights and the kv cache"} },
+        point { "MFU is the wrong yardstick for decode",
+                about = {"MFU", "FLOP utilisation", "FLOP utilization", "compute utilization"},
+                said = {"low for decode", "low by nature", "wrong yardstick", "misleading", "not the right"},
+                accept = {"memory roofline", "memory-bound", "memory bound"} },
+      },
+      misconceptions = {
+        misconception { about = {"MBU", "model bandwidth utilization", "it"},
+                        said = {"FLOPs achieved", "compute utilization", "tensor core utilization", "FLOP utilization"},
+                        why = "MBU measures memory bandwidth; FLOP utilisation is MFU, which is low for decode anyway" },
+        misconception { about = {"MBU", "the bytes", "bytes read"},
+                        said = {"only the weights", "ignores the KV cache", "just the weights"},
+                        why = "a decode step reads the weights and every sequence's cache; at long context or large batch the cache dominates" },
       },
     },
   },

@@ -8,6 +8,7 @@ local h100 = kv.gpu("h100")
 local params = kv.calc{model = MODEL}.weights_bytes / 2          -- 7,615,616,512 parameters
 local ridge = h100.tflops * 1e12 / (h100.bandwidth_gbps * 1e9)   -- 295.05 FLOP per byte
 local PROMPT = 2048
+local KV_8K = kv.calc{model = MODEL}.kv_bytes_per_token * 8192    -- 469,762,048 B = 448 MiB
 local GROUP = qwen.heads // qwen.kv_heads                        -- 7 query heads per KV head
 
 -- Time of a pass limited by arithmetic: 2 FLOP per parameter per token.
@@ -186,6 +187,36 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
         misconception { about = {"chunked prefill", "chunking", "it"},
                         said = {"reduces the FLOPs", "less compute", "fewer FLOPs", "skips"},
                         why = "chunking does the same arithmetic spread over more steps; what it bounds is how long any one step takes" },
+      },
+    },
+    followup {
+      question = "With prefill and decode on separate GPUs (disaggregated serving), what has to "
+              .. "move for each 8,192-token Qwen2.5-7B request, and how big is it?",
+      answer = "The prompt's whole KV cache moves: every layer's keys and values for every "
+            .. "prompt token. That is 57,344 B × 8,192 = " .. n(KV_8K) .. " B = "
+            .. f(KV_8K / 2^20, 0) .. " MiB in BF16, half that with an fp8 cache. Over a 400 "
+            .. "Gb/s (50 GB/s) RDMA link that is about " .. f(KV_8K / 50e9 * 1e3, 1) .. " ms, "
+            .. "small next to the " .. f(prefill_ms(8192, h100), 0) .. " ms the prefill itself "
+            .. "takes on an H100, but it must overlap with compute and the link must keep up "
+            .. "with the request rate.",
+      points = {
+        point { "the prompt's whole KV cache moves", weight = 2,
+                about = {"the prompt's KV cache", "KV cache", "keys and values", "what moves", "the cache"},
+                said = {"whole KV cache", "every layer", "moves", "transferred", "sent", "has to move"},
+                accept = {"kv transfer", "transfer the kv"} },
+        point { "448 MiB for 8,192 tokens in BF16", weight = 2,
+                accept = {"448", "470 MB", "469,762,048", "0.4375", "0.44 GiB", "0.47 GB"} },
+        point { "the link's bandwidth decides the cost",
+                accept = {"rdma", "nvlink", "bandwidth", "link", "interconnect", "nixl", "overlap"} },
+      },
+      misconceptions = {
+        misconception { about = {"what moves", "the transfer", "it", "the prefill GPU"},
+                        said = {"only the token ids", "just the tokens", "only the text", "only the last token",
+                                "only the prompt tokens"},
+                        why = "decode needs every layer's keys and values for every prompt token: 56 KiB a token, not the token ids" },
+        misconception { about = {"weights", "the model weights"},
+                        said = {"move per request", "are transferred", "are sent per request"},
+                        why = "each side loads the weights once; per request only the KV cache moves" },
       },
     },
   },

@@ -201,6 +201,43 @@ SWA    Gemma-3-27B at 32,768 tokens: 6.73 GiB held by vLLM vs 15.50 GiB all-full
                         why = "rounding keys and values to 8 bits moves attention scores: usually a little, more with outliers and long context" },
       },
     },
+    followup {
+      question = "kv_cache_dtype=fp8_e4m3 or fp8_e5m2: which would you pick, and what are the "
+              .. "scales for?",
+      answer = "E4M3 has 3 mantissa bits and a small range (±448 in OCP's E4M3FN); E5M2 has 2 "
+            .. "mantissa bits and a range to ±57,344. Keys and values need precision more than "
+            .. "range, so E4M3 is the usual pick, and plain fp8 means E4M3 in vLLM "
+            .. "(vllm/config/cache.py, CacheConfig.cache_dtype). Its small range needs a scale: "
+            .. "a per-tensor k_scale and v_scale (per head with FlashAttention) maps the values "
+            .. "into range, 1.0 unless calibrated (calculate_kv_scales, or scales shipped in an "
+            .. "llm-compressor checkpoint). E5M2 can go without a scale but loses precision. Both "
+            .. "are one byte, so the capacity is the same.",
+      points = {
+        point { "E4M3: more precision, less range", weight = 2,
+                about = {"E4M3", "e4m3", "fp8_e4m3"},
+                said = {"more precision", "3 mantissa bits", "higher precision", "small range", "smaller range",
+                        "less range", "usual pick"} },
+        point { "E5M2: more range, less precision",
+                about = {"E5M2", "e5m2", "fp8_e5m2"},
+                said = {"more range", "2 mantissa bits", "wider range", "less precision", "loses precision",
+                        "larger range", "57,344"} },
+        point { "scales map values into range; 1.0 unless calibrated", weight = 2,
+                accept = {"scale", "k_scale", "v_scale", "calibrat"} },
+        point { "both are one byte: same capacity",
+                accept = {"both are one byte", "one byte", "1 byte", "same capacity", "same size", "same memory"} },
+      },
+      misconceptions = {
+        misconception { about = {"E5M2", "e5m2", "fp8_e5m2"},
+                        said = {"more precision", "more precise", "higher precision"},
+                        why = "E5M2 trades a mantissa bit for range: it is the less precise of the two" },
+        misconception { about = {"E4M3", "E5M2", "one of them", "e4m3"},
+                        said = {"saves more memory", "fewer bytes", "smaller cache"},
+                        why = "both formats are one byte a value; they differ in range and precision, not size" },
+        misconception { about = {"scales", "scaling factors", "the scale"},
+                        said = {"are not needed", "don't matter", "do not matter", "unnecessary"},
+                        why = "E4M3's small range needs a scale; the default 1.0 clips or wastes range unless calibrated" },
+      },
+    },
   },
 
   exercises = {

@@ -181,6 +181,41 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
                         why = "tensor parallelism must divide the attention heads: 28 query heads do not split over 8 GPUs" },
       },
     },
+    followup {
+      question = "An MoE model with MLA (DeepSeek-style) on 8 GPUs: why do deployments run "
+              .. "data-parallel attention with expert parallelism rather than TP 8?",
+      answer = "Under TP 8 every GPU holds the full MLA latent cache of every request, so eight "
+            .. "GPUs' KV memory stores one cache eight times. With data-parallel attention each "
+            .. "GPU runs attention for its own requests and keeps only their latents, so the "
+            .. "cluster holds eight times as many tokens; the expert layers are shared out with "
+            .. "expert parallelism (--enable-expert-parallel), each GPU holding some experts and "
+            .. "tokens sent to them by all-to-all. The price: the DP ranks must step together, "
+            .. "running dummy forward passes when one has no requests (vLLM's Data Parallel "
+            .. "Deployment guide).",
+      points = {
+        point { "under TP the latent is duplicated on every GPU", weight = 2,
+                about = {"TP 8", "tensor parallelism", "TP", "every GPU", "under TP"},
+                said = {"full MLA latent cache", "full latent", "duplicated", "one cache eight times", "copies",
+                        "replicated", "whole latent"} },
+        point { "DP attention: each GPU keeps only its own requests' cache", weight = 2,
+                about = {"data-parallel attention", "DP attention", "data parallel attention", "each GPU"},
+                said = {"its own requests", "only their latents", "own requests", "eight times as many tokens",
+                        "no copies", "different requests"} },
+        point { "the experts are shared out with expert parallelism",
+                accept = {"expert parallel", "enable-expert-parallel", "all-to-all", "experts are split",
+                          "some experts", "experts across"} },
+        point { "the ranks must step together",
+                accept = {"step together", "dummy", "synchron", "lockstep", "aligned"} },
+      },
+      misconceptions = {
+        misconception { about = {"data-parallel attention", "DP attention", "data parallel attention"},
+                        said = {"duplicates the cache", "copies the cache", "replicates the KV cache"},
+                        why = "each DP rank holds only its own requests' cache; it is TP that copies an MLA latent to every GPU" },
+        misconception { about = {"TP 8", "tensor parallelism", "TP"},
+                        said = {"splits the latent", "shards the MLA cache", "divides the latent", "splits the MLA cache"},
+                        why = "every head reads the one latent per token, so TP gives every GPU all of it" },
+      },
+    },
   },
 
   exercises = {

@@ -213,6 +213,62 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
                         why = "the per-token formula is exact; the gap is in the subtractions: activations, CUDA graphs, memory outside PyTorch" },
       },
     },
+    followup {
+      question = "What does --kv-cache-memory-bytes change in how vLLM sizes the cache?",
+      answer = "It sets the KV cache per GPU directly: vLLM uses the bytes as given instead of "
+            .. "deriving the cache from gpu_memory_utilization less what profiling measured "
+            .. "(vllm/config/cache.py, CacheConfig.kv_cache_memory_bytes; "
+            .. "Worker.determine_available_memory returns it without profiling). The capacity is "
+            .. "then the same on every card and every run, and two servers can share a GPU by "
+            .. "bytes. The headroom becomes your job: if the weights, activations, graphs and "
+            .. "your figure do not fit the card, the server runs out of memory.",
+      points = {
+        point { "it sets the cache size per GPU directly", weight = 2,
+                about = {"it", "kv-cache-memory-bytes", "kv_cache_memory_bytes", "the flag", "the option", "vLLM", "you"},
+                said = {"sets the KV cache", "sets the cache", "directly", "bytes as given", "fixed size", "exact size",
+                        "per GPU", "how many bytes", "each GPU gets", "exactly"} },
+        point { "gpu_memory_utilization and profiling no longer size it", weight = 2,
+                about = {"gpu_memory_utilization", "profiling", "vLLM", "utilization"},
+                said = {"no longer", "instead of", "ignored", "not used", "without profiling", "skips", "stops",
+                        "rather than", "bypassed"},
+                accept = {"instead of deriving", "without profiling", "ignores gpu_memory_utilization"} },
+        point { "the headroom becomes yours: too large runs out of memory",
+                accept = {"headroom", "out of memory", "oom", "do not fit", "too large"} },
+      },
+      misconceptions = {
+        misconception { about = {"it", "kv-cache-memory-bytes", "kv_cache_memory_bytes", "the flag"},
+                        said = {"on top of gpu_memory_utilization", "adds to gpu_memory_utilization",
+                                "total for all GPUs", "across all GPUs", "for the whole cluster"},
+                        why = "it is the cache size per GPU, and it replaces the utilisation-based sizing rather than adding to it" },
+      },
+    },
+    followup {
+      question = "Can two vLLM servers share one 80 GB GPU, and how would you set them?",
+      answer = "Yes. gpu_memory_utilization is a per-instance fraction of the whole card "
+            .. "(vllm/config/cache.py: with two instances on one GPU each can be given 0.5), so "
+            .. "give each a share and keep the sum under 1 with headroom, 0.45 each for "
+            .. "example, or give each --kv-cache-memory-bytes. Start them one after another: "
+            .. "each checks at start-up that the free memory covers its request. Each loads its "
+            .. "own copy of the weights out of its share, so each has much less KV than one "
+            .. "server on the whole card would.",
+      points = {
+        point { "the fraction is per instance, of the whole card", weight = 2,
+                about = {"gpu_memory_utilization", "the fraction", "utilization", "utilisation"},
+                said = {"per instance", "per-instance", "of the whole card", "of the total", "each instance"} },
+        point { "the shares must sum under 1", weight = 2,
+                accept = {"sum under", "sum below", "add up", "0.45 each", "0.5 each", "half each", "sum to less"} },
+        point { "each loads its own weights, leaving less KV each",
+                accept = {"own copy of the weights", "own weights", "two copies", "weights twice", "duplicate weights"} },
+      },
+      misconceptions = {
+        misconception { about = {"gpu_memory_utilization", "the fraction", "utilization", "utilisation"},
+                        said = {"of the free memory", "of what is left", "fraction of free memory", "of the remaining memory"},
+                        why = "it is a fraction of the card's total memory, per instance; the second server's start-up checks it against what is free" },
+        misconception { about = {"the two servers", "two instances", "they", "the servers"},
+                        said = {"share the weights", "share one copy of the weights", "share the KV cache"},
+                        why = "separate processes load their own weights and size their own caches" },
+      },
+    },
   },
 
   exercises = {
