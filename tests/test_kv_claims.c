@@ -188,6 +188,13 @@ static void test_claims_prefill_decode(void **state)
          false},
     };
     run(&phase, rows, N(rows));
+    {
+        /* each misconception quotes its own clause, without the joining "and" */
+        struct kv_text_result r;
+        kv_claims_grade(&phase, "Prefill is memory-bound and decode is compute-bound.", &r);
+        assert_string_equal(r.mis_quote[0], "Prefill is memory-bound");
+        assert_string_equal(r.mis_quote[1], "decode is compute-bound");
+    }
 }
 
 /* "Why can't this model run with tensor parallelism 8?" */

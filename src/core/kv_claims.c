@@ -794,7 +794,9 @@ static bool short_in(const struct ctx *c, const struct tok *ans, const struct cl
 static void quote(const char *typed, const struct tok *ans, const struct clause *cl, char *out,
                   size_t cap)
 {
-    size_t from = ans[cl->a].start, to = ans[cl->b - 1].end, o = 0;
+    /* "and decode is compute-bound" is quoted as "decode is compute-bound" */
+    size_t first = cl->a + 1 < cl->b && in_stems(ans[cl->a].s, conjunctions) ? cl->a + 1 : cl->a;
+    size_t from = ans[first].start, to = ans[cl->b - 1].end, o = 0;
     bool cut = false;
     if (to - from > cap - 4) {
         to = from + cap - 4;
