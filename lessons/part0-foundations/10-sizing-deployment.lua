@@ -94,7 +94,9 @@ return lesson {
           .. "the release: from 0.21 vLLM estimates their memory and subtracts it before the KV "
           .. "budget (Worker.determine_available_memory, cudagraph_memory_estimate); in the 0.19 "
           .. "logs this course calibrates against they were captured after the cache was sized "
-          .. "and came out of the (1 − utilisation) headroom. The total is what the driver "
+          .. "and came out of the (1 − utilisation) headroom: the Llama-3.1-8B log prints "
+          .. "\"Estimated CUDA graph memory: 0.84 GiB total\" and then sizes the cache without "
+          .. "it. The total is what the driver "
           .. "reports: an H100 80GB shows " .. H100_SEEN .. " GiB, not 80. The default "
           .. "utilisation is 0.92 from vLLM 0.25 (vllm/config/cache.py, CacheConfig), 0.9 before.",
     },
