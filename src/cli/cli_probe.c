@@ -199,7 +199,8 @@ static void help(void)
          "figures at the device's peak. Without --cpu or --cuda it measures the GPU\n"
          "when there is a usable one, else host memory.\n"
          "\n"
-         "  --model NAME    a preset (kvtutor models); default qwen2.5-7b\n"
+         "  --model NAME    a preset (kvtutor models); default qwen2.5-7b; the GPU\n"
+         "                  probe's decode step reads matrices of its shapes\n"
          "  --seq N         tokens per sequence for the ceiling; default 8192\n"
          "  --json          one JSON document: device, results, ceiling\n"
          "  --no-record     do not keep the run in the progress database\n"
@@ -207,7 +208,9 @@ static void help(void)
          "  --program PATH  run this probe program instead of the one beside kvtutor\n"
          "  -- ARGS         passed to the probe (e.g. -- --size-mib 256)\n"
          "\n"
-         "Exit status: 0 measured, 1 the probe failed or found no usable GPU, 2 usage.");
+         "Exit status: 0 measured, 1 the probe failed or found no usable GPU, 2 usage.\n"
+         "Ctrl-C, SIGTERM or SIGHUP stop the probe and all it started, keep the run as\n"
+         "stopped, and end kvtutor by that signal.");
 }
 
 enum { P_CPU, P_CUDA, P_JSON, P_NO_RECORD, P_MODEL, P_SEQ, P_TIMEOUT, P_PROGRAM };
