@@ -409,7 +409,8 @@ static void test_listings(void **state)
     r = kvtutor("models --json");
     j = json_loads(r.out, 0, &err);
     assert_non_null(j);
-    assert_int_equal(json_array_size(j), 25); /* every row of model-presets.tsv */
+    /* every row of model-presets.tsv and the three presets from fixtures/configs */
+    assert_int_equal(json_array_size(j), 25 + 3);
     json_decref(j);
     run_free(&r);
     r = kvtutor("gpus --json");

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "hf_config.h"
 #include "kv_presets.h"
 #include "tsv.h"
 
@@ -31,6 +32,56 @@ static void base_repo(const char *repo, char *out, size_t cap)
     out[n] = '\0';
 }
 
+/* The fixture's Qwen2.5-7B/14B/32B rows are the base models (131,072
+ * positions); the presets are the -Instruct repositories, whose config.json
+ * says 32,768. */
+static unsigned long long instruct_max_position(const char *model, const char *fixture)
+{
+    static const char *const instruct_32k[] = {"Qwen2.5-7B", "Qwen2.5-14B", "Qwen2.5-32B"};
+    for (size_t i = 0; i < sizeof instruct_32k / sizeof instruct_32k[0]; i++)
+        if (strcmp(model, instruct_32k[i]) == 0)
+            return 32768;
+    return num(fixture);
+}
+
+/* The presets made from fixtures/configs hold what the config reader reads. */
+static void test_config_presets(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *preset, *config;
+    } rows[] = {
+        {"qwen3.5-27b", "qwen3.5-27b.config.json"},
+        {"qwen3.6-35b-a3b", "qwen3.5-35b-a3b.config.json"},
+        {"deepseek-v3.2", "deepseek-v3.2.config.json"},
+    };
+    const char *dir = getenv("KVT_FIXTURES");
+
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const struct kv_model_preset *p = kv_model_preset_find(rows[i].preset);
+        struct kv_model c;
+        struct hf_config_info info;
+        struct hf_config_error e;
+        char path[512];
+
+        assert_non_null(p);
+        snprintf(path, sizeof path, "%s/configs/%s", dir ? dir : "fixtures", rows[i].config);
+        assert_int_equal(hf_config_load(path, &c, &info, &e), KVT_E_OK);
+        if (p->model.layers != c.layers || p->model.heads != c.heads ||
+            p->model.kv_heads != c.kv_heads || p->model.head_dim != c.head_dim ||
+            p->model.hidden != c.hidden || p->model.max_position != c.max_position ||
+            p->model.state_layers != c.state_layers || p->model.state_kind != c.state_kind ||
+            p->model.ssm_heads != c.ssm_heads || p->model.ssm_head_dim != c.ssm_head_dim ||
+            p->model.ssm_groups != c.ssm_groups || p->model.ssm_state_dim != c.ssm_state_dim ||
+            p->model.conv_kernel != c.conv_kernel || p->model.ssm_dtype != c.ssm_dtype ||
+            p->model.mtp_layers != c.mtp_layers || p->model.mla_rank != c.mla_rank ||
+            p->model.mla_rope_dim != c.mla_rope_dim || p->model.index_head_dim != c.index_head_dim)
+            fail_msg("%s differs from %s", rows[i].preset, rows[i].config);
+    }
+    /* Qwen2.5-7B-Instruct defaults to its 32,768 positions */
+    assert_int_equal(kv_model_preset_find("qwen2.5-7b")->model.max_position, 32768);
+}
+
 static void test_every_fixture_model_is_a_preset(void **state)
 {
     (void)state;
@@ -39,7 +90,8 @@ static void test_every_fixture_model_is_a_preset(void **state)
 
     assert_int_equal(tsv_load("model-presets.tsv", &t), 0);
     kv_model_presets(&count);
-    assert_int_equal(count, tsv_count(&t));
+    /* the fixture's models, and three from fixtures/configs (test_config_presets) */
+    assert_int_equal(count, tsv_count(&t) + 3);
     for (size_t i = 0; i < tsv_count(&t); i++) {
         const char *name = tsv_get(&t, i, "model");
         char repo[128], alias[64];
@@ -65,7 +117,8 @@ static void test_every_fixture_model_is_a_preset(void **state)
         if (m->layers != num(tsv_get(&t, i, "num_hidden_layers")) ||
             m->hidden != num(tsv_get(&t, i, "hidden_size")) ||
             m->heads != num(tsv_get(&t, i, "num_attention_heads")) ||
-            m->max_position != num(tsv_get(&t, i, "max_position_embeddings")))
+            m->max_position !=
+                instruct_max_position(name, tsv_get(&t, i, "max_position_embeddings")))
             fail_msg("%s: shapes differ from the fixture", name);
         if (!mla && (m->kv_heads != num(tsv_get(&t, i, "num_key_value_heads")) ||
                      m->head_dim != num(tsv_get(&t, i, "head_dim"))))
@@ -179,6 +232,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_fixture_model_is_a_preset),
+        cmocka_unit_test(test_config_presets),
         cmocka_unit_test(test_every_fixture_gpu_is_a_preset),
         cmocka_unit_test(test_lookup_forms),
         cmocka_unit_test(test_suggestions_are_the_closest),

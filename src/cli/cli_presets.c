@@ -88,7 +88,9 @@ int cli_models(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         const struct kv_model *m = &p[i].model;
         char params[40];
-        if (m->active_params_b > 0)
+        if (m->params_b <= 0)
+            snprintf(params, sizeof params, "-"); /* not derived: pass --params */
+        else if (m->active_params_b > 0)
             snprintf(params, sizeof params, "%.1fB/%.1fB", m->params_b, m->active_params_b);
         else
             snprintf(params, sizeof params, "%.1fB", m->params_b);

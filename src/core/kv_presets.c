@@ -2,7 +2,9 @@
 
 #include <string.h>
 
-/* Architectures from each model's config.json; parameter counts computed from
+/* The -Instruct Qwen2.5 repositories ship max_position_embeddings 32,768
+ * (131,072 is the base models' figure, reached with YaRN). Architectures from
+ * each model's config.json; parameter counts computed from
  * its shapes (they agree with keras-hub's published counts); max_position is
  * the config's max_position_embeddings. Sliding-window models carry their
  * pattern: layer i is full attention iff i % period == period - 1. */
@@ -22,15 +24,15 @@ static const struct kv_model_preset models[] = {
      "6:1 grouped-query attention"},
     {"Qwen/Qwen2.5-7B-Instruct", "qwen2.5-7b", "GQA",
      M(.layers = 28, .hidden = 3584, .heads = 28, .kv_heads = 4, .head_dim = 128,
-       .max_position = 131072, .params_b = 7.615616512),
+       .max_position = 32768, .params_b = 7.615616512),
      "the seed lesson's model: 56 KiB of KV per token in BF16"},
     {"Qwen/Qwen2.5-14B-Instruct", "qwen2.5-14b", "GQA",
      M(.layers = 48, .hidden = 5120, .heads = 40, .kv_heads = 8, .head_dim = 128,
-       .max_position = 131072, .params_b = 14.770033664),
+       .max_position = 32768, .params_b = 14.770033664),
      "5:1 grouped-query attention"},
     {"Qwen/Qwen2.5-32B-Instruct", "qwen2.5-32b", "GQA",
      M(.layers = 64, .hidden = 5120, .heads = 40, .kv_heads = 8, .head_dim = 128,
-       .max_position = 131072, .params_b = 32.763876352),
+       .max_position = 32768, .params_b = 32.763876352),
      "64 layers of 8 KV heads"},
     {"Qwen/Qwen2.5-72B-Instruct", "qwen2.5-72b", "GQA",
      M(.layers = 80, .hidden = 8192, .heads = 64, .kv_heads = 8, .head_dim = 128,
@@ -108,6 +110,25 @@ static const struct kv_model_preset models[] = {
        .max_position = 163840, .params_b = 671.0264192, .active_params_b = 37.552297472,
        .weights_dtype = KV_DTYPE_FP8),
      "MLA: one 576-value latent per token per layer, whole on every TP rank"},
+    /* From tests/fixtures/configs (public copies of the models' config.json):
+     * hybrids of full attention and gated-delta-net layers, and DeepSeek-V3.2's
+     * sparse MLA. Their parameter counts are not derived here: pass --params. */
+    {"Qwen/Qwen3.5-27B", "qwen3.5-27b", "GQA+GDN",
+     M(.layers = 64, .hidden = 5120, .heads = 24, .kv_heads = 4, .head_dim = 256,
+       .max_position = 262144, .state_layers = 48, .state_kind = KV_STATE_GDN, .ssm_heads = 48,
+       .ssm_head_dim = 128, .ssm_groups = 16, .ssm_state_dim = 128, .conv_kernel = 4,
+       .ssm_dtype = KV_DTYPE_FP32, .mtp_layers = 1),
+     "16 attention layers keep KV; 48 gated-delta-net layers keep a 3 MiB state each"},
+    {"Qwen/Qwen3.6-35B-A3B", "qwen3.6-35b-a3b,qwen3.5-35b-a3b", "GQA+GDN MoE",
+     M(.layers = 40, .hidden = 2048, .heads = 16, .kv_heads = 2, .head_dim = 256,
+       .max_position = 262144, .state_layers = 30, .state_kind = KV_STATE_GDN, .ssm_heads = 32,
+       .ssm_head_dim = 128, .ssm_groups = 16, .ssm_state_dim = 128, .conv_kernel = 4,
+       .ssm_dtype = KV_DTYPE_FP32),
+     "10 of 40 layers keep KV: the block grows to 2,096 tokens to hold a layer's state"},
+    {"deepseek-ai/DeepSeek-V3.2", "deepseek-v3.2", "MLA sparse MoE",
+     M(.layers = 61, .hidden = 7168, .heads = 128, .mla_rank = 512, .mla_rope_dim = 64,
+       .index_head_dim = 128, .max_position = 163840, .weights_dtype = KV_DTYPE_FP8),
+     "fp8_ds_mla by default: 656 B of latent + 132 B of indexer keys a token a layer"},
     /* gpt-oss stores its experts in MXFP4 and the rest in BF16; weights_gib
      * is what vLLM logged loading it ("Model loading took ... GiB"). */
     {"openai/gpt-oss-20b", "gpt-oss-20b", "GQA+SWA MoE",
