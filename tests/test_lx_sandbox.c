@@ -274,6 +274,35 @@ static void test_c_level_loops_stop_at_deadline(void **state)
     }
 }
 
+/* The library calls whose count a lesson chooses but whose work Lua 5.4
+ * itself bounds by a string's length or the stack (docs/reliability.md):
+ * a huge count comes back at once, refused or clipped. */
+static void test_ranges_bounded_by_the_string(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"return select('#', string.byte(('x'):rep(2000000), 1, -1))", "string slice too long"},
+        {"return string.byte('abc', 1, math.maxinteger)", "97"},
+        {"return select('#', utf8.codepoint(('x'):rep(2000000), 1, -1))", "string slice too long"},
+        {"return tostring(utf8.offset(('x'):rep(10000000), math.maxinteger))", "nil"},
+        {"return utf8.len(('x'):rep(10000000), 1, -1)", "10000000"},
+        {"return string.format('%100d', 1)", "invalid conversion"},
+        {"return select('#', table.unpack({}, 1, 1e7))", "too many results"},
+        {"return #string.rep('ab', 1e6, '')", "2000000"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct timespec a, b;
+        const char *r;
+        double ms;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        r = sandbox_eval(cases[i][0], 2000);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+        if (!strstr(r, cases[i][1]) || ms > 500)
+            fail_msg("%s: \"%s\" after %.0f ms", cases[i][0], r, ms);
+    }
+}
+
 static void test_backtracking_stops_at_deadline(void **state)
 {
     (void)state;
@@ -471,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_patterns_match_stock_lua),
         cmocka_unit_test(test_rep_and_table_match_stock_lua),
         cmocka_unit_test(test_c_level_loops_stop_at_deadline),
+        cmocka_unit_test(test_ranges_bounded_by_the_string),
         cmocka_unit_test(test_backtracking_stops_at_deadline),
         cmocka_unit_test(test_nothing_dangerous_is_reachable),
         cmocka_unit_test(test_metatables_and_xpcall),
