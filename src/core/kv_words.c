@@ -1,0 +1,466 @@
+/* Words for the claim grader: the tokenizer, the stemmer and the verb list
+ * (kv_words.h). */
+#include "kv_words.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- words ---- */
+
+static bool is_word_byte(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+static bool ends_with(const char *w, size_t n, const char *suf)
+{
+    size_t k = strlen(suf);
+    return n >= k && memcmp(w + n - k, suf, k) == 0;
+}
+
+bool kv_words_has_digit(const char *w)
+{
+    for (; *w; w++)
+        if (*w >= '0' && *w <= '9')
+            return true;
+    return false;
+}
+
+/* One stem for a word's forms: "share", "shares", "sharing", "shared" are
+ * all "shar"; "batches" and "batching" "batch"; "copies" "copy". Both the
+ * answer and the phrasings go through it, so it need only be consistent,
+ * not linguistically right. Words with digits or non-ASCII letters stay. */
+void kv_words_stem(char *w)
+{
+    size_t n = strlen(w);
+    bool cut = false;
+
+    if (kv_words_has_digit(w))
+        return;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)w[i] >= 0x80)
+            return;
+    if (n > 4 && (ends_with(w, n, "ies") || ends_with(w, n, "ied"))) {
+        w[n - 3] = 'y';
+        w[n - 2] = '\0';
+        return;
+    } else if (n > 5 && ends_with(w, n, "ing")) {
+        n -= 3;
+        cut = true;
+    } else if (n > 4 && ends_with(w, n, "ed") && !ends_with(w, n, "eed")) {
+        n -= 2;
+        cut = true;
+    } else if (n > 4 && (ends_with(w, n, "ches") || ends_with(w, n, "shes") ||
+                         ends_with(w, n, "sses") || ends_with(w, n, "xes"))) {
+        n -= 2;
+    } else if (n > 3 && w[n - 1] == 's' && !ends_with(w, n, "ss") && !ends_with(w, n, "is") &&
+               !ends_with(w, n, "ous")) {
+        n -= 1;
+    }
+    w[n] = '\0';
+    /* "running" -> "run", "stopped" -> "stop" */
+    if (cut && n >= 4 && w[n - 1] == w[n - 2] && strchr("bdgmnprt", w[n - 1]))
+        w[--n] = '\0';
+    if (n > 3 && w[n - 1] == 'e')
+        w[--n] = '\0';
+}
+
+/* Verbs tell a sentence from a keyword list. Nouns of the course that are
+ * also verbs (cache, batch, page, schedule, token) are left out: in a list
+ * they are nouns. */
+static const char *const verb_list[] = {
+    "be",        "is",        "are",       "was",        "were",      "am",        "been",
+    "being",     "has",       "have",      "had",        "do",        "does",      "did",
+    "done",      "can",       "could",     "will",       "would",     "shall",     "should",
+    "may",       "might",     "must",      "accept",     "add",       "allow",     "amortize",
+    "apply",     "arrive",    "ask",       "avoid",      "become",    "became",    "begin",
+    "began",     "bring",     "brought",   "build",      "built",     "call",      "cap",
+    "carry",     "cause",     "change",    "check",      "choose",    "chose",     "come",
+    "came",      "compute",   "copy",      "cost",       "count",     "cover",     "create",
+    "cut",       "decide",    "decrease",  "depend",     "divide",    "double",    "drop",
+    "eat",       "emit",      "end",       "evict",      "exceed",    "expand",    "fall",
+    "fell",      "fetch",     "fill",      "find",       "found",     "finish",    "fit",
+    "follow",    "force",     "free",      "gain",       "get",       "got",       "give",
+    "gave",      "given",     "go",        "goes",       "went",      "gone",      "grow",
+    "grew",      "grown",     "halve",     "happen",     "help",      "hide",      "hit",
+    "hold",      "held",      "idle",      "increase",   "keep",      "kept",      "know",
+    "knew",      "known",     "land",      "last",       "lead",      "led",       "leave",
+    "left",      "let",       "lie",       "limit",      "load",      "lose",      "lost",
+    "make",      "made",      "matter",    "mean",       "meant",     "meet",      "met",
+    "miss",      "move",      "multiply",  "need",       "offer",     "overlap",   "own",
+    "pay",       "paid",      "perform",   "pick",       "place",     "process",   "produce",
+    "push",      "put",       "raise",     "reach",      "read",      "recompute", "reduce",
+    "reject",    "release",   "remain",    "remove",     "repeat",    "replace",   "require",
+    "reserve",   "reuse",     "run",       "ran",        "save",      "say",       "said",
+    "scale",     "see",       "saw",       "seen",       "send",      "sent",      "serve",
+    "set",       "share",     "shrink",    "shrank",     "sit",       "skip",      "slow",
+    "sort",      "spend",     "spent",     "split",      "spill",     "stall",     "start",
+    "stay",      "stop",      "store",     "stream",     "swap",      "take",      "took",
+    "taken",     "tell",      "told",      "tend",       "think",     "thought",   "touch",
+    "trade",     "transfer",  "turn",      "understand", "use",       "vary",      "wait",
+    "want",      "waste",     "win",       "won",        "work",      "write",     "wrote",
+    "written",   "yield",     "saturate",  "dominate",   "determine", "dictate",   "drive",
+    "drove",     "outweigh",  "exist",     "contain",    "depend",    "shift",     "sum",
+    "equal",     "multiply",  "lower",     "raise",      "rise",      "rose",      "speed",
+    "win",       "overflow",  "hurt",      "hog",        "stall",     "wait",      "sit",
+    "stay",      "join",      "admit",     "enter",      "exit",      "complete",  "let",
+    "allocate",  "assign",    "attend",    "balance",    "benefit",   "borrow",    "break",
+    "broke",     "broken",    "calculate", "climb",      "collect",   "combine",   "communicate",
+    "compare",   "compete",   "consume",   "continue",   "convert",   "crash",     "deliver",
+    "describe",  "differ",    "discard",   "displace",   "duplicate", "earn",      "enable",
+    "ensure",    "estimate",  "explain",   "fail",       "feed",      "fed",       "flush",
+    "gather",    "generate",  "guarantee", "handle",     "ignore",    "imply",     "improve",
+    "include",   "involve",   "launch",    "look",       "match",     "measure",   "merge",
+    "occupy",    "occur",     "pack",      "pass",       "predict",   "prevent",   "provide",
+    "receive",   "recover",   "reflect",   "rely",       "remember",  "represent", "restart",
+    "restore",   "return",    "rewrite",   "seem",       "select",    "show",      "shown",
+    "solve",     "spread",    "stand",     "stood",      "steal",     "stole",     "submit",
+    "suffer",    "supply",    "support",   "survive",    "throttle",  "track",     "translate",
+    "treat",     "try",       "update",    "wake",       "watch",     "worsen",    "halt",
+    "starve",    "serialize", "preempt",   "recycle",    "hop",       "sync",      "synchronize",
+    "talk",      "stretch",   "cross",     "mix",        "fix",       "trim",      "drain",
+    "pile",      "stack",     "buy",       "sell",       "ride",      "burn",      "mask",
+    "amortise",  "outpace",   "beat",      "assume",     "charge",    "double",    "triple",
+    "quadruple", "divide",    "pay",       "spare",      "underuse",  "idle",      "sum"};
+
+static const char *const negators[] = {"not", "no", "never", "without", "neither", "nor", NULL};
+const char *const kv_words_conjunctions[] = {"but", "while", "whereas", "although",
+                                             "and", "or",    NULL};
+
+bool kv_words_in(const char *w, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(w, *list) == 0)
+            return true;
+    return false;
+}
+
+/* Is the stem w one of the listed words' stems? */
+bool kv_words_in_stems(const char *w, const char *const *list)
+{
+    char s[KV_STEM_MAX];
+    for (; *list; list++) {
+        snprintf(s, sizeof s, "%s", *list);
+        kv_words_stem(s);
+        if (strcmp(w, s) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* ---- tokens ---- */
+
+struct tokenizer {
+    struct kv_tok *out;
+    size_t n, cap;
+    unsigned char pending; /* the break seen since the last token */
+    bool continuation;     /* the next word follows a hyphen */
+    bool joined;           /* the word being emitted follows a hyphen */
+};
+
+static void push(struct tokenizer *t, const char *s, unsigned start, unsigned end, bool word)
+{
+    struct kv_tok *k;
+    if (t->n >= t->cap)
+        return;
+    k = &t->out[t->n++];
+    memset(k, 0, sizeof *k);
+    snprintf(k->s, sizeof k->s, "%s", s);
+    k->neg = kv_words_in(k->s, negators);
+    if (!k->neg)
+        kv_words_stem(k->s);
+    k->start = start;
+    k->end = end;
+    k->brk = t->pending;
+    k->word = word;
+    k->joined = t->joined;
+    t->joined = false;
+    t->pending = KV_BRK_NONE;
+}
+
+/* One written word (lower case, apostrophes kept) becomes one or two tokens:
+ * "isn't" is "is not", "it's" "it is", "decode's" "decode"; articles go. */
+static void emit_word(struct tokenizer *t, char *w, unsigned start, unsigned end)
+{
+    static const char *const bare_nt[] = {
+        "isnt",   "arent", "doesnt", "dont",  "didnt",    "wont",    "cant",    "wasnt",
+        "werent", "hasnt", "havent", "hadnt", "shouldnt", "couldnt", "wouldnt", NULL};
+    static const char *const pronouns[] = {"it",  "that", "what",  "there", "here", "he",
+                                           "she", "who",  "where", "how",   "this", NULL};
+    bool word = !t->continuation;
+    char *apo;
+    size_t n;
+
+    t->joined = t->continuation;
+    t->continuation = false;
+    while (*w == '\'')
+        w++;
+    n = strlen(w);
+    while (n > 0 && w[n - 1] == '\'')
+        w[--n] = '\0';
+    if (n == 0)
+        return;
+    if (strcmp(w, "a") == 0 || strcmp(w, "an") == 0 || strcmp(w, "the") == 0) {
+        return;
+    }
+    apo = strrchr(w, '\'');
+    if (apo) {
+        const char *suf = apo + 1;
+        *apo = '\0';
+        if (strcmp(suf, "t") == 0 && apo > w && apo[-1] == 'n') {
+            apo[-1] = '\0';
+            if (strcmp(w, "ca") == 0)
+                strcpy(w, "can");
+            else if (strcmp(w, "wo") == 0)
+                strcpy(w, "will");
+            if (*w)
+                push(t, w, start, end, word);
+            push(t, "not", start, end, false);
+            return;
+        }
+        push(t, w, start, end, word);
+        if (strcmp(suf, "s") == 0 && kv_words_in(w, pronouns))
+            push(t, "is", start, end, false);
+        else if (strcmp(suf, "re") == 0)
+            push(t, "are", start, end, false);
+        else if (strcmp(suf, "ve") == 0)
+            push(t, "have", start, end, false);
+        else if (strcmp(suf, "ll") == 0)
+            push(t, "will", start, end, false);
+        else if (strcmp(suf, "d") == 0)
+            push(t, "would", start, end, false);
+        else if (strcmp(suf, "m") == 0)
+            push(t, "am", start, end, false);
+        return;
+    }
+    if (strcmp(w, "cannot") == 0) {
+        push(t, "can", start, end, word);
+        push(t, "not", start, end, false);
+        return;
+    }
+    if (kv_words_in(w, bare_nt)) {
+        w[n - 2] = '\0';
+        push(t, w, start, end, word);
+        push(t, "not", start, end, false);
+        return;
+    }
+    push(t, w, start, end, word);
+}
+
+static void set_break(struct tokenizer *t, unsigned char b)
+{
+    if (b > t->pending)
+        t->pending = b;
+    t->continuation = false;
+}
+
+static bool is_abbrev(const char *w)
+{
+    static const char *const abbrevs[] = {"e.g", "i.e", "vs", "etc", "approx",
+                                          "cf",  "eg",  "ie", NULL};
+    return kv_words_in(w, abbrevs);
+}
+
+/* The length of a UTF-8 character of punctuation we read specially, and
+ * what it is: 'h' hyphen, 'd' dash, '\'' apostrophe, ' ' a space or double
+ * quote, '.' an ellipsis; 0 for anything else. */
+static int special(const unsigned char *p, size_t *len)
+{
+    if (p[0] == 0xC2 && p[1] == 0xA0) {
+        *len = 2;
+        return ' ';
+    }
+    if (p[0] != 0xE2 || p[1] != 0x80)
+        return 0;
+    *len = 3;
+    switch (p[2]) {
+    case 0x90:
+    case 0x91:
+        return 'h';
+    case 0x92:
+    case 0x93:
+    case 0x94:
+    case 0x95:
+        return 'd';
+    case 0x98:
+    case 0x99:
+        return '\'';
+    case 0x9C:
+    case 0x9D:
+    case 0x89:
+    case 0xAF:
+        return ' ';
+    case 0xA6:
+        return '.';
+    default:
+        return 0;
+    }
+}
+
+/* Cuts text into tokens; cap must be at least strlen(text) + 4. */
+size_t kv_words_tokenize(const char *text, struct kv_tok *out, size_t cap)
+{
+    struct tokenizer t = {out, 0, cap, KV_BRK_NONE, false, false};
+    const unsigned char *s = (const unsigned char *)text;
+    char w[KV_STEM_MAX * 2];
+    size_t wn = 0, i = 0;
+    unsigned wstart = 0;
+    bool in_word = false;
+
+#define FLUSH()                                                                                    \
+    do {                                                                                           \
+        if (in_word) {                                                                             \
+            w[wn] = '\0';                                                                          \
+            emit_word(&t, w, wstart, (unsigned)i);                                                 \
+            in_word = false;                                                                       \
+            wn = 0;                                                                                \
+        }                                                                                          \
+    } while (0)
+
+    while (s[i]) {
+        size_t len = 1;
+        int sp = special(s + i, &len);
+        unsigned char c = s[i];
+        bool prev_word = i > 0 && in_word;
+
+        if (sp == 'h' || sp == 'd' || (sp == 0 && c == '-')) {
+            /* between two word characters a hyphen or an en dash joins them; an em dash,
+             * or a dash between spaces, ends a clause */
+            bool next_word = is_word_byte(s[i + len]) && special(s + i + len, &(size_t){0}) == 0;
+            bool em = sp == 'd' && (s[i + 2] == 0x94 || s[i + 2] == 0x95);
+            if (prev_word && next_word && !em) {
+                FLUSH();
+                t.continuation = true;
+            } else if (sp == 'h' || (c == '-' && s[i + 1] != '-' && !(i > 0 && s[i - 1] == '-') &&
+                                     !(i > 0 && s[i - 1] == ' ' && s[i + 1] == ' '))) {
+                FLUSH(); /* a stray hyphen: a space */
+            } else {
+                FLUSH();
+                set_break(&t, KV_BRK_LABEL);
+            }
+            i += len;
+            continue;
+        }
+        if (sp == '\'' || (sp == 0 && c == '\'')) {
+            if (in_word && wn + 1 < sizeof w)
+                w[wn++] = '\'';
+            i += len;
+            continue;
+        }
+        if (sp == ' ') {
+            FLUSH();
+            i += len;
+            continue;
+        }
+        if (sp == '.') {
+            FLUSH();
+            set_break(&t, KV_BRK_HARD);
+            i += len;
+            continue;
+        }
+        if (sp == 0 && is_word_byte(c)) {
+            if (!in_word) {
+                in_word = true;
+                wstart = (unsigned)i;
+            }
+            if (wn + 1 < sizeof w)
+                w[wn++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+            i++;
+            continue;
+        }
+        /* ASCII punctuation */
+        if ((c == '.' || c == ':' || c == ',') && in_word && s[i + 1] >= '0' && s[i + 1] <= '9' &&
+            wn > 0 && w[wn - 1] >= '0' && w[wn - 1] <= '9') {
+            if (wn + 1 < sizeof w)
+                w[wn++] = (char)c; /* 1.5, 1:8, 57,344 */
+            i++;
+            continue;
+        }
+        if (c == '.' && in_word && wn <= 1 && is_word_byte(s[i + 1]) && s[i + 1] < 0x80) {
+            if (wn + 1 < sizeof w)
+                w[wn++] = '.'; /* e.g */
+            i++;
+            continue;
+        }
+        if (c == '.' && in_word) {
+            w[wn] = '\0';
+            if (is_abbrev(w)) {
+                FLUSH();
+                i++;
+                continue;
+            }
+        }
+        FLUSH();
+        if (c == '.' || c == ';' || c == '?' || c == '!')
+            set_break(&t, KV_BRK_HARD);
+        else if (c == ':')
+            set_break(&t, KV_BRK_LABEL);
+        else if (c == ',')
+            set_break(&t, KV_BRK_COMMA);
+        i++;
+    }
+    FLUSH();
+#undef FLUSH
+    return t.n;
+}
+
+static bool is_verb_stem(const struct kv_verbs *c, const char *s)
+{
+    static const char *const prefixes[] = {"re", "over", "under", "out", NULL};
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->stems[i], s) == 0)
+            return true;
+    /* "rereads", "overfills", "underuses" */
+    for (size_t p = 0; prefixes[p]; p++) {
+        size_t k = strlen(prefixes[p]);
+        if (strncmp(s, prefixes[p], k) == 0 && strlen(s) > k + 2)
+            for (size_t i = 0; i < c->n; i++)
+                if (strcmp(c->stems[i], s + k) == 0)
+                    return true;
+    }
+    return false;
+}
+
+/* Whatever the list misses, a word right after "to", a modal or a subject
+ * pronoun is a verb: "to summarise", "can thrash", "they share". */
+static bool verb_by_place(const struct kv_tok *ans, size_t a, size_t i)
+{
+    static const char *const before[] = {"to",  "can",   "could", "will", "would", "must", "should",
+                                         "may", "might", "do",    "did",  "it",    "they", "we",
+                                         "you", "i",     "which", "who",  NULL};
+    return i > a && !ans[i].joined && !kv_words_has_digit(ans[i].s) &&
+           kv_words_in_stems(ans[i - 1].s, before);
+}
+
+/* A keyword list: more than six words, no verb, and hardly a preposition
+ * (fewer than one word in five): "about 15.7 GB for Qwen2.5-7B at 8k context
+ * in BF16, for roughly 15 GFLOP of arithmetic" is prose that left its verb
+ * behind, "decode memory-bound prefill compute-bound KV cache" is not. */
+bool kv_words_keyword_list(const struct kv_verbs *c, const struct kv_tok *ans, size_t a, size_t b)
+{
+    static const char *const preps[] = {"of", "for", "at",   "in",   "per", "with", "by",    "from",
+                                        "to", "on",  "into", "than", "as",  "each", "every", NULL};
+    size_t words = 0, glue = 0;
+    for (size_t i = a; i < b; i++) {
+        bool compound = ans[i].joined || (i + 1 < b && ans[i + 1].joined);
+        if (((is_verb_stem(c, ans[i].s) || verb_by_place(ans, a, i)) && !compound) || ans[i].neg)
+            return false;
+        words += ans[i].word;
+        glue += kv_words_in(ans[i].s, preps);
+    }
+    return words > 6 && glue * 5 < words;
+}
+
+void kv_words_verbs(struct kv_verbs *v)
+{
+    v->n = 0;
+    for (size_t k = 0; k < sizeof verb_list / sizeof verb_list[0] && v->n < KV_VERBS_MAX; k++) {
+        snprintf(v->stems[v->n], KV_STEM_MAX, "%s", verb_list[k]);
+        kv_words_stem(v->stems[v->n++]);
+    }
+}
+
+bool kv_words_is_verb(const struct kv_verbs *v, const char *stem)
+{
+    return is_verb_stem(v, stem);
+}
