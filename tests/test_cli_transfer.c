@@ -625,6 +625,39 @@ static void test_big_import_memory(void **state)
         fail_msg("peak RSS %ld KiB for a 16 MiB import", ru.ru_maxrss);
 }
 
+/* An export printed to a terminal (through script(1)'s pseudo-terminal)
+ * shows stored escapes inert, in CSV and in JSON; written to a pipe or a
+ * file it keeps the bytes as stored (JSON escapes controls itself). */
+static void test_export_to_a_terminal_is_inert(void **state)
+{
+    (void)state;
+    char db[160], cmd[512];
+    static const char *const formats[] = {"csv", "json"};
+    struct run_result r;
+
+    if (access("/usr/bin/script", X_OK) != 0)
+        skip();
+    snprintf(db, sizeof db, "%s/tty.db", dir);
+    make_db(db, "UPDATE attempt SET answer = 'a' || char(27) || ']0;owned' || char(7) || "
+                "char(155) || 'b' || char(8238)");
+    for (size_t i = 0; i < 2; i++) {
+        char *argv[] = {"/usr/bin/script", "-qec", cmd, "/dev/null", NULL};
+        snprintf(cmd, sizeof cmd, "%s export --format %s --db %s", run_kvtutor_path(), formats[i],
+                 db);
+        assert_int_equal(run_cmd(argv, NULL, &r), 0);
+        if (r.status != 0 || memchr(r.out, 0x1b, r.out_len) || memchr(r.out, 0x07, r.out_len) ||
+            strstr(r.out, "\xc2\x9b") || strstr(r.out, "\xe2\x80\xae") ||
+            !strstr(r.out, "]0;owned"))
+            fail_msg("%s on a terminal: exit %d: %s", formats[i], r.status, r.out);
+        run_free(&r);
+    }
+    /* to a pipe, CSV keeps the stored bytes */
+    r = kvt(NULL, "export", "--format", "csv", "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(memchr(r.out, 0x1b, r.out_len));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -637,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_export_out_never_writes_through_links),
         cmocka_unit_test(test_foreign_schema_versions_are_named),
         cmocka_unit_test(test_big_import_memory),
+        cmocka_unit_test(test_export_to_a_terminal_is_inert),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -108,12 +108,27 @@ static bool formula_like(const char *s)
 /* One field, RFC 4180 quoted when it needs to be. A text field (not a
  * number: "-3" must stay a number) that looks like a formula is made inert
  * with a leading apostrophe, inside quotes. */
+/* Set when the export goes to a terminal rather than a file: text that
+ * would act on the terminal (an escape in an answer some older kvtutor
+ * kept) is then shown inert. A file gets the bytes as stored. */
+static bool to_terminal;
+
 static void csv_put(FILE *f, const char *s, bool text, bool last)
 {
     bool guard, quote;
+    char *shown = NULL;
 
     if (!s)
         s = "";
+    if (text && to_terminal && !kvt_text_is_safe(s, strlen(s), KVT_KEEP_NEWLINES)) {
+        size_t cap = strlen(s) * 4 + 8;
+        if ((shown = malloc(cap)) != NULL) {
+            kvt_sanitize(s, strlen(s), shown, cap, KVT_KEEP_NEWLINES);
+            s = shown;
+        } else {
+            s = "(not shown)";
+        }
+    }
     guard = text && formula_like(s);
     quote = guard || strpbrk(s, ",\"\n\r") != NULL;
     if (quote) {
@@ -130,6 +145,7 @@ static void csv_put(FILE *f, const char *s, bool text, bool last)
         fputs(s, f);
     }
     fputc(last ? '\n' : ',', f);
+    free(shown);
 }
 
 static void csv_field(FILE *f, const char *s, bool last)
@@ -382,6 +398,7 @@ int cli_export(int argc, char **argv)
         rc = 1;
         goto done;
     }
+    to_terminal = f == stdout && isatty(STDOUT_FILENO);
     if (!ctx.attempts) {
         ctx.csv = f;
         fputs("uid,learner,module,lesson,exercise,concept,answer,value,unit,verdict,score,"
@@ -404,7 +421,10 @@ int cli_export(int argc, char **argv)
         json_object_set_new(o, "attempts", ctx.attempts);
         json_object_set_new(o, "reviews", ctx.reviews);
         ctx.attempts = ctx.reviews = NULL;
-        json_dumpf(o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        /* on a terminal, every character past ASCII as \\uXXXX: C1 controls
+         * and bidirectional overrides would otherwise go out raw */
+        json_dumpf(o, f,
+                   JSON_INDENT(1) | JSON_PRESERVE_ORDER | (to_terminal ? JSON_ENSURE_ASCII : 0));
         fputc('\n', f);
         json_decref(o);
     }
