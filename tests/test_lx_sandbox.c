@@ -484,6 +484,22 @@ static void test_kv_module(void **state)
     assert_string_equal(sandbox_eval("return kv.model('llama-3.1-8b').kv_heads", 500), "8");
     assert_string_equal(sandbox_eval("return kv.gpu('h100').bandwidth_gbps", 500), "3352.0");
     assert_string_equal(sandbox_eval("return #kv.models()", 500), "28"); /* 25 + 3 from configs */
+    /* the release and the newer model kinds pass through: row h01 of
+     * vllm-logs-2x-public.tsv (worked in its .md): 567,978 tokens */
+    assert_string_equal(sandbox_eval("return kv.calc{model = 'qwen3.6-35b-a3b', kv_dtype = 'fp8', "
+                                     "kv_budget_gib = 5.98, max_model_len = 131072, "
+                                     "vllm = '0.24.0'}.kv_tokens",
+                                     500),
+                        "567978");
+    /* one EAGLE layer: 33 layers x 2 x 8 x 128 x 2 B = 135,168 B a token */
+    assert_string_equal(sandbox_eval("return kv.calc{model = 'llama-3.1-8b', spec_method = "
+                                     "'eagle', spec_tokens = 3}.kv_bytes_per_token",
+                                     500),
+                        "135168");
+    assert_non_null(strstr(sandbox_eval("return kv.calc{model = 'llama-3.1-8b', spec_method = "
+                                        "'medusa', spec_tokens = 3}",
+                                        500),
+                           "spec_method"));
     /* an author's mistakes name the field */
     assert_non_null(
         strstr(sandbox_eval("return kv.calc{modle = 'x'}", 500), "unknown field 'modle'"));

@@ -21,7 +21,20 @@
 #include "kv_presets.h"
 
 enum target { MODEL, DEPLOY };
-enum type { T_U32, T_U64, T_REAL, T_DTYPE, T_VERSION };
+enum type { T_U32, T_U64, T_REAL, T_DTYPE, T_VERSION, T_BOOL, T_WORD };
+
+/* Fields whose values are words: the name, then the enum value, per field. */
+struct word {
+    const char *name;
+    int value;
+};
+static const struct word spec_words[] = {{"eagle", KV_SPEC_EAGLE}, {"eagle3", KV_SPEC_EAGLE3},
+                                         {"mtp", KV_SPEC_MTP},     {"draft", KV_SPEC_DRAFT},
+                                         {"ngram", KV_SPEC_NGRAM}, {NULL, 0}};
+static const struct word mamba_words[] = {
+    {"none", KV_MAMBA_NONE}, {"align", KV_MAMBA_ALIGN}, {"all", KV_MAMBA_ALL}, {NULL, 0}};
+static const struct word state_words[] = {
+    {"gdn", KV_STATE_GDN}, {"mamba2", KV_STATE_MAMBA2}, {NULL, 0}};
 
 /* kv.calc's fields: the calculator's own field names. */
 static const struct input {
@@ -29,14 +42,15 @@ static const struct input {
     enum target target;
     enum type type;
     size_t offset;
+    const struct word *words; /* T_WORD */
 } inputs[] = {
 #define MF(f, ty)                                                                                  \
     {                                                                                              \
-#f, MODEL, ty, offsetof(struct kv_model, f)                                                \
+#f, MODEL, ty, offsetof(struct kv_model, f), NULL                                          \
     }
 #define DF(f, ty)                                                                                  \
     {                                                                                              \
-#f, DEPLOY, ty, offsetof(struct kv_deploy, f)                                              \
+#f, DEPLOY, ty, offsetof(struct kv_deploy, f), NULL                                        \
     }
     MF(layers, T_U32),
     MF(heads, T_U32),
@@ -47,8 +61,8 @@ static const struct input {
     MF(sliding_layers, T_U32),
     MF(mla_rank, T_U32),
     MF(mla_rope_dim, T_U32),
-    {"params", MODEL, T_REAL, offsetof(struct kv_model, params_b)},
-    {"active_params", MODEL, T_REAL, offsetof(struct kv_model, active_params_b)},
+    {"params", MODEL, T_REAL, offsetof(struct kv_model, params_b), NULL},
+    {"active_params", MODEL, T_REAL, offsetof(struct kv_model, active_params_b), NULL},
     MF(dtype, T_DTYPE),
     MF(weights_dtype, T_DTYPE),
     MF(weights_gib, T_REAL),
@@ -60,7 +74,7 @@ static const struct input {
     DF(pp, T_U32),
     DF(block_size, T_U32),
     DF(max_model_len, T_U64),
-    {"seq", DEPLOY, T_U64, offsetof(struct kv_deploy, max_model_len)},
+    {"seq", DEPLOY, T_U64, offsetof(struct kv_deploy, max_model_len), NULL},
     DF(max_num_batched_tokens, T_U64),
     DF(batch, T_U64),
     DF(context, T_U64),
@@ -68,6 +82,25 @@ static const struct input {
     DF(bandwidth_gbps, T_REAL),
     DF(tflops, T_REAL),
     DF(vllm, T_VERSION),
+    MF(state_layers, T_U32),
+    MF(ssm_heads, T_U32),
+    MF(ssm_head_dim, T_U32),
+    MF(ssm_groups, T_U32),
+    MF(ssm_state_dim, T_U32),
+    MF(conv_kernel, T_U32),
+    MF(ssm_dtype, T_DTYPE),
+    MF(mtp_layers, T_U32),
+    MF(index_head_dim, T_U32),
+    {"state_kind", MODEL, T_WORD, offsetof(struct kv_model, state_kind), state_words},
+    DF(spec_tokens, T_U32),
+    DF(spec_layers, T_U32),
+    DF(dcp, T_U32),
+    DF(num_gpu_blocks_override, T_U64),
+    DF(kv_cache_memory_bytes, T_U64),
+    DF(no_prefix_caching, T_BOOL),
+    DF(sync_scheduling, T_BOOL),
+    {"spec_method", DEPLOY, T_WORD, offsetof(struct kv_deploy, spec_method), spec_words},
+    {"mamba_cache_mode", DEPLOY, T_WORD, offsetof(struct kv_deploy, mamba_mode), mamba_words},
 #undef MF
 #undef DF
 };
@@ -86,7 +119,20 @@ static void set_input(lua_State *L, const struct input *in, struct kv_model *m, 
     char *base = in->target == MODEL ? (char *)m : (char *)d;
     void *dst = base + in->offset;
 
-    if (in->type == T_VERSION) {
+    if (in->type == T_BOOL) {
+        if (lua_type(L, -1) != LUA_TBOOLEAN)
+            luaL_error(L, "kv.calc: %s must be true or false", in->name);
+        *(bool *)dst = lua_toboolean(L, -1);
+    } else if (in->type == T_WORD) {
+        const char *w = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        const struct word *k = in->words;
+        while (k->name && (!w || strcmp(w, k->name) != 0))
+            k++;
+        if (!k->name)
+            luaL_error(L, "kv.calc: %s must be one of its names, such as \"%s\"", in->name,
+                       in->words[0].name);
+        *(int *)dst = k->value; /* the enums are int-sized */
+    } else if (in->type == T_VERSION) {
         struct kv_vllm_version v = {0, 0, 0, 0};
         if (lua_type(L, -1) != LUA_TSTRING || !kv_vllm_parse(lua_tostring(L, -1), &v))
             luaL_error(L, "kv.calc: vllm must be a vLLM release such as \"0.19.0\"");
