@@ -160,8 +160,8 @@ static const struct cli_flag flags[F__COUNT] = {
                .umax = KV_MAX_PARALLEL, .help = "decode context parallel size (default 1)"},
     [F_MAMBA_CACHE_MODE] = {"--mamba-cache-mode", NULL, "M", K_STR, S_ENGINE,
                             KV_FIELD_MAMBA_CACHE_MODE,
-                            .help = "none|align|all: Mamba blocks per request (default: the "
-                                    "release's, align with prefix caching from 0.20.1)"},
+                            .help = "none|align|all: Mamba blocks a request (default: align "
+                                    "with prefix caching from 0.20.1)"},
     [F_NO_PREFIX_CACHING] = {"--no-prefix-caching", "--no-enable-prefix-caching", NULL, K_SWITCH,
                              S_ENGINE, KV_FIELD_NONE,
                              .help = "prefix caching off: Mamba groups keep one state"},
@@ -207,7 +207,10 @@ static void print_help(FILE *out)
                 continue;
             snprintf(left, sizeof left, "%s%s%s%s%s", f->name, f->alias ? ", " : "",
                      f->alias ? f->alias : "", f->metavar ? " " : "", f->metavar ? f->metavar : "");
-            fprintf(out, "  %-34s %s\n", left, f->help);
+            if (strlen(left) > 34) /* a long alias: the help on its own line */
+                fprintf(out, "  %s\n  %-34s %s\n", left, "", f->help);
+            else
+                fprintf(out, "  %-34s %s\n", left, f->help);
             if (f->kind == K_DTYPE)
                 fprintf(out, "  %-34s   one of %s\n", "", f->dtypes);
         }
