@@ -476,7 +476,8 @@ static void test_cpu_probe_size_refused_with_the_reason(void **state)
     snprintf(cpu, sizeof cpu, "%s", run_kvtutor_path());
     char *slash = strrchr(cpu, '/');
     assert_non_null(slash);
-    snprintf(slash + 1, sizeof cpu - (size_t)(slash + 1 - cpu), "kvtutor-probe-cpu");
+    snprintf(slash + 1, sizeof cpu - (size_t)(slash + 1 - cpu),
+             "libexec/kvtutor/kvtutor-probe-cpu");
     struct run_result r;
     /* 256 threads x one 64-token block of 2 KiB = 32 MiB at least */
     char *small[] = {cpu, "--size-mib", "16", "--threads", "256", NULL};

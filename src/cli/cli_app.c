@@ -56,9 +56,9 @@ int cli_app(int argc, char **argv)
     cli_course_files(a.lessons, data, &files);
     o.store = db.st;
     o.db_path = db.path;
-    if (cli_sibling_program("kvtutor-probe-cuda", probe_cuda, sizeof probe_cuda) == 0)
+    if (cli_helper_program("kvtutor-probe-cuda", probe_cuda, sizeof probe_cuda) == 0)
         o.probe_cuda = probe_cuda;
-    if (cli_sibling_program("kvtutor-probe-cpu", probe_cpu, sizeof probe_cpu) == 0)
+    if (cli_helper_program("kvtutor-probe-cpu", probe_cpu, sizeof probe_cpu) == 0)
         o.probe_cpu = probe_cpu;
     o.learner = db.learner;
     o.learner_id = db.learner_id;

@@ -34,12 +34,12 @@ int cli_data_dir(char *buf, size_t cap)
     return -1;
 }
 
-int cli_sibling_program(const char *name, char *buf, size_t cap)
+int cli_helper_program(const char *name, char *buf, size_t cap)
 {
+    static const char *const rel[] = {"/libexec/kvtutor/", "/../libexec/kvtutor/"};
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     char *slash;
-    int k;
 
     if (n <= 0)
         return -1;
@@ -47,6 +47,23 @@ int cli_sibling_program(const char *name, char *buf, size_t cap)
     if (!(slash = strrchr(exe, '/')))
         return -1;
     *slash = '\0';
-    k = snprintf(buf, cap, "%s/%s", exe, name);
-    return k > 0 && (size_t)k < cap ? 0 : -1;
+    /* the layout whose helper folder exists (the build tree's when neither
+     * does), so that a helper not built, the CUDA probe without nvcc, is
+     * named where it would be */
+    size_t pick = 0;
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        int k = snprintf(buf, cap, "%s%s", exe, rel[i]);
+        if (k <= 0 || (size_t)k >= cap)
+            return -1;
+        if (is_dir(buf)) {
+            pick = i;
+            break;
+        }
+    }
+    snprintf(buf, cap, "%s%s", exe, rel[pick]);
+    size_t len = strlen(buf);
+    int k = snprintf(buf + len, cap - len, "%s", name);
+    if (k <= 0 || (size_t)k >= cap - len)
+        return -1;
+    return 0;
 }

@@ -560,8 +560,8 @@ int cli_probe(int argc, char **argv)
     }
     if (rc != -1)
         return rc;
-    if (cli_sibling_program("kvtutor-probe-cuda", cuda, sizeof cuda) != 0 ||
-        cli_sibling_program("kvtutor-probe-cpu", cpu, sizeof cpu) != 0) {
+    if (cli_helper_program("kvtutor-probe-cuda", cuda, sizeof cuda) != 0 ||
+        cli_helper_program("kvtutor-probe-cpu", cpu, sizeof cpu) != 0) {
         fprintf(stderr, "kvtutor probe: cannot find the folder kvtutor runs from\n");
         return 1;
     }

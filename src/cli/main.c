@@ -5,6 +5,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_args.h"
@@ -65,7 +66,7 @@ static void usage(FILE *out)
 
 static void version(void)
 {
-    char data[4096];
+    char data[4096], cpu[4096];
 
     printf("kvtutor %s\n", KVT_VERSION);
 #ifdef KVT_CUDA_COMPILER
@@ -76,6 +77,8 @@ static void version(void)
 #endif
     if (cli_data_dir(data, sizeof data) == 0)
         printf("data: %s\n", data);
+    if (cli_helper_program("kvtutor-probe-cpu", cpu, sizeof cpu) == 0)
+        printf("CPU probe: %s%s\n", cpu, access(cpu, X_OK) == 0 ? "" : " (not found)");
 }
 
 /* Global flags may come before the command's name ("kvtutor --db F stats"):

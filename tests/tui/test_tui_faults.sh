@@ -16,11 +16,14 @@ work=$(mktemp -d /tmp/kvt_faults.XXXXXX)
 # The app as installed, in a folder of its own, so its probe can be swapped
 # for one of the fake probes the supervisor tests use.
 appdir="$work/app"
-mkdir -p "$appdir"
+mkdir -p "$appdir/libexec/kvtutor"
 cp "$KVTUTOR" "$appdir/kvtutor"
 ln -s "$(cd "$(dirname "$KVTUTOR")" && pwd)/share" "$appdir/share"
 APP="$appdir/kvtutor"
-use_probe() { cp "$here/../probes/$1.sh" "$appdir/kvtutor-probe-cpu"; chmod +x "$appdir/kvtutor-probe-cpu"; }
+use_probe() {
+  cp "$here/../probes/$1.sh" "$appdir/libexec/kvtutor/kvtutor-probe-cpu"
+  chmod +x "$appdir/libexec/kvtutor/kvtutor-probe-cpu"
+}
 sql() { sqlite3 "$db" "$1"; }
 sanitizer_clean() {
   if grep -qE "AddressSanitizer|LeakSanitizer|runtime error:" "$work/app.err" 2>/dev/null; then
