@@ -81,7 +81,7 @@ check "i starts a mock interview with the lesson's question" "The interviewer as
 check "the clock is on screen" "⏱ 00:0"
 tm send-keys -t app "The weights are a one-time cost; the KV cache grows per sequence, and concurrency is how many fit in what is left." Enter
 check "the answer is scored on key points" "Key points covered"
-for _ in 1 2 3 4; do
+for _ in 1 2 3 4 5; do
   tm send-keys -t app Enter
   sleep 0.2
   tm send-keys -t app "decode is memory-bound; use fp8 and quantize the weights with AWQ" Enter
@@ -91,7 +91,7 @@ tm send-keys -t app Enter
 check "the interview ends with a summary" "Interview score"
 check "the summary gives the time of each answer" "answer 1:"
 interviews=$(sql "SELECT count(*) || ':' || answered FROM interview")
-if [ "$interviews" = "1:5" ]; then ok "the interview is kept in the database"; else bad "interview rows: $interviews"; fi
+if [ "$interviews" = "1:6" ]; then ok "the interview is kept in the database"; else bad "interview rows: $interviews"; fi
 tm send-keys -t app q
 
 # --- the playground against kvtutor calc ---
