@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -631,6 +632,12 @@ static void test_mla_dtypes_and_backends(void **state)
     d.backend = KV_BACKEND_FLASHMLA;
     r = run(&m, &d);
     assert_int_equal(r.deploy.block_size, 64);
+    /* the default dense-MLA block on Hopper is an assumption, and says so */
+    d.backend = KV_BACKEND_DEFAULT;
+    r = run(&m, &d);
+    assert_int_equal(r.rules.n_notes, 1);
+    assert_non_null(strstr(r.rules.notes[0].text, "FLASHMLA"));
+    d.backend = KV_BACKEND_FLASHMLA;
     /* an MLA backend for a model without MLA is a contradiction */
     m = qwen7b();
     assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_CONFLICT);

@@ -734,6 +734,36 @@ static enum kvt_err decode(struct kv_result *r, struct check *c)
     return KVT_E_OK;
 }
 
+/* What this model and deployment lean on that no log has confirmed. */
+static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
+{
+    struct kv_rules *n = &r->rules;
+
+    if (r->state_layers > 0 && r->mamba_mode == KV_MAMBA_ALL)
+        kv_rules_note(n, KV_NOTE_MAMBA,
+                      "mamba_cache_mode all: cdiv(max_model_len, block) + k blocks a Mamba group "
+                      "a request; unverified against a log");
+    if (r->state_layers > 0 && r->model.state_kind == KV_STATE_MAMBA2)
+        kv_rules_note(n, KV_NOTE_MAMBA,
+                      "Mamba2 state shapes follow vLLM's MambaStateShapeCalculator; no public "
+                      "log in the fixtures checks them");
+    if (asked->spec_method == KV_SPEC_DRAFT)
+        kv_rules_note(n, KV_NOTE_ALWAYS,
+                      "a separate draft model's layers are counted with the target's attention "
+                      "shape; size the draft itself for its own");
+    if (r->mla && asked->backend == KV_BACKEND_DEFAULT && r->model.index_head_dim == 0) {
+        if (r->deploy.backend == KV_BACKEND_CUTLASS_MLA)
+            kv_rules_note(n, KV_NOTE_ALWAYS,
+                          "MLA on SM100: CUTLASS MLA's 128-token blocks assumed (the default; "
+                          "the first release that chose it is unverified)");
+        else
+            kv_rules_note(n, KV_NOTE_ALWAYS,
+                          "MLA on a Hopper-class GPU: the configured block size is kept, as "
+                          "0.19 logs show; a release that picks FlashMLA uses 64 "
+                          "(--attention-backend FLASHMLA)");
+    }
+}
+
 /* Keeps the release's notes that bear on this result. */
 static void keep_notes(struct kv_result *r, bool util_defaulted)
 {
@@ -796,8 +826,10 @@ enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct
     }
     if (e == KVT_E_OK)
         e = decode(res, &c);
-    if (e == KVT_E_OK)
+    if (e == KVT_E_OK) {
         keep_notes(res, d->util == 0.0);
+        model_notes(res, d);
+    }
     if (bad)
         *bad = c.bad;
     if (other)
