@@ -40,6 +40,12 @@ else
   bad "no libexec/kvtutor/kvtutor-probe-cpu"
 fi
 
+if [ -f "$root/share/man/man1/kvtutor.1" ]; then
+  ok "the man page is in share/man/man1"
+else
+  bad "no share/man/man1/kvtutor.1"
+fi
+
 # run from another folder, so nothing is found relative to the current one
 cd "$work" || exit 1
 expect "--version names the tree's data and probe" 0 \
