@@ -35,15 +35,25 @@ enum ui_action ui_action_for(int key, unsigned context)
     return UI_NONE;
 }
 
+/* Keys that work the same on every screen (moving, going back, quitting)
+ * are listed by help, so the status line keeps its 80 columns for what this
+ * screen does; "? help" comes first so the rest are one key away. */
+static bool everywhere(enum ui_action id)
+{
+    return id == UI_BACK || id == UI_ESCAPE || id == UI_QUIT || id == UI_DOWN ||
+           id == UI_PAGE_DOWN || id == UI_TOP;
+}
+
 void ui_action_keys(unsigned context, char *buf, size_t cap)
 {
     size_t o = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < N && o + 1 < cap; i++) {
         int n;
-        if (!(table[i].ctx & context) || !table[i].label || !table[i].help)
+        if (!(table[i].ctx & context) || !table[i].label || !table[i].help ||
+            everywhere(table[i].id))
             continue;
-        /* the key and the first word of its help: "q back" */
+        /* the key and the first word of its help: "e exercises" */
         n = snprintf(buf + o, cap - o, "%s%s %.*s", o ? "  " : "", table[i].label,
                      (int)strcspn(table[i].help, " ,(:"), table[i].help);
         if (n < 0 || (size_t)n >= cap - o)

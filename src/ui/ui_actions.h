@@ -13,9 +13,11 @@ enum {
     UC_RESULT = 4, /* a quiz item, graded */
     UC_EDIT = 8,   /* typing an answer or a search */
     UC_HELP = 16,
-    UC_CALC = 32,   /* the calculator playground */
-    UC_PAGE = 64,   /* the progress and settings screens */
-    UC_PROBE = 128, /* the bandwidth probe */
+    UC_CALC = 32,      /* the calculator playground */
+    UC_PAGE = 64,      /* the progress and settings screens */
+    UC_PROBE = 128,    /* the bandwidth probe */
+    UC_SETTINGS = 256, /* the settings screen (with UC_PAGE): Enter edits */
+    UC_HINTS = 512,    /* typing an answer that has a hint left: Tab shows it */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
 };
 
@@ -25,16 +27,18 @@ enum {
 #define UI_ACTIONS(X)                                                                              \
     X(HELP, UC_VIEW, '?', KEY_F(1), 0, "?", "help: every key that works here")                     \
     X(HELP_EDIT, UC_EDIT, KEY_F(1), 0, 0, "F1", "help")                                            \
-    X(BACK, UC_VIEW, 'q', 27, KEY_LEFT, "q", "back (quit on the course map)")                      \
-    X(QUIT, UC_VIEW, 'Q', 0, 0, "Q", "quit kvtutor")                                               \
-    X(UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'k', KEY_UP, 0, "j/k", "up") \
-    X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'j', KEY_DOWN, 0, NULL,    \
-      "down")                                                                                      \
-    X(PAGE_UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT, KEY_PPAGE, 'b', 0, NULL, "page up")         \
-    X(PAGE_DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT, KEY_NPAGE, ' ', 0, NULL, "page down")     \
-    X(TOP, UC_MAP | UC_READ | UC_HELP, 'g', KEY_HOME, 0, NULL, "to the top")                       \
-    X(BOTTOM, UC_MAP | UC_READ | UC_HELP, 'G', KEY_END, 0, NULL, "to the bottom")                  \
-    X(OPEN, UC_MAP | UC_READ | UC_PAGE, '\r', KEY_ENTER, 'l', "Enter",                             \
+    X(BACK, UC_VIEW, 'q', KEY_LEFT, 0, "q", "back one screen (on the course map: quit)")           \
+    X(ESCAPE, UC_VIEW, 27, 0, 0, "Esc", "back one screen; on the course map it clears a search")   \
+    X(QUIT, UC_VIEW, 'Q', 0, 0, "Q", "quit kvtutor from any screen")                               \
+    X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'j', KEY_DOWN, 0, "j/k",   \
+      "move down / up (or the arrows)")                                                            \
+    X(UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'k', KEY_UP, 0, NULL, "up")  \
+    X(PAGE_DOWN, UC_MAP | UC_READ | UC_RESULT, ' ', KEY_NPAGE, 0, "Space/b",                       \
+      "page down / up (or PgDn/PgUp)")                                                             \
+    X(PAGE_UP, UC_MAP | UC_READ | UC_RESULT, 'b', KEY_PPAGE, 0, NULL, "page up")                   \
+    X(TOP, UC_MAP | UC_READ, 'g', KEY_HOME, 0, "g/G", "top / bottom (or Home/End)")                \
+    X(BOTTOM, UC_MAP | UC_READ, 'G', KEY_END, 0, NULL, "to the bottom")                            \
+    X(OPEN, UC_MAP | UC_READ | UC_SETTINGS, '\r', KEY_ENTER, 'l', "Enter",                         \
       "open the lesson, follow the link, or change the setting")                                   \
     X(REVIEW, UC_MAP, 'r', 0, 0, "r", "review: today's due exercises, then new ones")              \
     X(CRAM, UC_MAP, 'c', 0, 0, "c", "cram: go over everything seen, schedule untouched")           \
@@ -70,7 +74,7 @@ enum {
     X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT, 'f', 0, 0, "f",                                     \
       "follow-ups: the interviewer's questions")                                                   \
     X(NEXT_LINK, UC_READ, '\t', 0, 0, "Tab", "link: select the next linked lesson")                \
-    X(RELOAD, UC_READ, 'r', 0, 0, "r", "reload the lesson from disk (for its author)")             \
+    X(RELOAD, UC_READ, 'R', 0, 0, "R", "reload the lesson from disk (for its author)")             \
     X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter", "next: save the rating and go on")           \
     X(RETRY, UC_RESULT, 'a', 0, 0, "a", "again: answer this one once more")                        \
     X(HINT, UC_RESULT, 'h', 0, 0, "h", "hint: show the next one")                                  \
@@ -81,7 +85,7 @@ enum {
     X(SAVE_AGAIN, UC_RESULT, 's', 0, 0, "s", "save: try again after a database error")             \
     X(SUBMIT, UC_EDIT, '\r', KEY_ENTER, 0, "Enter", "submit")                                      \
     X(CANCEL, UC_EDIT, 27, 0, 0, "Esc", "stop typing")                                             \
-    X(EDIT_HINT, UC_EDIT, '\t', 0, 0, "Tab", "hint")
+    X(EDIT_HINT, UC_HINTS, '\t', 0, 0, "Tab", "hint")
 
 enum ui_action {
     UI_NONE = 0,
@@ -94,7 +98,8 @@ enum ui_action {
 /* The action a key means in this context, or UI_NONE. */
 enum ui_action ui_action_for(int key, unsigned context);
 
-/* "?:help q:back j/k:up ..." for the status line, from the table. */
+/* "? help  Enter open ..." for the status line, from the table: the
+ * screen's own keys (moving, back and quit are in help). */
 void ui_action_keys(unsigned context, char *buf, size_t cap);
 
 /* For the help screen: the i-th documented action of a context. Returns

@@ -76,7 +76,9 @@ static void draw_frame(struct ui *ui)
     if (ui->message[0])
         ui_put(LINES - 2, 1, COLS - 2, ui->message, msg);
     ui_action_keys(ctx, keys, sizeof keys);
-    snprintf(status, sizeof status, "%s · %s │ %s", ui->opt.learner, ui->opt.db_path, keys);
+    /* the database path is on the settings screen: here it would push the
+     * keys off an 80-column line */
+    snprintf(status, sizeof status, "%s │ %s", ui->opt.learner, keys);
     attron(A_REVERSE);
     mvhline(LINES - 1, 0, ' ', COLS);
     attroff(A_REVERSE);
@@ -169,7 +171,7 @@ static void loop(struct ui *ui, uint64_t started)
             continue;
         }
         if (ctx & UC_EDIT) {
-            enum ui_action a = ui_action_for((int)ch, UC_EDIT);
+            enum ui_action a = ui_action_for((int)ch, ctx);
             if (a == UI_HELP_EDIT)
                 ui_push(ui, ui_help_new(ctx));
             else if (a != UI_NONE)
@@ -182,6 +184,10 @@ static void loop(struct ui *ui, uint64_t started)
         }
         {
             enum ui_action a = ui_action_for((int)ch, ctx);
+            /* Esc goes back a screen but never quits: on the course map
+             * the map has it (to clear a search) */
+            if (a == UI_ESCAPE && ui->depth > 1)
+                a = UI_BACK;
             if (a == UI_QUIT) {
                 ui->quit = true;
             } else if (a == UI_HELP || a == UI_HELP_EDIT) {

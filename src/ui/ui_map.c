@@ -189,6 +189,14 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
     case UI_BACK:
         ui->quit = true;
         break;
+    case UI_ESCAPE:
+        if (m->search.len) {
+            ui_edit_clear(&m->search);
+            build(m, ui);
+        } else {
+            ui_say(ui, UI_INFO, "q or Q quits kvtutor; Esc clears a search");
+        }
+        break;
     case UI_UP:
         move_sel(m, -1);
         break;

@@ -187,7 +187,13 @@ static void build_result(struct quiz *q, int cols)
 static unsigned quiz_context(void *self)
 {
     struct quiz *q = self;
-    return q->phase == TYPING ? UC_EDIT : UC_RESULT;
+    /* Tab is offered only while a hint is left to show */
+    if (q->phase == TYPING)
+        return UC_EDIT |
+               (!tutor_finished(q->s) && tutor_attempt(q->s)->hints < tutor_hints_total(q->s)
+                    ? UC_HINTS
+                    : 0);
+    return UC_RESULT;
 }
 
 static const char *quiz_title(void *self, struct ui *ui)
@@ -361,6 +367,15 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
         submit(q, ui);
         break;
     case UI_CANCEL:
+        /* a typed answer is not thrown away by one stray Esc */
+        if (!q->leave_armed && q->phase == TYPING && q->edit.len > 0) {
+            q->leave_armed = true;
+            ui_say(ui, UI_BAD,
+                   "your answer is not submitted: Enter submits it, Esc again drops it");
+            break;
+        }
+        ui_pop(ui);
+        return;
     case UI_BACK:
         if (!q->leave_armed && unsaved(q, ui)) {
             q->leave_armed = true;

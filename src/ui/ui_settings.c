@@ -42,7 +42,7 @@ static void value_of(struct ui *ui, size_t i, char *buf, size_t cap)
 static unsigned settings_context(void *self)
 {
     struct settings *s = self;
-    return s->editing ? UC_EDIT : UC_PAGE;
+    return s->editing ? UC_EDIT : UC_PAGE | UC_SETTINGS;
 }
 
 static const char *settings_title(void *self, struct ui *ui)
@@ -54,7 +54,6 @@ static const char *settings_title(void *self, struct ui *ui)
 static void settings_draw(void *self, struct ui *ui, int top, int rows_, int cols)
 {
     struct settings *s = self;
-    (void)rows_;
     for (size_t i = 0; i < N_ROWS; i++) {
         char v[128];
         int y = top + 2 + (int)i * 3;
@@ -66,6 +65,15 @@ static void settings_draw(void *self, struct ui *ui, int top, int rows_, int col
         else
             ui_put(y, 34, cols - 36, v, a);
         ui_put(y + 1, 4, cols - 6, rows[i].help, A_DIM);
+    }
+    {
+        /* where the answers go: not a setting, but asked for here */
+        char where[1100];
+        int y = top + 2 + (int)N_ROWS * 3;
+        snprintf(where, sizeof where, "Progress database: %s",
+                 ui->opt.db_path ? ui->opt.db_path : "(none)");
+        if (y < top + rows_)
+            ui_put(y, 2, cols - 4, where, A_NORMAL);
     }
 }
 

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Keys that never surprise: Esc never quits, q goes back one screen (and
+# quits only on the course map), Q quits from anywhere, a typed answer is
+# not dropped by one Esc, and the status line and help list only keys that
+# work where they are shown. Prints "N passed, N failed".
+set -u
+KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
+work=$(mktemp -d /tmp/kvt_tui_keys.XXXXXX)
+# shellcheck source=tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
+
+status_line() { screen | sed '/^$/d' | tail -1; }
+still_running() {
+  sleep 0.5
+  if screen | grep -qF "EXIT="; then bad "$1: the app exited"; else ok "$1"; fi
+}
+
+start_shell
+run_app
+check "the course map is shown" "Course map"
+if status_line | grep -qF "$db"; then
+  bad "the status line leaves the database path to the settings screen"
+else
+  ok "the status line leaves the database path to the settings screen"
+fi
+
+# --- Esc on the map: never a quit; after a search it clears the search ---
+tm send-keys -t app Escape
+check "Esc on the course map says how to quit" "q or Q quits kvtutor"
+still_running "Esc on the course map does not quit"
+tm send-keys -t app / r o o f l i n e Enter
+check "a search narrows the map" "matching roofline"
+tm send-keys -t app Escape
+for _ in $(seq 30); do screen | grep -qF "matching roofline" || break; sleep 0.1; done
+if screen | grep -qF "matching roofline"; then bad "Esc clears a finished search"; else ok "Esc clears a finished search"; fi
+still_running "Esc after a search does not quit"
+
+# --- the settings screen shows where progress is kept ---
+tm send-keys -t app S
+check "the settings screen names the progress database" "Progress database: $db"
+check "Enter is offered where it edits a setting" "Enter open"
+tm send-keys -t app q
+check "q goes back from the settings" "Course map"
+
+# --- progress: Enter does nothing there, so it is not offered ---
+tm send-keys -t app p
+wait_for "Progress" >/dev/null
+sleep 0.3
+if status_line | grep -qF "Enter"; then bad "the progress screen offers no Enter"; else ok "the progress screen offers no Enter"; fi
+tm send-keys -t app q
+check "q goes back from progress" "Course map"
+
+# --- help: the scrolling keys, j and k described right ---
+tm send-keys -t app '?'
+check "help lists j/k as down and up" "move down / up"
+check "help lists the paging keys" "page down / up (or PgDn/PgUp)"
+check "help lists g and G" "top / bottom"
+check "help says Esc never quits from the map" "on the course map it clears a search"
+tm send-keys -t app q
+check "q goes back from help" "Course map"
+
+# --- a lesson: R reloads (r is review on the map), q goes back ---
+tm send-keys -t app g Enter
+check "Enter opens the lesson" "Direct answer"
+check "the reader offers reload as R" "R reload"
+tm send-keys -t app q
+check "q goes back from the lesson" "Course map"
+
+# --- a typed answer is not dropped by one Esc ---
+tm send-keys -t app e
+check "e starts the exercises" "Answer:"
+tm send-keys -t app 5 6
+tm send-keys -t app Escape
+check "Esc over a typed answer warns first" "Esc again drops it"
+if screen | grep -qF "Course map"; then bad "the answer stays after one Esc"; else ok "the answer stays after one Esc"; fi
+tm send-keys -t app Escape
+check "a second Esc leaves the exercise" "Course map"
+
+# --- Q quits from a screen other than the map ---
+tm send-keys -t app p
+wait_for "Progress" >/dev/null
+tm send-keys -t app Q
+check "Q quits from any screen" "EXIT=0"
+stty_kept "quit with Q"
+
+report tui_keys
