@@ -337,6 +337,13 @@ static void test_engine_flags(void **state)
     assert_int_equal(jint(j, "kv_budget_bytes"), 1073741824ll);
     json_decref(j);
 
+    /* int8 is kept for teaching, and the output says vLLM has no such cache */
+    j = calc_json("--model qwen2.5-7b --seq 8192 --kv-budget-gib 10 --kv-dtype int8");
+    assert_true(json_array_size(json_object_get(j, "notes")) == 1);
+    assert_non_null(strstr(json_string_value(json_array_get(json_object_get(j, "notes"), 0)),
+                           "no such kv_cache_dtype"));
+    json_decref(j);
+
     /* the override sets the blocks whatever the memory */
     j = calc_json("--model qwen2.5-7b --seq 8192 --num-gpu-blocks-override 1024");
     assert_int_equal(jint(j, "num_gpu_blocks"), 1024);

@@ -747,6 +747,11 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
         kv_rules_note(n, KV_NOTE_MAMBA,
                       "Mamba2 state shapes follow vLLM's MambaStateShapeCalculator; no public "
                       "log in the fixtures checks them");
+    if (asked->kv_dtype == KV_DTYPE_INT8 ||
+        (asked->kv_dtype == KV_DTYPE_FP32 && r->model.dtype != KV_DTYPE_FP32))
+        kv_rules_note(n, KV_NOTE_ALWAYS,
+                      "vLLM has no such kv_cache_dtype (int8, or fp32 for a 16-bit model): "
+                      "kept for teaching");
     if (asked->spec_method == KV_SPEC_DRAFT)
         kv_rules_note(n, KV_NOTE_ALWAYS,
                       "a separate draft model's layers are counted with the target's attention "
