@@ -46,6 +46,11 @@ else
   bad "no share/man/man1/kvtutor.1"
 fi
 
+for f in share/bash-completion/completions/kvtutor share/zsh/site-functions/_kvtutor \
+  share/fish/vendor_completions.d/kvtutor.fish; do
+  if [ -f "$root/$f" ]; then ok "$f installed"; else bad "no $f"; fi
+done
+
 # run from another folder, so nothing is found relative to the current one
 cd "$work" || exit 1
 expect "--version names the tree's data and probe" 0 \
