@@ -93,7 +93,7 @@ return lesson {
           .. f(weights / GB, 2) .. ", so a step really reads " .. f((weights - embed) / GB, 2)
           .. " GB of weights; the output layer (lm_head), a matrix of the same size, is read "
           .. "in full. The course's figures use all " .. f(weights / GB, 2) .. " GB, as the "
-          .. "calculator does: a ceiling about " .. f(embed / (weights - embed) * 100, 0)
+          .. "calculator does: a ceiling about " .. f(embed / weights * 100, 0)
           .. "% low at batch 1.",
     },
     section {
