@@ -84,7 +84,10 @@ static bool dtype_allowed(const struct cli_flag *f, enum kv_dtype t)
     return false;
 }
 
-static int parse_value(const struct cli_spec *s, struct cli_args *a, int id, const char *val)
+/* `typed` is the flag as the user wrote it ("--seq" for --max-model-len), so
+ * that the message names what they typed. */
+static int parse_value(const struct cli_spec *s, struct cli_args *a, int id, const char *typed,
+                       int typed_len, const char *val)
 {
     const struct cli_flag *f = &s->flags[id];
     const char *why = NULL;
@@ -103,15 +106,20 @@ static int parse_value(const struct cli_spec *s, struct cli_args *a, int id, con
         break;
     case CLI_REAL:
         why = cli_parse_real(val, f->rmin, f->rmin_open, f->rmax, &a->r[id]);
+        /* out of range: name the range ("--util 1.5: must be more than 0 and at most 1") */
+        if (why && strcmp(why, "must be a number") != 0)
+            return cli_usage_error(s->cmd, "%.*s %s: must be %s %.15g and at most %.15g", typed_len,
+                                   typed, val, f->rmin_open ? "more than" : "at least", f->rmin,
+                                   f->rmax);
         break;
     case CLI_DTYPE:
         if (!kv_dtype_parse(val, &a->t[id]) || !dtype_allowed(f, a->t[id]))
-            return cli_usage_error(s->cmd, "%s %s: unknown type (one of %s)", f->name, val,
-                                   f->dtypes);
+            return cli_usage_error(s->cmd, "%.*s %s: unknown type (one of %s)", typed_len, typed,
+                                   val, f->dtypes);
         break;
     }
     if (why)
-        return cli_usage_error(s->cmd, "%s %s: %s", f->name, val, why);
+        return cli_usage_error(s->cmd, "%.*s %s: %s", typed_len, typed, val, why);
     a->text[id] = val;
     a->given[id] = true;
     return 0;
@@ -170,7 +178,7 @@ int cli_parse(const struct cli_spec *s, int argc, char **argv, struct cli_args *
                                    metavar ? metavar : "text");
         if (g >= 0)
             *global_dst[g] = val;
-        else if (parse_value(s, a, id, val) != 0)
+        else if (parse_value(s, a, id, arg, (int)len, val) != 0)
             return 2;
     }
     return 0;

@@ -361,6 +361,9 @@ static int unknown_preset(const char *flag, const char *name, bool gpu)
         size_t len = strlen(list), k = strcspn(s, ",");
         snprintf(list + len, sizeof list - len, "%s%.*s", i ? ", " : "", (int)k, s);
     }
+    if (n == 0)
+        return usage_error("%s %s: no such preset (kvtutor %s lists them)", flag, name,
+                           gpu ? "gpus" : "models");
     return usage_error("%s %s: no such preset; closest: %s (kvtutor %s lists all)", flag, name,
                        list, gpu ? "gpus" : "models");
 }

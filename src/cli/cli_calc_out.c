@@ -316,8 +316,13 @@ static void decode(FILE *out, const struct kv_result *r)
 
     fputs("\nDecode ceiling (memory-bound: every step reads the active weights and the KV)\n", out);
     if (!r->has_decode) {
-        fputs("  needs a bandwidth (--gpu or --bandwidth-gbps) and the parameters (--params)\n",
-              out);
+        /* name only what is missing: a preset has its parameters */
+        bool no_params = r->active_weight_bytes == 0;
+        fprintf(out, "  needs %s\n",
+                !no_params              ? "a bandwidth (--gpu or --bandwidth-gbps)"
+                : d->bandwidth_gbps > 0 ? "the parameters (--params)"
+                                        : "a bandwidth (--gpu or --bandwidth-gbps) and the "
+                                          "parameters (--params)");
         return;
     }
     decode_line(out, r, d->batch, d->context);

@@ -244,11 +244,15 @@ static char *load(const char *file, size_t *len_out, char *why, size_t cap)
     size_t len = 0;
 
     if (fd < 0) {
-        snprintf(why, cap, "%s", strerror(errno));
+        snprintf(why, cap, "%s",
+                 errno == ENOENT   ? "no such file"
+                 : errno == EACCES ? "not allowed to read it"
+                                   : strerror(errno));
         return NULL;
     }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(why, cap, "not a regular file");
+        bool dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+        snprintf(why, cap, "%s", dir ? "a folder, not an export file" : "not a regular file");
         goto fail;
     }
     if ((uint64_t)st.st_size > IMPORT_MAX_BYTES) {
@@ -284,6 +288,22 @@ fail:
     free(buf);
     close(fd);
     return NULL;
+}
+
+/* A first line with commas and no JSON punctuation: `export --format csv`'s
+ * output, or a spreadsheet's, given to import, which reads JSON only. */
+static bool looks_like_csv(const char *buf, size_t len)
+{
+    size_t i = 0, commas = 0;
+
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+        i++;
+    for (; i < len && buf[i] != '\n'; i++) {
+        if (buf[i] == '{' || buf[i] == '[' || buf[i] == ':')
+            return false;
+        commas += buf[i] == ',';
+    }
+    return commas > 0;
 }
 
 /* Reading the export one record at a time. jansson would hold the whole
@@ -541,6 +561,14 @@ int cli_import(int argc, char **argv)
         return 1;
     }
     sc.buf = buf;
+    if (looks_like_csv(buf, sc.len)) {
+        fprintf(stderr,
+                "kvtutor import: %s: a CSV file; import reads the JSON export "
+                "(kvtutor export --format json); nothing imported\n",
+                fname);
+        free(buf);
+        return 1;
+    }
     /* first pass: the whole file checked, nothing written */
     if (!walk(&sc, &lay, on_attempt, on_review, &run)) {
         fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", fname,

@@ -267,6 +267,8 @@ static int parse(int argc, char **argv, struct probe_opts *o, bool *help_asked)
             snprintf(list + len, sizeof list - len, "%s%.*s", i ? ", " : "", (int)k,
                      near[i]->alias);
         }
+        if (n == 0)
+            return usage_error("--model %s: no such preset (kvtutor models lists them)", model);
         return usage_error("--model %s: no such preset; closest: %s", model, list);
     }
     return -1;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_lessons.h"
 #include "kvt_text.h"
 #include "store_report.h"
 
@@ -223,10 +224,16 @@ int cli_config(int argc, char **argv)
         return cli_usage_error("config", "say get KEY, set KEY VALUE or list");
     }
     if (strcmp(o.pos[0], "list") != 0) {
-        if (o.npos < 2 || !(s = find_setting(o.pos[1]))) {
+        if (o.npos < 2) {
+            return cli_usage_error("config",
+                                   "%s needs a KEY (learner, desired_retention, new_per_day); "
+                                   "usage: kvtutor config get KEY | set KEY VALUE | list",
+                                   o.pos[0]);
+        }
+        if (!(s = find_setting(o.pos[1]))) {
             return cli_usage_error("config",
                                    "%s: unknown setting (learner, desired_retention, new_per_day)",
-                                   o.npos < 2 ? "(none)" : o.pos[1]);
+                                   o.pos[1]);
         }
         if ((strcmp(o.pos[0], "set") == 0) != (o.npos == 3)) {
             return cli_usage_error("config", "%s",
@@ -287,6 +294,20 @@ int cli_reset(int argc, char **argv)
     }
     if (o.npos != 1)
         return cli_usage_error("reset", "name the lesson to start over (LESSON_ID)");
+    /* a mistyped id would delete nothing and say "0 answers deleted" */
+    {
+        struct lx_opts lx;
+        char data[4096], seen[1024] = "";
+        struct lx_lesson *l;
+        if (cli_lx_opts("reset", &lx, data, sizeof data) != 0)
+            return 1;
+        if (!(l = cli_find_lesson(o.pos[0], NULL, data, &lx, seen, sizeof seen))) {
+            fprintf(stderr, "kvtutor reset: no lesson \"%s\" (lessons: %s); nothing deleted\n",
+                    kvt_safe(o.pos[0], f1, sizeof f1), seen[0] ? seen : "none found");
+            return 1;
+        }
+        lx_free(l);
+    }
     if ((rc = cli_db_open("reset", o.db, o.learner, (int64_t)time(NULL), &db)) != 0)
         return rc;
     if (!o.yes) {

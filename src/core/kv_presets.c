@@ -314,7 +314,8 @@ static size_t list_distance(const char *want, const char *list)
         memcpy(item, list, k);
         item[k] = '\0';
         normalise(item, norm);
-        d = distance(want, norm);
+        /* what was typed is the start of this name ("qwen3", "rtx40"): as close as can be */
+        d = strlen(want) >= 3 && strncmp(norm, want, strlen(want)) == 0 ? 0 : distance(want, norm);
         if (d < best)
             best = d;
         list += n + (list[n] == ',');
@@ -346,8 +347,14 @@ static size_t suggest(const char *name, size_t count, size_t (*dist)(const char 
     if (max > SUGGEST_MAX)
         max = SUGGEST_MAX;
     normalise(name, want);
-    for (size_t i = 0; i < count && max > 0; i++)
-        have = rank(best_d, best_i, have, max, dist(want, i), i);
+    /* a suggestion must be close: a slip of a key or two, or a third of the
+     * name, not merely the least far of names that share nothing ("foo") */
+    size_t limit = strlen(want) / 3 > 2 ? strlen(want) / 3 : 2;
+    for (size_t i = 0; i < count && max > 0; i++) {
+        size_t d = dist(want, i);
+        if (d <= limit)
+            have = rank(best_d, best_i, have, max, d, i);
+    }
     return have;
 }
 

@@ -45,7 +45,9 @@ const struct kv_model_preset *kv_model_preset_find(const char *name);
 const struct kv_gpu_preset *kv_gpu_preset_find(const char *name);
 
 /* Fills out[0..max) with the presets whose names are closest to `name`
- * (edit distance on the normalised names), best first; returns how many. */
+ * (edit distance on the normalised names; a name `name` begins counts as
+ * distance 0), best first; returns how many, 0 when none is within two
+ * edits or a third of the name's length, whichever is more. */
 size_t kv_model_preset_suggest(const char *name, const struct kv_model_preset **out, size_t max);
 size_t kv_gpu_preset_suggest(const char *name, const struct kv_gpu_preset **out, size_t max);
 

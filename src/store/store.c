@@ -471,6 +471,10 @@ const char *store_setting_check(const char *key, const char *value)
         return strcmp(key, "new_per_day") == 0 ? "a whole number from 0 to 500"
                                                : "a number from 0.7 to 0.97";
     v = strtod(value, &end);
+    /* "0.91.5" and "0.8.8": strtod stops at the second point; the rest must not be dropped */
+    if (*end != '\0' || strchr(value, '.') != strrchr(value, '.'))
+        return strcmp(key, "new_per_day") == 0 ? "a whole number from 0 to 500"
+                                               : "a number from 0.7 to 0.97";
     if (strcmp(key, "new_per_day") == 0)
         return strchr(value, '.') || v > 500 ? "a whole number from 0 to 500" : NULL;
     return v >= 0.7 && v <= 0.97 ? NULL : "a number from 0.7 to 0.97";
