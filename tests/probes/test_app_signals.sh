@@ -14,17 +14,18 @@ work=$(mktemp -d /tmp/kvt_app_signals.XXXXXX)
 # The app in a folder of its own, its CPU probe a fake that writes its
 # process group (its own pid: it leads the group) and sleeps with a child.
 appdir="$work/app"
-mkdir -p "$appdir"
+helpers="$appdir/libexec/kvtutor" # where the app looks for its probes
+mkdir -p "$helpers"
 cp "$KVTUTOR" "$appdir/kvtutor"
 ln -s "$(cd "$(dirname "$KVTUTOR")" && pwd)/share" "$appdir/share"
-cat >"$appdir/kvtutor-probe-cpu" <<SH
+cat >"$helpers/kvtutor-probe-cpu" <<SH
 #!/bin/sh
 echo \$\$ > "$work/pgid"
 echo '{"type":"progress","kernel":"read","percent":1}'
 sleep 1000 &
 wait
 SH
-chmod +x "$appdir/kvtutor-probe-cpu"
+chmod +x "$helpers/kvtutor-probe-cpu"
 APP="$appdir/kvtutor"
 
 # members PGID: processes of that group still running code (not zombies)
