@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "store_report.h"
+#include "tutor_done.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
 
@@ -22,7 +23,8 @@ struct map {
     struct row *rows;
     size_t n_rows, selected, first;
     struct store_stats stats;
-    bool have_stats, searching;
+    struct tutor_done *done; /* per course slot, read with the stats */
+    bool have_stats, have_done, searching;
     struct ui_edit search;
 };
 
@@ -72,6 +74,7 @@ static void forget_stats(struct map *m)
     if (m->have_stats)
         store_stats_free(&m->stats);
     m->have_stats = false;
+    m->have_done = false;
 }
 
 static void refresh_stats(struct map *m, struct ui *ui)
@@ -80,6 +83,17 @@ static void refresh_stats(struct map *m, struct ui *ui)
     forget_stats(m);
     m->have_stats = store_stats(ui->opt.store, ui->opt.learner_id, (int64_t)time(NULL), &m->stats,
                                 &err) == KVT_E_OK;
+    free(m->done);
+    m->done = calloc(lx_course_size(ui->course) + 1, sizeof *m->done);
+    m->have_done = m->done && tutor_done_counts(ui->opt.store, ui->opt.learner_id, ui->course,
+                                                m->done, &err) == KVT_E_OK;
+}
+
+/* What the learner answered of the lesson in a slot: exercises, follow-ups
+ * and the question, each counted once. */
+static struct tutor_done done_of(const struct map *m, size_t slot)
+{
+    return m->have_done ? m->done[slot] : (struct tutor_done){0};
 }
 
 static const struct store_lesson_stats *lesson_stats(struct map *m, const char *id)
@@ -143,8 +157,10 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
             ui_put(y, 7, cols - 38, l->title, a | (sel ? A_BOLD : 0));
             lx_course_after_text(ui->course, l, after, sizeof after);
             ui_put(y, cols - 30, 11, after, a | A_DIM);
-            snprintf(right, sizeof right, "%lld/%zu done  %lld due",
-                     s ? (long long)s->exercises : 0LL, l->n_exercises,
+            /* exercises only: follow-ups and the question are counted
+             * on the line at the foot */
+            snprintf(right, sizeof right, "%zu/%zu done  %lld due",
+                     done_of(m, row->lesson).exercises, l->n_exercises,
                      s ? (long long)s->due_now : 0LL);
             ui_put(y, cols - 18, 17, right, a);
         }
@@ -159,8 +175,11 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         lx_course_requires_text(ui->course, l, "Take first: ", line, sizeof line);
         if (line[0])
             ui_put(top + rows - 2, 2, cols - 4, line, A_DIM);
-        snprintf(line, sizeof line, "%s · concept %s · %zu exercises, %zu follow-ups", l->id,
-                 l->concept, l->n_exercises, l->n_followups);
+        struct tutor_done d = done_of(m, m->rows[m->selected].lesson);
+        snprintf(line, sizeof line,
+                 "%s · concept %s · done: %zu of %zu exercises, %zu of %zu follow-ups%s", l->id,
+                 l->concept, d.exercises, l->n_exercises, d.followups, l->n_followups,
+                 l->n_points ? (d.question ? ", the question" : ", not the question") : "");
         ui_put(top + rows - 1, 2, cols - 4, line, A_DIM);
     }
 }
@@ -286,6 +305,7 @@ static void map_destroy(void *self)
     if (m->have_stats)
         store_stats_free(&m->stats);
     free(m->rows);
+    free(m->done);
     free(m);
 }
 

@@ -212,9 +212,22 @@ static const char *quiz_title(void *self, struct ui *ui)
         int secs = (int)sum.seconds;
         snprintf(clock, sizeof clock, " · ⏱ %02d:%02d", secs / 60, secs % 60);
     }
-    if (q->phase == SUMMARY || tutor_count(q->s) == 0)
+    if (q->phase == SUMMARY || tutor_count(q->s) == 0) {
         snprintf(t, sizeof t, "kvtutor · %s · done%s", names[mode], clock);
-    else
+    } else if (mode == TUTOR_PRACTICE) {
+        /* counted by kind, as the map counts: "exercise 3 of 12" agrees
+         * with "3/12 done", follow-ups are numbered apart */
+        size_t pos = tutor_position(q->s), at = 0, of = 0;
+        enum tutor_part part = tutor_item_at(q->s, pos).part;
+        for (size_t i = 0; i < tutor_count(q->s); i++)
+            if (tutor_item_at(q->s, i).part == part) {
+                at += i < pos;
+                of++;
+            }
+        snprintf(t, sizeof t, "kvtutor · %s · %s %zu of %zu · %s%s", names[mode],
+                 part == TUTOR_FOLLOWUP ? "follow-up" : "exercise", at + 1, of,
+                 tutor_lesson_at(q->s, pos)->title, clock);
+    } else
         snprintf(t, sizeof t, "kvtutor · %s · %zu of %zu · %s%s", names[mode],
                  tutor_position(q->s) + 1, tutor_count(q->s),
                  tutor_lesson_at(q->s, tutor_position(q->s))->title, clock);

@@ -51,7 +51,7 @@ rm -f "$mnt/filler"
 tm send-keys -t app s
 check "s saves it once there is room" "saved"
 tm send-keys -t app Enter
-check "then Enter goes on" "practice · 2 of"
+check "then Enter goes on" "practice · exercise 2 of"
 quit_from_map "after a full disk"
 if [ "$(sql "SELECT count(*) FROM attempt WHERE exercise_id = 'per-token' AND verdict = 'correct'")" = 1 ] &&
    [ "$(sql "PRAGMA integrity_check")" = ok ]; then
@@ -82,7 +82,7 @@ wait_for "How many bytes of KV cache" >/dev/null
 tm send-keys -t app "56 KiB" Enter
 wait_for "Right." >/dev/null
 tm send-keys -t app Enter
-check "practice goes on without saving" "practice · 2 of"
+check "practice goes on without saving" "practice · exercise 2 of"
 quit_from_map "on a read-only mount"
 
 report tui-disk

@@ -76,6 +76,24 @@ if screen | grep -qF "Course map"; then bad "the answer stays after one Esc"; el
 tm send-keys -t app Escape
 check "a second Esc leaves the exercise" "Course map"
 
+# --- counts: an exercise answered twice and a follow-up are not "2/12" ---
+# (the first lesson has 12 exercises and 5 follow-ups: lessons/part0-foundations/01-kv-cache.lua)
+tm send-keys -t app g e
+check "practice counts exercises apart from follow-ups" "practice · exercise 1 of 12"
+tm send-keys -t app "56 KiB" Enter
+wait_for "Right." >/dev/null
+tm send-keys -t app a
+sleep 0.2
+tm send-keys -t app "56 KiB" Enter
+wait_for "Right." >/dev/null
+tm send-keys -t app f
+check "follow-ups are numbered apart" "practice · follow-up 1 of 5"
+tm send-keys -t app "Quantize the weights with AWQ and store the KV cache in fp8" Enter
+wait_for "Key points covered" >/dev/null
+tm send-keys -t app q
+check "the map counts the exercise once" " 1/12 done"
+check "the foot line counts follow-ups apart" "done: 1 of 12 exercises, 1 of 5 follow-ups"
+
 # --- Q quits from a screen other than the map ---
 tm send-keys -t app p
 wait_for "Progress" >/dev/null

@@ -39,7 +39,7 @@ app
 # --- before any probe run, "measure, then predict" waits for one ---
 tm send-keys -t app j e
 check "the measured exercises wait for a probe run" "2 exercises here use your own measurement"
-check "the others are there (6 exercises, 3 follow-ups)" "practice · 1 of 9"
+check "the others are there (6 exercises, 3 follow-ups)" "practice · exercise 1 of 6"
 tm send-keys -t app Escape
 wait_for "Course map" >/dev/null
 
@@ -111,13 +111,13 @@ fi
 # --- measure, then predict: the exercise uses the figure just measured ---
 # (the map still has the second lesson selected)
 tm send-keys -t app e
-check "after a probe run the measured exercises join practice" "practice · 1 of 11"
+check "after a probe run the measured exercises join practice" "practice · exercise 1 of 8"
 tm send-keys -t app "15.7 GB" Enter
 wait_for "Right." >/dev/null
 tm send-keys -t app Enter "64.2 tokens/s" Enter
-wait_for "practice · 2 of 10" >/dev/null
+wait_for "practice · exercise 2 of 7" >/dev/null
 tm send-keys -t app Enter "709 tokens/s" Enter
-wait_for "practice · 3 of 10" >/dev/null
+wait_for "practice · exercise 3 of 7" >/dev/null
 tm send-keys -t app Enter
 check "the prediction exercise shows the learner's own figure" "Your probe measured $shown GB/s"
 typed=$(awk -v g="$gbps" 'BEGIN { printf "%.3f", g * 1e9 / (15231233024 + 8192 * 57344) }')
