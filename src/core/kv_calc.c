@@ -1,4 +1,7 @@
 #include "kv_calc.h"
+#include "kv_backend.h"
+#include "kv_decode.h"
+#include "kv_notes.h"
 #include "kv_state.h"
 
 #include <math.h>
@@ -10,52 +13,6 @@ static const char *const field_names[] = {
     KV_FIELDS(KV_FIELD_STR)
 #undef KV_FIELD_STR
 };
-
-static const char *const backend_names[KV_BACKEND__COUNT] = {
-    [KV_BACKEND_DEFAULT] = "auto",
-    [KV_BACKEND_FLASH_ATTN] = "FLASH_ATTN",
-    [KV_BACKEND_FLASHINFER] = "FLASHINFER",
-    [KV_BACKEND_TRITON_ATTN] = "TRITON_ATTN",
-    [KV_BACKEND_FLASHMLA] = "FLASHMLA",
-    [KV_BACKEND_FLASHMLA_SPARSE] = "FLASHMLA_SPARSE",
-    [KV_BACKEND_CUTLASS_MLA] = "CUTLASS_MLA",
-    [KV_BACKEND_TRITON_MLA] = "TRITON_MLA",
-};
-
-bool kv_backend_parse(const char *name, enum kv_backend *out)
-{
-    for (int i = 0; i < KV_BACKEND__COUNT; i++) {
-        const char *a = backend_names[i], *b = name;
-        while (*a && *b && (*a == *b || (*b >= 'a' && *b <= 'z' && *b - 32 == *a)))
-            a++, b++;
-        if (!*a && !*b) {
-            *out = (enum kv_backend)i;
-            return true;
-        }
-    }
-    return false;
-}
-
-const char *kv_backend_name(enum kv_backend b)
-{
-    return (unsigned)b < KV_BACKEND__COUNT ? backend_names[b] : "?";
-}
-
-/* The block size a backend forces, 0 when it takes the configured one
- * (vllm/platforms/cuda.py, CudaPlatform.check_and_update_config: FlashMLA
- * and FlashMLA-sparse 64, CUTLASS MLA 128). */
-static uint32_t backend_block(enum kv_backend b)
-{
-    switch (b) {
-    case KV_BACKEND_FLASHMLA:
-    case KV_BACKEND_FLASHMLA_SPARSE:
-        return 64;
-    case KV_BACKEND_CUTLASS_MLA:
-        return 128;
-    default:
-        return 0;
-    }
-}
 
 const char *kv_field_name(enum kv_field f)
 {
@@ -307,7 +264,7 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
         return fail(c, KVT_E_CONFLICT, KV_FIELD_MAMBA_CACHE_MODE, KV_FIELD_NONE);
     if ((unsigned)d->backend >= KV_BACKEND__COUNT)
         return fail(c, KVT_E_RANGE, KV_FIELD_ATTENTION_BACKEND, KV_FIELD_NONE);
-    if (m->mla_rank == 0 && backend_block(d->backend) > 0)
+    if (m->mla_rank == 0 && kv_backend_block(d->backend) > 0)
         return fail(c, KVT_E_CONFLICT, KV_FIELD_ATTENTION_BACKEND, KV_FIELD_MLA_RANK);
     if (d->backend == KV_BACKEND_DEFAULT && m->mla_rank > 0) {
         /* sparse MLA runs on FlashMLA-sparse; dense MLA defaults to CUTLASS MLA
@@ -317,8 +274,8 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
         else if (d->gpu_sm >= 100 && d->gpu_sm < 110)
             d->backend = KV_BACKEND_CUTLASS_MLA;
     }
-    if (backend_block(d->backend) > 0)
-        d->block_size = backend_block(d->backend);
+    if (kv_backend_block(d->backend) > 0)
+        d->block_size = kv_backend_block(d->backend);
     if (d->num_gpu_blocks_override > ((uint64_t)1 << 40))
         return fail(c, KVT_E_RANGE, KV_FIELD_NUM_GPU_BLOCKS_OVERRIDE, KV_FIELD_NONE);
     if (d->kv_cache_memory_bytes > (uint64_t)(KV_MAX_GIB * KV_GIB))
@@ -529,35 +486,6 @@ uint64_t kv_calc_blocks_per_request(const struct kv_result *r, uint64_t len)
     return total;
 }
 
-uint64_t kv_calc_kv_read_bytes(const struct kv_result *r, uint64_t context)
-{
-    uint64_t window = r->model.sliding_window;
-    uint64_t seen = (r->sliding_layers > 0 && window < context) ? window : context;
-    uint64_t a, b, tokens_layers, per_gpu, total;
-
-    /* a recurrent layer reads its whole state each step, whatever the context */
-    if (!mul(r->full_layers, context, &a) || !mul(r->sliding_layers, seen, &b) ||
-        !add(a, b, &tokens_layers) || !mul(tokens_layers, r->layer_token_bytes, &per_gpu) ||
-        !mul(per_gpu, r->deploy.tp, &total) || !add(total, r->state_bytes_per_request, &total))
-        return UINT64_MAX;
-    return total;
-}
-
-bool kv_calc_decode_at(const struct kv_result *r, uint64_t batch, uint64_t context,
-                       double *tokens_per_s)
-{
-    uint64_t kv = kv_calc_kv_read_bytes(r, context);
-    double bytes, step;
-
-    if (r->deploy.bandwidth_gbps <= 0 || r->active_weight_bytes == 0 || kv == UINT64_MAX)
-        return false;
-    /* Each GPU reads its share of the weights and the KV it holds, all at once. */
-    bytes = (double)r->active_weight_bytes + (double)batch * (double)kv;
-    step = bytes / ((double)r->deploy.tp * r->deploy.bandwidth_gbps * 1e9);
-    *tokens_per_s = (double)batch / step;
-    return true;
-}
-
 static void weights(struct kv_result *r)
 {
     const struct kv_model *m = &r->model;
@@ -694,114 +622,6 @@ static enum kvt_err capacity(struct kv_result *r, struct check *c)
     return KVT_E_OK;
 }
 
-static enum kvt_err decode(struct kv_result *r, struct check *c)
-{
-    const struct kv_model *m = &r->model;
-    const struct kv_deploy *d = &r->deploy;
-    double active_b = m->active_params_b > 0 ? m->active_params_b : m->params_b;
-    double bw, mem_s, flop_s;
-
-    r->decode_kv_read_bytes = kv_calc_kv_read_bytes(r, d->context);
-    if (r->decode_kv_read_bytes == UINT64_MAX)
-        return fail(c, KVT_E_OVERFLOW, KV_FIELD_CONTEXT, KV_FIELD_NONE);
-    if (!kv_calc_decode_at(r, d->batch, d->context, &r->decode_tokens_per_s))
-        return KVT_E_OK;
-    r->has_decode = true;
-    r->decode_step_s = (double)d->batch / r->decode_tokens_per_s;
-    r->decode_tokens_per_s_seq = 1.0 / r->decode_step_s;
-
-    if (d->tflops <= 0 || active_b <= 0)
-        return KVT_E_OK;
-    /* Roofline: one step does 2 FLOPs per active parameter per sequence. Both
-     * sides divide by tp, so the crossover batch B* solves
-     * 2 P B / F = (W + B k) / bw  =>  B* = (W / bw) / (2 P / F - k / bw). */
-    r->has_bound = true;
-    bw = d->bandwidth_gbps * 1e9;
-    flop_s = d->tflops * 1e12;
-    mem_s = r->decode_step_s;
-    r->decode_compute_step_s = 2.0 * active_b * 1e9 * (double)d->batch / ((double)d->tp * flop_s);
-    r->compute_bound = r->decode_compute_step_s > mem_s;
-    {
-        double per_batch = 2.0 * active_b * 1e9 / flop_s - (double)r->decode_kv_read_bytes / bw;
-        if (per_batch > 0) {
-            double star = ((double)r->active_weight_bytes / bw) / per_batch;
-            if (star < 9.0e15) {
-                r->compute_bound_ever = true;
-                r->compute_bound_batch = star < 1.0 ? 1 : (uint64_t)ceil(star);
-            }
-        }
-    }
-    return KVT_E_OK;
-}
-
-/* What this model and deployment lean on that no log has confirmed. */
-static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
-{
-    struct kv_rules *n = &r->rules;
-
-    if (r->state_layers > 0 && r->mamba_mode == KV_MAMBA_ALL)
-        kv_rules_note(n, KV_NOTE_MAMBA,
-                      "mamba_cache_mode all: cdiv(max_model_len, block) + k blocks a Mamba group "
-                      "a request; unverified against a log");
-    if (r->state_layers > 0 && r->model.state_kind == KV_STATE_MAMBA2)
-        kv_rules_note(n, KV_NOTE_MAMBA,
-                      "Mamba2 state shapes follow vLLM's MambaStateShapeCalculator; no public "
-                      "log in the fixtures checks them");
-    if (asked->kv_dtype == KV_DTYPE_INT8 ||
-        (asked->kv_dtype == KV_DTYPE_FP32 && r->model.dtype != KV_DTYPE_FP32))
-        kv_rules_note(n, KV_NOTE_ALWAYS,
-                      "vLLM has no such kv_cache_dtype (int8, or fp32 for a 16-bit model): "
-                      "kept for teaching");
-    if (asked->spec_method == KV_SPEC_DRAFT)
-        kv_rules_note(n, KV_NOTE_ALWAYS,
-                      "a separate draft model's layers are counted with the target's attention "
-                      "shape; size the draft itself for its own");
-    if (r->mla && asked->backend == KV_BACKEND_DEFAULT && r->model.index_head_dim == 0) {
-        if (r->deploy.backend == KV_BACKEND_CUTLASS_MLA)
-            kv_rules_note(n, KV_NOTE_ALWAYS,
-                          "MLA on SM100: CUTLASS MLA's 128-token blocks assumed (the default; "
-                          "the first release that chose it is unverified)");
-        else
-            kv_rules_note(n, KV_NOTE_ALWAYS,
-                          "MLA on a Hopper-class GPU: the configured block size is kept, as "
-                          "0.19 logs show; a release that picks FlashMLA uses 64 "
-                          "(--attention-backend FLASHMLA)");
-    }
-}
-
-/* Keeps the release's notes that bear on this result. */
-static void keep_notes(struct kv_result *r, bool util_defaulted)
-{
-    struct kv_rules *rules = &r->rules;
-    size_t n = 0;
-
-    for (size_t i = 0; i < rules->n_notes; i++) {
-        bool keep;
-        switch (rules->notes[i].topic) {
-        case KV_NOTE_UTIL:
-            keep = util_defaulted && r->has_budget && !r->budget_given;
-            break;
-        case KV_NOTE_TOKENS:
-            keep = r->has_blocks;
-            break;
-        case KV_NOTE_GROUPS:
-            keep = r->hybrid;
-            break;
-        case KV_NOTE_SLIDING:
-            keep = r->sliding_groups > 0;
-            break;
-        case KV_NOTE_MAMBA:
-            keep = r->state_layers > 0;
-            break;
-        default:
-            keep = true;
-        }
-        if (keep)
-            rules->notes[n++] = rules->notes[i];
-    }
-    rules->n_notes = n;
-}
-
 enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct kv_result *res,
                      enum kv_field *bad, enum kv_field *other)
 {
@@ -829,11 +649,10 @@ enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct
         budget(res);
         e = capacity(res, &c);
     }
-    if (e == KVT_E_OK)
-        e = decode(res, &c);
+    if (e == KVT_E_OK && (e = kv_decode(res)) != KVT_E_OK)
+        fail(&c, e, KV_FIELD_CONTEXT, KV_FIELD_NONE);
     if (e == KVT_E_OK) {
-        keep_notes(res, d->util == 0.0);
-        model_notes(res, d);
+        kv_notes(res, d, d->util == 0.0);
     }
     if (bad)
         *bad = c.bad;

@@ -1,0 +1,47 @@
+#include "kv_backend.h"
+
+static const char *const backend_names[KV_BACKEND__COUNT] = {
+    [KV_BACKEND_DEFAULT] = "auto",
+    [KV_BACKEND_FLASH_ATTN] = "FLASH_ATTN",
+    [KV_BACKEND_FLASHINFER] = "FLASHINFER",
+    [KV_BACKEND_TRITON_ATTN] = "TRITON_ATTN",
+    [KV_BACKEND_FLASHMLA] = "FLASHMLA",
+    [KV_BACKEND_FLASHMLA_SPARSE] = "FLASHMLA_SPARSE",
+    [KV_BACKEND_CUTLASS_MLA] = "CUTLASS_MLA",
+    [KV_BACKEND_TRITON_MLA] = "TRITON_MLA",
+};
+
+bool kv_backend_parse(const char *name, enum kv_backend *out)
+{
+    for (int i = 0; i < KV_BACKEND__COUNT; i++) {
+        const char *a = backend_names[i], *b = name;
+        while (*a && *b && (*a == *b || (*b >= 'a' && *b <= 'z' && *b - 32 == *a)))
+            a++, b++;
+        if (!*a && !*b) {
+            *out = (enum kv_backend)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *kv_backend_name(enum kv_backend b)
+{
+    return (unsigned)b < KV_BACKEND__COUNT ? backend_names[b] : "?";
+}
+
+/* The block size a backend forces, 0 when it takes the configured one
+ * (vllm/platforms/cuda.py, CudaPlatform.check_and_update_config: FlashMLA
+ * and FlashMLA-sparse 64, CUTLASS MLA 128). */
+uint32_t kv_backend_block(enum kv_backend b)
+{
+    switch (b) {
+    case KV_BACKEND_FLASHMLA:
+    case KV_BACKEND_FLASHMLA_SPARSE:
+        return 64;
+    case KV_BACKEND_CUTLASS_MLA:
+        return 128;
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,83 @@
+#include "kv_decode.h"
+
+#include <math.h>
+
+/* Checked arithmetic, as in kv_calc.c: an absurd context becomes UINT64_MAX. */
+static bool mul(uint64_t a, uint64_t b, uint64_t *r)
+{
+    return !__builtin_mul_overflow(a, b, r);
+}
+
+static bool add(uint64_t a, uint64_t b, uint64_t *r)
+{
+    return !__builtin_add_overflow(a, b, r);
+}
+
+uint64_t kv_calc_kv_read_bytes(const struct kv_result *r, uint64_t context)
+{
+    uint64_t window = r->model.sliding_window;
+    uint64_t seen = (r->sliding_layers > 0 && window < context) ? window : context;
+    uint64_t a, b, tokens_layers, per_gpu, total;
+
+    /* a recurrent layer reads its whole state each step, whatever the context */
+    if (!mul(r->full_layers, context, &a) || !mul(r->sliding_layers, seen, &b) ||
+        !add(a, b, &tokens_layers) || !mul(tokens_layers, r->layer_token_bytes, &per_gpu) ||
+        !mul(per_gpu, r->deploy.tp, &total) || !add(total, r->state_bytes_per_request, &total))
+        return UINT64_MAX;
+    return total;
+}
+
+bool kv_calc_decode_at(const struct kv_result *r, uint64_t batch, uint64_t context,
+                       double *tokens_per_s)
+{
+    uint64_t kv = kv_calc_kv_read_bytes(r, context);
+    double bytes, step;
+
+    if (r->deploy.bandwidth_gbps <= 0 || r->active_weight_bytes == 0 || kv == UINT64_MAX)
+        return false;
+    /* Each GPU reads its share of the weights and the KV it holds, all at once. */
+    bytes = (double)r->active_weight_bytes + (double)batch * (double)kv;
+    step = bytes / ((double)r->deploy.tp * r->deploy.bandwidth_gbps * 1e9);
+    *tokens_per_s = (double)batch / step;
+    return true;
+}
+
+enum kvt_err kv_decode(struct kv_result *r)
+{
+    const struct kv_model *m = &r->model;
+    const struct kv_deploy *d = &r->deploy;
+    double active_b = m->active_params_b > 0 ? m->active_params_b : m->params_b;
+    double bw, mem_s, flop_s;
+
+    r->decode_kv_read_bytes = kv_calc_kv_read_bytes(r, d->context);
+    if (r->decode_kv_read_bytes == UINT64_MAX)
+        return KVT_E_OVERFLOW;
+    if (!kv_calc_decode_at(r, d->batch, d->context, &r->decode_tokens_per_s))
+        return KVT_E_OK;
+    r->has_decode = true;
+    r->decode_step_s = (double)d->batch / r->decode_tokens_per_s;
+    r->decode_tokens_per_s_seq = 1.0 / r->decode_step_s;
+
+    if (d->tflops <= 0 || active_b <= 0)
+        return KVT_E_OK;
+    /* Roofline: one step does 2 FLOPs per active parameter per sequence. Both
+     * sides divide by tp, so the crossover batch B* solves
+     * 2 P B / F = (W + B k) / bw  =>  B* = (W / bw) / (2 P / F - k / bw). */
+    r->has_bound = true;
+    bw = d->bandwidth_gbps * 1e9;
+    flop_s = d->tflops * 1e12;
+    mem_s = r->decode_step_s;
+    r->decode_compute_step_s = 2.0 * active_b * 1e9 * (double)d->batch / ((double)d->tp * flop_s);
+    r->compute_bound = r->decode_compute_step_s > mem_s;
+    {
+        double per_batch = 2.0 * active_b * 1e9 / flop_s - (double)r->decode_kv_read_bytes / bw;
+        if (per_batch > 0) {
+            double star = ((double)r->active_weight_bytes / bw) / per_batch;
+            if (star < 9.0e15) {
+                r->compute_bound_ever = true;
+                r->compute_bound_batch = star < 1.0 ? 1 : (uint64_t)ceil(star);
+            }
+        }
+    }
+    return KVT_E_OK;
+}

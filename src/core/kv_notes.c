@@ -1,0 +1,77 @@
+#include "kv_notes.h"
+
+#include <stddef.h>
+
+/* What this model and deployment lean on that no log has confirmed. */
+static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
+{
+    struct kv_rules *n = &r->rules;
+
+    if (r->state_layers > 0 && r->mamba_mode == KV_MAMBA_ALL)
+        kv_rules_note(n, KV_NOTE_MAMBA,
+                      "mamba_cache_mode all: cdiv(max_model_len, block) + k blocks a Mamba group "
+                      "a request; unverified against a log");
+    if (r->state_layers > 0 && r->model.state_kind == KV_STATE_MAMBA2)
+        kv_rules_note(n, KV_NOTE_MAMBA,
+                      "Mamba2 state shapes follow vLLM's MambaStateShapeCalculator; no public "
+                      "log in the fixtures checks them");
+    if (asked->kv_dtype == KV_DTYPE_INT8 ||
+        (asked->kv_dtype == KV_DTYPE_FP32 && r->model.dtype != KV_DTYPE_FP32))
+        kv_rules_note(n, KV_NOTE_ALWAYS,
+                      "vLLM has no such kv_cache_dtype (int8, or fp32 for a 16-bit model): "
+                      "kept for teaching");
+    if (asked->spec_method == KV_SPEC_DRAFT)
+        kv_rules_note(n, KV_NOTE_ALWAYS,
+                      "a separate draft model's layers are counted with the target's attention "
+                      "shape; size the draft itself for its own");
+    if (r->mla && asked->backend == KV_BACKEND_DEFAULT && r->model.index_head_dim == 0) {
+        if (r->deploy.backend == KV_BACKEND_CUTLASS_MLA)
+            kv_rules_note(n, KV_NOTE_ALWAYS,
+                          "MLA on SM100: CUTLASS MLA's 128-token blocks assumed (the default; "
+                          "the first release that chose it is unverified)");
+        else
+            kv_rules_note(n, KV_NOTE_ALWAYS,
+                          "MLA on a Hopper-class GPU: the configured block size is kept, as "
+                          "0.19 logs show; a release that picks FlashMLA uses 64 "
+                          "(--attention-backend FLASHMLA)");
+    }
+}
+
+/* Keeps the release's notes that bear on this result. */
+static void keep_notes(struct kv_result *r, bool util_defaulted)
+{
+    struct kv_rules *rules = &r->rules;
+    size_t n = 0;
+
+    for (size_t i = 0; i < rules->n_notes; i++) {
+        bool keep;
+        switch (rules->notes[i].topic) {
+        case KV_NOTE_UTIL:
+            keep = util_defaulted && r->has_budget && !r->budget_given;
+            break;
+        case KV_NOTE_TOKENS:
+            keep = r->has_blocks;
+            break;
+        case KV_NOTE_GROUPS:
+            keep = r->hybrid;
+            break;
+        case KV_NOTE_SLIDING:
+            keep = r->sliding_groups > 0;
+            break;
+        case KV_NOTE_MAMBA:
+            keep = r->state_layers > 0;
+            break;
+        default:
+            keep = true;
+        }
+        if (keep)
+            rules->notes[n++] = rules->notes[i];
+    }
+    rules->n_notes = n;
+}
+
+void kv_notes(struct kv_result *r, const struct kv_deploy *asked, bool util_defaulted)
+{
+    keep_notes(r, util_defaulted);
+    model_notes(r, asked);
+}
