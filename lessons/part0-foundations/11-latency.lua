@@ -1,0 +1,295 @@
+-- Part 0 · Foundations: latency. What a user waits for (TTFT, then TPOT and ITL),
+-- what a service promises (SLOs), and how many requests that lets you serve.
+
+local MODEL = "qwen2.5-7b"
+local m = kv.model(MODEL)
+local h100 = kv.gpu("h100")
+local PROMPT = 2048                                  -- tokens in the prompt
+local CONTEXT = 8192                                 -- context each decoding sequence holds
+local REPLY = 500                                    -- tokens per reply
+local SLO_TPOT_MS = 20                               -- the service's TPOT objective
+
+local function step(batch, context)
+  return kv.calc{model = MODEL, seq = context, context = context, batch = batch, gpu = "h100"}
+end
+
+-- TPOT in ms for `batch` sequences of `context` tokens on the H100, memory-bound.
+local function tpot_ms(batch, context)
+  return 1000 / step(batch, context).decode_tokens_per_s_per_seq
+end
+
+-- The largest batch whose TPOT meets the objective.
+local function max_batch(slo_ms, context)
+  local b = 1
+  while tpot_ms(b + 1, context) <= slo_ms do b = b + 1 end
+  return b
+end
+
+local prefill_ms = 2 * m.params * 1e9 * PROMPT / (h100.tflops * 1e12) * 1000
+local t32 = tpot_ms(32, CONTEXT)
+local bmax = max_batch(SLO_TPOT_MS, CONTEXT)
+local tmax = tpot_ms(bmax, CONTEXT)
+local e2e_s = (prefill_ms + (REPLY - 1) * tmax) / 1000
+local rate_at_slo = bmax / e2e_s                     -- Little's law: λ = L ÷ W
+local LAMBDA, TTFT_S, TPOT_S = 4, 0.5, 0.020         -- the Little's-law exercise
+local W = TTFT_S + REPLY * TPOT_S
+
+local function f(x, places) return fixed(x, places or 1) end
+
+return lesson {
+  id = "latency",
+  title = "Latency: TTFT, TPOT and goodput",
+  module = "part0-foundations",
+  baseline = "vLLM's serving benchmark (vllm/benchmarks/serve.py, calculate_metrics, at commit "
+          .. "009e6d4, the 0.2x line): TTFT is the time to the first streamed token, TPOT is "
+          .. "(latency − TTFT) ÷ (output tokens − 1) per request, ITL is every gap between "
+          .. "streamed chunks, and request_goodput counts the requests that meet every given "
+          .. "SLO (--goodput ttft:MS tpot:MS e2el:MS) per second; Zhong et al., \"DistServe\" "
+          .. "(OSDI 2024), §2, for goodput under TTFT and TPOT SLOs; Little's law; the decode "
+          .. "roofline of the memory-bound-decode lesson with Qwen2.5-7B's config.json shapes and "
+          .. "the H100 SXM data sheet (3,352 GB/s, 989 TFLOP/s BF16 dense)",
+  concept = "latency-slo",
+  requires = {"prefill-decode", "continuous-batching"},
+  links = {"memory-bound-decode", "continuous-batching", "sizing-deployment"},
+
+  question = "What are TTFT and TPOT, what sets each of them, and why do serving teams "
+          .. "report goodput rather than throughput?",
+
+  answer = "TTFT, time to first token, is how long a request waits for its first token: queueing "
+        .. "plus the prefill of its prompt, which is compute-bound. TPOT, time per output token, "
+        .. "is the average gap between the tokens after that: one decode step, which is "
+        .. "memory-bound and grows with the batch and its context. A bigger batch raises "
+        .. "throughput but slows every sequence, so throughput alone rewards a server that "
+        .. "misses its latency targets. Goodput counts only the requests per second that meet "
+        .. "their SLOs on TTFT and TPOT, and that is what you maximise.",
+
+  points = {
+    point { "TTFT is queueing plus the prompt's prefill", weight = 2,
+            about = {"TTFT", "time to first token", "first token"},
+            said = {"prefill", "queue", "queueing", "prompt", "waits"} },
+    point { "TPOT is the decode step time per token", weight = 2,
+            about = {"TPOT", "time per output token", "each later token", "each token after"},
+            said = {"decode step", "decode", "gap", "memory-bound", "each step", "per step"} },
+    point { "a bigger batch raises throughput but slows each sequence", weight = 2,
+            about = {"bigger batch", "larger batch", "more sequences", "batch", "batching", "throughput"},
+            said = {"slows", "slower", "raises TPOT", "latency grows", "each sequence", "trade"} },
+    point { "goodput counts only requests that meet their SLOs", weight = 2,
+            about = {"goodput"},
+            said = {"meet", "within", "slo", "latency targets", "only requests"} },
+  },
+  misconceptions = {
+    misconception { about = {"TTFT", "time to first token", "first token"},
+                    said = {"memory-bound", "decode step", "one decode"},
+                    why = "the first token comes out of the prompt's prefill, a compute-bound pass over every prompt token, after any queueing" },
+    misconception { about = {"goodput"},
+                    said = {"same as throughput", "all requests", "tokens per second", "total throughput"},
+                    why = "goodput counts only the requests that meet every SLO, per second; requests that miss add throughput, not goodput" },
+    misconception { about = {"bigger batch", "larger batch", "batching", "more sequences"},
+                    said = {"lowers TPOT", "faster per token", "reduces latency", "speeds up each"},
+                    why = "every sequence in a step waits for the whole step: more sequences mean more cache to read, so each one's TPOT grows" },
+  },
+
+  sections = {
+    section {
+      title = "Two latencies, two phases",
+      text = "A streamed reply has two waits. TTFT runs from the request's arrival to its first "
+          .. "token: time in the queue, then the prefill of the prompt. Prefill is a compute-bound "
+          .. "pass over every prompt token: " .. grouped(PROMPT) .. " tokens of Qwen2.5-7B take "
+          .. "2 × " .. f(m.params, 2) .. " billion parameters × " .. grouped(PROMPT) .. " ÷ "
+          .. grouped(h100.tflops) .. " TFLOP/s = " .. f(prefill_ms, 1) .. " ms on an idle H100, "
+          .. "at its paper peak. After that, each token costs one decode step, memory-bound: with "
+          .. "32 sequences of " .. grouped(CONTEXT) .. " tokens, a step reads the weights once "
+          .. "and 32 caches, and each sequence gets a token every " .. f(t32, 2) .. " ms.",
+    },
+    section {
+      title = "TPOT and ITL are not the same number",
+      text = "vLLM's serving benchmark (vllm/benchmarks/serve.py, calculate_metrics) reports both. "
+          .. "TPOT is per request: (end-to-end latency − TTFT) ÷ (output tokens − 1), an average "
+          .. "over its decode. ITL is every gap between streamed chunks, pooled over all "
+          .. "requests. A request whose decode stalls once for half a second, because a long "
+          .. "prompt's prefill shared its step or it was preempted, barely moves its TPOT but "
+          .. "shows in the P99 ITL, and the user sees the stall.",
+    },
+    section {
+      title = "The batch trades latency for throughput",
+      text = "Memory-bound decode shares the weight read among the batch, so a bigger batch "
+          .. "raises tokens/s in total, while every sequence waits for the whole step. At "
+          .. grouped(CONTEXT) .. " tokens of context on an H100, a " .. SLO_TPOT_MS .. " ms TPOT "
+          .. "objective allows at most " .. bmax .. " sequences (" .. f(tmax, 2) .. " ms a "
+          .. "token); one more and every sequence misses it. Past that point throughput still "
+          .. "climbs a little, but no request meets its target.",
+    },
+    section {
+      title = "Goodput: the throughput that counts",
+      text = "Goodput is the number of requests per second that meet all their SLOs (DistServe, "
+          .. "§2). vLLM's benchmark computes it when given `--goodput ttft:MS tpot:MS`: a "
+          .. "request is good only if its TTFT and its TPOT are both at or under their limits. "
+          .. "Raising max_num_seqs can raise throughput and lower goodput at once: more requests "
+          .. "finish per second, fewer of them on time. Size a deployment on goodput at your "
+          .. "SLOs, with the percentiles the SLO names (P99, not the mean).",
+    },
+    section {
+      title = "Little's law ties load to latency",
+      text = "In steady state, requests in flight = arrival rate × time each spends (L = λ × W). "
+          .. "A latency target fixes W, memory and the TPOT objective cap L, so together they "
+          .. "fix the rate you can serve. With " .. bmax .. " sequences in flight, each taking "
+          .. f(prefill_ms, 1) .. " ms of prefill plus " .. (REPLY - 1) .. " steps of "
+          .. f(tmax, 2) .. " ms (" .. f(e2e_s, 2) .. " s), the H100 serves at most "
+          .. f(rate_at_slo, 2) .. " requests/s of " .. REPLY .. "-token replies within the "
+          .. "objective. Turned round: at " .. LAMBDA .. " requests/s with " .. f(W, 1)
+          .. " s each, " .. f(LAMBDA * W, 0) .. " are in flight, and memory must hold them all.",
+    },
+  },
+
+  worked = code [[
+prefill     2 × 7.6156e9 × 2,048 ÷ 989e12 FLOP/s      = 31.5 ms (idle H100, paper peak)
+TPOT, 32    (15.23 + 32 × 0.4698) GB ÷ 3,352 GB/s     = 9.03 ms
+SLO 20 ms   15.23 + b × 0.4698 ≤ 20 ms × 3,352 GB/s = 67.04 GB
+            b ≤ (67.04 − 15.23) ÷ 0.4698 = 110.3      → 110 sequences, 19.96 ms
+one request 31.5 ms + 499 × 19.96 ms                  = 9.99 s
+Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
+            4 requests/s × (0.5 + 500 × 0.020) s      = 42 in flight]],
+
+  followups = {
+    followup {
+      question = "Your dashboard shows a mean TPOT of 15 ms, yet users complain that replies "
+              .. "freeze. What metric shows it, and what causes it?",
+      answer = "TPOT is one average per request, (latency − TTFT) ÷ (tokens − 1), so a single "
+            .. "long stall is spread over hundreds of tokens and the mean hides it. The "
+            .. "inter-token latency, each gap between streamed chunks, shows it in its tail: "
+            .. "look at P99 ITL. Stalls come from steps that carry a long prompt's prefill "
+            .. "alongside the decodes, and from preemption, when a sequence loses its blocks "
+            .. "and waits to be recomputed.",
+      points = {
+        point { "TPOT is an average that hides a single stall", weight = 2,
+                about = {"TPOT", "mean TPOT", "average", "the mean"},
+                said = {"average", "hides", "spread", "smooths", "per request"} },
+        point { "the tail of the inter-token latency shows it", weight = 2,
+                about = {"ITL", "inter-token latency", "each gap", "tail", "gaps"},
+                said = {"P99", "tail", "shows", "each gap", "percentile", "spikes"} },
+        point { "prefill sharing the step, or preemption, causes stalls",
+                about = {"stalls", "stall", "freezes", "cause", "it", "long prompt", "prefill",
+                         "preemption"},
+                said = {"prefill", "preempt", "recompute", "same step", "long prompt"} },
+      },
+      misconceptions = {
+        misconception { about = {"TPOT", "mean TPOT", "the mean"},
+                        said = {"shows every stall", "is the gap between every token",
+                                "catches the freezes", "is the same as ITL"},
+                        why = "TPOT is one average per request; a single stall spreads over all its tokens, and only the ITL tail shows it" },
+        misconception { about = {"freezes", "stalls", "it", "cause"},
+                        said = {"network", "client", "tokenizer"},
+                        why = "the server's own steps stall: a long prefill sharing the step, or a preempted sequence waiting to be recomputed" },
+      },
+    },
+    followup {
+      question = "A service must keep P99 TPOT under 20 ms. How do you decide how many requests "
+              .. "per second one GPU can take?",
+      answer = "Find the largest batch whose step time stays under 20 ms at the context your "
+            .. "requests hold: more sequences than that slows every one of them past the "
+            .. "target. Then apply Little's law: the rate you can serve is that many requests in "
+            .. "flight divided by the time each one takes, TTFT plus its output tokens times "
+            .. "the TPOT. Check that memory holds that many caches, and measure goodput at that "
+            .. "rate, since the requests that miss the SLO do not count.",
+      points = {
+        point { "the SLO caps the batch: the largest batch within 20 ms", weight = 2,
+                about = {"batch", "largest batch", "sequences", "step time", "concurrency"},
+                said = {"under 20 ms", "within", "stays under", "caps", "largest", "slows every"} },
+        point { "Little's law: rate = in flight ÷ time per request", weight = 2,
+                about = {"rate", "requests per second", "Little's law", "throughput"},
+                said = {"divided by", "in flight", "time each", "L = λW", "little's law"},
+                accept = {"little's law", "littles law"} },
+        point { "memory must hold that many caches",
+                about = {"memory", "KV cache", "caches", "blocks"},
+                said = {"holds", "fit", "enough", "hold"} },
+        point { "measure goodput: requests that miss do not count",
+                about = {"goodput", "requests that miss", "misses"},
+                said = {"measure", "do not count", "only", "slo"} },
+      },
+      misconceptions = {
+        misconception { about = {"batch", "max_num_seqs", "concurrency"},
+                        said = {"as large as memory allows", "fill the memory", "maximum that fits"},
+                        why = "the largest batch memory holds may be far past the one the TPOT objective allows; the SLO caps it first" },
+        misconception { about = {"rate", "requests per second", "throughput"},
+                        said = {"equals tokens per second", "times the batch"},
+                        why = "Little's law: requests per second = requests in flight ÷ the time each one takes" },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "tpot-batch-32",
+      prompt = "An H100 (3,352 GB/s) decodes 32 Qwen2.5-7B sequences (15.23 GB of BF16 weights, "
+            .. "28 layers, 4 KV heads of 128 dims) of 8,192 tokens each, memory-bound. What is "
+            .. "each sequence's TPOT, in ms?",
+      expected = t32, unit = "ms", tolerance = rel(0.03), model = MODEL,
+      hints = { "One step reads the weights once and 32 caches; each sequence gets one token.",
+                "(15.23 + 32 × 8,192 × 57,344 ÷ 10⁹) GB ÷ 3,352 GB/s." },
+    },
+    numeric {
+      id = "tpot-param",
+      prompt = "An H100 (3,352 GB/s) decodes {batch} Qwen2.5-7B sequences (15.23 GB of BF16 "
+            .. "weights, 28 layers, 4 KV heads of 128 dims) of {context} tokens each, "
+            .. "memory-bound. What is each sequence's TPOT, in ms?",
+      params = { batch = {8, 16, 32, 64, 128}, context = {2048, 4096, 8192, 16384} },
+      expected = function(p) return tpot_ms(p.batch, p.context) end,
+      unit = "ms", tolerance = rel(0.03),
+      hints = { "KV per token: 2 × 28 × 4 × 128 × 2 B.",
+                "Step time = (weights + batch × context × KV per token) ÷ bandwidth." },
+    },
+    numeric {
+      id = "max-batch-slo",
+      prompt = "Same H100 and model, every sequence at 8,192 tokens of context. The service "
+            .. "promises a TPOT of at most 20 ms. How many sequences can decode at once?",
+      expected = bmax, unit = "sequences", tolerance = abs(0.5), model = MODEL,
+      hints = { "20 ms × 3,352 GB/s is what one step may read.",
+                "(67.04 − 15.23) GB ÷ 0.4698 GB per sequence, rounded down." },
+    },
+    numeric {
+      id = "littles-law",
+      prompt = "Requests arrive at 4 per second. Each waits 0.5 s for its first token, then "
+            .. "streams 500 more tokens at 20 ms each. How many requests are in flight on "
+            .. "average?",
+      expected = LAMBDA * W, unit = "requests", tolerance = rel(0.02),
+      hints = { "Little's law: in flight = arrival rate × time each spends.",
+                "Each spends 0.5 + 500 × 0.020 s." },
+    },
+    choice {
+      id = "goodput-falls",
+      prompt = "Doubling max_num_seqs raises a server's throughput from 10 to 12 requests/s, and "
+            .. "its P99 TPOT from 18 ms to 26 ms. The SLO is TPOT ≤ 20 ms. What happened to "
+            .. "goodput?",
+      options = {
+        option { "It fell: many requests now miss the TPOT objective and no longer count",
+                 correct = true,
+                 why = "goodput counts only the requests that meet every SLO" },
+        option { "It rose to 12 requests/s with the throughput",
+                 why = "requests over 20 ms add throughput, not goodput" },
+        option { "It is unchanged: goodput depends only on TTFT",
+                 why = "vLLM's benchmark checks TTFT, TPOT and end-to-end latency, whichever are given" },
+        option { "It doubled with max_num_seqs",
+                 why = "the cap is not the batch; memory and the SLO decide what runs well" },
+      },
+    },
+    freetext {
+      id = "ttft-vs-tpot",
+      prompt = "In two or three sentences: what sets a request's TTFT, and what sets its TPOT?",
+      answer = "TTFT is time in the queue plus the prefill of the prompt, a compute-bound pass "
+            .. "that grows with the prompt's length. TPOT is the time of one decode step, "
+            .. "memory-bound: the weights plus every running sequence's cache read once, so it "
+            .. "grows with the batch and the context.",
+      points = {
+        point { "TTFT: queueing plus the prompt's prefill", weight = 2,
+                about = {"TTFT", "time to first token", "first token"},
+                said = {"prefill", "queue", "prompt"} },
+        point { "TPOT: one decode step, memory-bound", weight = 2,
+                about = {"TPOT", "time per output token"},
+                said = {"decode step", "decode", "memory-bound", "weights", "cache"} },
+        point { "TPOT grows with batch and context",
+                about = {"it", "TPOT", "step", "decode step"},
+                said = {"grows", "batch", "context", "longer"} },
+      },
+    },
+  },
+}
