@@ -1,0 +1,266 @@
+-- Part 0 · Foundations: mixture of experts. Memory pays for every expert; a decode
+-- step reads only the experts its tokens were routed to, which at batch 1 is a few
+-- and at a serving batch is nearly all of them.
+
+local MODEL = "qwen3-30b-a3b"
+local GB = 1e9
+local E, K = 128, 8                                  -- experts per layer, experts per token (config.json)
+local CONTEXT = 8192
+local q = kv.calc{model = MODEL, seq = CONTEXT, context = CONTEXT, gpu = "h100"}
+local total_b = q.weights_bytes_total                -- every expert, BF16
+local active_b = q.active_weight_bytes               -- what one token reads
+-- total = shared + experts; active = shared + experts × K/E
+local experts_b = (total_b - active_b) / (1 - K / E)
+local shared_b = total_b - experts_b
+local bw = kv.gpu("h100").bandwidth_gbps * GB
+local kv_seq = q.kv_bytes_per_token * CONTEXT
+
+-- Share of a layer's experts that at least one of `batch` tokens is routed to,
+-- each token picking K of E independently and uniformly.
+local function touched(e, k, batch) return 1 - (1 - k / e) ^ batch end
+
+local function weight_read(batch) return shared_b + experts_b * touched(E, K, batch) end
+
+local function tokens_per_s(batch)
+  return batch * bw / (weight_read(batch) + batch * kv_seq)
+end
+
+local mixtral = kv.calc{model = "mixtral-8x7b", gpu = "h100"}
+local mixtral_tp2 = kv.calc{model = "mixtral-8x7b", gpu = "h100", tp = 2, seq = 32768}
+local dense = kv.calc{model = "qwen2.5-32b", seq = CONTEXT, context = CONTEXT, gpu = "h100", batch = 64}
+
+local function f(x, places) return fixed(x, places or 1) end
+
+return lesson {
+  id = "mixture-of-experts",
+  title = "Mixture of experts: total for memory, active for speed",
+  module = "part0-foundations",
+  baseline = "Qwen/Qwen3-30B-A3B's config.json (num_experts 128, num_experts_per_tok 8; 30.5B "
+          .. "parameters, 3.35B active, in the calculator's preset); Mixtral-8x7B-Instruct-v0.1's "
+          .. "config.json (num_local_experts 8, num_experts_per_tok 2) and Jiang et al., "
+          .. "\"Mixtral of Experts\" (2024), §2 (47B parameters, 13B active); the decode roofline "
+          .. "of the memory-bound-decode lesson; the share of experts a batch touches assumes "
+          .. "uniform, independent routing (real routers are skewed, so somewhat fewer); vLLM "
+          .. "0.26 start-up arithmetic for the KV budget (docs/calculator.md)",
+  concept = "moe",
+  requires = {"memory-bound-decode", "shrinking-weights"},
+  links = {"memory-bound-decode", "prefill-decode", "tensor-parallel-kv"},
+
+  question = "Qwen3-30B-A3B has 30.5 billion parameters but only 3.3 billion active per token. "
+          .. "How much GPU memory does it need, how fast does it decode, and does that hold at "
+          .. "a serving batch?",
+
+  answer = "Memory pays for every expert: all 30.5 billion parameters stay resident, about 61 GB "
+        .. "in BF16, because any token may be routed to any expert. Speed at batch 1 follows the "
+        .. "active parameters: a step reads the shared layers and the 8 experts per layer the "
+        .. "token chose, about 6.7 GB, so it decodes like a 3B dense model. At a serving batch "
+        .. "that advantage fades: 64 tokens each picking 8 of 128 experts touch nearly all of "
+        .. "them in every layer, so the step reads almost the whole 61 GB, shared among the "
+        .. "batch as a dense model's weights are. The FLOPs per token stay those of the active "
+        .. "parameters.",
+
+  points = {
+    point { "memory holds every expert: total parameters", weight = 2,
+            about = {"memory", "GPU memory", "all experts", "every expert", "weights"},
+            said = {"every expert", "all 30.5 billion", "total parameters", "all experts", "resident",
+                    "61 GB", "all parameters"} },
+    point { "batch-1 decode reads only the active parameters", weight = 2,
+            about = {"batch 1", "speed", "one token", "a step", "decode"},
+            said = {"active", "3B", "8 experts", "6.7 GB", "experts it chose", "the token chose"} },
+    point { "a large batch touches nearly all experts", weight = 2,
+            about = {"serving batch", "large batch", "64 tokens", "batch", "many tokens"},
+            said = {"nearly all", "almost all", "every expert", "touch", "whole", "all of them"} },
+    point { "FLOPs per token follow the active parameters",
+            about = {"FLOPs", "compute", "arithmetic"},
+            said = {"active", "3B", "per token"} },
+  },
+  misconceptions = {
+    misconception { about = {"memory", "GPU memory", "it"},
+                    said = {"only the active", "only 3B", "3.3 billion fit", "6.7 GB of memory",
+                            "only active experts"},
+                    why = "every expert must be resident: any token may be routed to any expert, so memory pays for all 30.5 billion parameters" },
+    misconception { about = {"large batch", "serving batch", "batch", "at scale"},
+                    said = {"reads only the active", "only 3B read", "like a 3B model", "only 8 experts"},
+                    why = "each token picks its own experts: 64 tokens picking 8 of 128 touch about 98% of them, so the step reads nearly every expert" },
+  },
+
+  sections = {
+    section {
+      title = "Memory pays for everything",
+      text = "A mixture-of-experts layer replaces one feed-forward block with many (128 in "
+          .. "Qwen3-30B-A3B) and a router that sends each token to a few (8). Any token may go "
+          .. "to any expert, so every expert stays in memory: " .. f(total_b / GB, 2)
+          .. " GB in BF16, against " .. f(active_b / GB, 2) .. " GB for the parameters one "
+          .. "token uses. Mixtral-8x7B's " .. f(mixtral.weights_bytes_total / GB, 1) .. " GB of "
+          .. "weights do not fit one 80 GiB H100 at all; at TP 2, each GPU holds half of every "
+          .. "expert and " .. mixtral_tp2.max_concurrent_seqs .. " sequences of 32,768 tokens "
+          .. "fit.",
+    },
+    section {
+      title = "Batch 1: the active parameters",
+      text = "One token reads the shared layers (attention, embeddings, norms, router) and its "
+          .. "8 experts per layer. Splitting the preset's figures: total = shared + experts, "
+          .. "active = shared + experts × 8/128, so the experts hold " .. f(experts_b / GB, 2)
+          .. " GB and the rest " .. f(shared_b / GB, 2) .. " GB. At " .. grouped(CONTEXT)
+          .. " tokens of context an H100 decodes " .. f(q.decode_tokens_per_s, 0) .. " tokens/s "
+          .. "at batch 1, close to what a 3B dense model would.",
+    },
+    section {
+      title = "A serving batch reads nearly every expert",
+      text = "Each token picks its own experts. With routing spread evenly, the chance that no "
+          .. "token of a batch of b picks a given expert is (1 − 8/128)^b, so the share touched "
+          .. "is " .. f(100 * touched(E, K, 1), 2) .. "% at batch 1, "
+          .. f(100 * touched(E, K, 8), 0) .. "% at 8, " .. f(100 * touched(E, K, 32), 0)
+          .. "% at 32 and " .. f(100 * touched(E, K, 64), 1) .. "% at 64. At batch 64 a step "
+          .. "reads " .. f(weight_read(64) / GB, 1) .. " GB of weights, almost the whole "
+          .. "model. Mixtral, with 2 of 8 experts per token, touches "
+          .. f(100 * touched(8, 2, 16), 0) .. "% of them at batch 16. Real routers are skewed, "
+          .. "so somewhat fewer, but the conclusion holds: past a few dozen tokens, a decode "
+          .. "step reads the total, not the active, weights.",
+    },
+    section {
+      title = "So what does MoE buy at scale?",
+      text = "The weight read is shared by the batch, as for a dense model, and each token's "
+          .. "FLOPs stay those of the active parameters. At batch 64 and " .. grouped(CONTEXT)
+          .. " tokens, Qwen3-30B-A3B decodes about " .. f(tokens_per_s(64), 0) .. " tokens/s "
+          .. "on an H100 by this count; the dense Qwen2.5-32B, with a bigger cache per token, "
+          .. grouped(dense.decode_tokens_per_s) .. ". The calculator's decode ceiling reads only "
+          .. "the active weights at any batch, which is right at batch 1 and too optimistic "
+          .. "here (" .. grouped(kv.calc{model = MODEL, seq = CONTEXT, context = CONTEXT, gpu = "h100",
+                                batch = 64}.decode_tokens_per_s) .. " tokens/s). Expert "
+          .. "parallelism spreads whole experts over GPUs, so each GPU reads only its own.",
+    },
+  },
+
+  worked = code [[
+weights     30.53e9 params × 2 B                       = 61.06 GB, all resident
+active      3.353e9 × 2 B                              = 6.71 GB read per token at batch 1
+experts     (61.06 − 6.71) ÷ (1 − 8/128)               = 57.98 GB; shared 3.08 GB
+batch 1     3,352 ÷ (6.71 + 8,192 × 98,304 B = 0.81)   = 446 tokens/s
+touched     1 − (1 − 8/128)^64 = 1 − 0.0161            = 98.4% of experts at batch 64
+batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights per step
+            64 × 3,352 ÷ (60.13 + 64 × 0.81)           = 1,921 tokens/s]],
+
+  followups = {
+    followup {
+      question = "At batch 64, does Qwen3-30B-A3B still decode like a 3B model?",
+      answer = "No. Each token picks its own 8 of 128 experts, so 64 tokens together touch "
+            .. "about 98% of the experts in every layer, and the step reads nearly all 61 GB of "
+            .. "weights, as a dense 30B model would. That read is shared by the batch, and the "
+            .. "FLOPs per token stay those of the 3.3B active parameters; but the batch-1 "
+            .. "advantage in bytes is gone.",
+      points = {
+        point { "the batch touches nearly all experts", weight = 2,
+                about = {"64 tokens", "batch", "tokens together", "the batch", "step"},
+                said = {"nearly all", "almost all", "98%", "touch", "every expert", "all experts"} },
+        point { "the step reads almost all the weights", weight = 2,
+                about = {"step", "it", "each step", "weights"},
+                said = {"reads nearly all", "61 GB", "whole model", "dense 30B", "all the weights",
+                        "nearly all"} },
+        point { "FLOPs per token stay those of the active parameters",
+                about = {"FLOPs", "compute", "arithmetic"},
+                said = {"active", "3.3B", "per token"} },
+      },
+      misconceptions = {
+        misconception { about = {"it", "batch 64", "the step", "each step"},
+                        said = {"reads only 3B", "reads only the active", "only 8 experts",
+                                "like a 3B model"},
+                        why = "every token picks its own experts: 64 tokens touch about 98% of them, so the step reads nearly every expert" },
+      },
+    },
+    followup {
+      question = "Someone sizes a Mixtral-8x7B deployment on its 13B active parameters: 26 GB "
+              .. "of BF16 weights, one 80 GB GPU. What goes wrong?",
+      answer = "The weights that must be resident are all 47B parameters, about 93 GB in BF16, "
+            .. "because any token can be routed to any expert: they do not fit one 80 GB GPU at "
+            .. "all, let alone leave room for a KV cache. Size memory on the total parameters "
+            .. "(TP 2, or quantise), and use the active parameters only for batch-1 speed and "
+            .. "FLOPs per token.",
+      points = {
+        point { "memory must hold all 47B parameters", weight = 2,
+                about = {"weights", "memory", "all experts", "resident weights"},
+                said = {"all 47B", "93 GB", "total parameters", "every expert", "all experts",
+                        "resident"} },
+        point { "they do not fit one 80 GB GPU", weight = 2,
+                about = {"they", "weights", "it", "model", "one GPU"},
+                said = {"do not fit", "does not fit", "too big", "no room"} },
+        point { "active parameters decide batch-1 speed, not memory",
+                about = {"active parameters", "13B", "active"},
+                said = {"speed", "batch-1", "FLOPs", "not memory"} },
+      },
+      misconceptions = {
+        misconception { about = {"memory", "it", "weights"},
+                        said = {"only the active", "only 13B", "26 GB is enough", "fits one GPU"},
+                        why = "any token may be routed to any expert, so all 47B parameters must be resident: about 93 GB in BF16" },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "moe-weights-gib",
+      prompt = "Qwen3-30B-A3B has 30.53 billion parameters, 3.35 billion active per token. How "
+            .. "many GiB do its BF16 weights take in GPU memory?",
+      expected = total_b / 2^30, unit = "GiB", tolerance = rel(0.02), diagnose = "units",
+      hints = { "Memory holds every expert, not just the active ones.",
+                "30.53e9 × 2 bytes, in GiB." },
+    },
+    numeric {
+      id = "moe-batch1",
+      prompt = "On an H100 (3,352 GB/s), how many tokens/s does one Qwen3-30B-A3B sequence "
+            .. "with 8,192 tokens of context decode? Its 3.353 billion active parameters are "
+            .. "read in BF16; its cache is 48 layers × 4 KV heads × 128 dims, K and V, 2 bytes.",
+      expected = q.decode_tokens_per_s, unit = "tokens/s", tolerance = rel(0.03),
+      hints = { "A batch-1 step reads the active weights and one cache.",
+                "3,352 GB/s ÷ (6.71 + 8,192 × 98,304 ÷ 10⁹) GB." },
+    },
+    numeric {
+      id = "experts-touched",
+      prompt = "Each token picks {k} of {e} experts in a layer, evenly and independently. What "
+            .. "percentage of the layer's experts does a batch of {batch} tokens touch?",
+      params = { e = {8, 64, 128}, k = {2, 8}, batch = {1, 4, 16, 64} },
+      expected = function(p) return 100 * touched(p.e, p.k, p.batch) end,
+      unit = "%", tolerance = abs(0.5),
+      hints = { "The chance one token misses a given expert is 1 − k/e.",
+                "All tokens miss it with probability (1 − k/e)^batch; touched is 1 minus that." },
+    },
+    numeric {
+      id = "moe-read-64",
+      prompt = "Qwen3-30B-A3B's BF16 weights: 61.06 GB in all, 6.71 GB active per token, "
+            .. "experts 8 of 128 per layer. At batch 64 with even routing, how many GB of "
+            .. "weights does one decode step read?",
+      expected = weight_read(64) / GB, unit = "GB", tolerance = rel(0.02), diagnose = "units",
+      hints = { "Experts: (61.06 − 6.71) ÷ (1 − 8/128) GB; the rest is shared.",
+                "Shared + experts × (1 − (120/128)^64)." },
+    },
+    choice {
+      id = "moe-memory",
+      prompt = "What decides how much GPU memory an MoE model's weights need?",
+      options = {
+        option { "Its total parameters: every expert stays resident", correct = true,
+                 why = "any token may be routed to any expert" },
+        option { "Its active parameters per token",
+                 why = "those decide what one token reads and computes, not what must be resident" },
+        option { "The batch size",
+                 why = "the weights are loaded once whatever the batch" },
+        option { "The number of experts per token alone",
+                 why = "the experts not picked by this token still have to be there for the next" },
+      },
+    },
+    freetext {
+      id = "why-moe-fast",
+      prompt = "In two or three sentences: why does an MoE model decode fast at batch 1, and "
+            .. "why does the advantage in bytes fade at a large batch?",
+      answer = "At batch 1 a step reads only the shared layers and the few experts the token was "
+            .. "routed to, the active parameters, so it moves far fewer bytes than the model's "
+            .. "size. At a large batch every token picks its own experts, so together they touch "
+            .. "nearly all of them and the step reads almost the whole model.",
+      points = {
+        point { "batch 1 reads only the active experts", weight = 2,
+                accept = {"active", "few experts", "only the experts", "routed to"} },
+        point { "a large batch touches nearly all experts", weight = 2,
+                accept = {"nearly all", "almost all", "every expert", "all of them", "whole model"} },
+      },
+    },
+  },
+}
