@@ -1,0 +1,275 @@
+-- Part 0 · Foundations: speculative decoding. Decode leaves the FLOPs idle; a cheap
+-- draft guesses k tokens and the target checks them all in one step. It costs KV for
+-- the draft's layers, lookahead slots, and FLOPs that stop being free at large batch.
+
+local MODEL = "llama-3.1-8b"
+local m = kv.model(MODEL)
+local h100 = kv.gpu("h100")
+local K = 3                                          -- draft tokens per step
+local ALPHA = 0.8                                    -- chance each draft token is accepted
+local BUDGET = 40                                    -- GiB of KV
+local SEQ = 8192
+
+local base = kv.calc{model = MODEL, gpu = "h100", seq = SEQ, context = SEQ, kv_budget_gib = BUDGET}
+-- An EAGLE head is one decoder layer of the target's shape, cached in the same pool
+-- (docs/calculator.md): the target's layers plus one.
+local eagle = kv.calc{model = MODEL, gpu = "h100", seq = SEQ, kv_budget_gib = BUDGET,
+                      layers = m.layers + 1}
+local ridge = kv.calc{model = MODEL, gpu = "h100", seq = SEQ}.compute_bound_batch
+
+-- Expected tokens per target step (Leviathan et al. 2023, eq. 1).
+local function expected(alpha, k) return (1 - alpha ^ (k + 1)) / (1 - alpha) end
+
+local step_read_ms = (base.weights_bytes + SEQ * base.kv_bytes_per_token) / (h100.bandwidth_gbps * 1e9) * 1000
+local verify_flop_ms = 2 * m.params * 1e9 * (K + 1) / (h100.tflops * 1e12) * 1000
+
+local function f(x, places) return fixed(x, places or 1) end
+
+return lesson {
+  id = "speculative-decoding",
+  title = "Speculative decoding: spending the idle FLOPs",
+  module = "part0-foundations",
+  baseline = "Leviathan, Kalman and Matias, \"Fast Inference from Transformers via Speculative "
+          .. "Decoding\" (ICML 2023), §3 (expected tokens per step (1 − α^(k+1)) ÷ (1 − α); the "
+          .. "output distribution is the target's); Li et al., \"EAGLE\" (ICML 2024), a one-layer "
+          .. "draft head on the target's features; DeepSeek-V3 technical report §2.2 and its "
+          .. "config.json (num_nextn_predict_layers 1) for MTP; vLLM V1 (vllm/v1/core/sched/"
+          .. "scheduler.py: Scheduler.__init__ sets num_lookahead_tokens to "
+          .. "num_speculative_tokens for EAGLE and draft-model methods, 0 for n-gram; "
+          .. "Scheduler.schedule schedules num_tokens_with_spec within the token budget and "
+          .. "allocates the lookahead slots in allocate_slots); the draft layers' KV in the same "
+          .. "pool as docs/calculator.md models it; Llama-3.1-8B's config.json; the H100 SXM data "
+          .. "sheet",
+  concept = "speculative-decoding",
+  requires = {"prefill-decode", "chunked-prefill"},
+  links = {"memory-bound-decode", "prefill-decode", "latency"},
+
+  question = "How does speculative decoding make decode faster without changing the output, "
+          .. "what does it cost in memory, and when does it stop paying?",
+
+  answer = "A decode step is memory-bound: it streams every weight to produce one token per "
+        .. "sequence, and the FLOPs sit idle. A cheap draft (a small model, an EAGLE head, the "
+        .. "model's own MTP layers) guesses k tokens; the target then checks all k + 1 positions "
+        .. "in one forward pass, which reads the weights once, so verification costs about one "
+        .. "ordinary step. Rejection sampling keeps the output distribution exactly the "
+        .. "target's, and every step yields at least one token. It costs KV memory for the "
+        .. "draft's layers, lookahead slots for the k draft tokens of every running request, "
+        .. "and FLOPs for tokens that are rejected. At a large batch the step is already "
+        .. "compute-bound, the FLOPs are no longer idle, and the extra tokens make each step "
+        .. "slower: the gain shrinks or reverses.",
+
+  points = {
+    point { "decode leaves FLOPs idle; verification uses them", weight = 2,
+            about = {"decode step", "decode", "FLOPs", "verification", "verifying"},
+            said = {"memory-bound", "idle", "one forward pass", "about one ordinary step",
+                    "reads the weights once", "free"} },
+    point { "a draft proposes k tokens; the target checks them in one pass", weight = 2,
+            about = {"draft", "the target", "EAGLE head", "small model", "target"},
+            said = {"guesses", "proposes", "checks", "verifies", "k + 1 positions", "in one pass"} },
+    point { "rejection sampling keeps the target's output distribution",
+            about = {"rejection sampling", "output", "output distribution"},
+            said = {"exactly the target's", "unchanged", "same distribution", "keeps", "identical"} },
+    point { "it costs KV for the draft's layers and lookahead slots", weight = 2,
+            about = {"it", "draft", "draft's layers", "memory", "KV"},
+            said = {"kv memory", "lookahead", "extra layer", "slots", "costs"} },
+    point { "at large batch the step is compute-bound and the gain fades", weight = 2,
+            about = {"large batch", "at a large batch", "the step", "gain"},
+            said = {"compute-bound", "no longer idle", "shrinks", "reverses", "slower"} },
+  },
+  misconceptions = {
+    misconception { about = {"speculative decoding", "it", "output", "the output"},
+                    said = {"approximates the output", "changes the output", "lower quality",
+                            "lossy", "trades accuracy"},
+                    why = "rejection sampling accepts a draft token only as often as the target would have produced it: the output distribution is exactly the target's" },
+    misconception { about = {"large batch", "at a large batch", "it", "speedup"},
+                    said = {"always faster", "more speedup", "helps more", "scales with batch"},
+                    why = "at a large batch the step is already compute-bound: the k extra tokens per sequence cost real FLOPs, and the gain shrinks or reverses" },
+    misconception { about = {"draft", "draft model", "EAGLE head"},
+                    said = {"no memory", "free memory", "needs no KV", "no cache"},
+                    why = "a draft that attends keeps its own KV: an EAGLE head's layer or MTP layers are cached beside the target's, and each request needs lookahead slots" },
+  },
+
+  sections = {
+    section {
+      title = "Idle FLOPs",
+      text = "At batch 1 a Llama-3.1-8B step on an H100 reads " .. f(base.weights_bytes / 1e9, 2)
+          .. " GB of weights and an 8,192-token cache: " .. f(step_read_ms, 2) .. " ms of "
+          .. "memory traffic. Running " .. (K + 1) .. " positions through the model instead of "
+          .. "one costs 2 × " .. f(m.params, 2) .. " billion × " .. (K + 1) .. " FLOPs, "
+          .. f(verify_flop_ms, 3) .. " ms at the paper peak: the weights are read once either "
+          .. "way, so checking " .. (K + 1) .. " tokens costs about the same step as producing "
+          .. "one.",
+    },
+    section {
+      title = "Draft, then verify",
+      text = "A draft proposes k tokens; the target runs the last accepted token and the k "
+          .. "guesses in one pass, and keeps the longest prefix its own sampling agrees with, "
+          .. "plus one token of its own. With each guess accepted with probability α, a step "
+          .. "yields (1 − α^(k+1)) ÷ (1 − α) tokens on average (Leviathan et al., §3): "
+          .. f(expected(ALPHA, K), 2) .. " at α = " .. f(ALPHA, 1) .. " and k = " .. K
+          .. ", against 1 without a draft. The draft's own steps are the price: a separate "
+          .. "small model, an EAGLE head (one decoder layer over the target's hidden states), "
+          .. "or MTP layers trained with the model (DeepSeek-V3 ships one). n-gram drafting "
+          .. "looks the guess up in the prompt and costs no model at all.",
+    },
+    section {
+      title = "What the draft costs in memory",
+      text = "A draft that attends keeps a KV cache. An EAGLE head is one more layer of the "
+          .. "target's shape in the same block pool: Llama-3.1-8B's " .. grouped(base.kv_bytes_per_token)
+          .. " B per token become " .. grouped(eagle.kv_bytes_per_token) .. " B, and "
+          .. BUDGET .. " GiB holds " .. eagle.max_concurrent_seqs .. " requests of "
+          .. grouped(SEQ) .. " tokens instead of " .. base.max_concurrent_seqs .. ". vLLM's "
+          .. "scheduler also allocates k lookahead slots for every running request at each "
+          .. "step (num_lookahead_tokens, for EAGLE and draft models), and the guesses count "
+          .. "against the step's token budget.",
+    },
+    section {
+      title = "When it stops paying",
+      text = "The trick spends FLOPs that were idle. At a large batch they are not: Llama-3.1-8B "
+          .. "on an H100 turns compute-bound at about " .. ridge .. " tokens per step, so with "
+          .. (K + 1) .. " tokens a sequence the verification step is compute-bound from about "
+          .. f(ridge / (K + 1), 0) .. " sequences, and every rejected guess is work thrown away. "
+          .. "Speculative decoding is a latency tool: it shines at low batch and for long "
+          .. "outputs, and is turned down or off when throughput is what counts.",
+    },
+  },
+
+  worked = code [[
+batch-1 step  (16.06 + 8,192 × 131,072 B = 1.07) GB ÷ 3,352 GB/s   = 5.11 ms of reads
+verify 4      2 × 8.03e9 × 4 ÷ 989e12                             = 0.065 ms of FLOPs
+tokens/step   (1 − 0.8^4) ÷ (1 − 0.8) = 0.5904 ÷ 0.2               = 2.95
+EAGLE KV      2 × (32 + 1) × 8 × 128 × 2 B                         = 135,168 B per token
+40 GiB        ⌊42,949,672,960 ÷ (16 × 135,168)⌋ = 19,859 blocks ÷ 512 = 38 requests (40 without)
+compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 sequences]],
+
+  followups = {
+    followup {
+      question = "Speculative decoding gave 2.5× at batch 1. Why might it make things slower "
+              .. "at batch 256?",
+      answer = "At batch 1 the verification pass is almost free: the step is memory-bound, the "
+            .. "weights are read once however many positions run, and the FLOPs were idle. At "
+            .. "batch 256 the step is already near or past the compute-bound point, so running "
+            .. "k + 1 positions per sequence multiplies its FLOPs and the step gets slower; "
+            .. "rejected guesses are wasted work, and the draft's own steps add time. The "
+            .. "tokens per step do not grow enough to pay for it.",
+      points = {
+        point { "at batch 1 the step is memory-bound and verification is almost free", weight = 2,
+                about = {"batch 1", "verification", "the step", "verification pass"},
+                said = {"memory-bound", "almost free", "idle", "read once"} },
+        point { "at batch 256 the step is compute-bound: extra positions cost FLOPs", weight = 2,
+                about = {"batch 256", "large batch", "the step", "extra positions"},
+                said = {"compute-bound", "multiplies its FLOPs", "gets slower", "costs FLOPs"} },
+        point { "rejected guesses and draft steps are wasted work",
+                about = {"rejected guesses", "rejected tokens", "draft", "draft's own steps"},
+                said = {"wasted", "add time", "thrown away", "cost"} },
+      },
+      misconceptions = {
+        misconception { about = {"batch 256", "large batch", "it"},
+                        said = {"memory-bound", "more idle FLOPs", "helps more"},
+                        why = "a large batch already uses the FLOPs: the step is near or past the compute-bound point" },
+      },
+    },
+    followup {
+      question = "You add an EAGLE head to a Llama-3.1-8B deployment. What does it cost in KV "
+              .. "memory, and what else does the scheduler reserve?",
+      answer = "The EAGLE head is a decoder layer that attends over the sequence, so its keys "
+            .. "and values are cached too: one more layer of the target's shape, 33 layers "
+            .. "instead of 32, about 3% more KV per token. Fewer requests fit in the same "
+            .. "budget. The scheduler also allocates lookahead slots for the k draft "
+            .. "tokens of every running request at each step, and the draft tokens count "
+            .. "against max_num_batched_tokens.",
+      points = {
+        point { "its layer is cached: one more layer of KV per token", weight = 2,
+                about = {"EAGLE head", "its keys and values", "it", "head", "draft layer"},
+                said = {"cached", "one more layer", "33 layers", "3% more", "extra layer"} },
+        point { "fewer requests fit in the same budget",
+                about = {"requests", "concurrency", "budget", "fewer requests"},
+                said = {"fewer", "less", "fit", "drops"} },
+        point { "lookahead slots for k draft tokens per request", weight = 2,
+                about = {"scheduler", "lookahead slots", "lookahead", "draft tokens"},
+                said = {"lookahead", "k draft tokens", "slots", "reserves", "allocates"} },
+      },
+      misconceptions = {
+        misconception { about = {"EAGLE head", "it", "head", "draft"},
+                        said = {"no kv", "needs no cache", "costs no memory", "no memory"},
+                        why = "the EAGLE head attends over the sequence, so its keys and values are cached in the same pool" },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "tokens-per-step",
+      prompt = "A draft proposes 3 tokens per step and each is accepted with probability 0.8 "
+            .. "(independently, until the first rejection). How many tokens does a step "
+            .. "yield on average, the target's own token included?",
+      expected = expected(ALPHA, K), unit = "tokens", tolerance = rel(0.02),
+      hints = { "1 + α + α² + α³: the target always adds one token.",
+                "(1 − 0.8⁴) ÷ (1 − 0.8)." },
+    },
+    numeric {
+      id = "tokens-per-step-param",
+      prompt = "A draft proposes {k} tokens per step, each accepted with probability {alpha} "
+            .. "(until the first rejection). How many tokens does a step yield on average, "
+            .. "the target's own token included?",
+      params = { k = {1, 2, 3, 4, 5}, alpha = {0.5, 0.6, 0.7, 0.8, 0.9} },
+      expected = function(p) return expected(p.alpha, p.k) end,
+      unit = "tokens", tolerance = rel(0.02),
+      hints = { "A geometric series: 1 + α + … + α^k.", "(1 − α^(k+1)) ÷ (1 − α)." },
+    },
+    numeric {
+      id = "eagle-kv-per-token",
+      prompt = "Llama-3.1-8B has 32 layers, 8 KV heads of 128 dims, BF16. An EAGLE head adds "
+            .. "one decoder layer of the same shape, cached in the same pool. How many bytes "
+            .. "of KV does one token take?",
+      expected = eagle.kv_bytes_per_token, unit = "B", tolerance = rel(0.005), model = MODEL,
+      hints = { "2 (K and V) × layers × KV heads × head dim × 2 bytes.", "33 layers, not 32." },
+    },
+    numeric {
+      id = "eagle-concurrency",
+      prompt = "With that EAGLE head, 40 GiB of KV in 16-token blocks, and requests of 8,192 "
+            .. "tokens, how many requests fit at once?",
+      expected = eagle.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5),
+      model = MODEL, diagnose = "capacity",
+      hints = { "A block: 16 × 135,168 B.", "⌊40 GiB ÷ block⌋ blocks ÷ 512 blocks per request." },
+    },
+    numeric {
+      id = "spec-compute-bound",
+      prompt = "Llama-3.1-8B on an H100 turns compute-bound at about 296 tokens per step. With "
+            .. "3 draft tokens verified per sequence (4 positions each), from about how many "
+            .. "sequences is the verification step compute-bound?",
+      expected = ridge / (K + 1), unit = "sequences", tolerance = rel(0.03),
+      hints = { "Each sequence brings k + 1 positions to the step.", "296 ÷ 4." },
+    },
+    choice {
+      id = "when-to-use",
+      prompt = "Which deployment gains most from speculative decoding?",
+      options = {
+        option { "An interactive assistant at batch 4 with a tight TPOT target", correct = true,
+                 why = "a small batch is memory-bound: verification uses idle FLOPs and cuts the time per token" },
+        option { "An offline batch job at 512 sequences per step",
+                 why = "that step is compute-bound: the extra positions cost FLOPs that were already busy" },
+        option { "A prefill-heavy workload of long prompts and one-token answers",
+                 why = "speculation speeds decode; a one-token answer has no decode to speed up" },
+        option { "Any deployment equally: it is free",
+                 why = "it costs KV for the draft, lookahead slots, and FLOPs that are free only at low batch" },
+      },
+    },
+    freetext {
+      id = "why-free-at-batch-1",
+      prompt = "In two or three sentences: why does verifying several draft tokens cost about "
+            .. "as much as one ordinary decode step at batch 1?",
+      answer = "At batch 1 a decode step is memory-bound: its time is the time to stream the "
+            .. "weights and the cache, and the FLOPs sit idle. Verifying k + 1 positions reads "
+            .. "the same weights once and only adds FLOPs, which were idle, so the step takes "
+            .. "about as long.",
+      points = {
+        point { "the step is memory-bound: weights streamed, FLOPs idle", weight = 2,
+                accept = {"memory-bound", "memory bound", "bandwidth-bound", "idle", "stream"} },
+        point { "the weights are read once for all positions", weight = 2,
+                accept = {"read once", "same weights", "reads the weights once", "one pass",
+                          "single pass"} },
+      },
+    },
+  },
+}
