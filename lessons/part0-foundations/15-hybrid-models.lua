@@ -1,0 +1,270 @@
+-- Part 0 · Foundations: hybrid models. Linear-attention (gated delta net) and Mamba
+-- layers keep a fixed state per request instead of a cache per token; vLLM pages that
+-- state beside the attention KV, which makes its blocks hundreds or thousands of tokens.
+
+local MODEL = "qwen3.5-27b"
+local BUDGET = 40                                    -- GiB of cache
+local GiB, MiB = 2^30, 2^20
+
+local function hy(seq, dtype)
+  return kv.calc{model = MODEL, seq = seq, kv_budget_gib = BUDGET, kv_dtype = dtype}
+end
+-- The same attention shape in all 64 layers: what a plain transformer would cache.
+local function dense(seq)
+  return kv.calc{layers = 64, heads = 24, kv_heads = 4, head_dim = 256, seq = seq,
+                 kv_budget_gib = BUDGET}
+end
+
+local h32 = hy(32768)
+local h4 = hy(4096)
+local h128 = hy(131072)
+local f8 = hy(32768, "fp8")
+local state_layer = h32.state_bytes_per_request / h32.state_layers
+local attn_layers = 16
+local token_layer = h32.kv_bytes_per_token / attn_layers          -- one attention layer, one token
+local state_blocks = h4.blocks_per_request - math.ceil(4096 / h4.block_size)
+
+local function f(x, places) return fixed(x, places or 1) end
+
+return lesson {
+  id = "hybrid-models",
+  title = "Hybrid models: a fixed state beside the KV cache",
+  module = "part0-foundations",
+  baseline = "Qwen/Qwen3.5-27B's config.json (64 layers: 16 full attention with 4 KV heads of 256 "
+          .. "dims, 48 gated-delta-net linear-attention layers) in the calculator's preset; vLLM "
+          .. "0.26 start-up arithmetic as docs/calculator.md dates it: the attention block grown "
+          .. "to 16 × ⌈state page ÷ (16 × attention bytes per token)⌉ tokens and the state page "
+          .. "padded to match (vllm/model_executor/models/config.py, "
+          .. "HybridAttentionMambaModelConfig.verify_and_update_config, logged as \"Setting "
+          .. "attention block size to %d tokens\"), layers grouped so every group has the same "
+          .. "page (vllm/v1/core/kv_cache_utils.py, _get_kv_cache_groups_uniform_page_size), two "
+          .. "state blocks per group and request in mamba_cache_mode align, the default with "
+          .. "prefix caching (vllm/v1/kv_cache_interface.py, MambaSpec.max_memory_usage_bytes); "
+          .. "vLLM 0.19.0's log of Qwen3.5-27B at max_model_len 32,768 printing \"Setting "
+          .. "attention block size to 784 tokens\" (vllm-project/vllm issue 40691, row h06 of "
+          .. "tests/fixtures/vllm-logs-2x-public.tsv)",
+  concept = "hybrid-models",
+  requires = {"paged-attention", "shrinking-kv", "mixture-of-experts"},
+  links = {"kv-cache", "paged-attention", "prefix-caching", "sizing-deployment"},
+
+  question = "Qwen3.5-27B mixes 16 attention layers with 48 gated-delta-net layers. What does "
+          .. "each kind of layer keep per request, how does vLLM page it, and what does that do "
+          .. "to how many requests fit?",
+
+  answer = "An attention layer caches a key and a value for every token, so its cache grows with "
+        .. "the context. A gated-delta-net or Mamba layer keeps a fixed recurrent state per "
+        .. "request, the same size at 100 tokens or 100,000. vLLM pages both in one pool with "
+        .. "one page size: it grows the attention block until one block of an attention layer "
+        .. "is as large as one layer's state, 784 tokens here instead of 16, and pads the state "
+        .. "to match. Concurrency then follows mostly the 16 attention layers at long context, "
+        .. "so far more long requests fit than in a plain 64-layer transformer; at short "
+        .. "context the fixed state and the big blocks dominate, so the gain is smaller.",
+
+  points = {
+    point { "attention caches K and V for every token: grows with context", weight = 2,
+            about = {"attention layer", "attention", "attention layers", "its cache"},
+            said = {"every token", "grows", "per token", "with the context"} },
+    point { "a gated-delta-net or Mamba layer keeps a fixed state", weight = 2,
+            about = {"gated-delta-net", "Mamba", "recurrent layer", "linear-attention", "state"},
+            said = {"fixed", "same size", "does not grow", "constant", "recurrent state"} },
+    point { "vLLM grows the attention block to the state's page size", weight = 2,
+            about = {"vLLM", "attention block", "block", "block size", "page"},
+            said = {"grows", "784 tokens", "hundreds", "thousands", "as large as", "same page size",
+                    "one page size"} },
+    point { "far more long requests fit; less gain at short context", weight = 2,
+            about = {"concurrency", "long requests", "requests", "short context", "long context", "gain"},
+            said = {"far more", "more", "smaller", "fixed state", "dominate"} },
+  },
+  misconceptions = {
+    misconception { about = {"state", "Mamba", "gated-delta-net", "recurrent state"},
+                    said = {"grows with context", "grows with the context", "per token",
+                            "grows linearly"},
+                    why = "a recurrent layer folds every token into a state of fixed size; only the attention layers keep a cache per token" },
+    misconception { about = {"vLLM", "block", "block size", "blocks"},
+                    said = {"stays 16", "16 tokens", "keeps 16-token blocks"},
+                    why = "vLLM uses one page size for the whole pool: the attention block grows until it is as large as one layer's state, 784 tokens for Qwen3.5-27B in BF16" },
+  },
+
+  sections = {
+    section {
+      title = "Two kinds of memory",
+      text = "An attention layer keeps K and V for every token: Qwen3.5-27B's 16 attention layers "
+          .. "cache " .. grouped(h32.kv_bytes_per_token) .. " B a token in BF16. A "
+          .. "gated-delta-net layer instead folds each token into a recurrent state of fixed "
+          .. "size, here " .. f(state_layer / MiB, 2) .. " MiB a layer, "
+          .. f(h32.state_bytes_per_request / MiB, 1) .. " MiB for all 48, the same at 100 "
+          .. "tokens or 100,000. The state costs as much as "
+          .. grouped(h32.state_bytes_per_request / h32.kv_bytes_per_token) .. " tokens of the "
+          .. "attention cache.",
+    },
+    section {
+      title = "Why the blocks grow",
+      text = "vLLM keeps one pool of equal pages. One attention layer's 16-token page would be "
+          .. f(16 * token_layer / 1024, 0) .. " KiB, one state " .. f(state_layer / MiB, 2)
+          .. " MiB, so vLLM grows the attention block to a multiple of 16 tokens whose page holds "
+          .. "a state: 16 × ⌈" .. grouped(state_layer) .. " ÷ (16 × " .. grouped(token_layer)
+          .. ")⌉ = " .. grouped(h32.attention_block_size) .. " tokens, and pads the state page "
+          .. "to match. Layers are grouped " .. h32.group_size .. " at a time into "
+          .. h32.kv_cache_groups .. " groups (1 attention, 3 state), so one block id takes "
+          .. f(h32.block_bytes / MiB, 0) .. " MiB. With an fp8 cache the attention bytes halve "
+          .. "and the block doubles to " .. grouped(f8.attention_block_size) .. " tokens: the "
+          .. "bigger the state beside a thin attention layer, the longer the block.",
+    },
+    section {
+      title = "What it does to concurrency",
+      text = "A request needs ⌈length ÷ " .. grouped(h32.attention_block_size) .. "⌉ attention "
+          .. "blocks plus " .. state_blocks .. " state blocks (two per state group in align "
+          .. "mode: the running state and the last block-aligned one kept for prefix caching). "
+          .. "In " .. BUDGET .. " GiB (" .. grouped(h32.num_gpu_blocks) .. " blocks), that "
+          .. "fits " .. h4.max_concurrent_seqs .. " requests of 4,096 tokens, "
+          .. h32.max_concurrent_seqs .. " of 32,768 and " .. h128.max_concurrent_seqs
+          .. " of 131,072. A transformer with attention in all 64 layers would fit "
+          .. dense(4096).max_concurrent_seqs .. ", " .. dense(32768).max_concurrent_seqs
+          .. " and " .. dense(131072).max_concurrent_seqs .. ". In fp8, "
+          .. f8.max_concurrent_seqs .. " requests of 32,768 tokens fit.",
+    },
+    section {
+      title = "The price of big blocks",
+      text = "Every request rounds its attention cache up to whole " .. grouped(h32.attention_block_size)
+          .. "-token blocks and pays its state blocks even when short, so short requests gain "
+          .. "least. Prefix caching can only reuse whole blocks, and in align mode keeps a "
+          .. "state checkpoint only at block boundaries: a shared prefix shorter than one block "
+          .. "is recomputed. The recurrent layers' state is also read and written in full at "
+          .. "every decode step, whatever the context.",
+    },
+  },
+
+  worked = code [[
+attention KV  2 × 16 layers × 4 KV heads × 256 dims × 2 B       = 65,536 B per token
+state         153,944,064 B ÷ 48 layers                        = 3,207,168 B (3.06 MiB) a layer
+block         16 × ⌈3,207,168 ÷ (16 × 4,096)⌉ = 16 × 49          = 784 tokens
+block id      784 × 4,096 B × 16 layers per group               = 49 MiB
+40 GiB        40 × 1,024 ÷ 49                                   = 835 blocks
+32,768 tok    ⌈32,768 ÷ 784⌉ + 3 groups × 2 = 42 + 6            = 48 blocks → 835 ÷ 48 = 17
+4,096 tok     ⌈4,096 ÷ 784⌉ + 6 = 12 blocks                     → 69
+all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 GiB]],
+
+  followups = {
+    followup {
+      question = "Why does vLLM log \"Setting attention block size to 784 tokens\" for "
+              .. "Qwen3.5-27B, and what does it change for prefix caching?",
+      answer = "vLLM keeps one pool with one page size for every layer. One gated-delta-net "
+            .. "layer's state is about 3 MiB, while an attention layer stores only 4 KiB per "
+            .. "token, so vLLM grows the attention block to the smallest multiple of 16 tokens "
+            .. "whose page holds a state, 784 tokens, and pads the state page to match. Prefix "
+            .. "caching then works in 784-token blocks: only whole blocks are reused, and the "
+            .. "recurrent state is checkpointed only at block boundaries, so a shared prefix "
+            .. "shorter than a block is recomputed.",
+      points = {
+        point { "one page size for every layer in the pool", weight = 2,
+                about = {"vLLM", "pool", "page", "page size", "it"},
+                said = {"one page size", "same page size", "equal pages", "one pool"} },
+        point { "the attention block grows until its page holds a state", weight = 2,
+                about = {"attention block", "block", "vLLM", "block size"},
+                said = {"grows", "holds a state", "as large as", "784 tokens", "pads"} },
+        point { "prefix caching works in whole 784-token blocks",
+                about = {"prefix caching", "shared prefix", "reuse", "cache hits"},
+                said = {"whole blocks", "784-token blocks", "block boundaries", "recomputed",
+                        "shorter than a block"} },
+      },
+      misconceptions = {
+        misconception { about = {"784", "block size", "it", "the block"},
+                        said = {"longer context", "max_model_len", "speeds up attention",
+                                "a performance tuning"},
+                        why = "the block grows so that one attention page is as large as one layer's recurrent state: vLLM pages every layer with one page size" },
+      },
+    },
+    followup {
+      question = "Qwen3.5-27B caches 4 times less per token than a 64-layer attention model of "
+              .. "the same shape. Why does it fit only 69 requests of 4,096 tokens in 40 GiB, not "
+              .. "4 × 40 = 160?",
+      answer = "Because the fixed state costs as much as thousands of tokens of its attention "
+            .. "cache: each request pays its state blocks, two per state group in align mode, "
+            .. "however short it is. Its attention cache is also rounded up to whole 784-token "
+            .. "blocks, six for 4,096 tokens. At short context these fixed costs dominate; the "
+            .. "fourfold saving shows only at long context, where the attention cache does.",
+      points = {
+        point { "the fixed state is paid by every request, however short", weight = 2,
+                about = {"fixed state", "state", "each request", "state blocks"},
+                said = {"fixed", "however short", "every request", "pays", "thousands of tokens"} },
+        point { "attention is rounded up to whole 784-token blocks",
+                about = {"attention cache", "attention", "blocks"},
+                said = {"rounded up", "whole", "784-token", "six"} },
+        point { "the saving shows only at long context", weight = 2,
+                about = {"saving", "fourfold saving", "long context", "gain"},
+                said = {"long context", "only", "dominate", "shows"} },
+      },
+      misconceptions = {
+        misconception { about = {"state", "recurrent state", "gated-delta-net"},
+                        said = {"grows with the context", "per token", "is free"},
+                        why = "the state is fixed in size but not free: about 147 MiB a request, paid even by short requests" },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "attention-block",
+      prompt = "An attention layer of Qwen3.5-27B stores 4,096 B per token (4 KV heads × 256 "
+            .. "dims, K and V, BF16); one gated-delta-net layer's state is 3,207,168 B. vLLM "
+            .. "grows the attention block to the smallest multiple of 16 tokens whose page "
+            .. "holds one state. How many tokens is a block?",
+      expected = h32.attention_block_size, unit = "tokens", tolerance = abs(0.5),
+      hints = { "The page of one layer is block tokens × 4,096 B.",
+                "16 × ⌈3,207,168 ÷ (16 × 4,096)⌉." },
+    },
+    numeric {
+      id = "state-per-request",
+      prompt = "Each of Qwen3.5-27B's 48 gated-delta-net layers keeps 3,207,168 B of state per "
+            .. "request. How many MiB of state does one request hold at 100,000 tokens of "
+            .. "context?",
+      expected = h32.state_bytes_per_request / MiB, unit = "MiB", tolerance = rel(0.01),
+      diagnose = "units",
+      hints = { "The state does not depend on the context.", "48 × 3,207,168 B, in MiB." },
+    },
+    numeric {
+      id = "hybrid-fit",
+      prompt = "vLLM has 835 blocks of 784 tokens for Qwen3.5-27B. Each request needs one "
+            .. "block per 784 tokens of context (rounded up) plus 6 state blocks. How many "
+            .. "requests of {len} tokens fit at once?",
+      params = { len = {2048, 4096, 8192, 16384, 32768, 65536, 131072} },
+      expected = function(p)
+        return hy(p.len).max_concurrent_seqs
+      end,
+      unit = "sequences", tolerance = abs(0.5), diagnose = "capacity",
+      hints = { "Blocks per request: ⌈len ÷ 784⌉ + 6.", "⌊835 ÷ blocks per request⌋." },
+    },
+    choice {
+      id = "double-context",
+      prompt = "A Qwen3.5-27B request's context doubles from 32,768 to 65,536 tokens. What "
+            .. "happens to its memory?",
+      options = {
+        option { "Its 16 attention layers' cache doubles; the 48 layers' state stays the same",
+                 correct = true,
+                 why = "only attention keeps a cache per token; the recurrent state has a fixed size" },
+        option { "All 64 layers' memory doubles",
+                 why = "the gated-delta-net layers keep a fixed state, not a cache per token" },
+        option { "Nothing changes: hybrid models have no KV cache",
+                 why = "the 16 attention layers still cache K and V for every token" },
+        option { "The state doubles and the attention cache stays the same",
+                 why = "it is the other way round" },
+      },
+    },
+    freetext {
+      id = "why-state-fixed",
+      prompt = "In two or three sentences: why does a Mamba or gated-delta-net layer's memory per "
+            .. "request not grow with the context, when an attention layer's does?",
+      answer = "An attention layer attends over every earlier token, so it must keep each "
+            .. "token's key and value. A Mamba or gated-delta-net layer is recurrent: each new "
+            .. "token updates a state of fixed size, and the past is kept only through that "
+            .. "state, so its memory per request is constant.",
+      points = {
+        point { "attention keeps each token's K and V", weight = 2,
+                accept = {"every earlier token", "each token's key", "every token", "per token",
+                          "key and value"} },
+        point { "a recurrent layer updates a fixed-size state", weight = 2,
+                accept = {"fixed size", "fixed-size", "constant", "recurrent", "updates a state"} },
+      },
+    },
+  },
+}
