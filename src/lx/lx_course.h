@@ -72,6 +72,11 @@ void lx_course_requires_text(struct lx_course *c, const struct lx_lesson *l, con
  * "" when it requires none. */
 void lx_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *out, size_t cap);
 
+/* Whether the lesson mentions `needle` (ASCII case ignored) in its title,
+ * concept, id, question, answer, worked arithmetic or any section: what the
+ * map's search looks in. An empty needle matches every lesson. */
+bool lx_lesson_mentions(const struct lx_lesson *l, const char *needle);
+
 /* The live lessons' ids in course order, ", " between them, cut to fit. */
 void lx_course_ids_text(const struct lx_course *c, char *out, size_t cap);
 

@@ -69,7 +69,7 @@ enum {
     X(CALC_SHOW, UC_CALC, 'a', 0, 0, "a", "arithmetic: show or hide it")                           \
     X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "open a config.json for the model")                    \
     X(CALC_LOG, UC_CALC, 'l', 0, 0, "l", "open a vLLM start-up log: its KV cache lines explained") \
-    X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons by title and concept")                       \
+    X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons: titles and the lessons' text")              \
     X(PRACTISE, UC_MAP | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")                \
     X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT, 'f', 0, 0, "f",                                     \
       "follow-ups: the interviewer's questions")                                                   \

@@ -1,7 +1,7 @@
 /* The course map: modules and their lessons in order, numbered within the
  * module, with the lessons each one asks to take first ("after 2,4"), how
- * far the learner got and what is due; '/' narrows it to lessons whose
- * title or concept matches. */
+ * far the learner got and what is due; '/' narrows it to lessons that
+ * mention the words, in their title or anywhere in their text. */
 #include "ui_app.h"
 
 #include <stdio.h>
@@ -28,21 +28,6 @@ struct map {
     struct ui_edit search;
 };
 
-static bool matches(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    if (n == 0)
-        return true;
-    for (; hay && *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && (hay[i] | 0x20) == (needle[i] | 0x20))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
-
 /* Rows for the lessons that match the search, a heading before each module. */
 static void build(struct map *m, struct ui *ui)
 {
@@ -53,9 +38,7 @@ static void build(struct map *m, struct ui *ui)
     for (size_t i = 0; m->rows && i < lx_course_size(ui->course); i++) {
         const struct lx_lesson *l = lx_course_at(ui->course, i);
         /* a later lesson with the same id replaces this one */
-        if (!lx_course_live(ui->course, i) ||
-            !(matches(l->title, m->search.buf) || matches(l->concept, m->search.buf) ||
-              matches(l->id, m->search.buf)))
+        if (!lx_course_live(ui->course, i) || !lx_lesson_mentions(l, m->search.buf))
             continue;
         if (!module || strcmp(module, l->module) != 0) {
             module = l->module;

@@ -35,6 +35,12 @@ for _ in $(seq 30); do screen | grep -qF "matching roofline" || break; sleep 0.1
 if screen | grep -qF "matching roofline"; then bad "Esc clears a finished search"; else ok "Esc clears a finished search"; fi
 still_running "Esc after a search does not quit"
 
+# --- search looks in the lessons' text, not only their titles ---
+tm send-keys -t app / d e e p s e e k Enter
+check "a word of the text finds the lesson (DeepSeek: the MLA lesson)" "Smaller KV: GQA, MLA, fp8 and windows"
+tm send-keys -t app Escape
+wait_for "Prefill and decode on the roofline" >/dev/null
+
 # --- the settings screen shows where progress is kept ---
 tm send-keys -t app S
 check "the settings screen names the progress database" "Progress database: $db"
