@@ -34,14 +34,16 @@ static void build(struct reader *r, struct ui *ui, int cols)
     ui_lines_free(&r->lines);
     r->built_cols = cols;
     ui_lines_text(&r->lines, l->title, width, 0, A_BOLD);
-    snprintf(meta, sizeof meta, "%s · concept: %s · checked against: %s", l->module, l->concept,
-             l->baseline);
-    ui_lines_text(&r->lines, meta, width, 0, A_DIM);
-    lx_course_requires_text(ui->course, l, "Builds on: ", meta, sizeof meta);
-    if (meta[0])
-        ui_lines_text(&r->lines, meta, width, 0, A_DIM);
+    /* the question first: it is what the lesson answers; what it was
+     * checked against and builds on come after it (the module and concept
+     * ids are for commands, not for reading) */
     heading(&r->lines, "Question");
     ui_lines_text(&r->lines, l->question, width, 2, A_NORMAL);
+    snprintf(meta, sizeof meta, "Checked against %s", l->baseline);
+    ui_lines_text(&r->lines, meta, width, 2, A_DIM);
+    lx_course_requires_text(ui->course, l, "Builds on: ", meta, sizeof meta);
+    if (meta[0])
+        ui_lines_text(&r->lines, meta, width, 2, A_DIM);
     heading(&r->lines, "Direct answer");
     ui_lines_text(&r->lines, l->answer, width, 2, A_NORMAL);
     for (size_t i = 0; i < l->n_sections; i++) {

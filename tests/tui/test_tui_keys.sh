@@ -69,6 +69,14 @@ check "q goes back from help" "Course map"
 tm send-keys -t app g Enter
 check "Enter opens the lesson" "Direct answer"
 check "the reader offers reload as R" "R reload"
+qline=$(screen | grep -n "Question" | head -1 | cut -d: -f1)
+cline=$(screen | grep -n "Checked against" | head -1 | cut -d: -f1)
+if [ -n "$qline" ] && [ -n "$cline" ] && [ "$qline" -lt "$cline" ]; then
+  ok "the lesson opens with its question, what it was checked against below it"
+else
+  bad "the lesson opens with its question (Question at line ${qline:-none}, Checked against at ${cline:-none})"
+fi
+if screen | grep -qF "concept:"; then bad "the reader shows no concept id"; else ok "the reader shows no concept id"; fi
 tm send-keys -t app q
 check "q goes back from the lesson" "Course map"
 
