@@ -6,9 +6,15 @@
  * and of correct answers refused, and every row that missed. It fails when
  * more than 10% of the wrong or keyword answers are credited or more than 15%
  * of the correct ones are refused (the goal of the grading issue), and when
- * an item `ask --list` names lacks one of the four kinds of row. The rates
- * run apart from the default suite while the grader misses the goal:
- * `ctest --test-dir build -C grading-goal -L grading-goal -V`. */
+ * an item `ask --list` names lacks one of the four kinds of row.
+ *
+ * grading-answers-heldout.tsv is measured the same way, with its rates
+ * printed apart: the first table was used while the grader was developed, so
+ * the held-out one, never tuned against, is the fair measure. Its coverage is
+ * checked only for the items it has rows for (lessons added after it was
+ * written are measured by the first table alone), and its rows must name
+ * real items. The rates run apart from the default suite while the grader
+ * misses the goal: `ctest --test-dir build -C grading-goal -L grading-goal -V`. */
 #include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,7 +30,16 @@
 #include "run_cmd.h"
 #include "tsv.h"
 
-#define ANSWERS "../grading-answers.tsv"
+/* A table of graded answers. complete: every item `ask --list` names must
+ * have rows (the first table); otherwise only the items it has rows for must
+ * have all four kinds (the held-out table). */
+struct table {
+    const char *path, *label;
+    bool complete;
+};
+
+static const struct table first = {"../grading-answers.tsv", "grading-answers.tsv", true};
+static const struct table heldout = {"../grading-answers-heldout.tsv", "held-out", false};
 
 /* the goal, in percent */
 #define MAX_WRONG_CREDITED  10.0
@@ -41,13 +56,13 @@ struct cat {
     size_t rows, as_expected;
 };
 
-static struct cat *cat_of(struct cat *cats, size_t *n, const char *name)
+static struct cat *cat_of(struct cat *cats, size_t *n, const char *name, const char *path)
 {
     for (size_t i = 0; i < *n; i++)
         if (strcmp(cats[i].name, name) == 0)
             return &cats[i];
     if (*n == MAX_CATS)
-        fail_msg("more than %d categories in " ANSWERS, MAX_CATS);
+        fail_msg("more than %d categories in %s", MAX_CATS, path);
     cats[*n] = (struct cat){.name = name};
     return &cats[(*n)++];
 }
@@ -86,15 +101,16 @@ static void grade(const char *lesson, const char *item, const char *answer, char
 
 static void test_rates(void **state)
 {
+    const struct table *tab = *state;
     struct tsv t;
     struct cat cats[MAX_CATS];
     size_t ncats = 0, wrong = 0, credited = 0, correct = 0, refused = 0;
     double wrong_pct, refused_pct;
-    (void)state;
-
-    assert_int_equal(tsv_load(ANSWERS, &t), 0);
+    assert_int_equal(tsv_load(tab->path, &t), 0);
     assert_true(tsv_count(&t) >= 4);
-    printf("rows that missed their verdict (expected, got, lesson, item, category, answer):\n");
+    printf("%s: rows that missed their verdict (expected, got, lesson, item, category, "
+           "answer):\n",
+           tab->label);
     for (size_t i = 0; i < tsv_count(&t); i++) {
         const char *lesson = tsv_get(&t, i, "lesson"), *item = tsv_get(&t, i, "item");
         const char *category = tsv_get(&t, i, "category"), *want = tsv_get(&t, i, "expected");
@@ -104,10 +120,11 @@ static void test_rates(void **state)
         char got[32];
 
         if (!want_correct && strcmp(want, "wrong") != 0)
-            fail_msg("row %zu: expected is \"%s\", want correct or wrong", i + 1, want);
+            fail_msg("%s row %zu: expected is \"%s\", want correct or wrong", tab->label, i + 1,
+                     want);
         grade(lesson, item, answer, got, sizeof got);
         ok = (strcmp(got, "correct") == 0) == want_correct;
-        c = cat_of(cats, &ncats, category);
+        c = cat_of(cats, &ncats, category, tab->path);
         c->rows++;
         c->as_expected += ok;
         if (want_correct) {
@@ -120,7 +137,7 @@ static void test_rates(void **state)
         if (!ok)
             printf("  %s, got %s: %s %s [%s] \"%s\"\n", want, got, lesson, item, category, answer);
     }
-    printf("\nrows with the expected verdict, by category:\n");
+    printf("\n%s: rows with the expected verdict, by category:\n", tab->label);
     for (size_t i = 0; i < ncats; i++)
         printf("  %-20s %3zu of %3zu (%.1f%%)\n", cats[i].name, cats[i].as_expected, cats[i].rows,
                pct(cats[i].as_expected, cats[i].rows));
@@ -130,20 +147,23 @@ static void test_rates(void **state)
            credited, wrong, wrong_pct, MAX_WRONG_CREDITED);
     printf("correct answers refused:           %zu of %zu = %.1f%% (goal at most %.0f%%)\n",
            refused, correct, refused_pct, MAX_CORRECT_REFUSED);
+    printf("%s: wrong-or-keyword credited %.1f%%, correct refused %.1f%%\n\n", tab->label,
+           wrong_pct, refused_pct);
     fflush(stdout);
     tsv_free(&t);
     if (wrong_pct > MAX_WRONG_CREDITED || refused_pct > MAX_CORRECT_REFUSED)
-        fail_msg("grading misses the goal: %.1f%% of wrong answers credited, %.1f%% of correct "
-                 "ones refused",
-                 wrong_pct, refused_pct);
+        fail_msg("%s: grading misses the goal: %.1f%% of wrong answers credited, %.1f%% of "
+                 "correct ones refused",
+                 tab->label, wrong_pct, refused_pct);
 }
 
+/* Whether t has a row for LESSON ITEM of category (any category when NULL). */
 static bool has_row(const struct tsv *t, const char *lesson, const char *item, const char *category)
 {
     for (size_t i = 0; i < tsv_count(t); i++)
         if (strcmp(tsv_get(t, i, "lesson"), lesson) == 0 &&
             strcmp(tsv_get(t, i, "item"), item) == 0 &&
-            strcmp(tsv_get(t, i, "category"), category) == 0)
+            (!category || strcmp(tsv_get(t, i, "category"), category) == 0))
             return true;
     return false;
 }
@@ -167,18 +187,19 @@ static bool listed(json_t *lessons, const char *lesson, const char *item)
 
 /* Every lesson question, follow-up and free-text exercise that `ask --list`
  * names has a row of each required category, so a new one cannot go
- * unmeasured; and every row names an item that exists. */
+ * unmeasured (in the held-out table: every such item it has any row for); and
+ * every row names an item that exists. */
 static void test_every_item_covered(void **state)
 {
+    const struct table *tab = *state;
     char *argv[] = {(char *)run_kvtutor_path(), "ask", "--list", "--json", NULL};
     struct run_result r;
     struct tsv t;
     json_error_t e;
     json_t *j, *lesson, *item;
-    size_t li, ii, items = 0;
-    (void)state;
+    size_t li, ii, items = 0, with_rows = 0;
 
-    assert_int_equal(tsv_load(ANSWERS, &t), 0);
+    assert_int_equal(tsv_load(tab->path, &t), 0);
     assert_int_equal(run_cmd(argv, NULL, &r), 0);
     assert_int_equal(r.status, 0);
     if (!(j = json_loads(r.out, 0, &e)))
@@ -196,17 +217,25 @@ static void test_every_item_covered(void **state)
                 strcmp(kind, "freetext") != 0)
                 continue;
             items++;
+            if (!tab->complete && !has_row(&t, lid, iid, NULL))
+                continue;
+            with_rows++;
             for (size_t k = 0; k < sizeof required / sizeof required[0]; k++)
                 if (!has_row(&t, lid, iid, required[k]))
-                    fail_msg("%s %s: no %s row in " ANSWERS, lid, iid, required[k]);
+                    fail_msg("%s %s: no %s row in %s", lid, iid, required[k], tab->path);
         }
     }
     /* the bundled course: 10 lesson questions, 22 follow-ups, 5 free-text */
     assert_true(items >= 37);
+    /* the held-out table was written for the 44 items of its day: fewer means
+     * rows were lost */
+    if (with_rows < (tab->complete ? items : 44))
+        fail_msg("%s: rows for %zu items, want at least %d", tab->path, with_rows,
+                 tab->complete ? (int)items : 44);
     for (size_t i = 0; i < tsv_count(&t); i++)
         if (!listed(json_object_get(j, "lessons"), tsv_get(&t, i, "lesson"),
                     tsv_get(&t, i, "item")))
-            fail_msg("row %zu: %s %s is not an item `ask --list` names", i + 1,
+            fail_msg("%s row %zu: %s %s is not an item `ask --list` names", tab->label, i + 1,
                      tsv_get(&t, i, "lesson"), tsv_get(&t, i, "item"));
     json_decref(j);
     run_free(&r);
@@ -218,10 +247,12 @@ static void test_every_item_covered(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest coverage[] = {
-        cmocka_unit_test(test_every_item_covered),
+        cmocka_unit_test_prestate(test_every_item_covered, (void *)&first),
+        cmocka_unit_test_prestate(test_every_item_covered, (void *)&heldout),
     };
     const struct CMUnitTest goal[] = {
-        cmocka_unit_test(test_rates),
+        cmocka_unit_test_prestate(test_rates, (void *)&first),
+        cmocka_unit_test_prestate(test_rates, (void *)&heldout),
     };
     if (argc > 1 && strcmp(argv[1], "goal") == 0)
         return cmocka_run_group_tests(goal, NULL, NULL);
