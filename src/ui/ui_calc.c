@@ -10,6 +10,7 @@
  * is not a preset is explained with the config.json opened with `o`. */
 #include "ui_app.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,11 @@ struct calc {
     uint32_t tp;
     bool arithmetic, typing;
     bool typing_log; /* the path typed is a vLLM log, not a config.json */
+    /* a config.json that gives no parameter count waits here while its
+     * count is asked for: the weights are never drawn as 0 B */
+    bool typing_params;
+    struct kv_model pending;
+    char pending_name[1024];
     struct ui_edit path;
 
     /* an explained vLLM log; NULL when none is shown */
@@ -86,6 +92,24 @@ static enum kvt_err run(const struct calc *c, uint64_t seq, struct kv_result *r,
         m.weights_gib = 0;
     }
     return kv_calc(&m, &d, r, bad, NULL);
+}
+
+/* A parameter count in billions as typed: "7.6" or "7.6B", above 0 and at
+ * most 100,000 (100 T); nothing else on the line. */
+static bool parse_billions(const char *s, double *out)
+{
+    char *end;
+    double v;
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || errno)
+        return false;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end != '\0' || !(v > 0) || v > 1e5)
+        return false;
+    *out = v;
+    return true;
 }
 
 static const char *model_name(const struct calc *c)
@@ -293,7 +317,11 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     ui_put(y++, 2, cols - 4, line, A_NORMAL);
     y++;
     if (c->typing) {
-        ui_put(y, 2, 20, c->typing_log ? "vLLM log path:" : "config.json path:", A_BOLD);
+        ui_put(y, 2, 20,
+               c->typing_params ? "parameters (B):"
+               : c->typing_log  ? "vLLM log path:"
+                                : "config.json path:",
+               A_BOLD);
         ui_edit_draw(&c->path, y, 21, cols - 23);
         return;
     }
@@ -334,13 +362,15 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                ui_color(UI_C_WRONG) | A_BOLD);
     } else {
         snprintf(line, sizeof line,
-                 "Max concurrency at %s tokens: %.2f  →  %s whole sequences  (KV %s a token)", a1,
+                 "Max concurrency at %s tokens: %.2f  →  %s whole sequence%s  (KV %s a token)", a1,
                  r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
+                 r.max_concurrent_seqs == 1 ? "" : "s",
                  kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
         kvt_fmt_int(c->seq, a1, sizeof a1);
         snprintf(line, sizeof line,
-                 "Max concurrency at %s tokens: %.2f  →  %s whole sequences  (KV %s a token)", a1,
+                 "Max concurrency at %s tokens: %.2f  →  %s whole sequence%s  (KV %s a token)", a1,
                  r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
+                 r.max_concurrent_seqs == 1 ? "" : "s",
                  kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
         ui_put(y++, 2, cols - 4, line, ui_color(UI_C_RIGHT) | A_BOLD);
     }
@@ -481,13 +511,21 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
     case UI_CALC_CONFIG:
         c->typing = true;
         c->typing_log = false;
+        c->typing_params = false;
         break;
     case UI_CALC_LOG:
         ui_edit_clear(&c->path); /* a log is asked for afresh each time */
         c->typing = true;
         c->typing_log = true;
+        c->typing_params = false;
         break;
     case UI_CANCEL:
+        if (c->typing_params) {
+            ui_say(ui, UI_INFO, "%s not loaded: its weights are unknown without a parameter count",
+                   c->pending_name);
+            c->typing_params = false;
+            ui_edit_clear(&c->path);
+        }
         c->typing = false;
         break;
     case UI_SUBMIT: {
@@ -499,14 +537,44 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
             log_open(c, ui, c->path.buf);
             break;
         }
+        if (c->typing_params) {
+            double b;
+            if (!parse_billions(c->path.buf, &b)) {
+                ui_say(ui, UI_BAD,
+                       "parameters: a count in billions, like 7.6 (or 7.6B); Esc leaves the file");
+                break;
+            }
+            c->pending.params_b = b;
+            c->config = c->pending;
+            snprintf(c->config_name, sizeof c->config_name, "%s", c->pending_name);
+            c->model = SIZE_MAX;
+            c->typing = c->typing_params = false;
+            ui_edit_clear(&c->path);
+            ui_say(ui, UI_GOOD, "%s loaded, with %g B parameters", c->config_name, b);
+            break;
+        }
         if (hf_config_load(c->path.buf, &m, &info, &err) != KVT_E_OK) {
             ui_say(ui, UI_BAD, "%s: %s", c->path.buf, err.what);
+            break;
+        }
+        if (m.params_b <= 0 && m.weights_gib <= 0) {
+            /* as calc does: without a count the weights are unknown, so ask */
+            c->pending = m;
+            snprintf(c->pending_name, sizeof c->pending_name, "%s", c->path.buf);
+            c->typing_params = true;
+            ui_edit_clear(&c->path);
+            ui_say(ui, UI_INFO,
+                   "%s gives no parameter count, so its weights are unknown: type the count in "
+                   "billions",
+                   c->pending_name);
             break;
         }
         c->config = m;
         snprintf(c->config_name, sizeof c->config_name, "%s", c->path.buf);
         c->model = SIZE_MAX;
         c->typing = false;
+        /* the error line of an earlier try is stale now */
+        ui_say(ui, UI_GOOD, "%s loaded", c->config_name);
         break;
     }
     default:
