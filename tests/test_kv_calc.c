@@ -990,6 +990,39 @@ static void test_bad_inputs(void **state)
     }
 }
 
+/* vllm/distributed/utils.py, get_pp_indices (without VLLM_PP_LAYER_PARTITION):
+ * n // pp layers each, then partitions[-i] += 1 for i in 2 .. n % pp + 1.
+ *   28 layers, PP 3: 28 // 3 = 9, remainder 1 -> partitions[-2] += 1: [9, 10, 9]
+ *   61 layers, PP 4: 61 // 4 = 15, remainder 1 -> partitions[-2]: [15, 15, 16, 15]
+ *   10 layers, PP 4: 10 // 4 = 2, remainder 2 -> partitions[-2], [-3]: [2, 3, 3, 2]
+ *   32 layers, PP 3: 32 // 3 = 10, remainder 2 -> [11, 11, 10]
+ * The last stage never takes a remainder layer. */
+static void test_pp_stages_as_vllm_deals_them(void **state)
+{
+    static const uint32_t p28[] = {9, 10, 9}, p61[] = {15, 15, 16, 15}, p10[] = {2, 3, 3, 2};
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+    (void)state;
+
+    for (uint32_t k = 0; k < 3; k++)
+        assert_int_equal(kv_calc_pp_stage_layers(28, 3, k), p28[k]);
+    for (uint32_t k = 0; k < 4; k++)
+        assert_int_equal(kv_calc_pp_stage_layers(61, 4, k), p61[k]);
+    for (uint32_t k = 0; k < 4; k++)
+        assert_int_equal(kv_calc_pp_stage_layers(10, 4, k), p10[k]);
+    assert_int_equal(kv_calc_pp_stage_layers(32, 4, 3), 8);
+    assert_int_equal(kv_calc_pp_stage_layers(32, 3, 3), 0); /* no such stage */
+
+    /* Llama-3.1-8B's 32 layers over PP 3: the fullest stages hold 11, so a
+     * block set is 11 layers x 16 tokens x 2 x 8 heads x 128 x 2 B = 720,896 B */
+    kv_deploy_defaults(&d);
+    d.pp = 3;
+    assert_int_equal(kv_calc(&m, &d, &r, NULL, NULL), KVT_E_OK);
+    assert_int_equal(r.tensors_per_gpu, 11);
+    assert_int_equal(r.block_set_bytes, 720896);
+}
+
 static void test_bad_deployments(void **state)
 {
     (void)state;
@@ -1069,6 +1102,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_reads_window_only),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_bad_deployments),
+        cmocka_unit_test(test_pp_stages_as_vllm_deals_them),
         cmocka_unit_test(test_unknown_inputs_stay_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -434,9 +434,14 @@ static enum kvt_err shape(struct kv_result *r, struct check *c)
             (uint32_t)((uint64_t)r->group_size * groups - attention - r->state_layers);
     }
     r->kv_cache_groups = r->full_groups + r->sliding_groups + r->state_groups;
-    /* Pipeline stages split the layers (or group slots); vLLM gives the
-     * remainder to the stages before the last, so the fullest holds ceil(n/pp). */
-    r->tensors_per_gpu = (uint32_t)ceil_div(r->group_size, d->pp);
+    /* Pipeline stages split the layers (or group slots) and every stage gets
+     * the same number of blocks, so the fullest stage sets the block's bytes. */
+    r->tensors_per_gpu = 0;
+    for (uint32_t k = 0; k < d->pp; k++) {
+        uint32_t held = kv_calc_pp_stage_layers(r->group_size, d->pp, k);
+        if (held > r->tensors_per_gpu)
+            r->tensors_per_gpu = held;
+    }
     if (!mul(r->page_bytes, r->tensors_per_gpu, &r->block_set_bytes))
         return fail(c, KVT_E_OVERFLOW, r->mla ? KV_FIELD_MLA_RANK : KV_FIELD_HEAD_DIM,
                     KV_FIELD_LAYERS);
@@ -450,6 +455,17 @@ uint64_t kv_calc_in_flight_tokens(const struct kv_deploy *d)
     if (!d->sync_scheduling && d->pp <= 1)
         batches = 2;
     return batches * d->max_num_batched_tokens; /* <= 2^16 x 2^40: no overflow */
+}
+
+uint32_t kv_calc_pp_stage_layers(uint32_t n, uint32_t pp, uint32_t rank)
+{
+    uint32_t rest;
+
+    if (pp == 0 || rank >= pp)
+        return 0;
+    rest = n % pp;
+    /* partitions[-i] += 1 for i in 2 .. rest + 1: ranks pp - 1 - rest .. pp - 2 */
+    return n / pp + (rank + 1 < pp && rank + 1 + rest >= pp);
 }
 
 uint64_t kv_calc_blocks_per_request(const struct kv_result *r, uint64_t len)
