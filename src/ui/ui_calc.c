@@ -112,6 +112,13 @@ static bool parse_billions(const char *s, double *out)
     return true;
 }
 
+/* A rate by its size: whole and grouped from 100 up ("10,846"), one
+ * decimal below ("66.2"). */
+static const char *fmt_rate(double v, char *buf, size_t cap)
+{
+    return v >= 100 ? kvt_fmt_int((uint64_t)llround(v), buf, cap) : kvt_fmt_real(v, 1, buf, cap);
+}
+
 static const char *model_name(const struct calc *c)
 {
     size_t n;
@@ -310,8 +317,8 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     snprintf(line, sizeof line, "GPU    %s: %g GiB, %g GB/s", g->name, g->memory_gib, g->peak_gbps);
     ui_put(y++, 2, cols - 4, line, A_BOLD);
     snprintf(line, sizeof line,
-             "context %s tokens · batch %llu · KV %s · weights %s · util %.2f · TP %u",
-             kvt_fmt_int(c->seq, a1, sizeof a1), (unsigned long long)c->batch,
+             "context %s tokens · batch %s · KV %s · weights %s · util %.2f · TP %u",
+             kvt_fmt_int(c->seq, a1, sizeof a1), kvt_fmt_int(c->batch, a4, sizeof a4),
              kv_dtype_name(kv_types[c->kv]), kv_dtype_name(weight_types[c->weights]),
              c->util_pct / 100.0, c->tp);
     ui_put(y++, 2, cols - 4, line, A_NORMAL);
@@ -375,11 +382,32 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         ui_put(y++, 2, cols - 4, line, ui_color(UI_C_RIGHT) | A_BOLD);
     }
     if (r.has_decode) {
-        snprintf(
-            line, sizeof line, "Decode ceiling at batch %llu: %s tok/s (%s a sequence), %s-bound",
-            (unsigned long long)c->batch, kvt_fmt_real(r.decode_tokens_per_s, 1, a1, sizeof a1),
-            kvt_fmt_real(r.decode_tokens_per_s_seq, 1, a2, sizeof a2),
-            r.has_bound && r.compute_bound ? "compute" : "memory");
+        /* the contract's ceiling: the lower of the memory and the compute
+         * one, none when the weights or batch x (context + 1) tokens of KV
+         * do not fit (CALC-CONTRACT.md, decode_tokens_per_s) */
+        uint64_t need = c->batch * (r.deploy.context + 1);
+        char b[32];
+        kvt_fmt_int(c->batch, b, sizeof b);
+        if (r.reason == KV_REASON_WEIGHTS_DONT_FIT || !r.has_blocks) {
+            snprintf(line, sizeof line, "Decode ceiling at batch %s: none, the weights do not fit",
+                     b);
+        } else if (need / c->batch != r.deploy.context + 1 || need > r.kv_tokens) {
+            snprintf(line, sizeof line,
+                     "Decode ceiling at batch %s: none, %s sequences do not fit in %s KV tokens", b,
+                     b, kvt_fmt_int(r.kv_tokens, a2, sizeof a2));
+        } else {
+            double tps = r.decode_tokens_per_s;
+            bool compute = false;
+            if (r.has_bound && r.decode_compute_step_s > 0 &&
+                (double)c->batch / r.decode_compute_step_s < tps) {
+                tps = (double)c->batch / r.decode_compute_step_s;
+                compute = true;
+            }
+            snprintf(line, sizeof line,
+                     "Decode ceiling at batch %s: %s tok/s (%s a sequence), %s-bound", b,
+                     fmt_rate(tps, a1, sizeof a1), fmt_rate(tps / (double)c->batch, a3, sizeof a3),
+                     compute ? "compute" : "memory");
+        }
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
     }
     y++;

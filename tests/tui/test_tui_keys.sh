@@ -115,6 +115,19 @@ cp "$fixtures/configs/deepseek-v3.2.config.json" "$work/ds.json"
 cp "$fixtures/configs/qwen3-14b.config.json" "$work/q14.json"
 tm send-keys -t app '='
 check "= opens the playground" "Calculator playground"
+# the decode ceiling is the lower of memory and compute: Qwen2.5-7B on an
+# RTX 4090 at batch 1,024 is compute-bound at 165.2e12 FLOP/s / (2 x
+# 7,615,616,512 parameters) = 10,846 tok/s (tests/fixtures/gpus.tsv,
+# model-presets.tsv), far below the memory-bound figure
+tm send-keys -t app b b b b b b b b b b
+check "the ceiling at a large batch is the compute one" "Decode ceiling at batch 1,024: 10,846 tok/s (10.6 a sequence), compute-bound"
+tm send-keys -t app B B B B B B B B B B
+wait_for "batch 1 ·" >/dev/null
+# fp32 weights: 7,615,616,512 x 4 B = 28.4 GiB, more than the card's 24 GiB
+tm send-keys -t app w w w w
+check "no ceiling when the weights do not fit" "Decode ceiling at batch 1: none, the weights do not fit"
+tm send-keys -t app w
+wait_for "weights auto" >/dev/null
 tm send-keys -t app o
 wait_for "config.json path:" >/dev/null
 tm send-keys -t app C-u "$work/nothing-here.json" Enter
