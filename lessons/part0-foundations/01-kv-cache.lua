@@ -19,6 +19,7 @@ return lesson {
   id = "kv-cache",
   title = "The KV cache caps concurrency",
   module = "part0-foundations",
+  module_title = "Part 0 · Foundations",
   baseline = "vLLM V1 start-up arithmetic (vllm/v1/core/kv_cache_utils.py, 0.9 and later), "
           .. "checked against public vLLM 0.19 start-up logs; Qwen2.5-7B shapes from its config.json",
   concept = "kv-cache",

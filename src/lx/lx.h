@@ -133,6 +133,8 @@ struct lx_followup {
 struct lx_lesson {
     const char *path;
     const char *id, *title, *module, *baseline, *concept, *question, *answer, *worked;
+    const char
+        *module_title; /* the module's name for people ("Part 0 · Foundations"); may be NULL */
     struct lx_section *sections;
     size_t n_sections;
     struct lx_followup *followups;

@@ -230,3 +230,13 @@ bool lx_lesson_mentions(const struct lx_lesson *l, const char *needle)
             return true;
     return false;
 }
+
+const char *lx_course_module_title(struct lx_course *c, const char *module)
+{
+    for (size_t i = 0; i < lx_course_size(c); i++) {
+        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_at(c, i) : NULL;
+        if (l && l->module_title && strcmp(l->module, module) == 0)
+            return l->module_title;
+    }
+    return module;
+}

@@ -72,6 +72,10 @@ void lx_course_requires_text(struct lx_course *c, const struct lx_lesson *l, con
  * "" when it requires none. */
 void lx_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *out, size_t cap);
 
+/* The module's name for people: the module_title of the first live lesson
+ * of `module` that gives one, else the module id itself. */
+const char *lx_course_module_title(struct lx_course *c, const char *module);
+
 /* Whether the lesson mentions `needle` (ASCII case ignored) in its title,
  * concept, id, question, answer, worked arithmetic or any section: what the
  * map's search looks in. An empty needle matches every lesson. */

@@ -427,6 +427,10 @@ void lx_read_lesson(struct lx_reader *c, int t)
                    l->id, LX_MAX_ID);
     l->title = lx_str_field(c, t, "title", true, "lesson", line);
     l->module = lx_str_field(c, t, "module", true, "lesson", line);
+    l->module_title = lx_str_field(c, t, "module_title", false, "lesson", line);
+    if (l->module_title && !l->module_title[0])
+        lx_problem(c, line,
+                   "lesson: module_title is empty: give the module's name or leave it out");
     l->baseline = lx_str_field(c, t, "baseline", true, "lesson", line);
     l->concept = lx_str_field(c, t, "concept", true, "lesson", line);
     l->question = lx_str_field(c, t, "question", true, "lesson", line);

@@ -124,7 +124,8 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         const struct row *row = &m->rows[m->first + (size_t)r];
         int y = top + 1 + r;
         if (row->lesson == SIZE_MAX) {
-            ui_put(y, 2, cols - 4, row->module, ui_color(UI_C_HEADING) | A_BOLD);
+            ui_put(y, 2, cols - 4, lx_course_module_title(ui->course, row->module),
+                   ui_color(UI_C_HEADING) | A_BOLD);
         } else {
             const struct lx_lesson *l = lx_course_at(ui->course, row->lesson);
             const struct store_lesson_stats *s = lesson_stats(m, l->id);

@@ -9,6 +9,18 @@ work=$(mktemp -d /tmp/kvt_tui_keys.XXXXXX)
 # shellcheck source=tui_lib.sh
 . "$(dirname "$0")/tui_lib.sh"
 
+lessons="$(cd "$(dirname "$0")/../../lessons" && pwd)"
+# --- module titles: lint refuses an empty one ---
+sed 's/module_title = "Part 0 · Foundations"/module_title = ""/' \
+  "$lessons/part0-foundations/01-kv-cache.lua" > "$work/empty-title.lua"
+if out=$("$KVTUTOR" lint "$work/empty-title.lua" 2>&1); then
+  bad "lint refuses an empty module_title (exit 0)"
+elif printf '%s' "$out" | grep -qF "module_title is empty"; then
+  ok "lint refuses an empty module_title"
+else
+  bad "lint refuses an empty module_title: $out"
+fi
+
 status_line() { screen | sed '/^$/d' | tail -1; }
 still_running() {
   sleep 0.5
@@ -18,6 +30,8 @@ still_running() {
 start_shell
 run_app
 check "the course map is shown" "Course map"
+check "the map heads a module with its title" "Part 0 · Foundations"
+if screen | grep -qF "part0-foundations"; then bad "no module id on the map"; else ok "no module id on the map"; fi
 if status_line | grep -qF "$db"; then
   bad "the status line leaves the database path to the settings screen"
 else
