@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kv_grade.h"
 #include "kvt_format.h"
 #include "store_report.h"
 #include "ui_term.h"
@@ -19,6 +20,22 @@ struct progress {
     int built_cols;
     size_t first;
 };
+
+/* A diagnosis as people read it: the grader's sentence for a known mistake
+ * cut to its name ("left out the x2 for K and V"), else as stored. */
+static const char *diagnosis_name(const char *id, char *buf, size_t cap)
+{
+    for (int m = 0; m < KV_MISTAKE__COUNT; m++) {
+        const char *text = kv_mistake_text((enum kv_mistake)m);
+        if (strcmp(kv_mistake_id((enum kv_mistake)m), id) != 0)
+            continue;
+        if (strncmp(text, "you ", 4) == 0)
+            text += 4;
+        snprintf(buf, cap, "%.*s", (int)strcspn(text, ":"), text);
+        return buf;
+    }
+    return id;
+}
 
 struct concept_ctx {
     struct ui_lines *l;
@@ -94,17 +111,22 @@ static void build(struct progress *p, struct ui *ui, int cols)
     if (s.n_weakest == 0)
         ui_lines_text(&p->lines, "none diagnosed yet", w, 2, A_DIM);
     for (size_t i = 0; i < s.n_weakest; i++) {
+        char name[200];
         snprintf(line, sizeof line, "%3lld × %s", (long long)s.weakest[i].count,
-                 s.weakest[i].diagnosis);
+                 diagnosis_name(s.weakest[i].diagnosis, name, sizeof name));
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
     }
     ui_lines_blank(&p->lines);
     ui_lines_verbatim(&p->lines, "By lesson", 0, ui_color(UI_C_HEADING) | A_BOLD);
     for (size_t i = 0; i < s.n_lessons; i++) {
         const struct store_lesson_stats *l = &s.lessons[i];
-        snprintf(line, sizeof line, "%-28s %4lld answers %5.0f%% right  %lld due", l->lesson_id,
-                 (long long)l->attempts, 100.0 * (double)l->correct / (double)l->attempts,
-                 (long long)l->due_now);
+        const struct lx_lesson *lesson = lx_course_find(ui->course, l->lesson_id, NULL);
+        char n[32];
+        /* the lesson by its title; its id only when the course no longer has it */
+        snprintf(line, sizeof line, "%s: %s answer%s, %.0f%% right, %lld due",
+                 lesson ? lesson->title : l->lesson_id,
+                 kvt_fmt_int((uint64_t)l->attempts, n, sizeof n), l->attempts == 1 ? "" : "s",
+                 100.0 * (double)l->correct / (double)l->attempts, (long long)l->due_now);
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
     }
     store_stats_free(&s);

@@ -114,6 +114,10 @@ tm send-keys -t app a
 sleep 0.2
 tm send-keys -t app "56 KiB" Enter
 wait_for "Right." >/dev/null
+tm send-keys -t app a
+sleep 0.2
+tm send-keys -t app "28 KiB" Enter
+wait_for "Not quite." >/dev/null
 tm send-keys -t app f
 check "follow-ups are numbered apart" "practice · follow-up 1 of 5"
 tm send-keys -t app "Quantize the weights with AWQ and store the KV cache in fp8" Enter
@@ -121,6 +125,13 @@ wait_for "Key points covered" >/dev/null
 tm send-keys -t app q
 check "the map counts the exercise once" " 1/12 done"
 check "the foot line counts follow-ups apart" "done: 1 of 12 exercises, 1 of 5 follow-ups"
+# --- progress names diagnoses and lessons, not their ids ---
+tm send-keys -t app p
+check "a diagnosis is named, not its id" "1 × left out the x2 for K and V"
+check "a lesson is named by its title (56 KiB twice, 28 KiB, a follow-up)" "The KV cache caps concurrency: 4 answers, 75% right"
+if screen | grep -qF "no-kv-pair"; then bad "no diagnosis id on the progress screen"; else ok "no diagnosis id on the progress screen"; fi
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
 
 # --- the playground: a config.json without a parameter count asks for it ---
 # (DeepSeek's MLA shapes are not counted, so its config.json gives no count)
