@@ -125,7 +125,7 @@ tm send-keys -t app p
 check "p shows the progress" "answers,"
 check "the activity of the last two weeks is charted" "Answers a day"
 check "accuracy per concept" "kv-cache"
-check "the mistakes made most" "no-kv-pair"
+check "the mistakes made most, by name" "left out the x2 for K and V"
 tm send-keys -t app q
 
 # --- a setting saved ---
