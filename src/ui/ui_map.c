@@ -160,9 +160,10 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         if (line[0])
             ui_put(top + rows - 2, 2, cols - 4, line, A_DIM);
         struct tutor_done d = done_of(m, m->rows[m->selected].lesson);
-        snprintf(line, sizeof line,
-                 "%s · concept %s · done: %zu of %zu exercises, %zu of %zu follow-ups%s", l->id,
-                 l->concept, d.exercises, l->n_exercises, d.followups, l->n_followups,
+        /* the id is what `kvtutor open` and `reset` take; the concept id is
+         * left out (internal, and it pushed the counts past 80 columns) */
+        snprintf(line, sizeof line, "%s · done: %zu of %zu exercises, %zu of %zu follow-ups%s",
+                 l->id, d.exercises, l->n_exercises, d.followups, l->n_followups,
                  l->n_points ? (d.question ? ", the question" : ", not the question") : "");
         ui_put(top + rows - 1, 2, cols - 4, line, A_DIM);
     }
