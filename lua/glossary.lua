@@ -31,5 +31,7 @@ return {
   {"reads", "streams", "loads", "fetches"},
   {"weights", "parameters", "model weights"},
   {"fp8", "8-bit float", "8-bit floating point"},
+  {"weight-only kernels", "W4A16 kernels", "W4A16", "weight-only 4-bit kernels"},
+  {"16-bit", "BF16", "FP16", "half precision"},
   {"fragmentation", "fragmented"},
 }

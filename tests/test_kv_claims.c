@@ -315,6 +315,48 @@ static void test_plain_points(void **state)
 }
 
 /* An answer is graded whole up to 16 KiB and refused beyond, never cut. */
+/* A yes/no question: "Does prefix caching speed up decode?". The point that is
+ * the answer itself carries short = {"no"}: a lone "No" clause answers it, the
+ * words after it are graded as usual, and a misconception after the "No" still
+ * holds the verdict under a pass. */
+static void test_yes_no_short(void **state)
+{
+    (void)state;
+    static const char *const dec_about2[] = {"decode", "each decode step", "it"};
+    static const char *const dec_said2[] = {"still reads", "no faster", "not faster"};
+    static const char *const no[] = {"no"};
+    static const char *const it_about[] = {"it", "prefix caching"};
+    static const char *const it_said[] = {"prefill", "memory"};
+    static const char *const mis_about[] = {"it", "decode"};
+    static const char *const mis_said[] = {"faster", "reads less"};
+    static const struct kv_point points[] = {
+        {.text = "decode still reads the whole context",
+         .about = PH(dec_about2),
+         .said = PH(dec_said2),
+         .shorts = PH(no),
+         .weight = 2},
+        {.text = "it saves prefill and memory",
+         .about = PH(it_about),
+         .said = PH(it_said),
+         .weight = 1},
+    };
+    static const struct kv_misconception mis[] = {
+        {PH(mis_about), PH(mis_said), "each step still reads the shared blocks"},
+    };
+    static const struct kv_text_item item = {points, N(points), mis, N(mis), &glossary};
+    static const struct row rows[] = {
+        {"No.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"No \u2014 it spares the prefill work.", KV_CORRECT, {true, true}, {false, false}, false},
+        {"no; it keeps the prompt's memory once", KV_CORRECT, {true, true}, {false, false}, false},
+        /* the short phrasing must be the whole clause */
+        {"No idea.", KV_WRONG, {false, false}, {false, false}, false},
+        /* a "No" does not excuse a wrong claim after it */
+        {"No, it makes decode faster.", KV_WRONG, {true, false}, {true, false}, false},
+        {"Yes, it reads less each step.", KV_WRONG, {false, false}, {true, false}, false},
+    };
+    run(&item, rows, N(rows));
+}
+
 static void test_size_limit(void **state)
 {
     (void)state;
@@ -363,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_said_with_its_own_negation),
         cmocka_unit_test(test_glossary),
         cmocka_unit_test(test_plain_points),
+        cmocka_unit_test(test_yes_no_short),
         cmocka_unit_test(test_size_limit),
         cmocka_unit_test(test_verbs),
     };

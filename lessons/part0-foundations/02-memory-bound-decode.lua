@@ -184,12 +184,15 @@ H100, 32 × 32k context
       points = {
         point { "it reads fewer bytes per step", weight = 2,
                 about = {"it", "fp8", "fp8 cache", "each step", "decode", "KV bytes", "the cache"},
-                said = {"fewer bytes", "less to read", "halves", "half the bytes", "reads less", "faster"} },
+                said = {"fewer bytes", "less to read", "halves", "half the bytes", "reads less", "faster"},
+                short = {"both"} },
         point { "the gain depends on the KV share of the step",
                 about = {"gain", "speedup", "it", "benefit", "decode", "caches", "cache", "weights"},
                 said = {"depends", "share", "dominate", "small", "long context", "large batch"},
                 accept = {"large share", "kv share"} },
-        point { "it also fits more sequences", accept = {"fit", "more sequences", "capacity"} },
+        point { "it also fits more sequences", accept = {"fit", "more sequences", "capacity"},
+                about = {"it", "fp8", "fp8 cache", "the cache", "fp8 KV cache"},
+                said = {"fit", "more sequences", "capacity"}, short = {"both"} },
       },
       misconceptions = {
         misconception { about = {"fp8", "fp8 cache", "it", "fp8 KV cache"},
