@@ -109,6 +109,17 @@ static void test_claims_prefill_decode(void **state)
          {true, true},
          {false, false},
          false},
+        /* "and" after nothing but a subject joins two subjects of one claim */
+        {"Prefill and decode are both memory-bound.",
+         KV_WRONG,
+         {true, false},
+         {true, false},
+         false},
+        {"Generation and decode wait on memory, prefill on the tensor cores: it is compute-bound",
+         KV_CORRECT,
+         {true, true},
+         {false, false},
+         false},
         /* a terse claim is not a list */
         {"Decode: memory-bound", KV_CORRECT, {true, false}, {false, false}, false},
         {"Decode.", KV_CORRECT, {true, false}, {false, false}, false},

@@ -226,7 +226,12 @@ static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
                 if (!cand && i < b)
                     continue;
                 /* [cut, i) is the stretch after the last candidate */
-                if (cut > start && names_about(c, ans, cut, i, abouts, n_abouts)) {
+                /* "prefill and decode are both memory-bound": an "and"/"or" after
+                 * nothing but a subject joins two subjects of one claim */
+                bool subjects = (strcmp(ans[cut].s, "and") == 0 || strcmp(ans[cut].s, "or") == 0) &&
+                                ans[cut].brk != KV_BRK_COMMA &&
+                                only_about(c, ans, start, cut, abouts, n_abouts);
+                if (cut > start && !subjects && names_about(c, ans, cut, i, abouts, n_abouts)) {
                     out[n_out++] = (struct clause){start, cut, false};
                     start = cut;
                 }
