@@ -114,6 +114,44 @@ static void test_decode_ceiling_hand_arithmetic(void **state)
     json_decref(j);
 }
 
+static void test_decode_ceiling_is_the_lower(void **state)
+{
+    (void)state;
+    /* Qwen2.5-7B (7,615,616,512 BF16 parameters = 15,231,233,024 B) on the H100 SXM preset
+     * (tests/fixtures/gpus.tsv: 3,352 GB/s, 989 TFLOP/s dense BF16), batch 1,000, context 0:
+     * compute 989e12 / (2 x 7,615,616,512) = 64,932.37 tok/s;
+     * memory 1,000 x 3,352e9 / 15,231,233,024 = 220,074.1 tok/s -> 64,932, compute-bound */
+    json_t *j = calc_json("--model qwen2.5-7b --gpu h100 --batch 1000");
+    double mem = json_real_value(json_object_get(j, "decode_tokens_per_s_memory"));
+    double comp = json_real_value(json_object_get(j, "decode_tokens_per_s_compute"));
+    double tps = json_real_value(json_object_get(j, "decode_tokens_per_s"));
+    struct run_result r;
+
+    assert_true(mem > 220074.0 && mem < 220074.2);
+    assert_true(comp > 64932.3 && comp < 64932.4);
+    assert_true(tps > 64932.3 && tps < 64932.4);
+    assert_string_equal(json_string_value(json_object_get(j, "decode_bound")), "compute");
+    assert_true(json_is_null(json_object_get(j, "reason")));
+    json_decref(j);
+    /* context 32,768: 1,000 x 32,769 x 57,344 B = 1.88 TB of KV does not fit in 80 GB */
+    j = calc_json("--model qwen2.5-7b --gpu h100 --batch 1000 --context 32768");
+    assert_true(json_is_null(json_object_get(j, "decode_tokens_per_s")));
+    assert_true(json_is_real(json_object_get(j, "decode_tokens_per_s_memory")));
+    assert_true(json_is_string(json_object_get(j, "reason")));
+    json_decref(j);
+    /* the human output shows both ceilings and the lower, or why there is none */
+    r = kvtutor("calc --model qwen2.5-7b --gpu h100 --batch 1000");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "220074.1 tok/s"));
+    assert_non_null(strstr(r.out, "64932.4 tok/s, compute-bound"));
+    run_free(&r);
+    r = kvtutor("calc --model qwen2.5-7b --gpu h100 --batch 1000 --context 32768");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "no ceiling at batch 1,000"));
+    assert_non_null(strstr(r.out, "do not fit"));
+    run_free(&r);
+}
+
 static void test_weights_do_not_fit_is_a_result(void **state)
 {
     (void)state;
@@ -462,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_seed_example_json),
         cmocka_unit_test(test_seed_example_human),
         cmocka_unit_test(test_decode_ceiling_hand_arithmetic),
+        cmocka_unit_test(test_decode_ceiling_is_the_lower),
         cmocka_unit_test(test_weights_do_not_fit_is_a_result),
         cmocka_unit_test(test_flags_override_preset),
         cmocka_unit_test(test_config_file),

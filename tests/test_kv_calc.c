@@ -914,6 +914,60 @@ static void test_compute_bound_batch(void **state)
     assert_false(r.compute_bound_ever);
 }
 
+static void test_decode_lower_ceiling_and_fit(void **state)
+{
+    (void)state;
+    /* Qwen2.5-7B (7,615,616,512 parameters, BF16) on an H100 SXM
+     * (tests/fixtures/gpus.tsv: 80 GB, 3,352 GB/s, 989 dense BF16 TFLOP/s). */
+    struct kv_model m = {.layers = 28,
+                         .heads = 28,
+                         .kv_heads = 4,
+                         .head_dim = 128,
+                         .hidden = 3584,
+                         .params_b = 7.615616512,
+                         .max_position = 32768,
+                         .dtype = KV_DTYPE_BF16};
+    struct kv_deploy d;
+    struct kv_result r;
+
+    kv_deploy_defaults(&d);
+    d.gpu_mem_gib = 80;
+    d.bandwidth_gbps = 3352;
+    d.tflops = 989;
+    d.batch = 1000;
+    r = run(&m, &d);
+    assert_int_equal(r.active_weight_bytes, 15231233024ull);
+    /* compute: 989e12 / (2 x 7,615,616,512) = 64,932.37 tok/s
+     * memory, context 0: 1,000 x 3,352e9 / 15,231,233,024 = 220,074.1 tok/s
+     * -> the lower one, compute-bound */
+    assert_true(r.has_compute && r.has_decode && r.has_ceiling);
+    assert_true(r.decode_tokens_per_s_compute > 64932.3 && r.decode_tokens_per_s_compute < 64932.4);
+    assert_true(r.decode_tokens_per_s_memory > 220074.0 && r.decode_tokens_per_s_memory < 220074.2);
+    assert_true(r.decode_tokens_per_s == r.decode_tokens_per_s_compute);
+    assert_true(r.compute_bound);
+    assert_int_equal(r.decode_reason, KV_DECODE_FITS);
+    /* context 32,768: 1,000 x 32,769 tokens x 57,344 B (2 x 28 x 4 x 128 x 2) = 1.88 TB of
+     * KV, far beyond 80 GiB: no ceiling, and the reason says so */
+    d.context = 32768;
+    r = run(&m, &d);
+    assert_true(r.has_decode);
+    assert_false(r.has_ceiling);
+    assert_int_equal(r.decode_reason, KV_DECODE_KV_DOESNT_FIT);
+    /* no FLOP/s: the memory ceiling alone, bound unknown */
+    d.context = 0;
+    d.tflops = 0;
+    r = run(&m, &d);
+    assert_false(r.has_compute);
+    assert_false(r.has_bound);
+    assert_true(r.has_ceiling);
+    assert_true(r.decode_tokens_per_s == r.decode_tokens_per_s_memory);
+    /* the weights do not fit a 12 GiB GPU (15.23 GB > 12 x 1.0737 GB x 0.9) */
+    d.gpu_mem_gib = 12;
+    r = run(&m, &d);
+    assert_false(r.has_ceiling);
+    assert_int_equal(r.decode_reason, KV_DECODE_WEIGHTS_DONT_FIT);
+}
+
 static void test_hybrid_reads_window_only(void **state)
 {
     (void)state;
@@ -1099,6 +1153,7 @@ int main(void)
         cmocka_unit_test(test_sequence_does_not_fit),
         cmocka_unit_test(test_decode_ceiling),
         cmocka_unit_test(test_compute_bound_batch),
+        cmocka_unit_test(test_decode_lower_ceiling_and_fit),
         cmocka_unit_test(test_hybrid_reads_window_only),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_bad_deployments),

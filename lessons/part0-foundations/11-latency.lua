@@ -15,7 +15,7 @@ end
 
 -- TPOT in ms for `batch` sequences of `context` tokens on the H100, memory-bound.
 local function tpot_ms(batch, context)
-  return 1000 / step(batch, context).decode_tokens_per_s_per_seq
+  return 1000 * batch / step(batch, context).decode_tokens_per_s_memory
 end
 
 -- The largest batch whose TPOT meets the objective.

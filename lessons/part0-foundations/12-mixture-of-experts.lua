@@ -102,7 +102,7 @@ return lesson {
           .. "8 experts per layer. Splitting the preset's figures: total = shared + experts, "
           .. "active = shared + experts × 8/128, so the experts hold " .. f(experts_b / GB, 2)
           .. " GB and the rest " .. f(shared_b / GB, 2) .. " GB. At " .. grouped(CONTEXT)
-          .. " tokens of context an H100 decodes " .. f(q.decode_tokens_per_s, 0) .. " tokens/s "
+          .. " tokens of context an H100 decodes " .. f(q.decode_tokens_per_s_memory, 0) .. " tokens/s "
           .. "at batch 1, close to what a 3B dense model would.",
     },
     section {
@@ -124,10 +124,10 @@ return lesson {
           .. "FLOPs stay those of the active parameters. At batch 64 and " .. grouped(CONTEXT)
           .. " tokens, Qwen3-30B-A3B decodes about " .. f(tokens_per_s(64), 0) .. " tokens/s "
           .. "on an H100 by this count; the dense Qwen2.5-32B, with a bigger cache per token, "
-          .. grouped(dense.decode_tokens_per_s) .. ". The calculator's decode ceiling reads only "
+          .. grouped(dense.decode_tokens_per_s_memory) .. ". The calculator's decode ceiling reads only "
           .. "the active weights at any batch, which is right at batch 1 and too optimistic "
           .. "here (" .. grouped(kv.calc{model = MODEL, seq = CONTEXT, context = CONTEXT, gpu = "h100",
-                                batch = 64}.decode_tokens_per_s) .. " tokens/s). Expert "
+                                batch = 64}.decode_tokens_per_s_memory) .. " tokens/s). Expert "
           .. "parallelism spreads whole experts over GPUs, so each GPU reads only its own.",
     },
   },
@@ -210,7 +210,7 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       prompt = "On an H100 (3,352 GB/s), how many tokens/s does one Qwen3-30B-A3B sequence "
             .. "with 8,192 tokens of context decode? Its 3.353 billion active parameters are "
             .. "read in BF16; its cache is 48 layers × 4 KV heads × 128 dims, K and V, 2 bytes.",
-      expected = q.decode_tokens_per_s, unit = "tokens/s", tolerance = rel(0.03),
+      expected = q.decode_tokens_per_s_memory, unit = "tokens/s", tolerance = rel(0.03),
       hints = { "A batch-1 step reads the active weights and one cache.",
                 "3,352 GB/s ÷ (6.71 + 8,192 × 98,304 ÷ 10⁹) GB." },
     },

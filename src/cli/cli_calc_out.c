@@ -311,10 +311,13 @@ static void decode_line(FILE *out, const struct kv_result *r, uint64_t batch, ui
 
 static void decode(FILE *out, const struct kv_result *r)
 {
+    const struct cli_glyphs *g = cli_glyphs();
     const struct kv_deploy *d = &r->deploy;
     char n1[32], n2[32], n3[32];
 
-    fputs("\nDecode ceiling (memory-bound: every step reads the active weights and the KV)\n", out);
+    fputs("\nDecode ceiling (memory: every step reads the active weights and the KV;\n"
+          "  compute: 2 FLOPs per active parameter per token; the lower one holds)\n",
+          out);
     if (!r->has_decode) {
         /* name only what is missing: a preset has its parameters */
         bool no_params = r->active_weight_bytes == 0;
@@ -328,19 +331,46 @@ static void decode(FILE *out, const struct kv_result *r)
     decode_line(out, r, d->batch, d->context);
     if (r->has_request && r->max_model_len != d->context)
         decode_line(out, r, d->batch, r->max_model_len);
+    if (r->has_compute) {
+        char left[200], right[64];
+        snprintf(left, sizeof left, "compute: %s TFLOP/s %s %s",
+                 kvt_fmt_real(d->tflops * d->tp, 1, n1, sizeof n1), g->divide,
+                 "(2 × active parameters)");
+        snprintf(right, sizeof right, "%s tok/s",
+                 kvt_fmt_real(r->decode_tokens_per_s_compute, 1, n2, sizeof n2));
+        line(out, left, right);
+    } else {
+        fputs("  compute: unknown (no --tflops and no GPU figure); the memory one alone\n", out);
+    }
+    if (r->decode_reason == KV_DECODE_WEIGHTS_DONT_FIT) {
+        fprintf(out, "  %s no ceiling at batch %s: the weights do not fit\n", g->cross,
+                kvt_fmt_int(d->batch, n1, sizeof n1));
+        return;
+    }
+    if (r->decode_reason == KV_DECODE_KV_DOESNT_FIT) {
+        fprintf(out,
+                "  %s no ceiling at batch %s: %s × (%s + 1) tokens of KV do not fit in %s KV "
+                "tokens\n",
+                g->cross, kvt_fmt_int(d->batch, n1, sizeof n1), n1,
+                kvt_fmt_int(d->context, n2, sizeof n2), kvt_fmt_int(r->kv_tokens, n3, sizeof n3));
+        return;
+    }
+    fprintf(out, "  %s ceiling at batch %s and %s tokens: %s tok/s, %s-bound", g->arrow,
+            kvt_fmt_int(d->batch, n1, sizeof n1), kvt_fmt_int(d->context, n2, sizeof n2),
+            kvt_fmt_real(r->decode_tokens_per_s, 1, n3, sizeof n3),
+            r->compute_bound ? "compute" : "memory");
     if (d->batch > 1)
-        fprintf(out, "  per sequence: %s tok/s\n",
+        fprintf(out, " (%s tok/s per sequence)",
                 kvt_fmt_real(r->decode_tokens_per_s_seq, 1, n1, sizeof n1));
+    fputc('\n', out);
     if (!r->has_bound)
         return;
-    fprintf(out, "  at batch %s the step is %s-bound", kvt_fmt_int(d->batch, n1, sizeof n1),
-            r->compute_bound ? "compute" : "memory");
     if (r->compute_bound_ever)
-        fprintf(out, "; it turns compute-bound from batch %s at %s tokens (%s TFLOP/s)\n",
+        fprintf(out, "  it turns compute-bound from batch %s at %s tokens (%s TFLOP/s)\n",
                 kvt_fmt_int(r->compute_bound_batch, n1, sizeof n1),
                 kvt_fmt_int(d->context, n2, sizeof n2), kvt_fmt_real(d->tflops, 1, n3, sizeof n3));
     else
-        fputs("; KV reads grow as fast as the FLOPs, so it never turns compute-bound\n", out);
+        fputs("  KV reads grow as fast as the FLOPs, so it never turns compute-bound\n", out);
 }
 
 void calc_print_human(FILE *out, const struct calc_view *v)

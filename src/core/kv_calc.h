@@ -3,8 +3,8 @@
  * A model description and a deployment description in, every figure of
  * kvtutor's calculator contract out: KV bytes per token, vLLM's page size,
  * the KV budget, blocks, tokens, concurrency, weights per GPU and the
- * memory-bound decode ceiling. Pure and allocation-free: no I/O, no globals,
- * no clock.
+ * decode ceilings (memory, compute, the lower, and whether the batch fits). Pure and
+ * allocation-free: no I/O, no globals, no clock.
  *
  * Bytes, blocks and tokens are exact 64-bit integers with overflow checks.
  * Floating point appears only where vLLM itself uses it (gpu_memory_utilization,
@@ -229,6 +229,13 @@ enum kv_reason {
     KV_REASON_SEQ_DOESNT_FIT,   /* blocks < one request at max_model_len */
 };
 
+/* Why a memory is known but there is no decode ceiling in it. */
+enum kv_decode_reason {
+    KV_DECODE_FITS = 0,
+    KV_DECODE_WEIGHTS_DONT_FIT, /* no KV blocks left after the weights */
+    KV_DECODE_KV_DOESNT_FIT,    /* batch x (context + 1) tokens > kv_tokens */
+};
+
 struct kv_result {
     /* the release's rules, and the notes that touch this model and deployment */
     struct kv_rules rules;
@@ -299,14 +306,19 @@ struct kv_result {
     uint64_t max_model_len_fits; /* longest request one GPU's blocks can hold */
     enum kv_reason reason;
 
-    /* decode roofline at deploy.batch and deploy.context */
-    bool has_decode;
-    uint64_t decode_kv_read_bytes;  /* KV read per sequence per step, all GPUs */
-    double decode_step_s;           /* memory time of one step */
-    double decode_tokens_per_s;     /* all sequences together */
-    double decode_tokens_per_s_seq; /* one sequence */
-    bool has_bound;
-    bool compute_bound;
+    /* decode roofline at deploy.batch and deploy.context (CALC-CONTRACT.md) */
+    bool has_decode;                     /* the memory ceiling is known */
+    uint64_t decode_kv_read_bytes;       /* KV read per sequence per step, all GPUs */
+    double decode_step_s;                /* memory time of one step */
+    double decode_tokens_per_s_memory;   /* memory-bound ceiling, all sequences */
+    bool has_compute;                    /* FLOP/s and active parameters known */
+    double decode_tokens_per_s_compute;  /* tp x FLOP/s / (2 x active params) */
+    bool has_ceiling;                    /* has_decode and the setup fits */
+    enum kv_decode_reason decode_reason; /* why !has_ceiling when has_decode */
+    double decode_tokens_per_s;          /* the lower of the two, all sequences */
+    double decode_tokens_per_s_seq;      /* that ceiling for one sequence */
+    bool has_bound;                      /* both ceilings known */
+    bool compute_bound;                  /* the compute ceiling is the lower */
     double decode_compute_step_s;
     bool compute_bound_ever;      /* false: KV reads grow as fast as the FLOPs */
     uint64_t compute_bound_batch; /* smallest batch where compute time >= memory time */

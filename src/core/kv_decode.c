@@ -42,33 +42,59 @@ bool kv_calc_decode_at(const struct kv_result *r, uint64_t batch, uint64_t conte
     return true;
 }
 
+/* The contract's fit check: when the memory is known, the weights must leave
+ * KV blocks, and those must hold batch x (context + 1) tokens (the next token
+ * of each sequence too). */
+static enum kv_decode_reason fits(const struct kv_result *r)
+{
+    uint64_t need;
+
+    if (r->reason == KV_REASON_WEIGHTS_DONT_FIT)
+        return KV_DECODE_WEIGHTS_DONT_FIT;
+    if (!r->has_blocks)
+        return KV_DECODE_FITS; /* memory unknown: no check */
+    if (!add(r->deploy.context, 1, &need) || !mul(need, r->deploy.batch, &need) ||
+        need > r->kv_tokens)
+        return KV_DECODE_KV_DOESNT_FIT;
+    return KV_DECODE_FITS;
+}
+
 enum kvt_err kv_decode(struct kv_result *r)
 {
     const struct kv_model *m = &r->model;
     const struct kv_deploy *d = &r->deploy;
     double active_b = m->active_params_b > 0 ? m->active_params_b : m->params_b;
-    double bw, mem_s, flop_s;
+    double bw, flop_s;
 
     r->decode_kv_read_bytes = kv_calc_kv_read_bytes(r, d->context);
     if (r->decode_kv_read_bytes == UINT64_MAX)
         return KVT_E_OVERFLOW;
-    if (!kv_calc_decode_at(r, d->batch, d->context, &r->decode_tokens_per_s))
+    if (d->tflops > 0 && active_b > 0) {
+        /* 2 FLOPs per active parameter per token; tp GPUs share the work */
+        r->has_compute = true;
+        r->decode_tokens_per_s_compute = (double)d->tp * d->tflops * 1e12 / (2.0 * active_b * 1e9);
+        r->decode_compute_step_s = (double)d->batch / r->decode_tokens_per_s_compute;
+    }
+    if (!kv_calc_decode_at(r, d->batch, d->context, &r->decode_tokens_per_s_memory))
         return KVT_E_OK;
     r->has_decode = true;
-    r->decode_step_s = (double)d->batch / r->decode_tokens_per_s;
-    r->decode_tokens_per_s_seq = 1.0 / r->decode_step_s;
-
-    if (d->tflops <= 0 || active_b <= 0)
+    r->decode_step_s = (double)d->batch / r->decode_tokens_per_s_memory;
+    r->has_bound = r->has_compute;
+    r->compute_bound =
+        r->has_bound && r->decode_tokens_per_s_compute < r->decode_tokens_per_s_memory;
+    r->decode_reason = fits(r);
+    if (r->decode_reason == KV_DECODE_FITS) {
+        r->has_ceiling = true;
+        r->decode_tokens_per_s =
+            r->compute_bound ? r->decode_tokens_per_s_compute : r->decode_tokens_per_s_memory;
+        r->decode_tokens_per_s_seq = r->decode_tokens_per_s / (double)d->batch;
+    }
+    if (!r->has_bound)
         return KVT_E_OK;
-    /* Roofline: one step does 2 FLOPs per active parameter per sequence. Both
-     * sides divide by tp, so the crossover batch B* solves
+    /* Roofline: both sides divide by tp, so the crossover batch B* solves
      * 2 P B / F = (W + B k) / bw  =>  B* = (W / bw) / (2 P / F - k / bw). */
-    r->has_bound = true;
     bw = d->bandwidth_gbps * 1e9;
     flop_s = d->tflops * 1e12;
-    mem_s = r->decode_step_s;
-    r->decode_compute_step_s = 2.0 * active_b * 1e9 * (double)d->batch / ((double)d->tp * flop_s);
-    r->compute_bound = r->decode_compute_step_s > mem_s;
     {
         double per_batch = 2.0 * active_b * 1e9 / flop_s - (double)r->decode_kv_read_bytes / bw;
         if (per_batch > 0) {

@@ -1,6 +1,8 @@
 /* kv_decode.h: the decode-speed estimate of a sized deployment: the bytes a
- * step reads (weights and KV), the memory-bound tokens per second and the
- * batch where compute takes over (roofline).
+ * step reads (weights and KV), the memory- and compute-bound tokens per
+ * second, the lower of the two when the weights and the batch's KV fit
+ * (CALC-CONTRACT.md, decode_tokens_per_s), and the batch where compute takes
+ * over (roofline).
  *
  * Internal to the calculator core (kv_calc.c); kv_calc_kv_read_bytes and
  * kv_calc_decode_at are declared in kv_calc.h. */

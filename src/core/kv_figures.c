@@ -26,6 +26,21 @@ static void t(struct sink *s, const char *name, const char *v)
     put(s, (struct kv_figure){name, v ? KV_FIG_TEXT : KV_FIG_NULL, {.t = v}});
 }
 
+/* the contract's reason for a null decode_tokens_per_s */
+static const char *decode_reason(const struct kv_result *r)
+{
+    if (!r->has_decode)
+        return NULL;
+    switch (r->decode_reason) {
+    case KV_DECODE_WEIGHTS_DONT_FIT:
+        return "weights and overhead exceed gpu memory x utilization";
+    case KV_DECODE_KV_DOESNT_FIT:
+        return "batch x (context + 1) tokens of KV exceed the kv cache";
+    default:
+        return NULL;
+    }
+}
+
 static const char *reason(enum kv_reason why)
 {
     switch (why) {
@@ -84,10 +99,12 @@ size_t kv_figures(const struct kv_result *r, struct kv_figure *out, size_t cap)
     u(&s, "batch", true, dp->batch);
     u(&s, "context", true, dp->context);
     d(&s, "bandwidth_gbps", dp->bandwidth_gbps > 0, dp->bandwidth_gbps);
-    d(&s, "decode_tokens_per_s", r->has_decode, r->decode_tokens_per_s);
-    d(&s, "decode_tokens_per_s_per_seq", r->has_decode, r->decode_tokens_per_s_seq);
+    d(&s, "decode_tokens_per_s_memory", r->has_decode, r->decode_tokens_per_s_memory);
+    d(&s, "decode_tokens_per_s_compute", r->has_compute, r->decode_tokens_per_s_compute);
+    d(&s, "decode_tokens_per_s", r->has_ceiling, r->decode_tokens_per_s);
+    d(&s, "decode_tokens_per_s_per_seq", r->has_ceiling, r->decode_tokens_per_s_seq);
     t(&s, "decode_bound", r->has_bound ? (r->compute_bound ? "compute" : "memory") : NULL);
     u(&s, "compute_bound_batch", r->has_bound && r->compute_bound_ever, r->compute_bound_batch);
-    t(&s, "reason", reason(r->reason));
+    t(&s, "reason", r->reason != KV_REASON_NONE ? reason(r->reason) : decode_reason(r));
     return s.n;
 }

@@ -382,31 +382,23 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         ui_put(y++, 2, cols - 4, line, ui_color(UI_C_RIGHT) | A_BOLD);
     }
     if (r.has_decode) {
-        /* the contract's ceiling: the lower of the memory and the compute
-         * one, none when the weights or batch x (context + 1) tokens of KV
-         * do not fit (CALC-CONTRACT.md, decode_tokens_per_s) */
-        uint64_t need = c->batch * (r.deploy.context + 1);
+        /* core's ceiling: the lower of the memory and the compute one, none
+         * when the weights or the batch's KV do not fit (CALC-CONTRACT.md) */
         char b[32];
         kvt_fmt_int(c->batch, b, sizeof b);
-        if (r.reason == KV_REASON_WEIGHTS_DONT_FIT || !r.has_blocks) {
+        if (r.decode_reason == KV_DECODE_WEIGHTS_DONT_FIT) {
             snprintf(line, sizeof line, "Decode ceiling at batch %s: none, the weights do not fit",
                      b);
-        } else if (need / c->batch != r.deploy.context + 1 || need > r.kv_tokens) {
+        } else if (r.decode_reason == KV_DECODE_KV_DOESNT_FIT) {
             snprintf(line, sizeof line,
                      "Decode ceiling at batch %s: none, %s sequences do not fit in %s KV tokens", b,
                      b, kvt_fmt_int(r.kv_tokens, a2, sizeof a2));
         } else {
-            double tps = r.decode_tokens_per_s;
-            bool compute = false;
-            if (r.has_bound && r.decode_compute_step_s > 0 &&
-                (double)c->batch / r.decode_compute_step_s < tps) {
-                tps = (double)c->batch / r.decode_compute_step_s;
-                compute = true;
-            }
             snprintf(line, sizeof line,
                      "Decode ceiling at batch %s: %s tok/s (%s a sequence), %s-bound", b,
-                     fmt_rate(tps, a1, sizeof a1), fmt_rate(tps / (double)c->batch, a3, sizeof a3),
-                     compute ? "compute" : "memory");
+                     fmt_rate(r.decode_tokens_per_s, a1, sizeof a1),
+                     fmt_rate(r.decode_tokens_per_s_seq, a3, sizeof a3),
+                     r.compute_bound ? "compute" : "memory");
         }
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
     }
