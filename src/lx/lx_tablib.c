@@ -49,16 +49,29 @@ static lua_Integer length(lua_State *L, int arg, int need)
     return luaL_len(L, arg);
 }
 
-/* One round of a loop: every CHECK_EVERY rounds, stop at the deadline. */
-static inline void tick(lua_State *L, lua_Unsigned round)
+/* How often a loop over the value at `arg` asks for the deadline: every
+ * CHECK_EVERY rounds for a plain table, every round when it has a metatable,
+ * since one lua_geti then may walk an `__index` chain of up to 2,000 tables
+ * (Lua's MAXTAGLOOP) and 256 such rounds can outlast the deadline by far. */
+static lua_Unsigned every(lua_State *L, int arg)
 {
-    if ((round % CHECK_EVERY) == 0)
+    if (!lua_getmetatable(L, arg))
+        return CHECK_EVERY;
+    lua_pop(L, 1);
+    return 1;
+}
+
+/* One round of a loop: every `ev` rounds, stop at the deadline. */
+static inline void tick(lua_State *L, lua_Unsigned round, lua_Unsigned ev)
+{
+    if ((round % ev) == 0)
         lx_check(L);
 }
 
 static int tab_insert(lua_State *L)
 {
     lua_Integer end = length(L, 1, NEED_READ | NEED_WRITE), pos;
+    lua_Unsigned ev = every(L, 1);
 
     end = (lua_Integer)((lua_Unsigned)end + 1u); /* the first empty slot */
     switch (lua_gettop(L)) {
@@ -69,7 +82,7 @@ static int tab_insert(lua_State *L)
         pos = luaL_checkinteger(L, 2);
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)end, 2, "position out of bounds");
         for (lua_Integer i = end; i > pos; i--) {
-            tick(L, (lua_Unsigned)(end - i));
+            tick(L, (lua_Unsigned)(end - i), ev);
             lua_geti(L, 1, i - 1);
             lua_seti(L, 1, i);
         }
@@ -85,12 +98,13 @@ static int tab_remove(lua_State *L)
 {
     lua_Integer size = length(L, 1, NEED_READ | NEED_WRITE);
     lua_Integer pos = luaL_optinteger(L, 2, size);
+    lua_Unsigned ev = every(L, 1);
 
     if (pos != size) /* stock Lua 5.4 names argument #1 here */
         luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 1, "position out of bounds");
     lua_geti(L, 1, pos);
     for (lua_Unsigned round = 1; pos < size; pos++, round++) {
-        tick(L, round);
+        tick(L, round, ev);
         lua_geti(L, 1, pos + 1);
         lua_seti(L, 1, pos);
     }
@@ -109,18 +123,19 @@ static int tab_move(lua_State *L)
     check_tab(L, tt, NEED_WRITE);
     if (e >= f) {
         lua_Integer n;
+        lua_Unsigned ev = every(L, 1) < every(L, tt) ? every(L, 1) : every(L, tt);
         luaL_argcheck(L, f > 0 || e < LUA_MAXINTEGER + f, 3, "too many elements to move");
         n = e - f + 1;
         luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4, "destination wrap around");
         if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
             for (lua_Integer i = 0; i < n; i++) {
-                tick(L, (lua_Unsigned)i + 1u);
+                tick(L, (lua_Unsigned)i + 1u, ev);
                 lua_geti(L, 1, f + i);
                 lua_seti(L, tt, t + i);
             }
         } else {
             for (lua_Integer i = n - 1; i >= 0; i--) {
-                tick(L, (lua_Unsigned)(n - i));
+                tick(L, (lua_Unsigned)(n - i), ev);
                 lua_geti(L, 1, f + i);
                 lua_seti(L, tt, t + i);
             }
@@ -146,12 +161,12 @@ static int tab_concat(lua_State *L)
     size_t lsep;
     const char *sep = luaL_optlstring(L, 2, "", &lsep);
     lua_Integer i = luaL_optinteger(L, 3, 1);
-    lua_Unsigned round = 0;
+    lua_Unsigned round = 0, ev = every(L, 1);
 
     last = luaL_optinteger(L, 4, last);
     luaL_buffinit(L, &b);
     for (; i < last; i++) {
-        tick(L, ++round);
+        tick(L, ++round, ev);
         add_field(L, &b, i);
         luaL_addlstring(&b, sep, lsep);
     }
@@ -165,7 +180,7 @@ static int tab_unpack(lua_State *L)
 {
     lua_Integer i = luaL_optinteger(L, 2, 1);
     lua_Integer e = luaL_opt(L, luaL_checkinteger, 3, luaL_len(L, 1));
-    lua_Unsigned n;
+    lua_Unsigned n, ev = every(L, 1);
 
     if (i > e)
         return 0;
@@ -173,7 +188,7 @@ static int tab_unpack(lua_State *L)
     if (n >= (unsigned)INT_MAX || !lua_checkstack(L, (int)(++n)))
         return luaL_error(L, "too many results to unpack");
     for (lua_Unsigned round = 1; i < e; i++, round++) {
-        tick(L, round);
+        tick(L, round, ev);
         lua_geti(L, 1, i);
     }
     lua_geti(L, 1, e);
@@ -187,7 +202,7 @@ static int tab_unpack(lua_State *L)
 struct sorter {
     lua_State *L;
     bool has_fn; /* the order function is at index 2 */
-    lua_Unsigned rounds;
+    lua_Unsigned rounds, every;
 };
 
 /* t[a] < t[b] by the order function or by `<`. */
@@ -195,7 +210,7 @@ static bool less(struct sorter *s, lua_Integer a, lua_Integer b)
 {
     lua_State *L = s->L;
     bool r;
-    tick(L, ++s->rounds);
+    tick(L, ++s->rounds, s->every);
     if (s->has_fn) {
         lua_pushvalue(L, 2);
         lua_geti(L, 1, a);
@@ -239,7 +254,7 @@ static void sift_down(struct sorter *s, lua_Integer root, lua_Integer end)
 static int tab_sort(lua_State *L)
 {
     lua_Integer n = length(L, 1, NEED_READ | NEED_WRITE);
-    struct sorter s = {.L = L};
+    struct sorter s = {.L = L, .every = every(L, 1)};
 
     if (n > 1) {
         luaL_argcheck(L, n < INT_MAX, 1, "array too big");
