@@ -298,6 +298,11 @@ static void test_malformed_and_incomplete(void **state)
         {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
          "\"layer_types\": [\"full_attention\", \"linear_attention\"]}",
          KVT_E_MISSING, "ssm_heads"},
+        /* a V head of another size than K (vLLM pages it as head_size + head_size_v)
+         * is refused, not sized as two K heads; an equal one is just K's */
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 192, "
+         "\"v_head_dim\": 128}",
+         KVT_E_PARSE, "v_head_dim 128 differs from the K head's 192"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct parsed p = parse(rows[i].json);

@@ -548,6 +548,17 @@ static enum kvt_err read_model(struct src *s, struct kv_model *m, struct hf_conf
                            m->heads);
             m->head_dim = m->hidden / m->heads;
         }
+        /* vLLM sizes such a page with head_size + head_size_v (FullAttentionSpec,
+         * vllm/v1/kv_cache_interface.py); the calculator has one head size for
+         * K and V, so a different V head is refused rather than sized as K. */
+        uint32_t v_dim = 0;
+        if ((e = get_pos(s, "v_head_dim", &v_dim, NULL)))
+            return e;
+        if (v_dim != 0 && v_dim != m->head_dim)
+            return say(s->err, KVT_E_PARSE,
+                       "v_head_dim %u differs from the K head's %u: value heads of another size "
+                       "are not modelled",
+                       v_dim, m->head_dim);
         if ((e = read_window(s, m, info)))
             return e;
         if ((e = read_hybrid(s, m, info)))
