@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "kvt_format.h"
 #include "kvt_text.h"
 
 static const char *clean(const char *in, size_t len, unsigned flags)
@@ -128,6 +129,26 @@ static void test_fput_safe_streams_everything(void **state)
     }
 }
 
+/* Rates side by side read alike: grouped whole numbers from 100 up, one
+ * decimal below, the same in every locale (the suite also runs under
+ * de_DE.UTF-8, whose decimal comma must not appear). */
+static void test_rates_by_their_size(void **state)
+{
+    (void)state;
+    static const struct {
+        double v;
+        const char *want;
+    } rows[] = {
+        {64932.37, "64,932"},   /* 989e12 / (2 x 7,615,616,512) */
+        {220074.11, "220,074"}, /* 1,000 x 3,352e9 / 15,231,233,024 */
+        {10846.1, "10,846"},    {1008, "1,008"}, {100, "100"},  {99.96, "100"},
+        {66.24, "66.2"},        {7.14, "7.1"},   {0.05, "0.1"}, {0, "0"},
+    };
+    char buf[32];
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_string_equal(kvt_fmt_rate(rows[i].v, buf, sizeof buf), rows[i].want);
+}
+
 static void test_widths_and_wrapping(void **state)
 {
     (void)state;
@@ -153,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_cut_at_a_character_boundary),
         cmocka_unit_test(test_fput_safe_streams_everything),
         cmocka_unit_test(test_widths_and_wrapping),
+        cmocka_unit_test(test_rates_by_their_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

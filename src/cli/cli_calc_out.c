@@ -303,9 +303,9 @@ static void decode_line(FILE *out, const struct kv_result *r, uint64_t batch, ui
         return;
     snprintf(left, sizeof left, "batch %s at %s tokens: %s GB/s %s %s GB",
              kvt_fmt_int(batch, n_batch, sizeof n_batch), kvt_fmt_int(context, n_ctx, sizeof n_ctx),
-             kvt_fmt_real(r->deploy.bandwidth_gbps * r->deploy.tp, 1, n_bw, sizeof n_bw), g->divide,
+             kvt_fmt_rate(r->deploy.bandwidth_gbps * r->deploy.tp, n_bw, sizeof n_bw), g->divide,
              kvt_fmt_real(bytes / 1e9, 2, n_gb, sizeof n_gb));
-    snprintf(right, sizeof right, "%s tok/s", kvt_fmt_real(tps, 1, n_tps, sizeof n_tps));
+    snprintf(right, sizeof right, "%s tok/s", kvt_fmt_rate(tps, n_tps, sizeof n_tps));
     line(out, left, right);
 }
 
@@ -337,7 +337,7 @@ static void decode(FILE *out, const struct kv_result *r)
                  kvt_fmt_real(d->tflops * d->tp, 1, n1, sizeof n1), g->divide,
                  "(2 × active parameters)");
         snprintf(right, sizeof right, "%s tok/s",
-                 kvt_fmt_real(r->decode_tokens_per_s_compute, 1, n2, sizeof n2));
+                 kvt_fmt_rate(r->decode_tokens_per_s_compute, n2, sizeof n2));
         line(out, left, right);
     } else {
         fputs("  compute: unknown (no --tflops and no GPU figure); the memory one alone\n", out);
@@ -357,11 +357,11 @@ static void decode(FILE *out, const struct kv_result *r)
     }
     fprintf(out, "  %s ceiling at batch %s and %s tokens: %s tok/s, %s-bound", g->arrow,
             kvt_fmt_int(d->batch, n1, sizeof n1), kvt_fmt_int(d->context, n2, sizeof n2),
-            kvt_fmt_real(r->decode_tokens_per_s, 1, n3, sizeof n3),
+            kvt_fmt_rate(r->decode_tokens_per_s, n3, sizeof n3),
             r->compute_bound ? "compute" : "memory");
     if (d->batch > 1)
         fprintf(out, " (%s tok/s per sequence)",
-                kvt_fmt_real(r->decode_tokens_per_s_seq, 1, n1, sizeof n1));
+                kvt_fmt_rate(r->decode_tokens_per_s_seq, n1, sizeof n1));
     fputc('\n', out);
     if (!r->has_bound)
         return;

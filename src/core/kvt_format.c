@@ -62,3 +62,11 @@ const char *kvt_fmt_number(double v, int decimals, char *buf, size_t cap)
     }
     return kvt_fmt_real(v, decimals, buf, cap);
 }
+
+const char *kvt_fmt_rate(double v, char *buf, size_t cap)
+{
+    /* past 2^63 a whole number no longer fits the grouping's integer */
+    if (v >= 100 && v < 9.2e18)
+        return kvt_fmt_int((uint64_t)llround(v), buf, cap);
+    return kvt_fmt_real(v, v >= 100 ? 0 : 1, buf, cap);
+}

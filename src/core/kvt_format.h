@@ -18,4 +18,9 @@ const char *kvt_fmt_bytes(double bytes, char *buf, size_t cap);
 /* Whole numbers grouped ("57,344"), others as kvt_fmt_real. */
 const char *kvt_fmt_number(double v, int decimals, char *buf, size_t cap);
 
+/* A rate written by its size, so that figures side by side read alike: whole
+ * and grouped from 100 up (10846.1 -> "10,846"), one decimal below
+ * (66.24 -> "66.2"). For tok/s and GB/s. */
+const char *kvt_fmt_rate(double v, char *buf, size_t cap);
+
 #endif

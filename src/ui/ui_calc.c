@@ -112,13 +112,6 @@ static bool parse_billions(const char *s, double *out)
     return true;
 }
 
-/* A rate by its size: whole and grouped from 100 up ("10,846"), one
- * decimal below ("66.2"). */
-static const char *fmt_rate(double v, char *buf, size_t cap)
-{
-    return v >= 100 ? kvt_fmt_int((uint64_t)llround(v), buf, cap) : kvt_fmt_real(v, 1, buf, cap);
-}
-
 static const char *model_name(const struct calc *c)
 {
     size_t n;
@@ -396,8 +389,8 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         } else {
             snprintf(line, sizeof line,
                      "Decode ceiling at batch %s: %s tok/s (%s a sequence), %s-bound", b,
-                     fmt_rate(r.decode_tokens_per_s, a1, sizeof a1),
-                     fmt_rate(r.decode_tokens_per_s_seq, a3, sizeof a3),
+                     kvt_fmt_rate(r.decode_tokens_per_s, a1, sizeof a1),
+                     kvt_fmt_rate(r.decode_tokens_per_s_seq, a3, sizeof a3),
                      r.compute_bound ? "compute" : "memory");
         }
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
