@@ -361,11 +361,6 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         ui_put(y++, 2, cols - 4, "The weights do not fit: no room at all for the KV cache.",
                ui_color(UI_C_WRONG) | A_BOLD);
     } else {
-        snprintf(line, sizeof line,
-                 "Max concurrency at %s tokens: %.2f  →  %s whole sequence%s  (KV %s a token)", a1,
-                 r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
-                 r.max_concurrent_seqs == 1 ? "" : "s",
-                 kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
         kvt_fmt_int(c->seq, a1, sizeof a1);
         snprintf(line, sizeof line,
                  "Max concurrency at %s tokens: %.2f  →  %s whole sequence%s  (KV %s a token)", a1,
