@@ -131,6 +131,16 @@ const char *run_kvtutor_path(void)
     return p ? p : "./kvtutor";
 }
 
+int run_kvtutor_va(const char *input, struct run_result *res, va_list args)
+{
+    char *argv[24] = {(char *)run_kvtutor_path()};
+    int argc = 1;
+    for (const char *a; (a = va_arg(args, const char *)) && argc < 23;)
+        argv[argc++] = (char *)a;
+    argv[argc] = NULL;
+    return run_cmd_input(argv, NULL, input, res);
+}
+
 size_t run_count_lines(const char *s)
 {
     size_t n = 0, len = strlen(s);

@@ -4,6 +4,7 @@
 #ifndef RUN_CMD_H
 #define RUN_CMD_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct run_result {
@@ -24,6 +25,11 @@ void run_free(struct run_result *res);
 
 /* The kvtutor binary under test, from the KVTUTOR environment variable. */
 const char *run_kvtutor_path(void);
+
+/* kvtutor with the arguments in `args` (const char *, NULL-terminated, at
+ * most 22), `input` on its stdin. Returns as run_cmd_input. For tests whose
+ * helper takes its arguments one by one. */
+int run_kvtutor_va(const char *input, struct run_result *res, va_list args);
 
 /* Lines in s (a final line without '\n' counts). */
 size_t run_count_lines(const char *s);

@@ -40,16 +40,12 @@ static int teardown(void **state)
 /* kvtutor with arguments given one by one, NULL-terminated; stdin from `input`. */
 static struct run_result kvt(const char *input, ...)
 {
-    char *argv[24] = {(char *)run_kvtutor_path()};
-    int argc = 1;
     struct run_result r;
     va_list ap;
     va_start(ap, input);
-    for (const char *a; (a = va_arg(ap, const char *)) && argc < 23;)
-        argv[argc++] = (char *)a;
+    int rc = run_kvtutor_va(input, &r, ap);
     va_end(ap);
-    argv[argc] = NULL;
-    assert_int_equal(run_cmd_input(argv, NULL, input, &r), 0);
+    assert_int_equal(rc, 0);
     return r;
 }
 
