@@ -394,6 +394,66 @@ static void test_size_limit(void **state)
     free(big);
 }
 
+/* Topics separated by commas alone are a keyword list, even when a word in
+ * them could be a verb ("streams", "stall") and even when there are six
+ * words or fewer; a list of two terse claims or more is not. */
+static void test_comma_lists(void **state)
+{
+    (void)state;
+    static const struct row rows[] = {
+        {"decode, memory-bound, prefill, compute-bound", KV_WRONG, {0}, {0}, true},
+        {"decode, stall, streams, matrix multiplies", KV_WRONG, {0}, {0}, true},
+        {"bandwidth, decode, GEMV", KV_WRONG, {0}, {0}, true},
+        /* one noun phrase that pairs an about and a said is still a topic */
+        {"decode memory-bound, FLOPs, roofline, HBM", KV_WRONG, {0}, {0}, true},
+        /* terse claims, one per item */
+        {"decode memory-bound, prefill compute-bound, batching helps",
+         KV_CORRECT,
+         {true, true},
+         {false, false},
+         false},
+        /* a written series, a clause, or the tail of a sentence is not a list */
+        {"Decode streams the weights, the cache, and the positions.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"Decode is memory-bound, prefill, FLOPs",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+    };
+    run(&phase, rows, N(rows));
+}
+
+/* A slip of typing in a long word is read as the word; never in a number,
+ * a short word, or the first letter, where prefixes turn words round. */
+static void test_typos(void **state)
+{
+    (void)state;
+    static const char *const tok_accept[] = {"57344 bytes", "tokenizer"};
+    static const struct kv_point tok_points[] = {
+        {.text = "57,344 bytes a token", .accept = PH(tok_accept), .weight = 1},
+    };
+    static const struct kv_text_item tok = {tok_points, N(tok_points), NULL, 0, NULL};
+    static const struct row rows[] = {
+        {"Decode, it's memroy bound.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"Decode streams the wieghts.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"Decode streems the weights.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"Decode is memory-bond.", KV_WRONG, {false, false}, {false, false}, false},
+        {"Decode is nemory-bound.", KV_WRONG, {false, false}, {false, false}, false},
+        {"Decode is memoryy-bound.", KV_CORRECT, {true, false}, {false, false}, false},
+    };
+    static const struct row num_rows[] = {
+        {"about 57434 bytes", KV_WRONG, {false}, {false}, false},
+        {"57344 bytes", KV_CORRECT, {true}, {false}, false},
+        {"the tokeniser", KV_CORRECT, {true}, {false}, false},
+    };
+    run(&phase, rows, N(rows));
+    run(&tok, num_rows, N(num_rows));
+}
+
 static void test_verbs(void **state)
 {
     (void)state;
@@ -418,6 +478,8 @@ int main(void)
         cmocka_unit_test(test_plain_points),
         cmocka_unit_test(test_yes_no_short),
         cmocka_unit_test(test_size_limit),
+        cmocka_unit_test(test_comma_lists),
+        cmocka_unit_test(test_typos),
         cmocka_unit_test(test_verbs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,16 +70,22 @@ static void seq_add(struct ctx *c, const struct kv_tok *t, size_t n)
     c->seqs[c->n_seqs++] = (struct seq){off, n, neg, false};
 }
 
+/* Does needle stand in hay at `at`? An answer's word that is no word of the
+ * item's phrasings may differ from the phrasing's by one slip of typing
+ * ("memroy bound"); phrasings among themselves compare exactly. */
 static bool seq_eq_at(const struct kv_tok *hay, size_t n_hay, size_t at,
                       const struct kv_tok *needle, size_t n, bool prefix)
 {
     if (at + n > n_hay)
         return false;
     for (size_t k = 0; k < n; k++) {
+        const struct kv_tok *h = &hay[at + k];
         if (prefix && k + 1 == n) {
-            if (strncmp(hay[at + k].s, needle[k].s, strlen(needle[k].s)) != 0)
+            if (strncmp(h->s, needle[k].s, strlen(needle[k].s)) != 0 &&
+                !(h->typo_ok && kv_words_typo(h->s, needle[k].s)))
                 return false;
-        } else if (strcmp(hay[at + k].s, needle[k].s) != 0) {
+        } else if (strcmp(h->s, needle[k].s) != 0 &&
+                   !(h->typo_ok && !needle[k].neg && kv_words_typo(h->s, needle[k].s))) {
             return false;
         }
     }
@@ -200,7 +206,35 @@ static bool only_about(const struct ctx *c, const struct kv_tok *ans, size_t a, 
     return any;
 }
 
+static bool claim_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                     struct set about, struct set said);
+
+/* "fp8, scales, calibration, outliers": a comma list is a keyword list
+ * unless it is a list of terse claims ("decode memory-bound, prefill
+ * compute-bound, weights shared"): two of its items or more each hold an
+ * about and a said of one point or misconception. One such item among
+ * topics ("shared prompt", "TPOT average") is a noun phrase, not a claim. */
+#define LIST_ITEMS 64
+static bool topic_list(const struct ctx *c, const struct kv_tok *ans, size_t a, size_t b,
+                       const struct set *about, const struct set *said, size_t n_pairs)
+{
+    size_t ends[LIST_ITEMS], from = a, n = 0, claims = 0;
+    if (!kv_words_comma_list(ans, a, b, ends, LIST_ITEMS))
+        return false;
+    while (n < LIST_ITEMS && from < b) {
+        struct clause item = {from, ends[n], false};
+        for (size_t k = 0; k < n_pairs; k++)
+            if (about[k].n && said[k].n && claim_in(c, ans, &item, about[k], said[k])) {
+                claims++;
+                break;
+            }
+        from = ends[n++];
+    }
+    return claims < 2;
+}
+
 static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
+                      const struct set *about, const struct set *said, size_t n_pairs,
                       const struct set *abouts, size_t n_abouts, struct clause *out)
 {
     size_t n_out = 0, a = 0;
@@ -219,7 +253,8 @@ static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
          * a sentence that is a keyword list makes lists of all its clauses */
         {
             size_t start = a, cut = a, first = n_out;
-            bool list = kv_words_keyword_list(c->verbs, ans, a, b);
+            bool list = kv_words_keyword_list(c->verbs, ans, a, b) ||
+                        topic_list(c, ans, a, b, about, said, n_pairs);
             for (size_t i = a + 1; i <= b; i++) {
                 bool cand = i < b && (ans[i].brk == KV_BRK_COMMA ||
                                       kv_words_in_stems(ans[i].s, kv_words_conjunctions));
@@ -444,7 +479,14 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         snprintf(r->why, sizeof r->why, "out of memory grading the answer");
         goto done;
     }
-    n_cl = clauses(&c, ans, n_ans, abouts, n_abouts, cl);
+    /* a word of the phrasings is meant as written: only others may be slips */
+    for (size_t i = 0; i < n_ans; i++) {
+        bool known = ans[i].neg;
+        for (size_t k = 0; k < c.n_pool && !known; k++)
+            known = strcmp(ans[i].s, c.pool[k].s) == 0;
+        ans[i].typo_ok = !known;
+    }
+    n_cl = clauses(&c, ans, n_ans, about, said, n_pts + n_mis, abouts, n_abouts, cl);
 
     for (size_t k = 0; k < n_cl; k++) {
         const struct clause *prev = k > 0 && !cl[k - 1].list ? &cl[k - 1] : NULL;

@@ -16,8 +16,11 @@
  * Words are compared by their stems ("shares", "sharing" and "shared" are
  * one word), ignoring case, articles, hyphens and dash or quote variants;
  * the glossary makes whole terms equivalent ("bandwidth-bound" is
- * "memory-bound"). A clause of more than six words without a verb is a
- * keyword list: it covers nothing, and the result says so. */
+ * "memory-bound"); a word no phrasing uses may be read as a phrasing's
+ * word one slip of typing away ("memroy"). A clause of more than six words
+ * without a verb, or a sentence of three or more short items separated by
+ * commas alone ("fp8, scales, calibration"), is a keyword list: it covers
+ * nothing, and the result says so. */
 #ifndef KV_CLAIMS_H
 #define KV_CLAIMS_H
 

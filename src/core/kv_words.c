@@ -451,6 +451,75 @@ bool kv_words_keyword_list(const struct kv_verbs *c, const struct kv_tok *ans, s
     return words > 6 && glue * 5 < words;
 }
 
+/* "fp8, scales, calibration, outliers": three or more items of at most four
+ * words, separated by commas alone, none of them a clause of its own (no
+ * auxiliary, modal or subject pronoun) and none opening with a preposition
+ * or with "and"/"or" (a written series, "A, B and C", names things in a
+ * sentence). A word that could be a verb ("stall", "transfer", "shared
+ * prompt") is a noun here: the learner wrote topics, not claims. */
+#define COMMA_ITEM_WORDS 4
+bool kv_words_comma_list(const struct kv_tok *ans, size_t a, size_t b, size_t *items, size_t cap)
+{
+    static const char *const clause_words[] = {
+        "is", "are",  "was", "were",  "be",   "been",  "has",  "have",   "had", "does",
+        "do", "did",  "can", "could", "will", "would", "must", "should", "may", "might",
+        "it", "they", "we",  "you",   "i",    "this",  "that", "which",  "who", NULL};
+    static const char *const openers[] = {
+        "of",   "for", "at",  "in", "per", "with", "by",      "from",  "to", "on",   "into",
+        "than", "as",  "and", "or", "but", "so",   "because", "since", "if", "when", NULL};
+    size_t n = 0, words = 0;
+    if (b <= a)
+        return false;
+    for (size_t i = a; i <= b; i++) {
+        if (i == b || (i > a && ans[i].brk == KV_BRK_COMMA)) {
+            if (words == 0 || words > COMMA_ITEM_WORDS)
+                return false;
+            if (n < cap)
+                items[n] = i;
+            n++;
+            words = 0;
+            if (i == b)
+                break;
+        }
+        if (words == 0 && kv_words_in_stems(ans[i].s, openers))
+            return false;
+        if (kv_words_in_stems(ans[i].s, clause_words))
+            return false;
+        words += ans[i].word;
+    }
+    return n >= 3 && n <= cap;
+}
+
+/* One edit apart: Damerau's four slips, on words whose length differs by
+ * at most one. The first letter must agree: a word that differs there is
+ * another word ("refill" for "prefill", "encode" for "decode", "unbound"
+ * for "inbound"), and a slip of the first letter is rare. */
+#define TYPO_MIN 6
+bool kv_words_typo(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), i = 0;
+    if (na < TYPO_MIN || nb < TYPO_MIN || (na > nb ? na - nb : nb - na) > 1 ||
+        kv_words_has_digit(a) || kv_words_has_digit(b) || a[0] != b[0] || strcmp(a, b) == 0)
+        return false;
+    for (size_t k = 0; k < na; k++)
+        if (!(a[k] >= 'a' && a[k] <= 'z'))
+            return false;
+    for (size_t k = 0; k < nb; k++)
+        if (!(b[k] >= 'a' && b[k] <= 'z'))
+            return false;
+    while (i < na && i < nb && a[i] == b[i])
+        i++;
+    if (na == nb) {
+        /* one changed letter, or two neighbours swapped */
+        if (strcmp(a + i + 1, b + i + 1) == 0)
+            return true;
+        return i + 1 < na && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+               strcmp(a + i + 2, b + i + 2) == 0;
+    }
+    /* one letter added or dropped */
+    return na > nb ? strcmp(a + i + 1, b + i) == 0 : strcmp(a + i, b + i + 1) == 0;
+}
+
 void kv_words_verbs(struct kv_verbs *v)
 {
     v->n = 0;

@@ -26,6 +26,7 @@ struct kv_tok {
     bool neg;            /* not, no, never, n't, without, neither, nor */
     bool word;           /* starts a written word (a hyphen's second half does not) */
     bool joined;         /* follows a hyphen: part of a compound ("compute-bound") */
+    bool typo_ok;        /* an answer's word the grader may read as a slip of typing */
 };
 
 #define KV_VERBS_MAX 512
@@ -60,5 +61,16 @@ bool kv_words_is_verb(const struct kv_verbs *v, const char *stem);
 /* Tokens [a, b) are a keyword list: more than six words, no verb, no
  * negation, and fewer than one word in five a preposition. */
 bool kv_words_keyword_list(const struct kv_verbs *v, const struct kv_tok *t, size_t a, size_t b);
+
+/* Tokens [a, b) are a comma list: three or more items of at most four words
+ * separated by commas alone, none a clause or the tail of a sentence. The
+ * end of each item (a token index) goes into items; cap bounds them, and a
+ * list of more than cap items is not one. */
+bool kv_words_comma_list(const struct kv_tok *t, size_t a, size_t b, size_t *items, size_t cap);
+
+/* a and b are the same word but for one slip of typing: both stems of six
+ * letters or more, the first letter alike, one letter added, dropped,
+ * changed or two swapped ("memroy", "memory"); never a number. */
+bool kv_words_typo(const char *a, const char *b);
 
 #endif
