@@ -166,6 +166,43 @@ static void test_widths_and_wrapping(void **state)
     assert_string_equal(wrap_all("a  b", 1), "a|b");
 }
 
+/* A table cell: whole when it fits, else whole words and a mark; counted
+ * by hand, e.g. "Chunked prefill and preemption: one" is 35 columns, and
+ * with "…" 36 fits a 38-column cell where "... one token…" (42) does not. */
+static void test_fit_a_cell(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int width;
+        const char *mark, *want;
+        size_t cols;
+    } rows[] = {
+        {"The KV cache caps concurrency", 38, "…", "The KV cache caps concurrency", 29},
+        {"Chunked prefill and preemption: one token budget per step", 38, "…",
+         "Chunked prefill and preemption: one…", 36},
+        /* "Mixture of experts:" fills the 19 columns left: its colon goes */
+        {"Mixture of experts: total for memory", 20, "…", "Mixture of experts…", 19},
+        {"abcdefghijklmnop", 8, "…", "abcdefg…", 8},
+        /* one short word then a long one: less than half the cell, so cut mid-word */
+        {"a bcdefghijklmnop", 8, "…", "a bcdef…", 8},
+        {"the quick brown fox", 12, "...", "the quick...", 12},
+        {"日本語日本語", 5, "…", "日本…", 5},
+        {"abcdef", 1, "…", "a", 1}, /* no room for the mark */
+        {"abcdef", 0, "…", "", 0},
+        {"exactly ten", 11, "…", "exactly ten", 11},
+    };
+    char out[128];
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        size_t cols = kvt_text_fit(rows[i].text, rows[i].width, rows[i].mark, out, sizeof out);
+        assert_string_equal(out, rows[i].want);
+        assert_int_equal(cols, rows[i].cols);
+    }
+    /* a small buffer: cut at a character boundary, never inside "×" */
+    kvt_text_fit("a××", 10, "…", out, 5);
+    assert_string_equal(out, "a×");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,6 +211,7 @@ int main(void)
         cmocka_unit_test(test_cut_at_a_character_boundary),
         cmocka_unit_test(test_fput_safe_streams_everything),
         cmocka_unit_test(test_widths_and_wrapping),
+        cmocka_unit_test(test_fit_a_cell),
         cmocka_unit_test(test_rates_by_their_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -228,3 +228,59 @@ size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next)
         i--;
     return i;
 }
+
+/* Copies text[0..n) and then tail into out (cap bytes), cutting n back to a
+ * character boundary when both would not fit. */
+static void join(const char *text, size_t n, const char *tail, char *out, size_t cap)
+{
+    size_t t = strlen(tail);
+    if (t >= cap)
+        t = 0, tail = "";
+    if (n + t >= cap) {
+        n = cap - 1 - t;
+        while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(out, text, n);
+    memcpy(out + n, tail, t);
+    out[n + t] = '\0';
+}
+
+size_t kvt_text_fit(const char *text, int width, const char *ellipsis, char *out, size_t cap)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t len = strlen(text), ew = kvt_text_width(ellipsis, strlen(ellipsis));
+    size_t i = 0, cols = 0, word = 0, word_cols = 0, room;
+
+    if (cap == 0)
+        return 0;
+    out[0] = '\0';
+    if (width <= 0)
+        return 0;
+    if (kvt_text_width(text, len) <= (size_t)width) {
+        join(text, len, "", out, cap);
+        return kvt_text_width(out, strlen(out));
+    }
+    if (ew >= (size_t)width)
+        ellipsis = "", ew = 0; /* no room for the mark: cut bare */
+    room = (size_t)width - ew;
+    while (i < len) {
+        uint32_t cp;
+        size_t n = utf8_decode(s + i, len - i, &cp);
+        size_t w = n ? (size_t)kvt_char_width(cp) : 1;
+        if (n == 0)
+            n = 1;
+        if (cp == ' ' && n == 1)
+            word = i, word_cols = cols; /* the words before this space fit */
+        if (cols + w > room)
+            break;
+        cols += w;
+        i += n;
+    }
+    if (word > 0 && word_cols * 2 >= room)
+        i = word;
+    while (i > 0 && strchr(" ,;:", text[i - 1]))
+        i--;
+    join(text, i, ellipsis, out, cap);
+    return kvt_text_width(out, strlen(out));
+}

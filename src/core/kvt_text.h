@@ -55,4 +55,12 @@ size_t kvt_text_width(const char *text, size_t len);
  * line starts (past the spaces it broke on). 0 when len is 0. */
 size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next);
 
+/* text fitted to `width` columns for a table cell: whole when it fits; else
+ * cut after the last whole word that leaves room for `ellipsis` (in the
+ * middle of a word only when whole words would fill less than half the
+ * cell), trailing spaces and ",;:" dropped, and `ellipsis` added. Written to
+ * out (cap bytes, never cut inside a UTF-8 sequence); returns the columns
+ * it takes. */
+size_t kvt_text_fit(const char *text, int width, const char *ellipsis, char *out, size_t cap);
+
 #endif

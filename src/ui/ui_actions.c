@@ -5,6 +5,8 @@
 
 #include "ui_actions.h"
 
+#include "kvt_text.h"
+
 struct action {
     enum ui_action id;
     unsigned ctx;
@@ -44,9 +46,9 @@ static bool everywhere(enum ui_action id)
            id == UI_PAGE_DOWN || id == UI_TOP;
 }
 
-void ui_action_keys(unsigned context, char *buf, size_t cap)
+void ui_action_keys(unsigned context, int width, char *buf, size_t cap)
 {
-    size_t o = 0;
+    size_t o = 0, cols = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < N && o + 1 < cap; i++) {
         int n;
@@ -56,10 +58,16 @@ void ui_action_keys(unsigned context, char *buf, size_t cap)
         /* the key and the first word of its help: "e exercises" */
         n = snprintf(buf + o, cap - o, "%s%s %.*s", o ? "  " : "", table[i].label,
                      (int)strcspn(table[i].help, " ,(:"), table[i].help);
-        if (n < 0 || (size_t)n >= cap - o)
+        if (n < 0 || (size_t)n >= cap - o ||
+            cols + kvt_text_width(buf + o, (size_t)n) > (size_t)(width > 0 ? width : 0)) {
+            buf[o] = '\0'; /* the rest are in help, one key away */
             break;
+        }
+        cols += kvt_text_width(buf + o, (size_t)n);
         o += (size_t)n;
     }
+    if (o == 0 && (context & UC_VIEW))
+        snprintf(buf, cap, "q back"); /* help lists nothing else of its own */
 }
 
 bool ui_action_doc(unsigned context, size_t i, const char **label, const char **help)

@@ -16,7 +16,7 @@ enum {
     UC_CALC = 32,      /* the calculator playground */
     UC_PAGE = 64,      /* the progress and settings screens */
     UC_PROBE = 128,    /* the bandwidth probe */
-    UC_SETTINGS = 256, /* the settings screen (with UC_PAGE): Enter edits */
+    UC_SETTINGS = 256, /* the settings screen (with UC_PAGE): Enter changes a setting */
     UC_HINTS = 512,    /* typing an answer that has a hint left: Tab shows it */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
 };
@@ -25,7 +25,7 @@ enum {
  * directions (next and previous, up and down) is two actions, the second
  * documented by the first's label and help; a handler never asks which key. */
 #define UI_ACTIONS(X)                                                                              \
-    X(HELP, UC_VIEW, '?', KEY_F(1), 0, "?", "help: every key that works here")                     \
+    X(HELP, UC_VIEW & ~UC_HELP, '?', KEY_F(1), 0, "?", "help: every key that works here")          \
     X(HELP_EDIT, UC_EDIT, KEY_F(1), 0, 0, "F1", "help")                                            \
     X(BACK, UC_VIEW, 'q', KEY_LEFT, 0, "q", "back one screen (on the course map: quit)")           \
     X(ESCAPE, UC_VIEW, 27, 0, 0, "Esc", "back one screen; on the course map it clears a search")   \
@@ -38,13 +38,17 @@ enum {
     X(PAGE_UP, UC_MAP | UC_READ | UC_RESULT, 'b', KEY_PPAGE, 0, NULL, "page up")                   \
     X(TOP, UC_MAP | UC_READ, 'g', KEY_HOME, 0, "g/G", "top / bottom (or Home/End)")                \
     X(BOTTOM, UC_MAP | UC_READ, 'G', KEY_END, 0, NULL, "to the bottom")                            \
-    X(OPEN, UC_MAP | UC_READ | UC_SETTINGS, '\r', KEY_ENTER, 'l', "Enter",                         \
-      "open the lesson, follow the link, or change the setting")                                   \
+    X(OPEN, UC_MAP, '\r', KEY_ENTER, 'l', "Enter", "open the selected lesson")                     \
+    X(CHANGE, UC_SETTINGS, '\r', KEY_ENTER, 0, "Enter", "change the selected setting")             \
+    X(PRACTISE, UC_MAP | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")                \
     X(REVIEW, UC_MAP, 'r', 0, 0, "r", "review: today's due exercises, then new ones")              \
+    X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons: titles and the lessons' text")              \
+    X(PROGRESS, UC_MAP, 'p', 0, 0, "p", "progress: answers, accuracy, activity, mistakes")         \
+    X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT, 'f', 0, 0, "f",                                     \
+      "follow-ups: the interviewer's questions")                                                   \
     X(CRAM, UC_MAP, 'c', 0, 0, "c", "cram: go over everything seen, schedule untouched")           \
     X(INTERVIEW, UC_MAP | UC_READ, 'i', 0, 0, "i", "interview: a timed mock interview")            \
     X(PLAYGROUND, UC_MAP, '=', 0, 0, "=", "calculator: the KV playground")                         \
-    X(PROGRESS, UC_MAP, 'p', 0, 0, "p", "progress: answers, accuracy, activity, mistakes")         \
     X(SETTINGS, UC_MAP, 'S', 0, 0, "S", "settings: retention, new exercises a day, learner")       \
     X(PROBE, UC_MAP, 'P', 0, 0, "P", "probe: measure this machine's memory bandwidth")             \
     X(PROBE_MODEL_NEXT, UC_PROBE, 'm', 0, 0, "m/M", "model: next or previous preset")              \
@@ -69,11 +73,8 @@ enum {
     X(CALC_SHOW, UC_CALC, 'a', 0, 0, "a", "arithmetic: show or hide it")                           \
     X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "open a config.json for the model")                    \
     X(CALC_LOG, UC_CALC, 'l', 0, 0, "l", "open a vLLM start-up log: its KV cache lines explained") \
-    X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons: titles and the lessons' text")              \
-    X(PRACTISE, UC_MAP | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")                \
-    X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT, 'f', 0, 0, "f",                                     \
-      "follow-ups: the interviewer's questions")                                                   \
     X(NEXT_LINK, UC_READ, '\t', 0, 0, "Tab", "link: select the next linked lesson")                \
+    X(FOLLOW_LINK, UC_READ, '\r', KEY_ENTER, 'l', "Enter", "follow: open the selected link")       \
     X(RELOAD, UC_READ, 'R', 0, 0, "R", "reload the lesson from disk (for its author)")             \
     X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter", "next: save the rating and go on")           \
     X(RETRY, UC_RESULT, 'a', 0, 0, "a", "again: answer this one once more")                        \
@@ -99,8 +100,9 @@ enum ui_action {
 enum ui_action ui_action_for(int key, unsigned context);
 
 /* "? help  Enter open ..." for the status line, from the table: the
- * screen's own keys (moving, back and quit are in help). */
-void ui_action_keys(unsigned context, char *buf, size_t cap);
+ * screen's own keys (moving, back and quit are in help), in the table's
+ * order (what matters most first) as far as fit in `width` columns. */
+void ui_action_keys(unsigned context, int width, char *buf, size_t cap);
 
 /* For the help screen: the i-th documented action of a context. Returns
  * false past the last; *label and *help point into the table. */

@@ -37,17 +37,17 @@ static void help_draw(void *self, struct ui *ui, int top, int rows, int cols)
     }
     if (y < top + rows - 1)
         ui_put(y + 1, 2, cols - 4,
-               "Anywhere: Ctrl-C quits, Ctrl-Z suspends. Answers and ratings are saved at once.",
-               A_NORMAL);
+               "Anywhere: Ctrl-C quits, Ctrl-Z suspends; answers are saved as given.", A_NORMAL);
 }
 
 static void help_action(void *self, struct ui *ui, enum ui_action a)
 {
     struct help *h = self;
+    const char *label, *text;
     if (a == UI_BACK)
         ui_pop(ui);
-    else if (a == UI_DOWN)
-        h->first++;
+    else if (a == UI_DOWN && ui_action_doc(h->context, (size_t)h->first + 1, &label, &text))
+        h->first++; /* the last key stays on the screen */
     else if (a == UI_UP && h->first > 0)
         h->first--;
 }

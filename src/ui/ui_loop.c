@@ -75,10 +75,11 @@ static void draw_frame(struct ui *ui)
     /* message line and status line */
     if (ui->message[0])
         ui_put(LINES - 2, 1, COLS - 2, ui->message, msg);
-    ui_action_keys(ctx, keys, sizeof keys);
     /* the database path is on the settings screen: here it would push the
      * keys off an 80-column line */
-    snprintf(status, sizeof status, "%s │ %s", ui->opt.learner, keys);
+    snprintf(status, sizeof status, "%s │ ", ui->opt.learner);
+    ui_action_keys(ctx, COLS - 2 - (int)kvt_text_width(status, strlen(status)), keys, sizeof keys);
+    snprintf(status + strlen(status), sizeof status - strlen(status), "%s", keys);
     attron(A_REVERSE);
     mvhline(LINES - 1, 0, ' ', COLS);
     attroff(A_REVERSE);

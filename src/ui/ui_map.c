@@ -13,6 +13,8 @@
 #include "tutor_done.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
+#include "ui_term.h"
+#include "kvt_text.h"
 
 struct row {
     size_t lesson; /* slot in the course (lx_course_at), or SIZE_MAX for a module heading */
@@ -104,13 +106,86 @@ static const char *map_title(void *self, struct ui *ui)
     return t;
 }
 
+/* A lesson row's cells: its number, prerequisites, exercises done and due. */
+struct cells {
+    char num[24], after[64], done[48], due[32];
+};
+
+static void cells_of(struct map *m, struct ui *ui, size_t slot, struct cells *c)
+{
+    const struct lx_lesson *l = lx_course_at(ui->course, slot);
+    const struct store_lesson_stats *s = lesson_stats(m, l->id);
+    /* numbered among every lesson of the module, whatever the search
+     * shows, so the numbers stay put while searching */
+    snprintf(c->num, sizeof c->num, "%zu", lx_course_number(ui->course, slot));
+    lx_course_after_text(ui->course, l, c->after, sizeof c->after);
+    /* exercises only: follow-ups and the question are counted on the
+     * line at the foot */
+    snprintf(c->done, sizeof c->done, "%zu/%zu done", done_of(m, slot).exercises, l->n_exercises);
+    snprintf(c->due, sizeof c->due, "%lld due", s ? (long long)s->due_now : 0LL);
+}
+
+/* Column widths, from the widest cell of any row (search or not, so the
+ * columns stay put while typing): the title takes what is left, no more
+ * than the longest title needs, so on a wide terminal the counts sit
+ * beside the titles. */
+struct layout {
+    int num, title, after, done, due;
+};
+
+#define AFTER_MAX 16 /* "after 4,7,13,14": the foot line names them all */
+
+static int width_of(const char *s)
+{
+    return (int)kvt_text_width(s, strlen(s));
+}
+
+static struct layout layout_of(struct map *m, struct ui *ui, int cols)
+{
+    struct layout w = {2, 0, 0, 0, 0};
+    int longest = 0, room;
+    for (size_t i = 0; i < lx_course_size(ui->course); i++) {
+        struct cells c;
+        if (!lx_course_live(ui->course, i))
+            continue;
+        cells_of(m, ui, i, &c);
+#define WIDEST(field, text) w.field = w.field > width_of(text) ? w.field : width_of(text)
+        WIDEST(num, c.num);
+        WIDEST(after, c.after);
+        WIDEST(done, c.done);
+        WIDEST(due, c.due);
+#undef WIDEST
+        if (width_of(lx_course_at(ui->course, i)->title) > longest)
+            longest = width_of(lx_course_at(ui->course, i)->title);
+    }
+    if (w.after > AFTER_MAX)
+        w.after = AFTER_MAX;
+    /* 3 columns of margin and number, 2 between cells, 2 of margin right */
+    room = cols - 2 - (3 + w.num + 2) - (w.after ? w.after + 2 : 0) - (w.done + 2) - (w.due + 2);
+    w.title = room < longest ? room : longest;
+    if (w.title < 8)
+        w.title = 8;
+    return w;
+}
+
+/* Text in a cell of `width` columns, right-aligned when asked; cut with an
+ * ellipsis only when it does not fit. */
+static void put_cell(int y, int x, int width, const char *text, bool right, attr_t a)
+{
+    char fit[512];
+    int used = (int)kvt_text_fit(text, width, ui_term_utf8() ? "…" : "...", fit, sizeof fit);
+    ui_put(y, right ? x + width - used : x, width, fit, a);
+}
+
 static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
 {
     struct map *m = self;
     int list = rows - 3; /* the last two lines: prerequisites, then the lesson's id */
+    struct layout w;
 
     if (!m->have_stats)
         refresh_stats(m, ui);
+    w = layout_of(m, ui, cols);
     if (m->n_rows == 0)
         ui_put(top + 1, 2, cols - 4,
                m->search.len ? "No lesson matches; Esc clears the search."
@@ -122,31 +197,30 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         m->first = m->selected - (size_t)list + 1;
     for (int r = 0; r < list && m->first + (size_t)r < m->n_rows; r++) {
         const struct row *row = &m->rows[m->first + (size_t)r];
-        int y = top + 1 + r;
+        int y = top + 1 + r, x;
         if (row->lesson == SIZE_MAX) {
             ui_put(y, 2, cols - 4, lx_course_module_title(ui->course, row->module),
                    ui_color(UI_C_HEADING) | A_BOLD);
         } else {
             const struct lx_lesson *l = lx_course_at(ui->course, row->lesson);
-            const struct store_lesson_stats *s = lesson_stats(m, l->id);
             bool sel = m->first + (size_t)r == m->selected;
-            char right[96], num[24], after[64];
             attr_t a = sel ? A_REVERSE : A_NORMAL;
+            struct cells c;
+            cells_of(m, ui, row->lesson, &c);
             if (sel)
                 mvhline(y, 2, ' ', cols - 4), mvchgat(y, 2, cols - 4, A_REVERSE, 0, NULL);
-            /* numbered among every lesson of the module, whatever the
-             * search shows, so the numbers stay put while searching */
-            snprintf(num, sizeof num, "%2zu", lx_course_number(ui->course, row->lesson));
-            ui_put(y, 3, 3, num, a);
-            ui_put(y, 7, cols - 38, l->title, a | (sel ? A_BOLD : 0));
-            lx_course_after_text(ui->course, l, after, sizeof after);
-            ui_put(y, cols - 30, 11, after, a | A_DIM);
-            /* exercises only: follow-ups and the question are counted
-             * on the line at the foot */
-            snprintf(right, sizeof right, "%zu/%zu done  %lld due",
-                     done_of(m, row->lesson).exercises, l->n_exercises,
-                     s ? (long long)s->due_now : 0LL);
-            ui_put(y, cols - 18, 17, right, a);
+            x = 3;
+            put_cell(y, x, w.num, c.num, true, a);
+            x += w.num + 2;
+            put_cell(y, x, w.title, l->title, false, a | (sel ? A_BOLD : 0));
+            x += w.title + 2;
+            if (w.after) {
+                put_cell(y, x, w.after, c.after, false, a | A_DIM);
+                x += w.after + 2;
+            }
+            put_cell(y, x, w.done, c.done, true, a);
+            x += w.done + 2;
+            put_cell(y, x, w.due, c.due, true, a);
         }
     }
     if (m->searching) {

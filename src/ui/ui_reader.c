@@ -191,7 +191,7 @@ static void reader_action(void *self, struct ui *ui, enum ui_action a)
             ui_say(ui, UI_INFO, "this lesson links to no other");
         }
         break;
-    case UI_OPEN:
+    case UI_FOLLOW_LINK:
         if (r->link >= 0) {
             size_t to;
             if (lx_course_find(ui->course, l->links[r->link], &to))

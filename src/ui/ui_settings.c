@@ -122,7 +122,7 @@ static void settings_action(void *self, struct ui *ui, enum ui_action a)
         if (s->selected + 1 < N_ROWS)
             s->selected++;
         break;
-    case UI_OPEN: {
+    case UI_CHANGE: {
         char v[128];
         value_of(ui, s->selected, v, sizeof v);
         ui_edit_set(&s->edit, v);

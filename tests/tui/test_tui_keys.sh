@@ -58,7 +58,7 @@ wait_for "Prefill and decode on the roofline" >/dev/null
 # --- the settings screen shows where progress is kept ---
 tm send-keys -t app S
 check "the settings screen names the progress database" "Progress database: $db"
-check "Enter is offered where it edits a setting" "Enter open"
+check "Enter is offered where it edits a setting" "Enter change"
 tm send-keys -t app q
 check "q goes back from the settings" "Course map"
 

@@ -7,6 +7,8 @@ db="$work/progress.db"
 passed=0
 failed=0
 
+TUI_SIZE=${TUI_SIZE:-100x30}
+
 tm() { tmux -S "$sock" "$@"; }
 stop_server() {
   tm kill-server 2>/dev/null
@@ -38,12 +40,12 @@ report() {
   [ "$failed" = 0 ]
 }
 
-# start_shell [ENV...]: a shell in a 100x30 terminal, the app started from it
-# like a person would.
+# start_shell [ENV...]: a shell in a 100x30 terminal (TUI_SIZE=80x24 sets
+# another), the app started from it like a person would.
 start_shell() {
   stop_server
   for _ in 1 2 3; do
-    tm -f /dev/null new-session -d -s app -x 100 -y 30 "env -i HOME=$work PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} ${1:-} bash --norc --noprofile" 2>/dev/null
+    tm -f /dev/null new-session -d -s app -x "${TUI_SIZE%x*}" -y "${TUI_SIZE#*x}" "env -i HOME=$work PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} ${1:-} bash --norc --noprofile" 2>/dev/null
     sleep 0.3
     tm has-session -t app 2>/dev/null && break
   done

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Every screen at 80x24, the smallest terminal the app takes, as a new user
+# walks them: the course map's rows aligned, titles cut only with an
+# ellipsis, each status line whole at 80 columns, help listing the keys of
+# the screen it was opened from. Prints "N passed, N failed".
+set -u
+KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
+work=$(mktemp -d /tmp/kvt_tui_80.XXXXXX)
+TUI_SIZE=80x24
+# shellcheck source=tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
+
+status_line() { screen | sed '/^$/d' | tail -1 | sed 's/^ *//; s/ *$//'; }
+# the course map's lesson rows: a number, two spaces, a title
+lesson_rows() { screen | grep -E '^ +[0-9]+  [A-Z]' | sed 's/ *$//'; }
+
+# aligned WHAT: every lesson row ends in the same column (the done and due
+# cells are right-aligned), and every "after" cell starts in the same one.
+aligned() {
+  local ends="" afters="" line
+  while IFS= read -r line; do
+    ends="$ends ${#line}"
+    case $line in *after*) local head=${line%%after*}; afters="$afters ${#head}" ;; esac
+  done < <(lesson_rows)
+  if [ "$(echo "$ends" | tr ' ' '\n' | sed '/^$/d' | sort -u | wc -l)" = 1 ] &&
+    [ "$(echo "$afters" | tr ' ' '\n' | sed '/^$/d' | sort -u | wc -l)" = 1 ]; then
+    ok "$1: the rows end in one column, and the prerequisites start in one"
+  else
+    bad "$1: rows end at columns$ends; prerequisites start at$afters"
+  fi
+}
+
+start_shell
+run_app
+check "the course map is shown" "Course map"
+wait_for "15  " >/dev/null
+# lessons/part0-foundations: 15 lessons, lesson 15 requires 4, 7 and 12
+if [ "$(lesson_rows | wc -l)" = 15 ]; then ok "15 lesson rows"; else bad "15 lesson rows, not $(lesson_rows | wc -l)"; fi
+aligned "80 columns"
+check "three prerequisites are shown whole" "after 4,7,12"
+# "Chunked prefill and preemption: one token budget per step" is 57
+# columns; 80 leaves the title cells 39 (80 - 3 before the number - 2
+# number - 2 - 2 after "after 4,7,12" (12) - 2 after "0/12 done" (9) - 2
+# after "0 due" (5) ... : 80 - 7 - 14 - 11 - 7 - 2 margin = 39), and
+# "... one token" with its "…" would take 42: cut after "one", 36 columns
+check "a long title is cut after a word, with an ellipsis" "Chunked prefill and preemption: one…"
+check "a title that fits is whole" "The KV cache caps concurrency"
+# the status line: the keys that matter, whole, the rest one ? away
+want="default │ ? help  Enter open  e exercises  r review  / search  p progress"
+if [ "$(status_line)" = "$want" ]; then ok "the map's status line fits 80 columns"; else bad "the map's status line: \"$(status_line)\""; fi
+
+# wider: the titles come out whole and the rows stay aligned
+tm resize-window -t app -x 120 -y 24
+check "at 120 columns the long title is whole" "Chunked prefill and preemption: one token budget per step"
+aligned "120 columns"
+tm resize-window -t app -x 80 -y 24
+check "back at 80 columns the title is cut again" "preemption: one…"
+
+# --- help lists the keys of the screen it came from, even asked twice ---
+tm send-keys -t app g Enter
+check "Enter opens the lesson" "Direct answer"
+tm send-keys -t app '?'
+check "help from a lesson names Enter as following a link" "follow: open the selected link"
+tm send-keys -t app '?'
+sleep 0.3
+if screen | grep -qF "review: today's due"; then
+  bad "? on the help screen does not swap in the course map's keys"
+else
+  ok "? on the help screen does not swap in the course map's keys"
+fi
+check "the help screen's status line says how to leave it" "default │ q back"
+if screen | grep -F "Anywhere:" | grep -qF "saved as given."; then ok "the help's last line is whole"; else bad "the help's last line is whole"; fi
+tm send-keys -t app q
+check "q leaves help for the lesson" "Direct answer"
+want="default │ ? help  e exercises  f follow-ups  i interview  Tab link"
+if [ "$(status_line)" = "$want" ]; then ok "the lesson's status line fits 80 columns"; else bad "the lesson's status line: \"$(status_line)\""; fi
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+
+# --- settings: Enter changes a setting, and says so ---
+tm send-keys -t app S
+check "the settings screen is shown" "Desired retention"
+check "Enter is offered as changing a setting" "default │ ? help  Enter change"
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+
+quit_from_map "80 columns"
+report tui_80
