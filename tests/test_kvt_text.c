@@ -92,15 +92,14 @@ static const char *wrap_all(const char *text, int width)
     return out;
 }
 
-/* Streaming: text of any length comes out whole, sanitised, with pieces
- * never split inside a character (a 3-byte "×" straddles every boundary of
- * the 512-byte pieces here), and the same bytes as one kvt_sanitize. */
-static void test_fput_safe_streams_everything(void **state)
+/* Long text comes out whole when the buffer holds 4 bytes per byte (a
+ * 3-byte "×", escapes, invalid bytes and bidi overrides mixed), and a field
+ * quoted in a message is cut to fit. */
+static void test_long_text_and_fields(void **state)
 {
     (void)state;
-    static char in[20000], want[80000], got[80000];
+    static char in[20000], got[80000];
     size_t n = 0;
-    FILE *f;
 
     for (int i = 0; n + 8 < sizeof in; i++) {
         static const char *const bits[] = {"ab",   "\xc3\x97", "\x1b]0;x\x07",
@@ -109,14 +108,11 @@ static void test_fput_safe_streams_everything(void **state)
         memcpy(in + n, bits[i % 6], l);
         n += l;
     }
-    kvt_sanitize(in, n, want, sizeof want, KVT_KEEP_NEWLINES);
-    assert_true(strlen(want) > n); /* nothing was cut */
-    f = fmemopen(got, sizeof got, "w");
-    assert_non_null(f);
-    kvt_fput_safe(f, in, n, KVT_KEEP_NEWLINES);
-    fclose(f);
-    assert_string_equal(got, want);
+    kvt_sanitize(in, n, got, sizeof got, KVT_KEEP_NEWLINES);
+    assert_true(strlen(got) > n); /* nothing was cut */
+    assert_null(strstr(got, "..."));
     assert_null(strchr(got, 0x1b));
+    assert_true(kvt_text_is_safe(got, strlen(got), KVT_KEEP_NEWLINES));
     /* a field in a message: cut, and NULL reads as empty */
     {
         char big[100000], out[KVT_SAFE_FIELD];
@@ -209,7 +205,7 @@ int main(void)
         cmocka_unit_test(test_controls_become_escapes),
         cmocka_unit_test(test_multiline_keeps_newlines),
         cmocka_unit_test(test_cut_at_a_character_boundary),
-        cmocka_unit_test(test_fput_safe_streams_everything),
+        cmocka_unit_test(test_long_text_and_fields),
         cmocka_unit_test(test_widths_and_wrapping),
         cmocka_unit_test(test_fit_a_cell),
         cmocka_unit_test(test_rates_by_their_size),

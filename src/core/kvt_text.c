@@ -124,31 +124,6 @@ const char *kvt_safe(const char *s, char *out, size_t cap)
     return out;
 }
 
-void kvt_fput_safe(FILE *f, const char *s, size_t len, unsigned flags)
-{
-    /* a byte of input becomes at most 4 of output ("\\xNN"; "\\u202e" is
-     * 6 for 3), so the output buffer never cuts a piece */
-    enum { PIECE = 512 };
-    char out[PIECE * 4 + 8];
-
-    while (len > 0) {
-        size_t n = len < PIECE ? len : PIECE;
-        /* end the piece at the start of a character, unless a run of
-         * continuation bytes fills it (those are escaped one by one anyway) */
-        if (n < len) {
-            size_t back = n;
-            while (back > n - 4 && ((unsigned char)s[back] & 0xC0) == 0x80)
-                back--;
-            if (((unsigned char)s[back] & 0xC0) != 0x80)
-                n = back;
-        }
-        kvt_sanitize(s, n, out, sizeof out, flags);
-        fputs(out, f);
-        s += n;
-        len -= n;
-    }
-}
-
 int kvt_char_width(uint32_t cp)
 {
     static const struct {

@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 enum kvt_sanitize_flags {
     KVT_KEEP_NEWLINES = 1, /* keep '\n' (and show '\t' as a space) for multi-line text */
@@ -24,17 +23,13 @@ size_t kvt_sanitize(const char *in, size_t len, char *out, size_t cap, unsigned 
 
 /* The one way bytes from files, databases, lessons, probes or arguments
  * reach a terminal: kvt_sanitize into a buffer (kvt_safe, for a field of a
- * message, cut to fit), or streamed whole (kvt_fput_safe). */
+ * message, cut to fit); the caller does the writing (core does no I/O). */
 
 /* NUL-terminated s sanitised into out (cap bytes, cut with "..." to fit;
  * KVT_SAFE_FIELD is a good cap for one value quoted in a message). NULL
  * reads as "". Returns out, so it can sit in a printf argument list. */
 #define KVT_SAFE_FIELD 160
 const char *kvt_safe(const char *s, char *out, size_t cap);
-
-/* Writes all of s[0..len) to f, sanitised, without a length limit (long
- * text is done in pieces, never split inside a character). */
-void kvt_fput_safe(FILE *f, const char *s, size_t len, unsigned flags);
 
 /* True when the text is already safe (sanitising would not change it). */
 bool kvt_text_is_safe(const char *in, size_t len, unsigned flags);
