@@ -322,6 +322,7 @@ static void test_vllm_versions(void **state)
     assert_false(kv_vllm_parse("0", &v));
     assert_false(kv_vllm_parse("", &v));
     assert_false(kv_vllm_parse("latest", &v));
+    assert_false(kv_vllm_parse("x.1", &v));
     assert_false(kv_vllm_parse("0.26 .0", &v));
     assert_false(kv_vllm_parse("0.70000", &v));
     assert_false(kv_vllm_parse("0.0", &v));

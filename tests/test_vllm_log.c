@@ -292,38 +292,6 @@ static void test_kind_names(void **state)
     assert_string_equal(vllm_line_kind_name(VLLM_LINE__COUNT), "?");
 }
 
-static void test_versions(void **state)
-{
-    static const struct {
-        const char *s;
-        bool ok;
-        unsigned x, y, z;
-    } rows[] = {
-        {"0.19.0", true, 0, 19, 0},
-        {"v0.20.1rc1", true, 0, 20, 1},
-        {"0.11.0.dev705+g01220ce89", true, 0, 11, 0},
-        {"0.6.4.post1", true, 0, 6, 4},
-        {"1.2", true, 1, 2, 0},
-        {"0", false, 0, 0, 0},
-        {"", false, 0, 0, 0},
-        {"x.1", false, 0, 0, 0},
-    };
-    (void)state;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        unsigned x = 9, y = 9, z = 9;
-        assert_int_equal(vllm_version_parse(rows[i].s, &x, &y, &z), rows[i].ok);
-        if (rows[i].ok) {
-            assert_int_equal(x, rows[i].x);
-            assert_int_equal(y, rows[i].y);
-            assert_int_equal(z, rows[i].z);
-        }
-    }
-    assert_int_equal(vllm_version_cmp("0.19.0", 0, 20, 0), -1);
-    assert_int_equal(vllm_version_cmp("0.20.1rc1", 0, 20, 1), 0);
-    assert_int_equal(vllm_version_cmp("0.24.0", 0, 20, 0), 1);
-    assert_int_equal(vllm_version_cmp("", 0, 0, 0), -1);
-}
-
 /* ---- the explanation ---- */
 
 static struct vllm_explain *explain(const struct vllm_log *log, const char *preset)
@@ -661,7 +629,6 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_many_lines_are_counted),
         cmocka_unit_test(test_check_text),
-        cmocka_unit_test(test_versions),
         cmocka_unit_test(test_kind_names),
         cmocka_unit_test(test_explain_two_line),
         cmocka_unit_test(test_explain_mismatch),

@@ -114,12 +114,4 @@ enum vllm_text_problem vllm_log_check_text(const char *text, size_t len, size_t 
  * len; nesting in the argument dicts is followed 32 levels deep. */
 void vllm_log_parse(const char *text, size_t len, struct vllm_log *out);
 
-/* Parses "0.19.0", "v0.20.1rc1", "0.11.0.dev705+g01220ce89" into numbers;
- * missing parts are 0. Returns false when it does not start with X.Y. */
-bool vllm_version_parse(const char *s, unsigned *major, unsigned *minor, unsigned *patch);
-
-/* -1, 0 or 1 as version string a is before, equal to or after X.Y.Z. An
- * unparsable a counts as before everything. */
-int vllm_version_cmp(const char *a, unsigned major, unsigned minor, unsigned patch);
-
 #endif
