@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "learner_db.h"
 #include "run_cmd.h"
 #include "tmp_dir.h"
 
@@ -51,20 +52,16 @@ static struct run_result kvt(const char *input, ...)
 
 static void write_file(const char *path, const char *text)
 {
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    assert_int_equal(learner_write_file(path, text), 0);
 }
 
 /* Three answers by ann, today and yesterday; one by bob. Ann's current
  * learner is "default", so the test switches to her first. */
-static void make_export(const char *path, long now)
+static void make_export(char *text, size_t cap, long now)
 {
-    char text[4096];
     long day = now / 86400 * 86400;
     snprintf(
-        text, sizeof text,
+        text, cap,
         "{\"format\": \"kvtutor-export\", \"version\": 1, \"attempts\": [\n"
         " {\"uid\": \"00000000000000000000000000000001\", \"learner\": \"ann\", \"module\": "
         "\"part0\", \"lesson\": \"kv-cache\", \"exercise\": \"per-token\", \"answer\": \"56 "
@@ -84,20 +81,19 @@ static void make_export(const char *path, long now)
         "\"per-seq\", \"stability\": 0.212, \"difficulty\": 6.4133, \"reps\": 1, \"lapses\": 0, "
         "\"last_review\": %ld, \"due_day\": %ld}]}\n",
         day + 3600 - 86400, day + 3700, day + 3800, day + 3900, day + 3700, day / 86400);
-    write_file(path, text);
 }
 
 static void test_import_then_stats(void **state)
 {
     (void)state;
-    char in[160];
+    char in[160], text[4096];
     struct run_result r;
     json_t *j;
     json_error_t e;
 
     snprintf(in, sizeof in, "%s/in.json", dir);
-    make_export(in, (long)time(NULL));
-    r = kvt(NULL, "import", in, "--db", db, NULL);
+    make_export(text, sizeof text, (long)time(NULL));
+    assert_int_equal(learner_db_import(db, in, text, &r), 0);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "Imported 4 attempts (0 already here), 1 schedule updated"));
     run_free(&r);

@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "learner_db.h"
 #include "run_cmd.h"
 #include "tmp_dir.h"
 
@@ -91,9 +92,17 @@ static json_t *valid_export(long now)
     return j;
 }
 
-static void dump(json_t *j, const char *path)
+/* Imports the export j into db through `file`, as a learner would, and
+ * frees j. */
+static struct run_result import(const char *db, const char *file, json_t *j)
 {
-    assert_int_equal(json_dump_file(j, path, 0), 0);
+    struct run_result r;
+    char *text = json_dumps(j, 0);
+    assert_non_null(text);
+    json_decref(j);
+    assert_int_equal(learner_db_import(db, file, text, &r), 0);
+    free(text);
+    return r;
 }
 
 static long long count_rows(const char *db, const char *table)
@@ -164,9 +173,7 @@ static void test_import_checks_every_field(void **state)
         struct run_result r;
         assert_non_null(v = json_loads(rows[i][2], JSON_DECODE_ANY | JSON_ALLOW_NUL, &e));
         json_object_set_new(json_array_get(json_object_get(j, rows[i][0]), 0), rows[i][1], v);
-        dump(j, file);
-        json_decref(j);
-        r = kvt(NULL, "import", file, "--db", db, NULL);
+        r = import(db, file, j);
         if (r.status != 1 || run_count_lines(r.err) != 1 || !strstr(r.err, rows[i][3]) ||
             !strstr(r.err, "nothing imported") || !strstr(r.err, rows[i][0]) ||
             has_controls(r.err, r.err_len))
@@ -181,9 +188,7 @@ static void test_import_checks_every_field(void **state)
     {
         json_t *j = valid_export(now);
         struct run_result r;
-        dump(j, file);
-        json_decref(j);
-        r = kvt(NULL, "import", file, "--db", db, NULL);
+        r = import(db, file, j);
         if (r.status != 0)
             fail_msg("the valid export: %s", r.err);
         run_free(&r);
@@ -205,9 +210,7 @@ static void test_long_names_are_cut_in_messages(void **state)
     snprintf(db, sizeof db, "%s/long.db", dir);
     json_object_set_new(json_array_get(json_object_get(j, "attempts"), 0), "learner",
                         json_string(name));
-    dump(j, file);
-    json_decref(j);
-    r = kvt(NULL, "import", file, "--db", db, NULL);
+    r = import(db, file, j);
     assert_int_equal(r.status, 1);
     if (r.err_len > 400 || !strstr(r.err, "learner"))
         fail_msg("%zu bytes: %.300s", r.err_len, r.err);
@@ -235,9 +238,7 @@ static void test_stats_never_prints_escapes(void **state)
 
     snprintf(file, sizeof file, "%s/ok.json", dir);
     snprintf(db, sizeof db, "%s/esc.db", dir);
-    dump(j, file);
-    json_decref(j);
-    r = kvt(NULL, "import", file, "--db", db, NULL);
+    r = import(db, file, j);
     assert_int_equal(r.status, 0);
     run_free(&r);
     assert_int_equal(sqlite3_open(db, &d), SQLITE_OK);
@@ -354,16 +355,13 @@ static void test_damaged_pages_fail_clearly(void **state)
     (void)state;
     static const char *const tables[] = {"attempt", "review_state", "attempt_by_time"};
     char file[160], db[160], before[160];
-    json_t *j = valid_export((long)time(NULL));
     struct run_result r;
 
     snprintf(file, sizeof file, "%s/dmg.json", dir);
     snprintf(before, sizeof before, "%s/dmg-before.db", dir);
-    dump(j, file);
-    json_decref(j);
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
         snprintf(db, sizeof db, "%s/dmg%zu.db", dir, t);
-        r = kvt(NULL, "import", file, "--db", db, NULL);
+        r = import(db, file, valid_export((long)time(NULL)));
         assert_int_equal(r.status, 0);
         run_free(&r);
         damage_table(db, tables[t]);
@@ -392,9 +390,7 @@ static void make_db(const char *db, const char *sql)
     json_t *j = valid_export((long)time(NULL));
 
     snprintf(file, sizeof file, "%s/seed.json", dir);
-    dump(j, file);
-    json_decref(j);
-    r = kvt(NULL, "import", file, "--db", db, NULL);
+    r = import(db, file, j);
     assert_int_equal(r.status, 0);
     run_free(&r);
     if (sql) {
