@@ -638,6 +638,37 @@ static void test_mla_dtypes_and_backends(void **state)
     r = run(&m, &d);
     assert_int_equal(r.rules.n_notes, 1);
     assert_non_null(strstr(r.rules.notes[0].text, "FLASHMLA"));
+
+    /* FlashInfer-MLA (vllm/platforms/cuda.py, CudaPlatformBase.check_and_update_config
+     * at 002db495): a configured 32 or multiple of 64 is kept, anything else
+     * becomes 64. Default 16 -> 64; a page of 64 x (512 + 64) x 2 B = 73,728 B;
+     * 32 -> 32, 128 -> 128, 48 -> 64 */
+    d.gpu_sm = 100;
+    d.backend = KV_BACKEND_FLASHINFER_MLA;
+    r = run(&m, &d);
+    assert_int_equal(r.deploy.block_size, 64);
+    assert_int_equal(r.page_bytes, 73728);
+    assert_int_equal(r.rules.n_notes, 0);
+    d.block_size = 32;
+    assert_int_equal(run(&m, &d).deploy.block_size, 32);
+    d.block_size = 128;
+    assert_int_equal(run(&m, &d).deploy.block_size, 128);
+    d.block_size = 48;
+    assert_int_equal(run(&m, &d).deploy.block_size, 64);
+    /* on Hopper vLLM refuses the backend: the result says so */
+    d.gpu_sm = 90;
+    r = run(&m, &d);
+    assert_int_equal(r.rules.n_notes, 1);
+    assert_non_null(strstr(r.rules.notes[0].text, "FlashInfer-MLA"));
+    /* sparse MLA keeps 64-token blocks whichever backend is named */
+    m.index_head_dim = 128;
+    d.backend = KV_BACKEND_CUTLASS_MLA;
+    d.block_size = 16;
+    assert_int_equal(run(&m, &d).deploy.block_size, 64);
+    m.index_head_dim = 0;
+    d.block_size = 16;
+    d.gpu_sm = 0;
+
     d.backend = KV_BACKEND_FLASHMLA;
     /* an MLA backend for a model without MLA is a contradiction */
     m = qwen7b();

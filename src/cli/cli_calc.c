@@ -172,7 +172,7 @@ static const struct cli_flag flags[F__COUNT] = {
                            .help = "Mamba SSM state dtype (auto: the config's mamba_ssm_dtype)"},
     [F_BACKEND] = {"--attention-backend", NULL, "NAME", K_STR, S_ENGINE, KV_FIELD_ATTENTION_BACKEND,
                    .help = "FLASH_ATTN|FLASHINFER|TRITON_ATTN|FLASHMLA|FLASHMLA_SPARSE|"
-                           "CUTLASS_MLA|TRITON_MLA"},
+                           "CUTLASS_MLA|FLASHINFER_MLA|TRITON_MLA"},
     [F_BLOCKS_OVERRIDE] = {"--num-gpu-blocks-override", NULL, "N", K_UINT, S_ENGINE,
                            KV_FIELD_NUM_GPU_BLOCKS_OVERRIDE, .umax = (uint64_t)1 << 40,
                            .help = "vLLM's override: N blocks, whatever the memory"},

@@ -8,6 +8,7 @@ static const char *const backend_names[KV_BACKEND__COUNT] = {
     [KV_BACKEND_FLASHMLA] = "FLASHMLA",
     [KV_BACKEND_FLASHMLA_SPARSE] = "FLASHMLA_SPARSE",
     [KV_BACKEND_CUTLASS_MLA] = "CUTLASS_MLA",
+    [KV_BACKEND_FLASHINFER_MLA] = "FLASHINFER_MLA",
     [KV_BACKEND_TRITON_MLA] = "TRITON_MLA",
 };
 
@@ -30,10 +31,19 @@ const char *kv_backend_name(enum kv_backend b)
     return (unsigned)b < KV_BACKEND__COUNT ? backend_names[b] : "?";
 }
 
-/* The block size a backend forces, 0 when it takes the configured one
- * (vllm/platforms/cuda.py, CudaPlatform.check_and_update_config: FlashMLA
- * and FlashMLA-sparse 64, CUTLASS MLA 128). */
-uint32_t kv_backend_block(enum kv_backend b)
+bool kv_backend_is_mla(enum kv_backend b)
+{
+    return b == KV_BACKEND_FLASHMLA || b == KV_BACKEND_FLASHMLA_SPARSE ||
+           b == KV_BACKEND_CUTLASS_MLA || b == KV_BACKEND_FLASHINFER_MLA ||
+           b == KV_BACKEND_TRITON_MLA;
+}
+
+/* vllm/platforms/cuda.py, CudaPlatformBase.check_and_update_config:
+ * FlashMLA and FlashMLA-sparse 64, CUTLASS MLA 128; FlashInfer-MLA keeps a
+ * configured 32 or a multiple of 64 (its kernels take 32 and 64,
+ * FlashInferMLABackend.get_supported_kernel_block_sizes) and makes anything
+ * else 64. */
+uint32_t kv_backend_block(enum kv_backend b, uint32_t configured)
 {
     switch (b) {
     case KV_BACKEND_FLASHMLA:
@@ -41,7 +51,9 @@ uint32_t kv_backend_block(enum kv_backend b)
         return 64;
     case KV_BACKEND_CUTLASS_MLA:
         return 128;
+    case KV_BACKEND_FLASHINFER_MLA:
+        return configured == 32 || configured % 64 == 0 ? configured : 64;
     default:
-        return 0;
+        return configured;
     }
 }

@@ -8,8 +8,12 @@
 
 #include "kv_calc.h"
 
-/* The block size a backend forces, 0 when it takes the configured one
- * (vllm/platforms/cuda.py, CudaPlatform.check_and_update_config). */
-uint32_t kv_backend_block(enum kv_backend b);
+/* Whether the backend serves MLA models only. */
+bool kv_backend_is_mla(enum kv_backend b);
+
+/* The block size vLLM runs with under backend b when `configured` was asked
+ * for (vllm/platforms/cuda.py, CudaPlatformBase.check_and_update_config):
+ * a size some MLA backends force, else the configured one. */
+uint32_t kv_backend_block(enum kv_backend b, uint32_t configured);
 
 #endif

@@ -264,7 +264,7 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
         return fail(c, KVT_E_CONFLICT, KV_FIELD_MAMBA_CACHE_MODE, KV_FIELD_NONE);
     if ((unsigned)d->backend >= KV_BACKEND__COUNT)
         return fail(c, KVT_E_RANGE, KV_FIELD_ATTENTION_BACKEND, KV_FIELD_NONE);
-    if (m->mla_rank == 0 && kv_backend_block(d->backend) > 0)
+    if (m->mla_rank == 0 && kv_backend_is_mla(d->backend))
         return fail(c, KVT_E_CONFLICT, KV_FIELD_ATTENTION_BACKEND, KV_FIELD_MLA_RANK);
     if (d->backend == KV_BACKEND_DEFAULT && m->mla_rank > 0) {
         /* sparse MLA runs on FlashMLA-sparse; dense MLA defaults to CUTLASS MLA
@@ -274,8 +274,10 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
         else if (d->gpu_sm >= 100 && d->gpu_sm < 110)
             d->backend = KV_BACKEND_CUTLASS_MLA;
     }
-    if (kv_backend_block(d->backend) > 0)
-        d->block_size = kv_backend_block(d->backend);
+    d->block_size = kv_backend_block(d->backend, d->block_size);
+    /* sparse MLA runs on 64-token blocks whichever backend was named */
+    if (m->index_head_dim > 0)
+        d->block_size = 64;
     if (d->num_gpu_blocks_override > ((uint64_t)1 << 40))
         return fail(c, KVT_E_RANGE, KV_FIELD_NUM_GPU_BLOCKS_OVERRIDE, KV_FIELD_NONE);
     if (d->kv_cache_memory_bytes > (uint64_t)(KV_MAX_GIB * KV_GIB))

@@ -20,6 +20,12 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
         kv_rules_note(n, KV_NOTE_ALWAYS,
                       "vLLM has no such kv_cache_dtype (int8, or fp32 for a 16-bit model): "
                       "kept for teaching");
+    if (r->deploy.backend == KV_BACKEND_FLASHINFER_MLA && r->deploy.gpu_sm > 0 &&
+        (r->deploy.gpu_sm < 100 || r->deploy.gpu_sm >= 110))
+        kv_rules_note(n, KV_NOTE_ALWAYS,
+                      "FlashInfer-MLA runs only on compute capability 10.x GPUs "
+                      "(FlashInferMLABackend.supports_compute_capability): vLLM refuses it on "
+                      "this one");
     if (asked->spec_method == KV_SPEC_DRAFT)
         kv_rules_note(n, KV_NOTE_ALWAYS,
                       "a separate draft model's layers are counted with the target's attention "
