@@ -36,6 +36,7 @@ static int teardown(void **state)
 
 struct spec {
     const char *file, *id, *title, *module, *requires; /* requires: "" or "{ \"a\" }" */
+    const char *concept, *more; /* the concept ("c" when NULL); more fields, or NULL */
 };
 
 /* Writes each lesson and returns their paths in the order given. */
@@ -54,7 +55,7 @@ static char **write_course(const struct spec *s, size_t n)
             fprintf(f,
                     "return lesson {\n"
                     "  id = \"%s\", title = \"%s\", module = \"%s\", baseline = \"vLLM 0.11\",\n"
-                    "  concept = \"c\", question = \"Q?\", answer = \"A.\",\n"
+                    "  concept = \"%s\", question = \"Q?\", answer = \"A.\", %s\n"
                     "  sections = { section { title = \"T\", text = \"x\" } },\n"
                     "  worked = \"1 + 1 = 2\",\n"
                     "  followups = { followup { question = \"F?\", answer = \"G.\","
@@ -63,7 +64,8 @@ static char **write_course(const struct spec *s, size_t n)
                     " unit = \"\" } },\n"
                     "  %s%s%s\n"
                     "}\n",
-                    s[i].id, s[i].title, s[i].module, s[i].requires[0] ? "requires = " : "",
+                    s[i].id, s[i].title, s[i].module, s[i].concept ? s[i].concept : "c",
+                    s[i].more ? s[i].more : "", s[i].requires[0] ? "requires = " : "",
                     s[i].requires, s[i].requires[0] ? "," : "");
         }
         fclose(f);
@@ -91,12 +93,12 @@ static struct lx_course *load_all(char **paths, size_t n)
 /* The bundled course, then a learner's draft of lesson "b" (as --lessons
  * gives it: after the bundled files). */
 static const struct spec course[] = {
-    {"1.lua", "a", "Alpha", "m1", ""},
-    {"2.lua", "b", "Beta", "m1", "{ \"a\" }"},
-    {"3.lua", "c", "Gamma", "m2", "{ \"a\", \"b\" }"},
-    {"4.lua", "d", "Delta", "m1", ""},
-    {"5.lua", "!broken", "", "", ""},
-    {"6.lua", "b", "Beta, my draft", "m1", ""},
+    {"1.lua", "a", "Alpha", "m1", "", NULL, NULL},
+    {"2.lua", "b", "Beta", "m1", "{ \"a\" }", NULL, NULL},
+    {"3.lua", "c", "Gamma", "m2", "{ \"a\", \"b\" }", NULL, NULL},
+    {"4.lua", "d", "Delta", "m1", "", NULL, NULL},
+    {"5.lua", "!broken", "", "", "", NULL, NULL},
+    {"6.lua", "b", "Beta, my draft", "m1", "", NULL, NULL},
 };
 #define N_COURSE (sizeof course / sizeof course[0])
 
@@ -148,9 +150,9 @@ static void test_prerequisites(void **state)
 {
     (void)state;
     static const struct spec s[] = {
-        {"1.lua", "a", "Alpha", "m1", "{ \"b\" }"}, /* b comes later in m1 */
-        {"2.lua", "b", "Beta", "m1", "{ \"nowhere\" }"},
-        {"3.lua", "c", "Gamma", "m2", "{ \"a\", \"nowhere\", \"b\" }"},
+        {"1.lua", "a", "Alpha", "m1", "{ \"b\" }", NULL, NULL}, /* b comes later in m1 */
+        {"2.lua", "b", "Beta", "m1", "{ \"nowhere\" }", NULL, NULL},
+        {"3.lua", "c", "Gamma", "m2", "{ \"a\", \"nowhere\", \"b\" }", NULL, NULL},
     };
     char **paths = write_course(s, 3), text[256];
     struct lx_course *c = load_all(paths, 3);
@@ -213,7 +215,8 @@ static void test_lookup_loads_from_the_end(void **state)
 static void test_lessons_folder_shadows_bundled(void **state)
 {
     (void)state;
-    static const struct spec draft[] = {{"draft/kv.lua", "kv-cache", "My draft", "m1", ""}};
+    static const struct spec draft[] = {
+        {"draft/kv.lua", "kv-cache", "My draft", "m1", "", NULL, NULL}};
     char sub[128], **paths;
     char *with[] = {
         (char *)run_kvtutor_path(), "ask", "kv-cache", "two", "2", "--lessons", sub, NULL};
@@ -238,6 +241,48 @@ static void test_lessons_folder_shadows_bundled(void **state)
     free_paths(paths, 1);
 }
 
+/* A concept is named by the first lesson testing it that names it, else
+ * by the title of the first lesson testing it; unknown, it has no name. */
+static void test_concept_names(void **state)
+{
+    (void)state;
+    static const struct spec s[] = {
+        {"1.lua", "a", "Alpha", "m1", "", "kv", NULL},
+        {"2.lua", "b", "Beta", "m1", "", "kv", "concept_title = \"The KV cache budget\","},
+        {"3.lua", "c", "Gamma", "m1", "", "kv", "concept_title = \"Another name\","},
+        {"4.lua", "d", "Delta", "m2", "", "roofline", NULL},
+        {"5.lua", "e", "Epsilon", "m2", "", "roofline", NULL},
+    };
+    char **paths = write_course(s, 5);
+    struct lx_course *c = load_all(paths, 5);
+
+    assert_string_equal(lx_course_concept_title(c, "kv"), "The KV cache budget");
+    assert_string_equal(lx_course_concept_title(c, "roofline"), "Delta");
+    assert_null(lx_course_concept_title(c, "gone"));
+    assert_null(lx_course_concept_title(c, NULL));
+    lx_course_free(c);
+    free_paths(paths, 5);
+}
+
+/* An empty concept_title is refused by name. */
+static void test_empty_concept_title(void **state)
+{
+    (void)state;
+    static const struct spec s[] = {
+        {"1.lua", "a", "Alpha", "m1", "", "kv", "concept_title = \"\","}};
+    char **paths = write_course(s, 1);
+    struct lx_course *c = lx_course_new(paths, 1, &opts);
+    struct lx_report rep = {0};
+
+    assert_non_null(c);
+    assert_int_not_equal(lx_course_load(c, 0, &rep), KVT_E_OK);
+    assert_true(rep.n > 0);
+    assert_non_null(strstr(rep.items[0].msg, "concept_title is empty"));
+    lx_report_free(&rep);
+    lx_course_free(c);
+    free_paths(paths, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +291,8 @@ int main(void)
         cmocka_unit_test(test_prerequisites),
         cmocka_unit_test(test_lookup_loads_from_the_end),
         cmocka_unit_test(test_lessons_folder_shadows_bundled),
+        cmocka_unit_test(test_concept_names),
+        cmocka_unit_test(test_empty_concept_title),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -23,6 +23,7 @@ return lesson {
   baseline = "vLLM V1 start-up arithmetic (vllm/v1/core/kv_cache_utils.py, 0.9 and later), "
           .. "checked against public vLLM 0.19 start-up logs; Qwen2.5-7B shapes from its config.json",
   concept = "kv-cache",
+  concept_title = "The KV cache budget",
   links = {"memory-bound-decode", "paged-attention", "shrinking-kv", "shrinking-weights"},
 
   question = "You serve a 7B model on one 24 GB GPU. Why is the KV cache, rather than the "

@@ -34,6 +34,7 @@ return lesson {
           .. "read once), with the bandwidth measured by kvtutor's probe; Qwen2.5-7B shapes from "
           .. "its config.json",
   concept = "decode-bandwidth",
+  concept_title = "Decode bandwidth",
   requires = {"kv-cache"},
   links = {"kv-cache", "prefill-decode", "continuous-batching"},
 

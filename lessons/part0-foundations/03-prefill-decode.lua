@@ -32,6 +32,7 @@ return lesson {
           .. "bandwidth from NVIDIA's H100 SXM data sheet, as in kvtutor gpus; 2 FLOP per "
           .. "parameter per token for the matrix multiplies, attention's own FLOPs left out",
   concept = "roofline",
+  concept_title = "Prefill and decode roofline",
   requires = {"memory-bound-decode"},
   links = {"memory-bound-decode", "continuous-batching", "sizing-deployment"},
 

@@ -22,6 +22,7 @@ return lesson {
           .. "PagedAttention\" (SOSP 2023); vLLM V1's block pool and block tables "
           .. "(vllm/v1/core/block_pool.py, kv_cache_manager.py), 16-token blocks by default",
   concept = "paged-attention",
+  concept_title = "PagedAttention blocks",
   requires = {"kv-cache"},
   links = {"kv-cache", "continuous-batching", "prefix-caching"},
 

@@ -33,6 +33,7 @@ return lesson {
           .. "(vllm/v1/core/sched/scheduler.py: max_num_seqs, max_num_batched_tokens, "
           .. "preemption by recomputation); Little's law",
   concept = "continuous-batching",
+  concept_title = "Continuous batching",
   requires = {"memory-bound-decode", "paged-attention"},
   links = {"paged-attention", "prefill-decode", "sizing-deployment"},
 

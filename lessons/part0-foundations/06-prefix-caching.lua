@@ -30,6 +30,7 @@ return lesson {
           .. "Zheng et al., \"SGLang: Efficient Execution of Structured Language Model Programs\" "
           .. "(2023), RadixAttention",
   concept = "prefix-caching",
+  concept_title = "Prefix caching",
   requires = {"paged-attention"},
   links = {"paged-attention", "continuous-batching", "shrinking-kv"},
 

@@ -42,6 +42,7 @@ return lesson {
           .. "0.19 start-up log of Qwen2.5-7B with an fp8 cache on one H100 (llm-d-planner "
           .. "accuracy results): 58.53 GiB available, 137,000 blocks",
   concept = "kv-compression",
+  concept_title = "Shrinking the KV cache",
   requires = {"kv-cache"},
   links = {"kv-cache", "shrinking-weights", "tensor-parallel-kv"},
 

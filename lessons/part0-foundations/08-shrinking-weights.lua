@@ -41,6 +41,7 @@ return lesson {
           .. "(vocab 152,064, untied embeddings); RTX 4090 "
           .. "memory and bandwidth from NVIDIA's data sheet, as in kvtutor gpus",
   concept = "weight-quantisation",
+  concept_title = "Weight quantisation",
   requires = {"kv-cache", "memory-bound-decode"},
   links = {"shrinking-kv", "memory-bound-decode", "sizing-deployment"},
 

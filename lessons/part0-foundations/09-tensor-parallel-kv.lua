@@ -34,6 +34,7 @@ return lesson {
           .. "accuracy results): Qwen2.5-7B TP 4 with 67.34 GiB, 5,043,280 tokens, 615.63x; "
           .. "DeepSeek-V2-Lite TP 4 with 63.73 GiB, 2,199,888 tokens",
   concept = "tensor-parallel",
+  concept_title = "KV under tensor parallelism",
   requires = {"shrinking-kv"},
   links = {"shrinking-kv", "sizing-deployment"},
 

@@ -42,6 +42,7 @@ return lesson {
           .. "Llama-3.1-8B-Instruct on one H100 80GB at gpu_memory_utilization 0.95 "
           .. "(llm-d-planner accuracy results): 58.11 GiB, 476,016 tokens, 58.11x for 8,192 tokens",
   concept = "deployment-sizing",
+  concept_title = "Sizing a deployment",
   requires = {"continuous-batching", "shrinking-weights", "tensor-parallel-kv"},
   links = {"kv-cache", "shrinking-weights", "tensor-parallel-kv", "continuous-batching"},
 

@@ -49,6 +49,7 @@ return lesson {
           .. "roofline of the memory-bound-decode lesson with Qwen2.5-7B's config.json shapes and "
           .. "the H100 SXM data sheet (3,352 GB/s, 989 TFLOP/s BF16 dense)",
   concept = "latency-slo",
+  concept_title = "Latency and SLOs",
   requires = {"prefill-decode", "continuous-batching"},
   links = {"memory-bound-decode", "continuous-batching", "sizing-deployment"},
 

@@ -43,6 +43,7 @@ return lesson {
           .. "uniform, independent routing (real routers are skewed, so somewhat fewer); vLLM "
           .. "0.26 start-up arithmetic for the KV budget (docs/calculator.md)",
   concept = "moe",
+  concept_title = "Mixture of experts",
   requires = {"memory-bound-decode", "shrinking-weights"},
   links = {"memory-bound-decode", "prefill-decode", "tensor-parallel-kv"},
 

@@ -56,6 +56,7 @@ return lesson {
           .. "block keeps its hash until it is handed out again); step times on the roofline with "
           .. "the H100 SXM data sheet (3,352 GB/s, 989 TFLOP/s BF16 dense)",
   concept = "chunked-prefill",
+  concept_title = "Chunked prefill",
   requires = {"continuous-batching", "prefix-caching", "latency"},
   links = {"prefill-decode", "continuous-batching", "prefix-caching", "latency"},
 

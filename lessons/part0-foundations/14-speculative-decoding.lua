@@ -41,6 +41,7 @@ return lesson {
           .. "pool as docs/calculator.md models it; Llama-3.1-8B's config.json; the H100 SXM data "
           .. "sheet",
   concept = "speculative-decoding",
+  concept_title = "Speculative decoding",
   requires = {"prefill-decode", "chunked-prefill"},
   links = {"memory-bound-decode", "prefill-decode", "latency"},
 

@@ -44,6 +44,7 @@ return lesson {
           .. "attention block size to 784 tokens\" (vllm-project/vllm issue 40691, row h06 of "
           .. "tests/fixtures/vllm-logs-2x-public.tsv)",
   concept = "hybrid-models",
+  concept_title = "Hybrid model state",
   requires = {"paged-attention", "shrinking-kv", "mixture-of-experts"},
   links = {"kv-cache", "paged-attention", "prefix-caching", "sizing-deployment"},
 

@@ -135,6 +135,7 @@ struct lx_lesson {
     const char *id, *title, *module, *baseline, *concept, *question, *answer, *worked;
     const char
         *module_title; /* the module's name for people ("Part 0 · Foundations"); may be NULL */
+    const char *concept_title; /* the concept's name for people ("The KV cache"); may be NULL */
     struct lx_section *sections;
     size_t n_sections;
     struct lx_followup *followups;

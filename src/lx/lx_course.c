@@ -240,3 +240,18 @@ const char *lx_course_module_title(struct lx_course *c, const char *module)
     }
     return module;
 }
+
+const char *lx_course_concept_title(struct lx_course *c, const char *concept)
+{
+    const char *first = NULL;
+    for (size_t i = 0; concept && i < lx_course_size(c); i++) {
+        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_at(c, i) : NULL;
+        if (!l || strcmp(l->concept, concept) != 0)
+            continue;
+        if (l->concept_title)
+            return l->concept_title;
+        if (!first)
+            first = l->title;
+    }
+    return first;
+}

@@ -76,6 +76,11 @@ void lx_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *
  * of `module` that gives one, else the module id itself. */
 const char *lx_course_module_title(struct lx_course *c, const char *module);
 
+/* The concept's name for people: the concept_title of the first live lesson
+ * testing `concept` that gives one, else that first lesson's title; NULL
+ * when no live lesson tests it (the caller has only the stored id). */
+const char *lx_course_concept_title(struct lx_course *c, const char *concept);
+
 /* Whether the lesson mentions `needle` (ASCII case ignored) in its title,
  * concept, id, question, answer, worked arithmetic or any section: what the
  * map's search looks in. An empty needle matches every lesson. */

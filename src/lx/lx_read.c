@@ -433,6 +433,10 @@ void lx_read_lesson(struct lx_reader *c, int t)
                    "lesson: module_title is empty: give the module's name or leave it out");
     l->baseline = lx_str_field(c, t, "baseline", true, "lesson", line);
     l->concept = lx_str_field(c, t, "concept", true, "lesson", line);
+    l->concept_title = lx_str_field(c, t, "concept_title", false, "lesson", line);
+    if (l->concept_title && !l->concept_title[0])
+        lx_problem(c, line,
+                   "lesson: concept_title is empty: give the concept's name or leave it out");
     l->question = lx_str_field(c, t, "question", true, "lesson", line);
     l->answer = lx_str_field(c, t, "answer", true, "lesson", line);
     ty = lx_field(c, t, "worked");

@@ -9,9 +9,10 @@ _Static_assert(LX_MAX_MISCONCEPTIONS == KV_MAX_MISCONCEPTIONS,
                "a question's misconceptions must all be checked");
 
 static const char *const lesson_keys[] = {
-    "id",        "title",    "module",         "baseline", "concept",      "question",
-    "answer",    "sections", "worked",         "points",   "requires",     "followups",
-    "exercises", "links",    "misconceptions", "glossary", "module_title", NULL};
+    "id",       "title",        "module",        "baseline", "concept",
+    "question", "answer",       "sections",      "worked",   "points",
+    "requires", "followups",    "exercises",     "links",    "misconceptions",
+    "glossary", "module_title", "concept_title", NULL};
 static const char *const section_keys[] = {"title", "text", NULL};
 static const char *const followup_keys[] = {"question", "answer", "points", "misconceptions", NULL};
 #define EXERCISE_KEYS "id", "prompt", "hints"

@@ -9,6 +9,7 @@
 
 #include "kv_grade.h"
 #include "kvt_format.h"
+#include "kvt_text.h"
 #include "store_report.h"
 #include "ui_term.h"
 #include "ui_draw.h"
@@ -39,14 +40,22 @@ static const char *diagnosis_name(const char *id, char *buf, size_t cap)
 
 struct concept_ctx {
     struct ui_lines *l;
+    struct lx_course *course;
     int width;
 };
 
+/* A concept by its name (lx_course_concept_title); the stored id only when
+ * no lesson of the course tests it any more. */
 static int add_concept(void *vctx, const char *concept, int64_t answers, int64_t right)
 {
     struct concept_ctx *c = vctx;
-    char line[300];
-    snprintf(line, sizeof line, "%-28s %5.0f%% of %lld", concept[0] ? concept : "(none)",
+    const char *name = lx_course_concept_title(c->course, concept);
+    char line[300], cell[200];
+    int used = (int)kvt_text_fit(name         ? name
+                                 : concept[0] ? concept
+                                              : "(none)",
+                                 28, ui_term_utf8() ? "…" : "...", cell, sizeof cell);
+    snprintf(line, sizeof line, "%s%*s %5.0f%% of %lld", cell, 28 - used, "",
              answers ? 100.0 * (double)right / (double)answers : 0.0, (long long)answers);
     ui_lines_text(c->l, line, c->width, 2, A_NORMAL);
     return 0;
@@ -60,7 +69,7 @@ static void build(struct progress *p, struct ui *ui, int cols)
     int64_t now = (int64_t)time(NULL), answers[DAYS], right[DAYS], most = 1;
     struct store_stats s;
     struct store_error err;
-    struct concept_ctx cc = {&p->lines, cols - 4};
+    struct concept_ctx cc = {&p->lines, ui->course, cols - 4};
     char line[512], n1[32], n2[32];
     int w = cols - 4;
 

@@ -234,7 +234,7 @@ static const char *quiz_title(void *self, struct ui *ui)
     return t;
 }
 
-static void draw_summary(struct quiz *q, int top, int rows, int cols)
+static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int cols)
 {
     enum tutor_mode mode = tutor_mode(q->s);
     struct tutor_summary sum;
@@ -261,8 +261,10 @@ static void draw_summary(struct quiz *q, int top, int rows, int cols)
             snprintf(line, sizeof line, "answer %zu: %.0f s", i + 1, sum.times[i]);
             ui_put(++y, 4, cols - 6, line, A_NORMAL);
         }
+        /* the concept by its name; its id only when no lesson names it */
+        const char *review = sum.review ? lx_course_concept_title(ui->course, sum.review) : NULL;
         snprintf(line, sizeof line, "To review: %s",
-                 sum.review ? sum.review : "nothing; this concept is in hand");
+                 sum.review ? (review ? review : sum.review) : "nothing; this concept is in hand");
         ui_put(y + 2, 2, cols - 4, line, sum.review ? ui_color(UI_C_WARN) : A_NORMAL);
         y += 2;
     }
@@ -322,10 +324,9 @@ static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
     struct ui_lines head = {0};
     bool spoken;
     int y, room;
-    (void)ui;
 
     if (q->phase == SUMMARY || tutor_count(q->s) == 0) {
-        draw_summary(q, top, rows, cols);
+        draw_summary(q, ui, top, rows, cols);
         return;
     }
     spoken = tutor_item_spoken(a->item);

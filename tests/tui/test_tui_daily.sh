@@ -90,6 +90,12 @@ done
 tm send-keys -t app Enter
 check "the interview ends with a summary" "Interview score"
 check "the summary gives the time of each answer" "answer 1:"
+# the concept to review by its name (concept_title in 01-kv-cache.lua), never its id
+review=$(screen | grep -o "To review: .*" | sed 's/ *$//')
+case $review in
+  "To review: The KV cache budget" | "To review: nothing; this concept is in hand") ok "the summary names the concept: $review" ;;
+  *) bad "the summary names the concept, not its id: \"$review\"" ;;
+esac
 interviews=$(sql "SELECT count(*) || ':' || answered FROM interview")
 if [ "$interviews" = "1:6" ]; then ok "the interview is kept in the database"; else bad "interview rows: $interviews"; fi
 tm send-keys -t app q
@@ -124,7 +130,8 @@ tm send-keys -t app q
 tm send-keys -t app p
 check "p shows the progress" "answers,"
 check "the activity of the last two weeks is charted" "Answers a day"
-check "accuracy per concept" "kv-cache"
+check "accuracy per concept, by the concept's name" "The KV cache budget"
+if screen | grep -qF "kv-cache"; then bad "no concept id on the progress screen"; else ok "no concept id on the progress screen"; fi
 check "the mistakes made most, by name" "left out the x2 for K and V"
 tm send-keys -t app q
 
