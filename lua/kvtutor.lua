@@ -23,6 +23,8 @@ followup = constructor("followup")  -- followup { question = ..., answer = ..., 
 -- point { "decode is memory-bound", about = {"decode", ...}, said = {"memory-bound", ...},
 --         short = {"decode"} }: covered when an about and a said phrasing share a clause and
 -- the said one is not negated there, or when a short phrasing is a whole clause.
+-- polarity = "no" (or "yes"): the point is the answer to a yes/no question, covered by an
+-- answer that opens with "No," ("Yes,").
 point    = constructor("point")
 -- misconception { about = {"prefill"}, said = {"memory-bound"}, why = "..." }: a wrong claim;
 -- found in an answer, it makes the answer wrong and is shown with its why.

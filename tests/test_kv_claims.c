@@ -368,6 +368,51 @@ static void test_yes_no_short(void **state)
     run(&item, rows, N(rows));
 }
 
+/* A point with a polarity is the answer to a yes/no question ("Does fp8 move
+ * the ridge point?"): an answer opening with "No", "Nope", "Hardly" ...,
+ * alone or before a comma, covers it; a "no" further on does not, nor does
+ * the other polarity. */
+static void test_polarity(void **state)
+{
+    (void)state;
+    static const char *const why_about[] = {"intensity", "the ridge point"};
+    static const char *const why_said[] = {"cancel", "doubles too", "both double"};
+    static const struct kv_point points[] = {
+        {.text = "no: the ridge point stays at the same batch",
+         .weight = 1,
+         .polarity = KV_POLARITY_NO},
+        {.text = "the intensity and the peak both double",
+         .about = PH(why_about),
+         .said = PH(why_said),
+         .weight = 1},
+    };
+    static const struct kv_text_item item = {points, N(points), NULL, 0, &glossary};
+    static const char *const yes_text[] = {"two instances at 0.45"};
+    static const struct kv_point yes_points[] = {
+        {.text = "yes, with a fraction each",
+         .accept = PH(yes_text),
+         .weight = 1,
+         .polarity = KV_POLARITY_YES},
+    };
+    static const struct kv_text_item yes_item = {yes_points, N(yes_points), NULL, 0, NULL};
+    static const struct row rows[] = {
+        {"No, both double and cancel.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"Nope.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"Hardly - the intensity doubles too.", KV_CORRECT, {true, true}, {false, false}, false},
+        {"Not really: they cancel.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"Yes, it moves.", KV_WRONG, {false, false}, {false, false}, false},
+        {"It moves; no doubt.", KV_WRONG, {false, false}, {false, false}, false},
+        {"No idea.", KV_WRONG, {false, false}, {false, false}, false},
+    };
+    static const struct row yes_rows[] = {
+        {"Yes, about 0.45 each.", KV_CORRECT, {true}, {false}, false},
+        {"Yep", KV_CORRECT, {true}, {false}, false},
+        {"No.", KV_WRONG, {false}, {false}, false},
+    };
+    run(&item, rows, N(rows));
+    run(&yes_item, yes_rows, N(yes_rows));
+}
+
 static void test_size_limit(void **state)
 {
     (void)state;
@@ -477,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_glossary),
         cmocka_unit_test(test_plain_points),
         cmocka_unit_test(test_yes_no_short),
+        cmocka_unit_test(test_polarity),
         cmocka_unit_test(test_size_limit),
         cmocka_unit_test(test_comma_lists),
         cmocka_unit_test(test_typos),

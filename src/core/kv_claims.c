@@ -363,7 +363,35 @@ static bool short_in(const struct ctx *c, const struct kv_tok *ans, const struct
         b--;
     for (size_t k = 0; k < s.n; k++) {
         const struct seq *q = &c->seqs[s.first + k];
-        if (q->n == b - a && seq_eq_at(ans, b, a, c->pool + q->off, q->n, false))
+        if (q->n > b - a || !seq_eq_at(ans, b, a, c->pool + q->off, q->n, false))
+            continue;
+        /* the whole clause, or its head before a comma: "Both, when the cache
+         * dominates"; "No, both double" (the words after are graded as usual) */
+        if (q->n == b - a || (cl->a == a && ans[a + q->n].brk == KV_BRK_COMMA))
+            return true;
+    }
+    return false;
+}
+
+/* Does the answer open with a word of the polarity, alone or before a comma
+ * or the end of its clause: "No, both double", "Hardly - prefill is
+ * compute-bound", "Yes." The first clause only: a "no" later on answers
+ * something else. */
+static bool opens_with(const struct kv_tok *ans, const struct clause *first, enum kv_polarity pol)
+{
+    static const char *const yes[] = {"yes",        "yep",     "yeah",    "indeed", "definitely",
+                                      "absolutely", "sure",    "it does", "it can", "they can",
+                                      "you can",    "correct", NULL};
+    static const char *const no[] = {"no",         "nope",      "not really", "hardly",
+                                     "barely",     "not much",  "not at all", "it does not",
+                                     "it doesn't", "not quite", "little",     NULL};
+    struct kv_tok t[8];
+    for (const char *const *w = pol == KV_POLARITY_YES ? yes : no; *w; w++) {
+        size_t n = kv_words_tokenize(*w, t, sizeof t / sizeof t[0]), at = first->a + n;
+        bool same = n > 0 && at <= first->b;
+        for (size_t k = 0; same && k < n; k++)
+            same = strcmp(ans[first->a + k].s, t[k].s) == 0;
+        if (same && (at == first->b || ans[at].brk == KV_BRK_COMMA))
             return true;
     }
     return false;
@@ -507,6 +535,8 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
             else
                 hit = said_in(&c, ans, &cl[k], accept[i], 0, 0, false) ||
                       (shorts[i].n && short_in(&c, ans, &cl[k], shorts[i]));
+            hit = hit || (k == 0 && p->polarity != KV_POLARITY_NONE &&
+                          opens_with(ans, &cl[k], p->polarity));
             if (hit) {
                 r->covered[i] = true;
                 quote(typed, ans, &cl[k], r->quote[i], sizeof r->quote[i]);

@@ -29,6 +29,11 @@
 
 #include "kv_grade.h"
 
+/* A yes/no question's point that is the answer itself: an answer opening
+ * with a word of that polarity ("No,", "Nope.", "Hardly:", "Yes, ...")
+ * covers it. */
+enum kv_polarity { KV_POLARITY_NONE, KV_POLARITY_YES, KV_POLARITY_NO };
+
 struct kv_phrases {
     const char *const *v;
     size_t n;
@@ -41,6 +46,7 @@ struct kv_point {
     struct kv_phrases said;   /* ... and what is said of it, in one clause */
     struct kv_phrases shorts; /* a whole clause on its own covers it */
     double weight;
+    enum kv_polarity polarity; /* the point is the answer "yes" or "no" to the question */
 };
 
 struct kv_misconception {

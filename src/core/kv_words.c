@@ -156,6 +156,7 @@ struct tokenizer {
     unsigned char pending; /* the break seen since the last token */
     bool continuation;     /* the next word follows a hyphen */
     bool joined;           /* the word being emitted follows a hyphen */
+    bool op;               /* an =, + or * since the last token */
 };
 
 static void push(struct tokenizer *t, const char *s, unsigned start, unsigned end, bool word)
@@ -174,7 +175,9 @@ static void push(struct tokenizer *t, const char *s, unsigned start, unsigned en
     k->brk = t->pending;
     k->word = word;
     k->joined = t->joined;
+    k->op = t->op;
     t->joined = false;
+    t->op = false;
     t->pending = KV_BRK_NONE;
 }
 
@@ -300,7 +303,7 @@ static int special(const unsigned char *p, size_t *len)
 /* Cuts text into tokens; cap must be at least strlen(text) + 4. */
 size_t kv_words_tokenize(const char *text, struct kv_tok *out, size_t cap)
 {
-    struct tokenizer t = {out, 0, cap, KV_BRK_NONE, false, false};
+    struct tokenizer t = {out, 0, cap, KV_BRK_NONE, false, false, false};
     const unsigned char *s = (const unsigned char *)text;
     char w[KV_STEM_MAX * 2];
     size_t wn = 0, i = 0;
@@ -397,6 +400,8 @@ size_t kv_words_tokenize(const char *text, struct kv_tok *out, size_t cap)
             set_break(&t, KV_BRK_LABEL);
         else if (c == ',')
             set_break(&t, KV_BRK_COMMA);
+        else if (c == '=' || c == '+' || c == '*')
+            t.op = true;
         i++;
     }
     FLUSH();
@@ -435,15 +440,25 @@ static bool verb_by_place(const struct kv_tok *ans, size_t a, size_t i)
 /* A keyword list: more than six words, no verb, and hardly a preposition
  * (fewer than one word in five): "about 15.7 GB for Qwen2.5-7B at 8k context
  * in BF16, for roughly 15 GFLOP of arithmetic" is prose that left its verb
- * behind, "decode memory-bound prefill compute-bound KV cache" is not. */
+ * behind, "decode memory-bound prefill compute-bound KV cache" is not. A
+ * formula is not a list either: "(weights + KV bytes) × steps/s ÷ peak"
+ * says what equals what, its operators standing for the verbs. */
 bool kv_words_keyword_list(const struct kv_verbs *c, const struct kv_tok *ans, size_t a, size_t b)
 {
+    static const char *const ops[] = {"\xc3\x97", "\xc3\xb7", "times",  "divided", "plus",
+                                      "minus",    "over",     "equals", NULL};
     static const char *const preps[] = {"of", "for", "at",   "in",   "per", "with", "by",    "from",
                                         "to", "on",  "into", "than", "as",  "each", "every", NULL};
     size_t words = 0, glue = 0;
+    bool comma = false;
     for (size_t i = a; i < b; i++) {
+        /* "refresh, bank conflicts and controller overhead": a written series */
+        comma |= i > a && ans[i].brk == KV_BRK_COMMA;
+        if (comma && (strcmp(ans[i].s, "and") == 0 || strcmp(ans[i].s, "or") == 0))
+            return false;
         bool compound = ans[i].joined || (i + 1 < b && ans[i + 1].joined);
-        if (((is_verb_stem(c, ans[i].s) || verb_by_place(ans, a, i)) && !compound) || ans[i].neg)
+        if (((is_verb_stem(c, ans[i].s) || verb_by_place(ans, a, i)) && !compound) || ans[i].neg ||
+            (i > a && ans[i].op) || kv_words_in_stems(ans[i].s, ops))
             return false;
         words += ans[i].word;
         glue += kv_words_in(ans[i].s, preps);

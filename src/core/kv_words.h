@@ -26,6 +26,7 @@ struct kv_tok {
     bool neg;            /* not, no, never, n't, without, neither, nor */
     bool word;           /* starts a written word (a hyphen's second half does not) */
     bool joined;         /* follows a hyphen: part of a compound ("compute-bound") */
+    bool op;             /* follows an =, + or * : a formula's operator */
     bool typo_ok;        /* an answer's word the grader may read as a slip of typing */
 };
 

@@ -60,6 +60,7 @@ struct lx_point {
     size_t n_accept;
     const char **about, **said, **shorts;
     size_t n_about, n_said, n_shorts;
+    enum kv_polarity polarity; /* the point is the answer yes or no (kv_claims.h) */
 };
 
 /* A wrong claim a candidate might make, and why it is wrong. */

@@ -37,7 +37,8 @@ static void grade_points(const struct lx_lesson *l, const struct lx_point *p, si
                                    PH(p[i].about, p[i].n_about),
                                    PH(p[i].said, p[i].n_said),
                                    PH(p[i].shorts, p[i].n_shorts),
-                                   p[i].weight};
+                                   p[i].weight,
+                                   p[i].polarity};
     for (size_t i = 0; i < n_mis; i++)
         mis[i] = (struct kv_misconception){PH(m[i].about, m[i].n_about), PH(m[i].said, m[i].n_said),
                                            m[i].why};

@@ -195,6 +195,16 @@ static void read_point(struct lx_reader *c, int t, struct lx_point *pt, const ch
     if (pt->n_shorts && !pt->n_about)
         lx_problem(c, line, "%s: point \"%s\": 'short' phrasings belong to a claim (about, said)",
                    what, pt->text ? pt->text : "");
+    {
+        const char *pol = lx_str_field(c, t, "polarity", false, what, line);
+        if (pol && strcmp(pol, "yes") == 0)
+            pt->polarity = KV_POLARITY_YES;
+        else if (pol && strcmp(pol, "no") == 0)
+            pt->polarity = KV_POLARITY_NO;
+        else if (pol)
+            lx_problem(c, line, "%s: point \"%s\": polarity is \"yes\" or \"no\", not \"%s\"", what,
+                       pt->text ? pt->text : "", pol);
+    }
     if (lx_field(c, t, "weight") != LUA_TNIL &&
         !(lx_finite_number(c->L, -1, &pt->weight) && pt->weight > 0 && pt->weight <= 100))
         lx_problem(c, line, "%s: a point's weight must be a number in (0, 100]", what);

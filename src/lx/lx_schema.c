@@ -23,8 +23,8 @@ static const char *const choice_keys[] = {EXERCISE_KEYS, "options", NULL};
 static const char *const freetext_keys[] = {EXERCISE_KEYS, "points", "answer", "misconceptions",
                                             NULL};
 static const char *const option_keys[] = {"text", "correct", "why", NULL};
-static const char *const point_keys[] = {"text",  "accept", "about", "said",
-                                         "short", "weight", NULL};
+static const char *const point_keys[] = {"text",  "accept", "about",    "said",
+                                         "short", "weight", "polarity", NULL};
 static const char *const misconception_keys[] = {"about", "said", "why", NULL};
 
 static const struct lx_shape_info shapes[LX_SHAPE__COUNT] = {
