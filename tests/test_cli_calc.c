@@ -97,6 +97,53 @@ static void test_seed_example_human(void **state)
     run_free(&r);
 }
 
+/* The human output reads by the rules of kvt_format.h: three significant
+ * digits by magnitude, vLLM's own precision where a line mirrors its log,
+ * the GPU count where the weights are split. */
+static void test_human_figures_read_well(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want;
+    } rows[] = {
+        /* 7.8948 GiB given: vLLM logs "Available KV cache memory: 7.89 GiB" */
+        {"calc --model qwen2.5-7b --kv-budget-gib 7.8948",
+         "(--kv-budget-gib)                = 7.89 GiB"},
+        {"calc --model qwen2.5-7b --kv-budget-gib 7.8948", "  7.89 GiB ÷ 896 KiB per block id"},
+        /* 80 x 0.92 = 73.6 GiB; 7,615,616,512 x 2 B = 15,231,233,024 B = 14.185 GiB;
+         * 73.6 - 14.185 = 59.415 GiB: the budget as vLLM writes it, the weights by size */
+        {"calc --model qwen2.5-7b --gpu h100", "16 bits                    = 14.2 GiB"},
+        {"calc --model qwen2.5-7b --gpu h100",
+         "KV budget                                            = 59.41 GiB"},
+        /* batch 1, context 0: 15,231,233,024 B = 15.23 GB read a step, three digits */
+        {"calc --model qwen2.5-7b --gpu h100", "3,352 GB/s ÷ 15.2 GB "},
+        /* Llama-3.1-70B on 4 H100s: 70,553,706,496 x 2 B / 4 = 35,276,853,248 B = 32.85 GiB */
+        {"calc --model llama-3.1-70b --gpu h100 --tp 4",
+         "70.55B params × 16 bits / 4 GPUs          = 32.9 GiB"},
+        /* 4 x 989 TFLOP/s = 3,956, grouped */
+        {"calc --model llama-3.1-70b --gpu h100 --tp 4", "compute: 3,956 TFLOP/s"},
+        /* 70.55 GB x 2 B = 141.11 GB read a step: "141 GB" */
+        {"calc --model llama-3.1-70b --gpu h100 --tp 4", "13,408 GB/s ÷ 141 GB "},
+        {"calc --model llama-3.1-70b --gpu h100 --tp 4 --pp 2", "/ 8 GPUs"},
+    };
+    char *env[] = {"LC_ALL=C.UTF-8", NULL};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char buf[256];
+        char *argv[MAX_ARGS] = {(char *)run_kvtutor_path()};
+        int argc = 1;
+        struct run_result r;
+        snprintf(buf, sizeof buf, "%s", rows[i].args);
+        for (char *tok = strtok(buf, " "); tok && argc < MAX_ARGS - 1; tok = strtok(NULL, " "))
+            argv[argc++] = tok;
+        argv[argc] = NULL;
+        assert_int_equal(run_cmd(argv, env, &r), 0);
+        assert_int_equal(r.status, 0);
+        if (!strstr(r.out, rows[i].want))
+            fail_msg("kvtutor %s: no \"%s\" in:\n%s", rows[i].args, rows[i].want, r.out);
+        run_free(&r);
+    }
+}
+
 static void test_decode_ceiling_hand_arithmetic(void **state)
 {
     (void)state;
@@ -500,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_seed_example_json),
         cmocka_unit_test(test_seed_example_human),
         cmocka_unit_test(test_decode_ceiling_hand_arithmetic),
+        cmocka_unit_test(test_human_figures_read_well),
         cmocka_unit_test(test_decode_ceiling_is_the_lower),
         cmocka_unit_test(test_weights_do_not_fit_is_a_result),
         cmocka_unit_test(test_flags_override_preset),

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <locale.h>
 
 #include "kvt_format.h"
 #include "kvt_text.h"
@@ -145,6 +146,115 @@ static void test_rates_by_their_size(void **state)
         assert_string_equal(kvt_fmt_rate(rows[i].v, buf, sizeof buf), rows[i].want);
 }
 
+/* The formatting rules of kvt_format.h, one row per case, each expected
+ * text from hand arithmetic. */
+enum fmt_kind { F_BYTES, F_AMOUNT, F_VLLM_GIB, F_PERCENT, F_SHORTEST, F_RATE };
+
+static const struct {
+    enum fmt_kind kind;
+    double v;
+    const char *want;
+} fmt_rows[] = {
+    /* bytes, three significant digits by magnitude */
+    {F_BYTES, 57344, "56 KiB"},         /* 57,344 / 1,024 = 56 */
+    {F_BYTES, 469762048, "448 MiB"},    /* 448 x 1,048,576 */
+    {F_BYTES, 1879048192, "1.75 GiB"},  /* 1.75 x 1,073,741,824 */
+    {F_BYTES, 8476921856, "7.89 GiB"},  /* 8,476,921,856 / 2^30 = 7.8947 */
+    {F_BYTES, 15231233024, "14.2 GiB"}, /* 7,615,616,512 x 2 B / 2^30 = 14.185 */
+    {F_BYTES, 63796165222, "59.4 GiB"}, /* 80 GiB x 0.92 - 14.185 GiB = 59.415 */
+    {F_BYTES, 70272, "68.6 KiB"},       /* 61 x 1,152 B = 70,272 B / 1,024 = 68.625 */
+    {F_BYTES, 1310720, "1.25 MiB"},     /* 10 x 128 KiB */
+    {F_BYTES, 640, "640 B"},            /* under 1 KiB: whole bytes */
+    {F_BYTES, 0, "0 B"},                /* */
+    {F_BYTES, 1073217536, "1 GiB"},     /* 1,023.5 MiB rounds to 1,024 MiB = 1 GiB */
+    {F_BYTES, 1125899906842624.0 * 2048, "2,048 PiB"}, /* past the last unit: grouped */
+    /* amounts */
+    {F_AMOUNT, 141.11, "141"},      /* whole from 100 */
+    {F_AMOUNT, 3956, "3,956"},      /* 4 x 989 TFLOP/s, grouped */
+    {F_AMOUNT, 15.23, "15.2"},      /* one decimal from 10 */
+    {F_AMOUNT, 7.894, "7.89"},      /* two from 1 */
+    {F_AMOUNT, 2.50, "2.5"},        /* trailing zero dropped */
+    {F_AMOUNT, 0.00875, "0.00875"}, /* 2% of 0.4375: three significant */
+    {F_AMOUNT, 0.5, "0.5"},         /* */
+    {F_AMOUNT, -0.0001, "-0.0001"}, /* */
+    {F_AMOUNT, 0, "0"},             /* */
+    /* as vLLM prints "Available KV cache memory: %.2f GiB" */
+    {F_VLLM_GIB, 8476921856, "7.89 GiB"},     /* 7.8947 */
+    {F_VLLM_GIB, 42949672960.0, "40.00 GiB"}, /* 40 x 2^30: vLLM keeps the zeros */
+    /* percentages */
+    {F_PERCENT, 0.83, "83%"},            /* whole from 10% */
+    {F_PERCENT, 0.045, "4.5%"},          /* one decimal below */
+    {F_PERCENT, 299.0 / 300.0, "99.7%"}, /* 99.67%: not rounded to all */
+    {F_PERCENT, 1.0, "100%"},            /* */
+    {F_PERCENT, 0.0001, "0.01%"},        /* not rounded to nothing */
+    {F_PERCENT, 0, "0%"},                /* */
+    /* the shortest text that reads back as the same double */
+    {F_SHORTEST, 0.8, "0.8"},                       /* %.17g: 0.80000000000000004 */
+    {F_SHORTEST, 0.92, "0.92"},                     /* %.17g: 0.92000000000000004 */
+    {F_SHORTEST, 0.1 + 0.2, "0.30000000000000004"}, /* not 0.3: 17 digits needed */
+    {F_SHORTEST, 33.951171875, "33.951171875"},     /* 69,532 / 2,048, exact in binary */
+    {F_SHORTEST, 3352, "3352"},                     /* */
+    {F_SHORTEST, 1e-7, "1e-07"},                    /* */
+    {F_SHORTEST, -2.5, "-2.5"},                     /* */
+    /* rates, as before: one decimal below 100 */
+    {F_RATE, 66.24, "66.2"},        /* */
+    {F_RATE, 220074.11, "220,074"}, /* */
+};
+
+static void run_fmt_rows(const char *locale)
+{
+    char buf[64];
+
+    if (!setlocale(LC_ALL, locale)) {
+        print_message("locale %s not installed: skipped\n", locale);
+        return;
+    }
+    for (size_t i = 0; i < sizeof fmt_rows / sizeof fmt_rows[0]; i++) {
+        double v = fmt_rows[i].v;
+        const char *got = fmt_rows[i].kind == F_BYTES      ? kvt_fmt_bytes(v, buf, sizeof buf)
+                          : fmt_rows[i].kind == F_AMOUNT   ? kvt_fmt_amount(v, buf, sizeof buf)
+                          : fmt_rows[i].kind == F_VLLM_GIB ? kvt_fmt_gib_vllm(v, buf, sizeof buf)
+                          : fmt_rows[i].kind == F_PERCENT  ? kvt_fmt_percent(v, buf, sizeof buf)
+                          : fmt_rows[i].kind == F_SHORTEST ? kvt_fmt_shortest(v, buf, sizeof buf)
+                                                           : kvt_fmt_rate(v, buf, sizeof buf);
+        if (strcmp(got, fmt_rows[i].want) != 0)
+            print_error("row %zu under %s: want \"%s\", got \"%s\"\n", i, locale, fmt_rows[i].want,
+                        got);
+        assert_string_equal(got, fmt_rows[i].want);
+    }
+    setlocale(LC_ALL, "C");
+}
+
+/* The same text under a decimal-comma locale: the locale never reaches it. */
+static void test_format_rules_in_every_locale(void **state)
+{
+    (void)state;
+    run_fmt_rows("C");
+    run_fmt_rows("C.UTF-8");
+    run_fmt_rows("de_DE.UTF-8");
+}
+
+/* Counts with their nouns, dates and times as ISO 8601 in UTC. */
+static void test_counts_and_dates(void **state)
+{
+    (void)state;
+    char buf[64];
+    assert_string_equal(kvt_fmt_count(1, "sequence", "sequences", buf, sizeof buf), "1 sequence");
+    assert_string_equal(kvt_fmt_count(0, "sequence", "sequences", buf, sizeof buf), "0 sequences");
+    assert_string_equal(kvt_fmt_count(2048, "block", "blocks", buf, sizeof buf), "2,048 blocks");
+    /* 1970 to 2025: 55 years of 365 days + 14 leap days (1972..2024) = 20,089;
+     * January to November 2025: 334 days; 20,089 + 334 = 20,423 */
+    assert_string_equal(kvt_fmt_date(20423, buf, sizeof buf), "2025-12-01");
+    assert_string_equal(kvt_fmt_date(0, buf, sizeof buf), "1970-01-01");
+    /* 2000-03-01: 30 years = 10,950 + 7 leap days (1972..1996) = 10,957 days to
+     * 2000-01-01, + 31 + 29 (2000 is a leap year) = 11,017 */
+    assert_string_equal(kvt_fmt_date(11017, buf, sizeof buf), "2000-03-01");
+    assert_string_equal(kvt_fmt_date(11016, buf, sizeof buf), "2000-02-29");
+    /* 20,423 x 86,400 = 1,764,547,200; + 10 h 44 min 5 s = 38,645 s */
+    assert_string_equal(kvt_fmt_utc(1764585845, buf, sizeof buf), "2025-12-01T10:44:05Z");
+    assert_string_equal(kvt_fmt_utc(-1, buf, sizeof buf), "1969-12-31T23:59:59Z");
+}
+
 static void test_widths_and_wrapping(void **state)
 {
     (void)state;
@@ -209,6 +319,8 @@ int main(void)
         cmocka_unit_test(test_widths_and_wrapping),
         cmocka_unit_test(test_fit_a_cell),
         cmocka_unit_test(test_rates_by_their_size),
+        cmocka_unit_test(test_format_rules_in_every_locale),
+        cmocka_unit_test(test_counts_and_dates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

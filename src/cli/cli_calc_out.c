@@ -207,12 +207,14 @@ static void budget(FILE *out, const struct calc_view *v)
     const struct cli_glyphs *g = cli_glyphs();
     const struct kv_result *r = &v->r;
     const struct kv_deploy *d = &r->deploy;
-    char left[200], num[32], b1[32], b2[32];
+    char left[200], num[32], b1[32], b2[32], gpus[32] = "";
 
     fputs("\nMemory on one GPU\n", out);
+    /* the budget is vLLM's "Available KV cache memory": written as vLLM
+     * writes it (two decimals of GiB) so the two can be held side by side */
     if (r->budget_given) {
         line(out, "KV budget, as given (--kv-budget-gib)",
-             kvt_fmt_bytes((double)r->kv_budget_bytes, b1, sizeof b1));
+             kvt_fmt_gib_vllm((double)r->kv_budget_bytes, b1, sizeof b1));
         return;
     }
     if (!r->has_budget) {
@@ -225,20 +227,20 @@ static void budget(FILE *out, const struct calc_view *v)
              kvt_fmt_real(d->gpu_mem_gib, 2, b1, sizeof b1), g->times,
              kvt_fmt_real(d->util, 3, num, sizeof num));
     line(out, left, kvt_fmt_bytes((double)r->usable_bytes, b2, sizeof b2));
+    if (d->tp * d->pp > 1)
+        snprintf(gpus, sizeof gpus, " / %u GPUs", d->tp * d->pp);
     if (r->model.weights_gib > 0)
         snprintf(left, sizeof left, "%s weights: %s GiB measured%s", g->minus,
-                 kvt_fmt_real(r->model.weights_gib, 2, num, sizeof num),
-                 d->tp * d->pp > 1 ? ", split over the GPUs" : "");
+                 kvt_fmt_real(r->model.weights_gib, 2, num, sizeof num), gpus);
     else
         snprintf(left, sizeof left, "%s weights: %sB params %s %s bits%s", g->minus,
                  kvt_fmt_real(r->model.params_b, 2, num, sizeof num), g->times,
-                 kvt_fmt_real(kv_dtype_weight_bits(r->weights_dtype), 3, b1, sizeof b1),
-                 d->tp * d->pp > 1 ? " / GPUs" : "");
+                 kvt_fmt_real(kv_dtype_weight_bits(r->weights_dtype), 3, b1, sizeof b1), gpus);
     line(out, left, kvt_fmt_bytes((double)r->weights_bytes, b2, sizeof b2));
     snprintf(left, sizeof left, "%s overhead: activations, CUDA graphs%s", g->minus,
              v->overhead_given ? "" : " (not given)");
     line(out, left, kvt_fmt_bytes((double)r->overhead_bytes, b2, sizeof b2));
-    line(out, "KV budget", kvt_fmt_bytes((double)r->kv_budget_bytes, b2, sizeof b2));
+    line(out, "KV budget", kvt_fmt_gib_vllm((double)r->kv_budget_bytes, b2, sizeof b2));
 }
 
 static void capacity(FILE *out, const struct kv_result *r)
@@ -253,7 +255,7 @@ static void capacity(FILE *out, const struct kv_result *r)
         snprintf(left, sizeof left, "--num-gpu-blocks-override, whatever the memory");
     else
         snprintf(left, sizeof left, "%s %s %s per block id",
-                 kvt_fmt_bytes((double)r->kv_budget_bytes, b1, sizeof b1), g->divide,
+                 kvt_fmt_gib_vllm((double)r->kv_budget_bytes, b1, sizeof b1), g->divide,
                  kvt_fmt_bytes((double)r->block_set_bytes, b2, sizeof b2));
     snprintf(right, sizeof right, "%s blocks (%s tokens)",
              kvt_fmt_int(r->num_gpu_blocks, n1, sizeof n1),
@@ -262,6 +264,7 @@ static void capacity(FILE *out, const struct kv_result *r)
     if (r->has_concurrency) {
         snprintf(left, sizeof left, "%s blocks %s %s per sequence", n1, g->divide,
                  kvt_fmt_int(r->blocks_per_request, n3, sizeof n3));
+        /* vLLM's "Maximum concurrency for N tokens per request: 33.95x" */
         snprintf(right, sizeof right, "%s concurrent sequences",
                  kvt_fmt_real(r->max_concurrency, 2, b1, sizeof b1));
         line(out, left, right);
@@ -304,7 +307,7 @@ static void decode_line(FILE *out, const struct kv_result *r, uint64_t batch, ui
     snprintf(left, sizeof left, "batch %s at %s tokens: %s GB/s %s %s GB",
              kvt_fmt_int(batch, n_batch, sizeof n_batch), kvt_fmt_int(context, n_ctx, sizeof n_ctx),
              kvt_fmt_rate(r->deploy.bandwidth_gbps * r->deploy.tp, n_bw, sizeof n_bw), g->divide,
-             kvt_fmt_real(bytes / 1e9, 2, n_gb, sizeof n_gb));
+             kvt_fmt_amount(bytes / 1e9, n_gb, sizeof n_gb));
     snprintf(right, sizeof right, "%s tok/s", kvt_fmt_rate(tps, n_tps, sizeof n_tps));
     line(out, left, right);
 }
@@ -334,7 +337,7 @@ static void decode(FILE *out, const struct kv_result *r)
     if (r->has_compute) {
         char left[200], right[64];
         snprintf(left, sizeof left, "compute: %s TFLOP/s %s %s",
-                 kvt_fmt_real(d->tflops * d->tp, 1, n1, sizeof n1), g->divide,
+                 kvt_fmt_amount(d->tflops * d->tp, n1, sizeof n1), g->divide,
                  "(2 × active parameters)");
         snprintf(right, sizeof right, "%s tok/s",
                  kvt_fmt_rate(r->decode_tokens_per_s_compute, n2, sizeof n2));
@@ -368,7 +371,7 @@ static void decode(FILE *out, const struct kv_result *r)
     if (r->compute_bound_ever)
         fprintf(out, "  it turns compute-bound from batch %s at %s tokens (%s TFLOP/s)\n",
                 kvt_fmt_int(r->compute_bound_batch, n1, sizeof n1),
-                kvt_fmt_int(d->context, n2, sizeof n2), kvt_fmt_real(d->tflops, 1, n3, sizeof n3));
+                kvt_fmt_int(d->context, n2, sizeof n2), kvt_fmt_amount(d->tflops, n3, sizeof n3));
     else
         fputs("  KV reads grow as fast as the FLOPs, so it never turns compute-bound\n", out);
 }

@@ -1,8 +1,26 @@
 #include "kvt_format.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* printf writes LC_NUMERIC's decimal point; the text here always has '.'.
+ * printf never groups without the ' flag, so the point is the only
+ * locale-dependent part of its output. */
+static char *c_point(char *buf)
+{
+    const char *dp = localeconv()->decimal_point;
+    size_t n = dp ? strlen(dp) : 0;
+    char *at;
+
+    if (n == 0 || (n == 1 && dp[0] == '.') || !(at = strstr(buf, dp)))
+        return buf;
+    *at = '.';
+    memmove(at + 1, at + n, strlen(at + n) + 1);
+    return buf;
+}
 
 const char *kvt_fmt_int(uint64_t v, char *buf, size_t cap)
 {
@@ -10,6 +28,8 @@ const char *kvt_fmt_int(uint64_t v, char *buf, size_t cap)
     int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
     size_t o = 0;
 
+    if (cap == 0)
+        return buf;
     for (int i = 0; i < n && o + 2 < cap; i++) {
         if (i > 0 && (n - i) % 3 == 0)
             buf[o++] = ',';
@@ -19,16 +39,20 @@ const char *kvt_fmt_int(uint64_t v, char *buf, size_t cap)
     return buf;
 }
 
-const char *kvt_fmt_real(double v, int decimals, char *buf, size_t cap)
+const char *kvt_fmt_count(uint64_t n, const char *one, const char *many, char *buf, size_t cap)
 {
-    char *dot;
-    size_t n;
+    char num[32];
+    snprintf(buf, cap, "%s %s", kvt_fmt_int(n, num, sizeof num), n == 1 ? one : many);
+    return buf;
+}
 
-    snprintf(buf, cap, "%.*f", decimals, v);
-    dot = strchr(buf, '.');
-    if (!dot)
+/* Drops trailing zeros after the point, and the point when nothing follows. */
+static char *trim_zeros(char *buf)
+{
+    size_t n = strlen(buf);
+
+    if (!strchr(buf, '.'))
         return buf;
-    n = strlen(buf);
     while (n > 0 && buf[n - 1] == '0')
         buf[--n] = '\0';
     if (n > 0 && buf[n - 1] == '.')
@@ -36,37 +60,179 @@ const char *kvt_fmt_real(double v, int decimals, char *buf, size_t cap)
     return buf;
 }
 
-const char *kvt_fmt_bytes(double bytes, char *buf, size_t cap)
+const char *kvt_fmt_real(double v, int decimals, char *buf, size_t cap)
 {
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    size_t u = 0;
-    char num[48];
+    snprintf(buf, cap, "%.*f", decimals, v);
+    trim_zeros(c_point(buf));
+    if (strcmp(buf, "-0") == 0) /* -0.0001 at 2 decimals */
+        snprintf(buf, cap, "0");
+    return buf;
+}
 
-    while (bytes >= 1024.0 && u + 1 < sizeof units / sizeof units[0]) {
-        bytes /= 1024.0;
-        u++;
-    }
-    /* three significant decimals for fractions, none for whole values */
-    kvt_fmt_real(bytes, u == 0 ? 0 : (bytes < 10 ? 4 : 2), num, sizeof num);
-    snprintf(buf, cap, "%s %s", num, units[u]);
+/* A whole value, grouped, with its sign. */
+static const char *grouped(double v, char *buf, size_t cap)
+{
+    char digits[40];
+    double r = fabs(round(v));
+
+    if (r >= 9.2e18) /* past what the grouping's integer holds */
+        snprintf(buf, cap, "%.0f", v);
+    else
+        snprintf(buf, cap, "%s%s", v < 0 && r > 0 ? "-" : "",
+                 kvt_fmt_int((uint64_t)r, digits, sizeof digits));
     return buf;
 }
 
 const char *kvt_fmt_number(double v, int decimals, char *buf, size_t cap)
 {
-    char digits[40];
-    if (v == floor(v) && fabs(v) < 1e15) {
-        kvt_fmt_int((uint64_t)fabs(v), digits, sizeof digits);
-        snprintf(buf, cap, "%s%s", v < 0 ? "-" : "", digits);
+    if (v == floor(v) && fabs(v) < 1e15)
+        return grouped(v, buf, cap);
+    return kvt_fmt_real(v, decimals, buf, cap);
+}
+
+/* The decimals that give `v` about three significant digits. */
+static int amount_decimals(double v)
+{
+    double a = fabs(v);
+    int d;
+
+    if (a >= 100 || a == 0)
+        return 0;
+    if (a >= 10)
+        return 1;
+    if (a >= 1)
+        return 2;
+    d = 2 - (int)floor(log10(a));
+    return d > 12 ? 12 : d;
+}
+
+const char *kvt_fmt_amount(double v, char *buf, size_t cap)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, cap, "%g", v);
         return buf;
     }
-    return kvt_fmt_real(v, decimals, buf, cap);
+    if (fabs(v) >= 100)
+        return grouped(v, buf, cap);
+    return kvt_fmt_real(v, amount_decimals(v), buf, cap); /* 99.96 -> "100", as above */
 }
 
 const char *kvt_fmt_rate(double v, char *buf, size_t cap)
 {
-    /* past 2^63 a whole number no longer fits the grouping's integer */
-    if (v >= 100 && v < 9.2e18)
-        return kvt_fmt_int((uint64_t)llround(v), buf, cap);
-    return kvt_fmt_real(v, v >= 100 ? 0 : 1, buf, cap);
+    if (isfinite(v) && fabs(v) >= 100)
+        return grouped(v, buf, cap);
+    return kvt_fmt_real(v, 1, buf, cap);
+}
+
+const char *kvt_fmt_bytes(double bytes, char *buf, size_t cap)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    const size_t last = sizeof units / sizeof units[0] - 1;
+    size_t u = 0;
+    char num[64];
+
+    if (!isfinite(bytes) || bytes < 0) {
+        snprintf(buf, cap, "%g B", bytes);
+        return buf;
+    }
+    while (bytes >= 1024.0 && u < last) {
+        bytes /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        grouped(bytes, num, sizeof num);
+    else
+        kvt_fmt_amount(bytes, num, sizeof num);
+    /* 1023.6 MiB rounds to 1,024 MiB: that is 1 GiB */
+    if (u < last && strcmp(num, "1,024") == 0) {
+        u++;
+        snprintf(num, sizeof num, "1");
+    }
+    snprintf(buf, cap, "%s %s", num, units[u]);
+    return buf;
+}
+
+const char *kvt_fmt_gib_vllm(double bytes, char *buf, size_t cap)
+{
+    /* vllm/v1/worker/gpu_worker.py: "Available KV cache memory: %.2f GiB" */
+    char num[64];
+    snprintf(num, sizeof num, "%.2f", bytes / (1024.0 * 1024.0 * 1024.0));
+    snprintf(buf, cap, "%s GiB", c_point(num));
+    return buf;
+}
+
+const char *kvt_fmt_percent(double fraction, char *buf, size_t cap)
+{
+    double p = fraction * 100.0;
+    char num[64];
+    int d = fabs(p) >= 10 ? 0 : 1;
+
+    if (!isfinite(p)) {
+        snprintf(buf, cap, "%g%%", p);
+        return buf;
+    }
+    /* an almost-all or an almost-nothing must not read as all or nothing */
+    for (; d < 6; d++) {
+        kvt_fmt_real(p, d, num, sizeof num);
+        if ((strcmp(num, "100") != 0 || p == 100) && (strcmp(num, "0") != 0 || p == 0))
+            break;
+    }
+    snprintf(buf, cap, "%s%%", num);
+    return buf;
+}
+
+const char *kvt_fmt_shortest(double v, char *buf, size_t cap)
+{
+    char num[40];
+
+    if (!isfinite(v)) {
+        snprintf(buf, cap, "%g", v);
+        return buf;
+    }
+    /* strtod and snprintf agree on the locale's point, so the test is fair
+     * in any locale; the point becomes '.' only after it */
+    for (int p = 1; p <= 17; p++) {
+        snprintf(num, sizeof num, "%.*g", p, v);
+        if (strtod(num, NULL) == v)
+            break;
+    }
+    snprintf(buf, cap, "%s", c_point(num));
+    return buf;
+}
+
+/* Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
+ * civil_from_days: eras of 400 years, years starting in March). */
+static void civil(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    unsigned doe = (unsigned)(z - era * 146097);
+    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    unsigned mp = (5 * doy + 2) / 153;
+
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+const char *kvt_fmt_date(int64_t day, char *buf, size_t cap)
+{
+    int64_t y;
+    unsigned m, d;
+
+    civil(day, &y, &m, &d);
+    snprintf(buf, cap, "%04lld-%02u-%02u", (long long)y, m, d);
+    return buf;
+}
+
+const char *kvt_fmt_utc(int64_t seconds, char *buf, size_t cap)
+{
+    int64_t day = seconds >= 0 ? seconds / 86400 : -((-seconds + 86399) / 86400);
+    int64_t s = seconds - day * 86400;
+    char date[32];
+
+    snprintf(buf, cap, "%sT%02d:%02d:%02dZ", kvt_fmt_date(day, date, sizeof date), (int)(s / 3600),
+             (int)(s / 60 % 60), (int)(s % 60));
+    return buf;
 }
