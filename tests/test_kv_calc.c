@@ -1089,6 +1089,7 @@ static void test_pp_stages_as_vllm_deals_them(void **state)
     struct kv_model m = llama8b();
     struct kv_deploy d;
     struct kv_result r;
+    enum kv_field bad, other;
     (void)state;
 
     for (uint32_t k = 0; k < 3; k++)
@@ -1107,6 +1108,32 @@ static void test_pp_stages_as_vllm_deals_them(void **state)
     assert_int_equal(kv_calc(&m, &d, &r, NULL, NULL), KVT_E_OK);
     assert_int_equal(r.tensors_per_gpu, 11);
     assert_int_equal(r.block_set_bytes, 720896);
+
+    /* VLLM_PP_LAYER_PARTITION=8,8,16 (get_pp_indices takes the list as given):
+     * the last stage holds 16 layers, a block set of 16 x 65,536 B = 1,048,576 B;
+     * a 10 GiB budget = 10,737,418,240 B holds 10,240 blocks (11 layers: 14,894) */
+    d.pp_partition[0] = 8, d.pp_partition[1] = 8, d.pp_partition[2] = 16;
+    d.pp_partition_n = 3;
+    d.kv_budget_gib = 10;
+    assert_int_equal(kv_calc(&m, &d, &r, NULL, NULL), KVT_E_OK);
+    assert_int_equal(r.tensors_per_gpu, 16);
+    assert_int_equal(r.block_set_bytes, 1048576);
+    assert_int_equal(r.num_gpu_blocks, 10240);
+    /* vLLM's two checks: len(partitions) == pp_size, sum == num_hidden_layers */
+    d.pp_partition_n = 2;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_PP_PARTITION_COUNT);
+    assert_int_equal(bad, KV_FIELD_PP_PARTITION);
+    assert_int_equal(other, KV_FIELD_PP);
+    d.pp_partition_n = 3;
+    d.pp_partition[2] = 15;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_PP_PARTITION_SUM);
+    assert_int_equal(other, KV_FIELD_LAYERS);
+    /* an EAGLE draft's layers have no place in a hand-written split */
+    d.pp_partition[2] = 16;
+    d.spec_method = KV_SPEC_EAGLE;
+    d.spec_tokens = 3;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_CONFLICT);
+    assert_int_equal(other, KV_FIELD_SPEC_METHOD);
 }
 
 static void test_bad_deployments(void **state)

@@ -35,6 +35,7 @@ enum flag_id {
     F_KV_BUDGET_GIB,
     F_TP,
     F_PP,
+    F_PP_PARTITION,
     F_BLOCK_SIZE,
     F_MAX_MODEL_LEN,
     F_MAX_NUM_BATCHED_TOKENS,
@@ -127,6 +128,9 @@ static const struct cli_flag flags[F__COUNT] = {
               .umax = KV_MAX_PARALLEL, .help = "tensor-parallel degree (default 1)"},
     [F_PP] = {"--pp", "--pipeline-parallel-size", "N", K_UINT, S_DEPLOY, KV_FIELD_PP,
               .umax = KV_MAX_PARALLEL, .help = "pipeline-parallel degree (default 1)"},
+    [F_PP_PARTITION] = {"--pp-partition", "--pp-layer-partition", "LIST", K_STR, S_DEPLOY,
+                        KV_FIELD_PP_PARTITION,
+                        .help = "layers per pipeline stage, as VLLM_PP_LAYER_PARTITION: 20,20,21"},
     [F_BLOCK_SIZE] = {"--block-size", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_BLOCK_SIZE,
                       .umax = KV_MAX_BLOCK_SIZE, .help = "tokens per KV block (default 16)"},
     [F_MAX_MODEL_LEN] = {"--max-model-len", "--seq", "N", K_UINT, S_DEPLOY, KV_FIELD_MAX_MODEL_LEN,
@@ -301,6 +305,40 @@ static const char *parse_memory_bytes(const char *text, uint64_t *out)
     return cli_parse_uint(buf, UINT64_MAX, true, out);
 }
 
+/* --pp-partition as vLLM reads VLLM_PP_LAYER_PARTITION (vllm/distributed/
+ * utils.py, get_pp_indices): whole numbers separated by commas, blanks around
+ * each allowed; the count and the sum are kv_calc's to check. */
+static const char *parse_partition(const char *text, struct kv_deploy *d)
+{
+    const char *p = text;
+
+    d->pp_partition_n = 0;
+    for (;;) {
+        char buf[24];
+        size_t n = strcspn(p, ",");
+        const char *s = p, *e = p + n;
+        uint64_t v;
+        while (s < e && (*s == ' ' || *s == '\t'))
+            s++;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        if (e == s || (size_t)(e - s) >= sizeof buf)
+            return "is not a list of layer counts separated by commas (vLLM: Invalid partition "
+                   "string)";
+        memcpy(buf, s, (size_t)(e - s));
+        buf[e - s] = '\0';
+        if (cli_parse_uint(buf, KV_MAX_DIM, true, &v) != NULL)
+            return "is not a list of layer counts separated by commas (vLLM: Invalid partition "
+                   "string)";
+        if (d->pp_partition_n == KV_MAX_PP_STAGES)
+            return "lists more stages than kvtutor takes (64)";
+        d->pp_partition[d->pp_partition_n++] = (uint32_t)v;
+        if (p[n] == '\0')
+            return NULL;
+        p += n + 1;
+    }
+}
+
 /* The engine flags whose values are words. */
 static int parse_engine(const struct cli_args *a, struct kv_deploy *d)
 {
@@ -335,6 +373,8 @@ static int parse_engine(const struct cli_args *a, struct kv_deploy *d)
                                a->text[F_MAMBA_CACHE_MODE]);
         d->mamba_mode = modes[i].m;
     }
+    if (a->given[F_PP_PARTITION] && (why = parse_partition(a->text[F_PP_PARTITION], d)) != NULL)
+        return usage_error("--pp-partition %s: %s", a->text[F_PP_PARTITION], why);
     if (a->given[F_BACKEND] && !kv_backend_parse(a->text[F_BACKEND], &d->backend))
         return usage_error("--attention-backend %s: not one kvtutor sizes (%s)", a->text[F_BACKEND],
                            flags[F_BACKEND].help);
@@ -531,6 +571,30 @@ static int calc_error(const struct cli_args *a, enum kvt_err e, enum kv_field ba
     char b1[96], b2[96];
     int id = flag_for_field(bad);
 
+    if (e == KVT_E_PP_PARTITION_COUNT || e == KVT_E_PP_PARTITION_SUM) {
+        /* vLLM's own words for the two checks get_pp_indices makes */
+        uint64_t sum = 0;
+        for (uint32_t k = 0; k < d->pp_partition_n; k++)
+            sum += d->pp_partition[k];
+        if (e == KVT_E_PP_PARTITION_COUNT)
+            return usage_error("--pp-partition %s: %u stages listed for --pp %u (vLLM: "
+                               "len(partitions)=%u does not match pp_size=%u)",
+                               a->text[F_PP_PARTITION], d->pp_partition_n, d->pp, d->pp_partition_n,
+                               d->pp);
+        return usage_error("--pp-partition %s: %llu layers listed, the model has %u (vLLM: "
+                           "sum(partitions)=%llu does not match num_hidden_layers=%u)",
+                           a->text[F_PP_PARTITION], (unsigned long long)sum, m->layers,
+                           (unsigned long long)sum, m->layers);
+    }
+    if (e == KVT_E_CONFLICT && bad == KV_FIELD_PP_PARTITION)
+        return usage_error("--pp-partition %s: a hand-written split is modelled only when every "
+                           "layer holds the same kind of KV, and this model has %s, whose "
+                           "stages kvtutor does not place",
+                           a->text[F_PP_PARTITION],
+                           other == KV_FIELD_STATE_LAYERS ? "Mamba or linear-attention layers"
+                           : other == KV_FIELD_SLIDING_LAYERS
+                               ? "sliding-window layers beside full-attention ones"
+                               : "a speculative draft's layers");
     if (e == KVT_E_MISSING && bad == KV_FIELD_LAYERS)
         return usage_error("no model: give --model NAME, --config FILE, or --layers with "
                            "--kv-heads and --head-dim");

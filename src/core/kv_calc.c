@@ -257,6 +257,27 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
             (d->spec_method == KV_SPEC_MTP || d->spec_method == KV_SPEC_DRAFT))
             return fail(c, KVT_E_MISSING, KV_FIELD_SPEC_LAYERS, KV_FIELD_NONE);
     }
+    if (d->pp_partition_n > 0) {
+        /* vllm/distributed/utils.py, get_pp_indices with VLLM_PP_LAYER_PARTITION:
+         * one count a stage, adding up to num_hidden_layers */
+        uint64_t sum = 0;
+        if (d->pp_partition_n > KV_MAX_PP_STAGES)
+            return fail(c, KVT_E_RANGE, KV_FIELD_PP_PARTITION, KV_FIELD_NONE);
+        /* the split is by decoder layer; which of them hold KV of which kind
+         * (recurrent, sliding, a draft's) depends on a layer pattern not modelled */
+        if (m->state_layers > 0)
+            return fail(c, KVT_E_CONFLICT, KV_FIELD_PP_PARTITION, KV_FIELD_STATE_LAYERS);
+        if (m->sliding_layers > 0 && m->sliding_layers < m->layers)
+            return fail(c, KVT_E_CONFLICT, KV_FIELD_PP_PARTITION, KV_FIELD_SLIDING_LAYERS);
+        if (d->spec_method != KV_SPEC_NONE && d->spec_method != KV_SPEC_NGRAM)
+            return fail(c, KVT_E_CONFLICT, KV_FIELD_PP_PARTITION, KV_FIELD_SPEC_METHOD);
+        if (d->pp_partition_n != d->pp)
+            return fail(c, KVT_E_PP_PARTITION_COUNT, KV_FIELD_PP_PARTITION, KV_FIELD_PP);
+        for (uint32_t k = 0; k < d->pp_partition_n; k++)
+            sum += d->pp_partition[k];
+        if (sum != m->layers)
+            return fail(c, KVT_E_PP_PARTITION_SUM, KV_FIELD_PP_PARTITION, KV_FIELD_LAYERS);
+    }
     if ((unsigned)d->mamba_mode > KV_MAMBA_ALL)
         return fail(c, KVT_E_RANGE, KV_FIELD_MAMBA_CACHE_MODE, KV_FIELD_NONE);
     /* align and all checkpoint states for prefix caching, which they need */
@@ -440,7 +461,8 @@ static enum kvt_err shape(struct kv_result *r, struct check *c)
      * the same number of blocks, so the fullest stage sets the block's bytes. */
     r->tensors_per_gpu = 0;
     for (uint32_t k = 0; k < d->pp; k++) {
-        uint32_t held = kv_calc_pp_stage_layers(r->group_size, d->pp, k);
+        uint32_t held = d->pp_partition_n > 0 ? d->pp_partition[k]
+                                              : kv_calc_pp_stage_layers(r->group_size, d->pp, k);
         if (held > r->tensors_per_gpu)
             r->tensors_per_gpu = held;
     }

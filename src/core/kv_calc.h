@@ -50,6 +50,7 @@
 #define KV_MAX_GIB        1048576.0           /* any memory figure, GiB (1 PiB) */
 #define KV_MAX_PARAMS_B   1000000.0           /* parameters, billions */
 #define KV_MAX_RATE       1.0e9               /* GB/s or TFLOP/s */
+#define KV_MAX_PP_STAGES  64u                 /* stages a hand-written layer partition may list */
 
 /* Every input field by name, so an error can say which one is at fault. */
 #define KV_FIELDS(X)                                                                               \
@@ -95,7 +96,8 @@
     X(MAMBA_CACHE_MODE, "mamba_cache_mode")                                                        \
     X(NUM_GPU_BLOCKS_OVERRIDE, "num_gpu_blocks_override")                                          \
     X(KV_CACHE_MEMORY_BYTES, "kv_cache_memory_bytes")                                              \
-    X(ATTENTION_BACKEND, "attention_backend")
+    X(ATTENTION_BACKEND, "attention_backend")                                                      \
+    X(PP_PARTITION, "pp_partition")
 
 enum kv_field {
 #define KV_FIELD_ENUM(name, str) KV_FIELD_##name,
@@ -200,8 +202,12 @@ struct kv_deploy {
     double overhead_gib;         /* activations + non-torch + CUDA graphs, per GPU */
     double kv_budget_gib;        /* vLLM's "Available KV cache memory" (0 = compute it) */
     uint32_t tp, pp;             /* tensor / pipeline parallel degree */
-    uint32_t block_size;         /* tokens per KV block; MLA backends fix theirs, hybrids grow it */
-    uint64_t max_model_len;      /* tokens per request (0 = the model's max_position) */
+    /* VLLM_PP_LAYER_PARTITION: layers each pipeline stage holds, in order
+     * (n = 0: vLLM's own split, kv_calc_pp_stage_layers) */
+    uint32_t pp_partition[KV_MAX_PP_STAGES];
+    uint32_t pp_partition_n;
+    uint32_t block_size;    /* tokens per KV block; MLA backends fix theirs, hybrids grow it */
+    uint64_t max_model_len; /* tokens per request (0 = the model's max_position) */
     uint64_t max_num_batched_tokens;
     bool sync_scheduling;   /* --no-async-scheduling: one batch in flight per PP stage */
     bool no_prefix_caching; /* --no-prefix-caching: Mamba groups keep one running state */
@@ -347,7 +353,8 @@ uint64_t kv_calc_kv_read_bytes(const struct kv_result *res, uint64_t context);
 uint64_t kv_calc_in_flight_tokens(const struct kv_deploy *d);
 
 /* Layers pipeline stage `rank` of `pp` holds when `n` are split the way vLLM
- * splits them without VLLM_PP_LAYER_PARTITION (vllm/distributed/utils.py,
+ * splits them without VLLM_PP_LAYER_PARTITION (with one, kv_deploy's
+ * pp_partition lists them; kv_calc checks it as get_pp_indices does) (vllm/distributed/utils.py,
  * get_pp_indices): n / pp each, and the remainder one apiece to the stages
  * before the last, counting back from the second-to-last. 0 when rank >= pp
  * or pp is 0. */

@@ -17,6 +17,8 @@
     X(HEAD_DIM, "hidden size is not a multiple of the query heads")                                \
     X(SLIDING, "sliding-window layers need a window and cannot exceed the layer count")            \
     X(PP_LAYERS, "pipeline stages cannot outnumber the layers")                                    \
+    X(PP_PARTITION_COUNT, "the partition must list one layer count a pipeline stage")              \
+    X(PP_PARTITION_SUM, "the partition's layer counts must add up to the model's layers")          \
     X(OVERFLOW, "figures overflow 64-bit arithmetic")                                              \
     X(NOT_FOUND, "no such preset")                                                                 \
     X(PARSE, "malformed input")                                                                    \
