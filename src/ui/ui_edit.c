@@ -15,6 +15,7 @@ static size_t seq_len(unsigned char c)
 
 void ui_edit_clear(struct ui_edit *e)
 {
+    e->offered = false;
     e->len = e->cursor = 0;
     e->buf[0] = '\0';
     e->browsing = -1;
@@ -29,6 +30,12 @@ void ui_edit_set(struct ui_edit *e, const char *text)
     e->cursor = e->len;
 }
 
+void ui_edit_offer(struct ui_edit *e, const char *text)
+{
+    ui_edit_set(e, text);
+    e->offered = true;
+}
+
 void ui_edit_insert(struct ui_edit *e, uint32_t cp)
 {
     char enc[4];
@@ -36,6 +43,8 @@ void ui_edit_insert(struct ui_edit *e, uint32_t cp)
 
     if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
         return; /* controls are never typed into an answer */
+    if (e->offered)
+        ui_edit_clear(e); /* typed over: the new value starts here */
     if (cp < 0x80) {
         enc[0] = (char)cp;
         n = 1;
@@ -99,6 +108,8 @@ static void recall(struct ui_edit *e, int which)
 
 bool ui_edit_key(struct ui_edit *e, int key)
 {
+    bool offered = e->offered;
+    e->offered = false; /* an editing key takes the value as it is */
     switch (key) {
     case KEY_LEFT:
         e->cursor = prev_char(e, e->cursor);
@@ -145,6 +156,7 @@ bool ui_edit_key(struct ui_edit *e, int key)
             recall(e, e->browsing + 1 < e->n_history ? e->browsing + 1 : -1);
         return true;
     default:
+        e->offered = offered; /* not an editing key: the offer stands */
         return false;
     }
 }
@@ -172,8 +184,10 @@ void ui_edit_draw(const struct ui_edit *e, int y, int x, int width)
     move(y, x);
     for (int i = 0; i < width; i++)
         addch(' ');
-    used = ui_put(y, x, width - 1, before, A_BOLD);
-    ui_put(y, x + used, width - 1 - used, e->buf + e->cursor, A_BOLD);
+    /* an offered value is drawn as selected: typing replaces it */
+    used = ui_put(y, x, width - 1, before, A_BOLD | (e->offered ? A_REVERSE : 0));
+    ui_put(y, x + used, width - 1 - used, e->buf + e->cursor,
+           A_BOLD | (e->offered ? A_REVERSE : 0));
     move(y, x + used);
     curs_set(1);
 }

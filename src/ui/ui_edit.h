@@ -13,10 +13,15 @@ struct ui_edit {
     size_t len, cursor; /* bytes */
     char history[16][1024];
     int n_history, browsing;
+    bool offered; /* the line is a value offered whole: the first character typed replaces it */
 };
 
 void ui_edit_clear(struct ui_edit *e);
 void ui_edit_set(struct ui_edit *e, const char *text);
+/* A current value offered for change, as form fields do: the first
+ * character typed replaces all of it; an editing key first (an arrow,
+ * Backspace, ...) keeps it and edits it. Drawn highlighted until then. */
+void ui_edit_offer(struct ui_edit *e, const char *text);
 /* Inserts a typed character at the cursor; controls and a full line are ignored. */
 void ui_edit_insert(struct ui_edit *e, uint32_t cp);
 /* Handles editing keys (arrows, Home/End, Backspace, Delete, Ctrl-U/A/E/W);

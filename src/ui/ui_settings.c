@@ -125,7 +125,7 @@ static void settings_action(void *self, struct ui *ui, enum ui_action a)
     case UI_CHANGE: {
         char v[128];
         value_of(ui, s->selected, v, sizeof v);
-        ui_edit_set(&s->edit, v);
+        ui_edit_offer(&s->edit, v); /* typing replaces it; an arrow edits it */
         s->editing = true;
         break;
     }

@@ -81,6 +81,18 @@ wait_for "Course map" >/dev/null
 tm send-keys -t app S
 check "the settings screen is shown" "Desired retention"
 check "Enter is offered as changing a setting" "default │ ? help  Enter change"
+# the first key typed replaces the value shown (0.9), as in a form
+tm send-keys -t app Enter
+wait_for "default │ F1 help" >/dev/null
+tm send-keys -t app 0 . 8 5 Enter
+check "typing over the retention saves what was typed" "Desired retention saved"
+if screen | grep -qE "Desired retention +0\.85 *$"; then ok "the retention reads 0.85"; else bad "the retention reads 0.85"; fi
+# an editing key first keeps the value and edits it: 20, Backspace, 5 is 25
+tm send-keys -t app j Enter
+wait_for "default │ F1 help" >/dev/null
+tm send-keys -t app BSpace 5 Enter
+check "Backspace first edits the value shown" "New exercises a day saved"
+if screen | grep -qE "New exercises a day +25 *$"; then ok "new exercises a day reads 25"; else bad "new exercises a day reads 25"; fi
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 
