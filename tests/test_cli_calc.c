@@ -144,6 +144,44 @@ static void test_human_figures_read_well(void **state)
     }
 }
 
+/* JSON reals are the shortest text that reads back as the same double:
+ * jansson's default %.17g writes 0.92 as 0.92000000000000004. */
+static void test_json_without_float_noise(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want;
+    } rows[] = {
+        /* vLLM 0.26.0's default gpu_memory_utilization */
+        {"calc --json --model qwen2.5-7b --gpu h100", "\"gpu_memory_utilization\": 0.92,"},
+        /* 69,532 blocks / 2,048 a sequence = 33.951171875, exact in binary */
+        {"calc --json --model qwen2.5-7b --gpu h100", "\"max_concurrency\": 33.951171875,"},
+        /* a real that is whole keeps its point, so it still reads as a real */
+        {"calc --json --model qwen2.5-7b --gpu h100", "\"bandwidth_gbps\": 3352.0,"},
+        {"calc --json --model qwen2.5-7b --gpu h100 --util 0.8",
+         "\"gpu_memory_utilization\": 0.8,"},
+        /* 2% of 0.4375 GiB = 0.00875 */
+        {"ask kv-cache per-sequence-8k 0.5GiB --json", "\"allowed\": 0.00875,"},
+        /* the H200's 4,800 GB/s, not 4.8e+03 */
+        {"gpus --json", "\"peak_gbps\": 4800.0,"},
+        /* the logged 19.53 GiB of tests/fixtures/vllm-logs/v0.19.0-r030-gemma-3-27b.log */
+        {"explain-log %s/vllm-logs/v0.19.0-r030-gemma-3-27b.log --json", "\"logged\": 19.53,"},
+    };
+    const char *dir = getenv("KVT_FIXTURES");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char args[512];
+        struct run_result r;
+        snprintf(args, sizeof args, rows[i].args, dir ? dir : "fixtures");
+        r = kvtutor(args);
+        if (!strstr(r.out, rows[i].want))
+            fail_msg("kvtutor %s: no '%s' in:\n%s", args, rows[i].want, r.out);
+        /* no run of zeros or nines that %.17g leaves after a short decimal */
+        assert_null(strstr(r.out, "0000000000"));
+        assert_null(strstr(r.out, "9999999999"));
+        run_free(&r);
+    }
+}
+
 static void test_decode_ceiling_hand_arithmetic(void **state)
 {
     (void)state;
@@ -558,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_seed_example_human),
         cmocka_unit_test(test_decode_ceiling_hand_arithmetic),
         cmocka_unit_test(test_human_figures_read_well),
+        cmocka_unit_test(test_json_without_float_noise),
         cmocka_unit_test(test_decode_ceiling_is_the_lower),
         cmocka_unit_test(test_weights_do_not_fit_is_a_result),
         cmocka_unit_test(test_flags_override_preset),

@@ -194,8 +194,12 @@ static const struct {
     {F_SHORTEST, 0.1 + 0.2, "0.30000000000000004"}, /* not 0.3: 17 digits needed */
     {F_SHORTEST, 33.951171875, "33.951171875"},     /* 69,532 / 2,048, exact in binary */
     {F_SHORTEST, 3352, "3352"},                     /* */
-    {F_SHORTEST, 1e-7, "1e-07"},                    /* */
-    {F_SHORTEST, -2.5, "-2.5"},                     /* */
+    {F_SHORTEST, 1e-7, "1e-07"},                    /* 7 places below the point: an exponent */
+    {F_SHORTEST, 4800, "4800"},                     /* %.2g would write 4.8e+03 */
+    {F_SHORTEST, 50, "50"},
+    {F_SHORTEST, 0.00875, "0.00875"},
+    {F_SHORTEST, 1e20, "1e+20"},
+    {F_SHORTEST, -2.5, "-2.5"}, /* */
     /* rates, as before: one decimal below 100 */
     {F_RATE, 66.24, "66.2"},        /* */
     {F_RATE, 220074.11, "220,074"}, /* */

@@ -5,6 +5,7 @@
  * Exit 0 when correct, 1 when wrong or not an answer, 2 for a usage error
  * (an unknown lesson or item). */
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_args.h"
 #include "cli_lessons.h"
 
@@ -375,7 +376,7 @@ static int print_json(const struct lx_lesson *l, struct tutor_item it, const str
      * refuses such a string (and the key would silently go missing) */
     kvt_sanitize(o->g.why, strlen(o->g.why), why, sizeof why, 0);
     json_object_set_new(j, "reason", why[0] ? json_string(why) : json_null());
-    rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    rc = cli_json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     putchar('\n');
     json_decref(j);
     return rc;
@@ -442,7 +443,7 @@ static int list_items(const struct ask *a, const struct lx_opts *opts, const cha
     }
     if (a->json) {
         json_t *j = json_pack("{s:o}", "lessons", lessons);
-        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        cli_json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         putchar('\n');
         json_decref(j);
     } else {

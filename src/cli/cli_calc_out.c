@@ -1,6 +1,7 @@
 /* The two faces of `kvtutor calc`: a walk through the arithmetic a learner
  * can redo by hand, and one JSON object for scripts and tests. */
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_args.h"
 #include "cli_calc.h"
 #include "kv_figures.h"
@@ -411,7 +412,7 @@ int calc_print_json(FILE *out, const struct calc_view *v)
             json_array_append_new(notes, json_string(v->r.rules.notes[i].text));
         json_object_set_new(o, "notes", notes);
     }
-    rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    rc = cli_json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(o);
     return rc == 0 && !ferror(out) ? 0 : 1;

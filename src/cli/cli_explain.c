@@ -7,6 +7,7 @@
  * Every byte of the log that is shown goes through kvt_sanitize first. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_args.h"
 
 #include <jansson.h>
@@ -306,7 +307,7 @@ static int print_json(FILE *out, const char *text, const struct vllm_log *log,
         json_array_append_new(lines, j);
     }
     json_object_set_new(o, "lines", lines);
-    rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) == 0 ? 0 : 1;
+    rc = cli_json_dumpf(o, out, JSON_INDENT(2)) == 0 ? 0 : 1;
     fputc('\n', out);
     json_decref(o);
     return rc;

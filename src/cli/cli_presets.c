@@ -1,6 +1,7 @@
 /* `kvtutor models` and `kvtutor gpus`: the preset tables, as a person or a
  * script wants them. */
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_args.h"
 
 #include <jansson.h>
@@ -41,7 +42,7 @@ static uint64_t kv_per_token(const struct kv_model *m)
 
 static int dump(json_t *a)
 {
-    int rc = json_dumpf(a, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    int rc = cli_json_dumpf(a, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     putchar('\n');
     json_decref(a);
     return rc == 0 ? 0 : 1;

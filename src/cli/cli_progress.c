@@ -2,6 +2,7 @@
  * progress as figures, the settings kept beside it, and starting a lesson
  * over. */
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_args.h"
 #include "cli_db.h"
 
@@ -130,7 +131,7 @@ static int stats_json(const struct cli_db *db, const struct store_stats *s)
     }
     json_object_set_new(o, "lessons", lessons);
     json_object_set_new(o, "weakest", weak);
-    rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    rc = cli_json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     putchar('\n');
     json_decref(o);
     return rc == 0 ? 0 : 1;

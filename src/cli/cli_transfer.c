@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE /* getrandom */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_args.h"
 #include "cli_db.h"
 
@@ -423,8 +424,8 @@ int cli_export(int argc, char **argv)
         ctx.attempts = ctx.reviews = NULL;
         /* on a terminal, every character past ASCII as \\uXXXX: C1 controls
          * and bidirectional overrides would otherwise go out raw */
-        json_dumpf(o, f,
-                   JSON_INDENT(1) | JSON_PRESERVE_ORDER | (to_terminal ? JSON_ENSURE_ASCII : 0));
+        cli_json_dumpf(
+            o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | (to_terminal ? JSON_ENSURE_ASCII : 0));
         fputc('\n', f);
         json_decref(o);
     }

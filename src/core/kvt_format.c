@@ -191,11 +191,19 @@ const char *kvt_fmt_shortest(double v, char *buf, size_t cap)
     }
     /* strtod and snprintf agree on the locale's point, so the test is fair
      * in any locale; the point becomes '.' only after it */
-    for (int p = 1; p <= 17; p++) {
-        snprintf(num, sizeof num, "%.*g", p, v);
+    int p = 1, e;
+    for (; p < 17; p++) {
+        snprintf(num, sizeof num, "%.*e", p - 1, v);
         if (strtod(num, NULL) == v)
             break;
     }
+    snprintf(num, sizeof num, "%.*e", p - 1, v);
+    e = atoi(strchr(num, 'e') + 1);
+    /* p significant digits, written without an exponent where that stays
+     * short (4800, not 4.8e+03; 0.00875): the same decimal value, so it
+     * reads back the same */
+    if (e >= -5 && e < 17)
+        snprintf(num, sizeof num, "%.*f", p - 1 - e > 0 ? p - 1 - e : 0, v);
     snprintf(buf, cap, "%s", c_point(num));
     return buf;
 }
