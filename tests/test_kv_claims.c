@@ -124,6 +124,9 @@ static void test_claims_prefill_decode(void **state)
         {"Decode: memory-bound", KV_CORRECT, {true, false}, {false, false}, false},
         {"Decode.", KV_CORRECT, {true, false}, {false, false}, false},
         {"The decode phase.", KV_CORRECT, {true, false}, {false, false}, false},
+        /* "so" starts another claim: the negation before it does not reach past */
+        {"Decode: not FLOPs, so memory-bound.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"Decode: not FLOPs, nor memory-bound.", KV_WRONG, {false, false}, {false, false}, false},
         /* a short phrasing covers only as a whole clause */
         {"Decode is slow.", KV_WRONG, {false, false}, {false, false}, false},
         /* a keyword list earns nothing */
@@ -413,6 +416,53 @@ static void test_polarity(void **state)
     run(&yes_item, yes_rows, N(yes_rows));
 }
 
+/* "and" inside a term of the item ("keys and values") does not cut the
+ * clause, even when what follows names another about ("it"); figures and
+ * "and" keep a noun phrase from reading as a keyword list. */
+static void test_terms_with_and(void **state)
+{
+    (void)state;
+    static const char *const kv_about[] = {"keys and values"};
+    static const char *const kv_said[] = {"depend only"};
+    static const char *const it_about[] = {"it"};
+    static const char *const it_said[] = {"saves prefill"};
+    static const char *const move_about[] = {"K and V", "the cache"};
+    static const char *const move_said[] = {"whole prompt"};
+    static const char *const size_accept[] = {"448 MiB"};
+    static const struct kv_point points[] = {
+        {.text = "keys and values depend only on earlier tokens",
+         .about = PH(kv_about),
+         .said = PH(kv_said),
+         .weight = 1},
+        {.text = "it saves prefill", .about = PH(it_about), .said = PH(it_said), .weight = 1},
+    };
+    static const struct kv_point move_points[] = {
+        {.text = "the whole prompt's cache moves",
+         .about = PH(move_about),
+         .said = PH(move_said),
+         .weight = 1},
+        {.text = "448 MiB", .accept = PH(size_accept), .weight = 1},
+    };
+    static const struct kv_text_item item = {points, N(points), NULL, 0, NULL};
+    static const struct kv_text_item move = {move_points, N(move_points), NULL, 0, NULL};
+    static const struct row rows[] = {
+        {"A token's keys and values depend only on what comes before it.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+    };
+    static const struct row move_rows[] = {
+        {"Every layer's K and V for the whole prompt: roughly 470 MB (448 MiB) in bf16.",
+         KV_CORRECT,
+         {true, true},
+         {false, false},
+         false},
+    };
+    run(&item, rows, N(rows));
+    run(&move, move_rows, N(move_rows));
+}
+
 static void test_size_limit(void **state)
 {
     (void)state;
@@ -523,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_plain_points),
         cmocka_unit_test(test_yes_no_short),
         cmocka_unit_test(test_polarity),
+        cmocka_unit_test(test_terms_with_and),
         cmocka_unit_test(test_size_limit),
         cmocka_unit_test(test_comma_lists),
         cmocka_unit_test(test_typos),

@@ -181,6 +181,23 @@ static bool names_about(const struct ctx *c, const struct kv_tok *ans, size_t a,
     return false;
 }
 
+/* Does an about phrasing run across token `at` ("keys and values", "prefill
+ * and decode phases"): then "and" there joins words of one term, not two
+ * clauses. */
+static bool spans(const struct ctx *c, const struct kv_tok *ans, size_t a, size_t b, size_t at,
+                  const struct set *abouts, size_t n_abouts)
+{
+    for (size_t k = 0; k < n_abouts; k++)
+        for (size_t i = a; i < at; i++)
+            for (size_t q = 0; q < abouts[k].n; q++) {
+                const struct seq *s = &c->seqs[abouts[k].first + q];
+                if (i + s->n > at && i + s->n <= b &&
+                    seq_eq_at(ans, b, i, c->pool + s->off, s->n, s->prefix))
+                    return true;
+            }
+    return false;
+}
+
 /* Is [a, b) only what the item is about, with a preposition or two: a label
  * like "Decode:" that the words after it complete? */
 static bool only_about(const struct ctx *c, const struct kv_tok *ans, size_t a, size_t b,
@@ -266,7 +283,8 @@ static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
                 bool subjects = (strcmp(ans[cut].s, "and") == 0 || strcmp(ans[cut].s, "or") == 0) &&
                                 ans[cut].brk != KV_BRK_COMMA &&
                                 only_about(c, ans, start, cut, abouts, n_abouts);
-                if (cut > start && !subjects && names_about(c, ans, cut, i, abouts, n_abouts)) {
+                if (cut > start && !subjects && !spans(c, ans, start, b, cut, abouts, n_abouts) &&
+                    names_about(c, ans, cut, i, abouts, n_abouts)) {
                     out[n_out++] = (struct clause){start, cut, false};
                     start = cut;
                 }
@@ -283,17 +301,21 @@ static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
 
 /* Is the phrasing found at `at` negated in its clause: a negator at most
  * NEG_REACH tokens before it ("is not at all memory-bound", "neither prefill
- * nor decode is"), with no "but" between ("not compute-bound but
- * memory-bound")? Further back, a negator is about something else ("with
+ * nor decode is"), with no "but", "so" or "because" between ("not
+ * compute-bound but memory-bound")? Further back, a negator is about something else ("with
  * no margin a server can run out of memory"). */
 #define NEG_REACH 4
 static bool negated_at(const struct kv_tok *ans, size_t a, size_t at)
 {
+    /* "but", "rather" turn the claim round; "so", "because", "since",
+     * "hence", "therefore" start another ("it isn't counted, so you OOM") */
+    static const char *const unneg[] = {"but",   "rather",    "so",    "because",
+                                        "since", "therefore", "hence", NULL};
     bool neg = false;
     for (size_t i = at > a + NEG_REACH ? at - NEG_REACH : a; i < at; i++) {
         if (ans[i].neg)
             neg = true;
-        else if (strcmp(ans[i].s, "but") == 0 || strcmp(ans[i].s, "rather") == 0)
+        else if (kv_words_in_stems(ans[i].s, unneg))
             neg = false;
     }
     return neg;

@@ -437,8 +437,8 @@ static bool verb_by_place(const struct kv_tok *ans, size_t a, size_t i)
            kv_words_in_stems(ans[i - 1].s, before);
 }
 
-/* A keyword list: more than six words, no verb, and hardly a preposition
- * (fewer than one word in five): "about 15.7 GB for Qwen2.5-7B at 8k context
+/* A keyword list: more than six words (figures aside), no verb, and hardly
+ * a preposition or "and" (fewer than one word in five): "about 15.7 GB for Qwen2.5-7B at 8k context
  * in BF16, for roughly 15 GFLOP of arithmetic" is prose that left its verb
  * behind, "decode memory-bound prefill compute-bound KV cache" is not. A
  * formula is not a list either: "(weights + KV bytes) × steps/s ÷ peak"
@@ -447,8 +447,9 @@ bool kv_words_keyword_list(const struct kv_verbs *c, const struct kv_tok *ans, s
 {
     static const char *const ops[] = {"\xc3\x97", "\xc3\xb7", "times",  "divided", "plus",
                                       "minus",    "over",     "equals", NULL};
-    static const char *const preps[] = {"of", "for", "at",   "in",   "per", "with", "by",    "from",
-                                        "to", "on",  "into", "than", "as",  "each", "every", NULL};
+    static const char *const preps[] = {"of", "for",  "at",    "in",  "per",  "with",
+                                        "by", "from", "to",    "on",  "into", "than",
+                                        "as", "each", "every", "and", "or",   NULL};
     size_t words = 0, glue = 0;
     bool comma = false;
     for (size_t i = a; i < b; i++) {
@@ -460,8 +461,9 @@ bool kv_words_keyword_list(const struct kv_verbs *c, const struct kv_tok *ans, s
         if (((is_verb_stem(c, ans[i].s) || verb_by_place(ans, a, i)) && !compound) || ans[i].neg ||
             (i > a && ans[i].op) || kv_words_in_stems(ans[i].s, ops))
             return false;
-        words += ans[i].word;
-        glue += kv_words_in(ans[i].s, preps);
+        /* "roughly 470 MB (448 MiB) in bf16": figures are what is said, not topics */
+        words += ans[i].word && !kv_words_has_digit(ans[i].s);
+        glue += kv_words_in_stems(ans[i].s, preps);
     }
     return words > 6 && glue * 5 < words;
 }
