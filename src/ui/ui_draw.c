@@ -103,6 +103,43 @@ void ui_lines_verbatim(struct ui_lines *l, const char *text, int indent, attr_t 
     }
 }
 
+static void push_copy(struct ui_lines *l, int pad, const char *text, size_t n, int indent,
+                      attr_t attr)
+{
+    char *t = malloc((size_t)pad + n + 1);
+    if (!t)
+        return;
+    memset(t, ' ', (size_t)pad);
+    memcpy(t + pad, text, n);
+    t[(size_t)pad + n] = '\0';
+    push_line(l, (struct ui_line){t, NULL, attr, indent, -1});
+}
+
+void ui_lines_code(struct ui_lines *l, const char *text, int width, int indent, attr_t attr)
+{
+    const char *p = text;
+    width -= indent;
+    while (*p) {
+        size_t n = strcspn(p, "\n"), lead = strspn(p, " ");
+        int hang;
+        if (lead > n)
+            lead = n;
+        /* continuation lines 2 past the line's own indent, if that leaves room */
+        hang = (int)lead + 2 < width / 2 ? (int)lead + 2 : (int)lead;
+        if (width <= 0 || kvt_text_width(p, n) <= (size_t)width || hang >= width) {
+            push_copy(l, 0, p, n, indent, attr);
+        } else {
+            for (size_t pos = lead; pos < n;) {
+                int pad = pos == lead ? (int)lead : hang;
+                size_t next, take = kvt_wrap_line(p + pos, n - pos, width - pad, &next);
+                push_copy(l, pad, p + pos, take, indent, attr);
+                pos += next ? next : 1;
+            }
+        }
+        p += n + (p[n] == '\n');
+    }
+}
+
 /* Removes *emphasis* and `code` markers, remembering each byte's style. */
 static size_t strip_markup(const char *in, size_t len, char *out, unsigned char *style)
 {

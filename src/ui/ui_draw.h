@@ -55,6 +55,10 @@ struct ui_lines {
 
 void ui_lines_text(struct ui_lines *l, const char *text, int width, int indent, attr_t attr);
 void ui_lines_verbatim(struct ui_lines *l, const char *text, int indent, attr_t attr);
+/* Code or worked arithmetic: each line as written, except that a line wider
+ * than `width` (indent included) wraps at spaces, its continuation lines 2
+ * columns past its own indent, rather than run off the screen. */
+void ui_lines_code(struct ui_lines *l, const char *text, int width, int indent, attr_t attr);
 void ui_lines_blank(struct ui_lines *l);
 void ui_lines_free(struct ui_lines *l);
 void ui_lines_draw(const struct ui_lines *l, size_t first, int top, int rows, int cols,

@@ -80,11 +80,12 @@ static void build(struct progress *p, struct ui *ui, int cols)
         ui_lines_text(&p->lines, line, w, 0, ui_color(UI_C_WRONG));
         return;
     }
-    snprintf(line, sizeof line, "%s answers, %.0f%% right · %s exercises seen · streak %lld day%s",
-             kvt_fmt_int((uint64_t)s.attempts, n1, sizeof n1),
+    snprintf(line, sizeof line,
+             "%s answer%s, %.0f%% right · %s exercise%s seen · streak %lld day%s",
+             kvt_fmt_int((uint64_t)s.attempts, n1, sizeof n1), s.attempts == 1 ? "" : "s",
              s.attempts ? 100.0 * (double)s.correct / (double)s.attempts : 0.0,
-             kvt_fmt_int((uint64_t)s.exercises, n2, sizeof n2), (long long)s.streak_days,
-             s.streak_days == 1 ? "" : "s");
+             kvt_fmt_int((uint64_t)s.exercises, n2, sizeof n2), s.exercises == 1 ? "" : "s",
+             (long long)s.streak_days, s.streak_days == 1 ? "" : "s");
     ui_lines_text(&p->lines, line, w, 0, A_BOLD);
     snprintf(line, sizeof line, "Due now: %lld · within a week: %lld · time answering: %.0f min",
              (long long)s.due_now, (long long)s.due_week, s.seconds / 60.0);

@@ -131,7 +131,7 @@ static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
         ui_lines_text(b, line, w, 2, ui_color(UI_C_WARN) | A_BOLD);
     }
     ui_lines_blank(b);
-    ui_lines_verbatim(b, l->worked, 2, ui_color(UI_C_WORKED));
+    ui_lines_code(b, l->worked, w, 2, ui_color(UI_C_WORKED));
 }
 
 /* The graded view: verdict, what was expected, the diagnosis, the model. */
@@ -193,6 +193,9 @@ static unsigned quiz_context(void *self)
                (!tutor_finished(q->s) && tutor_attempt(q->s)->hints < tutor_hints_total(q->s)
                     ? UC_HINTS
                     : 0);
+    /* the summary (or nothing to do) is a page to read: no answer keys */
+    if (q->phase == SUMMARY || tutor_count(q->s) == 0)
+        return UC_PAGE;
     return UC_RESULT;
 }
 
@@ -281,10 +284,11 @@ static void draw_rating(const struct tutor_attempt *a, enum tutor_mode mode, int
                  mode == TUTOR_CRAM ? "Cram: no rating, the schedule stays as it was."
                                     : "Practice: recorded, not rated (one review a day).");
     else
-        snprintf(line, sizeof line,
-                 "Rating: %d %s%s  (1 again  2 hard%s)  Enter saves it and goes on", a->rating,
+        /* 72 columns at most, so it fits an 80-column screen */
+        snprintf(line, sizeof line, "Rating: %d %s%s  (1 again  2 hard%s)  Enter %s", a->rating,
                  rating_names[a->rating], a->rated ? ", saved" : "",
-                 a->max_rating == FSRS_HARD ? "; at most hard after a hint" : "  3 good  4 easy");
+                 a->max_rating == FSRS_HARD ? ": a hint caps it" : "  3 good  4 easy",
+                 a->rated ? "goes on" : "saves, goes on");
     ui_put(y, 2, cols - 4, line, A_BOLD);
 }
 
@@ -335,7 +339,7 @@ static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
     y = top + 2 + (int)head.n;
     ui_lines_free(&head);
     if (q->phase == TYPING) {
-        ui_put(y, 2, 10, spoken ? "Answer in your words:" : "Answer:", A_NORMAL);
+        ui_put(y, 2, spoken ? cols - 4 : 8, spoken ? "Answer in your words:" : "Answer:", A_NORMAL);
         ui_edit_draw(&q->edit, y + (spoken ? 1 : 0), spoken ? 2 : 10, cols - 12);
         return;
     }

@@ -51,7 +51,7 @@ static void build(struct reader *r, struct ui *ui, int cols)
         ui_lines_text(&r->lines, l->sections[i].text, width, 2, A_NORMAL);
     }
     heading(&r->lines, "Worked");
-    ui_lines_verbatim(&r->lines, l->worked, 2, ui_color(UI_C_WORKED));
+    ui_lines_code(&r->lines, l->worked, width, 2, ui_color(UI_C_WORKED));
     heading(&r->lines, "What an interviewer asks next");
     for (size_t i = 0; i < l->n_followups; i++) {
         char q[1024];

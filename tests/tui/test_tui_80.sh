@@ -96,5 +96,39 @@ if screen | grep -qE "New exercises a day +25 *$"; then ok "new exercises a day 
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 
+# --- an exercise graded: the worked arithmetic wraps, the rating line is whole ---
+tm send-keys -t app g e
+check "e starts the exercises" "Answer:"
+tm send-keys -t app "28 KiB" Enter
+check "a wrong answer is graded" "Not quite."
+# 01-kv-cache.lua's worked block has an 84-column line, "(vLLM: 10 GiB ÷ 896
+# KiB per 16-token block = 11,702 blocks; ÷ 512 = 22)": its end wraps
+check "a worked line wider than the screen wraps, not cut" "512 = 22)"
+check "the rating line is whole" "Enter saves, goes on"
+tm send-keys -t app f
+check "a follow-up asks for an answer in words, the label whole" "Answer in your words:"
+tm send-keys -t app Escape
+check "Esc with nothing typed leaves the follow-up" "Course map"
+
+# --- progress: one answer, one exercise, in the singular ---
+tm send-keys -t app p
+check "progress counts in the singular" "1 answer, 0% right · 1 exercise seen"
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+
+# --- an interview's summary offers no answer keys ---
+tm send-keys -t app g i
+check "i starts a mock interview" "The interviewer asks:"
+for _ in 1 2 3 4 5 6; do
+  tm send-keys -t app "memory" Enter
+  wait_for "Rating:" >/dev/null
+  tm send-keys -t app Enter
+  sleep 0.3
+done
+check "the interview ends with a summary" "Interview score"
+if [ "$(status_line)" = "default │ ? help" ]; then ok "the summary's status line lists no answer keys"; else bad "the summary's status line: \"$(status_line)\""; fi
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+
 quit_from_map "80 columns"
 report tui_80
