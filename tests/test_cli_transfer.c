@@ -431,6 +431,51 @@ static void test_csv_guards_every_formula_start(void **state)
     run_free(&r);
 }
 
+/* CSV times as ISO 8601 in UTC, reals as their shortest text; the JSON export
+ * keeps its integers, and what it carries imports back unchanged. */
+static void test_csv_dates_and_round_trip(void **state)
+{
+    (void)state;
+    char db[160], db2[160], file[160];
+    struct run_result r, r2;
+
+    snprintf(db, sizeof db, "%s/dates.db", dir);
+    snprintf(db2, sizeof db2, "%s/dates2.db", dir);
+    snprintf(file, sizeof file, "%s/dates.json", dir);
+    /* 1,764,585,845 s = 20,423 days x 86,400 + 38,645 s: 2025-12-01 at 10:44:05;
+     * day 20,430 = 20,423 + 7: 2025-12-08 */
+    make_db(db, "UPDATE attempt SET created_at = 1764585845, score = 0.8; "
+                "UPDATE review_state SET due_day = 20430, last_review = 1764585845");
+    r = kvt(NULL, "export", "--format", "csv", "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ",created_at,stability,difficulty,due_date\n"));
+    if (!strstr(r.out, ",0.8,") ||
+        !strstr(r.out, ",2025-12-01T10:44:05Z,0.212,6.4133,2025-12-08\n"))
+        fail_msg("no ISO dates or short reals in %s", r.out);
+    /* the JSON export keeps the numbers import reads, old files and new alike */
+    r2 = kvt(NULL, "export", "--db", db, "--out", file, NULL);
+    assert_int_equal(r2.status, 0);
+    run_free(&r2);
+    r2 = kvt(NULL, "import", file, "--db", db2, NULL);
+    assert_int_equal(r2.status, 0);
+    run_free(&r2);
+    r2 = kvt(NULL, "export", "--format", "csv", "--db", db2, NULL);
+    assert_int_equal(r2.status, 0);
+    assert_string_equal(r2.out, r.out);
+    run_free(&r2);
+    run_free(&r);
+    {
+        json_error_t e;
+        json_t *j = json_load_file(file, 0, &e);
+        json_t *a = json_array_get(json_object_get(j, "attempts"), 0);
+        json_t *v = json_array_get(json_object_get(j, "reviews"), 0);
+        assert_non_null(j);
+        assert_int_equal(json_integer_value(json_object_get(a, "created_at")), 1764585845);
+        assert_int_equal(json_integer_value(json_object_get(v, "due_day")), 20430);
+        json_decref(j);
+    }
+}
+
 static bool is_link(const char *p)
 {
     struct stat st;
@@ -659,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_import_refuses_big_files_and_non_files),
         cmocka_unit_test(test_damaged_pages_fail_clearly),
         cmocka_unit_test(test_csv_guards_every_formula_start),
+        cmocka_unit_test(test_csv_dates_and_round_trip),
         cmocka_unit_test(test_export_out_never_writes_through_links),
         cmocka_unit_test(test_foreign_schema_versions_are_named),
         cmocka_unit_test(test_big_import_memory),

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kvt_format.h"
 #include "kvt_text.h"
 #include "store_report.h"
 #include "tutor_item.h"
@@ -158,11 +159,28 @@ static void csv_number(FILE *f, bool has, double v, bool last)
 {
     char buf[64] = "";
     if (has)
-        snprintf(buf, sizeof buf, "%.17g", v);
+        kvt_fmt_shortest(v, buf, sizeof buf); /* 0.8, not 0.80000000000000004 */
     csv_put(f, buf, false, last);
 }
 
-/* An integer column (seed, rating, time, day), or empty. */
+/* A time (seconds since the epoch) as ISO 8601 in UTC, which spreadsheets
+ * read as a date and time: 2025-12-01T10:44:05Z. */
+static void csv_time(FILE *f, int64_t t, bool last)
+{
+    char buf[40];
+    csv_put(f, kvt_fmt_utc(t, buf, sizeof buf), false, last);
+}
+
+/* A UTC day number as an ISO 8601 date, or empty. */
+static void csv_date(FILE *f, bool has, int64_t day, bool last)
+{
+    char buf[40] = "";
+    if (has)
+        kvt_fmt_date(day, buf, sizeof buf);
+    csv_put(f, buf, false, last);
+}
+
+/* An integer column (seed, rating), or empty. */
 static void csv_int(FILE *f, bool has, long long v, bool last)
 {
     char buf[32] = "";
@@ -214,10 +232,10 @@ static int emit_attempt(void *vctx, const char *learner, const struct store_atte
         csv_int(f, true, a->hinted, false);
         csv_int(f, a->rating != 0, a->rating, false);
         csv_number(f, true, a->seconds, false);
-        csv_int(f, true, (long long)a->created_at, false);
+        csv_time(f, a->created_at, false);
         csv_number(f, r != NULL, r ? r->r.card.stability : 0, false);
         csv_number(f, r != NULL, r ? r->r.card.difficulty : 0, false);
-        csv_int(f, r != NULL, r ? (long long)r->r.due_day : 0, true);
+        csv_date(f, r != NULL, r ? r->r.due_day : 0, true);
     }
     return 0;
 }
@@ -245,8 +263,9 @@ static int export_usage(FILE *out)
     fputs("usage: kvtutor export [--format json|csv] [--out FILE] [--db FILE]\n\n"
           "Every attempt of every learner, and every exercise's review schedule.\n"
           "json (the default) is what kvtutor import reads; csv has one row per attempt\n"
-          "with the exercise's current stability, difficulty and due day (UTC day\n"
-          "number), for spreadsheets. --out writes the file whole or not at all.\n",
+          "with the exercise's current stability, difficulty and due date, for\n"
+          "spreadsheets; its times are ISO 8601 in UTC (2025-12-01T10:44:05Z, due\n"
+          "2025-12-08). --out writes the file whole or not at all.\n",
           out);
     return out == stdout ? 0 : 2;
 }
@@ -403,7 +422,7 @@ int cli_export(int argc, char **argv)
     if (!ctx.attempts) {
         ctx.csv = f;
         fputs("uid,learner,module,lesson,exercise,concept,answer,value,unit,verdict,score,"
-              "diagnosis,seed,hinted,rating,seconds,created_at,stability,difficulty,due_day\n",
+              "diagnosis,seed,hinted,rating,seconds,created_at,stability,difficulty,due_date\n",
               f);
     }
     if (store_each_attempt(db.st, emit_attempt, &ctx, &err) != KVT_E_OK) {
