@@ -687,6 +687,50 @@ static void test_mla_dtypes_and_backends(void **state)
     assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_CONFLICT);
 }
 
+static void test_per_token_head_dtypes(void **state)
+{
+    (void)state;
+    struct kv_model m = llama8b();
+    struct kv_deploy d;
+    struct kv_result r;
+    enum kv_field bad, other;
+    static const enum kv_dtype forms[] = {KV_DTYPE_INT8_PTH, KV_DTYPE_FP8_PTH};
+
+    /* vllm/v1/kv_cache_interface.py at 001cabc, AttentionSpec.page_size_bytes:
+     * the real page plus 2 x block x KV heads x 4 B of fp32 scales. Llama-3.1-8B,
+     * block 16: 16 x 8 heads x (128 + 128) x 1 B = 32,768 B, + 2 x 16 x 8 x 4 B
+     * = 1,024 B: 33,792 B. A token a layer: 2 x 8 x (128 + 4) = 2,112 B, x 32
+     * layers = 67,584 B. 10 GiB = 10,737,418,240 B / (33,792 x 32 = 1,081,344 B)
+     * = 9,929 blocks. */
+    for (size_t i = 0; i < 2; i++) {
+        kv_deploy_defaults(&d);
+        d.kv_dtype = forms[i];
+        d.kv_budget_gib = 10;
+        r = run(&m, &d);
+        assert_int_equal(r.page_bytes, 33792);
+        assert_int_equal(r.kv_bytes_per_token, 67584);
+        assert_int_equal(r.num_gpu_blocks, 9929);
+        assert_int_equal(r.rules.n_notes, 1);
+        assert_non_null(strstr(r.rules.notes[0].text, "per-token-head"));
+    }
+    /* vLLM's spellings */
+    {
+        enum kv_dtype t;
+        assert_true(kv_dtype_parse("int8_per_token_head", &t));
+        assert_int_equal(t, KV_DTYPE_INT8_PTH);
+        assert_true(kv_dtype_parse("fp8_per_token_head", &t));
+        assert_int_equal(t, KV_DTYPE_FP8_PTH);
+        /* int4_per_token_head's page was not read in vLLM's own source */
+        assert_false(kv_dtype_parse("int4_per_token_head", &t));
+    }
+    /* an MLA latent has no KV heads to scale */
+    m = (struct kv_model){.layers = 61, .heads = 128, .mla_rank = 512, .mla_rope_dim = 64};
+    d.kv_dtype = KV_DTYPE_FP8_PTH;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_CONFLICT);
+    assert_int_equal(bad, KV_FIELD_KV_DTYPE);
+    assert_int_equal(other, KV_FIELD_MLA_RANK);
+}
+
 static void test_group_rule_by_release(void **state)
 {
     (void)state;
@@ -1203,6 +1247,7 @@ int main(void)
         cmocka_unit_test(test_mamba2_state),
         cmocka_unit_test(test_spec_dcp_overrides),
         cmocka_unit_test(test_mla_dtypes_and_backends),
+        cmocka_unit_test(test_per_token_head_dtypes),
         cmocka_unit_test(test_sliding_window_rule),
         cmocka_unit_test(test_all_layers_slide),
         cmocka_unit_test(test_pipeline_stages),

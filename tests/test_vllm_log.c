@@ -567,9 +567,17 @@ static void test_explain_dcp_and_override(void **state)
         "'num_gpu_blocks_override': 512}\n"
         "Available KV cache memory: 10.00 GiB\nGPU KV cache size: 8,192 tokens\n"
         "Maximum concurrency for 8,192 tokens per request: 1.00x\n",
+        /* int8_per_token_head: a page of 16 x 2 x 8 x (128 + 4) = 33,792 B, 32 layers
+         * = 1,081,344 B a block; 10 GiB / 1,081,344 = 9,929 blocks x 16 = 158,864
+         * tokens, 9,929 / 512 = 19.39x */
+        "vLLM API server version 0.19.0\n"
+        "non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct', 'max_model_len': 8192, "
+        "'kv_cache_dtype': 'int8_per_token_head'}\n"
+        "Available KV cache memory: 10.00 GiB\nGPU KV cache size: 158,864 tokens\n"
+        "Maximum concurrency for 8,192 tokens per request: 19.39x\n",
     };
     (void)state;
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < 3; i++) {
         struct vllm_log *log = parse_text(logs[i]);
         struct vllm_explain *ex = explain(log, "llama-3.1-8b");
         if (ex->matched != 2)
@@ -595,9 +603,9 @@ static void test_explain_blocked(void **state)
          "'model': 'meta-llama/Llama-3.2-1B'}}\n"
          "Available KV cache memory: 10 GiB\nGPU KV cache size: 1 tokens\n",
          "llama-3.1-8b", "separate draft model"},
-        {"non-default args: {'model': 'x', 'kv_cache_dtype': 'int8_per_token_head'}\n"
+        {"non-default args: {'model': 'x', 'kv_cache_dtype': 'int4_per_token_head'}\n"
          "Available KV cache memory: 10 GiB\nGPU KV cache size: 1 tokens\n",
-         "llama-3.1-8b", "'int8_per_token_head'"},
+         "llama-3.1-8b", "'int4_per_token_head'"},
         {"Initializing an LLM engine (v0.6.4) with config: model='google/gemma-2-27b-it'\n"
          "reserved for KV Cache is 3.81GiB.\n# GPU blocks: 100, # CPU blocks: 2\n",
          "gemma-2-27b", "V0-engine"},

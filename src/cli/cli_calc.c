@@ -101,7 +101,8 @@ static const struct cli_flag flags[F__COUNT] = {
     [F_DTYPE] = {"--dtype", NULL, "T", K_DTYPE, S_MODEL, KV_FIELD_DTYPE, .dtypes = "bf16|fp16|fp32",
                  .help = "the model's own dtype (default bf16)"},
     [F_KV_DTYPE] = {"--kv-dtype", "--kv-cache-dtype", "T", K_DTYPE, S_PRECISION, KV_FIELD_KV_DTYPE,
-                    .dtypes = "auto|bf16|fp16|fp8|fp8_ds_mla|nvfp4|fp32|int8",
+                    .dtypes = "auto|bf16|fp16|fp8|fp8_ds_mla|nvfp4|int8_per_token_head|"
+                              "fp8_per_token_head|fp32|int8",
                     .help = "KV cache dtype by vLLM's names (fp8_e4m3, fp8_e5m2, bfloat16 too); "
                             "auto = the model's (fp32, int8: teaching only)"},
     [F_WEIGHTS_DTYPE] = {"--weights-dtype", NULL, "T", K_DTYPE, S_PRECISION, KV_FIELD_WEIGHTS_DTYPE,

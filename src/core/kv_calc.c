@@ -328,6 +328,10 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
             return fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
         if (m->head_dim % 16 != 0)
             return fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_HEAD_DIM);
+    } else if (d->kv_dtype == KV_DTYPE_INT8_PTH || d->kv_dtype == KV_DTYPE_FP8_PTH) {
+        /* scales a KV head a token: an MLA latent has no heads to scale */
+        if (m->mla_rank > 0)
+            return fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
     } else if (kv_dtype_kv_bytes(d->kv_dtype) == 0) {
         return fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
     }

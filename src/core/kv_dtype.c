@@ -27,6 +27,8 @@ static const struct dtype_name spellings[] = {
     {"mxfp4", KV_DTYPE_MXFP4},
     {"fp8_ds_mla", KV_DTYPE_FP8_DS_MLA},
     {"nvfp4", KV_DTYPE_NVFP4},
+    {"int8_per_token_head", KV_DTYPE_INT8_PTH},
+    {"fp8_per_token_head", KV_DTYPE_FP8_PTH},
 };
 
 static int lower(int c)
@@ -83,6 +85,8 @@ uint64_t kv_dtype_head_bytes(enum kv_dtype t, uint32_t dim)
 {
     if (t == KV_DTYPE_NVFP4)
         return dim % 16 == 0 ? (uint64_t)dim / 2 + dim / 16 : 0;
+    if (t == KV_DTYPE_INT8_PTH || t == KV_DTYPE_FP8_PTH)
+        return (uint64_t)dim + 4; /* the scale sits beside the values, 4 B a head */
     return (uint64_t)dim * kv_dtype_kv_bytes(t);
 }
 

@@ -21,6 +21,8 @@ enum kv_dtype {
     KV_DTYPE_MXFP4,
     KV_DTYPE_FP8_DS_MLA, /* DeepSeek-V3.2's MLA cache: 656 B a token a layer */
     KV_DTYPE_NVFP4,      /* 4-bit values, one fp8 scale per 16: D/2 + D/16 B a head */
+    KV_DTYPE_INT8_PTH,   /* int8_per_token_head: D B + one fp32 scale a head a token */
+    KV_DTYPE_FP8_PTH,    /* fp8_per_token_head: likewise */
     KV_DTYPE__COUNT
 };
 
@@ -32,12 +34,15 @@ bool kv_dtype_parse(const char *name, enum kv_dtype *out);
 const char *kv_dtype_name(enum kv_dtype t);
 
 /* Bytes per KV element; 0 for types that cannot hold a KV cache (auto, int4,
- * mxfp4) and for those not sized per element (fp8_ds_mla, nvfp4). */
+ * mxfp4) and for those not sized per element (fp8_ds_mla, nvfp4, the
+ * per-token-head forms). */
 unsigned kv_dtype_kv_bytes(enum kv_dtype t);
 
 /* Bytes of one head's K (or V) vector of `dim` values: dim x element bytes;
- * nvfp4 dim / 2 + dim / 16 (vLLM's packed values and fp8 block scales);
- * 0 when the type cannot hold one (or dim does not split into its blocks). */
+ * nvfp4 dim / 2 + dim / 16 (vLLM's packed values and fp8 block scales); the
+ * per-token-head forms dim + 4 (one byte a value and an fp32 scale,
+ * AttentionSpec.page_size_bytes); 0 when the type cannot hold one (or dim
+ * does not split into its blocks). */
 uint64_t kv_dtype_head_bytes(enum kv_dtype t, uint32_t dim);
 
 /* Bits per stored weight, scale overhead included; 0 for auto. */

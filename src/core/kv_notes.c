@@ -26,6 +26,11 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
                       "FlashInfer-MLA runs only on compute capability 10.x GPUs "
                       "(FlashInferMLABackend.supports_compute_capability): vLLM refuses it on "
                       "this one");
+    if (r->kv_dtype == KV_DTYPE_INT8_PTH || r->kv_dtype == KV_DTYPE_FP8_PTH)
+        kv_rules_note(n, KV_NOTE_ALWAYS,
+                      "per-token-head KV dtype: 4 B of fp32 scale a head a token beside the "
+                      "values, as vLLM's AttentionSpec.page_size_bytes budgets them; the first "
+                      "release with it is unverified (vllm-project/vllm#34281, said to be 0.17)");
     if (asked->spec_method == KV_SPEC_DRAFT)
         kv_rules_note(n, KV_NOTE_ALWAYS,
                       "a separate draft model's layers are counted with the target's attention "

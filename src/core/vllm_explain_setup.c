@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* The log's KV cache dtype as the calculator knows it; false for a name it
- * does not model (the per-token-head forms, int8 ...). */
+ * does not model (int4_per_token_head, int8 ...). */
 static bool kv_dtype_of(const char *name, enum kv_dtype *t)
 {
     if (!name[0]) {
@@ -17,7 +17,7 @@ static bool kv_dtype_of(const char *name, enum kv_dtype *t)
         return false;
     return *t == KV_DTYPE_AUTO || *t == KV_DTYPE_FP8 || *t == KV_DTYPE_FP16 ||
            *t == KV_DTYPE_BF16 || *t == KV_DTYPE_FP32 || *t == KV_DTYPE_FP8_DS_MLA ||
-           *t == KV_DTYPE_NVFP4;
+           *t == KV_DTYPE_NVFP4 || *t == KV_DTYPE_INT8_PTH || *t == KV_DTYPE_FP8_PTH;
 }
 
 static bool ends_with(const char *s, const char *tail)

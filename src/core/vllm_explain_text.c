@@ -20,6 +20,14 @@ void explain_how_blocks(const struct explain_ctx *c, const struct kv_result *r, 
         explain_addf(how, cap, "a page is %u tokens %s (%u + %u) latent %s %u B = %s a layer",
                      r->deploy.block_size, x, r->model.mla_rank, r->model.mla_rope_dim, x,
                      r->kv_elem_bytes, kvt_fmt_bytes((double)r->page_bytes, a1, sizeof a1));
+    else if (r->kv_elem_bytes == 0) /* nvfp4, per-token-head: a head's bytes, not dims x B */
+        explain_addf(
+            how, cap,
+            "a page is %u tokens %s 2 (K, V) %s %u KV head%s %s %llu B a head of %u "
+            "dims (%s) = %s a layer",
+            r->deploy.block_size, x, x, r->kv_heads_per_gpu, r->kv_heads_per_gpu == 1 ? "" : "s", x,
+            (unsigned long long)kv_dtype_head_bytes(r->kv_dtype, r->head_dim), r->head_dim,
+            kv_dtype_name(r->kv_dtype), kvt_fmt_bytes((double)r->page_bytes, a1, sizeof a1));
     else
         explain_addf(
             how, cap,
