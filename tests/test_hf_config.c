@@ -206,7 +206,7 @@ static void test_mla_fields(void **state)
     assert_int_equal(p.m.mla_rope_dim, 64);
     assert_int_equal(p.m.kv_heads, 0);
     assert_int_equal(p.m.weights_dtype, KV_DTYPE_FP8);
-    assert_false(p.info.params_counted); /* MLA shapes are not counted */
+    assert_false(p.info.params_counted); /* no vocab_size or MLP sizes: nothing to count */
 }
 
 static void test_dtype_and_quantization(void **state)
@@ -345,6 +345,41 @@ static void test_hybrid_configs(void **state)
     assert_int_equal(m.head_dim, 256);
     assert_int_equal(m.sliding_layers, 0);
     assert_true(info.hybrid);
+    /* Its parameters, the language model without the MTP layer and the vision
+     * tower (h 5,120, vocab 248,320, untied):
+     *   gated attention: q_proj h x 24 x 256 x 2 = 62,914,560, k and v h x 4 x 256
+     *     = 5,242,880 each, o_proj 6,144 x h = 31,457,280, q/k norms 512:
+     *     104,858,112; x 16 layers
+     *   gated delta net: key width 16 x 128 = 2,048, value width 48 x 128 = 6,144;
+     *     in_proj_qkvz h x (2 x 2,048 + 2 x 6,144) = 83,886,080, in_proj_ba h x 96
+     *     = 491,520, conv 10,240 x 4 = 40,960, dt_bias + A_log 96, norm 128,
+     *     out_proj 6,144 x h = 31,457,280: 115,876,064; x 48 layers
+     *   MLP 3 x h x 17,408 = 267,386,880 and norms 2 x h a layer, x 64; final norm h;
+     *     embeddings and lm_head 2 x 248,320 x h = 2,542,796,800
+     *   = 16 x 104,858,112 + 48 x 115,876,064 + 64 x (267,386,880 + 10,240) + 5,120
+     *     + 2,542,796,800 = 26,895,998,464: 0.4% under the model card's 27B */
+    assert_true(info.params_counted);
+    assert_int_equal(llround(m.params_b * 1e9), 26895998464ll);
+    assert_true(m.active_params_b == 0);
+    assert_true(fabs(m.params_b - 27.0) / 27.0 < 0.02);
+
+    /* Qwen3.5-35B-A3B / Qwen3.6-35B-A3B: h 2,048, 10 gated-attention layers
+     * (16 heads, 2 KV heads of 256: 16,777,216 + 2 x 1,048,576 + 8,388,608 + 512
+     * = 27,263,488), 30 gated-delta-net layers (key 2,048, value 4,096 wide:
+     * 25,165,824 + 131,072 + 32,768 + 64 + 128 + 8,388,608 = 33,718,464), and in
+     * all 40 an MoE of 256 experts of 3 x h x 512 = 3,145,728 (805,306,368), a
+     * router h x 256 = 524,288, a shared expert 3,145,728 and its gate 2,048:
+     * 808,978,432; norms 4,096 a layer, final 2,048, embeddings 2 x 248,320 x h
+     * = 1,017,118,720. Total 34,660,610,688 (1.0% under 35B); a token skips
+     * 248 experts in 40 layers: 34,660,610,688 - 40 x 248 x 3,145,728
+     * = 3,454,988,928 active ("A3B": 3B rounded) */
+    snprintf(path, sizeof path, "%s/configs/qwen3.5-35b-a3b.config.json", dir ? dir : "fixtures");
+    assert_int_equal(hf_config_load(path, &m, &info, &e), KVT_E_OK);
+    assert_true(info.params_counted);
+    assert_int_equal(llround(m.params_b * 1e9), 34660610688ll);
+    assert_int_equal(llround(m.active_params_b * 1e9), 3454988928ll);
+    assert_true(fabs(m.params_b - 35.0) / 35.0 < 0.02);
+    assert_true(m.active_params_b >= 2.5 && m.active_params_b < 3.5);
 
     /* DeepSeek-V3.2: MLA with the indexer's 128-value keys */
     snprintf(path, sizeof path, "%s/configs/deepseek-v3.2.config.json", dir ? dir : "fixtures");
@@ -352,6 +387,27 @@ static void test_hybrid_configs(void **state)
     assert_int_equal(m.mla_rank, 512);
     assert_int_equal(m.mla_rope_dim, 64);
     assert_int_equal(m.index_head_dim, 128);
+    /* Its parameters (h 7,168, 128 heads, q rank 1,536, latent 512 + 64, nope and
+     * v 128; DeepSeek's own count leaves out the MTP layer, and so does this):
+     *   MLA: q_a h x 1,536 = 11,010,048 + norm 1,536, q_b 1,536 x 128 x 192
+     *     = 37,748,736, kv_a h x 576 = 4,128,768 + norm 512, kv_b 512 x 128 x 256
+     *     = 16,777,216, o 128 x 128 x h = 117,440,512: 187,107,328
+     *   indexer: wq_b 1,536 x 64 x 128 = 12,582,912, wk + weights_proj h x (128 + 64)
+     *     = 1,376,256, LayerNorm 256: 13,959,424
+     *   3 dense MLPs 3 x h x 18,432 = 396,361,728; 58 MoE layers of 256 + 1 shared
+     *     experts of 3 x h x 2,048 = 44,040,192, router h x 256 = 1,835,008 and
+     *     bias 256: 11,320,164,608; norms 2 x h a layer, final h; embeddings and
+     *     lm_head 2 x 129,280 x h = 1,853,358,080
+     *   = 61 x (187,107,328 + 13,959,424 + 14,336) + 3 x 396,361,728
+     *     + 58 x 11,320,164,608 + 7,168 + 1,853,358,080 = 671,877,944,064 (DeepSeek-V3's
+     *     671,026,419,200 and 61 indexers): 0.13% over the published 671B;
+     *   active: less 58 x 248 x 44,040,192 = 38,403,822,336, 3.8% over 37B (the
+     *     published figure is V3's; the indexer runs for every token) */
+    assert_true(info.params_counted);
+    assert_int_equal(llround(m.params_b * 1e9), 671877944064ll);
+    assert_int_equal(llround(m.active_params_b * 1e9), 38403822336ll);
+    assert_true(fabs(m.params_b - 671.0) / 671.0 < 0.02);
+    assert_true(fabs(m.active_params_b - 37.0) / 37.0 < 0.05);
 
     /* Qwen3-Next: no layer_types, full_attention_interval 4: 48 layers, 12 full */
     p = parse_ok("{\"model_type\": \"qwen3_next\", \"num_hidden_layers\": 48, "

@@ -75,7 +75,10 @@ static void test_config_presets(void **state)
             p->model.ssm_groups != c.ssm_groups || p->model.ssm_state_dim != c.ssm_state_dim ||
             p->model.conv_kernel != c.conv_kernel || p->model.ssm_dtype != c.ssm_dtype ||
             p->model.mtp_layers != c.mtp_layers || p->model.mla_rank != c.mla_rank ||
-            p->model.mla_rope_dim != c.mla_rope_dim || p->model.index_head_dim != c.index_head_dim)
+            p->model.mla_rope_dim != c.mla_rope_dim ||
+            p->model.index_head_dim != c.index_head_dim ||
+            llround(p->model.params_b * 1e9) != llround(c.params_b * 1e9) ||
+            llround(p->model.active_params_b * 1e9) != llround(c.active_params_b * 1e9))
             fail_msg("%s differs from %s", rows[i].preset, rows[i].config);
     }
     /* Qwen2.5-7B-Instruct defaults to its 32,768 positions */

@@ -112,22 +112,24 @@ static const struct kv_model_preset models[] = {
      "MLA: one 576-value latent per token per layer, whole on every TP rank"},
     /* From tests/fixtures/configs (public copies of the models' config.json):
      * hybrids of full attention and gated-delta-net layers, and DeepSeek-V3.2's
-     * sparse MLA. Their parameter counts are not derived here: pass --params. */
+     * sparse MLA. Their parameter counts are the config reader's (hf_config.c,
+     * count_params): the language model without its MTP layer or vision tower. */
     {"Qwen/Qwen3.5-27B", "qwen3.5-27b", "GQA+GDN",
      M(.layers = 64, .hidden = 5120, .heads = 24, .kv_heads = 4, .head_dim = 256,
        .max_position = 262144, .state_layers = 48, .state_kind = KV_STATE_GDN, .ssm_heads = 48,
        .ssm_head_dim = 128, .ssm_groups = 16, .ssm_state_dim = 128, .conv_kernel = 4,
-       .ssm_dtype = KV_DTYPE_FP32, .mtp_layers = 1),
+       .ssm_dtype = KV_DTYPE_FP32, .mtp_layers = 1, .params_b = 26.895998464),
      "16 attention layers keep KV; 48 gated-delta-net layers keep a 3 MiB state each"},
     {"Qwen/Qwen3.6-35B-A3B", "qwen3.6-35b-a3b,qwen3.5-35b-a3b", "GQA+GDN MoE",
      M(.layers = 40, .hidden = 2048, .heads = 16, .kv_heads = 2, .head_dim = 256,
        .max_position = 262144, .state_layers = 30, .state_kind = KV_STATE_GDN, .ssm_heads = 32,
        .ssm_head_dim = 128, .ssm_groups = 16, .ssm_state_dim = 128, .conv_kernel = 4,
-       .ssm_dtype = KV_DTYPE_FP32),
+       .ssm_dtype = KV_DTYPE_FP32, .params_b = 34.660610688, .active_params_b = 3.454988928),
      "10 of 40 layers keep KV: the block grows to 2,096 tokens to hold a layer's state"},
     {"deepseek-ai/DeepSeek-V3.2", "deepseek-v3.2", "MLA sparse MoE",
      M(.layers = 61, .hidden = 7168, .heads = 128, .mla_rank = 512, .mla_rope_dim = 64,
-       .index_head_dim = 128, .max_position = 163840, .weights_dtype = KV_DTYPE_FP8),
+       .index_head_dim = 128, .max_position = 163840, .params_b = 671.877944064,
+       .active_params_b = 38.403822336, .weights_dtype = KV_DTYPE_FP8),
      "fp8_ds_mla by default: 656 B of latent + 132 B of indexer keys a token a layer"},
     /* gpt-oss stores its experts in MXFP4 and the rest in BF16; weights_gib
      * is what vLLM logged loading it ("Model loading took ... GiB"). */

@@ -134,9 +134,12 @@ tm send-keys -t app q
 wait_for "Course map" >/dev/null
 
 # --- the playground: a config.json without a parameter count asks for it ---
-# (DeepSeek's MLA shapes are not counted, so its config.json gives no count)
+# (Mamba2 layers are not counted, so a Nemotron-H style config.json gives no count)
 fixtures="$(cd "$(dirname "$0")/../fixtures" && pwd)"
-cp "$fixtures/configs/deepseek-v3.2.config.json" "$work/ds.json"
+printf '%s\n' '{"model_type": "nemotron_h", "num_hidden_layers": 6, "hidden_size": 4096,' \
+  '"num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 131072,' \
+  '"intermediate_size": 21504, "hybrid_override_pattern": "M-M*M-", "mamba_num_heads": 128,' \
+  '"mamba_head_dim": 64, "n_groups": 8, "ssm_state_size": 128, "conv_kernel": 4}' > "$work/ds.json"
 cp "$fixtures/configs/qwen3-14b.config.json" "$work/q14.json"
 tm send-keys -t app '='
 check "= opens the playground" "Calculator playground"
