@@ -535,6 +535,32 @@ static void test_help_and_version(void **state)
     run_free(&r);
 }
 
+/* The tables fit 80 columns, each column lined up under its heading: every
+ * row of figures ends where the heading line ends (right-aligned last
+ * column), and no line is wider than 80. */
+static void check_table(const char *out)
+{
+    const char *line = out, *end;
+    size_t head = strcspn(out, "\n");
+
+    assert_true(head <= 80);
+    for (; *line && *line != '\n'; line = end + 1) {
+        end = strchr(line, '\n');
+        assert_non_null(end);
+        if ((size_t)(end - line) > 80)
+            fail_msg("a line of %zu columns: %.*s", (size_t)(end - line), (int)(end - line), line);
+        if (line[0] != ' ' && (size_t)(end - line) != head)
+            fail_msg("not aligned with the heading: %.*s", (int)(end - line), line);
+    }
+    for (; *line; line = end + 1) { /* the notes under the table */
+        end = strchr(line, '\n');
+        if (!end)
+            break;
+        if ((size_t)(end - line) > 80)
+            fail_msg("a note line of %zu columns", (size_t)(end - line));
+    }
+}
+
 static void test_listings(void **state)
 {
     (void)state;
@@ -545,6 +571,20 @@ static void test_listings(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "qwen2.5-7b"));
     assert_non_null(strstr(r.out, "Qwen/Qwen2.5-7B-Instruct"));
+    check_table(r.out);
+    /* MoE: total and active, three significant digits (30,532,122,624 and
+     * 3,353,032,704 parameters; gpt-oss-120b 116,829,156,672 and 5,711,982,912) */
+    assert_non_null(strstr(r.out, "   30.5B   3.35B "));
+    assert_non_null(strstr(r.out, "    117B   5.71B "));
+    /* dense: every parameter is active (7,615,616,512) */
+    assert_non_null(strstr(r.out, "   7.62B   7.62B "));
+    run_free(&r);
+    r = kvtutor("gpus");
+    assert_int_equal(r.status, 0);
+    check_table(r.out);
+    /* data-sheet figures as published, grouped: the B200's 8,000 GB/s and
+     * 2,250 TFLOP/s, 126.5 MiB of L2 */
+    assert_non_null(strstr(r.out, "8,000        2,250   126.5"));
     run_free(&r);
     r = kvtutor("models --json");
     j = json_loads(r.out, 0, &err);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kv_presets.h"
+#include "kvt_format.h"
 
 static int list_usage(const char *cmd, int argc, char **argv, bool *json)
 {
@@ -38,6 +39,19 @@ static uint64_t kv_per_token(const struct kv_model *m)
 
     kv_deploy_defaults(&d);
     return kv_calc(m, &d, &r, NULL, NULL) == KVT_E_OK ? r.kv_bytes_per_token : 0;
+}
+
+/* The listings' rows, 80 columns wide at most. */
+#define MODEL_NAME_WIDTH 16
+#define MODEL_ROW        "%-16s %-14s %6s %9s %7s %7s %8s\n"
+#define GPU_ROW          "%-14s %-15s %4s %7s %-6s %6s %12s %7s\n"
+
+/* Parameters in billions, by kvt_fmt_amount's rule: 7.62B, 235B, 0.494B. */
+static const char *params_text(double b, char *buf, size_t cap)
+{
+    char num[32];
+    snprintf(buf, cap, "%sB", kvt_fmt_amount(b, num, sizeof num));
+    return buf;
 }
 
 static int dump(json_t *a)
@@ -84,23 +98,30 @@ int cli_models(int argc, char **argv)
         }
         return dump(a);
     }
-    printf("%-16s %-36s %-11s %6s %12s %9s %8s\n", "ALIAS", "HUGGING FACE ID", "ATTENTION",
-           "LAYERS", "KV/TOKEN", "PARAMS", "CONTEXT");
+    /* 80 columns: the figures on the alias's line, the Hugging Face id
+     * (up to 36 characters) on its own line beneath */
+    printf(MODEL_ROW, "ALIAS", "ATTENTION", "LAYERS", "KV/TOKEN", "PARAMS", "ACTIVE", "CONTEXT");
     for (size_t i = 0; i < n; i++) {
         const struct kv_model *m = &p[i].model;
-        char params[40];
-        if (m->params_b <= 0)
-            snprintf(params, sizeof params, "-"); /* not derived: pass --params */
-        else if (m->active_params_b > 0)
-            snprintf(params, sizeof params, "%.1fB/%.1fB", m->params_b, m->active_params_b);
-        else
-            snprintf(params, sizeof params, "%.1fB", m->params_b);
-        printf("%-16.*s %-36s %-11s %6u %12s %9s %8s\n", (int)strcspn(p[i].alias, ","), p[i].alias,
-               p[i].id, p[i].arch, m->layers, kvt_fmt_bytes((double)kv_per_token(m), kv, sizeof kv),
-               params, kvt_fmt_int(m->max_position, ctx, sizeof ctx));
+        char alias[64], layers[16], total[32] = "-", active[32] = "-";
+        snprintf(alias, sizeof alias, "%.*s", (int)strcspn(p[i].alias, ","), p[i].alias);
+        snprintf(layers, sizeof layers, "%u", m->layers);
+        if (m->params_b > 0) { /* else not derived: pass --params */
+            params_text(m->params_b, total, sizeof total);
+            params_text(m->active_params_b > 0 ? m->active_params_b : m->params_b, active,
+                        sizeof active);
+        }
+        if (strlen(alias) > MODEL_NAME_WIDTH) { /* a long alias on a line of its own */
+            printf("%s\n", alias);
+            alias[0] = '\0';
+        }
+        printf(MODEL_ROW, alias, p[i].arch, layers,
+               kvt_fmt_bytes((double)kv_per_token(m), kv, sizeof kv), total, active,
+               kvt_fmt_int(m->max_position, ctx, sizeof ctx));
+        printf("  %s\n", p[i].id);
     }
-    puts("\nKV/TOKEN at the model's own dtype; PARAMS total/active for MoE. "
-         "Use with: kvtutor calc --model ALIAS");
+    puts("\nKV/TOKEN at the model's own dtype, every layer. PARAMS: stored; ACTIVE: read\n"
+         "for each token (fewer for MoE). Use with: kvtutor calc --model ALIAS");
     return 0;
 }
 
@@ -134,23 +155,22 @@ int cli_gpus(int argc, char **argv)
         }
         return dump(a);
     }
-    printf("%-14s %-16s %4s %7s %-7s %9s %10s %6s\n", "NAME", "ALIASES", "CC", "MEMORY", "TYPE",
-           "BANDWIDTH", "BF16", "L2");
+    printf(GPU_ROW, "NAME", "ALIASES", "CC", "MEM GiB", "TYPE", "GB/s", "BF16 TFLOP/s", "L2 MiB");
     for (size_t i = 0; i < n; i++) {
-        char mem[32], bw[32], tf[32], l2[32];
-        snprintf(mem, sizeof mem, "%g GiB", g[i].memory_gib);
-        snprintf(bw, sizeof bw, "%g GB/s", g[i].peak_gbps);
+        char mem[32], bw[32], tf[40] = "-", l2[40], num[32];
+        /* data-sheet figures as published (716.8 GB/s, 126.5 MiB), grouped */
+        kvt_fmt_number(g[i].memory_gib, 1, mem, sizeof mem);
+        kvt_fmt_number(g[i].peak_gbps, 1, bw, sizeof bw);
         if (g[i].bf16_tflops > 0)
-            snprintf(tf, sizeof tf, "%s%g TF/s", g[i].approx & KV_GPU_APPROX_TFLOPS ? "~" : "",
-                     g[i].bf16_tflops);
-        else
-            snprintf(tf, sizeof tf, "-");
-        snprintf(l2, sizeof l2, "%s%g MiB", g[i].approx & KV_GPU_APPROX_L2 ? "~" : "", g[i].l2_mib);
-        printf("%-14s %-16s %4s %7s %-7s %9s %10s %6s\n", g[i].name, g[i].aliases, g[i].compute_cap,
-               mem, g[i].memory_type, bw, tf, l2);
+            snprintf(tf, sizeof tf, "%s%s", g[i].approx & KV_GPU_APPROX_TFLOPS ? "~" : "",
+                     kvt_fmt_number(g[i].bf16_tflops, 1, num, sizeof num));
+        snprintf(l2, sizeof l2, "%s%s", g[i].approx & KV_GPU_APPROX_L2 ? "~" : "",
+                 kvt_fmt_number(g[i].l2_mib, 2, num, sizeof num));
+        printf(GPU_ROW, g[i].name, g[i].aliases, g[i].compute_cap, mem, g[i].memory_type, bw, tf,
+               l2);
     }
-    puts("\nMEMORY is the marketed size taken as GiB; the driver reports a little less (an H100 "
-         "80GB shows 79.19 GiB):\npass --gpu-mem-gib with what nvidia-smi shows for exact budgets. "
-         "~ marks unconfirmed figures.");
+    puts("\nMEM is the marketed size taken as GiB; the driver reports a little less (an\n"
+         "H100 80GB shows 79.19 GiB): pass --gpu-mem-gib with what nvidia-smi shows for\n"
+         "exact budgets. BF16 is dense, without sparsity. ~ marks unconfirmed figures.");
     return 0;
 }
