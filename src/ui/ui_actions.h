@@ -40,6 +40,14 @@ enum {
     X(BOTTOM, UC_MAP | UC_READ, 'G', KEY_END, 0, NULL, "to the bottom")                            \
     X(OPEN, UC_MAP, '\r', KEY_ENTER, 'l', "Enter", "open the selected lesson")                     \
     X(CHANGE, UC_SETTINGS, '\r', KEY_ENTER, 0, "Enter", "change the selected setting")             \
+    X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter", "next: save the rating and go on")           \
+    X(RETRY, UC_RESULT, 'a', 0, 0, "a", "again: answer this one once more")                        \
+    X(HINT, UC_RESULT, 'h', 0, 0, "h", "hint: show the next one")                                  \
+    X(RATE_AGAIN, UC_RESULT, '1', 0, 0, "1-4", "rate: 1 again, 2 hard, 3 good, 4 easy")            \
+    X(RATE_HARD, UC_RESULT, '2', 0, 0, NULL, NULL)                                                 \
+    X(RATE_GOOD, UC_RESULT, '3', 0, 0, NULL, NULL)                                                 \
+    X(RATE_EASY, UC_RESULT, '4', 0, 0, NULL, NULL)                                                 \
+    X(SAVE_AGAIN, UC_RESULT, 's', 0, 0, "s", "save the rating now (again after a database error)") \
     X(PRACTISE, UC_MAP | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")                \
     X(REVIEW, UC_MAP, 'r', 0, 0, "r", "review: today's due exercises, then new ones")              \
     X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons: titles and the lessons' text")              \
@@ -76,14 +84,6 @@ enum {
     X(NEXT_LINK, UC_READ, '\t', 0, 0, "Tab", "link: select the next linked lesson")                \
     X(FOLLOW_LINK, UC_READ, '\r', KEY_ENTER, 'l', "Enter", "follow: open the selected link")       \
     X(RELOAD, UC_READ, 'R', 0, 0, "R", "reload the lesson from disk (for its author)")             \
-    X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter", "next: save the rating and go on")           \
-    X(RETRY, UC_RESULT, 'a', 0, 0, "a", "again: answer this one once more")                        \
-    X(HINT, UC_RESULT, 'h', 0, 0, "h", "hint: show the next one")                                  \
-    X(RATE_AGAIN, UC_RESULT, '1', 0, 0, "1-4", "rate: 1 again, 2 hard, 3 good, 4 easy")            \
-    X(RATE_HARD, UC_RESULT, '2', 0, 0, NULL, NULL)                                                 \
-    X(RATE_GOOD, UC_RESULT, '3', 0, 0, NULL, NULL)                                                 \
-    X(RATE_EASY, UC_RESULT, '4', 0, 0, NULL, NULL)                                                 \
-    X(SAVE_AGAIN, UC_RESULT, 's', 0, 0, "s", "save: try again after a database error")             \
     X(SUBMIT, UC_EDIT, '\r', KEY_ENTER, 0, "Enter", "submit")                                      \
     X(CANCEL, UC_EDIT, 27, 0, 0, "Esc", "stop typing")                                             \
     X(EDIT_HINT, UC_HINTS, '\t', 0, 0, "Tab", "hint")

@@ -105,8 +105,15 @@ check "a wrong answer is graded" "Not quite."
 # KiB per 16-token block = 11,702 blocks; ÷ 512 = 22)": its end wraps
 check "a worked line wider than the screen wraps, not cut" "512 = 22)"
 check "the rating line is whole" "Enter saves, goes on"
+want="default │ ? help  Enter next  a again  h hint  1-4 rate  s save  f follow-ups"
+if [ "$(status_line)" = "$want" ]; then ok "a graded answer's status line: Enter next first"; else bad "a graded answer's status line: \"$(status_line)\""; fi
 tm send-keys -t app f
 check "a follow-up asks for an answer in words, the label whole" "Answer in your words:"
+# help while typing lists the line editor's keys too
+tm send-keys -t app F1
+check "help while typing lists the editing keys" "Ctrl-U/W"
+tm send-keys -t app q
+check "q leaves help for the answer being typed" "Answer in your words:"
 tm send-keys -t app Escape
 check "Esc with nothing typed leaves the follow-up" "Course map"
 
