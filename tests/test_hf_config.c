@@ -283,6 +283,10 @@ static void test_malformed_and_incomplete(void **state)
         {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
          "\"is_encoder_decoder\": true}",
          KVT_E_PARSE, "encoder-decoder"},
+        /* MiMo-V2-Flash: two attention shapes, K 192 / V 128 in both */
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 192, "
+         "\"v_head_dim\": 128, \"hybrid_layer_pattern\": [0, 1], \"swa_head_dim\": 192}",
+         KVT_E_PARSE, "MiMo-V2's sliding-window layers"},
         {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
          "\"linear_attn_config\": {}}",
          KVT_E_PARSE, "Kimi Delta Attention"},

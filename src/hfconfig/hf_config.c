@@ -484,6 +484,9 @@ static const struct {
     {"attn_layer_period", "Jamba's Mamba-1 layers"},
     {"mamba_expand", "Mamba-1 layers"},
     {"rwkv_mode", "RWKV layers"},
+    {"hybrid_layer_pattern",
+     "MiMo-V2's sliding-window layers, whose KV heads and head sizes (swa_*) differ from the "
+     "full-attention layers'"},
 };
 
 /* Hybrid models: which layers keep a recurrent state and its shape; refuses
@@ -622,6 +625,10 @@ static enum kvt_err read_model(struct src *s, struct kv_model *m, struct hf_conf
                            m->heads);
             m->head_dim = m->hidden / m->heads;
         }
+        if ((e = read_window(s, m, info)))
+            return e;
+        if ((e = read_hybrid(s, m, info)))
+            return e;
         /* vLLM sizes such a page with head_size + head_size_v (FullAttentionSpec,
          * vllm/v1/kv_cache_interface.py); the calculator has one head size for
          * K and V, so a different V head is refused rather than sized as K. */
@@ -633,10 +640,6 @@ static enum kvt_err read_model(struct src *s, struct kv_model *m, struct hf_conf
                        "v_head_dim %u differs from the K head's %u: value heads of another size "
                        "are not modelled",
                        v_dim, m->head_dim);
-        if ((e = read_window(s, m, info)))
-            return e;
-        if ((e = read_hybrid(s, m, info)))
-            return e;
     }
     if ((e = read_dtype(s, m)))
         return e;
