@@ -513,6 +513,9 @@ static void test_comma_lists(void **state)
          {true, false},
          {false, false},
          false},
+        /* an operator word makes a formula; "step time" and "k+1" are topics */
+        {"weights plus cache, over bandwidth, per step", KV_WRONG, {0}, {0}, false},
+        {"chunked prefill, step time, k+1 positions", KV_WRONG, {0}, {0}, true},
         {"Decode is memory-bound, prefill, FLOPs",
          KV_CORRECT,
          {true, false},

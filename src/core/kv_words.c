@@ -409,6 +409,12 @@ size_t kv_words_tokenize(const char *text, struct kv_tok *out, size_t cap)
     return t.n;
 }
 
+/* A formula's operators: "(weights + KV) × steps/s ÷ peak", "budget minus
+ * weights, over per-token KV" say what equals what. ("times" would be
+ * "time": "step time" is a topic.) */
+static const char *const formula_ops[] = {"\xc3\x97", "\xc3\xb7", "divided", "plus",
+                                          "minus",    "over",     "equals",  NULL};
+
 static bool is_verb_stem(const struct kv_verbs *c, const char *s)
 {
     static const char *const prefixes[] = {"re", "over", "under", "out", NULL};
@@ -445,8 +451,6 @@ static bool verb_by_place(const struct kv_tok *ans, size_t a, size_t i)
  * says what equals what, its operators standing for the verbs. */
 bool kv_words_keyword_list(const struct kv_verbs *c, const struct kv_tok *ans, size_t a, size_t b)
 {
-    static const char *const ops[] = {"\xc3\x97", "\xc3\xb7", "times",  "divided", "plus",
-                                      "minus",    "over",     "equals", NULL};
     static const char *const preps[] = {"of", "for",  "at",    "in",  "per",  "with",
                                         "by", "from", "to",    "on",  "into", "than",
                                         "as", "each", "every", "and", "or",   NULL};
@@ -459,7 +463,7 @@ bool kv_words_keyword_list(const struct kv_verbs *c, const struct kv_tok *ans, s
             return false;
         bool compound = ans[i].joined || (i + 1 < b && ans[i + 1].joined);
         if (((is_verb_stem(c, ans[i].s) || verb_by_place(ans, a, i)) && !compound) || ans[i].neg ||
-            (i > a && ans[i].op) || kv_words_in_stems(ans[i].s, ops))
+            (i > a && ans[i].op) || kv_words_in_stems(ans[i].s, formula_ops))
             return false;
         /* "roughly 470 MB (448 MiB) in bf16": figures are what is said, not topics */
         words += ans[i].word && !kv_words_has_digit(ans[i].s);
@@ -500,7 +504,8 @@ bool kv_words_comma_list(const struct kv_tok *ans, size_t a, size_t b, size_t *i
         }
         if (words == 0 && kv_words_in_stems(ans[i].s, openers))
             return false;
-        if (kv_words_in_stems(ans[i].s, clause_words))
+        /* an operator word, not a glued "+": "k+1 positions" is a topic */
+        if (kv_words_in_stems(ans[i].s, clause_words) || kv_words_in_stems(ans[i].s, formula_ops))
             return false;
         words += ans[i].word;
     }
