@@ -231,15 +231,15 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         char line[1024];
         /* name the prerequisites the row only numbers */
         lx_course_requires_text(ui->course, l, "Take first: ", line, sizeof line);
-        if (line[0])
-            ui_put(top + rows - 2, 2, cols - 4, line, A_DIM);
+        if (line[0]) /* cut after a whole title: the row numbers them all */
+            put_cell(top + rows - 2, 2, cols - 4, line, false, A_DIM);
         struct tutor_done d = done_of(m, m->rows[m->selected].lesson);
         /* the id is what `kvtutor open` and `reset` take; the concept id is
          * left out (internal, and it pushed the counts past 80 columns) */
-        snprintf(line, sizeof line, "%s · done: %zu of %zu exercises, %zu of %zu follow-ups%s",
-                 l->id, d.exercises, l->n_exercises, d.followups, l->n_followups,
+        snprintf(line, sizeof line, "%s · done: %zu/%zu exercises, %zu/%zu follow-ups%s", l->id,
+                 d.exercises, l->n_exercises, d.followups, l->n_followups,
                  l->n_points ? (d.question ? ", the question" : ", not the question") : "");
-        ui_put(top + rows - 1, 2, cols - 4, line, A_DIM);
+        put_cell(top + rows - 1, 2, cols - 4, line, false, A_DIM);
     }
 }
 

@@ -49,6 +49,13 @@ check "a title that fits is whole" "The KV cache caps concurrency"
 want="default │ ? help  Enter open  e exercises  r review  / search  p progress"
 if [ "$(status_line)" = "$want" ]; then ok "the map's status line fits 80 columns"; else bad "the map's status line: \"$(status_line)\""; fi
 
+# the foot lines of lesson 13 (13-chunked-prefill.lua: after 5, 6 and 11;
+# 6 exercises, 2 follow-ups, key points for its question): whole words
+tm send-keys -t app G k k
+check "the prerequisites' titles are cut after a whole one" "Take first: Continuous batching keeps the budget full · Prefix caching…"
+check "the lesson's id and counts fit 80 columns" "chunked-prefill · done: 0/6 exercises, 0/2 follow-ups, not the question"
+tm send-keys -t app g
+
 # wider: the titles come out whole and the rows stay aligned
 tm resize-window -t app -x 120 -y 24
 check "at 120 columns the long title is whole" "Chunked prefill and preemption: one token budget per step"

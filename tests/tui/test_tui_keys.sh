@@ -124,7 +124,7 @@ tm send-keys -t app "Quantize the weights with AWQ and store the KV cache in fp8
 wait_for "Key points covered" >/dev/null
 tm send-keys -t app q
 check "the map counts the exercise once" " 1/12 done"
-check "the foot line counts follow-ups apart" "kv-cache · done: 1 of 12 exercises, 1 of 5 follow-ups"
+check "the foot line counts follow-ups apart" "kv-cache · done: 1/12 exercises, 1/5 follow-ups"
 # --- progress names diagnoses and lessons, not their ids ---
 tm send-keys -t app p
 check "a diagnosis is named, not its id" "1 × left out the x2 for K and V"
