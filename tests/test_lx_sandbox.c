@@ -518,6 +518,22 @@ static void test_kv_module(void **state)
                                         "'medusa', spec_tokens = 3}",
                                         500),
                            "spec_method"));
+    /* VLLM_PP_LAYER_PARTITION=8,8,16: the last stage's 16 layers x 65,536 B a page
+     * = 1,048,576 B a block; 10 GiB / 1 MiB = 10,240 blocks */
+    assert_string_equal(sandbox_eval("return kv.calc{model = 'llama-3.1-8b', pp = 3, "
+                                     "pp_partition = {8, 8, 16}, kv_budget_gib = 10}"
+                                     ".num_gpu_blocks",
+                                     500),
+                        "10240");
+    assert_non_null(
+        strstr(sandbox_eval("return kv.calc{model = 'llama-3.1-8b', pp = 3, "
+                            "pp_partition = {16, 16}}",
+                            500),
+               "pp_partition: the partition must list one layer count a pipeline stage"));
+    assert_non_null(
+        strstr(sandbox_eval(
+                   "return kv.calc{model = 'llama-3.1-8b', pp = 2, pp_partition = {16, 'x'}}", 500),
+               "pp_partition must list whole numbers"));
     /* an author's mistakes name the field */
     assert_non_null(
         strstr(sandbox_eval("return kv.calc{modle = 'x'}", 500), "unknown field 'modle'"));

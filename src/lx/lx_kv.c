@@ -21,7 +21,7 @@
 #include "kv_presets.h"
 
 enum target { MODEL, DEPLOY };
-enum type { T_U32, T_U64, T_REAL, T_DTYPE, T_VERSION, T_BOOL, T_WORD };
+enum type { T_U32, T_U64, T_REAL, T_DTYPE, T_VERSION, T_BOOL, T_WORD, T_STAGES };
 
 /* Fields whose values are words: the name, then the enum value, per field. */
 struct word {
@@ -72,6 +72,7 @@ static const struct input {
     DF(kv_budget_gib, T_REAL),
     DF(tp, T_U32),
     DF(pp, T_U32),
+    DF(pp_partition, T_STAGES),
     DF(block_size, T_U32),
     DF(max_model_len, T_U64),
     {"seq", DEPLOY, T_U64, offsetof(struct kv_deploy, max_model_len), NULL},
@@ -132,6 +133,24 @@ static void set_input(lua_State *L, const struct input *in, struct kv_model *m, 
             luaL_error(L, "kv.calc: %s must be one of its names, such as \"%s\"", in->name,
                        in->words[0].name);
         *(int *)dst = k->value; /* the enums are int-sized */
+    } else if (in->type == T_STAGES) {
+        /* VLLM_PP_LAYER_PARTITION as a list: {20, 20, 21} */
+        struct kv_deploy *dd = (struct kv_deploy *)base;
+        lua_Integer n = lua_type(L, -1) == LUA_TTABLE ? (lua_Integer)lua_rawlen(L, -1) : 0;
+        if (n < 1 || n > (lua_Integer)KV_MAX_PP_STAGES)
+            luaL_error(L, "kv.calc: %s must list the layers of 1 to %u stages", in->name,
+                       KV_MAX_PP_STAGES);
+        for (lua_Integer i = 1; i <= n; i++) {
+            int ok;
+            lua_Integer v;
+            lua_rawgeti(L, -1, i);
+            v = lua_tointegerx(L, -1, &ok);
+            if (!ok || v < 0 || v > (lua_Integer)KV_MAX_DIM)
+                luaL_error(L, "kv.calc: %s must list whole numbers of layers", in->name);
+            dd->pp_partition[i - 1] = (uint32_t)v;
+            lua_pop(L, 1);
+        }
+        dd->pp_partition_n = (uint32_t)n;
     } else if (in->type == T_VERSION) {
         struct kv_vllm_version v = {0, 0, 0, 0};
         if (lua_type(L, -1) != LUA_TSTRING || !kv_vllm_parse(lua_tostring(L, -1), &v))
