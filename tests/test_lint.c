@@ -100,6 +100,40 @@ static void path(char *buf, size_t cap, const char *dir, const char *name)
     snprintf(buf, cap, "%s/%s/%s", fixtures, dir, name);
 }
 
+/* The line each hostile fixture's one message names: the statement that
+ * attacks (read off the file), or the `return` of what is not a lesson. 0:
+ * no line, for what has none: a compiled chunk, running out of memory
+ * (Lua unwinds it without a message handler), the parser's own C stack.
+ * -1: a lesson shape with several faults, each its own line. */
+static int hostile_line(const char *name)
+{
+    static const struct {
+        const char *name;
+        int line;
+    } rows[] = {
+        {"H04-bytecode-file.lua", 0},
+        {"H06-string-metatable.lua", 3},
+        {"H08-load-default-env.lua", 4},
+        {"H19-string-rep-1e9.lua", 0},
+        {"H20-table-growth.lua", 0},
+        {"H22-lua-stack-recursion.lua", 0},
+        {"H24-paren-nesting.lua", 0},
+        {"H28-terminal-title.lua", -1},
+        {"H29-grader-numeric-edges.lua", -1},
+        {"H33-yield-across-c.lua", 3},
+        {"H36-string-rep-empty.lua", 0},
+        {"H38-table-insert-len.lua", 3},
+        {"H39-table-remove-len.lua", 3},
+        {"H40-table-concat-c-index.lua", 3},
+        {"H41-table-unpack-index-chain.lua", 4},
+        {"H42-table-sort-len.lua", 5},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (strcmp(rows[i].name, name) == 0)
+            return rows[i].line;
+    return 2; /* the rest attack on the line after their comment */
+}
+
 static void test_every_hostile_fixture_is_contained(void **state)
 {
     (void)state;
@@ -127,6 +161,17 @@ static void test_every_hostile_fixture_is_contained(void **state)
             fail_msg("%s: exit %d, want 1: %s", name, r.status, r.err);
         if (!strstr(r.err, ": error: ") || strncmp(r.err, file, strlen(file)) != 0)
             fail_msg("%s: no FILE: error: line: %s", name, r.err);
+        {
+            int want_line = hostile_line(name);
+            char want[1300];
+            if (want_line > 0)
+                snprintf(want, sizeof want, "%s:%d: error: ", file, want_line);
+            else
+                snprintf(want, sizeof want, "%s: error: ", file);
+            if (want_line >= 0 &&
+                (strncmp(r.err, want, strlen(want)) != 0 || run_count_lines(r.err) != 1))
+                fail_msg("%s: want one line \"%s...\", got:\n%s", name, want, r.err);
+        }
         if (has_control_bytes(r.out, r.out_len) || has_control_bytes(r.err, r.err_len))
             fail_msg("%s: control bytes in the output", name);
         for (const char *line = r.err; *line;) {
@@ -233,7 +278,7 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         {"syntax-error.lua", ":4: error: ", "'}' expected"},
         {"missing-field.lua", ":1: error: ", "missing field 'title'"},
         {"bad-unit.lua", ":13: error: ", "unknown unit \"gigglebytes\""},
-        {"expected-errors.lua", ":13: error: ", "no model preset \"qwen2.5-8b\""},
+        {"expected-errors.lua", ":14: error: ", "no model preset \"qwen2.5-8b\""},
         {"duplicate-id.lua", ":14: error: ", "the id is used twice (also line 13)"},
         /* the ids attempts and ask use for the lesson's question and follow-ups */
         {"reserved-id.lua", ":13: error: ", "'question': \"question\" and \"followup-N\" name"},
@@ -253,16 +298,16 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         /* lint draws with a sample of 900 GB/s: 1 / (900 - 900) */
         {"measured.lua", ":15: error: ", "the prompt's {peak} is not a parameter"},
         {"measured-draw.lua",
-         ":13: error: ", "'drawn': expected value: expected(p) returned an infinity"},
+         ":14: error: ", "'drawn': expected value: expected(p) returned an infinity"},
         /* claims: about and said go together, short belongs to a claim */
         {"bad-claims.lua", ":13: error: ", "a claim needs both 'about'"},
         {"bad-claims.lua", ":14: error: ", "'short' phrasings belong to a claim"},
         {"bad-claims.lua", ":16: error: ", "misconception: needs 'about' and 'said'"},
         {"bad-claims.lua", ":17: error: ", "misconception: missing field 'why'"},
-        {"bad-claims.lua", ":11: error: ", "misconceptions[3] must be misconception { ... }"},
-        {"bad-claims.lua", ":1: error: ", "glossary[1] must list two or more"},
-        {"bad-claims.lua", ":20: error: ", "left_out takes kv and overhead"},
-        {"terminal-text.lua", ":3: error: ", "'title' holds control"},
+        {"bad-claims.lua", ":18: error: ", "misconceptions[3] must be misconception { ... }"},
+        {"bad-claims.lua", ":19: error: ", "glossary[1] must list two or more"},
+        {"bad-claims.lua", ":21: error: ", "left_out takes kv and overhead"},
+        {"terminal-text.lua", ":5: error: ", "'title' holds control"},
         {"terminal-text.lua", ":14: error: ", "hints[1] holds control"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -276,6 +321,85 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
                      r.status, r.err);
         if (has_control_bytes(r.err, r.err_len))
             fail_msg("%s: control bytes in the output", rows[i].file);
+        run_free(&r);
+    }
+}
+
+/* One fault per file, on a known line (tests/fixtures/lint: each file is
+ * clean.lua changed in one place, its first line says how): lint prints
+ * exactly one line, "FILE:LINE: error: ...", at the line of the field at
+ * fault (a missing field: the line of its table), sanitised and at most
+ * 200 characters; a bad field is not also reported missing, and what
+ * depends on it is not refused again. */
+static void test_one_message_at_the_fault(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        int line;
+        const char *says;
+    } rows[] = {
+        {"misspelt-field.lua", 31,
+         "exercise 'per-token': unknown field 'units' (did you mean 'unit'?)"},
+        {"misspelt-lesson-field.lua", 4, "lesson: unknown field 'titel' (did you mean 'title'?)"},
+        {"unknown-nested.lua", 24, "followup: unknown field 'accent'"},
+        {"unit-not-text.lua", 31, "'unit' must be text, not a number"},
+        {"unknown-unit.lua", 31, "unknown unit \"furlongs\""},
+        {"tolerance.lua", 32, "tolerance must be rel(f) with 0 < f < 1"},
+        {"expected-text.lua", 30, "'expected' must be a number or a function"},
+        /* inside the function: the line that failed, not `expected =` */
+        {"expected-raises.lua", 31, "expected value: kv.calc: no model preset \"qwen2.5-8b\""},
+        {"expected-nan.lua", 30, "expected value: expected(p) returned NaN"},
+        {"points-not-list.lua", 21, "followup: 'points' must be a list of key points"},
+        {"loose-accept.lua", 24, "accept phrase \"no\" is too short"},
+        {"section-text.lua", 11, "sections[1] must be section { title = ..., text = ... }"},
+        {"not-an-exercise.lua", 27, "exercises[1] is a section, not an exercise"},
+        {"bad-option.lua", 38, "exercise 'bound': options[1] must be text or option { ... }"},
+        {"module-title-empty.lua", 6, "module_title is empty"},
+        {"bad-lesson-id.lua", 3, "lesson: id \"Lint Case\" must be 1 to 64 lower-case"},
+        {"reserved-id.lua", 28, "exercise 'question': \"question\" and \"followup-N\" name"},
+        /* the first exercise with the id starts on line 27 */
+        {"duplicate-exercise-id.lua", 35, "the id is used twice (also line 27)"},
+        {"worked-number.lua", 16, "lesson: 'worked' must be code [[ ... ]] or text"},
+        {"followups-text.lua", 17, "lesson: 'followups' must be a list of followup { ... }"},
+        /* a missing field: the line of the table that lacks it */
+        {"misconception-no-why.lua", 25, "misconception: missing field 'why'"},
+        {"point-weight.lua", 23, "a point's weight must be a number in (0, 100]"},
+        {"param-value.lua", 34, "parameter 'seq': values must be finite numbers or text"},
+        {"left-out.lua", 34, "left_out.kv must be a finite, non-zero number"},
+        {"measured-unknown.lua", 33, "measured \"speed\" is not a probe figure"},
+        {"glossary-one-term.lua", 18, "glossary[2] must list two or more equivalent terms"},
+        {"dangling-link.lua", 45, "link to \"no-such-lesson\": no lesson has that id"},
+        {"requires-missing.lua", 44, "requires \"no-such-lesson\": no lesson has that id"},
+        /* an error inside the DSL: the lesson line that called it */
+        {"dsl-error.lua", 4, "bad argument #2 to 'format'"},
+        /* errors that carry no line of their own: where the lesson was */
+        {"deadline.lua", 3, "the lesson ran past its 300 ms deadline"},
+        {"error-nil.lua", 3, "error object is a nil value"},
+        {"not-a-lesson.lua", 3, "the file must end with: return lesson { ... }"},
+        /* Lua's own line: where the field after the missing comma starts */
+        {"syntax.lua", 6, "'}' expected (to close '{' at line 2) near 'baseline'"},
+    };
+    char file[1200];
+    struct run_result r;
+
+    path(file, sizeof file, "lint", "clean.lua");
+    r = lint(NULL, file, NULL);
+    if (r.status != 0)
+        fail_msg("clean.lua, the base of the others, fails: %s", r.err);
+    run_free(&r);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char want[1400];
+        path(file, sizeof file, "lint", rows[i].file);
+        r = lint(NULL, "--deadline-ms", "300", file, NULL);
+        snprintf(want, sizeof want, "%s:%d: error: ", file, rows[i].line);
+        if (r.status != 1 || strncmp(r.err, want, strlen(want)) != 0 ||
+            !strstr(r.err, rows[i].says) || run_count_lines(r.err) != 1)
+            fail_msg("%s: want one line \"%s... %s\", got exit %d:\n%s", rows[i].file, want,
+                     rows[i].says, r.status, r.err);
+        if (has_control_bytes(r.err, r.err_len) || strcspn(r.err, "\n") > 200)
+            fail_msg("%s: not one sanitised line of at most 200 characters: %s", rows[i].file,
+                     r.err);
         run_free(&r);
     }
 }
@@ -386,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_hostile_then_clean),
         cmocka_unit_test(test_oversize_rejected_unread),
         cmocka_unit_test(test_authoring_mistakes_point_at_the_line),
+        cmocka_unit_test(test_one_message_at_the_fault),
         cmocka_unit_test(test_folders_and_usage),
         cmocka_unit_test(test_requires_order),
         cmocka_unit_test(test_text_helpers),

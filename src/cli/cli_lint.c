@@ -1,6 +1,7 @@
 /* `kvtutor lint FILE|DIR...`: loads and validates lessons, one line per
- * problem on stderr: "FILE:LINE: error: MESSAGE" (or "FILE: error: MESSAGE"),
- * sanitised, at most 200 characters. Exit 1 when any file has a problem, 0
+ * problem on stderr: "FILE:LINE: error: MESSAGE" (or "FILE: error: MESSAGE"
+ * for a problem with no line), in line order, sanitised, at most 200
+ * characters. Exit 1 when any file has a problem, 0
  * when all pass, 2 for a usage error. Each file is checked in a fresh
  * sandbox, as if no other had been loaded. */
 #define _POSIX_C_SOURCE 200809L
@@ -23,6 +24,31 @@
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts a file's problems by line, as a compiler lists them; problems on
+ * one line keep the order they were found in (field by field). An
+ * insertion sort: stable, and a file has few problems. */
+static void sort_by_line(struct lx_problem *p, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        struct lx_problem cur = p[i];
+        size_t k = i;
+        for (; k > 0 && p[k - 1].line > cur.line; k--)
+            p[k] = p[k - 1];
+        p[k] = cur;
+    }
+}
+
+/* How a message about `path` names `other`: by its file name alone when
+ * both are in one folder (the line stays short), else in full. */
+static const char *other_name(const char *path, const char *other)
+{
+    const char *ps = strrchr(path, '/'), *os = strrchr(other, '/');
+    size_t pd = ps ? (size_t)(ps - path) : 0, od = os ? (size_t)(os - other) : 0;
+    if (pd == od && strncmp(path, other, pd) == 0)
+        return os ? os + 1 : other;
+    return other;
 }
 
 /* One problem line, sanitised and cut to LINE_MAX_CHARS. */
@@ -61,7 +87,8 @@ static int lint_usage(FILE *out)
           "Loads each lesson in its own sandbox and checks it: required fields, unique ids,\n"
           "every expected value computable and finite, units known, links and requires\n"
           "that resolve, prerequisites placed before the lessons that need them,\n"
-          "follow-ups with key points. Problems go to stderr, one a line:\n"
+          "follow-ups with key points. Problems go to stderr, one a line, in line\n"
+          "order, LINE being the line of the field at fault:\n"
           "  FILE:LINE: error: MESSAGE\n"
           "Exit 0 when every file passes, 1 when any has a problem, 2 for a usage error.\n"
           "--deadline-ms sets the time one lesson may take to load (default 2000).\n\n"
@@ -125,6 +152,7 @@ int cli_lint(int argc, char **argv)
     for (size_t i = 0; course && i < files.n; i++) {
         struct lx_report rep = {0};
         if (lx_course_load(course, i, &rep) != KVT_E_OK) {
+            sort_by_line(rep.items, rep.n);
             for (size_t k = 0; k < rep.n; k++)
                 report(files.paths[i], rep.items[k].line, rep.items[k].msg);
             if (rep.n == 0)
@@ -144,10 +172,11 @@ int cli_lint(int argc, char **argv)
             const struct lx_lesson *other = lx_course_at(course, k);
             if (other && strcmp(other->id, l->id) == 0) {
                 char msg[400];
-                snprintf(msg, sizeof msg, "lesson id \"%s\" is also used by %s", l->id,
-                         files.paths[k]);
-                report(files.paths[i], 0, msg);
+                snprintf(msg, sizeof msg, "lesson id \"%s\" is also used by %s:%d", l->id,
+                         other_name(files.paths[i], files.paths[k]), other->id_line);
+                report(files.paths[i], l->id_line, msg);
                 bad = true;
+                break;
             }
         }
         for (size_t k = 0; k < l->n_links; k++) {
@@ -173,7 +202,7 @@ int cli_lint(int argc, char **argv)
             } else {
                 continue;
             }
-            report(files.paths[i], l->requires_line, msg);
+            report(files.paths[i], l->require_lines[k], msg);
             bad = true;
         }
         bad_files += bad;

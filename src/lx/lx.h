@@ -88,7 +88,8 @@ struct lx_param {
 struct lx_exercise {
     const char *id;
     enum lx_kind kind;
-    int line;
+    int line;           /* where the exercise is written */
+    int expected_line;  /* where its `expected =` is (numeric) */
     const char *prompt; /* may hold {name} placeholders for parameters */
     const char **hints;
     size_t n_hints;
@@ -151,11 +152,12 @@ struct lx_lesson {
     size_t n_glossary;
     const char **links; /* related lessons */
     size_t n_links;
-    int *link_lines;
+    int *link_lines;       /* where each is written */
     const char **requires; /* lessons to take first; lint checks they exist and come earlier */
     size_t n_requires;
-    int requires_line;
-    struct lx_priv *priv; /* the Lua state and the memory behind the strings */
+    int *require_lines;
+    int id_line, module_title_line; /* where `id` and `module_title` are written (lint) */
+    struct lx_priv *priv;           /* the Lua state and the memory behind the strings */
 };
 
 /* Loads and validates one lesson file against the schema (lx_schema.h).

@@ -26,18 +26,6 @@ static void weak_table(lua_State *L, const char *key)
     lua_setfield(L, LUA_REGISTRYINDEX, key);
 }
 
-/* The line of the innermost stack frame that runs the lesson file itself. */
-static int lesson_line(lua_State *L)
-{
-    const char *chunk = lx_ctx(L)->chunkname;
-    lua_Debug ar;
-    for (int level = 1; lua_getstack(L, level, &ar); level++) {
-        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 && strcmp(ar.source, chunk) == 0)
-            return ar.currentline;
-    }
-    return 0;
-}
-
 /* host.mark(t, kind) -> t: remembers that t is a DSL `kind`, written at the
  * lesson line that is running now. */
 static int host_mark(lua_State *L)
@@ -46,7 +34,7 @@ static int host_mark(lua_State *L)
     luaL_checkstring(L, 2);
     weak_table(L, LINES_KEY);
     lua_pushvalue(L, 1);
-    lua_pushinteger(L, lesson_line(L));
+    lua_pushinteger(L, lx_running_line(L));
     lua_rawset(L, -3);
     lua_pop(L, 1);
     weak_table(L, KINDS_KEY);

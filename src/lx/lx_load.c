@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lx_read.h"
+#include "lx_source.h"
 
 #define LINT_DRAWS 8 /* seeds tried per parametric exercise when loading */
 
@@ -28,21 +29,34 @@ void lx_default_opts(struct lx_opts *o)
  * "lesson:12: " whatever the file's path (a long path would be shortened). */
 #define CHUNK "lesson"
 
-/* "lesson:12: message" from Lua: split off the line. */
-static void lua_problem(struct lx_report *rep, const char *msg)
+/* "lesson:12: message" from Lua: the line, and *msg moved past it; 0 and
+ * *msg as it was when the message does not start so. */
+static int split_line(const char **msg)
 {
     size_t n = strlen(CHUNK);
-    int line = 0;
-    if (strncmp(msg, CHUNK, n) == 0 && msg[n] == ':') {
+    const char *m = *msg;
+    if (strncmp(m, CHUNK, n) == 0 && m[n] == ':') {
         char *end;
-        long v = strtol(msg + n + 1, &end, 10);
-        if (end != msg + n + 1 && *end == ':' && v > 0 && v < 100000000) {
-            line = (int)v;
-            msg = end + 1;
-            while (*msg == ' ')
-                msg++;
+        long v = strtol(m + n + 1, &end, 10);
+        if (end != m + n + 1 && *end == ':' && v > 0 && v < 100000000) {
+            m = end + 1;
+            while (*m == ' ')
+                m++;
+            *msg = m;
+            return (int)v;
         }
     }
+    return 0;
+}
+
+/* A failed call into the lesson: the line Lua's message names, else the
+ * lesson line that was running when it failed (a deadline, error(nil), an
+ * error raised inside the DSL). */
+static void lua_problem(lua_State *L, struct lx_report *rep, const char *msg)
+{
+    int line = split_line(&msg);
+    if (!line && L)
+        line = lx_ctx(L)->error_line;
     lx_report_add(rep, line, msg);
 }
 
@@ -176,56 +190,22 @@ static void check_draws(struct lx_reader *c)
             char err[200], drawn[400];
             if (lx_draw_measured(l, i, (uint64_t)s, sample_facts, N_SAMPLE_FACTS, &d, err,
                                  sizeof err) != KVT_E_OK) {
-                /* "lesson:14: msg" from inside the lesson reads "line 14: msg" here */
-                size_t pl = strlen(CHUNK);
+                /* "lesson:14: msg" from inside the function: the fault is on
+                 * line 14; else on the line of `expected =` */
                 const char *msg = err;
-                char shorter[200];
-                if (strncmp(err, CHUNK, pl) == 0 && err[pl] == ':') {
-                    snprintf(shorter, sizeof shorter, "line %s", err + pl + 1);
-                    msg = shorter;
-                }
+                int line = split_line(&msg);
                 lx_draw_params_text(&d, drawn, sizeof drawn);
-                lx_problem(c, e->line, "%s: expected value%s%s: %s", where, drawn[0] ? " at " : "",
-                           drawn, msg);
+                lx_problem(c,
+                           line               ? line
+                           : e->expected_line ? e->expected_line
+                                              : e->line,
+                           "%s: expected value%s%s: %s", where, drawn[0] ? " at " : "", drawn, msg);
                 break;
             }
             if (!lx_value_ok(c, e, d.value, where, "the expected value"))
                 break;
         }
     }
-}
-
-/* The first line of the source where `word` stands as a whole word and is
- * followed by one of `next` (comments skipped); 0 when there is none.
- * `return lesson { ... }` is a tail call, so no stack frame remembers its
- * line, and a plain list like links = { ... } is never marked: the source
- * says where they are. */
-static int source_line(const char *src, const char *word, const char *next)
-{
-    size_t wl = strlen(word);
-    int line = 1;
-    for (const char *p = src; *p; p++) {
-        if (p[0] == '-' && p[1] == '-') { /* comments: skip to their end */
-            const char *end = strncmp(p + 2, "[[", 2) == 0 ? strstr(p, "]]") : strchr(p, '\n');
-            if (!end)
-                break;
-            for (; p < end; p++)
-                line += *p == '\n';
-            p = end[0] == '\n' ? end - 1 : end + 1;
-            continue;
-        }
-        if (*p == '\n') {
-            line++;
-        } else if (strncmp(p, word, wl) == 0 &&
-                   (p == src || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
-            const char *q = p + wl;
-            while (*q == ' ' || *q == '\t')
-                q++;
-            if (*q && strchr(next, *q))
-                return line;
-        }
-    }
-    return 0;
 }
 
 /* Runs in a protected call: (ctx, lesson table). */
@@ -235,7 +215,8 @@ static int extract(lua_State *L)
     const char *kind = lua_type(L, 2) == LUA_TTABLE ? lx_kind_of(L, 2) : NULL;
 
     if (!kind || strcmp(kind, "lesson") != 0) {
-        lx_report_add(c->rep, 0, "the file must end with: return lesson { ... }");
+        lx_report_add(c->rep, lx_source_return_line(c->src),
+                      "the file must end with: return lesson { ... }");
         return 0;
     }
     lua_getfield(L, LUA_REGISTRYINDEX, GLOSSARY_KEY);
@@ -251,6 +232,7 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
     struct lx_lesson *l = calloc(1, sizeof *l);
     struct lx_priv *p = calloc(1, sizeof *p);
     struct lx_reader c = {.l = l, .p = p, .rep = report};
+    struct lx_source *source = NULL;
     char chunk[4104];
     size_t len = 0;
     char *src;
@@ -286,25 +268,35 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
         return KVT_E_IO;
     }
     /* text only: a compiled chunk is refused before it can run */
-    if (luaL_loadbufferx(c.L, src, len, chunk, "t") != LUA_OK ||
-        lx_pcall(c.L, 0, 1, opts->load_ms) != LUA_OK) {
-        lua_problem(report, lx_errmsg(c.L));
+    if (luaL_loadbufferx(c.L, src, len, chunk, "t") != LUA_OK) {
+        lua_problem(NULL, report, lx_errmsg(c.L));
         free(src);
         lx_free(l);
         return KVT_E_PARSE;
     }
-    c.lesson_line = source_line(src, "lesson", "{(");
-    c.links_line = source_line(src, "links", "=");
-    c.requires_line = source_line(src, "requires", "=");
-    free(src);
+    if (lx_pcall(c.L, 0, 1, opts->load_ms) != LUA_OK) {
+        lua_problem(c.L, report, lx_errmsg(c.L));
+        free(src);
+        lx_free(l);
+        return KVT_E_PARSE;
+    }
+    /* the source says where fields are; without memory for it, problems
+     * point at their tables */
+    source = lx_source_scan(src, len); /* points into src: both kept until read */
+    c.src = source;
     /* reading the tables can run out of memory or meet a metamethod: do it
      * inside a protected call, under the load deadline too */
     lua_pushcfunction(c.L, extract);
     lua_pushlightuserdata(c.L, &c);
     lua_pushvalue(c.L, -3);
     if (lx_pcall(c.L, 2, 0, opts->load_ms) != LUA_OK)
-        lua_problem(report, lx_errmsg(c.L));
+        lua_problem(c.L, report, lx_errmsg(c.L));
     lua_settop(c.L, 0);
+    lx_source_free(source);
+    free(src);
+    free(c.bound);
+    c.src = NULL;
+    c.bound = NULL;
     if (p->arena.failed || report->dropped) {
         lx_report_add(report, 0, "out of memory");
         lx_free(l);

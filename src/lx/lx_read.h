@@ -9,15 +9,31 @@
 
 #include "lx_priv.h"
 #include "lx_schema.h"
+#include "lx_source.h"
+
+/* A table read so far, paired with its constructor in the source. */
+struct lx_bound {
+    const void *table;
+    int node;
+};
+
+/* A field refused as unknown that stands for a required one misspelt: the
+ * required one is then not also reported missing. */
+struct lx_misspelt {
+    const void *table;
+    const char *key; /* the schema's spelling */
+};
 
 struct lx_reader {
     struct lx_lesson *l;
     struct lx_priv *p;
     lua_State *L;
     struct lx_report *rep;
-    int lesson_line;   /* where `lesson {` starts in the source */
-    int links_line;    /* where `links =` is */
-    int requires_line; /* where `requires =` is */
+    const struct lx_source *src; /* where things are written; NULL: lines of tables only */
+    struct lx_bound *bound;
+    size_t n_bound, cap_bound;
+    struct lx_misspelt misspelt[16];
+    size_t n_misspelt;
 };
 
 /* Reads the lesson table at stack index t into c->l. Runs inside a
@@ -35,13 +51,24 @@ bool lx_value_ok(struct lx_reader *c, const struct lx_exercise *e, double v, con
 /* The helpers both readers use. */
 void lx_problem(struct lx_reader *c, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-int lx_read_line(struct lx_reader *c, int t, int fallback); /* a DSL table's line */
+int lx_read_line(struct lx_reader *c, int t, int fallback); /* a table's own line */
+/* The line where table t writes field `key` (or its i-th listed value);
+ * the fallback when the source does not say (a table built by code). */
+int lx_key_line(struct lx_reader *c, int t, const char *key, int fallback);
+int lx_item_line(struct lx_reader *c, int t, size_t i, int fallback);
+/* Reports "WHAT: missing field 'KEY'" (or the message given) at the
+ * table's line, unless an unknown field of t was a misspelling of key,
+ * already reported. */
+void lx_missing(struct lx_reader *c, int t, const char *key, int line, const char *what,
+                const char *hint);
 bool lx_valid_id(const char *s);
 bool lx_finite_number(lua_State *L, int i, double *v);
 /* Every key of table t must be one the schema lists for shape s. */
 void lx_check_keys(struct lx_reader *c, int t, enum lx_shape s, const char *what, int line);
 /* Pushes t[key] (raw) and returns its type. */
 int lx_field(struct lx_reader *c, int t, const char *key);
+/* Pushes t[i] (raw) and returns its type. */
+int lx_item(struct lx_reader *c, int t, size_t i);
 /* A text field: NULL when absent (and a problem when required). */
 const char *lx_str_field(struct lx_reader *c, int t, const char *key, bool required,
                          const char *what, int line);

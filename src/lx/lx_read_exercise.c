@@ -25,6 +25,7 @@ static bool valid_name(const char *s)
     return true;
 }
 
+/* The parameter on top of the stack; line is where it is written. */
 static void read_param(struct lx_reader *c, struct lx_param *pm, const char *where, int line)
 {
     lua_State *L = c->L;
@@ -60,6 +61,7 @@ static void read_param(struct lx_reader *c, struct lx_param *pm, const char *whe
     pm->values = lx_arena_alloc(&c->p->arena, pm->n_values * sizeof *pm->values);
     pm->nums = lx_arena_alloc(&c->p->arena, pm->n_values * sizeof *pm->nums);
     for (size_t i = 0; pm->values && pm->nums && i < pm->n_values; i++) {
+        int vl = lx_item_line(c, -1, i + 1, line);
         int ty = lua_rawgeti(L, -1, (lua_Integer)i + 1);
         char buf[64];
         pm->nums[i] = NAN;
@@ -72,12 +74,12 @@ static void read_param(struct lx_reader *c, struct lx_param *pm, const char *whe
         } else if (ty == LUA_TSTRING) {
             pm->values[i] = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
             if (lua_rawlen(L, -1) > LX_MAX_PARAM_TEXT)
-                lx_problem(c, line,
+                lx_problem(c, vl,
                            "%s: parameter '%s': the value \"%.20s...\" is longer than %d "
                            "characters",
                            where, pm->name, lua_tostring(L, -1), LX_MAX_PARAM_TEXT);
         } else {
-            lx_problem(c, line, "%s: parameter '%s': values must be numbers or text", where,
+            lx_problem(c, vl, "%s: parameter '%s': values must be finite numbers or text", where,
                        pm->name);
             pm->values[i] = "";
         }
@@ -93,6 +95,7 @@ static int cmp_param(const void *a, const void *b)
 static void read_params(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
 {
     lua_State *L = c->L;
+    int at = lx_key_line(c, t, "params", e->line);
     int ty = lx_field(c, t, "params");
     size_t cap = 0;
 
@@ -107,29 +110,32 @@ static void read_params(struct lx_reader *c, int t, struct lx_exercise *e, const
             struct lx_param *pm = &e->params[e->n_params];
             memset(pm, 0, sizeof *pm);
             if (lua_type(L, -2) != LUA_TSTRING || !valid_name(lua_tostring(L, -2))) {
-                lx_problem(c, e->line,
+                lx_problem(c, at,
                            "%s: parameter names are lower-case words of at most %d characters",
                            where, LX_MAX_PARAM_NAME);
             } else if ((pm->name = lx_arena_str(&c->p->arena, lua_tostring(L, -2),
                                                 lua_rawlen(L, -2))) != NULL) {
-                read_param(c, pm, where, e->line);
+                int pl = lx_key_line(c, pt, pm->name, at);
+                lua_pop(L, 1); /* the value again, through lx_field: paired with its source */
+                lx_field(c, pt, pm->name);
+                read_param(c, pm, where, pl);
                 e->n_params++;
             }
             lua_pop(L, 1);
         }
         if (e->n_params > LX_MAX_PARAMS)
-            lx_problem(c, e->line, "%s: %zu parameters; at most %d", where, e->n_params,
-                       LX_MAX_PARAMS);
+            lx_problem(c, at, "%s: %zu parameters; at most %d", where, e->n_params, LX_MAX_PARAMS);
         /* draws follow the names' order, never the table's iteration order */
         qsort(e->params, e->n_params, sizeof *e->params, cmp_param);
     } else if (ty != LUA_TNIL) {
-        lx_problem(c, e->line, "%s: 'params' must be a table of name = values", where);
+        lx_problem(c, at, "%s: 'params' must be a table of name = values", where);
     }
     lua_pop(L, 1);
 }
 
 /* Every {name} in the prompt must be a parameter or the measured figure. */
-static void check_placeholders(struct lx_reader *c, const struct lx_exercise *e, const char *where)
+static void check_placeholders(struct lx_reader *c, const struct lx_exercise *e, const char *where,
+                               int line)
 {
     const char *name;
     size_t n;
@@ -139,8 +145,7 @@ static void check_placeholders(struct lx_reader *c, const struct lx_exercise *e,
         for (size_t i = 0; i < e->n_params && !found; i++)
             found = strlen(e->params[i].name) == n && strncmp(e->params[i].name, name, n) == 0;
         if (!found)
-            lx_problem(c, e->line, "%s: the prompt's {%.*s} is not a parameter", where, (int)n,
-                       name);
+            lx_problem(c, line, "%s: the prompt's {%.*s} is not a parameter", where, (int)n, name);
     }
 }
 
@@ -148,17 +153,18 @@ bool lx_value_ok(struct lx_reader *c, const struct lx_exercise *e, double v, con
                  const char *source)
 {
     const struct kv_unit *u = kv_unit_find(e->unit ? e->unit : "");
+    int line = e->expected_line ? e->expected_line : e->line;
     if (!isfinite(v)) {
-        lx_problem(c, e->line, "%s: %s is %s, not a finite number", where, source,
+        lx_problem(c, line, "%s: %s is %s, not a finite number", where, source,
                    isnan(v) ? "NaN" : "infinite");
         return false;
     }
     if (v == 0 && signbit(v)) {
-        lx_problem(c, e->line, "%s: %s is -0", where, source);
+        lx_problem(c, line, "%s: %s is -0", where, source);
         return false;
     }
     if (u && !(fabs(v * u->scale) <= 1e30)) {
-        lx_problem(c, e->line, "%s: %s (%g %s) is too large to grade", where, source, v, e->unit);
+        lx_problem(c, line, "%s: %s (%g %s) is too large to grade", where, source, v, e->unit);
         return false;
     }
     return true;
@@ -167,6 +173,7 @@ bool lx_value_ok(struct lx_reader *c, const struct lx_exercise *e, double v, con
 static void read_tolerance(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
 {
     lua_State *L = c->L;
+    int at = lx_key_line(c, t, "tolerance", e->line);
     int ty = lx_field(c, t, "tolerance");
     double v = 0;
 
@@ -194,7 +201,7 @@ static void read_tolerance(struct lx_reader *c, int t, struct lx_exercise *e, co
     }
     lua_pop(L, 1);
     if (!(e->tolerance > 0) || (e->relative && e->tolerance >= 1))
-        lx_problem(c, e->line, "%s: tolerance must be rel(f) with 0 < f < 1, or abs(x) with x > 0",
+        lx_problem(c, at, "%s: tolerance must be rel(f) with 0 < f < 1, or abs(x) with x > 0",
                    where);
 }
 
@@ -203,86 +210,112 @@ static void read_tolerance(struct lx_reader *c, int t, struct lx_exercise *e, co
 static void read_left_out(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
 {
     lua_State *L = c->L;
+    int at = lx_key_line(c, t, "left_out", e->line);
     int ty = lx_field(c, t, "left_out");
     if (ty == LUA_TTABLE) {
         static const char *const parts[] = {"kv", "overhead"};
         double *slots[] = {&e->left_out_kv, &e->left_out_overhead};
+        int lt = lua_gettop(L);
         lua_pushnil(L);
-        while (lua_next(L, -2)) {
+        while (lua_next(L, lt)) {
             const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+            int kl = k ? lx_key_line(c, lt, k, at) : at;
             size_t i = 0;
             while (i < 2 && (!k || strcmp(k, parts[i]) != 0))
                 i++;
             if (i == 2)
-                lx_problem(c, e->line, "%s: left_out takes kv and overhead", where);
+                lx_problem(c, kl, "%s: left_out takes kv and overhead", where);
             else if (!lx_finite_number(L, -1, slots[i]) || *slots[i] == 0)
-                lx_problem(c, e->line, "%s: left_out.%s must be a finite, non-zero number", where,
+                lx_problem(c, kl, "%s: left_out.%s must be a finite, non-zero number", where,
                            parts[i]);
             lua_pop(L, 1);
         }
     } else if (ty != LUA_TNIL) {
-        lx_problem(c, e->line, "%s: left_out must be a table: { kv = ..., overhead = ... }", where);
+        lx_problem(c, at, "%s: left_out must be a table: { kv = ..., overhead = ... }", where);
     }
     lua_pop(L, 1);
+}
+
+/* An optional text field that must be one of a few values: NULL when
+ * absent, not text or refused (each reported once, at the field's line, so
+ * what depends on the field is not refused for it again). */
+static const char *choice_field(struct lx_reader *c, int t, const char *key, const char *where,
+                                int line, bool (*check)(const char *), const char *refusal)
+{
+    const char *v = lx_str_field(c, t, key, false, where, line);
+    if (v && !check(v)) {
+        lx_problem(c, lx_key_line(c, t, key, line), "%s: %s \"%s\" %s", where, key, v, refusal);
+        return NULL;
+    }
+    return v;
+}
+
+static bool known_model(const char *v)
+{
+    return kv_model_preset_find(v) != NULL;
+}
+
+static bool known_kv_dtype(const char *v)
+{
+    enum kv_dtype dt;
+    return kv_dtype_parse(v, &dt) && kv_dtype_kv_bytes(dt) != 0;
+}
+
+static bool known_diagnose(const char *v)
+{
+    return strcmp(v, "kv-size") == 0 || strcmp(v, "capacity") == 0 || strcmp(v, "units") == 0;
 }
 
 static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size_t idx,
                          const char *where)
 {
     lua_State *L = c->L;
-    int ty;
+    int ty, at;
 
+    t = lua_absindex(L, t);
+    ty = lx_field(c, t, "unit");
+    lua_pop(L, 1);
+    if (ty == LUA_TNIL)
+        lx_missing(c, t, "unit", e->line, where, "(\"\" for a plain number)");
     e->unit = lx_str_field(c, t, "unit", false, where, e->line);
-    if (!e->unit)
-        lx_problem(c, e->line, "%s: missing field 'unit' (\"\" for a plain number)", where);
-    else if (!kv_unit_find(e->unit))
-        lx_problem(c, e->line, "%s: unknown unit \"%s\"", where, e->unit);
+    if (e->unit && !kv_unit_find(e->unit))
+        lx_problem(c, lx_key_line(c, t, "unit", e->line), "%s: unknown unit \"%s\"", where,
+                   e->unit);
     read_tolerance(c, t, e, where);
     read_params(c, t, e, where);
-    e->model = lx_str_field(c, t, "model", false, where, e->line);
-    if (e->model && !kv_model_preset_find(e->model))
-        lx_problem(c, e->line, "%s: model \"%s\" is not a preset (kvtutor models lists them)",
-                   where, e->model);
-    e->kv_dtype = lx_str_field(c, t, "kv_dtype", false, where, e->line);
-    if (e->kv_dtype) {
-        enum kv_dtype dt;
-        if (!kv_dtype_parse(e->kv_dtype, &dt) || kv_dtype_kv_bytes(dt) == 0)
-            lx_problem(c, e->line,
-                       "%s: kv_dtype \"%s\" is not a cache type (fp32, bf16, fp16, fp8, "
-                       "int8)",
-                       where, e->kv_dtype);
-    }
-    e->measured = lx_str_field(c, t, "measured", false, where, e->line);
-    if (e->measured && !lx_fact_known(e->measured))
-        lx_problem(c, e->line,
-                   "%s: measured \"%s\" is not a probe figure (read_gbps, peak_gbps, free_gib)",
-                   where, e->measured);
-    e->diagnose = lx_str_field(c, t, "diagnose", false, where, e->line);
-    if (e->diagnose && strcmp(e->diagnose, "kv-size") != 0 &&
-        strcmp(e->diagnose, "capacity") != 0 && strcmp(e->diagnose, "units") != 0)
-        lx_problem(c, e->line, "%s: diagnose is \"kv-size\", \"capacity\" or \"units\"", where);
+    e->model = choice_field(c, t, "model", where, e->line, known_model,
+                            "is not a preset (kvtutor models lists them)");
+    e->kv_dtype = choice_field(c, t, "kv_dtype", where, e->line, known_kv_dtype,
+                               "is not a cache type (fp32, bf16, fp16, fp8, int8)");
+    e->measured = choice_field(c, t, "measured", where, e->line, lx_fact_known,
+                               "is not a probe figure (read_gbps, peak_gbps, free_gib)");
+    e->diagnose = choice_field(c, t, "diagnose", where, e->line, known_diagnose,
+                               "is not one of \"kv-size\", \"capacity\", \"units\"");
     read_left_out(c, t, e, where);
-    check_placeholders(c, e, where);
+    at = lx_key_line(c, t, "prompt", e->line);
+    check_placeholders(c, e, where, at);
     if (e->prompt && strlen(e->prompt) > LX_MAX_PROMPT)
-        lx_problem(c, e->line, "%s: the prompt is longer than %d bytes", where, LX_MAX_PROMPT);
+        lx_problem(c, at, "%s: the prompt is longer than %d bytes", where, LX_MAX_PROMPT);
+    e->expected_line = at = lx_key_line(c, t, "expected", e->line);
     ty = lx_field(c, t, "expected");
     if (ty == LUA_TNUMBER) {
         e->has_value = true;
-        if (e->measured)
-            lx_problem(c, e->line, "%s: a measured exercise computes 'expected' from p.%s", where,
-                       e->measured);
         e->value = lua_tonumber(L, -1);
-        lx_value_ok(c, e, e->value, where, "the expected value");
-        if (e->n_params)
-            lx_problem(c, e->line, "%s: with params, 'expected' must be a function of them", where);
+        if (e->measured)
+            lx_problem(c, at, "%s: a measured exercise computes 'expected' from p.%s", where,
+                       e->measured);
+        else if (e->n_params)
+            lx_problem(c, at, "%s: with params, 'expected' must be a function of them", where);
+        else
+            lx_value_ok(c, e, e->value, where, "the expected value");
         lua_pop(L, 1);
     } else if (ty == LUA_TFUNCTION) {
         c->p->fn_refs[idx] = luaL_ref(L, LUA_REGISTRYINDEX);
     } else {
-        lx_problem(c, e->line,
-                   ty == LUA_TNIL ? "%s: missing field 'expected' (a number or a function)"
-                                  : "%s: 'expected' must be a number or a function",
-                   where);
+        if (ty == LUA_TNIL)
+            lx_missing(c, t, "expected", e->line, where, "(a number or a function)");
+        else
+            lx_problem(c, at, "%s: 'expected' must be a number or a function", where);
         lua_pop(L, 1);
     }
 }
@@ -290,19 +323,22 @@ static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size
 static void read_choice(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
 {
     lua_State *L = c->L;
-    size_t correct = 0;
+    size_t correct = 0, bad = 0;
+    int at = lx_key_line(c, t, "options", e->line);
+    int ty = lx_field(c, t, "options");
 
-    if (lx_field(c, t, "options") == LUA_TTABLE) {
+    if (ty == LUA_TTABLE) {
         size_t len = lua_rawlen(L, -1);
         e->options = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *e->options);
         for (size_t i = 1; e->options && i <= len; i++) {
             struct lx_option *o = &e->options[e->n_options++];
-            int ty = lua_rawgeti(L, -1, (lua_Integer)i);
+            int ol = lx_item_line(c, -1, i, at);
             memset(o, 0, sizeof *o);
+            ty = lx_item(c, -1, i);
             if (ty == LUA_TSTRING) {
                 o->text = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
             } else if (ty == LUA_TTABLE) {
-                int ol = lx_read_line(c, -1, e->line);
+                ol = lx_read_line(c, -1, ol);
                 lx_check_keys(c, -1, LX_SHAPE_OPTION, "option", ol);
                 if (lua_rawgeti(L, -1, 1) == LUA_TSTRING)
                     o->text = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
@@ -310,35 +346,48 @@ static void read_choice(struct lx_reader *c, int t, struct lx_exercise *e, const
                 if (!o->text)
                     o->text = lx_str_field(c, -1, "text", true, "option", ol);
                 o->why = lx_str_field(c, -1, "why", false, "option", ol);
-                lua_getfield(L, -1, "correct");
+                lua_pushliteral(L, "correct");
+                lua_rawget(L, -2);
                 o->correct = lua_toboolean(L, -1);
                 lua_pop(L, 1);
             } else {
-                lx_problem(c, e->line, "%s: options[%zu] must be text or option { ... }", where, i);
+                lx_problem(c, ol, "%s: options[%zu] must be text or option { ... }", where, i);
+                bad++;
             }
             correct += o->correct;
             lua_pop(L, 1);
         }
+    } else if (ty != LUA_TNIL) {
+        lx_problem(c, at, "%s: 'options' must be a list of option { ... }", where);
+        bad++;
     }
     lua_pop(L, 1);
-    if (e->n_options < 2)
-        lx_problem(c, e->line, "%s: a choice needs at least two options", where);
+    if (bad)
+        return; /* what the options say is not known: nothing more to tell */
+    if (ty == LUA_TNIL)
+        lx_missing(c, t, "options", e->line, where, "(two or more option { ... })");
+    else if (e->n_options < 2)
+        lx_problem(c, at, "%s: a choice needs at least two options", where);
     else if (e->n_options > LX_MAX_OPTIONS)
-        lx_problem(c, e->line, "%s: %zu options; at most %d", where, e->n_options, LX_MAX_OPTIONS);
+        lx_problem(c, at, "%s: %zu options; at most %d", where, e->n_options, LX_MAX_OPTIONS);
     else if (correct == 0)
-        lx_problem(c, e->line, "%s: no option is marked correct = true", where);
+        lx_problem(c, at, "%s: no option is marked correct = true", where);
 }
 
 void lx_read_exercises(struct lx_reader *c, int t, int line)
 {
     struct lx_lesson *l = c->l;
     lua_State *L = c->L;
-    int ty = lx_field(c, t, "exercises");
+    int at, ty;
 
+    t = lua_absindex(L, t);
+    at = lx_key_line(c, t, "exercises", line);
+    ty = lx_field(c, t, "exercises");
     if (ty != LUA_TTABLE) {
-        lx_problem(c, line,
-                   ty == LUA_TNIL ? "lesson: needs exercises (exercises = { ... })"
-                                  : "lesson: 'exercises' must be a list");
+        if (ty == LUA_TNIL)
+            lx_missing(c, t, "exercises", line, "lesson", "(exercises = { ... })");
+        else
+            lx_problem(c, at, "lesson: 'exercises' must be a list");
         lua_pop(L, 1);
         return;
     }
@@ -355,39 +404,47 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
             c->p->fn_refs[i] = LUA_NOREF;
         for (size_t i = 1; i <= len; i++) {
             struct lx_exercise *e = &l->exercises[l->n_exercises];
-            const char *kind;
+            const char *kind = NULL;
             enum lx_shape shape;
             char where[96];
+            int il = lx_item_line(c, -1, i, at), idl;
             memset(e, 0, sizeof *e);
-            if (lua_rawgeti(L, -1, (lua_Integer)i) != LUA_TTABLE || !(kind = lx_kind_of(L, -1))) {
-                lx_problem(c, line,
-                           "exercises[%zu] must be numeric { ... }, choice { ... } or "
-                           "freetext { ... }",
-                           i);
+            if (lx_item(c, -1, i) == LUA_TTABLE)
+                kind = lx_kind_of(L, -1);
+            shape = lx_shape_find(kind);
+            if (shape != LX_SHAPE_NUMERIC && shape != LX_SHAPE_CHOICE &&
+                shape != LX_SHAPE_FREETEXT) {
+                if (kind)
+                    lx_problem(c, lx_read_line(c, -1, il),
+                               "exercises[%zu] is a %s, not an exercise", i, kind);
+                else
+                    lx_problem(c, il,
+                               "exercises[%zu] must be numeric { ... }, choice { ... } or "
+                               "freetext { ... }",
+                               i);
                 lua_pop(L, 1);
                 continue;
             }
-            e->line = lx_read_line(c, -1, line);
+            e->line = lx_read_line(c, -1, il);
             e->id = lx_str_field(c, -1, "id", true, "exercise", e->line);
+            idl = lx_key_line(c, -1, "id", e->line);
             snprintf(where, sizeof where, "exercise '%.60s'", e->id ? e->id : "?");
             if (e->id && !lx_valid_id(e->id))
-                lx_problem(c, e->line,
+                lx_problem(c, idl,
                            "%s: ids are 1 to %d lower-case letters, digits, '-', '_' and '.'",
                            where, LX_MAX_ID);
             else if (e->id && lx_reserved_id(e->id))
-                lx_problem(c, e->line,
+                lx_problem(c, idl,
                            "%s: \"question\" and \"followup-N\" name the lesson's question and "
                            "follow-ups; give the exercise another id",
                            where);
             for (size_t k = 0; e->id && k < l->n_exercises; k++)
-                if (l->exercises[k].id && strcmp(l->exercises[k].id, e->id) == 0)
-                    lx_problem(c, e->line, "%s: the id is used twice (also line %d)", where,
+                if (l->exercises[k].id && strcmp(l->exercises[k].id, e->id) == 0) {
+                    lx_problem(c, idl, "%s: the id is used twice (also line %d)", where,
                                l->exercises[k].line);
-            shape = lx_shape_find(kind);
-            if (shape != LX_SHAPE_NUMERIC && shape != LX_SHAPE_CHOICE && shape != LX_SHAPE_FREETEXT)
-                shape = LX_SHAPE__COUNT; /* refused below */
-            else
-                lx_check_keys(c, -1, shape, where, e->line);
+                    break;
+                }
+            lx_check_keys(c, -1, shape, where, e->line);
             e->prompt = lx_str_field(c, -1, "prompt", true, where, e->line);
             e->hints = lx_str_list(c, -1, "hints", &e->n_hints, where, e->line);
             if (shape == LX_SHAPE_NUMERIC) {
@@ -396,19 +453,17 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
             } else if (shape == LX_SHAPE_CHOICE) {
                 e->kind = LX_CHOICE;
                 read_choice(c, -1, e, where);
-            } else if (shape == LX_SHAPE_FREETEXT) {
+            } else {
                 e->kind = LX_FREETEXT;
                 e->points = lx_read_points(c, -1, &e->n_points, where, e->line);
                 e->mis = lx_read_misconceptions(c, -1, &e->n_mis, where, e->line);
                 e->model_answer = lx_str_field(c, -1, "answer", true, where, e->line);
-            } else {
-                lx_problem(c, e->line, "exercises[%zu] is a %s, not an exercise", i, kind);
             }
             l->n_exercises++;
             lua_pop(L, 1);
         }
+        if (len == 0)
+            lx_problem(c, at, "lesson: 'exercises' is empty");
     }
     lua_pop(L, 1);
-    if (l->n_exercises == 0)
-        lx_problem(c, line, "lesson: 'exercises' is empty");
 }

@@ -71,10 +71,29 @@ void lx_check(lua_State *L)
     }
 }
 
+int lx_running_line(lua_State *L)
+{
+    const char *chunk = lx_ctx(L)->chunkname;
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++)
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 && strcmp(ar.source, chunk) == 0)
+            return ar.currentline;
+    return 0;
+}
+
 static void hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     lx_check(L);
+}
+
+/* lx_pcall's message handler: notes where the lesson was when the error
+ * was raised and leaves the error as it is. It allocates nothing, so it
+ * cannot fail itself. */
+static int note_line(lua_State *L)
+{
+    lx_ctx(L)->error_line = lx_running_line(L);
+    return 1;
 }
 
 static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -286,8 +305,17 @@ int lx_pcall(lua_State *L, int nargs, int nresults, unsigned limit_ms)
 
     c->fired = c->stopped = false;
     c->limit_ms = limit_ms;
+    c->error_line = 0;
     c->deadline_ns = now_ns() + (uint64_t)limit_ms * 1000000u;
-    rc = lua_pcall(L, nargs, nresults, 0);
+    if (lua_checkstack(L, 1)) {
+        int fn = base + 1;
+        lua_pushcfunction(L, note_line);
+        lua_insert(L, fn);
+        rc = lua_pcall(L, nargs, nresults, fn);
+        lua_remove(L, fn);
+    } else {
+        rc = lua_pcall(L, nargs, nresults, 0);
+    }
     if (rc == LUA_OK && c->fired) {
         /* the lesson caught the timeout and carried on: still a failure */
         lua_settop(L, base);

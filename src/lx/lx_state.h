@@ -17,6 +17,10 @@ struct lx_ctx {
     bool stopped;             /* ... or the host asked to stop (*stop set) */
     const volatile sig_atomic_t *stop; /* the host's quit flag, or NULL */
     char chunkname[4104];              /* "@path" of the lesson, to find its lines */
+    /* The lesson line that was running when the last lx_pcall failed, for
+     * messages that name none; 0 when unknown (running out of memory
+     * unwinds without a message handler, so it has no line). */
+    int error_line;
 };
 
 /* A fresh state with the sandbox's libraries, allocator and hook, or NULL
@@ -38,8 +42,13 @@ void lx_check(lua_State *L);
  * deadline of limit_ms, converts any error to a plain message (never
  * calling a __tostring), and leaves either nresults values (LUA_OK) or one
  * string. A call that ran past its deadline fails even if the lesson
- * caught the timeout. */
+ * caught the timeout. On failure, ctx->error_line is the lesson line that
+ * was running (0 when unknown). */
 int lx_pcall(lua_State *L, int nargs, int nresults, unsigned limit_ms);
+
+/* The line of the innermost running function written in the lesson file
+ * (the chunk or a function it defines), or 0 when none is running. */
+int lx_running_line(lua_State *L);
 
 /* The message of the error on top of the stack, for a report. */
 const char *lx_errmsg(lua_State *L);

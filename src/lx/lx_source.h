@@ -1,0 +1,45 @@
+/* lx_source.h: where things are written in a lesson's source text.
+ *
+ * A Lua table keeps no line for its fields, so the loader reads the source
+ * once with a small tokenizer and records every table constructor `{ ... }`:
+ * the line of its brace, the DSL word it is called with (`numeric { ... }`),
+ * and the line of each field, named (`unit = ...`, `["unit"] = ...`) or listed
+ * (the n-th value), with the constructor the field's value starts with, if
+ * any. The reader pairs the tables it reads with these records, so a problem
+ * points at the line of the field at fault. Code inside functions and blocks
+ * is skipped: only what a constructor lists counts as its fields. Private to
+ * lx. */
+#ifndef LX_SOURCE_H
+#define LX_SOURCE_H
+
+#include <stddef.h>
+
+struct lx_source;
+
+/* Indexes src[0..len) (text Lua has already parsed); the index points into
+ * src, which must outlive it. NULL when out of memory. */
+struct lx_source *lx_source_scan(const char *src, size_t len);
+void lx_source_free(struct lx_source *s);
+
+/* The constructor written as `kind { ... }` (or `kind({ ... })`) on `line`,
+ * the first of them; with line 0, the one the chunk returns (`return kind
+ * {`), else the last. Kind NULL with line 0: the last constructor a
+ * `return` is followed by, whatever its name. -1 when there is none. */
+int lx_source_find(const struct lx_source *s, const char *kind, int line);
+
+/* The line of the brace of constructor `table`; 0 for -1. */
+int lx_source_line(const struct lx_source *s, int table);
+
+/* The line of the field `key` of constructor `table`, and in *child (when
+ * not NULL) the constructor its value starts with, or -1. 0 when the
+ * constructor does not write that field. */
+int lx_source_key(const struct lx_source *s, int table, const char *key, int *child);
+
+/* The same for the pos-th listed value (1-based). */
+int lx_source_item(const struct lx_source *s, int table, size_t pos, int *child);
+
+/* The line of the chunk's last `return` outside any function or block;
+ * 0 when it has none. */
+int lx_source_return_line(const struct lx_source *s);
+
+#endif
