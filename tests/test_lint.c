@@ -470,6 +470,30 @@ static void test_requires_order(void **state)
     run_free(&r);
 }
 
+/* Across the files checked: a module has one title, and a lesson id names
+ * one lesson; each disagreement is one line at the later file's field,
+ * naming the earlier file's line (tests/fixtures/lint-module: 01 titles the
+ * module on line 6, 02 gives no title, 03 the same one, 04 another one on
+ * line 6, 05 reuses 01's id on line 3). */
+static void test_module_title_and_ids_agree(void **state)
+{
+    (void)state;
+    char dir[1100], want[2600];
+    struct run_result r;
+
+    snprintf(dir, sizeof dir, "%s/lint-module", fixtures);
+    r = lint(NULL, dir, NULL);
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof want,
+             "%s/04-other.lua:6: error: module_title \"Part 9 \xc2\xb7 Linting\" differs from "
+             "\"Part 9 \xc2\xb7 Lint\" in 01-first.lua:6; a module has one title\n"
+             "%s/05-same-id.lua:3: error: lesson id \"module-first\" is also used by "
+             "01-first.lua:3\n",
+             dir, dir);
+    assert_string_equal(r.err, want);
+    run_free(&r);
+}
+
 /* The complete example in docs/lessons.md passes lint as printed. */
 static void test_documented_example_passes(void **state)
 {
@@ -513,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_one_message_at_the_fault),
         cmocka_unit_test(test_folders_and_usage),
         cmocka_unit_test(test_requires_order),
+        cmocka_unit_test(test_module_title_and_ids_agree),
         cmocka_unit_test(test_text_helpers),
         cmocka_unit_test(test_documented_example_passes),
     };

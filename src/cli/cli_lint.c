@@ -87,8 +87,9 @@ static int lint_usage(FILE *out)
           "Loads each lesson in its own sandbox and checks it: required fields, unique ids,\n"
           "every expected value computable and finite, units known, links and requires\n"
           "that resolve, prerequisites placed before the lessons that need them,\n"
-          "follow-ups with key points. Problems go to stderr, one a line, in line\n"
-          "order, LINE being the line of the field at fault:\n"
+          "follow-ups with key points, one module_title per module. Problems go to\n"
+          "stderr, one a line, in line order, LINE being the line of the field at\n"
+          "fault:\n"
           "  FILE:LINE: error: MESSAGE\n"
           "Exit 0 when every file passes, 1 when any has a problem, 2 for a usage error.\n"
           "--deadline-ms sets the time one lesson may take to load (default 2000).\n\n"
@@ -176,6 +177,25 @@ int cli_lint(int argc, char **argv)
                          other_name(files.paths[i], files.paths[k]), other->id_line);
                 report(files.paths[i], l->id_line, msg);
                 bad = true;
+                break;
+            }
+        }
+        /* a module has one title: the first lesson that gives one names
+         * it on the course map, so another that differs is a mistake */
+        for (size_t k = 0; l->module_title && l->module_title[0] && k < i; k++) {
+            const struct lx_lesson *other = lx_course_at(course, k);
+            if (other && other->module_title && other->module_title[0] &&
+                strcmp(other->module, l->module) == 0) {
+                if (strcmp(other->module_title, l->module_title) != 0) {
+                    char msg[600];
+                    snprintf(msg, sizeof msg,
+                             "module_title \"%s\" differs from \"%s\" in %s:%d; a module "
+                             "has one title",
+                             l->module_title, other->module_title,
+                             other_name(files.paths[i], files.paths[k]), other->module_title_line);
+                    report(files.paths[i], l->module_title_line, msg);
+                    bad = true;
+                }
                 break;
             }
         }
