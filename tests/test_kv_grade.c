@@ -43,18 +43,21 @@ static void test_per_token_diagnoses(void **state)
     } rows[] = {
         {"56 KiB", KV_CORRECT, KV_MISTAKE_NONE},
         {"57,344 bytes", KV_CORRECT, KV_MISTAKE_NONE},
-        {"57344", KV_CORRECT, KV_MISTAKE_NONE},          /* bare: the exercise's unit */
-        {"57.3 KB", KV_CORRECT, KV_MISTAKE_NONE},        /* 57,300 B: within 1% */
-        {"0.0546875 MiB", KV_CORRECT, KV_MISTAKE_NONE},  /* 56 / 1024 */
-        {"28 KiB", KV_WRONG, KV_MISTAKE_NO_KV_PAIR},     /* no x2: 28,672 B */
-        {"392 KiB", KV_WRONG, KV_MISTAKE_QUERY_HEADS},   /* 28 heads, not 4: x7 */
-        {"112 KiB", KV_WRONG, KV_MISTAKE_DTYPE_WIDTH},   /* 4 B per value: x2 */
-        {"2 KiB", KV_WRONG, KV_MISTAKE_PER_LAYER},       /* one layer: / 28 */
-        {"458752", KV_WRONG, KV_MISTAKE_BITS},           /* bits: x8 */
-        {"7 KiB", KV_WRONG, KV_MISTAKE_BYTES_AS_BITS},   /* / 8 */
-        {"57.344 KiB", KV_WRONG, KV_MISTAKE_PREFIX_MIX}, /* 57,344 / 1000 read as KiB */
-        {"1 GiB", KV_WRONG, KV_MISTAKE_NONE},            /* just wrong */
-        {"56 tok/s", KV_INVALID, KV_MISTAKE_NONE},       /* another dimension */
+        {"57344", KV_CORRECT, KV_MISTAKE_NONE},            /* bare: the exercise's unit */
+        {"57.3 KB", KV_CORRECT, KV_MISTAKE_NONE},          /* 57,300 B: within 1% */
+        {"0.0546875 MiB", KV_CORRECT, KV_MISTAKE_NONE},    /* 56 / 1024 */
+        {"28 KiB", KV_WRONG, KV_MISTAKE_NO_KV_PAIR},       /* no x2: 28,672 B */
+        {"392 KiB", KV_WRONG, KV_MISTAKE_QUERY_HEADS},     /* 28 heads, not 4: x7 */
+        {"112 KiB", KV_WRONG, KV_MISTAKE_DTYPE_WIDTH},     /* 4 B per value: x2 */
+        {"2 KiB", KV_WRONG, KV_MISTAKE_PER_LAYER},         /* one layer: / 28 */
+        {"458752", KV_WRONG, KV_MISTAKE_BITS},             /* bits: x8 */
+        {"7 KiB", KV_WRONG, KV_MISTAKE_BYTES_AS_BITS},     /* / 8 */
+        {"57.344 KiB", KV_WRONG, KV_MISTAKE_PREFIX_MIX_K}, /* 57,344 / 1000 read as KiB */
+        {"0.057344 MiB", KV_WRONG,
+         KV_MISTAKE_PREFIX_MIX},                        /* 57,344 / 10^6 read as MiB: x1.048576 */
+        {"0.0547 MB", KV_WRONG, KV_MISTAKE_PREFIX_MIX}, /* 57,344 / 2^20 = 0.0547 read as MB */
+        {"1 GiB", KV_WRONG, KV_MISTAKE_NONE},           /* just wrong */
+        {"56 tok/s", KV_INVALID, KV_MISTAKE_NONE},      /* another dimension */
         {"fifty-six", KV_INVALID, KV_MISTAKE_NONE},
         {"nan", KV_INVALID, KV_MISTAKE_NONE},
         {"inf KiB", KV_INVALID, KV_MISTAKE_NONE},
@@ -174,6 +177,20 @@ static void test_grades_golden(void **state)
     run_grades("de_DE.UTF-8");
 }
 
+/* The prefix slip names the prefixes the answer mixed: K with KiB and KB,
+ * M with MiB and MB. */
+static void test_prefix_mix_names_its_units(void **state)
+{
+    (void)state;
+    const char *k = kv_mistake_text(KV_MISTAKE_PREFIX_MIX_K),
+               *m = kv_mistake_text(KV_MISTAKE_PREFIX_MIX);
+    assert_non_null(strstr(k, "KiB"));
+    assert_non_null(strstr(k, "KB"));
+    assert_null(strstr(k, "MiB"));
+    assert_non_null(strstr(m, "MiB"));
+    assert_null(strstr(m, "KiB"));
+}
+
 static void test_choice(void **state)
 {
     (void)state;
@@ -197,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_inverse_figures),
         cmocka_unit_test(test_no_model_unit_mistakes_only),
         cmocka_unit_test(test_grades_golden),
+        cmocka_unit_test(test_prefix_mix_names_its_units),
         cmocka_unit_test(test_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

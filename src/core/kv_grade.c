@@ -87,8 +87,8 @@ static size_t candidates(const struct kv_numeric *ex, struct candidate *c)
         c[n++] = (struct candidate){KV_MISTAKE_GIB_AS_GB, 1e9 / GIB, 0, 3};
         c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1048576.0 / 1e6, 1, 2};
         c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1e6 / 1048576.0, 0, 2};
-        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1.024, 1, 1};
-        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX, 1 / 1.024, 0, 1};
+        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX_K, 1.024, 1, 1};
+        c[n++] = (struct candidate){KV_MISTAKE_PREFIX_MIX_K, 1 / 1.024, 0, 1};
         c[n++] = (struct candidate){KV_MISTAKE_BITS, 8, -1, -1};
         c[n++] = (struct candidate){KV_MISTAKE_BYTES_AS_BITS, 1.0 / 8, -1, -1};
     }

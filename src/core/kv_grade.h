@@ -59,6 +59,8 @@ struct kv_numeric {
     X(GIB_AS_GB, "gib-as-gb", "you divided by 2^30 (GiB) but wrote GB: a GB is 10^9 bytes")        \
     X(PREFIX_MIX, "decimal-binary-prefix",                                                         \
       "you mixed decimal and binary prefixes: a MiB is 1,048,576 bytes, a MB 1,000,000")           \
+    X(PREFIX_MIX_K, "decimal-binary-prefix-k",                                                     \
+      "you mixed decimal and binary prefixes: a KiB is 1,024 bytes, a KB 1,000")                   \
     X(BITS, "bits-for-bytes", "you counted bits where the question asks for bytes (x8)")           \
     X(BYTES_AS_BITS, "bytes-over-8", "you divided by 8 once too often: these are bytes already")   \
     X(LEFT_OUT_KV, "left-out-kv",                                                                  \
