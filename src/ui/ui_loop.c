@@ -60,7 +60,7 @@ static void draw_frame(struct ui *ui)
 {
     struct ui_screen *top = &ui->stack[ui->depth - 1];
     unsigned ctx = top->ops->context(top->self);
-    char keys[512], status[1024];
+    char keys[512], status[1024], title[1200];
     attr_t msg = ui->message_kind == UI_BAD    ? ui_color(UI_C_WRONG)
                  : ui->message_kind == UI_GOOD ? ui_color(UI_C_RIGHT)
                                                : A_NORMAL;
@@ -71,7 +71,10 @@ static void draw_frame(struct ui *ui)
     attron(A_REVERSE);
     mvhline(0, 0, ' ', COLS);
     attroff(A_REVERSE);
-    ui_put(0, 1, COLS - 2, top->ops->title(top->self, ui), A_REVERSE | A_BOLD);
+    /* a title too long is cut after a whole word, with an ellipsis */
+    kvt_text_fit(top->ops->title(top->self, ui), COLS - 2, ui_term_utf8() ? "…" : "...", title,
+                 sizeof title);
+    ui_put(0, 1, COLS - 2, title, A_REVERSE | A_BOLD);
     /* message line and status line */
     if (ui->message[0])
         ui_put(LINES - 2, 1, COLS - 2, ui->message, msg);

@@ -10,9 +10,11 @@
 
 #include "kv_grade.h"
 #include "kvt_format.h"
+#include "kvt_text.h"
 #include "tutor_session.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
+#include "ui_term.h"
 
 enum phase { TYPING, RESULT, SUMMARY };
 
@@ -199,14 +201,26 @@ static unsigned quiz_context(void *self)
     return UC_RESULT;
 }
 
+/* head, the lesson's title and the clock, the title cut (after a whole
+ * word) so that the clock stays on an 80-column title bar */
+static void title_with_clock(char *t, size_t cap, const char *head, const char *title,
+                             const char *clock)
+{
+    char fit[512];
+    int room = COLS - 2 - (int)kvt_text_width(head, strlen(head)) -
+               (int)kvt_text_width(clock, strlen(clock));
+    kvt_text_fit(title, room, ui_term_utf8() ? "…" : "...", fit, sizeof fit);
+    snprintf(t, cap, "%s%s%s", head, fit, clock);
+}
+
 static const char *quiz_title(void *self, struct ui *ui)
 {
-    static char t[512];
+    static char t[1024];
     static const char *const names[] = {"practice", "review", "cram (schedule untouched)",
                                         "mock interview"};
     struct quiz *q = self;
     enum tutor_mode mode = tutor_mode(q->s);
-    char clock[32] = "";
+    char clock[32] = "", head[128];
     (void)ui;
 
     if (mode == TUTOR_INTERVIEW) {
@@ -227,13 +241,15 @@ static const char *quiz_title(void *self, struct ui *ui)
                 at += i < pos;
                 of++;
             }
-        snprintf(t, sizeof t, "kvtutor · %s · %s %zu of %zu · %s%s", names[mode],
-                 part == TUTOR_FOLLOWUP ? "follow-up" : "exercise", at + 1, of,
-                 tutor_lesson_at(q->s, pos)->title, clock);
-    } else
-        snprintf(t, sizeof t, "kvtutor · %s · %zu of %zu · %s%s", names[mode],
-                 tutor_position(q->s) + 1, tutor_count(q->s),
-                 tutor_lesson_at(q->s, tutor_position(q->s))->title, clock);
+        snprintf(head, sizeof head, "kvtutor · %s · %s %zu of %zu · ", names[mode],
+                 part == TUTOR_FOLLOWUP ? "follow-up" : "exercise", at + 1, of);
+        title_with_clock(t, sizeof t, head, tutor_lesson_at(q->s, pos)->title, clock);
+    } else {
+        snprintf(head, sizeof head, "kvtutor · %s · %zu of %zu · ", names[mode],
+                 tutor_position(q->s) + 1, tutor_count(q->s));
+        title_with_clock(t, sizeof t, head, tutor_lesson_at(q->s, tutor_position(q->s))->title,
+                         clock);
+    }
     return t;
 }
 
