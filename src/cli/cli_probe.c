@@ -322,9 +322,10 @@ static json_t *ceiling_json(const struct kv_ceiling *c)
 }
 
 /* tokens/s: one decimal below 10, where whole numbers would hide the figure */
+/* tok/s and GB/s read as calc and the app write them (kvt_fmt_rate). */
 static const char *tps(double v, char *buf, size_t cap)
 {
-    return kvt_fmt_number(v, v < 10 ? 1 : 0, buf, cap);
+    return kvt_fmt_rate(v, buf, cap);
 }
 
 static void print_ceiling(const struct probe_opts *o, double measured, double peak,
@@ -343,21 +344,21 @@ static void print_ceiling(const struct probe_opts *o, double measured, double pe
     printf("  %-34s %14s", "", "measured");
     if (peak > 0)
         printf(" %14s", "at peak");
-    printf("\n  %-34s %9s GB/s", "bandwidth", kvt_fmt_number(measured, 0, b1, sizeof b1));
+    printf("\n  %-34s %9s GB/s", "bandwidth", tps(measured, b1, sizeof b1));
     if (peak > 0)
-        printf(" %9s GB/s", kvt_fmt_number(peak, 0, b2, sizeof b2));
-    printf("\n  %-34s %7s tokens/s", "batch 1", tps(cm.batch1_tps, b1, sizeof b1));
+        printf(" %9s GB/s", tps(peak, b2, sizeof b2));
+    printf("\n  %-34s %8s tok/s", "batch 1", tps(cm.batch1_tps, b1, sizeof b1));
     if (cp.ok)
-        printf(" %5s tokens/s", tps(cp.batch1_tps, b2, sizeof b2));
+        printf(" %8s tok/s", tps(cp.batch1_tps, b2, sizeof b2));
     putchar('\n');
     if (cm.fill_batch > 0) {
         char label[64];
         snprintf(label, sizeof label, "batch %s (fills %s free)",
                  kvt_fmt_int(cm.fill_batch, b1, sizeof b1),
                  kvt_fmt_bytes(free_bytes, b3, sizeof b3));
-        printf("  %-34s %7s tokens/s", label, tps(cm.fill_tps, b2, sizeof b2));
+        printf("  %-34s %8s tok/s", label, tps(cm.fill_tps, b2, sizeof b2));
         if (cp.ok)
-            printf(" %5s tokens/s", tps(cp.fill_tps, b2, sizeof b2));
+            printf(" %8s tok/s", tps(cp.fill_tps, b2, sizeof b2));
         putchar('\n');
     } else {
         printf("  the weights and one sequence of this length do not fit in %s free\n",
@@ -423,8 +424,7 @@ static void print_human(const struct probe_opts *o, const char *kind, const stru
     if (strcmp(kind, "cuda") == 0)
         print_gpu_details(dev);
     if (peak > 0)
-        printf("Peak from the memory clock and bus width: %s GB/s\n",
-               kvt_fmt_number(peak, 0, b1, sizeof b1));
+        printf("Peak from the memory clock and bus width: %s GB/s\n", tps(peak, b1, sizeof b1));
     putchar('\n');
     json_array_foreach(results, i, r)
     {
@@ -432,35 +432,42 @@ static void print_human(const struct probe_opts *o, const char *kind, const stru
         if (!k)
             continue;
         if (strcmp(k, "read") == 0) {
-            printf("  read     %8.1f GB/s median, %.1f best, over %s",
-                   probe_log_num(r, "gbps_median"), probe_log_num(r, "gbps_best"),
+            printf("  read     %8s GB/s median, %s best, over %s",
+                   tps(probe_log_num(r, "gbps_median"), b2, sizeof b2),
+                   tps(probe_log_num(r, "gbps_best"), b3, sizeof b3),
                    kvt_fmt_bytes(probe_log_num(r, "bytes"), b1, sizeof b1));
             if (peak > 0)
-                printf(": %.1f%% of peak", 100.0 * probe_log_num(r, "gbps_median") / peak);
+                printf(": %s of peak",
+                       kvt_fmt_percent(probe_log_num(r, "gbps_median") / peak, b1, sizeof b1));
             putchar('\n');
         } else if (strcmp(k, "decode") == 0) {
-            printf("  decode   %8.1f GB/s as one read of %s (%.0f us a step);\n"
-                   "           %d launches: %.1f GB/s (%.0f us), in a CUDA graph %.1f GB/s "
-                   "(%.0f us)\n",
-                   probe_log_num(r, "gbps_median"),
+            char s1[32], s2[32], s3[32];
+            printf("  decode   %8s GB/s as one read of %s (%s us a step);\n"
+                   "           %d launches: %s GB/s (%s us), in a CUDA graph %s GB/s "
+                   "(%s us)\n",
+                   tps(probe_log_num(r, "gbps_median"), b2, sizeof b2),
                    kvt_fmt_bytes(probe_log_num(r, "bytes"), b1, sizeof b1),
-                   probe_log_num(r, "step_us"), (int)probe_log_num(r, "launches"),
-                   probe_log_num(r, "eager_gbps_median"), probe_log_num(r, "eager_step_us"),
-                   probe_log_num(r, "graph_gbps_median"), probe_log_num(r, "graph_step_us"));
+                   kvt_fmt_number(round(probe_log_num(r, "step_us")), 0, b3, sizeof b3),
+                   (int)probe_log_num(r, "launches"),
+                   tps(probe_log_num(r, "eager_gbps_median"), s1, sizeof s1),
+                   kvt_fmt_number(round(probe_log_num(r, "eager_step_us")), 0, s2, sizeof s2),
+                   tps(probe_log_num(r, "graph_gbps_median"), s3, sizeof s3),
+                   kvt_fmt_number(round(probe_log_num(r, "graph_step_us")), 0, b1, sizeof b1));
             if (probe_log_num(r, "scale") > 0 && probe_log_num(r, "scale") < 1)
-                printf("           (%.0f%% of the model's layers: as many as fit in half the "
+                printf("           (%s of the model's layers: as many as fit in half the "
                        "free memory)\n",
-                       100.0 * probe_log_num(r, "scale"));
+                       kvt_fmt_percent(probe_log_num(r, "scale"), b1, sizeof b1));
         } else if (strcmp(k, "paged") == 0) {
             double tax = probe_log_num(r, "tax_percent");
-            printf("  paged    %8.1f GB/s at block %2d, %.1f contiguous: ",
-                   probe_log_num(r, "gbps_median"), (int)probe_log_num(r, "block_size"),
-                   probe_log_num(r, "contiguous_gbps_median"));
+            printf("  paged    %8s GB/s at block %2d, %s contiguous: ",
+                   tps(probe_log_num(r, "gbps_median"), b1, sizeof b1),
+                   (int)probe_log_num(r, "block_size"),
+                   tps(probe_log_num(r, "contiguous_gbps_median"), b2, sizeof b2));
             /* a paged run faster than the control is noise, not a gain */
             if (tax < 0)
                 printf("no measurable cost\n");
             else
-                printf("paging costs %.1f%%\n", tax);
+                printf("paging costs %s\n", kvt_fmt_percent(tax / 100, b1, sizeof b1));
         }
     }
     const json_t *rd = probe_log_result(g, "read");

@@ -175,7 +175,7 @@ static int draw_device(struct probe_screen *p, int y, int cols)
         char peak_text[48] = "peak unknown (a MIG slice)";
         if (peak > 0)
             snprintf(peak_text, sizeof peak_text, "peak %s GB/s",
-                     kvt_fmt_number(peak, 0, b2, sizeof b2));
+                     kvt_fmt_rate(peak, b2, sizeof b2));
         snprintf(line, sizeof line, "GPU %s · compute %s · %d SMs · %s free · %s",
                  name ? name : "?", cc ? cc : "?", (int)probe_log_num(d, "sms"),
                  kvt_fmt_bytes(probe_log_num(d, "free_bytes"), b1, sizeof b1),
@@ -191,7 +191,7 @@ static int draw_device(struct probe_screen *p, int y, int cols)
 
 static int draw_kernels(struct probe_screen *p, int y, int cols)
 {
-    char line[160];
+    char line[160], num[32];
     int bw = cols - 40 > 40 ? 40 : cols - 40;
     for (int k = 0; k < 3; k++) {
         if (k == 1 && strcmp(p->kind, "cuda") != 0)
@@ -203,10 +203,11 @@ static int draw_kernels(struct probe_screen *p, int y, int cols)
         ui_put(y, 2, 8, kernels[k], A_BOLD);
         bar(y, 11, bw, r ? 1.0 : p->pct[k] / 100.0, ui_color(UI_C_RIGHT));
         if (r && k == 2)
-            snprintf(line, sizeof line, "%8.1f GB/s contiguous",
-                     probe_log_num(r, "contiguous_gbps_median"));
+            snprintf(line, sizeof line, "%8s GB/s contiguous",
+                     kvt_fmt_rate(probe_log_num(r, "contiguous_gbps_median"), num, sizeof num));
         else if (r)
-            snprintf(line, sizeof line, "%8.1f GB/s", probe_log_num(r, "gbps_median"));
+            snprintf(line, sizeof line, "%8s GB/s",
+                     kvt_fmt_rate(probe_log_num(r, "gbps_median"), num, sizeof num));
         else
             snprintf(line, sizeof line, "%7.0f%%", p->pct[k]);
         ui_put(y++, 12 + bw, cols - 14 - bw, line, A_NORMAL);
@@ -220,7 +221,7 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
     double most = 0, contig = 0;
     size_t i;
     json_t *r;
-    char line[160];
+    char line[160], n1[32], n2[32];
     int bw = cols - 40 > 40 ? 40 : cols - 40;
 
     json_array_foreach(p->log.results, i,
@@ -234,7 +235,8 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
         return y;
     if (contig > most)
         most = contig;
-    snprintf(line, sizeof line, "Paged KV gather, GB/s by block size (contiguous: %.1f)", contig);
+    snprintf(line, sizeof line, "Paged KV gather, GB/s by block size (contiguous: %s)",
+             kvt_fmt_rate(contig, n1, sizeof n1));
     ui_put(y++, 2, cols - 4, line, ui_color(UI_C_HEADING) | A_BOLD);
     json_array_foreach(p->log.results, i, r)
     {
@@ -245,19 +247,21 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
         ui_put(y, 2, 6, line, A_NORMAL);
         bar(y, 11, bw, probe_log_num(r, "gbps_median") / most, ui_color(UI_C_WARN));
         if (tax > 0)
-            snprintf(line, sizeof line, "%8.1f  paging costs %.0f%%",
-                     probe_log_num(r, "gbps_median"), tax);
+            snprintf(line, sizeof line, "%8s  paging costs %s",
+                     kvt_fmt_rate(probe_log_num(r, "gbps_median"), n1, sizeof n1),
+                     kvt_fmt_percent(tax / 100, n2, sizeof n2));
         else
-            snprintf(line, sizeof line, "%8.1f  no measurable cost",
-                     probe_log_num(r, "gbps_median"));
+            snprintf(line, sizeof line, "%8s  no measurable cost",
+                     kvt_fmt_rate(probe_log_num(r, "gbps_median"), n1, sizeof n1));
         ui_put(y++, 12 + bw, cols - 14 - bw, line, A_NORMAL);
     }
     return y;
 }
 
+/* tok/s and GB/s as calc and `kvtutor probe` write them */
 static const char *tps(double v, char *buf, size_t cap)
 {
-    return kvt_fmt_number(v, v < 10 ? 1 : 0, buf, cap);
+    return kvt_fmt_rate(v, buf, cap);
 }
 
 static int draw_ceiling(struct probe_screen *p, int y, int cols)
@@ -281,16 +285,15 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
         ui_put(y++, 4, cols - 6, cm.why, A_NORMAL);
         return y;
     }
-    snprintf(line, sizeof line, "%-30s %14s GB/s", "measured bandwidth",
-             kvt_fmt_number(measured, 0, b1, sizeof b1));
+    snprintf(line, sizeof line, "%-30s %10s GB/s", "measured bandwidth",
+             tps(measured, b1, sizeof b1));
     if (peak > 0)
-        snprintf(line + strlen(line), sizeof line - strlen(line), "   at peak %s GB/s",
-                 kvt_fmt_number(peak, 0, b2, sizeof b2));
+        snprintf(line + strlen(line), sizeof line - strlen(line), "    at peak %s GB/s",
+                 tps(peak, b2, sizeof b2));
     ui_put(y++, 4, cols - 6, line, A_NORMAL);
-    snprintf(line, sizeof line, "%-30s %10s tokens/s", "batch 1",
-             tps(cm.batch1_tps, b1, sizeof b1));
+    snprintf(line, sizeof line, "%-30s %10s tok/s", "batch 1", tps(cm.batch1_tps, b1, sizeof b1));
     if (cp.ok)
-        snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tokens/s",
+        snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tok/s",
                  tps(cp.batch1_tps, b2, sizeof b2));
     ui_put(y++, 4, cols - 6, line, A_NORMAL);
     if (cm.fill_batch > 0) {
@@ -298,9 +301,9 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
         snprintf(label, sizeof label, "batch %s (fills %s free)",
                  kvt_fmt_int(cm.fill_batch, b1, sizeof b1),
                  kvt_fmt_bytes(free_bytes, b3, sizeof b3));
-        snprintf(line, sizeof line, "%-30s %10s tokens/s", label, tps(cm.fill_tps, b2, sizeof b2));
+        snprintf(line, sizeof line, "%-30s %10s tok/s", label, tps(cm.fill_tps, b2, sizeof b2));
         if (cp.ok)
-            snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tokens/s",
+            snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tok/s",
                      tps(cp.fill_tps, b1, sizeof b1));
         ui_put(y++, 4, cols - 6, line, ui_color(UI_C_RIGHT) | A_BOLD);
     } else {
