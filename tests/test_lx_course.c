@@ -264,7 +264,7 @@ static void test_concept_names(void **state)
     free_paths(paths, 5);
 }
 
-/* An empty concept_title is refused by name. */
+/* An empty concept_title is refused by name, at its line. */
 static void test_empty_concept_title(void **state)
 {
     (void)state;
@@ -278,6 +278,7 @@ static void test_empty_concept_title(void **state)
     assert_int_not_equal(lx_course_load(c, 0, &rep), KVT_E_OK);
     assert_true(rep.n > 0);
     assert_non_null(strstr(rep.items[0].msg, "concept_title is empty"));
+    assert_int_equal(rep.items[0].line, 3); /* the line of the field, as write_course lays it out */
     lx_report_free(&rep);
     lx_course_free(c);
     free_paths(paths, 1);

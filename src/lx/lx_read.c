@@ -618,7 +618,7 @@ void lx_read_lesson(struct lx_reader *c, int t)
     l->concept = lx_str_field(c, t, "concept", true, "lesson", line);
     l->concept_title = lx_str_field(c, t, "concept_title", false, "lesson", line);
     if (l->concept_title && !l->concept_title[0])
-        lx_problem(c, line,
+        lx_problem(c, lx_key_line(c, t, "concept_title", line),
                    "lesson: concept_title is empty: give the concept's name or leave it out");
     l->question = lx_str_field(c, t, "question", true, "lesson", line);
     l->answer = lx_str_field(c, t, "answer", true, "lesson", line);
