@@ -362,6 +362,9 @@ static void test_one_message_at_the_fault(void **state)
         {"duplicate-exercise-id.lua", 35, "the id is used twice (also line 27)"},
         {"worked-number.lua", 16, "lesson: 'worked' must be code [[ ... ]] or text"},
         {"followups-text.lua", 17, "lesson: 'followups' must be a list of followup { ... }"},
+        /* a '}' closed one line early: the field lands in the list, unread */
+        {"list-named-field.lua", 25,
+         "lesson: 'followups' is a list and takes no field 'misconceptions'"},
         /* a missing field: the line of the table that lacks it */
         {"misconception-no-why.lua", 25, "misconception: missing field 'why'"},
         {"point-weight.lua", 23, "a point's weight must be a number in (0, 100]"},

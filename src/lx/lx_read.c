@@ -216,6 +216,21 @@ const char *lx_str_field(struct lx_reader *c, int t, const char *key, bool requi
     return s;
 }
 
+void lx_check_list(struct lx_reader *c, int t, const char *what, const char *key, int line)
+{
+    t = lua_absindex(c->L, t);
+    lua_pushnil(c->L);
+    while (lua_next(c->L, t)) {
+        lua_pop(c->L, 1);
+        if (lua_type(c->L, -1) == LUA_TSTRING) {
+            const char *k = lua_tostring(c->L, -1);
+            lx_problem(c, lx_key_line(c, t, k, line),
+                       "%s: '%s' is a list and takes no field '%s' (a '}' closed too early?)", what,
+                       key, k);
+        }
+    }
+}
+
 /* Pushes t[key] and returns its type; a table is paired with the
  * constructor the source writes there. */
 int lx_field(struct lx_reader *c, int t, const char *key)
@@ -262,6 +277,7 @@ const char **lx_str_list(struct lx_reader *c, int t, const char *key, size_t *n,
         }
     } else if (ty == LUA_TTABLE) {
         size_t len = lua_rawlen(c->L, -1);
+        lx_check_list(c, -1, what, key, at);
         out = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *out);
         for (size_t i = 1; out && i <= len; i++) {
             size_t sl;
@@ -383,6 +399,7 @@ struct lx_misconception *lx_read_misconceptions(struct lx_reader *c, int t, size
     *n = 0;
     if (ty == LUA_TTABLE) {
         size_t len = lua_rawlen(c->L, -1);
+        lx_check_list(c, -1, what, "misconceptions", at);
         ms = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *ms);
         for (size_t i = 1; ms && i <= len; i++) {
             struct lx_misconception *m = &ms[*n];
@@ -431,6 +448,7 @@ void lx_read_glossary(struct lx_reader *c, int t, const char *what, int line)
         return;
     }
     len = lua_rawlen(c->L, t);
+    lx_check_list(c, t, what, "glossary", line);
     if (l->n_glossary + len > LX_MAX_GLOSSARY) {
         lx_problem(c, line, "%s: %zu glossary groups in all; at most %d", what, l->n_glossary + len,
                    LX_MAX_GLOSSARY);
@@ -476,6 +494,7 @@ struct lx_point *lx_read_points(struct lx_reader *c, int t, size_t *n, const cha
     *n = 0;
     if (ty == LUA_TTABLE) {
         size_t len = lua_rawlen(c->L, -1);
+        lx_check_list(c, -1, what, "points", at);
         pts = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *pts);
         for (size_t i = 1; pts && i <= len; i++) {
             int pl = lx_item_line(c, -1, i, at);
@@ -506,6 +525,7 @@ static void read_sections(struct lx_reader *c, int t, int line)
 
     if (ty == LUA_TTABLE) {
         size_t len = lua_rawlen(c->L, -1);
+        lx_check_list(c, -1, "lesson", "sections", at);
         l->sections = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *l->sections);
         for (size_t i = 1; l->sections && i <= len; i++) {
             struct lx_section *s = &l->sections[l->n_sections++];
@@ -540,6 +560,7 @@ static void read_followups(struct lx_reader *c, int t, int line)
 
     if (ty == LUA_TTABLE) {
         size_t len = lua_rawlen(c->L, -1);
+        lx_check_list(c, -1, "lesson", "followups", at);
         l->followups = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *l->followups);
         for (size_t i = 1; l->followups && i <= len; i++) {
             struct lx_followup *f = &l->followups[l->n_followups++];

@@ -67,6 +67,10 @@ bool lx_finite_number(lua_State *L, int i, double *v);
 void lx_check_keys(struct lx_reader *c, int t, enum lx_shape s, const char *what, int line);
 /* Pushes t[key] (raw) and returns its type. */
 int lx_field(struct lx_reader *c, int t, const char *key);
+/* A list at stack index t (the value of `key`) must hold values only: a
+ * named field in it is one a '}' closed too early left where nothing
+ * reads it, and is reported at its line. */
+void lx_check_list(struct lx_reader *c, int t, const char *what, const char *key, int line);
 /* Pushes t[i] (raw) and returns its type. */
 int lx_item(struct lx_reader *c, int t, size_t i);
 /* A text field: NULL when absent (and a problem when required). */

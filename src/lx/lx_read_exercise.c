@@ -329,6 +329,7 @@ static void read_choice(struct lx_reader *c, int t, struct lx_exercise *e, const
 
     if (ty == LUA_TTABLE) {
         size_t len = lua_rawlen(L, -1);
+        lx_check_list(c, -1, where, "options", at);
         e->options = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *e->options);
         for (size_t i = 1; e->options && i <= len; i++) {
             struct lx_option *o = &e->options[e->n_options++];
@@ -393,6 +394,7 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
     }
     {
         size_t len = lua_rawlen(L, -1);
+        lx_check_list(c, -1, "lesson", "exercises", at);
         l->exercises = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *l->exercises);
         c->p->fn_refs = calloc(len ? len : 1, sizeof *c->p->fn_refs);
         if (!l->exercises || !c->p->fn_refs) {
