@@ -13,11 +13,12 @@ enum {
     UC_RESULT = 4, /* a quiz item, graded */
     UC_EDIT = 8,   /* typing an answer or a search */
     UC_HELP = 16,
-    UC_CALC = 32,      /* the calculator playground */
-    UC_PAGE = 64,      /* the progress and settings screens */
-    UC_PROBE = 128,    /* the bandwidth probe */
-    UC_SETTINGS = 256, /* the settings screen (with UC_PAGE): Enter changes a setting */
-    UC_HINTS = 512,    /* typing an answer that has a hint left: Tab shows it */
+    UC_CALC = 32,           /* the calculator playground */
+    UC_PAGE = 64,           /* the progress and settings screens */
+    UC_PROBE = 128,         /* the bandwidth probe */
+    UC_SETTINGS = 256,      /* the settings screen (with UC_PAGE): Enter changes a setting */
+    UC_HINTS = 512,         /* typing an answer that has a hint left: Tab shows it */
+    UC_RESULT_HINTS = 1024, /* a graded item that has a hint left: h shows it */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
 };
 
@@ -42,7 +43,7 @@ enum {
     X(CHANGE, UC_SETTINGS, '\r', KEY_ENTER, 0, "Enter", "change the selected setting")             \
     X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter", "next: save the rating and go on")           \
     X(RETRY, UC_RESULT, 'a', 0, 0, "a", "again: answer this one once more")                        \
-    X(HINT, UC_RESULT, 'h', 0, 0, "h", "hint: show the next one")                                  \
+    X(HINT, UC_RESULT_HINTS, 'h', 0, 0, "h", "hint: show the next one")                            \
     X(RATE_AGAIN, UC_RESULT, '1', 0, 0, "1-4", "rate: 1 again, 2 hard, 3 good, 4 easy")            \
     X(RATE_HARD, UC_RESULT, '2', 0, 0, NULL, NULL)                                                 \
     X(RATE_GOOD, UC_RESULT, '3', 0, 0, NULL, NULL)                                                 \

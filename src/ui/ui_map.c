@@ -397,9 +397,12 @@ struct ui_screen ui_map_new(struct ui *ui)
         for (size_t i = 0; i < m->n_rows; i++) {
             size_t l = m->rows[i].lesson;
             if (l != SIZE_MAX && strcmp(lx_course_at(ui->course, l)->id, last) == 0) {
+                /* the title cut so "Enter resumes" stays on an 80-column line */
+                char title[512];
                 m->selected = i;
-                ui_say(ui, UI_INFO, "Welcome back. You were reading \"%s\": Enter resumes.",
-                       lx_course_at(ui->course, l)->title);
+                kvt_text_fit(lx_course_at(ui->course, l)->title, COLS - 2 - 50,
+                             ui_term_utf8() ? "…" : "...", title, sizeof title);
+                ui_say(ui, UI_INFO, "Welcome back. You were reading \"%s\": Enter resumes.", title);
             }
         }
     }

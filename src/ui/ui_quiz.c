@@ -198,7 +198,7 @@ static unsigned quiz_context(void *self)
     /* the summary (or nothing to do) is a page to read: no answer keys */
     if (q->phase == SUMMARY || tutor_count(q->s) == 0)
         return UC_PAGE;
-    return UC_RESULT;
+    return UC_RESULT | (tutor_attempt(q->s)->hints < tutor_hints_total(q->s) ? UC_RESULT_HINTS : 0);
 }
 
 /* head, the lesson's title and the clock, the title cut (after a whole
@@ -263,7 +263,9 @@ static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int c
     if (tutor_count(q->s) == 0) {
         ui_put(y, 2, cols - 4,
                mode == TUTOR_REVIEW ? "Nothing is due today, and no new exercise is waiting."
-                                    : "Nothing to practise here yet.",
+               : mode == TUTOR_CRAM
+                   ? "Nothing to cram yet: cram goes over exercises you have answered."
+                   : "Nothing to practise here yet.",
                A_BOLD);
         ui_put(y + 2, 2, cols - 4, "q goes back.", A_NORMAL);
         return;

@@ -61,6 +61,12 @@ tm send-keys -t app Escape
 wait_for "Course map" >/dev/null
 tm send-keys -t app g
 
+# nothing answered yet: cram says what it would go over
+tm send-keys -t app c
+check "cram with nothing answered says what it goes over" "Nothing to cram yet"
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+
 # wider: the titles come out whole and the rows stay aligned
 tm resize-window -t app -x 120 -y 24
 check "at 120 columns the long title is whole" "Chunked prefill and preemption: one token budget per step"
@@ -135,6 +141,17 @@ check "progress counts in the singular" "1 answer, 0% right · 1 exercise seen"
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 
+# --- a graded follow-up with no hints offers no hint key ---
+# (01-kv-cache.lua's follow-ups have no hints)
+tm send-keys -t app g f
+check "f starts the follow-ups" "Answer in your words:"
+tm send-keys -t app "memory" Enter
+check "the follow-up is graded" "Rating:"
+want="default │ ? help  Enter next  a again  1-4 rate  s save  f follow-ups"
+if [ "$(status_line)" = "$want" ]; then ok "no hint key where there is no hint"; else bad "a follow-up's status line: \"$(status_line)\""; fi
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+
 # --- an interview's summary offers no answer keys ---
 tm send-keys -t app g i
 check "i starts a mock interview" "The interviewer asks:"
@@ -149,5 +166,12 @@ if [ "$(status_line)" = "default │ ? help" ]; then ok "the summary's status li
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 
+# --- back the next day: the welcome names the lesson and still says how to resume ---
+tm send-keys -t app G k k Enter
+check "lesson 13 opens" "kvtutor · Chunked prefill and preemption"
+tm send-keys -t app q
 quit_from_map "80 columns"
+run_app
+check "the welcome back keeps its last words on an 80-column line" "You were reading \"Chunked prefill and…\": Enter resumes."
+quit_from_map "80 columns, again"
 report tui_80
