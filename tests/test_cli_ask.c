@@ -310,8 +310,19 @@ static void test_human_output(void **state)
     argv[4] = "21";
     assert_int_equal(run_cmd(argv, NULL, &r), 0);
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.out, "Expected: 22, within ")); /* then a plus-minus sign */
-    assert_non_null(strstr(r.out, " 0.5\nRead as: 21\n"));
+    /* the sign against its number: "±0.5", or "+/-0.5" outside UTF-8 */
+    assert_non_null(strstr(r.out, "Expected: 22, within "));
+    assert_true(strstr(r.out, "within \xc2\xb1"
+                              "0.5\nRead as: 21\n") ||
+                strstr(r.out, "within +/-0.5\nRead as: 21\n"));
+    run_free(&r);
+    /* 2% of 0.4375 GiB = 0.00875 GiB */
+    argv[3] = "per-sequence-8k";
+    argv[4] = "0.5 GiB";
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    assert_true(strstr(r.out, "Expected: 0.4375 GiB, within 2% (\xc2\xb1"
+                              "0.00875 GiB)\n") ||
+                strstr(r.out, "Expected: 0.4375 GiB, within 2% (+/-0.00875 GiB)\n"));
     run_free(&r);
 }
 

@@ -221,11 +221,12 @@ static void print_numeric(const struct lx_exercise *e, const struct outcome *o)
     char n1[64], n2[64], n3[64];
     kvt_fmt_number(o->g.spec.expected, 6, n1, sizeof n1);
     kvt_fmt_number(o->g.num.allowed, 6, n3, sizeof n3);
+    /* the sign binds to its number, as in "±0.5" */
     if (e->relative)
-        printf("Expected: %s%s%s, within %s%% (%s %s%s%s)\n", n1, sp, unit,
+        printf("Expected: %s%s%s, within %s%% (%s%s%s%s)\n", n1, sp, unit,
                kvt_fmt_real(e->tolerance * 100, 3, n2, sizeof n2), g->plusminus, n3, sp, unit);
     else
-        printf("Expected: %s%s%s, within %s %s%s%s\n", n1, sp, unit, g->plusminus, n3, sp, unit);
+        printf("Expected: %s%s%s, within %s%s%s%s\n", n1, sp, unit, g->plusminus, n3, sp, unit);
     if (o->verdict != KV_INVALID)
         printf("Read as: %s%s%s\n", kvt_fmt_number(o->g.num.parsed, 6, n1, sizeof n1), sp, unit);
     if (o->g.num.mistake != KV_MISTAKE_NONE)

@@ -118,15 +118,19 @@ static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
                           const struct lx_exercise *e, const struct lx_grade *g, int w)
 {
     char line[1200], tol[64], num[48];
+    /* no space where a plain count has no unit; the sign against its number */
+    const char *unit = e->unit ? e->unit : "", *sp = unit[0] ? " " : "";
     if (e->relative)
-        snprintf(tol, sizeof tol, "within %g%%", e->tolerance * 100);
+        snprintf(tol, sizeof tol, "within %s%%",
+                 kvt_fmt_real(e->tolerance * 100, 3, num, sizeof num));
     else
-        snprintf(tol, sizeof tol, "within ± %g %s", e->tolerance, e->unit);
-    snprintf(line, sizeof line, "Expected: %s %s (%s)",
-             kvt_fmt_number(g->spec.expected, 4, num, sizeof num), e->unit, tol);
+        snprintf(tol, sizeof tol, "within ±%s%s%s",
+                 kvt_fmt_number(e->tolerance, 6, num, sizeof num), sp, unit);
+    snprintf(line, sizeof line, "Expected: %s%s%s (%s)",
+             kvt_fmt_number(g->spec.expected, 4, num, sizeof num), sp, unit, tol);
     ui_lines_text(b, line, w, 2, A_NORMAL);
-    snprintf(line, sizeof line, "Read as: %s %s", kvt_fmt_number(g->num.parsed, 4, num, sizeof num),
-             e->unit);
+    snprintf(line, sizeof line, "Read as: %s%s%s",
+             kvt_fmt_number(g->num.parsed, 4, num, sizeof num), sp, unit);
     ui_lines_text(b, line, w, 2, A_DIM);
     if (g->num.mistake != KV_MISTAKE_NONE && g->verdict == KV_WRONG) {
         snprintf(line, sizeof line, "Diagnosis: %s", kv_mistake_text(g->num.mistake));

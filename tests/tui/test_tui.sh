@@ -156,6 +156,30 @@ for no_color in "" "NO_COLOR=1"; do
   stty_kept "quit ${no_color:-in colour}"
 done
 
+# --- a count's tolerance: the sign against its number, no space for a missing unit ---
+mkdir -p "$work/mine"
+cat > "$work/mine/counts.lua" <<'LUA'
+return lesson {
+  id = "counts", title = "A count to check", module = "tests", baseline = "none",
+  concept = "counts", question = "Q?", answer = "A.",
+  sections = { section { title = "T", text = "x" } }, worked = "20 + 2 = 22",
+  followups = { followup { question = "F?", answer = "G.", points = { "g" } } },
+  exercises = {
+    numeric { id = "sum", prompt = "What is 20 + 2?", expected = 22, unit = "", tolerance = abs(0.5) },
+  },
+}
+LUA
+start_shell
+run_app --lessons "$work/mine" --db "$work/counts.db" open counts
+wait_for "A count to check" >/dev/null
+tm send-keys -t app e
+wait_for "What is 20 + 2?" >/dev/null
+tm send-keys -t app "21" Enter
+check "a count's tolerance reads as ±0.5, with no stray spaces" "Expected: 22 (within ±0.5)"
+check "and what was read, with no unit" "Read as: 21"
+tm send-keys -t app Escape Escape Q
+wait_for "EXIT=" >/dev/null
+
 # --- no terminal, no usable TERM ---
 out=$("$KVTUTOR" --db "$db" </dev/null 2>&1); rc=$?
 if [ $rc = 2 ] && [[ $out == *"needs a terminal"* ]]; then ok "no terminal: a clear line, exit 2"; else bad "no terminal: exit $rc: $out"; fi
