@@ -122,7 +122,15 @@ wait_for "practice · exercise 2 of 7" >/dev/null
 tm send-keys -t app Enter "709 tokens/s" Enter
 wait_for "practice · exercise 3 of 7" >/dev/null
 tm send-keys -t app Enter
-check "the prediction exercise shows the learner's own figure" "Your probe measured $shown GB/s"
+# the prompt writes the figure with one decimal ("8.0"), the probe screen as a
+# rate ("8"): the same figure, within half a unit of the database's
+wait_for "Your probe measured" >/dev/null
+prompt=$(screen | sed -n 's/.*Your probe measured \([0-9][0-9.,]*\) GB\/s.*/\1/p' | head -1 | tr -d ,)
+if [ -n "$prompt" ] && awk -v s="$prompt" -v g="$gbps" 'BEGIN { d = s - g; exit !(d <= 0.0501 && d >= -0.0501) }'; then
+  ok "the prediction exercise shows the learner's own figure ($prompt GB/s)"
+else
+  bad "the prediction exercise shows '${prompt:-none}' GB/s, not the measured $gbps"
+fi
 typed=$(awk -v g="$gbps" 'BEGIN { printf "%.3f", g * 1e9 / (15231233024 + 8192 * 57344) }')
 tm send-keys -t app "$typed tokens/s" Enter
 check "the prediction from the measured figure is graded right" "Right."
