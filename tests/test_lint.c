@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -497,6 +498,60 @@ static void test_module_title_and_ids_agree(void **state)
     run_free(&r);
 }
 
+/* CPU seconds used by the children waited for so far. */
+static double children_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Finding a field's line costs the same however long the lists before it
+ * are: a lesson just under the 1 MiB cap whose hints list 200,000 values
+ * (each one looked up by place) is read in well under a second of CPU, not
+ * in a time that grows with the square of the list (about 20 s when every
+ * lookup scanned every field), and the fault after the list keeps its line:
+ * unknown-unit.lua's unit on line 31, moved to 32 by the inserted line. */
+static void test_long_list_read_in_linear_time(void **state)
+{
+    (void)state;
+    enum { HINTS = 200000 };
+    char src[1200], file[160];
+    FILE *in, *out;
+    char line[512];
+    int n = 0;
+    double cpu;
+    struct run_result r;
+
+    path(src, sizeof src, "lint", "unknown-unit.lua");
+    snprintf(file, sizeof file, "%s/long-list.lua", home);
+    assert_non_null(in = fopen(src, "r"));
+    assert_non_null(out = fopen(file, "w"));
+    while (fgets(line, sizeof line, in)) {
+        fputs(line, out);
+        if (++n == 28) { /* after the numeric's id */
+            fputs("      hints = {", out);
+            for (int i = 0; i < HINTS; i++)
+                fputs(i ? ",\"h\"" : "\"h\"", out);
+            fputs("},\n", out);
+        }
+    }
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+    cpu = children_cpu_s();
+    r = lint(NULL, file, NULL);
+    cpu = children_cpu_s() - cpu;
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "long-list.lua:32: error: "));
+    assert_non_null(strstr(r.err, "unknown unit \"furlongs\""));
+    assert_int_equal(run_count_lines(r.err), 1);
+    if (cpu > 3.0)
+        fail_msg("linting a 200,000-value list took %.1f s of CPU", cpu);
+    run_free(&r);
+    unlink(file);
+}
+
 /* The complete example in docs/lessons.md passes lint as printed. */
 static void test_documented_example_passes(void **state)
 {
@@ -541,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_folders_and_usage),
         cmocka_unit_test(test_requires_order),
         cmocka_unit_test(test_module_title_and_ids_agree),
+        cmocka_unit_test(test_long_list_read_in_linear_time),
         cmocka_unit_test(test_text_helpers),
         cmocka_unit_test(test_documented_example_passes),
     };

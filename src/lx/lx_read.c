@@ -33,15 +33,20 @@ static int node_of(struct lx_reader *c, int t)
 
     if (!c->src || !p)
         return -1;
+    if (c->last.table == p)
+        return c->last.node;
     for (size_t i = c->n_bound; i-- > 0;)
-        if (c->bound[i].table == p)
-            return c->bound[i].node;
+        if (c->bound[i].table == p) {
+            c->last = c->bound[i];
+            return c->last.node;
+        }
     kind = lua_type(c->L, t) == LUA_TTABLE ? lx_kind_of(c->L, t) : NULL;
     node = kind ? lx_source_find(c->src, kind, lx_line_of(c->L, t)) : -1;
     if (node < 0 && kind && strcmp(kind, "lesson") == 0)
         node = lx_source_find(c->src, kind, 0);
     if (node < 0 && kind && strcmp(kind, "lesson") == 0) /* `return my_lesson { ... }` */
         node = lx_source_find(c->src, NULL, 0);
+    c->last = (struct lx_bound){p, node};
     return node;
 }
 
@@ -60,6 +65,8 @@ static void bind(struct lx_reader *c, int node)
         c->cap_bound = cap;
     }
     c->bound[c->n_bound++] = (struct lx_bound){p, node};
+    if (c->last.table == p) /* the newest pairing is the one that counts */
+        c->last.node = node;
 }
 
 /* The line a table was written on, or the fallback. */

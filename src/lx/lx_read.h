@@ -32,6 +32,7 @@ struct lx_reader {
     const struct lx_source *src; /* where things are written; NULL: lines of tables only */
     struct lx_bound *bound;
     size_t n_bound, cap_bound;
+    struct lx_bound last; /* node_of's last answer: a list's items ask for it in turn */
     struct lx_misspelt misspelt[16];
     size_t n_misspelt;
 };

@@ -25,14 +25,16 @@ struct field {
     size_t key_len; /* 0 for a listed value */
     size_t pos;     /* listed values: 1-based; 0 for a key */
     int line;
-    int child; /* the constructor its value starts with, or -1 */
+    int child;  /* the constructor its value starts with, or -1 */
+    size_t seq; /* its place in the source, among all fields */
 };
 
 struct table {
     int line;
     const char *kind; /* the name before the brace, or NULL */
     size_t kind_len;
-    bool returned; /* `return kind {` */
+    bool returned;       /* `return kind {` */
+    size_t first, n_own; /* its fields: fields[first .. first + n_own), once sorted */
 };
 
 struct lx_source {
@@ -184,7 +186,7 @@ static bool is_punct(const struct lx_source *s, size_t i, char c)
 
 static int add_table(struct lx_source *s, size_t brace)
 {
-    struct table t = {s->toks[brace].line, NULL, 0, false};
+    struct table t = {s->toks[brace].line, NULL, 0, false, 0, 0};
     size_t k = brace;
     s->tables = grow(s->tables, &s->cap_tables, s->n_tables, sizeof *s->tables, &s->failed);
     if (s->n_tables >= s->cap_tables)
@@ -207,6 +209,7 @@ static int add_field(struct lx_source *s, struct field f)
     s->fields = grow(s->fields, &s->cap_fields, s->n_fields, sizeof *s->fields, &s->failed);
     if (s->n_fields >= s->cap_fields)
         return -1;
+    f.seq = s->n_fields;
     s->fields[s->n_fields] = f;
     return (int)s->n_fields++;
 }
@@ -239,7 +242,7 @@ static void index_tables(struct lx_source *s)
         struct tok *t = &s->toks[i];
         struct frame *f = &st[top];
         if (f->what == '{' && f->at_start && !(t->kind == TOK_PUNCT && t->punct == '}')) {
-            struct field fl = {f->table, NULL, 0, 0, t->line, -1};
+            struct field fl = {f->table, NULL, 0, 0, t->line, -1, 0};
             f->at_start = false;
             if (t->kind == TOK_NAME && is_punct(s, i + 1, '=')) {
                 fl.key = t->text, fl.key_len = t->len;
@@ -340,6 +343,43 @@ static void index_tables(struct lx_source *s)
     free(st);
 }
 
+/* The order fields are looked up in: by constructor, its keys (by name)
+ * before its listed values (by place), and where a constructor writes one
+ * key twice, in source order. */
+static int cmp_key(const char *a, size_t na, const char *b, size_t nb)
+{
+    int d = memcmp(a, b, na < nb ? na : nb);
+    return d ? d : (na > nb) - (na < nb);
+}
+
+static int cmp_field(const void *va, const void *vb)
+{
+    const struct field *a = va, *b = vb;
+    int d;
+    if (a->table != b->table)
+        return a->table < b->table ? -1 : 1;
+    if (a->pos != b->pos)
+        return a->pos < b->pos ? -1 : 1;
+    if (a->pos == 0 && (d = cmp_key(a->key, a->key_len, b->key, b->key_len)) != 0)
+        return d;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* Sorts the fields so that each constructor's are a run that a lookup
+ * bisects: a list of many thousand values costs its length once, not once
+ * a value. */
+static void sort_fields(struct lx_source *s)
+{
+    qsort(s->fields, s->n_fields, sizeof *s->fields, cmp_field);
+    for (size_t i = s->n_fields; i-- > 0;) {
+        int tb = s->fields[i].table;
+        if (tb >= 0 && (size_t)tb < s->n_tables) {
+            s->tables[tb].first = i;
+            s->tables[tb].n_own++;
+        }
+    }
+}
+
 struct lx_source *lx_source_scan(const char *src, size_t len)
 {
     struct lx_source *s = calloc(1, sizeof *s);
@@ -348,6 +388,8 @@ struct lx_source *lx_source_scan(const char *src, size_t len)
     tokenize(s, src, len);
     if (!s->failed)
         index_tables(s);
+    if (!s->failed)
+        sort_fields(s);
     if (s->failed) {
         lx_source_free(s);
         return NULL;
@@ -391,20 +433,31 @@ int lx_source_line(const struct lx_source *s, int table)
 
 static int field_line(const struct lx_source *s, int table, const char *key, size_t pos, int *child)
 {
-    size_t kl = key ? strlen(key) : 0;
+    struct field want = {table, key, key ? strlen(key) : 0, key ? 0 : pos, 0, -1, 0};
+    bool pos_only = key == NULL;
+    size_t lo, hi;
+
     if (child)
         *child = -1;
-    for (size_t i = 0; s && table >= 0 && i < s->n_fields; i++) {
-        const struct field *f = &s->fields[i];
-        if (f->table != table)
-            continue;
-        if (key ? (f->key && f->key_len == kl && memcmp(f->key, key, kl) == 0) : (f->pos == pos)) {
-            if (child)
-                *child = f->child;
-            return f->line;
-        }
+    if (!s || table < 0 || (size_t)table >= s->n_tables)
+        return 0;
+    /* the first of the constructor's fields not before `want` (seq 0 sorts
+     * it ahead of every field of that name or place) */
+    lo = s->tables[table].first;
+    hi = lo + s->tables[table].n_own;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_field(&s->fields[mid], &want) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return 0;
+    if (lo == s->tables[table].first + s->tables[table].n_own || s->fields[lo].pos != want.pos ||
+        (!pos_only && cmp_key(s->fields[lo].key, s->fields[lo].key_len, key, want.key_len) != 0))
+        return 0;
+    if (child)
+        *child = s->fields[lo].child;
+    return s->fields[lo].line;
 }
 
 int lx_source_key(const struct lx_source *s, int table, const char *key, int *child)
