@@ -80,8 +80,9 @@ enum {
     X(CALC_TP_UP, UC_CALC, 't', 0, 0, "t/T", "TP: tensor parallel x2 or /2")                       \
     X(CALC_TP_DOWN, UC_CALC, 'T', 0, 0, NULL, NULL)                                                \
     X(CALC_SHOW, UC_CALC, 'a', 0, 0, "a", "arithmetic: show or hide it")                           \
-    X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "open a config.json for the model")                    \
-    X(CALC_LOG, UC_CALC, 'l', 0, 0, "l", "open a vLLM start-up log: its KV cache lines explained") \
+    X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "config.json: open one for the model")                 \
+    X(CALC_LOG, UC_CALC, 'l', 0, 0, "l",                                                           \
+      "log: open a vLLM start-up log, its KV cache lines explained")                               \
     X(NEXT_LINK, UC_READ, '\t', 0, 0, "Tab", "link: select the next linked lesson")                \
     X(FOLLOW_LINK, UC_READ, '\r', KEY_ENTER, 'l', "Enter", "follow: open the selected link")       \
     X(RELOAD, UC_READ, 'R', 0, 0, "R", "reload the lesson from disk (for its author)")             \

@@ -166,6 +166,15 @@ if [ "$(status_line)" = "default │ ? help" ]; then ok "the summary's status li
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 
+# --- the playground's o and l, each named by what it opens ---
+tm send-keys -t app =
+check "= opens the playground" "Calculator playground"
+tm send-keys -t app '?'
+check "o is named by what it opens" "config.json: open one for the model"
+check "l is named by what it opens" "log: open a vLLM start-up log"
+tm send-keys -t app q q
+wait_for "Course map" >/dev/null
+
 # --- back the next day: the welcome names the lesson and still says how to resume ---
 tm send-keys -t app G k k Enter
 check "lesson 13 opens" "kvtutor · Chunked prefill and preemption"
