@@ -155,7 +155,7 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
             .. "FLOPs per token stay those of the 3.3B active parameters; but the batch-1 "
             .. "advantage in bytes is gone.",
       points = {
-        point { "the batch touches nearly all experts", weight = 2,
+        point { "the batch touches nearly all experts", weight = 2, polarity = "no",
                 about = {"64 tokens", "batch", "tokens together", "the batch", "step"},
                 said = {"nearly all", "almost all", "98%", "touch", "every expert", "all experts"} },
         point { "the step reads almost all the weights", weight = 2,
