@@ -307,7 +307,9 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
 
     snprintf(line, sizeof line, "Model  %s", model_name(c));
     ui_put(y++, 2, cols - 4, line, A_BOLD);
-    snprintf(line, sizeof line, "GPU    %s: %g GiB, %g GB/s", g->name, g->memory_gib, g->peak_gbps);
+    snprintf(line, sizeof line, "GPU    %s: %s GiB, %s GB/s", g->name,
+             kvt_fmt_number(g->memory_gib, 1, a1, sizeof a1),
+             kvt_fmt_number(g->peak_gbps, 1, a2, sizeof a2));
     ui_put(y++, 2, cols - 4, line, A_BOLD);
     snprintf(line, sizeof line,
              "context %s tokens · batch %s · KV %s · weights %s · util %.2f · TP %u",
@@ -351,9 +353,10 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
             parts[0] = 1;
         ui_put(y++, 2, cols - 4, "Memory on one GPU", ui_color(UI_C_HEADING) | A_BOLD);
         bar(y++, 2, cols - 4, parts, attrs, 4);
+        /* the KV budget as vLLM logs "Available KV cache memory" */
         snprintf(line, sizeof line, "█ weights %s · ░ reserve (1 - util) %s · ▓ KV budget %s",
                  kvt_fmt_bytes(w, a1, sizeof a1), kvt_fmt_bytes(reserve, a2, sizeof a2),
-                 kvt_fmt_bytes(kv, a3, sizeof a3));
+                 kvt_fmt_gib_vllm(kv, a3, sizeof a3));
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
     }
     y++;
@@ -362,10 +365,10 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                ui_color(UI_C_WRONG) | A_BOLD);
     } else {
         kvt_fmt_int(c->seq, a1, sizeof a1);
-        snprintf(line, sizeof line,
-                 "Max concurrency at %s tokens: %.2f  →  %s whole sequence%s  (KV %s a token)", a1,
-                 r.max_concurrency, kvt_fmt_int(r.max_concurrent_seqs, a2, sizeof a2),
-                 r.max_concurrent_seqs == 1 ? "" : "s",
+        snprintf(line, sizeof line, "Max concurrency at %s tokens: %.2f  →  %s  (KV %s a token)",
+                 a1, r.max_concurrency,
+                 kvt_fmt_count(r.max_concurrent_seqs, "whole sequence", "whole sequences", a2,
+                               sizeof a2),
                  kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
         ui_put(y++, 2, cols - 4, line, ui_color(UI_C_RIGHT) | A_BOLD);
     }
@@ -403,7 +406,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         snprintf(line, sizeof line, "budget     %s GiB × %.2f − %s weights = %s",
                  kvt_fmt_real(g->memory_gib, 2, a1, sizeof a1), c->util_pct / 100.0,
                  kvt_fmt_bytes((double)r.weights_bytes, a2, sizeof a2),
-                 kvt_fmt_bytes((double)r.kv_budget_bytes, a3, sizeof a3));
+                 kvt_fmt_gib_vllm((double)r.kv_budget_bytes, a3, sizeof a3));
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
         snprintf(line, sizeof line, "blocks     %s ÷ %s = %s; a sequence needs %s → %.2f", a3,
                  kvt_fmt_bytes((double)r.block_set_bytes, a4, sizeof a4),
@@ -429,7 +432,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
             snprintf(line, sizeof line, "%4uk", 1u << i);
             ui_put(y, 2, 6, line, at);
             bar(y, 8, (int)lround(part * (cols - 24)), (double[]){1}, (attr_t[]){at}, 1);
-            snprintf(line, sizeof line, "%.1f", conc[i]);
+            kvt_fmt_amount(conc[i], line, sizeof line);
             ui_put(y, cols - 14, 12, line, at);
         }
     }
@@ -547,6 +550,7 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
         }
         if (c->typing_params) {
             double b;
+            char a1[32];
             if (!parse_billions(c->path.buf, &b)) {
                 ui_say(ui, UI_BAD,
                        "parameters: a count in billions, like 7.6 (or 7.6B); Esc leaves the file");
@@ -558,7 +562,8 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
             c->model = SIZE_MAX;
             c->typing = c->typing_params = false;
             ui_edit_clear(&c->path);
-            ui_say(ui, UI_GOOD, "%s loaded, with %g B parameters", c->config_name, b);
+            ui_say(ui, UI_GOOD, "%s loaded, with %sB parameters", c->config_name,
+                   kvt_fmt_amount(b, a1, sizeof a1));
             break;
         }
         if (hf_config_load(c->path.buf, &m, &info, &err) != KVT_E_OK) {

@@ -115,6 +115,10 @@ check "v switches the cache to fp8: the figure follows ($want)" "Max concurrency
 check "the chart of concurrency against context is drawn" "Max concurrency against context length"
 tm send-keys -t app a
 check "a shows the arithmetic" "budget     24 GiB"
+# 24 GiB x 0.92 = 22.08 GiB; 7,615,616,512 x 2 B = 15,231,233,024 B = 14.185 GiB,
+# "14.2 GiB" by size; 22.08 - 14.185 = 7.895 GiB, "7.89 GiB" as vLLM logs it
+check "the budget reads by size, and as vLLM logs it" "budget     24 GiB × 0.92 − 14.2 GiB weights = 7.89 GiB"
+check "the GPU's bandwidth is grouped" "GPU    RTX 4090: 24 GiB, 1,008 GB/s"
 # each direction is its own action: C halves what c doubled, M undoes m
 tm send-keys -t app C
 want=$(printf '%.2f' "$("$KVTUTOR" calc --model qwen2.5-7b --gpu rtx4090 --seq 8192 --kv-dtype fp8 --json | sed -n 's/.*"max_concurrency": \([0-9.]*\).*/\1/p')")

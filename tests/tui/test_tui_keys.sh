@@ -172,7 +172,7 @@ if screen | grep -qF "weights 0 B"; then bad "never weights 0 B"; else ok "never
 tm send-keys -t app "lots" Enter
 check "a count that is not a number is refused" "a count in billions"
 tm send-keys -t app C-u "685B" Enter
-check "with the count the config.json is loaded" "ds.json loaded, with 685 B parameters"
+check "with the count the config.json is loaded (685B, written as typed: no space)" "ds.json loaded, with 685B parameters"
 check "and drawn" "Model  $work/ds.json"
 if screen | grep -qF "weights 0 B"; then bad "weights drawn from the count"; else ok "weights drawn from the count"; fi
 tm send-keys -t app q
