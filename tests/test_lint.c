@@ -370,6 +370,7 @@ static void test_one_message_at_the_fault(void **state)
         {"misconception-no-why.lua", 25, "misconception: missing field 'why'"},
         {"point-weight.lua", 23, "a point's weight must be a number in (0, 100]"},
         {"param-value.lua", 34, "parameter 'seq': values must be finite numbers or text"},
+        {"param-name.lua", 32, "parameter names are lower-case words of at most 31"},
         {"left-out.lua", 34, "left_out.kv must be a finite, non-zero number"},
         {"measured-unknown.lua", 33, "measured \"speed\" is not a probe figure"},
         {"glossary-one-term.lua", 18, "glossary[2] must list two or more equivalent terms"},

@@ -92,12 +92,16 @@ static int cmp_param(const void *a, const void *b)
     return strcmp(((const struct lx_param *)a)->name, ((const struct lx_param *)b)->name);
 }
 
-static void read_params(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
+/* Reads t.params; false when a name could not be read (then the prompt's
+ * placeholders are not checked against the names: they would be refused
+ * for the same fault). */
+static bool read_params(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
 {
     lua_State *L = c->L;
     int at = lx_key_line(c, t, "params", e->line);
     int ty = lx_field(c, t, "params");
     size_t cap = 0;
+    bool names_ok = true;
 
     if (ty == LUA_TTABLE) {
         int pt = lua_gettop(L);
@@ -110,9 +114,13 @@ static void read_params(struct lx_reader *c, int t, struct lx_exercise *e, const
             struct lx_param *pm = &e->params[e->n_params];
             memset(pm, 0, sizeof *pm);
             if (lua_type(L, -2) != LUA_TSTRING || !valid_name(lua_tostring(L, -2))) {
-                lx_problem(c, at,
+                int kl = lua_type(L, -2) == LUA_TSTRING
+                             ? lx_key_line(c, pt, lua_tostring(L, -2), at)
+                             : at;
+                lx_problem(c, kl,
                            "%s: parameter names are lower-case words of at most %d characters",
                            where, LX_MAX_PARAM_NAME);
+                names_ok = false;
             } else if ((pm->name = lx_arena_str(&c->p->arena, lua_tostring(L, -2),
                                                 lua_rawlen(L, -2))) != NULL) {
                 int pl = lx_key_line(c, pt, pm->name, at);
@@ -129,8 +137,10 @@ static void read_params(struct lx_reader *c, int t, struct lx_exercise *e, const
         qsort(e->params, e->n_params, sizeof *e->params, cmp_param);
     } else if (ty != LUA_TNIL) {
         lx_problem(c, at, "%s: 'params' must be a table of name = values", where);
+        names_ok = false;
     }
     lua_pop(L, 1);
+    return names_ok;
 }
 
 /* Every {name} in the prompt must be a parameter or the measured figure. */
@@ -271,6 +281,7 @@ static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size
 {
     lua_State *L = c->L;
     int ty, at;
+    bool params_ok;
 
     t = lua_absindex(L, t);
     ty = lx_field(c, t, "unit");
@@ -282,7 +293,7 @@ static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size
         lx_problem(c, lx_key_line(c, t, "unit", e->line), "%s: unknown unit \"%s\"", where,
                    e->unit);
     read_tolerance(c, t, e, where);
-    read_params(c, t, e, where);
+    params_ok = read_params(c, t, e, where);
     e->model = choice_field(c, t, "model", where, e->line, known_model,
                             "is not a preset (kvtutor models lists them)");
     e->kv_dtype = choice_field(c, t, "kv_dtype", where, e->line, known_kv_dtype,
@@ -293,7 +304,8 @@ static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size
                                "is not one of \"kv-size\", \"capacity\", \"units\"");
     read_left_out(c, t, e, where);
     at = lx_key_line(c, t, "prompt", e->line);
-    check_placeholders(c, e, where, at);
+    if (params_ok)
+        check_placeholders(c, e, where, at);
     if (e->prompt && strlen(e->prompt) > LX_MAX_PROMPT)
         lx_problem(c, at, "%s: the prompt is longer than %d bytes", where, LX_MAX_PROMPT);
     e->expected_line = at = lx_key_line(c, t, "expected", e->line);
