@@ -353,11 +353,11 @@ uint64_t kv_calc_kv_read_bytes(const struct kv_result *res, uint64_t context);
 uint64_t kv_calc_in_flight_tokens(const struct kv_deploy *d);
 
 /* Layers pipeline stage `rank` of `pp` holds when `n` are split the way vLLM
- * splits them without VLLM_PP_LAYER_PARTITION (with one, kv_deploy's
- * pp_partition lists them; kv_calc checks it as get_pp_indices does) (vllm/distributed/utils.py,
+ * splits them without VLLM_PP_LAYER_PARTITION (vllm/distributed/utils.py,
  * get_pp_indices): n / pp each, and the remainder one apiece to the stages
  * before the last, counting back from the second-to-last. 0 when rank >= pp
- * or pp is 0. */
+ * or pp is 0. With the variable set, kv_deploy's pp_partition lists the
+ * stages instead, and kv_calc checks it as get_pp_indices does. */
 uint32_t kv_calc_pp_stage_layers(uint32_t n, uint32_t pp, uint32_t rank);
 
 /* Blocks one request of `len` tokens needs, summed over all groups.

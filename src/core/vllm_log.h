@@ -111,7 +111,8 @@ enum vllm_text_problem vllm_log_check_text(const char *text, size_t len, size_t 
 
 /* Parses text[0..len) into *out (zeroed first). Never fails: a text with
  * nothing recognisable gives n_lines 0 and empty fields. Work is linear in
- * len; nesting in the argument dicts is followed 32 levels deep. */
+ * len; nested brackets in the argument lists are counted, not recursed
+ * into, so any depth is read in one pass (vllm_args.c). */
 void vllm_log_parse(const char *text, size_t len, struct vllm_log *out);
 
 #endif
