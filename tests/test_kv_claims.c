@@ -124,6 +124,7 @@ static void test_claims_prefill_decode(void **state)
         {"Decode: memory-bound", KV_CORRECT, {true, false}, {false, false}, false},
         {"Decode.", KV_CORRECT, {true, false}, {false, false}, false},
         {"The decode phase.", KV_CORRECT, {true, false}, {false, false}, false},
+        {"Usually decode.", KV_CORRECT, {true, false}, {false, false}, false},
         /* "so" starts another claim: the negation before it does not reach past */
         {"Decode: not FLOPs, so memory-bound.", KV_CORRECT, {true, false}, {false, false}, false},
         {"Decode: not FLOPs, nor memory-bound.", KV_WRONG, {false, false}, {false, false}, false},

@@ -369,13 +369,16 @@ static bool pronoun_claim(const struct ctx *c, const struct kv_tok *ans, const s
            said_in(c, ans, cl, said, 0, 0, false);
 }
 
-/* The clause is the short phrasing, give or take "it is" and "phase". */
+/* The clause is the short phrasing, give or take "it is", "usually" and
+ * "phase". */
 static bool short_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
                      struct set s)
 {
-    static const char *const lead[] = {"it",     "is",   "that", "this",       "its",
-                                       "answer", "only", "just", "definitely", "clearly",
-                                       "mostly", "well", NULL};
+    static const char *const lead[] = {
+        "it",      "is",        "that",       "this",        "its",    "answer",
+        "only",    "just",      "definitely", "clearly",     "mostly", "well",
+        "usually", "probably",  "basically",  "essentially", "simply", "largely",
+        "mainly",  "primarily", "typically",  "generally",   NULL};
     static const char *const trail[] = {"phase", "stage", "step", "side", "one", NULL};
     size_t a = cl->a, b = cl->b;
 
