@@ -169,6 +169,7 @@ void lx_check_keys(struct lx_reader *c, int t, enum lx_shape shape, const char *
     lua_pushnil(c->L);
     while (lua_next(c->L, t)) {
         lua_pop(c->L, 1);
+        lx_check(c->L);
         if (lua_type(c->L, -1) == LUA_TSTRING) {
             const char *k = lua_tostring(c->L, -1);
             const char *meant;
@@ -256,6 +257,9 @@ int lx_field(struct lx_reader *c, int t, const char *key)
 int lx_item(struct lx_reader *c, int t, size_t i)
 {
     int child = -1, ty;
+    /* a list's length is the lesson's choice: its reading stays under the
+     * load deadline too (this runs inside lx_pcall) */
+    lx_check(c->L);
     t = lua_absindex(c->L, t);
     ty = lua_rawgeti(c->L, t, (lua_Integer)i);
     if (ty == LUA_TTABLE && c->src) {
@@ -288,7 +292,9 @@ const char **lx_str_list(struct lx_reader *c, int t, const char *key, size_t *n,
         out = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *out);
         for (size_t i = 1; out && i <= len; i++) {
             size_t sl;
-            int il = lx_item_line(c, -1, i, at);
+            int il;
+            lx_check(c->L); /* as lx_item: a list as long as the lesson likes */
+            il = lx_item_line(c, -1, i, at);
             if (lua_rawgeti(c->L, -1, (lua_Integer)i) != LUA_TSTRING) {
                 lx_problem(c, il, "%s: %s[%zu] must be text", what, key, i);
             } else {

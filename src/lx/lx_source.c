@@ -409,9 +409,22 @@ void lx_source_free(struct lx_source *s)
 
 int lx_source_find(const struct lx_source *s, const char *kind, int line)
 {
-    size_t kl = kind ? strlen(kind) : 0;
+    size_t kl = kind ? strlen(kind) : 0, from = 0;
     int last = -1;
-    for (size_t i = 0; s && i < s->n_tables; i++) {
+    if (s && line > 0) {
+        /* constructors are recorded in source order, so by line: bisect to
+         * the first on `line` (a lesson of 1 MiB holds tens of thousands) */
+        size_t lo = 0, hi = s->n_tables;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (s->tables[mid].line < line)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        from = lo;
+    }
+    for (size_t i = from; s && i < s->n_tables && !(line > 0 && s->tables[i].line > line); i++) {
         const struct table *t = &s->tables[i];
         if (kind && (!t->kind || t->kind_len != kl || memcmp(t->kind, kind, kl) != 0))
             continue;
