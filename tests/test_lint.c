@@ -344,6 +344,8 @@ static void test_one_message_at_the_fault(void **state)
          "exercise 'per-token': unknown field 'units' (did you mean 'unit'?)"},
         {"misspelt-lesson-field.lua", 4, "lesson: unknown field 'titel' (did you mean 'title'?)"},
         {"unknown-nested.lua", 24, "followup: unknown field 'accent'"},
+        {"misspelt-id.lua", 28, "exercise '?': unknown field 'ID' (did you mean 'id'?)"},
+        {"keypoints.lua", 21, "followup: unknown field 'keypoints' (did you mean 'points'?)"},
         {"unit-not-text.lua", 31, "'unit' must be text, not a number"},
         {"unknown-unit.lua", 31, "unknown unit \"furlongs\""},
         {"tolerance.lua", 32, "tolerance must be rel(f) with 0 < f < 1"},

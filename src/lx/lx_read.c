@@ -141,8 +141,8 @@ static int edits(const char *a, const char *b)
 }
 
 /* The key of the shape that `k` misspells, absent from table t: one or two
- * edits away (one for keys of four letters or fewer). NULL when none is
- * that close. */
+ * edits away (one for keys of four letters or fewer), or holding it or held
+ * in it ("keypoints", "hint"). NULL when none is that close. */
 static const char *misspelling_of(lua_State *L, int t, enum lx_shape shape, const char *k)
 {
     const struct lx_shape_info *info = lx_shape_info(shape);
@@ -150,8 +150,11 @@ static const char *misspelling_of(lua_State *L, int t, enum lx_shape shape, cons
     int best_d = 3;
     for (size_t i = 0; info->keys[i]; i++) {
         const char *want = info->keys[i];
-        int d = edits(k, want);
-        int limit = strlen(want) <= 4 ? 1 : 2;
+        size_t kl = strlen(k), wl = strlen(want);
+        /* a word added or dropped ("keypoints", "hint") counts as one edit */
+        bool part = (kl > wl ? wl : kl) >= 4 && (strstr(k, want) || strstr(want, k));
+        int d = part ? 1 : edits(k, want);
+        int limit = wl <= 4 ? 1 : 2;
         if (d > limit || d >= best_d)
             continue;
         lua_pushstring(L, want);

@@ -440,9 +440,14 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
                 continue;
             }
             e->line = lx_read_line(c, -1, il);
+            /* the fields first, so a misspelt id is not also missing */
+            lua_pushliteral(L, "id");
+            snprintf(where, sizeof where, "exercise '%.60s'",
+                     lua_rawget(L, -2) == LUA_TSTRING ? lua_tostring(L, -1) : "?");
+            lua_pop(L, 1);
+            lx_check_keys(c, -1, shape, where, e->line);
             e->id = lx_str_field(c, -1, "id", true, "exercise", e->line);
             idl = lx_key_line(c, -1, "id", e->line);
-            snprintf(where, sizeof where, "exercise '%.60s'", e->id ? e->id : "?");
             if (e->id && !lx_valid_id(e->id))
                 lx_problem(c, idl,
                            "%s: ids are 1 to %d lower-case letters, digits, '-', '_' and '.'",
@@ -458,7 +463,6 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
                                l->exercises[k].line);
                     break;
                 }
-            lx_check_keys(c, -1, shape, where, e->line);
             e->prompt = lx_str_field(c, -1, "prompt", true, where, e->line);
             e->hints = lx_str_list(c, -1, "hints", &e->n_hints, where, e->line);
             if (shape == LX_SHAPE_NUMERIC) {
