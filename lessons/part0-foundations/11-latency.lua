@@ -194,8 +194,10 @@ Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
             .. "rate, since the requests that miss the SLO do not count.",
       points = {
         point { "the SLO caps the batch: the largest batch within 20 ms", weight = 2,
-                about = {"batch", "largest batch", "sequences", "step time", "concurrency"},
-                said = {"under 20 ms", "within", "stays under", "caps", "largest", "slows every"} },
+                about = {"batch", "largest batch", "sequences", "step time", "concurrency", "bigger batches",
+                         "P99 TPOT", "TPOT"},
+                said = {"under 20 ms", "within", "stays under", "caps", "largest", "slows every", "longer steps",
+                        "slower steps", "hits 20 ms", "reaches 20 ms"} },
         point { "Little's law: rate = in flight ÷ time per request", weight = 2,
                 about = {"rate", "requests per second", "Little's law", "throughput"},
                 said = {"divided by", "in flight", "time each", "L = λW", "little's law"},
@@ -204,8 +206,8 @@ Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
                 about = {"memory", "KV cache", "caches", "blocks"},
                 said = {"holds", "fit", "enough", "hold"} },
         point { "measure goodput: requests that miss do not count",
-                about = {"goodput", "requests that miss", "misses"},
-                said = {"measure", "do not count", "only", "slo"} },
+                about = {"goodput", "requests that miss", "misses", "load test", "highest rate", "load-test"},
+                said = {"measure", "do not count", "only", "slo", "still meets", "meets it", "meets the SLO"} },
       },
       misconceptions = {
         misconception { about = {"batch", "max_num_seqs", "concurrency"},

@@ -200,7 +200,8 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
       },
       misconceptions = {
         misconception { about = {"state", "recurrent state", "gated-delta-net"},
-                        said = {"grows with the context", "per token", "is free"},
+                        said = {"grows with the context", "grows per token", "grows with each token",
+                                "stored per token", "is free"},
                         why = "the state is fixed in size but not free: about 147 MiB a request, paid even by short requests" },
       },
     },

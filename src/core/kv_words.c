@@ -126,7 +126,7 @@ static const char *const verb_list[] = {
     "carve",     "ingest",    "pull",       "drag",       "guess",     "verify",    "propose",
     "quantize",  "quantise",  "dequantize", "dequantise", "unpack",    "calibrate", "clip",
     "shard",     "replicate", "interleave", "rebuild",    "rebuilt",   "redo",      "refill",
-    "reclaim",   "resume"};
+    "reclaim",   "resume",    "hand"};
 
 static const char *const negators[] = {"not", "no", "never", "without", "neither", "nor", NULL};
 const char *const kv_words_conjunctions[] = {"but", "while", "whereas", "although",
@@ -456,9 +456,11 @@ static bool verb_by_place(const struct kv_tok *ans, size_t a, size_t i)
  * says what equals what, its operators standing for the verbs. */
 bool kv_words_keyword_list(const struct kv_verbs *c, const struct kv_tok *ans, size_t a, size_t b)
 {
-    static const char *const preps[] = {"of", "for",  "at",    "in",  "per",  "with",
-                                        "by", "from", "to",    "on",  "into", "than",
-                                        "as", "each", "every", "and", "or",   NULL};
+    static const char *const preps[] = {
+        "of",      "for",    "at",    "in",      "per",   "with",   "by",
+        "from",    "to",     "on",    "into",    "than",  "as",     "each",
+        "every",   "and",    "or",    "through", "via",   "across", "within",
+        "between", "during", "after", "before",  "under", "about",  NULL};
     size_t words = 0, glue = 0;
     bool comma = false;
     for (size_t i = a; i < b; i++) {
