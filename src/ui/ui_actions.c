@@ -42,7 +42,7 @@ enum ui_action ui_action_for(int key, unsigned context)
  * screen does; "? help" comes first so the rest are one key away. */
 static bool everywhere(enum ui_action id)
 {
-    return id == UI_BACK || id == UI_ESCAPE || id == UI_QUIT || id == UI_DOWN ||
+    return id == UI_BACK || id == UI_LEFT || id == UI_ESCAPE || id == UI_QUIT || id == UI_DOWN ||
            id == UI_PAGE_DOWN || id == UI_TOP;
 }
 

@@ -28,7 +28,8 @@ enum {
 #define UI_ACTIONS(X)                                                                              \
     X(HELP, UC_VIEW & ~UC_HELP, '?', KEY_F(1), 0, "?", "help: every key that works here")          \
     X(HELP_EDIT, UC_EDIT, KEY_F(1), 0, 0, "F1", "help")                                            \
-    X(BACK, UC_VIEW, 'q', KEY_LEFT, 0, "q", "back one screen (on the course map: quit)")           \
+    X(BACK, UC_VIEW, 'q', 0, 0, "q", "back one screen (on the course map: quit)")                  \
+    X(LEFT, UC_VIEW, KEY_LEFT, 0, 0, "Left", "back one screen, never a quit")                      \
     X(ESCAPE, UC_VIEW, 27, 0, 0, "Esc", "back one screen; on the course map it clears a search")   \
     X(QUIT, UC_VIEW, 'Q', 0, 0, "Q", "quit kvtutor from any screen")                               \
     X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'j', KEY_DOWN, 0, "j/k",   \

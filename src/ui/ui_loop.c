@@ -192,6 +192,10 @@ static void loop(struct ui *ui, uint64_t started)
              * the map has it (to clear a search) */
             if (a == UI_ESCAPE && ui->depth > 1)
                 a = UI_BACK;
+            /* the left arrow goes back too, but is never a quit: on the
+             * course map it does nothing (q and Q quit there) */
+            if (a == UI_LEFT)
+                a = ui->depth > 1 ? UI_BACK : UI_NONE;
             if (a == UI_QUIT) {
                 ui->quit = true;
             } else if (a == UI_HELP || a == UI_HELP_EDIT) {

@@ -61,6 +61,15 @@ tm send-keys -t app Escape
 wait_for "Course map" >/dev/null
 tm send-keys -t app g
 
+# the left arrow on the course map is not a quit (q and Q are)
+tm send-keys -t app Left
+sleep 0.5
+if screen | grep -qF "EXIT="; then bad "Left on the course map does not quit"; else ok "Left on the course map does not quit"; fi
+tm send-keys -t app g Enter
+wait_for "kvtutor · The KV cache caps concurrency" >/dev/null
+tm send-keys -t app Left
+check "Left goes back from a lesson" "Course map"
+
 # nothing answered yet: cram says what it would go over
 tm send-keys -t app c
 check "cram with nothing answered says what it goes over" "Nothing to cram yet"
