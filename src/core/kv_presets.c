@@ -112,8 +112,8 @@ static const struct kv_model_preset models[] = {
      "MLA: one 576-value latent per token per layer, whole on every TP rank"},
     /* From tests/fixtures/configs (public copies of the models' config.json):
      * hybrids of full attention and gated-delta-net layers, and DeepSeek-V3.2's
-     * sparse MLA. Their parameter counts are the config reader's (hf_config.c,
-     * count_params): the language model without its MTP layer or vision tower. */
+     * sparse MLA. Their parameter counts are the config reader's (hf_params.c,
+     * hf_params_count): the language model without its MTP layer or vision tower. */
     {"Qwen/Qwen3.5-27B", "qwen3.5-27b", "GQA+GDN",
      M(.layers = 64, .hidden = 5120, .heads = 24, .kv_heads = 4, .head_dim = 256,
        .max_position = 262144, .state_layers = 48, .state_kind = KV_STATE_GDN, .ssm_heads = 48,

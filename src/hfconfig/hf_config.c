@@ -1,108 +1,35 @@
 #include "hf_config.h"
+#include "hf_config_priv.h"
 #include "kvt_text.h"
 
 #include <errno.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_CONFIG_BYTES (16u << 20)
 
-/* Where fields are looked up: the text model's own object first (Gemma 3
- * nests it under text_config), then the top level. */
-struct src {
-    json_t *text, *root;
-    struct hf_config_error *err;
-};
-
-static enum kvt_err say(struct hf_config_error *err, enum kvt_err code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->what, sizeof err->what, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-static json_t *field(const struct src *s, const char *key)
-{
-    json_t *v = json_object_get(s->text, key);
-    if ((!v || json_is_null(v)) && s->text != s->root)
-        v = json_object_get(s->root, key);
-    return (v && !json_is_null(v)) ? v : NULL;
-}
-
-/* A non-negative integer field no larger than `max`. Absent or null leaves
- * *out alone and reports *present = false. */
-static enum kvt_err get_uint(const struct src *s, const char *key, uint64_t max, uint64_t *out,
-                             bool *present)
-{
-    json_t *v = field(s, key);
-    double d;
-
-    if (present)
-        *present = false;
-    if (!v)
-        return KVT_E_OK;
-    if (json_is_integer(v)) {
-        json_int_t i = json_integer_value(v);
-        if (i < 0 || (uint64_t)i > max)
-            return say(s->err, KVT_E_PARSE, "%s is %lld, outside 0..%llu", key, (long long)i,
-                       (unsigned long long)max);
-        *out = (uint64_t)i;
-    } else if (json_is_real(v) && (d = json_real_value(v)) >= 0 && d <= (double)max &&
-               d == (double)(uint64_t)d) {
-        *out = (uint64_t)d;
-    } else {
-        return say(s->err, KVT_E_PARSE, "%s must be a non-negative integer", key);
-    }
-    if (present)
-        *present = true;
-    return KVT_E_OK;
-}
-
-static enum kvt_err get_u32(const struct src *s, const char *key, uint32_t *out, bool *present)
-{
-    uint64_t v = *out;
-    enum kvt_err e = get_uint(s, key, KV_MAX_DIM, &v, present);
-    *out = (uint32_t)v;
-    return e;
-}
-
-static const char *get_str(const struct src *s, const char *key)
-{
-    json_t *v = field(s, key);
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static bool get_bool(const struct src *s, const char *key, bool fallback)
-{
-    json_t *v = field(s, key);
-    return json_is_boolean(v) ? json_is_true(v) : fallback;
-}
-
 static void copy_str(char *dst, size_t cap, const char *src)
 {
     snprintf(dst, cap, "%s", src ? src : "");
 }
 
-static enum kvt_err read_dtype(const struct src *s, struct kv_model *m)
+static enum kvt_err read_dtype(const struct hf_src *s, struct kv_model *m)
 {
     const char *names[] = {"torch_dtype", "dtype"};
 
     for (size_t i = 0; i < 2; i++) {
-        json_t *v = field(s, names[i]);
+        json_t *v = hf_field(s, names[i]);
         enum kv_dtype t;
         if (!v)
             continue;
         if (!json_is_string(v))
-            return say(s->err, KVT_E_PARSE, "%s must be a string", names[i]);
+            return hf_say(s->err, KVT_E_PARSE, "%s must be a string", names[i]);
         if (!kv_dtype_parse(json_string_value(v), &t) ||
             (t != KV_DTYPE_FP32 && t != KV_DTYPE_FP16 && t != KV_DTYPE_BF16))
-            return say(s->err, KVT_E_PARSE, "%s \"%.40s\" is not float32, float16 or bfloat16",
-                       names[i], json_string_value(v));
+            return hf_say(s->err, KVT_E_PARSE, "%s \"%.40s\" is not float32, float16 or bfloat16",
+                          names[i], json_string_value(v));
         m->dtype = t;
         return KVT_E_OK;
     }
@@ -111,7 +38,7 @@ static enum kvt_err read_dtype(const struct src *s, struct kv_model *m)
 
 /* quantization_config decides how the weights are stored; the KV cache keeps
  * the model dtype whatever it says (vLLM's kv_cache_dtype=auto). */
-static void read_quant(const struct src *s, struct kv_model *m, struct hf_config_info *info)
+static void read_quant(const struct hf_src *s, struct kv_model *m, struct hf_config_info *info)
 {
     json_t *q = json_object_get(s->root, "quantization_config");
     const char *method;
@@ -183,7 +110,7 @@ static enum layer_kind layer_kind_of(const char *t, enum kv_state_kind *state)
 
 /* Reads layer_types; layers from `kv_layers` on reuse earlier layers' KV
  * (Gemma-3n's num_kv_shared_layers) and are not counted. */
-static enum kvt_err read_layer_types(const struct src *s, json_t *types, struct kv_model *m,
+static enum kvt_err read_layer_types(const struct hf_src *s, json_t *types, struct kv_model *m,
                                      uint32_t kv_layers)
 {
     size_t n = json_array_size(types);
@@ -193,11 +120,11 @@ static enum kvt_err read_layer_types(const struct src *s, json_t *types, struct 
     char safe[48];
 
     if (n != m->layers)
-        return say(s->err, KVT_E_PARSE, "layer_types lists %zu layers, num_hidden_layers is %u", n,
-                   m->layers);
+        return hf_say(s->err, KVT_E_PARSE, "layer_types lists %zu layers, num_hidden_layers is %u",
+                      n, m->layers);
     sliding = calloc(n ? n : 1, sizeof *sliding);
     if (!sliding)
-        return say(s->err, KVT_E_IO, "out of memory");
+        return hf_say(s->err, KVT_E_IO, "out of memory");
     for (size_t i = 0; i < n; i++) {
         json_t *v = json_array_get(types, i);
         const char *t = json_string_value(v);
@@ -205,10 +132,10 @@ static enum kvt_err read_layer_types(const struct src *s, json_t *types, struct 
         if (k == L_UNKNOWN) {
             free(sliding);
             if (!t)
-                return say(s->err, KVT_E_PARSE, "layer_types[%zu] is not a string", i);
-            return say(s->err, KVT_E_PARSE,
-                       "layer_types[%zu] is \"%.40s\": a layer kind kvtutor does not model", i,
-                       kvt_safe(t, safe, sizeof safe));
+                return hf_say(s->err, KVT_E_PARSE, "layer_types[%zu] is not a string", i);
+            return hf_say(s->err, KVT_E_PARSE,
+                          "layer_types[%zu] is \"%.40s\": a layer kind kvtutor does not model", i,
+                          kvt_safe(t, safe, sizeof safe));
         }
         if (i >= kv_layers)
             continue; /* shares an earlier layer's KV: holds none */
@@ -223,7 +150,7 @@ static enum kvt_err read_layer_types(const struct src *s, json_t *types, struct 
     if (states > 0 && state != KV_STATE_NONE) {
         if (m->state_kind != KV_STATE_NONE && m->state_kind != state) {
             free(sliding);
-            return say(s->err, KVT_E_PARSE, "layer_types mixes two kinds of recurrent layer");
+            return hf_say(s->err, KVT_E_PARSE, "layer_types mixes two kinds of recurrent layer");
         }
         m->state_kind = state;
     }
@@ -235,29 +162,30 @@ static enum kvt_err read_layer_types(const struct src *s, json_t *types, struct 
     return KVT_E_OK;
 }
 
-static enum kvt_err read_window(const struct src *s, struct kv_model *m,
+static enum kvt_err read_window(const struct hf_src *s, struct kv_model *m,
                                 struct hf_config_info *info)
 {
-    json_t *types = field(s, "layer_types");
+    json_t *types = hf_field(s, "layer_types");
     uint64_t window = 0, pattern = 0, max_window_layers = 0;
     bool has_window, has_pattern, has_mwl;
     const char *type = info->model_type;
     enum kvt_err e;
 
-    if ((e = get_uint(s, "sliding_window", KV_MAX_TOKENS, &window, &has_window)) != KVT_E_OK)
+    if ((e = hf_get_uint(s, "sliding_window", KV_MAX_TOKENS, &window, &has_window)) != KVT_E_OK)
         return e;
     if (!has_window || window == 0)
         return KVT_E_OK;
-    if (!get_bool(s, "use_sliding_window", true)) {
+    if (!hf_get_bool(s, "use_sliding_window", true)) {
         info->inert_window = true; /* Qwen2.5 ships a window it never uses */
         return KVT_E_OK;
     }
     m->sliding_window = window;
     if (types)
         return KVT_E_OK; /* read with the other layer kinds */
-    if ((e = get_uint(s, "sliding_window_pattern", KV_MAX_DIM, &pattern, &has_pattern)) != KVT_E_OK)
+    if ((e = hf_get_uint(s, "sliding_window_pattern", KV_MAX_DIM, &pattern, &has_pattern)) !=
+        KVT_E_OK)
         return e;
-    if ((e = get_uint(s, "max_window_layers", KV_MAX_DIM, &max_window_layers, &has_mwl)) !=
+    if ((e = hf_get_uint(s, "max_window_layers", KV_MAX_DIM, &max_window_layers, &has_mwl)) !=
         KVT_E_OK)
         return e;
     if (has_pattern && pattern >= 2) {
@@ -280,156 +208,23 @@ static enum kvt_err read_window(const struct src *s, struct kv_model *m,
     return KVT_E_OK;
 }
 
-/* One MLA layer's attention weights (vllm/model_executor/models/deepseek_v2.py,
- * DeepseekV2MLAAttention, and the Indexer of DeepSeek-V3.2): q through a
- * low-rank q_a (+ its norm) and q_b, or a plain q_proj; the latent's
- * kv_a_proj_with_mqa (+ its norm) and kv_b_proj; o_proj; the indexer's wq_b,
- * its fused wk + weights_proj and its LayerNorm (weight and bias). 0 when a
- * size is missing. */
-static double mla_attention(const struct src *s, const struct kv_model *m, enum kvt_err *e)
-{
-    uint64_t qr = 0, nope = 0, v = 0, idx_heads = 0;
-    bool has_nope, has_v, has_idx;
-    double h = m->hidden, heads = m->heads, rank = m->mla_rank, rope = m->mla_rope_dim, q, total;
-
-    if ((*e = get_uint(s, "q_lora_rank", KV_MAX_DIM, &qr, NULL)) ||
-        (*e = get_uint(s, "qk_nope_head_dim", KV_MAX_DIM, &nope, &has_nope)) ||
-        (*e = get_uint(s, "v_head_dim", KV_MAX_DIM, &v, &has_v)) ||
-        (*e = get_uint(s, "index_n_heads", KV_MAX_DIM, &idx_heads, &has_idx)))
-        return 0;
-    if (!has_nope || !has_v)
-        return 0;
-    q = heads * (double)(nope + m->mla_rope_dim);
-    total = qr > 0 ? h * (double)qr + (double)qr + (double)qr * q : h * q;
-    total += h * (rank + rope) + rank + rank * heads * (double)(nope + v) + heads * (double)v * h;
-    if (m->index_head_dim > 0) {
-        double d = m->index_head_dim;
-        if (!has_idx || qr == 0)
-            return 0;
-        total += (double)qr * (double)idx_heads * d + h * (d + (double)idx_heads) + 2 * d;
-    }
-    return total;
-}
-
-/* One gated-delta-net layer's weights (vllm/model_executor/layers/mamba/gdn/
- * qwen_gdn_linear_attn.py, QwenGatedDeltaNetAttention): in_proj_qkvz (q, k of
- * the key width, v, z of the value width), in_proj_ba (one b and one a a value
- * head), the depthwise conv over q, k and v (conv_kernel taps, no bias),
- * dt_bias and A_log a value head, the gated norm of one value head, out_proj. */
-static double gdn_layer(const struct kv_model *m)
-{
-    double h = m->hidden, kd = (double)m->ssm_groups * m->ssm_state_dim,
-           vd = (double)m->ssm_heads * m->ssm_head_dim, nv = m->ssm_heads;
-    return h * (2 * kd + 2 * vd) + h * 2 * nv + (2 * kd + vd) * m->conv_kernel + 2 * nv +
-           m->ssm_head_dim + vd * h;
-}
-
-/* Parameter count from the shapes: embeddings (twice when untied), attention
- * projections (+ Qwen2's QKV bias, Qwen3's q/k norms, Qwen3-Next's and
- * Qwen3.5's output gate; MLA's low-rank projections and DeepSeek-V3.2's
- * indexer), gated-delta-net layers in place of attention where the config
- * says, the MLP or the experts with their router (and DeepSeek's first dense
- * layers, shared experts and routing bias; Qwen's shared expert and its
- * gate), two norms per layer and a final one. MTP layers and vision towers
- * are not counted (vLLM loads an MTP layer only as a draft). MoE active =
- * total less the experts a token skips. Mamba2 layers are not counted. */
-static enum kvt_err count_params(const struct src *s, struct kv_model *m,
-                                 struct hf_config_info *info)
-{
-    uint64_t vocab = 0, inter = 0, moe_inter = 0, experts = 0, topk = 0, shared_inter = 0,
-             n_shared = 0, first_dense = 0, moe_freq = 1;
-    bool has_vocab, has_inter, has_moe_inter, has_experts = false, has_topk;
-    const char *experts_keys[] = {"num_local_experts", "num_experts", "n_routed_experts"};
-    const char *type = info->model_type, *topk_method = get_str(s, "topk_method");
-    bool deepseek = strncmp(type, "deepseek", 8) == 0;
-    bool gated = strncmp(type, "qwen3_next", 10) == 0 || strncmp(type, "qwen3_5", 7) == 0;
-    double h = m->hidden, q = (double)m->heads * m->head_dim,
-           kv = (double)m->kv_heads * m->head_dim;
-    double attn, dense_mlp, moe_mlp = 0, per_expert = 0, total, active;
-    uint32_t attn_layers = m->layers - m->state_layers, moe_layers = 0;
-    enum kvt_err e = KVT_E_OK;
-
-    /* Mamba2 layouts are not counted; nor a model whose layers share KV */
-    if (m->hidden == 0 || m->heads == 0 || info->kv_shared || m->state_kind == KV_STATE_MAMBA2)
-        return KVT_E_OK;
-    /* a per-layer list (MiMo's moe_layer_freq) is a layout not counted here */
-    if (field(s, "moe_layer_freq") && !json_is_integer(field(s, "moe_layer_freq")))
-        return KVT_E_OK;
-    if ((e = get_uint(s, "vocab_size", KV_MAX_TOKENS, &vocab, &has_vocab)) ||
-        (e = get_uint(s, "intermediate_size", KV_MAX_TOKENS, &inter, &has_inter)) ||
-        (e = get_uint(s, "moe_intermediate_size", KV_MAX_TOKENS, &moe_inter, &has_moe_inter)) ||
-        (e = get_uint(s, "num_experts_per_tok", KV_MAX_DIM, &topk, &has_topk)) ||
-        (e = get_uint(s, "shared_expert_intermediate_size", KV_MAX_TOKENS, &shared_inter, NULL)) ||
-        (e = get_uint(s, "n_shared_experts", KV_MAX_DIM, &n_shared, NULL)) ||
-        (e = get_uint(s, "first_k_dense_replace", KV_MAX_DIM, &first_dense, NULL)) ||
-        (e = get_uint(s, "moe_layer_freq", KV_MAX_DIM, &moe_freq, NULL)))
-        return e;
-    for (size_t i = 0; i < 3 && !has_experts; i++)
-        if ((e = get_uint(s, experts_keys[i], KV_MAX_DIM, &experts, &has_experts)))
-            return e;
-    /* a MoE model may give only the experts' width */
-    if (!has_vocab || (!has_inter && !(has_experts && experts > 1 && has_moe_inter)))
-        return KVT_E_OK;
-
-    if (m->mla_rank > 0) {
-        attn = mla_attention(s, m, &e);
-        if (e || attn == 0)
-            return e;
-    } else {
-        attn = h * q + 2 * h * kv + q * h;
-        if (gated && get_bool(s, "attn_output_gate", true))
-            attn += h * q; /* the gate doubles q_proj's rows */
-        if (strcmp(type, "qwen2") == 0 || strcmp(type, "qwen2_moe") == 0)
-            attn += q + 2 * kv;
-        else if (get_bool(s, "attention_bias", false))
-            attn += q + 2 * kv + h;
-        if (strncmp(type, "qwen3", 5) == 0)
-            attn += 2.0 * m->head_dim; /* q_norm and k_norm */
-    }
-    dense_mlp = 3 * h * (double)inter;
-    if (has_experts && experts > 1) {
-        per_expert = 3 * h * (double)(has_moe_inter ? moe_inter : inter);
-        moe_mlp = (double)experts * per_expert + h * (double)experts;
-        moe_mlp += 3 * h * (double)shared_inter + (double)n_shared * per_expert;
-        if (shared_inter > 0 && gated)
-            moe_mlp += h; /* shared_expert_gate */
-        if (topk_method ? strcmp(topk_method, "noaux_tc") == 0
-                        : strcmp(type, "deepseek_v3") == 0 || strcmp(type, "deepseek_v32") == 0)
-            moe_mlp += (double)experts; /* e_score_correction_bias */
-        for (uint32_t i = 0; i < m->layers; i++)
-            moe_layers += i >= first_dense && (moe_freq <= 1 || i % moe_freq == 0);
-    }
-    total = (double)attn_layers * attn + (double)m->state_layers * gdn_layer(m);
-    total += (double)(m->layers - moe_layers) * dense_mlp + (double)moe_layers * moe_mlp;
-    total += (double)m->layers * 2 * h + h;
-    total += (double)vocab * h * (get_bool(s, "tie_word_embeddings", !deepseek) ? 1 : 2);
-    active = total;
-    if (per_expert > 0 && has_topk && topk < experts)
-        active -= (double)moe_layers * (double)(experts - topk) * per_expert;
-    m->params_b = total / 1e9;
-    if (active < total)
-        m->active_params_b = active / 1e9;
-    info->params_counted = true;
-    return KVT_E_OK;
-}
-
 /* A positive integer field; absent leaves *out alone. 0 or less is refused
  * naming the field (a head count of 0 is never "not given"). */
-static enum kvt_err get_pos(const struct src *s, const char *key, uint32_t *out, bool *present)
+static enum kvt_err get_pos(const struct hf_src *s, const char *key, uint32_t *out, bool *present)
 {
     bool has = false;
-    enum kvt_err e = get_u32(s, key, out, &has);
+    enum kvt_err e = hf_get_u32(s, key, out, &has);
     if (e)
         return e;
     if (has && *out == 0)
-        return say(s->err, KVT_E_PARSE, "%s is 0; it must be a positive integer", key);
+        return hf_say(s->err, KVT_E_PARSE, "%s is 0; it must be a positive integer", key);
     if (present)
         *present = has;
     return KVT_E_OK;
 }
 
 /* The first of several spellings of one field that is present. */
-static enum kvt_err get_pos_any(const struct src *s, const char *const *keys, size_t n,
+static enum kvt_err get_pos_any(const struct hf_src *s, const char *const *keys, size_t n,
                                 uint32_t *out)
 {
     for (size_t i = 0; i < n; i++) {
@@ -446,15 +241,16 @@ static enum kvt_err get_pos_any(const struct src *s, const char *const *keys, si
                 sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *), out)
 
 /* Nemotron-H: one character a layer, M Mamba2, * attention, - MLP, E MoE. */
-static enum kvt_err read_pattern(const struct src *s, const char *p, struct kv_model *m)
+static enum kvt_err read_pattern(const struct hf_src *s, const char *p, struct kv_model *m)
 {
     uint32_t attn = 0, mamba = 0;
     size_t n = strlen(p);
     char safe[8];
 
     if (n != m->layers)
-        return say(s->err, KVT_E_PARSE,
-                   "hybrid_override_pattern has %zu layers, num_hidden_layers is %u", n, m->layers);
+        return hf_say(s->err, KVT_E_PARSE,
+                      "hybrid_override_pattern has %zu layers, num_hidden_layers is %u", n,
+                      m->layers);
     for (size_t i = 0; i < n; i++) {
         if (p[i] == 'M')
             mamba++;
@@ -462,9 +258,10 @@ static enum kvt_err read_pattern(const struct src *s, const char *p, struct kv_m
             attn++;
         else if (p[i] != '-' && p[i] != 'E') {
             char c[2] = {p[i], '\0'};
-            return say(s->err, KVT_E_PARSE,
-                       "hybrid_override_pattern[%zu] is '%s': a layer kind kvtutor does not model",
-                       i, kvt_safe(c, safe, sizeof safe));
+            return hf_say(
+                s->err, KVT_E_PARSE,
+                "hybrid_override_pattern[%zu] is '%s': a layer kind kvtutor does not model", i,
+                kvt_safe(c, safe, sizeof safe));
         }
     }
     if (mamba > 0)
@@ -491,11 +288,11 @@ static const struct {
 
 /* Hybrid models: which layers keep a recurrent state and its shape; refuses
  * a kind of layer the calculator does not model, naming it. */
-static enum kvt_err read_hybrid(const struct src *s, struct kv_model *m,
+static enum kvt_err read_hybrid(const struct hf_src *s, struct kv_model *m,
                                 struct hf_config_info *info)
 {
-    json_t *types = field(s, "layer_types");
-    const char *pattern = get_str(s, "hybrid_override_pattern");
+    json_t *types = hf_field(s, "layer_types");
+    const char *pattern = hf_get_str(s, "hybrid_override_pattern");
     uint32_t interval = 0, shared = 0, kv_layers = m->layers;
     bool has_interval = false;
     const char *dt;
@@ -503,34 +300,35 @@ static enum kvt_err read_hybrid(const struct src *s, struct kv_model *m,
     enum kvt_err e;
 
     for (size_t i = 0; i < sizeof unmodelled / sizeof unmodelled[0]; i++) {
-        json_t *v = field(s, unmodelled[i].key);
+        json_t *v = hf_field(s, unmodelled[i].key);
         if (v && !json_is_false(v))
-            return say(s->err, KVT_E_PARSE, "%s: %s, which kvtutor does not size",
-                       unmodelled[i].key, unmodelled[i].what);
+            return hf_say(s->err, KVT_E_PARSE, "%s: %s, which kvtutor does not size",
+                          unmodelled[i].key, unmodelled[i].what);
     }
-    if ((e = get_u32(s, "num_kv_shared_layers", &shared, NULL)))
+    if ((e = hf_get_u32(s, "num_kv_shared_layers", &shared, NULL)))
         return e;
     if (shared >= m->layers && shared > 0)
-        return say(s->err, KVT_E_PARSE, "num_kv_shared_layers %u leaves no layer with KV", shared);
+        return hf_say(s->err, KVT_E_PARSE, "num_kv_shared_layers %u leaves no layer with KV",
+                      shared);
     kv_layers = m->layers - shared;
     info->kv_shared = shared > 0;
     if ((e = get_pos(s, "full_attention_interval", &interval, &has_interval)))
         return e;
     if (types) {
         if (!json_is_array(types))
-            return say(s->err, KVT_E_PARSE, "layer_types must be a list");
+            return hf_say(s->err, KVT_E_PARSE, "layer_types must be a list");
         if ((e = read_layer_types(s, types, m, kv_layers)))
             return e;
     } else if (pattern) {
         if ((e = read_pattern(s, pattern, m)))
             return e;
-    } else if (has_interval && field(s, "linear_num_value_heads")) {
+    } else if (has_interval && hf_field(s, "linear_num_value_heads")) {
         /* Qwen3-Next: every interval-th layer is full attention, the rest GDN */
         m->state_kind = KV_STATE_GDN;
         m->state_layers = m->layers - m->layers / interval;
     } else if (shared > 0) {
-        return say(s->err, KVT_E_PARSE,
-                   "num_kv_shared_layers needs layer_types to say which layers keep KV");
+        return hf_say(s->err, KVT_E_PARSE,
+                      "num_kv_shared_layers needs layer_types to say which layers keep KV");
     }
     if (m->sliding_window == 0)
         m->sliding_layers = 0; /* layer_types named sliding layers, but no window is used */
@@ -548,12 +346,12 @@ static enum kvt_err read_hybrid(const struct src *s, struct kv_model *m,
             (e = ANY(s, &m->ssm_state_dim, "ssm_state_size", "mamba_d_state")) ||
             (e = ANY(s, &m->conv_kernel, "conv_kernel", "mamba_d_conv")))
             return e;
-    } else if (field(s, "linear_num_value_heads") || field(s, "mamba_num_heads") ||
-               field(s, "mamba_n_heads") || field(s, "ssm_state_size")) {
-        return say(s->err, KVT_E_PARSE,
-                   "the config has Mamba or linear-attention fields but no layer_types, "
-                   "hybrid_override_pattern or full_attention_interval saying which layers "
-                   "use them");
+    } else if (hf_field(s, "linear_num_value_heads") || hf_field(s, "mamba_num_heads") ||
+               hf_field(s, "mamba_n_heads") || hf_field(s, "ssm_state_size")) {
+        return hf_say(s->err, KVT_E_PARSE,
+                      "the config has Mamba or linear-attention fields but no layer_types, "
+                      "hybrid_override_pattern or full_attention_interval saying which layers "
+                      "use them");
     }
     if (m->state_layers > 0) {
         const char *need[] = {"ssm_heads", "ssm_head_dim", "ssm_groups", "ssm_state_dim",
@@ -562,15 +360,17 @@ static enum kvt_err read_hybrid(const struct src *s, struct kv_model *m,
                                  m->conv_kernel};
         for (size_t i = 0; i < 5; i++)
             if (have[i] == 0)
-                return say(s->err, KVT_E_MISSING, "the %s layers' %s is missing from the config",
-                           m->state_kind == KV_STATE_GDN ? "linear-attention" : "Mamba", need[i]);
+                return hf_say(s->err, KVT_E_MISSING, "the %s layers' %s is missing from the config",
+                              m->state_kind == KV_STATE_GDN ? "linear-attention" : "Mamba",
+                              need[i]);
         info->hybrid = true;
     }
-    dt = get_str(s, "mamba_ssm_dtype");
+    dt = hf_get_str(s, "mamba_ssm_dtype");
     if (dt) {
         if (!kv_dtype_parse(dt, &t) ||
             (t != KV_DTYPE_FP32 && t != KV_DTYPE_FP16 && t != KV_DTYPE_BF16))
-            return say(s->err, KVT_E_PARSE, "mamba_ssm_dtype is not float32, float16 or bfloat16");
+            return hf_say(s->err, KVT_E_PARSE,
+                          "mamba_ssm_dtype is not float32, float16 or bfloat16");
         m->ssm_dtype = t;
     }
     if ((e = ANY(s, &m->mtp_layers, "num_nextn_predict_layers", "mtp_num_hidden_layers")))
@@ -578,32 +378,33 @@ static enum kvt_err read_hybrid(const struct src *s, struct kv_model *m,
     return KVT_E_OK;
 }
 
-static enum kvt_err read_model(struct src *s, struct kv_model *m, struct hf_config_info *info)
+static enum kvt_err read_model(struct hf_src *s, struct kv_model *m, struct hf_config_info *info)
 {
     uint64_t rank = 0, maxpos = 0;
     bool has_layers, has_heads, has_kv, has_dim, has_rank;
     enum kvt_err e;
 
-    copy_str(info->model_type, sizeof info->model_type, get_str(s, "model_type"));
-    if ((e = get_u32(s, "num_hidden_layers", &m->layers, &has_layers)))
+    copy_str(info->model_type, sizeof info->model_type, hf_get_str(s, "model_type"));
+    if ((e = hf_get_u32(s, "num_hidden_layers", &m->layers, &has_layers)))
         return e;
     if (!has_layers)
-        return say(s->err, KVT_E_MISSING, "num_hidden_layers is missing");
+        return hf_say(s->err, KVT_E_MISSING, "num_hidden_layers is missing");
     if (m->layers == 0)
-        return say(s->err, KVT_E_PARSE, "num_hidden_layers is 0");
+        return hf_say(s->err, KVT_E_PARSE, "num_hidden_layers is 0");
     if ((e = get_pos(s, "num_attention_heads", &m->heads, &has_heads)) ||
-        (e = get_u32(s, "hidden_size", &m->hidden, NULL)) ||
-        (e = get_uint(s, "max_position_embeddings", KV_MAX_TOKENS, &maxpos, NULL)) ||
-        (e = get_uint(s, "kv_lora_rank", KV_MAX_DIM, &rank, &has_rank)))
+        (e = hf_get_u32(s, "hidden_size", &m->hidden, NULL)) ||
+        (e = hf_get_uint(s, "max_position_embeddings", KV_MAX_TOKENS, &maxpos, NULL)) ||
+        (e = hf_get_uint(s, "kv_lora_rank", KV_MAX_DIM, &rank, &has_rank)))
         return e;
     m->max_position = maxpos;
 
     if (has_rank && rank > 0) {
         m->mla_rank = (uint32_t)rank;
-        if ((e = get_u32(s, "qk_rope_head_dim", &m->mla_rope_dim, NULL)))
+        if ((e = hf_get_u32(s, "qk_rope_head_dim", &m->mla_rope_dim, NULL)))
             return e;
         /* DeepSeek-V3.2's sparse attention: the indexer keeps its own keys */
-        if (field(s, "index_topk") && (e = get_pos(s, "index_head_dim", &m->index_head_dim, NULL)))
+        if (hf_field(s, "index_topk") &&
+            (e = get_pos(s, "index_head_dim", &m->index_head_dim, NULL)))
             return e;
         if ((e = ANY(s, &m->mtp_layers, "num_nextn_predict_layers")))
             return e;
@@ -612,17 +413,17 @@ static enum kvt_err read_model(struct src *s, struct kv_model *m, struct hf_conf
             (e = get_pos(s, "head_dim", &m->head_dim, &has_dim)))
             return e;
         if (!has_heads)
-            return say(s->err, KVT_E_MISSING, "num_attention_heads is missing");
+            return hf_say(s->err, KVT_E_MISSING, "num_attention_heads is missing");
         if (!has_kv)
             m->kv_heads = m->heads; /* no num_key_value_heads: multi-head attention */
         if (!has_dim || m->head_dim == 0) {
             if (m->hidden == 0)
-                return say(s->err, KVT_E_MISSING,
-                           "head_dim is missing and hidden_size is not there to derive it");
+                return hf_say(s->err, KVT_E_MISSING,
+                              "head_dim is missing and hidden_size is not there to derive it");
             if (m->hidden % m->heads != 0)
-                return say(s->err, KVT_E_PARSE,
-                           "hidden_size %u is not a multiple of num_attention_heads %u", m->hidden,
-                           m->heads);
+                return hf_say(s->err, KVT_E_PARSE,
+                              "hidden_size %u is not a multiple of num_attention_heads %u",
+                              m->hidden, m->heads);
             m->head_dim = m->hidden / m->heads;
         }
         if ((e = read_window(s, m, info)))
@@ -636,15 +437,15 @@ static enum kvt_err read_model(struct src *s, struct kv_model *m, struct hf_conf
         if ((e = get_pos(s, "v_head_dim", &v_dim, NULL)))
             return e;
         if (v_dim != 0 && v_dim != m->head_dim)
-            return say(s->err, KVT_E_PARSE,
-                       "v_head_dim %u differs from the K head's %u: value heads of another size "
-                       "are not modelled",
-                       v_dim, m->head_dim);
+            return hf_say(s->err, KVT_E_PARSE,
+                          "v_head_dim %u differs from the K head's %u: value heads of another size "
+                          "are not modelled",
+                          v_dim, m->head_dim);
     }
     if ((e = read_dtype(s, m)))
         return e;
     read_quant(s, m, info);
-    return count_params(s, m, info);
+    return hf_params_count(s, m, info);
 }
 
 enum kvt_err hf_config_parse(const char *text, size_t len, struct kv_model *out,
@@ -652,7 +453,7 @@ enum kvt_err hf_config_parse(const char *text, size_t len, struct kv_model *out,
 {
     json_error_t jerr;
     json_t *root, *text_config;
-    struct src s;
+    struct hf_src s;
     enum kvt_err e;
 
     *out = (struct kv_model){0};
@@ -662,14 +463,14 @@ enum kvt_err hf_config_parse(const char *text, size_t len, struct kv_model *out,
     if (!root) {
         err->line = jerr.line;
         err->column = jerr.column;
-        return say(err, KVT_E_PARSE, "%s", jerr.text);
+        return hf_say(err, KVT_E_PARSE, "%s", jerr.text);
     }
     if (!json_is_object(root)) {
         json_decref(root);
-        return say(err, KVT_E_PARSE, "the top level is not a JSON object");
+        return hf_say(err, KVT_E_PARSE, "the top level is not a JSON object");
     }
     text_config = json_object_get(root, "text_config");
-    s = (struct src){json_is_object(text_config) ? text_config : root, root, err};
+    s = (struct hf_src){json_is_object(text_config) ? text_config : root, root, err};
     e = read_model(&s, out, info);
     json_decref(root);
     return e;
@@ -685,17 +486,17 @@ enum kvt_err hf_config_load(const char *path, struct kv_model *out, struct hf_co
 
     *err = (struct hf_config_error){0};
     if (!f)
-        return say(err, KVT_E_IO, "%s", strerror(errno));
+        return hf_say(err, KVT_E_IO, "%s", strerror(errno));
     buf = malloc(MAX_CONFIG_BYTES + 1);
     if (!buf) {
         fclose(f);
-        return say(err, KVT_E_IO, "out of memory");
+        return hf_say(err, KVT_E_IO, "out of memory");
     }
     n = fread(buf, 1, MAX_CONFIG_BYTES + 1, f);
     if (ferror(f)) {
-        e = say(err, KVT_E_IO, "%s", strerror(errno ? errno : EIO));
+        e = hf_say(err, KVT_E_IO, "%s", strerror(errno ? errno : EIO));
     } else if (n > MAX_CONFIG_BYTES) {
-        e = say(err, KVT_E_PARSE, "larger than 16 MiB: not a config.json");
+        e = hf_say(err, KVT_E_PARSE, "larger than 16 MiB: not a config.json");
     } else {
         e = hf_config_parse(buf, n, out, info, err);
     }
