@@ -348,7 +348,8 @@ static void index_tables(struct lx_source *s)
  * key twice, in source order. */
 static int cmp_key(const char *a, size_t na, const char *b, size_t nb)
 {
-    int d = memcmp(a, b, na < nb ? na : nb);
+    size_t n = na < nb ? na : nb;
+    int d = n ? memcmp(a, b, n) : 0; /* a key of no length may have no text */
     return d ? d : (na > nb) - (na < nb);
 }
 
@@ -370,6 +371,8 @@ static int cmp_field(const void *va, const void *vb)
  * a value. */
 static void sort_fields(struct lx_source *s)
 {
+    if (s->n_fields == 0)
+        return; /* a source with no constructors has no field array to sort */
     qsort(s->fields, s->n_fields, sizeof *s->fields, cmp_field);
     for (size_t i = s->n_fields; i-- > 0;) {
         int tb = s->fields[i].table;
