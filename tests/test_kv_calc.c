@@ -653,6 +653,12 @@ static void test_mla_dtypes_and_backends(void **state)
     assert_int_equal(run(&m, &d).deploy.block_size, 32);
     d.block_size = 128;
     assert_int_equal(run(&m, &d).deploy.block_size, 128);
+    /* ... where the copies of cuda.py disagree (others make 128 into 64): a note */
+    r = run(&m, &d);
+    assert_int_equal(r.rules.n_notes, 1);
+    assert_non_null(strstr(r.rules.notes[0].text, "unverified"));
+    d.block_size = 32;
+    assert_int_equal(run(&m, &d).rules.n_notes, 0);
     d.block_size = 48;
     assert_int_equal(run(&m, &d).deploy.block_size, 64);
     /* on Hopper vLLM refuses the backend: the result says so */
