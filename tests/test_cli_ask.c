@@ -326,6 +326,55 @@ static void test_human_output(void **state)
     run_free(&r);
 }
 
+/* A share of the key points reads as what it is: 100 of 100.5 points'
+ * weight is 99.5%, not "100%", and 0.5 of 100.5 is 0.5%, not "0%". */
+static void test_score_never_rounds_to_all_or_nothing(void **state)
+{
+    (void)state;
+    char dir[256], file[600];
+    char *argv[] = {(char *)run_kvtutor_path(),
+                    "ask",
+                    "shares",
+                    "why",
+                    "weights fixed",
+                    "--lessons",
+                    dir,
+                    NULL};
+    struct run_result r;
+    FILE *f;
+
+    assert_int_equal(tmp_dir_make(dir, sizeof dir, "kvt_ask_share"), 0);
+    snprintf(file, sizeof file, "%s/shares.lua", dir);
+    assert_non_null(f = fopen(file, "w"));
+    fputs("return lesson {\n"
+          "  id = \"shares\", title = \"Shares\", module = \"tests\", concept = \"kv-cache\",\n"
+          "  baseline = \"vLLM 0.11\", question = \"Q?\", answer = \"A.\",\n"
+          "  sections = { section { title = \"S\", text = \"T.\" } },\n"
+          "  worked = code [[1 + 1 = 2]],\n"
+          "  followups = { followup { question = \"F?\", answer = \"G.\", points = { \"g\" } } "
+          "},\n"
+          "  exercises = {\n"
+          "    freetext { id = \"why\", prompt = \"Why?\", answer = \"Weights are fixed.\",\n"
+          "      points = { point { \"weights fixed\", weight = 100 },\n"
+          "                 point { \"paged blocks\", weight = 0.5 } } },\n"
+          "  },\n"
+          "}\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    /* 100 / (100 + 0.5) = 0.99502: 99.5% */
+    if (!strstr(r.out, "Score: 99.5%: key points worth 100 of 100.5 covered"))
+        fail_msg("exit %d: %s%s", r.status, r.out, r.err);
+    run_free(&r);
+    argv[4] = "paged blocks";
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    /* 0.5 / 100.5 = 0.004975: 0.5% */
+    if (!strstr(r.out, "Score: 0.5%: key points worth 0.5 of 100.5 covered"))
+        fail_msg("exit %d: %s%s", r.status, r.out, r.err);
+    run_free(&r);
+    assert_int_equal(tmp_dir_remove(dir), 0);
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -542,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_list_names_every_item),
         cmocka_unit_test(test_question_and_followups),
         cmocka_unit_test(test_human_output),
+        cmocka_unit_test(test_score_never_rounds_to_all_or_nothing),
         cmocka_unit_test(test_a_lesson_looping_in_c_does_not_hold_ask),
         cmocka_unit_test(test_json_reason_survives_bytes_that_are_not_utf8),
         cmocka_unit_test(test_ids_are_echoed_inert),

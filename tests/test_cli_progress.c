@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -130,6 +131,53 @@ static void test_import_then_stats(void **state)
     assert_non_null(strstr(r.out, "Progress of ann"));
     assert_non_null(strstr(r.out, "kv-cache"));
     assert_non_null(strstr(r.out, "forgot the layers"));
+    run_free(&r);
+}
+
+/* Many answers, nearly all right or nearly all wrong: counts are grouped
+ * and a share never reads as all or nothing. cal answers kv-cache 1,200
+ * times (1,199 right) and decode 300 times (1 right), 60 s each. */
+static void test_stats_shares_and_counts(void **state)
+{
+    (void)state;
+    char in[160], db3[160];
+    size_t cap = 1500 * 300 + 200, o = 0;
+    char *text = malloc(cap);
+    long now = (long)time(NULL);
+    struct run_result r;
+
+    assert_non_null(text);
+    snprintf(in, sizeof in, "%s/many.json", dir);
+    snprintf(db3, sizeof db3, "%s/c.db", dir);
+    o += (size_t)snprintf(text + o, cap - o,
+                          "{\"format\": \"kvtutor-export\", \"version\": 1, \"attempts\": [");
+    for (int i = 0; i < 1500; i++) {
+        bool kv = i < 1200, right = kv ? i != 0 : i == 1200;
+        o += (size_t)snprintf(text + o, cap - o,
+                              "%s{\"uid\": \"%032x\", \"learner\": \"cal\", \"module\": "
+                              "\"part0\", \"lesson\": \"%s\", \"exercise\": \"e\", "
+                              "\"answer\": \"1\", \"verdict\": \"%s\", \"score\": %d, "
+                              "\"seconds\": 60, \"created_at\": %ld}\n",
+                              i ? "," : "", i + 1, kv ? "kv-cache" : "decode",
+                              right ? "correct" : "wrong", right ? 1 : 0, now - 60 - i);
+    }
+    snprintf(text + o, cap - o, "], \"reviews\": []}\n");
+    assert_int_equal(learner_db_import(db3, in, text, &r), 0);
+    free(text);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+
+    r = kvt(NULL, "stats", "--db", db3, "--learner", "cal", NULL);
+    assert_int_equal(r.status, 0);
+    /* 1,199 + 1 = 1,200 right of 1,500: 80%; 1,500 x 60 s = 1,500 min */
+    assert_non_null(strstr(r.out, "answers     1,500, 80% right\n"));
+    assert_non_null(strstr(r.out, "time spent  1,500 min\n"));
+    /* the columns: lesson 28 wide, exercises 9, answers 8, right 8.
+     * kv-cache: 1,199 / 1,200 = 99.92%, shown 99.9% (not 100%); decode:
+     * 1 / 300 = 0.33%, shown 0.3% (not 0%) */
+    if (!strstr(r.out, "    kv-cache                             1    1,200    99.9%") ||
+        !strstr(r.out, "    decode                               1      300     0.3%"))
+        fail_msg("%s", r.out);
     run_free(&r);
 }
 
@@ -285,6 +333,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_import_then_stats),
+        cmocka_unit_test(test_stats_shares_and_counts),
         cmocka_unit_test(test_export_round_trip),
         cmocka_unit_test(test_csv_export),
         cmocka_unit_test(test_bad_import_changes_nothing),

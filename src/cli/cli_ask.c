@@ -188,15 +188,17 @@ static void put_safe(const char *label, const char *text, bool multiline)
  * with its correction; the weights behind the score. */
 static void print_text(const struct tutor_parts *t, const struct kv_text_result *r, double score)
 {
-    char label[64];
-    printf("Score: %.0f%%: key points worth %g of %g covered", score * 100, r->got, r->total);
+    char label[64], share[32], got[32], total[32];
+    printf("Score: %s: key points worth %s of %s covered",
+           kvt_fmt_percent(score, share, sizeof share), kvt_fmt_number(r->got, 3, got, sizeof got),
+           kvt_fmt_number(r->total, 3, total, sizeof total));
     if (r->n_found)
         printf(", held under a pass by a misconception\n");
     else
         printf(" (half passes)\n");
     for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++) {
-        snprintf(label, sizeof label, "  %s (weight %g): ", r->covered[i] ? "covered" : "missed ",
-                 t->points[i].weight);
+        snprintf(label, sizeof label, "  %s (weight %s): ", r->covered[i] ? "covered" : "missed ",
+                 kvt_fmt_number(t->points[i].weight, 3, got, sizeof got));
         put_safe(label, t->points[i].text, false);
         if (r->covered[i])
             put_safe("      in your words: ", r->quote[i], false);

@@ -47,14 +47,15 @@ static int parse_opts(const struct cli_spec *spec, int argc, char **argv, struct
     return -1;
 }
 
-static double pct(int64_t part, int64_t whole)
+/* part of whole as a share: "99.7%" for 299 of 300, never "100%" */
+static const char *pct(int64_t part, int64_t whole, char *buf, size_t cap)
 {
-    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+    return kvt_fmt_percent(whole > 0 ? (double)part / (double)whole : 0.0, buf, cap);
 }
 
 static void stats_human(const struct cli_db *db, const struct store_stats *s)
 {
-    char n1[32], n2[32], f1[KVT_SAFE_FIELD], f2[KVT_SAFE_FIELD];
+    char n1[32], n2[32], n3[32], n4[32], n5[32], share[32], f1[KVT_SAFE_FIELD], f2[KVT_SAFE_FIELD];
     const char *module = NULL;
 
     /* every name below comes from the database, which an import fills */
@@ -64,15 +65,17 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s)
         puts("No answers yet. Open a lesson and answer its exercises; they appear here.");
         return;
     }
-    printf("  answers     %s, %.0f%% right\n", kvt_fmt_int((uint64_t)s->attempts, n1, sizeof n1),
-           pct(s->correct, s->attempts));
+    printf("  answers     %s, %s right\n", kvt_fmt_int((uint64_t)s->attempts, n1, sizeof n1),
+           pct(s->correct, s->attempts, share, sizeof share));
     printf("  exercises   %s seen\n", kvt_fmt_int((uint64_t)s->exercises, n1, sizeof n1));
     printf("  due         %s now, %s within a week\n",
            kvt_fmt_int((uint64_t)s->due_now, n1, sizeof n1),
            kvt_fmt_int((uint64_t)s->due_week, n2, sizeof n2));
-    printf("  streak      %lld day%s\n", (long long)s->streak_days, s->streak_days == 1 ? "" : "s");
-    printf("  time spent  %.0f min\n\n", s->seconds / 60.0);
-    printf("  %-36s %9s %8s %8s %8s %8s\n", "LESSON", "EXERCISES", "ANSWERS", "RIGHT", "DUE",
+    printf("  streak      %s day%s\n", kvt_fmt_int((uint64_t)s->streak_days, n1, sizeof n1),
+           s->streak_days == 1 ? "" : "s");
+    printf("  time spent  %s min\n\n",
+           kvt_fmt_int((uint64_t)(s->seconds / 60.0 + 0.5), n1, sizeof n1));
+    printf("  %-30s %9s %8s %8s %8s %8s\n", "LESSON", "EXERCISES", "ANSWERS", "RIGHT", "DUE",
            "WEEK");
     for (size_t i = 0; i < s->n_lessons; i++) {
         const struct store_lesson_stats *l = &s->lessons[i];
@@ -80,14 +83,17 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s)
             module = l->module;
             printf("  %s\n", module[0] ? kvt_safe(module, f1, sizeof f1) : "(no module)");
         }
-        printf("    %-34s %9lld %8lld %7.0f%% %8lld %8lld\n", kvt_safe(l->lesson_id, f1, sizeof f1),
-               (long long)l->exercises, (long long)l->attempts, pct(l->correct, l->attempts),
-               (long long)l->due_now, (long long)l->due_week);
+        printf("    %-28s %9s %8s %8s %8s %8s\n", kvt_safe(l->lesson_id, f1, sizeof f1),
+               kvt_fmt_int((uint64_t)l->exercises, n1, sizeof n1),
+               kvt_fmt_int((uint64_t)l->attempts, n2, sizeof n2),
+               pct(l->correct, l->attempts, share, sizeof share),
+               kvt_fmt_int((uint64_t)l->due_now, n3, sizeof n3),
+               kvt_fmt_int((uint64_t)l->due_week, n4, sizeof n4));
     }
     if (s->n_weakest) {
         puts("\n  Most frequent mistakes");
         for (size_t i = 0; i < s->n_weakest; i++)
-            printf("    %4lld x  %s\n", (long long)s->weakest[i].count,
+            printf("    %5s x  %s\n", kvt_fmt_int((uint64_t)s->weakest[i].count, n5, sizeof n5),
                    kvt_safe(s->weakest[i].diagnosis, f1, sizeof f1));
     }
 }
@@ -277,7 +283,7 @@ int cli_reset(int argc, char **argv)
     struct cli_db db;
     struct store_error err;
     int64_t removed = 0;
-    char answer[16] = "", f1[KVT_SAFE_FIELD], f2[KVT_SAFE_FIELD];
+    char answer[16] = "", n1[32], f1[KVT_SAFE_FIELD], f2[KVT_SAFE_FIELD];
     static const struct cli_spec spec = {.cmd = "reset",
                                          .flags = yes_flag,
                                          .nflags = 1,
@@ -324,8 +330,8 @@ int cli_reset(int argc, char **argv)
     if (store_reset_lesson(db.st, db.learner_id, o.pos[0], &removed, &err) != KVT_E_OK)
         rc = cli_db_error("reset", db.path, &err);
     else
-        printf("Reset %s: %lld answer%s deleted.\n", kvt_safe(o.pos[0], f1, sizeof f1),
-               (long long)removed, removed == 1 ? "" : "s");
+        printf("Reset %s: %s answer%s deleted.\n", kvt_safe(o.pos[0], f1, sizeof f1),
+               kvt_fmt_int((uint64_t)removed, n1, sizeof n1), removed == 1 ? "" : "s");
     cli_db_close(&db);
     return rc;
 }

@@ -50,13 +50,14 @@ static int add_concept(void *vctx, const char *concept, int64_t answers, int64_t
 {
     struct concept_ctx *c = vctx;
     const char *name = lx_course_concept_title(c->course, concept);
-    char line[300], cell[200];
+    char line[300], cell[200], share[32], n[32];
     int used = (int)kvt_text_fit(name         ? name
                                  : concept[0] ? concept
                                               : "(none)",
                                  28, ui_term_utf8() ? "…" : "...", cell, sizeof cell);
-    snprintf(line, sizeof line, "%s%*s %5.0f%% of %lld", cell, 28 - used, "",
-             answers ? 100.0 * (double)right / (double)answers : 0.0, (long long)answers);
+    snprintf(line, sizeof line, "%s%*s %6s of %s", cell, 28 - used, "",
+             kvt_fmt_percent(answers ? (double)right / (double)answers : 0.0, share, sizeof share),
+             kvt_fmt_int((uint64_t)answers, n, sizeof n));
     ui_lines_text(c->l, line, c->width, 2, A_NORMAL);
     return 0;
 }
@@ -70,7 +71,7 @@ static void build(struct progress *p, struct ui *ui, int cols)
     struct store_stats s;
     struct store_error err;
     struct concept_ctx cc = {&p->lines, ui->course, cols - 4};
-    char line[512], n1[32], n2[32];
+    char line[512], n1[32], n2[32], n3[32], share[32];
     int w = cols - 4;
 
     ui_lines_free(&p->lines);
@@ -80,15 +81,17 @@ static void build(struct progress *p, struct ui *ui, int cols)
         ui_lines_text(&p->lines, line, w, 0, ui_color(UI_C_WRONG));
         return;
     }
-    snprintf(line, sizeof line,
-             "%s answer%s, %.0f%% right · %s exercise%s seen · streak %lld day%s",
+    snprintf(line, sizeof line, "%s answer%s, %s right · %s exercise%s seen · streak %s day%s",
              kvt_fmt_int((uint64_t)s.attempts, n1, sizeof n1), s.attempts == 1 ? "" : "s",
-             s.attempts ? 100.0 * (double)s.correct / (double)s.attempts : 0.0,
+             kvt_fmt_percent(s.attempts ? (double)s.correct / (double)s.attempts : 0.0, share,
+                             sizeof share),
              kvt_fmt_int((uint64_t)s.exercises, n2, sizeof n2), s.exercises == 1 ? "" : "s",
-             (long long)s.streak_days, s.streak_days == 1 ? "" : "s");
+             kvt_fmt_int((uint64_t)s.streak_days, n3, sizeof n3), s.streak_days == 1 ? "" : "s");
     ui_lines_text(&p->lines, line, w, 0, A_BOLD);
-    snprintf(line, sizeof line, "Due now: %lld · within a week: %lld · time answering: %.0f min",
-             (long long)s.due_now, (long long)s.due_week, s.seconds / 60.0);
+    snprintf(line, sizeof line, "Due now: %s · within a week: %s · time answering: %s min",
+             kvt_fmt_int((uint64_t)s.due_now, n1, sizeof n1),
+             kvt_fmt_int((uint64_t)s.due_week, n2, sizeof n2),
+             kvt_fmt_int((uint64_t)(s.seconds / 60.0 + 0.5), n3, sizeof n3));
     ui_lines_text(&p->lines, line, w, 0, A_NORMAL);
 
     ui_lines_blank(&p->lines);
@@ -122,7 +125,8 @@ static void build(struct progress *p, struct ui *ui, int cols)
         ui_lines_text(&p->lines, "none diagnosed yet", w, 2, A_DIM);
     for (size_t i = 0; i < s.n_weakest; i++) {
         char name[200];
-        snprintf(line, sizeof line, "%3lld × %s", (long long)s.weakest[i].count,
+        snprintf(line, sizeof line, "%3s × %s",
+                 kvt_fmt_int((uint64_t)s.weakest[i].count, n1, sizeof n1),
                  diagnosis_name(s.weakest[i].diagnosis, name, sizeof name));
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
     }
@@ -133,10 +137,11 @@ static void build(struct progress *p, struct ui *ui, int cols)
         const struct lx_lesson *lesson = lx_course_find(ui->course, l->lesson_id, NULL);
         char n[32];
         /* the lesson by its title; its id only when the course no longer has it */
-        snprintf(line, sizeof line, "%s: %s answer%s, %.0f%% right, %lld due",
+        snprintf(line, sizeof line, "%s: %s answer%s, %s right, %s due",
                  lesson ? lesson->title : l->lesson_id,
                  kvt_fmt_int((uint64_t)l->attempts, n, sizeof n), l->attempts == 1 ? "" : "s",
-                 100.0 * (double)l->correct / (double)l->attempts, (long long)l->due_now);
+                 kvt_fmt_percent((double)l->correct / (double)l->attempts, share, sizeof share),
+                 kvt_fmt_int((uint64_t)l->due_now, n1, sizeof n1));
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
     }
     store_stats_free(&s);
