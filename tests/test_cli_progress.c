@@ -129,7 +129,13 @@ static void test_import_then_stats(void **state)
     r = kvt(NULL, "stats", "--db", db, NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "Progress of ann"));
-    assert_non_null(strstr(r.out, "kv-cache"));
+    /* kv-cache is lessons/part0-foundations/01-kv-cache.lua: named by its
+     * title, "The KV cache caps concurrency", 29 columns in a 28-column
+     * cell: cut after a word; "decode" is no lesson of the course, so its id
+     * is all there is */
+    assert_non_null(strstr(r.out, "    The KV cache caps...  "));
+    assert_null(strstr(r.out, "kv-cache"));
+    assert_non_null(strstr(r.out, "    decode  "));
     assert_non_null(strstr(r.out, "forgot the layers"));
     run_free(&r);
 }
@@ -172,12 +178,55 @@ static void test_stats_shares_and_counts(void **state)
     /* 1,199 + 1 = 1,200 right of 1,500: 80%; 1,500 x 60 s = 1,500 min */
     assert_non_null(strstr(r.out, "answers     1,500, 80% right\n"));
     assert_non_null(strstr(r.out, "time spent  1,500 min\n"));
-    /* the columns: lesson 28 wide, exercises 9, answers 8, right 8.
+    /* the columns: lesson 28 wide (kv-cache by its title, cut after a
+     * word), exercises 9, answers 8, right 8.
      * kv-cache: 1,199 / 1,200 = 99.92%, shown 99.9% (not 100%); decode:
      * 1 / 300 = 0.33%, shown 0.3% (not 0%) */
-    if (!strstr(r.out, "    kv-cache                             1    1,200    99.9%") ||
+    if (!strstr(r.out, "    The KV cache caps...                 1    1,200    99.9%") ||
         !strstr(r.out, "    decode                               1      300     0.3%"))
         fail_msg("%s", r.out);
+    run_free(&r);
+}
+
+/* The text of stats names what the JSON keeps by id: the module by its
+ * module_title, the lesson by its title, a numeric slip by what was done. */
+static void test_stats_names(void **state)
+{
+    (void)state;
+    char in[160], text[2048], file[160];
+    long day = (long)time(NULL) / 86400 * 86400;
+    struct run_result r;
+
+    snprintf(in, sizeof in, "%s/names.json", dir);
+    snprintf(file, sizeof file, "%s/names.db", dir);
+    snprintf(text, sizeof text,
+             "{\"format\": \"kvtutor-export\", \"version\": 1, \"attempts\": [\n"
+             " {\"uid\": \"00000000000000000000000000000011\", \"learner\": \"default\", "
+             "\"module\": \"part0-foundations\", \"lesson\": \"kv-cache\", \"exercise\": "
+             "\"per-token\", \"concept\": \"kv-cache\", \"answer\": \"28 KiB\", "
+             "\"verdict\": \"wrong\", \"score\": 0, \"diagnosis\": \"no-kv-pair\", "
+             "\"seconds\": 30, \"created_at\": %ld}]}\n",
+             day + 3600);
+    assert_int_equal(learner_db_import(file, in, text, &r), 0);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    r = kvt(NULL, "stats", "--db", file, NULL);
+    assert_int_equal(r.status, 0);
+    /* lessons/part0-foundations/01-kv-cache.lua: module_title "Part 0 ·
+     * Foundations"; kv_grade.c: no-kv-pair is "you left out the x2 for K
+     * and V: ..." */
+    assert_non_null(strstr(r.out, "\n  Part 0 · Foundations\n"));
+    assert_non_null(strstr(r.out, "    The KV cache caps...  "));
+    assert_non_null(strstr(r.out, "1 x  left out the x2 for K and V\n"));
+    if (strstr(r.out, "part0-foundations") || strstr(r.out, "kv-cache") ||
+        strstr(r.out, "no-kv-pair"))
+        fail_msg("an id in the text of stats:\n%s", r.out);
+    run_free(&r);
+    /* the JSON keeps the ids */
+    r = kvt(NULL, "stats", "--json", "--db", file, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"lesson\": \"kv-cache\""));
+    assert_non_null(strstr(r.out, "\"diagnosis\": \"no-kv-pair\""));
     run_free(&r);
 }
 
@@ -334,6 +383,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_import_then_stats),
         cmocka_unit_test(test_stats_shares_and_counts),
+        cmocka_unit_test(test_stats_names),
         cmocka_unit_test(test_export_round_trip),
         cmocka_unit_test(test_csv_export),
         cmocka_unit_test(test_bad_import_changes_nothing),

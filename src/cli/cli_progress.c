@@ -15,6 +15,7 @@
 #include "cli_lessons.h"
 #include "kvt_text.h"
 #include "store_report.h"
+#include "tutor_names.h"
 
 /* Options the progress commands share; positional arguments are left in
  * pos[] in order. */
@@ -53,7 +54,19 @@ static const char *pct(int64_t part, int64_t whole, char *buf, size_t cap)
     return kvt_fmt_percent(whole > 0 ? (double)part / (double)whole : 0.0, buf, cap);
 }
 
-static void stats_human(const struct cli_db *db, const struct store_stats *s)
+/* text in a column `width` wide: sanitised, cut after a word with "..."
+ * when longer, padded by display columns (a title may hold "·" or "×") */
+static void print_cell(const char *text, int width)
+{
+    char safe[KVT_SAFE_FIELD], fit[KVT_SAFE_FIELD * 2];
+    int used = (int)kvt_text_fit(kvt_safe(text, safe, sizeof safe), width, "...", fit, sizeof fit);
+    printf("%s%*s", fit, width - used, "");
+}
+
+/* Lessons, modules and mistakes by name (the JSON keeps the ids): the
+ * course names them; without one, the ids are all there is. */
+static void stats_human(const struct cli_db *db, const struct store_stats *s,
+                        struct lx_course *course)
 {
     char n1[32], n2[32], n3[32], n4[32], n5[32], share[32], f1[KVT_SAFE_FIELD], f2[KVT_SAFE_FIELD];
     const char *module = NULL;
@@ -81,10 +94,11 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s)
         const struct store_lesson_stats *l = &s->lessons[i];
         if (!module || strcmp(module, l->module) != 0) {
             module = l->module;
-            printf("  %s\n", module[0] ? kvt_safe(module, f1, sizeof f1) : "(no module)");
+            printf("  %s\n", kvt_safe(tutor_module_name(course, module), f1, sizeof f1));
         }
-        printf("    %-28s %9s %8s %8s %8s %8s\n", kvt_safe(l->lesson_id, f1, sizeof f1),
-               kvt_fmt_int((uint64_t)l->exercises, n1, sizeof n1),
+        printf("    ");
+        print_cell(tutor_lesson_name(course, l->lesson_id), 28);
+        printf(" %9s %8s %8s %8s %8s\n", kvt_fmt_int((uint64_t)l->exercises, n1, sizeof n1),
                kvt_fmt_int((uint64_t)l->attempts, n2, sizeof n2),
                pct(l->correct, l->attempts, share, sizeof share),
                kvt_fmt_int((uint64_t)l->due_now, n3, sizeof n3),
@@ -92,9 +106,12 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s)
     }
     if (s->n_weakest) {
         puts("\n  Most frequent mistakes");
-        for (size_t i = 0; i < s->n_weakest; i++)
+        for (size_t i = 0; i < s->n_weakest; i++) {
+            char name[512];
+            tutor_diagnosis_name(course, s->weakest[i].diagnosis, name, sizeof name);
             printf("    %5s x  %s\n", kvt_fmt_int((uint64_t)s->weakest[i].count, n5, sizeof n5),
-                   kvt_safe(s->weakest[i].diagnosis, f1, sizeof f1));
+                   kvt_safe(name, f1, sizeof f1));
+        }
     }
 }
 
@@ -170,10 +187,20 @@ int cli_stats(int argc, char **argv)
         store_stats(db.st, db.learner_id, now, &s, &err) != KVT_E_OK) {
         rc = cli_db_error("stats", db.path, &err);
     } else {
-        if (o.json)
+        if (o.json) {
             rc = stats_json(&db, &s);
-        else
-            stats_human(&db, &s);
+        } else {
+            /* every lesson loaded, so modules and concepts find their names */
+            struct lx_opts lx;
+            char data[4096];
+            struct lx_course *course = cli_lx_opts("stats", &lx, data, sizeof data) == 0
+                                           ? cli_course(NULL, data, &lx)
+                                           : NULL;
+            for (size_t i = 0; course && i < lx_course_size(course); i++)
+                lx_course_load(course, i, NULL);
+            stats_human(&db, &s, course);
+            lx_course_free(course);
+        }
         store_stats_free(&s);
     }
     cli_db_close(&db);

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "kv_grade.h"
 #include "kvt_format.h"
 #include "kvt_text.h"
 #include "store_report.h"
+#include "tutor_names.h"
 #include "ui_term.h"
 #include "ui_draw.h"
 
@@ -22,39 +22,20 @@ struct progress {
     size_t first;
 };
 
-/* A diagnosis as people read it: the grader's sentence for a known mistake
- * cut to its name ("left out the x2 for K and V"), else as stored. */
-static const char *diagnosis_name(const char *id, char *buf, size_t cap)
-{
-    for (int m = 0; m < KV_MISTAKE__COUNT; m++) {
-        const char *text = kv_mistake_text((enum kv_mistake)m);
-        if (strcmp(kv_mistake_id((enum kv_mistake)m), id) != 0)
-            continue;
-        if (strncmp(text, "you ", 4) == 0)
-            text += 4;
-        snprintf(buf, cap, "%.*s", (int)strcspn(text, ":"), text);
-        return buf;
-    }
-    return id;
-}
-
 struct concept_ctx {
     struct ui_lines *l;
     struct lx_course *course;
     int width;
 };
 
-/* A concept by its name (lx_course_concept_title); the stored id only when
- * no lesson of the course tests it any more. */
+/* A concept by its name; the stored id only when no lesson of the course
+ * tests it any more. */
 static int add_concept(void *vctx, const char *concept, int64_t answers, int64_t right)
 {
     struct concept_ctx *c = vctx;
-    const char *name = lx_course_concept_title(c->course, concept);
     char line[300], cell[200], share[32], n[32];
-    int used = (int)kvt_text_fit(name         ? name
-                                 : concept[0] ? concept
-                                              : "(none)",
-                                 28, ui_term_utf8() ? "…" : "...", cell, sizeof cell);
+    int used = (int)kvt_text_fit(tutor_concept_name(c->course, concept), 28,
+                                 ui_term_utf8() ? "…" : "...", cell, sizeof cell);
     snprintf(line, sizeof line, "%s%*s %6s of %s", cell, 28 - used, "",
              kvt_fmt_percent(answers ? (double)right / (double)answers : 0.0, share, sizeof share),
              kvt_fmt_int((uint64_t)answers, n, sizeof n));
@@ -127,18 +108,17 @@ static void build(struct progress *p, struct ui *ui, int cols)
         char name[200];
         snprintf(line, sizeof line, "%3s × %s",
                  kvt_fmt_int((uint64_t)s.weakest[i].count, n1, sizeof n1),
-                 diagnosis_name(s.weakest[i].diagnosis, name, sizeof name));
+                 tutor_diagnosis_name(ui->course, s.weakest[i].diagnosis, name, sizeof name));
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
     }
     ui_lines_blank(&p->lines);
     ui_lines_verbatim(&p->lines, "By lesson", 0, ui_color(UI_C_HEADING) | A_BOLD);
     for (size_t i = 0; i < s.n_lessons; i++) {
         const struct store_lesson_stats *l = &s.lessons[i];
-        const struct lx_lesson *lesson = lx_course_find(ui->course, l->lesson_id, NULL);
         char n[32];
         /* the lesson by its title; its id only when the course no longer has it */
         snprintf(line, sizeof line, "%s: %s answer%s, %s right, %s due",
-                 lesson ? lesson->title : l->lesson_id,
+                 tutor_lesson_name(ui->course, l->lesson_id),
                  kvt_fmt_int((uint64_t)l->attempts, n, sizeof n), l->attempts == 1 ? "" : "s",
                  kvt_fmt_percent((double)l->correct / (double)l->attempts, share, sizeof share),
                  kvt_fmt_int((uint64_t)l->due_now, n1, sizeof n1));

@@ -11,6 +11,7 @@
 #include "kv_grade.h"
 #include "kvt_format.h"
 #include "kvt_text.h"
+#include "tutor_names.h"
 #include "tutor_session.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
@@ -287,9 +288,9 @@ static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int c
             ui_put(++y, 4, cols - 6, line, A_NORMAL);
         }
         /* the concept by its name; its id only when no lesson names it */
-        const char *review = sum.review ? lx_course_concept_title(ui->course, sum.review) : NULL;
         snprintf(line, sizeof line, "To review: %s",
-                 sum.review ? (review ? review : sum.review) : "nothing; this concept is in hand");
+                 sum.review ? tutor_concept_name(ui->course, sum.review)
+                            : "nothing; this concept is in hand");
         ui_put(y + 2, 2, cols - 4, line, sum.review ? ui_color(UI_C_WARN) : A_NORMAL);
         y += 2;
     }
