@@ -180,8 +180,10 @@ void lx_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *
         if (req && strcmp(req->module, l->module) == 0)
             w = snprintf(out + used, cap - used, "%s%zu", k ? "," : "after ",
                          lx_course_number(c, at));
-        else
-            w = snprintf(out + used, cap - used, "%s%s", k ? "," : "after ", l->requires[k]);
+        else /* another module's lesson has no number here: its title (the id
+              * only when no lesson has it, which lint refuses) */
+            w = snprintf(out + used, cap - used, "%s%s", k ? ", " : "after ",
+                         req ? req->title : l->requires[k]);
         if (w < 0)
             break;
         used += (size_t)w;

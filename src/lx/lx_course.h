@@ -68,8 +68,9 @@ enum lx_requirement lx_course_requirement(struct lx_course *c, size_t i, size_t 
 void lx_course_requires_text(struct lx_course *c, const struct lx_lesson *l, const char *lead,
                              char *out, size_t cap);
 
-/* "after 2,4": l's prerequisites by number when in l's module, else by id;
- * "" when it requires none. */
+/* "after 2,4": l's prerequisites by number when in l's module, else by
+ * title ("after 2, The KV cache caps concurrency"); "" when it requires
+ * none. */
 void lx_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *out, size_t cap);
 
 /* The module's name for people: the module_title of the first live lesson

@@ -108,7 +108,7 @@ static const char *map_title(void *self, struct ui *ui)
 
 /* A lesson row's cells: its number, prerequisites, exercises done and due. */
 struct cells {
-    char num[24], after[64], done[48], due[32];
+    char num[24], after[512], done[48], due[32];
 };
 
 static void cells_of(struct map *m, struct ui *ui, size_t slot, struct cells *c)

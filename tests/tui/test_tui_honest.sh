@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# At 80x24, as a learner walks the screens: names where the screens once
+# showed ids, keys that do what the status line and help say, counts that
+# agree from one screen to the next, and numbers that read whole. Prints
+# "N passed, N failed".
+set -u
+KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
+work=$(mktemp -d /tmp/kvt_tui_honest.XXXXXX)
+TUI_SIZE=80x24
+# shellcheck source=tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
+
+lessons="$(cd "$(dirname "$0")/../../lessons" && pwd)"
+status_line() { screen | sed '/^$/d' | tail -1 | sed 's/^ *//; s/ *$//'; }
+
+# --- a lesson of another module that builds on the first lesson ---
+# (01-kv-cache.lua as "Beyond one GPU", module "Part 1 · Beyond", requiring kv-cache)
+mkdir -p "$work/mine"
+sed -e 's/^  id = "kv-cache",/  id = "beyond-kv",\n  requires = {"kv-cache"},/' \
+  -e 's/^  title = "The KV cache caps concurrency",/  title = "Beyond one GPU",/' \
+  -e 's/module = "part0-foundations"/module = "part1-beyond"/' \
+  -e 's/module_title = "Part 0 · Foundations"/module_title = "Part 1 · Beyond"/' \
+  -e 's/concept = "kv-cache"/concept = "beyond"/' \
+  -e 's/concept_title = "The KV cache budget"/concept_title = "Scaling out"/' \
+  "$lessons/part0-foundations/01-kv-cache.lua" > "$work/mine/beyond.lua"
+
+start_shell
+run_app --lessons "$work/mine"
+check "the course map is shown" "Course map"
+tm send-keys -t app G
+check "the other module's lesson is listed" "1  Beyond one GPU"
+# the row has no number for a lesson of another module: its title, cut to the cell
+check "a prerequisite in another module is named by its title on the row" "after The KV…"
+if screen | grep -F "Beyond one GPU" | grep -qF "kv-cache"; then
+  bad "no lesson id on the row"
+else
+  ok "no lesson id on the row"
+fi
+check "and in whole at the foot" "Take first: The KV cache caps concurrency"
+tm send-keys -t app Enter
+check "the lesson names it too" "Builds on: The KV cache caps concurrency"
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+tm send-keys -t app g
+
+quit_from_map "names"
+report tui_honest
