@@ -201,6 +201,8 @@ static void test_practice_records_and_rates(void **state)
     /* 56 KiB = 57,344 B, right within the quick time: Easy */
     assert_int_equal(answer(s, "56 KiB", 5), TUTOR_GRADED);
     assert_int_equal(tutor_attempt(s)->grade.verdict, KV_CORRECT);
+    /* from an exercise, the follow-up is ahead to skip to */
+    assert_true(tutor_followups_ahead(s));
     assert_int_equal(tutor_attempt(s)->rating, FSRS_EASY);
     assert_int_equal(attempts(f).n, 1); /* recorded the moment it was given */
     assert_false(review_of(f, "per-token", &r));
@@ -215,6 +217,10 @@ static void test_practice_records_and_rates(void **state)
     assert_int_equal(tutor_next(s, &err), KVT_E_OK);
     /* the follow-up, named as the database keys it */
     assert_int_equal(answer(s, "I would keep the cache in fp8", 10), TUTOR_GRADED);
+    assert_string_equal(tutor_attempt(s)->id, "followup-1");
+    /* from a follow-up there is nothing to skip to: Enter goes on */
+    assert_false(tutor_followups_ahead(s));
+    assert_false(tutor_to_followups(s, &err));
     assert_string_equal(tutor_attempt(s)->id, "followup-1");
     assert_int_equal(tutor_next(s, &err), KVT_E_OK);
     assert_true(tutor_finished(s));

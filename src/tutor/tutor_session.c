@@ -4,6 +4,7 @@
 #include "tutor_session.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -524,18 +525,34 @@ enum kvt_err tutor_retry(struct tutor_session *s, struct store_error *err)
     return tutor_rate(s, err);
 }
 
-bool tutor_to_followups(struct tutor_session *s, struct store_error *err)
+/* The first follow-up of the current item's lesson ahead, when the current
+ * item is an exercise (from a follow-up or the question, the next item is
+ * where they go on anyway); else SIZE_MAX. */
+static size_t followups_at(const struct tutor_session *s)
 {
     size_t lesson = s->at.item.lesson;
-    for (size_t i = s->pos + 1; i < s->n_items; i++) {
-        if (s->items[i].lesson == lesson && s->items[i].part == TUTOR_FOLLOWUP) {
-            tutor_rate(s, err);
-            s->pos = i;
-            s->shown = false;
-            return true;
-        }
-    }
-    return false;
+    if (tutor_finished(s) || s->at.item.part != TUTOR_EXERCISE)
+        return SIZE_MAX;
+    for (size_t i = s->pos + 1; i < s->n_items; i++)
+        if (s->items[i].lesson == lesson && s->items[i].part == TUTOR_FOLLOWUP)
+            return i;
+    return SIZE_MAX;
+}
+
+bool tutor_followups_ahead(const struct tutor_session *s)
+{
+    return followups_at(s) != SIZE_MAX;
+}
+
+bool tutor_to_followups(struct tutor_session *s, struct store_error *err)
+{
+    size_t i = followups_at(s);
+    if (i == SIZE_MAX)
+        return false;
+    tutor_rate(s, err);
+    s->pos = i;
+    s->shown = false;
+    return true;
 }
 
 enum kvt_err tutor_finish(struct tutor_session *s, struct store_error *err)

@@ -167,11 +167,15 @@ enum kvt_err tutor_rate(struct tutor_session *s, struct store_error *err);
 
 /* Going on: rates the answer (tutor_rate) and moves to the next item, or
  * answers the same item again (a retry is practice once the answer was
- * shown), or jumps to this lesson's first follow-up ahead (false when the
- * session has none). Rating errors come back in err; the move happens. */
+ * shown), or jumps from an exercise to its lesson's first follow-up ahead
+ * (false, and no move, where tutor_followups_ahead is false). Rating errors
+ * come back in err; the move happens. */
 enum kvt_err tutor_next(struct tutor_session *s, struct store_error *err);
 enum kvt_err tutor_retry(struct tutor_session *s, struct store_error *err);
 bool tutor_to_followups(struct tutor_session *s, struct store_error *err);
+/* True when the current item is an exercise and its lesson has a
+ * follow-up ahead in the session: what tutor_to_followups goes to. */
+bool tutor_followups_ahead(const struct tutor_session *s);
 
 /* The end: a practice session that answered every item marks the lesson
  * done; an interview is recorded with its score. Call once finished. */

@@ -13,12 +13,13 @@ enum {
     UC_RESULT = 4, /* a quiz item, graded */
     UC_EDIT = 8,   /* typing an answer or a search */
     UC_HELP = 16,
-    UC_CALC = 32,           /* the calculator playground */
-    UC_PAGE = 64,           /* the progress and settings screens */
-    UC_PROBE = 128,         /* the bandwidth probe */
-    UC_SETTINGS = 256,      /* the settings screen (with UC_PAGE): Enter changes a setting */
-    UC_HINTS = 512,         /* typing an answer that has a hint left: Tab shows it */
-    UC_RESULT_HINTS = 1024, /* a graded item that has a hint left: h shows it */
+    UC_CALC = 32,               /* the calculator playground */
+    UC_PAGE = 64,               /* the progress and settings screens */
+    UC_PROBE = 128,             /* the bandwidth probe */
+    UC_SETTINGS = 256,          /* the settings screen (with UC_PAGE): Enter changes a setting */
+    UC_HINTS = 512,             /* typing an answer that has a hint left: Tab shows it */
+    UC_RESULT_HINTS = 1024,     /* a graded item that has a hint left: h shows it */
+    UC_RESULT_FOLLOWUPS = 2048, /* a graded exercise with its lesson's follow-ups ahead */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
 };
 
@@ -54,7 +55,7 @@ enum {
     X(REVIEW, UC_MAP, 'r', 0, 0, "r", "review: today's due exercises, then new ones")              \
     X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons: titles and the lessons' text")              \
     X(PROGRESS, UC_MAP, 'p', 0, 0, "p", "progress: answers, accuracy, activity, mistakes")         \
-    X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT, 'f', 0, 0, "f",                                     \
+    X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT_FOLLOWUPS, 'f', 0, 0, "f",                           \
       "follow-ups: the interviewer's questions")                                                   \
     X(CRAM, UC_MAP, 'c', 0, 0, "c", "cram: go over everything seen, schedule untouched")           \
     X(INTERVIEW, UC_MAP | UC_READ, 'i', 0, 0, "i", "interview: a timed mock interview")            \

@@ -203,7 +203,10 @@ static unsigned quiz_context(void *self)
     /* the summary (or nothing to do) is a page to read: no answer keys */
     if (q->phase == SUMMARY || tutor_count(q->s) == 0)
         return UC_PAGE;
-    return UC_RESULT | (tutor_attempt(q->s)->hints < tutor_hints_total(q->s) ? UC_RESULT_HINTS : 0);
+    /* f skips the rest of the exercises: offered only where it differs from Enter */
+    return UC_RESULT |
+           (tutor_attempt(q->s)->hints < tutor_hints_total(q->s) ? UC_RESULT_HINTS : 0) |
+           (tutor_followups_ahead(q->s) ? UC_RESULT_FOLLOWUPS : 0);
 }
 
 /* head, the lesson's title and the clock, the title cut (after a whole

@@ -156,8 +156,9 @@ tm send-keys -t app g f
 check "f starts the follow-ups" "Answer in your words:"
 tm send-keys -t app "memory" Enter
 check "the follow-up is graded" "Rating:"
-want="default │ ? help  Enter next  a again  1-4 rate  s save  f follow-ups"
-if [ "$(status_line)" = "$want" ]; then ok "no hint key where there is no hint"; else bad "a follow-up's status line: \"$(status_line)\""; fi
+# nor f: from a follow-up, Enter is what goes on to the next one
+want="default │ ? help  Enter next  a again  1-4 rate  s save"
+if [ "$(status_line)" = "$want" ]; then ok "no hint key where there is no hint, no f on a follow-up"; else bad "a follow-up's status line: \"$(status_line)\""; fi
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 

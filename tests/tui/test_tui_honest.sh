@@ -43,5 +43,27 @@ tm send-keys -t app q
 wait_for "Course map" >/dev/null
 tm send-keys -t app g
 
+# --- f skips from an exercise to the follow-ups; on a follow-up it is not offered ---
+# (01-kv-cache.lua: 12 exercises, 5 follow-ups)
+tm send-keys -t app e
+check "e starts the exercises" "practice · exercise 1 of 12"
+tm send-keys -t app "56 KiB" Enter
+check "an exercise is graded" "Right."
+if status_line | grep -qF "f follow-ups"; then ok "f is offered on a graded exercise"; else bad "f is offered on a graded exercise: \"$(status_line)\""; fi
+tm send-keys -t app f
+check "f goes to the first follow-up" "practice · follow-up 1 of 5"
+tm send-keys -t app "Quantize the weights with AWQ" Enter
+check "the follow-up is graded" "Rating:"
+if status_line | grep -qF "f follow-ups"; then bad "no f on a graded follow-up: \"$(status_line)\""; else ok "no f on a graded follow-up"; fi
+tm send-keys -t app f
+sleep 0.5
+if screen | grep -qF "follow-up 1 of 5" && screen | grep -qF "Rating:"; then
+  ok "f on a graded follow-up does not go on as Enter does"
+else
+  bad "f on a graded follow-up does not go on as Enter does"
+fi
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+
 quit_from_map "names"
 report tui_honest
