@@ -72,10 +72,49 @@ static void test_offered_value(void **state)
         assert_string_equal(run(rows[i].start, rows[i].offered, rows[i].keys), rows[i].want);
 }
 
+/* Up and Down recall earlier lines only where the line keeps a history
+ * (an answer); elsewhere (a search, a path, a setting) they are no editing
+ * keys, and help lists them only where they work, from the same table. */
+static void test_history_keys(void **state)
+{
+    (void)state;
+    static struct ui_edit e;
+    const char *label, *help;
+    size_t rows_plain = 0, rows_history = 0;
+    bool listed = false;
+
+    ui_edit_clear(&e);
+    e.keeps_history = true;
+    ui_edit_set(&e, "56 KiB");
+    ui_edit_remember(&e);
+    ui_edit_clear(&e);
+    assert_true(ui_edit_key(&e, KEY_UP));
+    assert_string_equal(e.buf, "56 KiB");
+    assert_true(ui_edit_key(&e, KEY_DOWN));
+    assert_string_equal(e.buf, "");
+
+    ui_edit_clear(&e);
+    e.keeps_history = false;
+    ui_edit_set(&e, "roofline");
+    assert_false(ui_edit_key(&e, KEY_UP));
+    assert_false(ui_edit_key(&e, KEY_DOWN));
+    assert_string_equal(e.buf, "roofline");
+
+    for (; ui_edit_doc(rows_plain, false, &label, &help); rows_plain++)
+        listed = listed || strcmp(label, "Up/Down") == 0;
+    while (ui_edit_doc(rows_history, true, &label, &help))
+        rows_history++;
+    assert_false(listed);
+    assert_int_equal(rows_history, rows_plain + 1);
+    assert_true(ui_edit_doc(rows_plain, true, &label, &help));
+    assert_string_equal(label, "Up/Down");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_offered_value),
+        cmocka_unit_test(test_history_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,8 @@ enum {
     UC_HINTS = 512,             /* typing an answer that has a hint left: Tab shows it */
     UC_RESULT_HINTS = 1024,     /* a graded item that has a hint left: h shows it */
     UC_RESULT_FOLLOWUPS = 2048, /* a graded exercise with its lesson's follow-ups ahead */
+    UC_HISTORY = 4096,          /* typing a line that keeps a history (with UC_EDIT) */
+    UC_SEARCH = 8192,           /* typing a search on the course map (with UC_EDIT) */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
 };
 
@@ -90,6 +92,8 @@ enum {
     X(RELOAD, UC_READ, 'R', 0, 0, "R", "reload the lesson from disk (for its author)")             \
     X(SUBMIT, UC_EDIT, '\r', KEY_ENTER, 0, "Enter", "submit")                                      \
     X(CANCEL, UC_EDIT, 27, 0, 0, "Esc", "stop typing")                                             \
+    X(MATCH_NEXT, UC_SEARCH, KEY_DOWN, 0, 0, "Down/Up", "move through the lessons found")          \
+    X(MATCH_PREV, UC_SEARCH, KEY_UP, 0, 0, NULL, "up")                                             \
     X(EDIT_HINT, UC_HINTS, '\t', 0, 0, "Tab", "hint")
 
 enum ui_action {

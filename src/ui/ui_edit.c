@@ -106,59 +106,133 @@ static void recall(struct ui_edit *e, int which)
     e->cursor = e->len;
 }
 
+/* The editing keys, each row with the words help shows for it: the keys
+ * are handled from this table and help lists it, so the two cannot drift
+ * apart. */
+enum op {
+    MOVE_LEFT,
+    MOVE_RIGHT,
+    TO_START,
+    TO_END,
+    ERASE_BACK,
+    ERASE_HERE,
+    ERASE_TO_START,
+    ERASE_WORD,
+    OLDER,
+    NEWER
+};
+
+static const struct row {
+    const char *label, *help;
+    bool history; /* only where the line keeps a history */
+    struct {
+        int key; /* 0 ends the list */
+        enum op op;
+    } keys[7];
+} rows[] = {
+    {"Left/Right",
+     "move the cursor (Home/End or Ctrl-A/Ctrl-E: to either end)",
+     false,
+     {{KEY_LEFT, MOVE_LEFT},
+      {KEY_RIGHT, MOVE_RIGHT},
+      {KEY_HOME, TO_START},
+      {1, TO_START}, /* Ctrl-A */
+      {KEY_END, TO_END},
+      {5, TO_END}}}, /* Ctrl-E */
+    {"Backspace",
+     "erase before the cursor (Delete: under it)",
+     false,
+     {{KEY_BACKSPACE, ERASE_BACK}, {127, ERASE_BACK}, {8, ERASE_BACK}, {KEY_DC, ERASE_HERE}}},
+    {"Ctrl-U/W",
+     "erase to the start of the line / the word before the cursor",
+     false,
+     {{21, ERASE_TO_START}, {23, ERASE_WORD}}},
+    {"Up/Down",
+     "earlier answers typed in this session",
+     true,
+     {{KEY_UP, OLDER}, {KEY_DOWN, NEWER}}},
+};
+
+#define N_ROWS (sizeof rows / sizeof rows[0])
+
+bool ui_edit_doc(size_t i, bool history, const char **label, const char **help)
+{
+    for (size_t r = 0; r < N_ROWS; r++) {
+        if (rows[r].history && !history)
+            continue;
+        if (i-- == 0) {
+            *label = rows[r].label;
+            *help = rows[r].help;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool find_op(const struct ui_edit *e, int key, enum op *op)
+{
+    for (size_t r = 0; r < N_ROWS; r++) {
+        if (rows[r].history && !e->keeps_history)
+            continue;
+        for (size_t k = 0; k < sizeof rows[r].keys / sizeof rows[r].keys[0] && rows[r].keys[k].key;
+             k++)
+            if (rows[r].keys[k].key == key) {
+                *op = rows[r].keys[k].op;
+                return true;
+            }
+    }
+    return false;
+}
+
 bool ui_edit_key(struct ui_edit *e, int key)
 {
-    bool offered = e->offered;
+    enum op op;
+    if (!find_op(e, key, &op))
+        return false;   /* not an editing key: an offered value stands */
     e->offered = false; /* an editing key takes the value as it is */
-    switch (key) {
-    case KEY_LEFT:
+    switch (op) {
+    case MOVE_LEFT:
         e->cursor = prev_char(e, e->cursor);
-        return true;
-    case KEY_RIGHT:
+        break;
+    case MOVE_RIGHT:
         e->cursor = next_char(e, e->cursor);
-        return true;
-    case KEY_HOME:
-    case 1: /* Ctrl-A */
+        break;
+    case TO_START:
         e->cursor = 0;
-        return true;
-    case KEY_END:
-    case 5: /* Ctrl-E */
+        break;
+    case TO_END:
         e->cursor = e->len;
-        return true;
-    case KEY_BACKSPACE:
-    case 127:
-    case 8:
+        break;
+    case ERASE_BACK:
         if (e->cursor > 0)
             cut(e, prev_char(e, e->cursor), e->cursor);
-        return true;
-    case KEY_DC:
+        break;
+    case ERASE_HERE:
         if (e->cursor < e->len)
             cut(e, e->cursor, next_char(e, e->cursor));
-        return true;
-    case 21: /* Ctrl-U */
+        break;
+    case ERASE_TO_START:
         cut(e, 0, e->cursor);
-        return true;
-    case 23: { /* Ctrl-W: the word before the cursor */
+        break;
+    case ERASE_WORD: { /* the word before the cursor */
         size_t at = e->cursor;
         while (at > 0 && e->buf[at - 1] == ' ')
             at--;
         while (at > 0 && e->buf[at - 1] != ' ')
             at--;
         cut(e, at, e->cursor);
-        return true;
+        break;
     }
-    case KEY_UP:
+    case OLDER:
         if (e->n_history > 0)
             recall(e, e->browsing < 0 ? e->n_history - 1 : (e->browsing > 0 ? e->browsing - 1 : 0));
-        return true;
-    case KEY_DOWN:
+        break;
+    case NEWER:
         if (e->browsing >= 0)
             recall(e, e->browsing + 1 < e->n_history ? e->browsing + 1 : -1);
-        return true;
-    default:
-        e->offered = offered; /* not an editing key: the offer stands */
-        return false;
+        break;
     }
+    return true;
 }
 
 void ui_edit_remember(struct ui_edit *e)

@@ -14,6 +14,7 @@ struct ui_edit {
     char history[16][1024];
     int n_history, browsing;
     bool offered; /* the line is a value offered whole: the first character typed replaces it */
+    bool keeps_history; /* set by the owner: Up and Down recall what ui_edit_remember kept */
 };
 
 void ui_edit_clear(struct ui_edit *e);
@@ -24,9 +25,14 @@ void ui_edit_set(struct ui_edit *e, const char *text);
 void ui_edit_offer(struct ui_edit *e, const char *text);
 /* Inserts a typed character at the cursor; controls and a full line are ignored. */
 void ui_edit_insert(struct ui_edit *e, uint32_t cp);
-/* Handles editing keys (arrows, Home/End, Backspace, Delete, Ctrl-U/A/E/W);
- * returns true when the key was one of them. */
+/* Handles editing keys (arrows, Home/End, Backspace, Delete, Ctrl-U/A/E/W,
+ * and Up/Down where the line keeps a history); returns true when the key
+ * was one of them. */
 bool ui_edit_key(struct ui_edit *e, int key);
+/* For the help screen: the i-th row of editing keys, from the table the
+ * keys are handled by (the history's keys only when `history`). False past
+ * the last; *label and *help point into the table. */
+bool ui_edit_doc(size_t i, bool history, const char **label, const char **help);
 /* Keeps the line in the history (Up and Down recall it); the last 16 stay. */
 void ui_edit_remember(struct ui_edit *e);
 /* Draws the line at y, x in `width` columns, with the cursor shown. */

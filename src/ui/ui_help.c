@@ -2,16 +2,10 @@
  * opened from. */
 #include "ui_app.h"
 #include "ui_draw.h"
+#include "ui_edit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static const char *const edit_keys[][2] = {
-    {"Left/Right", "move the cursor (Home/End or Ctrl-A/Ctrl-E: to either end)"},
-    {"Backspace", "erase before the cursor (Delete: under it)"},
-    {"Ctrl-U/W", "erase to the start of the line / the word before the cursor"},
-    {"Up/Down", "earlier answers typed in this session"},
-};
 
 struct help {
     unsigned context;
@@ -42,12 +36,14 @@ static void help_draw(void *self, struct ui *ui, int top, int rows, int cols)
         ui_put(y, 2, 12, label, A_BOLD);
         ui_put(y, 16, cols - 18, text, A_NORMAL);
     }
-    /* the line editor's own keys (ui_edit.h): not actions, but they work */
-    if (h->context & UC_EDIT)
-        for (size_t i = 0; i < sizeof edit_keys / sizeof edit_keys[0] && y < top + rows; i++, y++) {
-            ui_put(y, 2, 12, edit_keys[i][0], A_BOLD);
-            ui_put(y, 16, cols - 18, edit_keys[i][1], A_NORMAL);
-        }
+    /* the line editor's own keys: not actions, but they work; listed from
+     * the table ui_edit_key handles them by */
+    for (size_t i = 0; (h->context & UC_EDIT) && y < top + rows &&
+                       ui_edit_doc(i, h->context & UC_HISTORY, &label, &text);
+         i++, y++) {
+        ui_put(y, 2, 12, label, A_BOLD);
+        ui_put(y, 16, cols - 18, text, A_NORMAL);
+    }
     if (y < top + rows - 1)
         ui_put(y + 1, 2, cols - 4,
                "Anywhere: Ctrl-C quits, Ctrl-Z suspends; answers are saved as given.", A_NORMAL);

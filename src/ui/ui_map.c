@@ -92,7 +92,7 @@ static const struct store_lesson_stats *lesson_stats(struct map *m, const char *
 static unsigned map_context(void *self)
 {
     struct map *m = self;
-    return m->searching ? UC_EDIT : UC_MAP;
+    return m->searching ? UC_EDIT | UC_SEARCH : UC_MAP;
 }
 
 static const char *map_title(void *self, struct ui *ui)
@@ -276,9 +276,11 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
         }
         break;
     case UI_UP:
+    case UI_MATCH_PREV: /* while searching: through the lessons found */
         move_sel(m, -1);
         break;
     case UI_DOWN:
+    case UI_MATCH_NEXT:
         move_sel(m, 1);
         break;
     case UI_PAGE_UP:

@@ -196,7 +196,7 @@ static unsigned quiz_context(void *self)
     struct quiz *q = self;
     /* Tab is offered only while a hint is left to show */
     if (q->phase == TYPING)
-        return UC_EDIT |
+        return UC_EDIT | UC_HISTORY |
                (!tutor_finished(q->s) && tutor_attempt(q->s)->hints < tutor_hints_total(q->s)
                     ? UC_HINTS
                     : 0);
@@ -556,6 +556,7 @@ static struct ui_screen start(struct ui *ui, struct tutor_session *s)
         return (struct ui_screen){&ops, NULL};
     }
     q->s = s;
+    q->edit.keeps_history = true; /* Up and Down recall the answers typed in this session */
     begin(q, ui);
     return (struct ui_screen){&ops, q};
 }

@@ -65,5 +65,37 @@ fi
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 
+# --- a search: Down and Up move through the lessons found, as listed ---
+tm send-keys -t app / k v
+check "a search narrows the map" "matching kv"
+if status_line | grep -qF "Down/Up move"; then ok "the search lists Down/Up"; else bad "the search lists Down/Up: \"$(status_line)\""; fi
+tm send-keys -t app F1
+check "help while searching says what Down/Up do" "move through the lessons found"
+if screen | grep -qF "earlier answers typed"; then
+  bad "help lists no answer history in a search (there is none)"
+else
+  ok "help lists no answer history in a search (there is none)"
+fi
+tm send-keys -t app q
+wait_for "/ kv" >/dev/null
+# the lessons that mention "kv" begin 1, 2, 3: two down is lesson 3
+tm send-keys -t app Down Down Enter
+sleep 0.3
+tm send-keys -t app Enter
+check "Down twice, then Enter twice, opens the third lesson found" "kvtutor · Prefill and decode on the roofline"
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+tm send-keys -t app Escape
+wait_for "0 due today" >/dev/null
+# while an answer is typed, Up and Down recall earlier ones, and help says so
+tm send-keys -t app g e
+wait_for "Answer:" >/dev/null
+tm send-keys -t app F1
+check "help while answering lists the answer history" "earlier answers typed in this session"
+tm send-keys -t app q
+wait_for "Answer:" >/dev/null
+tm send-keys -t app Escape
+wait_for "Course map" >/dev/null
+
 quit_from_map "names"
 report tui_honest
