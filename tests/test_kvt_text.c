@@ -274,6 +274,15 @@ static void test_widths_and_wrapping(void **state)
     assert_string_equal(wrap_all("2 × 28 × 4", 6), "2 × 28|× 4");
     assert_string_equal(wrap_all("one\ntwo three", 20), "one|two three");
     assert_string_equal(wrap_all("a  b", 1), "a|b");
+    /* a number keeps its unit: "one 24 GB GPU" at 7 columns breaks before
+     * "24", not between "24" and "GB"; punctuation after the unit counts
+     * with it; "x" is a product sign, not a unit; a word that is no unit
+     * (cards) is free to go */
+    assert_string_equal(wrap_all("one 24 GB GPU", 7), "one|24 GB|GPU");
+    assert_string_equal(wrap_all("= 57,344 B, 56 KiB.", 10), "=|57,344 B,|56 KiB.");
+    assert_string_equal(wrap_all("= 57,344 B, 56 KiB.", 12), "= 57,344 B,|56 KiB.");
+    assert_string_equal(wrap_all("2 x 28 x 4", 5), "2 x|28 x|4");
+    assert_string_equal(wrap_all("with 8 cards", 7), "with 8|cards");
 }
 
 /* A table cell: whole when it fits, else whole words and a mark; counted

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kv_units.h"
+
 /* Length of the valid UTF-8 sequence at s (1..4) and its code point, or 0
  * when the bytes are not valid UTF-8 (overlong, surrogate, past U+10FFFF). */
 static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
@@ -166,6 +168,26 @@ size_t kvt_text_width(const char *text, size_t len)
     return w;
 }
 
+/* The space at s[i] joins a number to its unit ("24 GB", "57,344 B",
+ * "1.75 GiB."): a digit before it, one space, and a word of kv_units.h
+ * after it (punctuation after the word aside). A line does not break there. */
+static bool joins_unit(const unsigned char *s, size_t i, size_t len)
+{
+    char word[16];
+    size_t n = 0, at = i + 1;
+    const struct kv_unit *u;
+
+    if (i == 0 || s[i - 1] < '0' || s[i - 1] > '9')
+        return false;
+    while (at < len && s[at] != ' ' && s[at] != '\n' && n + 1 < sizeof word)
+        word[n++] = (char)s[at++];
+    while (n > 0 && strchr(",.;:)!?", word[n - 1]))
+        n--;
+    word[n] = '\0';
+    /* "2 x 28" is a product, not a count of x */
+    return n > 0 && (u = kv_unit_find(word)) != NULL && strcmp(u->name, "x") != 0;
+}
+
 size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next)
 {
     const unsigned char *s = (const unsigned char *)text;
@@ -180,7 +202,7 @@ size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next)
         int w = n ? kvt_char_width(cp) : 1;
         if (n == 0)
             n = 1;
-        if (cp == ' ' && n == 1) {
+        if (cp == ' ' && n == 1 && !joins_unit(s, i, len)) {
             if (i == 0 || s[i - 1] != ' ')
                 last_space = i; /* the first space of a run: the line ends before it */
             after_space = i + 1;
