@@ -324,6 +324,12 @@ static void test_human_output(void **state)
                               "0.00875 GiB)\n") ||
                 strstr(r.out, "Expected: 0.4375 GiB, within 2% (+/-0.00875 GiB)\n"));
     run_free(&r);
+    /* what was read, in the unit typed: 2 KiB = 2,048 / 2^30 GiB = 0.0000019 GiB,
+     * never "0 GiB" */
+    argv[4] = "2 KiB";
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    assert_non_null(strstr(r.out, "Read as: 2 KiB = 0.00000191 GiB\n"));
+    run_free(&r);
 }
 
 /* A share of the key points reads as what it is: 100 of 100.5 points'

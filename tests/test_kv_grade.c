@@ -80,6 +80,38 @@ static void test_gib_and_gb(void **state)
     check(&ex, "0.22 GiB", KV_WRONG, KV_MISTAKE_NO_KV_PAIR); /* half */
 }
 
+/* What was read, as the learner can check it: in the unit typed, then in
+ * the exercise's; a small figure never reads as "0". */
+static void test_read_as(void **state)
+{
+    (void)state;
+    struct kv_numeric ex = {0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0};
+    struct kv_numeric count = {22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0};
+    const struct {
+        const struct kv_numeric *ex;
+        const char *unit, *typed, *want;
+    } rows[] = {
+        /* 2 KiB = 2,048 B = 2,048 / 2^30 GiB = 0.0000019073 GiB: three digits */
+        {&ex, "GiB", "2 KiB", "2 KiB = 0.00000191 GiB"},
+        /* 448 MiB = 448 / 1,024 GiB = 0.4375 GiB exactly */
+        {&ex, "GiB", "448 MiB", "448 MiB = 0.4375 GiB"},
+        /* 1 GB = 1e9 / 2^30 GiB = 0.93132 GiB */
+        {&ex, "GiB", "1 GB", "1 GB = 0.9313 GiB"},
+        /* in the exercise's unit, with the digits typed */
+        {&ex, "GiB", "0.00001", "0.00001 GiB"},
+        {&ex, "GiB", "0.44 GiB", "0.44 GiB"},
+        {&ex, "GiB", "7/16", "0.4375 GiB"},
+        {&count, "", "21", "21"},
+        {&count, "", "1024", "1,024"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct kv_numeric_result r;
+        char buf[128];
+        kv_grade_numeric(rows[i].ex, rows[i].typed, &r);
+        assert_string_equal(kv_numeric_read_as(&r, rows[i].unit, buf, sizeof buf), rows[i].want);
+    }
+}
+
 static void test_inverse_figures(void **state)
 {
     (void)state;
@@ -211,6 +243,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_per_token_diagnoses),
         cmocka_unit_test(test_gib_and_gb),
+        cmocka_unit_test(test_read_as),
         cmocka_unit_test(test_inverse_figures),
         cmocka_unit_test(test_no_model_unit_mistakes_only),
         cmocka_unit_test(test_grades_golden),

@@ -229,8 +229,10 @@ static void print_numeric(const struct lx_exercise *e, const struct outcome *o)
                kvt_fmt_real(e->tolerance * 100, 3, n2, sizeof n2), g->plusminus, n3, sp, unit);
     else
         printf("Expected: %s%s%s, within %s%s%s%s\n", n1, sp, unit, g->plusminus, n3, sp, unit);
-    if (o->verdict != KV_INVALID)
-        printf("Read as: %s%s%s\n", kvt_fmt_number(o->g.num.parsed, 6, n1, sizeof n1), sp, unit);
+    if (o->verdict != KV_INVALID) {
+        char read[256];
+        printf("Read as: %s\n", kv_numeric_read_as(&o->g.num, e->unit, read, sizeof read));
+    }
     if (o->g.num.mistake != KV_MISTAKE_NONE)
         printf("Diagnosis: %s\n", kv_mistake_text(o->g.num.mistake));
 }

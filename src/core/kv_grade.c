@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kvt_format.h"
+
 static const char *const mistake_ids[] = {
 #define KV_MISTAKE_ID(name, id, text) id,
     KV_MISTAKES(KV_MISTAKE_ID)
@@ -246,4 +248,49 @@ text:
     }
     snprintf(why, cap, "pick an option by its number, its letter or its text");
     return -1;
+}
+
+/* A number as typed: the decimals the learner wrote ("0.00001" keeps its
+ * five), grouped when whole; an exact fraction ("7/16") by its value. */
+static const char *as_typed(const struct kv_answer *a, char *buf, size_t cap)
+{
+    int d = a->ulp > 0 ? (int)lround(-log10(a->ulp)) : 6;
+    return kvt_fmt_number(a->value, d < 0 ? 0 : d > 12 ? 12 : d, buf, cap);
+}
+
+/* A converted figure: up to four decimals (448 MiB is 0.4375 GiB, whole),
+ * and a small one to three significant digits, never a misleading "0". */
+static const char *converted(double v, char *buf, size_t cap)
+{
+    int d = 4;
+    if (v != 0 && fabs(v) < 1 && 2 - (int)floor(log10(fabs(v))) > d)
+        d = 2 - (int)floor(log10(fabs(v)));
+    return kvt_fmt_number(v, d > 12 ? 12 : d, buf, cap);
+}
+
+const char *kv_numeric_read_as(const struct kv_numeric_result *r, const char *unit, char *buf,
+                               size_t cap)
+{
+    const struct kv_answer *a = &r->answer;
+    const char *typed = a->unit && a->unit->name[0] ? a->unit->name : NULL;
+    char n1[64], n2[64];
+
+    if (!unit)
+        unit = "";
+    if (isnan(r->parsed)) {
+        snprintf(buf, cap, "nothing");
+    } else if (typed && strcmp(typed, unit) != 0 && unit[0]) {
+        /* in the unit written, then in the exercise's */
+        snprintf(buf, cap, "%s %s = %s %s", as_typed(a, n1, sizeof n1), typed,
+                 converted(r->parsed, n2, sizeof n2), unit);
+    } else if (typed) {
+        snprintf(buf, cap, "%s %s", as_typed(a, n1, sizeof n1), typed);
+    } else {
+        /* no unit typed: read in the exercise's */
+        snprintf(buf, cap, "%s%s%s",
+                 a->value == r->parsed ? as_typed(a, n1, sizeof n1)
+                                       : converted(r->parsed, n1, sizeof n1),
+                 unit[0] ? " " : "", unit);
+    }
+    return buf;
 }

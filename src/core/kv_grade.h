@@ -98,6 +98,14 @@ struct kv_numeric_result {
  * an invalid verdict with a reason. */
 void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_numeric_result *r);
 
+/* What was read, for the learner to check: the number as typed in the unit
+ * typed ("2 KiB", "0.00001 GiB"), then, when that differs from the
+ * exercise's `unit`, the same in it ("28 KiB = 28,672 B"), a small figure
+ * with its significant digits, never a bare "0"; without a unit typed, the
+ * number in the exercise's unit. Written to buf; returns buf. */
+const char *kv_numeric_read_as(const struct kv_numeric_result *r, const char *unit, char *buf,
+                               size_t cap);
+
 /* Free text is graded on claims: kv_claims.h. */
 
 /* Multiple choice: "2", "b", "B)" or the option's text picks an option.

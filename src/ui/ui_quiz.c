@@ -130,8 +130,11 @@ static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
     snprintf(line, sizeof line, "Expected: %s%s%s (%s)",
              kvt_fmt_number(g->spec.expected, 4, num, sizeof num), sp, unit, tol);
     ui_lines_text(b, line, w, 2, A_NORMAL);
-    snprintf(line, sizeof line, "Read as: %s%s%s",
-             kvt_fmt_number(g->num.parsed, 4, num, sizeof num), sp, unit);
+    {
+        char read[256];
+        snprintf(line, sizeof line, "Read as: %s",
+                 kv_numeric_read_as(&g->num, unit, read, sizeof read));
+    }
     ui_lines_text(b, line, w, 2, A_DIM);
     if (g->num.mistake != KV_MISTAKE_NONE && g->verdict == KV_WRONG) {
         snprintf(line, sizeof line, "Diagnosis: %s", kv_mistake_text(g->num.mistake));
