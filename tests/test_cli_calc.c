@@ -125,6 +125,12 @@ static void test_human_figures_read_well(void **state)
         /* 70.55 GB x 2 B = 141.11 GB read a step: "141 GB" */
         {"calc --model llama-3.1-70b --gpu h100 --tp 4", "13,408 GB/s ÷ 141 GB "},
         {"calc --model llama-3.1-70b --gpu h100 --tp 4 --pp 2", "/ 8 GPUs"},
+        /* 69,532 blocks / 2,048 a sequence = 33.951: vLLM prints "33.95x" */
+        {"calc --model qwen2.5-7b --gpu h100 --max-model-len 32768", "= max concurrency 33.95x\n"},
+        /* 9 blocks of 28 x 32 KiB = 8,064 KiB = 8,257,536 B; 32 tokens are 2
+         * blocks: 9 / 2 = 4.5, which vLLM prints "4.50x", not "4.5" */
+        {"calc --model qwen2.5-7b --kv-cache-memory-bytes 8257536 --max-model-len 32",
+         "9 blocks ÷ 2 per sequence                            = max concurrency 4.50x\n"},
     };
     char *env[] = {"LC_ALL=C.UTF-8", NULL};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

@@ -227,10 +227,23 @@ static void test_human_output(void **state)
     (void)state;
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "vLLM 0.19.0 log: meta-llama/Llama-3.1-8B-Instruct"));
+    /* the figures as vLLM prints them: two decimals and an x */
     assert_non_null(strstr(r.out, "line 9  Maximum concurrency for 8,192 tokens per request: "
-                                  "58.11x\n  logged 58.11, computed 58.11"));
+                                  "58.11x\n  logged 58.11x, computed 58.11x"));
     assert_non_null(strstr(r.out, "What would change it:"));
     assert_non_null(strstr(r.out, "3 lines: 2 match, 0 differ, 1 not recomputed"));
+    run_free(&r);
+    /* Gemma-3-27B under 0.19: the log sets no max_num_batched_tokens, so the
+     * default 8,192 is assumed, grouped; 8 padding layers of 52 sliding ones
+     * are 8 / 52 = 15.3846%, "15.38%" as vLLM prints it */
+    r = explain("vllm-logs/v0.19.0-r030-gemma-3-27b.log", NULL, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.out, "max_num_batched_tokens 8,192 (the log does not say)") ||
+        !strstr(r.out, "= 15.38% more memory for them") ||
+        !strstr(r.out, "logged 4.46x, computed 4.46x  "))
+        fail_msg("%s", r.out);
+    /* a range whose two ends print alike is not a range: no "4.46x to 4.46x" */
+    assert_null(strstr(r.out, "4.46x to 4.46x"));
     run_free(&r);
 }
 

@@ -148,7 +148,7 @@ static void test_rates_by_their_size(void **state)
 
 /* The formatting rules of kvt_format.h, one row per case, each expected
  * text from hand arithmetic. */
-enum fmt_kind { F_BYTES, F_AMOUNT, F_VLLM_GIB, F_PERCENT, F_SHORTEST, F_RATE };
+enum fmt_kind { F_BYTES, F_AMOUNT, F_VLLM_GIB, F_PERCENT, F_SHORTEST, F_RATE, F_FIXED2, F_VLLM_X };
 
 static const struct {
     enum fmt_kind kind;
@@ -200,6 +200,14 @@ static const struct {
     {F_SHORTEST, 0.00875, "0.00875"},
     {F_SHORTEST, 1e20, "1e+20"},
     {F_SHORTEST, -2.5, "-2.5"}, /* */
+    /* someone else's two decimals, zeros kept, the whole part grouped */
+    {F_FIXED2, 8.0 / 52.0 * 100, "15.38"}, /* 8 padding of 52 sliding layers: 15.3846% */
+    {F_FIXED2, 4.5, "4.50"},               /* */
+    {F_FIXED2, 1234.567, "1,234.57"},      /* */
+    {F_FIXED2, -0.001, "0.00"},            /* no "-0.00" */
+    /* as vLLM prints "Maximum concurrency for N tokens per request: %.2fx" */
+    {F_VLLM_X, 4.5, "4.50x"},               /* 4.5, not "4.5x" */
+    {F_VLLM_X, 69532.0 / 2048.0, "33.95x"}, /* 33.951 */
     /* rates, as before: one decimal below 100 */
     {F_RATE, 66.24, "66.2"},        /* */
     {F_RATE, 220074.11, "220,074"}, /* */
@@ -220,7 +228,10 @@ static void run_fmt_rows(const char *locale)
                           : fmt_rows[i].kind == F_VLLM_GIB ? kvt_fmt_gib_vllm(v, buf, sizeof buf)
                           : fmt_rows[i].kind == F_PERCENT  ? kvt_fmt_percent(v, buf, sizeof buf)
                           : fmt_rows[i].kind == F_SHORTEST ? kvt_fmt_shortest(v, buf, sizeof buf)
-                                                           : kvt_fmt_rate(v, buf, sizeof buf);
+                          : fmt_rows[i].kind == F_FIXED2   ? kvt_fmt_fixed(v, 2, buf, sizeof buf)
+                          : fmt_rows[i].kind == F_VLLM_X
+                              ? kvt_fmt_concurrency_vllm(v, buf, sizeof buf)
+                              : kvt_fmt_rate(v, buf, sizeof buf);
         if (strcmp(got, fmt_rows[i].want) != 0)
             print_error("row %zu under %s: want \"%s\", got \"%s\"\n", i, locale, fmt_rows[i].want,
                         got);

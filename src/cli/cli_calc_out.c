@@ -265,9 +265,10 @@ static void capacity(FILE *out, const struct kv_result *r)
     if (r->has_concurrency) {
         snprintf(left, sizeof left, "%s blocks %s %s per sequence", n1, g->divide,
                  kvt_fmt_int(r->blocks_per_request, n3, sizeof n3));
-        /* vLLM's "Maximum concurrency for N tokens per request: 33.95x" */
-        snprintf(right, sizeof right, "%s concurrent sequences",
-                 kvt_fmt_real(r->max_concurrency, 2, b1, sizeof b1));
+        /* vLLM's "Maximum concurrency for N tokens per request: 33.95x",
+         * its two decimals kept (4.50x, not 4.5) */
+        snprintf(right, sizeof right, "max concurrency %s",
+                 kvt_fmt_concurrency_vllm(r->max_concurrency, b1, sizeof b1));
         line(out, left, right);
     }
     if (r->reason == KV_REASON_WEIGHTS_DONT_FIT) {

@@ -135,14 +135,6 @@ static bool integral(enum vllm_line_kind k)
            k == VLLM_LINE_PAD_LAYERS;
 }
 
-static const char *fig(enum vllm_line_kind k, double v, char *buf, size_t cap)
-{
-    if (integral(k))
-        return kvt_fmt_int((uint64_t)v, buf, cap);
-    snprintf(buf, cap, "%.2f", v); /* as vLLM prints it */
-    return buf;
-}
-
 /* What the line printed: its count for the integer kinds (a padding line's
  * percentage is in its text and its explanation). */
 static double logged(const struct vllm_line *l)
@@ -241,12 +233,14 @@ static void print_human(FILE *out, const char *text, const struct vllm_log *log,
 
         fprintf(out, "\nline %zu  %s\n", l->line_no, line_text(text, l, buf, sizeof buf));
         if (v->has_computed) {
-            fprintf(out, "  logged %s, computed %s", fig(l->kind, logged(l), a1, sizeof a1),
-                    fig(l->kind, v->computed, a2, sizeof a2));
-            if (v->computed_lo != v->computed_hi)
-                fprintf(out, " (%s to %s within the rounding)",
-                        fig(l->kind, v->computed_lo, a3, sizeof a3),
-                        fig(l->kind, v->computed_hi, a2, sizeof a2));
+            fprintf(out, "  logged %s, computed %s",
+                    vllm_explain_figure(l->kind, logged(l), a1, sizeof a1),
+                    vllm_explain_figure(l->kind, v->computed, a2, sizeof a2));
+            /* a range only where its ends print apart: not "4.46x to 4.46x" */
+            vllm_explain_figure(l->kind, v->computed_lo, a3, sizeof a3);
+            vllm_explain_figure(l->kind, v->computed_hi, a1, sizeof a1);
+            if (strcmp(a1, a3) != 0)
+                fprintf(out, " (%s to %s within the rounding)", a3, a1);
             fprintf(out, "  %s\n", v->match == VLLM_MATCH_YES ? g->check : g->cross);
         }
         wrapped(out, 2, "", v->how);

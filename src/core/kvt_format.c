@@ -161,6 +161,42 @@ const char *kvt_fmt_gib_vllm(double bytes, char *buf, size_t cap)
     return buf;
 }
 
+const char *kvt_fmt_fixed(double v, int decimals, char *buf, size_t cap)
+{
+    char num[400], out[520];
+    const char *digits;
+    size_t whole, o = 0;
+
+    if (!isfinite(v)) {
+        snprintf(buf, cap, "%g", v);
+        return buf;
+    }
+    snprintf(num, sizeof num, "%.*f", decimals < 0 ? 0 : decimals > 17 ? 17 : decimals, v);
+    c_point(num);
+    digits = num[0] == '-' ? num + 1 : num;
+    /* -0.001 at two decimals is "0.00", not "-0.00" */
+    if (num[0] == '-' && strspn(digits, "0.") != strlen(digits))
+        out[o++] = '-';
+    whole = strcspn(digits, ".");
+    for (size_t i = 0; i < whole && o + 2 < sizeof out; i++) {
+        if (i > 0 && (whole - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    snprintf(out + o, sizeof out - o, "%s", digits + whole);
+    snprintf(buf, cap, "%s", out);
+    return buf;
+}
+
+const char *kvt_fmt_concurrency_vllm(double v, char *buf, size_t cap)
+{
+    /* vllm/v1/core/kv_cache_utils.py: "Maximum concurrency for %s tokens per
+     * request: %.2fx" */
+    char num[400];
+    snprintf(buf, cap, "%sx", kvt_fmt_fixed(v, 2, num, sizeof num));
+    return buf;
+}
+
 const char *kvt_fmt_percent(double fraction, char *buf, size_t cap)
 {
     double p = fraction * 100.0;

@@ -13,7 +13,9 @@
  *   "448 MiB" (kvt_fmt_bytes); shares as "83%" or "4.5%" (kvt_fmt_percent).
  * - Where a line mirrors one of vLLM's log lines, vLLM's own precision, so
  *   that a learner can hold the two side by side: "7.89 GiB" as vLLM prints
- *   "Available KV cache memory" (kvt_fmt_gib_vllm).
+ *   "Available KV cache memory" (kvt_fmt_gib_vllm), "4.50x" as it prints
+ *   "Maximum concurrency" (kvt_fmt_concurrency_vllm), "15.38%" of padding
+ *   (kvt_fmt_fixed).
  * - A figure a lesson states exactly (0.4375 GiB) with the decimals it needs
  *   (kvt_fmt_real).
  * - Text for machines (JSON, CSV): the shortest that reads back as the same
@@ -63,6 +65,15 @@ const char *kvt_fmt_bytes(double bytes, char *buf, size_t cap);
 /* Bytes as vLLM logs "Available KV cache memory": GiB with two decimals,
  * zeros kept ("7.89 GiB", "40.00 GiB"). */
 const char *kvt_fmt_gib_vllm(double bytes, char *buf, size_t cap);
+
+/* A real with exactly `decimals` decimals, zeros kept, the whole part
+ * grouped: (15.3846, 2) -> "15.38", (4.5, 2) -> "4.50", (1234.5, 1) ->
+ * "1,234.5". For a figure whose precision is someone else's (vLLM's "%.2f"). */
+const char *kvt_fmt_fixed(double v, int decimals, char *buf, size_t cap);
+
+/* A concurrency as vLLM logs "Maximum concurrency for N tokens per request:
+ * %.2fx": two decimals, zeros kept, and the x ("4.50x", "33.95x"). */
+const char *kvt_fmt_concurrency_vllm(double v, char *buf, size_t cap);
 
 /* A fraction as a percentage: whole from 10% ("83%"), one decimal below
  * ("4.5%", "0.4%"); never rounds to "100%" or "0%" unless it is exactly

@@ -198,7 +198,7 @@ static void explain_without_budget(const struct explain_ctx *c, const struct vll
     uint64_t len = line_len(log, i), lo, hi;
     struct explain_ctx k = *c;
     struct kv_result rl, rh;
-    char a1[32], a2[32];
+    char a1[32], a2[32], a3[32];
 
     for (size_t j = 0; j < log->n_lines; j++)
         if (log->lines[j].kind == VLLM_LINE_KV_TOKENS && (!t || j <= i + 1))
@@ -246,8 +246,9 @@ static void explain_without_budget(const struct explain_ctx *c, const struct vll
              "blocks",
              kvt_fmt_int(lo, a1, sizeof a1), kvt_fmt_int(hi, a2, sizeof a2));
     explain_how_request(c, &rl, len, v->how, sizeof v->how);
-    explain_addf(v->how, sizeof v->how, "; %s / %s = %.4f", kvt_fmt_int(lo, a1, sizeof a1),
-                 kvt_fmt_int(rl.blocks_per_request, a2, sizeof a2), rl.max_concurrency);
+    explain_addf(v->how, sizeof v->how, "; %s / %s = %s", kvt_fmt_int(lo, a1, sizeof a1),
+                 kvt_fmt_int(rl.blocks_per_request, a2, sizeof a2),
+                 kvt_fmt_fixed(rl.max_concurrency, 4, a3, sizeof a3));
 }
 
 static void explain_line(const struct explain_ctx *c, const struct vllm_log *log, size_t i,

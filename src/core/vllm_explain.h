@@ -51,4 +51,10 @@ struct vllm_explain {
 enum kvt_err vllm_explain(const struct vllm_log *log, const struct kv_model *m, bool utf8,
                           struct vllm_explain *out, enum kv_field *bad);
 
+/* A figure of a line of kind k as vLLM prints it, so that logged and
+ * computed read alike: counts grouped ("476,016"), a concurrency with two
+ * decimals and an x ("4.50x"), GiB and percentages with two decimals
+ * ("58.11 GiB", "15.38%"). Returns buf. */
+const char *vllm_explain_figure(enum vllm_line_kind k, double v, char *buf, size_t cap);
+
 #endif

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kvt_format.h"
+
 /* The log's KV cache dtype as the calculator knows it; false for a name it
  * does not model (int4_per_token_head, int8 ...). */
 static bool kv_dtype_of(const char *name, enum kv_dtype *t)
@@ -93,6 +95,7 @@ void explain_settings(struct explain_ctx *c, char *assumed, size_t cap)
     const struct vllm_args *a = &c->log->args;
     enum kv_dtype t;
     enum kv_backend b;
+    char tokens[32];
 
     kv_deploy_defaults(&c->d);
     /* the log's release picks the calculator's rules (default util, grouping, windows) */
@@ -122,7 +125,8 @@ void explain_settings(struct explain_ctx *c, char *assumed, size_t cap)
     if (a->max_num_batched_tokens)
         c->d.max_num_batched_tokens = a->max_num_batched_tokens;
     else if (c->m.sliding_window)
-        explain_addf(assumed, cap, "max_num_batched_tokens 8192 (the log does not say); ");
+        explain_addf(assumed, cap, "max_num_batched_tokens %s (the log does not say); ",
+                     kvt_fmt_int(c->d.max_num_batched_tokens, tokens, sizeof tokens));
     if (a->prefix_caching == 0)
         c->d.no_prefix_caching = true;
     if (strcmp(a->mamba_cache_mode, "none") == 0)

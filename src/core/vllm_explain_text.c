@@ -110,7 +110,7 @@ static void alternative(const struct explain_ctx *k, const struct vllm_line *l, 
     if (explain_run(k, gib, len, &alt, NULL) != KVT_E_OK || !explain_figure(k, l, &alt, len, &v))
         return;
     if (l->kind == VLLM_LINE_CONCURRENCY)
-        explain_addf(out, cap, "%s: %.2fx; ", what, v);
+        explain_addf(out, cap, "%s: %s; ", what, kvt_fmt_concurrency_vllm(v, a, sizeof a));
     else
         explain_addf(out, cap, "%s: %s; ", what, explain_fint((uint64_t)v, a, sizeof a));
 }
@@ -218,9 +218,13 @@ void explain_padding(const struct explain_ctx *c, const struct vllm_line *l, str
              "the %u sliding layers %u group%s (%u padding)",
              r.group_size, layers[0], groups[0], groups[0] == 1 ? "" : "s", pad[0], layers[1],
              groups[1], groups[1] == 1 ? "" : "s", pad[1]);
-    if (hit >= 0)
-        explain_addf(v->how, sizeof v->how, "; %u / %u %s layers = %.2f%% more memory for them",
-                     pad[hit], layers[hit], names[hit], 100.0 * pad[hit] / layers[hit]);
+    if (hit >= 0) {
+        char share[64];
+        /* vLLM's own "%.2f%%" */
+        explain_addf(v->how, sizeof v->how, "; %u / %u %s layers = %s%% more memory for them",
+                     pad[hit], layers[hit], names[hit],
+                     kvt_fmt_fixed(100.0 * pad[hit] / layers[hit], 2, share, sizeof share));
+    }
     snprintf(v->change, sizeof v->change,
              "the model's layer pattern sets it, not a flag: a kind whose count is a multiple of "
              "the group size needs none");
@@ -234,7 +238,7 @@ void explain_state_line(const struct explain_ctx *c, const struct vllm_line *l,
                         struct vllm_verdict *v)
 {
     struct kv_result r;
-    char a1[32], a2[32], a3[32];
+    char a1[32], a2[32], a3[32], a4[64];
 
     if (explain_run(c, 1.0, c->log->args.max_model_len, &r, NULL) != KVT_E_OK ||
         r.state_layers == 0 || r.state_layer_bytes == 0) {
@@ -249,10 +253,11 @@ void explain_state_line(const struct explain_ctx *c, const struct vllm_line *l,
         snprintf(v->how, sizeof v->how,
                  "one %s layer's state on this GPU (conv + SSM) is %s B; an attention page "
                  "holds %s B a token, so vLLM grows the block to the smallest multiple of 16 "
-                 "tokens whose page holds the state: %u tokens (%s B a page)",
+                 "tokens whose page holds the state: %s tokens (%s B a page)",
                  r.model.state_kind == KV_STATE_GDN ? "gated-delta-net" : "Mamba2",
                  kvt_fmt_int(r.state_layer_bytes, a1, sizeof a1),
-                 kvt_fmt_int(r.layer_token_bytes, a2, sizeof a2), r.attention_block_size,
+                 kvt_fmt_int(r.layer_token_bytes, a2, sizeof a2),
+                 kvt_fmt_int(r.attention_block_size, a4, sizeof a4),
                  kvt_fmt_int(r.page_bytes, a3, sizeof a3));
         snprintf(v->change, sizeof v->change,
                  "a smaller KV cache dtype makes the attention page smaller, so the block grows "
@@ -266,8 +271,29 @@ void explain_state_line(const struct explain_ctx *c, const struct vllm_line *l,
             fabs(floor(pct * 100 + 0.5) / 100 - l->value) < 1e-9 ? VLLM_MATCH_YES : VLLM_MATCH_NO;
         snprintf(v->how, sizeof v->how,
                  "the page is %s B and one layer's state %s B, so each state page carries "
-                 "100 %s (%s - %s) / %s = %.2f%% of padding",
+                 "100 %s (%s - %s) / %s = %s%% of padding",
                  kvt_fmt_int(r.page_bytes, a1, sizeof a1),
-                 kvt_fmt_int(r.state_layer_bytes, a2, sizeof a2), c->x, a1, a2, a2, pct);
+                 kvt_fmt_int(r.state_layer_bytes, a2, sizeof a2), c->x, a1, a2, a2,
+                 kvt_fmt_fixed(pct, 2, a4, sizeof a4)); /* vLLM's own "%.2f%%" */
+    }
+}
+
+const char *vllm_explain_figure(enum vllm_line_kind k, double v, char *buf, size_t cap)
+{
+    char num[64];
+
+    switch (k) {
+    case VLLM_LINE_KV_TOKENS:
+    case VLLM_LINE_GPU_BLOCKS:
+    case VLLM_LINE_ATTN_BLOCK:
+    case VLLM_LINE_PAD_LAYERS:
+        return kvt_fmt_int(v > 0 ? (uint64_t)v : 0, buf, cap);
+    case VLLM_LINE_CONCURRENCY:
+        return kvt_fmt_concurrency_vllm(v, buf, cap);
+    case VLLM_LINE_KV_MEMORY:
+        return kvt_fmt_gib_vllm(v * 1024.0 * 1024.0 * 1024.0, buf, cap);
+    default: /* "%.2f%%" */
+        snprintf(buf, cap, "%s%%", kvt_fmt_fixed(v, 2, num, sizeof num));
+        return buf;
     }
 }

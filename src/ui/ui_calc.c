@@ -183,26 +183,21 @@ static void log_layout(struct calc *c, int width)
     for (size_t i = 0; i < ex->n; i++) {
         const struct vllm_verdict *v = &ex->v[i];
         const struct vllm_line *ln = v->line;
-        bool whole = ln->kind == VLLM_LINE_KV_TOKENS || ln->kind == VLLM_LINE_GPU_BLOCKS ||
-                     ln->kind == VLLM_LINE_ATTN_BLOCK || ln->kind == VLLM_LINE_PAD_LAYERS;
 
         ui_lines_blank(l);
         kvt_sanitize(c->log_text + ln->msg, ln->msg_len, text, sizeof text, 0);
         snprintf(buf, sizeof buf, "line %zu  %s", ln->line_no, text);
         ui_lines_verbatim(l, buf, 0, A_BOLD);
         if (v->has_computed) {
-            if (whole)
-                snprintf(buf, sizeof buf, "logged %s, computed %s  %s",
-                         kvt_fmt_int(ln->count, a1, sizeof a1),
-                         kvt_fmt_int((uint64_t)v->computed, a2, sizeof a2),
-                         v->match == VLLM_MATCH_YES
-                             ? (utf8 ? "\xe2\x9c\x93 match" : "ok match")
-                             : (utf8 ? "\xe2\x9c\x97 differs" : "x differs"));
-            else
-                snprintf(buf, sizeof buf, "logged %.2f, computed %.2f  %s", ln->value, v->computed,
-                         v->match == VLLM_MATCH_YES
-                             ? (utf8 ? "\xe2\x9c\x93 match" : "ok match")
-                             : (utf8 ? "\xe2\x9c\x97 differs" : "x differs"));
+            bool whole = ln->kind == VLLM_LINE_KV_TOKENS || ln->kind == VLLM_LINE_GPU_BLOCKS ||
+                         ln->kind == VLLM_LINE_ATTN_BLOCK || ln->kind == VLLM_LINE_PAD_LAYERS;
+            /* as explain-log writes them: "58.11x", "476,016" */
+            snprintf(
+                buf, sizeof buf, "logged %s, computed %s  %s",
+                vllm_explain_figure(ln->kind, whole ? (double)ln->count : ln->value, a1, sizeof a1),
+                vllm_explain_figure(ln->kind, v->computed, a2, sizeof a2),
+                v->match == VLLM_MATCH_YES ? (utf8 ? "\xe2\x9c\x93 match" : "ok match")
+                                           : (utf8 ? "\xe2\x9c\x97 differs" : "x differs"));
             ui_lines_verbatim(l, buf, 2,
                               v->match == VLLM_MATCH_YES ? ui_color(UI_C_RIGHT)
                                                          : ui_color(UI_C_WRONG));
@@ -301,7 +296,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     const struct kv_gpu_preset *g = &kv_gpu_presets(&n)[c->gpu];
     struct kv_result r;
     enum kv_field bad;
-    char line[1200], a1[32], a2[32], a3[32], a4[32];
+    char line[1200], a1[32], a2[32], a3[32], a4[32], a5[32];
     int y = top + 1;
     (void)ui;
 
@@ -365,8 +360,9 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                ui_color(UI_C_WRONG) | A_BOLD);
     } else {
         kvt_fmt_int(c->seq, a1, sizeof a1);
-        snprintf(line, sizeof line, "Max concurrency at %s tokens: %.2f  →  %s  (KV %s a token)",
-                 a1, r.max_concurrency,
+        /* vLLM's figure as it logs it: "4.50x" */
+        snprintf(line, sizeof line, "Max concurrency at %s tokens: %s  →  %s  (KV %s a token)", a1,
+                 kvt_fmt_concurrency_vllm(r.max_concurrency, a4, sizeof a4),
                  kvt_fmt_count(r.max_concurrent_seqs, "whole sequence", "whole sequences", a2,
                                sizeof a2),
                  kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
@@ -408,10 +404,11 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                  kvt_fmt_bytes((double)r.weights_bytes, a2, sizeof a2),
                  kvt_fmt_gib_vllm((double)r.kv_budget_bytes, a3, sizeof a3));
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
-        snprintf(line, sizeof line, "blocks     %s ÷ %s = %s; a sequence needs %s → %.2f", a3,
+        snprintf(line, sizeof line, "blocks     %s ÷ %s = %s; a sequence needs %s → %s", a3,
                  kvt_fmt_bytes((double)r.block_set_bytes, a4, sizeof a4),
                  kvt_fmt_int(r.num_gpu_blocks, a1, sizeof a1),
-                 kvt_fmt_int(r.blocks_per_request, a2, sizeof a2), r.max_concurrency);
+                 kvt_fmt_int(r.blocks_per_request, a2, sizeof a2),
+                 kvt_fmt_concurrency_vllm(r.max_concurrency, a5, sizeof a5));
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
         return;
     }

@@ -39,7 +39,7 @@ check "the size line is quoted with its line number" "line 8  GPU KV cache size:
 check "the size is recomputed and matches" "logged 476,016, computed 476,032  ✓ match"
 check "the model became the log's preset" "Model  meta-llama/Llama-3.1-8B-Instruct"
 tm send-keys -t app j j j j j j j j j j j j
-check "j scrolls to the concurrency line" "logged 58.11, computed 58.11  ✓ match"
+check "j scrolls to the concurrency line" "logged 58.11x, computed 58.11x  ✓ match"
 if screen | grep -qF "Assumed: block size 16"; then bad "j scrolled the first lines away"; else ok "j scrolled the first lines away"; fi
 tm send-keys -t app q
 check "q closes the log and the chart is back" "Max concurrency against context length"
