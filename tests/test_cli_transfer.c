@@ -159,6 +159,15 @@ static void test_import_checks_every_field(void **state)
         {"reviews", "difficulty", "0.5", "difficulty"},
         {"reviews", "difficulty", "11", "difficulty"},
         {"reviews", "due_day", "9223372036854775807", "due_day"},
+        /* the ISO forms export writes now: a day that does not exist, a
+         * time with no zone, the year 3000, a due date before the review */
+        {"attempts", "created_at", "\"2025-02-30T10:44:05Z\"", "created_at"},
+        {"attempts", "created_at", "\"2025-12-01T10:44:05\"", "created_at"},
+        {"attempts", "created_at", "\"3000-01-01T00:00:00Z\"", "created_at"},
+        {"reviews", "last_review", "\"yesterday\"", "last_review"},
+        {"reviews", "due_date", "\"2025-02-30\"", "due_date"},
+        {"reviews", "due_date", "\"2001-01-01\"", "due_date"},
+        {"reviews", "due_date", "20430", "due_date"},
         {"reviews", "learner", "\"\\u001b[31mred\"", "learner"},
         {"reviews", "content_hash", "\"\\u0007\"", "content_hash"},
     };
@@ -431,8 +440,9 @@ static void test_csv_guards_every_formula_start(void **state)
     run_free(&r);
 }
 
-/* CSV times as ISO 8601 in UTC, reals as their shortest text; the JSON export
- * keeps its integers, and what it carries imports back unchanged. */
+/* CSV and JSON times as ISO 8601 in UTC, reals as their shortest text; what
+ * the JSON carries imports back unchanged, and so does an export of the
+ * older form, with seconds and day numbers. */
 static void test_csv_dates_and_round_trip(void **state)
 {
     (void)state;
@@ -452,7 +462,7 @@ static void test_csv_dates_and_round_trip(void **state)
     if (!strstr(r.out, ",0.8,") ||
         !strstr(r.out, ",2025-12-01T10:44:05Z,0.212,6.4133,2025-12-08\n"))
         fail_msg("no ISO dates or short reals in %s", r.out);
-    /* the JSON export keeps the numbers import reads, old files and new alike */
+    /* the JSON export, read back whole */
     r2 = kvt(NULL, "export", "--db", db, "--out", file, NULL);
     assert_int_equal(r2.status, 0);
     run_free(&r2);
@@ -470,10 +480,31 @@ static void test_csv_dates_and_round_trip(void **state)
         json_t *a = json_array_get(json_object_get(j, "attempts"), 0);
         json_t *v = json_array_get(json_object_get(j, "reviews"), 0);
         assert_non_null(j);
-        assert_int_equal(json_integer_value(json_object_get(a, "created_at")), 1764585845);
-        assert_int_equal(json_integer_value(json_object_get(v, "due_day")), 20430);
+        assert_int_equal(json_integer_value(json_object_get(j, "version")), 2);
+        assert_string_equal(json_string_value(json_object_get(a, "created_at")),
+                            "2025-12-01T10:44:05Z");
+        assert_string_equal(json_string_value(json_object_get(v, "last_review")),
+                            "2025-12-01T10:44:05Z");
+        assert_string_equal(json_string_value(json_object_get(v, "due_date")), "2025-12-08");
+        assert_null(json_object_get(v, "due_day"));
+        /* the same export as version 1 wrote it: seconds and a day number */
+        json_object_set_new(j, "version", json_integer(1));
+        json_object_set_new(a, "created_at", json_integer(1764585845));
+        json_object_set_new(v, "last_review", json_integer(1764585845));
+        json_object_del(v, "due_date");
+        json_object_set_new(v, "due_day", json_integer(20430));
+        assert_int_equal(json_dump_file(j, file, 0), 0);
         json_decref(j);
     }
+    snprintf(db2, sizeof db2, "%s/dates3.db", dir);
+    r2 = kvt(NULL, "import", file, "--db", db2, NULL);
+    assert_int_equal(r2.status, 0);
+    run_free(&r2);
+    r2 = kvt(NULL, "export", "--format", "csv", "--db", db2, NULL);
+    assert_int_equal(r2.status, 0);
+    if (!strstr(r2.out, ",2025-12-01T10:44:05Z,0.212,6.4133,2025-12-08\n"))
+        fail_msg("the version 1 file read back as %s", r2.out);
+    run_free(&r2);
 }
 
 static bool is_link(const char *p)

@@ -270,6 +270,45 @@ static void test_counts_and_dates(void **state)
     assert_string_equal(kvt_fmt_utc(-1, buf, sizeof buf), "1969-12-31T23:59:59Z");
 }
 
+/* Dates and times read back from the text above (the days as worked out
+ * there); anything but that exact form, or a day that does not exist, is
+ * refused. */
+static void test_dates_read_back(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        bool utc, ok;
+        int64_t want;
+    } rows[] = {
+        {"2025-12-01", false, true, 20423},
+        {"1970-01-01", false, true, 0},
+        {"2000-03-01", false, true, 11017},
+        {"2000-02-29", false, true, 11016}, /* 2000 is a leap year */
+        {"2025-02-29", false, false, 0},    /* 2025 is not */
+        {"2025-04-31", false, false, 0},
+        {"2025-13-01", false, false, 0},
+        {"2025-1-01", false, false, 0},
+        {"2025-12-01x", false, false, 0},
+        {"", false, false, 0},
+        {"2025-12-01T10:44:05Z", true, true, 1764585845},
+        {"1970-01-01T00:00:00Z", true, true, 0},
+        {"2025-12-01T24:00:00Z", true, false, 0},
+        {"2025-12-01T10:60:05Z", true, false, 0},
+        {"2025-12-01T10:44:05", true, false, 0},  /* no zone: not UTC for sure */
+        {"2025-12-01 10:44:05Z", true, false, 0}, /* */
+        {"2025-12-01T10:44:05+01:00", true, false, 0},
+        {"2025-12-01", true, false, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        int64_t got = -7;
+        bool ok =
+            rows[i].utc ? kvt_parse_utc(rows[i].text, &got) : kvt_parse_date(rows[i].text, &got);
+        if (ok != rows[i].ok || (ok && got != rows[i].want) || (!ok && got != -7))
+            fail_msg("\"%s\": %s, %lld", rows[i].text, ok ? "read" : "refused", (long long)got);
+    }
+}
+
 static void test_widths_and_wrapping(void **state)
 {
     (void)state;
@@ -345,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_rates_by_their_size),
         cmocka_unit_test(test_format_rules_in_every_locale),
         cmocka_unit_test(test_counts_and_dates),
+        cmocka_unit_test(test_dates_read_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

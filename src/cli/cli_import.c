@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kvt_format.h"
 #include "kvt_text.h"
 #include "store_report.h"
 #include "tutor_item.h"
@@ -108,27 +109,59 @@ static bool learner_name(struct reader *rd, json_t *o, const char **out)
     return true;
 }
 
-/* A Unix time kvtutor could have written: from 2000-01-01 to a day from now
- * (a clock a little ahead is fine; the year 3000 is not). */
-static bool a_time(struct reader *rd, const char *key, json_int_t t)
+/* A time kvtutor could have written: from 2000-01-01 to a day from now (a
+ * clock a little ahead is fine; the year 3000 is not). As export writes it,
+ * ISO 8601 in UTC ("2025-12-01T10:44:05Z"), or as exports of version 1 did,
+ * seconds since 1970. */
+static bool a_time(struct reader *rd, json_t *o, const char *key, int64_t *t)
 {
-    if (t < TIME_MIN || t > rd->now + DAY_SECONDS)
-        return fail(rd, "\"%s\" %lld is not a time between 2000-01-01 and tomorrow", key,
-                    (long long)t);
+    json_t *v = json_object_get(o, key);
+    char shown[40];
+
+    if (json_is_string(v)) {
+        if (strlen(json_string_value(v)) != json_string_length(v) ||
+            !kvt_parse_utc(json_string_value(v), t))
+            return fail(rd, "\"%s\" is not a UTC time written as 2025-12-01T10:44:05Z", key);
+        snprintf(shown, sizeof shown, "%s", json_string_value(v));
+    } else if (json_is_integer(v)) {
+        *t = json_integer_value(v);
+        snprintf(shown, sizeof shown, "%lld", (long long)*t);
+    } else {
+        return fail(rd, "\"%s\" is missing or of the wrong type", key);
+    }
+    if (*t < TIME_MIN || *t > rd->now + DAY_SECONDS)
+        return fail(rd, "\"%s\" %s is not a time between 2000-01-01 and tomorrow", key, shown);
+    return true;
+}
+
+/* The day a schedule is due: "due_date" as export writes it
+ * ("2025-12-08"), or "due_day", a day number, as exports of version 1 did. */
+static bool a_due_day(struct reader *rd, json_t *o, int64_t *day)
+{
+    json_t *date = json_object_get(o, "due_date"), *num = json_object_get(o, "due_day");
+
+    if (json_is_string(date)) {
+        if (strlen(json_string_value(date)) != json_string_length(date) ||
+            !kvt_parse_date(json_string_value(date), day))
+            return fail(rd, "\"due_date\" is not a date written as 2025-12-08");
+        return true;
+    }
+    if (date || !json_is_integer(num))
+        return fail(rd, "\"due_date\" is missing or of the wrong type");
+    *day = json_integer_value(num);
     return true;
 }
 
 static bool read_attempt(struct reader *rd, json_t *o, struct store_attempt *a,
                          const char **learner)
 {
-    json_t *uid, *score, *seconds, *created, *v;
+    json_t *uid, *score, *seconds, *v;
 
     memset(a, 0, sizeof *a);
     if (!json_is_object(o))
         return fail(rd, "not an object");
     if (!need(rd, o, "uid", &uid, JSON_STRING) || !need(rd, o, "score", &score, JSON_REAL) ||
-        !need(rd, o, "seconds", &seconds, JSON_REAL) ||
-        !need(rd, o, "created_at", &created, JSON_INTEGER))
+        !need(rd, o, "seconds", &seconds, JSON_REAL))
         return false;
     if (json_string_length(uid) != 32 || strspn(json_string_value(uid), "0123456789abcdef") != 32)
         return fail(rd, "uid is not 32 hex digits");
@@ -151,8 +184,7 @@ static bool read_attempt(struct reader *rd, json_t *o, struct store_attempt *a,
         return fail(rd, "score must be 0 to 1");
     if (!(a->seconds >= 0 && a->seconds <= MAX_SECONDS))
         return fail(rd, "seconds must be 0 to 86400 (a day)");
-    a->created_at = json_integer_value(created);
-    if (!a_time(rd, "created_at", a->created_at))
+    if (!a_time(rd, o, "created_at", &a->created_at))
         return false;
     if ((v = json_object_get(o, "value")) && !json_is_null(v)) {
         if (!json_is_number(v) || !isfinite(json_number_value(v)))
@@ -193,7 +225,7 @@ static bool a_count(struct reader *rd, const char *key, json_t *v, uint32_t *out
 
 static bool read_review(struct reader *rd, json_t *o, struct review_in *in)
 {
-    json_t *s, *d, *reps, *lapses, *last, *due;
+    json_t *s, *d, *reps, *lapses;
     struct store_review *r = &in->r;
     int64_t last_day;
 
@@ -205,10 +237,7 @@ static bool read_review(struct reader *rd, json_t *o, struct review_in *in)
         !text(rd, o, "content_hash", 64, true, &in->content_hash) ||
         !text(rd, o, "answer_hash", 64, true, &in->answer_hash) ||
         !need(rd, o, "stability", &s, JSON_REAL) || !need(rd, o, "difficulty", &d, JSON_REAL) ||
-        !need(rd, o, "reps", &reps, JSON_INTEGER) ||
-        !need(rd, o, "lapses", &lapses, JSON_INTEGER) ||
-        !need(rd, o, "last_review", &last, JSON_INTEGER) ||
-        !need(rd, o, "due_day", &due, JSON_INTEGER))
+        !need(rd, o, "reps", &reps, JSON_INTEGER) || !need(rd, o, "lapses", &lapses, JSON_INTEGER))
         return false;
     r->card.stability = json_number_value(s);
     r->card.difficulty = json_number_value(d);
@@ -221,14 +250,20 @@ static bool read_review(struct reader *rd, json_t *o, struct review_in *in)
         return false;
     if (r->card.lapses > r->card.reps)
         return fail(rd, "more lapses than reviews");
-    r->last_review = json_integer_value(last);
-    if (!a_time(rd, "last_review", r->last_review))
+    if (!a_time(rd, o, "last_review", &r->last_review) || !a_due_day(rd, o, &r->due_day))
         return false;
-    r->due_day = json_integer_value(due);
     last_day = r->last_review / DAY_SECONDS;
-    if (r->due_day < last_day || r->due_day > last_day + MAX_INTERVAL)
-        return fail(rd, "due_day %lld is not within %d days after last_review",
-                    (long long)r->due_day, MAX_INTERVAL);
+    if (r->due_day < last_day || r->due_day > last_day + MAX_INTERVAL) {
+        char a[40], b[40];
+        /* a day number past the year 9999 is shown as a number */
+        if (r->due_day > -719468 && r->due_day < 2932897)
+            kvt_fmt_date(r->due_day, a, sizeof a);
+        else
+            snprintf(a, sizeof a, "day %lld", (long long)r->due_day);
+        return fail(rd, "%s %s is not within %s days after last_review",
+                    json_object_get(o, "due_date") ? "due_date" : "due_day", a,
+                    kvt_fmt_int(MAX_INTERVAL, b, sizeof b));
+    }
     r->interval = (uint32_t)(r->due_day - last_day);
     return true;
 }

@@ -23,8 +23,11 @@
 #include "store_report.h"
 #include "tutor_item.h"
 
-#define EXPORT_FORMAT  "kvtutor-export"
-#define EXPORT_VERSION 1
+#define EXPORT_FORMAT "kvtutor-export"
+/* 2: times as ISO 8601 in UTC ("created_at": "2025-12-01T10:44:05Z") and the
+ * due day as a date ("due_date": "2025-12-08"); 1 wrote seconds and a day
+ * number ("due_day"). import reads both. */
+#define EXPORT_VERSION 2
 
 struct review_row {
     char *learner, *lesson, *exercise, *content_hash, *answer_hash;
@@ -50,6 +53,7 @@ static int collect_review(void *vctx, const char *learner, const char *lesson, c
 {
     struct export_ctx *ctx = vctx;
     struct review_row *row;
+    char when[40];
 
     if (ctx->reviews) {
         json_t *o = json_object();
@@ -60,8 +64,10 @@ static int collect_review(void *vctx, const char *learner, const char *lesson, c
         json_object_set_new(o, "difficulty", json_real(r->card.difficulty));
         json_object_set_new(o, "reps", json_integer(r->card.reps));
         json_object_set_new(o, "lapses", json_integer(r->card.lapses));
-        json_object_set_new(o, "last_review", json_integer(r->last_review));
-        json_object_set_new(o, "due_day", json_integer(r->due_day));
+        json_object_set_new(o, "last_review",
+                            json_string(kvt_fmt_utc(r->last_review, when, sizeof when)));
+        json_object_set_new(o, "due_date",
+                            json_string(kvt_fmt_date(r->due_day, when, sizeof when)));
         json_object_set_new(o, "content_hash", json_string(content_hash ? content_hash : ""));
         json_object_set_new(o, "answer_hash", json_string(answer_hash ? answer_hash : ""));
         json_array_append_new(ctx->reviews, o);
@@ -192,6 +198,7 @@ static void csv_int(FILE *f, bool has, long long v, bool last)
 static int emit_attempt(void *vctx, const char *learner, const struct store_attempt *a)
 {
     struct export_ctx *ctx = vctx;
+    char when[40];
 
     if (ctx->attempts) {
         json_t *o = json_object();
@@ -211,7 +218,8 @@ static int emit_attempt(void *vctx, const char *learner, const struct store_atte
         json_object_set_new(o, "hinted", json_boolean(a->hinted));
         json_object_set_new(o, "rating", a->rating ? json_integer(a->rating) : json_null());
         json_object_set_new(o, "seconds", json_real(a->seconds));
-        json_object_set_new(o, "created_at", json_integer(a->created_at));
+        json_object_set_new(o, "created_at",
+                            json_string(kvt_fmt_utc(a->created_at, when, sizeof when)));
         json_array_append_new(ctx->attempts, o);
     } else {
         const struct review_row *r = find_review(ctx, learner, a->lesson_id, a->exercise_id);

@@ -280,3 +280,63 @@ const char *kvt_fmt_utc(int64_t seconds, char *buf, size_t cap)
              (int)(s / 60 % 60), (int)(s % 60));
     return buf;
 }
+
+/* A proleptic Gregorian date to days since 1970-01-01 (Howard Hinnant's
+ * days_from_civil, the inverse of civil above). */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* n decimal digits at s; -1 when one is not a digit. */
+static int digits_at(const char *s, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+/* "YYYY-MM-DD" at the start of s. */
+static bool date_at(const char *s, int64_t *day)
+{
+    int y, m, d;
+    int64_t z, cy;
+    unsigned cm, cd;
+
+    if (strlen(s) < 10 || s[4] != '-' || s[7] != '-' || (y = digits_at(s, 4)) < 0 ||
+        (m = digits_at(s + 5, 2)) < 1 || m > 12 || (d = digits_at(s + 8, 2)) < 1 || d > 31)
+        return false;
+    z = days_from_civil(y, (unsigned)m, (unsigned)d);
+    civil(z, &cy, &cm, &cd); /* 2025-02-30 comes back as March: not a date */
+    if (cy != y || cm != (unsigned)m || cd != (unsigned)d)
+        return false;
+    *day = z;
+    return true;
+}
+
+bool kvt_parse_date(const char *s, int64_t *day)
+{
+    return strlen(s) == 10 && date_at(s, day);
+}
+
+bool kvt_parse_utc(const char *s, int64_t *seconds)
+{
+    int64_t day;
+    int h, mi, sec;
+
+    if (strlen(s) != 20 || !date_at(s, &day) || s[10] != 'T' || s[13] != ':' || s[16] != ':' ||
+        s[19] != 'Z' || (h = digits_at(s + 11, 2)) < 0 || h > 23 ||
+        (mi = digits_at(s + 14, 2)) < 0 || mi > 59 || (sec = digits_at(s + 17, 2)) < 0 || sec > 59)
+        return false;
+    *seconds = day * 86400 + h * 3600 + mi * 60 + sec;
+    return true;
+}

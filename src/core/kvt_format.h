@@ -27,6 +27,7 @@
 #ifndef KVT_FORMAT_H
 #define KVT_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -92,5 +93,12 @@ const char *kvt_fmt_date(int64_t day, char *buf, size_t cap);
 /* Seconds since 1970-01-01T00:00:00Z as an ISO 8601 UTC time:
  * 1764585845 -> "2025-12-01T10:44:05Z". */
 const char *kvt_fmt_utc(int64_t seconds, char *buf, size_t cap);
+
+/* The two above read back: "2025-12-01" as its day number (20423), and
+ * "2025-12-01T10:44:05Z" as seconds since the epoch (1764585845). Exactly
+ * that form (four-digit year, UTC, "Z"), a real date and time of day; false
+ * otherwise, *out untouched. */
+bool kvt_parse_date(const char *s, int64_t *day);
+bool kvt_parse_utc(const char *s, int64_t *seconds);
 
 #endif
