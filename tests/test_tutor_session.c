@@ -365,6 +365,15 @@ static void test_review_queue_and_new_per_day(void **state)
     assert_int_equal(tutor_item_at(s, 0).index, 0);
     assert_int_equal(tutor_item_at(s, 1).index, 1);
     tutor_session_free(s);
+    /* the plan counts the same: per-token due (in slot 0), "bound" new */
+    {
+        struct tutor_review_plan plan;
+        size_t due[1];
+        assert_true(tutor_review_plan(&f->env, due, &plan));
+        assert_int_equal(plan.due, 1);
+        assert_int_equal(plan.fresh, 1);
+        assert_int_equal(due[0], 1);
+    }
 }
 
 static void test_cram_asks_no_rating(void **state)

@@ -29,6 +29,7 @@ struct tutor_session {
     double score_sum;
     unsigned answered, right;
     size_t first_lesson;   /* practice and interview: the lesson */
+    size_t n_due;          /* review: the first n_due items are due, the rest new */
     struct lx_lesson *one; /* tutor_session_one: the lesson, outside any course */
     struct lx_fact facts[3];
     size_t n_facts;
@@ -245,6 +246,7 @@ struct tutor_session *tutor_session_review(const struct tutor_env *env, bool cra
     if (!env->store)
         return s;
     store_each_due(env->store, env->learner_id, s->started_at, !cram, add_scheduled, &q, &err);
+    s->n_due = s->n_items;
     if (!cram && env->new_per_day > 0 && q.ok) {
         /* then up to new_per_day exercises never seen, in course order */
         struct tutor_session seen = {.env = s->env};
@@ -274,6 +276,26 @@ struct tutor_session *tutor_session_review(const struct tutor_env *env, bool cra
         return NULL;
     }
     return s;
+}
+
+bool tutor_review_plan(const struct tutor_env *env, size_t *due_by_slot,
+                       struct tutor_review_plan *out)
+{
+    struct tutor_session *s = tutor_session_review(env, false);
+    size_t slots = lx_course_size(env->course);
+
+    *out = (struct tutor_review_plan){0};
+    if (due_by_slot)
+        memset(due_by_slot, 0, slots * sizeof *due_by_slot);
+    if (!s)
+        return false;
+    out->due = s->n_due;
+    out->fresh = s->n_items - s->n_due;
+    for (size_t i = 0; due_by_slot && i < s->n_due; i++)
+        if (s->items[i].lesson < slots)
+            due_by_slot[s->items[i].lesson]++;
+    tutor_session_free(s);
+    return true;
 }
 
 void tutor_session_free(struct tutor_session *s)

@@ -90,6 +90,16 @@ struct tutor_session *tutor_session_practice(const struct tutor_env *env, size_t
                                              bool followups_only, size_t *waiting);
 struct tutor_session *tutor_session_interview(const struct tutor_env *env, size_t lesson);
 struct tutor_session *tutor_session_review(const struct tutor_env *env, bool cram);
+/* What a review started now would bring, counted by the rule that queues
+ * it, so that what the course map says is due is what review asks: the
+ * due items, then the new ones (up to new_per_day). due_by_slot (may be
+ * NULL; lx_course_size entries) gets the due items of each course slot.
+ * False when out of memory (all counts 0). */
+struct tutor_review_plan {
+    size_t due, fresh;
+};
+bool tutor_review_plan(const struct tutor_env *env, size_t *due_by_slot,
+                       struct tutor_review_plan *out);
 /* One item of one lesson outside any course (kvtutor ask grades through
  * this); env->course is not used. The lesson must outlive the session. */
 struct tutor_session *tutor_session_one(const struct tutor_env *env, struct lx_lesson *l,

@@ -12,6 +12,7 @@
 #include "lx.h"
 #include "lx_course.h"
 #include "store.h"
+#include "tutor_session.h"
 #include "ui.h"
 #include "ui_actions.h"
 
@@ -72,6 +73,8 @@ struct ui_screen ui_map_new(struct ui *ui);
 struct ui_screen ui_reader_new(struct ui *ui, size_t lesson);
 struct ui_screen ui_quiz_new(struct ui *ui, size_t lesson, bool followups_only);
 struct ui_screen ui_review_new(struct ui *ui, bool cram);
+/* What the app's sessions work with: its store, learner, settings, course. */
+struct tutor_env ui_tutor_env(struct ui *ui);
 struct ui_screen ui_interview_new(struct ui *ui, size_t lesson);
 struct ui_screen ui_progress_new(struct ui *ui);
 struct ui_screen ui_settings_new(struct ui *ui);

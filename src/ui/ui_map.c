@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "store_report.h"
 #include "tutor_done.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
@@ -24,8 +23,11 @@ struct row {
 struct map {
     struct row *rows;
     size_t n_rows, selected, first;
-    struct store_stats stats;
-    struct tutor_done *done; /* per course slot, read with the stats */
+    /* what review would bring (tutor_review_plan), the due items per
+     * course slot, and what was answered per slot: read together */
+    struct tutor_review_plan plan;
+    size_t *due;
+    struct tutor_done *done;
     bool have_stats, have_done, searching;
     struct ui_edit search;
 };
@@ -52,12 +54,10 @@ static void build(struct map *m, struct ui *ui)
         m->selected = m->n_rows > 1 ? 1 : 0;
 }
 
-/* The counts change while another screen is open: drop them (freeing what
- * they hold) so the next draw reads them again. */
+/* The counts change while another screen is open: drop them so the next
+ * draw reads them again. */
 static void forget_stats(struct map *m)
 {
-    if (m->have_stats)
-        store_stats_free(&m->stats);
     m->have_stats = false;
     m->have_done = false;
 }
@@ -65,9 +65,13 @@ static void forget_stats(struct map *m)
 static void refresh_stats(struct map *m, struct ui *ui)
 {
     struct store_error err;
+    struct tutor_env env = ui_tutor_env(ui);
     forget_stats(m);
-    m->have_stats = store_stats(ui->opt.store, ui->opt.learner_id, (int64_t)time(NULL), &m->stats,
-                                &err) == KVT_E_OK;
+    free(m->due);
+    /* due as review counts it: the same rule, so "1 due today" here is
+     * the one item review asks first */
+    m->due = calloc(lx_course_size(ui->course) + 1, sizeof *m->due);
+    m->have_stats = m->due && tutor_review_plan(&env, m->due, &m->plan);
     free(m->done);
     m->done = calloc(lx_course_size(ui->course) + 1, sizeof *m->done);
     m->have_done = m->done && tutor_done_counts(ui->opt.store, ui->opt.learner_id, ui->course,
@@ -81,14 +85,6 @@ static struct tutor_done done_of(const struct map *m, size_t slot)
     return m->have_done ? m->done[slot] : (struct tutor_done){0};
 }
 
-static const struct store_lesson_stats *lesson_stats(struct map *m, const char *id)
-{
-    for (size_t i = 0; m->have_stats && i < m->stats.n_lessons; i++)
-        if (strcmp(m->stats.lessons[i].lesson_id, id) == 0)
-            return &m->stats.lessons[i];
-    return NULL;
-}
-
 static unsigned map_context(void *self)
 {
     struct map *m = self;
@@ -99,9 +95,15 @@ static const char *map_title(void *self, struct ui *ui)
 {
     static char t[1200];
     struct map *m = self;
-    (void)ui;
-    snprintf(t, sizeof t, "kvtutor · Course map · %lld due today%s%s",
-             m->have_stats ? (long long)m->stats.due_now : 0LL, m->search.len ? " · matching " : "",
+    char fresh[48] = "";
+    /* the title is drawn before the list: counts read now are its counts */
+    if (!m->have_stats)
+        refresh_stats(m, ui);
+    /* what r brings: the due ones, then the new ones */
+    if (m->have_stats && m->plan.fresh)
+        snprintf(fresh, sizeof fresh, " · %zu new", m->plan.fresh);
+    snprintf(t, sizeof t, "kvtutor · Course map · %zu due today%s%s%s",
+             m->have_stats ? m->plan.due : 0, fresh, m->search.len ? " · matching " : "",
              m->search.buf);
     return t;
 }
@@ -114,7 +116,6 @@ struct cells {
 static void cells_of(struct map *m, struct ui *ui, size_t slot, struct cells *c)
 {
     const struct lx_lesson *l = lx_course_at(ui->course, slot);
-    const struct store_lesson_stats *s = lesson_stats(m, l->id);
     /* numbered among every lesson of the module, whatever the search
      * shows, so the numbers stay put while searching */
     snprintf(c->num, sizeof c->num, "%zu", lx_course_number(ui->course, slot));
@@ -122,7 +123,7 @@ static void cells_of(struct map *m, struct ui *ui, size_t slot, struct cells *c)
     /* exercises only: follow-ups and the question are counted on the
      * line at the foot */
     snprintf(c->done, sizeof c->done, "%zu/%zu done", done_of(m, slot).exercises, l->n_exercises);
-    snprintf(c->due, sizeof c->due, "%lld due", s ? (long long)s->due_now : 0LL);
+    snprintf(c->due, sizeof c->due, "%zu due", m->have_stats ? m->due[slot] : 0);
 }
 
 /* Column widths, from the widest cell of any row (search or not, so the
@@ -363,9 +364,8 @@ static void map_edit_key(void *self, struct ui *ui, int key)
 static void map_destroy(void *self)
 {
     struct map *m = self;
-    if (m->have_stats)
-        store_stats_free(&m->stats);
     free(m->rows);
+    free(m->due);
     free(m->done);
     free(m);
 }

@@ -2,6 +2,7 @@
  * the last two weeks, accuracy per concept, and the mistakes made most. */
 #include "ui_app.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,12 +55,18 @@ static void build(struct progress *p, struct ui *ui, int cols)
     struct concept_ctx cc = {&p->lines, ui->course, cols - 4};
     char line[512], n1[32], n2[32], n3[32], share[32];
     int w = cols - 4;
+    /* due as review counts it, as the course map does (tutor_review_plan) */
+    struct tutor_env env = ui_tutor_env(ui);
+    struct tutor_review_plan plan;
+    size_t *due = calloc(lx_course_size(ui->course) + 1, sizeof *due);
+    bool planned = due && tutor_review_plan(&env, due, &plan);
 
     ui_lines_free(&p->lines);
     p->built_cols = cols;
     if (store_stats(ui->opt.store, ui->opt.learner_id, now, &s, &err) != KVT_E_OK) {
         snprintf(line, sizeof line, "The progress cannot be read: %s", err.detail);
         ui_lines_text(&p->lines, line, w, 0, ui_color(UI_C_WRONG));
+        free(due);
         return;
     }
     snprintf(line, sizeof line, "%s answer%s, %s right · %s exercise%s seen · streak %s day%s",
@@ -70,7 +77,7 @@ static void build(struct progress *p, struct ui *ui, int cols)
              kvt_fmt_int((uint64_t)s.streak_days, n3, sizeof n3), s.streak_days == 1 ? "" : "s");
     ui_lines_text(&p->lines, line, w, 0, A_BOLD);
     snprintf(line, sizeof line, "Due now: %s · within a week: %s · time answering: %s min",
-             kvt_fmt_int((uint64_t)s.due_now, n1, sizeof n1),
+             kvt_fmt_int((uint64_t)(planned ? plan.due : 0), n1, sizeof n1),
              kvt_fmt_int((uint64_t)s.due_week, n2, sizeof n2),
              kvt_fmt_int((uint64_t)(s.seconds / 60.0 + 0.5), n3, sizeof n3));
     ui_lines_text(&p->lines, line, w, 0, A_NORMAL);
@@ -115,16 +122,19 @@ static void build(struct progress *p, struct ui *ui, int cols)
     ui_lines_verbatim(&p->lines, "By lesson", 0, ui_color(UI_C_HEADING) | A_BOLD);
     for (size_t i = 0; i < s.n_lessons; i++) {
         const struct store_lesson_stats *l = &s.lessons[i];
+        size_t slot = SIZE_MAX;
         char n[32];
+        lx_course_find(ui->course, l->lesson_id, &slot);
         /* the lesson by its title; its id only when the course no longer has it */
         snprintf(line, sizeof line, "%s: %s answer%s, %s right, %s due",
                  tutor_lesson_name(ui->course, l->lesson_id),
                  kvt_fmt_int((uint64_t)l->attempts, n, sizeof n), l->attempts == 1 ? "" : "s",
                  kvt_fmt_percent((double)l->correct / (double)l->attempts, share, sizeof share),
-                 kvt_fmt_int((uint64_t)l->due_now, n1, sizeof n1));
+                 kvt_fmt_int(planned && slot != SIZE_MAX ? due[slot] : 0, n1, sizeof n1));
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
     }
     store_stats_free(&s);
+    free(due);
 }
 
 static unsigned progress_context(void *self)

@@ -540,7 +540,7 @@ static const struct ui_screen_ops ops = {
     .destroy = quiz_destroy,
 };
 
-static struct tutor_env env_of(struct ui *ui)
+struct tutor_env ui_tutor_env(struct ui *ui)
 {
     return (struct tutor_env){
         .store = ui->opt.store,
@@ -566,7 +566,7 @@ static struct ui_screen start(struct ui *ui, struct tutor_session *s)
 
 struct ui_screen ui_quiz_new(struct ui *ui, size_t lesson, bool followups_only)
 {
-    struct tutor_env env = env_of(ui);
+    struct tutor_env env = ui_tutor_env(ui);
     size_t waiting = 0;
     struct tutor_session *s = tutor_session_practice(&env, lesson, followups_only, &waiting);
 
@@ -580,12 +580,12 @@ struct ui_screen ui_quiz_new(struct ui *ui, size_t lesson, bool followups_only)
 
 struct ui_screen ui_interview_new(struct ui *ui, size_t lesson)
 {
-    struct tutor_env env = env_of(ui);
+    struct tutor_env env = ui_tutor_env(ui);
     return start(ui, tutor_session_interview(&env, lesson));
 }
 
 struct ui_screen ui_review_new(struct ui *ui, bool cram)
 {
-    struct tutor_env env = env_of(ui);
+    struct tutor_env env = ui_tutor_env(ui);
     return start(ui, tutor_session_review(&env, cram));
 }
