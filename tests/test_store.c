@@ -485,6 +485,38 @@ static void test_lesson_changes(void **state)
     assert_int_equal(sql_int(path_of("sync.db"), "SELECT count(*) FROM attempt"), 1);
 }
 
+/* A misconception found in an answer in words is kept as a diagnosis, as a
+ * numeric slip is, and counted among the mistakes made most by its own id:
+ * two follow-up answers with the same misconception, one numeric slip. */
+static void test_misconception_diagnoses(void **state)
+{
+    (void)state;
+    struct store *st = open_ok(path_of("mis.db"));
+    struct store_error err;
+    struct fsrs_params p;
+    struct store_stats s;
+    int64_t learner;
+
+    fsrs_default_params(&p);
+    assert_int_equal(store_learner(st, "ann", T0, &learner, &err), KVT_E_OK);
+    for (int i = 0; i < 3; i++) {
+        struct store_attempt a =
+            attempt(learner, "kv-cache", i < 2 ? "followup-1" : "per-token", 1, T0 + 3600 + i);
+        if (i < 2)
+            a.has_value = false, a.unit = NULL, a.answer = "Raise max_num_seqs";
+        a.diagnosis = i < 2 ? "misconception-ba9fb442" : "no-kv-pair";
+        assert_int_equal(store_record_attempt(st, &a, &p, NULL, &err), KVT_E_OK);
+    }
+    assert_int_equal(store_stats(st, learner, T0 + 9000, &s, &err), KVT_E_OK);
+    assert_int_equal(s.n_weakest, 2);
+    assert_string_equal(s.weakest[0].diagnosis, "misconception-ba9fb442");
+    assert_int_equal(s.weakest[0].count, 2);
+    assert_string_equal(s.weakest[1].diagnosis, "no-kv-pair");
+    assert_int_equal(s.weakest[1].count, 1);
+    store_stats_free(&s);
+    store_close(st);
+}
+
 static void test_reset_and_stats(void **state)
 {
     (void)state;
@@ -725,6 +757,7 @@ int main(void)
         cmocka_unit_test(test_cram_and_duplicates),
         cmocka_unit_test(test_lesson_changes),
         cmocka_unit_test(test_reset_and_stats),
+        cmocka_unit_test(test_misconception_diagnoses),
         cmocka_unit_test(test_sigkill_loses_nothing_acknowledged),
         cmocka_unit_test(test_two_writers),
         cmocka_unit_test(test_read_only_file),

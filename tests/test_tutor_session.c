@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "store_report.h"
+#include "tutor_names.h"
 #include "tmp_dir.h"
 #include "tutor_session.h"
 #include "tutor_sync.h"
@@ -49,7 +50,9 @@ static const char lesson_fmt[] =
     "  worked = \"2 * 28 * 4 * 128 * 2 = 57,344 B\",\n"
     "  followups = { followup { question = \"How would you halve it?\",\n"
     "    answer = \"Store the cache in fp8.\",\n"
-    "    points = { point { \"fp8 cache\", accept = {\"fp8\"} } } } },\n"
+    "    points = { point { \"fp8 cache\", accept = {\"fp8\"} } },\n"
+    "    misconceptions = { misconception { about = {\"PagedAttention\"},\n"
+    "      said = {\"compresses\"}, why = \"it stores the same bytes; it wastes less\" } } } },\n"
     "  exercises = {\n"
     "    numeric { id = \"per-token\", prompt = \"%s\", expected = %s, unit = \"B\",\n"
     "              hints = { \"2 x layers x KV heads x head_dim x bytes\" } },\n"
@@ -231,6 +234,34 @@ static void test_practice_records_and_rates(void **state)
     assert_true(found && done);
     assert_int_equal(attempts(f).rated, 3);
     assert_true(review_of(f, "followup-1", &r));
+    tutor_session_free(s);
+}
+
+/* A misconception in an answer in words is recorded as the attempt's
+ * diagnosis, as a numeric slip is, and named by what it is about and its
+ * correction up to the first clause. */
+static void test_misconception_recorded(void **state)
+{
+    struct fx *f = *state;
+    struct store_error err;
+    struct store_stats st;
+    char name[256];
+    struct tutor_session *s = tutor_session_practice(&f->env, 0, true, NULL);
+
+    assert_int_equal(answer(s, "PagedAttention compresses the cache", 10), TUTOR_GRADED);
+    assert_true(tutor_attempt(s)->diagnosed);
+    assert_int_equal(strncmp(tutor_attempt(s)->record.diagnosis, "misconception-", 14), 0);
+    assert_int_equal(tutor_next(s, &err), KVT_E_OK);
+    tutor_session_free(s);
+    assert_int_equal(store_stats(f->st, f->learner, wall_now, &st, &err), KVT_E_OK);
+    assert_int_equal(st.n_weakest, 1);
+    assert_string_equal(tutor_diagnosis_name(f->course, st.weakest[0].diagnosis, name, sizeof name),
+                        "misconception about PagedAttention: it stores the same bytes");
+    store_stats_free(&st);
+    /* a numeric slip still by its own id: 28,672 B is half of 57,344 */
+    s = tutor_session_practice(&f->env, 0, false, NULL);
+    assert_int_equal(answer(s, "28672 B", 10), TUTOR_GRADED);
+    assert_string_equal(tutor_attempt(s)->record.diagnosis, "no-kv-pair");
     tutor_session_free(s);
 }
 
@@ -527,6 +558,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_practice_records_and_rates, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_misconception_recorded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unreadable_is_not_an_answer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hinted_right_is_at_most_hard, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retry_after_answer_is_practice, setup, teardown),

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "store_report.h"
+#include "tutor_names.h"
 #include "tutor_sync.h"
 
 #define MAX_TIMES 64
@@ -459,7 +460,22 @@ enum tutor_answered tutor_answer(struct tutor_session *s, const char *typed,
     s->shown = true;
     a->seconds = mono(s) - s->item_began;
     right = a->grade.verdict == KV_CORRECT;
-    a->diagnosed = numeric && a->grade.num.mistake != KV_MISTAKE_NONE;
+    a->diagnosed = false;
+    a->diagnosis[0] = '\0';
+    if (numeric && a->grade.num.mistake != KV_MISTAKE_NONE) {
+        a->diagnosed = true;
+        snprintf(a->diagnosis, sizeof a->diagnosis, "%s", kv_mistake_id(a->grade.num.mistake));
+    } else if (!numeric && a->grade.text.n_found > 0) {
+        /* a misconception in an answer in words is a mistake made too: the
+         * first one found, by the id its claim gives it */
+        struct tutor_parts t;
+        tutor_item_parts(l, a->item, &t);
+        for (size_t m = 0; m < t.n_mis && m < KV_MAX_MISCONCEPTIONS && !a->diagnosed; m++)
+            if (a->grade.text.found[m]) {
+                a->diagnosed = true;
+                tutor_misconception_id(&t.mis[m], a->diagnosis, sizeof a->diagnosis);
+            }
+    }
     if (s->answered < MAX_TIMES)
         s->times[s->answered] = a->seconds;
     s->answered++;
@@ -481,7 +497,7 @@ enum tutor_answered tutor_answer(struct tutor_session *s, const char *typed,
         .answer = a->answer,
         .verdict = tutor_verdict_name(a->grade.verdict),
         .score = a->grade.score,
-        .diagnosis = a->diagnosed ? kv_mistake_id(a->grade.num.mistake) : NULL,
+        .diagnosis = a->diagnosed ? a->diagnosis : NULL,
         .hinted = a->hints > 0,
         .rating = 0,
         .seconds = a->seconds,

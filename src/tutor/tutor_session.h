@@ -126,10 +126,11 @@ struct tutor_attempt {
     bool practice;                /* recorded without a rating (cram, a retry, reviewed today) */
     char answer[KV_TEXT_MAX + 1]; /* as typed: answers are graded whole up to 16 KiB */
     struct lx_grade grade;
-    bool diagnosed; /* a wrong number traced to a known mistake */
-    double seconds; /* time taken */
-    int rating;     /* 1..4 suggested then chosen; 0 when none is asked */
-    int max_rating; /* the highest the learner may choose */
+    bool diagnosed;     /* a wrong number traced to a known mistake, or a misconception found */
+    char diagnosis[32]; /* what is recorded for it (kv_mistake_id, tutor_misconception_id) */
+    double seconds;     /* time taken */
+    int rating;         /* 1..4 suggested then chosen; 0 when none is asked */
+    int max_rating;     /* the highest the learner may choose */
     bool saved, rated;
     struct store_attempt record;
 };

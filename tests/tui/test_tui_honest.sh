@@ -72,6 +72,19 @@ if screen | grep -qF "follow-up 1 of 5" && screen | grep -qF "Rating:"; then
 else
   bad "f on a graded follow-up does not go on as Enter does"
 fi
+
+# --- a misconception in words is a mistake made, kept and named ---
+# (01-kv-cache.lua, follow-up 2: "shrinks the cache" said of PagedAttention;
+# its correction "PagedAttention changes where the cache lives, not its size: ...")
+tm send-keys -t app Enter
+check "Enter goes on to the next follow-up" "practice · follow-up 2 of 5"
+tm send-keys -t app "PagedAttention shrinks the cache" Enter
+check "the misconception is shown" "✗ \"PagedAttention shrinks the cache\""
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+tm send-keys -t app p
+check "progress lists it among the mistakes, by name" "1 × misconception about PagedAttention: PagedAttention changes where"
+if screen | grep -qF "misconception-"; then bad "no misconception id on the progress screen"; else ok "no misconception id on the progress screen"; fi
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 
