@@ -227,7 +227,8 @@ static void test_draw_is_a_struct(void **state)
     assert_int_equal(lx_draw(l, 1, 7, &d, err, sizeof err), KVT_E_OK);
     /* 8192 x 0.5 */
     assert_true(d.value == 4096);
-    assert_string_equal(d.prompt, "qwen2.5-7b at 8192 tokens?");
+    /* a drawn count reads grouped in the prompt; its text stays as drawn */
+    assert_string_equal(d.prompt, "qwen2.5-7b at 8,192 tokens?");
     /* in name order, each with its text and number */
     assert_int_equal(d.n_params, 3);
     assert_string_equal(d.params[0].name, "model");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kv_presets.h"
+#include "kvt_format.h"
 #include "kvt_template.h"
 #include "lx_priv.h"
 
@@ -134,7 +135,8 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
     const struct lx_exercise *e;
     struct kvt_var vars[LX_MAX_PARAMS + 1];
     struct call_args a = {.draw = out};
-    char measured[48] = ""; /* shown as the probe screen shows it: one decimal */
+    char measured[48] = "";                           /* as the probe screen shows it */
+    char shown[LX_MAX_PARAMS][LX_MAX_PARAM_TEXT + 1]; /* a drawn number as people read it */
     size_t nv = 0;
     lua_State *L = l->priv->L;
 
@@ -166,7 +168,13 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
     for (size_t i = 0; i < e->n_params; i++) {
         struct lx_drawn *d = &out->params[out->n_params++];
         draw_param(&e->params[i], i, seed, d);
-        vars[nv++] = (struct kvt_var){d->name, d->text};
+        /* the prompt groups a drawn count ("32,768 tokens"); d->text stays
+         * as drawn, for the fingerprints and the JSON */
+        if (isnan(d->num))
+            snprintf(shown[i], sizeof shown[i], "%s", d->text);
+        else
+            kvt_fmt_number(d->num, 6, shown[i], sizeof shown[i]);
+        vars[nv++] = (struct kvt_var){d->name, shown[i]};
         if (strcmp(d->name, "model") == 0)
             snprintf(out->model, sizeof out->model, "%s", d->text);
         if (strcmp(d->name, "kv_dtype") == 0)
@@ -174,7 +182,7 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
     }
     out->diag = diag_model(out->model, out->kv_dtype);
     if (a.fact) {
-        snprintf(measured, sizeof measured, "%.1f", a.fact->value);
+        kvt_fmt_rate(a.fact->value, measured, sizeof measured); /* "8.3", "1,008" */
         vars[nv++] = (struct kvt_var){e->measured, measured};
     }
     if (!kvt_template_fill(e->prompt, vars, nv, out->prompt, sizeof out->prompt)) {
