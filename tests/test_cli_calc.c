@@ -120,10 +120,19 @@ static void test_human_figures_read_well(void **state)
         /* Llama-3.1-70B on 4 H100s: 70,553,706,496 x 2 B / 4 = 35,276,853,248 B = 32.85 GiB */
         {"calc --model llama-3.1-70b --gpu h100 --tp 4",
          "70.55B params × 16 bits / 4 GPUs          = 32.9 GiB"},
-        /* 4 x 989 TFLOP/s = 3,956, grouped */
-        {"calc --model llama-3.1-70b --gpu h100 --tp 4", "compute: 3,956 TFLOP/s"},
+        /* TP 4: the four GPUs decode each token together, so every decode
+         * line takes all four, and says so: 4 x 989 TFLOP/s, 4 x 3,352 GB/s;
+         * 3,956e12 / (2 x 70.55e9) = 28,035 tok/s */
+        {"calc --model llama-3.1-70b --gpu h100 --tp 4",
+         "TP 4: the 4 GPUs' bandwidth and FLOP/s together"},
+        {"calc --model llama-3.1-70b --gpu h100 --tp 4",
+         "compute: 4 × 989 TFLOP/s ÷ (2 × active parameters)   = 28,035 tok/s"},
+        /* the batch where compute overtakes memory is named with the same figure */
+        {"calc --model llama-3.1-70b --gpu h100 --tp 4", "at 0 tokens (4 × 989 TFLOP/s)\n"},
         /* 70.55 GB x 2 B = 141.11 GB read a step: "141 GB" */
-        {"calc --model llama-3.1-70b --gpu h100 --tp 4", "13,408 GB/s ÷ 141 GB "},
+        {"calc --model llama-3.1-70b --gpu h100 --tp 4", "4 × 3,352 GB/s ÷ 141 GB "},
+        /* one GPU: its own figures, no "1 ×" */
+        {"calc --model qwen2.5-7b --gpu h100", "compute: 989 TFLOP/s ÷ (2 × active parameters)"},
         {"calc --model llama-3.1-70b --gpu h100 --tp 4 --pp 2", "/ 8 GPUs"},
         /* 69,532 blocks / 2,048 a sequence = 33.951: vLLM prints "33.95x" */
         {"calc --model qwen2.5-7b --gpu h100 --max-model-len 32768", "= max concurrency 33.95x\n"},

@@ -297,10 +297,21 @@ static void capacity(FILE *out, const struct kv_result *r)
     }
 }
 
+/* A per-GPU figure for the whole tensor-parallel group, which decodes each
+ * token together: "3,352" on one GPU, "4 × 3,352" on four (TP 4). */
+static const char *per_group(const struct kv_result *r, const char *one_gpu, char *buf, size_t cap)
+{
+    if (r->deploy.tp > 1)
+        snprintf(buf, cap, "%u %s %s", r->deploy.tp, cli_glyphs()->times, one_gpu);
+    else
+        snprintf(buf, cap, "%s", one_gpu);
+    return buf;
+}
+
 static void decode_line(FILE *out, const struct kv_result *r, uint64_t batch, uint64_t context)
 {
     const struct cli_glyphs *g = cli_glyphs();
-    char left[200], right[64], n_batch[32], n_ctx[32], n_bw[32], n_gb[32], n_tps[32];
+    char left[200], right[64], n_batch[32], n_ctx[32], n_bw[32], n_gb[32], n_tps[32], bw[64];
     double tps, bytes = (double)r->active_weight_bytes +
                         (double)batch * (double)kv_calc_kv_read_bytes(r, context);
 
@@ -308,8 +319,8 @@ static void decode_line(FILE *out, const struct kv_result *r, uint64_t batch, ui
         return;
     snprintf(left, sizeof left, "batch %s at %s tokens: %s GB/s %s %s GB",
              kvt_fmt_int(batch, n_batch, sizeof n_batch), kvt_fmt_int(context, n_ctx, sizeof n_ctx),
-             kvt_fmt_rate(r->deploy.bandwidth_gbps * r->deploy.tp, n_bw, sizeof n_bw), g->divide,
-             kvt_fmt_amount(bytes / 1e9, n_gb, sizeof n_gb));
+             per_group(r, kvt_fmt_rate(r->deploy.bandwidth_gbps, n_bw, sizeof n_bw), bw, sizeof bw),
+             g->divide, kvt_fmt_amount(bytes / 1e9, n_gb, sizeof n_gb));
     snprintf(right, sizeof right, "%s tok/s", kvt_fmt_rate(tps, n_tps, sizeof n_tps));
     line(out, left, right);
 }
@@ -318,11 +329,16 @@ static void decode(FILE *out, const struct kv_result *r)
 {
     const struct cli_glyphs *g = cli_glyphs();
     const struct kv_deploy *d = &r->deploy;
-    char n1[32], n2[32], n3[32];
+    char n1[32], n2[32], n3[32], flops[64];
 
     fputs("\nDecode ceiling (memory: every step reads the active weights and the KV;\n"
           "  compute: 2 FLOPs per active parameter per token; the lower one holds)\n",
           out);
+    if (d->tp > 1)
+        fprintf(out,
+                "  TP %u: the %u GPUs' bandwidth and FLOP/s together, as they decode each token\n",
+                d->tp, d->tp);
+    per_group(r, kvt_fmt_amount(d->tflops, n3, sizeof n3), flops, sizeof flops);
     if (!r->has_decode) {
         /* name only what is missing: a preset has its parameters */
         bool no_params = r->active_weight_bytes == 0;
@@ -338,9 +354,8 @@ static void decode(FILE *out, const struct kv_result *r)
         decode_line(out, r, d->batch, r->max_model_len);
     if (r->has_compute) {
         char left[200], right[64];
-        snprintf(left, sizeof left, "compute: %s TFLOP/s %s %s",
-                 kvt_fmt_amount(d->tflops * d->tp, n1, sizeof n1), g->divide,
-                 "(2 × active parameters)");
+        snprintf(left, sizeof left, "compute: %s TFLOP/s %s (2 %s active parameters)", flops,
+                 g->divide, g->times);
         snprintf(right, sizeof right, "%s tok/s",
                  kvt_fmt_rate(r->decode_tokens_per_s_compute, n2, sizeof n2));
         line(out, left, right);
@@ -373,7 +388,7 @@ static void decode(FILE *out, const struct kv_result *r)
     if (r->compute_bound_ever)
         fprintf(out, "  it turns compute-bound from batch %s at %s tokens (%s TFLOP/s)\n",
                 kvt_fmt_int(r->compute_bound_batch, n1, sizeof n1),
-                kvt_fmt_int(d->context, n2, sizeof n2), kvt_fmt_amount(d->tflops, n3, sizeof n3));
+                kvt_fmt_int(d->context, n2, sizeof n2), flops);
     else
         fputs("  KV reads grow as fast as the FLOPs, so it never turns compute-bound\n", out);
 }
