@@ -349,10 +349,22 @@ static void test_bad_input_one_line_exit_2(void **state)
          {"--pp-partition 20,20,21", "len(partitions)=3 does not match pp_size=4", NULL}},
         {"calc --model deepseek-v3 --pp 3 --pp-partition 20,20,20",
          {"--pp-partition 20,20,20", "sum(partitions)=60 does not match num_hidden_layers=61"}},
+        /* each fault named by the item at fault */
         {"calc --model deepseek-v3 --pp 2 --pp-partition 30,a",
-         {"--pp-partition 30,a", "Invalid partition string", NULL}},
+         {"--pp-partition 30,a", "\"a\" is not a whole number", "Invalid partition string"}},
         {"calc --model deepseek-v3 --pp 2 --pp-partition 30,,31",
-         {"--pp-partition 30,,31", "Invalid partition string", NULL}},
+         {"--pp-partition 30,,31", "stage 2 is empty", "Invalid partition string"}},
+        /* a number past 2^20 layers (KV_MAX_DIM, 1,048,576) is named with the
+         * limit, not called "not a list" */
+        {"calc --model deepseek-v3 --pp 2 --pp-partition 30,4000000000",
+         {"4000000000 layers in stage 2: at most 1,048,576", NULL}},
+        {"calc --model deepseek-v3 --pp 2 --pp-partition 30,99999999999999999999999",
+         {"99999999999999999999999 layers in stage 2: at most 1,048,576", NULL}},
+        /* 65 stages, one past KV_MAX_PP_STAGES */
+        {"calc --model deepseek-v3 --pp 2 --pp-partition "
+         "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,"
+         "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1",
+         {"lists more than 64 stages", NULL}},
         {"calc --model gemma-3-27b --pp 2 --pp-partition 31,31",
          {"--pp-partition 31,31", "sliding-window layers", NULL}},
         {"calc --model qwen2.5-7b --foo", {"--foo", "unknown flag", NULL}},

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kvt_format.h"
+
 enum flag_id {
     F_MODEL,
     F_CONFIG,
@@ -308,31 +310,50 @@ static const char *parse_memory_bytes(const char *text, uint64_t *out)
 
 /* --pp-partition as vLLM reads VLLM_PP_LAYER_PARTITION (vllm/distributed/
  * utils.py, get_pp_indices): whole numbers separated by commas, blanks around
- * each allowed; the count and the sum are kv_calc's to check. */
-static const char *parse_partition(const char *text, struct kv_deploy *d)
+ * each allowed; the count and the sum are kv_calc's to check. NULL, or why
+ * not in why (one fault, named with the item at fault). */
+static const char *parse_partition(const char *text, struct kv_deploy *d, char *why, size_t cap)
 {
     const char *p = text;
+    char limit[32];
 
     d->pp_partition_n = 0;
     for (;;) {
-        char buf[24];
         size_t n = strcspn(p, ",");
         const char *s = p, *e = p + n;
-        uint64_t v;
+        uint64_t v = 0;
+        bool digits = true;
         while (s < e && (*s == ' ' || *s == '\t'))
             s++;
         while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
             e--;
-        if (e == s || (size_t)(e - s) >= sizeof buf)
-            return "is not a list of layer counts separated by commas (vLLM: Invalid partition "
-                   "string)";
-        memcpy(buf, s, (size_t)(e - s));
-        buf[e - s] = '\0';
-        if (cli_parse_uint(buf, KV_MAX_DIM, true, &v) != NULL)
-            return "is not a list of layer counts separated by commas (vLLM: Invalid partition "
-                   "string)";
-        if (d->pp_partition_n == KV_MAX_PP_STAGES)
-            return "lists more stages than kvtutor takes (64)";
+        if (e == s) {
+            snprintf(why, cap, "stage %u is empty (vLLM: Invalid partition string)",
+                     d->pp_partition_n + 1);
+            return why;
+        }
+        for (const char *c = s; c < e; c++) {
+            digits = digits && *c >= '0' && *c <= '9';
+            if (digits && v <= KV_MAX_DIM)
+                v = v * 10 + (uint64_t)(*c - '0');
+        }
+        if (!digits) {
+            snprintf(why, cap,
+                     "\"%.*s\" is not a whole number of layers (vLLM: Invalid partition string)",
+                     (int)(e - s > 40 ? 40 : e - s), s);
+            return why;
+        }
+        if (v > KV_MAX_DIM) {
+            snprintf(why, cap, "%.*s%s layers in stage %u: at most %s",
+                     (int)(e - s > 40 ? 40 : e - s), s, e - s > 40 ? "..." : "",
+                     d->pp_partition_n + 1, kvt_fmt_int(KV_MAX_DIM, limit, sizeof limit));
+            return why;
+        }
+        if (d->pp_partition_n == KV_MAX_PP_STAGES) {
+            snprintf(why, cap, "lists more than %u stages, the most kvtutor takes",
+                     KV_MAX_PP_STAGES);
+            return why;
+        }
         d->pp_partition[d->pp_partition_n++] = (uint32_t)v;
         if (p[n] == '\0')
             return NULL;
@@ -354,6 +375,7 @@ static int parse_engine(const struct cli_args *a, struct kv_deploy *d)
         enum kv_mamba_mode m;
     } modes[] = {{"none", KV_MAMBA_NONE}, {"align", KV_MAMBA_ALIGN}, {"all", KV_MAMBA_ALL}};
     const char *why;
+    char reason[200];
     size_t i;
 
     if (a->given[F_SPEC_METHOD]) {
@@ -374,7 +396,8 @@ static int parse_engine(const struct cli_args *a, struct kv_deploy *d)
                                a->text[F_MAMBA_CACHE_MODE]);
         d->mamba_mode = modes[i].m;
     }
-    if (a->given[F_PP_PARTITION] && (why = parse_partition(a->text[F_PP_PARTITION], d)) != NULL)
+    if (a->given[F_PP_PARTITION] &&
+        (why = parse_partition(a->text[F_PP_PARTITION], d, reason, sizeof reason)) != NULL)
         return usage_error("--pp-partition %s: %s", a->text[F_PP_PARTITION], why);
     if (a->given[F_BACKEND] && !kv_backend_parse(a->text[F_BACKEND], &d->backend))
         return usage_error("--attention-backend %s: not one kvtutor sizes (%s)", a->text[F_BACKEND],
