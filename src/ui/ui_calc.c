@@ -289,6 +289,56 @@ fail:
     free(ex);
 }
 
+/* text wrapped to `width` columns from row y, later rows indented by
+ * `hang`; returns the rows used. */
+static int put_wrapped(int y, int x, int width, int hang, const char *text, attr_t attr)
+{
+    char part[1200];
+    size_t len = strlen(text), pos = 0, next;
+    int n = 0;
+
+    while (pos < len) {
+        int w = n ? width - hang : width;
+        size_t take = kvt_wrap_line(text + pos, len - pos, w, &next);
+        if (take == 0)
+            break;
+        snprintf(part, sizeof part, "%.*s", (int)take, text + pos);
+        ui_put(y + n, n ? x + hang : x, w, part, attr);
+        n++;
+        pos += next;
+    }
+    return n;
+}
+
+/* Items joined by `sep`, as many to a row as fit in `width`, the rows after
+ * the first indented by 2: a row breaks between items, never inside one.
+ * Returns the rows used. */
+static int put_items(int y, int x, int width, const char *const *items, size_t n, const char *sep,
+                     attr_t attr)
+{
+    char row[1200] = "";
+    int rows = 0, sep_w = (int)kvt_text_width(sep, strlen(sep));
+
+    for (size_t i = 0; i < n; i++) {
+        int used = (int)kvt_text_width(row, strlen(row));
+        int w = (int)kvt_text_width(items[i], strlen(items[i]));
+        int room = rows ? width - 2 : width;
+        if (row[0] && used + sep_w + w > room) {
+            ui_put(y + rows, rows ? x + 2 : x, room, row, attr);
+            rows++;
+            row[0] = '\0';
+        }
+        if (row[0])
+            strncat(row, sep, sizeof row - strlen(row) - 1);
+        strncat(row, items[i], sizeof row - strlen(row) - 1);
+    }
+    if (row[0]) {
+        ui_put(y + rows, rows ? x + 2 : x, rows ? width - 2 : width, row, attr);
+        rows++;
+    }
+    return rows;
+}
+
 static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
 {
     struct calc *c = self;
@@ -296,22 +346,36 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     const struct kv_gpu_preset *g = &kv_gpu_presets(&n)[c->gpu];
     struct kv_result r;
     enum kv_field bad;
-    char line[1200], a1[32], a2[32], a3[32], a4[32], a5[32];
+    char line[1200], a1[32], a2[32], a3[32], a4[32], a5[32], util[32];
     int y = top + 1;
     (void)ui;
 
     snprintf(line, sizeof line, "Model  %s", model_name(c));
-    ui_put(y++, 2, cols - 4, line, A_BOLD);
+    /* the model's KV a token beside its name, where the row has room for it */
+    if (run(c, c->seq, &r, &bad) == KVT_E_OK) {
+        const char *items[2] = {line, a5};
+        snprintf(a5, sizeof a5, "(KV %s a token)",
+                 kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
+        y += put_items(y, 2, cols - 4, items, 2, "  ", A_BOLD);
+    } else {
+        ui_put(y++, 2, cols - 4, line, A_BOLD);
+    }
     snprintf(line, sizeof line, "GPU    %s: %s GiB, %s GB/s", g->name,
              kvt_fmt_number(g->memory_gib, 1, a1, sizeof a1),
              kvt_fmt_number(g->peak_gbps, 1, a2, sizeof a2));
     ui_put(y++, 2, cols - 4, line, A_BOLD);
-    snprintf(line, sizeof line,
-             "context %s tokens · batch %s · KV %s · weights %s · util %.2f · TP %u",
-             kvt_fmt_int(c->seq, a1, sizeof a1), kvt_fmt_int(c->batch, a4, sizeof a4),
-             kv_dtype_name(kv_types[c->kv]), kv_dtype_name(weight_types[c->weights]),
-             c->util_pct / 100.0, c->tp);
-    ui_put(y++, 2, cols - 4, line, A_NORMAL);
+    {
+        char ctx[48], batch[48], kv[48], wt[48], ut[48], tp[24];
+        const char *items[6] = {ctx, batch, kv, wt, ut, tp};
+        kvt_fmt_fixed(c->util_pct / 100.0, 2, util, sizeof util); /* as vLLM's flag: 0.92 */
+        snprintf(ut, sizeof ut, "util %s", util);
+        snprintf(ctx, sizeof ctx, "context %s tokens", kvt_fmt_int(c->seq, a1, sizeof a1));
+        snprintf(batch, sizeof batch, "batch %s", kvt_fmt_int(c->batch, a4, sizeof a4));
+        snprintf(kv, sizeof kv, "KV %s", kv_dtype_name(kv_types[c->kv]));
+        snprintf(wt, sizeof wt, "weights %s", kv_dtype_name(weight_types[c->weights]));
+        snprintf(tp, sizeof tp, "TP %u", c->tp);
+        y += put_items(y, 2, cols - 4, items, 6, " · ", A_NORMAL);
+    }
     y++;
     if (c->typing) {
         ui_put(y, 2, 20,
@@ -336,7 +400,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     if (run(c, c->seq, &r, &bad) != KVT_E_OK) {
         snprintf(line, sizeof line, "This combination cannot be laid out: %s (%s).",
                  kvt_strerror(KVT_E_TP_KV_HEADS), kv_field_name(bad));
-        ui_put(y, 2, cols - 4, line, ui_color(UI_C_WRONG));
+        put_wrapped(y, 2, cols - 4, 0, line, ui_color(UI_C_WRONG));
         return;
     }
     {
@@ -348,25 +412,35 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
             parts[0] = 1;
         ui_put(y++, 2, cols - 4, "Memory on one GPU", ui_color(UI_C_HEADING) | A_BOLD);
         bar(y++, 2, cols - 4, parts, attrs, 4);
-        /* the KV budget as vLLM logs "Available KV cache memory" */
-        snprintf(line, sizeof line, "█ weights %s · ░ reserve (1 - util) %s · ▓ KV budget %s",
-                 kvt_fmt_bytes(w, a1, sizeof a1), kvt_fmt_bytes(reserve, a2, sizeof a2),
-                 kvt_fmt_gib_vllm(kv, a3, sizeof a3));
-        ui_put(y++, 2, cols - 4, line, A_NORMAL);
+        if (r.reason == KV_REASON_WEIGHTS_DONT_FIT)
+            /* no budget to show: what one GPU may use, and the weights past it */
+            snprintf(line, sizeof line, "█ weights %s%s · usable %s (%s GiB × %s)",
+                     kvt_fmt_bytes(w, a1, sizeof a1), r.overhead_bytes ? " and overhead" : "",
+                     kvt_fmt_bytes((double)r.usable_bytes, a2, sizeof a2),
+                     kvt_fmt_number(g->memory_gib, 2, a3, sizeof a3), util);
+        else
+            /* the KV budget as vLLM logs "Available KV cache memory" */
+            snprintf(line, sizeof line, "█ weights %s · ░ reserve (1 - util) %s · ▓ KV budget %s",
+                     kvt_fmt_bytes(w, a1, sizeof a1), kvt_fmt_bytes(reserve, a2, sizeof a2),
+                     kvt_fmt_gib_vllm(kv, a3, sizeof a3));
+        y += put_wrapped(y, 2, cols - 4, 2, line, A_NORMAL);
     }
     y++;
     if (r.reason == KV_REASON_WEIGHTS_DONT_FIT) {
-        ui_put(y++, 2, cols - 4, "The weights do not fit: no room at all for the KV cache.",
-               ui_color(UI_C_WRONG) | A_BOLD);
+        double over = (double)r.weights_bytes + (double)r.overhead_bytes - (double)r.usable_bytes;
+        snprintf(line, sizeof line,
+                 "The weights do not fit: %s over what one GPU may use, so no KV cache and no "
+                 "concurrency. Try w (smaller weights), t (TP) or g (a larger GPU).",
+                 kvt_fmt_bytes(over, a1, sizeof a1));
+        y += put_wrapped(y, 2, cols - 4, 0, line, ui_color(UI_C_WRONG) | A_BOLD);
     } else {
         kvt_fmt_int(c->seq, a1, sizeof a1);
         /* vLLM's figure as it logs it: "4.50x" */
-        snprintf(line, sizeof line, "Max concurrency at %s tokens: %s  →  %s  (KV %s a token)", a1,
+        snprintf(line, sizeof line, "Max concurrency at %s tokens: %s  →  %s", a1,
                  kvt_fmt_concurrency_vllm(r.max_concurrency, a4, sizeof a4),
                  kvt_fmt_count(r.max_concurrent_seqs, "whole sequence", "whole sequences", a2,
-                               sizeof a2),
-                 kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
-        ui_put(y++, 2, cols - 4, line, ui_color(UI_C_RIGHT) | A_BOLD);
+                               sizeof a2));
+        y += put_wrapped(y, 2, cols - 4, 2, line, ui_color(UI_C_RIGHT) | A_BOLD);
     }
     if (r.has_decode) {
         /* core's ceiling: the lower of the memory and the compute one, none
@@ -399,8 +473,15 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                  r.deploy.block_size, kvt_fmt_int(r.layer_token_bytes, a1, sizeof a1),
                  r.tensors_per_gpu, kvt_fmt_bytes((double)r.block_set_bytes, a2, sizeof a2));
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
-        snprintf(line, sizeof line, "budget     %s GiB × %.2f − %s weights = %s",
-                 kvt_fmt_real(g->memory_gib, 2, a1, sizeof a1), c->util_pct / 100.0,
+        if (r.reason == KV_REASON_WEIGHTS_DONT_FIT) {
+            snprintf(line, sizeof line, "budget     %s GiB × %s − %s weights < 0: none",
+                     kvt_fmt_real(g->memory_gib, 2, a1, sizeof a1), util,
+                     kvt_fmt_bytes((double)r.weights_bytes, a2, sizeof a2));
+            ui_put(y++, 2, cols - 4, line, A_NORMAL);
+            return;
+        }
+        snprintf(line, sizeof line, "budget     %s GiB × %s − %s weights = %s",
+                 kvt_fmt_real(g->memory_gib, 2, a1, sizeof a1), util,
                  kvt_fmt_bytes((double)r.weights_bytes, a2, sizeof a2),
                  kvt_fmt_gib_vllm((double)r.kv_budget_bytes, a3, sizeof a3));
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
@@ -412,6 +493,8 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         ui_put(y++, 2, cols - 4, line, A_NORMAL);
         return;
     }
+    if (r.reason == KV_REASON_WEIGHTS_DONT_FIT)
+        return; /* no concurrency at any length: no chart of zeros */
     /* the chart: concurrency against context length, 1k to 128k */
     ui_put(y++, 2, cols - 4, "Max concurrency against context length",
            ui_color(UI_C_HEADING) | A_BOLD);

@@ -46,4 +46,40 @@ wait_for "Course map" >/dev/null
 tm send-keys -t app Q
 check "the app quits" "EXIT=0"
 
+# --- the playground at 80 columns, the smallest terminal the app takes ---
+TUI_SIZE=80x24
+start_shell
+run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app '='
+wait_for "Calculator playground" >/dev/null
+# Qwen2.5-7B on an RTX 4090: 24 GiB x 0.92 = 23,708,219,883 B usable, less
+# 7,615,616,512 x 2 B of weights = 8,476,986,859 B of KV; a block is 16 x 2 x
+# 4 x 128 x 2 B x 28 layers = 917,504 B: 9,239 blocks; 8,192 tokens are 512
+# blocks: 9,239 / 512 = 18.045, which vLLM prints "18.04x"
+check "vLLM's concurrency, two decimals and an x, whole at 80 columns" \
+  "Max concurrency at 8,192 tokens: 18.04x  →  18 whole sequences"
+check "the KV a token beside the model, whole" "Qwen/Qwen2.5-7B-Instruct  (KV 56 KiB a token)"
+check "the GPU's bandwidth grouped" "GPU    RTX 4090: 24 GiB, 1,008 GB/s"
+check "the chart's last row is on the screen" "128k"
+# four doublings of the context (131,072) and eight of the batch (256): the
+# settings row is 2 + 78 columns, so TP moves to a row of its own, whole
+tm send-keys -t app c c c c b b b b b b b b
+check "a long settings row breaks between items" "context 131,072 tokens · batch 256 · KV auto · weights auto · util 0.92"
+if screen | grep -qE '^    TP 1 *$'; then ok "TP on the next row, whole"; else bad "TP on the next row, whole"; fi
+tm send-keys -t app C C C C B B B B B B B B
+# Qwen2.5-14B: 14,770,033,664 x 2 B = 29,540,067,328 B of weights (27.5 GiB)
+# against 23,708,219,883 B usable: 5,831,847,445 B = 5.43 GiB too many
+tm send-keys -t app m
+check "weights that do not fit say by how much" "The weights do not fit: 5.43 GiB over what one GPU may use"
+check "what one GPU may use, not a budget" "█ weights 27.5 GiB · usable 22.1 GiB (24 GiB × 0.92)"
+if screen | grep -qE 'KV budget|Max concurrency|0\.00'; then bad "no budget, no concurrency, no zeros"; else ok "no budget, no concurrency, no zeros"; fi
+tm send-keys -t app a
+check "the arithmetic says there is no budget" "budget     24 GiB × 0.92 − 27.5 GiB weights < 0: none"
+if screen | grep -qE 'blocks .*→'; then bad "no blocks line without a budget"; else ok "no blocks line without a budget"; fi
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+tm send-keys -t app Q
+check "the app quits from the playground's map" "EXIT=0"
+
 report tui_numbers
