@@ -326,6 +326,23 @@ static void test_human_output(void **state)
                               "0.5\nRead as: 21\n") ||
                 strstr(r.out, "within +/-0.5\nRead as: 21\n"));
     run_free(&r);
+    /* 58.11 GiB / 2 MiB = 29,752 blocks x 16 = 476,032 tokens / 8,192 =
+     * 58.109375, within 0.01: shown to the third decimal, not the sixth */
+    argv[2] = "sizing-deployment";
+    argv[3] = "log-concurrency";
+    argv[4] = "58.11";
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    if (!strstr(r.out, "Expected: 58.109 x, within "))
+        fail_msg("%s", r.out);
+    run_free(&r);
+    /* 0.2% of 315,228 x 16 / 8,192 = 615.68 is 1.2314: "615.7", "1.23" */
+    argv[2] = "tensor-parallel-kv";
+    argv[4] = "615";
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    if (!strstr(r.out, "Expected: 615.7 x, within 0.2% (") || !strstr(r.out, "1.23 x)\n"))
+        fail_msg("%s", r.out);
+    run_free(&r);
+    argv[2] = "kv-cache";
     /* 2% of 0.4375 GiB = 0.00875 GiB */
     argv[3] = "per-sequence-8k";
     argv[4] = "0.5 GiB";

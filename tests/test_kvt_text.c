@@ -270,6 +270,25 @@ static void test_counts_and_dates(void **state)
     assert_string_equal(kvt_fmt_utc(-1, buf, sizeof buf), "1969-12-31T23:59:59Z");
 }
 
+/* A value as precise as its tolerance: the decimals that show the
+ * tolerance to two significant digits. */
+static void test_near_its_tolerance(void **state)
+{
+    (void)state;
+    char buf[64];
+    /* 476,032 / 8,192 = 58.109375 within 0.01: 3 decimals */
+    assert_string_equal(kvt_fmt_near(58.109375, 0.01, buf, sizeof buf), "58.109");
+    /* 0.2% of 615.679688 = 1.2314: 1 decimal */
+    assert_string_equal(kvt_fmt_near(615.679688, 1.231359, buf, sizeof buf), "615.7");
+    /* 2% of 0.4375 = 0.00875: 4 decimals, the value is exact at them */
+    assert_string_equal(kvt_fmt_near(0.4375, 0.00875, buf, sizeof buf), "0.4375");
+    /* 1% of 57,344 = 573.44: none, grouped */
+    assert_string_equal(kvt_fmt_near(57344, 573.44, buf, sizeof buf), "57,344");
+    assert_string_equal(kvt_fmt_near(1234.5678, 0.05, buf, sizeof buf), "1,234.568");
+    assert_string_equal(kvt_fmt_near(7, 0.05, buf, sizeof buf), "7");
+    assert_string_equal(kvt_fmt_near(0.123456789, 0, buf, sizeof buf), "0.123457");
+}
+
 /* Dates and times read back from the text above (the days as worked out
  * there); anything but that exact form, or a day that does not exist, is
  * refused. */
@@ -385,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_format_rules_in_every_locale),
         cmocka_unit_test(test_counts_and_dates),
         cmocka_unit_test(test_dates_read_back),
+        cmocka_unit_test(test_near_its_tolerance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -221,8 +221,10 @@ static void print_numeric(const struct lx_exercise *e, const struct outcome *o)
     /* " GiB", or nothing for a plain count: no stray space before the comma */
     const char *sp = e->unit && e->unit[0] ? " " : "", *unit = sp[0] ? e->unit : "";
     char n1[64], n2[64], n3[64];
-    kvt_fmt_number(o->g.spec.expected, 6, n1, sizeof n1);
-    kvt_fmt_number(o->g.num.allowed, 6, n3, sizeof n3);
+    /* the expected value as precise as its tolerance makes sense of
+     * (58.109 within ±0.01, not 58.109375), the tolerance by its size */
+    kvt_fmt_near(o->g.spec.expected, o->g.num.allowed, n1, sizeof n1);
+    kvt_fmt_amount(o->g.num.allowed, n3, sizeof n3);
     /* the sign binds to its number, as in "±0.5" */
     if (e->relative)
         printf("Expected: %s%s%s, within %s%% (%s%s%s%s)\n", n1, sp, unit,

@@ -90,6 +90,23 @@ const char *kvt_fmt_number(double v, int decimals, char *buf, size_t cap)
     return kvt_fmt_real(v, decimals, buf, cap);
 }
 
+const char *kvt_fmt_near(double v, double tolerance, char *buf, size_t cap)
+{
+    int d = 6;
+    char num[64], whole[64];
+
+    if (isfinite(tolerance) && tolerance > 0)
+        d = 1 - (int)floor(log10(tolerance));
+    d = d < 0 ? 0 : d > 12 ? 12 : d;
+    kvt_fmt_real(v, d, num, sizeof num);
+    /* the whole part grouped, as kvt_fmt_number groups a whole value */
+    if (!strchr(num, '.'))
+        return kvt_fmt_number(strtod(num, NULL), 0, buf, cap);
+    kvt_fmt_fixed(v, (int)strlen(strchr(num, '.') + 1), whole, sizeof whole);
+    snprintf(buf, cap, "%s", whole);
+    return buf;
+}
+
 /* The decimals that give `v` about three significant digits. */
 static int amount_decimals(double v)
 {
