@@ -159,6 +159,41 @@ static void test_human_figures_read_well(void **state)
     }
 }
 
+/* The human output fits 80 columns: a long result goes on under itself,
+ * the settings and notes wrap between words. */
+static void test_human_output_fits_80_columns(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "calc --model qwen2.5-7b --gpu h100",
+        "calc --model deepseek-v3 --gpu h200 --tp 8",
+        "calc --model gemma-3-27b --gpu a100 --max-model-len 131072",
+        "calc --model qwen3-30b-a3b --gpu rtx4090 --batch 64 --context 4096",
+        "calc --model llama-3.1-405b --gpu a100-40gb --tp 4 --pp 2",
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        struct run_result r = kvtutor(cmds[i]);
+        size_t width = 0, line = 1;
+        assert_int_equal(r.status, 0);
+        for (const unsigned char *p = (const unsigned char *)r.out; *p; p++) {
+            if (*p == '\n') {
+                width = 0;
+                line++;
+            } else if ((*p & 0xC0) != 0x80 && ++width > 80) {
+                fail_msg("kvtutor %s: line %zu is past 80 columns:\n%s", cmds[i], line, r.out);
+            }
+        }
+        run_free(&r);
+    }
+    /* a result too long for its column goes on under it, whole:
+     * 59.41 GiB / 896 KiB = 69,532 blocks x 16 = 1,112,512 tokens */
+    struct run_result r = kvtutor("calc --model qwen2.5-7b --gpu h100");
+    if (!strstr(r.out, "= 69,532 blocks\n" /* then the tokens under it */) ||
+        !strstr(r.out, "  (1,112,512 tokens)\n"))
+        fail_msg("%s", r.out);
+    run_free(&r);
+}
+
 /* JSON reals are the shortest text that reads back as the same double:
  * jansson's default %.17g writes 0.92 as 0.92000000000000004. */
 static void test_json_without_float_noise(void **state)
@@ -663,6 +698,7 @@ int main(void)
         cmocka_unit_test(test_seed_example_human),
         cmocka_unit_test(test_decode_ceiling_hand_arithmetic),
         cmocka_unit_test(test_human_figures_read_well),
+        cmocka_unit_test(test_human_output_fits_80_columns),
         cmocka_unit_test(test_json_without_float_noise),
         cmocka_unit_test(test_decode_ceiling_is_the_lower),
         cmocka_unit_test(test_weights_do_not_fit_is_a_result),

@@ -5,23 +5,65 @@
 #include "cli_args.h"
 #include "cli_calc.h"
 #include "kv_figures.h"
+#include "kvt_text.h"
 
 #include <jansson.h>
 #include <string.h>
 
-#define COL 52 /* where the "= result" column starts */
+#define COL   52 /* where the "= result" column starts */
+#define WIDTH 80 /* the terminal the output is laid out for */
 
-/* One line of arithmetic: "  left ... = right", left padded by display width. */
-static void line(FILE *out, const char *left, const char *right)
+static size_t text_width(const char *s, size_t len)
 {
     size_t width = 0;
+    for (size_t i = 0; i < len; i++)
+        width += ((unsigned char)s[i] & 0xC0) != 0x80; /* count UTF-8 lead bytes only */
+    return width;
+}
 
-    for (const unsigned char *p = (const unsigned char *)left; *p; p++)
-        width += (*p & 0xC0) != 0x80; /* count UTF-8 lead bytes only */
+/* One line of arithmetic: "  left ... = right", left padded by display width.
+ * A result too long for the row goes on under itself, broken after a comma
+ * or before a parenthesis: "= 2,048 blocks," / "1.75 GiB on this GPU". */
+static void line(FILE *out, const char *left, const char *right)
+{
+    size_t width = text_width(left, strlen(left)), room = WIDTH - (2 + COL + 3), cut = 0;
+
     fprintf(out, "  %s", left);
     for (; width < COL; width++)
         fputc(' ', out);
-    fprintf(out, " = %s\n", right);
+    if (text_width(right, strlen(right)) > room)
+        for (const char *p = right + 1; *p; p++) {
+            /* after ", " or before " (": never inside a grouped number */
+            size_t at = (size_t)(p - right) + (*p == ',');
+            if (((p[0] == ',' && p[1] == ' ') || (p[0] == ' ' && p[1] == '(')) &&
+                text_width(right, at) <= room)
+                cut = at;
+        }
+    if (cut == 0) {
+        fprintf(out, " = %s\n", right);
+        return;
+    }
+    fprintf(out, " = %.*s\n%*s%s\n", (int)cut, right, 2 + COL + 3, "",
+            right + cut + (right[cut] == ' '));
+}
+
+/* Text wrapped to WIDTH after `indent` spaces and a label; later lines hang
+ * under the text, past the label. */
+static void wrapped(FILE *out, int indent, const char *label, const char *text)
+{
+    size_t len = strlen(text), pos = 0, next;
+    int hang = indent + (int)text_width(label, strlen(label));
+    bool first = true;
+
+    while (pos < len) {
+        size_t n = kvt_wrap_line(text + pos, len - pos, WIDTH - 2 - hang, &next);
+        if (n == 0)
+            break;
+        fprintf(out, "%*s%s%.*s\n", first ? indent : hang, "", first ? label : "", (int)n,
+                text + pos);
+        first = false;
+        pos += next;
+    }
 }
 
 static const char *model_name(const struct calc_view *v, char *buf, size_t cap)
@@ -40,24 +82,43 @@ static const char *model_name(const struct calc_view *v, char *buf, size_t cap)
 static void header(FILE *out, const struct calc_view *v)
 {
     const struct kv_result *r = &v->r;
-    char name[200];
+    char name[200], text[600], items[5][160];
+    size_t n = 0, used = 0;
 
     fprintf(out, "%s\n", model_name(v, name, sizeof name));
-    fprintf(out, "  weights %s, KV cache %s%s", kv_dtype_name(r->weights_dtype),
-            kv_dtype_name(r->kv_dtype),
-            r->model.dtype == r->kv_dtype ? " (auto: the model's dtype)" : "");
+    /* the settings, broken between items where they pass the row */
+    snprintf(items[n++], sizeof items[0], "weights %s", kv_dtype_name(r->weights_dtype));
+    snprintf(items[n++], sizeof items[0], "KV cache %s%s", kv_dtype_name(r->kv_dtype),
+             r->model.dtype == r->kv_dtype ? " (auto: the model's dtype)" : "");
     if (v->gpu)
-        fprintf(out, ", on %s", v->gpu->name);
-    fprintf(out, ", TP %u, PP %u; vLLM %s rules\n", r->deploy.tp, r->deploy.pp, r->vllm_version);
+        snprintf(items[n++], sizeof items[0], "on %s", v->gpu->name);
+    snprintf(items[n++], sizeof items[0], "TP %u, PP %u", r->deploy.tp, r->deploy.pp);
+    snprintf(items[n++], sizeof items[0], "vLLM %s rules", r->vllm_version);
+    for (size_t i = 0; i < n; i++) {
+        const char *sep = i == 0 ? "  " : i == n - 1 ? "; " : ", ";
+        size_t w = text_width(items[i], strlen(items[i]));
+        if (i > 0 && used + 1 + w > WIDTH - 2) {
+            fprintf(out, "%c\n  ", sep[0]);
+            used = 2;
+        } else {
+            fputs(sep, out);
+            used += 2;
+        }
+        fputs(items[i], out);
+        used += w;
+    }
+    fputc('\n', out);
     for (size_t i = 0; i < r->rules.n_notes; i++)
-        fprintf(out, "  note: %s\n", r->rules.notes[i].text);
+        wrapped(out, 2, "note: ", r->rules.notes[i].text);
     if (v->config.inert_window)
-        fputs("  note: sliding_window is set but use_sliding_window is false: every layer is "
-              "full attention\n",
-              out);
-    if (v->config.quant_unknown)
-        fprintf(out, "  note: quantization \"%s\" is not modelled; weights counted at %s\n",
-                v->config.quant_method, kv_dtype_name(r->weights_dtype));
+        wrapped(out, 2, "note: ",
+                "sliding_window is set but use_sliding_window is false: every layer is full "
+                "attention");
+    if (v->config.quant_unknown) {
+        snprintf(text, sizeof text, "quantization \"%s\" is not modelled; weights counted at %s",
+                 v->config.quant_method, kv_dtype_name(r->weights_dtype));
+        wrapped(out, 2, "note: ", text);
+    }
 }
 
 static void per_token(FILE *out, const struct kv_result *r)
@@ -136,15 +197,19 @@ static void grouping(FILE *out, const struct kv_result *r)
                     kvt_fmt_int(r->model.sliding_window, w, sizeof w));
         return;
     }
-    fprintf(out,
-            "  hybrid: %u sliding layers (window %s) + %u full; vLLM groups them %u at a time:\n"
-            "  %u full group%s + %u sliding group%s",
-            r->sliding_layers, kvt_fmt_int(r->model.sliding_window, w, sizeof w), r->full_layers,
-            r->group_size, r->full_groups, r->full_groups == 1 ? "" : "s", r->sliding_groups,
-            r->sliding_groups == 1 ? "" : "s");
-    if (r->padding_layers)
-        fprintf(out, " (%u padding layer%s)", r->padding_layers, r->padding_layers == 1 ? "" : "s");
-    fputc('\n', out);
+    {
+        char text[400], pad[64] = "";
+        if (r->padding_layers)
+            snprintf(pad, sizeof pad, " (%u padding layer%s)", r->padding_layers,
+                     r->padding_layers == 1 ? "" : "s");
+        snprintf(text, sizeof text,
+                 "hybrid: %u sliding layers (window %s) + %u full; vLLM groups them %u at a "
+                 "time: %u full group%s + %u sliding group%s%s",
+                 r->sliding_layers, kvt_fmt_int(r->model.sliding_window, w, sizeof w),
+                 r->full_layers, r->group_size, r->full_groups, r->full_groups == 1 ? "" : "s",
+                 r->sliding_groups, r->sliding_groups == 1 ? "" : "s", pad);
+        wrapped(out, 2, "", text);
+    }
 }
 
 static void per_request(FILE *out, const struct kv_result *r)
