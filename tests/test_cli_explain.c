@@ -227,6 +227,9 @@ static void test_human_output(void **state)
     (void)state;
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "vLLM 0.19.0 log: meta-llama/Llama-3.1-8B-Instruct"));
+    /* the settings fit 80 columns, broken only after an item's comma */
+    assert_non_null(strstr(r.out, "Read from the log: max_model_len 8,192, TP 1, PP 1, "
+                                  "kv_cache_dtype auto,\n                   prefix caching on\n"));
     /* the figures as vLLM prints them: two decimals and an x */
     assert_non_null(strstr(r.out, "line 9  Maximum concurrency for 8,192 tokens per request: "
                                   "58.11x\n  logged 58.11x, computed 58.11x"));

@@ -177,12 +177,16 @@ static void changes(FILE *out, const char *text)
     }
 }
 
-static void print_settings(FILE *out, const struct vllm_log *log)
+/* The log's settings, wrapped to 78 columns under their label. */
+static void print_settings(FILE *to, const struct vllm_log *log)
 {
     const struct vllm_args *a = &log->args;
-    char b1[32], s[64];
+    char b1[32], s[64], *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
 
-    fputs("Read from the log:", out);
+    if (!out)
+        return;
     if (a->max_model_len)
         fprintf(out, " max_model_len %s,", kvt_fmt_int(a->max_model_len, b1, sizeof b1));
     if (a->gpu_memory_utilization > 0)
@@ -202,14 +206,35 @@ static void print_settings(FILE *out, const struct vllm_log *log)
     if (a->attention_backend[0])
         fprintf(out, ", attention backend %s", kvt_safe(a->attention_backend, s, sizeof s));
     if (a->num_gpu_blocks_override)
-        fprintf(out, ", num_gpu_blocks_override %llu",
-                (unsigned long long)a->num_gpu_blocks_override);
+        fprintf(out, ", num_gpu_blocks_override %s",
+                kvt_fmt_int(a->num_gpu_blocks_override, b1, sizeof b1));
     if (a->spec)
         fprintf(out, ", speculative decoding %s",
                 a->spec_method[0] ? kvt_safe(a->spec_method, s, sizeof s) : "(draft model)");
     if (a->spec_tokens)
         fprintf(out, " (%u tokens)", a->spec_tokens);
-    fputs("\n", out);
+    if (fclose(out) == 0 && text) {
+        /* packed into rows of 78 columns, broken only after an item's comma */
+        const char *label = "Read from the log: ", *p = text + (text[0] == ' ');
+        size_t hang = strlen(label), used = hang;
+        fputs(label, to);
+        while (*p) {
+            const char *comma = strstr(p, ", ");
+            size_t n = comma ? (size_t)(comma - p) + 1 : strlen(p);
+            if (used > hang && used + 1 + kvt_text_width(p, n) > 78) {
+                fprintf(to, "\n%*s", (int)hang, "");
+                used = hang;
+            } else if (used > hang) {
+                fputc(' ', to);
+                used++;
+            }
+            fprintf(to, "%.*s", (int)n, p);
+            used += kvt_text_width(p, n);
+            p += comma ? n + 1 : n;
+        }
+        fputc('\n', to);
+    }
+    free(text);
 }
 
 static void print_human(FILE *out, const char *text, const struct vllm_log *log,
