@@ -178,6 +178,23 @@ static void test_newer_model_kinds(void **state)
         {"vllm-logs/v0.13.0-h09-deepseek-v3.2.log", "configs/deepseek-v3.2.config.json", -1},
     };
     (void)state;
+    {
+        /* the explanation writes the block as a count, grouped like every
+         * other count (the log's own line says 2096): 2,096 tokens x 2 (K, V)
+         * x 2 KV heads x 256 dims x 1 B (fp8) = 2,146,304 B a page */
+        json_t *j = explain_json("vllm-logs/v0.24.0-h01-qwen3.6-35b-a3b.log",
+                                 "configs/qwen3.5-35b-a3b.config.json");
+        const char *why = json_string_value(json_object_get(line_of(j, "kv_tokens", 0), "why"));
+        if (!strstr(why, "a page is 2,096 tokens"))
+            fail_msg("%s", why);
+        /* a request of 131,072 tokens: 131,072 / 2,096 = 62.5, so 63 blocks
+         * in the attention group, and 2 in each of the 3 state groups (align
+         * mode): 69, and 299 / 69 = 4.33x as logged */
+        why = json_string_value(json_object_get(line_of(j, "concurrency", 0), "why"));
+        if (!strstr(why, "ceil(131,072 / 2,096) = 63"))
+            fail_msg("%s", why);
+        json_decref(j);
+    }
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         json_t *j = explain_json(rows[r].log, rows[r].config);
         json_t *c = line_of(j, "concurrency", 0);

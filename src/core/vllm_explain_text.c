@@ -13,27 +13,30 @@
 void explain_how_blocks(const struct explain_ctx *c, const struct kv_result *r, double gib,
                         char *how, size_t cap)
 {
-    char a1[32], a2[32], a3[32];
+    char a1[32], a2[32], a3[32], bs[32];
     const char *x = c->x;
 
+    /* a count like any other: "2,096 tokens" (the log's own line says 2096) */
+    kvt_fmt_int(r->deploy.block_size, bs, sizeof bs);
+
     if (r->mla)
-        explain_addf(how, cap, "a page is %u tokens %s (%u + %u) latent %s %u B = %s a layer",
-                     r->deploy.block_size, x, r->model.mla_rank, r->model.mla_rope_dim, x,
-                     r->kv_elem_bytes, kvt_fmt_bytes((double)r->page_bytes, a1, sizeof a1));
+        explain_addf(how, cap, "a page is %s tokens %s (%u + %u) latent %s %u B = %s a layer", bs,
+                     x, r->model.mla_rank, r->model.mla_rope_dim, x, r->kv_elem_bytes,
+                     kvt_fmt_bytes((double)r->page_bytes, a1, sizeof a1));
     else if (r->kv_elem_bytes == 0) /* nvfp4, per-token-head: a head's bytes, not dims x B */
-        explain_addf(
-            how, cap,
-            "a page is %u tokens %s 2 (K, V) %s %u KV head%s %s %llu B a head of %u "
-            "dims (%s) = %s a layer",
-            r->deploy.block_size, x, x, r->kv_heads_per_gpu, r->kv_heads_per_gpu == 1 ? "" : "s", x,
-            (unsigned long long)kv_dtype_head_bytes(r->kv_dtype, r->head_dim), r->head_dim,
-            kv_dtype_name(r->kv_dtype), kvt_fmt_bytes((double)r->page_bytes, a1, sizeof a1));
+        explain_addf(how, cap,
+                     "a page is %s tokens %s 2 (K, V) %s %u KV head%s %s %llu B a head of %u "
+                     "dims (%s) = %s a layer",
+                     bs, x, x, r->kv_heads_per_gpu, r->kv_heads_per_gpu == 1 ? "" : "s", x,
+                     (unsigned long long)kv_dtype_head_bytes(r->kv_dtype, r->head_dim), r->head_dim,
+                     kv_dtype_name(r->kv_dtype),
+                     kvt_fmt_bytes((double)r->page_bytes, a1, sizeof a1));
     else
         explain_addf(
             how, cap,
-            "a page is %u tokens %s 2 (K, V) %s %u KV head%s %s %u dims %s %u B = %s a layer",
-            r->deploy.block_size, x, x, r->kv_heads_per_gpu, r->kv_heads_per_gpu == 1 ? "" : "s", x,
-            r->head_dim, x, r->kv_elem_bytes, kvt_fmt_bytes((double)r->page_bytes, a1, sizeof a1));
+            "a page is %s tokens %s 2 (K, V) %s %u KV head%s %s %u dims %s %u B = %s a layer", bs,
+            x, x, r->kv_heads_per_gpu, r->kv_heads_per_gpu == 1 ? "" : "s", x, r->head_dim, x,
+            r->kv_elem_bytes, kvt_fmt_bytes((double)r->page_bytes, a1, sizeof a1));
     if (r->deploy.tp > 1 && !r->mla)
         explain_addf(how, cap,
                      r->replicated ? " (TP %u: each GPU keeps a copy of one head)"
@@ -68,20 +71,20 @@ void explain_how_blocks(const struct explain_ctx *c, const struct kv_result *r, 
 void explain_how_request(const struct explain_ctx *c, const struct kv_result *r, uint64_t len,
                          char *how, size_t cap)
 {
-    char a1[32], a2[32], a3[32], a4[32];
-    uint32_t bs = r->deploy.block_size;
+    char a1[32], a2[32], a3[32], a4[32], bs[32];
 
     explain_fint(len, a1, sizeof a1);
+    explain_fint(r->deploy.block_size, bs, sizeof bs); /* "/ 2,096", grouped as a count */
     explain_addf(how, cap, "; a request of %s tokens needs %s blocks: ", a1,
                  explain_fint(r->blocks_per_request, a2, sizeof a2));
     if (r->full_groups > 0)
-        explain_addf(how, cap, "%u full group%s %s ceil(%s / %u) = %s", r->full_groups,
+        explain_addf(how, cap, "%u full group%s %s ceil(%s / %s) = %s", r->full_groups,
                      r->full_groups == 1 ? "" : "s", c->x, a1, bs,
                      explain_fint(r->blocks_full_per_group, a3, sizeof a3));
     if (r->sliding_groups > 0)
         explain_addf(
             how, cap,
-            "%s%u sliding group%s %s (ceil(min(%s - 1 + %s scheduled tokens, %s) / %u) + 1) = %s",
+            "%s%u sliding group%s %s (ceil(min(%s - 1 + %s scheduled tokens, %s) / %s) + 1) = %s",
             r->full_groups > 0 ? ", and " : "", r->sliding_groups,
             r->sliding_groups == 1 ? "" : "s", c->x,
             explain_fint(r->model.sliding_window, a3, sizeof a3),
