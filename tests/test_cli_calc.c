@@ -170,6 +170,8 @@ static void test_human_output_fits_80_columns(void **state)
         "calc --model gemma-3-27b --gpu a100 --max-model-len 131072",
         "calc --model qwen3-30b-a3b --gpu rtx4090 --batch 64 --context 4096",
         "calc --model llama-3.1-405b --gpu a100-40gb --tp 4 --pp 2",
+        "calc --model qwen3.6-35b-a3b --gpu h100 --kv-dtype fp8",
+        "calc --model deepseek-v3.2 --gpu h200 --tp 8 --dcp 2",
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         struct run_result r = kvtutor(cmds[i]);
@@ -566,6 +568,22 @@ static void test_engine_flags(void **state)
         assert_int_equal(jint(j, "state_bytes_per_request"), 48 * 3207168ll);
         assert_string_equal(json_string_value(json_object_get(j, "mamba_cache_mode")), "none");
         json_decref(j);
+    }
+    /* the block vLLM grows to is written as a count, grouped like the rest:
+     * Qwen3.6-35B-A3B with an fp8 cache, row h01 (vllm-logs-2x-public.tsv),
+     * whose log says "Setting attention block size to 2096 tokens" */
+    {
+        char args[512];
+        const char *dir = getenv("KVT_FIXTURES");
+        snprintf(args, sizeof args,
+                 "calc --config %s/configs/qwen3.5-35b-a3b.config.json --kv-dtype fp8 "
+                 "--seq 131072 --gpu-mem-gib 80",
+                 dir ? dir : "fixtures");
+        struct run_result r = kvtutor(args);
+        assert_int_equal(r.status, 0);
+        if (!strstr(r.out, "2,096 tokens to hold it") || !strstr(r.out, "vLLM page: 2,096 tokens"))
+            fail_msg("%s", r.out);
+        run_free(&r);
     }
 }
 

@@ -29,6 +29,11 @@ static void line(FILE *out, const char *left, const char *right)
     size_t width = text_width(left, strlen(left)), room = WIDTH - (2 + COL + 3), cut = 0;
 
     fprintf(out, "  %s", left);
+    if (width > COL && 2 + width + 3 + text_width(right, strlen(right)) > WIDTH) {
+        /* a long left side: the result goes on the next line, in its column */
+        fputs("\n  ", out);
+        width = 0;
+    }
     for (; width < COL; width++)
         fputc(' ', out);
     if (text_width(right, strlen(right)) > room)
@@ -168,15 +173,18 @@ static void per_token(FILE *out, const struct kv_result *r)
 
 static void grouping(FILE *out, const struct kv_result *r)
 {
-    char w[32], b1[32];
+    char w[32], b1[32], b2[32];
 
     if (r->state_layers > 0) {
-        if (r->attention_block_size > 0)
-            fprintf(out,
-                    "  one layer's state is %s on this GPU: the attention block grows to %u "
-                    "tokens to hold it\n",
-                    kvt_fmt_bytes((double)r->state_layer_bytes, b1, sizeof b1),
-                    r->attention_block_size);
+        if (r->attention_block_size > 0) {
+            char text[160];
+            snprintf(text, sizeof text,
+                     "one layer's state is %s on this GPU: the attention block grows to %s "
+                     "tokens to hold it",
+                     kvt_fmt_bytes((double)r->state_layer_bytes, b1, sizeof b1),
+                     kvt_fmt_int(r->attention_block_size, b2, sizeof b2));
+            wrapped(out, 2, "", text);
+        }
         fprintf(out,
                 "  hybrid: %u attention + %u recurrent layers; vLLM groups them %u at a time:\n"
                 "  %u attention group%s + %u state group%s",
@@ -239,17 +247,19 @@ static void per_request(FILE *out, const struct kv_result *r)
         line(out, left, right);
     }
     grouping(out, r);
-    snprintf(left, sizeof left, "vLLM page: %u tokens %s %s", d->block_size, g->times,
+    char bs[32]; /* a count, grouped: "2,096 tokens" */
+    kvt_fmt_int(d->block_size, bs, sizeof bs);
+    snprintf(left, sizeof left, "vLLM page: %s tokens %s %s", bs, g->times,
              kvt_fmt_bytes((double)r->layer_token_bytes, b1, sizeof b1));
     line(out, left, kvt_fmt_bytes((double)r->page_bytes, b2, sizeof b2));
     snprintf(left, sizeof left, "one block id: %s %s %u %s", b2, g->times, r->tensors_per_gpu,
              r->hybrid ? "layer slots" : (d->pp > 1 ? "layers on this stage" : "layers"));
     line(out, left, kvt_fmt_bytes((double)r->block_set_bytes, b1, sizeof b1));
     if (!r->hybrid && r->sliding_groups > 0)
-        snprintf(left, sizeof left, "blocks per sequence: ceil(min(W-1+%s, %s) / %u) + 1",
-                 kvt_fmt_int(d->max_num_batched_tokens, n2, sizeof n2), n1, d->block_size);
+        snprintf(left, sizeof left, "blocks per sequence: ceil(min(W-1+%s, %s) / %s) + 1",
+                 kvt_fmt_int(d->max_num_batched_tokens, n2, sizeof n2), n1, bs);
     else if (!r->hybrid)
-        snprintf(left, sizeof left, "blocks per sequence: ceil(%s / %u)", n1, d->block_size);
+        snprintf(left, sizeof left, "blocks per sequence: ceil(%s / %s)", n1, bs);
     else if (r->state_groups > 0)
         snprintf(left, sizeof left, "blocks per sequence: %u %s %s + %u %s %s (%s)",
                  r->full_groups + r->sliding_groups, g->times,
