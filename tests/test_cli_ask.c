@@ -332,14 +332,24 @@ static void test_human_output(void **state)
     argv[3] = "log-concurrency";
     argv[4] = "58.11";
     assert_int_equal(run_cmd(argv, NULL, &r), 0);
-    if (!strstr(r.out, "Expected: 58.109 x, within "))
+    /* "x" against its number, as vLLM writes "58.11x" */
+    if (!strstr(r.out, "Expected: 58.109x, within ") || !strstr(r.out, "Read as: 58.11x\n"))
         fail_msg("%s", r.out);
     run_free(&r);
     /* 0.2% of 315,228 x 16 / 8,192 = 615.68 is 1.2314: "615.7", "1.23" */
     argv[2] = "tensor-parallel-kv";
     argv[4] = "615";
     assert_int_equal(run_cmd(argv, NULL, &r), 0);
-    if (!strstr(r.out, "Expected: 615.7 x, within 0.2% (") || !strstr(r.out, "1.23 x)\n"))
+    if (!strstr(r.out, "Expected: 615.7x, within 0.2% (") || !strstr(r.out, "1.23x)\n"))
+        fail_msg("%s", r.out);
+    run_free(&r);
+    /* 1 - 2,000 / 32,768 = 93.9% of the reservation empty (04-paged-attention.lua,
+     * within 0.5 points): "%" against its number */
+    argv[2] = "paged-attention";
+    argv[3] = "empty-share";
+    argv[4] = "93.9";
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    if (!strstr(r.out, "Expected: 93.9%, within ") || !strstr(r.out, "0.5%\nRead as: 93.9%\n"))
         fail_msg("%s", r.out);
     run_free(&r);
     argv[2] = "kv-cache";

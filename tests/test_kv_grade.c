@@ -87,6 +87,8 @@ static void test_read_as(void **state)
     (void)state;
     struct kv_numeric ex = {0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0};
     struct kv_numeric count = {22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0};
+    struct kv_numeric pct = {93.9, kv_unit_find("%"), 0.5, false, KV_REL_NONE, {0}, 0, 0};
+    struct kv_numeric ratio = {7, kv_unit_find("x"), 0.01, true, KV_REL_NONE, {0}, 0, 0};
     const struct {
         const struct kv_numeric *ex;
         const char *unit, *typed, *want;
@@ -103,6 +105,11 @@ static void test_read_as(void **state)
         {&ex, "GiB", "7/16", "0.4375 GiB"},
         {&count, "", "21", "21"},
         {&count, "", "1024", "1,024"},
+        /* "%" and "x" are written against their number, as "93.9%", "7x" */
+        {&pct, "%", "93.9", "93.9%"},
+        {&pct, "%", "93.9 %", "93.9%"},
+        {&ratio, "x", "7", "7x"},
+        {&ratio, "x", "7 x", "7x"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct kv_numeric_result r;

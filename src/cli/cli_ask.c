@@ -17,6 +17,7 @@
 
 #include "kv_calc.h"
 #include "kv_grade.h"
+#include "kv_units.h"
 #include "kvt_text.h"
 #include "lx_course.h"
 #include "tutor_item.h"
@@ -218,8 +219,9 @@ static void print_text(const struct tutor_parts *t, const struct kv_text_result 
 static void print_numeric(const struct lx_exercise *e, const struct outcome *o)
 {
     const struct cli_glyphs *g = cli_glyphs();
-    /* " GiB", or nothing for a plain count: no stray space before the comma */
-    const char *sp = e->unit && e->unit[0] ? " " : "", *unit = sp[0] ? e->unit : "";
+    /* " GiB", or nothing for a plain count (no stray space before the comma)
+     * and for "%" and "x", written against the number */
+    const char *unit = e->unit ? e->unit : "", *sp = kv_unit_gap(unit);
     char n1[64], n2[64], n3[64];
     /* the expected value as precise as its tolerance makes sense of
      * (58.109 within ±0.01, not 58.109375), the tolerance by its size */

@@ -109,8 +109,9 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s,
         for (size_t i = 0; i < s->n_weakest; i++) {
             char name[512];
             tutor_diagnosis_name(course, s->weakest[i].diagnosis, name, sizeof name);
-            printf("    %5s x  %s\n", kvt_fmt_int((uint64_t)s->weakest[i].count, n5, sizeof n5),
-                   kvt_safe(name, f1, sizeof f1));
+            /* the count and its sign together, as "7×" */
+            printf("    %5s%s  %s\n", kvt_fmt_int((uint64_t)s->weakest[i].count, n5, sizeof n5),
+                   cli_glyphs()->times, kvt_safe(name, f1, sizeof f1));
         }
     }
 }

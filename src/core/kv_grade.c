@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kv_units.h"
 #include "kvt_format.h"
 
 static const char *const mistake_ids[] = {
@@ -281,16 +282,16 @@ const char *kv_numeric_read_as(const struct kv_numeric_result *r, const char *un
         snprintf(buf, cap, "nothing");
     } else if (typed && strcmp(typed, unit) != 0 && unit[0]) {
         /* in the unit written, then in the exercise's */
-        snprintf(buf, cap, "%s %s = %s %s", as_typed(a, n1, sizeof n1), typed,
-                 converted(r->parsed, n2, sizeof n2), unit);
+        snprintf(buf, cap, "%s%s%s = %s%s%s", as_typed(a, n1, sizeof n1), kv_unit_gap(typed), typed,
+                 converted(r->parsed, n2, sizeof n2), kv_unit_gap(unit), unit);
     } else if (typed) {
-        snprintf(buf, cap, "%s %s", as_typed(a, n1, sizeof n1), typed);
+        snprintf(buf, cap, "%s%s%s", as_typed(a, n1, sizeof n1), kv_unit_gap(typed), typed);
     } else {
         /* no unit typed: read in the exercise's */
         snprintf(buf, cap, "%s%s%s",
                  a->value == r->parsed ? as_typed(a, n1, sizeof n1)
                                        : converted(r->parsed, n1, sizeof n1),
-                 unit[0] ? " " : "", unit);
+                 kv_unit_gap(unit), unit);
     }
     return buf;
 }

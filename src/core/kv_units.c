@@ -62,6 +62,14 @@ const struct kv_unit *kv_unit_find(const char *name)
     return NULL;
 }
 
+const char *kv_unit_gap(const char *unit)
+{
+    if (!unit || !unit[0] || strcmp(unit, "%") == 0 || strcmp(unit, "x") == 0 ||
+        strcmp(unit, "×") == 0)
+        return "";
+    return " ";
+}
+
 const struct kv_unit *kv_units(size_t *count)
 {
     *count = sizeof units / sizeof units[0];

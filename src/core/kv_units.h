@@ -38,6 +38,11 @@ const struct kv_unit *kv_unit_find(const char *name);
 /* All units, in listing order. */
 const struct kv_unit *kv_units(size_t *count);
 
+/* What goes between a number and its unit when written: nothing for no
+ * unit and for the signs written against the number ("93.9%", "7x", as
+ * vLLM writes "4.50x"), else one space ("56 KiB", "12 tokens"). */
+const char *kv_unit_gap(const char *unit);
+
 /* The dimension's name: "bytes", "bandwidth"... */
 const char *kv_dim_name(enum kv_dim d);
 

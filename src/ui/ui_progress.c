@@ -113,7 +113,7 @@ static void build(struct progress *p, struct ui *ui, int cols)
         ui_lines_text(&p->lines, "none diagnosed yet", w, 2, A_DIM);
     for (size_t i = 0; i < s.n_weakest; i++) {
         char name[200];
-        snprintf(line, sizeof line, "%3s × %s",
+        snprintf(line, sizeof line, "%3s× %s", /* "1× left out ...": the sign on its count */
                  kvt_fmt_int((uint64_t)s.weakest[i].count, n1, sizeof n1),
                  tutor_diagnosis_name(ui->course, s.weakest[i].diagnosis, name, sizeof name));
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);

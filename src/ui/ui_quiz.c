@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "kv_grade.h"
+#include "kv_units.h"
 #include "kvt_format.h"
 #include "kvt_text.h"
 #include "tutor_names.h"
@@ -92,9 +93,13 @@ static void submit(struct quiz *q, struct ui *ui)
 static void add_points(struct ui_lines *b, const struct tutor_parts *t,
                        const struct kv_text_result *r, double score, int width)
 {
-    char line[800];
-    snprintf(line, sizeof line, "Key points covered: %.0f%% (weight %g of %g%s)", score * 100,
-             r->got, r->total, r->n_found ? "; a misconception holds it under a pass" : "");
+    char line[800], share[32], got[32], total[32];
+    /* as kvtutor ask writes it: a share that is not all never reads as 100% */
+    snprintf(line, sizeof line, "Key points covered: %s (weight %s of %s%s)",
+             kvt_fmt_percent(score, share, sizeof share),
+             kvt_fmt_number(r->got, 3, got, sizeof got),
+             kvt_fmt_number(r->total, 3, total, sizeof total),
+             r->n_found ? "; a misconception holds it under a pass" : "");
     ui_lines_text(b, line, width, 2, A_NORMAL);
     for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++) {
         snprintf(line, sizeof line, "%s %s", r->covered[i] ? "✓" : "·", t->points[i].text);
@@ -119,8 +124,9 @@ static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
                           const struct lx_exercise *e, const struct lx_grade *g, int w)
 {
     char line[1200], tol[64], num[48];
-    /* no space where a plain count has no unit; the sign against its number */
-    const char *unit = e->unit ? e->unit : "", *sp = unit[0] ? " " : "";
+    /* no space where a plain count has no unit, nor before "%" or "x"; the
+     * sign against its number */
+    const char *unit = e->unit ? e->unit : "", *sp = kv_unit_gap(unit);
     if (e->relative)
         snprintf(tol, sizeof tol, "within %s%%",
                  kvt_fmt_real(e->tolerance * 100, 3, num, sizeof num));
@@ -286,8 +292,10 @@ static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int c
              sum.answered, mode == TUTOR_CRAM ? "" : " and rating");
     ui_put(y++, 2, cols - 4, line, A_BOLD);
     if (mode == TUTOR_INTERVIEW && sum.answered) {
-        snprintf(line, sizeof line, "Interview score: %.0f%% of the key points, in %d:%02d",
-                 sum.score * 100, (int)sum.seconds / 60, (int)sum.seconds % 60);
+        char share[32];
+        snprintf(line, sizeof line, "Interview score: %s of the key points, in %d:%02d",
+                 kvt_fmt_percent(sum.score, share, sizeof share), (int)sum.seconds / 60,
+                 (int)sum.seconds % 60);
         ui_put(++y, 2, cols - 4, line, A_BOLD);
         for (size_t i = 0; i < sum.n_times && y < top + rows - 3; i++) {
             snprintf(line, sizeof line, "answer %zu: %.0f s", i + 1, sum.times[i]);

@@ -83,7 +83,7 @@ check "the misconception is shown" "✗ \"PagedAttention shrinks the cache\""
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 tm send-keys -t app p
-check "progress lists it among the mistakes, by name" "1 × misconception about PagedAttention: PagedAttention changes where"
+check "progress lists it among the mistakes, by name" "1× misconception about PagedAttention: PagedAttention changes where"
 if screen | grep -qF "misconception-"; then bad "no misconception id on the progress screen"; else ok "no misconception id on the progress screen"; fi
 tm send-keys -t app q
 wait_for "Course map" >/dev/null

@@ -127,7 +127,7 @@ check "the map counts the exercise once" " 1/12 done"
 check "the foot line counts follow-ups apart" "kv-cache · done: 1/12 exercises, 1/5 follow-ups"
 # --- progress names diagnoses and lessons, not their ids ---
 tm send-keys -t app p
-check "a diagnosis is named, not its id" "1 × left out the x2 for K and V"
+check "a diagnosis is named, not its id" "1× left out the x2 for K and V"
 check "a lesson is named by its title (56 KiB twice, 28 KiB, a follow-up)" "The KV cache caps concurrency: 4 answers, 75% right"
 if screen | grep -qF "no-kv-pair"; then bad "no diagnosis id on the progress screen"; else ok "no diagnosis id on the progress screen"; fi
 tm send-keys -t app q

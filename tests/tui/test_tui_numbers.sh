@@ -46,6 +46,57 @@ wait_for "Course map" >/dev/null
 tm send-keys -t app Q
 check "the app quits" "EXIT=0"
 
+# --- signs against their numbers, shares never all or nothing: a lesson
+# with an answer in "x", one in "%", and a follow-up whose key points weigh
+# 100, 100 and 1 ---
+mkdir -p "$work/fmt"
+cat > "$work/fmt/fmt.lua" <<'LUA'
+return lesson {
+  id = "fmt-check", title = "Formats", module = "tests", baseline = "vLLM 0.11",
+  concept = "fmt", question = "Q?", answer = "A.",
+  sections = { section { title = "T", text = "x" } },
+  worked = "1 + 1 = 2",
+  followups = { followup { question = "Which letters?", answer = "Alpha and beta.",
+    points = { point { "alpha", weight = 100 }, point { "beta", weight = 100 },
+               point { "gamma", weight = 1 } } } },
+  exercises = {
+    numeric { id = "ratio", prompt = "How many times?", expected = 7, unit = "x" },
+    numeric { id = "share", prompt = "What share?", expected = 93.9, unit = "%",
+              tolerance = abs(0.5) },
+  },
+}
+LUA
+start_shell
+run_app --lessons "$work/fmt" open fmt-check
+wait_for "Which letters?" >/dev/null
+tm send-keys -t app e
+check "the exercises start" "exercise 1 of 2"
+tm send-keys -t app "7" Enter
+check "\"x\" against its number" "Expected: 7x (within 1%)"
+check "and read so" "Read as: 7x"
+tm send-keys -t app Enter
+check "the second exercise" "exercise 2 of 2"
+tm send-keys -t app "93.9" Enter
+check "\"%\" against its number" "Expected: 93.9% (within ±0.5%)"
+check "and read so" "Read as: 93.9%"
+tm send-keys -t app Enter
+check "the follow-up" "Which letters?"
+tm send-keys -t app "alpha and beta" Enter
+# 100 + 100 of 201 = 99.5%: not rounded up to all of them
+check "a share of key points just short of all is not 100%" "Key points covered: 99.5% (weight 200 of 201)"
+tm send-keys -t app Enter
+wait_for "3 of 3 answers right" >/dev/null
+tm send-keys -t app q
+wait_for "Which letters?" >/dev/null
+tm send-keys -t app i
+check "the interview asks the follow-up" "Which letters?"
+tm send-keys -t app "alpha and beta" Enter
+wait_for "Rating:" >/dev/null
+tm send-keys -t app Enter
+check "the interview's score, not 100%" "Interview score: 99.5% of the key points"
+tm send-keys -t app Q
+check "the app quits after the interview" "EXIT=0"
+
 # --- the playground at 80 columns, the smallest terminal the app takes ---
 TUI_SIZE=80x24
 start_shell
