@@ -208,8 +208,8 @@ static int draw_kernels(struct probe_screen *p, int y, int cols)
         else if (r)
             snprintf(line, sizeof line, "%8s GB/s",
                      kvt_fmt_rate(probe_log_num(r, "gbps_median"), num, sizeof num));
-        else
-            snprintf(line, sizeof line, "%7.0f%%", p->pct[k]);
+        else /* a share that is not all never reads as 100% */
+            snprintf(line, sizeof line, "%7s", kvt_fmt_percent(p->pct[k] / 100, num, sizeof num));
         ui_put(y++, 12 + bw, cols - 14 - bw, line, A_NORMAL);
     }
     return y;

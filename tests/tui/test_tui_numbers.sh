@@ -97,6 +97,32 @@ check "the interview's score, not 100%" "Interview score: 99.5% of the key point
 tm send-keys -t app Q
 check "the app quits after the interview" "EXIT=0"
 
+# --- the probe screen: a kernel 99.7% of the way is not shown as done ---
+# (kvtutor installed beside a probe that reports 99.7% of its read pass and
+# waits; no CUDA probe, so the host's)
+inst="$work/inst"
+mkdir -p "$inst/bin" "$inst/share" "$inst/libexec/kvtutor"
+cp "$KVTUTOR" "$inst/bin/kvtutor"
+ln -s "$(dirname "$KVTUTOR")/share/kvtutor" "$inst/share/kvtutor"
+cat > "$inst/libexec/kvtutor/kvtutor-probe-cpu" <<'SH'
+#!/bin/sh
+echo '{"type":"device","kind":"cpu","name":"Fake CPU","threads":2,"free_bytes":1073741824}'
+echo '{"type":"progress","kernel":"read","percent":99.7}'
+exec sleep 30
+SH
+chmod +x "$inst/libexec/kvtutor/kvtutor-probe-cpu"
+start_shell
+APP="$inst/bin/kvtutor" run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app P
+check "the fake probe runs" "Fake CPU"
+check "99.7% of the read pass reads as such, not 100%" "99.7%"
+if screen | grep -qF "100%"; then bad "no kernel shown at 100% before its result"; else ok "no kernel shown at 100% before its result"; fi
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+tm send-keys -t app Q
+check "the app quits after the probe" "EXIT=0"
+
 # --- the playground at 80 columns, the smallest terminal the app takes ---
 TUI_SIZE=80x24
 start_shell
