@@ -553,6 +553,57 @@ static void test_typos(void **state)
     run(&tok, num_rows, N(num_rows));
 }
 
+/* A said phrasing speaks of the subject it is bound to: a word that is not
+ * a verb right before a subject describes that subject ("the memory-bound
+ * decode"), and one after another subject and its verb says nothing of a
+ * subject named later. The "and" of "keys and values" joins one term, so
+ * the "and" before it may still end a clause. A clause that gives a reason
+ * ("because", "since", "if" ...) is prose, and "even" only stresses. */
+static void test_binding(void **state)
+{
+    (void)state;
+    static const char *const kv_about[] = {"keys and values"};
+    static const char *const kv_said[] = {"reread"};
+    static const char *const kv_mis_said[] = {"used once"};
+    static const struct kv_point kv_points[] = {
+        {.text = "keys and values are reread",
+         .about = PH(kv_about),
+         .said = PH(kv_said),
+         .weight = 1},
+    };
+    static const struct kv_misconception kv_mis[] = {
+        {PH(kv_about), PH(kv_mis_said), "every later token reads them"},
+    };
+    static const struct kv_text_item kv = {kv_points, N(kv_points), kv_mis, N(kv_mis), NULL};
+    static const struct row rows[] = {
+        /* "memory-bound" is said of decode, not of prefill */
+        {"Prompt processing feeds the memory-bound decode.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        /* said of prefill after its verb: not of decode, named later */
+        {"Prefill is memory-bound unlike decode.", KV_WRONG, {false, false}, {true, false}, false},
+        /* "even" stands between the words of a phrasing */
+        {"Decode streams even the weights.", KV_CORRECT, {true, false}, {false, false}, false},
+        /* a reason makes prose of what would read as keywords */
+        {"Decode memory-bound since GEMV weight traffic HBM bandwidth tensor cores.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+    };
+    static const struct row kv_rows[] = {
+        {"A query is used once and keys and values are reread.",
+         KV_CORRECT,
+         {true},
+         {false},
+         false},
+    };
+    run(&phase, rows, N(rows));
+    run(&kv, kv_rows, N(kv_rows));
+}
+
 static void test_verbs(void **state)
 {
     (void)state;
@@ -563,7 +614,8 @@ static void test_verbs(void **state)
                 {"does", true},      {"shares", true},   {"sharing", true},   {"fits", true},
                 {"cache", false},    {"decode", false},  {"memory", false},   {"tokens", false},
                 {"batching", false}, {"folds", true},    {"releases", true},  {"verifies", true},
-                {"point", false},    {"block", false},   {"hash", false}};
+                {"point", false},    {"block", false},   {"hash", false},     {"references", true},
+                {"referenced", true}};
     for (size_t i = 0; i < N(rows); i++)
         if (kv_claims_is_verb(rows[i].word) != rows[i].verb)
             fail_msg("\"%s\": verb %d, want %d", rows[i].word, !rows[i].verb, rows[i].verb);
@@ -583,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_comma_lists),
         cmocka_unit_test(test_typos),
         cmocka_unit_test(test_verbs),
+        cmocka_unit_test(test_binding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

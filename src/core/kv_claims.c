@@ -24,6 +24,8 @@ struct ctx {
     size_t n_seqs, cap_seqs;
     bool oom;
     const struct kv_verbs *verbs;
+    const struct set *abouts; /* every about set of the item */
+    size_t n_abouts;
 };
 
 /* ---- phrasings ---- */
@@ -273,8 +275,11 @@ static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
             bool list = kv_words_keyword_list(c->verbs, ans, a, b) ||
                         topic_list(c, ans, a, b, about, said, n_pairs);
             for (size_t i = a + 1; i <= b; i++) {
+                /* the "and" of "keys and values" joins one term: no place to cut, and
+                 * the stretch before it runs on to the next place */
                 bool cand = i < b && (ans[i].brk == KV_BRK_COMMA ||
-                                      kv_words_in_stems(ans[i].s, kv_words_conjunctions));
+                                      (kv_words_in_stems(ans[i].s, kv_words_conjunctions) &&
+                                       !spans(c, ans, a, b, i, abouts, n_abouts)));
                 if (!cand && i < b)
                     continue;
                 /* [cut, i) is the stretch after the last candidate */
@@ -323,17 +328,72 @@ static bool negated_at(const struct kv_tok *ans, size_t a, size_t at)
 
 /* A phrasing of the set stands in the clause and is not negated there. */
 static bool said_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
-                    struct set s, size_t avoid_a, size_t avoid_b, bool check_avoid)
+                    struct set s)
 {
     for (size_t i = cl->a; i < cl->b; i++)
         for (size_t k = 0; k < s.n; k++) {
             const struct seq *q = &c->seqs[s.first + k];
             if (i + q->n > cl->b || !seq_eq_at(ans, cl->b, i, c->pool + q->off, q->n, q->prefix))
                 continue;
-            if (check_avoid && i < avoid_b && i + q->n > avoid_a)
-                continue; /* the same words cannot be both the subject and the claim */
             if (q->neg || !negated_at(ans, cl->a, i))
                 return true;
+        }
+    return false;
+}
+
+/* The length of the longest phrasing of one's set that starts at token i of
+ * the clause; 0 when none does. */
+static size_t len_at(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                     size_t i, struct set s)
+{
+    size_t best = 0;
+    for (size_t k = 0; k < s.n; k++) {
+        const struct seq *q = &c->seqs[s.first + k];
+        if (q->n > best && i + q->n <= cl->b &&
+            seq_eq_at(ans, cl->b, i, c->pool + q->off, q->n, q->prefix))
+            best = q->n;
+    }
+    return best;
+}
+
+/* Does another subject than `own` start at token i: a phrasing of what some
+ * point or misconception is about that `own` does not name there? Its
+ * length, 0 when none. */
+static size_t other_subject_at(const struct ctx *c, const struct kv_tok *ans,
+                               const struct clause *cl, size_t i, struct set own)
+{
+    size_t best = 0;
+    if (i >= cl->b || len_at(c, ans, cl, i, own))
+        return 0;
+    for (size_t k = 0; k < c->n_abouts; k++) {
+        size_t n = len_at(c, ans, cl, i, c->abouts[k]);
+        best = n > best ? n : best;
+    }
+    return best;
+}
+
+/* Is the said phrasing at [s, e) bound to another subject than the about at
+ * `at`? "the bandwidth-bound decodes": a word that is not a verb, right
+ * before another subject, describes that subject (unless the subject holds
+ * the about: "fp8 KV cache" is said of "cache"). "A query is used once
+ * ... over the earlier keys and values": a said phrasing after another
+ * subject and its verb speaks of that subject, not of a subject
+ * named later (one right after it is its noun: "4-bit weights plus an fp8
+ * KV cache"). */
+static bool bound_elsewhere(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                            size_t s, size_t e, size_t at, struct set own)
+{
+    if (!kv_words_is_verb(c->verbs, ans[e - 1].s)) {
+        size_t n = other_subject_at(c, ans, cl, e, own);
+        if (n && !(at >= e && at < e + n))
+            return true;
+    }
+    if (at > e)
+        for (size_t j = cl->a; j < s; j++) {
+            size_t n = other_subject_at(c, ans, cl, j, own);
+            for (size_t v = j + n; n && v < s; v++)
+                if (kv_words_is_verb(c->verbs, ans[v].s))
+                    return true;
         }
     return false;
 }
@@ -346,8 +406,20 @@ static bool claim_in(const struct ctx *c, const struct kv_tok *ans, const struct
         size_t at = find_in(c, ans, cl->a, cl->b, from, about, &len, NULL);
         if (at == SIZE_MAX)
             return false;
-        if (said_in(c, ans, cl, said, at, at + len, true))
-            return true;
+        for (size_t i = cl->a; i < cl->b; i++)
+            for (size_t k = 0; k < said.n; k++) {
+                const struct seq *q = &c->seqs[said.first + k];
+                if (i + q->n > cl->b ||
+                    !seq_eq_at(ans, cl->b, i, c->pool + q->off, q->n, q->prefix))
+                    continue;
+                if (i < at + len && i + q->n > at)
+                    continue; /* the same words cannot be both the subject and the claim */
+                if (!q->neg && negated_at(ans, cl->a, i))
+                    continue;
+                if (bound_elsewhere(c, ans, cl, i, i + q->n, at, about))
+                    continue;
+                return true;
+            }
         from = at + 1;
     }
 }
@@ -366,7 +438,7 @@ static bool pronoun_claim(const struct ctx *c, const struct kv_tok *ans, const s
         names_about(c, ans, cl->a, cl->b, abouts, n_abouts))
         return false;
     return find_in(c, ans, prev->a, prev->b, prev->a, about, &len, NULL) != SIZE_MAX &&
-           said_in(c, ans, cl, said, 0, 0, false);
+           said_in(c, ans, cl, said);
 }
 
 /* The clause is the short phrasing, give or take "it is", "usually" and
@@ -539,6 +611,8 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
             known = strcmp(ans[i].s, c.pool[k].s) == 0;
         ans[i].typo_ok = !known;
     }
+    c.abouts = abouts;
+    c.n_abouts = n_abouts;
     n_cl = clauses(&c, ans, n_ans, about, said, n_pts + n_mis, abouts, n_abouts, cl);
 
     for (size_t k = 0; k < n_cl; k++) {
@@ -554,11 +628,11 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                 continue;
             if (p->about.n && p->said.n)
                 hit = claim_in(&c, ans, &cl[k], about[i], said[i]) ||
-                      (accept[i].n && said_in(&c, ans, &cl[k], accept[i], 0, 0, false)) ||
+                      (accept[i].n && said_in(&c, ans, &cl[k], accept[i])) ||
                       pronoun_claim(&c, ans, prev, &cl[k], about[i], said[i], abouts, n_abouts) ||
                       (shorts[i].n && short_in(&c, ans, &cl[k], shorts[i]));
             else
-                hit = said_in(&c, ans, &cl[k], accept[i], 0, 0, false) ||
+                hit = said_in(&c, ans, &cl[k], accept[i]) ||
                       (shorts[i].n && short_in(&c, ans, &cl[k], shorts[i]));
             hit = hit || (k == 0 && p->polarity != KV_POLARITY_NONE &&
                           opens_with(ans, &cl[k], p->polarity));

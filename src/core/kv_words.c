@@ -126,7 +126,7 @@ static const char *const verb_list[] = {
     "carve",     "ingest",    "pull",       "drag",       "guess",     "verify",    "propose",
     "quantize",  "quantise",  "dequantize", "dequantise", "unpack",    "calibrate", "clip",
     "shard",     "replicate", "interleave", "rebuild",    "rebuilt",   "redo",      "refill",
-    "reclaim",   "resume",    "hand"};
+    "reclaim",   "resume",    "hand",       "reference",  "belong",    "kill"};
 
 static const char *const negators[] = {"not", "no", "never", "without", "neither", "nor", NULL};
 const char *const kv_words_conjunctions[] = {"but", "while", "whereas", "although",
@@ -208,7 +208,9 @@ static void emit_word(struct tokenizer *t, char *w, unsigned start, unsigned end
         w[--n] = '\0';
     if (n == 0)
         return;
-    if (strcmp(w, "a") == 0 || strcmp(w, "an") == 0 || strcmp(w, "the") == 0) {
+    /* articles, and "even", which only stresses ("won't even load") */
+    if (strcmp(w, "a") == 0 || strcmp(w, "an") == 0 || strcmp(w, "the") == 0 ||
+        strcmp(w, "even") == 0) {
         return;
     }
     apo = strrchr(w, '\'');
@@ -461,9 +463,14 @@ bool kv_words_keyword_list(const struct kv_verbs *c, const struct kv_tok *ans, s
         "from",    "to",     "on",    "into",    "than",  "as",     "each",
         "every",   "and",    "or",    "through", "via",   "across", "within",
         "between", "during", "after", "before",  "under", "about",  NULL};
+    /* "because", "if", "when" ... subordinate a clause: prose, however terse */
+    static const char *const subordinators[] = {"because", "since", "if",      "unless",
+                                                "when",    "until", "whether", NULL};
     size_t words = 0, glue = 0;
     bool comma = false;
     for (size_t i = a; i < b; i++) {
+        if (kv_words_in_stems(ans[i].s, subordinators))
+            return false;
         /* "refresh, bank conflicts and controller overhead": a written series */
         comma |= i > a && ans[i].brk == KV_BRK_COMMA;
         if (comma && (strcmp(ans[i].s, "and") == 0 || strcmp(ans[i].s, "or") == 0))
