@@ -34,6 +34,10 @@ return {
   {"weight-only kernels", "W4A16 kernels", "W4A16", "weight-only 4-bit kernels"},
   {"16-bit", "BF16", "FP16", "half precision"},
   {"fragmentation", "fragmented"},
+  {"removes", "eliminates", "kills", "gets rid of", "does away with"},
+  {"later", "subsequent"},
+  {"same", "identical"},
+  {"peak bandwidth", "peak memory bandwidth"},
   -- British and American spellings
   {"quantize", "quantise"},
   {"quantization", "quantisation"},
