@@ -584,6 +584,8 @@ static void test_binding(void **state)
          false},
         /* said of prefill after its verb: not of decode, named later */
         {"Prefill is memory-bound unlike decode.", KV_WRONG, {false, false}, {true, false}, false},
+        /* "not because" denies the reason that follows */
+        {"Not because decode is compute-bound.", KV_WRONG, {false, false}, {false, false}, false},
         /* "even" stands between the words of a phrasing */
         {"Decode streams even the weights.", KV_CORRECT, {true, false}, {false, false}, false},
         /* a reason makes prose of what would read as keywords */

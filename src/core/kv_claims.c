@@ -320,8 +320,8 @@ static bool negated_at(const struct kv_tok *ans, size_t a, size_t at)
     for (size_t i = at > a + NEG_REACH ? at - NEG_REACH : a; i < at; i++) {
         if (ans[i].neg)
             neg = true;
-        else if (kv_words_in_stems(ans[i].s, unneg))
-            neg = false;
+        else if (kv_words_in_stems(ans[i].s, unneg) && !(i > a && ans[i - 1].neg))
+            neg = false; /* "not because ..." denies the reason */
     }
     return neg;
 }
