@@ -41,11 +41,11 @@ return lesson {
   points = {
     point { "contiguous allocation reserves for the maximum length", weight = 2,
             about = {"contiguous allocation", "each request", "servers", "before it", "contiguous region",
-                     "the old way", "without it"},
+                     "contiguous reservation", "the old way", "without it"},
             said = {"reserve", "maximum length", "max length", "max_model_len", "worst case",
                     "sized for the longest", "up front", "never filled"},
             accept = {"over-reservation", "over-reserve", "stops reserving", "stop reserving", "no longer reserves",
-                      "instead of reserving", "instead of one contiguous"} },
+                      "instead of reserving", "instead of one contiguous", "replaces contiguous"} },
     point { "the cache is split into fixed-size blocks allocated on demand", weight = 2,
             about = {"cache", "KV cache", "PagedAttention", "it", "memory"},
             said = {"blocks", "pages", "on demand", "as it grows", "as a request grows", "fixed-size"},
@@ -58,7 +58,7 @@ return lesson {
             said = {"at most one", "one block", "last block", "partial block", "partly filled block",
                     "less than a block", "under one block", "drops"},
             accept = {"almost no memory is wasted", "almost no waste", "little waste", "less waste", "nearly no waste",
-                      "waste less", "wastes less"} },
+                      "waste less", "wastes less", "stop wasting", "stops wasting", "no longer wastes"} },
   },
   misconceptions = {
     misconception { about = {"PagedAttention", "paging", "it"},

@@ -184,9 +184,10 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       points = {
         point { "magnitudes vary across the tensor", weight = 2,
                 about = {"weight magnitudes", "magnitudes", "weights", "values", "one scale", "single scale",
-                         "local ranges", "ranges"},
+                         "per-tensor scale", "tensor-wide scale", "local ranges", "ranges"},
                 said = {"vary", "outliers", "largest", "different", "range", "cover the largest", "fit better",
-                        "tighter"} },
+                        "tighter", "dominated by"},
+                short = {"outliers"} },
         point { "only 16 levels in 4 bits",
                 accept = {"16 levels", "few levels", "resolution", "precision"} },
         point { "the cost is 0.125 bits a weight",

@@ -188,10 +188,11 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
                         "resident"} },
         point { "they do not fit one 80 GB GPU", weight = 2,
                 about = {"they", "weights", "it", "model", "one GPU"},
-                said = {"do not fit", "does not fit", "too big", "no room"} },
+                said = {"do not fit", "does not fit", "too big", "no room", "won't load", "will not load",
+                        "can't load", "cannot load", "doesn't load", "does not load"} },
         point { "active parameters decide batch-1 speed, not memory",
                 about = {"active parameters", "13B", "active"},
-                said = {"speed", "batch-1", "FLOPs", "not memory"} },
+                said = {"speed", "batch-1", "FLOPs", "not memory", "compute per token"} },
       },
       misconceptions = {
         misconception { about = {"memory", "it", "weights"},
