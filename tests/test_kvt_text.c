@@ -352,6 +352,13 @@ static void test_widths_and_wrapping(void **state)
     assert_string_equal(wrap_all("= 57,344 B, 56 KiB.", 12), "= 57,344 B,|56 KiB.");
     assert_string_equal(wrap_all("2 x 28 x 4", 5), "2 x|28 x|4");
     assert_string_equal(wrap_all("with 8 cards", 7), "with 8|cards");
+    /* a sign of arithmetic goes with what it applies to: the line breaks
+     * before "=" or "÷", never leaving one at its end; a sign before a word
+     * (prose) and an ASCII "x" leave the space free */
+    assert_string_equal(wrap_all("= 57,344 B = 56 KiB", 12), "= 57,344 B|= 56 KiB");
+    assert_string_equal(wrap_all("blocks; ÷ 512 = 22", 10), "blocks;|÷ 512 = 22");
+    assert_string_equal(wrap_all("61 × (192 + 128)", 8), "61|× (192|+ 128)");
+    assert_string_equal(wrap_all("a = b and c", 3), "a =|b|and|c");
 }
 
 /* A table cell: whole when it fits, else whole words and a mark; counted

@@ -188,11 +188,34 @@ static bool joins_unit(const unsigned char *s, size_t i, size_t len)
     return n > 0 && (u = kv_unit_find(word)) != NULL && strcmp(u->name, "x") != 0;
 }
 
+/* The space at s[i] follows a sign of arithmetic standing alone and comes
+ * before the number it applies to ("= 56 KiB", "÷ 512", "× (192 + 128)"):
+ * a line breaks before the sign, as arithmetic is set, never leaving "=" or
+ * "÷" at its end. */
+static bool joins_operator(const unsigned char *s, size_t i, size_t len)
+{
+    static const char *const signs[] = {"=", "+", "×", "÷", "−", "≈", "→", "≤", "≥"};
+    unsigned char after = i + 1 < len ? s[i + 1] : 0;
+
+    if (!((after >= '0' && after <= '9') || after == '(' ||
+          (i + 3 < len && (memcmp(s + i + 1, "⌈", 3) == 0 || memcmp(s + i + 1, "⌊", 3) == 0))))
+        return false;
+    for (size_t k = 0; k < sizeof signs / sizeof signs[0]; k++) {
+        size_t n = strlen(signs[k]);
+        if (i >= n && memcmp(s + i - n, signs[k], n) == 0 && (i == n || s[i - n - 1] == ' '))
+            return true;
+    }
+    return false;
+}
+
 size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = 0, cols = 0, last_space = 0, after_space = 0;
-    bool seen_space = false;
+    /* where a line too narrow for a joined run breaks it after all: after a
+     * sign first (join 0), else between a number and its unit (join 1) */
+    size_t last_join[2] = {0, 0};
+    bool seen_space = false, seen_join[2] = {false, false};
 
     if (width < 1)
         width = 1;
@@ -200,14 +223,26 @@ size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next)
         uint32_t cp;
         size_t n = utf8_decode(s + i, len - i, &cp);
         int w = n ? kvt_char_width(cp) : 1;
+        int join = -1;
         if (n == 0)
             n = 1;
-        if (cp == ' ' && n == 1 && !joins_unit(s, i, len)) {
+        if (cp == ' ' && n == 1)
+            join = joins_operator(s, i, len) ? 0 : joins_unit(s, i, len) ? 1 : -1;
+        if (join >= 0 && i > 0 && s[i - 1] != ' ') {
+            last_join[join] = i;
+            seen_join[join] = true;
+        }
+        if (cp == ' ' && n == 1 && join < 0) {
             if (i == 0 || s[i - 1] != ' ')
                 last_space = i; /* the first space of a run: the line ends before it */
             after_space = i + 1;
             seen_space = true;
         } else if (cols + (size_t)w > (size_t)width) {
+            if (!seen_space && (seen_join[0] || seen_join[1])) {
+                last_space = last_join[seen_join[0] ? 0 : 1];
+                after_space = last_space + 1;
+                seen_space = true;
+            }
             if (seen_space) { /* break at the last space */
                 while (after_space < len && s[after_space] == ' ')
                     after_space++;
