@@ -517,6 +517,8 @@ static void test_comma_lists(void **state)
         /* an operator word makes a formula; "step time" and "k+1" are topics */
         {"weights plus cache, over bandwidth, per step", KV_WRONG, {0}, {0}, false},
         {"chunked prefill, step time, k+1 positions", KV_WRONG, {0}, {0}, true},
+        /* a word before its noun names a topic, it claims nothing */
+        {"memory-bound decode, compute-bound prefill, GEMV, FLOPs", KV_WRONG, {0}, {0}, true},
         {"Decode is memory-bound, prefill, FLOPs",
          KV_CORRECT,
          {true, false},

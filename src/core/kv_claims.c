@@ -225,14 +225,16 @@ static bool only_about(const struct ctx *c, const struct kv_tok *ans, size_t a, 
     return any;
 }
 
-static bool claim_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
-                     struct set about, struct set said);
+static bool claim_at(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                     struct set about, struct set said, bool predicative);
 
 /* "fp8, scales, calibration, outliers": a comma list is a keyword list
  * unless it is a list of terse claims ("decode memory-bound, prefill
  * compute-bound, weights shared"): two of its items or more each hold an
- * about and a said of one point or misconception. One such item among
- * topics ("shared prompt", "TPOT average") is a noun phrase, not a claim. */
+ * about and then a said of one point or misconception. One such item among
+ * topics ("TPOT average") is a noun phrase, not a claim, and so is an item
+ * whose said comes before its about ("fixed state", "784-token blocks"): a
+ * word before its noun describes it, it does not claim. */
 #define LIST_ITEMS 64
 static bool topic_list(const struct ctx *c, const struct kv_tok *ans, size_t a, size_t b,
                        const struct set *about, const struct set *said, size_t n_pairs)
@@ -243,7 +245,7 @@ static bool topic_list(const struct ctx *c, const struct kv_tok *ans, size_t a, 
     while (n < LIST_ITEMS && from < b) {
         struct clause item = {from, ends[n], false};
         for (size_t k = 0; k < n_pairs; k++)
-            if (about[k].n && said[k].n && claim_in(c, ans, &item, about[k], said[k])) {
+            if (about[k].n && said[k].n && claim_at(c, ans, &item, about[k], said[k], true)) {
                 claims++;
                 break;
             }
@@ -398,8 +400,10 @@ static bool bound_elsewhere(const struct ctx *c, const struct kv_tok *ans, const
     return false;
 }
 
-static bool claim_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
-                     struct set about, struct set said)
+/* An about and a said of the set in the clause, bound to each other; when
+ * predicative, the said after the about ("decode memory-bound"). */
+static bool claim_at(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                     struct set about, struct set said, bool predicative)
 {
     size_t len;
     for (size_t from = cl->a;;) {
@@ -414,6 +418,8 @@ static bool claim_in(const struct ctx *c, const struct kv_tok *ans, const struct
                     continue;
                 if (i < at + len && i + q->n > at)
                     continue; /* the same words cannot be both the subject and the claim */
+                if (predicative && i < at + len)
+                    continue;
                 if (!q->neg && negated_at(ans, cl->a, i))
                     continue;
                 if (bound_elsewhere(c, ans, cl, i, i + q->n, at, about))
@@ -422,6 +428,12 @@ static bool claim_in(const struct ctx *c, const struct kv_tok *ans, const struct
             }
         from = at + 1;
     }
+}
+
+static bool claim_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                     struct set about, struct set said)
+{
+    return claim_at(c, ans, cl, about, said, false);
 }
 
 /* "Decode isn't compute-bound; it's memory-bound": a clause that opens with
