@@ -330,6 +330,16 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
                           "bytes and flops", "fixed proportion", "group size", "in step with", "in proportion",
                           "grow together", "scale together", "as fast as"} },
       },
+      misconceptions = {
+        misconception { about = {"longer context", "a longer context", "context", "more context", "longer contexts"},
+                        said = {"without limit", "without bound", "keeps raising", "indefinitely", "unboundedly",
+                                "keeps growing"},
+                        why = "each sequence's cache is its own: a longer context adds bytes and the FLOPs to use them in fixed proportion, so attention's intensity stays near the group size" },
+        misconception { about = {"batching", "more sequences", "a bigger batch", "batch size", "batch"},
+                        said = {"stalls at the group size", "capped at the group size", "stops at the group size",
+                                "limited by the group size", "cannot take it past"},
+                        why = "the weights are read once per step whatever the batch, so every extra sequence adds FLOPs without adding weight bytes" },
+      },
     },
   },
 }
