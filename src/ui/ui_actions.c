@@ -37,6 +37,21 @@ enum ui_action ui_action_for(int key, unsigned context)
     return UI_NONE;
 }
 
+/* Row k takes no key of its own in this context: an earlier row has them
+ * (ui_action_for returns the first). Such a row is not listed. */
+static bool shadowed(size_t k, unsigned context)
+{
+    for (size_t j = 0; j < k; j++) {
+        if (!(table[j].ctx & context))
+            continue;
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                if (table[k].keys[a] && table[k].keys[a] == table[j].keys[b])
+                    return true;
+    }
+    return false;
+}
+
 /* Keys that work the same on every screen (moving, going back, quitting)
  * are listed by help, so the status line keeps its 80 columns for what this
  * screen does; "? help" comes first so the rest are one key away. */
@@ -53,7 +68,7 @@ void ui_action_keys(unsigned context, int width, char *buf, size_t cap)
     for (size_t i = 0; i < N && o + 1 < cap; i++) {
         int n;
         if (!(table[i].ctx & context) || !table[i].label || !table[i].help ||
-            everywhere(table[i].id))
+            everywhere(table[i].id) || shadowed(i, context))
             continue;
         /* the key and the first word of its help: "e exercises" */
         n = snprintf(buf + o, cap - o, "%s%s %.*s", o ? "  " : "", table[i].label,
@@ -74,7 +89,7 @@ bool ui_action_doc(unsigned context, size_t i, const char **label, const char **
 {
     size_t seen = 0;
     for (size_t k = 0; k < N; k++) {
-        if (!(table[k].ctx & context) || !table[k].label || !table[k].help)
+        if (!(table[k].ctx & context) || !table[k].label || !table[k].help || shadowed(k, context))
             continue;
         if (seen++ == i) {
             *label = table[k].label;

@@ -22,10 +22,13 @@ enum {
     UC_RESULT_FOLLOWUPS = 2048, /* a graded exercise with its lesson's follow-ups ahead */
     UC_HISTORY = 4096,          /* typing a line that keeps a history (with UC_EDIT) */
     UC_SEARCH = 8192,           /* typing a search on the course map (with UC_EDIT) */
+    UC_ANSWER = 16384,          /* typing an answer in a quiz (with UC_EDIT) */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
 };
 
-/* name, contexts, up to three keys (0 = none), key label, help. A pair of
+/* name, contexts, up to three keys (0 = none), key label, help. Where two
+ * rows take a key in one context, the first has it (a search's Esc before
+ * every line's), and only it is listed. A pair of
  * directions (next and previous, up and down) is two actions, the second
  * documented by the first's label and help; a handler never asks which key. */
 #define UI_ACTIONS(X)                                                                              \
@@ -90,7 +93,12 @@ enum {
     X(NEXT_LINK, UC_READ, '\t', 0, 0, "Tab", "link: select the next linked lesson")                \
     X(FOLLOW_LINK, UC_READ, '\r', KEY_ENTER, 'l', "Enter", "follow: open the selected link")       \
     X(RELOAD, UC_READ, 'R', 0, 0, "R", "reload the lesson from disk (for its author)")             \
+    X(KEEP_SEARCH, UC_SEARCH, '\r', KEY_ENTER, 0, "Enter",                                         \
+      "done: keep the lessons found (Enter again opens one)")                                      \
+    X(CLEAR_SEARCH, UC_SEARCH, 27, 0, 0, "Esc", "clear: drop the search, every lesson again")      \
     X(SUBMIT, UC_EDIT, '\r', KEY_ENTER, 0, "Enter", "submit")                                      \
+    X(LEAVE_ANSWER, UC_ANSWER, 27, 0, 0, "Esc",                                                    \
+      "leave: back one screen (with an answer typed, Esc twice)")                                  \
     X(CANCEL, UC_EDIT, 27, 0, 0, "Esc", "stop typing")                                             \
     X(MATCH_NEXT, UC_SEARCH, KEY_DOWN, 0, 0, "Down/Up", "move through the lessons found")          \
     X(MATCH_PREV, UC_SEARCH, KEY_UP, 0, 0, NULL, "up")                                             \

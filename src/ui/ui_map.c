@@ -300,10 +300,10 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
     case UI_SEARCH:
         m->searching = true;
         break;
-    case UI_SUBMIT:
+    case UI_KEEP_SEARCH:
         m->searching = false;
         break;
-    case UI_CANCEL:
+    case UI_CLEAR_SEARCH:
         m->searching = false;
         ui_edit_clear(&m->search);
         build(m, ui);

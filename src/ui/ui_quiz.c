@@ -205,7 +205,7 @@ static unsigned quiz_context(void *self)
     struct quiz *q = self;
     /* Tab is offered only while a hint is left to show */
     if (q->phase == TYPING)
-        return UC_EDIT | UC_HISTORY |
+        return UC_EDIT | UC_ANSWER | UC_HISTORY |
                (!tutor_finished(q->s) && tutor_attempt(q->s)->hints < tutor_hints_total(q->s)
                     ? UC_HINTS
                     : 0);
@@ -421,7 +421,7 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
     case UI_SUBMIT:
         submit(q, ui);
         break;
-    case UI_CANCEL:
+    case UI_LEAVE_ANSWER:
         /* a typed answer is not thrown away by one stray Esc */
         if (!q->leave_armed && q->phase == TYPING && q->edit.len > 0) {
             q->leave_armed = true;

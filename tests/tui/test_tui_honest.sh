@@ -109,8 +109,19 @@ wait_for "Course map" >/dev/null
 tm send-keys -t app / k v
 check "a search narrows the map" "matching kv"
 if status_line | grep -qF "Down/Up move"; then ok "the search lists Down/Up"; else bad "the search lists Down/Up: \"$(status_line)\""; fi
+if status_line | grep -qF "Enter done  Esc clear"; then
+  ok "the search says what Enter and Esc do there"
+else
+  bad "the search says what Enter and Esc do there: \"$(status_line)\""
+fi
 tm send-keys -t app F1
 check "help while searching says what Down/Up do" "move through the lessons found"
+check "help while searching: Esc clears it" "clear: drop the search, every lesson again"
+if [ "$(screen | grep -c '^  Esc ')" = 1 ] && ! screen | grep -qF "stop typing"; then
+  ok "help lists Esc once, for what it does in a search"
+else
+  bad "help lists Esc once, for what it does in a search"
+fi
 if screen | grep -qF "earlier answers typed"; then
   bad "help lists no answer history in a search (there is none)"
 else
@@ -132,10 +143,18 @@ tm send-keys -t app g e
 wait_for "Answer:" >/dev/null
 tm send-keys -t app F1
 check "help while answering lists the answer history" "earlier answers typed in this session"
+# Esc in an answer leaves the exercises (not only the typing): said so
+check "help while answering: Esc leaves" "leave: back one screen (with an answer typed, Esc twice)"
+if [ "$(screen | grep -c '^  Esc ')" = 1 ] && ! screen | grep -qF "stop typing"; then
+  ok "help lists Esc once, for what it does in an answer"
+else
+  bad "help lists Esc once, for what it does in an answer"
+fi
 tm send-keys -t app q
 wait_for "Answer:" >/dev/null
+if status_line | grep -qF "Esc leave"; then ok "the status line says Esc leaves"; else bad "the status line says Esc leaves: \"$(status_line)\""; fi
 tm send-keys -t app Escape
-wait_for "Course map" >/dev/null
+check "and Esc does leave" "Course map"
 
 quit_from_map "names"
 
