@@ -20,6 +20,7 @@
 
 #include "../probes/common/paged_index.h"
 #include "probe.h"
+#include "valgrind_env.h"
 
 #ifndef PROBE_DIR
 #error "PROBE_DIR must name tests/probes"
@@ -152,13 +153,8 @@ const char *__asan_default_options(void)
 #define RSS_SLACK_KIB (16 * 1024)
 #endif
 
-/* Valgrind preloads its own libraries into the test: peak RSS then
- * measures valgrind, and a 100 MB parse takes minutes. */
-static bool under_valgrind(void)
-{
-    const char *pre = getenv("LD_PRELOAD");
-    return pre && strstr(pre, "vgpreload");
-}
+/* Under valgrind (valgrind_env.h) peak RSS measures valgrind, and a 100 MB
+ * parse takes minutes. */
 
 static long max_rss_kib(void)
 {
