@@ -180,7 +180,7 @@ static void test_failures_exit_1_with_the_reason(void **state)
     j = probe_json(absurd, 1, &r);
     assert_null(j);
     assert_non_null(strstr(r.err, "cuda probe failed: its read result line says "
-                                  "gbps_best 1e+300, outside 0 to 1e+06"));
+                                  "gbps_best 1e+300, outside 0 to 1,000,000"));
     assert_null(strstr(r.out, "Decode ceiling"));
     run_free(&r);
     sqlite3 *db;

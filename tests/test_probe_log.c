@@ -81,7 +81,7 @@ static void test_figures_out_of_range(void **state)
     assert_null(probe_log_result(&g, "read"));
     /* the first offender is the one named */
     assert_string_equal(g.refused,
-                        "its paged result line says block_size 1e+30, outside 0 to 2.14748e+09");
+                        "its paged result line says block_size 1e+30, outside 0 to 2,147,483,647");
     probe_log_verdict(&g, &ok);
     assert_int_equal(ok.end, PROBE_FAILED);
     assert_string_equal(ok.message, g.refused);
@@ -94,7 +94,7 @@ static void test_figures_out_of_range(void **state)
     probe_log_init(&g);
     feed(&g, "{\"type\":\"device\",\"name\":\"G\",\"free_bytes\":-1}");
     assert_null(g.device);
-    assert_string_equal(g.refused, "its device line says free_bytes -1, outside 0 to 4.61169e+18");
+    assert_string_equal(g.refused, "its device line says free_bytes -1, outside 0 to 4.61e+18");
     feed(&g, "{\"type\":\"result\",\"kernel\":\"read\",\"bytes\":\"lots\"}");
     probe_log_free(&g);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvt_format.h"
 #include "store_report.h"
 
 void probe_log_init(struct probe_log *g)
@@ -66,6 +67,16 @@ static const struct {
     {"scale", 0, 1e6},
 };
 
+/* A figure as people read it: grouped ("2,147,483,647", "-1", "870.5"),
+ * or in powers of ten past what grouping makes readable ("1e+300"). */
+static const char *figure(double v, char *buf, size_t cap)
+{
+    if (isfinite(v) && fabs(v) < 1e15)
+        return kvt_fmt_number(v, 6, buf, cap);
+    snprintf(buf, cap, "%.3g", v);
+    return buf;
+}
+
 /* True when every figure the line has is a number in its range; else the
  * first offender is named in g->refused (once per run). */
 static bool in_range(struct probe_log *g, const char *type, const json_t *event)
@@ -77,14 +88,14 @@ static bool in_range(struct probe_log *g, const char *type, const json_t *event)
             continue;
         if (!g->refused[0]) {
             const char *kernel = json_string_value(json_object_get(event, "kernel"));
-            char shown[32];
+            char shown[48], lo[48], hi[48];
             if (json_is_number(v))
-                snprintf(shown, sizeof shown, "%.6g", x);
+                figure(x, shown, sizeof shown);
             else
                 snprintf(shown, sizeof shown, "not a number");
-            snprintf(g->refused, sizeof g->refused, "its %s%s%s line says %s %s, outside %g to %g",
+            snprintf(g->refused, sizeof g->refused, "its %s%s%s line says %s %s, outside %s to %s",
                      kernel ? kernel : "", kernel ? " " : "", type, ranges[i].key, shown,
-                     ranges[i].lo, ranges[i].hi);
+                     figure(ranges[i].lo, lo, sizeof lo), figure(ranges[i].hi, hi, sizeof hi));
         }
         return false;
     }

@@ -56,7 +56,7 @@ run_app "2>$work/app.err"
 wait_for "Course map" >/dev/null
 tm send-keys -t app P
 check "a figure no machine has fails the run, named" \
-  "The probe failed: its read result line says gbps_best 1e+300, outside 0 to 1e+06"
+  "The probe failed: its read result line says gbps_best 1e+300, outside 0 to 1,000,000"
 check "and a new run is offered" "Press r to run it again."
 # the read bar stays empty and no ceiling is drawn; the sound paged line is
 # shown, as any figures measured before a failure are
