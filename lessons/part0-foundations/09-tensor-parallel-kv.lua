@@ -157,7 +157,8 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
         point { "stages run one after another: latency and bubbles", weight = 3,
                 about = {"token", "single sequence", "sequence", "it", "stages", "latency", "PP"},
                 said = {"one after another", "no faster", "sequential", "in turn", "batches in flight",
-                        "no speed-up", "no speedup", "doesn't cut per-token latency", "does not cut the latency"},
+                        "no speed-up", "no speedup", "doesn't cut per-token latency", "does not cut the latency",
+                        "doesn't speed up", "does not speed up", "micro-batches", "every stage busy"},
                 accept = {"bubble"} },
         point { "TP needs fast interconnect for all-reduce",
                 accept = {"all-reduce", "allreduce", "nvlink", "interconnect", "communication"} },
@@ -213,7 +214,7 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       points = {
         point { "under TP the latent is duplicated on every GPU", weight = 2,
                 about = {"TP 8", "tensor parallelism", "TP", "every GPU", "under TP", "MLA cache", "the MLA cache",
-                         "latent cache", "the latent"},
+                         "latent cache", "the latent", "each of the eight GPUs", "all eight GPUs", "all 8 GPUs"},
                 said = {"full MLA latent cache", "full latent", "duplicated", "one cache eight times", "copies",
                         "replicated", "whole latent"} },
         point { "DP attention: each GPU keeps only its own requests' cache", weight = 2,
