@@ -420,7 +420,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                      kvt_fmt_number(g->memory_gib, 2, a3, sizeof a3), util);
         else
             /* the KV budget as vLLM logs "Available KV cache memory" */
-            snprintf(line, sizeof line, "█ weights %s · ░ reserve (1 - util) %s · ▓ KV budget %s",
+            snprintf(line, sizeof line, "█ weights %s · ░ reserve (1 − util) %s · ▓ KV budget %s",
                      kvt_fmt_bytes(w, a1, sizeof a1), kvt_fmt_bytes(reserve, a2, sizeof a2),
                      kvt_fmt_gib_vllm(kv, a3, sizeof a3));
         y += put_wrapped(y, 2, cols - 4, 2, line, A_NORMAL);

@@ -138,6 +138,9 @@ check "vLLM's concurrency, two decimals and an x, whole at 80 columns" \
   "Max concurrency at 8,192 tokens: 18.04x  →  18 whole sequences"
 check "the KV a token beside the model, whole" "Qwen/Qwen2.5-7B-Instruct  (KV 56 KiB a token)"
 check "the GPU's bandwidth grouped" "GPU    RTX 4090: 24 GiB, 1,008 GB/s"
+# 24 GiB x (1 - 0.92) = 1.92 GiB held back, with the minus sign the
+# arithmetic below it writes
+check "the reserve with a minus sign, as the arithmetic has it" "░ reserve (1 − util) 1.92 GiB"
 check "the chart's last row is on the screen" "128k"
 # four doublings of the context (131,072) and eight of the batch (256): the
 # settings row is 2 + 78 columns, so TP moves to a row of its own, whole
