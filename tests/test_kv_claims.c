@@ -560,7 +560,8 @@ static void test_typos(void **state)
  * decode"), and one after another subject and its verb says nothing of a
  * subject named later. The "and" of "keys and values" joins one term, so
  * the "and" before it may still end a clause. A clause that gives a reason
- * ("because", "since", "if" ...) is prose, and "even" only stresses. */
+ * ("because", "since", "if" ...) is prose, "even" only stresses, and an
+ * adverb is its adjective ("identically"). */
 static void test_binding(void **state)
 {
     (void)state;
@@ -597,6 +598,19 @@ static void test_binding(void **state)
          {false, false},
          false},
     };
+    /* an adverb is its adjective */
+    static const char *const out_about[] = {"the output"};
+    static const char *const out_said[] = {"identical"};
+    static const struct kv_point out_points[] = {
+        {.text = "the output is the target's",
+         .about = PH(out_about),
+         .said = PH(out_said),
+         .weight = 1},
+    };
+    static const struct kv_text_item out = {out_points, N(out_points), NULL, 0, NULL};
+    static const struct row out_rows[] = {
+        {"The outputs are distributed identically.", KV_CORRECT, {true}, {false}, false},
+    };
     static const struct row kv_rows[] = {
         {"A query is used once and keys and values are reread.",
          KV_CORRECT,
@@ -606,6 +620,7 @@ static void test_binding(void **state)
     };
     run(&phase, rows, N(rows));
     run(&kv, kv_rows, N(kv_rows));
+    run(&out, out_rows, N(out_rows));
 }
 
 static void test_verbs(void **state)
@@ -614,12 +629,13 @@ static void test_verbs(void **state)
     static const struct {
         const char *word;
         bool verb;
-    } rows[] = {{"streams", true},   {"streamed", true}, {"streaming", true}, {"is", true},
-                {"does", true},      {"shares", true},   {"sharing", true},   {"fits", true},
-                {"cache", false},    {"decode", false},  {"memory", false},   {"tokens", false},
-                {"batching", false}, {"folds", true},    {"releases", true},  {"verifies", true},
-                {"point", false},    {"block", false},   {"hash", false},     {"references", true},
-                {"referenced", true}};
+    } rows[] = {
+        {"streams", true},   {"streamed", true},   {"streaming", true}, {"is", true},
+        {"does", true},      {"shares", true},     {"sharing", true},   {"fits", true},
+        {"cache", false},    {"decode", false},    {"memory", false},   {"tokens", false},
+        {"batching", false}, {"folds", true},      {"releases", true},  {"verifies", true},
+        {"point", false},    {"block", false},     {"hash", false},     {"references", true},
+        {"multiply", true},  {"multiplies", true}, {"referenced", true}};
     for (size_t i = 0; i < N(rows); i++)
         if (kv_claims_is_verb(rows[i].word) != rows[i].verb)
             fail_msg("\"%s\": verb %d, want %d", rows[i].word, !rows[i].verb, rows[i].verb);

@@ -40,6 +40,12 @@ void kv_words_stem(char *w)
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)w[i] >= 0x80)
             return;
+    /* an adverb is its adjective: "identically" "identical", "repeatedly"
+     * "repeated" ("apply", "multiply" are no adverbs; "hardly" stays) */
+    if (n >= 7 && ends_with(w, n, "ly") && !ends_with(w, n, "ply")) {
+        n -= 2;
+        w[n] = '\0';
+    }
     if (n > 4 && (ends_with(w, n, "ies") || ends_with(w, n, "ied"))) {
         w[n - 3] = 'y';
         w[n - 2] = '\0';
