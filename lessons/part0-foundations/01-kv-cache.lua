@@ -206,6 +206,10 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         said = {"reserves one contiguous", "reserves a contiguous", "allocates one contiguous",
                                 "allocates a contiguous", "sized for the maximum length"},
                         why = "a contiguous region sized for the maximum length is what PagedAttention replaces: it hands out fixed-size blocks as the sequence grows" },
+        misconception { about = {"PagedAttention", "paged attention", "it", "the cache", "the KV cache"},
+                        said = {"host memory", "on the host", "to the host", "CPU memory", "to the CPU",
+                                "swaps", "offloads"},
+                        why = "the virtual-memory likeness is the block table: the blocks stay in GPU memory, and paging here is how they are handed out, not a move to the host" },
       },
     },
     followup {
@@ -422,6 +426,11 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                 accept = {"arithmetic intensity", "few flops", "little compute", "per byte", "low intensity",
                           "per weight", "couple of operations", "couple of flops", "two operations"} },
         point { "the cache must fit in memory", accept = {"capacity", "fit", "room"} },
+      },
+      misconceptions = {
+        misconception { about = {"decode", "decoding", "generation", "each decode step"},
+                        said = {"compute-bound", "limited by FLOPs", "limited by compute"},
+                        why = "decode does about two operations per weight per sequence for every byte it streams: the FLOPs wait on memory, so more of them change nothing" },
       },
     },
   },

@@ -333,8 +333,9 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
       },
       misconceptions = {
         misconception { about = {"longer context", "a longer context", "context", "more context", "longer contexts"},
-                        said = {"without limit", "without bound", "keeps raising", "indefinitely", "unboundedly",
-                                "keeps growing"},
+                        said = {"without limit", "without bound", "indefinitely", "unboundedly", "forever",
+                                "keeps raising intensity", "keeps raising the intensity", "keeps raising its intensity",
+                                "keeps raising it"},
                         why = "each sequence's cache is its own: a longer context adds bytes and the FLOPs to use them in fixed proportion, so attention's intensity stays near the group size" },
         misconception { about = {"batching", "more sequences", "a bigger batch", "batch size", "batch"},
                         said = {"stalls at the group size", "capped at the group size", "stops at the group size",

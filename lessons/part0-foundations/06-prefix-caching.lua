@@ -154,9 +154,9 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
                         said = {"only need to be similar", "similar enough", "roughly the same"},
                         why = "the hash chains every block to the one before it: one differing token at the start changes every hash after it" },
         misconception { about = {"vLLM", "prefix caching", "it", "the lookup", "matching"},
-                        said = {"from the end", "starting from the end", "matches the end", "matches the suffix",
-                                "matches suffixes", "last block first"},
-                        why = "blocks are matched from the first token on: each block's hash chains to the one before it, so the shared part must open the prompt" },
+                        said = {"from the end of the prompt", "starting from the end of the prompt", "matches the end",
+                                "matches the suffix", "matches suffixes", "shared suffix", "common suffix"},
+                        why = "a block is a hit only when every token before it matches too: its hash chains to the one before it, so the shared part must open the prompt" },
       },
     },
     followup {

@@ -81,7 +81,7 @@ return lesson {
             about = {"it", "draft", "draft's layers", "memory", "KV"},
             said = {"kv memory", "lookahead", "extra layer", "slots", "costs"} },
     point { "at large batch the step is compute-bound and the gain fades", weight = 2,
-            about = {"large batch", "at a large batch", "big batch", "the batch", "the step", "gain"},
+            about = {"large batch", "at a large batch", "big batch", "the step", "gain"},
             said = {"compute-bound", "no longer idle", "shrinks", "reverses", "slower"} },
   },
   misconceptions = {
