@@ -23,6 +23,8 @@ enum {
     UC_HISTORY = 4096,          /* typing a line that keeps a history (with UC_EDIT) */
     UC_SEARCH = 8192,           /* typing a search on the course map (with UC_EDIT) */
     UC_ANSWER = 16384,          /* typing an answer in a quiz (with UC_EDIT) */
+    UC_RESULT_RATED = 32768,    /* a graded item that asks for a rating: 1-4 choose it */
+    UC_RESULT_UNSAVED = 65536,  /* a graded answer a database error left unsaved: s retries */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
 };
 
@@ -51,11 +53,11 @@ enum {
     X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter", "next: save the rating and go on")           \
     X(RETRY, UC_RESULT, 'a', 0, 0, "a", "again: answer this one once more")                        \
     X(HINT, UC_RESULT_HINTS, 'h', 0, 0, "h", "hint: show the next one")                            \
-    X(RATE_AGAIN, UC_RESULT, '1', 0, 0, "1-4", "rate: 1 again, 2 hard, 3 good, 4 easy")            \
-    X(RATE_HARD, UC_RESULT, '2', 0, 0, NULL, NULL)                                                 \
-    X(RATE_GOOD, UC_RESULT, '3', 0, 0, NULL, NULL)                                                 \
-    X(RATE_EASY, UC_RESULT, '4', 0, 0, NULL, NULL)                                                 \
-    X(SAVE_AGAIN, UC_RESULT, 's', 0, 0, "s", "save the rating now (again after a database error)") \
+    X(RATE_AGAIN, UC_RESULT_RATED, '1', 0, 0, "1-4", "rate: 1 again, 2 hard, 3 good, 4 easy")      \
+    X(RATE_HARD, UC_RESULT_RATED, '2', 0, 0, NULL, NULL)                                           \
+    X(RATE_GOOD, UC_RESULT_RATED, '3', 0, 0, NULL, NULL)                                           \
+    X(RATE_EASY, UC_RESULT_RATED, '4', 0, 0, NULL, NULL)                                           \
+    X(SAVE_AGAIN, UC_RESULT_UNSAVED, 's', 0, 0, "s", "save: try the unsaved answer again")         \
     X(PRACTISE, UC_MAP | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")                \
     X(REVIEW, UC_MAP, 'r', 0, 0, "r", "review: today's due exercises, then new ones")              \
     X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons: titles and the lessons' text")              \

@@ -212,10 +212,14 @@ static unsigned quiz_context(void *self)
     /* the summary (or nothing to do) is a page to read: no answer keys */
     if (q->phase == SUMMARY || tutor_count(q->s) == 0)
         return UC_PAGE;
-    /* f skips the rest of the exercises: offered only where it differs from Enter */
-    return UC_RESULT |
-           (tutor_attempt(q->s)->hints < tutor_hints_total(q->s) ? UC_RESULT_HINTS : 0) |
-           (tutor_followups_ahead(q->s) ? UC_RESULT_FOLLOWUPS : 0);
+    /* f skips the rest of the exercises: offered only where it differs from
+     * Enter; 1-4 only where a rating is asked (not in cram, nor for practice),
+     * s only while a database error keeps the answer unsaved */
+    const struct tutor_attempt *at = tutor_attempt(q->s);
+    return UC_RESULT | (at->hints < tutor_hints_total(q->s) ? UC_RESULT_HINTS : 0) |
+           (tutor_followups_ahead(q->s) ? UC_RESULT_FOLLOWUPS : 0) |
+           (at->graded && at->max_rating > 0 && !at->rated ? UC_RESULT_RATED : 0) |
+           (tutor_unsaved(q->s) ? UC_RESULT_UNSAVED : 0);
 }
 
 /* head, the lesson's title and the clock, the title cut (after a whole

@@ -132,7 +132,7 @@ check "a wrong answer is graded" "Not quite."
 # KiB per 16-token block = 11,702 blocks; ÷ 512 = 22)": its end wraps
 check "a worked line wider than the screen wraps, not cut" "512 = 22)"
 check "the rating line is whole" "Enter saves, goes on"
-want="default │ ? help  Enter next  a again  h hint  1-4 rate  s save  f follow-ups"
+want="default │ ? help  Enter next  a again  h hint  1-4 rate  f follow-ups"
 if [ "$(status_line)" = "$want" ]; then ok "a graded answer's status line: Enter next first"; else bad "a graded answer's status line: \"$(status_line)\""; fi
 tm send-keys -t app f
 check "a follow-up asks for an answer in words, the label whole" "Answer in your words:"
@@ -157,7 +157,7 @@ check "f starts the follow-ups" "Answer in your words:"
 tm send-keys -t app "memory" Enter
 check "the follow-up is graded" "Rating:"
 # nor f: from a follow-up, Enter is what goes on to the next one
-want="default │ ? help  Enter next  a again  1-4 rate  s save"
+want="default │ ? help  Enter next  a again  1-4 rate"
 if [ "$(status_line)" = "$want" ]; then ok "no hint key where there is no hint, no f on a follow-up"; else bad "a follow-up's status line: \"$(status_line)\""; fi
 tm send-keys -t app q
 wait_for "Course map" >/dev/null

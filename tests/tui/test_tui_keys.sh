@@ -114,6 +114,19 @@ tm send-keys -t app a
 sleep 0.2
 tm send-keys -t app "56 KiB" Enter
 wait_for "Right." >/dev/null
+# the second answer today is practice: no rating is asked, so no rating key
+# is offered, nor s (it saves an answer a database error left unsaved)
+check "an answer again the same day is practice" "Practice: recorded, not rated"
+if status_line | grep -qE "1-4 rate|s save"; then
+  bad "a practice answer offers no rating key nor s: \"$(status_line)\""
+else
+  ok "a practice answer offers no rating key nor s"
+fi
+tm send-keys -t app '?'
+wait_for "Help: the keys" >/dev/null
+if screen | grep -qE "^  (1-4|s) "; then bad "help on a practice answer lists no rating key nor s"; else ok "help on a practice answer lists no rating key nor s"; fi
+tm send-keys -t app q
+wait_for "Practice: recorded" >/dev/null
 tm send-keys -t app a
 sleep 0.2
 tm send-keys -t app "28 KiB" Enter
