@@ -48,9 +48,9 @@ enum {
     X(PAGE_UP, UC_MAP | UC_READ | UC_RESULT, 'b', KEY_PPAGE, 0, NULL, "page up")                   \
     X(TOP, UC_MAP | UC_READ, 'g', KEY_HOME, 0, "g/G", "top / bottom (or Home/End)")                \
     X(BOTTOM, UC_MAP | UC_READ, 'G', KEY_END, 0, NULL, "to the bottom")                            \
-    X(OPEN, UC_MAP, '\r', KEY_ENTER, 'l', "Enter", "open the selected lesson")                     \
+    X(OPEN, UC_MAP, '\r', KEY_ENTER, 'l', "Enter/l", "open the selected lesson")                   \
     X(CHANGE, UC_SETTINGS, '\r', KEY_ENTER, 0, "Enter", "change the selected setting")             \
-    X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter", "next: save the rating and go on")           \
+    X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter/n", "next: save the rating and go on")         \
     X(RETRY, UC_RESULT, 'a', 0, 0, "a", "again: answer this one once more")                        \
     X(HINT, UC_RESULT_HINTS, 'h', 0, 0, "h", "hint: show the next one")                            \
     X(RATE_AGAIN, UC_RESULT_RATED, '1', 0, 0, "1-4", "rate: 1 again, 2 hard, 3 good, 4 easy")      \
@@ -93,7 +93,7 @@ enum {
     X(CALC_LOG, UC_CALC, 'l', 0, 0, "l",                                                           \
       "log: open a vLLM start-up log, its KV cache lines explained")                               \
     X(NEXT_LINK, UC_READ, '\t', 0, 0, "Tab", "link: select the next linked lesson")                \
-    X(FOLLOW_LINK, UC_READ, '\r', KEY_ENTER, 'l', "Enter", "follow: open the selected link")       \
+    X(FOLLOW_LINK, UC_READ, '\r', KEY_ENTER, 'l', "Enter/l", "follow: open the selected link")     \
     X(RELOAD, UC_READ, 'R', 0, 0, "R", "reload the lesson from disk (for its author)")             \
     X(KEEP_SEARCH, UC_SEARCH, '\r', KEY_ENTER, 0, "Enter",                                         \
       "done: keep the lessons found (Enter again opens one)")                                      \

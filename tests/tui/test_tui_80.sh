@@ -46,7 +46,7 @@ check "three prerequisites are shown whole" "after 4,7,12"
 check "a long title is cut after a word, with an ellipsis" "Chunked prefill and preemption: one…"
 check "a title that fits is whole" "The KV cache caps concurrency"
 # the status line: the keys that matter, whole, the rest one ? away
-want="default │ ? help  Enter open  e exercises  r review  / search  p progress"
+want="default │ ? help  Enter/l open  e exercises  r review  / search  p progress"
 if [ "$(status_line)" = "$want" ]; then ok "the map's status line fits 80 columns"; else bad "the map's status line: \"$(status_line)\""; fi
 
 # the foot lines of lesson 13 (13-chunked-prefill.lua: after 5, 6 and 11;
@@ -132,7 +132,7 @@ check "a wrong answer is graded" "Not quite."
 # KiB per 16-token block = 11,702 blocks; ÷ 512 = 22)": its end wraps
 check "a worked line wider than the screen wraps, not cut" "512 = 22)"
 check "the rating line is whole" "Enter saves, goes on"
-want="default │ ? help  Enter next  a again  h hint  1-4 rate  f follow-ups"
+want="default │ ? help  Enter/n next  a again  h hint  1-4 rate  f follow-ups"
 if [ "$(status_line)" = "$want" ]; then ok "a graded answer's status line: Enter next first"; else bad "a graded answer's status line: \"$(status_line)\""; fi
 tm send-keys -t app f
 check "a follow-up asks for an answer in words, the label whole" "Answer in your words:"
@@ -157,7 +157,7 @@ check "f starts the follow-ups" "Answer in your words:"
 tm send-keys -t app "memory" Enter
 check "the follow-up is graded" "Rating:"
 # nor f: from a follow-up, Enter is what goes on to the next one
-want="default │ ? help  Enter next  a again  1-4 rate"
+want="default │ ? help  Enter/n next  a again  1-4 rate"
 if [ "$(status_line)" = "$want" ]; then ok "no hint key where there is no hint, no f on a follow-up"; else bad "a follow-up's status line: \"$(status_line)\""; fi
 tm send-keys -t app q
 wait_for "Course map" >/dev/null

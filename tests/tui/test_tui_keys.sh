@@ -76,6 +76,8 @@ check "help lists j/k as down and up" "move down / up"
 check "help lists the paging keys" "page down / up (or PgDn/PgUp)"
 check "help lists g and G" "top / bottom"
 check "help says Esc never quits from the map" "on the course map it clears a search"
+# l opens a lesson as Enter does (and follows a link in a lesson): listed
+check "help lists l with Enter, for it opens the lesson too" "Enter/l       open the selected lesson"
 tm send-keys -t app q
 check "q goes back from help" "Course map"
 
@@ -127,6 +129,7 @@ wait_for "Help: the keys" >/dev/null
 if screen | grep -qE "^  (1-4|s) "; then bad "help on a practice answer lists no rating key nor s"; else ok "help on a practice answer lists no rating key nor s"; fi
 tm send-keys -t app q
 wait_for "Practice: recorded" >/dev/null
+check "n goes on as Enter does, and the status line says so" "Enter/n next"
 tm send-keys -t app a
 sleep 0.2
 tm send-keys -t app "28 KiB" Enter
