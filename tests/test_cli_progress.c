@@ -216,6 +216,10 @@ static void test_stats_names(void **state)
      * Foundations"; kv_grade.c: no-kv-pair is "you left out the x2 for K
      * and V: ..." */
     assert_non_null(strstr(r.out, "\n  Part 0 · Foundations\n"));
+    /* what was seen, by kind, as the course map counts it: per-token is
+     * one of the lesson's exercises */
+    if (!strstr(r.out, "  seen        1 exercise, 0 follow-ups, 0 lesson questions\n"))
+        fail_msg("seen, by kind:\n%s", r.out);
     assert_non_null(strstr(r.out, "    The KV cache caps...  "));
     /* the count and its sign together ("1×", "1x" where the terminal is
      * not UTF-8), no space between */

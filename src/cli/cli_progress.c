@@ -15,6 +15,7 @@
 #include "cli_lessons.h"
 #include "kvt_text.h"
 #include "store_report.h"
+#include "tutor_done.h"
 #include "tutor_names.h"
 
 /* Options the progress commands share; positional arguments are left in
@@ -70,6 +71,8 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s,
 {
     char n1[32], n2[32], n3[32], n4[32], n5[32], share[32], f1[KVT_SAFE_FIELD], f2[KVT_SAFE_FIELD];
     const char *module = NULL;
+    struct tutor_done_total seen;
+    struct store_error err;
 
     /* every name below comes from the database, which an import fills */
     printf("Progress of %s (%s)\n\n", kvt_safe(db->learner, f1, sizeof f1),
@@ -80,7 +83,16 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s,
     }
     printf("  answers     %s, %s right\n", kvt_fmt_int((uint64_t)s->attempts, n1, sizeof n1),
            pct(s->correct, s->attempts, share, sizeof share));
-    printf("  exercises   %s seen\n", kvt_fmt_int((uint64_t)s->exercises, n1, sizeof n1));
+    /* seen, by kind, as the course map counts it (a follow-up is no exercise);
+     * without the course, the items stored */
+    if (course && tutor_done_total(db->st, db->learner_id, course, &seen, &err) == KVT_E_OK)
+        printf("  seen        %s exercise%s, %s follow-up%s, %s lesson question%s\n",
+               kvt_fmt_int((uint64_t)seen.exercises, n1, sizeof n1), seen.exercises == 1 ? "" : "s",
+               kvt_fmt_int((uint64_t)seen.followups, n2, sizeof n2), seen.followups == 1 ? "" : "s",
+               kvt_fmt_int((uint64_t)seen.questions, n3, sizeof n3),
+               seen.questions == 1 ? "" : "s");
+    else
+        printf("  exercises   %s seen\n", kvt_fmt_int((uint64_t)s->exercises, n1, sizeof n1));
     printf("  due         %s now, %s within a week\n",
            kvt_fmt_int((uint64_t)s->due_now, n1, sizeof n1),
            kvt_fmt_int((uint64_t)s->due_week, n2, sizeof n2));

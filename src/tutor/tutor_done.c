@@ -71,3 +71,26 @@ enum kvt_err tutor_done_counts(struct store *st, int64_t learner_id, struct lx_c
     free(w.seen);
     return e;
 }
+
+enum kvt_err tutor_done_total(struct store *st, int64_t learner_id, struct lx_course *c,
+                              struct tutor_done_total *out, struct store_error *err)
+{
+    size_t n = lx_course_size(c);
+    struct tutor_done *d = calloc(n + 1, sizeof *d);
+    enum kvt_err e;
+
+    *out = (struct tutor_done_total){0};
+    if (!d) {
+        *err = (struct store_error){.code = KVT_E_NOMEM};
+        snprintf(err->detail, sizeof err->detail, "out of memory");
+        return KVT_E_NOMEM;
+    }
+    e = tutor_done_counts(st, learner_id, c, d, err);
+    for (size_t i = 0; e == KVT_E_OK && i < n; i++) {
+        out->exercises += d[i].exercises;
+        out->followups += d[i].followups;
+        out->questions += d[i].question;
+    }
+    free(d);
+    return e;
+}

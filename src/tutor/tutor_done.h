@@ -23,4 +23,13 @@ struct tutor_done {
 enum kvt_err tutor_done_counts(struct store *st, int64_t learner_id, struct lx_course *c,
                                struct tutor_done *out, struct store_error *err);
 
+/* The same counts summed over the course, for the progress screen and
+ * `kvtutor stats`: so they agree with the map's. */
+struct tutor_done_total {
+    size_t exercises, followups;
+    size_t questions; /* lessons whose question was answered */
+};
+enum kvt_err tutor_done_total(struct store *st, int64_t learner_id, struct lx_course *c,
+                              struct tutor_done_total *out, struct store_error *err);
+
 #endif

@@ -11,6 +11,7 @@
 #include "kvt_format.h"
 #include "kvt_text.h"
 #include "store_report.h"
+#include "tutor_done.h"
 #include "tutor_names.h"
 #include "ui_term.h"
 #include "ui_draw.h"
@@ -51,6 +52,7 @@ static void build(struct progress *p, struct ui *ui, int cols)
     const char *const *bars = ui_term_utf8() ? bars_utf8 : bars_ascii;
     int64_t now = (int64_t)time(NULL), answers[DAYS], right[DAYS], most = 1;
     struct store_stats s;
+    struct tutor_done_total seen;
     struct store_error err;
     struct concept_ctx cc = {&p->lines, ui->course, cols - 4};
     char line[512], n1[32], n2[32], n3[32], share[32];
@@ -69,13 +71,21 @@ static void build(struct progress *p, struct ui *ui, int cols)
         free(due);
         return;
     }
-    snprintf(line, sizeof line, "%s answer%s, %s right · %s exercise%s seen · streak %s day%s",
+    snprintf(line, sizeof line, "%s answer%s, %s right · streak %s day%s",
              kvt_fmt_int((uint64_t)s.attempts, n1, sizeof n1), s.attempts == 1 ? "" : "s",
              kvt_fmt_percent(s.attempts ? (double)s.correct / (double)s.attempts : 0.0, share,
                              sizeof share),
-             kvt_fmt_int((uint64_t)s.exercises, n2, sizeof n2), s.exercises == 1 ? "" : "s",
              kvt_fmt_int((uint64_t)s.streak_days, n3, sizeof n3), s.streak_days == 1 ? "" : "s");
     ui_lines_text(&p->lines, line, w, 0, A_BOLD);
+    /* seen, by kind, as the course map counts it: a follow-up is no exercise */
+    if (tutor_done_total(ui->opt.store, ui->opt.learner_id, ui->course, &seen, &err) == KVT_E_OK) {
+        snprintf(
+            line, sizeof line, "Seen: %s exercise%s, %s follow-up%s, %s lesson question%s",
+            kvt_fmt_int((uint64_t)seen.exercises, n1, sizeof n1), seen.exercises == 1 ? "" : "s",
+            kvt_fmt_int((uint64_t)seen.followups, n2, sizeof n2), seen.followups == 1 ? "" : "s",
+            kvt_fmt_int((uint64_t)seen.questions, n3, sizeof n3), seen.questions == 1 ? "" : "s");
+        ui_lines_text(&p->lines, line, w, 0, A_NORMAL);
+    }
     snprintf(line, sizeof line, "Due now: %s · within a week: %s · time answering: %s min",
              kvt_fmt_int((uint64_t)(planned ? plan.due : 0), n1, sizeof n1),
              kvt_fmt_int((uint64_t)s.due_week, n2, sizeof n2),

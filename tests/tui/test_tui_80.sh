@@ -146,7 +146,8 @@ check "Esc with nothing typed leaves the follow-up" "Course map"
 
 # --- progress: one answer, one exercise, in the singular ---
 tm send-keys -t app p
-check "progress counts in the singular" "1 answer, 0% right · 1 exercise seen"
+check "progress counts in the singular" "1 answer, 0% right · streak 1 day"
+check "progress counts what was seen in the singular" "Seen: 1 exercise, 0 follow-ups, 0 lesson questions"
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 

@@ -146,6 +146,10 @@ tm send-keys -t app p
 check "a diagnosis is named, not its id" "1× left out the x2 for K and V"
 check "a lesson is named by its title (56 KiB twice, 28 KiB, a follow-up)" "The KV cache caps concurrency: 4 answers, 75% right"
 if screen | grep -qF "no-kv-pair"; then bad "no diagnosis id on the progress screen"; else ok "no diagnosis id on the progress screen"; fi
+# what was seen is counted as the map counts it: one exercise (answered
+# three times), one follow-up, not the lesson's question
+check "progress counts what was seen as the map does" "Seen: 1 exercise, 1 follow-up, 0 lesson questions"
+if screen | grep -qF "2 exercises seen"; then bad "a follow-up is not counted as an exercise"; else ok "a follow-up is not counted as an exercise"; fi
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 
