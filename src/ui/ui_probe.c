@@ -222,7 +222,9 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
     size_t i;
     json_t *r;
     char line[160], n1[32], n2[32];
-    int bw = cols - 40 > 40 ? 40 : cols - 40;
+    /* the bar gives way to the note: "%8s  no measurable cost" is 28
+     * columns, from column 12 + bw, with 2 left at the edge */
+    int bw = cols - 42 > 40 ? 40 : cols - 42;
 
     json_array_foreach(p->log.results, i,
                        r) if (kernel_index(json_string_value(json_object_get(r, "kernel"))) == 2)

@@ -194,4 +194,29 @@ quit_from_map "80 columns"
 run_app
 check "the welcome back keeps its last words on an 80-column line" "You were reading \"Chunked prefill and…\": Enter resumes."
 quit_from_map "80 columns, again"
+
+# --- the probe screen's paged chart: each row's note whole at 80 columns ---
+# The app as installed (bin/, libexec/kvtutor/, share/kvtutor/), its CPU
+# probe a script with canned lines: block 16 at 5.8 GB/s against 5.94
+# contiguous is 100 x (1 - 5.8 / 5.94) = 2.4% slower; block 32 is faster.
+build_dir=$(dirname "$KVTUTOR")
+mkdir -p "$work/inst/bin" "$work/inst/libexec/kvtutor" "$work/inst/share"
+cp "$KVTUTOR" "$work/inst/bin/kvtutor"
+ln -s "$build_dir/share/kvtutor" "$work/inst/share/kvtutor"
+cat > "$work/inst/libexec/kvtutor/kvtutor-probe-cpu" <<'PROBE'
+#!/bin/sh
+echo '{"type":"device","kind":"cpu","name":"Fake CPU","threads":2,"free_bytes":8589934592}'
+echo '{"type":"result","kernel":"read","bytes":1073741824,"gbps_best":4.8,"gbps_median":4.7}'
+echo '{"type":"result","kernel":"paged","block_size":16,"bytes":1073741824,"gbps_best":5.9,"gbps_median":5.8,"contiguous_gbps_median":5.94,"tax_percent":2.4}'
+echo '{"type":"result","kernel":"paged","block_size":32,"bytes":1073741824,"gbps_best":6.1,"gbps_median":6.0,"contiguous_gbps_median":5.94,"tax_percent":-1.0}'
+PROBE
+chmod +x "$work/inst/libexec/kvtutor/kvtutor-probe-cpu"
+APP="$work/inst/bin/kvtutor" run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app P
+check "the probe's paged rows are drawn" "Paged KV gather"
+check "a paging cost is whole, its percent sign in" "paging costs 2.4%"
+check "a block with no cost says so whole" "no measurable cost"
+tm send-keys -t app q
+quit_from_map "80 columns, the probe"
 report tui_80
