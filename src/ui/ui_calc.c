@@ -55,7 +55,8 @@ struct calc {
     int log_width;
     size_t log_top; /* first line shown */
     char log_title[600];
-    char *log_text; /* the lines the verdicts quote live in it */
+    char log_name[KVT_SAFE_FIELD]; /* the log's file name, whole on a line of its own */
+    char *log_text;                /* the lines the verdicts quote live in it */
     struct vllm_log *log;
 };
 
@@ -172,13 +173,16 @@ static void log_layout(struct calc *c, int width)
 
     ui_lines_free(l);
     c->log_width = width;
+    /* lines from column 2, as the playground's own; the file named whole */
+    snprintf(buf, sizeof buf, "File: %s", c->log_name);
+    ui_lines_text(l, buf, width, 1, A_DIM);
     if (ex->assumed[0]) {
         snprintf(buf, sizeof buf, "Assumed: %s", ex->assumed);
-        ui_lines_text(l, buf, width, 0, A_DIM);
+        ui_lines_text(l, buf, width, 1, A_DIM);
     }
     if (ex->blocked[0]) {
         snprintf(buf, sizeof buf, "Not recomputed: %s", ex->blocked);
-        ui_lines_text(l, buf, width, 0, ui_color(UI_C_WARN));
+        ui_lines_text(l, buf, width, 1, ui_color(UI_C_WARN));
     }
     for (size_t i = 0; i < ex->n; i++) {
         const struct vllm_verdict *v = &ex->v[i];
@@ -187,7 +191,7 @@ static void log_layout(struct calc *c, int width)
         ui_lines_blank(l);
         kvt_sanitize(c->log_text + ln->msg, ln->msg_len, text, sizeof text, 0);
         snprintf(buf, sizeof buf, "line %zu  %s", ln->line_no, text);
-        ui_lines_verbatim(l, buf, 0, A_BOLD);
+        ui_lines_verbatim(l, buf, 1, A_BOLD);
         if (v->has_computed) {
             bool whole = ln->kind == VLLM_LINE_KV_TOKENS || ln->kind == VLLM_LINE_GPU_BLOCKS ||
                          ln->kind == VLLM_LINE_ATTN_BLOCK || ln->kind == VLLM_LINE_PAD_LAYERS;
@@ -198,14 +202,14 @@ static void log_layout(struct calc *c, int width)
                 vllm_explain_figure(ln->kind, v->computed, a2, sizeof a2),
                 v->match == VLLM_MATCH_YES ? (utf8 ? "\xe2\x9c\x93 match" : "ok match")
                                            : (utf8 ? "\xe2\x9c\x97 differs" : "x differs"));
-            ui_lines_verbatim(l, buf, 2,
+            ui_lines_verbatim(l, buf, 3,
                               v->match == VLLM_MATCH_YES ? ui_color(UI_C_RIGHT)
                                                          : ui_color(UI_C_WRONG));
         }
-        ui_lines_text(l, v->how, width, 2, A_NORMAL);
+        ui_lines_text(l, v->how, width, 3, A_NORMAL);
         if (v->change[0]) {
             snprintf(buf, sizeof buf, "What would change it: %s", v->change);
-            ui_lines_text(l, buf, width, 2, A_DIM);
+            ui_lines_text(l, buf, width, 3, A_DIM);
         }
     }
 }
@@ -262,10 +266,10 @@ static void log_open(struct calc *c, struct ui *ui, const char *path)
     {
         const char *base = strrchr(path, '/');
         snprintf(c->log_title, sizeof c->log_title,
-                 "vLLM %s log (%zu match, %zu differ, %zu not recomputed): %s",
+                 "vLLM %s log: %zu match, %zu differ, %zu not recomputed",
                  log->version[0] ? kvt_safe(log->version, ver, sizeof ver) : "(version not stated)",
-                 ex->matched, ex->mismatched, ex->unchecked,
-                 kvt_safe(base ? base + 1 : path, name, sizeof name));
+                 ex->matched, ex->mismatched, ex->unchecked);
+        kvt_safe(base ? base + 1 : path, c->log_name, sizeof c->log_name);
     }
     /* the knobs the playground has follow the log, for when it is closed */
     if (log->args.max_model_len >= 1024 && log->args.max_model_len <= ((uint64_t)1 << 20))

@@ -183,6 +183,21 @@ check "= opens the playground" "Calculator playground"
 tm send-keys -t app '?'
 check "o is named by what it opens" "config.json: open one for the model"
 check "l is named by what it opens" "log: open a vLLM start-up log"
+tm send-keys -t app q
+wait_for "Calculator playground" >/dev/null
+# a log with a long file name: the name whole on a line of its own, the
+# explanation's lines in column 2 as the playground's own lines are
+fixtures="$(cd "$(dirname "$0")/../fixtures" && pwd)"
+tm send-keys -t app l
+wait_for "vLLM log path:" >/dev/null
+tm send-keys -t app "$fixtures/vllm-logs/v0.19.0-r030-gemma-3-27b.log" Enter
+check "the log's tally is shown" "vLLM 0.19.0 log: 3 match, 0 differ, 1 not recomputed"
+check "the log's file name is whole" "File: v0.19.0-r030-gemma-3-27b.log"
+if screen | grep -qE "^  Assumed: " && screen | grep -qE "^  line 4  Available KV cache memory"; then
+  ok "the log's lines start in column 2, under the tally"
+else
+  bad "the log's lines start in column 2, under the tally"
+fi
 tm send-keys -t app q q
 wait_for "Course map" >/dev/null
 
