@@ -176,11 +176,14 @@ static void loop(struct ui *ui, uint64_t started)
         }
         if (ctx & UC_EDIT) {
             enum ui_action a = ui_action_for((int)ch, ctx);
-            if (a == UI_HELP_EDIT)
+            if (a == UI_HELP_EDIT) {
                 ui_push(ui, ui_help_new(ctx));
-            else if (a != UI_NONE)
+            } else if (a != UI_NONE) {
+                /* as below: a message is about the step it answered (a
+                 * warning before leaving does not follow to the map) */
+                ui->message[0] = '\0';
                 top->ops->action(top->self, ui, a);
-            else if (kind == OK && ch >= 0x20 && ch != 0x7F)
+            } else if (kind == OK && ch >= 0x20 && ch != 0x7F)
                 top->ops->text(top->self, ui, (uint32_t)ch);
             else
                 top->ops->edit_key(top->self, ui, (int)ch);

@@ -105,6 +105,9 @@ check "Esc over a typed answer warns first" "Esc again drops it"
 if screen | grep -qF "Course map"; then bad "the answer stays after one Esc"; else ok "the answer stays after one Esc"; fi
 tm send-keys -t app Escape
 check "a second Esc leaves the exercise" "Course map"
+sleep 0.3
+# the warning was about the answer: on the map Enter opens a lesson
+if screen | grep -qF "Esc again drops it"; then bad "the warning goes with the exercise it was about"; else ok "the warning goes with the exercise it was about"; fi
 
 # --- counts: an exercise answered twice and a follow-up are not "2/12" ---
 # (the first lesson has 12 exercises and 5 follow-ups: lessons/part0-foundations/01-kv-cache.lua)
