@@ -179,6 +179,10 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
         misconception { about = {"batch 256", "large batch", "it"},
                         said = {"memory-bound", "more idle FLOPs", "helps more"},
                         why = "a large batch already uses the FLOPs: the step is near or past the compute-bound point" },
+        misconception { about = {"the step", "batch 256", "large batch", "it", "decode"},
+                        said = {"stays memory-bound", "still memory-bound", "remains memory-bound",
+                                "stays bandwidth-bound", "still bandwidth-bound"},
+                        why = "counting the weights, a batch of 256 already does about 256 FLOPs per weight byte, near the H100's ridge of about 295 FLOPs per byte, and k + 1 positions per sequence push it past: that is what makes the step slower; a step still memory-bound would verify almost for free" },
       },
     },
     followup {

@@ -161,7 +161,7 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
                 about = {"vLLM", "pool", "page", "page size", "it", "allocator", "hybrid allocator"},
                 said = {"one page size", "same page size", "equal pages", "one pool", "to be one size",
                         "the same size", "same size", "one size", "single page size", "unification",
-                        "unified"} },
+                        "unified page size", "unifies the page size", "unifies page sizes"} },
         point { "the attention block grows until its page holds a state", weight = 2,
                 about = {"attention block", "block", "vLLM", "block size", "attention cache",
                          "tokens of attention cache", "it"},
