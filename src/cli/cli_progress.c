@@ -72,6 +72,9 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s,
     char n1[32], n2[32], n3[32], n4[32], n5[32], share[32], f1[KVT_SAFE_FIELD], f2[KVT_SAFE_FIELD];
     const char *module = NULL;
     struct tutor_done_total seen;
+    struct tutor_done *done = NULL;
+    struct lx_lesson *les;
+    size_t slot;
     struct store_error err;
 
     /* every name below comes from the database, which an import fills */
@@ -100,6 +103,11 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s,
            s->streak_days == 1 ? "" : "s");
     printf("  time spent  %s min\n\n",
            kvt_fmt_int((uint64_t)(s->seconds / 60.0 + 0.5), n1, sizeof n1));
+    done = course ? calloc(lx_course_size(course) + 1, sizeof *done) : NULL;
+    if (done && tutor_done_counts(db->st, db->learner_id, course, done, &err) != KVT_E_OK) {
+        free(done);
+        done = NULL;
+    }
     printf("  %-30s %9s %8s %8s %8s %8s\n", "LESSON", "EXERCISES", "ANSWERS", "RIGHT", "DUE",
            "WEEK");
     for (size_t i = 0; i < s->n_lessons; i++) {
@@ -110,12 +118,19 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s,
         }
         printf("    ");
         print_cell(tutor_lesson_name(course, l->lesson_id), 28);
-        printf(" %9s %8s %8s %8s %8s\n", kvt_fmt_int((uint64_t)l->exercises, n1, sizeof n1),
-               kvt_fmt_int((uint64_t)l->attempts, n2, sizeof n2),
+        /* a lesson of the course: its exercises answered of all, as the map
+         * writes them ("12/12"), follow-ups and the question apart; else
+         * the items stored */
+        if (done && (les = lx_course_find(course, l->lesson_id, &slot)) != NULL)
+            snprintf(n1, sizeof n1, "%zu/%zu", done[slot].exercises, les->n_exercises);
+        else
+            kvt_fmt_int((uint64_t)l->exercises, n1, sizeof n1);
+        printf(" %9s %8s %8s %8s %8s\n", n1, kvt_fmt_int((uint64_t)l->attempts, n2, sizeof n2),
                pct(l->correct, l->attempts, share, sizeof share),
                kvt_fmt_int((uint64_t)l->due_now, n3, sizeof n3),
                kvt_fmt_int((uint64_t)l->due_week, n4, sizeof n4));
     }
+    free(done);
     if (s->n_weakest) {
         puts("\n  Most frequent mistakes");
         for (size_t i = 0; i < s->n_weakest; i++) {
