@@ -381,7 +381,8 @@ static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
     ui_lines_free(&head);
     if (q->phase == TYPING) {
         ui_put(y, 2, spoken ? cols - 4 : 8, spoken ? "Answer in your words:" : "Answer:", A_NORMAL);
-        ui_edit_draw(&q->edit, y + (spoken ? 1 : 0), spoken ? 2 : 10, cols - 12);
+        ui_edit_draw(&q->edit, y + (spoken ? 1 : 0), spoken ? 2 : 10,
+                     spoken ? cols - 4 : cols - 12);
         return;
     }
     if (q->body_cols != cols)
@@ -391,6 +392,10 @@ static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
         if (q->body.n > (size_t)room && q->scroll > q->body.n - (size_t)room)
             q->scroll = q->body.n - (size_t)room;
         ui_lines_draw(&q->body, q->scroll, y, room, cols, -1);
+        /* a result taller than the screen (a model answer below the key
+         * points, at 80x24) says so on the line above the rating */
+        if (q->scroll + (size_t)room < q->body.n)
+            ui_put(top + rows - 2, cols - 20, 18, "more below: Space", A_DIM);
     }
     draw_rating(a, tutor_mode(q->s), top + rows - 1, cols);
 }

@@ -136,6 +136,11 @@ want="default │ ? help  Enter/n next  a again  h hint  1-4 rate  f follow-ups"
 if [ "$(status_line)" = "$want" ]; then ok "a graded answer's status line: Enter next first"; else bad "a graded answer's status line: \"$(status_line)\""; fi
 tm send-keys -t app f
 check "a follow-up asks for an answer in words, the label whole" "Answer in your words:"
+# an answer in words is typed across the line, not in the numeric field's 68 columns
+long_words="quantise the weights with AWQ and keep the KV cache in fp8 to fit more"
+tm send-keys -t app "$long_words"
+check "a spoken answer of 70 characters is seen whole as it is typed" "$long_words"
+tm send-keys -t app C-u
 # help while typing lists the line editor's keys too
 tm send-keys -t app F1
 check "help while typing lists the editing keys" "Ctrl-U/W"
@@ -160,6 +165,20 @@ check "the follow-up is graded" "Rating:"
 # nor f: from a follow-up, Enter is what goes on to the next one
 want="default │ ? help  Enter/n next  a again  1-4 rate"
 if [ "$(status_line)" = "$want" ]; then ok "no hint key where there is no hint, no f on a follow-up"; else bad "a follow-up's status line: \"$(status_line)\""; fi
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+
+# --- a graded answer longer than the screen says there is more below ---
+# (the first lesson's question: the answer, four key points with quotes and
+# the model answer take more than the 24 rows)
+tm send-keys -t app g i
+check "i starts a mock interview" "The interviewer asks:"
+tm send-keys -t app "The KV cache grows with every token of each request, while the weights are loaded once; decode is memory-bound" Enter
+check "the answer is graded" "Rating:"
+check "a result taller than the screen says so, and how to scroll" "more below: Space"
+tm send-keys -t app Space Space Space
+sleep 0.3
+if screen | grep -qF "more below"; then bad "at the end of the result, no more below"; else ok "at the end of the result, no more below"; fi
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 
