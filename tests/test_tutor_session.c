@@ -384,6 +384,12 @@ static void test_review_queue_and_new_per_day(void **state)
 
     review_per_token(f, FSRS_GOOD);
     assert_true(review_of(f, "per-token", &r));
+    /* new exercises a day, not a session: per-token, first answered today,
+     * was today's one, so "bound" waits for tomorrow */
+    f->env.new_per_day = 1;
+    s = tutor_session_review(&f->env, false);
+    assert_true(tutor_finished(s));
+    tutor_session_free(s);
     /* not due the same day; on its due day it comes back, before new ones */
     f->env.new_per_day = 5;
     s = tutor_session_review(&f->env, false);

@@ -241,7 +241,7 @@ static const struct setting {
 } settings[] = {
     {"learner", "who is learning: progress is kept per name"},
     {"desired_retention", "the recall probability reviews aim for, 0.7 to 0.97"},
-    {"new_per_day", "new exercises a review session brings in, 0 to 500"},
+    {"new_per_day", "new exercises reviews bring in each day, 0 to 500"},
 };
 
 static const struct setting *find_setting(const char *key)

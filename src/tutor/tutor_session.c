@@ -249,11 +249,23 @@ struct tutor_session *tutor_session_review(const struct tutor_env *env, bool cra
     store_each_due(env->store, env->learner_id, s->started_at, !cram, add_scheduled, &q, &err);
     s->n_due = s->n_items;
     if (!cram && env->new_per_day > 0 && q.ok) {
-        /* then up to new_per_day exercises never seen, in course order */
+        /* then up to new_per_day exercises never seen, in course order: a
+         * day's, less those first answered today (one review so far, today) */
         struct tutor_session seen = {.env = s->env};
         unsigned added = 0;
         q.seen = &seen;
         store_each_due(env->store, env->learner_id, s->started_at, false, add_scheduled, &q, &err);
+        for (size_t i = 0; i < seen.n_items && added < env->new_per_day; i++) {
+            const struct tutor_item *it = &seen.items[i];
+            const struct lx_lesson *l = lx_course_at(env->course, it->lesson);
+            char id[96];
+            struct store_review r;
+            if (it->part != TUTOR_EXERCISE || !tutor_item_id(l, *it, id, sizeof id) ||
+                store_review_get(env->store, env->learner_id, l->id, id, &r, &err) != KVT_E_OK)
+                continue;
+            if (r.card.reps == 1 && r.last_review / 86400 == wall(s) / 86400)
+                added++;
+        }
         for (size_t li = 0; li < lx_course_size(env->course) && added < env->new_per_day && q.ok;
              li++) {
             const struct lx_lesson *l = lx_course_at(env->course, li);

@@ -15,7 +15,7 @@ static const struct {
     {"desired_retention", "Desired retention",
      "the chance of remembering an exercise when it comes back (0.7 to 0.97)"},
     {"new_per_day", "New exercises a day",
-     "how many unseen exercises a review brings in (0 to 500)"},
+     "how many unseen exercises reviews bring in each day (0 to 500)"},
     {"learner", "Learner", "progress is kept per name: switch to share this machine"},
 };
 
