@@ -217,7 +217,8 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       answer = "Not because activations outgrow the profile: vLLM's profile run already takes "
             .. "the worst batch of max_num_batched_tokens. What it does not see is memory "
             .. "allocated outside that pass: NCCL buffers (around 2 GiB per GPU at TP 2 and "
-            .. "above), sampler and logprob buffers, MoE load imbalance, encoder caches, "
+            .. "above), the sampler's top-k, top-p and logprob buffers (its profiled pass may "
+            .. "skip them), MoE load imbalance, encoder caches, "
             .. "fragmentation, and before 0.21 the CUDA graph pools. With 1% left, any of those "
             .. "can run the server out of memory in production. And at 0.99 vLLM often refuses to "
             .. "start at all: the fraction is of the whole card, and the free memory at start-up "
@@ -242,7 +243,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
         misconception { about = {"vLLM", "server", "it", "0.99"},
                         said = {"cannot run out of memory", "can't OOM", "never runs out of memory", "will not OOM",
                                 "is safe", "no risk"},
-                        why = "vLLM sizes the cache from one profiled pass; memory allocated outside it (NCCL, sampler buffers, fragmentation) still needs room" },
+                        why = "vLLM sizes the cache from one profiled pass; memory allocated outside it (NCCL, the sampler's top-k and logprob buffers, fragmentation) still needs room" },
         misconception { about = {"activations", "activation tensors", "decode activations"},
                         said = {"outgrow the profile", "grow past", "grow beyond", "exceed what the profile",
                                 "larger than profiled", "more than the profile measured", "overflow", "not profiled",

@@ -56,7 +56,7 @@ return lesson {
         .. "KV cache memory. It cuts that into blocks of block_size tokens across all layers; blocks × "
         .. "block_size is the KV cache size in tokens, and that divided by the tokens one "
         .. "request of max_model_len needs is the maximum concurrency. At 0.99 nothing is left "
-        .. "for what the profile did not see: NCCL buffers, sampler and logprob buffers, "
+        .. "for what the profile did not see: NCCL buffers, the sampler's top-k and logprob buffers, "
         .. "allocator fragmentation, other processes. Either the server fails with "
         .. "out-of-memory under load, or it refuses to start because the free memory is "
         .. "already below 99% of the card.",
@@ -154,7 +154,8 @@ return lesson {
       text = "Not because activations outgrow the profile: the profile run already takes the "
           .. "worst batch, max_num_batched_tokens tokens. What it does not see is memory "
           .. "allocated outside that pass: NCCL buffers (around 2 GiB per GPU at TP 2 and "
-          .. "above), sampler and logprob buffers, MoE load imbalance, encoder caches, allocator "
+          .. "above), the sampler's top-k, top-p and logprob buffers (its profiled pass may "
+          .. "skip them), MoE load imbalance, encoder caches, allocator "
           .. "fragmentation, and before 0.21 the CUDA graph pools. The default (0.92 from 0.25, "
           .. "0.9 before) keeps 8 to 10% of the card for all that; at 0.99 an 80 GB card keeps "
           .. "under 1 GiB, and an unusual moment ends in an out-of-memory error in production. "
@@ -359,7 +360,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
       prompt = "A colleague sets gpu_memory_utilization=0.99 to get more KV cache. What do you "
             .. "tell them?",
       answer = "It leaves almost no headroom. vLLM's profile run already takes the worst "
-            .. "max_num_batched_tokens batch, but NCCL buffers, sampler and logprob buffers, "
+            .. "max_num_batched_tokens batch, but NCCL buffers, the sampler's top-k and logprob buffers, "
             .. "allocator fragmentation and any other process on the GPU need memory the "
             .. "profile did not count; with 1% spare, the server either refuses to start (free "
             .. "memory already below the request) or starts and later dies with out-of-memory "
@@ -369,7 +370,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         point { "no headroom: OOM under load", weight = 2,
                 accept = {"oom", "out of memory", "out-of-memory", "headroom", "margin", "crash", "no headroom",
                           "too little headroom", "little headroom", "no margin", "dies under load"} },
-        point { "memory outside the profile: NCCL, sampler buffers, fragmentation", weight = 2,
+        point { "memory outside the profile: NCCL, the sampler's top-k and logprob buffers, fragmentation", weight = 2,
                 accept = {"profil", "nccl", "sampler", "logprob", "fragment", "peak", "unprofiled",
                           "outside the profile", "never profiles", "not profiled", "doesn't profile",
                           "does not profile"} },
@@ -383,7 +384,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         misconception { about = {"profiling run", "the profile", "profiling", "the profile run"},
                         said = {"accounts for NCCL", "covers NCCL", "counts NCCL", "includes NCCL",
                                 "accounts for everything"},
-                        why = "the profile run sees one forward pass: NCCL buffers, sampler buffers and fragmentation come later, outside it" },
+                        why = "the profile run sees one forward pass and one plain sampler pass: NCCL buffers, top-k and logprob buffers and fragmentation come later, outside it" },
         misconception { about = {"activations", "activation tensors", "decode activations", "activation memory"},
                         said = {"outgrow the profile", "grow past", "grow beyond", "exceed what the profile",
                                 "larger than profiled", "not profiled", "aren't profiled", "unprofiled"},
