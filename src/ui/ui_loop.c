@@ -127,6 +127,23 @@ static uint64_t now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* True when another key is already waiting: a key that arrives with
+ * others at once is part of a paste, not typed. The key is put back. */
+static bool more_input(void)
+{
+    wint_t next;
+    int kind;
+    timeout(0);
+    kind = get_wch(&next);
+    if (kind == ERR)
+        return false;
+    if (kind == KEY_CODE_YES)
+        ungetch((int)next);
+    else
+        unget_wch(next);
+    return true;
+}
+
 static void loop(struct ui *ui, uint64_t started)
 {
     const char *bench = getenv("KVTUTOR_EXIT_AFTER_FIRST_DRAW");
@@ -175,7 +192,12 @@ static void loop(struct ui *ui, uint64_t started)
             continue;
         }
         if (ctx & UC_EDIT) {
-            enum ui_action a = ui_action_for((int)ch, ctx);
+            enum ui_action a;
+            /* a tab inside pasted text is a space: Tab asks for a hint,
+             * which caps the rating, and a paste never meant that */
+            if (kind == OK && ch == '\t' && more_input())
+                ch = ' ';
+            a = ui_action_for((int)ch, ctx);
             if (a == UI_HELP_EDIT) {
                 ui_push(ui, ui_help_new(ctx));
             } else if (a != UI_NONE) {

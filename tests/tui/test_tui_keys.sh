@@ -99,6 +99,13 @@ check "q goes back from the lesson" "Course map"
 # --- a typed answer is not dropped by one Esc ---
 tm send-keys -t app e
 check "e starts the exercises" "Answer:"
+# a tab inside pasted text is a space, not Tab's hint (a hint caps the rating)
+tm send-keys -t app -l "$(printf '56\tKiB')"
+check "a pasted tab is typed as a space" "Answer: 56 KiB"
+if screen | grep -qF "Hint 1:"; then bad "a pasted tab shows no hint"; else ok "a pasted tab shows no hint"; fi
+tm send-keys -t app C-u
+tm send-keys -t app Tab
+check "Tab pressed alone still shows a hint" "Hint 1:"
 tm send-keys -t app 5 6
 tm send-keys -t app Escape
 check "Esc over a typed answer warns first" "Esc again drops it"
