@@ -283,7 +283,7 @@ static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int c
 
     if (tutor_count(q->s) == 0) {
         ui_put(y, 2, cols - 4,
-               mode == TUTOR_REVIEW ? "Nothing is due today, and no new exercise is waiting."
+               mode == TUTOR_REVIEW ? "Nothing is due today, and no new exercise is left for today."
                : mode == TUTOR_CRAM
                    ? "Nothing to cram yet: cram goes over exercises you have answered."
                    : "Nothing to practise here yet.",
@@ -292,8 +292,8 @@ static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int c
         return;
     }
     tutor_summary(q->s, &sum);
-    snprintf(line, sizeof line, "%u of %u answers right. Every answer%s is saved.", sum.right,
-             sum.answered, mode == TUTOR_CRAM ? "" : " and rating");
+    snprintf(line, sizeof line, "%u of %u answer%s right. Every answer%s is saved.", sum.right,
+             sum.answered, sum.answered == 1 ? "" : "s", mode == TUTOR_CRAM ? "" : " and rating");
     ui_put(y++, 2, cols - 4, line, A_BOLD);
     if (mode == TUTOR_INTERVIEW && sum.answered) {
         char share[32];

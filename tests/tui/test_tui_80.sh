@@ -253,4 +253,30 @@ check "a paging cost is whole, its percent sign in" "paging costs 2.4%"
 check "a block with no cost says so whole" "no measurable cost"
 tm send-keys -t app q
 quit_from_map "80 columns, the probe"
+
+# --- one new exercise a day: the review's summary in the singular, then
+# nothing left for today (a fresh database) ---
+db="$work/one-a-day.db"
+run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app S
+wait_for "New exercises a day" >/dev/null
+tm send-keys -t app j Enter
+sleep 0.2
+tm send-keys -t app 1 Enter
+check "one new exercise a day is kept" "New exercises a day saved"
+tm send-keys -t app q
+check "the map counts one new" "0 due today · 1 new"
+tm send-keys -t app r
+check "review brings the one" "review · 1 of 1"
+tm send-keys -t app "56 KiB" Enter
+wait_for "Right." >/dev/null
+tm send-keys -t app Enter
+check "one answer, in the singular" "1 of 1 answer right."
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+tm send-keys -t app r
+check "the day's new exercise answered: none left for today" "Nothing is due today, and no new exercise is left for today."
+tm send-keys -t app q
+quit_from_map "80 columns, one a day"
 report tui_80
