@@ -80,7 +80,13 @@ static void draw_frame(struct ui *ui)
         ui_put(LINES - 2, 1, COLS - 2, ui->message, msg);
     /* the database path is on the settings screen: here it would push the
      * keys off an 80-column line */
-    snprintf(status, sizeof status, "%s │ ", ui->opt.learner);
+    {
+        /* the learner's name, cut at 16 columns: a 64-character name would
+         * leave no room for the keys */
+        char name[256];
+        kvt_text_fit(ui->opt.learner, 16, ui_term_utf8() ? "…" : "...", name, sizeof name);
+        snprintf(status, sizeof status, "%s │ ", name);
+    }
     ui_action_keys(ctx, COLS - 2 - (int)kvt_text_width(status, strlen(status)), keys, sizeof keys);
     snprintf(status + strlen(status), sizeof status - strlen(status), "%s", keys);
     attron(A_REVERSE);

@@ -278,5 +278,18 @@ wait_for "Course map" >/dev/null
 tm send-keys -t app r
 check "the day's new exercise answered: none left for today" "Nothing is due today, and no new exercise is left for today."
 tm send-keys -t app q
+# a learner name of 64 characters, the most allowed, is cut on the status
+# line: the keys keep their room
+long_name="a-learner-name-of-sixty-four-characters-the-longest-allowed-xyzw"
+tm send-keys -t app S
+wait_for "Learner" >/dev/null
+tm send-keys -t app j j Enter
+sleep 0.2
+tm send-keys -t app "$long_name" Enter
+check "the long name is kept" "Learner saved"
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+sleep 0.3
+if status_line | grep -qF "Enter/l open"; then ok "a long learner name leaves the map's keys on the status line"; else bad "a long learner name leaves the map's keys on the status line: \"$(status_line)\""; fi
 quit_from_map "80 columns, one a day"
 report tui_80
