@@ -25,6 +25,7 @@ enum {
     UC_ANSWER = 16384,          /* typing an answer in a quiz (with UC_EDIT) */
     UC_RESULT_RATED = 32768,    /* a graded item that asks for a rating: 1-4 choose it */
     UC_RESULT_UNSAVED = 65536,  /* a graded answer a database error left unsaved: s retries */
+    UC_MAP_LESSON = 131072,     /* the course map with a lesson selected (a search may find none) */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
 };
 
@@ -48,7 +49,7 @@ enum {
     X(PAGE_UP, UC_MAP | UC_READ | UC_RESULT, 'b', KEY_PPAGE, 0, NULL, "page up")                   \
     X(TOP, UC_MAP | UC_READ, 'g', KEY_HOME, 0, "g/G", "top / bottom (or Home/End)")                \
     X(BOTTOM, UC_MAP | UC_READ, 'G', KEY_END, 0, NULL, "to the bottom")                            \
-    X(OPEN, UC_MAP, '\r', KEY_ENTER, 'l', "Enter/l", "open the selected lesson")                   \
+    X(OPEN, UC_MAP_LESSON, '\r', KEY_ENTER, 'l', "Enter/l", "open the selected lesson")            \
     X(CHANGE, UC_SETTINGS, '\r', KEY_ENTER, 0, "Enter", "change the selected setting")             \
     X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter/n", "next: save the rating and go on")         \
     X(RETRY, UC_RESULT, 'a', 0, 0, "a", "again: answer this one once more")                        \
@@ -58,14 +59,14 @@ enum {
     X(RATE_GOOD, UC_RESULT_RATED, '3', 0, 0, NULL, NULL)                                           \
     X(RATE_EASY, UC_RESULT_RATED, '4', 0, 0, NULL, NULL)                                           \
     X(SAVE_AGAIN, UC_RESULT_UNSAVED, 's', 0, 0, "s", "save: try the unsaved answer again")         \
-    X(PRACTISE, UC_MAP | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")                \
+    X(PRACTISE, UC_MAP_LESSON | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")         \
     X(REVIEW, UC_MAP, 'r', 0, 0, "r", "review: today's due exercises, then new ones")              \
     X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons: titles and the lessons' text")              \
     X(PROGRESS, UC_MAP, 'p', 0, 0, "p", "progress: answers, accuracy, activity, mistakes")         \
-    X(FOLLOWUPS, UC_MAP | UC_READ | UC_RESULT_FOLLOWUPS, 'f', 0, 0, "f",                           \
+    X(FOLLOWUPS, UC_MAP_LESSON | UC_READ | UC_RESULT_FOLLOWUPS, 'f', 0, 0, "f",                    \
       "follow-ups: the interviewer's questions")                                                   \
     X(CRAM, UC_MAP, 'c', 0, 0, "c", "cram: go over everything seen, schedule untouched")           \
-    X(INTERVIEW, UC_MAP | UC_READ, 'i', 0, 0, "i", "interview: a timed mock interview")            \
+    X(INTERVIEW, UC_MAP_LESSON | UC_READ, 'i', 0, 0, "i", "interview: a timed mock interview")     \
     X(PLAYGROUND, UC_MAP, '=', 0, 0, "=", "calculator: the KV playground")                         \
     X(SETTINGS, UC_MAP, 'S', 0, 0, "S", "settings: retention, new exercises a day, learner")       \
     X(PROBE, UC_MAP, 'P', 0, 0, "P", "probe: measure this machine's memory bandwidth")             \

@@ -88,7 +88,10 @@ static struct tutor_done done_of(const struct map *m, size_t slot)
 static unsigned map_context(void *self)
 {
     struct map *m = self;
-    return m->searching ? UC_EDIT | UC_SEARCH : UC_MAP;
+    if (m->searching)
+        return UC_EDIT | UC_SEARCH;
+    /* the keys for a lesson only while one is selected: a search may find none */
+    return UC_MAP | (m->n_rows && m->rows[m->selected].lesson != SIZE_MAX ? UC_MAP_LESSON : 0);
 }
 
 static const char *map_title(void *self, struct ui *ui)

@@ -49,6 +49,22 @@ for _ in $(seq 30); do screen | grep -qF "matching roofline" || break; sleep 0.1
 if screen | grep -qF "matching roofline"; then bad "Esc clears a finished search"; else ok "Esc clears a finished search"; fi
 still_running "Esc after a search does not quit"
 
+# --- a search that finds nothing: no lesson to open, so no key offers one ---
+tm send-keys -t app / z z z q Enter
+check "a search can find nothing" "No lesson matches"
+if status_line | grep -qE "Enter/l open|e exercises"; then
+  bad "with no lesson found, no key to open one: \"$(status_line)\""
+else
+  ok "with no lesson found, no key to open one"
+fi
+tm send-keys -t app '?'
+wait_for "Help: the keys" >/dev/null
+if screen | grep -qE "open the selected lesson|interview: a timed"; then bad "help lists no lesson keys with no lesson found"; else ok "help lists no lesson keys with no lesson found"; fi
+tm send-keys -t app q
+wait_for "No lesson matches" >/dev/null
+tm send-keys -t app Escape
+wait_for "Prefill and decode on the roofline" >/dev/null
+
 # --- search looks in the lessons' text, not only their titles ---
 tm send-keys -t app / d e e p s e e k Enter
 check "a word of the text finds the lesson (DeepSeek: the MLA lesson)" "Smaller KV: GQA, MLA, fp8 and windows"
