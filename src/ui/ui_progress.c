@@ -91,6 +91,18 @@ static void build(struct progress *p, struct ui *ui, int cols)
              kvt_fmt_int((uint64_t)s.due_week, n2, sizeof n2),
              kvt_fmt_int((uint64_t)(s.seconds / 60.0 + 0.5), n3, sizeof n3));
     ui_lines_text(&p->lines, line, w, 0, A_NORMAL);
+    if (s.attempts == 0) {
+        /* headings over nothing say less than this */
+        ui_lines_blank(&p->lines);
+        ui_lines_text(&p->lines,
+                      "No answers yet. Open a lesson from the course map (Enter) and answer its "
+                      "exercises: the answers a day, accuracy by concept, mistakes and lessons "
+                      "appear here.",
+                      w, 0, A_NORMAL);
+        store_stats_free(&s);
+        free(due);
+        return;
+    }
 
     ui_lines_blank(&p->lines);
     ui_lines_verbatim(&p->lines, "Answers a day, the last two weeks (today on the right)", 0,

@@ -259,6 +259,12 @@ quit_from_map "80 columns, the probe"
 db="$work/one-a-day.db"
 run_app
 wait_for "Course map" >/dev/null
+# before any answer the progress screen says how to start, not empty headings
+tm send-keys -t app p
+check "progress before any answer says how to start" "No answers yet. Open a lesson"
+if screen | grep -qF "Accuracy by concept"; then bad "no empty headings before any answer"; else ok "no empty headings before any answer"; fi
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
 tm send-keys -t app S
 wait_for "New exercises a day" >/dev/null
 tm send-keys -t app j Enter
