@@ -364,9 +364,12 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     } else {
         ui_put(y++, 2, cols - 4, line, A_BOLD);
     }
-    snprintf(line, sizeof line, "GPU    %s: %s GiB, %s GB/s", g->name,
-             kvt_fmt_number(g->memory_gib, 1, a1, sizeof a1),
-             kvt_fmt_number(g->peak_gbps, 1, a2, sizeof a2));
+    if (c->ex) /* the log's figures were measured on its own GPU, not this preset */
+        snprintf(line, sizeof line, "GPU    the log's own: its KV memory is what vLLM measured");
+    else
+        snprintf(line, sizeof line, "GPU    %s: %s GiB, %s GB/s", g->name,
+                 kvt_fmt_number(g->memory_gib, 1, a1, sizeof a1),
+                 kvt_fmt_number(g->peak_gbps, 1, a2, sizeof a2));
     ui_put(y++, 2, cols - 4, line, A_BOLD);
     {
         char ctx[48], batch[48], kv[48], wt[48], ut[48], tp[24];

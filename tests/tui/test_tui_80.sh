@@ -212,6 +212,10 @@ wait_for "vLLM log path:" >/dev/null
 tm send-keys -t app "$fixtures/vllm-logs/v0.19.0-r030-gemma-3-27b.log" Enter
 check "the log's tally is shown" "vLLM 0.19.0 log: 3 match, 0 differ, 1 not recomputed"
 check "the log's file name is whole" "File: v0.19.0-r030-gemma-3-27b.log"
+# the log was measured on its own GPU: the preset's 24 GiB is not shown over
+# its 19.53 GiB of KV memory
+check "the GPU line names the log's own GPU" "GPU    the log's own"
+if screen | grep -qF "RTX 4090"; then bad "no preset GPU over a log's figures"; else ok "no preset GPU over a log's figures"; fi
 if screen | grep -qE "^  Assumed: " && screen | grep -qE "^  line 4  Available KV cache memory"; then
   ok "the log's lines start in column 2, under the tally"
 else
