@@ -9,6 +9,7 @@
  * explained, replace the chart until `q`; j/k scroll them. A log whose model
  * is not a preset is explained with the config.json opened with `o`. */
 #include "ui_app.h"
+#include "ui_calc_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,45 +21,16 @@
 #include "kv_presets.h"
 #include "kvt_format.h"
 #include "kvt_text.h"
-#include "tutor_vllm_log.h"
 #include "ui_term.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
 #include "vllm_explain.h"
 #include "vllm_log.h"
 
-static const enum kv_dtype kv_types[] = {KV_DTYPE_AUTO, KV_DTYPE_FP8, KV_DTYPE_FP16, KV_DTYPE_BF16,
-                                         KV_DTYPE_FP32};
-static const enum kv_dtype weight_types[] = {KV_DTYPE_AUTO, KV_DTYPE_INT4, KV_DTYPE_FP8,
-                                             KV_DTYPE_BF16, KV_DTYPE_FP32};
-
-struct calc {
-    size_t model, gpu; /* preset indices; model SIZE_MAX: the loaded config */
-    struct kv_model config;
-    char config_name[1024];
-    uint64_t seq, batch;
-    unsigned kv, weights; /* indices into the type lists */
-    int util_pct;         /* gpu_memory_utilization x 100 */
-    uint32_t tp;
-    bool arithmetic, typing;
-    bool typing_log; /* the path typed is a vLLM log, not a config.json */
-    /* a config.json that gives no parameter count waits here while its
-     * count is asked for: the weights are never drawn as 0 B */
-    bool typing_params;
-    struct kv_model pending;
-    char pending_name[1024];
-    struct ui_edit path;
-
-    /* an explained vLLM log; NULL when none is shown */
-    struct vllm_explain *ex;
-    struct ui_lines log_lines; /* laid out for log_width columns */
-    int log_width;
-    size_t log_top; /* first line shown */
-    char log_title[600];
-    char log_name[KVT_SAFE_FIELD]; /* the log's file name, whole on a line of its own */
-    char *log_text;                /* the lines the verdicts quote live in it */
-    struct vllm_log *log;
-};
+const enum kv_dtype calc_kv_types[CALC_N_KV_TYPES] = {KV_DTYPE_AUTO, KV_DTYPE_FP8, KV_DTYPE_FP16,
+                                                      KV_DTYPE_BF16, KV_DTYPE_FP32};
+const enum kv_dtype calc_weight_types[CALC_N_WEIGHT_TYPES] = {
+    KV_DTYPE_AUTO, KV_DTYPE_INT4, KV_DTYPE_FP8, KV_DTYPE_BF16, KV_DTYPE_FP32};
 
 static size_t index_of(const char *name, bool gpu)
 {
@@ -87,9 +59,9 @@ static enum kvt_err run(const struct calc *c, uint64_t seq, struct kv_result *r,
     d.batch = c->batch;
     d.util = c->util_pct / 100.0;
     d.tp = c->tp;
-    d.kv_dtype = kv_types[c->kv];
-    if (weight_types[c->weights] != KV_DTYPE_AUTO) {
-        m.weights_dtype = weight_types[c->weights];
+    d.kv_dtype = calc_kv_types[c->kv];
+    if (calc_weight_types[c->weights] != KV_DTYPE_AUTO) {
+        m.weights_dtype = calc_weight_types[c->weights];
         m.weights_gib = 0;
     }
     return kv_calc(&m, &d, r, bad, NULL);
@@ -147,150 +119,6 @@ static void bar(int y, int x, int width, const double *parts, const attr_t *attr
             mvaddstr(y, x + col, glyph[n == 1 ? 2 : i % 4]);
         attroff(attrs[i]);
     }
-}
-
-static void log_close(struct calc *c)
-{
-    ui_lines_free(&c->log_lines);
-    free(c->ex);
-    free(c->log);
-    free(c->log_text);
-    c->ex = NULL;
-    c->log = NULL;
-    c->log_text = NULL;
-    c->log_width = 0;
-    c->log_top = 0;
-}
-
-/* The explanation as lines of `width` columns: the same verdicts and words
- * as `kvtutor explain-log`. */
-static void log_layout(struct calc *c, int width)
-{
-    const struct vllm_explain *ex = c->ex;
-    struct ui_lines *l = &c->log_lines;
-    char buf[2 * VLLM_WHY_MAX], text[1024], a1[32], a2[32];
-    bool utf8 = ui_term_utf8();
-
-    ui_lines_free(l);
-    c->log_width = width;
-    /* lines from column 2, as the playground's own; the file named whole */
-    snprintf(buf, sizeof buf, "File: %s", c->log_name);
-    ui_lines_text(l, buf, width, 1, A_DIM);
-    if (ex->assumed[0]) {
-        snprintf(buf, sizeof buf, "Assumed: %s", ex->assumed);
-        ui_lines_text(l, buf, width, 1, A_DIM);
-    }
-    if (ex->blocked[0]) {
-        snprintf(buf, sizeof buf, "Not recomputed: %s", ex->blocked);
-        ui_lines_text(l, buf, width, 1, ui_color(UI_C_WARN));
-    }
-    for (size_t i = 0; i < ex->n; i++) {
-        const struct vllm_verdict *v = &ex->v[i];
-        const struct vllm_line *ln = v->line;
-
-        ui_lines_blank(l);
-        kvt_sanitize(c->log_text + ln->msg, ln->msg_len, text, sizeof text, 0);
-        snprintf(buf, sizeof buf, "line %zu  %s", ln->line_no, text);
-        ui_lines_verbatim(l, buf, 1, A_BOLD);
-        if (v->has_computed) {
-            bool whole = ln->kind == VLLM_LINE_KV_TOKENS || ln->kind == VLLM_LINE_GPU_BLOCKS ||
-                         ln->kind == VLLM_LINE_ATTN_BLOCK || ln->kind == VLLM_LINE_PAD_LAYERS;
-            /* as explain-log writes them: "58.11x", "476,016" */
-            snprintf(
-                buf, sizeof buf, "logged %s, computed %s  %s",
-                vllm_explain_figure(ln->kind, whole ? (double)ln->count : ln->value, a1, sizeof a1),
-                vllm_explain_figure(ln->kind, v->computed, a2, sizeof a2),
-                v->match == VLLM_MATCH_YES ? (utf8 ? "\xe2\x9c\x93 match" : "ok match")
-                                           : (utf8 ? "\xe2\x9c\x97 differs" : "x differs"));
-            ui_lines_verbatim(l, buf, 3,
-                              v->match == VLLM_MATCH_YES ? ui_color(UI_C_RIGHT)
-                                                         : ui_color(UI_C_WRONG));
-        }
-        ui_lines_text(l, v->how, width, 3, A_NORMAL);
-        if (v->change[0]) {
-            snprintf(buf, sizeof buf, "What would change it: %s", v->change);
-            ui_lines_text(l, buf, width, 3, A_DIM);
-        }
-    }
-}
-
-/* Opens a vLLM log as `kvtutor explain-log` does; on failure says why and
- * keeps what was shown. */
-static void log_open(struct calc *c, struct ui *ui, const char *path)
-{
-    size_t n, len;
-    const struct kv_model_preset *models = kv_model_presets(&n), *p = NULL;
-    struct vllm_log *log = calloc(1, sizeof *log);
-    struct vllm_explain *ex = calloc(1, sizeof *ex);
-    char why[400], *text = NULL, name[KVT_SAFE_FIELD], ver[32];
-    struct kv_model m;
-    enum kv_field bad = KV_FIELD_NONE;
-    enum kvt_err e;
-
-    if (!log || !ex)
-        goto fail;
-    if (tutor_vllm_log_read(path, NULL, &text, &len, why, sizeof why) != 0) {
-        ui_say(ui, UI_BAD, "%s", why);
-        goto fail;
-    }
-    vllm_log_parse(text, len, log);
-    kvt_safe(path, name, sizeof name);
-    if (log->n_lines == 0) {
-        ui_say(ui, UI_BAD, "%s: no capacity line: is it a vLLM start-up log?", name);
-        goto fail;
-    }
-    if (log->args.model[0])
-        p = kv_model_preset_find(log->args.model);
-    if (p)
-        m = p->model;
-    else if (c->model == SIZE_MAX)
-        m = c->config; /* the config.json opened with o */
-    else {
-        ui_say(ui, UI_BAD,
-               "the log's model %s is not a preset: open its config.json (o), then the log",
-               log->args.model[0] ? kvt_safe(log->args.model, why, KVT_SAFE_FIELD) : "(not named)");
-        goto fail;
-    }
-    e = vllm_explain(log, &m, ui_term_utf8(), ex, &bad);
-    if (e != KVT_E_OK) {
-        ui_say(ui, UI_BAD, "the model under the log's settings: %s (%s)", kvt_strerror(e),
-               kv_field_name(bad));
-        goto fail;
-    }
-    log_close(c);
-    c->ex = ex;
-    c->log = log;
-    c->log_text = text;
-    if (p)
-        c->model = (size_t)(p - models);
-    {
-        const char *base = strrchr(path, '/');
-        snprintf(c->log_title, sizeof c->log_title,
-                 "vLLM %s log: %zu match, %zu differ, %zu not recomputed",
-                 log->version[0] ? kvt_safe(log->version, ver, sizeof ver) : "(version not stated)",
-                 ex->matched, ex->mismatched, ex->unchecked);
-        kvt_safe(base ? base + 1 : path, c->log_name, sizeof c->log_name);
-    }
-    /* the knobs the playground has follow the log, for when it is closed */
-    if (log->args.max_model_len >= 1024 && log->args.max_model_len <= ((uint64_t)1 << 20))
-        c->seq = log->args.max_model_len;
-    if (log->args.tp >= 1 && log->args.tp <= 64)
-        c->tp = log->args.tp;
-    if (log->args.gpu_memory_utilization >= 0.5)
-        c->util_pct = (int)lround(log->args.gpu_memory_utilization * 100);
-    {
-        enum kv_dtype t;
-        if (log->args.kv_cache_dtype[0] && kv_dtype_parse(log->args.kv_cache_dtype, &t))
-            for (unsigned k = 0; k < sizeof kv_types / sizeof kv_types[0]; k++)
-                if (kv_types[k] == t)
-                    c->kv = k;
-    }
-    ui_say(ui, UI_INFO, "q closes the log, j/k scroll it");
-    return;
-fail:
-    free(text);
-    free(log);
-    free(ex);
 }
 
 /* text wrapped to `width` columns from row y, later rows indented by
@@ -378,8 +206,8 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         snprintf(ut, sizeof ut, "util %s", util);
         snprintf(ctx, sizeof ctx, "context %s tokens", kvt_fmt_int(c->seq, a1, sizeof a1));
         snprintf(batch, sizeof batch, "batch %s", kvt_fmt_int(c->batch, a4, sizeof a4));
-        snprintf(kv, sizeof kv, "KV %s", kv_dtype_name(kv_types[c->kv]));
-        snprintf(wt, sizeof wt, "weights %s", kv_dtype_name(weight_types[c->weights]));
+        snprintf(kv, sizeof kv, "KV %s", kv_dtype_name(calc_kv_types[c->kv]));
+        snprintf(wt, sizeof wt, "weights %s", kv_dtype_name(calc_weight_types[c->weights]));
         snprintf(tp, sizeof tp, "TP %u", c->tp);
         y += put_items(y, 2, cols - 4, items, 6, " · ", A_NORMAL);
     }
@@ -396,7 +224,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     /* a log replaces the memory bar and the chart: its own figures are the subject */
     if (c->ex) {
         if (c->log_width != cols - 4)
-            log_layout(c, cols - 4);
+            calc_log_layout(c, cols - 4);
         if (c->log_top >= c->log_lines.n)
             c->log_top = c->log_lines.n ? c->log_lines.n - 1 : 0;
         ui_put(y++, 2, cols - 4, c->log_title, ui_color(UI_C_HEADING) | A_BOLD);
@@ -538,7 +366,7 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
     switch (a) {
     case UI_BACK:
         if (c->ex) {
-            log_close(c);
+            calc_log_close(c);
             return;
         }
         ui_pop(ui);
@@ -581,10 +409,10 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
             c->batch /= 2;
         break;
     case UI_CALC_KV:
-        c->kv = (c->kv + 1) % (sizeof kv_types / sizeof kv_types[0]);
+        c->kv = (c->kv + 1) % CALC_N_KV_TYPES;
         break;
     case UI_CALC_WEIGHTS:
-        c->weights = (c->weights + 1) % (sizeof weight_types / sizeof weight_types[0]);
+        c->weights = (c->weights + 1) % CALC_N_WEIGHT_TYPES;
         break;
     case UI_CALC_UTIL_UP:
         /* steps of 5 within [50, 100]; the default (92) is off the grid */
@@ -632,7 +460,7 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
         struct kv_model m;
         if (c->typing_log) {
             c->typing = false;
-            log_open(c, ui, c->path.buf);
+            calc_log_open(c, ui, c->path.buf);
             break;
         }
         if (c->typing_params) {
@@ -700,7 +528,7 @@ static void calc_destroy(void *self)
 {
     struct calc *c = self;
     if (c)
-        log_close(c);
+        calc_log_close(c);
     free(c);
 }
 

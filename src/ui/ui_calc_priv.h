@@ -1,0 +1,64 @@
+/* The calculator playground's state, shared by its screen (ui_calc.c) and
+ * its vLLM log view (ui_calc_log.c). Private to those two files. */
+#ifndef KVT_UI_CALC_PRIV_H
+#define KVT_UI_CALC_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kv_calc.h"
+#include "kvt_text.h"
+#include "ui_app.h"
+#include "ui_draw.h"
+#include "ui_edit.h"
+#include "vllm_explain.h"
+#include "vllm_log.h"
+
+/* The KV cache and weight types the playground cycles through (k, w). */
+#define CALC_N_KV_TYPES     5
+#define CALC_N_WEIGHT_TYPES 5
+extern const enum kv_dtype calc_kv_types[CALC_N_KV_TYPES];
+extern const enum kv_dtype calc_weight_types[CALC_N_WEIGHT_TYPES];
+
+struct calc {
+    size_t model, gpu; /* preset indices; model SIZE_MAX: the loaded config */
+    struct kv_model config;
+    char config_name[1024];
+    uint64_t seq, batch;
+    unsigned kv, weights; /* indices into the type lists */
+    int util_pct;         /* gpu_memory_utilization x 100 */
+    uint32_t tp;
+    bool arithmetic, typing;
+    bool typing_log; /* the path typed is a vLLM log, not a config.json */
+    /* a config.json that gives no parameter count waits here while its
+     * count is asked for: the weights are never drawn as 0 B */
+    bool typing_params;
+    struct kv_model pending;
+    char pending_name[1024];
+    struct ui_edit path;
+
+    /* an explained vLLM log; NULL when none is shown */
+    struct vllm_explain *ex;
+    struct ui_lines log_lines; /* laid out for log_width columns */
+    int log_width;
+    size_t log_top; /* first line shown */
+    char log_title[600];
+    char log_name[KVT_SAFE_FIELD]; /* the log's file name, whole on a line of its own */
+    char *log_text;                /* the lines the verdicts quote live in it */
+    struct vllm_log *log;
+};
+
+/* Drops the log shown, if any: the chart comes back. */
+void calc_log_close(struct calc *c);
+
+/* Lays the explanation out as lines of `width` columns: the same verdicts
+ * and words as `kvtutor explain-log`. */
+void calc_log_layout(struct calc *c, int width);
+
+/* Opens a vLLM start-up log as `kvtutor explain-log` does and points the
+ * playground's knobs at its settings; on failure says why on the message
+ * line and keeps what was shown. */
+void calc_log_open(struct calc *c, struct ui *ui, const char *path);
+
+#endif
