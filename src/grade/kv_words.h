@@ -1,5 +1,5 @@
 /* kv_words.h: the words of a written answer, as the claim grader
- * (kv_claims.c) compares them. Private to src/core.
+ * (kv_claims.c) compares them. Private to src/grade.
  *
  * An answer becomes tokens: lower-case stems ("shares", "sharing" and
  * "shared" are all "shar"), without articles, with "isn't" read as "is
