@@ -221,7 +221,9 @@ static void test_newer_model_kinds(void **state)
 }
 
 /* A hybrid's log with the config of a model that has no recurrent layers:
- * explained, never compared. */
+ * explained, never compared. The log names a preset (Qwen3.6-35B-A3B), and
+ * the config given still wins, in the order the playground keeps too
+ * (tutor_log_model). */
 static void test_wrong_model_not_compared(void **state)
 {
     json_t *j = explain_json("vllm-logs/v0.24.0-h01-qwen3.6-35b-a3b.log",
@@ -229,6 +231,7 @@ static void test_wrong_model_not_compared(void **state)
            *l;
     size_t i;
     (void)state;
+    assert_string_equal(json_string_value(json_object_get(j, "model_source")), "config");
     assert_non_null(strstr(json_string_value(json_object_get(j, "blocked")), "has none"));
     json_array_foreach(json_object_get(j, "lines"), i, l)
     {

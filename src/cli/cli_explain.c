@@ -80,32 +80,36 @@ struct model_id {
     struct hf_config_info info;
 };
 
-/* The model: --config wins; otherwise the log's model must be a preset. */
+/* The model, in the order tutor_log_model keeps for the playground too:
+ * --config wins, otherwise the preset the log names. */
 static int resolve_model(const struct cli_args *a, const struct vllm_log *log, struct model_id *id)
 {
     char shown[300];
+    struct kv_model given;
 
     if (a->given[F_CONFIG]) {
         struct hf_config_error err;
         id->config_path = a->text[F_CONFIG];
-        if (hf_config_load(id->config_path, &id->m, &id->info, &err) != KVT_E_OK) {
+        if (hf_config_load(id->config_path, &given, &id->info, &err) != KVT_E_OK) {
             kvt_safe(id->config_path, shown, sizeof shown);
             if (err.line > 0)
                 return input_error("--config %s:%d:%d: %s", shown, err.line, err.column, err.what);
             return input_error("--config %s: %s", shown, err.what);
         }
-        return 0;
     }
-    if (!log->args.model[0])
+    switch (tutor_log_model(log, a->given[F_CONFIG] ? &given : NULL, &id->m, &id->preset)) {
+    case TUTOR_LOG_MODEL_GIVEN:
+    case TUTOR_LOG_MODEL_PRESET:
+        return 0;
+    case TUTOR_LOG_MODEL_UNNAMED:
         return input_error("the log does not name its model (no \"non-default args\" or engine "
                            "config line): give --config with the model's config.json");
-    id->preset = kv_model_preset_find(log->args.model);
-    if (!id->preset)
-        return input_error("the log's model %s is not a preset (kvtutor models lists them): give "
-                           "--config with its config.json",
-                           kvt_safe(log->args.model, shown, sizeof shown));
-    id->m = id->preset->model;
-    return 0;
+    case TUTOR_LOG_MODEL_UNKNOWN:
+        break;
+    }
+    return input_error("the log's model %s is not a preset (kvtutor models lists them): give "
+                       "--config with its config.json",
+                       kvt_safe(log->args.model, shown, sizeof shown));
 }
 
 static const char *model_label(const struct model_id *id, const struct vllm_log *log, char *buf,

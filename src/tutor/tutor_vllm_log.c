@@ -94,3 +94,20 @@ out:
         fclose(f);
     return rc;
 }
+
+enum tutor_log_model tutor_log_model(const struct vllm_log *log, const struct kv_model *given,
+                                     struct kv_model *out, const struct kv_model_preset **preset)
+{
+    *preset = NULL;
+    if (given) {
+        *out = *given;
+        return TUTOR_LOG_MODEL_GIVEN;
+    }
+    if (!log->args.model[0])
+        return TUTOR_LOG_MODEL_UNNAMED;
+    *preset = kv_model_preset_find(log->args.model);
+    if (!*preset)
+        return TUTOR_LOG_MODEL_UNKNOWN;
+    *out = (*preset)->model;
+    return TUTOR_LOG_MODEL_PRESET;
+}

@@ -103,13 +103,13 @@ void calc_log_open(struct calc *c, struct ui *ui, const char *path)
         ui_say(ui, UI_BAD, "%s: no capacity line: is it a vLLM start-up log?", name);
         goto fail;
     }
-    if (log->args.model[0])
-        p = kv_model_preset_find(log->args.model);
-    if (p)
-        m = p->model;
-    else if (c->model == SIZE_MAX)
-        m = c->config; /* the config.json opened with o */
-    else {
+    /* the config.json opened with o is the model given, as explain-log's --config */
+    switch (tutor_log_model(log, c->model == SIZE_MAX ? &c->config : NULL, &m, &p)) {
+    case TUTOR_LOG_MODEL_GIVEN:
+    case TUTOR_LOG_MODEL_PRESET:
+        break;
+    case TUTOR_LOG_MODEL_UNNAMED:
+    case TUTOR_LOG_MODEL_UNKNOWN:
         ui_say(ui, UI_BAD,
                "the log's model %s is not a preset: open its config.json (o), then the log",
                log->args.model[0] ? kvt_safe(log->args.model, why, KVT_SAFE_FIELD) : "(not named)");
