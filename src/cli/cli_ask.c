@@ -410,7 +410,8 @@ static size_t lesson_items(const struct lx_lesson *l, struct tutor_item *out, si
  * one, as in the app) with every item's id, kind and prompt. */
 static int list_items(const struct ask *a, const struct lx_opts *opts, const char *data)
 {
-    struct lx_course *c = cli_course(a->lessons_dir, data, opts);
+    /* no database: nothing to sync */
+    struct lx_course *c = cli_course_open("ask", a->lessons_dir, data, opts, NULL, 0);
     json_t *lessons = json_array();
 
     if (!c) {
@@ -418,8 +419,6 @@ static int list_items(const struct ask *a, const struct lx_opts *opts, const cha
         fputs("kvtutor ask: out of memory\n", stderr);
         return 1;
     }
-    for (size_t i = 0; i < lx_course_size(c); i++)
-        lx_course_load(c, i, NULL);
     for (size_t i = 0; i < lx_course_size(c); i++) {
         struct lx_lesson *l = lx_course_at(c, i);
         struct tutor_item items[256];

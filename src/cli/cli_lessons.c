@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 
 #include "cli_paths.h"
+#include "kvt_text.h"
+#include "tutor_course.h"
 
 #define MAX_DEPTH 16
 
@@ -133,6 +135,25 @@ struct lx_course *cli_course(const char *extra, const char *data, const struct l
     struct lx_course *c;
     cli_course_files(extra, data, &f);
     c = lx_course_new(f.paths, f.n, opts);
+    cli_files_free(&f);
+    return c;
+}
+
+struct lx_course *cli_course_open(const char *cmd, const char *extra, const char *data,
+                                  const struct lx_opts *opts, struct store *st,
+                                  int64_t learner_id)
+{
+    const struct tutor_course_open how = {.lx = opts, .store = st, .learner_id = learner_id};
+    struct tutor_course_result res;
+    struct cli_files f = {0};
+    struct lx_course *c;
+
+    cli_course_files(extra, data, &f);
+    if (tutor_course_open(f.paths, f.n, &how, &c, &res) != KVT_E_OK && c) {
+        char id[KVT_SAFE_FIELD], why[KVT_SAFE_FIELD];
+        fprintf(stderr, "kvtutor %s: the schedules of %s were not checked: %s\n", cmd,
+                kvt_safe(res.sync_stuck, id, sizeof id), kvt_safe(res.err.detail, why, sizeof why));
+    }
     cli_files_free(&f);
     return c;
 }

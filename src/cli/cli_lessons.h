@@ -6,6 +6,7 @@
 
 #include "lx.h"
 #include "lx_course.h"
+#include "store.h"
 
 struct cli_files {
     char **paths;
@@ -37,6 +38,16 @@ void cli_course_files(const char *extra, const char *data, struct cli_files *f);
 
 /* The course catalogue over cli_course_files; NULL when out of memory. */
 struct lx_course *cli_course(const char *extra, const char *data, const struct lx_opts *opts);
+
+/* The course over cli_course_files, opened as the app opens it
+ * (tutor_course_open): every file loaded and, given a store, each live
+ * lesson's schedules synced, so a changed answer starts over before it is
+ * counted. A sync that fails is said on stderr ("kvtutor CMD: the schedules
+ * of ... were not checked: ...") and the course kept. NULL when out of
+ * memory. */
+struct lx_course *cli_course_open(const char *cmd, const char *extra, const char *data,
+                                  const struct lx_opts *opts, struct store *st,
+                                  int64_t learner_id);
 
 /* The live lesson whose id is `id` (a --lessons draft before the learner's
  * before the bundled), loading no more files than it must. Returns the

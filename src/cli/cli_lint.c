@@ -18,6 +18,7 @@
 
 #include "kvt_text.h"
 #include "lx.h"
+#include "tutor_course.h"
 
 #define LINE_MAX_CHARS 200
 
@@ -61,6 +62,20 @@ static void report(const char *file, int line, const char *msg)
         snprintf(raw, sizeof raw, "%s: error: %s", file, msg);
     kvt_sanitize(raw, strlen(raw), safe, LINE_MAX_CHARS + 1, 0);
     fprintf(stderr, "%s\n", safe);
+}
+
+/* A file that did not load: each of its problems, in line order. */
+static void report_load(void *ctx, size_t i, enum kvt_err e, const struct lx_report *rep)
+{
+    const struct cli_files *files = ctx;
+    struct lx_problem *items = rep->items;
+    if (e == KVT_E_OK)
+        return;
+    sort_by_line(items, rep->n);
+    for (size_t k = 0; k < rep->n; k++)
+        report(files->paths[i], items[k].line, items[k].msg);
+    if (rep->n == 0)
+        report(files->paths[i], 0, "cannot be loaded");
 }
 
 /* Is there a lesson with this id among the files checked or, failing
@@ -149,18 +164,12 @@ int cli_lint(int argc, char **argv)
         opts.load_ms = load_ms;
     }
 
-    course = lx_course_new(files.paths, files.n, &opts);
-    for (size_t i = 0; course && i < files.n; i++) {
-        struct lx_report rep = {0};
-        if (lx_course_load(course, i, &rep) != KVT_E_OK) {
-            sort_by_line(rep.items, rep.n);
-            for (size_t k = 0; k < rep.n; k++)
-                report(files.paths[i], rep.items[k].line, rep.items[k].msg);
-            if (rep.n == 0)
-                report(files.paths[i], 0, "cannot be loaded");
-            bad_files++;
-        }
-        lx_report_free(&rep);
+    {
+        /* opened as the app opens a course; lint reads no progress database */
+        const struct tutor_course_open how = {.lx = &opts, .after = report_load, .ctx = &files};
+        struct tutor_course_result res;
+        tutor_course_open(files.paths, files.n, &how, &course, &res);
+        bad_files = res.failed;
     }
     /* across files: one id per lesson, links that lead somewhere, and
      * prerequisites that exist and come first */

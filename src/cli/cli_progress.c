@@ -211,25 +211,28 @@ int cli_stats(int argc, char **argv)
     if ((rc = cli_db_open("stats", o.db, o.learner, now, &db)) != 0)
         return rc;
     /* figures from a damaged file would be wrong without saying so */
-    if (store_quick_check(db.st, &err) != KVT_E_OK ||
-        store_stats(db.st, db.learner_id, now, &s, &err) != KVT_E_OK) {
+    if (store_quick_check(db.st, &err) != KVT_E_OK) {
         rc = cli_db_error("stats", db.path, &err);
-    } else {
-        if (o.json) {
-            rc = stats_json(&db, &s);
+        cli_db_close(&db);
+        return rc;
+    }
+    {
+        /* the course opened as the app opens it: a lesson whose answers
+         * changed starts those schedules over before they are counted, and
+         * modules and concepts find their names */
+        struct lx_opts lx;
+        char data[4096];
+        struct lx_course *course = cli_lx_opts("stats", &lx, data, sizeof data) == 0
+                                       ? cli_course_open("stats", NULL, data, &lx, db.st,
+                                                         db.learner_id)
+                                       : NULL;
+        if (store_stats(db.st, db.learner_id, now, &s, &err) != KVT_E_OK) {
+            rc = cli_db_error("stats", db.path, &err);
         } else {
-            /* every lesson loaded, so modules and concepts find their names */
-            struct lx_opts lx;
-            char data[4096];
-            struct lx_course *course = cli_lx_opts("stats", &lx, data, sizeof data) == 0
-                                           ? cli_course(NULL, data, &lx)
-                                           : NULL;
-            for (size_t i = 0; course && i < lx_course_size(course); i++)
-                lx_course_load(course, i, NULL);
-            stats_human(&db, &s, course);
-            lx_course_free(course);
+            rc = o.json ? stats_json(&db, &s) : (stats_human(&db, &s, course), 0);
+            store_stats_free(&s);
         }
-        store_stats_free(&s);
+        lx_course_free(course);
     }
     cli_db_close(&db);
     return rc;

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "kvt_text.h"
-#include "tutor_sync.h"
+#include "tutor_course.h"
 #include "ui_term.h"
 #include "ui_draw.h"
 
@@ -292,12 +292,31 @@ static void watch_keys_while_loading(bool on)
     }
 }
 
+/* The course's loading, as tutor_course_open reports it: a progress line
+ * while there are several files, and the first failure said. */
+static void show_loading(void *ctx, size_t i, size_t n)
+{
+    (void)ctx;
+    if (n > 1) {
+        mvprintw(0, 1, "kvtutor · loading lessons: %zu of %zu", i + 1, n);
+        clrtoeol();
+        refresh();
+    }
+}
+
+static void note_failure(void *ctx, size_t i, enum kvt_err e, const struct lx_report *rep)
+{
+    struct ui *ui = ctx;
+    if (e != KVT_E_OK && !ui->message[0])
+        ui_say(ui, UI_BAD, "%s: %s (kvtutor lint says more)", ui->opt.lesson_paths[i],
+               rep->n ? rep->items[0].msg : "cannot be loaded");
+}
+
 int ui_run(const struct ui_options *o)
 {
     struct ui ui = {.opt = *o};
     uint64_t started = o->started_us ? o->started_us : now_us();
     char why[256];
-    size_t failed = 0;
     int rc = 0;
 
     load_settings(&ui);
@@ -308,42 +327,28 @@ int ui_run(const struct ui_options *o)
     /* Ctrl-C, SIGTERM or SIGHUP stop a lesson that is still running, at
      * load and on reload, instead of waiting out its deadline */
     ui.opt.lx.stop = ui_term_quit_flag();
-    if (!(ui.course = lx_course_new(o->lesson_paths, o->n_lessons, &ui.opt.lx))) {
-        ui_term_stop();
-        fprintf(stderr, "kvtutor: out of memory\n");
-        return 2;
-    }
     watch_keys_while_loading(true);
-    for (size_t i = 0; i < o->n_lessons && !ui_term_quit_requested(); i++) {
-        struct lx_report rep = {0};
-        if (o->n_lessons > 1) {
-            mvprintw(0, 1, "kvtutor · loading lessons: %zu of %zu", i + 1, o->n_lessons);
-            clrtoeol();
-            refresh();
+    {
+        const struct tutor_course_open how = {.lx = &ui.opt.lx,
+                                              .store = o->store,
+                                              .learner_id = o->learner_id,
+                                              .before = show_loading,
+                                              .after = note_failure,
+                                              .ctx = &ui};
+        struct tutor_course_result res;
+        enum kvt_err e = tutor_course_open(o->lesson_paths, o->n_lessons, &how, &ui.course, &res);
+        watch_keys_while_loading(false);
+        if (e == KVT_E_NOMEM) {
+            ui_term_stop();
+            fprintf(stderr, "kvtutor: out of memory\n");
+            return 2;
         }
-        if (lx_course_load(ui.course, i, &rep) != KVT_E_OK) {
-            if (failed++ == 0)
-                ui_say(&ui, UI_BAD, "%s: %s (kvtutor lint says more)", o->lesson_paths[i],
-                       rep.n ? rep.items[0].msg : "cannot be loaded");
-        }
-        lx_report_free(&rep);
-    }
-    watch_keys_while_loading(false);
-    if (failed > 1)
-        ui_say(&ui, UI_BAD, "%zu lesson files could not be loaded; run kvtutor lint on them",
-               failed);
-    /* a lesson whose expected answers changed since the learner's reviews
-     * starts those schedules over (the live lesson only: a shadowed one
-     * would undo its draft's fingerprints) */
-    for (size_t i = 0; i < lx_course_size(ui.course) && !ui_term_quit_requested(); i++) {
-        struct store_error err;
-        if (lx_course_live(ui.course, i) &&
-            tutor_sync_lesson(o->store, o->learner_id, lx_course_at(ui.course, i), NULL, &err) !=
-                KVT_E_OK) {
-            ui_say(&ui, UI_BAD, "the schedules of %s were not checked: %s",
-                   lx_course_at(ui.course, i)->id, err.detail);
-            break;
-        }
+        if (res.failed > 1)
+            ui_say(&ui, UI_BAD, "%zu lesson files could not be loaded; run kvtutor lint on them",
+                   res.failed);
+        if (res.sync_stuck)
+            ui_say(&ui, UI_BAD, "the schedules of %s were not checked: %s", res.sync_stuck,
+                   res.err.detail);
     }
     ui_push(&ui, ui_map_new(&ui));
     if (store_readonly(o->store))

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tutor_sync.h"
+#include "tutor_course.h"
 
 struct reader {
     size_t lesson;
@@ -123,30 +123,28 @@ static void save_position(struct reader *r, struct ui *ui)
 
 static void reload(struct reader *r, struct ui *ui)
 {
-    struct lx_lesson *fresh = NULL;
+    const struct tutor_course_open how = {
+        .lx = &ui->opt.lx, .store = ui->opt.store, .learner_id = ui->opt.learner_id};
     struct lx_report rep = {0};
-    const char *path = lx_course_path(ui->course, r->lesson);
+    struct tutor_course_result res;
+    enum kvt_err e = tutor_course_reload(ui->course, r->lesson, &how, &rep, &res);
+    const struct lx_lesson *fresh = lx_course_at(ui->course, r->lesson);
 
-    if (lx_load(path, &ui->opt.lx, &fresh, &rep) != KVT_E_OK) {
+    if (e != KVT_E_OK && !res.sync_stuck) {
         if (rep.n && rep.items[0].line > 0)
             ui_say(ui, UI_BAD, "not reloaded: line %d: %s", rep.items[0].line, rep.items[0].msg);
         else
             ui_say(ui, UI_BAD, "not reloaded: %s", rep.n ? rep.items[0].msg : "cannot be loaded");
     } else {
-        struct store_error err;
-        size_t restarted = 0;
-        lx_course_replace(ui->course, r->lesson, fresh);
         r->built_cols = 0;
         r->link = -1;
         /* a changed expected answer starts its schedule over */
-        if (lx_course_live(ui->course, r->lesson) &&
-            tutor_sync_lesson(ui->opt.store, ui->opt.learner_id, fresh, &restarted, &err) !=
-                KVT_E_OK)
+        if (res.sync_stuck)
             ui_say(ui, UI_BAD, "reloaded %s; its schedules were not checked: %s", fresh->path,
-                   err.detail);
-        else if (restarted)
+                   res.err.detail);
+        else if (res.restarted)
             ui_say(ui, UI_GOOD, "reloaded %s; %zu changed answer%s start%s over", fresh->path,
-                   restarted, restarted == 1 ? "" : "s", restarted == 1 ? "s" : "");
+                   res.restarted, res.restarted == 1 ? "" : "s", res.restarted == 1 ? "s" : "");
         else
             ui_say(ui, UI_GOOD, "reloaded %s", fresh->path);
     }

@@ -1,0 +1,56 @@
+/* tutor_course.h: opening the course, the one way the app and the commands
+ * (`stats`, `ask --list`, `lint`) do it, and reloading one of its lessons.
+ *
+ * Opening loads every lesson file in course order (lx_course.h: a later file
+ * shadows an earlier lesson with its id); then, where there is a progress
+ * database, each live lesson's schedules are checked against its
+ * fingerprints (tutor_sync.h), so a lesson whose expected answers changed
+ * starts those schedules over before anything is counted, asked or shown
+ * as due. A shadowed lesson is not synced: it would undo its draft's
+ * fingerprints. Without a database (lint, ask) nothing is synced. */
+#ifndef TUTOR_COURSE_H
+#define TUTOR_COURSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lx.h"
+#include "lx_course.h"
+#include "store.h"
+
+struct tutor_course_open {
+    const struct lx_opts *lx; /* copied; lx->stop, when set, ends the loading early */
+    struct store *store;      /* NULL: nothing to sync */
+    int64_t learner_id;
+    /* each may be NULL: before file i of n is loaded (a progress line), and
+     * after it, with lx_load's code and report (the caller's to read, not
+     * to keep) */
+    void (*before)(void *ctx, size_t i, size_t n);
+    void (*after)(void *ctx, size_t i, enum kvt_err e, const struct lx_report *rep);
+    void *ctx;
+};
+
+struct tutor_course_result {
+    size_t failed;          /* files that could not be loaded */
+    size_t restarted;       /* schedules started over by the sync */
+    const char *sync_stuck; /* the lesson id whose sync failed, or NULL */
+    struct store_error err; /* why, when sync_stuck is set */
+};
+
+/* Opens the course over `paths` (copied) into *out; free it with
+ * lx_course_free. Returns KVT_E_OK (files that failed to load are counted
+ * in r->failed and passed to o->after; the course holds the others),
+ * KVT_E_NOMEM with *out NULL, or the store's code when a sync failed (the
+ * course is still opened; r->sync_stuck names the lesson, r->err says why;
+ * a read-only database is not an error). */
+enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_course_open *o,
+                               struct lx_course **out, struct tutor_course_result *r);
+
+/* Reloads lesson i from its file and syncs it as opening does. Returns
+ * KVT_E_OK, lx_load's code with the course unchanged and the problems in
+ * rep (may be NULL), or the store's code after the lesson was replaced
+ * (r->sync_stuck and r->err say which and why). */
+enum kvt_err tutor_course_reload(struct lx_course *c, size_t i, const struct tutor_course_open *o,
+                                 struct lx_report *rep, struct tutor_course_result *r);
+
+#endif
