@@ -15,12 +15,13 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "learner_db.h"
 #include "run_cmd.h"
 #include "tmp_dir.h"
 
-static char dir[64], db[128], db2[128], exp_json[128];
+static char dir[64], db[128], db2[128], db_sync[128], exp_json[128];
 
 static int setup(void **state)
 {
@@ -29,6 +30,7 @@ static int setup(void **state)
         return -1;
     snprintf(db, sizeof db, "%s/a.db", dir);
     snprintf(db2, sizeof db2, "%s/b.db", dir);
+    snprintf(db_sync, sizeof db_sync, "%s/sync.db", dir);
     snprintf(exp_json, sizeof exp_json, "%s/export.json", dir);
     return 0;
 }
@@ -138,6 +140,74 @@ static void test_import_then_stats(void **state)
     assert_non_null(strstr(r.out, "    decode  "));
     assert_non_null(strstr(r.out, "forgot the layers"));
     run_free(&r);
+}
+
+/* `stats` opens the course as the app does: a schedule trained on an
+ * answer the lesson no longer has starts over before it is counted. The
+ * schedule imported is due today (due_now 1); once its
+ * stored answer fingerprint is not the lesson's, stats counts it as new
+ * again (due_now 0) and the schedule is gone, as at the app's start. */
+static void test_stats_restarts_changed_answers(void **state)
+{
+    (void)state;
+    char in[160], text[4096];
+    struct run_result r;
+    json_t *j;
+    json_error_t e;
+    sqlite3 *h;
+    sqlite3_stmt *q;
+
+    long day = (long)time(NULL) / 86400;
+
+    /* a schedule of lessons/part0-foundations/01-kv-cache.lua's
+     * per-sequence-8k, last reviewed an hour into today and due today */
+    snprintf(in, sizeof in, "%s/in-sync.json", dir);
+    snprintf(text, sizeof text,
+             "{\"format\": \"kvtutor-export\", \"version\": 1, \"attempts\": [], "
+             "\"reviews\": [{\"learner\": \"ann\", \"lesson\": \"kv-cache\", \"exercise\": "
+             "\"per-sequence-8k\", \"stability\": 0.212, \"difficulty\": 6.4133, \"reps\": 1, "
+             "\"lapses\": 0, \"last_review\": %ld, \"due_day\": %ld}]}\n",
+             day * 86400 + 3600, day);
+    assert_int_equal(learner_db_import(db_sync, in, text, &r), 0);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    r = kvt(NULL, "stats", "--json", "--db", db_sync, "--learner", "ann", NULL);
+    assert_int_equal(r.status, 0);
+    j = json_loads(r.out, 0, &e);
+    assert_non_null(j);
+    assert_int_equal(json_integer_value(json_object_get(j, "due_now")), 1);
+    json_decref(j);
+    run_free(&r);
+
+    /* the schedule adopted the lesson's fingerprints; make its answer one stale */
+    assert_int_equal(sqlite3_open(db_sync, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h,
+                                  "UPDATE review_state SET answer_hash = '0123456789abcdef' "
+                                  "WHERE lesson_id = 'kv-cache' AND exercise_id = "
+                                  "'per-sequence-8k' "
+                                  "AND answer_hash <> ''",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_changes(h), 1);
+    sqlite3_close(h);
+
+    r = kvt(NULL, "stats", "--json", "--db", db_sync, "--learner", "ann", NULL);
+    assert_int_equal(r.status, 0);
+    j = json_loads(r.out, 0, &e);
+    assert_non_null(j);
+    assert_int_equal(json_integer_value(json_object_get(j, "due_now")), 0);
+    json_decref(j);
+    run_free(&r);
+    assert_int_equal(sqlite3_open(db_sync, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(h,
+                                        "SELECT count(*) FROM review_state WHERE lesson_id = "
+                                        "'kv-cache' AND exercise_id = 'per-sequence-8k'",
+                                        -1, &q, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 0);
+    sqlite3_finalize(q);
+    sqlite3_close(h);
 }
 
 /* Many answers, nearly all right or nearly all wrong: counts are grouped
@@ -394,6 +464,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_import_then_stats),
+        cmocka_unit_test(test_stats_restarts_changed_answers),
         cmocka_unit_test(test_stats_shares_and_counts),
         cmocka_unit_test(test_stats_names),
         cmocka_unit_test(test_export_round_trip),

@@ -140,8 +140,7 @@ struct lx_course *cli_course(const char *extra, const char *data, const struct l
 }
 
 struct lx_course *cli_course_open(const char *cmd, const char *extra, const char *data,
-                                  const struct lx_opts *opts, struct store *st,
-                                  int64_t learner_id)
+                                  const struct lx_opts *opts, struct store *st, int64_t learner_id)
 {
     const struct tutor_course_open how = {.lx = opts, .store = st, .learner_id = learner_id};
     struct tutor_course_result res;

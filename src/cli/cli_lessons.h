@@ -46,8 +46,7 @@ struct lx_course *cli_course(const char *extra, const char *data, const struct l
  * of ... were not checked: ...") and the course kept. NULL when out of
  * memory. */
 struct lx_course *cli_course_open(const char *cmd, const char *extra, const char *data,
-                                  const struct lx_opts *opts, struct store *st,
-                                  int64_t learner_id);
+                                  const struct lx_opts *opts, struct store *st, int64_t learner_id);
 
 /* The live lesson whose id is `id` (a --lessons draft before the learner's
  * before the bundled), loading no more files than it must. Returns the

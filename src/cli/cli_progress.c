@@ -222,10 +222,10 @@ int cli_stats(int argc, char **argv)
          * modules and concepts find their names */
         struct lx_opts lx;
         char data[4096];
-        struct lx_course *course = cli_lx_opts("stats", &lx, data, sizeof data) == 0
-                                       ? cli_course_open("stats", NULL, data, &lx, db.st,
-                                                         db.learner_id)
-                                       : NULL;
+        struct lx_course *course =
+            cli_lx_opts("stats", &lx, data, sizeof data) == 0
+                ? cli_course_open("stats", NULL, data, &lx, db.st, db.learner_id)
+                : NULL;
         if (store_stats(db.st, db.learner_id, now, &s, &err) != KVT_E_OK) {
             rc = cli_db_error("stats", db.path, &err);
         } else {
