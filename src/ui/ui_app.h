@@ -13,6 +13,7 @@
 #include "lx_course.h"
 #include "store.h"
 #include "tutor_session.h"
+#include "tutor_settings.h"
 #include "ui.h"
 #include "ui_actions.h"
 
@@ -56,9 +57,8 @@ struct ui {
     enum ui_say message_kind;
     bool quit;
     uint64_t draws;
-    struct fsrs_params fsrs; /* with the learner's desired retention */
-    unsigned new_per_day;
-    char learner[128]; /* the current learner's name (opt.learner points here) */
+    struct tutor_settings settings; /* desired retention, new a day (tutor_settings.h) */
+    char learner[128];              /* the current learner's name (opt.learner points here) */
 };
 
 /* The screen stack. push takes ownership; pop calls leave and destroy. */

@@ -242,21 +242,9 @@ static void loop(struct ui *ui, uint64_t started)
 /* The learner's settings, as the store keeps them. */
 static void load_settings(struct ui *ui)
 {
-    char v[64];
-    bool found;
-    struct store_error err;
-
     snprintf(ui->learner, sizeof ui->learner, "%s", ui->opt.learner);
     ui->opt.learner = ui->learner;
-    fsrs_default_params(&ui->fsrs);
-    ui->new_per_day = 20;
-    if (store_setting_get(ui->opt.store, "desired_retention", v, sizeof v, &found, &err) ==
-            KVT_E_OK &&
-        found && !store_setting_check("desired_retention", v))
-        ui->fsrs.desired_retention = strtod(v, NULL);
-    if (store_setting_get(ui->opt.store, "new_per_day", v, sizeof v, &found, &err) == KVT_E_OK &&
-        found && !store_setting_check("new_per_day", v))
-        ui->new_per_day = (unsigned)strtoul(v, NULL, 10);
+    tutor_settings_load(ui->opt.store, &ui->settings);
 }
 
 /* 'q' while lessons load. Loading holds the thread (a lesson may run to its

@@ -562,8 +562,8 @@ struct tutor_env ui_tutor_env(struct ui *ui)
     return (struct tutor_env){
         .store = ui->opt.store,
         .learner_id = ui->opt.learner_id,
-        .fsrs = &ui->fsrs,
-        .new_per_day = ui->new_per_day,
+        .fsrs = &ui->settings.fsrs,
+        .new_per_day = ui->settings.new_per_day,
         .course = ui->course,
     };
 }

@@ -35,7 +35,9 @@ static void value_of(struct ui *ui, size_t i, char *buf, size_t cap)
         snprintf(buf, cap, "%s", ui->opt.learner);
         return;
     }
-    if (store_setting_get(ui->opt.store, rows[i].key, buf, cap, &found, &err) != KVT_E_OK || !found)
+    /* what is in force: a hand-edited value the rule refuses is not (tutor_settings_load) */
+    if (store_setting_get(ui->opt.store, rows[i].key, buf, cap, &found, &err) != KVT_E_OK ||
+        !found || store_setting_check(rows[i].key, buf))
         snprintf(buf, cap, "%s", store_setting_fallback(rows[i].key));
 }
 
@@ -82,26 +84,29 @@ static void apply(struct settings *s, struct ui *ui)
     const char *key = rows[s->selected].key, *why = store_setting_check(key, s->edit.buf);
     struct store_error err;
 
-    if (why) {
-        ui_say(ui, UI_BAD, "%s: %s", rows[s->selected].label, why);
-        return;
-    }
-    if (store_setting_set(ui->opt.store, key, s->edit.buf, &err) != KVT_E_OK) {
-        ui_say(ui, UI_BAD, "not saved: %s", err.detail);
-        return;
-    }
     if (strcmp(key, "learner") == 0) {
         int64_t id;
+        if (why) {
+            ui_say(ui, UI_BAD, "%s: %s", rows[s->selected].label, why);
+            return;
+        }
+        if (store_setting_set(ui->opt.store, key, s->edit.buf, &err) != KVT_E_OK) {
+            ui_say(ui, UI_BAD, "not saved: %s", err.detail);
+            return;
+        }
         if (store_learner(ui->opt.store, s->edit.buf, (int64_t)time(NULL), &id, &err) != KVT_E_OK) {
             ui_say(ui, UI_BAD, "not switched: %s", err.detail);
             return;
         }
         ui->opt.learner_id = id;
         snprintf(ui->learner, sizeof ui->learner, "%.64s", s->edit.buf);
-    } else if (strcmp(key, "desired_retention") == 0) {
-        ui->fsrs.desired_retention = strtod(s->edit.buf, NULL);
-    } else {
-        ui->new_per_day = (unsigned)strtoul(s->edit.buf, NULL, 10);
+    } else if (tutor_settings_set(ui->opt.store, &ui->settings, key, s->edit.buf, &why, &err) !=
+               KVT_E_OK) {
+        if (why)
+            ui_say(ui, UI_BAD, "%s: %s", rows[s->selected].label, why);
+        else
+            ui_say(ui, UI_BAD, "not saved: %s", err.detail);
+        return;
     }
     s->editing = false;
     ui_say(ui, UI_GOOD, "%s saved", rows[s->selected].label);
