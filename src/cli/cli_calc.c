@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kvt_format.h"
+#include "tutor_config.h"
 
 enum flag_id {
     F_MODEL,
@@ -434,14 +435,11 @@ static int unknown_preset(const char *flag, const char *name, bool gpu)
 
 static int load_config(const char *path, struct kv_model *m, struct calc_view *v)
 {
-    struct hf_config_error err;
-    enum kvt_err e = hf_config_load(path, m, &v->config, &err);
+    char why[400];
 
-    if (e == KVT_E_OK)
+    if (tutor_config_load(path, m, &v->config, why, sizeof why) == KVT_E_OK)
         return 0;
-    if (err.line > 0)
-        return usage_error("--config %s:%d:%d: %s", path, err.line, err.column, err.what);
-    return usage_error("--config %s: %s", path, err.what);
+    return usage_error("--config %s", why);
 }
 
 static void apply_u32(const struct cli_args *a, int id, uint32_t *dst)

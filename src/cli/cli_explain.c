@@ -21,6 +21,7 @@
 #include "kv_presets.h"
 #include "kvt_format.h"
 #include "kvt_text.h"
+#include "tutor_config.h"
 #include "tutor_vllm_log.h"
 #include "vllm_explain.h"
 #include "vllm_log.h"
@@ -88,14 +89,10 @@ static int resolve_model(const struct cli_args *a, const struct vllm_log *log, s
     struct kv_model given;
 
     if (a->given[F_CONFIG]) {
-        struct hf_config_error err;
+        char why[400];
         id->config_path = a->text[F_CONFIG];
-        if (hf_config_load(id->config_path, &given, &id->info, &err) != KVT_E_OK) {
-            kvt_safe(id->config_path, shown, sizeof shown);
-            if (err.line > 0)
-                return input_error("--config %s:%d:%d: %s", shown, err.line, err.column, err.what);
-            return input_error("--config %s: %s", shown, err.what);
-        }
+        if (tutor_config_load(id->config_path, &given, &id->info, why, sizeof why) != KVT_E_OK)
+            return input_error("--config %s", why);
     }
     switch (tutor_log_model(log, a->given[F_CONFIG] ? &given : NULL, &id->m, &id->preset)) {
     case TUTOR_LOG_MODEL_GIVEN:

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hf_config.h"
+#include "tutor_config.h"
 #include "kv_presets.h"
 #include "kvt_format.h"
 #include "kvt_text.h"
@@ -456,8 +456,8 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
         break;
     case UI_SUBMIT: {
         struct hf_config_info info;
-        struct hf_config_error err;
         struct kv_model m;
+        char why[400];
         if (c->typing_log) {
             c->typing = false;
             calc_log_open(c, ui, c->path.buf);
@@ -481,11 +481,11 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
                    kvt_fmt_amount(b, a1, sizeof a1));
             break;
         }
-        if (hf_config_load(c->path.buf, &m, &info, &err) != KVT_E_OK) {
-            ui_say(ui, UI_BAD, "%s: %s", c->path.buf, err.what);
+        if (tutor_config_load(c->path.buf, &m, &info, why, sizeof why) != KVT_E_OK) {
+            ui_say(ui, UI_BAD, "%s", why);
             break;
         }
-        if (m.params_b <= 0 && m.weights_gib <= 0) {
+        if (tutor_config_needs_params(&m)) {
             /* as calc does: without a count the weights are unknown, so ask */
             c->pending = m;
             snprintf(c->pending_name, sizeof c->pending_name, "%s", c->path.buf);
