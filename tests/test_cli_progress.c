@@ -71,7 +71,8 @@ static void make_export(char *text, size_t cap, long now)
         "KiB\", \"value\": 56, \"unit\": \"KiB\", \"verdict\": \"correct\", \"score\": 1, "
         "\"rating\": 3, \"seconds\": 30, \"created_at\": %ld},\n"
         " {\"uid\": \"00000000000000000000000000000002\", \"learner\": \"ann\", \"module\": "
-        "\"part0\", \"lesson\": \"kv-cache\", \"exercise\": \"per-seq\", \"answer\": \"=1+1, "
+        "\"part0\", \"lesson\": \"kv-cache\", \"exercise\": \"per-sequence-8k\", \"answer\": "
+        "\"=1+1, "
         "\\\"quoted\\\"\", \"verdict\": \"wrong\", \"score\": 0, \"diagnosis\": \"forgot the "
         "layers\", \"rating\": 1, \"seconds\": 90, \"created_at\": %ld},\n"
         " {\"uid\": \"00000000000000000000000000000003\", \"learner\": \"ann\", \"module\": "
@@ -81,7 +82,8 @@ static void make_export(char *text, size_t cap, long now)
         "\"decode\", \"exercise\": \"ceiling\", \"answer\": \"300\", \"verdict\": \"correct\", "
         "\"score\": 1, \"seconds\": 5, \"created_at\": %ld}],\n"
         " \"reviews\": [{\"learner\": \"ann\", \"lesson\": \"kv-cache\", \"exercise\": "
-        "\"per-seq\", \"stability\": 0.212, \"difficulty\": 6.4133, \"reps\": 1, \"lapses\": 0, "
+        "\"per-sequence-8k\", \"stability\": 0.212, \"difficulty\": 6.4133, \"reps\": 1, "
+        "\"lapses\": 0, "
         "\"last_review\": %ld, \"due_day\": %ld}]}\n",
         day + 3600 - 86400, day + 3700, day + 3800, day + 3900, day + 3700, day / 86400);
 }
@@ -114,7 +116,7 @@ static void test_import_then_stats(void **state)
     j = json_loads(r.out, 0, &e);
     assert_non_null(j);
     /* ann: 3 answers, 2 right, 3 exercises, yesterday and today: a 2-day streak,
-     * 140 s; the per-seq schedule was due today */
+     * 140 s; the per-sequence-8k schedule was due today */
     assert_string_equal(json_string_value(json_object_get(j, "learner")), "ann");
     assert_int_equal(json_integer_value(json_object_get(j, "attempts")), 3);
     assert_int_equal(json_integer_value(json_object_get(j, "correct")), 2);

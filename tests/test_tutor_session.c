@@ -18,6 +18,7 @@
 #include "store_report.h"
 #include "tutor_names.h"
 #include "tmp_dir.h"
+#include "tutor_queue.h"
 #include "tutor_session.h"
 #include "tutor_sync.h"
 
@@ -223,7 +224,11 @@ static void test_practice_records_and_rates(void **state)
     assert_string_equal(tutor_attempt(s)->id, "followup-1");
     /* from a follow-up there is nothing to skip to: Enter goes on */
     assert_false(tutor_followups_ahead(s));
-    assert_false(tutor_to_followups(s, &err));
+    {
+        bool moved = true;
+        assert_int_equal(tutor_to_followups(s, &moved, &err), KVT_E_OK);
+        assert_false(moved);
+    }
     assert_string_equal(tutor_attempt(s)->id, "followup-1");
     assert_int_equal(tutor_next(s, &err), KVT_E_OK);
     assert_true(tutor_finished(s));
@@ -369,6 +374,7 @@ static void test_review_queue_and_new_per_day(void **state)
 {
     struct fx *f = *state;
     struct store_review r;
+    struct store_error err;
     struct tutor_session *s;
 
     /* nothing seen: new exercises only, new_per_day of them, in lesson order */
@@ -402,14 +408,14 @@ static void test_review_queue_and_new_per_day(void **state)
     assert_int_equal(tutor_item_at(s, 0).index, 0);
     assert_int_equal(tutor_item_at(s, 1).index, 1);
     tutor_session_free(s);
-    /* the plan counts the same: per-token due (in slot 0), "bound" new */
+    /* the counts say the same: per-token due (in slot 0), "bound" new */
     {
-        struct tutor_review_plan plan;
-        size_t due[1];
-        assert_true(tutor_review_plan(&f->env, due, &plan));
-        assert_int_equal(plan.due, 1);
-        assert_int_equal(plan.fresh, 1);
-        assert_int_equal(due[0], 1);
+        struct tutor_review_counts total, due[1];
+        assert_int_equal(tutor_review_counts(&f->env, &total, due, &err), KVT_E_OK);
+        assert_int_equal(total.due_now, 1);
+        assert_int_equal(total.new_today, 1);
+        assert_int_equal(due[0].due_now, 1);
+        assert_int_equal(due[0].new_today, 1);
     }
 }
 

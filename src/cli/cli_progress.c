@@ -16,7 +16,9 @@
 #include "kvt_text.h"
 #include "store_report.h"
 #include "tutor_done.h"
+#include "tutor_settings.h"
 #include "tutor_names.h"
+#include "tutor_queue.h"
 
 /* Options the progress commands share; positional arguments are left in
  * pos[] in order. */
@@ -64,9 +66,26 @@ static void print_cell(const char *text, int width)
     printf("%s%*s", fit, width - used, "");
 }
 
+/* What is due, counted as review asks it (tutor_review_counts), for the
+ * course and per course slot; by_slot is NULL without a course. */
+struct due {
+    struct tutor_review_counts total, *by_slot;
+};
+
+/* A lesson's figures by its id: zeros for a lesson the course no longer
+ * has (review would not ask its items). */
+static struct tutor_review_counts due_of(const struct due *d, struct lx_course *course,
+                                         const char *lesson_id)
+{
+    size_t slot;
+    if (d->by_slot && lx_course_find(course, lesson_id, &slot))
+        return d->by_slot[slot];
+    return (struct tutor_review_counts){0};
+}
+
 /* Lessons, modules and mistakes by name (the JSON keeps the ids): the
  * course names them; without one, the ids are all there is. */
-static void stats_human(const struct cli_db *db, const struct store_stats *s,
+static void stats_human(const struct cli_db *db, const struct store_stats *s, const struct due *d,
                         struct lx_course *course)
 {
     char n1[32], n2[32], n3[32], n4[32], n5[32], share[32], f1[KVT_SAFE_FIELD], f2[KVT_SAFE_FIELD];
@@ -97,8 +116,9 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s,
     else
         printf("  exercises   %s seen\n", kvt_fmt_int((uint64_t)s->exercises, n1, sizeof n1));
     printf("  due         %s now, %s within a week\n",
-           kvt_fmt_int((uint64_t)s->due_now, n1, sizeof n1),
-           kvt_fmt_int((uint64_t)s->due_week, n2, sizeof n2));
+           kvt_fmt_int((uint64_t)d->total.due_now, n1, sizeof n1),
+           kvt_fmt_int((uint64_t)d->total.due_week, n2, sizeof n2));
+    printf("  new today   %s\n", kvt_fmt_int((uint64_t)d->total.new_today, n1, sizeof n1));
     printf("  streak      %s day%s\n", kvt_fmt_int((uint64_t)s->streak_days, n1, sizeof n1),
            s->streak_days == 1 ? "" : "s");
     printf("  time spent  %s min\n\n",
@@ -112,6 +132,7 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s,
            "WEEK");
     for (size_t i = 0; i < s->n_lessons; i++) {
         const struct store_lesson_stats *l = &s->lessons[i];
+        struct tutor_review_counts ld = due_of(d, course, l->lesson_id);
         if (!module || strcmp(module, l->module) != 0) {
             module = l->module;
             printf("  %s\n", kvt_safe(tutor_module_name(course, module), f1, sizeof f1));
@@ -127,8 +148,8 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s,
             kvt_fmt_int((uint64_t)l->exercises, n1, sizeof n1);
         printf(" %9s %8s %8s %8s %8s\n", n1, kvt_fmt_int((uint64_t)l->attempts, n2, sizeof n2),
                pct(l->correct, l->attempts, share, sizeof share),
-               kvt_fmt_int((uint64_t)l->due_now, n3, sizeof n3),
-               kvt_fmt_int((uint64_t)l->due_week, n4, sizeof n4));
+               kvt_fmt_int((uint64_t)ld.due_now, n3, sizeof n3),
+               kvt_fmt_int((uint64_t)ld.due_week, n4, sizeof n4));
     }
     free(done);
     if (s->n_weakest) {
@@ -143,7 +164,8 @@ static void stats_human(const struct cli_db *db, const struct store_stats *s,
     }
 }
 
-static int stats_json(const struct cli_db *db, const struct store_stats *s)
+static int stats_json(const struct cli_db *db, const struct store_stats *s, const struct due *d,
+                      struct lx_course *course)
 {
     json_t *o = json_object(), *lessons = json_array(), *weak = json_array();
     int rc;
@@ -156,12 +178,14 @@ static int stats_json(const struct cli_db *db, const struct store_stats *s)
                         s->attempts ? json_real((double)s->correct / (double)s->attempts)
                                     : json_null());
     json_object_set_new(o, "exercises_seen", json_integer(s->exercises));
-    json_object_set_new(o, "due_now", json_integer(s->due_now));
-    json_object_set_new(o, "due_week", json_integer(s->due_week));
+    json_object_set_new(o, "due_now", json_integer((json_int_t)d->total.due_now));
+    json_object_set_new(o, "due_week", json_integer((json_int_t)d->total.due_week));
+    json_object_set_new(o, "new_today", json_integer((json_int_t)d->total.new_today));
     json_object_set_new(o, "streak_days", json_integer(s->streak_days));
     json_object_set_new(o, "seconds", json_real(s->seconds));
     for (size_t i = 0; i < s->n_lessons; i++) {
         const struct store_lesson_stats *l = &s->lessons[i];
+        struct tutor_review_counts ld = due_of(d, course, l->lesson_id);
         json_t *j = json_object();
         json_object_set_new(j, "module", json_string(l->module));
         json_object_set_new(j, "lesson", json_string(l->lesson_id));
@@ -169,8 +193,8 @@ static int stats_json(const struct cli_db *db, const struct store_stats *s)
         json_object_set_new(j, "attempts", json_integer(l->attempts));
         json_object_set_new(j, "correct", json_integer(l->correct));
         json_object_set_new(j, "accuracy", json_real((double)l->correct / (double)l->attempts));
-        json_object_set_new(j, "due_now", json_integer(l->due_now));
-        json_object_set_new(j, "due_week", json_integer(l->due_week));
+        json_object_set_new(j, "due_now", json_integer((json_int_t)ld.due_now));
+        json_object_set_new(j, "due_week", json_integer((json_int_t)ld.due_week));
         json_object_set_new(j, "seconds", json_real(l->seconds));
         json_array_append_new(lessons, j);
     }
@@ -204,7 +228,8 @@ int cli_stats(int argc, char **argv)
     if (o.help) {
         puts("usage: kvtutor stats [--json] [--db FILE] [--learner NAME]\n\n"
              "The current learner's progress (or --learner's): answers and accuracy per\n"
-             "module and lesson, exercises due now and within a week, the daily streak,\n"
+             "module and lesson, what is due now and within a week and the new exercises\n"
+             "a review brings today (as the course map counts them), the daily streak,\n"
              "time spent, and the mistakes made most often.");
         return 0;
     }
@@ -218,21 +243,41 @@ int cli_stats(int argc, char **argv)
     }
     {
         /* the course opened as the app opens it: a lesson whose answers
-         * changed starts those schedules over before they are counted, and
-         * modules and concepts find their names */
+         * changed starts those schedules over before they are counted,
+         * modules and concepts find their names, and what is due is counted
+         * over the course review asks from, with the app's settings */
         struct lx_opts lx;
         char data[4096];
         struct lx_course *course =
             cli_lx_opts("stats", &lx, data, sizeof data) == 0
                 ? cli_course_open("stats", NULL, data, &lx, db.st, db.learner_id)
                 : NULL;
+        struct tutor_settings set;
+        struct tutor_env env = {.store = db.st, .learner_id = db.learner_id, .course = course};
+        struct due d = {0};
+
+        tutor_settings_load(db.st, &set);
+        env.new_per_day = set.new_per_day;
         if (store_stats(db.st, db.learner_id, now, &s, &err) != KVT_E_OK) {
             rc = cli_db_error("stats", db.path, &err);
-        } else {
-            rc = o.json ? stats_json(&db, &s) : (stats_human(&db, &s, course), 0);
-            store_stats_free(&s);
+            lx_course_free(course);
+            cli_db_close(&db);
+            return rc;
         }
+        if (course && !(d.by_slot = calloc(lx_course_size(course) + 1, sizeof *d.by_slot))) {
+            err = (struct store_error){.code = KVT_E_NOMEM};
+            snprintf(err.detail, sizeof err.detail, "out of memory");
+            rc = cli_db_error("stats", db.path, &err);
+        } else if (tutor_review_counts(&env, &d.total, d.by_slot, &err) != KVT_E_OK) {
+            rc = cli_db_error("stats", db.path, &err);
+        } else if (o.json) {
+            rc = stats_json(&db, &s, &d, course);
+        } else {
+            stats_human(&db, &s, &d, course);
+        }
+        free(d.by_slot);
         lx_course_free(course);
+        store_stats_free(&s);
     }
     cli_db_close(&db);
     return rc;

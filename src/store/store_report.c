@@ -50,31 +50,6 @@ static enum kvt_err lessons(struct store *st, int64_t learner, struct store_stat
     return rc == SQLITE_DONE ? KVT_E_OK : store_fail(st, rc, err);
 }
 
-static enum kvt_err due(struct store *st, int64_t learner, int64_t today, struct store_stats *out,
-                        struct store_error *err)
-{
-    sqlite3_stmt *s = store_prepare(st, STMT_STATS_DUE, err, learner, today);
-    int rc;
-
-    if (!s)
-        return err->code;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *lesson = (const char *)sqlite3_column_text(s, 0);
-        int64_t now = sqlite3_column_int64(s, 1), week = sqlite3_column_int64(s, 2);
-        out->due_now += now;
-        out->due_week += week;
-        for (size_t i = 0; i < out->n_lessons; i++) {
-            if (lesson && strcmp(out->lessons[i].lesson_id, lesson) == 0) {
-                out->lessons[i].due_now += now;
-                out->lessons[i].due_week += week;
-                break;
-            }
-        }
-    }
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? KVT_E_OK : store_fail(st, rc, err);
-}
-
 static enum kvt_err streak(struct store *st, int64_t learner, int64_t today,
                            struct store_stats *out, struct store_error *err)
 {
@@ -123,7 +98,6 @@ enum kvt_err store_stats(struct store *st, int64_t learner_id, int64_t now, stru
 
     memset(out, 0, sizeof *out);
     if ((e = lessons(st, learner_id, out, err)) == KVT_E_OK &&
-        (e = due(st, learner_id, today, out, err)) == KVT_E_OK &&
         (e = streak(st, learner_id, today, out, err)) == KVT_E_OK)
         e = weakest(st, learner_id, out, err);
     if (e != KVT_E_OK)

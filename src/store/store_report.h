@@ -9,14 +9,15 @@ struct store_lesson_stats {
     char module[64], lesson_id[128];
     int64_t exercises; /* distinct exercises answered */
     int64_t attempts, correct;
-    int64_t due_now, due_week;
     double seconds; /* time spent answering */
 };
 
 #define STORE_WEAKEST 5
 
+/* What is due is not here: it is counted over the course's items, by the
+ * rule that queues a review (tutor_review_counts). */
 struct store_stats {
-    int64_t attempts, correct, exercises, due_now, due_week;
+    int64_t attempts, correct, exercises;
     int64_t streak_days; /* consecutive days with an answer, ending today or yesterday */
     double seconds;
     struct store_lesson_stats *lessons; /* by module, then lesson */

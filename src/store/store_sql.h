@@ -81,9 +81,6 @@
       "SELECT module, lesson_id, count(DISTINCT exercise_id), count(*), sum(verdict = "            \
       "'correct'), sum(seconds) FROM attempt WHERE learner_id = ?1 GROUP BY module, lesson_id "    \
       "ORDER BY module, lesson_id")                                                                \
-    X(STATS_DUE, "II",                                                                             \
-      "SELECT lesson_id, sum(due_day <= ?2), sum(due_day <= ?2 + 7) FROM review_state WHERE "      \
-      "learner_id = ?1 GROUP BY lesson_id")                                                        \
     X(STATS_DAYS, "I",                                                                             \
       "SELECT DISTINCT created_at / 86400 AS day FROM attempt WHERE learner_id = ?1 ORDER BY "     \
       "day DESC")                                                                                  \

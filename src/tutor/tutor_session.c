@@ -12,6 +12,7 @@
 
 #include "store_report.h"
 #include "tutor_names.h"
+#include "tutor_queue.h"
 #include "tutor_sync.h"
 
 #define MAX_TIMES 64
@@ -30,7 +31,6 @@ struct tutor_session {
     double score_sum;
     unsigned answered, right;
     size_t first_lesson;   /* practice and interview: the lesson */
-    size_t n_due;          /* review: the first n_due items are due, the rest new */
     struct lx_lesson *one; /* tutor_session_one: the lesson, outside any course */
     struct lx_fact facts[3];
     size_t n_facts;
@@ -110,13 +110,10 @@ static struct tutor_session *session_new(const struct tutor_env *env, enum tutor
     return s;
 }
 
-/* Adds an item once; false when out of memory. */
+/* Adds an item (practice and interviews list each of a lesson's once);
+ * false when out of memory. */
 static bool add(struct tutor_session *s, struct tutor_item it)
 {
-    for (size_t i = 0; i < s->n_items; i++)
-        if (s->items[i].lesson == it.lesson && s->items[i].part == it.part &&
-            s->items[i].index == it.index)
-            return true;
     if (s->n_items == s->cap) {
         size_t ncap = s->cap ? s->cap * 2 : 32;
         void *p = realloc(s->items, ncap * sizeof *s->items);
@@ -126,26 +123,6 @@ static bool add(struct tutor_session *s, struct tutor_item it)
         s->cap = ncap;
     }
     s->items[s->n_items++] = it;
-    return true;
-}
-
-static bool has(const struct tutor_session *s, struct tutor_item it)
-{
-    for (size_t i = 0; i < s->n_items; i++)
-        if (s->items[i].lesson == it.lesson && s->items[i].part == it.part &&
-            s->items[i].index == it.index)
-            return true;
-    return false;
-}
-
-/* An exercise that needs a measurement the learner has not taken. */
-static bool waits_for_probe(const struct tutor_session *s, const struct lx_exercise *e)
-{
-    if (!e->measured)
-        return false;
-    for (size_t i = 0; i < s->n_facts; i++)
-        if (strcmp(s->facts[i].name, e->measured) == 0)
-            return false;
     return true;
 }
 
@@ -161,7 +138,7 @@ struct tutor_session *tutor_session_practice(const struct tutor_env *env, size_t
     l = lx_course_at(env->course, lesson);
     s->first_lesson = lesson;
     for (size_t i = 0; !followups_only && i < l->n_exercises; i++) {
-        if (waits_for_probe(s, &l->exercises[i]))
+        if (tutor_waits_for_probe(&l->exercises[i], s->facts, s->n_facts))
             wait++;
         else if (!add(s, (struct tutor_item){lesson, TUTOR_EXERCISE, i}))
             goto oom;
@@ -213,102 +190,26 @@ struct tutor_session *tutor_session_one(const struct tutor_env *env, struct lx_l
     return s;
 }
 
-/* The review queue: a scheduled item back to its place in a loaded lesson
- * (a lesson no longer installed, or an item it no longer has, is passed). */
-struct queue {
-    struct tutor_session *s, *seen;
-    bool ok;
-};
-
-static int add_scheduled(void *ctx, const char *lesson_id, const char *item_id, int64_t due_day,
-                         double stability)
-{
-    struct queue *q = ctx;
-    struct tutor_item it;
-    size_t li;
-    const struct lx_lesson *l = lx_course_find(q->s->env.course, lesson_id, &li);
-    (void)due_day, (void)stability;
-    if (!l || !tutor_item_parse(l, item_id, &it))
-        return 0;
-    it.lesson = li;
-    if (!add(q->seen ? q->seen : q->s, it))
-        q->ok = false;
-    return 0;
-}
-
 struct tutor_session *tutor_session_review(const struct tutor_env *env, bool cram)
 {
     struct tutor_session *s = session_new(env, cram ? TUTOR_CRAM : TUTOR_REVIEW);
-    struct queue q = {s, NULL, true};
+    struct tutor_queue q;
     struct store_error err;
 
     if (!s)
         return NULL;
-    if (!env->store)
-        return s;
-    store_each_due(env->store, env->learner_id, s->started_at, !cram, add_scheduled, &q, &err);
-    s->n_due = s->n_items;
-    if (!cram && env->new_per_day > 0 && q.ok) {
-        /* then up to new_per_day exercises never seen, in course order: a
-         * day's, less those first answered today (one review so far, today) */
-        struct tutor_session seen = {.env = s->env};
-        unsigned added = 0;
-        q.seen = &seen;
-        store_each_due(env->store, env->learner_id, s->started_at, false, add_scheduled, &q, &err);
-        for (size_t i = 0; i < seen.n_items && added < env->new_per_day; i++) {
-            const struct tutor_item *it = &seen.items[i];
-            const struct lx_lesson *l = lx_course_at(env->course, it->lesson);
-            char id[96];
-            struct store_review r;
-            if (it->part != TUTOR_EXERCISE || !tutor_item_id(l, *it, id, sizeof id) ||
-                store_review_get(env->store, env->learner_id, l->id, id, &r, &err) != KVT_E_OK)
-                continue;
-            if (r.card.reps == 1 && r.last_review / 86400 == wall(s) / 86400)
-                added++;
-        }
-        for (size_t li = 0; li < lx_course_size(env->course) && added < env->new_per_day && q.ok;
-             li++) {
-            const struct lx_lesson *l = lx_course_at(env->course, li);
-            if (!lx_course_live(env->course, li))
-                continue;
-            for (size_t i = 0; i < l->n_exercises && added < env->new_per_day; i++) {
-                struct tutor_item it = {li, TUTOR_EXERCISE, i};
-                if (has(&seen, it) || has(s, it) || waits_for_probe(s, &l->exercises[i]))
-                    continue; /* a measured one waits for the learner's first probe run */
-                if (!add(s, it)) {
-                    q.ok = false;
-                    break;
-                }
-                added++;
-            }
-        }
-        free(seen.items);
-    }
-    if (!q.ok) {
+    switch (tutor_queue_review(&s->env, cram, s->started_at, s->facts, s->n_facts, &q, &err)) {
+    case KVT_E_OK:
+        s->items = q.items; /* the session's now */
+        s->n_items = s->cap = q.n;
+        break;
+    case KVT_E_NOMEM:
         tutor_session_free(s);
         return NULL;
+    default:
+        break; /* schedules that cannot be read: nothing to review */
     }
     return s;
-}
-
-bool tutor_review_plan(const struct tutor_env *env, size_t *due_by_slot,
-                       struct tutor_review_plan *out)
-{
-    struct tutor_session *s = tutor_session_review(env, false);
-    size_t slots = lx_course_size(env->course);
-
-    *out = (struct tutor_review_plan){0};
-    if (due_by_slot)
-        memset(due_by_slot, 0, slots * sizeof *due_by_slot);
-    if (!s)
-        return false;
-    out->due = s->n_due;
-    out->fresh = s->n_items - s->n_due;
-    for (size_t i = 0; due_by_slot && i < s->n_due; i++)
-        if (s->items[i].lesson < slots)
-            due_by_slot[s->items[i].lesson]++;
-    tutor_session_free(s);
-    return true;
 }
 
 void tutor_session_free(struct tutor_session *s)
@@ -594,15 +495,18 @@ bool tutor_followups_ahead(const struct tutor_session *s)
     return followups_at(s) != SIZE_MAX;
 }
 
-bool tutor_to_followups(struct tutor_session *s, struct store_error *err)
+enum kvt_err tutor_to_followups(struct tutor_session *s, bool *moved, struct store_error *err)
 {
     size_t i = followups_at(s);
+    enum kvt_err e;
+    *moved = false;
     if (i == SIZE_MAX)
-        return false;
-    tutor_rate(s, err);
+        return KVT_E_OK;
+    e = tutor_rate(s, err);
     s->pos = i;
     s->shown = false;
-    return true;
+    *moved = true;
+    return e;
 }
 
 enum kvt_err tutor_finish(struct tutor_session *s, struct store_error *err)

@@ -89,17 +89,10 @@ struct tutor_session;
 struct tutor_session *tutor_session_practice(const struct tutor_env *env, size_t lesson,
                                              bool followups_only, size_t *waiting);
 struct tutor_session *tutor_session_interview(const struct tutor_env *env, size_t lesson);
+/* review: the due items then the new ones; cram: every scheduled item. What
+ * they ask, in what order, and how many are due: tutor_queue.h. Schedules
+ * that cannot be read give an empty session. */
 struct tutor_session *tutor_session_review(const struct tutor_env *env, bool cram);
-/* What a review started now would bring, counted by the rule that queues
- * it, so that what the course map says is due is what review asks: the
- * due items, then the new ones (up to new_per_day). due_by_slot (may be
- * NULL; lx_course_size entries) gets the due items of each course slot.
- * False when out of memory (all counts 0). */
-struct tutor_review_plan {
-    size_t due, fresh;
-};
-bool tutor_review_plan(const struct tutor_env *env, size_t *due_by_slot,
-                       struct tutor_review_plan *out);
 /* One item of one lesson outside any course (kvtutor ask grades through
  * this); env->course is not used. The lesson must outlive the session. */
 struct tutor_session *tutor_session_one(const struct tutor_env *env, struct lx_lesson *l,
@@ -179,11 +172,11 @@ enum kvt_err tutor_rate(struct tutor_session *s, struct store_error *err);
 /* Going on: rates the answer (tutor_rate) and moves to the next item, or
  * answers the same item again (a retry is practice once the answer was
  * shown), or jumps from an exercise to its lesson's first follow-up ahead
- * (false, and no move, where tutor_followups_ahead is false). Rating errors
- * come back in err; the move happens. */
+ * (*moved false, and no move, where tutor_followups_ahead is false). Each
+ * returns the rating's error, with err; the move happens all the same. */
 enum kvt_err tutor_next(struct tutor_session *s, struct store_error *err);
 enum kvt_err tutor_retry(struct tutor_session *s, struct store_error *err);
-bool tutor_to_followups(struct tutor_session *s, struct store_error *err);
+enum kvt_err tutor_to_followups(struct tutor_session *s, bool *moved, struct store_error *err);
 /* True when the current item is an exercise and its lesson has a
  * follow-up ahead in the session: what tutor_to_followups goes to. */
 bool tutor_followups_ahead(const struct tutor_session *s);

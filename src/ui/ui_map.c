@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "tutor_done.h"
+#include "tutor_queue.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
 #include "ui_term.h"
@@ -23,10 +24,10 @@ struct row {
 struct map {
     struct row *rows;
     size_t n_rows, selected, first;
-    /* what review would bring (tutor_review_plan), the due items per
-     * course slot, and what was answered per slot: read together */
-    struct tutor_review_plan plan;
-    size_t *due;
+    /* what review would bring (tutor_review_counts), for the course and
+     * per course slot, and what was answered per slot: read together */
+    struct tutor_review_counts counts;
+    struct tutor_review_counts *due;
     struct tutor_done *done;
     bool have_stats, have_done, searching;
     struct ui_edit search;
@@ -71,7 +72,7 @@ static void refresh_stats(struct map *m, struct ui *ui)
     /* due as review counts it: the same rule, so "1 due today" here is
      * the one item review asks first */
     m->due = calloc(lx_course_size(ui->course) + 1, sizeof *m->due);
-    m->have_stats = m->due && tutor_review_plan(&env, m->due, &m->plan);
+    m->have_stats = m->due && tutor_review_counts(&env, &m->counts, m->due, &err) == KVT_E_OK;
     free(m->done);
     m->done = calloc(lx_course_size(ui->course) + 1, sizeof *m->done);
     m->have_done = m->done && tutor_done_counts(ui->opt.store, ui->opt.learner_id, ui->course,
@@ -103,10 +104,10 @@ static const char *map_title(void *self, struct ui *ui)
     if (!m->have_stats)
         refresh_stats(m, ui);
     /* what r brings: the due ones, then the new ones */
-    if (m->have_stats && m->plan.fresh)
-        snprintf(fresh, sizeof fresh, " · %zu new", m->plan.fresh);
+    if (m->have_stats && m->counts.new_today)
+        snprintf(fresh, sizeof fresh, " · %zu new", m->counts.new_today);
     snprintf(t, sizeof t, "kvtutor · Course map · %zu due today%s%s%s",
-             m->have_stats ? m->plan.due : 0, fresh, m->search.len ? " · matching " : "",
+             m->have_stats ? m->counts.due_now : 0, fresh, m->search.len ? " · matching " : "",
              m->search.buf);
     return t;
 }
@@ -126,7 +127,7 @@ static void cells_of(struct map *m, struct ui *ui, size_t slot, struct cells *c)
     /* exercises only: follow-ups and the question are counted on the
      * line at the foot */
     snprintf(c->done, sizeof c->done, "%zu/%zu done", done_of(m, slot).exercises, l->n_exercises);
-    snprintf(c->due, sizeof c->due, "%zu due", m->have_stats ? m->due[slot] : 0);
+    snprintf(c->due, sizeof c->due, "%zu due", m->have_stats ? m->due[slot].due_now : 0);
 }
 
 /* Column widths, from the widest cell of any row (search or not, so the

@@ -13,6 +13,7 @@
 #include "store_report.h"
 #include "tutor_done.h"
 #include "tutor_names.h"
+#include "tutor_queue.h"
 #include "ui_term.h"
 #include "ui_draw.h"
 
@@ -57,11 +58,12 @@ static void build(struct progress *p, struct ui *ui, int cols)
     struct concept_ctx cc = {&p->lines, ui->course, cols - 4};
     char line[512], n1[32], n2[32], n3[32], share[32];
     int w = cols - 4;
-    /* due as review counts it, as the course map does (tutor_review_plan) */
+    /* due as review counts it, as the course map does (tutor_review_counts) */
     struct tutor_env env = ui_tutor_env(ui);
-    struct tutor_review_plan plan;
-    size_t *due = calloc(lx_course_size(ui->course) + 1, sizeof *due);
-    bool planned = due && tutor_review_plan(&env, due, &plan);
+    struct tutor_review_counts total = {0};
+    struct tutor_review_counts *due = calloc(lx_course_size(ui->course) + 1, sizeof *due);
+    struct store_error due_err = {.code = KVT_E_NOMEM, .detail = "out of memory"};
+    bool planned = due && tutor_review_counts(&env, &total, due, &due_err) == KVT_E_OK;
 
     ui_lines_free(&p->lines);
     p->built_cols = cols;
@@ -86,11 +88,20 @@ static void build(struct progress *p, struct ui *ui, int cols)
             kvt_fmt_int((uint64_t)seen.questions, n3, sizeof n3), seen.questions == 1 ? "" : "s");
         ui_lines_text(&p->lines, line, w, 0, A_NORMAL);
     }
-    snprintf(line, sizeof line, "Due now: %s · within a week: %s · time answering: %s min",
-             kvt_fmt_int((uint64_t)(planned ? plan.due : 0), n1, sizeof n1),
-             kvt_fmt_int((uint64_t)s.due_week, n2, sizeof n2),
-             kvt_fmt_int((uint64_t)(s.seconds / 60.0 + 0.5), n3, sizeof n3));
-    ui_lines_text(&p->lines, line, w, 0, A_NORMAL);
+    if (planned) {
+        char n4[32];
+        snprintf(line, sizeof line,
+                 "Due now: %s · within a week: %s · new today: %s · time answering: %s min",
+                 kvt_fmt_int((uint64_t)total.due_now, n1, sizeof n1),
+                 kvt_fmt_int((uint64_t)total.due_week, n2, sizeof n2),
+                 kvt_fmt_int((uint64_t)total.new_today, n4, sizeof n4),
+                 kvt_fmt_int((uint64_t)(s.seconds / 60.0 + 0.5), n3, sizeof n3));
+        ui_lines_text(&p->lines, line, w, 0, A_NORMAL);
+    } else {
+        snprintf(line, sizeof line, "What is due cannot be read (%s) · time answering: %s min",
+                 due_err.detail, kvt_fmt_int((uint64_t)(s.seconds / 60.0 + 0.5), n3, sizeof n3));
+        ui_lines_text(&p->lines, line, w, 0, ui_color(UI_C_WRONG));
+    }
     if (s.attempts == 0) {
         /* headings over nothing say less than this */
         ui_lines_blank(&p->lines);
@@ -152,7 +163,7 @@ static void build(struct progress *p, struct ui *ui, int cols)
                  tutor_lesson_name(ui->course, l->lesson_id),
                  kvt_fmt_int((uint64_t)l->attempts, n, sizeof n), l->attempts == 1 ? "" : "s",
                  kvt_fmt_percent((double)l->correct / (double)l->attempts, share, sizeof share),
-                 kvt_fmt_int(planned && slot != SIZE_MAX ? due[slot] : 0, n1, sizeof n1));
+                 kvt_fmt_int(planned && slot != SIZE_MAX ? due[slot].due_now : 0, n1, sizeof n1));
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
     }
     store_stats_free(&s);

@@ -476,10 +476,13 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
         /* on to this lesson's first follow-up, if the session has it ahead */
         if (q->phase == SUMMARY || unsaved(q, ui))
             break;
-        err.code = KVT_E_OK;
-        if (tutor_to_followups(q->s, &err)) {
-            rated_or_say(ui, err.code, &err);
-            begin(q, ui);
+        {
+            bool moved;
+            enum kvt_err e = tutor_to_followups(q->s, &moved, &err);
+            if (moved) {
+                rated_or_say(ui, e, &err);
+                begin(q, ui);
+            }
         }
         break;
     case UI_RATE_AGAIN:

@@ -179,6 +179,7 @@ else
 fi
 tm send-keys -t app p
 check "progress says the same: 1 due now" "Due now: 1 ·"
+check "and the same new ones as the map's title" "new today: 19 ·"
 check "progress's lesson line too" "The KV cache caps concurrency:"
 if screen | grep -F "The KV cache caps concurrency:" | grep -qF ", 1 due"; then
   ok "progress's lesson line: 1 due"
