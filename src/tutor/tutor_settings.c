@@ -20,6 +20,17 @@ static bool apply(struct tutor_settings *s, const char *key, const char *value)
     return true;
 }
 
+void tutor_settings_text(struct store *st, const char *key, char *buf, size_t cap)
+{
+    bool found = false;
+    struct store_error err;
+    const char *fallback = store_setting_fallback(key);
+
+    if (!st || store_setting_get(st, key, buf, cap, &found, &err) != KVT_E_OK || !found ||
+        store_setting_check(key, buf))
+        snprintf(buf, cap, "%s", fallback ? fallback : "");
+}
+
 void tutor_settings_load(struct store *st, struct tutor_settings *out)
 {
     static const char *const keys[] = {"desired_retention", "new_per_day"};
@@ -27,11 +38,7 @@ void tutor_settings_load(struct store *st, struct tutor_settings *out)
     fsrs_default_params(&out->fsrs);
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char v[64];
-        bool found = false;
-        struct store_error err;
-        if (!st || store_setting_get(st, keys[i], v, sizeof v, &found, &err) != KVT_E_OK ||
-            !found || store_setting_check(keys[i], v))
-            snprintf(v, sizeof v, "%s", store_setting_fallback(keys[i]));
+        tutor_settings_text(st, keys[i], v, sizeof v);
         apply(out, keys[i], v);
     }
 }

@@ -18,6 +18,11 @@ struct tutor_settings {
  * falls back to its default: settings never stop a session. */
 void tutor_settings_load(struct store *st, struct tutor_settings *out);
 
+/* The value in force for `key` (learner, desired_retention, new_per_day)
+ * as text: the stored one, or the default where it is unset or refused by
+ * the rule, as tutor_settings_load takes it. */
+void tutor_settings_text(struct store *st, const char *key, char *buf, size_t cap);
+
 /* Checks `value` for `key` (desired_retention or new_per_day) by the
  * store's rule, saves it and applies it to *s. Returns KVT_E_OK;
  * KVT_E_RANGE with the reason in *why (s and the store unchanged); or

@@ -17,6 +17,7 @@
 
 #include "kvt_text.h"
 #include "tutor_course.h"
+#include "tutor_progress.h"
 #include "ui_term.h"
 #include "ui_draw.h"
 
@@ -339,7 +340,7 @@ int ui_run(const struct ui_options *o)
                    res.err.detail);
     }
     ui_push(&ui, ui_map_new(&ui));
-    if (store_readonly(o->store))
+    if (!tutor_progress_saved(o->store))
         ui_say(&ui, UI_BAD, "%s is read-only: you can practise, but nothing will be saved",
                o->db_path ? o->db_path : "the progress database");
     if (o->open_lesson) {

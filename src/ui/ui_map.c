@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "tutor_done.h"
+#include "tutor_progress.h"
 #include "tutor_queue.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
@@ -389,17 +390,13 @@ struct ui_screen ui_map_new(struct ui *ui)
 {
     struct map *m = calloc(1, sizeof *m);
     char last[128];
-    bool found = false;
-    struct store_error err;
 
     if (!m)
         return (struct ui_screen){&ops, NULL};
     ui_edit_clear(&m->search);
     build(m, ui);
     /* resume: select the lesson open most recently */
-    if (store_lesson_last(ui->opt.store, ui->opt.learner_id, last, sizeof last, &found, &err) ==
-            KVT_E_OK &&
-        found) {
+    if (tutor_reading_last(ui->opt.store, ui->opt.learner_id, last, sizeof last)) {
         for (size_t i = 0; i < m->n_rows; i++) {
             size_t l = m->rows[i].lesson;
             if (l != SIZE_MAX && strcmp(lx_course_at(ui->course, l)->id, last) == 0) {

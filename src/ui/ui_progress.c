@@ -10,14 +10,12 @@
 
 #include "kvt_format.h"
 #include "kvt_text.h"
-#include "store_report.h"
 #include "tutor_done.h"
 #include "tutor_names.h"
+#include "tutor_progress.h"
 #include "tutor_queue.h"
 #include "ui_term.h"
 #include "ui_draw.h"
-
-#define DAYS 14
 
 struct progress {
     struct ui_lines lines;
@@ -25,25 +23,19 @@ struct progress {
     size_t first;
 };
 
-struct concept_ctx {
-    struct ui_lines *l;
-    struct lx_course *course;
-    int width;
-};
-
 /* A concept by its name; the stored id only when no lesson of the course
  * tests it any more. */
-static int add_concept(void *vctx, const char *concept, int64_t answers, int64_t right)
+static void add_concept(struct ui_lines *l, struct lx_course *course,
+                        const struct tutor_concept_score *c, int width)
 {
-    struct concept_ctx *c = vctx;
     char line[300], cell[200], share[32], n[32];
-    int used = (int)kvt_text_fit(tutor_concept_name(c->course, concept), 28,
+    int used = (int)kvt_text_fit(tutor_concept_name(course, c->concept), 28,
                                  ui_term_utf8() ? "…" : "...", cell, sizeof cell);
     snprintf(line, sizeof line, "%s%*s %6s of %s", cell, 28 - used, "",
-             kvt_fmt_percent(answers ? (double)right / (double)answers : 0.0, share, sizeof share),
-             kvt_fmt_int((uint64_t)answers, n, sizeof n));
-    ui_lines_text(c->l, line, c->width, 2, A_NORMAL);
-    return 0;
+             kvt_fmt_percent(c->answers ? (double)c->right / (double)c->answers : 0.0, share,
+                             sizeof share),
+             kvt_fmt_int((uint64_t)c->answers, n, sizeof n));
+    ui_lines_text(l, line, width, 2, A_NORMAL);
 }
 
 static void build(struct progress *p, struct ui *ui, int cols)
@@ -51,58 +43,54 @@ static void build(struct progress *p, struct ui *ui, int cols)
     static const char *const bars_utf8[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
     static const char *const bars_ascii[] = {" ", ".", ".", ":", ":", "|", "|", "#", "#"};
     const char *const *bars = ui_term_utf8() ? bars_utf8 : bars_ascii;
-    int64_t now = (int64_t)time(NULL), answers[DAYS], right[DAYS], most = 1;
-    struct store_stats s;
-    struct tutor_done_total seen;
+    int64_t most = 1;
+    struct tutor_progress pr;
+    const struct store_stats *s = &pr.stats;
     struct store_error err;
-    struct concept_ctx cc = {&p->lines, ui->course, cols - 4};
     char line[512], n1[32], n2[32], n3[32], share[32];
     int w = cols - 4;
-    /* due as review counts it, as the course map does (tutor_review_counts) */
+    /* the figures of `kvtutor stats`, due as review counts it, as the map does */
     struct tutor_env env = ui_tutor_env(ui);
-    struct tutor_review_counts total = {0};
-    struct tutor_review_counts *due = calloc(lx_course_size(ui->course) + 1, sizeof *due);
-    struct store_error due_err = {.code = KVT_E_NOMEM, .detail = "out of memory"};
-    bool planned = due && tutor_review_counts(&env, &total, due, &due_err) == KVT_E_OK;
 
     ui_lines_free(&p->lines);
     p->built_cols = cols;
-    if (store_stats(ui->opt.store, ui->opt.learner_id, now, &s, &err) != KVT_E_OK) {
+    if (tutor_progress_read(&env, &pr, &err) != KVT_E_OK) {
         snprintf(line, sizeof line, "The progress cannot be read: %s", err.detail);
         ui_lines_text(&p->lines, line, w, 0, ui_color(UI_C_WRONG));
-        free(due);
         return;
     }
     snprintf(line, sizeof line, "%s answer%s, %s right · streak %s day%s",
-             kvt_fmt_int((uint64_t)s.attempts, n1, sizeof n1), s.attempts == 1 ? "" : "s",
-             kvt_fmt_percent(s.attempts ? (double)s.correct / (double)s.attempts : 0.0, share,
+             kvt_fmt_int((uint64_t)s->attempts, n1, sizeof n1), s->attempts == 1 ? "" : "s",
+             kvt_fmt_percent(s->attempts ? (double)s->correct / (double)s->attempts : 0.0, share,
                              sizeof share),
-             kvt_fmt_int((uint64_t)s.streak_days, n3, sizeof n3), s.streak_days == 1 ? "" : "s");
+             kvt_fmt_int((uint64_t)s->streak_days, n3, sizeof n3), s->streak_days == 1 ? "" : "s");
     ui_lines_text(&p->lines, line, w, 0, A_BOLD);
     /* seen, by kind, as the course map counts it: a follow-up is no exercise */
-    if (tutor_done_total(ui->opt.store, ui->opt.learner_id, ui->course, &seen, &err) == KVT_E_OK) {
+    if (pr.seen_ok) {
+        const struct tutor_done_total *seen = &pr.seen;
         snprintf(
             line, sizeof line, "Seen: %s exercise%s, %s follow-up%s, %s lesson question%s",
-            kvt_fmt_int((uint64_t)seen.exercises, n1, sizeof n1), seen.exercises == 1 ? "" : "s",
-            kvt_fmt_int((uint64_t)seen.followups, n2, sizeof n2), seen.followups == 1 ? "" : "s",
-            kvt_fmt_int((uint64_t)seen.questions, n3, sizeof n3), seen.questions == 1 ? "" : "s");
+            kvt_fmt_int((uint64_t)seen->exercises, n1, sizeof n1), seen->exercises == 1 ? "" : "s",
+            kvt_fmt_int((uint64_t)seen->followups, n2, sizeof n2), seen->followups == 1 ? "" : "s",
+            kvt_fmt_int((uint64_t)seen->questions, n3, sizeof n3), seen->questions == 1 ? "" : "s");
         ui_lines_text(&p->lines, line, w, 0, A_NORMAL);
     }
-    if (planned) {
+    if (pr.due_ok) {
         char n4[32];
         snprintf(line, sizeof line,
                  "Due now: %s · within a week: %s · new today: %s · time answering: %s min",
-                 kvt_fmt_int((uint64_t)total.due_now, n1, sizeof n1),
-                 kvt_fmt_int((uint64_t)total.due_week, n2, sizeof n2),
-                 kvt_fmt_int((uint64_t)total.new_today, n4, sizeof n4),
-                 kvt_fmt_int((uint64_t)(s.seconds / 60.0 + 0.5), n3, sizeof n3));
+                 kvt_fmt_int((uint64_t)pr.due.due_now, n1, sizeof n1),
+                 kvt_fmt_int((uint64_t)pr.due.due_week, n2, sizeof n2),
+                 kvt_fmt_int((uint64_t)pr.due.new_today, n4, sizeof n4),
+                 kvt_fmt_int((uint64_t)(s->seconds / 60.0 + 0.5), n3, sizeof n3));
         ui_lines_text(&p->lines, line, w, 0, A_NORMAL);
     } else {
         snprintf(line, sizeof line, "What is due cannot be read (%s) · time answering: %s min",
-                 due_err.detail, kvt_fmt_int((uint64_t)(s.seconds / 60.0 + 0.5), n3, sizeof n3));
+                 pr.due_err.detail,
+                 kvt_fmt_int((uint64_t)(s->seconds / 60.0 + 0.5), n3, sizeof n3));
         ui_lines_text(&p->lines, line, w, 0, ui_color(UI_C_WRONG));
     }
-    if (s.attempts == 0) {
+    if (s->attempts == 0) {
         /* headings over nothing say less than this */
         ui_lines_blank(&p->lines);
         ui_lines_text(&p->lines,
@@ -110,27 +98,25 @@ static void build(struct progress *p, struct ui *ui, int cols)
                       "exercises: the answers a day, accuracy by concept, mistakes and lessons "
                       "appear here.",
                       w, 0, A_NORMAL);
-        store_stats_free(&s);
-        free(due);
+        tutor_progress_free(&pr);
         return;
     }
 
     ui_lines_blank(&p->lines);
     ui_lines_verbatim(&p->lines, "Answers a day, the last two weeks (today on the right)", 0,
                       ui_color(UI_C_HEADING) | A_BOLD);
-    if (store_activity(ui->opt.store, ui->opt.learner_id, now, DAYS, answers, right, &err) ==
-        KVT_E_OK) {
-        char chart[DAYS * 8 + 8] = "", counts[DAYS * 8 + 8] = "";
-        for (int i = 0; i < DAYS; i++)
-            if (answers[i] > most)
-                most = answers[i];
-        for (int i = 0; i < DAYS; i++) {
-            int level = answers[i] ? 1 + (int)((answers[i] * 7) / most) : 0;
+    if (pr.activity_ok) {
+        char chart[TUTOR_PROGRESS_DAYS * 8 + 8] = "", counts[TUTOR_PROGRESS_DAYS * 8 + 8] = "";
+        for (int i = 0; i < TUTOR_PROGRESS_DAYS; i++)
+            if (pr.answers[i] > most)
+                most = pr.answers[i];
+        for (int i = 0; i < TUTOR_PROGRESS_DAYS; i++) {
+            int level = pr.answers[i] ? 1 + (int)((pr.answers[i] * 7) / most) : 0;
             char n[24];
             strcat(chart, bars[level > 8 ? 8 : level]);
             strcat(chart, bars[level > 8 ? 8 : level]);
             strcat(chart, " ");
-            snprintf(n, sizeof n, "%-3lld", (long long)(answers[i] > 99 ? 99 : answers[i]));
+            snprintf(n, sizeof n, "%-3lld", (long long)(pr.answers[i] > 99 ? 99 : pr.answers[i]));
             strcat(counts, n);
         }
         ui_lines_verbatim(&p->lines, chart, 2, ui_color(UI_C_CHART));
@@ -139,35 +125,37 @@ static void build(struct progress *p, struct ui *ui, int cols)
     ui_lines_blank(&p->lines);
     ui_lines_verbatim(&p->lines, "Accuracy by concept, weakest first", 0,
                       ui_color(UI_C_HEADING) | A_BOLD);
-    store_each_concept(ui->opt.store, ui->opt.learner_id, add_concept, &cc, &err);
+    for (size_t i = 0; i < pr.n_concepts; i++)
+        add_concept(&p->lines, ui->course, &pr.concepts[i], w);
     ui_lines_blank(&p->lines);
     ui_lines_verbatim(&p->lines, "Mistakes made most", 0, ui_color(UI_C_HEADING) | A_BOLD);
-    if (s.n_weakest == 0)
+    if (s->n_weakest == 0)
         ui_lines_text(&p->lines, "none diagnosed yet", w, 2, A_DIM);
-    for (size_t i = 0; i < s.n_weakest; i++) {
+    for (size_t i = 0; i < s->n_weakest; i++) {
         char name[200];
         snprintf(line, sizeof line, "%3s× %s", /* "1× left out ...": the sign on its count */
-                 kvt_fmt_int((uint64_t)s.weakest[i].count, n1, sizeof n1),
-                 tutor_diagnosis_name(ui->course, s.weakest[i].diagnosis, name, sizeof name));
+                 kvt_fmt_int((uint64_t)s->weakest[i].count, n1, sizeof n1),
+                 tutor_diagnosis_name(ui->course, s->weakest[i].diagnosis, name, sizeof name));
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
     }
     ui_lines_blank(&p->lines);
     ui_lines_verbatim(&p->lines, "By lesson", 0, ui_color(UI_C_HEADING) | A_BOLD);
-    for (size_t i = 0; i < s.n_lessons; i++) {
-        const struct store_lesson_stats *l = &s.lessons[i];
+    for (size_t i = 0; i < s->n_lessons; i++) {
+        const struct store_lesson_stats *l = &s->lessons[i];
         size_t slot = SIZE_MAX;
         char n[32];
         lx_course_find(ui->course, l->lesson_id, &slot);
         /* the lesson by its title; its id only when the course no longer has it */
-        snprintf(line, sizeof line, "%s: %s answer%s, %s right, %s due",
-                 tutor_lesson_name(ui->course, l->lesson_id),
-                 kvt_fmt_int((uint64_t)l->attempts, n, sizeof n), l->attempts == 1 ? "" : "s",
-                 kvt_fmt_percent((double)l->correct / (double)l->attempts, share, sizeof share),
-                 kvt_fmt_int(planned && slot != SIZE_MAX ? due[slot].due_now : 0, n1, sizeof n1));
+        snprintf(
+            line, sizeof line, "%s: %s answer%s, %s right, %s due",
+            tutor_lesson_name(ui->course, l->lesson_id),
+            kvt_fmt_int((uint64_t)l->attempts, n, sizeof n), l->attempts == 1 ? "" : "s",
+            kvt_fmt_percent((double)l->correct / (double)l->attempts, share, sizeof share),
+            kvt_fmt_int(pr.due_ok && pr.by_slot && slot != SIZE_MAX ? pr.by_slot[slot].due_now : 0,
+                        n1, sizeof n1));
         ui_lines_text(&p->lines, line, w, 2, A_NORMAL);
     }
-    store_stats_free(&s);
-    free(due);
+    tutor_progress_free(&pr);
 }
 
 static unsigned progress_context(void *self)

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "tutor_course.h"
+#include "tutor_progress.h"
 
 struct reader {
     size_t lesson;
@@ -111,13 +112,10 @@ static void scroll_by(struct reader *r, long by)
 
 static void save_position(struct reader *r, struct ui *ui)
 {
-    char pos[32];
     struct store_error err;
-    snprintf(pos, sizeof pos, "line:%zu", r->first);
-    if (store_lesson_seen(ui->opt.store, ui->opt.learner_id,
-                          lx_course_at(ui->course, r->lesson)->id, pos, (int64_t)time(NULL),
-                          &err) != KVT_E_OK &&
-        err.code != KVT_E_DB_READONLY)
+    if (tutor_reading_save(ui->opt.store, ui->opt.learner_id,
+                           lx_course_at(ui->course, r->lesson)->id, r->first, (int64_t)time(NULL),
+                           &err) != KVT_E_OK)
         ui_say(ui, UI_BAD, "the reading position was not saved: %s", err.detail);
 }
 
@@ -242,18 +240,13 @@ static const struct ui_screen_ops ops = {
 struct ui_screen ui_reader_new(struct ui *ui, size_t lesson)
 {
     struct reader *r = calloc(1, sizeof *r);
-    char pos[64];
-    bool done, found;
-    struct store_error err;
 
     if (!r)
         return (struct ui_screen){&ops, NULL};
     r->lesson = lesson;
     r->link = -1;
-    if (store_lesson_get(ui->opt.store, ui->opt.learner_id, lx_course_at(ui->course, lesson)->id,
-                         pos, sizeof pos, &done, &found, &err) == KVT_E_OK &&
-        found && strncmp(pos, "line:", 5) == 0)
-        r->first = (size_t)strtoul(pos + 5, NULL, 10);
+    tutor_reading_get(ui->opt.store, ui->opt.learner_id, lx_course_at(ui->course, lesson)->id,
+                      &r->first);
     save_position(r, ui);
     return (struct ui_screen){&ops, r};
 }

@@ -3,6 +3,7 @@
 #include "ui_app.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
+#include "tutor_progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,16 +30,10 @@ struct settings {
 
 static void value_of(struct ui *ui, size_t i, char *buf, size_t cap)
 {
-    bool found = false;
-    struct store_error err;
-    if (strcmp(rows[i].key, "learner") == 0) {
+    if (strcmp(rows[i].key, "learner") == 0)
         snprintf(buf, cap, "%s", ui->opt.learner);
-        return;
-    }
-    /* what is in force: a hand-edited value the rule refuses is not (tutor_settings_load) */
-    if (store_setting_get(ui->opt.store, rows[i].key, buf, cap, &found, &err) != KVT_E_OK ||
-        !found || store_setting_check(rows[i].key, buf))
-        snprintf(buf, cap, "%s", store_setting_fallback(rows[i].key));
+    else /* what is in force: a hand-edited value the rule refuses is not */
+        tutor_settings_text(ui->opt.store, rows[i].key, buf, cap);
 }
 
 static unsigned settings_context(void *self)
@@ -81,27 +76,21 @@ static void settings_draw(void *self, struct ui *ui, int top, int rows_, int col
 
 static void apply(struct settings *s, struct ui *ui)
 {
-    const char *key = rows[s->selected].key, *why = store_setting_check(key, s->edit.buf);
+    const char *key = rows[s->selected].key, *why = NULL;
     struct store_error err;
+    enum kvt_err e;
 
     if (strcmp(key, "learner") == 0) {
         int64_t id;
-        if (why) {
-            ui_say(ui, UI_BAD, "%s: %s", rows[s->selected].label, why);
-            return;
+        e = tutor_learner_switch(ui->opt.store, s->edit.buf, (int64_t)time(NULL), &id, &why, &err);
+        if (e == KVT_E_OK) {
+            ui->opt.learner_id = id;
+            snprintf(ui->learner, sizeof ui->learner, "%.64s", s->edit.buf);
         }
-        if (store_setting_set(ui->opt.store, key, s->edit.buf, &err) != KVT_E_OK) {
-            ui_say(ui, UI_BAD, "not saved: %s", err.detail);
-            return;
-        }
-        if (store_learner(ui->opt.store, s->edit.buf, (int64_t)time(NULL), &id, &err) != KVT_E_OK) {
-            ui_say(ui, UI_BAD, "not switched: %s", err.detail);
-            return;
-        }
-        ui->opt.learner_id = id;
-        snprintf(ui->learner, sizeof ui->learner, "%.64s", s->edit.buf);
-    } else if (tutor_settings_set(ui->opt.store, &ui->settings, key, s->edit.buf, &why, &err) !=
-               KVT_E_OK) {
+    } else {
+        e = tutor_settings_set(ui->opt.store, &ui->settings, key, s->edit.buf, &why, &err);
+    }
+    if (e != KVT_E_OK) {
         if (why)
             ui_say(ui, UI_BAD, "%s: %s", rows[s->selected].label, why);
         else
