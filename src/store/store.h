@@ -85,7 +85,7 @@ struct store_review {
     uint32_t interval;   /* days */
 };
 
-/* A fresh random uid (from /dev/urandom). */
+/* A fresh random uid (from the system's secure generator, sys_random). */
 enum kvt_err store_new_uid(char uid[33]);
 
 /* Records the attempt and, when it carries a rating, moves the exercise's
