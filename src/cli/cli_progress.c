@@ -220,8 +220,8 @@ int cli_stats(int argc, char **argv)
         } else {
             /* every lesson loaded, so modules and concepts find their names */
             struct lx_opts lx;
-            char data[4096];
-            struct lx_course *course = cli_lx_opts("stats", &lx, data, sizeof data) == 0
+            char data[4096], dsl[CLI_DSL_CAP];
+            struct lx_course *course = cli_lx_opts("stats", &lx, dsl, data, sizeof data) == 0
                                            ? cli_course(NULL, data, &lx)
                                            : NULL;
             for (size_t i = 0; course && i < lx_course_size(course); i++)
@@ -359,9 +359,9 @@ int cli_reset(int argc, char **argv)
     /* a mistyped id would delete nothing and say "0 answers deleted" */
     {
         struct lx_opts lx;
-        char data[4096], seen[1024] = "";
+        char data[4096], dsl[CLI_DSL_CAP], seen[1024] = "";
         struct lx_lesson *l;
-        if (cli_lx_opts("reset", &lx, data, sizeof data) != 0)
+        if (cli_lx_opts("reset", &lx, dsl, data, sizeof data) != 0)
             return 1;
         if (!(l = cli_find_lesson(o.pos[0], NULL, data, &lx, seen, sizeof seen))) {
             fprintf(stderr, "kvtutor reset: no lesson \"%s\" (lessons: %s); nothing deleted\n",
