@@ -211,7 +211,7 @@ int cli_stats(int argc, char **argv)
     if ((rc = cli_db_open("stats", o.db, o.learner, now, &db)) != 0)
         return rc;
     /* figures from a damaged file would be wrong without saying so */
-    if (store_quick_check(db.st, &err) != KVT_E_OK ||
+    if (store_check(db.st, STORE_CHECK_QUICK, &err) != KVT_E_OK ||
         store_stats(db.st, db.learner_id, now, &s, &err) != KVT_E_OK) {
         rc = cli_db_error("stats", db.path, &err);
     } else {

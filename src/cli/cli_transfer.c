@@ -403,7 +403,7 @@ int cli_export(int argc, char **argv)
         return rc;
     /* a damaged page would otherwise end the walk early, or be skipped,
      * and the export would look whole */
-    if (store_quick_check(db.st, &err) != KVT_E_OK) {
+    if (store_check(db.st, STORE_CHECK_QUICK, &err) != KVT_E_OK) {
         rc = cli_db_error("export", db.path, &err);
         goto done;
     }
