@@ -1,6 +1,8 @@
 /* test_probe_common.c: the plain-C parts the probes share (probes/common):
  * the decision that there is no usable GPU, the self-check's expected sum,
- * and the CUDA paged kernel's shift arithmetic, all without a GPU. */
+ * the CUDA paged kernel's shift arithmetic, all without a GPU, and what the
+ * CPU probe reads about the machine. */
+#define _POSIX_C_SOURCE 200809L /* as the CPU probe: probe_platform.h's sysconf */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 #include "../probes/common/gpu_gate.h"
 #include "../probes/common/paged_index.h"
 #include "../probes/common/probe_io.h"
+#include "../probes/common/probe_platform.h"
 
 static int gate(int err, int count, int major, int minor, int driver, char *why)
 {
@@ -128,6 +131,20 @@ static void test_group_gather_matches_paged_offset(void **state)
     }
 }
 
+/* Whatever the machine, the probe gets figures it can size a run with. */
+static void test_platform_figures(void **state)
+{
+    (void)state;
+    char name[256];
+    probe_cpu_name(name, sizeof name);
+    assert_true(name[0] != '\0');
+#if defined(__linux__)
+    assert_true(probe_core_count() >= 1);
+    assert_true(probe_mem_available() > 0);
+#endif
+    assert_true(probe_llc_bytes() > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +152,7 @@ int main(void)
         cmocka_unit_test(test_index_sum),
         cmocka_unit_test(test_log2_refuses_other_sizes),
         cmocka_unit_test(test_group_gather_matches_paged_offset),
+        cmocka_unit_test(test_platform_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

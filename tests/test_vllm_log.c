@@ -195,6 +195,40 @@ static void test_python_repr(void **state)
     free(log);
 }
 
+/* A zero the log prints is a figure: the argument is given (its bit set),
+ * and from a later source it replaces an earlier one's value. Before, 0.0
+ * and 0 read as "not said", and the earlier source's figure stood. */
+static void test_logged_zero_is_given(void **state)
+{
+    (void)state;
+    struct vllm_log *log =
+        parse_text("INFO non-default args: {'model': 'a', "
+                   "'gpu_memory_utilization': 0.0, 'kv_cache_memory_bytes': 0}\n");
+    assert_true(log->args.given & VLLM_GIVEN_GPU_MEMORY_UTILIZATION);
+    assert_true(log->args.gpu_memory_utilization == 0.0);
+    assert_true(log->args.given & VLLM_GIVEN_KV_CACHE_MEMORY_BYTES);
+    assert_int_equal(log->args.kv_cache_memory_bytes, 0);
+    /* what the log does not name stays not given */
+    assert_false(log->args.given & VLLM_GIVEN_BLOCK_SIZE);
+    assert_false(log->args.given & VLLM_GIVEN_NUM_GPU_BLOCKS_OVERRIDE);
+    free(log);
+
+    /* the engine's 0.0 over the arguments' 0.9 */
+    log = parse_text("INFO non-default args: {'gpu_memory_utilization': 0.9}\n"
+                     "INFO Initializing a V1 LLM engine (v0.10.0) with config: model='b', "
+                     "gpu_memory_utilization=0.0, num_gpu_blocks_override=0\n");
+    assert_true(log->args.given & VLLM_GIVEN_GPU_MEMORY_UTILIZATION);
+    assert_true(log->args.gpu_memory_utilization == 0.0);
+    assert_true(log->args.given & VLLM_GIVEN_NUM_GPU_BLOCKS_OVERRIDE);
+    free(log);
+
+    /* and a source that does not say leaves the earlier figure */
+    log = parse_text("INFO non-default args: {'gpu_memory_utilization': 0.85}\n"
+                     "INFO Initializing a V1 LLM engine (v0.10.0) with config: model='b'\n");
+    assert_true(log->args.gpu_memory_utilization == 0.85);
+    free(log);
+}
+
 /* The engine's resolved config wins over the arguments, which win over other lines. */
 static void test_sources_priority(void **state)
 {
@@ -634,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_speculative_config),
         cmocka_unit_test(test_python_repr),
         cmocka_unit_test(test_sources_priority),
+        cmocka_unit_test(test_logged_zero_is_given),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_many_lines_are_counted),
         cmocka_unit_test(test_check_text),

@@ -13,7 +13,7 @@
  * It speaks the probe protocol (docs/probes.md): one JSON object per line on
  * stdout, exit statuses from probe_io.h. Libc and pthreads only, so that it
  * builds wherever a C compiler does. */
-#define _GNU_SOURCE /* sysconf(_SC_LEVEL3_CACHE_SIZE), pthread barriers */
+#define _POSIX_C_SOURCE 200809L /* pthread barriers, clock_gettime */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +24,7 @@
 
 #include "../common/paged_index.h"
 #include "../common/probe_io.h"
+#include "../common/probe_platform.h" /* what the machine is */
 
 #define MIB               (1024.0 * 1024.0)
 #define TOKEN_BYTES       2048u /* one layer's K for 8 KV heads x 128 dims in bf16 */
@@ -211,46 +212,6 @@ static struct stats measure(struct pool *p, double bytes, unsigned iters, const 
     return st;
 }
 
-/* ---- what the machine is ---- */
-
-static void cpu_name(char *buf, size_t cap)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[512];
-    snprintf(buf, cap, "unknown CPU");
-    if (!f)
-        return;
-    while (fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (strncmp(line, "model name", 10) == 0 && colon) {
-            char *s = colon + 1, *e;
-            while (*s == ' ' || *s == '\t')
-                s++;
-            e = s + strlen(s);
-            while (e > s && (e[-1] == '\n' || e[-1] == ' '))
-                *--e = '\0';
-            snprintf(buf, cap, "%s", s);
-            break;
-        }
-    }
-    fclose(f);
-}
-
-/* MemAvailable from /proc/meminfo, bytes; 0 when unknown. */
-static uint64_t mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    unsigned long long kib = 0;
-    if (!f)
-        return 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-            break;
-    fclose(f);
-    return (uint64_t)kib * 1024;
-}
-
 static int fail(const char *what)
 {
     printf("{\"type\":\"error\",\"message\":\"%s\"}\n", what);
@@ -290,15 +251,11 @@ int main(int argc, char **argv)
         i++;
     }
 
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (llc <= 0)
-        llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    if (llc <= 0)
-        llc = 32l << 20; /* unknown: assume a large one */
+    long ncpu = probe_core_count();
+    long llc = probe_llc_bytes();
     if (!threads)
         threads = ncpu > 0 ? (unsigned long long)(ncpu < MAX_THREADS ? ncpu : MAX_THREADS) : 1;
-    uint64_t avail = mem_available();
+    uint64_t avail = probe_mem_available();
     /* 8x the last-level cache, kept within [256 MiB, 1 GiB] so a run takes
      * seconds, not minutes; never under 2x the cache (checked below) */
     uint64_t bytes = size_mib ? size_mib << 20 : (uint64_t)llc * 8;
@@ -332,7 +289,7 @@ int main(int argc, char **argv)
         return fail("not enough free memory for an array well beyond the last-level cache");
 
     char name[256];
-    cpu_name(name, sizeof name);
+    probe_cpu_name(name, sizeof name);
     probe_json_safe(name);
     printf("{\"type\":\"device\",\"kind\":\"cpu\",\"name\":\"%s\",\"threads\":%llu,"
            "\"llc_bytes\":%ld,\"free_bytes\":%llu,\"buffer_bytes\":%llu}\n",

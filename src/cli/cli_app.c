@@ -34,7 +34,7 @@ int cli_app(int argc, char **argv)
     struct cli_db db;
     struct cli_files files = {0};
     struct ui_options o = {0};
-    char data[4096], probe_cuda[4096], probe_cpu[4096];
+    char data[4096], dsl[CLI_DSL_CAP], probe_cuda[4096], probe_cpu[4096];
     struct timespec ts;
     int rc;
 
@@ -48,7 +48,7 @@ int cli_app(int argc, char **argv)
         return cli_usage_error(NULL, "%s: unknown command", a.pos[0]);
     if (a.npos == 1)
         return cli_usage_error(NULL, "open needs a LESSON_ID");
-    if (cli_lx_opts("app", &o.lx, data, sizeof data) != 0)
+    if (cli_lx_opts("app", &o.lx, dsl, data, sizeof data) != 0)
         return 2;
     if ((rc = cli_db_open("app", a.db, a.learner, (int64_t)time(NULL), &db)) != 0)
         return rc;

@@ -468,12 +468,12 @@ int cli_ask(int argc, char **argv)
     struct lx_lesson *l;
     struct tutor_item it;
     struct outcome o;
-    char data[4096], seen[2048];
+    char data[4096], dsl[CLI_DSL_CAP], seen[2048];
     int rc = parse(argc, argv, &a);
 
     if (rc != 0)
         return rc < 0 ? 0 : rc;
-    if (cli_lx_opts("ask", &opts, data, sizeof data) != 0)
+    if (cli_lx_opts("ask", &opts, dsl, data, sizeof data) != 0)
         return 2;
     if (a.list)
         return list_items(&a, &opts, data);

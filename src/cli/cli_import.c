@@ -622,7 +622,7 @@ int cli_import(int argc, char **argv)
         return rc;
     }
     /* never merge into a damaged file: the commit would spread the damage */
-    if ((run.e = store_quick_check(db.st, &run.err)) != KVT_E_OK) {
+    if ((run.e = store_check(db.st, STORE_CHECK_QUICK, &run.err)) != KVT_E_OK) {
         cli_db_error("import", db.path, &run.err);
         cli_db_close(&db);
         free(buf);

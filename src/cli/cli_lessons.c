@@ -71,9 +71,9 @@ void cli_files_free(struct cli_files *f)
     memset(f, 0, sizeof *f);
 }
 
-int cli_lx_opts(const char *cmd, struct lx_opts *opts, char *data, size_t data_cap)
+int cli_lx_opts(const char *cmd, struct lx_opts *opts, char dsl[CLI_DSL_CAP], char *data,
+                size_t data_cap)
 {
-    static char dsl[4200];
     char dir[4096];
 
     lx_default_opts(opts);
@@ -84,7 +84,10 @@ int cli_lx_opts(const char *cmd, struct lx_opts *opts, char *data, size_t data_c
                 cmd);
         return -1;
     }
-    snprintf(dsl, sizeof dsl, "%s/lua/kvtutor.lua", dir);
+    if (snprintf(dsl, CLI_DSL_CAP, "%s/lua/kvtutor.lua", dir) >= CLI_DSL_CAP) {
+        fprintf(stderr, "kvtutor %s: the path of kvtutor's data folder is too long\n", cmd);
+        return -1;
+    }
     opts->dsl = dsl;
     if (data)
         snprintf(data, data_cap, "%s", dir);

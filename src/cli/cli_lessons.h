@@ -21,10 +21,15 @@ void cli_files_walk(struct cli_files *f, const char *dir);
 
 void cli_files_free(struct cli_files *f);
 
-/* lx options with the DSL found beside the program. Returns 0, or -1 after
- * printing "kvtutor CMD: ..." when the data folder is missing. data (may be
- * NULL) receives the data folder. */
-int cli_lx_opts(const char *cmd, struct lx_opts *opts, char *data, size_t data_cap);
+/* lx options with the DSL found beside the program: its path is written to
+ * the caller's dsl (CLI_DSL_CAP bytes), which opts->dsl then points at, so
+ * it must live as long as the options (and any course made with them).
+ * Returns 0, or -1 after printing "kvtutor CMD: ..." when the data folder is
+ * missing or the path does not fit. data (may be NULL) receives the data
+ * folder. */
+#define CLI_DSL_CAP 4200
+int cli_lx_opts(const char *cmd, struct lx_opts *opts, char dsl[CLI_DSL_CAP], char *data,
+                size_t data_cap);
 
 /* The lesson folders, in the order they are searched: --lessons, then
  * $XDG_DATA_HOME/kvtutor/lessons (or ~/.local/share/...), then the bundled

@@ -130,7 +130,7 @@ int cli_lint(int argc, char **argv)
     struct lx_opts opts;
     struct cli_files files = {0};
     struct lx_course *course, *bundled = NULL;
-    char data[4096];
+    char data[4096], dsl[CLI_DSL_CAP];
     size_t bad_files = 0;
     int rc = 0;
 
@@ -157,7 +157,7 @@ int cli_lint(int argc, char **argv)
     }
     {
         unsigned load_ms = opts.load_ms;
-        if (cli_lx_opts("lint", &opts, data, sizeof data) != 0) {
+        if (cli_lx_opts("lint", &opts, dsl, data, sizeof data) != 0) {
             cli_files_free(&files);
             return 2;
         }

@@ -236,7 +236,7 @@ int cli_stats(int argc, char **argv)
     if ((rc = cli_db_open("stats", o.db, o.learner, now, &db)) != 0)
         return rc;
     /* figures from a damaged file would be wrong without saying so */
-    if (store_quick_check(db.st, &err) != KVT_E_OK) {
+    if (store_check(db.st, STORE_CHECK_QUICK, &err) != KVT_E_OK) {
         rc = cli_db_error("stats", db.path, &err);
         cli_db_close(&db);
         return rc;
@@ -247,9 +247,9 @@ int cli_stats(int argc, char **argv)
          * modules and concepts find their names, and what is due is counted
          * over the course review asks from, with the app's settings */
         struct lx_opts lx;
-        char data[4096];
+        char data[4096], dsl[CLI_DSL_CAP];
         struct lx_course *course =
-            cli_lx_opts("stats", &lx, data, sizeof data) == 0
+            cli_lx_opts("stats", &lx, dsl, data, sizeof data) == 0
                 ? cli_course_open("stats", NULL, data, &lx, db.st, db.learner_id)
                 : NULL;
         struct tutor_settings set;
@@ -407,9 +407,9 @@ int cli_reset(int argc, char **argv)
     /* a mistyped id would delete nothing and say "0 answers deleted" */
     {
         struct lx_opts lx;
-        char data[4096], seen[1024] = "";
+        char data[4096], dsl[CLI_DSL_CAP], seen[1024] = "";
         struct lx_lesson *l;
-        if (cli_lx_opts("reset", &lx, data, sizeof data) != 0)
+        if (cli_lx_opts("reset", &lx, dsl, data, sizeof data) != 0)
             return 1;
         if (!(l = cli_find_lesson(o.pos[0], NULL, data, &lx, seen, sizeof seen))) {
             fprintf(stderr, "kvtutor reset: no lesson \"%s\" (lessons: %s); nothing deleted\n",

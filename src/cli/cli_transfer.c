@@ -1,6 +1,5 @@
 /* `kvtutor export`: every attempt and schedule out as JSON or CSV (the JSON
  * is what `kvtutor import`, in cli_import.c, reads back). */
-#define _DEFAULT_SOURCE /* getrandom */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "cli_json.h"
@@ -14,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "kvt_format.h"
 #include "kvt_text.h"
 #include "store_report.h"
+#include "sys.h"
 #include "tutor_item.h"
 
 #define EXPORT_FORMAT "kvtutor-export"
@@ -317,7 +316,7 @@ static FILE *open_out(const char *path, char *tmp, size_t cap, char *why, size_t
     for (int attempt = 0; attempt < 16; attempt++) {
         unsigned char r[8];
         int fd;
-        if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+        if (sys_random(r, sizeof r) != 0) {
             snprintf(why, why_cap, "no random name for a temporary file: %s", strerror(errno));
             return NULL;
         }
@@ -404,7 +403,7 @@ int cli_export(int argc, char **argv)
         return rc;
     /* a damaged page would otherwise end the walk early, or be skipped,
      * and the export would look whole */
-    if (store_quick_check(db.st, &err) != KVT_E_OK) {
+    if (store_check(db.st, STORE_CHECK_QUICK, &err) != KVT_E_OK) {
         rc = cli_db_error("export", db.path, &err);
         goto done;
     }

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_paths.h"
+#include "sys.h"
 
 #ifndef KVT_VERSION
 #define KVT_VERSION "0.0.0"
@@ -104,6 +105,7 @@ int main(int argc, char **argv)
 {
     int nglobal;
 
+    sys_set_argv0(argv[0]); /* where the system cannot name the program (sys.h) */
     /* Only the character type comes from the environment: numbers are read
      * and printed the same way under every locale. */
     setlocale(LC_CTYPE, "");

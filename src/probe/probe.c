@@ -1,7 +1,8 @@
 /* probe.c: the probe supervisor (see probe.h). */
-#define _GNU_SOURCE /* pipe2 */
+#define _POSIX_C_SOURCE 200809L
 #include "probe.h"
 #include "probe_lines.h"
+#include "sys.h"
 
 #include "../../probes/common/probe_io.h" /* the exit statuses */
 
@@ -84,7 +85,7 @@ enum kvt_err probe_start(char *const argv[], const struct probe_limits *lim, str
         return KVT_E_IO;
     }
     r->lim = lim ? *lim : probe_default_limits();
-    if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
+    if (sys_pipe_cloexec(out_pipe) != 0 || sys_pipe_cloexec(err_pipe) != 0) {
         o->end = PROBE_FAILED;
         snprintf(o->message, sizeof o->message, "cannot make a pipe: %s", strerror(errno));
         goto fail;

@@ -3,8 +3,8 @@
  * Opening and migrating are in store_open.c; the SQL in store_sql.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "store_private.h"
+#include "sys.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +16,8 @@ enum kvt_err store_new_uid(char uid[33])
 {
     static const char hex[] = "0123456789abcdef";
     unsigned char raw[16];
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? read(fd, raw, sizeof raw) : -1;
 
-    if (fd >= 0)
-        close(fd);
-    if (n != (ssize_t)sizeof raw)
+    if (sys_random(raw, sizeof raw) != 0)
         return KVT_E_IO;
     for (int i = 0; i < 16; i++) {
         uid[2 * i] = hex[raw[i] >> 4];

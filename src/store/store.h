@@ -85,7 +85,7 @@ struct store_review {
     uint32_t interval;   /* days */
 };
 
-/* A fresh random uid (from /dev/urandom). */
+/* A fresh random uid (from the system's secure generator, sys_random). */
 enum kvt_err store_new_uid(char uid[33]);
 
 /* Records the attempt and, when it carries a rating, moves the exercise's
@@ -146,8 +146,19 @@ enum kvt_err store_sync_exercise(struct store *st, int64_t learner_id, const cha
 enum kvt_err store_reset_lesson(struct store *st, int64_t learner_id, const char *lesson_id,
                                 int64_t *removed, struct store_error *err);
 
-/* Runs SQLite's integrity check; KVT_E_DB_CORRUPT with its first line when
- * it finds damage. */
-enum kvt_err store_check(struct store *st, struct store_error *err);
+/* How far store_check looks. */
+enum store_check_depth {
+    /* PRAGMA integrity_check: everything quick does, plus the cross-checks
+     * (each index against its table, UNIQUE and NOT NULL), which cost more */
+    STORE_CHECK_FULL,
+    /* PRAGMA quick_check: every page and index entry readable and well
+     * formed. Run before an import writes and before stats or an export
+     * read, so a damaged file fails clearly. */
+    STORE_CHECK_QUICK,
+};
+
+/* Runs SQLite's check at that depth; KVT_E_DB_CORRUPT with its first line
+ * in err->detail when it finds damage, else the error of running it. */
+enum kvt_err store_check(struct store *st, enum store_check_depth depth, struct store_error *err);
 
 #endif

@@ -299,10 +299,11 @@ void store_close(struct store *st)
     free(st);
 }
 
-enum kvt_err store_check(struct store *st, struct store_error *err)
+enum kvt_err store_check(struct store *st, enum store_check_depth depth, struct store_error *err)
 {
+    const char *sql = depth == STORE_CHECK_QUICK ? "PRAGMA quick_check" : "PRAGMA integrity_check";
     sqlite3_stmt *s;
-    int rc = sqlite3_prepare_v2(st->db, "PRAGMA integrity_check", -1, &s, NULL);
+    int rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
     enum kvt_err e = KVT_E_OK;
 
     if (rc != SQLITE_OK)

@@ -179,30 +179,6 @@ enum kvt_err store_each_review(struct store *st, store_review_fn fn, void *ctx,
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? KVT_E_OK : store_fail(st, rc, err);
 }
 
-enum kvt_err store_quick_check(struct store *st, struct store_error *err)
-{
-    sqlite3_stmt *s;
-    int rc = sqlite3_prepare_v2(st->db, "PRAGMA quick_check", -1, &s, NULL);
-    enum kvt_err e = KVT_E_OK;
-
-    if (rc != SQLITE_OK)
-        return store_fail(st, rc, err);
-    rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        const char *first = (const char *)sqlite3_column_text(s, 0);
-        if (!first || strcmp(first, "ok") != 0) {
-            err->code = KVT_E_DB_CORRUPT;
-            err->sqlite_code = SQLITE_CORRUPT;
-            snprintf(err->detail, sizeof err->detail, "%s", first ? first : "damaged");
-            e = KVT_E_DB_CORRUPT;
-        }
-    } else {
-        e = store_fail(st, rc, err);
-    }
-    sqlite3_finalize(s);
-    return e;
-}
-
 enum kvt_err store_import_begin(struct store *st, struct store_error *err)
 {
     return store_begin(st, err);

@@ -69,12 +69,6 @@ typedef int (*store_review_fn)(void *ctx, const char *learner, const char *lesso
 enum kvt_err store_each_review(struct store *st, store_review_fn fn, void *ctx,
                                struct store_error *err);
 
-/* SQLite's quick_check (every page and index entry readable and well formed;
- * not the cross-checks of integrity_check, which cost more): KVT_E_DB_CORRUPT
- * with its first line when it finds damage. Run before an import writes and
- * before stats or an export read, so a damaged file fails clearly. */
-enum kvt_err store_quick_check(struct store *st, struct store_error *err);
-
 /* Import: begin, add attempts and schedules, end (commit or roll back). An
  * attempt whose uid is already there is skipped; a schedule replaces the
  * local one only when its last review is later. */

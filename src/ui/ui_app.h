@@ -66,7 +66,8 @@ void ui_push(struct ui *ui, struct ui_screen s);
 void ui_pop(struct ui *ui);
 
 /* A one-line message under the screen (sanitised when drawn). */
-void ui_say(struct ui *ui, enum ui_say kind, const char *fmt, ...);
+void ui_say(struct ui *ui, enum ui_say kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Screens. */
 struct ui_screen ui_map_new(struct ui *ui);

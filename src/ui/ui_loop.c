@@ -252,16 +252,64 @@ static void load_settings(struct ui *ui)
  * deadline, 2 s), so a timer looks at the keyboard meanwhile and turns a
  * 'q' into the quit Ctrl-C asks for, which the sandbox obeys at once. The
  * first look is 200 ms in: a normal start has loaded by then, and keys
- * typed early are left for the app. */
+ * typed early wait in the terminal for the app. Other keys the timer reads
+ * are kept, bytes as they came, and handed to curses once loading ends, so
+ * nothing typed is lost and an arrow (ESC [ A) arrives whole rather than as
+ * "[A". At most typed_cap bytes are read: curses takes back no more than its
+ * input queue holds, and a longer burst waits in the terminal. */
+enum { typed_cap = 64 };
+static unsigned char typed[typed_cap];
+static volatile sig_atomic_t typed_len;
+
 static void on_load_tick(int sig)
 {
     struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
-    unsigned char c;
     int saved = errno;
     (void)sig;
-    if (poll(&p, 1, 0) == 1 && read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q'))
-        kill(getpid(), SIGINT);
+    while (typed_len < typed_cap && poll(&p, 1, 0) == 1) {
+        ssize_t n = read(STDIN_FILENO, typed + typed_len, (size_t)(typed_cap - typed_len));
+        if (n <= 0)
+            break;
+        for (ssize_t i = 0; i < n; i++)
+            if (typed[typed_len + i] == 'q' || typed[typed_len + i] == 'Q')
+                kill(getpid(), SIGINT);
+        typed_len += (sig_atomic_t)n;
+    }
     errno = saved;
+}
+
+/* The bytes read while loading, back to curses as keys in the order typed.
+ * Curses does not match what ungetch gives it against the terminal's key
+ * sequences, so an escape sequence is matched here (key_defined: the key
+ * curses knows by that string; the shortest that is one, as key_defined
+ * also answers for a string that merely starts with a key's) and given back
+ * as its key; other bytes go back as they came. ungetch puts a key in front
+ * of the queue, so the last typed goes first. */
+static void give_back_typed(void)
+{
+    int keys[typed_cap];
+    size_t n = 0, len = (size_t)typed_len;
+
+    for (size_t i = 0; i < len;) {
+        size_t used = 1;
+        int key = typed[i];
+        for (size_t end = i + 2; typed[i] == 27 && end <= len; end++) {
+            char seq[typed_cap + 1];
+            int k;
+            memcpy(seq, typed + i, end - i);
+            seq[end - i] = '\0';
+            if ((k = key_defined(seq)) > 0) {
+                key = k;
+                used = end - i;
+                break;
+            }
+        }
+        keys[n++] = key;
+        i += used;
+    }
+    while (n > 0)
+        ungetch(keys[--n]);
+    typed_len = 0;
 }
 
 static void watch_keys_while_loading(bool on)
@@ -271,6 +319,7 @@ static void watch_keys_while_loading(bool on)
     if (on) {
         struct sigaction sa = {.sa_handler = on_load_tick, .sa_flags = SA_RESTART};
         sigemptyset(&sa.sa_mask);
+        typed_len = 0;
         sigaction(SIGALRM, &sa, &old);
         it.it_value.tv_usec = 200000;
         it.it_interval.tv_usec = 50000;
@@ -278,6 +327,7 @@ static void watch_keys_while_loading(bool on)
     } else {
         setitimer(ITIMER_REAL, &it, NULL);
         sigaction(SIGALRM, &old, NULL);
+        give_back_typed();
     }
 }
 

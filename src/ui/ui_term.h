@@ -31,6 +31,6 @@ bool ui_term_color(void);
 bool ui_term_utf8(void);
 
 /* A line to print on stderr once the terminal is restored. */
-void ui_term_later(const char *fmt, ...);
+void ui_term_later(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

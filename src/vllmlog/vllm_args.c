@@ -196,18 +196,23 @@ static void bool_value(struct span v, int *dst)
         *dst = 0;
 }
 
-static void set_u32(struct span v, uint32_t *dst)
+/* A number the log printed, zero included, marked as given. */
+static void set_u32(struct span v, uint32_t *dst, struct vllm_args *a, uint32_t bit)
 {
     uint64_t u;
-    if (uint_value(v, &u) && u > 0 && u <= UINT32_MAX)
+    if (uint_value(v, &u) && u <= UINT32_MAX) {
         *dst = (uint32_t)u;
+        a->given |= bit;
+    }
 }
 
-static void set_u64(struct span v, uint64_t *dst)
+static void set_u64(struct span v, uint64_t *dst, struct vllm_args *a, uint32_t bit)
 {
     uint64_t u;
-    if (uint_value(v, &u) && u > 0)
+    if (uint_value(v, &u)) {
         *dst = u;
+        a->given |= bit;
+    }
 }
 
 /* speculative_config: a dict in the arguments, SpeculativeConfig(method=...,
@@ -233,7 +238,7 @@ static void spec_value(struct span v, struct vllm_args *a)
         else if (key_is(k, "model"))
             str_value(x, a->spec_model, sizeof a->spec_model);
         else if (key_is(k, "num_speculative_tokens") || key_is(k, "num_spec_tokens"))
-            set_u32(x, &a->spec_tokens);
+            set_u32(x, &a->spec_tokens, a, VLLM_GIVEN_SPEC_TOKENS);
     }
 }
 
@@ -247,31 +252,33 @@ static void arg_value(struct span k, struct span v, struct vllm_args *a)
         if (strncmp(a->dtype, "torch.", 6) == 0)
             memmove(a->dtype, a->dtype + 6, strlen(a->dtype + 6) + 1);
     } else if (key_is(k, "max_model_len") || key_is(k, "max_seq_len"))
-        set_u64(v, &a->max_model_len);
+        set_u64(v, &a->max_model_len, a, VLLM_GIVEN_MAX_MODEL_LEN);
     else if (key_is(k, "gpu_memory_utilization")) {
         double u;
-        if (real_value(v, &u) && u > 0 && u <= 1)
+        if (real_value(v, &u) && u >= 0 && u <= 1) {
             a->gpu_memory_utilization = u;
+            a->given |= VLLM_GIVEN_GPU_MEMORY_UTILIZATION;
+        }
     } else if (key_is(k, "tensor_parallel_size"))
-        set_u32(v, &a->tp);
+        set_u32(v, &a->tp, a, VLLM_GIVEN_TP);
     else if (key_is(k, "pipeline_parallel_size"))
-        set_u32(v, &a->pp);
+        set_u32(v, &a->pp, a, VLLM_GIVEN_PP);
     else if (key_is(k, "decode_context_parallel_size"))
-        set_u32(v, &a->dcp);
+        set_u32(v, &a->dcp, a, VLLM_GIVEN_DCP);
     else if (key_is(k, "kv_cache_dtype"))
         str_value(v, a->kv_cache_dtype, sizeof a->kv_cache_dtype);
     else if (key_is(k, "block_size"))
-        set_u32(v, &a->block_size);
+        set_u32(v, &a->block_size, a, VLLM_GIVEN_BLOCK_SIZE);
     else if (key_is(k, "enable_prefix_caching"))
         bool_value(v, &a->prefix_caching);
     else if (key_is(k, "async_scheduling"))
         bool_value(v, &a->async_scheduling);
     else if (key_is(k, "max_num_batched_tokens"))
-        set_u64(v, &a->max_num_batched_tokens);
+        set_u64(v, &a->max_num_batched_tokens, a, VLLM_GIVEN_MAX_NUM_BATCHED_TOKENS);
     else if (key_is(k, "num_gpu_blocks_override"))
-        set_u64(v, &a->num_gpu_blocks_override);
+        set_u64(v, &a->num_gpu_blocks_override, a, VLLM_GIVEN_NUM_GPU_BLOCKS_OVERRIDE);
     else if (key_is(k, "kv_cache_memory_bytes"))
-        set_u64(v, &a->kv_cache_memory_bytes);
+        set_u64(v, &a->kv_cache_memory_bytes, a, VLLM_GIVEN_KV_CACHE_MEMORY_BYTES);
     else if (key_is(k, "mamba_cache_mode"))
         str_value(v, a->mamba_cache_mode, sizeof a->mamba_cache_mode);
     else if (key_is(k, "mamba_cache_dtype"))
@@ -286,7 +293,7 @@ static void arg_value(struct span k, struct span v, struct vllm_args *a)
         a->spec = true; /* before 0.8 the draft was its own flag */
         str_value(v, a->spec_model, sizeof a->spec_model);
     } else if (key_is(k, "num_speculative_tokens"))
-        set_u32(v, &a->spec_tokens);
+        set_u32(v, &a->spec_tokens, a, VLLM_GIVEN_SPEC_TOKENS);
 }
 
 void vllm_args_read(const char *p, const char *end, char sep, struct vllm_args *a)

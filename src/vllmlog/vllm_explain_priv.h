@@ -24,7 +24,8 @@ struct explain_ctx {
 };
 
 /* Appends printf-formatted text to buf, cut to fit cap. */
-void explain_addf(char *buf, size_t cap, const char *fmt, ...);
+void explain_addf(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* v grouped by thousands ("1,214,464"); returns b. */
 const char *explain_fint(uint64_t v, char *b, size_t cap);

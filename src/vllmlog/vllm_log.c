@@ -151,13 +151,17 @@ static void on_line(struct parser *ps, const char *line, const char *end)
     /* settings other lines state */
     if ((m = vllm_scan_find(line, end, "Using max model len ")) != NULL) {
         p = m + 20;
-        if (vllm_scan_uint(&p, end, &u) && u > 0)
+        if (vllm_scan_uint(&p, end, &u) && u > 0) {
             from_line->max_model_len = u;
+            from_line->given |= VLLM_GIVEN_MAX_MODEL_LEN;
+        }
     }
     if ((m = vllm_scan_find(line, end, "enabled with max_num_batched_tokens=")) != NULL) {
         p = m + 36;
-        if (vllm_scan_uint(&p, end, &u) && u > 0)
+        if (vllm_scan_uint(&p, end, &u) && u > 0) {
             from_line->max_num_batched_tokens = u;
+            from_line->given |= VLLM_GIVEN_MAX_NUM_BATCHED_TOKENS;
+        }
     }
     /* "Using FLASHINFER attention backend out of potential backends: [...]" */
     if ((m = vllm_scan_find(line, end, " attention backend out of potential backends")) != NULL) {
@@ -175,13 +179,17 @@ static void on_line(struct parser *ps, const char *line, const char *end)
         read_token(m + 28, end, from_line->mamba_cache_mode, sizeof from_line->mamba_cache_mode);
     if ((m = vllm_scan_find(line, end, "num_gpu_blocks_override=")) != NULL) {
         p = m + 24;
-        if (vllm_scan_uint(&p, end, &u) && u > 0)
+        if (vllm_scan_uint(&p, end, &u) && u > 0) {
             from_line->num_gpu_blocks_override = u;
+            from_line->given |= VLLM_GIVEN_NUM_GPU_BLOCKS_OVERRIDE;
+        }
     }
     if ((m = vllm_scan_find(line, end, "dcp_world_size ")) != NULL) {
         p = m + 15;
-        if (vllm_scan_uint(&p, end, &u) && u > 0 && u <= UINT32_MAX)
+        if (vllm_scan_uint(&p, end, &u) && u > 0 && u <= UINT32_MAX) {
             from_line->dcp = (uint32_t)u;
+            from_line->given |= VLLM_GIVEN_DCP;
+        }
     }
 }
 
@@ -194,28 +202,36 @@ static void merge(struct parser *ps)
     m->prefix_caching = m->async_scheduling = -1;
     for (int s = VLLM_SRC_LINE; s <= VLLM_SRC_ENGINE; s++) {
         const struct vllm_args *a = &ps->by[s].a;
+/* a string the source gave; a number it gave (its bit in `given`: a 0 the
+ * log printed is a figure, not an absence) */
 #define TAKE_STR(f)                                                                                \
-    if (a->f[0])                                                                                   \
-    memcpy(m->f, a->f, sizeof m->f)
-#define TAKE_NUM(f)                                                                                \
-    if (a->f)                                                                                      \
-    m->f = a->f
+    do {                                                                                           \
+        if (a->f[0])                                                                               \
+            memcpy(m->f, a->f, sizeof m->f);                                                       \
+    } while (0)
+#define TAKE_NUM(f, bit)                                                                           \
+    do {                                                                                           \
+        if (a->given & (bit)) {                                                                    \
+            m->f = a->f;                                                                           \
+            m->given |= (bit);                                                                     \
+        }                                                                                          \
+    } while (0)
         if (a->model[0])
             o->model_src = (enum vllm_src)s;
-        if (a->max_model_len)
+        if (a->given & VLLM_GIVEN_MAX_MODEL_LEN)
             o->max_model_len_src = (enum vllm_src)s;
         TAKE_STR(model);
         TAKE_STR(dtype);
-        TAKE_NUM(max_model_len);
-        TAKE_NUM(gpu_memory_utilization);
-        TAKE_NUM(tp);
-        TAKE_NUM(pp);
-        TAKE_NUM(dcp);
+        TAKE_NUM(max_model_len, VLLM_GIVEN_MAX_MODEL_LEN);
+        TAKE_NUM(gpu_memory_utilization, VLLM_GIVEN_GPU_MEMORY_UTILIZATION);
+        TAKE_NUM(tp, VLLM_GIVEN_TP);
+        TAKE_NUM(pp, VLLM_GIVEN_PP);
+        TAKE_NUM(dcp, VLLM_GIVEN_DCP);
         TAKE_STR(kv_cache_dtype);
-        TAKE_NUM(block_size);
-        TAKE_NUM(max_num_batched_tokens);
-        TAKE_NUM(num_gpu_blocks_override);
-        TAKE_NUM(kv_cache_memory_bytes);
+        TAKE_NUM(block_size, VLLM_GIVEN_BLOCK_SIZE);
+        TAKE_NUM(max_num_batched_tokens, VLLM_GIVEN_MAX_NUM_BATCHED_TOKENS);
+        TAKE_NUM(num_gpu_blocks_override, VLLM_GIVEN_NUM_GPU_BLOCKS_OVERRIDE);
+        TAKE_NUM(kv_cache_memory_bytes, VLLM_GIVEN_KV_CACHE_MEMORY_BYTES);
         TAKE_STR(mamba_cache_mode);
         TAKE_STR(mamba_cache_dtype);
         TAKE_STR(mamba_ssm_cache_dtype);
@@ -228,7 +244,7 @@ static void merge(struct parser *ps)
             m->spec = true;
             TAKE_STR(spec_method);
             TAKE_STR(spec_model);
-            TAKE_NUM(spec_tokens);
+            TAKE_NUM(spec_tokens, VLLM_GIVEN_SPEC_TOKENS);
         }
 #undef TAKE_STR
 #undef TAKE_NUM

@@ -62,8 +62,26 @@ struct vllm_line {
  * resolved config. */
 enum vllm_src { VLLM_SRC_NONE, VLLM_SRC_LINE, VLLM_SRC_ARGS, VLLM_SRC_ENGINE };
 
-/* The settings that decide the cache; 0 or "" = the log does not say. */
+/* Which numeric settings the log gave (struct vllm_args.given): a number
+ * it printed counts, 0 and 0.0 included, so a logged zero is told apart
+ * from a setting the log does not mention. */
+enum vllm_given {
+    VLLM_GIVEN_MAX_MODEL_LEN = 1u << 0,
+    VLLM_GIVEN_GPU_MEMORY_UTILIZATION = 1u << 1,
+    VLLM_GIVEN_TP = 1u << 2,
+    VLLM_GIVEN_PP = 1u << 3,
+    VLLM_GIVEN_DCP = 1u << 4,
+    VLLM_GIVEN_BLOCK_SIZE = 1u << 5,
+    VLLM_GIVEN_MAX_NUM_BATCHED_TOKENS = 1u << 6,
+    VLLM_GIVEN_NUM_GPU_BLOCKS_OVERRIDE = 1u << 7,
+    VLLM_GIVEN_KV_CACHE_MEMORY_BYTES = 1u << 8,
+    VLLM_GIVEN_SPEC_TOKENS = 1u << 9,
+};
+
+/* The settings that decide the cache; "" = the log does not say, and a
+ * number is the log's when its bit is in `given` (else 0). */
 struct vllm_args {
+    uint32_t given; /* enum vllm_given bits */
     char model[VLLM_LOG_STR];
     char dtype[32]; /* the model dtype as written, "torch." dropped: "bfloat16" */
     uint64_t max_model_len;

@@ -231,4 +231,25 @@ tm send-keys -t app Q
 check "Q quits from any screen" "EXIT=0"
 stty_kept "quit with Q"
 
+# --- keys typed while lessons load: none is lost, an arrow arrives whole ---
+# A lesson that runs to its 2 s load deadline keeps the app loading; the
+# keys go in on its turn (the last file: "loading lessons: N of N"): a
+# search with the cursor moved left and back. The loading timer used to eat
+# them a byte at a time, so none reached the map, or an arrow came as "[D".
+mkdir -p "$work/slowload"
+printf 'while true do end\n' > "$work/slowload/zz-slow.lua"
+start_shell
+run_app --lessons "$work/slowload"
+for _ in $(seq 100); do
+  screen | grep -qE 'loading lessons: ([0-9]+) of \1' && break
+  sleep 0.05
+done
+tm send-keys -t app / r o o f l i n Left Right e Enter
+check "keys typed while lessons load reach the map in order, arrows whole" "matching roofline" 100
+tm send-keys -t app Escape
+wait_for "Course map" >/dev/null
+tm send-keys -t app Q
+check "after keys typed while loading, Q quits" "EXIT=0"
+stty_kept "keys typed while loading"
+
 report tui_keys
