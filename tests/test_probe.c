@@ -20,6 +20,7 @@
 
 #include "../probes/common/paged_index.h"
 #include "probe.h"
+#include "probe_event.h"
 #include "valgrind_env.h"
 
 #ifndef PROBE_DIR
@@ -161,6 +162,75 @@ static long max_rss_kib(void)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
+}
+
+/* ---- the protocol's lines as records (probe_event.h) ---- */
+
+static int parse(const char *line, struct probe_event *ev)
+{
+    return probe_event_parse(line, strlen(line), ev);
+}
+
+/* Lines that are not protocol lines, figures that are not numbers or out
+ * of range, types the reader does not know. */
+static void test_parse_bad_lines(void **state)
+{
+    (void)state;
+    struct probe_event ev;
+    static const char *const not_lines[] = {
+        "GB/s: 20",                                  /* invalid.sh */
+        "[1, 2, 3]",                                 /* invalid.sh */
+        "{\"type\":\"result\",\"kernel\":\"re",      /* cut.sh, cut short */
+        "{\"kind\":\"cpu\"}",                        /* no type */
+        "{\"type\":7}",                              /* a type that is not a string */
+        "{\"type\":\"result\",\"type\":\"device\"}", /* a key twice */
+        "",
+    };
+    for (size_t i = 0; i < sizeof not_lines / sizeof not_lines[0]; i++) {
+        assert_int_equal(parse(not_lines[i], &ev), -1);
+        probe_event_clear(&ev);
+    }
+
+    assert_int_equal(parse("{\"type\":\"warmup\",\"bytes\":-5}", &ev), 0);
+    assert_int_equal(ev.type, PROBE_EVENT_OTHER);
+    assert_string_equal(ev.bad_figure, ""); /* only device and result lines are judged */
+    probe_event_clear(&ev);
+
+    /* 2^62 = 4,611,686,018,427,387,904, past grouping: 4.61e+18 */
+    assert_int_equal(parse("{\"type\":\"result\",\"kernel\":\"read\",\"bytes\":\"lots\"}", &ev), 0);
+    assert_string_equal(ev.bad_figure,
+                        "its read result line says bytes not a number, outside 0 to 4.61e+18");
+    assert_float_equal(ev.result.bytes, 0, 0);
+    probe_event_clear(&ev);
+
+    assert_int_equal(parse("{\"type\":\"result\",\"kernel\":\"paged\",\"block_size\":1e30}", &ev),
+                     0);
+    assert_string_equal(ev.bad_figure,
+                        "its paged result line says block_size 1e+30, outside 0 to 2,147,483,647");
+    probe_event_clear(&ev);
+
+    /* no kernel: none named; tax_percent's floor is -10^6 */
+    assert_int_equal(parse("{\"type\":\"result\",\"tax_percent\":-2000000}", &ev), 0);
+    assert_string_equal(ev.result.kernel, "");
+    assert_string_equal(ev.bad_figure,
+                        "its result line says tax_percent -2,000,000, outside -1,000,000 to 100");
+    probe_event_clear(&ev);
+
+    /* a kernel longer than the record's buffer: cut there, named whole */
+    assert_int_equal(parse("{\"type\":\"result\",\"kernel\":\"read_read_read_read_read_read_"
+                           "read_read\",\"sms\":-1}",
+                           &ev),
+                     0);
+    assert_string_equal(ev.result.kernel, "read_read_read_read_read_read_r");
+    assert_string_equal(ev.bad_figure, "its read_read_read_read_read_read_read_read result line "
+                                       "says sms -1, outside 0 to 2,147,483,647");
+    probe_event_clear(&ev);
+
+    /* an error line without a message says none */
+    assert_int_equal(parse("{\"type\":\"error\",\"no_gpu\":true}", &ev), 0);
+    assert_false(ev.error.said);
+    assert_true(ev.error.no_gpu);
+    probe_event_clear(&ev);
 }
 
 static void test_clean_run(void **state)
@@ -474,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_flood_read_to_the_end_stays_bounded),
         cmocka_unit_test(test_partial_last_line),
         cmocka_unit_test(test_invalid_json),
+        cmocka_unit_test(test_parse_bad_lines),
         cmocka_unit_test(test_crash_by_signal),
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_not_found),
