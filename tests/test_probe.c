@@ -20,7 +20,6 @@
 
 #include "../probes/common/paged_index.h"
 #include "probe.h"
-#include "probe_event.h"
 #include "valgrind_env.h"
 
 #ifndef PROBE_DIR
@@ -32,21 +31,27 @@ struct seen {
     double last_median;
 };
 
-static void count(void *ctx, const json_t *ev)
+static void count(void *ctx, const struct probe_event *ev)
 {
     struct seen *s = ctx;
-    const char *t = json_string_value(json_object_get(ev, "type"));
-    if (strcmp(t, "device") == 0)
+    switch (ev->type) {
+    case PROBE_EVENT_DEVICE:
         s->device++;
-    else if (strcmp(t, "progress") == 0)
+        break;
+    case PROBE_EVENT_PROGRESS:
         s->progress++;
-    else if (strcmp(t, "result") == 0) {
+        break;
+    case PROBE_EVENT_RESULT:
         s->result++;
-        s->last_median = json_number_value(json_object_get(ev, "gbps_median"));
-    } else if (strcmp(t, "error") == 0)
+        s->last_median = ev->result.gbps_median;
+        break;
+    case PROBE_EVENT_ERROR:
         s->error++;
-    else
+        break;
+    case PROBE_EVENT_OTHER:
         s->other++;
+        break;
+    }
 }
 
 static double now_s(void)
