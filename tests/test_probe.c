@@ -31,21 +31,27 @@ struct seen {
     double last_median;
 };
 
-static void count(void *ctx, const json_t *ev)
+static void count(void *ctx, const struct probe_event *ev)
 {
     struct seen *s = ctx;
-    const char *t = json_string_value(json_object_get(ev, "type"));
-    if (strcmp(t, "device") == 0)
+    switch (ev->type) {
+    case PROBE_EVENT_DEVICE:
         s->device++;
-    else if (strcmp(t, "progress") == 0)
+        break;
+    case PROBE_EVENT_PROGRESS:
         s->progress++;
-    else if (strcmp(t, "result") == 0) {
+        break;
+    case PROBE_EVENT_RESULT:
         s->result++;
-        s->last_median = json_number_value(json_object_get(ev, "gbps_median"));
-    } else if (strcmp(t, "error") == 0)
+        s->last_median = ev->result.gbps_median;
+        break;
+    case PROBE_EVENT_ERROR:
         s->error++;
-    else
+        break;
+    case PROBE_EVENT_OTHER:
         s->other++;
+        break;
+    }
 }
 
 static double now_s(void)
@@ -161,6 +167,252 @@ static long max_rss_kib(void)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
+}
+
+/* ---- the protocol's lines as records (probe_event.h) ---- */
+
+/* Copies of the records a run handed on, for a test to look at after. */
+struct kept {
+    struct probe_event ev[8];
+    unsigned n;
+};
+
+static void keep(void *ctx, const struct probe_event *ev)
+{
+    struct kept *k = ctx;
+    if (k->n >= sizeof k->ev / sizeof k->ev[0])
+        return;
+    struct probe_event *c = &k->ev[k->n++];
+    *c = *ev;
+    if (ev->type == PROBE_EVENT_DEVICE)
+        c->device.json = ev->device.json ? strdup(ev->device.json) : NULL;
+    if (ev->type == PROBE_EVENT_RESULT)
+        c->result.json = ev->result.json ? strdup(ev->result.json) : NULL;
+}
+
+static void kept_free(struct kept *k)
+{
+    for (unsigned i = 0; i < k->n; i++)
+        probe_event_clear(&k->ev[i]);
+    k->n = 0;
+}
+
+static struct probe_outcome run_kept(const char *name, const char *arg, struct kept *k)
+{
+    char script[1024];
+    char *argv[] = {"/bin/sh", script, (char *)arg, NULL};
+    struct probe_limits lim = probe_default_limits();
+    struct probe_run *r;
+    struct probe_outcome o;
+
+    snprintf(script, sizeof script, "%s/%s.sh", PROBE_DIR, name);
+    memset(k, 0, sizeof *k);
+    assert_int_equal(probe_start(argv, &lim, &r, &o), KVT_E_OK);
+    probe_finish(r, keep, k, &o);
+    return o;
+}
+
+/* tests/probes/clean.sh, line by line. */
+static void test_records_of_a_cpu_run(void **state)
+{
+    (void)state;
+    struct kept k;
+    struct probe_outcome o = run_kept("clean", "", &k);
+
+    assert_int_equal(o.end, PROBE_OK);
+    assert_int_equal(k.n, 5);
+    const struct probe_event *d = &k.ev[0];
+    assert_int_equal(d->type, PROBE_EVENT_DEVICE);
+    assert_string_equal(d->bad_figure, "");
+    assert_string_equal(d->device.kind, "cpu");
+    assert_string_equal(d->device.name, "Fake CPU");
+    assert_string_equal(d->device.compute_capability, "");
+    assert_float_equal(d->device.threads, 2, 0);
+    assert_float_equal(d->device.free_bytes, 8589934592.0, 0); /* 8 GiB */
+    assert_float_equal(d->device.peak_gbps, 0, 0);
+    assert_string_equal(d->device.json, "{\"kind\":\"cpu\",\"name\":\"Fake CPU\",\"threads\":2,"
+                                        "\"free_bytes\":8589934592}");
+    assert_int_equal(k.ev[1].type, PROBE_EVENT_PROGRESS);
+    assert_string_equal(k.ev[1].progress.kernel, "read");
+    assert_float_equal(k.ev[1].progress.percent, 50, 0);
+    assert_float_equal(k.ev[2].progress.percent, 100, 0);
+    const struct probe_result *rd = &k.ev[3].result;
+    assert_int_equal(k.ev[3].type, PROBE_EVENT_RESULT);
+    assert_string_equal(rd->kernel, "read");
+    assert_float_equal(rd->bytes, 1073741824, 0);
+    assert_float_equal(rd->gbps_best, 21.5, 0);
+    assert_float_equal(rd->gbps_median, 20, 0);
+    assert_float_equal(rd->block_size, 0, 0);
+    assert_string_equal(rd->json, "{\"kernel\":\"read\",\"bytes\":1073741824,"
+                                  "\"gbps_best\":21.5,\"gbps_median\":20.0}");
+    const struct probe_result *pg = &k.ev[4].result;
+    assert_string_equal(pg->kernel, "paged");
+    assert_float_equal(pg->block_size, 16, 0);
+    assert_float_equal(pg->gbps_best, 19, 0);
+    assert_float_equal(pg->gbps_median, 18, 0);
+    kept_free(&k);
+}
+
+/* tests/probes/gpu_mig.sh: the CUDA probe's own fields, the decode step. */
+static void test_records_of_a_mig_run(void **state)
+{
+    (void)state;
+    struct kept k;
+    struct probe_outcome o = run_kept("gpu_mig", "", &k);
+
+    assert_int_equal(o.end, PROBE_OK);
+    assert_int_equal(k.n, 3);
+    const struct probe_device *d = &k.ev[0].device;
+    assert_string_equal(d->kind, "cuda");
+    assert_string_equal(d->name, "NVIDIA H200 MIG 1g.18gb");
+    assert_string_equal(d->compute_capability, "9.0");
+    assert_float_equal(d->sms, 16, 0);
+    assert_float_equal(d->memory_clock_khz, 3201000, 0);
+    assert_float_equal(d->bus_bits, 6144, 0);
+    assert_float_equal(d->peak_gbps, 0, 0); /* a MIG slice says none */
+    assert_false(d->peak_known);
+    assert_true(d->ecc_said);
+    assert_true(d->ecc);
+    assert_true(d->mig);
+    assert_false(d->small);
+    assert_float_equal(d->driver_version, 13000, 0);
+    assert_float_equal(d->runtime_version, 13000, 0);
+    assert_float_equal(d->read_blocks_per_sm, 8, 0);
+    assert_float_equal(d->paged_registers, 29, 0);
+    assert_float_equal(d->threads_per_block, 256, 0);
+    assert_float_equal(d->waves, 1, 0);
+    assert_float_equal(k.ev[1].result.per_sample, 9, 0);
+    const struct probe_result *dec = &k.ev[2].result;
+    assert_string_equal(dec->kernel, "decode");
+    assert_float_equal(dec->bytes, 9e9, 0);
+    assert_float_equal(dec->weights_bytes, 7e9, 0);
+    assert_float_equal(dec->kv_bytes, 2e9, 0);
+    assert_float_equal(dec->layers, 14, 0);
+    assert_float_equal(dec->scale, 0.5, 0);
+    assert_float_equal(dec->launches, 113, 0);
+    assert_float_equal(dec->step_us, 16666.7, 0);
+    assert_float_equal(dec->eager_gbps_median, 520, 0);
+    assert_float_equal(dec->eager_step_us, 17307.7, 0);
+    assert_float_equal(dec->graph_gbps_median, 535, 0);
+    assert_float_equal(dec->graph_step_us, 16822.4, 0);
+    kept_free(&k);
+}
+
+/* Error lines: tests/probes/fails.sh, no_gpu.sh and escapes.sh's, whose
+ * controls read as spaces (the terminal's sanitising is the screens'). */
+static void test_records_of_errors(void **state)
+{
+    (void)state;
+    struct kept k;
+    struct probe_outcome o = run_kept("fails", "", &k);
+    assert_int_equal(o.end, PROBE_FAILED);
+    assert_int_equal(k.n, 1);
+    assert_int_equal(k.ev[0].type, PROBE_EVENT_ERROR);
+    assert_true(k.ev[0].error.said);
+    assert_false(k.ev[0].error.no_gpu);
+    assert_string_equal(k.ev[0].error.message, "cudaMalloc(&buf, want) failed: out of memory");
+    kept_free(&k);
+
+    o = run_kept("no_gpu", "", &k);
+    assert_int_equal(o.end, PROBE_NO_GPU);
+    assert_true(k.ev[0].error.no_gpu);
+    assert_string_equal(k.ev[0].error.message, "no usable NVIDIA driver");
+    assert_string_equal(o.message, "no usable NVIDIA driver");
+    kept_free(&k);
+
+    o = run_kept("escapes", "fail", &k);
+    assert_int_equal(k.n, 4);
+    /* the device name as the probe wrote it: ESC, BEL and U+009B kept */
+    assert_string_equal(k.ev[0].device.name, "GPU\033]0;pwned\007 \033[2J\302\23331m");
+    assert_string_equal(k.ev[3].error.message, "bad  ]0;title  \302\2332J end");
+    assert_string_equal(o.message, k.ev[3].error.message);
+    kept_free(&k);
+}
+
+/* tests/probes/out_of_range.sh: a sound device line, a read line claiming
+ * 1e300 GB/s; the records say which figure, the supervisor keeps going. */
+static void test_records_out_of_range(void **state)
+{
+    (void)state;
+    struct kept k;
+    struct probe_outcome o = run_kept("out_of_range", "", &k);
+
+    assert_int_equal(o.end, PROBE_OK); /* the verdict is the log's, above */
+    assert_int_equal(k.n, 3);
+    assert_string_equal(k.ev[0].bad_figure, "");
+    /* gbps_best comes before gbps_median in the protocol's list */
+    assert_string_equal(k.ev[1].bad_figure,
+                        "its read result line says gbps_best 1e+300, outside 0 to 1,000,000");
+    assert_float_equal(k.ev[1].result.gbps_median, 1e300, 0);
+    assert_string_equal(k.ev[2].bad_figure, "");
+    kept_free(&k);
+}
+
+static int parse(const char *line, struct probe_event *ev)
+{
+    return probe_event_parse(line, strlen(line), ev);
+}
+
+/* Lines that are not protocol lines, figures that are not numbers or out
+ * of range, types the reader does not know. */
+static void test_parse_bad_lines(void **state)
+{
+    (void)state;
+    struct probe_event ev;
+    static const char *const not_lines[] = {
+        "GB/s: 20",                                  /* invalid.sh */
+        "[1, 2, 3]",                                 /* invalid.sh */
+        "{\"type\":\"result\",\"kernel\":\"re",      /* cut.sh, cut short */
+        "{\"kind\":\"cpu\"}",                        /* no type */
+        "{\"type\":7}",                              /* a type that is not a string */
+        "{\"type\":\"result\",\"type\":\"device\"}", /* a key twice */
+        "",
+    };
+    for (size_t i = 0; i < sizeof not_lines / sizeof not_lines[0]; i++) {
+        assert_int_equal(parse(not_lines[i], &ev), -1);
+        probe_event_clear(&ev);
+    }
+
+    assert_int_equal(parse("{\"type\":\"warmup\",\"bytes\":-5}", &ev), 0);
+    assert_int_equal(ev.type, PROBE_EVENT_OTHER);
+    assert_string_equal(ev.bad_figure, ""); /* only device and result lines are judged */
+    probe_event_clear(&ev);
+
+    /* 2^62 = 4,611,686,018,427,387,904, past grouping: 4.61e+18 */
+    assert_int_equal(parse("{\"type\":\"result\",\"kernel\":\"read\",\"bytes\":\"lots\"}", &ev), 0);
+    assert_string_equal(ev.bad_figure,
+                        "its read result line says bytes not a number, outside 0 to 4.61e+18");
+    assert_float_equal(ev.result.bytes, 0, 0);
+    probe_event_clear(&ev);
+
+    assert_int_equal(parse("{\"type\":\"result\",\"kernel\":\"paged\",\"block_size\":1e30}", &ev),
+                     0);
+    assert_string_equal(ev.bad_figure,
+                        "its paged result line says block_size 1e+30, outside 0 to 2,147,483,647");
+    probe_event_clear(&ev);
+
+    /* no kernel: none named; tax_percent's floor is -10^6 */
+    assert_int_equal(parse("{\"type\":\"result\",\"tax_percent\":-2000000}", &ev), 0);
+    assert_string_equal(ev.result.kernel, "");
+    assert_string_equal(ev.bad_figure,
+                        "its result line says tax_percent -2,000,000, outside -1,000,000 to 100");
+    probe_event_clear(&ev);
+
+    /* a kernel longer than the record's buffer: cut there, named whole */
+    assert_int_equal(parse("{\"type\":\"result\",\"kernel\":\"read_read_read_read_read_read_"
+                           "read_read\",\"sms\":-1}",
+                           &ev),
+                     0);
+    assert_string_equal(ev.result.kernel, "read_read_read_read_read_read_r");
+    assert_string_equal(ev.bad_figure, "its read_read_read_read_read_read_read_read result line "
+                                       "says sms -1, outside 0 to 2,147,483,647");
+    probe_event_clear(&ev);
+
+    /* an error line without a message says none */
+    assert_int_equal(parse("{\"type\":\"error\",\"no_gpu\":true}", &ev), 0);
+    assert_false(ev.error.said);
+    assert_true(ev.error.no_gpu);
+    probe_event_clear(&ev);
 }
 
 static void test_clean_run(void **state)
@@ -474,6 +726,11 @@ int main(void)
         cmocka_unit_test(test_flood_read_to_the_end_stays_bounded),
         cmocka_unit_test(test_partial_last_line),
         cmocka_unit_test(test_invalid_json),
+        cmocka_unit_test(test_records_of_a_cpu_run),
+        cmocka_unit_test(test_records_of_a_mig_run),
+        cmocka_unit_test(test_records_of_errors),
+        cmocka_unit_test(test_records_out_of_range),
+        cmocka_unit_test(test_parse_bad_lines),
         cmocka_unit_test(test_crash_by_signal),
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_not_found),

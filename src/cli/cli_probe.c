@@ -292,15 +292,14 @@ static void draw_bar(struct run_view *v, double pct)
     fflush(stderr);
 }
 
-static void on_event(void *ctx, const json_t *ev)
+static void on_event(void *ctx, const struct probe_event *ev)
 {
     struct run_view *v = ctx;
-    const char *type = json_string_value(json_object_get(ev, "type"));
-    const char *kernel = json_string_value(json_object_get(ev, "kernel"));
 
     probe_log_event(&v->log, ev);
-    if (strcmp(type, "progress") == 0 && v->bars && kernel) {
-        double pct = json_number_value(json_object_get(ev, "percent"));
+    if (ev->type == PROBE_EVENT_PROGRESS && v->bars && ev->progress.kernel[0]) {
+        const char *kernel = ev->progress.kernel;
+        double pct = ev->progress.percent;
         if (pct < 0)
             pct = 0;
         if (pct > 100)
@@ -319,6 +318,22 @@ static json_t *ceiling_json(const struct kv_ceiling *c)
         return json_pack("{s:s}", "unavailable", c->why);
     return json_pack("{s:f,s:I,s:f}", "batch1_tokens_per_s", c->batch1_tps, "fill_batch",
                      (json_int_t)c->fill_batch, "fill_tokens_per_s", c->fill_tps);
+}
+
+/* The lines the probe said, as it said them (unknown fields too), for the
+ * report: null when the text is missing or there was no memory for it. */
+static json_t *lines_json(const char *text)
+{
+    json_t *j = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+    return j ? j : json_null();
+}
+
+static json_t *results_json(const struct probe_log *g)
+{
+    char *text = probe_log_results_json(g);
+    json_t *j = lines_json(text);
+    free(text);
+    return j;
 }
 
 /* tokens/s: one decimal below 10, where whole numbers would hide the figure */
@@ -369,100 +384,87 @@ static void print_ceiling(const struct probe_opts *o, double measured, double pe
 /* A whole number from a field the log does not range-check (versions,
  * blocks per SM): -1 unless it is one a machine can say, so the cast below
  * is always defined. */
-static long count_of(const json_t *o, const char *key)
+static long count_of(double v)
 {
-    double v = probe_log_num(o, key);
     return v >= 0 && v <= 1e9 ? (long)v : -1;
 }
 
 /* The GPU's driver, ECC and occupancy, when the probe said them. */
-static void print_gpu_details(const json_t *dev)
+static void print_gpu_details(const struct probe_device *dev)
 {
-    long drv = count_of(dev, "driver_version"), rt = count_of(dev, "runtime_version");
-    long bps = count_of(dev, "read_blocks_per_sm"), tpb = count_of(dev, "threads_per_block");
-    const json_t *ecc = json_object_get(dev, "ecc");
+    long drv = count_of(dev->driver_version), rt = count_of(dev->runtime_version);
+    long bps = count_of(dev->read_blocks_per_sm), tpb = count_of(dev->threads_per_block);
     char line[200] = "";
     size_t n = 0;
     /* 13000 is how CUDA writes 13.0 */
     if (drv > 0 && rt > 0)
         n += (size_t)snprintf(line + n, sizeof line - n, "; CUDA driver %ld.%ld, runtime %ld.%ld",
                               drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10);
-    if (json_is_boolean(ecc) && n < sizeof line)
-        n += (size_t)snprintf(line + n, sizeof line - n, "; ECC %s",
-                              json_is_true(ecc) ? "on" : "off");
+    if (dev->ecc_said && n < sizeof line)
+        n += (size_t)snprintf(line + n, sizeof line - n, "; ECC %s", dev->ecc ? "on" : "off");
     if (bps > 0 && tpb > 0 && n < sizeof line)
         snprintf(line + n, sizeof line - n, "; %ld blocks of %ld threads per SM, one wave", bps,
                  tpb);
     if (line[0])
         printf("%s\n", line + 2);
-    if (json_is_true(json_object_get(dev, "mig")))
+    if (dev->mig)
         printf("A MIG slice: its memory clock and bus are the whole GPU's, so its peak is "
                "unknown\n");
 }
 
 static void print_human(const struct probe_opts *o, const char *kind, const struct probe_log *g)
 {
-    const json_t *dev = g->device, *results = g->results;
+    const struct probe_device *dev = &g->device;
     char b1[32], b2[32], b3[32], name[256], cc[32];
-    safe(json_string_value(json_object_get(dev, "name")), name, sizeof name);
-    safe(json_string_value(json_object_get(dev, "compute_capability")), cc, sizeof cc);
-    double peak = probe_log_num(dev, "peak_gbps"), free_bytes = probe_log_num(dev, "free_bytes");
-    size_t i;
-    json_t *r;
+    /* a name or capability not said reads as "?" */
+    safe(dev->name[0] ? dev->name : NULL, name, sizeof name);
+    safe(dev->compute_capability[0] ? dev->compute_capability : NULL, cc, sizeof cc);
+    double peak = dev->peak_gbps, free_bytes = dev->free_bytes;
 
     if (strcmp(kind, "cuda") == 0)
-        printf("GPU: %s (compute %s, %d SMs, %s L2), %s free of %s\n", name, cc,
-               (int)probe_log_num(dev, "sms"),
-               kvt_fmt_bytes(probe_log_num(dev, "l2_bytes"), b1, sizeof b1),
+        printf("GPU: %s (compute %s, %d SMs, %s L2), %s free of %s\n", name, cc, (int)dev->sms,
+               kvt_fmt_bytes(dev->l2_bytes, b1, sizeof b1),
                kvt_fmt_bytes(free_bytes, b2, sizeof b2),
-               kvt_fmt_bytes(probe_log_num(dev, "total_bytes"), b3, sizeof b3));
+               kvt_fmt_bytes(dev->total_bytes, b3, sizeof b3));
     else
         printf("CPU: %s, %d threads, %s last-level cache, %s memory available\n", name,
-               (int)probe_log_num(dev, "threads"),
-               kvt_fmt_bytes(probe_log_num(dev, "llc_bytes"), b1, sizeof b1),
+               (int)dev->threads, kvt_fmt_bytes(dev->llc_bytes, b1, sizeof b1),
                kvt_fmt_bytes(free_bytes, b2, sizeof b2));
     if (strcmp(kind, "cuda") == 0)
         print_gpu_details(dev);
     if (peak > 0)
         printf("Peak from the memory clock and bus width: %s GB/s\n", tps(peak, b1, sizeof b1));
     putchar('\n');
-    json_array_foreach(results, i, r)
-    {
-        const char *k = json_string_value(json_object_get(r, "kernel"));
-        if (!k)
-            continue;
+    for (size_t i = 0; i < g->n_results; i++) {
+        const struct probe_result *r = &g->results[i];
+        const char *k = r->kernel;
         if (strcmp(k, "read") == 0) {
             printf("  read     %8s GB/s median, %s best, over %s",
-                   tps(probe_log_num(r, "gbps_median"), b2, sizeof b2),
-                   tps(probe_log_num(r, "gbps_best"), b3, sizeof b3),
-                   kvt_fmt_bytes(probe_log_num(r, "bytes"), b1, sizeof b1));
+                   tps(r->gbps_median, b2, sizeof b2), tps(r->gbps_best, b3, sizeof b3),
+                   kvt_fmt_bytes(r->bytes, b1, sizeof b1));
             if (peak > 0)
-                printf(": %s of peak",
-                       kvt_fmt_percent(probe_log_num(r, "gbps_median") / peak, b1, sizeof b1));
+                printf(": %s of peak", kvt_fmt_percent(r->gbps_median / peak, b1, sizeof b1));
             putchar('\n');
         } else if (strcmp(k, "decode") == 0) {
             char s1[32], s2[32], s3[32];
             printf("  decode   %8s GB/s as one read of %s (%s us a step);\n"
                    "           %d launches: %s GB/s (%s us), in a CUDA graph %s GB/s "
                    "(%s us)\n",
-                   tps(probe_log_num(r, "gbps_median"), b2, sizeof b2),
-                   kvt_fmt_bytes(probe_log_num(r, "bytes"), b1, sizeof b1),
-                   kvt_fmt_number(round(probe_log_num(r, "step_us")), 0, b3, sizeof b3),
-                   (int)probe_log_num(r, "launches"),
-                   tps(probe_log_num(r, "eager_gbps_median"), s1, sizeof s1),
-                   kvt_fmt_number(round(probe_log_num(r, "eager_step_us")), 0, s2, sizeof s2),
-                   tps(probe_log_num(r, "graph_gbps_median"), s3, sizeof s3),
-                   kvt_fmt_number(round(probe_log_num(r, "graph_step_us")), 0, b1, sizeof b1));
-            if (probe_log_num(r, "scale") > 0 && probe_log_num(r, "scale") < 1)
+                   tps(r->gbps_median, b2, sizeof b2), kvt_fmt_bytes(r->bytes, b1, sizeof b1),
+                   kvt_fmt_number(round(r->step_us), 0, b3, sizeof b3), (int)r->launches,
+                   tps(r->eager_gbps_median, s1, sizeof s1),
+                   kvt_fmt_number(round(r->eager_step_us), 0, s2, sizeof s2),
+                   tps(r->graph_gbps_median, s3, sizeof s3),
+                   kvt_fmt_number(round(r->graph_step_us), 0, b1, sizeof b1));
+            if (r->scale > 0 && r->scale < 1)
                 printf("           (%s of the model's layers: as many as fit in half the "
                        "free memory)\n",
-                       kvt_fmt_percent(probe_log_num(r, "scale"), b1, sizeof b1));
+                       kvt_fmt_percent(r->scale, b1, sizeof b1));
         } else if (strcmp(k, "paged") == 0) {
-            double tax = probe_log_num(r, "tax_percent");
+            double tax = r->tax_percent;
             printf("  paged    %8s GB/s at block %2d, %s contiguous: ",
-                   tps(probe_log_num(r, "gbps_median"), b1, sizeof b1),
-                   (int)probe_log_num(r, "block_size"),
-                   tps(probe_log_num(r, "contiguous_gbps_median"), b2, sizeof b2));
+                   tps(r->gbps_median, b1, sizeof b1), (int)r->block_size,
+                   tps(r->contiguous_gbps_median, b2, sizeof b2));
             /* a paged run faster than the control is noise, not a gain */
             if (tax < 0)
                 printf("no measurable cost\n");
@@ -470,9 +472,9 @@ static void print_human(const struct probe_opts *o, const char *kind, const stru
                 printf("paging costs %s\n", kvt_fmt_percent(tax / 100, b1, sizeof b1));
         }
     }
-    const json_t *rd = probe_log_result(g, "read");
+    const struct probe_result *rd = probe_log_result(g, "read");
     if (rd)
-        print_ceiling(o, probe_log_num(rd, "gbps_median"), peak, free_bytes);
+        print_ceiling(o, rd->gbps_median, peak, free_bytes);
 }
 
 /* ---- one run ---- */
@@ -509,12 +511,12 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
         fputc('\n', stderr);
 
     /* the device line can say what ran, whatever was asked */
-    const char *dk = json_string_value(json_object_get(v.log.device, "kind"));
-    if (dk && (strcmp(dk, "cpu") == 0 || strcmp(dk, "cuda") == 0))
+    const char *dk = v.log.device.kind;
+    if (strcmp(dk, "cpu") == 0 || strcmp(dk, "cuda") == 0)
         kind = strcmp(dk, "cpu") == 0 ? "cpu" : "cuda"; /* ours: it outlives the log */
-    const json_t *rd = probe_log_result(&v.log, "read");
-    double peak = probe_log_num(v.log.device, "peak_gbps"),
-           free_bytes = probe_log_num(v.log.device, "free_bytes");
+    const struct probe_result *rd = probe_log_result(&v.log, "read");
+    double measured = rd ? rd->gbps_median : 0;
+    double peak = v.log.device.peak_gbps, free_bytes = v.log.device.free_bytes;
 
     if (db && db->st) {
         struct store_error err;
@@ -524,17 +526,15 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
 
     if (o->json) {
         json_t *doc =
-            json_pack("{s:s,s:s,s:s,s:f,s:O,s:O,s:s,s:I}", "probe", kind, "outcome",
+            json_pack("{s:s,s:s,s:s,s:f,s:o,s:o,s:s,s:I}", "probe", kind, "outcome",
                       probe_end_name(out.end), "message", out.message, "seconds", out.seconds,
-                      "device", v.log.device ? v.log.device : json_null(), "results", v.log.results,
-                      "model", o->model->id, "seq", (json_int_t)o->seq);
+                      "device", lines_json(v.log.has_device ? v.log.device.json : NULL), "results",
+                      results_json(&v.log), "model", o->model->id, "seq", (json_int_t)o->seq);
         if (rd && out.end == PROBE_OK) {
-            struct kv_ceiling cm = kv_ceiling_at(&o->model->model, o->seq,
-                                                 probe_log_num(rd, "gbps_median"), free_bytes);
+            struct kv_ceiling cm = kv_ceiling_at(&o->model->model, o->seq, measured, free_bytes);
             struct kv_ceiling cp = kv_ceiling_at(&o->model->model, o->seq, peak, free_bytes);
             json_object_set_new(doc, "ceiling",
-                                json_pack("{s:f,s:o,s:o}", "measured_gbps",
-                                          probe_log_num(rd, "gbps_median"), "measured",
+                                json_pack("{s:f,s:o,s:o}", "measured_gbps", measured, "measured",
                                           ceiling_json(&cm), "at_peak",
                                           peak > 0 ? ceiling_json(&cp) : json_null()));
         }

@@ -17,12 +17,12 @@
 #ifndef PROBE_H
 #define PROBE_H
 
-#include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "kvt_error.h"
+#include "probe_event.h"
 
 /* How a run ended. */
 #define PROBE_ENDS(X)                                                                              \
@@ -69,9 +69,10 @@ struct probe_outcome {
     double seconds;
 };
 
-/* Called for every line that is a JSON object with a string "type". The
- * object is the supervisor's: copy what you keep. */
-typedef void (*probe_event_fn)(void *ctx, const json_t *event);
+/* Called for every line that is a JSON object with a string "type", read
+ * into its record. The record is the supervisor's, gone when fn returns:
+ * copy what you keep (the json text too). */
+typedef void (*probe_event_fn)(void *ctx, const struct probe_event *event);
 
 struct probe_run;
 

@@ -1,6 +1,7 @@
 /* probe_lines.c: see probe_lines.h. */
 #include "probe_lines.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +39,7 @@ static void bad_line(struct probe_lines *pl, uint32_t number)
 static void take_line(struct probe_lines *pl, probe_event_fn fn, void *ctx)
 {
     uint32_t number = pl->lines + pl->bad_lines + 1;
-    json_error_t jerr;
-    json_t *obj, *type;
+    struct probe_event ev;
     size_t len = pl->len;
 
     if (len > 0 && pl->buf[len - 1] == '\r')
@@ -50,22 +50,16 @@ static void take_line(struct probe_lines *pl, probe_event_fn fn, void *ctx)
     }
     if (len == 0)
         return;
-    obj = json_loadb(pl->buf, len, JSON_REJECT_DUPLICATES, &jerr);
-    type = obj ? json_object_get(obj, "type") : NULL;
-    if (!json_is_object(obj) || !json_is_string(type)) {
+    if (probe_event_parse(pl->buf, len, &ev) != 0) {
         bad_line(pl, number);
-        json_decref(obj);
         return;
     }
     pl->lines++;
-    if (strcmp(json_string_value(type), "error") == 0) {
-        const char *m = json_string_value(json_object_get(obj, "message"));
-        if (m)
-            probe_one_line(pl->error, sizeof pl->error, m, strlen(m));
-    }
+    if (ev.type == PROBE_EVENT_ERROR && ev.error.said)
+        snprintf(pl->error, sizeof pl->error, "%s", ev.error.message);
     if (fn)
-        fn(ctx, obj);
-    json_decref(obj);
+        fn(ctx, &ev);
+    probe_event_clear(&ev);
 }
 
 void probe_lines_feed(struct probe_lines *pl, const char *p, size_t n, probe_event_fn fn, void *ctx)

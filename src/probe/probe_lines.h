@@ -1,6 +1,7 @@
 /* probe_lines.h: the probe protocol's reader. Bytes in, in whatever pieces
- * the pipe gives them; complete lines out, each checked to be a JSON object
- * with a string "type" and handed to a callback. Memory is one line buffer
+ * the pipe gives them; complete lines out, each read into a record
+ * (probe_event.h) when it is a JSON object with a string "type", and handed
+ * to a callback. Memory is one line buffer
  * of `max_line` bytes, whatever comes in: a longer line is counted as bad
  * and skipped to its end. The supervisor (probe.c) feeds it from the probe's
  * stdout; the fuzz target feeds it arbitrary bytes. */

@@ -5,7 +5,6 @@
  * run is kept in the progress database, as `kvtutor probe` keeps it. */
 #include "ui_app.h"
 
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,15 +44,14 @@ static int kernel_index(const char *k)
     return -1;
 }
 
-static void on_event(void *ctx, const json_t *ev)
+static void on_event(void *ctx, const struct probe_event *ev)
 {
     struct probe_screen *p = ctx;
-    const char *type = json_string_value(json_object_get(ev, "type"));
-    int k = kernel_index(json_string_value(json_object_get(ev, "kernel")));
 
     probe_log_event(&p->log, ev);
-    if (strcmp(type, "progress") == 0 && k >= 0) {
-        double pct = probe_log_num(ev, "percent");
+    int k = ev->type == PROBE_EVENT_PROGRESS ? kernel_index(ev->progress.kernel) : -1;
+    if (k >= 0) {
+        double pct = ev->progress.percent;
         /* percent runs over the whole probe; the bars fill kernel by kernel */
         for (int i = 0; i < k; i++)
             p->pct[i] = 100;
@@ -158,32 +156,31 @@ static void bar(int y, int x, int width, double frac, attr_t on)
 static int draw_device(struct probe_screen *p, int y, int cols)
 {
     char line[512], b1[32], b2[32];
-    const json_t *d = p->log.device;
-    const char *name = json_string_value(json_object_get(d, "name"));
+    const struct probe_device *d = &p->log.device;
+    /* a device that did not say its name reads as "?" */
+    const char *name = d->name[0] ? d->name : "?";
 
     if (p->gpu_note[0])
         ui_put(y++, 2, cols - 4, p->gpu_note, A_DIM);
-    if (!d) {
+    if (!p->log.has_device) {
         ui_put(y++, 2, cols - 4,
                p->run ? "Starting the probe..." : "The probe did not describe the device.",
                A_NORMAL);
         return y;
     }
     if (strcmp(p->kind, "cuda") == 0) {
-        const char *cc = json_string_value(json_object_get(d, "compute_capability"));
-        double peak = probe_log_num(d, "peak_gbps");
+        const char *cc = d->compute_capability[0] ? d->compute_capability : "?";
+        double peak = d->peak_gbps;
         char peak_text[48] = "peak unknown (a MIG slice)";
         if (peak > 0)
             snprintf(peak_text, sizeof peak_text, "peak %s GB/s",
                      kvt_fmt_rate(peak, b2, sizeof b2));
-        snprintf(line, sizeof line, "GPU %s · compute %s · %d SMs · %s free · %s",
-                 name ? name : "?", cc ? cc : "?", (int)probe_log_num(d, "sms"),
-                 kvt_fmt_bytes(probe_log_num(d, "free_bytes"), b1, sizeof b1),
-                 peak > 0 || json_is_true(json_object_get(d, "mig")) ? peak_text : "peak unknown");
+        snprintf(line, sizeof line, "GPU %s · compute %s · %d SMs · %s free · %s", name, cc,
+                 (int)d->sms, kvt_fmt_bytes(d->free_bytes, b1, sizeof b1),
+                 peak > 0 || d->mig ? peak_text : "peak unknown");
     } else {
-        snprintf(line, sizeof line, "Host memory · %s · %d threads · %s available",
-                 name ? name : "?", (int)probe_log_num(d, "threads"),
-                 kvt_fmt_bytes(probe_log_num(d, "free_bytes"), b1, sizeof b1));
+        snprintf(line, sizeof line, "Host memory · %s · %d threads · %s available", name,
+                 (int)d->threads, kvt_fmt_bytes(d->free_bytes, b1, sizeof b1));
     }
     ui_put(y++, 2, cols - 4, line, A_BOLD);
     return y;
@@ -196,7 +193,7 @@ static int draw_kernels(struct probe_screen *p, int y, int cols)
     for (int k = 0; k < 3; k++) {
         if (k == 1 && strcmp(p->kind, "cuda") != 0)
             continue; /* the CPU probe has no decode-step kernel */
-        const json_t *r = probe_log_result(&p->log, kernels[k]);
+        const struct probe_result *r = probe_log_result(&p->log, kernels[k]);
         /* the paged kernel reports once per block size: done when the run is */
         if (k == 2 && !p->finished)
             r = NULL;
@@ -204,10 +201,9 @@ static int draw_kernels(struct probe_screen *p, int y, int cols)
         bar(y, 11, bw, r ? 1.0 : p->pct[k] / 100.0, ui_color(UI_C_RIGHT));
         if (r && k == 2)
             snprintf(line, sizeof line, "%8s GB/s contiguous",
-                     kvt_fmt_rate(probe_log_num(r, "contiguous_gbps_median"), num, sizeof num));
+                     kvt_fmt_rate(r->contiguous_gbps_median, num, sizeof num));
         else if (r)
-            snprintf(line, sizeof line, "%8s GB/s",
-                     kvt_fmt_rate(probe_log_num(r, "gbps_median"), num, sizeof num));
+            snprintf(line, sizeof line, "%8s GB/s", kvt_fmt_rate(r->gbps_median, num, sizeof num));
         else /* a share that is not all never reads as 100% */
             snprintf(line, sizeof line, "%7s", kvt_fmt_percent(p->pct[k] / 100, num, sizeof num));
         ui_put(y++, 12 + bw, cols - 14 - bw, line, A_NORMAL);
@@ -219,19 +215,18 @@ static int draw_kernels(struct probe_screen *p, int y, int cols)
 static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
 {
     double most = 0, contig = 0;
-    size_t i;
-    json_t *r;
     char line[160], n1[32], n2[32];
     /* the bar gives way to the note: "%8s  no measurable cost" is 28
      * columns, from column 12 + bw, with 2 left at the edge */
     int bw = cols - 42 > 40 ? 40 : cols - 42;
 
-    json_array_foreach(p->log.results, i,
-                       r) if (kernel_index(json_string_value(json_object_get(r, "kernel"))) == 2)
-    {
-        if (probe_log_num(r, "gbps_median") > most)
-            most = probe_log_num(r, "gbps_median");
-        contig = probe_log_num(r, "contiguous_gbps_median");
+    for (size_t i = 0; i < p->log.n_results; i++) {
+        const struct probe_result *r = &p->log.results[i];
+        if (kernel_index(r->kernel) != 2)
+            continue;
+        if (r->gbps_median > most)
+            most = r->gbps_median;
+        contig = r->contiguous_gbps_median;
     }
     if (most <= 0 || rows_left < 3)
         return y;
@@ -240,21 +235,21 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
     snprintf(line, sizeof line, "Paged KV gather, GB/s by block size (contiguous: %s)",
              kvt_fmt_rate(contig, n1, sizeof n1));
     ui_put(y++, 2, cols - 4, line, ui_color(UI_C_HEADING) | A_BOLD);
-    json_array_foreach(p->log.results, i, r)
-    {
-        if (kernel_index(json_string_value(json_object_get(r, "kernel"))) != 2)
+    for (size_t i = 0; i < p->log.n_results; i++) {
+        const struct probe_result *r = &p->log.results[i];
+        if (kernel_index(r->kernel) != 2)
             continue;
-        double tax = probe_log_num(r, "tax_percent");
-        snprintf(line, sizeof line, "%5d", (int)probe_log_num(r, "block_size"));
+        double tax = r->tax_percent;
+        snprintf(line, sizeof line, "%5d", (int)r->block_size);
         ui_put(y, 2, 6, line, A_NORMAL);
-        bar(y, 11, bw, probe_log_num(r, "gbps_median") / most, ui_color(UI_C_WARN));
+        bar(y, 11, bw, r->gbps_median / most, ui_color(UI_C_WARN));
         if (tax > 0)
             snprintf(line, sizeof line, "%8s  paging costs %s",
-                     kvt_fmt_rate(probe_log_num(r, "gbps_median"), n1, sizeof n1),
+                     kvt_fmt_rate(r->gbps_median, n1, sizeof n1),
                      kvt_fmt_percent(tax / 100, n2, sizeof n2));
         else
             snprintf(line, sizeof line, "%8s  no measurable cost",
-                     kvt_fmt_rate(probe_log_num(r, "gbps_median"), n1, sizeof n1));
+                     kvt_fmt_rate(r->gbps_median, n1, sizeof n1));
         ui_put(y++, 12 + bw, cols - 14 - bw, line, A_NORMAL);
     }
     return y;
@@ -270,10 +265,9 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
 {
     size_t n;
     const struct kv_model_preset *m = &kv_model_presets(&n)[p->model];
-    const json_t *rd = probe_log_result(&p->log, "read");
-    double measured = probe_log_num(rd, "gbps_median"),
-           peak = probe_log_num(p->log.device, "peak_gbps");
-    double free_bytes = probe_log_num(p->log.device, "free_bytes");
+    const struct probe_result *rd = probe_log_result(&p->log, "read");
+    double measured = rd ? rd->gbps_median : 0, peak = p->log.device.peak_gbps;
+    double free_bytes = p->log.device.free_bytes;
     char line[300], b1[32], b2[32], b3[32];
 
     if (!rd)

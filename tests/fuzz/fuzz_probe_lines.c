@@ -1,7 +1,7 @@
 /* fuzz_probe_lines: a probe's stdout, any bytes, arriving in pieces of
  * varying size (the first byte picks the piece size) as a pipe would give
- * them. Every event handed on must be an object with a string "type", and
- * what the probe log keeps of them must be sound: each figure the screens
+ * them. Every record handed on must have a known kind, and what the probe
+ * log keeps of them must be sound: each figure the screens
  * cast to an integer in range, a GB/s figure no more than 10^6. */
 #include <stddef.h>
 #include <stdint.h>
@@ -18,41 +18,40 @@ struct seen {
     struct probe_log log;
 };
 
-static void check(void *ctx, const json_t *ev)
+static void check(void *ctx, const struct probe_event *ev)
 {
     struct seen *s = ctx;
-    if (!json_is_object(ev) || !json_is_string(json_object_get(ev, "type")))
+    if ((unsigned)ev->type > PROBE_EVENT_OTHER || strlen(ev->bad_figure) >= sizeof ev->bad_figure)
         abort();
     ++s->events;
     probe_log_event(&s->log, ev);
 }
 
-/* The kept line's figure is a number within [lo, hi] or absent. */
-static void sound(const json_t *line, const char *key, double lo, double hi)
+/* The kept record's figure is within [lo, hi] (0 when it was absent). */
+static void sound(double x, double lo, double hi)
 {
-    const json_t *v = json_object_get(line, key);
-    double x = probe_log_num(line, key);
-    if (v && !(json_is_number(v) && x >= lo && x <= hi))
+    if (!(x >= lo && x <= hi))
         abort();
 }
 
 static void sound_log(const struct probe_log *g)
 {
-    size_t i;
-    json_t *r;
-    sound(g->device, "free_bytes", 0, 0x1p62);
-    sound(g->device, "sms", 0, 2147483647);
-    sound(g->device, "threads", 0, 2147483647);
-    sound(g->device, "peak_gbps", 0, 1e6);
-    json_array_foreach(g->results, i, r)
-    {
-        sound(r, "gbps_median", 0, 1e6);
-        sound(r, "block_size", 0, 2147483647);
-        sound(r, "launches", 0, 2147483647);
-        sound(r, "bytes", 0, 0x1p62);
+    sound(g->device.free_bytes, 0, 0x1p62);
+    sound(g->device.sms, 0, 2147483647);
+    sound(g->device.threads, 0, 2147483647);
+    sound(g->device.peak_gbps, 0, 1e6);
+    if (strlen(g->device.name) >= sizeof g->device.name)
+        abort();
+    for (size_t i = 0; i < g->n_results; i++) {
+        const struct probe_result *r = &g->results[i];
+        sound(r->gbps_median, 0, 1e6);
+        sound(r->block_size, 0, 2147483647);
+        sound(r->launches, 0, 2147483647);
+        sound(r->bytes, 0, 0x1p62);
+        if (strlen(r->kernel) >= sizeof r->kernel)
+            abort();
     }
-    if (json_array_size(g->results) > PROBE_LOG_MAX_RESULTS ||
-        strlen(g->refused) >= sizeof g->refused)
+    if (g->n_results > PROBE_LOG_MAX_RESULTS || strlen(g->refused) >= sizeof g->refused)
         abort();
 }
 
