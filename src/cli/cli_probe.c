@@ -20,9 +20,8 @@
 #include "kv_ceiling.h"
 #include "kv_presets.h"
 #include "kvt_text.h"
-#include "probe.h"
-#include "probe_log.h"
 #include "store_report.h"
+#include "tutor_probe.h"
 
 #define MAX_PASS      16
 #define DEFAULT_SEQ   8192
@@ -44,7 +43,6 @@ struct probe_opts {
 struct run_view {
     bool bars; /* progress bars on stderr (a terminal, not --json) */
     char kernel[32];
-    struct probe_log log; /* its "device" and "result" lines */
 };
 
 #define usage_error(...) cli_usage_error("probe", __VA_ARGS__)
@@ -296,7 +294,6 @@ static void on_event(void *ctx, const struct probe_event *ev)
 {
     struct run_view *v = ctx;
 
-    probe_log_event(&v->log, ev);
     if (ev->type == PROBE_EVENT_PROGRESS && v->bars && ev->progress.kernel[0]) {
         const char *kernel = ev->progress.kernel;
         double pct = ev->progress.percent;
@@ -483,9 +480,7 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
                    struct cli_db *db, json_t **report)
 {
     struct run_view v = {0};
-    struct probe_limits lim = probe_default_limits();
-    struct probe_outcome out;
-    struct probe_run *run;
+    struct tutor_probe tp;
     char *argv[MAX_PASS + 2 + 2 * 9], shape[9][24];
     int64_t started = (int64_t)time(NULL);
     int n = o->npass + 1;
@@ -496,40 +491,35 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
     if (strcmp(kind, "cuda") == 0)
         n += shape_args(o, argv, n, shape);
     argv[n] = NULL;
-    lim.deadline_s = o->timeout_s;
-    lim.stop = &quit_signal;
     v.bars = !o->json && isatty(STDERR_FILENO);
-    probe_log_init(&v.log);
     if (!o->json)
         fprintf(stderr, "Measuring %s memory with %s\n", strcmp(kind, "cuda") ? "host" : "GPU",
                 program);
-    if (probe_start(argv, &lim, &run, &out) == KVT_E_OK) {
-        probe_finish(run, on_event, &v, &out);
-        probe_log_verdict(&v.log, &out);
-    }
+    if (tutor_probe_start(&tp, kind, argv, o->timeout_s, &quit_signal, started, on_event, &v) ==
+        KVT_E_OK)
+        tutor_probe_step(&tp, -1);
     if (v.kernel[0])
         fputc('\n', stderr);
 
     /* the device line can say what ran, whatever was asked */
-    const char *dk = v.log.device.kind;
-    if (strcmp(dk, "cpu") == 0 || strcmp(dk, "cuda") == 0)
-        kind = strcmp(dk, "cpu") == 0 ? "cpu" : "cuda"; /* ours: it outlives the log */
-    const struct probe_result *rd = probe_log_result(&v.log, "read");
+    kind = tutor_probe_ran(&tp);
+    const struct probe_outcome out = tp.out;
+    const struct probe_result *rd = probe_log_result(&tp.log, "read");
     double measured = rd ? rd->gbps_median : 0;
-    double peak = v.log.device.peak_gbps, free_bytes = v.log.device.free_bytes;
+    double peak = tp.log.device.peak_gbps, free_bytes = tp.log.device.free_bytes;
 
     if (db && db->st) {
         struct store_error err;
-        if (probe_log_save(&v.log, db->st, db->learner_id, started, kind, &out, &err) != KVT_E_OK)
+        if (tutor_probe_save(&tp, db->st, db->learner_id, &err) != KVT_E_OK)
             cli_db_error("probe", db->path, &err);
     }
 
     if (o->json) {
-        json_t *doc =
-            json_pack("{s:s,s:s,s:s,s:f,s:o,s:o,s:s,s:I}", "probe", kind, "outcome",
-                      probe_end_name(out.end), "message", out.message, "seconds", out.seconds,
-                      "device", lines_json(v.log.has_device ? v.log.device.json : NULL), "results",
-                      results_json(&v.log), "model", o->model->id, "seq", (json_int_t)o->seq);
+        json_t *doc = json_pack(
+            "{s:s,s:s,s:s,s:f,s:o,s:o,s:s,s:I}", "probe", kind, "outcome",
+            tutor_probe_end_name(&tp), "message", out.message, "seconds", out.seconds, "device",
+            lines_json(tp.log.has_device ? tp.log.device.json : NULL), "results",
+            results_json(&tp.log), "model", o->model->id, "seq", (json_int_t)o->seq);
         if (rd && out.end == PROBE_OK) {
             struct kv_ceiling cm = kv_ceiling_at(&o->model->model, o->seq, measured, free_bytes);
             struct kv_ceiling cp = kv_ceiling_at(&o->model->model, o->seq, peak, free_bytes);
@@ -541,16 +531,16 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
         json_decref(*report);
         *report = doc;
     } else if (out.end == PROBE_OK) {
-        print_human(o, kind, &v.log);
+        print_human(o, kind, &tp.log);
     }
-    probe_log_free(&v.log);
     char msg[sizeof out.message];
     safe(out.message, msg, sizeof msg);
     if (out.end == PROBE_NO_GPU && !o->json)
         fprintf(stderr, "kvtutor probe: no usable GPU: %s\n", msg);
     else if (out.end != PROBE_OK && !o->json)
-        fprintf(stderr, "kvtutor probe: %s probe %s: %s\n", kind, probe_end_name(out.end),
+        fprintf(stderr, "kvtutor probe: %s probe %s: %s\n", kind, tutor_probe_end_name(&tp),
                 quit_signal ? "stopped: kvtutor was interrupted" : msg);
+    tutor_probe_free(&tp);
     return (int)out.end;
 }
 
@@ -583,7 +573,7 @@ int cli_probe(int argc, char **argv)
         end = run_one(&o, o.kind ? o.kind : "cpu", o.program, &db, &report);
     } else if (o.kind && strcmp(o.kind, "cpu") == 0) {
         end = run_one(&o, "cpu", cpu, &db, &report);
-    } else if (o.kind || access(cuda, X_OK) == 0) {
+    } else if (o.kind || strcmp(tutor_probe_first(cuda), "cuda") == 0) {
         end = run_one(&o, "cuda", cuda, &db, &report);
         /* no GPU here: host memory is still worth measuring */
         if (!o.kind && !quit_signal && (end == PROBE_NO_GPU || end == PROBE_NOT_FOUND)) {

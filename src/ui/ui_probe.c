@@ -14,95 +14,42 @@
 #include "kv_ceiling.h"
 #include "kv_presets.h"
 #include "kvt_format.h"
-#include "probe.h"
-#include "probe_log.h"
-#include "store_report.h"
+#include "tutor_probe.h"
 #include "ui_term.h"
 #include "ui_draw.h"
 
 struct probe_screen {
-    struct probe_run *run;
-    const char *kind; /* "cuda" or "cpu": what is running or ran */
+    struct tutor_probe tp; /* the run: its lines, progress and ending */
     bool tried_gpu;
     char gpu_note[600]; /* why the GPU was not measured */
-    int64_t started_at;
-    struct probe_log log; /* the device and result lines */
-    double pct[3];        /* read, decode, paged */
-    bool finished;
-    struct probe_outcome out;
     size_t model;
     uint64_t seq;
 };
-
-static const char *const kernels[] = {"read", "decode", "paged"};
-
-static int kernel_index(const char *k)
-{
-    for (int i = 0; i < 3; i++)
-        if (k && strcmp(k, kernels[i]) == 0)
-            return i;
-    return -1;
-}
-
-static void on_event(void *ctx, const struct probe_event *ev)
-{
-    struct probe_screen *p = ctx;
-
-    probe_log_event(&p->log, ev);
-    int k = ev->type == PROBE_EVENT_PROGRESS ? kernel_index(ev->progress.kernel) : -1;
-    if (k >= 0) {
-        double pct = ev->progress.percent;
-        /* percent runs over the whole probe; the bars fill kernel by kernel */
-        for (int i = 0; i < k; i++)
-            p->pct[i] = 100;
-        p->pct[k] = pct < 0 ? 0 : pct > 100 ? 100 : pct;
-    }
-}
 
 static void start(struct probe_screen *p, struct ui *ui, const char *kind)
 {
     const char *program = strcmp(kind, "cuda") == 0 ? ui->opt.probe_cuda : ui->opt.probe_cpu;
     char *argv[] = {(char *)program, NULL};
-    struct probe_limits lim = probe_default_limits();
 
-    probe_log_free(&p->log);
-    probe_log_init(&p->log);
-    memset(p->pct, 0, sizeof p->pct);
-    memset(&p->out, 0, sizeof p->out);
-    p->kind = kind;
-    p->finished = false;
-    p->started_at = (int64_t)time(NULL);
+    tutor_probe_free(&p->tp);
     /* Ctrl-C, SIGTERM or SIGHUP to the app stop the probe's group at once,
      * even before the screen is closed */
-    lim.stop = ui_term_quit_flag();
-    if (!program || probe_start(argv, &lim, &p->run, &p->out) != KVT_E_OK) {
-        p->run = NULL;
-        p->finished = true;
-        if (!program) {
-            p->out.end = PROBE_NOT_FOUND;
-            snprintf(p->out.message, sizeof p->out.message, "this build has no %s probe", kind);
-        }
-    }
+    tutor_probe_start(&p->tp, kind, argv, 0, ui_term_quit_flag(), (int64_t)time(NULL), NULL, NULL);
 }
 
 static void record(struct probe_screen *p, struct ui *ui)
 {
     struct store_error err;
-    if (probe_log_save(&p->log, ui->opt.store, ui->opt.learner_id, p->started_at, p->kind, &p->out,
-                       &err) != KVT_E_OK)
+    if (tutor_probe_save(&p->tp, ui->opt.store, ui->opt.learner_id, &err) != KVT_E_OK)
         ui_say(ui, UI_BAD, "The run could not be saved: %s", err.detail);
 }
 
 static void end_run(struct probe_screen *p, struct ui *ui)
 {
-    p->run = NULL;
-    p->finished = true;
     record(p, ui);
-    /* no GPU here: host memory is still worth measuring */
-    if (strcmp(p->kind, "cuda") == 0 && !p->tried_gpu &&
-        (p->out.end == PROBE_NO_GPU || p->out.end == PROBE_NOT_FOUND)) {
+    if (!p->tried_gpu && tutor_probe_try_host(&p->tp)) {
         p->tried_gpu = true;
-        snprintf(p->gpu_note, sizeof p->gpu_note, "No GPU measured: %s", p->out.message);
+        snprintf(p->gpu_note, sizeof p->gpu_note, "No GPU measured: %s", p->tp.out.message);
         start(p, ui, "cpu");
     }
 }
@@ -110,19 +57,16 @@ static void end_run(struct probe_screen *p, struct ui *ui)
 static void probe_tick(void *self, struct ui *ui)
 {
     struct probe_screen *p = self;
-    if (!p->run)
+    if (!p->tp.running)
         return;
     /* a short look: the loop goes back to the keyboard at once */
-    if (!probe_step(p->run, 0, on_event, p)) {
-        probe_finish(p->run, on_event, p, &p->out);
-        probe_log_verdict(&p->log, &p->out);
+    if (!tutor_probe_step(&p->tp, 0))
         end_run(p, ui);
-    }
 }
 
 static bool probe_busy(void *self)
 {
-    return ((struct probe_screen *)self)->run != NULL;
+    return ((struct probe_screen *)self)->tp.running;
 }
 
 static unsigned probe_context(void *self)
@@ -156,19 +100,19 @@ static void bar(int y, int x, int width, double frac, attr_t on)
 static int draw_device(struct probe_screen *p, int y, int cols)
 {
     char line[512], b1[32], b2[32];
-    const struct probe_device *d = &p->log.device;
+    const struct probe_device *d = &p->tp.log.device;
     /* a device that did not say its name reads as "?" */
     const char *name = d->name[0] ? d->name : "?";
 
     if (p->gpu_note[0])
         ui_put(y++, 2, cols - 4, p->gpu_note, A_DIM);
-    if (!p->log.has_device) {
+    if (!p->tp.log.has_device) {
         ui_put(y++, 2, cols - 4,
-               p->run ? "Starting the probe..." : "The probe did not describe the device.",
+               p->tp.running ? "Starting the probe..." : "The probe did not describe the device.",
                A_NORMAL);
         return y;
     }
-    if (strcmp(p->kind, "cuda") == 0) {
+    if (strcmp(tutor_probe_ran(&p->tp), "cuda") == 0) {
         const char *cc = d->compute_capability[0] ? d->compute_capability : "?";
         double peak = d->peak_gbps;
         char peak_text[48] = "peak unknown (a MIG slice)";
@@ -191,21 +135,22 @@ static int draw_kernels(struct probe_screen *p, int y, int cols)
     char line[160], num[32];
     int bw = cols - 40 > 40 ? 40 : cols - 40;
     for (int k = 0; k < 3; k++) {
-        if (k == 1 && strcmp(p->kind, "cuda") != 0)
+        if (k == 1 && strcmp(tutor_probe_ran(&p->tp), "cuda") != 0)
             continue; /* the CPU probe has no decode-step kernel */
-        const struct probe_result *r = probe_log_result(&p->log, kernels[k]);
+        const struct probe_result *r = probe_log_result(&p->tp.log, tutor_probe_kernel(k));
         /* the paged kernel reports once per block size: done when the run is */
-        if (k == 2 && !p->finished)
+        if (k == 2 && p->tp.running)
             r = NULL;
-        ui_put(y, 2, 8, kernels[k], A_BOLD);
-        bar(y, 11, bw, r ? 1.0 : p->pct[k] / 100.0, ui_color(UI_C_RIGHT));
+        ui_put(y, 2, 8, tutor_probe_kernel(k), A_BOLD);
+        bar(y, 11, bw, r ? 1.0 : p->tp.pct[k] / 100.0, ui_color(UI_C_RIGHT));
         if (r && k == 2)
             snprintf(line, sizeof line, "%8s GB/s contiguous",
                      kvt_fmt_rate(r->contiguous_gbps_median, num, sizeof num));
         else if (r)
             snprintf(line, sizeof line, "%8s GB/s", kvt_fmt_rate(r->gbps_median, num, sizeof num));
         else /* a share that is not all never reads as 100% */
-            snprintf(line, sizeof line, "%7s", kvt_fmt_percent(p->pct[k] / 100, num, sizeof num));
+            snprintf(line, sizeof line, "%7s",
+                     kvt_fmt_percent(p->tp.pct[k] / 100, num, sizeof num));
         ui_put(y++, 12 + bw, cols - 14 - bw, line, A_NORMAL);
     }
     return y;
@@ -220,9 +165,9 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
      * columns, from column 12 + bw, with 2 left at the edge */
     int bw = cols - 42 > 40 ? 40 : cols - 42;
 
-    for (size_t i = 0; i < p->log.n_results; i++) {
-        const struct probe_result *r = &p->log.results[i];
-        if (kernel_index(r->kernel) != 2)
+    for (size_t i = 0; i < p->tp.log.n_results; i++) {
+        const struct probe_result *r = &p->tp.log.results[i];
+        if (strcmp(r->kernel, tutor_probe_kernel(2)) != 0)
             continue;
         if (r->gbps_median > most)
             most = r->gbps_median;
@@ -235,9 +180,9 @@ static int draw_paged(struct probe_screen *p, int y, int rows_left, int cols)
     snprintf(line, sizeof line, "Paged KV gather, GB/s by block size (contiguous: %s)",
              kvt_fmt_rate(contig, n1, sizeof n1));
     ui_put(y++, 2, cols - 4, line, ui_color(UI_C_HEADING) | A_BOLD);
-    for (size_t i = 0; i < p->log.n_results; i++) {
-        const struct probe_result *r = &p->log.results[i];
-        if (kernel_index(r->kernel) != 2)
+    for (size_t i = 0; i < p->tp.log.n_results; i++) {
+        const struct probe_result *r = &p->tp.log.results[i];
+        if (strcmp(r->kernel, tutor_probe_kernel(2)) != 0)
             continue;
         double tax = r->tax_percent;
         snprintf(line, sizeof line, "%5d", (int)r->block_size);
@@ -265,9 +210,9 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
 {
     size_t n;
     const struct kv_model_preset *m = &kv_model_presets(&n)[p->model];
-    const struct probe_result *rd = probe_log_result(&p->log, "read");
-    double measured = rd ? rd->gbps_median : 0, peak = p->log.device.peak_gbps;
-    double free_bytes = p->log.device.free_bytes;
+    const struct probe_result *rd = probe_log_result(&p->tp.log, "read");
+    double measured = rd ? rd->gbps_median : 0, peak = p->tp.log.device.peak_gbps;
+    double free_bytes = p->tp.log.device.free_bytes;
     char line[300], b1[32], b2[32], b3[32];
 
     if (!rd)
@@ -318,10 +263,10 @@ static void probe_draw(void *self, struct ui *ui, int top, int rows, int cols)
 
     y = draw_device(p, y, cols) + 1;
     y = draw_kernels(p, y, cols) + 1;
-    if (p->finished && p->out.end != PROBE_OK) {
+    if (!p->tp.running && p->tp.out.end != PROBE_OK) {
         char line[700];
-        snprintf(line, sizeof line, "The probe %s: %s", probe_end_name(p->out.end),
-                 p->out.message[0] ? p->out.message : "no reason given");
+        snprintf(line, sizeof line, "The probe %s: %s", tutor_probe_end_name(&p->tp),
+                 p->tp.out.message[0] ? p->tp.out.message : "no reason given");
         ui_put(y++, 2, cols - 4, line, ui_color(UI_C_WRONG) | A_BOLD);
         ui_put(y++, 2, cols - 4, "Press r to run it again.", A_NORMAL);
         return;
@@ -329,17 +274,8 @@ static void probe_draw(void *self, struct ui *ui, int top, int rows, int cols)
     y = draw_paged(p, y, end - y, cols);
     if (y < end - 5)
         draw_ceiling(p, y + 1, cols);
-    if (p->run)
+    if (p->tp.running)
         ui_put(end - 1, 2, cols - 4, "Measuring... keys still work; q stops the probe.", A_DIM);
-}
-
-static void stop(struct probe_screen *p)
-{
-    if (p->run) {
-        probe_cancel(p->run);
-        probe_finish(p->run, NULL, NULL, &p->out);
-        p->run = NULL;
-    }
 }
 
 static void probe_action(void *self, struct ui *ui, enum ui_action a)
@@ -365,11 +301,11 @@ static void probe_action(void *self, struct ui *ui, enum ui_action a)
             p->seq /= 2;
         return;
     case UI_PROBE_AGAIN:
-        if (p->run)
+        if (p->tp.running)
             return;
         p->tried_gpu = false;
         p->gpu_note[0] = '\0';
-        start(p, ui, ui->opt.probe_cuda && access(ui->opt.probe_cuda, X_OK) == 0 ? "cuda" : "cpu");
+        start(p, ui, tutor_probe_first(ui->opt.probe_cuda));
         return;
     default:
         return;
@@ -379,10 +315,8 @@ static void probe_action(void *self, struct ui *ui, enum ui_action a)
 static void probe_leave(void *self, struct ui *ui)
 {
     struct probe_screen *p = self;
-    if (p->run) {
-        stop(p);
-        p->out.end = PROBE_TIMED_OUT;
-        snprintf(p->out.message, sizeof p->out.message, "stopped");
+    if (p->tp.running) {
+        tutor_probe_cancel(&p->tp); /* kept as stopped */
         record(p, ui);
     }
 }
@@ -392,8 +326,7 @@ static void probe_destroy(void *self)
     struct probe_screen *p = self;
     if (!p)
         return;
-    stop(p);
-    probe_log_free(&p->log);
+    tutor_probe_free(&p->tp);
     free(p);
 }
 
@@ -421,9 +354,9 @@ struct ui_screen ui_probe_new(struct ui *ui)
     /* the first lesson's model at 8k, as the lesson asks about it */
     p->model = q ? (size_t)(q - all) : 0;
     p->seq = 8192;
-    probe_log_init(&p->log);
-    start(p, ui, ui->opt.probe_cuda && access(ui->opt.probe_cuda, X_OK) == 0 ? "cuda" : "cpu");
-    if (!p->run && p->finished && strcmp(p->kind, "cuda") == 0)
+    probe_log_init(&p->tp.log);
+    start(p, ui, tutor_probe_first(ui->opt.probe_cuda));
+    if (!p->tp.running && strcmp(p->tp.asked, "cuda") == 0)
         end_run(p, ui); /* could not even start: fall back now */
     return (struct ui_screen){&ops, p};
 }
