@@ -3,6 +3,7 @@
  * depends on the files after it. */
 #include "tutor_course.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "tutor_sync.h"
@@ -60,10 +61,11 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
 }
 
 enum kvt_err tutor_course_reload(struct lx_course *c, size_t i, const struct tutor_course_open *o,
-                                 struct lx_report *rep, struct tutor_course_result *r)
+                                 char *why, size_t cap, struct tutor_course_result *r)
 {
     struct lx_opts lx;
     struct lx_lesson *fresh = NULL;
+    struct lx_report rep = {0};
     enum kvt_err e;
 
     memset(r, 0, sizeof *r);
@@ -71,8 +73,66 @@ enum kvt_err tutor_course_reload(struct lx_course *c, size_t i, const struct tut
         lx = *o->lx;
     else
         lx_default_opts(&lx);
-    if ((e = lx_load(lx_course_path(c, i), &lx, &fresh, rep)) != KVT_E_OK)
+    if ((e = lx_load(lx_course_path(c, i), &lx, &fresh, &rep)) != KVT_E_OK) {
+        if (rep.n && rep.items[0].line > 0)
+            snprintf(why, cap, "line %d: %s", rep.items[0].line, rep.items[0].msg);
+        else
+            snprintf(why, cap, "%s", rep.n ? rep.items[0].msg : "cannot be loaded");
+        lx_report_free(&rep);
         return e;
+    }
+    lx_report_free(&rep);
     lx_course_replace(c, i, fresh);
     return sync_one(c, i, o, r);
+}
+
+size_t tutor_course_size(const struct lx_course *c)
+{
+    return lx_course_size(c);
+}
+
+struct lx_lesson *tutor_course_at(const struct lx_course *c, size_t i)
+{
+    return lx_course_at(c, i);
+}
+
+bool tutor_course_live(const struct lx_course *c, size_t i)
+{
+    return lx_course_live(c, i);
+}
+
+size_t tutor_course_number(const struct lx_course *c, size_t i)
+{
+    return lx_course_number(c, i);
+}
+
+struct lx_lesson *tutor_course_find(struct lx_course *c, const char *id, size_t *index)
+{
+    return lx_course_find(c, id, index);
+}
+
+const char *tutor_course_module_title(struct lx_course *c, const char *module)
+{
+    return lx_course_module_title(c, module);
+}
+
+void tutor_course_requires_text(struct lx_course *c, const struct lx_lesson *l, const char *lead,
+                                char *out, size_t cap)
+{
+    lx_course_requires_text(c, l, lead, out, cap);
+}
+
+void tutor_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *out, size_t cap)
+{
+    lx_course_after_text(c, l, out, cap);
+}
+
+bool tutor_lesson_mentions(const struct lx_lesson *l, const char *needle)
+{
+    return lx_lesson_mentions(l, needle);
+}
+
+void tutor_course_close(struct lx_course *c)
+{
+    lx_course_free(c);
 }

@@ -47,10 +47,25 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
                                struct lx_course **out, struct tutor_course_result *r);
 
 /* Reloads lesson i from its file and syncs it as opening does. Returns
- * KVT_E_OK, lx_load's code with the course unchanged and the problems in
- * rep (may be NULL), or the store's code after the lesson was replaced
- * (r->sync_stuck and r->err say which and why). */
+ * KVT_E_OK; lx_load's code with the course unchanged and its first problem
+ * in why ("line 12: ..." when it has a line); or the store's code after the
+ * lesson was replaced (r->sync_stuck and r->err say which and why). */
 enum kvt_err tutor_course_reload(struct lx_course *c, size_t i, const struct tutor_course_open *o,
-                                 struct lx_report *rep, struct tutor_course_result *r);
+                                 char *why, size_t cap, struct tutor_course_result *r);
+
+/* The course as the screens read it: the catalogue's answers (lx_course.h
+ * holds the rules: shadowing, numbers, prerequisites), so that a screen
+ * reads lessons without loading, running or grading one. */
+size_t tutor_course_size(const struct lx_course *c);
+struct lx_lesson *tutor_course_at(const struct lx_course *c, size_t i); /* NULL: not loaded */
+bool tutor_course_live(const struct lx_course *c, size_t i);
+size_t tutor_course_number(const struct lx_course *c, size_t i); /* in its module, from 1 */
+struct lx_lesson *tutor_course_find(struct lx_course *c, const char *id, size_t *index);
+const char *tutor_course_module_title(struct lx_course *c, const char *module);
+void tutor_course_requires_text(struct lx_course *c, const struct lx_lesson *l, const char *lead,
+                                char *out, size_t cap);
+void tutor_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *out, size_t cap);
+bool tutor_lesson_mentions(const struct lx_lesson *l, const char *needle); /* the map's search */
+void tutor_course_close(struct lx_course *c);
 
 #endif

@@ -12,6 +12,7 @@
 #include "lx.h"
 #include "lx_course.h"
 #include "store.h"
+#include "tutor_course.h"
 #include "tutor_session.h"
 #include "tutor_settings.h"
 #include "ui.h"

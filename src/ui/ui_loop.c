@@ -395,7 +395,7 @@ int ui_run(const struct ui_options *o)
                o->db_path ? o->db_path : "the progress database");
     if (o->open_lesson) {
         size_t idx;
-        if (lx_course_find(ui.course, o->open_lesson, &idx))
+        if (tutor_course_find(ui.course, o->open_lesson, &idx))
             ui_push(&ui, ui_reader_new(&ui, idx));
         else
             ui_say(&ui, UI_BAD, "no lesson \"%s\"", o->open_lesson);
@@ -403,7 +403,7 @@ int ui_run(const struct ui_options *o)
     loop(&ui, started);
     while (ui.depth > 0)
         ui_pop(&ui);
-    lx_course_free(ui.course);
+    tutor_course_close(ui.course);
     ui_term_stop();
     return rc;
 }

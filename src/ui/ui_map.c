@@ -39,12 +39,12 @@ static void build(struct map *m, struct ui *ui)
 {
     const char *module = NULL;
     free(m->rows);
-    m->rows = calloc(lx_course_size(ui->course) * 2 + 1, sizeof *m->rows);
+    m->rows = calloc(tutor_course_size(ui->course) * 2 + 1, sizeof *m->rows);
     m->n_rows = 0;
-    for (size_t i = 0; m->rows && i < lx_course_size(ui->course); i++) {
-        const struct lx_lesson *l = lx_course_at(ui->course, i);
+    for (size_t i = 0; m->rows && i < tutor_course_size(ui->course); i++) {
+        const struct lx_lesson *l = tutor_course_at(ui->course, i);
         /* a later lesson with the same id replaces this one */
-        if (!lx_course_live(ui->course, i) || !lx_lesson_mentions(l, m->search.buf))
+        if (!tutor_course_live(ui->course, i) || !tutor_lesson_mentions(l, m->search.buf))
             continue;
         if (!module || strcmp(module, l->module) != 0) {
             module = l->module;
@@ -72,10 +72,10 @@ static void refresh_stats(struct map *m, struct ui *ui)
     free(m->due);
     /* due as review counts it: the same rule, so "1 due today" here is
      * the one item review asks first */
-    m->due = calloc(lx_course_size(ui->course) + 1, sizeof *m->due);
+    m->due = calloc(tutor_course_size(ui->course) + 1, sizeof *m->due);
     m->have_stats = m->due && tutor_review_counts(&env, &m->counts, m->due, &err) == KVT_E_OK;
     free(m->done);
-    m->done = calloc(lx_course_size(ui->course) + 1, sizeof *m->done);
+    m->done = calloc(tutor_course_size(ui->course) + 1, sizeof *m->done);
     m->have_done = m->done && tutor_done_counts(ui->opt.store, ui->opt.learner_id, ui->course,
                                                 m->done, &err) == KVT_E_OK;
 }
@@ -120,11 +120,11 @@ struct cells {
 
 static void cells_of(struct map *m, struct ui *ui, size_t slot, struct cells *c)
 {
-    const struct lx_lesson *l = lx_course_at(ui->course, slot);
+    const struct lx_lesson *l = tutor_course_at(ui->course, slot);
     /* numbered among every lesson of the module, whatever the search
      * shows, so the numbers stay put while searching */
-    snprintf(c->num, sizeof c->num, "%zu", lx_course_number(ui->course, slot));
-    lx_course_after_text(ui->course, l, c->after, sizeof c->after);
+    snprintf(c->num, sizeof c->num, "%zu", tutor_course_number(ui->course, slot));
+    tutor_course_after_text(ui->course, l, c->after, sizeof c->after);
     /* exercises only: follow-ups and the question are counted on the
      * line at the foot */
     snprintf(c->done, sizeof c->done, "%zu/%zu done", done_of(m, slot).exercises, l->n_exercises);
@@ -150,9 +150,9 @@ static struct layout layout_of(struct map *m, struct ui *ui, int cols)
 {
     struct layout w = {2, 0, 0, 0, 0};
     int longest = 0, room;
-    for (size_t i = 0; i < lx_course_size(ui->course); i++) {
+    for (size_t i = 0; i < tutor_course_size(ui->course); i++) {
         struct cells c;
-        if (!lx_course_live(ui->course, i))
+        if (!tutor_course_live(ui->course, i))
             continue;
         cells_of(m, ui, i, &c);
 #define WIDEST(field, text) w.field = w.field > width_of(text) ? w.field : width_of(text)
@@ -161,8 +161,8 @@ static struct layout layout_of(struct map *m, struct ui *ui, int cols)
         WIDEST(done, c.done);
         WIDEST(due, c.due);
 #undef WIDEST
-        if (width_of(lx_course_at(ui->course, i)->title) > longest)
-            longest = width_of(lx_course_at(ui->course, i)->title);
+        if (width_of(tutor_course_at(ui->course, i)->title) > longest)
+            longest = width_of(tutor_course_at(ui->course, i)->title);
     }
     if (w.after > AFTER_MAX)
         w.after = AFTER_MAX;
@@ -205,10 +205,10 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         const struct row *row = &m->rows[m->first + (size_t)r];
         int y = top + 1 + r, x;
         if (row->lesson == SIZE_MAX) {
-            ui_put(y, 2, cols - 4, lx_course_module_title(ui->course, row->module),
+            ui_put(y, 2, cols - 4, tutor_course_module_title(ui->course, row->module),
                    ui_color(UI_C_HEADING) | A_BOLD);
         } else {
-            const struct lx_lesson *l = lx_course_at(ui->course, row->lesson);
+            const struct lx_lesson *l = tutor_course_at(ui->course, row->lesson);
             bool sel = m->first + (size_t)r == m->selected;
             attr_t a = sel ? A_REVERSE : A_NORMAL;
             struct cells c;
@@ -233,10 +233,10 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         ui_put(top + rows - 1, 2, 2, "/", A_BOLD);
         ui_edit_draw(&m->search, top + rows - 1, 4, cols - 6);
     } else if (m->n_rows && m->rows[m->selected].lesson != SIZE_MAX) {
-        const struct lx_lesson *l = lx_course_at(ui->course, m->rows[m->selected].lesson);
+        const struct lx_lesson *l = tutor_course_at(ui->course, m->rows[m->selected].lesson);
         char line[1024];
         /* name the prerequisites the row only numbers */
-        lx_course_requires_text(ui->course, l, "Take first: ", line, sizeof line);
+        tutor_course_requires_text(ui->course, l, "Take first: ", line, sizeof line);
         if (line[0]) /* cut after a whole title: the row numbers them all */
             put_cell(top + rows - 2, 2, cols - 4, line, false, A_DIM);
         struct tutor_done d = done_of(m, m->rows[m->selected].lesson);
@@ -399,11 +399,11 @@ struct ui_screen ui_map_new(struct ui *ui)
     if (tutor_reading_last(ui->opt.store, ui->opt.learner_id, last, sizeof last)) {
         for (size_t i = 0; i < m->n_rows; i++) {
             size_t l = m->rows[i].lesson;
-            if (l != SIZE_MAX && strcmp(lx_course_at(ui->course, l)->id, last) == 0) {
+            if (l != SIZE_MAX && strcmp(tutor_course_at(ui->course, l)->id, last) == 0) {
                 /* the title cut so "Enter resumes" stays on an 80-column line */
                 char title[512];
                 m->selected = i;
-                kvt_text_fit(lx_course_at(ui->course, l)->title, COLS - 2 - 50,
+                kvt_text_fit(tutor_course_at(ui->course, l)->title, COLS - 2 - 50,
                              ui_term_utf8() ? "…" : "...", title, sizeof title);
                 ui_say(ui, UI_INFO, "Welcome back. You were reading \"%s\": Enter resumes.", title);
             }

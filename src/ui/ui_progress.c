@@ -144,7 +144,7 @@ static void build(struct progress *p, struct ui *ui, int cols)
         const struct store_lesson_stats *l = &s->lessons[i];
         size_t slot = SIZE_MAX;
         char n[32];
-        lx_course_find(ui->course, l->lesson_id, &slot);
+        tutor_course_find(ui->course, l->lesson_id, &slot);
         /* the lesson by its title; its id only when the course no longer has it */
         snprintf(
             line, sizeof line, "%s: %s answer%s, %s right, %s due",

@@ -28,7 +28,7 @@ static void heading(struct ui_lines *l, const char *text)
 
 static void build(struct reader *r, struct ui *ui, int cols)
 {
-    const struct lx_lesson *l = lx_course_at(ui->course, r->lesson);
+    const struct lx_lesson *l = tutor_course_at(ui->course, r->lesson);
     char meta[1024];
     int width = cols - 4;
 
@@ -42,7 +42,7 @@ static void build(struct reader *r, struct ui *ui, int cols)
     ui_lines_text(&r->lines, l->question, width, 2, A_NORMAL);
     snprintf(meta, sizeof meta, "Checked against %s", l->baseline);
     ui_lines_text(&r->lines, meta, width, 2, A_DIM);
-    lx_course_requires_text(ui->course, l, "Builds on: ", meta, sizeof meta);
+    tutor_course_requires_text(ui->course, l, "Builds on: ", meta, sizeof meta);
     if (meta[0])
         ui_lines_text(&r->lines, meta, width, 2, A_DIM);
     heading(&r->lines, "Direct answer");
@@ -64,7 +64,7 @@ static void build(struct reader *r, struct ui *ui, int cols)
     if (l->n_links) {
         heading(&r->lines, "Linked lessons (Tab selects, Enter opens)");
         for (size_t i = 0; i < l->n_links; i++) {
-            const struct lx_lesson *to = lx_course_find(ui->course, l->links[i], NULL);
+            const struct lx_lesson *to = tutor_course_find(ui->course, l->links[i], NULL);
             char line[512];
             snprintf(line, sizeof line, "→ %s", to ? to->title : l->links[i]);
             ui_lines_text(&r->lines, line, width, 2, ui_color(UI_C_LINK));
@@ -83,7 +83,7 @@ static const char *reader_title(void *self, struct ui *ui)
 {
     static char t[512];
     struct reader *r = self;
-    snprintf(t, sizeof t, "kvtutor · %s", lx_course_at(ui->course, r->lesson)->title);
+    snprintf(t, sizeof t, "kvtutor · %s", tutor_course_at(ui->course, r->lesson)->title);
     return t;
 }
 
@@ -114,8 +114,8 @@ static void save_position(struct reader *r, struct ui *ui)
 {
     struct store_error err;
     if (tutor_reading_save(ui->opt.store, ui->opt.learner_id,
-                           lx_course_at(ui->course, r->lesson)->id, r->first, (int64_t)time(NULL),
-                           &err) != KVT_E_OK)
+                           tutor_course_at(ui->course, r->lesson)->id, r->first,
+                           (int64_t)time(NULL), &err) != KVT_E_OK)
         ui_say(ui, UI_BAD, "the reading position was not saved: %s", err.detail);
 }
 
@@ -123,36 +123,32 @@ static void reload(struct reader *r, struct ui *ui)
 {
     const struct tutor_course_open how = {
         .lx = &ui->opt.lx, .store = ui->opt.store, .learner_id = ui->opt.learner_id};
-    struct lx_report rep = {0};
     struct tutor_course_result res;
-    enum kvt_err e = tutor_course_reload(ui->course, r->lesson, &how, &rep, &res);
-    const struct lx_lesson *fresh = lx_course_at(ui->course, r->lesson);
+    char why[400];
+    enum kvt_err e = tutor_course_reload(ui->course, r->lesson, &how, why, sizeof why, &res);
+    const struct lx_lesson *fresh = tutor_course_at(ui->course, r->lesson);
 
     if (e != KVT_E_OK && !res.sync_stuck) {
-        if (rep.n && rep.items[0].line > 0)
-            ui_say(ui, UI_BAD, "not reloaded: line %d: %s", rep.items[0].line, rep.items[0].msg);
-        else
-            ui_say(ui, UI_BAD, "not reloaded: %s", rep.n ? rep.items[0].msg : "cannot be loaded");
-    } else {
-        r->built_cols = 0;
-        r->link = -1;
-        /* a changed expected answer starts its schedule over */
-        if (res.sync_stuck)
-            ui_say(ui, UI_BAD, "reloaded %s; its schedules were not checked: %s", fresh->path,
-                   res.err.detail);
-        else if (res.restarted)
-            ui_say(ui, UI_GOOD, "reloaded %s; %zu changed answer%s start%s over", fresh->path,
-                   res.restarted, res.restarted == 1 ? "" : "s", res.restarted == 1 ? "s" : "");
-        else
-            ui_say(ui, UI_GOOD, "reloaded %s", fresh->path);
+        ui_say(ui, UI_BAD, "not reloaded: %s", why);
+        return;
     }
-    lx_report_free(&rep);
+    r->built_cols = 0;
+    r->link = -1;
+    /* a changed expected answer starts its schedule over */
+    if (res.sync_stuck)
+        ui_say(ui, UI_BAD, "reloaded %s; its schedules were not checked: %s", fresh->path,
+               res.err.detail);
+    else if (res.restarted)
+        ui_say(ui, UI_GOOD, "reloaded %s; %zu changed answer%s start%s over", fresh->path,
+               res.restarted, res.restarted == 1 ? "" : "s", res.restarted == 1 ? "s" : "");
+    else
+        ui_say(ui, UI_GOOD, "reloaded %s", fresh->path);
 }
 
 static void reader_action(void *self, struct ui *ui, enum ui_action a)
 {
     struct reader *r = self;
-    const struct lx_lesson *l = lx_course_at(ui->course, r->lesson);
+    const struct lx_lesson *l = tutor_course_at(ui->course, r->lesson);
     long page = LINES - 6;
 
     switch (a) {
@@ -190,7 +186,7 @@ static void reader_action(void *self, struct ui *ui, enum ui_action a)
     case UI_FOLLOW_LINK:
         if (r->link >= 0) {
             size_t to;
-            if (lx_course_find(ui->course, l->links[r->link], &to))
+            if (tutor_course_find(ui->course, l->links[r->link], &to))
                 ui_push(ui, ui_reader_new(ui, to));
             else
                 ui_say(ui, UI_BAD, "lesson \"%s\" is not installed", l->links[r->link]);
@@ -245,7 +241,7 @@ struct ui_screen ui_reader_new(struct ui *ui, size_t lesson)
         return (struct ui_screen){&ops, NULL};
     r->lesson = lesson;
     r->link = -1;
-    tutor_reading_get(ui->opt.store, ui->opt.learner_id, lx_course_at(ui->course, lesson)->id,
+    tutor_reading_get(ui->opt.store, ui->opt.learner_id, tutor_course_at(ui->course, lesson)->id,
                       &r->first);
     save_position(r, ui);
     return (struct ui_screen){&ops, r};
