@@ -481,6 +481,51 @@ static void test_malformed_config_names_file_and_place(void **state)
     rmdir(dir);
 }
 
+/* No byte of a config reaches the terminal raw: model_type and the
+ * quantization method are echoed in calc's header, its notes and its JSON.
+ * Checks every C0 control but newline, DEL, and the C1 controls (U+0080 to
+ * U+009F; U+009B is a CSI). */
+static void no_raw_controls(const char *what, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if ((*p < 0x20 && *p != '\n') || *p == 0x7f ||
+            (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+            fail_msg("%s: raw control at %zu", what, (size_t)(p - (const unsigned char *)s));
+}
+
+static void test_config_echoed_inert(void **state)
+{
+    char dir[] = "/tmp/kvt_cli_XXXXXX", path[256], args[512];
+    FILE *f;
+    struct run_result r;
+    (void)state;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    /* an OSC title, a clear-screen, BEL and a C1 CSI (written as JSON escapes) */
+    fputs("{\"model_type\": \"qwen3\\u001b]0;owned\\u0007\\u001b[2J\\u009b31m\", "
+          "\"num_hidden_layers\": 28, \"num_attention_heads\": 28, \"num_key_value_heads\": 4, "
+          "\"hidden_size\": 3584, \"torch_dtype\": \"bfloat16\", \"quantization_config\": "
+          "{\"quant_method\": \"odd\\u001b[2J\\u009b\"}}\n",
+          f);
+    fclose(f);
+    const char *extra[] = {"", " --json"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "calc --config %s --params 7.6 --gpu h100%s", path, extra[k]);
+        r = kvtutor(args);
+        if (r.status != 0)
+            fail_msg("%s: exit %d: %s", args, r.status, r.err);
+        no_raw_controls("stdout", r.out);
+        no_raw_controls("stderr", r.err);
+        assert_non_null(strstr(r.out, k ? "qwen3\\\\x1b]0;owned" : "qwen3\\x1b]0;owned"));
+        run_free(&r);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_vllm_release(void **state)
 {
     (void)state;
@@ -724,6 +769,7 @@ int main(void)
         cmocka_unit_test(test_config_file),
         cmocka_unit_test(test_bad_input_one_line_exit_2),
         cmocka_unit_test(test_malformed_config_names_file_and_place),
+        cmocka_unit_test(test_config_echoed_inert),
         cmocka_unit_test(test_vllm_release),
         cmocka_unit_test(test_engine_flags),
         cmocka_unit_test(test_help_and_version),

@@ -355,10 +355,15 @@ static void test_binary_and_huge(void **state)
 
 static void no_raw_controls(const char *what, const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
             fail_msg("%s: raw control byte 0x%02x at %zu", what, *p,
                      (size_t)(p - (const unsigned char *)s));
+        /* a C1 control in UTF-8 (U+0080 to U+009F): U+009B is a CSI */
+        if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            fail_msg("%s: raw C1 control U+%04X at %zu", what, p[1],
+                     (size_t)(p - (const unsigned char *)s));
+    }
 }
 
 /* Terminal escapes in the log reach neither the terminal nor the JSON raw. */
@@ -385,6 +390,27 @@ static void test_controls_sanitised(void **state)
     no_raw_controls("json", r.out);
     assert_null(strstr(r.out, "\\u001b")); /* escaped visibly, not as a JSON escape */
     run_free(&r);
+    /* values the calculator does not model are named in the "Not
+     * recomputed" lines, in text and JSON: named inert */
+    {
+        static const char dtype_log[] =
+            "INFO Initializing a V1 LLM engine (v0.19.0) with config: "
+            "model='meta-llama/Llama-3.1-8B-Instruct', kv_cache_dtype=fp9\x1b[2J\x07\xc2\x9b"
+            "31m, "
+            "tensor_parallel_size=1\n"
+            "INFO Available KV cache memory: 58.11 GiB\n"
+            "INFO GPU KV cache size: 476,016 tokens\n";
+        const char *how[] = {NULL, "--json"};
+        for (int k = 0; k < 2; k++) {
+            r = explain("-", NULL, how[k], dtype_log);
+            assert_int_equal(r.status, 0);
+            no_raw_controls(how[k] ? "dtype json" : "dtype human", r.out);
+            no_raw_controls("dtype stderr", r.err);
+            assert_non_null(
+                strstr(r.out, k ? "kv_cache_dtype 'fp9\\\\x1b[2J" : "kv_cache_dtype 'fp9\\x1b[2J"));
+            run_free(&r);
+        }
+    }
     r = explain("-", NULL, NULL, evil_model);
     assert_int_equal(r.status, 2);
     no_raw_controls("stderr", r.err);

@@ -19,6 +19,22 @@ static size_t number_len(const char *s, int *real)
     return n;
 }
 
+/* A string as jansson wrote it, but with each C1 control (U+0080 to
+ * U+009F, valid UTF-8 that jansson passes through raw) escaped: a terminal
+ * takes U+009B as CSI, so text from a log or a config must not carry it. */
+static void put_string(const char *s, size_t n, FILE *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i], d = i + 1 < n ? (unsigned char)s[i + 1] : 0;
+        if (c == 0xc2 && d >= 0x80 && d <= 0x9f) {
+            fprintf(out, "\\u%04x", (unsigned)d);
+            i++;
+        } else {
+            fputc(c, out);
+        }
+    }
+}
+
 int cli_json_dumpf(const json_t *j, FILE *out, size_t flags)
 {
     /* %.17g round-trips every double; the text is then shortened value by
@@ -36,7 +52,7 @@ int cli_json_dumpf(const json_t *j, FILE *out, size_t flags)
                 q += q[0] == '\\' && q[1] ? 2 : 1;
             if (*q)
                 q++;
-            fwrite(p, 1, (size_t)(q - p), out);
+            put_string(p, (size_t)(q - p), out);
             p = q;
         } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
             int real;

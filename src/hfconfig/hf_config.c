@@ -1,6 +1,5 @@
 #include "hf_config.h"
 #include "hf_config_priv.h"
-#include "kvt_text.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -8,12 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CONFIG_BYTES (16u << 20)
+#include "kvt_text.h"
 
-static void copy_str(char *dst, size_t cap, const char *src)
-{
-    snprintf(dst, cap, "%s", src ? src : "");
-}
+#define MAX_CONFIG_BYTES (16u << 20)
 
 static enum kvt_err read_dtype(const struct hf_src *s, struct kv_model *m)
 {
@@ -47,7 +43,8 @@ static void read_quant(const struct hf_src *s, struct kv_model *m, struct hf_con
     if (!json_is_object(q))
         return;
     method = json_string_value(json_object_get(q, "quant_method"));
-    copy_str(info->quant_method, sizeof info->quant_method, method ? method : "unnamed");
+    /* made inert here: every reader echoes it (calc's notes, JSON) */
+    kvt_safe(method ? method : "unnamed", info->quant_method, sizeof info->quant_method);
     bits = json_object_get(q, "bits");
     if (!json_is_integer(bits))
         bits = json_object_get(q, "w_bit");
@@ -384,7 +381,11 @@ static enum kvt_err read_model(struct hf_src *s, struct kv_model *m, struct hf_c
     bool has_layers, has_heads, has_kv, has_dim, has_rank;
     enum kvt_err e;
 
-    copy_str(info->model_type, sizeof info->model_type, hf_get_str(s, "model_type"));
+    /* made inert here: calc's header and explain-log echo it */
+    {
+        const char *type = hf_get_str(s, "model_type");
+        kvt_safe(type ? type : "", info->model_type, sizeof info->model_type);
+    }
     if ((e = hf_get_u32(s, "num_hidden_layers", &m->layers, &has_layers)))
         return e;
     if (!has_layers)

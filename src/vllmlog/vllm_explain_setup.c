@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kvt_format.h"
+#include "kvt_text.h"
 
 /* The log's KV cache dtype as the calculator knows it; false for a name it
  * does not model (int4_per_token_head, int8 ...). */
@@ -60,6 +61,8 @@ bool explain_blocked(const struct explain_ctx *c, const struct kv_result *r, cha
     const struct vllm_args *a = &c->log->args;
     enum kv_spec_method sm;
     enum kv_dtype t;
+    /* the log's own words, made inert: a log is a file from elsewhere */
+    char shown[KVT_SAFE_FIELD];
 
     if ((explain_has_kind(c->log, VLLM_LINE_ATTN_BLOCK) ||
          explain_has_kind(c->log, VLLM_LINE_MAMBA_PAD)) &&
@@ -70,16 +73,16 @@ bool explain_blocked(const struct explain_ctx *c, const struct kv_result *r, cha
                  "config.json with --config");
     else if (a->spec && !spec_of(a, &sm))
         snprintf(why, cap,
-                 "speculative decoding with method '%.31s', which the calculator "
+                 "speculative decoding with method '%s', which the calculator "
                  "does not model",
-                 a->spec_method);
+                 kvt_safe(a->spec_method, shown, sizeof shown));
     else if (a->spec && sm == KV_SPEC_DRAFT)
         snprintf(why, cap,
                  "speculative decoding with a separate draft model: its KV layers are its "
                  "own model's, which the log does not describe");
     else if (!kv_dtype_of(a->kv_cache_dtype, &t))
-        snprintf(why, cap, "kv_cache_dtype '%.40s' is not one the calculator models",
-                 a->kv_cache_dtype);
+        snprintf(why, cap, "kv_cache_dtype '%s' is not one the calculator models",
+                 kvt_safe(a->kv_cache_dtype, shown, sizeof shown));
     else if (c->v0 && (r->hybrid || r->state_layers))
         snprintf(why, cap,
                  "a V0-engine log of a hybrid model: V0 kept every layer at full length, which "
