@@ -61,8 +61,8 @@ static double gap_at(const struct sim_gap *g, const uint64_t *cum, size_t n, uin
     return g[lo].gap;
 }
 
-static double gap_percentile(const struct sim_gap *g, const uint64_t *cum, size_t n,
-                             uint64_t total, double p)
+static double gap_percentile(const struct sim_gap *g, const uint64_t *cum, size_t n, uint64_t total,
+                             double p)
 {
     double pos = (double)(total - 1) * p / 100, frac;
     uint64_t lo = (uint64_t)floor(pos);

@@ -37,9 +37,9 @@ void sim_batch_defaults(double gpu_mem_gib, const char *gpu_name, enum sim_usage
 /* A request inside the engine. */
 struct req {
     uint32_t input, output;
-    uint32_t computed; /* tokens whose KV is in the cache */
-    uint32_t emitted;  /* output tokens the client has */
-    uint64_t blocks;   /* blocks held */
+    uint32_t computed;  /* tokens whose KV is in the cache */
+    uint32_t emitted;   /* output tokens the client has */
+    uint64_t blocks;    /* blocks held */
     uint64_t last_step; /* step that gave the last token */
 };
 
@@ -49,7 +49,7 @@ struct engine {
     struct sim_run *out;
     struct req *r;
     uint64_t n;
-    uint64_t *running, nrun; /* admission order */
+    uint64_t *running, nrun;                    /* admission order */
     uint64_t *wait, wait_head, nwait, wait_cap; /* a ring: front at wait_head */
     uint64_t *sched_idx, *sched_new, nsched;
     uint64_t free_blocks;

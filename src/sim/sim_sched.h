@@ -71,8 +71,8 @@ void sim_batch_defaults(double gpu_mem_gib, const char *gpu_name, enum sim_usage
                         uint64_t *max_num_seqs, uint64_t *max_num_batched_tokens);
 
 struct sim_sched_config {
-    uint64_t num_blocks; /* the KV cache's blocks (kv_result.num_gpu_blocks) */
-    uint32_t block_size; /* tokens per block */
+    uint64_t num_blocks;          /* the KV cache's blocks (kv_result.num_gpu_blocks) */
+    uint32_t block_size;          /* tokens per block */
     const struct kv_result *calc; /* for models with more than one KV group; NULL: dense */
     uint64_t max_num_seqs, max_num_batched_tokens; /* >= 1 */
     bool no_chunked_prefill;
@@ -99,7 +99,7 @@ struct sim_run {
     struct sim_gap *gaps; /* every inter-token gap of every request */
     size_t ngaps;
     uint64_t steps, preemptions, max_running, peak_blocks, num_blocks;
-    double duration_s; /* the last request's finish */
+    double duration_s;                                      /* the last request's finish */
     double busy_s, memory_s, compute_s, comm_s, overhead_s; /* summed over steps */
     uint64_t memory_bound_steps;
     double limit_s[SIM_LIMIT__COUNT]; /* step time by what capped the batch */

@@ -38,10 +38,10 @@
 
 /* The step model's inputs for one deployment, per GPU. */
 struct sim_hw {
-    double weight_bytes;        /* every weight on one TP rank */
-    double active_share;        /* active / total parameters (1: dense) */
-    double active_params;       /* parameters one token uses, on one TP rank */
-    double kv_full_token_bytes; /* KV of one token over the full-attention layers, one rank */
+    double weight_bytes;         /* every weight on one TP rank */
+    double active_share;         /* active / total parameters (1: dense) */
+    double active_params;        /* parameters one token uses, on one TP rank */
+    double kv_full_token_bytes;  /* KV of one token over the full-attention layers, one rank */
     double kv_slide_token_bytes; /* likewise over the sliding-window layers */
     uint64_t window;             /* sliding window, tokens (0: none) */
     double state_bytes;          /* one request's recurrent state, one rank */
@@ -57,9 +57,9 @@ struct sim_hw {
 
 /* What one step runs: sums over its scheduled requests. */
 struct sim_step_load {
-    uint64_t tokens;     /* tokens scheduled */
-    uint64_t seqs;       /* requests scheduled */
-    double kv_read_full; /* context tokens read by full-attention layers */
+    uint64_t tokens;      /* tokens scheduled */
+    uint64_t seqs;        /* requests scheduled */
+    double kv_read_full;  /* context tokens read by full-attention layers */
     double kv_read_slide; /* by sliding layers (each request at most the window) */
     double attn_pairs;    /* query x context pairs, causal within the chunk */
 };
