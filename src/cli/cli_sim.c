@@ -93,7 +93,7 @@ static void build_table(void)
     table[row_of(KV_FIELD_MAX_NUM_BATCHED_TOKENS)].help =
         "the step's token budget (default: vLLM's for the GPU and mode)";
     table[row_of(KV_FIELD_BANDWIDTH)].help =
-        "achieved bandwidth of one GPU, GB/s (default: peak x 0.70)";
+        "achieved bandwidth of one GPU, GB/s (default: peak x 0.65)";
     table[row_of(KV_FIELD_TFLOPS)].help =
         "achieved dense TFLOP/s of one GPU (default: peak x 0.55)";
 }

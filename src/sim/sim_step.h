@@ -27,14 +27,14 @@
 #include "kv_presets.h"
 
 /* Share of the GPU's peak memory bandwidth a decode step achieves. */
-#define SIM_MEM_EFFICIENCY 0.70
+#define SIM_MEM_EFFICIENCY 0.65
 /* Share of the GPU's dense bf16 peak a prefill achieves. */
 #define SIM_COMPUTE_EFFICIENCY 0.55
 /* The engine's time per step besides the GPU's work: scheduling, input
  * preparation, sampling, the launch of the step's graph. */
 #define SIM_STEP_OVERHEAD_S 0.0007
 /* One all-reduce's fixed cost (launch and synchronisation), any link. */
-#define SIM_ALLREDUCE_LATENCY_S 0.000010
+#define SIM_ALLREDUCE_LATENCY_S 0.000020
 
 /* The step model's inputs for one deployment, per GPU. */
 struct sim_hw {
