@@ -230,6 +230,13 @@ static int check_capacity(const struct cli_args *a, struct sim_view *s)
         return usage_error("no KV cache size: give --gpu NAME, --gpu-mem-gib X or "
                            "--kv-budget-gib X");
     }
+    if (s->w.num_prompts * (s->w.input_len + s->w.output_len) > SIM_MAX_WORK)
+        return usage_error("--num-prompts %llu: %llu x %llu tokens is more than kvtutor simulates "
+                           "(%llu tokens)",
+                           (unsigned long long)s->w.num_prompts,
+                           (unsigned long long)s->w.num_prompts,
+                           (unsigned long long)(s->w.input_len + s->w.output_len),
+                           (unsigned long long)SIM_MAX_WORK);
     if (r->max_model_len > 0 && in_max + out_max > r->max_model_len)
         return usage_error("%s %s: %llu prompt + %llu output tokens exceed max_model_len %llu",
                            a->given[F_OUTPUT_LEN] && !a->given[F_INPUT_LEN] ? "--output-len"

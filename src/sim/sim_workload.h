@@ -22,8 +22,10 @@
 
 #include "kvt_error.h"
 
-#define SIM_MAX_PROMPTS ((uint64_t)10000000) /* requests one run may send */
-#define SIM_MAX_LEN     ((uint64_t)1 << 30)  /* tokens in one prompt or output */
+#define SIM_MAX_PROMPTS ((uint64_t)1000000) /* requests one run may send */
+#define SIM_MAX_LEN     ((uint64_t)1 << 24) /* tokens in one prompt or output */
+/* prompts x (prompt + output) tokens one run may simulate: about 10 s */
+#define SIM_MAX_WORK ((uint64_t)1 << 31)
 
 /* xoshiro256**: four words of state; sim_rng_seed fills them. */
 struct sim_rng {
