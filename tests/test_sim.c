@@ -205,6 +205,30 @@ static void max_num_seqs_caps(void **state)
     sim_run_free(&run);
 }
 
+/* Ten prompts of 1,000 at once, a budget of 2,048 and blocks to spare: each
+ * step fits two prompts and a chunk of a third, the rest wait for budget,
+ * not blocks: the token budget caps the batch. With 200 blocks instead
+ * (3,200 tokens: three prompts), the waiting prompts would not find blocks
+ * for their whole prompt either, and the cap is the cache. */
+static void token_budget_caps(void **state)
+{
+    struct sim_sched_config c = toy(100000, 256, 2048);
+    struct sim_request r[10];
+    struct sim_run run;
+    struct sim_metrics m;
+
+    (void)state;
+    burst(r, 10, 1000, 8);
+    run_ok(&c, r, 10, &run, &m);
+    assert_int_equal(m.limit, SIM_LIMIT_TOKEN_BUDGET);
+    assert_int_equal(m.preemptions, 0);
+    sim_run_free(&run);
+    c.num_blocks = 200;
+    run_ok(&c, r, 10, &run, &m);
+    assert_int_equal(m.limit, SIM_LIMIT_KV_BLOCKS);
+    sim_run_free(&run);
+}
+
 /* The client's concurrency: with 2 in flight at most, only 2 ever run. */
 static void client_concurrency(void **state)
 {
@@ -454,6 +478,7 @@ int main(void)
         cmocka_unit_test(batch_caps_at_the_blocks),
         cmocka_unit_test(budget_splits_a_long_prompt),
         cmocka_unit_test(max_num_seqs_caps),
+        cmocka_unit_test(token_budget_caps),
         cmocka_unit_test(client_concurrency),
         cmocka_unit_test(littles_law),
         cmocka_unit_test(same_seed_same_output),

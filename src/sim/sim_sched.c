@@ -192,7 +192,14 @@ static enum sim_limit schedule(struct engine *e)
         if (e->nrun >= c->max_num_seqs)
             return SIM_LIMIT_MAX_NUM_SEQS;
         if (budget == 0 || (c->no_chunked_prefill && want > budget)) {
-            blocked_budget = true;
+            /* out of budget: but if its whole prompt would not find blocks
+             * either, more budget would not grow the batch; the cache caps it */
+            uint64_t need =
+                e->dense ? (want + c->block_size - 1) / c->block_size : sim_sched_blocks(c, want);
+            if (need > e->free_blocks)
+                blocked_kv = true;
+            else
+                blocked_budget = true;
             break;
         }
         take = want < budget ? want : budget;

@@ -40,10 +40,11 @@
 
 /* What kept the running batch from growing, step by step. */
 #define SIM_LIMITS(X)                                                                              \
-    X(ARRIVALS, "arrivals")         /* nothing else was waiting */                                 \
-    X(KV_BLOCKS, "kv_blocks")       /* a request found no free block, or one was preempted */      \
+    X(ARRIVALS, "arrivals") /* nothing else was waiting */                                         \
+    X(KV_BLOCKS,                                                                                   \
+      "kv_blocks") /* no free block for a request (or its whole prompt), a preemption */           \
     X(MAX_NUM_SEQS, "max_num_seqs") /* max_num_seqs requests were running */                       \
-    X(TOKEN_BUDGET, "token_budget") /* the step's tokens were spent */
+    X(TOKEN_BUDGET, "token_budget") /* the step's tokens were spent, blocks to spare */
 
 enum sim_limit {
 #define SIM_LIMIT_ENUM(name, str) SIM_LIMIT_##name,
