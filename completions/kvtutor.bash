@@ -44,7 +44,7 @@ _kvtutor() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w=${COMP_WORDS[i]}
     case $w in
-    --db | --lessons | --learner | --model | --gpu | --config | --out | --format | \
+    --db | --lessons | --learner | --model | --gpu | --config | --out | --format | --mode | \
       --seed | --measured | --program | --timeout | --seq)
       ((i++)) ;;
     -*) ;;
@@ -56,6 +56,7 @@ _kvtutor() {
   --model) mapfile -t COMPREPLY < <(compgen -W "$(_kvtutor_models)" -- "$cur"); return ;;
   --gpu) mapfile -t COMPREPLY < <(compgen -W "$(_kvtutor_gpus)" -- "$cur"); return ;;
   --format) mapfile -t COMPREPLY < <(compgen -W "json csv" -- "$cur"); return ;;
+  --mode) mapfile -t COMPREPLY < <(compgen -W "serve latency throughput" -- "$cur"); return ;;
   --lessons) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
   --db | --config | --out | --program) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
   esac

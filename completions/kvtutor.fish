@@ -45,6 +45,7 @@ complete -c kvtutor -n '__fish_seen_subcommand_from lint explain-log import' -F
 complete -c kvtutor -l model -x -a '(__kvtutor_models)'
 complete -c kvtutor -l gpu -x -a '(__kvtutor_gpus)'
 complete -c kvtutor -l format -x -a 'json csv'
+complete -c kvtutor -l mode -x -a 'serve latency throughput'
 complete -c kvtutor -l db -r -F
 complete -c kvtutor -l config -r -F
 complete -c kvtutor -l out -r -F

@@ -5,6 +5,7 @@
 #define CLI_H
 
 int cli_calc(int argc, char **argv);
+int cli_sim(int argc, char **argv);
 int cli_explain_log(int argc, char **argv);
 int cli_models(int argc, char **argv);
 int cli_gpus(int argc, char **argv);

@@ -196,7 +196,7 @@ _Static_assert(F__COUNT <= CLI_MAX_FLAGS, "calc's flags fit struct cli_args");
 
 static const struct cli_spec spec = {.cmd = "calc", .flags = flags, .nflags = F__COUNT};
 
-#define usage_error(...) cli_usage_error("calc", __VA_ARGS__)
+#define usage_error(...) cli_usage_error(cmd, __VA_ARGS__)
 
 static void print_help(FILE *out)
 {
@@ -229,7 +229,7 @@ static void print_help(FILE *out)
 }
 
 /* Pairs of flags that cannot both mean something. */
-static int check_conflicts(const struct cli_args *a)
+static int check_conflicts(const char *cmd, const struct cli_args *a)
 {
     static const struct {
         enum flag_id a, b;
@@ -363,7 +363,7 @@ static const char *parse_partition(const char *text, struct kv_deploy *d, char *
 }
 
 /* The engine flags whose values are words. */
-static int parse_engine(const struct cli_args *a, struct kv_deploy *d)
+static int parse_engine(const char *cmd, const struct cli_args *a, struct kv_deploy *d)
 {
     static const struct {
         const char *name;
@@ -414,7 +414,7 @@ static int parse_engine(const struct cli_args *a, struct kv_deploy *d)
     return 0;
 }
 
-static int unknown_preset(const char *flag, const char *name, bool gpu)
+static int unknown_preset(const char *cmd, const char *flag, const char *name, bool gpu)
 {
     const struct kv_model_preset *m[3];
     const struct kv_gpu_preset *g[3];
@@ -433,7 +433,7 @@ static int unknown_preset(const char *flag, const char *name, bool gpu)
                        list, gpu ? "gpus" : "models");
 }
 
-static int load_config(const char *path, struct kv_model *m, struct calc_view *v)
+static int load_config(const char *cmd, const char *path, struct kv_model *m, struct calc_view *v)
 {
     char why[400];
 
@@ -586,8 +586,8 @@ static const char *describe(const struct cli_args *a, enum kv_field f, const str
     return buf;
 }
 
-static int calc_error(const struct cli_args *a, enum kvt_err e, enum kv_field bad,
-                      enum kv_field other, const struct kv_model *m, const struct kv_deploy *d)
+int cli_calc_error(const char *cmd, const struct cli_args *a, enum kvt_err e, enum kv_field bad,
+                   enum kv_field other, const struct kv_model *m, const struct kv_deploy *d)
 {
     struct kv_result r = {.model = *m, .deploy = *d};
     char b1[96], b2[96];
@@ -628,8 +628,56 @@ static int calc_error(const struct cli_args *a, enum kvt_err e, enum kv_field ba
     return usage_error("%s: %s", describe(a, bad, &r, b1, sizeof b1), kvt_strerror(e));
 }
 
+const struct cli_flag *cli_calc_setup_flags(void)
+{
+    return flags;
+}
+
+_Static_assert(F_JSON == CLI_CALC_SETUP_FLAGS, "the setup flags come before calc's own");
+
+int cli_calc_setup(const char *cmd, const struct cli_args *a, struct kv_model *m,
+                   struct kv_deploy *d, struct calc_view *v)
+{
+    int rc;
+
+    if ((rc = check_conflicts(cmd, a)) != 0)
+        return rc;
+    kv_deploy_defaults(d);
+    if (a->given[F_VLLM] && !kv_vllm_parse(a->text[F_VLLM], &d->vllm))
+        return usage_error("--vllm %s: not a vLLM version (X.Y or X.Y.Z, e.g. 0.26.0)",
+                           a->text[F_VLLM]);
+    if ((rc = parse_engine(cmd, a, d)) != 0)
+        return rc;
+    if (a->given[F_MODEL]) {
+        v->preset = kv_model_preset_find(a->text[F_MODEL]);
+        if (!v->preset)
+            return unknown_preset(cmd, "--model", a->text[F_MODEL], false);
+        *m = v->preset->model;
+    } else if (a->given[F_CONFIG]) {
+        v->config_path = a->text[F_CONFIG];
+        if ((rc = load_config(cmd, v->config_path, m, v)) != 0)
+            return rc;
+    }
+    if (a->given[F_GPU]) {
+        v->gpu = kv_gpu_preset_find(a->text[F_GPU]);
+        if (!v->gpu)
+            return unknown_preset(cmd, "--gpu", a->text[F_GPU], true);
+        kv_gpu_preset_apply(v->gpu, d);
+        {
+            /* "9.0" -> 90: which attention backend the release picks */
+            unsigned maj = 0, min = 0;
+            if (sscanf(v->gpu->compute_cap, "%u.%u", &maj, &min) == 2)
+                d->gpu_sm = maj * 10 + min;
+        }
+    }
+    apply_flags(a, m, d);
+    v->overhead_given = a->given[F_OVERHEAD_GIB];
+    return 0;
+}
+
 int cli_calc(int argc, char **argv)
 {
+    static const char cmd[] = "calc";
     struct cli_args a;
     struct kv_model m = {0};
     struct kv_deploy d;
@@ -644,43 +692,12 @@ int cli_calc(int argc, char **argv)
         print_help(stdout);
         return 0;
     }
-    if ((rc = check_conflicts(&a)) != 0)
+    if ((rc = cli_calc_setup(cmd, &a, &m, &d, &v)) != 0)
         return rc;
-
-    kv_deploy_defaults(&d);
-    if (a.given[F_VLLM] && !kv_vllm_parse(a.text[F_VLLM], &d.vllm))
-        return usage_error("--vllm %s: not a vLLM version (X.Y or X.Y.Z, e.g. 0.26.0)",
-                           a.text[F_VLLM]);
-    if ((rc = parse_engine(&a, &d)) != 0)
-        return rc;
-    if (a.given[F_MODEL]) {
-        v.preset = kv_model_preset_find(a.text[F_MODEL]);
-        if (!v.preset)
-            return unknown_preset("--model", a.text[F_MODEL], false);
-        m = v.preset->model;
-    } else if (a.given[F_CONFIG]) {
-        v.config_path = a.text[F_CONFIG];
-        if ((rc = load_config(v.config_path, &m, &v)) != 0)
-            return rc;
-    }
-    if (a.given[F_GPU]) {
-        v.gpu = kv_gpu_preset_find(a.text[F_GPU]);
-        if (!v.gpu)
-            return unknown_preset("--gpu", a.text[F_GPU], true);
-        kv_gpu_preset_apply(v.gpu, &d);
-        {
-            /* "9.0" -> 90: which attention backend the release picks */
-            unsigned maj = 0, min = 0;
-            if (sscanf(v.gpu->compute_cap, "%u.%u", &maj, &min) == 2)
-                d.gpu_sm = maj * 10 + min;
-        }
-    }
-    apply_flags(&a, &m, &d);
-    v.overhead_given = a.given[F_OVERHEAD_GIB];
 
     e = kv_calc(&m, &d, &v.r, &bad, &other);
     if (e != KVT_E_OK)
-        return calc_error(&a, e, bad, other, &m, &d);
+        return cli_calc_error(cmd, &a, e, bad, other, &m, &d);
     if (d.context > 0 && v.r.deploy.max_model_len > 0 && d.context > v.r.deploy.max_model_len)
         return usage_error("--context %s: longer than --max-model-len %llu", a.text[F_CONTEXT],
                            (unsigned long long)v.r.deploy.max_model_len);

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "cli_args.h"
 #include "hf_config.h"
 #include "kv_calc.h"
 #include "kv_presets.h"
@@ -16,6 +17,22 @@ struct calc_view {
     bool overhead_given;
     struct kv_result r;
 };
+
+/* The model, precision, deployment and engine flags: rows [0, CLI_CALC_SETUP_FLAGS)
+ * of calc's table, which `sim` puts first in its own so that both read them alike. */
+#define CLI_CALC_SETUP_FLAGS 45
+const struct cli_flag *cli_calc_setup_flags(void);
+
+/* Reads those rows of *a (given by `cmd`'s parser, same indexes) into *m and
+ * *d, from kv_deploy_defaults, a preset or config, a GPU preset and the
+ * flags, and fills v's preset, config and GPU. Returns 0, or 2 after a usage
+ * error under `cmd`'s name. */
+int cli_calc_setup(const char *cmd, const struct cli_args *a, struct kv_model *m,
+                   struct kv_deploy *d, struct calc_view *v);
+
+/* kv_calc's error as one usage line naming the flag at fault; returns 2. */
+int cli_calc_error(const char *cmd, const struct cli_args *a, enum kvt_err e, enum kv_field bad,
+                   enum kv_field other, const struct kv_model *m, const struct kv_deploy *d);
 
 /* The learner-facing walk through the arithmetic. */
 void calc_print_human(FILE *out, const struct calc_view *v);

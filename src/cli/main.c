@@ -24,6 +24,7 @@ struct command {
 
 static const struct command commands[] = {
     {"calc", cli_calc, "KV cache, capacity and decode ceiling of a model on a GPU"},
+    {"sim", cli_sim, "a vLLM serving benchmark simulated: TTFT, TPOT, throughput, limits"},
     {"explain-log", cli_explain_log, "explain a vLLM start-up log's KV cache lines, recomputed"},
     {"models", cli_models, "the model presets calc knows"},
     {"gpus", cli_gpus, "the GPU presets calc knows"},

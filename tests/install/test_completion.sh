@@ -73,6 +73,9 @@ expect "config " get set list
 expect "config get " learner desired_retention new_per_day
 expect "export --format " json csv
 expect "fsrs " replay
+expect "sim --mode l" latency
+expect "sim --gpu h1" h100 h100-pcie
+expect "sim --max-num-" --max-num-seqs --max-num-batched-tokens
 refuse "calc --gpu rtx40" --gpu calc
 refuse "reset kv-cache " kv-cache
 

@@ -1,0 +1,124 @@
+/* sim_sched.h: vLLM V1's scheduler, step by step, over a workload.
+ *
+ * The rules (vllm/v1/core/sched/scheduler.py, Scheduler.schedule), each step:
+ *  1. One token budget, max_num_batched_tokens.
+ *  2. Running requests first, in the order they were admitted: each asks for
+ *     what it lacks (a decode 1 token, a chunked prefill the rest of its
+ *     prompt), cut to the budget left. If its blocks cannot be allocated, the
+ *     LAST running request is preempted (self.running.pop()): its blocks are
+ *     freed, its computed tokens forgotten (recompute), and it goes to the
+ *     FRONT of the waiting queue (prepend_request); this repeats until the
+ *     allocation succeeds or the request preempted itself.
+ *  3. Then, only if nothing was preempted this step, waiting requests in
+ *     order while the budget lasts and fewer than max_num_seqs run: each gets
+ *     a prefill chunk of up to the budget left and its blocks, or the loop
+ *     stops (the first that does not fit waits; first come, first served).
+ *     With chunked prefill off, a prompt that does not fit the budget whole
+ *     stops the loop.
+ *  4. A request samples a token when its computed tokens reach prompt +
+ *     output so far; it leaves after its last output token and frees its blocks.
+ * Blocks: a request holding T tokens holds ceil(T / block_size) blocks per
+ * full-attention group (kv_calc_blocks_per_request for sliding-window and
+ * hybrid models). No prefix caching: random prompts share nothing.
+ *
+ * The client (vllm/benchmarks/serve.py, benchmark): request i is sent at its
+ * arrival, or, with max_concurrency, when one of the requests in flight
+ * finishes, whichever is later; the engine sees it at the next step. Time
+ * advances a step at a time (sim_step.h); with nothing to run it jumps to the
+ * next send. Pure: no I/O and no clock; the same inputs give the same run. */
+#ifndef SIM_SCHED_H
+#define SIM_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kv_calc.h"
+#include "kvt_error.h"
+#include "sim_step.h"
+#include "sim_workload.h"
+
+/* What kept the running batch from growing, step by step. */
+#define SIM_LIMITS(X)                                                                              \
+    X(ARRIVALS, "arrivals") /* nothing else was waiting */                                         \
+    X(KV_BLOCKS,                                                                                   \
+      "kv_blocks") /* no free block for a request (or its whole prompt), a preemption */           \
+    X(MAX_NUM_SEQS, "max_num_seqs") /* max_num_seqs requests were running */                       \
+    X(TOKEN_BUDGET, "token_budget") /* the step's tokens were spent, blocks to spare */
+
+enum sim_limit {
+#define SIM_LIMIT_ENUM(name, str) SIM_LIMIT_##name,
+    SIM_LIMITS(SIM_LIMIT_ENUM)
+#undef SIM_LIMIT_ENUM
+        SIM_LIMIT__COUNT
+};
+
+/* "kv_blocks"; "?" past the list. */
+const char *sim_limit_name(enum sim_limit l);
+
+/* vLLM's usage contexts, which pick the batch defaults. */
+enum sim_usage {
+    SIM_USAGE_API_SERVER, /* `vllm serve` (vllm bench serve) */
+    SIM_USAGE_LLM_CLASS,  /* the offline LLM class (vllm bench latency, throughput) */
+};
+
+/* max_num_seqs and max_num_batched_tokens when not given
+ * (vllm/engine/arg_utils.py, EngineArgs.get_batch_defaults): on a GPU of at
+ * least 70 GiB whose name does not contain "a100", 8,192 tokens (API server)
+ * or 16,384 (LLM class) and 1,024 sequences; otherwise 2,048 or 8,192 and 256.
+ * gpu_mem_gib 0 (unknown) takes the second row, as vLLM does when it cannot
+ * ask the device; gpu_name may be NULL. */
+void sim_batch_defaults(double gpu_mem_gib, const char *gpu_name, enum sim_usage usage,
+                        uint64_t *max_num_seqs, uint64_t *max_num_batched_tokens);
+
+struct sim_sched_config {
+    uint64_t num_blocks;          /* the KV cache's blocks (kv_result.num_gpu_blocks) */
+    uint32_t block_size;          /* tokens per block */
+    const struct kv_result *calc; /* for models with more than one KV group; NULL: dense */
+    uint64_t max_num_seqs, max_num_batched_tokens; /* >= 1 */
+    bool no_chunked_prefill;
+    uint64_t max_concurrency; /* requests the client keeps in flight; 0: no limit */
+    struct sim_hw hw;         /* the step-time model */
+};
+
+/* One request as the client saw it. */
+struct sim_outcome {
+    double send, first_token, finish; /* s after the benchmark starts */
+    uint32_t input_len, output_len;
+    uint32_t preemptions;
+};
+
+/* Inter-token gaps, weighted: `count` gaps of `gap` seconds. */
+struct sim_gap {
+    double gap;
+    uint64_t count;
+};
+
+struct sim_run {
+    struct sim_outcome *req; /* n of them, in the workload's order */
+    uint64_t n;
+    struct sim_gap *gaps; /* every inter-token gap of every request */
+    size_t ngaps;
+    uint64_t steps, preemptions, max_running, peak_blocks, num_blocks;
+    double duration_s;                                      /* the last request's finish */
+    double busy_s, memory_s, compute_s, comm_s, overhead_s; /* summed over steps */
+    uint64_t memory_bound_steps;
+    double limit_s[SIM_LIMIT__COUNT]; /* step time by what capped the batch */
+    double running_s;                 /* integral of the running count over time */
+};
+
+/* Blocks one request holding `tokens` tokens needs under c. UINT64_MAX on overflow. */
+uint64_t sim_sched_blocks(const struct sim_sched_config *c, uint64_t tokens);
+
+/* Runs the workload reqs[0 .. n) (arrival order) through the scheduler and
+ * the step model. KVT_E_RANGE for a config out of range or a request that
+ * can never fit (its prompt + output - 1 tokens need more than num_blocks
+ * blocks; with chunked prefill off, a prompt over the budget) with *bad_req
+ * its index; KVT_E_NOMEM; KVT_E_CONFLICT if the scheduler stops making
+ * progress. On success *out owns memory: free it with sim_run_free. */
+enum kvt_err sim_sched_run(const struct sim_sched_config *c, const struct sim_request *reqs,
+                           uint64_t n, struct sim_run *out, uint64_t *bad_req);
+
+void sim_run_free(struct sim_run *r);
+
+#endif

@@ -1,0 +1,246 @@
+/* `kvtutor sim` as a user runs it: the report's labels, the JSON keys the
+ * contract promises, the KV blocks agreeing with calc's, and a one-line
+ * error naming the flag (exit 2) for every kind of bad input. */
+#define _XOPEN_SOURCE 700
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "run_cmd.h"
+
+#define MAX_ARGS 48
+
+static struct run_result kvtutor(const char *args)
+{
+    static char buf[2048];
+    char *argv[MAX_ARGS] = {(char *)run_kvtutor_path()};
+    int argc = 1;
+    struct run_result r;
+
+    snprintf(buf, sizeof buf, "%s", args);
+    for (char *tok = strtok(buf, " "); tok && argc < MAX_ARGS - 1; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    return r;
+}
+
+static json_t *json_of(const char *args)
+{
+    char line[2048];
+    struct run_result r;
+    json_error_t err;
+    json_t *j;
+
+    snprintf(line, sizeof line, "%s --json", args);
+    r = kvtutor(line);
+    if (r.status != 0)
+        fail_msg("kvtutor %s: exit %d: %s", line, r.status, r.err);
+    j = json_loads(r.out, 0, &err);
+    if (!j)
+        fail_msg("kvtutor %s: not JSON (%s)", line, err.text);
+    run_free(&r);
+    return j;
+}
+
+static double num(json_t *j, const char *key)
+{
+    json_t *v = json_object_get(j, key);
+    if (!json_is_number(v))
+        fail_msg("%s is not a number", key);
+    return json_number_value(v);
+}
+
+#define SMALL "sim --model llama-3.1-8b --gpu h100 --num-prompts 50 --input-len 512 --output-len 64"
+
+static void report_has_vllms_labels(void **state)
+{
+    static const char *const labels[] = {
+        "============ Serving Benchmark Result ============",
+        "Successful requests:                     50",
+        "Benchmark duration (s):",
+        "Total input tokens:                      25600",
+        "Total generated tokens:                  3200",
+        "Request throughput (req/s):",
+        "Output token throughput (tok/s):",
+        "Total Token throughput (tok/s):",
+        "---------------Time to First Token----------------",
+        "Mean TTFT (ms):",
+        "Median TTFT (ms):",
+        "P99 TTFT (ms):",
+        "-----Time per Output Token (excl. 1st token)------",
+        "---------------Inter-token Latency----------------",
+        "P99 ITL (ms):",
+        "peak KV usage",
+        "preemptions",
+        "batch capped by",
+        "Not modelled: async scheduling overlap",
+    };
+    struct run_result r = kvtutor(SMALL);
+
+    (void)state;
+    assert_int_equal(r.status, 0);
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (!strstr(r.out, labels[i]))
+            fail_msg("no \"%s\" in:\n%s", labels[i], r.out);
+    /* every line fits 80 columns */
+    for (const char *p = r.out; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n > 80)
+            fail_msg("a line of %zu columns: %.*s", n, (int)n, p);
+        p += n + (e != NULL);
+    }
+    run_free(&r);
+}
+
+static void json_has_the_contracts_keys(void **state)
+{
+    static const char *const keys[] = {"duration_s",
+                                       "completed",
+                                       "request_throughput",
+                                       "output_throughput",
+                                       "total_token_throughput",
+                                       "mean_ttft_ms",
+                                       "median_ttft_ms",
+                                       "p99_ttft_ms",
+                                       "mean_tpot_ms",
+                                       "median_tpot_ms",
+                                       "p99_tpot_ms",
+                                       "mean_itl_ms",
+                                       "median_itl_ms",
+                                       "p99_itl_ms",
+                                       "mean_e2el_ms",
+                                       "median_e2el_ms",
+                                       "p99_e2el_ms",
+                                       "preemptions",
+                                       "peak_kv_usage",
+                                       "max_running",
+                                       "steps"};
+    json_t *j = json_of(SMALL);
+    double total;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        num(j, keys[i]);
+    assert_true(json_is_string(json_object_get(j, "limit")));
+    assert_int_equal((long long)num(j, "completed"), 50);
+    /* throughputs are the totals over the duration: 50 x (512 + 64) tokens */
+    total = num(j, "total_token_throughput") * num(j, "duration_s");
+    assert_true(total > 28799.9 && total < 28800.1);
+    /* an H100 serves with vLLM's API-server defaults: 1,024 seqs, 8,192 tokens */
+    assert_int_equal((long long)num(j, "max_num_seqs"), 1024);
+    assert_int_equal((long long)num(j, "max_num_batched_tokens"), 8192);
+    json_decref(j);
+    /* an A100 is held to 256 and 2,048 (get_batch_defaults' "a100" check) */
+    j = json_of("sim --model llama-3.1-8b --gpu a100 --num-prompts 5 --output-len 8");
+    assert_int_equal((long long)num(j, "max_num_seqs"), 256);
+    assert_int_equal((long long)num(j, "max_num_batched_tokens"), 2048);
+    json_decref(j);
+    /* the latency mode's key */
+    j = json_of("sim --model llama-3.1-8b --gpu h100 --mode latency --batch-size 8 "
+                "--input-len 32 --output-len 128");
+    assert_true(num(j, "avg_latency_s") > 0);
+    assert_int_equal((long long)num(j, "max_num_batched_tokens"), 16384);
+    json_decref(j);
+}
+
+/* sim's blocks are calc's under the same flags and token budget. */
+static void blocks_agree_with_calc(void **state)
+{
+    json_t *s = json_of("sim --model qwen2.5-7b --gpu rtx4090 --util 0.9 --max-model-len 4096 "
+                        "--num-prompts 4 --output-len 4 --max-num-batched-tokens 8192");
+    json_t *c = json_of("calc --model qwen2.5-7b --gpu rtx4090 --util 0.9 --max-model-len 4096");
+
+    (void)state;
+    assert_int_equal((long long)num(s, "num_gpu_blocks"), (long long)num(c, "num_gpu_blocks"));
+    json_decref(s);
+    json_decref(c);
+}
+
+static void same_seed_same_output(void **state)
+{
+    const char *args = "sim --model llama-3.1-8b --gpu h100 --num-prompts 200 --request-rate 20 "
+                       "--range-ratio 0.5 --seed 9 --json";
+    struct run_result a = kvtutor(args), b = kvtutor(args);
+
+    (void)state;
+    assert_int_equal(a.status, 0);
+    assert_string_equal(a.out, b.out);
+    run_free(&a);
+    run_free(&b);
+}
+
+/* Bad input: one line on stderr naming the flag, exit 2, nothing on stdout. */
+static void bad_input(void **state)
+{
+    static const struct {
+        const char *args, *says;
+    } rows[] = {
+        {"sim --model llama-3.1-8b --gpu h100 --request-rate 0", "--request-rate"},
+        {"sim --model llama-3.1-8b --gpu h100 --request-rate fast", "--request-rate"},
+        {"sim --model llama-3.1-8b --gpu h100 --input-len 200000", "--input-len"},
+        {"sim --model llama-3.1-8b --gpu h100 --max-model-len 2048 --output-len 2048",
+         "--output-len"},
+        {"sim --model llama-3.1-8b --gpu h100 --num-gpu-blocks-override 10 --input-len 1024",
+         "KV blocks"},
+        {"sim --model llama-3.1-8b --gpu h100 --frobnicate", "--frobnicate"},
+        {"sim --model llama-3.1-8b --gpu h100 --mode fast", "--mode"},
+        {"sim --model llama-3.1-8b --gpu h100 --range-ratio 1", "--range-ratio"},
+        {"sim --model llama-3.1-8b --gpu h100 --num-prompts 0", "--num-prompts"},
+        {"sim --model llama-3.1-8b --gpu h100 --batch 4", "--batch"},
+        {"sim --model llama-3.1-8b --gpu h100 --batch-size 4", "--batch-size"},
+        {"sim --model llama-3.1-8b --gpu h100 --mode latency --request-rate 3", "--request-rate"},
+        {"sim --model llama-3.1-8b --gpu h100 --no-chunked-prefill --input-len 9000 "
+         "--max-model-len 16384",
+         "--no-chunked-prefill"},
+        {"sim --model nosuchmodel --gpu h100", "--model"},
+        {"sim --model llama-3.1-8b", "--gpu"},
+        {"sim --gpu h100", "--model"},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct run_result r = kvtutor(rows[i].args);
+        if (r.status != 2 || !strstr(r.err, rows[i].says) || run_count_lines(r.err) != 1 ||
+            r.out_len != 0)
+            fail_msg("kvtutor %s: exit %d, stderr: %s", rows[i].args, r.status, r.err);
+        run_free(&r);
+    }
+}
+
+static void help(void **state)
+{
+    struct run_result r = kvtutor("sim --help");
+
+    (void)state;
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: kvtutor sim"));
+    assert_non_null(strstr(r.out, "--max-num-seqs"));
+    assert_non_null(strstr(r.out, "--request-rate"));
+    assert_null(strstr(r.out, "--context")); /* calc's decode-ceiling flags are not sim's */
+    run_free(&r);
+    r = kvtutor("--help");
+    assert_non_null(strstr(r.out, "  sim "));
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(report_has_vllms_labels),
+        cmocka_unit_test(json_has_the_contracts_keys),
+        cmocka_unit_test(blocks_agree_with_calc),
+        cmocka_unit_test(same_seed_same_output),
+        cmocka_unit_test(bad_input),
+        cmocka_unit_test(help),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
