@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvt_format.h"
+
 #include "sim_report.h"
 #include "sim_sched.h"
 #include "sim_step.h"
@@ -305,19 +307,26 @@ static void print_human(FILE *out, const struct sim_view *s)
         print_stat(out, "E2EL", &m->e2el_ms);
         rule(out, "", '=');
     }
-    fprintf(out, "\nWhat vLLM does not print (simulated, %llu steps):\n",
-            (unsigned long long)m->steps);
-    fprintf(out, "  step time, mean     %.2f ms = max(memory %.2f, compute %.2f)\n", m->step_ms,
-            m->memory_ms, m->compute_ms);
-    fprintf(out, "                      + communication %.2f + overhead %.2f ms\n", m->comm_ms,
+    char g1[32], g2[32], g3[32];
+    fprintf(out, "\nWhat vLLM does not print (simulated, %s steps):\n",
+            kvt_fmt_int(m->steps, g1, sizeof g1));
+    /* means add up: the step's mean is the mean of max(memory, compute) plus
+     * the means of the rest; the mean of a max is not the max of the means,
+     * so memory and compute are shown beside it, not inside it */
+    fprintf(out, "  step time, mean     %.2f ms = roofline %.2f + communication %.2f\n", m->step_ms,
+            m->step_ms - m->comm_ms - m->overhead_ms, m->comm_ms);
+    fprintf(out, "                      + overhead %.2f ms; roofline = max(memory, compute)\n",
             m->overhead_ms);
+    fprintf(out, "  memory, compute     %.2f ms, %.2f ms a step on average\n", m->memory_ms,
+            m->compute_ms);
     fprintf(out, "  memory-bound steps  %.0f%%  (at %.0f GB/s and %.0f TFLOP/s per GPU)\n",
             100 * m->memory_bound_share, s->bandwidth_gbps, s->tflops);
-    fprintf(out, "  peak KV usage       %.1f%% of %llu blocks of %u tokens\n",
-            100 * m->peak_kv_usage, (unsigned long long)s->sc.num_blocks, s->sc.block_size);
-    fprintf(out, "  largest batch       %llu running (max_num_seqs %llu, budget %llu tokens)\n",
-            (unsigned long long)m->max_running, (unsigned long long)s->sc.max_num_seqs,
-            (unsigned long long)s->sc.max_num_batched_tokens);
+    fprintf(out, "  peak KV usage       %.1f%% of %s blocks of %u tokens\n", 100 * m->peak_kv_usage,
+            kvt_fmt_int(s->sc.num_blocks, g1, sizeof g1), s->sc.block_size);
+    fprintf(out, "  largest batch       %s running (max_num_seqs %s, budget %s tokens)\n",
+            kvt_fmt_int(m->max_running, g1, sizeof g1),
+            kvt_fmt_int(s->sc.max_num_seqs, g2, sizeof g2),
+            kvt_fmt_int(s->sc.max_num_batched_tokens, g3, sizeof g3));
     fprintf(out, "  preemptions         %llu\n", (unsigned long long)m->preemptions);
     fprintf(out, "  batch capped by     %s (%.0f%% of the busy time)\n", sim_limit_name(m->limit),
             100 * m->limit_share);
