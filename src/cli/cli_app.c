@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "ui.h"
+#include "ui_term.h"
 
 static const struct cli_spec spec = {
     .cmd = NULL, .globals = CLI_G_DB | CLI_G_LESSONS | CLI_G_LEARNER, .max_pos = 2};
@@ -68,5 +69,8 @@ int cli_app(int argc, char **argv)
     rc = ui_run(&o);
     cli_files_free(&files);
     cli_db_close(&db);
+    /* a quit by SIGINT, SIGTERM or SIGHUP ends as that signal, now that
+     * every answer is saved and the database closed */
+    ui_term_exit_as_signalled();
     return rc;
 }

@@ -250,7 +250,7 @@ static void load_settings(struct ui *ui)
 
 /* 'q' while lessons load. Loading holds the thread (a lesson may run to its
  * deadline, 2 s), so a timer looks at the keyboard meanwhile and turns a
- * 'q' into the quit Ctrl-C asks for, which the sandbox obeys at once. The
+ * 'q' into the same wind-down as Ctrl-C (ui_term_quit_by_key), which the sandbox obeys at once. The
  * first look is 200 ms in: a normal start has loaded by then, and keys
  * typed early wait in the terminal for the app. Other keys the timer reads
  * are kept, bytes as they came, and handed to curses once loading ends, so
@@ -272,7 +272,7 @@ static void on_load_tick(int sig)
             break;
         for (ssize_t i = 0; i < n; i++)
             if (typed[typed_len + i] == 'q' || typed[typed_len + i] == 'Q')
-                kill(getpid(), SIGINT);
+                ui_term_quit_by_key();
         typed_len += (sig_atomic_t)n;
     }
     errno = saved;

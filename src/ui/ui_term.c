@@ -45,6 +45,23 @@ bool ui_term_quit_requested(void)
     return quit_signal != 0;
 }
 
+void ui_term_quit_by_key(void)
+{
+    if (!quit_signal)
+        quit_signal = -1; /* asked for, not signalled: the app exits 0 */
+}
+
+void ui_term_exit_as_signalled(void)
+{
+    int sig = (int)quit_signal;
+    if (sig <= 0)
+        return;
+    ui_term_stop();
+    fflush(NULL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 const volatile sig_atomic_t *ui_term_quit_flag(void)
 {
     return &quit_signal;
@@ -106,12 +123,26 @@ int ui_term_start(char *why, size_t cap)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    /* the rest of the signals that end a process by default: the terminal
+     * is given back before the process dies as the signal meant (Ctrl-\,
+     * a USR1 sent by mistake, a terminal that went away under a write) */
     sa.sa_handler = on_crash;
     sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGSEGV, &sa, NULL);
-    sigaction(SIGBUS, &sa, NULL);
-    sigaction(SIGFPE, &sa, NULL);
-    sigaction(SIGABRT, &sa, NULL);
+    {
+        static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE,  SIGABRT, SIGQUIT, SIGILL,
+                                    SIGTRAP, SIGSYS, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM};
+        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+            struct sigaction old;
+            /* one that is ignored (nohup, a shell's trap) stays ignored, and
+             * SIGALRM's own handler (the loading timer) is set later */
+            if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+                continue;
+            sigaction(fatal[i], &sa, NULL);
+        }
+    }
+    /* a save past `ulimit -f` fails with EFBIG, which the store reports as
+     * "not saved", instead of killing the app mid-write */
+    signal(SIGXFSZ, SIG_IGN);
     cbreak();
     noecho();
     nonl();

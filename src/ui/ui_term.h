@@ -2,9 +2,11 @@
  *
  * Starting checks that stdin and stdout are terminals and that TERM can
  * address the cursor, and says why not instead of letting ncurses abort.
- * Every way out (quit, Ctrl-C, SIGTERM, SIGHUP, a crash, exit()) goes
- * through ui_term_stop, which restores the terminal and then prints the
- * messages that came while curses owned the screen. Ctrl-Z is left to
+ * Every way out (quit, Ctrl-C, SIGTERM, SIGHUP, Ctrl-\, any other signal
+ * that ends a process, a crash, exit()) goes through ui_term_stop, which
+ * restores the terminal and then prints the messages that came while
+ * curses owned the screen; SIGXFSZ is ignored so that a write past the
+ * file-size limit fails as a write. Ctrl-Z is left to
  * ncurses, which restores the terminal and takes it back on fg. */
 #ifndef UI_TERM_H
 #define UI_TERM_H
@@ -21,6 +23,14 @@ void ui_term_stop(void);
 
 /* True once SIGINT, SIGTERM or SIGHUP arrived: the loop should wind down. */
 bool ui_term_quit_requested(void);
+/* The same wind-down asked for by a key (q while lessons load); safe in a
+ * signal handler. The app then exits normally. */
+void ui_term_quit_by_key(void);
+/* After such a quit, once the caller has closed what it holds (the
+ * database): restores the terminal and dies by that signal, so the parent
+ * (a shell, a supervisor) sees the signal and not a clean exit. Returns
+ * when no such signal came. */
+void ui_term_exit_as_signalled(void);
 /* The flag behind it, for code that must notice a quit on its own (the
  * lesson sandbox checks it while a lesson runs). */
 const volatile sig_atomic_t *ui_term_quit_flag(void);

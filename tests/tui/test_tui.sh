@@ -109,16 +109,29 @@ stty_kept "quit after reloading"
 run_app
 wait_for "Course map" >/dev/null
 tm send-keys -t app C-c
-check "Ctrl-C quits cleanly" "EXIT=0"
+# the terminal restored, then death by the signal (128 + 2), as the shell expects
+check "Ctrl-C quits cleanly, as SIGINT" "EXIT=130"
 stty_kept "Ctrl-C"
 
-for sig in TERM HUP; do
+# every signal that ends a process gives the terminal back first, and the
+# parent sees the signal (128 + its number)
+for sig in TERM HUP QUIT USR1 USR2 PIPE; do
   run_app
   wait_for "Course map" >/dev/null
   pkill -"$sig" -f "$KVTUTOR --db $db"
-  check "SIG$sig ends the app" "EXIT="
+  check "SIG$sig ends the app as SIG$sig" "EXIT=$((128 + $(kill -l "$sig")))"
   stty_kept "SIG$sig"
 done
+
+# SIGXFSZ (a write past ulimit -f) does not kill it: the write fails instead
+run_app
+wait_for "Course map" >/dev/null
+pkill -XFSZ -f "$KVTUTOR --db $db"
+tm send-keys -t app '?'
+check "after SIGXFSZ the app still answers keys" "Help: the keys that work here"
+tm send-keys -t app q Q
+check "and quits normally" "EXIT=0"
+stty_kept "SIGXFSZ"
 
 run_app
 wait_for "Course map" >/dev/null

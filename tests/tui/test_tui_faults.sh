@@ -151,7 +151,7 @@ if [ "$ms" -lt 1500 ]; then
 else
   bad "Ctrl-C during loading took ${ms} ms"
 fi
-check "Ctrl-C during loading exits 0" "EXIT=0"
+check "Ctrl-C during loading ends as SIGINT" "EXIT=130"
 stty_kept "Ctrl-C while loading"
 
 # --- the same with lessons that loop inside C library functions ---
@@ -180,7 +180,12 @@ for how in C-c TERM q; do
   else
     bad "$how while lessons loop in C took ${ms} ms"
   fi
-  check "$how while lessons loop in C exits 0" "EXIT=0"
+  case $how in
+    C-c) want=130 ;; # SIGINT: the terminal restored, then death by it
+    TERM) want=143 ;;
+    *) want=0 ;;
+  esac
+  check "$how while lessons loop in C exits $want" "EXIT=$want"
   stty_kept "$how while lessons loop in C"
 done
 

@@ -49,14 +49,17 @@ start_shell() {
     sleep 0.3
     tm has-session -t app 2>/dev/null && break
   done
-  tm send-keys -t app "stty -g > $work/stty.before; PS1='$ '" Enter
+  # The prompt says how the app ended: an app that dies by SIGINT (as it
+  # should, once the terminal is restored) makes bash drop the rest of the
+  # command line, so "; echo" after it would never run.
+  tm send-keys -t app "stty -g > $work/stty.before; PS1='$ '; PROMPT_COMMAND='s=\$?; [ -n \"\$kvt_ran\" ] && { echo EXIT=\$s; stty -g > $work/stty.after; kvt_ran=; }'" Enter
 }
 
 # run_app ARGS...: the app ($APP, else $KVTUTOR) started from that shell;
 # "EXIT=N" is shown and the terminal settings saved when it ends.
 run_app() {
   rm -f "$work/stty.after"
-  tm send-keys -t app "clear; ${APP:-$KVTUTOR} --db $db $*; echo EXIT=\$?; stty -g > $work/stty.after" Enter
+  tm send-keys -t app "clear; kvt_ran=1; ${APP:-$KVTUTOR} --db $db $*" Enter
 }
 
 # stty_kept WHAT: the settings after the app are those before it.
