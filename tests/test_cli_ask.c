@@ -131,11 +131,11 @@ static void test_expected_values_are_the_seed_figures(void **state)
         {"per-token", 57344, "B"},
         {"per-sequence-8k", 0.4375, "GiB"},
         {"per-sequence-32k", 1.75, "GiB"},
-        {"concurrency-24gb", 22, ""},
+        {"concurrency-24gb", 22, "sequences"},
         {"gqa-saving", 7, "x"},
         {"fp8-per-token", 28, "KiB"},
         {"int4-weights", 3926802264.0 / 1073741824.0, "GiB"},
-        {"int4-concurrency", 46, ""},
+        {"int4-concurrency", 46, "sequences"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         json_t *j = ask(rows[i].exercise, "0", NULL, 1);
@@ -315,16 +315,16 @@ static void test_human_output(void **state)
     assert_non_null(strstr(r.out, "Worked:"));
     assert_non_null(strstr(r.out, "11,702 blocks"));
     run_free(&r);
-    /* a plain count has no unit, and no stray space where it would be */
+    /* a count says what it counts, and a bare number is read in it */
     argv[3] = "concurrency-24gb";
     argv[4] = "21";
     assert_int_equal(run_cmd(argv, NULL, &r), 0);
     assert_int_equal(r.status, 1);
     /* the sign against its number: "±0.5", or "+/-0.5" outside UTF-8 */
-    assert_non_null(strstr(r.out, "Expected: 22, within "));
+    assert_non_null(strstr(r.out, "Expected: 22 sequences, within "));
     assert_true(strstr(r.out, "within \xc2\xb1"
-                              "0.5\nRead as: 21\n") ||
-                strstr(r.out, "within +/-0.5\nRead as: 21\n"));
+                              "0.5 sequences\nRead as: 21 sequences\n") ||
+                strstr(r.out, "within +/-0.5 sequences\nRead as: 21 sequences\n"));
     run_free(&r);
     /* 58.11 GiB / 2 MiB = 29,752 blocks x 16 = 476,032 tokens / 8,192 =
      * 58.109375, within 0.01: shown to the third decimal, not the sixth */

@@ -181,6 +181,11 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
             snprintf(out->kv_dtype, sizeof out->kv_dtype, "%s", d->text);
     }
     out->diag = diag_model(out->model, out->kv_dtype);
+    /* a drawn tp makes the figure per GPU: the heads each GPU keeps */
+    for (size_t i = 0; i < out->n_params; i++)
+        if (strcmp(out->params[i].name, "tp") == 0 && out->params[i].num >= 1 &&
+            out->params[i].num <= 4096)
+            out->diag.tp = (uint32_t)out->params[i].num;
     if (a.fact) {
         kvt_fmt_rate(a.fact->value, measured, sizeof measured); /* "8.3", "1,008" */
         vars[nv++] = (struct kvt_var){e->measured, measured};

@@ -165,7 +165,7 @@ return lesson {
   sections = { section { title = "T", text = "x" } }, worked = "20 + 2 = 22",
   followups = { followup { question = "F?", answer = "G.", points = { "g" } } },
   exercises = {
-    numeric { id = "sum", prompt = "What is 20 + 2?", expected = 22, unit = "", tolerance = abs(0.5) },
+    numeric { id = "sum", prompt = "What is 20 + 2?", expected = 22, unit = "blocks", tolerance = abs(0.5) },
   },
 }
 LUA
