@@ -147,6 +147,22 @@ static void test_expected_values_are_the_seed_figures(void **state)
     }
 }
 
+/* After a wrong answer the worked arithmetic is the exercise's own, with its
+ * drawn figures: Qwen3-8B, 36 layers x 8 KV heads x 128 dims, K and V, 2 B:
+ * 2 x 36 x 8 x 128 x 2 = 147,456 B a token; at seed 2 the draw is 32,768
+ * tokens: 147,456 x 32,768 / 2^30 = 4.5 GiB. Not the lesson's Qwen2.5-7B. */
+static void test_worked_is_the_exercises_own(void **state)
+{
+    (void)state;
+    json_t *j = ask("per-sequence-other", "1", "2", 1);
+    const char *w = json_string_value(json_object_get(j, "worked"));
+    assert_non_null(w);
+    assert_non_null(strstr(w, "2 × 36 layers × 8 KV heads × 128 dims × 2 B = 147,456 B"));
+    assert_non_null(strstr(w, "147,456 B × 32,768 tokens ÷ 2^30 = 4.5000 GiB"));
+    assert_null(strstr(w, "57,344"));
+    json_decref(j);
+}
+
 /* KV bytes per token at 16 bits, from tests/fixtures/model-presets.tsv */
 static double fixture_per_token(const char *model)
 {
@@ -662,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_list_names_every_item),
         cmocka_unit_test(test_question_and_followups),
         cmocka_unit_test(test_human_output),
+        cmocka_unit_test(test_worked_is_the_exercises_own),
         cmocka_unit_test(test_score_never_rounds_to_all_or_nothing),
         cmocka_unit_test(test_drawn_counts_are_grouped),
         cmocka_unit_test(test_a_lesson_looping_in_c_does_not_hold_ask),

@@ -378,7 +378,14 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       prompt = "How much KV cache does one Qwen3-8B sequence (36 layers, 8 KV heads of 128 dims) "
             .. "of {seq} tokens hold, in BF16, in GiB?",
       params = { seq = {4096, 8192, 16384, 32768} },
-      expected = function(p) return kv.calc{model = "qwen3-8b"}.kv_bytes_per_token * p.seq / GiB end,
+      expected = function(p)
+        local m, r = kv.model("qwen3-8b"), kv.calc{model = "qwen3-8b"}
+        local gib = r.kv_bytes_per_token * p.seq / GiB
+        return gib, "per token   2 × " .. m.layers .. " layers × " .. m.kv_heads .. " KV heads × "
+          .. m.head_dim .. " dims × 2 B = " .. grouped(r.kv_bytes_per_token) .. " B\n"
+          .. "sequence    " .. grouped(r.kv_bytes_per_token) .. " B × " .. grouped(p.seq)
+          .. " tokens ÷ 2^30 = " .. fixed(gib, 4) .. " GiB"
+      end,
       unit = "GiB", per = "sequence", tolerance = rel(0.02), model = "qwen3-8b",
       hints = { "Per token: 2 (K and V) × layers × KV heads × head dim × 2 bytes.",
                 "Times the tokens; a GiB is 2^30 bytes." },

@@ -280,7 +280,14 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       prompt = "Llama-3.1-70B (80 layers, 8 KV heads of 128 dims) runs at TP {tp}. How many KiB "
             .. "of BF16 cache does each GPU hold per token?",
       params = { tp = {1, 2, 4, 8, 16} },
-      expected = function(p) return per_gpu("llama-3.1-70b", p.tp) / 1024 end,
+      expected = function(p)
+        local m, r = kv.model("llama-3.1-70b"), kv.calc{model = "llama-3.1-70b", tp = p.tp}
+        local b = per_gpu("llama-3.1-70b", p.tp)
+        return b / 1024, "heads/GPU   max(1, " .. m.kv_heads .. " KV heads ÷ TP " .. p.tp .. ") = "
+          .. r.kv_heads_per_gpu .. "\n"
+          .. "per token   2 × " .. m.layers .. " layers × " .. r.kv_heads_per_gpu .. " × "
+          .. m.head_dim .. " dims × 2 B = " .. grouped(b) .. " B = " .. fixed(b / 1024, 0) .. " KiB"
+      end,
       unit = "KiB", per = "token", tolerance = rel(0.01), model = "llama-3.1-70b",
       hints = { "KV heads per GPU: 8 ÷ TP, but never fewer than one.",
                 "2 × 80 × heads per GPU × 128 × 2 B." },

@@ -206,6 +206,10 @@ struct lx_draw {
     char kv_dtype[16];         /* the KV dtype drawn or named; "" when none */
     struct kv_diag_model diag; /* what the diagnosis reasons with; .known false without a
                                   (non-MLA) preset model */
+    /* The exercise's own worked arithmetic with the drawn figures, the text
+     * expected(p) returns beside the number (return value, worked); "" when
+     * it returns none, and then the lesson's worked example stands in. */
+    char worked[1024];
 };
 
 /* KVT_E_OK, or KVT_E_RANGE with why in err (the callback failed, ran past
