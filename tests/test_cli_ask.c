@@ -131,11 +131,11 @@ static void test_expected_values_are_the_seed_figures(void **state)
         {"per-token", 57344, "B"},
         {"per-sequence-8k", 0.4375, "GiB"},
         {"per-sequence-32k", 1.75, "GiB"},
-        {"concurrency-24gb", 22, ""},
+        {"concurrency-24gb", 22, "sequences"},
         {"gqa-saving", 7, "x"},
         {"fp8-per-token", 28, "KiB"},
         {"int4-weights", 3926802264.0 / 1073741824.0, "GiB"},
-        {"int4-concurrency", 46, ""},
+        {"int4-concurrency", 46, "sequences"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         json_t *j = ask(rows[i].exercise, "0", NULL, 1);
@@ -145,6 +145,22 @@ static void test_expected_values_are_the_seed_figures(void **state)
         assert_string_equal(json_string_value(json_object_get(j, "unit")), rows[i].unit);
         json_decref(j);
     }
+}
+
+/* After a wrong answer the worked arithmetic is the exercise's own, with its
+ * drawn figures: Qwen3-8B, 36 layers x 8 KV heads x 128 dims, K and V, 2 B:
+ * 2 x 36 x 8 x 128 x 2 = 147,456 B a token; at seed 2 the draw is 32,768
+ * tokens: 147,456 x 32,768 / 2^30 = 4.5 GiB. Not the lesson's Qwen2.5-7B. */
+static void test_worked_is_the_exercises_own(void **state)
+{
+    (void)state;
+    json_t *j = ask("per-sequence-other", "1", "2", 1);
+    const char *w = json_string_value(json_object_get(j, "worked"));
+    assert_non_null(w);
+    assert_non_null(strstr(w, "2 × 36 layers × 8 KV heads × 128 dims × 2 B = 147,456 B"));
+    assert_non_null(strstr(w, "147,456 B × 32,768 tokens ÷ 2^30 = 4.5000 GiB"));
+    assert_null(strstr(w, "57,344"));
+    json_decref(j);
 }
 
 /* KV bytes per token at 16 bits, from tests/fixtures/model-presets.tsv */
@@ -315,16 +331,16 @@ static void test_human_output(void **state)
     assert_non_null(strstr(r.out, "Worked:"));
     assert_non_null(strstr(r.out, "11,702 blocks"));
     run_free(&r);
-    /* a plain count has no unit, and no stray space where it would be */
+    /* a count says what it counts, and a bare number is read in it */
     argv[3] = "concurrency-24gb";
     argv[4] = "21";
     assert_int_equal(run_cmd(argv, NULL, &r), 0);
     assert_int_equal(r.status, 1);
     /* the sign against its number: "±0.5", or "+/-0.5" outside UTF-8 */
-    assert_non_null(strstr(r.out, "Expected: 22, within "));
+    assert_non_null(strstr(r.out, "Expected: 22 sequences, within "));
     assert_true(strstr(r.out, "within \xc2\xb1"
-                              "0.5\nRead as: 21\n") ||
-                strstr(r.out, "within +/-0.5\nRead as: 21\n"));
+                              "0.5 sequences\nRead as: 21 sequences\n") ||
+                strstr(r.out, "within +/-0.5 sequences\nRead as: 21 sequences\n"));
     run_free(&r);
     /* 58.11 GiB / 2 MiB = 29,752 blocks x 16 = 476,032 tokens / 8,192 =
      * 58.109375, within 0.01: shown to the third decimal, not the sixth */
@@ -662,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_list_names_every_item),
         cmocka_unit_test(test_question_and_followups),
         cmocka_unit_test(test_human_output),
+        cmocka_unit_test(test_worked_is_the_exercises_own),
         cmocka_unit_test(test_score_never_rounds_to_all_or_nothing),
         cmocka_unit_test(test_drawn_counts_are_grouped),
         cmocka_unit_test(test_a_lesson_looping_in_c_does_not_hold_ask),

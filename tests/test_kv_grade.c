@@ -15,11 +15,12 @@
 #include "kv_grade.h"
 #include "tsv.h"
 
-static const struct kv_diag_model qwen = {true, 28, 28, 4, 2};
+static const struct kv_diag_model qwen = {true, 28, 28, 4, 2, 0};
 
 static struct kv_numeric per_token(void)
 {
-    return (struct kv_numeric){57344, kv_unit_find("B"), 0.01, true, KV_REL_DIRECT, qwen, 0, 0};
+    return (struct kv_numeric){
+        57344, kv_unit_find("B"), 0.01, true, KV_REL_DIRECT, qwen, 0, 0, NULL, 0, 0, 0};
 }
 
 static void check(const struct kv_numeric *ex, const char *typed, enum kv_verdict v,
@@ -30,6 +31,123 @@ static void check(const struct kv_numeric *ex, const char *typed, enum kv_verdic
     if (r.verdict != v || r.mistake != m)
         fail_msg("\"%s\": verdict %d mistake %s (parsed %g), want %d %s", typed, r.verdict,
                  kv_mistake_id(r.mistake), r.parsed, v, kv_mistake_id(m));
+}
+
+/* The mistakes the lessons teach beyond the head and unit arithmetic, each
+ * on an exercise's own figures worked by hand. */
+static void test_taught_diagnoses(void **state)
+{
+    (void)state;
+    /* Llama-3.1-70B at TP 16: 80 layers, 64 query heads, 8 KV heads of 128.
+     * 8 KV heads over 16 GPUs: each keeps one whole head (replicated), so per
+     * GPU a token is 2 x 80 x 1 x 128 x 2 B = 40,960 B = 40 KiB. Half a head
+     * gives 20 KiB, which a missing x2 would give too: the split is named.
+     * Query heads per GPU are 64 / 16 = 4 over its 1 KV head: 160 KiB. */
+    static const struct kv_diag_model llama70 = {true, 80, 64, 8, 2, 16};
+    struct kv_numeric tp16 = {
+        40, kv_unit_find("KiB"), 0.01, true, KV_REL_DIRECT, llama70, 0, 0, "token", 0, 0, 0};
+    check(&tp16, "40 KiB", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&tp16, "20 KiB", KV_WRONG, KV_MISTAKE_SPLIT_KV_HEADS);
+    check(&tp16, "160 KiB", KV_WRONG, KV_MISTAKE_QUERY_HEADS);
+    /* at TP 8 each GPU has exactly one head: half of it is a missing x2 */
+    struct kv_numeric tp8 = tp16;
+    tp8.model.tp = 8;
+    check(&tp8, "20 KiB", KV_WRONG, KV_MISTAKE_NO_KV_PAIR);
+
+    /* Qwen2.5-7B per token, 57,344 B = 56 KiB. "56 Kibit" is the right
+     * number under a bit unit: 56 x 1024 / 8 = 7,168 B, an eighth. The unit
+     * written says bits, so that is named before "divided by 8". */
+    struct kv_numeric ex = per_token();
+    check(&ex, "56 Kibit", KV_WRONG, KV_MISTAKE_BIT_UNIT);
+    check(&ex, "7 KiB", KV_WRONG, KV_MISTAKE_BYTES_AS_BITS);
+    /* a model of 8 layers: one layer is also an eighth, but "10 Mibit" for
+     * 10 MiB (10 x 2^20 / 8 B = 1.25 MiB) says bits, so bits come first */
+    static const struct kv_diag_model eight = {true, 8, 64, 8, 2, 0};
+    struct kv_numeric mib = {
+        10, kv_unit_find("MiB"), 0.02, true, KV_REL_DIRECT, eight, 0, 0, NULL, 0, 0, 0};
+    check(&mib, "10 Mibit", KV_WRONG, KV_MISTAKE_BIT_UNIT);
+    check(&mib, "1.25 MiB", KV_WRONG, KV_MISTAKE_PER_LAYER);
+
+    /* Qwen3-30B-A3B in BF16: 30.53e9 parameters x 2 B / 2^30 = 56.87 GiB in
+     * memory; the 3.35e9 active ones would be 6.24 GiB. Batch-1 decode on
+     * 3,352 GB/s with 0.805 GB of cache: 3,352 / (6.71 + 0.805) = 446 tok/s;
+     * reading all 61.06 GB: 3,352 / (61.06 + 0.805) = 54.18 tok/s. */
+    struct kv_numeric moe_mem = {
+        56.87, kv_unit_find("GiB"), 0.02, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 6.24, 0};
+    check(&moe_mem, "6.2 GiB", KV_WRONG, KV_MISTAKE_ACTIVE_PARAMS);
+    check(&moe_mem, "57 GiB", KV_CORRECT, KV_MISTAKE_NONE);
+    struct kv_numeric moe_tps = {
+        446, kv_unit_find("tok/s"), 0.03, true, KV_REL_NONE, {0}, 0, 0, NULL, 54.18, 0, 0};
+    check(&moe_tps, "54 tok/s", KV_WRONG, KV_MISTAKE_TOTAL_PARAMS);
+    check(&moe_tps, "100 tok/s", KV_WRONG, KV_MISTAKE_NONE);
+
+    /* DeepSeek-V2-Lite at TP 4: 27 layers x 576 latent dims x 2 B = 31,104
+     * B a token on every GPU; 63.73 GiB = 68,429,566,443 B holds
+     * floor(68,429,566,443 / (16 x 31,104)) x 16 = 2,200,016 tokens. The
+     * latent divided by 4 (7,776 B) gives 8,800,096. */
+    struct kv_numeric mla = {
+        2200016, kv_unit_find("tokens"), 0.001, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 8800096};
+    check(&mla, "8,800,000 tokens", KV_WRONG, KV_MISTAKE_LATENT_SPLIT);
+    check(&mla, "2,200,000 tokens", KV_CORRECT, KV_MISTAKE_NONE);
+
+    /* 47.8% asked; 0.478 is the fraction, 47.8 / 100 */
+    struct kv_numeric pct = {
+        47.8, kv_unit_find("%"), 0.5, false, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+    check(&pct, "0.478", KV_WRONG, KV_MISTAKE_FRACTION_FOR_PERCENT);
+    check(&pct, "47.8%", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&pct, "4.78%", KV_WRONG, KV_MISTAKE_NONE);
+
+    /* blocks that fit: 10 GiB / 896 KiB = 11,702.86 -> 11,702 whole blocks;
+     * 11,703 counts the partial one */
+    struct kv_numeric fit = {
+        11702, kv_unit_find("blocks"), 0.5, false, KV_REL_INVERSE, qwen, 0, 0, NULL, 0, 0, 0};
+    check(&fit, "11703 blocks", KV_WRONG, KV_MISTAKE_BLOCKS_ROUND_UP);
+    check(&fit, "11,702", KV_CORRECT, KV_MISTAKE_NONE);
+    /* the blocks one request holds round up, rightly: ceil(8,398 / 128) = 66 */
+    struct kv_numeric held = {
+        66, kv_unit_find("blocks"), 0.5, false, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+    check(&held, "67 blocks", KV_WRONG, KV_MISTAKE_NONE);
+}
+
+/* A count says what it counts and a size per what: another kind is refused,
+ * not graded, and a natural form of the right one passes. */
+static void test_unit_kinds(void **state)
+{
+    (void)state;
+    struct kv_numeric seqs = {
+        22, kv_unit_find("sequences"), 0.5, false, KV_REL_INVERSE, qwen, 0, 0, NULL, 0, 0, 0};
+    check(&seqs, "22 sequences", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&seqs, "22 seqs", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&seqs, "22", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&seqs, "22 blocks", KV_INVALID, KV_MISTAKE_NONE);
+    check(&seqs, "22 GPUs", KV_INVALID, KV_MISTAKE_NONE);
+    struct kv_numeric_result r;
+    kv_grade_numeric(&seqs, "22 blocks", &r);
+    assert_non_null(strstr(r.why, "answer in sequences"));
+    /* 0.4375 GiB a sequence (57,344 B x 8,192 / 2^30) */
+    struct kv_numeric per_seq = {
+        0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0, "sequence", 0, 0, 0};
+    check(&per_seq, "0.44 GiB", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&per_seq, "0.44 GiB/sequence", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&per_seq, "0.44 GiB/token", KV_INVALID, KV_MISTAKE_NONE);
+    kv_grade_numeric(&per_seq, "0.44 GiB per token", &r);
+    assert_non_null(strstr(r.why, "answer per sequence"));
+    /* ceil(65,536 / (2,048 - 64)) = ceil(33.03) = 34 steps */
+    struct kv_numeric steps = {
+        34, kv_unit_find("steps"), 0.5, false, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+    check(&steps, "34 steps", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&steps, "34", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&steps, "34 blocks", KV_INVALID, KV_MISTAKE_NONE);
+    /* 989e12 / 3,352e9 = 295.05 FLOP/B; 22 x 1,008 / (15.23 + 22 x 0.47) / 500 */
+    struct kv_numeric ridge = {
+        295.05, kv_unit_find("FLOP/B"), 0.02, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+    check(&ridge, "295 FLOP/B", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&ridge, "295 FLOP/byte", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&ridge, "295 tok/s", KV_INVALID, KV_MISTAKE_NONE);
+    struct kv_numeric rate = {
+        1.735, kv_unit_find("requests/s"), 0.03, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+    check(&rate, "1.73 req/s", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&rate, "1.73 tok/s", KV_INVALID, KV_MISTAKE_NONE);
 }
 
 static void test_per_token_diagnoses(void **state)
@@ -70,7 +188,8 @@ static void test_gib_and_gb(void **state)
 {
     (void)state;
     /* one 8k sequence: 57,344 x 8,192 = 469,762,048 B = 0.4375 GiB (= 0.4698 GB) */
-    struct kv_numeric ex = {0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0};
+    struct kv_numeric ex = {
+        0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0, NULL, 0, 0, 0};
     check(&ex, "0.4375 GiB", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ex, "0.44 GiB", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ex, "448 MiB", KV_CORRECT, KV_MISTAKE_NONE);
@@ -85,10 +204,14 @@ static void test_gib_and_gb(void **state)
 static void test_read_as(void **state)
 {
     (void)state;
-    struct kv_numeric ex = {0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0};
-    struct kv_numeric count = {22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0};
-    struct kv_numeric pct = {93.9, kv_unit_find("%"), 0.5, false, KV_REL_NONE, {0}, 0, 0};
-    struct kv_numeric ratio = {7, kv_unit_find("x"), 0.01, true, KV_REL_NONE, {0}, 0, 0};
+    struct kv_numeric ex = {
+        0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0, NULL, 0, 0, 0};
+    struct kv_numeric count = {
+        22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0, NULL, 0, 0, 0};
+    struct kv_numeric pct = {
+        93.9, kv_unit_find("%"), 0.5, false, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+    struct kv_numeric ratio = {7, kv_unit_find("x"), 0.01, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0,
+                               0};
     const struct {
         const struct kv_numeric *ex;
         const char *unit, *typed, *want;
@@ -123,7 +246,8 @@ static void test_inverse_figures(void **state)
 {
     (void)state;
     /* 22 whole 8k sequences in 10 GiB; a figure that shrinks as the cache grows */
-    struct kv_numeric ex = {22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0};
+    struct kv_numeric ex = {
+        22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0, NULL, 0, 0, 0};
     struct kv_numeric_result r;
     check(&ex, "22", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ex, "~22 sequences", KV_CORRECT, KV_MISTAKE_NONE);
@@ -144,7 +268,8 @@ static void test_no_model_unit_mistakes_only(void **state)
 {
     (void)state;
     /* without a model, only unit slips can be named */
-    struct kv_numeric ex = {10, kv_unit_find("GiB"), 0.01, true, KV_REL_NONE, {0}, 0, 0};
+    struct kv_numeric ex = {10, kv_unit_find("GiB"), 0.01, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0,
+                            0};
     check(&ex, "10.737 GiB", KV_WRONG, KV_MISTAKE_GB_AS_GIB);
     check(&ex, "5 GiB", KV_WRONG, KV_MISTAKE_NONE);
     check(&ex, "20 GiB", KV_WRONG, KV_MISTAKE_NONE);
@@ -183,6 +308,10 @@ static void run_grades(const char *locale)
                                 true,
                                 relation_named(tsv_get(&t, i, "relation")),
                                 {0},
+                                0,
+                                0,
+                                NULL,
+                                0,
                                 0,
                                 0};
         struct kv_numeric_result r;
@@ -249,6 +378,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_per_token_diagnoses),
+        cmocka_unit_test(test_taught_diagnoses),
+        cmocka_unit_test(test_unit_kinds),
         cmocka_unit_test(test_gib_and_gb),
         cmocka_unit_test(test_read_as),
         cmocka_unit_test(test_inverse_figures),

@@ -341,6 +341,9 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         {"syntax-error.lua", ":4: error: ", "'}' expected"},
         {"missing-field.lua", ":1: error: ", "missing field 'title'"},
         {"bad-unit.lua", ":13: error: ", "unknown unit \"gigglebytes\""},
+        /* a bare number is read in the unit, so every numeric exercise names one */
+        {"no-unit.lua", ":13: error: ", "'bare': unit is empty: say what the answer counts"},
+        {"no-unit.lua", ":14: error: ", "'none': missing field 'unit'"},
         {"expected-errors.lua", ":14: error: ", "no model preset \"qwen2.5-8b\""},
         {"duplicate-id.lua", ":14: error: ", "the id is used twice (also line 13)"},
         /* the ids attempts and ask use for the lesson's question and follow-ups */
@@ -504,6 +507,21 @@ static void test_folders_and_usage(void **state)
     run_free(&r);
     r = lint(NULL, "--frobnicate", NULL);
     assert_int_equal(r.status, 2);
+    run_free(&r);
+}
+
+/* The bundled course passes lint, so none of its numeric exercises lacks a
+ * unit (lint refuses a missing or empty one: the fixture above). */
+static void test_course_lints_clean(void **state)
+{
+    (void)state;
+    char dir[1100];
+    struct run_result r;
+    snprintf(dir, sizeof dir, "%s/../../lessons", fixtures);
+    r = lint(NULL, dir, NULL);
+    if (r.status != 0)
+        fail_msg("lint lessons/: exit %d\n%s", r.status, r.err);
+    assert_non_null(strstr(r.out, "no problems"));
     run_free(&r);
 }
 
@@ -704,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_authoring_mistakes_point_at_the_line),
         cmocka_unit_test(test_one_message_at_the_fault),
         cmocka_unit_test(test_folders_and_usage),
+        cmocka_unit_test(test_course_lints_clean),
         cmocka_unit_test(test_requires_order),
         cmocka_unit_test(test_module_title_and_ids_agree),
         cmocka_unit_test(test_long_list_read_in_linear_time),

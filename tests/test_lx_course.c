@@ -61,7 +61,7 @@ static char **write_course(const struct spec *s, size_t n)
                     "  followups = { followup { question = \"F?\", answer = \"G.\","
                     " points = { \"g\" } } },\n"
                     "  exercises = { numeric { id = \"two\", prompt = \"1 + 1?\", expected = 2,"
-                    " unit = \"\" } },\n"
+                    " unit = \"blocks\" } },\n"
                     "  %s%s%s\n"
                     "}\n",
                     s[i].id, s[i].title, s[i].module, s[i].concept ? s[i].concept : "c",

@@ -53,7 +53,7 @@ static void write_lesson(const char *path, const char *lesson_extra, const char 
             "},\n"
             "  %s\n"
             "  exercises = {\n"
-            "    numeric { id = \"two\", prompt = \"1 + 1?\", expected = 2, unit = \"\" },\n"
+            "    numeric { id = \"two\", prompt = \"1 + 1?\", expected = 2, unit = \"blocks\" },\n"
             "    %s\n"
             "  },\n"
             "}\n",
@@ -100,7 +100,7 @@ static void test_loader_and_lint_refuse_alike(void **state)
              "freetext { id = \"many\", prompt = \"Why?\", answer = \"A.\", points = { %s } },",
              points33);
     snprintf(ex_params, sizeof ex_params,
-             "numeric { id = \"many\", prompt = \"?\", unit = \"\", params = { %s },"
+             "numeric { id = \"many\", prompt = \"?\", unit = \"blocks\", params = { %s },"
              " expected = function(p) return 1 end },",
              params17);
     snprintf(ex_options, sizeof ex_options,
@@ -113,7 +113,7 @@ static void test_loader_and_lint_refuse_alike(void **state)
         {"lesson-key", "colour = \"red\",", "", "lesson: unknown field 'colour'"},
         /* the keys are per kind: options belong to a choice, not a numeric */
         {"numeric-key", "",
-         "numeric { id = \"n\", prompt = \"?\", unit = \"\", expected = 1, options = {} },",
+         "numeric { id = \"n\", prompt = \"?\", unit = \"blocks\", expected = 1, options = {} },",
          "exercise 'n': unknown field 'options'"},
         {"choice-key", "",
          "choice { id = \"c\", prompt = \"?\", unit = \"GiB\", options = { option { \"a\", "
@@ -130,7 +130,7 @@ static void test_loader_and_lint_refuse_alike(void **state)
         {"params", "", ex_params, "exercise 'many': 17 parameters; at most 16"},
         {"options", "", ex_options, "exercise 'many': 66 options; at most 64"},
         {"param-text", "",
-         "numeric { id = \"t\", prompt = \"{m}?\", unit = \"\", params = { m = "
+         "numeric { id = \"t\", prompt = \"{m}?\", unit = \"blocks\", params = { m = "
          "{\"abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij\"} }, expected = "
          "function(p) return 1 end },",
          "parameter 'm': the value \"abcdefghij-abcdefghi...\" is longer than 47 characters"},
@@ -140,7 +140,7 @@ static void test_loader_and_lint_refuse_alike(void **state)
          " prompt = \"?\", options = { option { \"a\", correct = true }, \"b\" } },",
          "ids are 1 to 64 lower-case letters"},
         {"param-name", "",
-         "numeric { id = \"t\", prompt = \"?\", unit = \"\", params = { "
+         "numeric { id = \"t\", prompt = \"?\", unit = \"blocks\", params = { "
          "abcdefghijabcdefghijabcdefghijab = {1} }, expected = function(p) return 1 end },",
          "parameter names are lower-case words of at most 31 characters"},
     };
@@ -172,7 +172,7 @@ static void test_at_the_limits_loads(void **state)
     struct lx_lesson *l;
     snprintf(ex, sizeof ex,
              "freetext { id = \"pts\", prompt = \"Why?\", answer = \"A.\", points = { %s } },\n"
-             "numeric { id = \"prm\", prompt = \"{p16}?\", unit = \"\", params = { %s },"
+             "numeric { id = \"prm\", prompt = \"{p16}?\", unit = \"blocks\", params = { %s },"
              " expected = function(p) return p.p1 + p.p16 end },",
              points32, params16);
     snprintf(path, sizeof path, "%s/limits.lua", dir);
@@ -217,10 +217,10 @@ static void test_draw_is_a_struct(void **state)
     struct lx_draw d;
     snprintf(path, sizeof path, "%s/draw.lua", dir);
     write_lesson(path, "",
-                 "numeric { id = \"kv\", prompt = \"{model} at {seq} tokens?\", unit = \"\","
+                 "numeric { id = \"kv\", prompt = \"{model} at {seq} tokens?\", unit = \"blocks\","
                  " params = { seq = {8192}, model = {\"qwen2.5-7b\"}, ratio = {0.5} },"
                  " expected = function(p) return p.seq * p.ratio end },\n"
-                 "numeric { id = \"bw\", prompt = \"At {read_gbps} GB/s?\", unit = \"\","
+                 "numeric { id = \"bw\", prompt = \"At {read_gbps} GB/s?\", unit = \"blocks\","
                  " measured = \"read_gbps\", expected = function(p) return p.read_gbps end },");
     if (load(path, msgs, sizeof msgs, &l) != KVT_E_OK)
         fail_msg("draw.lua should load: %s", msgs);

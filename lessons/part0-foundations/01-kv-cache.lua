@@ -319,27 +319,27 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       id = "per-token",
       prompt = "How many bytes of KV cache does one token take in Qwen2.5-7B (28 layers, "
             .. "28 query heads, 4 KV heads, head dimension 128, BF16)?",
-      expected = per_token, unit = "B", tolerance = rel(0.01), model = MODEL,
+      expected = per_token, unit = "B", per = "token", tolerance = rel(0.01), model = MODEL,
       hints = { "Each layer stores a key and a value for every KV head.",
                 "Use the 4 KV heads, not the 28 query heads; BF16 is 2 bytes." },
     },
     numeric {
       id = "per-sequence-8k",
       prompt = "How much KV cache does one 8,192-token Qwen2.5-7B sequence hold, in GiB?",
-      expected = at_8k, unit = "GiB", tolerance = rel(0.02), model = MODEL,
+      expected = at_8k, unit = "GiB", per = "sequence", tolerance = rel(0.02), model = MODEL,
       hints = { "Multiply the per-token bytes by 8,192.", "A GiB is 2^30 bytes." },
     },
     numeric {
       id = "per-sequence-32k",
       prompt = "And at the full 32,768-token context, in GiB?",
-      expected = at_32k, unit = "GiB", tolerance = rel(0.02), model = MODEL,
+      expected = at_32k, unit = "GiB", per = "sequence", tolerance = rel(0.02), model = MODEL,
       hints = { "Four times the 8k figure." },
     },
     numeric {
       id = "concurrency-24gb",
       prompt = "On a 24 GB GPU, ~14 GiB of BF16 weights leave ~10 GiB for the cache. How many "
             .. "whole 8,192-token Qwen2.5-7B sequences fit, with vLLM's 16-token blocks?",
-      expected = seed.max_concurrent_seqs, unit = "", tolerance = abs(0.5), model = MODEL,
+      expected = seed.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5), model = MODEL,
       diagnose = "capacity",
       hints = { "One sequence needs 0.4375 GiB.", "Round down: half a sequence cannot run." },
     },
@@ -354,7 +354,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       id = "fp8-per-token",
       prompt = "With kv_cache_dtype=fp8, how many KiB does one Qwen2.5-7B token take?",
       expected = kv.calc{model = MODEL, kv_dtype = "fp8"}.kv_bytes_per_token / 1024,
-      unit = "KiB", tolerance = rel(0.01), model = MODEL, kv_dtype = "fp8",
+      unit = "KiB", per = "token", tolerance = rel(0.01), model = MODEL, kv_dtype = "fp8",
       hints = { "fp8 stores each value in one byte instead of two." },
     },
     numeric {
@@ -370,7 +370,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
             .. "8,192-token sequences fit?",
       expected = kv.calc{model = MODEL, weights_dtype = "int4", gpu_mem_gib = 24, util = 1,
                          seq = 8192}.max_concurrent_seqs,
-      unit = "", tolerance = abs(0.5), model = MODEL, diagnose = "capacity",
+      unit = "sequences", tolerance = abs(0.5), model = MODEL, diagnose = "capacity",
       hints = { "The budget is 24 GiB minus the 4-bit weights.", "Each sequence still needs 0.4375 GiB." },
     },
     numeric {
@@ -378,8 +378,15 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       prompt = "How much KV cache does one Qwen3-8B sequence (36 layers, 8 KV heads of 128 dims) "
             .. "of {seq} tokens hold, in BF16, in GiB?",
       params = { seq = {4096, 8192, 16384, 32768} },
-      expected = function(p) return kv.calc{model = "qwen3-8b"}.kv_bytes_per_token * p.seq / GiB end,
-      unit = "GiB", tolerance = rel(0.02), model = "qwen3-8b",
+      expected = function(p)
+        local m, r = kv.model("qwen3-8b"), kv.calc{model = "qwen3-8b"}
+        local gib = r.kv_bytes_per_token * p.seq / GiB
+        return gib, "per token   2 × " .. m.layers .. " layers × " .. m.kv_heads .. " KV heads × "
+          .. m.head_dim .. " dims × 2 B = " .. grouped(r.kv_bytes_per_token) .. " B\n"
+          .. "sequence    " .. grouped(r.kv_bytes_per_token) .. " B × " .. grouped(p.seq)
+          .. " tokens ÷ 2^30 = " .. fixed(gib, 4) .. " GiB"
+      end,
+      unit = "GiB", per = "sequence", tolerance = rel(0.02), model = "qwen3-8b",
       hints = { "Per token: 2 (K and V) × layers × KV heads × head dim × 2 bytes.",
                 "Times the tokens; a GiB is 2^30 bytes." },
     },
@@ -391,7 +398,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       expected = function(p)
         return kv.calc{model = "mistral-7b-v0.3", seq = p.seq, kv_budget_gib = p.budget}.max_concurrent_seqs
       end,
-      unit = "", tolerance = abs(0.5), diagnose = "capacity", model = "mistral-7b-v0.3",
+      unit = "sequences", tolerance = abs(0.5), diagnose = "capacity", model = "mistral-7b-v0.3",
       hints = { "Per-sequence cache first, then divide the budget and round down." },
     },
     choice {

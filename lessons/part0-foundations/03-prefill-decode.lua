@@ -253,7 +253,7 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
       id = "ridge-h100",
       prompt = "An H100 SXM does 989 dense BF16 TFLOP/s and reads 3,352 GB/s. How many FLOP "
             .. "per byte must a kernel do to be compute-bound rather than memory-bound?",
-      expected = ridge, unit = "", tolerance = rel(0.02),
+      expected = ridge, unit = "FLOP/B", tolerance = rel(0.02),
       hints = { "Divide the peak FLOP/s by the bytes per second.",
                 "989 × 10^12 ÷ 3,352 × 10^9." },
     },
@@ -266,7 +266,7 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
       expected = function(p)
         return kv.calc{model = MODEL, gpu = p.gpu}.compute_bound_batch
       end,
-      unit = "", tolerance = rel(0.02),
+      unit = "sequences", tolerance = rel(0.02),
       hints = { "In BF16 a batch of B does about B FLOP per byte of weights.",
                 "The batch equals the ridge point, peak FLOP/s ÷ bandwidth, rounded up." },
     },
@@ -292,7 +292,7 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
             .. "weights' bytes only, what is its arithmetic intensity, in FLOP per byte?",
       params = { batch = {1, 4, 8, 16, 32, 64, 128} },
       expected = function(p) return p.batch end,
-      unit = "", tolerance = rel(0.05),
+      unit = "FLOP/B", tolerance = rel(0.05),
       hints = { "Each weight does a multiply and an add for each sequence.",
                 "2 FLOP × batch ÷ 2 bytes per weight." },
     },

@@ -222,7 +222,7 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
       id = "in-flight",
       prompt = "Qwen2.5-7B has 10 GiB of BF16 KV cache in 16-token blocks. Requests average "
             .. "1,500 tokens of prompt plus output. How many can run at once?",
-      expected = avg_fit.max_concurrent_seqs, unit = "", tolerance = abs(0.5),
+      expected = avg_fit.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5),
       model = MODEL, diagnose = "capacity",
       hints = { "Blocks per request: ⌈1,500 ÷ 16⌉.", "10 GiB ÷ 896 KiB per block = 11,702 blocks." },
     },
@@ -232,7 +232,7 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
             .. "weights; 28 layers, 4 KV heads of 128 dims) of 8,192 tokens at a "
             .. "time, memory-bound. Each reply is 500 tokens. In steady state, how many requests "
             .. "finish per second (ignore prefill)?",
-      expected = rtx.decode_tokens_per_s / REPLY, unit = "", tolerance = rel(0.03),
+      expected = rtx.decode_tokens_per_s / REPLY, unit = "requests/s", tolerance = rel(0.03),
       hints = { "Tokens/s in total: 22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB.",
                 "Each request needs 500 of those tokens." },
     },

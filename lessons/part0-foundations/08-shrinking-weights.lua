@@ -228,7 +228,7 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       id = "bf16-fit-4090",
       prompt = "On an RTX 4090 (24 GiB) at gpu_memory_utilization 0.9, with BF16 weights and "
             .. "activations ignored, how many 8,192-token Qwen2.5-7B sequences fit?",
-      expected = bf16.max_concurrent_seqs, unit = "", tolerance = abs(0.5), model = MODEL,
+      expected = bf16.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5), model = MODEL,
       diagnose = "capacity",
       hints = { "Budget: 24 × 0.9 − 14.18 GiB.", "Each sequence: 512 blocks of 896 KiB." },
     },
@@ -236,7 +236,7 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       id = "int4-fit-4090",
       prompt = "Same GPU and setting, but with 4-bit weights (4.125 bits a weight). How many "
             .. "8,192-token sequences fit now?",
-      expected = int4.max_concurrent_seqs, unit = "", tolerance = abs(0.5), model = MODEL,
+      expected = int4.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5), model = MODEL,
       diagnose = "capacity",
       hints = { "Budget: 24 × 0.9 − 3.66 GiB.", "The cache is still BF16: 0.4375 GiB a sequence." },
     },

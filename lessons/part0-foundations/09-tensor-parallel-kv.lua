@@ -22,6 +22,9 @@ local tp4 = kv.calc{model = MODEL, tp = 4, seq = 8192, kv_budget_gib = 67.34, vl
 local lite = kv.calc{vllm = "0.19.0", layers = 27, mla_rank = 512, mla_rope_dim = 64, tp = 4, seq = 8192,
                      kv_budget_gib = 63.73}
 
+-- The same budget if the latent were divided over the 4 GPUs, as KV heads are.
+local lite_split = math.floor(63.73 * 2^30 / (16 * lite.kv_bytes_per_token / 4)) * 16
+
 local n = grouped -- 57344 -> "57,344"
 
 return lesson {
@@ -254,7 +257,7 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       id = "tp2-per-gpu",
       prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, BF16) runs at TP 2. How many "
             .. "KiB of cache does each GPU hold per token?",
-      expected = per_gpu(MODEL, 2) / 1024, unit = "KiB", tolerance = rel(0.01),
+      expected = per_gpu(MODEL, 2) / 1024, unit = "KiB", per = "token", tolerance = rel(0.01),
       hints = { "Each GPU holds 2 of the 4 KV heads.", "2 × 28 × 2 × 128 × 2 B." },
     },
     numeric {
@@ -277,8 +280,15 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       prompt = "Llama-3.1-70B (80 layers, 8 KV heads of 128 dims) runs at TP {tp}. How many KiB "
             .. "of BF16 cache does each GPU hold per token?",
       params = { tp = {1, 2, 4, 8, 16} },
-      expected = function(p) return per_gpu("llama-3.1-70b", p.tp) / 1024 end,
-      unit = "KiB", tolerance = rel(0.01),
+      expected = function(p)
+        local m, r = kv.model("llama-3.1-70b"), kv.calc{model = "llama-3.1-70b", tp = p.tp}
+        local b = per_gpu("llama-3.1-70b", p.tp)
+        return b / 1024, "heads/GPU   max(1, " .. m.kv_heads .. " KV heads ÷ TP " .. p.tp .. ") = "
+          .. r.kv_heads_per_gpu .. "\n"
+          .. "per token   2 × " .. m.layers .. " layers × " .. r.kv_heads_per_gpu .. " × "
+          .. m.head_dim .. " dims × 2 B = " .. grouped(b) .. " B = " .. fixed(b / 1024, 0) .. " KiB"
+      end,
+      unit = "KiB", per = "token", tolerance = rel(0.01), model = "llama-3.1-70b",
       hints = { "KV heads per GPU: 8 ÷ TP, but never fewer than one.",
                 "2 × 80 × heads per GPU × 128 × 2 B." },
     },
@@ -287,6 +297,7 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       prompt = "DeepSeek-V2-Lite (MLA: 27 layers, latent 512 + 64 dimensions, BF16) runs at TP "
             .. "4 with 63.73 GiB of KV memory on each GPU. How many tokens of cache does that hold?",
       expected = lite.kv_tokens, unit = "tokens", tolerance = rel(0.001),
+      slips = { latent_split = lite_split },
       hints = { "The latent is not split: every GPU holds 27 × 576 × 2 B a token.",
                 "Whole 16-token blocks: ⌊63.73 × 2^30 ÷ (16 × 31,104)⌋ × 16." },
     },

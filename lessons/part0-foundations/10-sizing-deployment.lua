@@ -340,7 +340,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         return kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", util = p.util, overhead_gib = 1,
                        seq = 8192, vllm = "0.26.0"}.max_concurrent_seqs
       end,
-      unit = "", tolerance = abs(0.5), model = "qwen2.5-7b", diagnose = "capacity",
+      unit = "sequences", tolerance = abs(0.5), model = "qwen2.5-7b", diagnose = "capacity",
       hints = { "Budget: util × 24 GiB − 14.18 GiB − 1 GiB.",
                 "Each sequence: 0.4375 GiB; round down." },
     },

@@ -208,6 +208,7 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       prompt = "Qwen3-30B-A3B has 30.53 billion parameters, 3.35 billion active per token. How "
             .. "many GiB do its BF16 weights take in GPU memory?",
       expected = total_b / 2^30, unit = "GiB", tolerance = rel(0.02), diagnose = "units",
+      slips = { active_params = active_b / 2^30 },
       hints = { "Memory holds every expert, not just the active ones.",
                 "30.53e9 × 2 bytes, in GiB." },
     },
@@ -217,6 +218,8 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
             .. "with 8,192 tokens of context decode? Its 3.353 billion active parameters are "
             .. "read in BF16; its cache is 48 layers × 4 KV heads × 128 dims, K and V, 2 bytes.",
       expected = q.decode_tokens_per_s_memory, unit = "tokens/s", tolerance = rel(0.03),
+      -- the same step reading every expert's weights instead of the active ones
+      slips = { total_params = bw / (total_b + kv_seq) },
       hints = { "A batch-1 step reads the active weights and one cache.",
                 "3,352 GB/s ÷ (6.71 + 8,192 × 98,304 ÷ 10⁹) GB." },
     },

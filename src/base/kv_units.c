@@ -11,6 +11,7 @@ static const struct kv_unit units[] = {
     {"requests", KV_DIM_COUNT, 1, false, "sequences"},
     {"blocks", KV_DIM_COUNT, 1, false, "blocks"},
     {"GPUs", KV_DIM_COUNT, 1, false, "GPUs"},
+    {"steps", KV_DIM_COUNT, 1, false, "steps"},
     {"B", KV_DIM_BYTES, 1, false, NULL},
     {"bytes", KV_DIM_BYTES, 1, false, NULL},
     {"bit", KV_DIM_BYTES, 0.125, false, NULL},

@@ -28,7 +28,8 @@ struct kv_unit {
     enum kv_dim dim;
     double scale;       /* base units per one of these */
     bool binary;        /* a power-of-two prefix */
-    const char *counts; /* what a count counts ("sequences", "blocks", "GPUs"); NULL: anything */
+    const char *counts; /* what a count counts ("sequences", "blocks", "GPUs", "steps"); NULL:
+                           anything */
 };
 
 /* The unit called `name` (aliases included: "tokens/s" is "tok/s"); NULL

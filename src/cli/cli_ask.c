@@ -276,7 +276,10 @@ static void print_human(const struct lx_lesson *l, struct tutor_item it, const s
     }
     if (e && o->verdict != KV_CORRECT && e->n_hints)
         put_safe("Hint: ", e->hints[0], false);
-    if (e)
+    /* the exercise's own arithmetic with its drawn figures, else the lesson's example */
+    if (e && e->kind == LX_NUMERIC && o->draw.worked[0])
+        put_safe("\nWorked:\n", o->draw.worked, true);
+    else if (e)
         put_safe("\nWorked:\n", l->worked, true);
 }
 
@@ -284,6 +287,7 @@ static void json_numeric(json_t *j, const struct lx_exercise *e, const struct ou
 {
     json_t *params = json_object();
     json_object_set_new(j, "prompt", json_string(o->draw.prompt));
+    json_object_set_new(j, "worked", o->draw.worked[0] ? json_string(o->draw.worked) : json_null());
     json_object_set_new(j, "expected", json_real(o->g.spec.expected));
     json_object_set_new(j, "unit", json_string(e->unit ? e->unit : ""));
     json_object_set_new(j, "tolerance", json_real(e->tolerance));

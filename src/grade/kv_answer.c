@@ -210,7 +210,7 @@ static bool bits_or_bytes(const char *u, size_t n)
 /* Units written as words or with a "per": "57 kilobytes", "22 whole
  * sequences", "7 times", "7-fold", "56 KiB per token", "1.73 req/s". The
  * text is matched without case; what remains goes to find_unit. */
-static const struct kv_unit *unit_words(const char *text, size_t n)
+static const struct kv_unit *unit_words(const char *text, size_t n, const char **per_what)
 {
     static const struct {
         const char *said, *unit;
@@ -225,6 +225,8 @@ static const struct kv_unit *unit_words(const char *text, size_t n)
         {"block", "blocks"},
         {"gpu", "GPUs"},
         {"gpus", "GPUs"},
+        {"step", "steps"},
+        {"decode steps", "steps"},
         {"req/s", "requests/s"},
         {"request/s", "requests/s"},
         {"requests per second", "requests/s"},
@@ -258,6 +260,8 @@ static const struct kv_unit *unit_words(const char *text, size_t n)
     /* a size per token or per sequence is a size: the question says per what */
     static const char *const per[] = {"/token", "/tokens",   "/tok",          " per token",
                                       "/seq",   "/sequence", " per sequence", NULL};
+    static const char *const per_is[] = {"token",    "token",    "token",   "token",
+                                         "sequence", "sequence", "sequence"};
     char low[48];
     const struct kv_unit *u;
 
@@ -267,14 +271,16 @@ static const struct kv_unit *unit_words(const char *text, size_t n)
         low[i] = (char)lower((unsigned char)text[i]);
     low[n] = '\0';
     if (n > 6 && memcmp(low, "whole ", 6) == 0)
-        return unit_words(text + 6, n - 6);
+        return unit_words(text + 6, n - 6, per_what);
     for (int i = 0; per[i]; i++) {
         size_t k = strlen(per[i]);
         if (n > k && strcmp(low + n - k, per[i]) == 0) {
             size_t m = n - k;
             while (m > 0 && text[m - 1] == ' ')
                 m--;
-            u = unit_words(text, m);
+            u = unit_words(text, m, per_what);
+            if (u && u->dim == KV_DIM_BYTES)
+                *per_what = per_is[i];
             return u && u->dim == KV_DIM_BYTES ? u : NULL;
         }
     }
@@ -423,7 +429,7 @@ enum kvt_err kv_answer_parse(const char *text, struct kv_answer *out, char *why,
                        "bits or bytes? \"%.*s\" could be either: write B or bytes for bytes, bit "
                        "or bits for bits",
                        (int)unit_len, unit_start);
-        out->unit = unit_words(unit_start, unit_len);
+        out->unit = unit_words(unit_start, unit_len, &out->per);
         if (!out->unit)
             return say(why, cap, "unknown unit \"%.*s\"", (int)(unit_len > 20 ? 20 : unit_len),
                        unit_start);

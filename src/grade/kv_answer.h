@@ -26,6 +26,8 @@ struct kv_answer {
     bool approx;                /* "~22": marked as an estimate */
     double ulp;                 /* the place of the last digit typed, in `unit` ("0.44": 0.01);
                                    0 for an exact fraction ("7/16") */
+    const char *per;            /* "token" or "sequence" when a size said per what
+                                   ("0.44 GiB/token"); NULL otherwise */
 };
 
 /* KVT_E_OK, or KVT_E_PARSE with a one-line reason in why ("hexadecimal

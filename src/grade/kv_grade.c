@@ -64,13 +64,37 @@ static size_t candidates(const struct kv_numeric *ex, struct candidate *c)
     if (ex->if_no_overhead != 0 && ex->expected != 0)
         c[n++] = (struct candidate){KV_MISTAKE_LEFT_OUT_OVERHEAD, ex->if_no_overhead / ex->expected,
                                     -1, -1};
+    if (ex->if_total_params != 0 && ex->expected != 0)
+        c[n++] =
+            (struct candidate){KV_MISTAKE_TOTAL_PARAMS, ex->if_total_params / ex->expected, -1, -1};
+    if (ex->if_active_params != 0 && ex->expected != 0)
+        c[n++] = (struct candidate){KV_MISTAKE_ACTIVE_PARAMS, ex->if_active_params / ex->expected,
+                                    -1, -1};
+    if (ex->if_latent_split != 0 && ex->expected != 0)
+        c[n++] =
+            (struct candidate){KV_MISTAKE_LATENT_SPLIT, ex->if_latent_split / ex->expected, -1, -1};
+    /* 0.478 for 47.8%: the fraction, not the percentage */
+    if (ex->unit && strcmp(ex->unit->name, "%") == 0)
+        c[n++] = (struct candidate){KV_MISTAKE_FRACTION_FOR_PERCENT, 0.01, -1, -1};
 
     if (ex->relation != KV_REL_NONE) {
         bool inv = ex->relation == KV_REL_INVERSE;
+        uint32_t tp = m->tp > 1 ? m->tp : 1;
+        /* Past TP = KV heads each GPU keeps one whole head; 8 heads over 16
+         * GPUs taken as half a head halves the figure, as a missing x2 does,
+         * so it is listed first and wins the tie (Llama-3.1-70B at TP 16:
+         * 20 KiB, not 40). */
+        if (m->known && m->kv_heads > 0 && tp > m->kv_heads) {
+            double f = (double)m->kv_heads / tp;
+            c[n++] = (struct candidate){KV_MISTAKE_SPLIT_KV_HEADS, inv ? 1 / f : f, -1, -1};
+        }
         c[n++] = (struct candidate){KV_MISTAKE_NO_KV_PAIR, inv ? 2.0 : 0.5, -1, -1};
         if (m->known && m->kv_heads > 0 && m->heads > m->kv_heads) {
-            double g = (double)m->heads / m->kv_heads;
-            c[n++] = (struct candidate){KV_MISTAKE_QUERY_HEADS, inv ? 1 / g : g, -1, -1};
+            /* per GPU: its share of the query heads over the KV heads it keeps */
+            double kvh = m->kv_heads / tp >= 1 ? (double)(m->kv_heads / tp) : 1;
+            double g = (double)m->heads / tp / kvh;
+            if (g > 1)
+                c[n++] = (struct candidate){KV_MISTAKE_QUERY_HEADS, inv ? 1 / g : g, -1, -1};
         }
         if (m->known && m->kv_bytes > 0) {
             static const double widths[] = {4, 2, 1};
@@ -107,7 +131,7 @@ static bool within(double got, double want, double allowed)
 void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_numeric_result *r)
 {
     double scale_in, scale_ex = ex->unit ? ex->unit->scale : 1, rel;
-    struct candidate c[24];
+    struct candidate c[32];
     size_t n;
 
     memset(r, 0, sizeof *r);
@@ -123,6 +147,13 @@ void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_
                  ex->unit->name[0] ? ex->unit->name : "a plain number",
                  r->answer.unit->name[0] ? r->answer.unit->name : "a plain number",
                  kv_dim_name(r->answer.unit->dim));
+        r->verdict = KV_INVALID;
+        return;
+    }
+    /* "0.44 GiB/token" is not the size of a sequence */
+    if (r->answer.per && ex->per && strcmp(r->answer.per, ex->per) != 0) {
+        snprintf(r->why, sizeof r->why, "answer per %s: %s/%s is a size per %s", ex->per,
+                 r->answer.unit->name, r->answer.per, r->answer.per);
         r->verdict = KV_INVALID;
         return;
     }
@@ -161,6 +192,15 @@ void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_
         r->mistake = KV_MISTAKE_NO_ROUND_DOWN;
         return;
     }
+    /* 315 blocks where 314 fit in the budget: the last, partial block
+     * counted. Only for blocks that fit (capacity): the blocks one request
+     * holds are rounded up, rightly. */
+    if (ex->unit && ex->unit->counts && strcmp(ex->unit->counts, "blocks") == 0 &&
+        ex->relation == KV_REL_INVERSE && ex->expected == floor(ex->expected) &&
+        r->parsed > ex->expected && r->parsed <= ex->expected + 1) {
+        r->mistake = KV_MISTAKE_BLOCKS_ROUND_UP;
+        return;
+    }
     /* a mistake's product, within the exercise's own tolerance and never
      * tighter than 5%: answers built on a mistake are often rounded too
      * (22 whole sequences doubled is 44, the doubled arithmetic gives 45) */
@@ -169,6 +209,14 @@ void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_
         rel = 0.05;
     /* the closest product wins; on a tie, the more common mistake (listed first) */
     n = candidates(ex, c);
+    /* "10 Mibit" where 10 MiB is right: the unit says bits, so the bytes
+     * labelled as bits is tried before any other mistake's product */
+    if (ex->unit && ex->unit->dim == KV_DIM_BYTES && r->answer.unit &&
+        strstr(r->answer.unit->name, "bit") && ex->expected != 0 &&
+        fabs(r->parsed * 8 - ex->expected) / fabs(ex->expected) <= rel) {
+        r->mistake = KV_MISTAKE_BIT_UNIT;
+        return;
+    }
     {
         double best = INFINITY;
         for (size_t i = 0; i < n; i++) {

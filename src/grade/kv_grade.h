@@ -31,6 +31,7 @@ struct kv_diag_model {
     bool known;
     uint32_t layers, heads, kv_heads;
     unsigned kv_bytes; /* bytes per KV element in the exercise */
+    uint32_t tp;       /* the tensor-parallel degree of a per-GPU figure; 0 or 1 for none */
 };
 
 struct kv_numeric {
@@ -43,6 +44,12 @@ struct kv_numeric {
     /* What the answer comes to when a part is left out, in unit; 0 when the
      * exercise does not say (lessons' left_out = { kv = ..., overhead = ... }). */
     double if_no_kv, if_no_overhead;
+    /* What the size is per, "token" or "sequence", when the question says;
+     * NULL when it does not (then "GiB/token" is read as GiB). */
+    const char *per;
+    /* What the answer comes to under a slip the lesson teaches, in unit; 0
+     * when it does not say (lessons' slips = { total_params = ..., ... }). */
+    double if_total_params, if_active_params, if_latent_split;
 };
 
 #define KV_MISTAKES(X)                                                                             \
@@ -71,7 +78,25 @@ struct kv_numeric {
       "the budget before the cache")                                                               \
     X(NO_ROUND_DOWN, "no-round-down",                                                              \
       "you did not round down to whole sequences: a sequence runs only when all of its cache "     \
-      "fits")
+      "fits")                                                                                      \
+    X(SPLIT_KV_HEADS, "split-kv-heads",                                                            \
+      "you split the KV heads below one per GPU: past TP = KV heads, vLLM gives each GPU a whole " \
+      "head (copied), not a fraction")                                                             \
+    X(BIT_UNIT, "bit-unit",                                                                        \
+      "you wrote a bit unit for a figure in bytes: your number is the bytes, but 8 bits make a "   \
+      "byte")                                                                                      \
+    X(TOTAL_PARAMS, "moe-total-params",                                                            \
+      "you used the total parameters: a decode step reads only the experts the tokens were "       \
+      "routed to (the active parameters)")                                                         \
+    X(ACTIVE_PARAMS, "moe-active-params",                                                          \
+      "you used the active parameters: GPU memory holds every expert (the total)")                 \
+    X(LATENT_SPLIT, "mla-latent-split",                                                            \
+      "you divided the MLA latent by TP: plain tensor parallelism does not split it, every GPU "   \
+      "caches all of it")                                                                          \
+    X(FRACTION_FOR_PERCENT, "fraction-for-percent",                                                \
+      "you gave a fraction where the question asks for a percentage: multiply by 100")             \
+    X(BLOCKS_ROUND_UP, "blocks-round-up",                                                          \
+      "you rounded the blocks up: only whole blocks fit in the budget, so vLLM rounds down")
 
 enum kv_mistake {
 #define KV_MISTAKE_ENUM(name, id, text) KV_MISTAKE_##name,

@@ -106,6 +106,8 @@ struct lx_exercise {
     const char *diagnose;     /* "kv-size", "capacity" or "units": how the figure follows the KV */
     double left_out_kv;       /* left_out = { kv = ... }: the answer without the KV cache; 0 none */
     double left_out_overhead; /* left_out = { overhead = ... }: the answer without the overhead */
+    const char *per;          /* "token" or "sequence": what a size is per; NULL unsaid */
+    double slip_total_params, slip_active_params, slip_latent_split; /* slips = {...}; 0 none */
     const char *measured; /* a figure of the learner's own machine it needs (LX_FACTS), or NULL */
     /* choice */
     struct lx_option *options;
@@ -204,6 +206,10 @@ struct lx_draw {
     char kv_dtype[16];         /* the KV dtype drawn or named; "" when none */
     struct kv_diag_model diag; /* what the diagnosis reasons with; .known false without a
                                   (non-MLA) preset model */
+    /* The exercise's own worked arithmetic with the drawn figures, the text
+     * expected(p) returns beside the number (return value, worked); "" when
+     * it returns none, and then the lesson's worked example stands in. */
+    char worked[1024];
 };
 
 /* KVT_E_OK, or KVT_E_RANGE with why in err (the callback failed, ran past

@@ -73,6 +73,7 @@ struct call_args {
     const struct lx_draw *draw;
     const struct lx_fact *fact; /* the measured figure, or NULL */
     double value;
+    char *worked; /* the draw's, sizeof worked bytes */
 };
 
 /* Runs in a protected call: expected(p) with p holding the drawn values. */
@@ -91,7 +92,21 @@ static int call_expected(lua_State *L)
         lua_pushnumber(L, a->fact->value);
         lua_setfield(L, -2, a->fact->name);
     }
-    lua_call(L, 1, 1);
+    lua_call(L, 1, 2);
+    /* the worked arithmetic comes from the same call as the number, so the
+     * two cannot disagree */
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        size_t n;
+        const char *w = lua_tolstring(L, -1, &n);
+        if (n >= sizeof((struct lx_draw *)0)->worked)
+            return luaL_error(L, "expected(p)'s worked arithmetic is longer than %d bytes",
+                              (int)sizeof((struct lx_draw *)0)->worked - 1);
+        memcpy(a->worked, w, n);
+        a->worked[n] = '\0';
+    } else if (!lua_isnil(L, -1)) {
+        return luaL_error(L, "expected(p)'s second value is %s, not text", luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
     if (lua_type(L, -1) != LUA_TNUMBER)
         return luaL_error(L, "expected(p) returned %s, not a number", luaL_typename(L, -1));
     a->value = lua_tonumber(L, -1);
@@ -134,7 +149,7 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
 {
     const struct lx_exercise *e;
     struct kvt_var vars[LX_MAX_PARAMS + 1];
-    struct call_args a = {.draw = out};
+    struct call_args a = {.draw = out, .worked = out->worked};
     char measured[48] = "";                           /* as the probe screen shows it */
     char shown[LX_MAX_PARAMS][LX_MAX_PARAM_TEXT + 1]; /* a drawn number as people read it */
     size_t nv = 0;
@@ -181,6 +196,11 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
             snprintf(out->kv_dtype, sizeof out->kv_dtype, "%s", d->text);
     }
     out->diag = diag_model(out->model, out->kv_dtype);
+    /* a drawn tp makes the figure per GPU: the heads each GPU keeps */
+    for (size_t i = 0; i < out->n_params; i++)
+        if (strcmp(out->params[i].name, "tp") == 0 && out->params[i].num >= 1 &&
+            out->params[i].num <= 4096)
+            out->diag.tp = (uint32_t)out->params[i].num;
     if (a.fact) {
         kvt_fmt_rate(a.fact->value, measured, sizeof measured); /* "8.3", "1,008" */
         vars[nv++] = (struct kvt_var){e->measured, measured};

@@ -60,10 +60,17 @@ void lx_grade(const struct lx_lesson *l, size_t ex, const struct lx_draw *draw, 
     memset(out, 0, sizeof *out);
     out->picked = out->correct_option = -1;
     if (e->kind == LX_NUMERIC) {
-        out->spec = (struct kv_numeric){draw->value,    kv_unit_find(e->unit ? e->unit : ""),
-                                        e->tolerance,   e->relative,
-                                        KV_REL_NONE,    draw->diag,
-                                        e->left_out_kv, e->left_out_overhead};
+        out->spec = (struct kv_numeric){.expected = draw->value,
+                                        .unit = kv_unit_find(e->unit ? e->unit : ""),
+                                        .tolerance = e->tolerance,
+                                        .relative = e->relative,
+                                        .model = draw->diag,
+                                        .if_no_kv = e->left_out_kv,
+                                        .if_no_overhead = e->left_out_overhead,
+                                        .per = e->per,
+                                        .if_total_params = e->slip_total_params,
+                                        .if_active_params = e->slip_active_params,
+                                        .if_latent_split = e->slip_latent_split};
         out->spec.relation = relation(e, out->spec.unit);
         kv_grade_numeric(&out->spec, typed, &out->num);
         out->verdict = out->num.verdict;

@@ -246,6 +246,44 @@ static void read_left_out(struct lx_reader *c, int t, struct lx_exercise *e, con
     lua_pop(L, 1);
 }
 
+/* slips = { total_params = n, active_params = n, latent_split = n }: what
+ * the answer comes to under a slip the lesson teaches, computed by the
+ * lesson from the exercise's own figures. */
+static void read_slips(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
+{
+    lua_State *L = c->L;
+    int at = lx_key_line(c, t, "slips", e->line);
+    int ty = lx_field(c, t, "slips");
+    if (ty == LUA_TTABLE) {
+        static const char *const parts[] = {"total_params", "active_params", "latent_split"};
+        double *slots[] = {&e->slip_total_params, &e->slip_active_params, &e->slip_latent_split};
+        int lt = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, lt)) {
+            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+            int kl = k ? lx_key_line(c, lt, k, at) : at;
+            size_t i = 0;
+            while (i < 3 && (!k || strcmp(k, parts[i]) != 0))
+                i++;
+            if (i == 3)
+                lx_problem(c, kl, "%s: slips takes total_params, active_params and latent_split",
+                           where);
+            else if (!lx_finite_number(L, -1, slots[i]) || *slots[i] == 0)
+                lx_problem(c, kl, "%s: slips.%s must be a finite, non-zero number", where,
+                           parts[i]);
+            lua_pop(L, 1);
+        }
+    } else if (ty != LUA_TNIL) {
+        lx_problem(c, at, "%s: slips must be a table: { total_params = ..., ... }", where);
+    }
+    lua_pop(L, 1);
+}
+
+static bool known_per(const char *v)
+{
+    return strcmp(v, "token") == 0 || strcmp(v, "sequence") == 0;
+}
+
 /* An optional text field that must be one of a few values: NULL when
  * absent, not text or refused (each reported once, at the field's line, so
  * what depends on the field is not refused for it again). */
@@ -287,11 +325,21 @@ static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size
     ty = lx_field(c, t, "unit");
     lua_pop(L, 1);
     if (ty == LUA_TNIL)
-        lx_missing(c, t, "unit", e->line, where, "(\"\" for a plain number)");
+        lx_missing(c, t, "unit", e->line, where,
+                   "(what the answer counts: \"sequences\", \"GiB\", ...)");
     e->unit = lx_str_field(c, t, "unit", false, where, e->line);
     if (e->unit && !kv_unit_find(e->unit))
         lx_problem(c, lx_key_line(c, t, "unit", e->line), "%s: unknown unit \"%s\"", where,
                    e->unit);
+    /* a bare number is read in the exercise's unit, and "22 blocks" is refused
+     * for sequences only when the exercise says it counts sequences */
+    else if (e->unit && !e->unit[0])
+        lx_problem(c, lx_key_line(c, t, "unit", e->line),
+                   "%s: unit is empty: say what the answer counts (\"sequences\", \"steps\", "
+                   "\"FLOP/B\", \"x\", ...)",
+                   where);
+    e->per =
+        choice_field(c, t, "per", where, e->line, known_per, "is not \"token\" or \"sequence\"");
     read_tolerance(c, t, e, where);
     params_ok = read_params(c, t, e, where);
     e->model = choice_field(c, t, "model", where, e->line, known_model,
@@ -303,6 +351,7 @@ static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size
     e->diagnose = choice_field(c, t, "diagnose", where, e->line, known_diagnose,
                                "is not one of \"kv-size\", \"capacity\", \"units\"");
     read_left_out(c, t, e, where);
+    read_slips(c, t, e, where);
     at = lx_key_line(c, t, "prompt", e->line);
     if (params_ok)
         check_placeholders(c, e, where, at);

@@ -121,7 +121,8 @@ static void add_points(struct ui_lines *b, const struct tutor_parts *t,
 }
 
 static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
-                          const struct lx_exercise *e, const struct lx_grade *g, int w)
+                          const struct lx_exercise *e, const struct lx_draw *d,
+                          const struct lx_grade *g, int w)
 {
     char line[1200], tol[64], num[48];
     /* no space where a plain count has no unit, nor before "%" or "x"; the
@@ -147,7 +148,8 @@ static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
         ui_lines_text(b, line, w, 2, ui_color(UI_C_WARN) | A_BOLD);
     }
     ui_lines_blank(b);
-    ui_lines_code(b, l->worked, w, 2, ui_color(UI_C_WORKED));
+    /* the exercise's own arithmetic with its drawn figures, else the lesson's example */
+    ui_lines_code(b, d->worked[0] ? d->worked : l->worked, w, 2, ui_color(UI_C_WORKED));
 }
 
 /* The graded view: verdict, what was expected, the diagnosis, the model. */
@@ -180,7 +182,7 @@ static void build_result(struct quiz *q, int cols)
     }
     const struct lx_exercise *e = &l->exercises[idx];
     if (e->kind == LX_NUMERIC) {
-        build_numeric(&q->body, l, e, g, w);
+        build_numeric(&q->body, l, e, &a->draw, g, w);
     } else if (e->kind == LX_CHOICE) {
         if (g->picked >= 0 && e->options[g->picked].why)
             ui_lines_text(&q->body, e->options[g->picked].why, w, 4, A_NORMAL);

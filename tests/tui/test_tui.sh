@@ -178,7 +178,7 @@ return lesson {
   sections = { section { title = "T", text = "x" } }, worked = "20 + 2 = 22",
   followups = { followup { question = "F?", answer = "G.", points = { "g" } } },
   exercises = {
-    numeric { id = "sum", prompt = "What is 20 + 2?", expected = 22, unit = "", tolerance = abs(0.5) },
+    numeric { id = "sum", prompt = "What is 20 + 2?", expected = 22, unit = "blocks", tolerance = abs(0.5) },
   },
 }
 LUA
@@ -188,7 +188,7 @@ wait_for "A count to check" >/dev/null
 tm send-keys -t app e
 wait_for "What is 20 + 2?" >/dev/null
 tm send-keys -t app "21" Enter
-check "a count's tolerance reads as ±0.5, with no stray spaces" "Expected: 22 (within ±0.5)"
+check "a count's tolerance reads as ±0.5 in its unit, with no stray spaces" "Expected: 22 blocks (within ±0.5 blocks)"
 check "and what was read, with no unit" "Read as: 21"
 tm send-keys -t app Escape Escape Q
 wait_for "EXIT=" >/dev/null

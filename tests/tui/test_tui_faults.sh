@@ -96,7 +96,7 @@ return lesson {
                 if p.read_gbps < 100 then error("no formula below 100 GB/s") end
                 return 2 * p.read_gbps
               end },
-    numeric { id = "two", prompt = "What is 1 + 1?", expected = 2, unit = "" },
+    numeric { id = "two", prompt = "What is 1 + 1?", expected = 2, unit = "blocks" },
   },
 }
 LUA
