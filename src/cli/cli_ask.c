@@ -49,8 +49,9 @@ static int ask_usage(FILE *out)
           "\"question\" (the lesson's own question) or \"followup-N\" (its N-th follow-up);\n"
           "--list names every lesson's items. For an exercise: the verdict, the expected\n"
           "value with its unit and tolerance, the parameters drawn (parametric exercises,\n"
-          "from --seed, default 1), the mistake diagnosed, and the lesson's worked\n"
-          "arithmetic. Exit 0 when correct, 1 when wrong or invalid, 2 for a usage error.\n"
+          "from --seed, default 1), the mistake diagnosed, and the worked arithmetic:\n"
+          "the exercise's own with the drawn figures where it gives one, else the\n"
+          "lesson's. Exit 0 when correct, 1 when wrong or invalid, 2 for a usage error.\n"
           "--measured read_gbps=18.2 (also peak_gbps, free_gib) stands in for the probe\n"
           "figure a \"measure, then predict\" exercise uses.\n",
           out);
