@@ -30,7 +30,7 @@ lines() {
     for b in "1 3800" "8 4050" "16 $b16" "32 4100" "64 4110"; do
       bs=${b% *} gb=${b#* }
       # tax_percent as the probe computes it, 100 x (1 - paged / contiguous)
-      tax=$(python3 -c "print(round(100 * (1 - $gb / $contig), 1))")
+      tax=$(awk -v g="$gb" -v c="$contig" 'BEGIN { printf "%.1f", 100 * (1 - g / c) }')
       echo "{\"type\":\"result\",\"kernel\":\"paged\",\"block_size\":$bs,\"bytes\":1073741824,\"gbps_median\":$gb,\"contiguous_gbps_median\":$contig,\"tax_percent\":$tax}"
     done
     [ -z "$err" ] || echo "{\"type\":\"error\",\"message\":\"$err\"}"
