@@ -25,8 +25,9 @@
 #   5. compute-sanitizer (memcheck, racecheck) on a --small run, if present;
 #   6. the verdicts (gpu_judge.py): PASS/FAIL per figure, with the rule;
 #   7. one JSON report (default gpu-check.json).
-# Exit: 0 every step ran or was skipped and every verdict passed, 1 a step
-# or a verdict failed, or a step ran out of time (the report says which),
+# Exit: 0 every step ran (or was skipped for want of its tool or of counter
+# permission) and every verdict passed, 1 a step or a verdict failed, or a
+# step ran out of time or had none left (the report says which),
 # 2 usage, 3 no usable GPU here: no nvidia-smi or no device (nothing is
 # built or run), or the probe itself exits 3 (the report has its reason).
 set -euo pipefail
@@ -134,7 +135,7 @@ smi_q --query-gpu=index,pci.bus_id,name,driver_version,persistence_mode,ecc.mode
 reasons=clocks_event_reasons.active
 smi_q --query-gpu=index,$reasons --format=csv,noheader >"$work/reasons.csv" 2>&1 ||
   { reasons=clocks_throttle_reasons.active
-    smi_q --query-gpu=index,$reasons --format=csv,noheader >"$work/reasons.csv" 2>&1 || true; }
+    smi_q --query-gpu=index,$reasons --format=csv,noheader >"$work/reasons.csv" 2>&1 || reasons=; }
 smi_q --query-compute-apps=gpu_bus_id,pid,process_name,used_memory --format=csv,noheader \
   >"$work/processes-before.csv" 2>&1 || true
 
@@ -148,7 +149,9 @@ step() {
   room=$(left)
   [ "$room" -lt "$limit" ] && limit=$room
   if [ "$limit" -lt 5 ]; then
+    # a check that could not run is not a check passed
     skipped+=("$name")
+    failed+=("$name")
     printf 'out of time\n' >"$work/$name.skipped"
     say "$name: skipped: the ${budget} s budget is spent"
     return 0
@@ -188,7 +191,7 @@ unfail_no_counters() {
 sampler=
 sample_start() {
   timeout -k 2 "$(($(left) > 5 ? $(left) : 5))" nvidia-smi \
-    --query-gpu=timestamp,index,pci.bus_id,clocks.sm,clocks.mem,power.draw,temperature.gpu,$reasons \
+    --query-gpu=timestamp,index,pci.bus_id,clocks.sm,clocks.mem,power.draw,temperature.gpu${reasons:+,$reasons} \
     --format=csv,noheader -lms 500 >"$work/clocks.csv" 2>&1 &
   sampler=$!
 }

@@ -193,6 +193,8 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["default"]["timed_out"] is True, r["default"]
 assert "size16g" in r["skipped_steps"], r["skipped_steps"]
-assert r["failed_steps"] == ["default", "judge"], r["failed_steps"]
+# what had no time left failed too: a check not run is not passed
+assert r["failed_steps"][:2] == ["default", "size16g"], r["failed_steps"]
+assert r["failed_steps"][-1] == "judge", r["failed_steps"]
 PY
 echo ok
