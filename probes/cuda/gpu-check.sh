@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
     --work) work="${2:?--work needs a folder}"; shift ;;
     --device) device="${2:?--device needs a number}"; shift ;;
     --budget) budget="${2:?--budget needs seconds}"; shift ;;
-    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu-check: $1: unknown option (see --help)" >&2; exit 2 ;;
   esac
   shift
