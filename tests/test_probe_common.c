@@ -52,6 +52,9 @@ static void test_gate_reasons(void **state)
     assert_non_null(strstr(why, "forward-compatibility"));
     assert_int_equal(gate(46, 0, 0, 0, 13000, why), PROBE_EXIT_NO_GPU);
     assert_non_null(strstr(why, "busy"));
+    /* cudaErrorUnknown: a GPU off the bus or in need of a reset */
+    assert_int_equal(gate(999, 0, 0, 0, 13000, why), PROBE_EXIT_NO_GPU);
+    assert_non_null(strstr(why, "unknown error (999)"));
 
     /* Volta (7.0), Jetson Xavier (7.2), Pascal (6.1): below 7.5 */
     assert_int_equal(gate(0, 1, 7, 2, 13000, why), PROBE_EXIT_NO_GPU);
@@ -131,6 +134,50 @@ static void test_group_gather_matches_paged_offset(void **state)
     }
 }
 
+/* The order-aware checksum: a token's word sum by hand and across the wrap
+ * at 2^32; the kernel's weighting (token t of the batch weighs t + 1),
+ * emulated over a real pool, equals paged_weighted_sum for every block
+ * size; and a gather that ignored its table (read the pool in order) sums
+ * the same words to something else, so the self-check fails it. */
+static void test_weighted_sum(void **state)
+{
+    (void)state;
+    enum { TOKENS = 4096, LG_WORDS = 9, WORDS = 1 << LG_WORDS }; /* 2 KiB tokens */
+    static uint32_t pool[TOKENS * WORDS], table[TOKENS];
+    static const uint32_t sizes[] = {1, 8, 16, 32, 64};
+    /* token 3: words 1536..2047, 512 x 1536 + 511 x 512 / 2 = 786,432 + 130,816 */
+    assert_true(paged_token_sum(3, LG_WORDS) == 917248ull);
+    /* token 2^23 starts at word 2^32, which the pattern holds as 0 */
+    assert_true(paged_token_sum(1ull << 23, LG_WORDS) == paged_token_sum(0, LG_WORDS));
+    for (uint32_t i = 0; i < TOKENS * WORDS; i++)
+        pool[i] = i;
+    for (size_t k = 0; k < 5; k++) {
+        uint32_t lg_block = (uint32_t)paged_log2(sizes[k]);
+        uint32_t lg_group = sizes[k] < 8 ? lg_block : 3;
+        uint64_t kernel = 0, ignored = 0, plain = 0, plain_ignored = 0;
+        paged_shuffle(table, TOKENS >> lg_block, 42 + sizes[k]);
+        for (uint32_t g = 0; g < (uint32_t)TOKENS >> lg_group; g++) {
+            uint32_t first = paged_group_token(table, lg_block, lg_group, g);
+            for (uint32_t i = 0; i < (1u << lg_group); i++) {
+                uint64_t t = ((uint64_t)g << lg_group) + i, own = 0, in_order = 0;
+                for (uint32_t w = 0; w < WORDS; w++) {
+                    own += pool[(size_t)(first + i) * WORDS + w];
+                    in_order += pool[t * WORDS + w];
+                }
+                kernel += (t + 1) * own;
+                ignored += (t + 1) * in_order;
+                plain += own;
+                plain_ignored += in_order;
+            }
+        }
+        uint64_t want = paged_weighted_sum(table, lg_block, TOKENS, LG_WORDS);
+        assert_true(kernel == want);
+        assert_true(ignored != want);
+        /* the same words either way: a plain sum could not tell */
+        assert_true(plain == plain_ignored);
+    }
+}
+
 /* Whatever the machine, the probe gets figures it can size a run with. */
 static void test_platform_figures(void **state)
 {
@@ -152,6 +199,7 @@ int main(void)
         cmocka_unit_test(test_index_sum),
         cmocka_unit_test(test_log2_refuses_other_sizes),
         cmocka_unit_test(test_group_gather_matches_paged_offset),
+        cmocka_unit_test(test_weighted_sum),
         cmocka_unit_test(test_platform_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -78,6 +78,8 @@ static void test_driver_errors_exit_3(void **state)
     expect_no_gpu("803", "13000", "error 803");
     expect_no_gpu("804", "13000", "error 804");
     expect_no_gpu("46", "13000", "error 46");
+    /* CUDA_ERROR_UNKNOWN: a GPU off the bus or needing a reset */
+    expect_no_gpu("999", "13000", "unknown error (999)");
 }
 
 /* A driver older than the runtime names both versions: 12040 is CUDA 12.4;
@@ -96,7 +98,7 @@ static void test_old_driver_names_both_versions(void **state)
 static void test_other_errors_exit_1_naming_the_call(void **state)
 {
     (void)state;
-    char e1[] = "FAKE_CU_INIT=999", e3[300];
+    char e1[] = "FAKE_CU_INIT=2", e3[300]; /* CUDA_ERROR_OUT_OF_MEMORY */
     snprintf(e3, sizeof e3, "LD_LIBRARY_PATH=%s", FAKE_CUDA_DIR);
     char *env[] = {e1, e3, NULL};
     const char *msg = probe_says(CUDA_PROBE, NULL, env, 1, 0);

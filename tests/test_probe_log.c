@@ -299,6 +299,41 @@ static void test_fake_gpu_run_kept(void **state)
     assert_string_equal(got, "Fake GPU 24G|900.0|1008.0");
 }
 
+/* A result faster than the device's peak is refused like a figure out of
+ * range: an H200's 4,917 GB/s peak (2 x 3.2 GHz x 768 B) and a read of
+ * 5,100 GB/s, 103.7% of it, is not kept and fails the run; a paged line at
+ * 4,080 and one exactly at the peak are kept. A device with no peak (a CPU,
+ * a MIG slice) has nothing to compare with. */
+static void test_above_peak_refused(void **state)
+{
+    (void)state;
+    struct probe_log g;
+    struct probe_outcome ok = {.end = PROBE_OK};
+    probe_log_init(&g);
+    feed(&g, "{\"type\":\"device\",\"kind\":\"cuda\",\"name\":\"H\",\"peak_gbps\":4917}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"read\",\"gbps_best\":4300,"
+             "\"gbps_median\":5100}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"paged\",\"gbps_median\":4080}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"paged\",\"gbps_best\":4917}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"decode\",\"graph_gbps_median\":6000}");
+    assert_null(probe_log_result(&g, "read"));
+    assert_null(probe_log_result(&g, "decode"));
+    assert_int_equal(g.n_results, 2);
+    assert_string_equal(g.refused, "its read result line says gbps_median 5,100 GB/s, above "
+                                   "the device's peak of 4,917 GB/s");
+    probe_log_verdict(&g, &ok);
+    assert_int_equal(ok.end, PROBE_FAILED);
+    assert_string_equal(ok.message, g.refused);
+    probe_log_free(&g);
+
+    probe_log_init(&g);
+    feed(&g, "{\"type\":\"device\",\"kind\":\"cpu\",\"name\":\"C\"}");
+    feed(&g, "{\"type\":\"result\",\"kernel\":\"read\",\"gbps_median\":5100}");
+    assert_float_equal(probe_log_result(&g, "read")->gbps_median, 5100, 0);
+    assert_string_equal(g.refused, "");
+    probe_log_free(&g);
+}
+
 /* tests/probes/out_of_range.sh exits 0 but claims 1e300 GB/s for its read:
  * that line is not kept, the paged line after it is, and the run failed
  * with the figure named as docs/probes.md shows it. */
@@ -364,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_results_are_capped),
         cmocka_unit_test(test_saved_run),
         cmocka_unit_test(test_fake_gpu_run_kept),
+        cmocka_unit_test(test_above_peak_refused),
         cmocka_unit_test(test_fake_out_of_range_run),
         cmocka_unit_test(test_fake_invalid_run),
     };

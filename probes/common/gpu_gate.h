@@ -14,13 +14,14 @@
 #include "probe_io.h"
 
 enum {
-    GPU_ERR_STUB_LIBRARY = 34,         /* cudaErrorStubLibrary */
-    GPU_ERR_INSUFFICIENT_DRIVER = 35,  /* cudaErrorInsufficientDriver (also: none at all) */
-    GPU_ERR_DEVICES_UNAVAILABLE = 46,  /* cudaErrorDevicesUnavailable */
-    GPU_ERR_NO_DEVICE = 100,           /* cudaErrorNoDevice */
-    GPU_ERR_SYSTEM_NOT_READY = 802,    /* cudaErrorSystemNotReady */
-    GPU_ERR_DRIVER_MISMATCH = 803,     /* cudaErrorSystemDriverMismatch */
-    GPU_ERR_COMPAT_NOT_SUPPORTED = 804 /* cudaErrorCompatNotSupportedOnDevice */
+    GPU_ERR_STUB_LIBRARY = 34,          /* cudaErrorStubLibrary */
+    GPU_ERR_INSUFFICIENT_DRIVER = 35,   /* cudaErrorInsufficientDriver (also: none at all) */
+    GPU_ERR_DEVICES_UNAVAILABLE = 46,   /* cudaErrorDevicesUnavailable */
+    GPU_ERR_NO_DEVICE = 100,            /* cudaErrorNoDevice */
+    GPU_ERR_SYSTEM_NOT_READY = 802,     /* cudaErrorSystemNotReady */
+    GPU_ERR_DRIVER_MISMATCH = 803,      /* cudaErrorSystemDriverMismatch */
+    GPU_ERR_COMPAT_NOT_SUPPORTED = 804, /* cudaErrorCompatNotSupportedOnDevice */
+    GPU_ERR_UNKNOWN = 999               /* cudaErrorUnknown */
 };
 
 /* The oldest compute capability CUDA 13 builds for (Turing). */
@@ -81,6 +82,13 @@ static inline int gpu_gate_check(const struct gpu_gate *g, char *why, size_t cap
         snprintf(why, cap,
                  "a CUDA forward-compatibility driver is in use on a GPU that does not support "
                  "it (error 804)");
+        return PROBE_EXIT_NO_GPU;
+    case GPU_ERR_UNKNOWN:
+        /* what the driver says when a GPU has fallen off the bus or needs
+         * a reset: nothing this probe can measure, like the cases above */
+        snprintf(why, cap,
+                 "the CUDA driver reports an unknown error (999): the GPU may need a reset or "
+                 "have fallen off the bus (see nvidia-smi and the kernel log)");
         return PROBE_EXIT_NO_GPU;
     default:
         return PROBE_EXIT_FAILED;

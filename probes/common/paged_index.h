@@ -55,6 +55,36 @@ PAGED_FN uint32_t paged_group_token(const uint32_t *table, uint32_t lg_block, ui
     return (table[t0 >> lg_block] << lg_block) | (t0 & ((1u << lg_block) - 1));
 }
 
+/* The sum of the 32-bit words of pool token `token` when word i of the
+ * pool holds i mod 2^32 (fill_kernel's pattern) and a token is
+ * 2^lg_words words (at most 2^31): a token never straddles the wrap at
+ * 2^32, so its words are base, base + 1, ... with base its first word's
+ * index mod 2^32. */
+PAGED_FN uint64_t paged_token_sum(uint64_t token, uint32_t lg_words)
+{
+    uint64_t n = 1ull << lg_words, base = (token << lg_words) & 0xffffffffull;
+    return n * base + n * (n - 1) / 2;
+}
+
+/* The order-aware checksum of one pass of the CUDA paged kernel over
+ * n_tokens tokens (sequences flattened) through `table` at blocks of
+ * 2^lg_block: each token's word sum weighted by its logical position plus
+ * one, modulo 2^64. A gather that ignored the table, or read blocks in
+ * another order, sums the same words with other weights and fails the
+ * check; with weights that grow with the position, the identity table gives
+ * the largest sum and any other permutation a smaller one (before the
+ * modulo, which a mismatch survives but for a 2^-64 chance). */
+PAGED_FN uint64_t paged_weighted_sum(const uint32_t *table, uint32_t lg_block, uint32_t n_tokens,
+                                     uint32_t lg_token_words)
+{
+    uint64_t s = 0;
+    for (uint32_t t = 0; t < n_tokens; t++) {
+        uint32_t pool_token = (table[t >> lg_block] << lg_block) | (t & ((1u << lg_block) - 1));
+        s += ((uint64_t)t + 1) * paged_token_sum(pool_token, lg_token_words);
+    }
+    return s;
+}
+
 /* Blocks a sequence of `tokens` needs. */
 PAGED_FN uint64_t paged_blocks(uint64_t tokens, uint32_t block_size)
 {

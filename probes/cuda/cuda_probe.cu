@@ -67,6 +67,13 @@ static void check_failed(cudaError_t e, const char *call, int line)
 #define MAX_PER_SAMPLE 100000
 #define SEQ_TOKENS     2048u /* tokens per sequence in the paged pool */
 #define MAX_GROUP      8u    /* tokens a warp takes per table read */
+/* The oldest glibc the built program runs on: what glibc 2.34 made of
+ * libpthread and libdl (pthread_*, dlopen, __libc_start_main at
+ * GLIBC_2.34) is the newest symbol version the CUDA runtime and libstdc++
+ * need once libgcc is not linked statically (its unwinder's _dl_find_object
+ * would need 2.35). A build against an older glibc runs on older ones
+ * still; tests/probes/test_glibc_floor.sh holds the binary to this. */
+#define PROBE_MIN_GLIBC "2.34"
 
 static unsigned long long *d_sum; /* the kernels' running sum */
 
@@ -172,9 +179,10 @@ struct options {
     unsigned long long device_index;
     /* the decode step's model: matrix shapes in elements */
     unsigned long long hidden, q_dim, kv_dim, mlp_dim, vocab, layers, elem_bytes;
-    unsigned long long kv_token; /* KV bytes per token, all layers */
-    unsigned long long context;  /* tokens cached per sequence */
-    unsigned long long batch;    /* sequences */
+    unsigned long long kv_token;    /* KV bytes per token, all layers */
+    unsigned long long context;     /* tokens cached per sequence */
+    unsigned long long batch;       /* sequences */
+    unsigned long long paged_block; /* --paged-block: that block size only; 0 = all */
     bool small; /* --small: 64 MiB buffers, for correctness tools, not for figures */
 };
 
@@ -191,6 +199,9 @@ static int usage(const char *flag, unsigned long long lo, unsigned long long hi)
             "[--batch N]\n"
             "       [--small]   64 MiB buffers, the size rules off: a correctness run for\n"
             "                   compute-sanitizer and ncu, not a measurement\n"
+            "       [--paged-block N]  the paged gather at block N (1, 8, 16, 32, 64) only,\n"
+            "                   without its contiguous control: for ncu\n"
+            "       [--version] the CUDA runtime and the oldest glibc it runs on\n"
             "Measures GPU memory read bandwidth; prints JSON lines (docs/probes.md).\n");
     return PROBE_EXIT_USAGE;
 }
@@ -215,11 +226,18 @@ static int parse(int argc, char **argv, options *o)
         {"--kv-token-bytes", offsetof(options, kv_token), 1, 1ull << 30},
         {"--context", offsetof(options, context), 1, 1ull << 24},
         {"--batch", offsetof(options, batch), 1, 1ull << 20},
+        {"--paged-block", offsetof(options, paged_block), 1, 64},
     };
     for (int i = 1; i < argc; i++) {
         size_t f = 0, n = sizeof flags / sizeof flags[0];
         if (strcmp(argv[i], "--help") == 0)
             return usage(NULL, 0, 0), -1;
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("kvtutor-probe-cuda: CUDA runtime %d.%d, linked statically; needs the NVIDIA "
+                   "driver, libm, libgcc_s and glibc %s or newer\n",
+                   CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10, PROBE_MIN_GLIBC);
+            return -1;
+        }
         if (strcmp(argv[i], "--small") == 0) {
             o->small = true;
             continue;
@@ -241,6 +259,7 @@ static int parse(int argc, char **argv, options *o)
 struct device {
     int index, sms, l2, cc_major, cc_minor, clock_khz, bus_bits, ecc;
     bool mig;
+    char pci_bus_id[32]; /* "0000:19:00.0": what nvidia-smi's pci.bus_id names */
     size_t free_b, total_b;
     double peak; /* GB/s; 0 when unknown */
     char name[256];
@@ -310,6 +329,8 @@ static void describe(device *d)
     CHECK(cudaDeviceGetAttribute(&d->bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
     CHECK(cudaDeviceGetAttribute(&d->ecc, cudaDevAttrEccEnabled, dev));
     CHECK(cudaMemGetInfo(&d->free_b, &d->total_b));
+    CHECK(cudaDeviceGetPCIBusId(d->pci_bus_id, (int)sizeof d->pci_bus_id, dev));
+    probe_json_safe(d->pci_bus_id);
     /* A MIG slice has no attribute of its own: the runtime names it "... MIG
      * 1g.10gb", and CUDA_VISIBLE_DEVICES may select it by a "MIG-" UUID. Its
      * clock and bus attributes are the whole GPU's, its bandwidth a share of
@@ -320,7 +341,7 @@ static void describe(device *d)
     d->peak = d->mig ? 0 : 2.0 * d->clock_khz * 1e3 * (d->bus_bits / 8.0) / 1e9;
 }
 
-/* One wave of resident blocks of `kernel` on every SM. */
+/* One wave of resident blocks of `kernel` on every SM: the grid. */
 static int grid_for(const void *kernel, const device *d, int *per_sm, int *regs)
 {
     cudaFuncAttributes fa;
@@ -334,6 +355,15 @@ static int grid_for(const void *kernel, const device *d, int *per_sm, int *regs)
         exit(PROBE_EXIT_FAILED);
     }
     return *per_sm * d->sms;
+}
+
+/* The read kernel's grid in waves: blocks launched over the blocks the
+ * occupancy query says the SMs hold at once. grid_for sizes the grid to
+ * one wave, so anything else here is a bug it makes visible (and ncu's
+ * launch__waves_per_multiprocessor checks the query itself). */
+static double waves(int grid, int per_sm, int sms)
+{
+    return (double)grid / ((double)per_sm * sms);
 }
 
 static void *alloc_filled(size_t bytes, int grid)
@@ -404,10 +434,17 @@ int main(int argc, char **argv)
      * (config.json: hidden 3584, 28 heads and 4 KV heads of 128, MLP 18944,
      * vocabulary 152064, 28 layers), 56 KiB of KV per token, 8 sequences of
      * 8k */
-    options o = {0, MIN_SAMPLES, 0, 3584, 3584, 512, 18944, 152064, 28, 2, 57344, 8192, 8, false};
+    options o = {0,  MIN_SAMPLES, 0,     3584, 3584, 512, 18944, 152064,
+                 28, 2,           57344, 8192, 8,    0,   false};
     int prc = parse(argc, argv, &o);
     if (prc)
         return prc < 0 ? PROBE_EXIT_OK : prc;
+    if (o.paged_block &&
+        (paged_log2((uint32_t)o.paged_block) < 0 || o.paged_block == 2 || o.paged_block == 4)) {
+        printf("{\"type\":\"error\",\"message\":\"--paged-block needs one of the measured block "
+               "sizes: 1, 8, 16, 32, 64\"}\n");
+        return PROBE_EXIT_USAGE;
+    }
 
     device d;
     memset(&d, 0, sizeof d);
@@ -420,16 +457,17 @@ int main(int argc, char **argv)
     printf(
         "{\"type\":\"device\",\"kind\":\"cuda\",\"name\":\"%s\",\"compute_capability\":\"%d.%d\","
         "\"sms\":%d,\"l2_bytes\":%d,\"total_bytes\":%zu,\"free_bytes\":%zu,"
-        "\"memory_clock_khz\":%d,\"bus_bits\":%d,",
-        d.name, d.cc_major, d.cc_minor, d.sms, d.l2, d.total_b, d.free_b, d.clock_khz, d.bus_bits);
+        "\"memory_clock_khz\":%d,\"bus_bits\":%d,\"pci_bus_id\":\"%s\",",
+        d.name, d.cc_major, d.cc_minor, d.sms, d.l2, d.total_b, d.free_b, d.clock_khz, d.bus_bits,
+        d.pci_bus_id);
     if (d.peak > 0)
         printf("\"peak_gbps\":%.1f,", d.peak);
     printf("\"peak_known\":%s,\"ecc\":%s,\"mig\":%s,\"driver_version\":%d,\"runtime_version\":%d,"
            "\"read_blocks_per_sm\":%d,\"read_registers\":%d,\"paged_blocks_per_sm\":%d,"
-           "\"paged_registers\":%d,\"threads_per_block\":%d,\"waves\":1,\"small\":%s}\n",
+           "\"paged_registers\":%d,\"threads_per_block\":%d,\"waves\":%.2f,\"small\":%s}\n",
            d.peak > 0 ? "true" : "false", d.ecc ? "true" : "false", d.mig ? "true" : "false",
            g_driver, g_runtime, read_per_sm, read_regs, paged_per_sm, paged_regs, THREADS,
-           o.small ? "true" : "false");
+           waves(grid, read_per_sm, d.sms), o.small ? "true" : "false");
     fflush(stdout);
 
     CHECK(cudaMalloc(&d_sum, sizeof *d_sum));
@@ -538,7 +576,7 @@ int main(int argc, char **argv)
     uint4 *pool = (uint4 *)alloc_filled(pool_bytes, grid);
     uint32_t *d_table;
     CHECK(cudaMalloc(&d_table, sizeof(uint32_t) * n_tokens));
-    unsigned long long psum = probe_index_sum(pool_bytes / 4);
+    const uint32_t lg_token_words = LG_TOKEN_VEC + 2; /* uint4 = 4 words */
 
     /* the control: the pool read in order, blocks of 64 in an identity table */
     static const uint32_t sizes[] = {1, 8, 16, 32, 64};
@@ -549,14 +587,21 @@ int main(int argc, char **argv)
         h_table[b] = b;
     CHECK(cudaMemcpy(d_table, h_table, sizeof(uint32_t) * (n_tokens >> lg_ctl),
                      cudaMemcpyHostToDevice));
-    stats contig = measure(
-        [&] {
-            paged_kernel<<<pgrid, THREADS>>>(pool, d_table, lg_ctl, lg_grp, n_tokens >> lg_grp,
-                                             d_sum);
-        },
-        (double)pool_bytes, psum, iters, "paged", "contiguous paged", 60, 65);
+    /* --paged-block: that block size alone, without the control, so that a
+     * profiler's first paged launches are the shuffled gather */
+    stats contig = {0, 0, 0, 0, 0};
+    if (!o.paged_block)
+        contig = measure(
+            [&] {
+                paged_kernel<<<pgrid, THREADS>>>(pool, d_table, lg_ctl, lg_grp, n_tokens >> lg_grp,
+                                                 d_sum);
+            },
+            (double)pool_bytes, paged_weighted_sum(h_table, lg_ctl, n_tokens, lg_token_words),
+            iters, "paged", "contiguous paged", 60, 65);
     for (int k = 0; k < n_sizes; k++) {
         uint32_t bs = sizes[k];
+        if (o.paged_block && bs != o.paged_block)
+            continue;
         int lg_block = paged_log2(bs);
         if (lg_block < 0 || bs > SEQ_TOKENS)
             fail("block size %u is not a power of two up to %u", bs, SEQ_TOKENS);
@@ -571,12 +616,16 @@ int main(int argc, char **argv)
                 paged_kernel<<<pgrid, THREADS>>>(pool, d_table, (uint32_t)lg_block, lg_group,
                                                  n_tokens >> lg_group, d_sum);
             },
-            (double)pool_bytes, psum, iters, "paged", what, 65 + 7 * k, 72 + 7 * k);
+            (double)pool_bytes,
+            paged_weighted_sum(h_table, (uint32_t)lg_block, n_tokens, lg_token_words), iters,
+            "paged", what, 65 + 7 * k, 72 + 7 * k);
         printf("{\"type\":\"result\",\"kernel\":\"paged\",\"block_size\":%u,\"bytes\":%zu,"
-               "\"iterations\":%d,\"per_sample\":%d,\"gbps_best\":%.1f,\"gbps_median\":%.1f,"
-               "\"contiguous_gbps_median\":%.1f,\"tax_percent\":%.1f}\n",
-               bs, pool_bytes, iters, st.per_sample, st.best, st.median, contig.median,
-               100.0 * (1.0 - st.median / contig.median));
+               "\"iterations\":%d,\"per_sample\":%d,\"gbps_best\":%.1f,\"gbps_median\":%.1f",
+               bs, pool_bytes, iters, st.per_sample, st.best, st.median);
+        if (contig.median > 0)
+            printf(",\"contiguous_gbps_median\":%.1f,\"tax_percent\":%.1f", contig.median,
+                   100.0 * (1.0 - st.median / contig.median));
+        printf("}\n");
         fflush(stdout);
     }
     free(h_table);

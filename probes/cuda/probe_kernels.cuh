@@ -3,8 +3,11 @@
  *
  * Every kernel adds up the 32-bit words it reads (64-bit sums, one atomic
  * per block), so that the host can check that a pass read every byte it
- * claims exactly once (probe_index_sum in probe_io.h). The sum also keeps
- * the compiler from dropping any load.
+ * claims exactly once (probe_index_sum in probe_io.h); the paged gather
+ * weighs each token's words by the token's logical position, so that it
+ * must also have read them in the order its block table gives
+ * (paged_weighted_sum in paged_index.h). The sum also keeps the compiler
+ * from dropping any load.
  *
  * Grids are sized on the host from cudaOccupancyMaxActiveBlocksPerMultiprocessor
  * times the SM count: one wave of resident blocks, whatever register count
@@ -24,12 +27,13 @@
 /* Blocks of THREADS an SM holds at full occupancy, for __launch_bounds__:
  * the resident-thread limit over 256 (CUDA C++ Programming Guide,
  * "Technical Specifications per Compute Capability": 1,024 threads on 7.5;
- * 2,048 on 8.0, 8.7, 9.0, 10.x; 1,536 on 8.6, 8.9, 12.x). With a 65,536
+ * 2,048 on 8.0, 9.0, 10.x; 1,536 on 8.6, 8.7 (Jetson Orin: 48 warps), 8.9,
+ * 12.x). A bound set too high only costs registers; too low, occupancy. With a 65,536
  * register file that caps a thread at 64, 32 and 42 (40 as allocated)
  * registers. The PTX for 7.5, JIT-compiled on a later GPU, keeps 7.5's
  * bound; the host's occupancy query then sizes the grid for what it got. */
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 870 ||                     \
-    __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 ||                     \
+    __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030
 #define MIN_BLOCKS_PER_SM 8
 #elif __CUDA_ARCH__ < 800
 #define MIN_BLOCKS_PER_SM 4
@@ -108,14 +112,19 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS_PER_SM)
     for (uint32_t g = blockIdx.x * WARPS + (threadIdx.x >> 5); g < n_groups; g += warps) {
         uint32_t token = paged_group_token(table, lg_block, lg_group, g);
         const uint4 *src = pool + ((size_t)token << LG_TOKEN_VEC);
-        for (uint32_t j = lane; j < run; j += 32 * UNROLL) {
+        /* one pass of j is one token (TOKEN_VEC = 32 lanes x UNROLL): its
+         * words weigh its logical position + 1 (paged_weighted_sum) */
+        uint64_t weight = ((uint64_t)g << lg_group) + 1;
+        for (uint32_t j = lane; j < run; j += 32 * UNROLL, weight++) {
             uint4 v[UNROLL];
 #pragma unroll
             for (int u = 0; u < UNROLL; u++)
                 v[u] = src[j + u * 32];
+            uint64_t t = 0;
 #pragma unroll
             for (int u = 0; u < UNROLL; u++)
-                acc += sum4(v[u]);
+                t += sum4(v[u]);
+            acc += t * weight;
         }
     }
     block_sum(acc, sum);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvt_format.h"
 #include "store_report.h"
 
 void probe_log_init(struct probe_log *g)
@@ -38,6 +39,40 @@ static bool sound(struct probe_log *g, const struct probe_event *ev)
     return false;
 }
 
+/* False when a result claims more GB/s than the device's peak (when the
+ * device line gave one): no memory reads faster than its clock and bus
+ * allow, so such a figure is a timing or peak error and must not be drawn
+ * or stored. The first such figure of the run is the one `refused` names. */
+static bool below_peak(struct probe_log *g, const struct probe_result *r)
+{
+    static const struct {
+        const char *key;
+        size_t at;
+    } rates[] = {
+        {"gbps_best", offsetof(struct probe_result, gbps_best)},
+        {"gbps_median", offsetof(struct probe_result, gbps_median)},
+        {"contiguous_gbps_median", offsetof(struct probe_result, contiguous_gbps_median)},
+        {"eager_gbps_median", offsetof(struct probe_result, eager_gbps_median)},
+        {"graph_gbps_median", offsetof(struct probe_result, graph_gbps_median)},
+    };
+    double peak = g->has_device ? g->device.peak_gbps : 0;
+    if (peak <= 0)
+        return true;
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+        double v = *(const double *)((const char *)r + rates[i].at);
+        char a[48], b[48];
+        if (v <= peak)
+            continue;
+        if (!g->refused[0])
+            snprintf(g->refused, sizeof g->refused,
+                     "its %s result line says %s %s GB/s, above the device's peak of %s GB/s",
+                     r->kernel, rates[i].key, kvt_fmt_number(v, 1, a, sizeof a),
+                     kvt_fmt_number(peak, 1, b, sizeof b));
+        return false;
+    }
+    return true;
+}
+
 void probe_log_event(struct probe_log *g, const struct probe_event *ev)
 {
     if (ev->type == PROBE_EVENT_DEVICE && !g->has_device) {
@@ -47,7 +82,7 @@ void probe_log_event(struct probe_log *g, const struct probe_event *ev)
             g->has_device = true;
         }
     } else if (ev->type == PROBE_EVENT_RESULT && g->n_results < PROBE_LOG_MAX_RESULTS) {
-        if (sound(g, ev)) {
+        if (sound(g, ev) && below_peak(g, &ev->result)) {
             struct probe_result *r = &g->results[g->n_results++];
             *r = ev->result;
             r->json = own(ev->result.json);

@@ -32,7 +32,7 @@ struct probe_log {
     struct probe_device device; /* the first one */
     size_t n_results;
     struct probe_result results[PROBE_LOG_MAX_RESULTS]; /* the "result" lines, in order */
-    char refused[200]; /* the first line not kept for a figure out of range */
+    char refused[200]; /* the first line not kept: a figure out of range or above the peak */
 };
 
 void probe_log_init(struct probe_log *g);
@@ -40,13 +40,14 @@ void probe_log_free(struct probe_log *g); /* and ready for probe_log_init */
 
 /* Keeps the first "device" record and the "result" records; ignores the
  * rest. A record with a figure out of its range (its bad_figure, see
- * probe_event.h) is not kept, and `refused` says which figure it was:
+ * probe_event.h) is not kept, nor a result claiming more GB/s than the
+ * device line's peak_gbps, and `refused` says which figure it was:
  * everything the log holds can be drawn, cast and stored as it is. Out of
  * memory for a record's json text, the record is kept without it. */
 void probe_log_event(struct probe_log *g, const struct probe_event *event);
 
-/* After the run: one that ended ok but said a figure out of range has
- * failed, with `refused` as its message. */
+/* After the run: one that ended ok but said a figure out of range or above
+ * the peak has failed, with `refused` as its message. */
 void probe_log_verdict(const struct probe_log *g, struct probe_outcome *out);
 
 /* The result of one kernel ("read", "decode", "paged"): the first one, or
