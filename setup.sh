@@ -26,7 +26,7 @@ if [ "${CI:-}" = true ]; then
 fi
 
 packages=(gcc make cmake pkg-config libjansson-dev libsqlite3-dev liblua5.4-dev libcmocka-dev
-  libncurses-dev clang-format locales tmux sqlite3)
+  libncurses-dev clang-format locales tmux sqlite3 python3)
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then
