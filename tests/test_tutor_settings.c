@@ -75,7 +75,9 @@ static void test_set_and_load(void **state)
             fail_msg("%s = %s: %s", rows[i].key, rows[i].value, why ? why : kvt_strerror(e));
         if (!rows[i].ok) {
             assert_non_null(why);
-            assert_memory_equal(&before, &s, sizeof s);
+            /* field by field: the struct's padding is no value */
+            assert_true(before.fsrs.desired_retention == s.fsrs.desired_retention);
+            assert_int_equal(before.new_per_day, s.new_per_day);
         }
     }
     assert_true(s.fsrs.desired_retention == 0.85);
