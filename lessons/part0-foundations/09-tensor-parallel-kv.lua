@@ -304,7 +304,7 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
         return b / 1024, "heads/GPU   max(1, " .. m.kv_heads .. " KV heads // TP " .. p.tp .. ") = "
           .. r.kv_heads_per_gpu .. "\n"
           .. "per token   2 × " .. m.layers .. " layers × " .. r.kv_heads_per_gpu
-          .. " KV heads/GPU × "
+          .. (r.kv_heads_per_gpu == 1 and " KV head/GPU × " or " KV heads/GPU × ")
           .. m.head_dim .. " dims × 2 B = " .. grouped(b) .. " B = " .. fixed(b / 1024, 0) .. " KiB"
       end,
       unit = "KiB", per = "token", tolerance = rel(0.01), model = "llama-3.1-70b",
