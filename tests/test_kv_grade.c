@@ -19,8 +19,8 @@ static const struct kv_diag_model qwen = {true, 28, 28, 4, 2, 0};
 
 static struct kv_numeric per_token(void)
 {
-    return (struct kv_numeric){
-        57344, kv_unit_find("B"), 0.01, true, KV_REL_DIRECT, qwen, 0, 0, NULL, 0, 0, 0};
+    return (struct kv_numeric){57344, kv_unit_find("B"), 0.01, true, KV_REL_DIRECT, qwen, 0, 0,
+                               NULL,  {0, 0, 0}};
 }
 
 static void check(const struct kv_numeric *ex, const char *typed, enum kv_verdict v,
@@ -45,7 +45,7 @@ static void test_taught_diagnoses(void **state)
      * Query heads per GPU are 64 / 16 = 4 over its 1 KV head: 160 KiB. */
     static const struct kv_diag_model llama70 = {true, 80, 64, 8, 2, 16};
     struct kv_numeric tp16 = {
-        40, kv_unit_find("KiB"), 0.01, true, KV_REL_DIRECT, llama70, 0, 0, "token", 0, 0, 0};
+        40, kv_unit_find("KiB"), 0.01, true, KV_REL_DIRECT, llama70, 0, 0, "token", {0, 0, 0}};
     check(&tp16, "40 KiB", KV_CORRECT, KV_MISTAKE_NONE);
     check(&tp16, "20 KiB", KV_WRONG, KV_MISTAKE_SPLIT_KV_HEADS);
     check(&tp16, "160 KiB", KV_WRONG, KV_MISTAKE_QUERY_HEADS);
@@ -53,6 +53,18 @@ static void test_taught_diagnoses(void **state)
     struct kv_numeric tp8 = tp16;
     tp8.model.tp = 8;
     check(&tp8, "20 KiB", KV_WRONG, KV_MISTAKE_NO_KV_PAIR);
+    /* The single-GPU figure, 2 x 80 x 8 x 128 x 2 B = 327,680 B = 320 KiB,
+     * is the cache not divided by TP: the 8 heads over the 1 a GPU keeps,
+     * x8 at TP 16 and TP 8 (where bits for bytes, and at TP 8 the 64 / 8
+     * query heads, are x8 too); at TP 2 a GPU keeps 4, so x2, which fp32
+     * for bf16 also is. The lesson's misconception is named first. */
+    check(&tp16, "320 KiB", KV_WRONG, KV_MISTAKE_NO_TP_SPLIT);
+    check(&tp8, "320 KiB", KV_WRONG, KV_MISTAKE_NO_TP_SPLIT);
+    struct kv_numeric tp2 = tp16;
+    tp2.model.tp = 2;
+    tp2.expected = 160; /* 2 x 80 x 4 x 128 x 2 B = 163,840 B */
+    check(&tp2, "320 KiB", KV_WRONG, KV_MISTAKE_NO_TP_SPLIT);
+    check(&tp2, "160 KiB", KV_CORRECT, KV_MISTAKE_NONE);
 
     /* Qwen2.5-7B per token, 57,344 B = 56 KiB. "56 Kibit" is the right
      * number under a bit unit: 56 x 1024 / 8 = 7,168 B, an eighth. The unit
@@ -64,7 +76,7 @@ static void test_taught_diagnoses(void **state)
      * 10 MiB (10 x 2^20 / 8 B = 1.25 MiB) says bits, so bits come first */
     static const struct kv_diag_model eight = {true, 8, 64, 8, 2, 0};
     struct kv_numeric mib = {
-        10, kv_unit_find("MiB"), 0.02, true, KV_REL_DIRECT, eight, 0, 0, NULL, 0, 0, 0};
+        10, kv_unit_find("MiB"), 0.02, true, KV_REL_DIRECT, eight, 0, 0, NULL, {0, 0, 0}};
     check(&mib, "10 Mibit", KV_WRONG, KV_MISTAKE_BIT_UNIT);
     check(&mib, "1.25 MiB", KV_WRONG, KV_MISTAKE_PER_LAYER);
 
@@ -72,12 +84,12 @@ static void test_taught_diagnoses(void **state)
      * memory; the 3.35e9 active ones would be 6.24 GiB. Batch-1 decode on
      * 3,352 GB/s with 0.805 GB of cache: 3,352 / (6.71 + 0.805) = 446 tok/s;
      * reading all 61.06 GB: 3,352 / (61.06 + 0.805) = 54.18 tok/s. */
-    struct kv_numeric moe_mem = {
-        56.87, kv_unit_find("GiB"), 0.02, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 6.24, 0};
+    struct kv_numeric moe_mem = {56.87, kv_unit_find("GiB"), 0.02, true, KV_REL_NONE, {0}, 0, 0,
+                                 NULL,  {0, 6.24, 0}};
     check(&moe_mem, "6.2 GiB", KV_WRONG, KV_MISTAKE_ACTIVE_PARAMS);
     check(&moe_mem, "57 GiB", KV_CORRECT, KV_MISTAKE_NONE);
-    struct kv_numeric moe_tps = {
-        446, kv_unit_find("tok/s"), 0.03, true, KV_REL_NONE, {0}, 0, 0, NULL, 54.18, 0, 0};
+    struct kv_numeric moe_tps = {446,  kv_unit_find("tok/s"), 0.03, true, KV_REL_NONE, {0}, 0, 0,
+                                 NULL, {54.18, 0, 0}};
     check(&moe_tps, "54 tok/s", KV_WRONG, KV_MISTAKE_TOTAL_PARAMS);
     check(&moe_tps, "100 tok/s", KV_WRONG, KV_MISTAKE_NONE);
 
@@ -85,14 +97,20 @@ static void test_taught_diagnoses(void **state)
      * B a token on every GPU; 63.73 GiB = 68,429,566,443 B holds
      * floor(68,429,566,443 / (16 x 31,104)) x 16 = 2,200,016 tokens. The
      * latent divided by 4 (7,776 B) gives 8,800,096. */
-    struct kv_numeric mla = {
-        2200016, kv_unit_find("tokens"), 0.001, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 8800096};
+    struct kv_numeric mla = {2200016, kv_unit_find("tokens"), 0.001, true, KV_REL_NONE, {0}, 0, 0,
+                             NULL,    {0, 0, 8800096}};
     check(&mla, "8,800,000 tokens", KV_WRONG, KV_MISTAKE_LATENT_SPLIT);
     check(&mla, "2,200,000 tokens", KV_CORRECT, KV_MISTAKE_NONE);
+    /* K and V both counted for the latent: 2 x 27 x 576 x 2 B = 62,208 B a
+     * token; 16 x 62,208 = 995,328 B a block, 68,429,566,443 / 995,328 =
+     * 68,750.8 -> 68,750 blocks x 16 = 1,100,000 tokens */
+    mla.if_slip[KV_SLIP_MLA_KV_PAIR] = 1100000;
+    check(&mla, "1,100,008 tokens", KV_WRONG, KV_MISTAKE_MLA_KV_PAIR);
+    check(&mla, "8,800,000 tokens", KV_WRONG, KV_MISTAKE_LATENT_SPLIT);
 
     /* 47.8% asked; 0.478 is the fraction, 47.8 / 100 */
-    struct kv_numeric pct = {
-        47.8, kv_unit_find("%"), 0.5, false, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+    struct kv_numeric pct = {47.8, kv_unit_find("%"), 0.5, false, KV_REL_NONE, {0}, 0, 0,
+                             NULL, {0, 0, 0}};
     check(&pct, "0.478", KV_WRONG, KV_MISTAKE_FRACTION_FOR_PERCENT);
     check(&pct, "47.8%", KV_CORRECT, KV_MISTAKE_NONE);
     check(&pct, "4.78%", KV_WRONG, KV_MISTAKE_NONE);
@@ -100,12 +118,12 @@ static void test_taught_diagnoses(void **state)
     /* blocks that fit: 10 GiB / 896 KiB = 11,702.86 -> 11,702 whole blocks;
      * 11,703 counts the partial one */
     struct kv_numeric fit = {
-        11702, kv_unit_find("blocks"), 0.5, false, KV_REL_INVERSE, qwen, 0, 0, NULL, 0, 0, 0};
+        11702, kv_unit_find("blocks"), 0.5, false, KV_REL_INVERSE, qwen, 0, 0, NULL, {0, 0, 0}};
     check(&fit, "11703 blocks", KV_WRONG, KV_MISTAKE_BLOCKS_ROUND_UP);
     check(&fit, "11,702", KV_CORRECT, KV_MISTAKE_NONE);
     /* the blocks one request holds round up, rightly: ceil(8,398 / 128) = 66 */
     struct kv_numeric held = {
-        66, kv_unit_find("blocks"), 0.5, false, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+        66, kv_unit_find("blocks"), 0.5, false, KV_REL_NONE, {0}, 0, 0, NULL, {0, 0, 0}};
     check(&held, "67 blocks", KV_WRONG, KV_MISTAKE_NONE);
 }
 
@@ -115,7 +133,7 @@ static void test_unit_kinds(void **state)
 {
     (void)state;
     struct kv_numeric seqs = {
-        22, kv_unit_find("sequences"), 0.5, false, KV_REL_INVERSE, qwen, 0, 0, NULL, 0, 0, 0};
+        22, kv_unit_find("sequences"), 0.5, false, KV_REL_INVERSE, qwen, 0, 0, NULL, {0, 0, 0}};
     check(&seqs, "22 sequences", KV_CORRECT, KV_MISTAKE_NONE);
     check(&seqs, "22 seqs", KV_CORRECT, KV_MISTAKE_NONE);
     check(&seqs, "22", KV_CORRECT, KV_MISTAKE_NONE);
@@ -126,7 +144,7 @@ static void test_unit_kinds(void **state)
     assert_non_null(strstr(r.why, "answer in sequences"));
     /* 0.4375 GiB a sequence (57,344 B x 8,192 / 2^30) */
     struct kv_numeric per_seq = {
-        0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0, "sequence", 0, 0, 0};
+        0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0, "sequence", {0, 0, 0}};
     check(&per_seq, "0.44 GiB", KV_CORRECT, KV_MISTAKE_NONE);
     check(&per_seq, "0.44 GiB/sequence", KV_CORRECT, KV_MISTAKE_NONE);
     check(&per_seq, "0.44 GiB/token", KV_INVALID, KV_MISTAKE_NONE);
@@ -134,20 +152,43 @@ static void test_unit_kinds(void **state)
     assert_non_null(strstr(r.why, "answer per sequence"));
     /* ceil(65,536 / (2,048 - 64)) = ceil(33.03) = 34 steps */
     struct kv_numeric steps = {
-        34, kv_unit_find("steps"), 0.5, false, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+        34, kv_unit_find("steps"), 0.5, false, KV_REL_NONE, {0}, 0, 0, NULL, {0, 0, 0}};
     check(&steps, "34 steps", KV_CORRECT, KV_MISTAKE_NONE);
     check(&steps, "34", KV_CORRECT, KV_MISTAKE_NONE);
     check(&steps, "34 blocks", KV_INVALID, KV_MISTAKE_NONE);
     /* 989e12 / 3,352e9 = 295.05 FLOP/B; 22 x 1,008 / (15.23 + 22 x 0.47) / 500 */
     struct kv_numeric ridge = {
-        295.05, kv_unit_find("FLOP/B"), 0.02, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+        295.05, kv_unit_find("FLOP/B"), 0.02, true, KV_REL_NONE, {0}, 0, 0, NULL, {0, 0, 0}};
     check(&ridge, "295 FLOP/B", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ridge, "295 FLOP/byte", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ridge, "295 tok/s", KV_INVALID, KV_MISTAKE_NONE);
     struct kv_numeric rate = {
-        1.735, kv_unit_find("requests/s"), 0.03, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
+        1.735, kv_unit_find("requests/s"), 0.03, true, KV_REL_NONE, {0}, 0, 0, NULL, {0, 0, 0}};
     check(&rate, "1.73 req/s", KV_CORRECT, KV_MISTAKE_NONE);
     check(&rate, "1.73 tok/s", KV_INVALID, KV_MISTAKE_NONE);
+    /* a request rate as people write it: the bare "/s" takes the exercise's unit */
+    check(&rate, "1.73/s", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&rate, "1.73 per second", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&rate, "1.73 rps", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&rate, "1.73 reqs/s", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&rate, "1.73 sequences/s", KV_CORRECT, KV_MISTAKE_NONE);
+    /* 867.4 tok/s not divided by the 500-token reply */
+    rate.if_slip[KV_SLIP_TOKENS_FOR_REQUESTS] = 867.4;
+    check(&rate, "867", KV_WRONG, KV_MISTAKE_TOKENS_FOR_REQUESTS);
+    /* "/s" on a size is no rate of it */
+    struct kv_numeric size = per_token();
+    check(&size, "57344/s", KV_INVALID, KV_MISTAKE_NONE);
+    /* a step is an iteration, one forward pass, carrying one chunk of the prompt */
+    check(&steps, "34 iterations", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&steps, "34 chunks", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&steps, "34 forward passes", KV_CORRECT, KV_MISTAKE_NONE);
+    /* the decodes forgotten: ceil(65,536 / 2,048) = 32 */
+    steps.if_slip[KV_SLIP_DECODES_LEFT_OUT] = 32;
+    check(&steps, "32", KV_WRONG, KV_MISTAKE_DECODES_LEFT_OUT);
+    /* Gib, like Gb, may be gibibits: kvtutor asks */
+    check(&size, "56 Kib", KV_INVALID, KV_MISTAKE_NONE);
+    check(&size, "56 kib", KV_CORRECT, KV_MISTAKE_NONE);
+    check(&size, "56 Kibit", KV_WRONG, KV_MISTAKE_BIT_UNIT);
 }
 
 static void test_per_token_diagnoses(void **state)
@@ -189,7 +230,7 @@ static void test_gib_and_gb(void **state)
     (void)state;
     /* one 8k sequence: 57,344 x 8,192 = 469,762,048 B = 0.4375 GiB (= 0.4698 GB) */
     struct kv_numeric ex = {
-        0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0, NULL, 0, 0, 0};
+        0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0, NULL, {0, 0, 0}};
     check(&ex, "0.4375 GiB", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ex, "0.44 GiB", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ex, "448 MiB", KV_CORRECT, KV_MISTAKE_NONE);
@@ -205,13 +246,13 @@ static void test_read_as(void **state)
 {
     (void)state;
     struct kv_numeric ex = {
-        0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0, NULL, 0, 0, 0};
-    struct kv_numeric count = {
-        22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0, NULL, 0, 0, 0};
-    struct kv_numeric pct = {
-        93.9, kv_unit_find("%"), 0.5, false, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0, 0};
-    struct kv_numeric ratio = {7, kv_unit_find("x"), 0.01, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0,
-                               0};
+        0.4375, kv_unit_find("GiB"), 0.02, true, KV_REL_DIRECT, qwen, 0, 0, NULL, {0, 0, 0}};
+    struct kv_numeric count = {22,   kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0,
+                               NULL, {0, 0, 0}};
+    struct kv_numeric pct = {93.9, kv_unit_find("%"), 0.5, false, KV_REL_NONE, {0}, 0, 0,
+                             NULL, {0, 0, 0}};
+    struct kv_numeric ratio = {7,    kv_unit_find("x"), 0.01, true, KV_REL_NONE, {0}, 0, 0,
+                               NULL, {0, 0, 0}};
     const struct {
         const struct kv_numeric *ex;
         const char *unit, *typed, *want;
@@ -246,8 +287,8 @@ static void test_inverse_figures(void **state)
 {
     (void)state;
     /* 22 whole 8k sequences in 10 GiB; a figure that shrinks as the cache grows */
-    struct kv_numeric ex = {
-        22, kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0, NULL, 0, 0, 0};
+    struct kv_numeric ex = {22,   kv_unit_find(""), 0.5, false, KV_REL_INVERSE, qwen, 0, 0,
+                            NULL, {0, 0, 0}};
     struct kv_numeric_result r;
     check(&ex, "22", KV_CORRECT, KV_MISTAKE_NONE);
     check(&ex, "~22 sequences", KV_CORRECT, KV_MISTAKE_NONE);
@@ -268,8 +309,8 @@ static void test_no_model_unit_mistakes_only(void **state)
 {
     (void)state;
     /* without a model, only unit slips can be named */
-    struct kv_numeric ex = {10, kv_unit_find("GiB"), 0.01, true, KV_REL_NONE, {0}, 0, 0, NULL, 0, 0,
-                            0};
+    struct kv_numeric ex = {10,       kv_unit_find("GiB"), 0.01, true, KV_REL_NONE, {0}, 0, 0, NULL,
+                            {0, 0, 0}};
     check(&ex, "10.737 GiB", KV_WRONG, KV_MISTAKE_GB_AS_GIB);
     check(&ex, "5 GiB", KV_WRONG, KV_MISTAKE_NONE);
     check(&ex, "20 GiB", KV_WRONG, KV_MISTAKE_NONE);
@@ -311,9 +352,7 @@ static void run_grades(const char *locale)
                                 0,
                                 0,
                                 NULL,
-                                0,
-                                0,
-                                0};
+                                {0, 0, 0}};
         struct kv_numeric_result r;
         static const char *const names[] = {"correct", "wrong", "invalid"};
         if (strcmp(tsv_get(&t, i, "model"), "qwen") == 0)

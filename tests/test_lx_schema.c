@@ -143,6 +143,20 @@ static void test_loader_and_lint_refuse_alike(void **state)
          "numeric { id = \"t\", prompt = \"?\", unit = \"blocks\", params = { "
          "abcdefghijabcdefghijabcdefghijab = {1} }, expected = function(p) return 1 end },",
          "parameter names are lower-case words of at most 31 characters"},
+        /* slips: the keys KV_SLIPS names; a function only where there is a draw */
+        {"slip-key", "",
+         "numeric { id = \"s\", prompt = \"?\", unit = \"blocks\", expected = 4, slips = { "
+         "halved = 2 } },",
+         "exercise 's': slips takes total_params"},
+        {"slip-fn", "",
+         "numeric { id = \"s\", prompt = \"?\", unit = \"blocks\", expected = 4, slips = "
+         "function(p) return {} end },",
+         "exercise 's': slips(p) needs params"},
+        {"slip-fn-key", "",
+         "numeric { id = \"s\", prompt = \"{n}?\", unit = \"blocks\", params = { n = {4} }, "
+         "expected = function(p) return p.n end, slips = function(p) return { halved = 2 } "
+         "end },",
+         "gave \"halved\", which is no slip"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char path[256], msgs[8192];
@@ -254,6 +268,24 @@ static void test_draw_is_a_struct(void **state)
         assert_int_equal(lx_draw_measured(l, 2, 1, &f, 1, &d, err, sizeof err), KVT_E_OK);
         assert_string_equal(d.prompt, "At 18.2 GB/s?"); /* one decimal, as the probe shows */
         assert_true(d.value == 18.25);
+    }
+    /* slips(p): the draw's own figure for a slip, which the grade names */
+    {
+        struct lx_lesson *s;
+        struct lx_grade g;
+        snprintf(path, sizeof path, "%s/slips.lua", dir);
+        write_lesson(path, "",
+                     "numeric { id = \"st\", prompt = \"{n} steps?\", unit = \"steps\","
+                     " params = { n = {10} }, expected = function(p) return p.n end,"
+                     " slips = function(p) return { decodes_left_out = p.n - 2 } end },");
+        if (load(path, msgs, sizeof msgs, &s) != KVT_E_OK)
+            fail_msg("slips.lua should load: %s", msgs);
+        assert_int_equal(lx_draw(s, 1, 1, &d, err, sizeof err), KVT_E_OK);
+        assert_true(d.slips[KV_SLIP_DECODES_LEFT_OUT] == 8); /* 10 - 2 */
+        lx_grade(s, 1, &d, "8 steps", &g);
+        assert_int_equal(g.verdict, KV_WRONG);
+        assert_int_equal(g.num.mistake, KV_MISTAKE_DECODES_LEFT_OUT);
+        lx_free(s);
     }
     /* a fixed expected value is drawn without parameters */
     assert_int_equal(lx_draw(l, 0, 1, &d, err, sizeof err), KVT_E_OK);

@@ -260,8 +260,8 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
     numeric {
       id = "compute-bound-batch",
       prompt = "On the {gpu}, decoding a BF16 dense model and counting only the weights' bytes, "
-            .. "from what batch size is a decode step compute-bound? (kvtutor gpus lists its "
-            .. "FLOP/s and bandwidth.)",
+            .. "from how many sequences in the batch (each decodes one token a step) is a decode "
+            .. "step compute-bound? (kvtutor gpus lists its FLOP/s and bandwidth.)",
       params = { gpu = {"H100 SXM", "A100 80GB SXM", "RTX 4090", "L40S", "H200 SXM", "B200"} },
       expected = function(p)
         return kv.calc{model = MODEL, gpu = p.gpu}.compute_bound_batch

@@ -229,7 +229,7 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
       id = "worst-waste",
       prompt = "At most how many KiB of Qwen2.5-7B BF16 cache does one request leave empty in "
             .. "its last 16-token block?",
-      expected = 15 * per_token / 1024, unit = "KiB", tolerance = rel(0.01), model = MODEL,
+      expected = 15 * per_token / 1024, unit = "KiB", per = "sequence", tolerance = rel(0.01), model = MODEL,
       hints = { "At worst the last block holds one token.", "15 empty slots × 56 KiB." },
     },
     choice {

@@ -251,13 +251,13 @@ SWA    Gemma-3-27B at 32,768 tokens: 6.73 GiB held by vLLM vs 15.50 GiB all-full
       id = "mha-per-token",
       prompt = "If Qwen2.5-7B gave each of its 28 query heads its own KV head (plain multi-head "
             .. "attention), how many KiB would one token take in BF16?",
-      expected = mha / 1024, unit = "KiB", tolerance = rel(0.01), model = MODEL,
+      expected = mha / 1024, unit = "KiB", per = "token", tolerance = rel(0.01), model = MODEL,
       hints = { "2 × layers × heads × head dim × bytes, with 28 heads." },
     },
     numeric {
       id = "mqa-per-token",
       prompt = "And with a single KV head shared by all 28 query heads (multi-query attention)?",
-      expected = mqa / 1024, unit = "KiB", tolerance = rel(0.01),
+      expected = mqa / 1024, unit = "KiB", per = "token", tolerance = rel(0.01),
       hints = { "One KV head: 2 × 28 × 1 × 128 × 2 B." },
     },
     numeric {
@@ -274,7 +274,7 @@ SWA    Gemma-3-27B at 32,768 tokens: 6.73 GiB held by vLLM vs 15.50 GiB all-full
       prompt = "With kv_cache_dtype=fp8, how many KiB does one token of Qwen2.5-72B (80 layers, "
             .. "8 KV heads of 128 dims) take?",
       expected = per_token{model = "qwen2.5-72b", kv_dtype = "fp8"} / 1024,
-      unit = "KiB", tolerance = rel(0.01), model = "qwen2.5-72b", kv_dtype = "fp8",
+      unit = "KiB", per = "token", tolerance = rel(0.01), model = "qwen2.5-72b", kv_dtype = "fp8",
       hints = { "2 (K and V) × layers × KV heads × head dim × 1 byte.", "A KiB is 1,024 bytes." },
     },
     numeric {
@@ -290,7 +290,7 @@ SWA    Gemma-3-27B at 32,768 tokens: 6.73 GiB held by vLLM vs 15.50 GiB all-full
       id = "gemma-window",
       prompt = "Gemma-3-27B keeps 52 of its 62 layers on a 1,024-token window. How many GiB "
             .. "would one 32,768-token request hold in BF16 if every layer kept the whole context?",
-      expected = gemma_full / GiB, unit = "GiB", tolerance = rel(0.02), model = "gemma-3-27b",
+      expected = gemma_full / GiB, unit = "GiB", per = "sequence", tolerance = rel(0.02), model = "gemma-3-27b",
       hints = { "2 × 62 layers × 16 KV heads × 128 × 2 B per token.", "Times 32,768, in GiB." },
     },
     choice {

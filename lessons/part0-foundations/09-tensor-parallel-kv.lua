@@ -22,8 +22,13 @@ local tp4 = kv.calc{model = MODEL, tp = 4, seq = 8192, kv_budget_gib = 67.34, vl
 local lite = kv.calc{vllm = "0.19.0", layers = 27, mla_rank = 512, mla_rope_dim = 64, tp = 4, seq = 8192,
                      kv_budget_gib = 63.73}
 
--- The same budget if the latent were divided over the 4 GPUs, as KV heads are.
+-- The same budget if the latent were divided over the 4 GPUs, as KV heads are
+-- (which is also the 4 GPUs' copies added up: 4 x 2,200,016).
 local lite_split = math.floor(63.73 * 2^30 / (16 * lite.kv_bytes_per_token / 4)) * 16
+-- The same budget with the latent doubled for a K and a V it does not have:
+-- 2 x 27 x 576 x 2 B = 62,208 B a token, 68,429,566,443 / (16 x 62,208) = 68,750.8
+-- -> 68,750 blocks x 16 = 1,100,000 tokens.
+local lite_doubled = math.floor(63.73 * 2^30 / (16 * 2 * lite.kv_bytes_per_token)) * 16
 
 local n = grouped -- 57344 -> "57,344"
 
@@ -32,7 +37,8 @@ return lesson {
   title = "Tensor parallelism and the KV cache",
   module = "part0-foundations",
   baseline = "Shoeybi et al., \"Megatron-LM\" (2019), attention heads split across GPUs; vLLM's "
-          .. "KV-head partitioning and replication (vllm/config: get_num_kv_heads) and MLA's "
+          .. "KV-head partitioning and replication (vLLM 0.26, vllm/config/model.py: "
+          .. "ModelConfig.get_num_kv_heads) and MLA's "
           .. "unsplit latent; two public vLLM 0.19 start-up logs on H100s (llm-d-planner "
           .. "accuracy results): Qwen2.5-7B TP 4 with 67.34 GiB, 5,043,280 tokens, 615.63x; "
           .. "DeepSeek-V2-Lite TP 4 with 63.73 GiB, 2,199,888 tokens",
@@ -47,8 +53,8 @@ return lesson {
   answer = "Tensor parallelism gives each GPU a slice of every layer's attention heads, and "
         .. "each GPU caches keys and values only for its own KV heads. With 4 KV heads and TP 4, "
         .. "each GPU holds one head: a quarter of the per-token cache, on top of a quarter of "
-        .. "the weights. Once TP exceeds the number of KV heads, the heads cannot be split "
-        .. "further and are replicated: each GPU still holds a whole head, so its share stops "
+        .. "the weights. Once TP exceeds the number of KV heads, under plain TP the heads cannot be "
+        .. "split further and are replicated: each GPU still holds a whole head, so its share stops "
         .. "shrinking and the cluster stores copies. An MLA model's latent is read by every "
         .. "head, so under plain TP every GPU keeps all of it; decode context parallelism "
         .. "(splitting the cache by token across the TP group) or data-parallel attention "
@@ -114,13 +120,20 @@ return lesson {
           .. "per GPU, which cannot be split, so vLLM gives each pair of GPUs a copy of one "
           .. "head: still " .. n(per_gpu("llama-3.1-70b", 16)) .. " bytes a token on each "
           .. "GPU. Doubling the GPUs halved the weights per GPU but left the cache per GPU "
-          .. "where it was.",
+          .. "where it was. That is plain TP (vLLM 0.26, ModelConfig.get_num_kv_heads: "
+          .. "max(1, KV heads // TP)). vLLM's decode context parallelism was made for these "
+          .. "copies: for a grouped-query model it needs TP above the KV heads and at most "
+          .. "TP // KV heads ranks (vLLM 0.26, ModelConfig.verify_with_parallel_config in "
+          .. "vllm/config/model.py), and then a head's copies hold different tokens. At TP 16 "
+          .. "with --decode-context-parallel-size 2 each GPU averages "
+          .. n(per_gpu("llama-3.1-70b", 16) / 2) .. " bytes a token.",
     },
     section {
       title = "MLA is not split by head",
       text = "An MLA model caches one latent per token per layer that every head expands from. "
           .. "Splitting heads across GPUs does not split the latent: under plain TP each GPU "
-          .. "keeps it whole. "
+          .. "keeps it whole (vLLM 0.26, ModelConfig.get_num_kv_heads gives an MLA model one "
+          .. "head on every GPU). "
           .. "DeepSeek-V2-Lite (27 layers, 512 + 64 dimensions) holds "
           .. n(27 * 576 * 2) .. " bytes a token on every GPU at any TP; its TP 4 log reports "
           .. "2,199,888 tokens of cache from 63.73 GiB per GPU, and the calculator gets "
@@ -255,9 +268,13 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
   exercises = {
     numeric {
       id = "tp2-per-gpu",
-      prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, BF16) runs at TP 2. How many "
+      prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, BF16) runs at TP {tp}. How many "
             .. "KiB of cache does each GPU hold per token?",
-      expected = per_gpu(MODEL, 2) / 1024, unit = "KiB", per = "token", tolerance = rel(0.01),
+      -- one value drawn, so the per-GPU diagnoses know the TP: 56 KiB is the cache not
+      -- divided by TP (2 x 28 x 4 x 128 x 2 B = 57,344 B; 28,672 B = 28 KiB per GPU)
+      params = { tp = {2} },
+      expected = function(p) return per_gpu(MODEL, p.tp) / 1024 end,
+      unit = "KiB", per = "token", tolerance = rel(0.01), model = MODEL,
       hints = { "Each GPU holds 2 of the 4 KV heads.", "2 × 28 × 2 × 128 × 2 B." },
     },
     numeric {
@@ -277,15 +294,17 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
     },
     numeric {
       id = "llama70b-tp",
-      prompt = "Llama-3.1-70B (80 layers, 8 KV heads of 128 dims) runs at TP {tp}. How many KiB "
-            .. "of BF16 cache does each GPU hold per token?",
+      prompt = "Llama-3.1-70B (80 layers, 8 KV heads of 128 dims) runs at TP {tp}, without "
+            .. "decode context parallelism. How many KiB of BF16 cache does each GPU hold per "
+            .. "token?",
       params = { tp = {1, 2, 4, 8, 16} },
       expected = function(p)
         local m, r = kv.model("llama-3.1-70b"), kv.calc{model = "llama-3.1-70b", tp = p.tp}
         local b = per_gpu("llama-3.1-70b", p.tp)
-        return b / 1024, "heads/GPU   max(1, " .. m.kv_heads .. " KV heads ÷ TP " .. p.tp .. ") = "
+        return b / 1024, "heads/GPU   max(1, " .. m.kv_heads .. " KV heads // TP " .. p.tp .. ") = "
           .. r.kv_heads_per_gpu .. "\n"
-          .. "per token   2 × " .. m.layers .. " layers × " .. r.kv_heads_per_gpu .. " × "
+          .. "per token   2 × " .. m.layers .. " layers × " .. r.kv_heads_per_gpu
+          .. (r.kv_heads_per_gpu == 1 and " KV head/GPU × " or " KV heads/GPU × ")
           .. m.head_dim .. " dims × 2 B = " .. grouped(b) .. " B = " .. fixed(b / 1024, 0) .. " KiB"
       end,
       unit = "KiB", per = "token", tolerance = rel(0.01), model = "llama-3.1-70b",
@@ -297,7 +316,7 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       prompt = "DeepSeek-V2-Lite (MLA: 27 layers, latent 512 + 64 dimensions, BF16) runs at TP "
             .. "4 with 63.73 GiB of KV memory on each GPU. How many tokens of cache does that hold?",
       expected = lite.kv_tokens, unit = "tokens", tolerance = rel(0.001),
-      slips = { latent_split = lite_split },
+      slips = { latent_split = lite_split, kv_doubled = lite_doubled },
       hints = { "The latent is not split: every GPU holds 27 × 576 × 2 B a token.",
                 "Whole 16-token blocks: ⌊63.73 × 2^30 ÷ (16 × 31,104)⌋ × 16." },
     },

@@ -255,6 +255,10 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
       params = { decodes = {16, 32, 64, 128}, prompt = range(8192, 65536, 8192),
                  budget = {2048, 4096, 8192} },
       expected = function(p) return math.ceil(p.prompt / (p.budget - p.decodes)) end,
+      -- the decodes forgotten, the whole budget given to the prompt (seed 1: 49,152 ÷ 2,048
+      -- = 24 where 26 is right); prompts are multiples of the budgets, so this is always
+      -- at least one step short
+      slips = function(p) return { decodes_left_out = math.ceil(p.prompt / p.budget) } end,
       unit = "steps", tolerance = abs(0.5),
       hints = { "The decodes take their tokens first; the prompt gets the rest of each step.",
                 "⌈prompt ÷ (budget − decodes)⌉." },

@@ -244,7 +244,7 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
       prompt = "Llama-3.1-8B has 32 layers, 8 KV heads of 128 dims, BF16. An EAGLE head adds "
             .. "one decoder layer of the same shape, cached in the same pool. How many bytes "
             .. "of KV does one token take?",
-      expected = eagle.kv_bytes_per_token, unit = "B", tolerance = rel(0.005), model = MODEL,
+      expected = eagle.kv_bytes_per_token, unit = "B", per = "token", tolerance = rel(0.005), model = MODEL,
       hints = { "2 (K and V) × layers × KV heads × head dim × 2 bytes.", "33 layers, not 32." },
     },
     numeric {

@@ -196,8 +196,10 @@ static double last_place(const char *d)
  * "mb/s"), may mean bits or bytes: kvtutor asks rather than guesses. */
 static bool bits_or_bytes(const char *u, size_t n)
 {
-    static const char *const ambiguous[] = {"b",  "kb", "Kb", "mb", "Mb",
-                                            "gb", "Gb", "tb", "Tb", NULL};
+    /* "Gib", "Mib", "Kib", "Tib": the short forms of gibibits and the rest
+     * (Gib/s on link data sheets), as ambiguous as "Gb" */
+    static const char *const ambiguous[] = {"b",  "kb", "Kb",  "mb",  "Mb",  "gb",  "Gb",
+                                            "tb", "Tb", "Kib", "Mib", "Gib", "Tib", NULL};
     for (int i = 0; ambiguous[i]; i++) {
         size_t k = strlen(ambiguous[i]);
         if (strncmp(u, ambiguous[i], k) == 0 &&
@@ -221,15 +223,34 @@ static const struct kv_unit *unit_words(const char *text, size_t n, const char *
         {"seq", "sequences"},
         {"sequence", "sequences"},
         {"req", "requests"},
+        {"reqs", "requests"},
         {"request", "requests"},
+        {"concurrent sequences", "sequences"},
+        {"concurrent requests", "requests"},
         {"block", "blocks"},
         {"gpu", "GPUs"},
         {"gpus", "GPUs"},
         {"step", "steps"},
         {"decode steps", "steps"},
+        /* a scheduler step is one iteration, one forward pass of the batch */
+        {"iteration", "steps"},
+        {"iterations", "steps"},
+        {"forward pass", "steps"},
+        {"forward passes", "steps"},
+        {"pass", "steps"},
+        {"passes", "steps"},
+        /* the one exercise in steps cuts one prompt into one chunk a step */
+        {"chunk", "steps"},
+        {"chunks", "steps"},
         {"req/s", "requests/s"},
+        {"reqs/s", "requests/s"},
         {"request/s", "requests/s"},
+        {"rps", "requests/s"},
+        {"seq/s", "requests/s"},
+        {"seqs/s", "requests/s"},
+        {"sequences/s", "requests/s"},
         {"requests per second", "requests/s"},
+        {"sequences per second", "requests/s"},
         {"tokens per second", "tok/s"},
         {"tok per second", "tok/s"},
         {"flop/byte", "FLOP/B"},
@@ -258,10 +279,12 @@ static const struct kv_unit *unit_words(const char *text, size_t n, const char *
         {"gigabits", "Gbit"},
     };
     /* a size per token or per sequence is a size: the question says per what */
-    static const char *const per[] = {"/token", "/tokens",   "/tok",          " per token",
-                                      "/seq",   "/sequence", " per sequence", NULL};
-    static const char *const per_is[] = {"token",    "token",    "token",   "token",
-                                         "sequence", "sequence", "sequence"};
+    static const char *const per[] = {"/token",       "/tokens",       "/tok",     " per token",
+                                      "/seq",         "/sequence",     "/request", "/req",
+                                      " per request", " per sequence", NULL};
+    static const char *const per_is[] = {"token",    "token",    "token",    "token",
+                                         "sequence", "sequence", "sequence", "sequence",
+                                         "sequence", "sequence"};
     char low[48];
     const struct kv_unit *u;
 
@@ -288,6 +311,23 @@ static const struct kv_unit *unit_words(const char *text, size_t n, const char *
         if (strcmp(low, words[i].said) == 0)
             return kv_unit_find(words[i].unit);
     return find_unit(text, n);
+}
+
+/* "/s", "per second", "a second": a rate that does not say of what, read in
+ * the exercise's unit when that is a rate ("1.73/s" for requests/s). */
+static bool per_second(const char *u, size_t n)
+{
+    static const char *const said[] = {"/s", "per second", "per s", "a second", "/sec", NULL};
+    for (int i = 0; said[i]; i++) {
+        size_t k = 0;
+        if (strlen(said[i]) != n)
+            continue;
+        while (k < n && lower((unsigned char)u[k]) == (unsigned char)said[i][k])
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
 }
 
 enum kvt_err kv_answer_parse(const char *text, struct kv_answer *out, char *why, size_t cap)
@@ -429,6 +469,11 @@ enum kvt_err kv_answer_parse(const char *text, struct kv_answer *out, char *why,
                        "bits or bytes? \"%.*s\" could be either: write B or bytes for bytes, bit "
                        "or bits for bits",
                        (int)unit_len, unit_start);
+        if (per_second(unit_start, unit_len)) {
+            out->per_second = true; /* "1.73/s": a rate in the exercise's own unit */
+            out->value = negative ? -v : v;
+            return KVT_E_OK;
+        }
         out->unit = unit_words(unit_start, unit_len, &out->per);
         if (!out->unit)
             return say(why, cap, "unknown unit \"%.*s\"", (int)(unit_len > 20 ? 20 : unit_len),

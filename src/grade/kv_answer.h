@@ -28,6 +28,8 @@ struct kv_answer {
                                    0 for an exact fraction ("7/16") */
     const char *per;            /* "token" or "sequence" when a size said per what
                                    ("0.44 GiB/token"); NULL otherwise */
+    bool per_second;            /* "1.73/s", "1.73 per second": a rate with no unit of its
+                                   own, read in the exercise's unit when that is a rate */
 };
 
 /* KVT_E_OK, or KVT_E_PARSE with a one-line reason in why ("hexadecimal

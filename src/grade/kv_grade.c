@@ -29,6 +29,31 @@ const char *kv_mistake_text(enum kv_mistake m)
     return (unsigned)m < KV_MISTAKE__COUNT ? mistake_texts[m] : "";
 }
 
+static const enum kv_mistake slip_mistake[] = {
+#define KV_SLIP_MISTAKE(name, key) KV_MISTAKE_##name,
+    KV_SLIPS(KV_SLIP_MISTAKE)
+#undef KV_SLIP_MISTAKE
+};
+
+static const char *const slip_keys[] = {
+#define KV_SLIP_KEY(name, key) key,
+    KV_SLIPS(KV_SLIP_KEY)
+#undef KV_SLIP_KEY
+};
+
+int kv_slip_find(const char *key)
+{
+    for (int s = 0; key && s < KV_SLIP__COUNT; s++)
+        if (strcmp(slip_keys[s], key) == 0)
+            return s;
+    return -1;
+}
+
+const char *kv_slip_key(enum kv_slip s)
+{
+    return (unsigned)s < KV_SLIP__COUNT ? slip_keys[s] : "";
+}
+
 struct candidate {
     enum kv_mistake m;
     double factor; /* answer = expected x factor under this mistake */
@@ -64,15 +89,9 @@ static size_t candidates(const struct kv_numeric *ex, struct candidate *c)
     if (ex->if_no_overhead != 0 && ex->expected != 0)
         c[n++] = (struct candidate){KV_MISTAKE_LEFT_OUT_OVERHEAD, ex->if_no_overhead / ex->expected,
                                     -1, -1};
-    if (ex->if_total_params != 0 && ex->expected != 0)
-        c[n++] =
-            (struct candidate){KV_MISTAKE_TOTAL_PARAMS, ex->if_total_params / ex->expected, -1, -1};
-    if (ex->if_active_params != 0 && ex->expected != 0)
-        c[n++] = (struct candidate){KV_MISTAKE_ACTIVE_PARAMS, ex->if_active_params / ex->expected,
-                                    -1, -1};
-    if (ex->if_latent_split != 0 && ex->expected != 0)
-        c[n++] =
-            (struct candidate){KV_MISTAKE_LATENT_SPLIT, ex->if_latent_split / ex->expected, -1, -1};
+    for (int s = 0; s < KV_SLIP__COUNT; s++)
+        if (ex->if_slip[s] != 0 && ex->expected != 0)
+            c[n++] = (struct candidate){slip_mistake[s], ex->if_slip[s] / ex->expected, -1, -1};
     /* 0.478 for 47.8%: the fraction, not the percentage */
     if (ex->unit && strcmp(ex->unit->name, "%") == 0)
         c[n++] = (struct candidate){KV_MISTAKE_FRACTION_FOR_PERCENT, 0.01, -1, -1};
@@ -87,6 +106,16 @@ static size_t candidates(const struct kv_numeric *ex, struct candidate *c)
         if (m->known && m->kv_heads > 0 && tp > m->kv_heads) {
             double f = (double)m->kv_heads / tp;
             c[n++] = (struct candidate){KV_MISTAKE_SPLIT_KV_HEADS, inv ? 1 / f : f, -1, -1};
+        }
+        /* the whole model's cache for a per-GPU figure: KV heads over the
+         * heads a GPU keeps (Llama-3.1-70B at TP 16: 8 / 1, 320 KiB for 40).
+         * Listed before the x8 of bits, fp32's x2 and the query heads, which
+         * it often equals, because it is the lesson's own misconception. */
+        if (m->known && m->kv_heads > 0 && tp > 1) {
+            double kept = m->kv_heads / tp >= 1 ? (double)(m->kv_heads / tp) : 1;
+            double f = m->kv_heads / kept;
+            if (f > 1)
+                c[n++] = (struct candidate){KV_MISTAKE_NO_TP_SPLIT, inv ? 1 / f : f, -1, -1};
         }
         c[n++] = (struct candidate){KV_MISTAKE_NO_KV_PAIR, inv ? 2.0 : 0.5, -1, -1};
         if (m->known && m->kv_heads > 0 && m->heads > m->kv_heads) {
@@ -147,6 +176,14 @@ void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_
                  ex->unit->name[0] ? ex->unit->name : "a plain number",
                  r->answer.unit->name[0] ? r->answer.unit->name : "a plain number",
                  kv_dim_name(r->answer.unit->dim));
+        r->verdict = KV_INVALID;
+        return;
+    }
+    /* "1.73/s": a rate in the exercise's unit, when that is a rate */
+    if (r->answer.per_second &&
+        !(ex->unit && (ex->unit->dim == KV_DIM_THROUGHPUT || ex->unit->dim == KV_DIM_RATE))) {
+        snprintf(r->why, sizeof r->why, "answer in %s: \"/s\" says a rate, not of what",
+                 ex->unit && ex->unit->name[0] ? ex->unit->name : "a plain number");
         r->verdict = KV_INVALID;
         return;
     }

@@ -34,6 +34,27 @@ struct kv_diag_model {
     uint32_t tp;       /* the tensor-parallel degree of a per-GPU figure; 0 or 1 for none */
 };
 
+/* The slips a lesson can name, each the mistake of the same name below:
+ * the lesson's key, then the enum. */
+#define KV_SLIPS(X)                                                                                \
+    X(TOTAL_PARAMS, "total_params")                                                                \
+    X(ACTIVE_PARAMS, "active_params")                                                              \
+    X(LATENT_SPLIT, "latent_split")                                                                \
+    X(MLA_KV_PAIR, "kv_doubled")                                                                   \
+    X(TOKENS_FOR_REQUESTS, "tokens_per_s")                                                         \
+    X(DECODES_LEFT_OUT, "decodes_left_out")
+
+enum kv_slip {
+#define KV_SLIP_ENUM(name, key) KV_SLIP_##name,
+    KV_SLIPS(KV_SLIP_ENUM)
+#undef KV_SLIP_ENUM
+        KV_SLIP__COUNT
+};
+
+/* "total_params" -> KV_SLIP_TOTAL_PARAMS; -1 for a key no slip has. */
+int kv_slip_find(const char *key);
+const char *kv_slip_key(enum kv_slip s);
+
 struct kv_numeric {
     double expected;            /* in unit */
     const struct kv_unit *unit; /* the exercise's unit ("" = a plain number) */
@@ -48,8 +69,9 @@ struct kv_numeric {
      * NULL when it does not (then "GiB/token" is read as GiB). */
     const char *per;
     /* What the answer comes to under a slip the lesson teaches, in unit; 0
-     * when it does not say (lessons' slips = { total_params = ..., ... }). */
-    double if_total_params, if_active_params, if_latent_split;
+     * when it does not say (lessons' slips = { total_params = ..., ... }, or
+     * slips(p) for a drawn exercise), indexed by enum kv_slip. */
+    double if_slip[KV_SLIP__COUNT];
 };
 
 #define KV_MISTAKES(X)                                                                             \
@@ -80,8 +102,11 @@ struct kv_numeric {
       "you did not round down to whole sequences: a sequence runs only when all of its cache "     \
       "fits")                                                                                      \
     X(SPLIT_KV_HEADS, "split-kv-heads",                                                            \
-      "you split the KV heads below one per GPU: past TP = KV heads, vLLM gives each GPU a whole " \
-      "head (copied), not a fraction")                                                             \
+      "you split the KV heads below one per GPU: under plain TP, past TP = KV heads, vLLM 0.26 "   \
+      "gives each GPU a whole head, copied, not a fraction (max(1, KV heads // TP))")              \
+    X(NO_TP_SPLIT, "not-split-by-tp",                                                              \
+      "you did not divide by TP: each GPU caches only its own KV heads, KV heads // TP of them "   \
+      "(at least one), not the whole model's")                                                     \
     X(BIT_UNIT, "bit-unit",                                                                        \
       "you wrote a bit unit for a figure in bytes: your number is the bytes, but 8 bits make a "   \
       "byte")                                                                                      \
@@ -91,8 +116,18 @@ struct kv_numeric {
     X(ACTIVE_PARAMS, "moe-active-params",                                                          \
       "you used the active parameters: GPU memory holds every expert (the total)")                 \
     X(LATENT_SPLIT, "mla-latent-split",                                                            \
-      "you divided the MLA latent by TP: plain tensor parallelism does not split it, every GPU "   \
-      "caches all of it")                                                                          \
+      "TP times the answer: that is the GPUs' caches added up, or the latent divided by TP. "      \
+      "Under plain TP (vLLM 0.26) every GPU caches the whole latent of the same tokens, so the "   \
+      "copies do not add up")                                                                      \
+    X(MLA_KV_PAIR, "mla-kv-doubled",                                                               \
+      "you doubled the latent for K and V: MLA caches one vector a token per layer (the latent "   \
+      "plus the RoPE key), with no separate V")                                                    \
+    X(TOKENS_FOR_REQUESTS, "tokens-for-requests",                                                  \
+      "you gave tokens per second: a request finishes when its whole reply is out, so divide by "  \
+      "the tokens per reply")                                                                      \
+    X(DECODES_LEFT_OUT, "decodes-left-out",                                                        \
+      "you left out the decodes: they take their tokens from the budget first, so the prompt "     \
+      "gets the budget minus the decodes each step")                                               \
     X(FRACTION_FOR_PERCENT, "fraction-for-percent",                                                \
       "you gave a fraction where the question asks for a percentage: multiply by 100")             \
     X(BLOCKS_ROUND_UP, "blocks-round-up",                                                          \

@@ -107,7 +107,7 @@ struct lx_exercise {
     double left_out_kv;       /* left_out = { kv = ... }: the answer without the KV cache; 0 none */
     double left_out_overhead; /* left_out = { overhead = ... }: the answer without the overhead */
     const char *per;          /* "token" or "sequence": what a size is per; NULL unsaid */
-    double slip_total_params, slip_active_params, slip_latent_split; /* slips = {...}; 0 none */
+    double slips[KV_SLIP__COUNT]; /* slips = {...}, by enum kv_slip; 0 none (or slips(p)) */
     const char *measured; /* a figure of the learner's own machine it needs (LX_FACTS), or NULL */
     /* choice */
     struct lx_option *options;
@@ -210,6 +210,9 @@ struct lx_draw {
      * expected(p) returns beside the number (return value, worked); "" when
      * it returns none, and then the lesson's worked example stands in. */
     char worked[1024];
+    /* slips(p) for this draw, by enum kv_slip; 0 where it names none (then
+     * the exercise's fixed slips, if any, stand) */
+    double slips[KV_SLIP__COUNT];
 };
 
 /* KVT_E_OK, or KVT_E_RANGE with why in err (the callback failed, ran past

@@ -74,15 +74,14 @@ struct call_args {
     const struct lx_fact *fact; /* the measured figure, or NULL */
     double value;
     char *worked; /* the draw's, sizeof worked bytes */
+    int slip_ref;
+    double *slips; /* the draw's, KV_SLIP__COUNT of them */
 };
 
-/* Runs in a protected call: expected(p) with p holding the drawn values. */
-static int call_expected(lua_State *L)
+/* p: the drawn values, and the measured figure when there is one. */
+static void push_p(lua_State *L, const struct call_args *a)
 {
-    struct call_args *a = lua_touserdata(L, 1);
     const struct lx_draw *d = a->draw;
-
-    lua_rawgeti(L, LUA_REGISTRYINDEX, a->fn_ref);
     lua_createtable(L, 0, (int)d->n_params + 1);
     for (size_t i = 0; i < d->n_params; i++) {
         push_value(L, d->params[i].num, d->params[i].text);
@@ -92,6 +91,44 @@ static int call_expected(lua_State *L)
         lua_pushnumber(L, a->fact->value);
         lua_setfield(L, -2, a->fact->name);
     }
+}
+
+/* Runs in a protected call: slips(p), a table of the slips' figures for
+ * this draw ({ decodes_left_out = 24 }); a key it leaves out, or 0, is none. */
+static int call_slips(lua_State *L)
+{
+    struct call_args *a = lua_touserdata(L, 1);
+    int t;
+
+    lua_rawgeti(L, LUA_REGISTRYINDEX, a->slip_ref);
+    push_p(L, a);
+    lua_call(L, 1, 1);
+    if (lua_type(L, -1) != LUA_TTABLE)
+        return luaL_error(L, "slips(p) returned %s, not a table", luaL_typename(L, -1));
+    t = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        int s = kv_slip_find(k);
+        double v;
+        if (s < 0)
+            return luaL_error(L, "slips(p) gave \"%s\", which is no slip (see docs/lessons.md)",
+                              k ? k : "?");
+        if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(v = lua_tonumber(L, -1)))
+            return luaL_error(L, "slips(p).%s is %s, not a finite number", k, luaL_typename(L, -1));
+        a->slips[s] = v;
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* Runs in a protected call: expected(p) with p holding the drawn values. */
+static int call_expected(lua_State *L)
+{
+    struct call_args *a = lua_touserdata(L, 1);
+
+    lua_rawgeti(L, LUA_REGISTRYINDEX, a->fn_ref);
+    push_p(L, a);
     lua_call(L, 1, 2);
     /* the worked arithmetic comes from the same call as the number, so the
      * two cannot disagree */
@@ -149,7 +186,7 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
 {
     const struct lx_exercise *e;
     struct kvt_var vars[LX_MAX_PARAMS + 1];
-    struct call_args a = {.draw = out, .worked = out->worked};
+    struct call_args a = {.draw = out, .worked = out->worked, .slips = out->slips};
     char measured[48] = "";                           /* as the probe screen shows it */
     char shown[LX_MAX_PARAMS][LX_MAX_PARAM_TEXT + 1]; /* a drawn number as people read it */
     size_t nv = 0;
@@ -225,6 +262,17 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
     }
     lua_settop(L, 0);
     out->value = a.value;
+    a.slip_ref = l->priv->slip_refs[ex];
+    if (a.slip_ref != LUA_NOREF) {
+        lua_pushcfunction(L, call_slips);
+        lua_pushlightuserdata(L, &a);
+        if (lx_pcall(L, 1, 0, l->priv->opts.call_ms) != LUA_OK) {
+            snprintf(err, err_cap, "%s", lx_errmsg(L));
+            lua_settop(L, 0);
+            return KVT_E_RANGE;
+        }
+        lua_settop(L, 0);
+    }
     return KVT_E_OK;
 }
 

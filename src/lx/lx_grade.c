@@ -67,10 +67,9 @@ void lx_grade(const struct lx_lesson *l, size_t ex, const struct lx_draw *draw, 
                                         .model = draw->diag,
                                         .if_no_kv = e->left_out_kv,
                                         .if_no_overhead = e->left_out_overhead,
-                                        .per = e->per,
-                                        .if_total_params = e->slip_total_params,
-                                        .if_active_params = e->slip_active_params,
-                                        .if_latent_split = e->slip_latent_split};
+                                        .per = e->per};
+        for (int s = 0; s < KV_SLIP__COUNT; s++)
+            out->spec.if_slip[s] = draw->slips[s] != 0 ? draw->slips[s] : e->slips[s];
         out->spec.relation = relation(e, out->spec.unit);
         kv_grade_numeric(&out->spec, typed, &out->num);
         out->verdict = out->num.verdict;

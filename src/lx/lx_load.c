@@ -162,6 +162,7 @@ void lx_free(struct lx_lesson *l)
     lx_sandbox_close(p->L);
     lx_arena_free(&p->arena);
     free(p->fn_refs);
+    free(p->slip_refs);
     free(p);
     free(l);
 }

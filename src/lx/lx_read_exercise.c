@@ -246,35 +246,44 @@ static void read_left_out(struct lx_reader *c, int t, struct lx_exercise *e, con
     lua_pop(L, 1);
 }
 
-/* slips = { total_params = n, active_params = n, latent_split = n }: what
- * the answer comes to under a slip the lesson teaches, computed by the
- * lesson from the exercise's own figures. */
-static void read_slips(struct lx_reader *c, int t, struct lx_exercise *e, const char *where)
+/* slips = { total_params = n, ... } (the keys of KV_SLIPS): what the answer
+ * comes to under a slip the lesson teaches, computed by the lesson from the
+ * exercise's own figures; or slips = function(p) return { ... } end for an
+ * exercise with params, called with each draw (lx_draw). */
+static void read_slips(struct lx_reader *c, int t, struct lx_exercise *e, size_t idx,
+                       const char *where)
 {
     lua_State *L = c->L;
     int at = lx_key_line(c, t, "slips", e->line);
     int ty = lx_field(c, t, "slips");
     if (ty == LUA_TTABLE) {
-        static const char *const parts[] = {"total_params", "active_params", "latent_split"};
-        double *slots[] = {&e->slip_total_params, &e->slip_active_params, &e->slip_latent_split};
         int lt = lua_gettop(L);
         lua_pushnil(L);
         while (lua_next(L, lt)) {
             const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
             int kl = k ? lx_key_line(c, lt, k, at) : at;
-            size_t i = 0;
-            while (i < 3 && (!k || strcmp(k, parts[i]) != 0))
-                i++;
-            if (i == 3)
-                lx_problem(c, kl, "%s: slips takes total_params, active_params and latent_split",
+            int s = kv_slip_find(k);
+            if (s < 0)
+                lx_problem(c, kl,
+                           "%s: slips takes total_params, active_params, latent_split, "
+                           "kv_doubled, tokens_per_s and decodes_left_out",
                            where);
-            else if (!lx_finite_number(L, -1, slots[i]) || *slots[i] == 0)
+            else if (!lx_finite_number(L, -1, &e->slips[s]) || e->slips[s] == 0)
                 lx_problem(c, kl, "%s: slips.%s must be a finite, non-zero number", where,
-                           parts[i]);
+                           kv_slip_key((enum kv_slip)s));
             lua_pop(L, 1);
         }
+    } else if (ty == LUA_TFUNCTION) {
+        if (!e->n_params) {
+            lx_problem(c, at, "%s: slips(p) needs params; without them give a table", where);
+        } else {
+            c->p->slip_refs[idx] = luaL_ref(L, LUA_REGISTRYINDEX); /* pops it */
+            return;
+        }
     } else if (ty != LUA_TNIL) {
-        lx_problem(c, at, "%s: slips must be a table: { total_params = ..., ... }", where);
+        lx_problem(c, at,
+                   "%s: slips must be a table, { total_params = ..., ... }, or a function of p",
+                   where);
     }
     lua_pop(L, 1);
 }
@@ -351,7 +360,7 @@ static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size
     e->diagnose = choice_field(c, t, "diagnose", where, e->line, known_diagnose,
                                "is not one of \"kv-size\", \"capacity\", \"units\"");
     read_left_out(c, t, e, where);
-    read_slips(c, t, e, where);
+    read_slips(c, t, e, idx, where);
     at = lx_key_line(c, t, "prompt", e->line);
     if (params_ok)
         check_placeholders(c, e, where, at);
@@ -458,13 +467,14 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
         lx_check_list(c, -1, "lesson", "exercises", at);
         l->exercises = lx_arena_alloc(&c->p->arena, (len ? len : 1) * sizeof *l->exercises);
         c->p->fn_refs = calloc(len ? len : 1, sizeof *c->p->fn_refs);
-        if (!l->exercises || !c->p->fn_refs) {
+        c->p->slip_refs = calloc(len ? len : 1, sizeof *c->p->slip_refs);
+        if (!l->exercises || !c->p->fn_refs || !c->p->slip_refs) {
             c->p->arena.failed = true;
             lua_pop(L, 1);
             return;
         }
         for (size_t i = 0; i < len; i++)
-            c->p->fn_refs[i] = LUA_NOREF;
+            c->p->fn_refs[i] = c->p->slip_refs[i] = LUA_NOREF;
         for (size_t i = 1; i <= len; i++) {
             struct lx_exercise *e = &l->exercises[l->n_exercises];
             const char *kind = NULL;
