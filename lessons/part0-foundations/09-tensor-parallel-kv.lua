@@ -23,7 +23,8 @@ local lite = kv.calc{vllm = "0.19.0", layers = 27, mla_rank = 512, mla_rope_dim 
                      kv_budget_gib = 63.73}
 
 -- The same budget if the latent were divided over the 4 GPUs, as KV heads are
--- (which is also the 4 GPUs' copies added up: 4 x 2,200,016).
+-- (about the 4 GPUs' copies added up: 4 x 2,200,016 = 8,800,064; this rounds
+-- to whole blocks once, over the whole budget, so it is 8,800,096).
 local lite_split = math.floor(63.73 * 2^30 / (16 * lite.kv_bytes_per_token / 4)) * 16
 -- The same budget with the latent doubled for a K and a V it does not have:
 -- 2 x 27 x 576 x 2 B = 62,208 B a token, 68,429,566,443 / (16 x 62,208) = 68,750.8
