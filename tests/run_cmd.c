@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -129,6 +130,18 @@ const char *run_kvtutor_path(void)
 {
     const char *p = getenv("KVTUTOR");
     return p ? p : "./kvtutor";
+}
+
+int run_kvtutor_words(const char *line, char *const envs[], struct run_result *res)
+{
+    char buf[4096], *argv[64] = {(char *)run_kvtutor_path()};
+    int argc = 1;
+
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *tok = strtok(buf, " "); tok && argc < 63; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    return run_cmd(argv, envs, res);
 }
 
 int run_kvtutor_va(const char *input, struct run_result *res, va_list args)

@@ -31,6 +31,11 @@ const char *run_kvtutor_path(void);
  * helper takes its arguments one by one. */
 int run_kvtutor_va(const char *input, struct run_result *res, va_list args);
 
+/* kvtutor with the arguments of `line` split at spaces (none a test passes
+ * holds one; at most 62 of them, the line at most 4,095 bytes), in the
+ * environment `envs` (NULL: this one). Returns as run_cmd. */
+int run_kvtutor_words(const char *line, char *const envs[], struct run_result *res);
+
 /* Lines in s (a final line without '\n' counts). */
 size_t run_count_lines(const char *s);
 

@@ -44,16 +44,9 @@ static int teardown(void **state)
 /* kvtutor with the arguments of `line` split at spaces (none of ours has one). */
 static struct run_result kvt(const char *line)
 {
-    char buf[1024], *argv[32] = {(char *)run_kvtutor_path()};
     char *envs[] = {xdg_env, NULL};
-    int argc = 1;
     struct run_result r;
-
-    snprintf(buf, sizeof buf, "%s", line);
-    for (char *p = strtok(buf, " "); p && argc < 31; p = strtok(NULL, " "))
-        argv[argc++] = p;
-    argv[argc] = NULL;
-    assert_int_equal(run_cmd(argv, envs, &r), 0);
+    assert_int_equal(run_kvtutor_words(line, envs, &r), 0);
     return r;
 }
 

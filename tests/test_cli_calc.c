@@ -17,21 +17,11 @@
 
 #include "run_cmd.h"
 
-#define MAX_ARGS 32
-
 /* Runs kvtutor with a space-separated argument string (no quoting needed here). */
 static struct run_result kvtutor(const char *args)
 {
-    static char buf[1024];
-    char *argv[MAX_ARGS] = {(char *)run_kvtutor_path()};
-    int argc = 1;
     struct run_result r;
-
-    snprintf(buf, sizeof buf, "%s", args);
-    for (char *tok = strtok(buf, " "); tok && argc < MAX_ARGS - 1; tok = strtok(NULL, " "))
-        argv[argc++] = tok;
-    argv[argc] = NULL;
-    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    assert_int_equal(run_kvtutor_words(args, NULL, &r), 0);
     return r;
 }
 
@@ -143,15 +133,8 @@ static void test_human_figures_read_well(void **state)
     };
     char *env[] = {"LC_ALL=C.UTF-8", NULL};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        char buf[256];
-        char *argv[MAX_ARGS] = {(char *)run_kvtutor_path()};
-        int argc = 1;
         struct run_result r;
-        snprintf(buf, sizeof buf, "%s", rows[i].args);
-        for (char *tok = strtok(buf, " "); tok && argc < MAX_ARGS - 1; tok = strtok(NULL, " "))
-            argv[argc++] = tok;
-        argv[argc] = NULL;
-        assert_int_equal(run_cmd(argv, env, &r), 0);
+        assert_int_equal(run_kvtutor_words(rows[i].args, env, &r), 0);
         assert_int_equal(r.status, 0);
         if (!strstr(r.out, rows[i].want))
             fail_msg("kvtutor %s: no \"%s\" in:\n%s", rows[i].args, rows[i].want, r.out);

@@ -15,20 +15,10 @@
 
 #include "run_cmd.h"
 
-#define MAX_ARGS 48
-
 static struct run_result kvtutor(const char *args)
 {
-    static char buf[2048];
-    char *argv[MAX_ARGS] = {(char *)run_kvtutor_path()};
-    int argc = 1;
     struct run_result r;
-
-    snprintf(buf, sizeof buf, "%s", args);
-    for (char *tok = strtok(buf, " "); tok && argc < MAX_ARGS - 1; tok = strtok(NULL, " "))
-        argv[argc++] = tok;
-    argv[argc] = NULL;
-    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    assert_int_equal(run_kvtutor_words(args, NULL, &r), 0);
     return r;
 }
 
