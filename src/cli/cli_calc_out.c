@@ -115,6 +115,8 @@ static void header(FILE *out, const struct calc_view *v)
     fputc('\n', out);
     for (size_t i = 0; i < r->rules.n_notes; i++)
         wrapped(out, 2, "note: ", r->rules.notes[i].text);
+    if (v->config.note[0])
+        wrapped(out, 2, "note: ", v->config.note);
     if (v->config.inert_window)
         wrapped(out, 2, "note: ",
                 "sliding_window is set but use_sliding_window is false: every layer is full "
@@ -501,6 +503,8 @@ int calc_print_json(FILE *out, const struct calc_view *v)
         json_t *notes = json_array();
         for (size_t i = 0; i < v->r.rules.n_notes; i++)
             json_array_append_new(notes, json_string(v->r.rules.notes[i].text));
+        if (v->config.note[0])
+            json_array_append_new(notes, json_string(v->config.note));
         json_object_set_new(o, "notes", notes);
     }
     rc = cli_json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -36,6 +36,7 @@ struct hf_config_info {
     bool params_counted;   /* params_b / active_params_b were counted from the shapes */
     bool hybrid;           /* Mamba or linear-attention layers beside attention */
     bool kv_shared;        /* num_kv_shared_layers: some layers reuse another's KV */
+    char note[400];        /* how a key was read that a reader should know of; "" when none */
 };
 
 struct hf_config_error {
