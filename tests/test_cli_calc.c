@@ -323,6 +323,33 @@ static void test_config_file(void **state)
     json_decref(j);
     unlink(path);
     rmdir(dir);
+
+    /* a note on how a key was read reaches the text and --json: Llama-4-Scout's
+     * chunked layers sized as full attention, 2 x 48 x 8 x 128 x 2 B = 196,608 */
+    {
+        const char *fx = getenv("KVT_FIXTURES");
+        struct run_result r;
+        json_t *notes;
+        int found = 0;
+        snprintf(args, sizeof args, "--config %s/configs/llama-4-scout.config.json --params 109",
+                 fx ? fx : "fixtures");
+        j = calc_json(args);
+        assert_int_equal(jint(j, "kv_bytes_per_token"), 196608);
+        notes = json_object_get(j, "notes");
+        for (size_t i = 0; i < json_array_size(notes); i++)
+            found += strstr(json_string_value(json_array_get(notes, i)),
+                            "attention_chunk_size 8192") != NULL;
+        assert_int_equal(found, 1);
+        json_decref(j);
+        snprintf(args, sizeof args,
+                 "calc --config %s/configs/llama-4-scout.config.json --params 109",
+                 fx ? fx : "fixtures");
+        r = kvtutor(args);
+        assert_int_equal(r.status, 0);
+        if (!strstr(r.out, "note: attention_chunk_size 8192"))
+            fail_msg("%s", r.out);
+        run_free(&r);
+    }
 }
 
 static void test_bad_input_one_line_exit_2(void **state)
