@@ -152,7 +152,7 @@ static void set_input(lua_State *L, const struct input *in, struct kv_model *m, 
         }
         dd->pp_partition_n = (uint32_t)n;
     } else if (in->type == T_VERSION) {
-        struct kv_vllm_version v = {0, 0, 0, 0};
+        struct kv_vllm_version v = {0, 0, 0, 0, false};
         if (lua_type(L, -1) != LUA_TSTRING || !kv_vllm_parse(lua_tostring(L, -1), &v))
             luaL_error(L, "kv.calc: vllm must be a vLLM release such as \"0.19.0\"");
         *(struct kv_vllm_version *)dst = v;
