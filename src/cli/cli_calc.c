@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kvt_format.h"
+#include "kv_arch.h"
 #include "tutor_config.h"
 
 enum flag_id {
@@ -698,6 +699,12 @@ int cli_calc(int argc, char **argv)
     e = kv_calc(&m, &d, &v.r, &bad, &other);
     if (e != KVT_E_OK)
         return cli_calc_error(cmd, &a, e, bad, other, &m, &d);
+    {
+        /* a config of an architecture newer than the release asked for */
+        const char *arch = kv_arch_release_note(v.config.model_type, &v.r.rules.version);
+        if (arch)
+            kv_rules_note(&v.r.rules, KV_NOTE_ALWAYS, arch);
+    }
     if (d.context > 0 && v.r.deploy.max_model_len > 0 && d.context > v.r.deploy.max_model_len)
         return usage_error("--context %s: longer than --max-model-len %llu", a.text[F_CONTEXT],
                            (unsigned long long)v.r.deploy.max_model_len);
