@@ -63,6 +63,8 @@ static const struct input {
     MF(mla_rope_dim, T_U32),
     {"params", MODEL, T_REAL, offsetof(struct kv_model, params_b), NULL},
     {"active_params", MODEL, T_REAL, offsetof(struct kv_model, active_params_b), NULL},
+    MF(experts, T_U32),
+    MF(experts_per_token, T_U32),
     MF(dtype, T_DTYPE),
     MF(weights_dtype, T_DTYPE),
     MF(weights_gib, T_REAL),
