@@ -17,6 +17,7 @@
 #include "kvt_format.h"
 
 #include "sim_bench.h"
+#include "sim_figures.h"
 #include "sim_report.h"
 #include "sim_sched.h"
 #include "sim_step.h"
@@ -342,57 +343,19 @@ static void print_human(FILE *out, const struct sim_view *s)
           out);
 }
 
-static void set_stat(json_t *o, const char *key, const struct sim_stat *st)
-{
-    char k[32];
-    snprintf(k, sizeof k, "mean_%s_ms", key);
-    json_object_set_new(o, k, json_real(st->mean));
-    snprintf(k, sizeof k, "median_%s_ms", key);
-    json_object_set_new(o, k, json_real(st->median));
-    snprintf(k, sizeof k, "p99_%s_ms", key);
-    json_object_set_new(o, k, json_real(st->p99));
-}
-
 static int print_json(FILE *out, const struct sim_view *s)
 {
     static const char *const modes[] = {"serve", "latency", "throughput"};
-    const struct sim_metrics *m = &s->m;
+    struct kv_figure f[SIM_FIGURES_MAX];
+    size_t n = sim_figures(&s->b, &s->m, modes[s->mode], f, SIM_FIGURES_MAX);
     json_t *o = json_object();
     int rc;
 
-    json_object_set_new(o, "mode", json_string(modes[s->mode]));
-    json_object_set_new(o, "duration_s", json_real(m->duration_s));
-    json_object_set_new(o, "completed", json_integer((json_int_t)m->completed));
-    json_object_set_new(o, "total_input_tokens", json_integer((json_int_t)m->total_input));
-    json_object_set_new(o, "total_output_tokens", json_integer((json_int_t)m->total_output));
-    json_object_set_new(o, "request_throughput", json_real(m->request_throughput));
-    json_object_set_new(o, "output_throughput", json_real(m->output_throughput));
-    json_object_set_new(o, "total_token_throughput", json_real(m->total_token_throughput));
-    set_stat(o, "ttft", &m->ttft_ms);
-    set_stat(o, "tpot", &m->tpot_ms);
-    set_stat(o, "itl", &m->itl_ms);
-    set_stat(o, "e2el", &m->e2el_ms);
-    if (s->mode == MODE_LATENCY)
-        json_object_set_new(o, "avg_latency_s", json_real(m->duration_s));
-    json_object_set_new(o, "preemptions", json_integer((json_int_t)m->preemptions));
-    json_object_set_new(o, "peak_kv_usage", json_real(m->peak_kv_usage));
-    json_object_set_new(o, "max_running", json_integer((json_int_t)m->max_running));
-    json_object_set_new(o, "mean_running", json_real(m->mean_running));
-    json_object_set_new(o, "steps", json_integer((json_int_t)m->steps));
-    json_object_set_new(o, "limit", json_string(sim_limit_name(m->limit)));
-    json_object_set_new(o, "limit_share", json_real(m->limit_share));
-    json_object_set_new(o, "step_ms", json_real(m->step_ms));
-    json_object_set_new(o, "memory_ms", json_real(m->memory_ms));
-    json_object_set_new(o, "compute_ms", json_real(m->compute_ms));
-    json_object_set_new(o, "comm_ms", json_real(m->comm_ms));
-    json_object_set_new(o, "overhead_ms", json_real(m->overhead_ms));
-    json_object_set_new(o, "max_num_seqs", json_integer((json_int_t)s->b.sc.max_num_seqs));
-    json_object_set_new(o, "max_num_batched_tokens",
-                        json_integer((json_int_t)s->b.sc.max_num_batched_tokens));
-    json_object_set_new(o, "num_gpu_blocks", json_integer((json_int_t)s->b.sc.num_blocks));
-    json_object_set_new(o, "block_size", json_integer((json_int_t)s->b.sc.block_size));
-    json_object_set_new(o, "bandwidth_gbps", json_real(s->b.bandwidth_gbps));
-    json_object_set_new(o, "tflops", json_real(s->b.tflops));
+    for (size_t i = 0; i < n; i++)
+        json_object_set_new(o, f[i].name,
+                            f[i].kind == KV_FIG_INT    ? json_integer((json_int_t)f[i].v.i)
+                            : f[i].kind == KV_FIG_REAL ? json_real(f[i].v.r)
+                                                       : json_string(f[i].v.t));
     rc = cli_json_dumpf(o, out, JSON_INDENT(2));
     json_decref(o);
     if (rc != 0 || fputc('\n', out) == EOF)
@@ -409,9 +372,11 @@ int cli_sim(int argc, char **argv)
     struct kv_model model = {0};
     struct kv_deploy d;
     struct sim_bench_why why;
-    int rc, bw = row_of(KV_FIELD_BANDWIDTH), fl = row_of(KV_FIELD_TFLOPS);
+    int rc, bw, fl;
 
     build_table();
+    bw = row_of(KV_FIELD_BANDWIDTH);
+    fl = row_of(KV_FIELD_TFLOPS);
     memset(&s, 0, sizeof s);
     if ((rc = cli_parse(&spec, argc, argv, &a)) != 0)
         return rc;
