@@ -66,7 +66,7 @@ static uint64_t whole(lua_State *L, int t, const char *key, uint64_t def, uint64
 static double real(lua_State *L, int t, const char *key, double def, double min, double max,
                    bool *given)
 {
-    double v;
+    double v = 0; /* luaL_error does not return; gcc cannot tell */
 
     *given = lua_getfield(L, t, key) != LUA_TNIL;
     if (!*given) {
@@ -100,7 +100,7 @@ static const char *mode_of(lua_State *L, int t)
 
 static double rate_of(lua_State *L, int t, bool *given)
 {
-    double v;
+    double v = 0; /* luaL_error does not return; gcc cannot tell */
 
     *given = lua_getfield(L, t, "request_rate") != LUA_TNIL;
     if (!*given) {
