@@ -13,6 +13,15 @@ local REPLY = 500                                    -- tokens per response
 local rtx = kv.calc{model = MODEL, seq = 8192, context = 8192, batch = full_fit.max_concurrent_seqs,
                     bandwidth_gbps = kv.gpu("rtx4090").bandwidth_gbps}
 
+-- A served run as `kvtutor sim` simulates it (vLLM V1's scheduler, the roofline step time,
+-- docs/simulator.md): 200 random requests of 1,024 + 128 tokens sent at 4 a second to
+-- Qwen2.5-7B on an A100 80GB with 5 GiB of KV cache.
+local SERVED = {model = MODEL, gpu = "a100-80gb", kv_budget_gib = 5, input_len = 1024,
+                output_len = 128, num_prompts = 200, request_rate = 4}
+local served = kv.sim(SERVED)
+local served_s = served.mean_e2el_ms / 1000                -- mean end-to-end latency, s
+local in_flight = served.request_throughput * served_s     -- Little's law
+
 local function static_use(lens)
   local sum, longest = 0, 0
   for _, t in ipairs(lens) do
@@ -123,7 +132,12 @@ return lesson {
           .. f(rtx.decode_tokens_per_s_per_seq) .. " per sequence: " .. REPLY .. "-token "
           .. "replies finish at " .. f(rtx.decode_tokens_per_s / REPLY, 2) .. " requests/s. "
           .. "More concurrency raises the total and lowers each sequence's speed; past the "
-          .. "ridge point, only the latency grows.",
+          .. "ridge point, only the latency grows. The law also reads the other way: `kvtutor "
+          .. "sim` sending Qwen2.5-7B on an A100 80GB 200 requests of 1,024 + 128 tokens at 4 a "
+          .. "second reports " .. f(served.request_throughput, 2) .. " requests/s finished and "
+          .. f(served_s, 2) .. " s each on average, so about " .. f(in_flight, 1) .. " are in "
+          .. "the engine at any moment; its own time-weighted count of the running batch is "
+          .. f(served.mean_running, 1) .. ".",
     },
   },
 
@@ -237,6 +251,19 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
       slips = { tokens_per_s = rtx.decode_tokens_per_s },
       hints = { "Tokens/s in total: 22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB.",
                 "Each request needs 500 of those tokens." },
+    },
+    numeric {
+      id = "littles-law",
+      prompt = "A benchmark sends Qwen2.5-7B on an A100 80GB 200 requests (1,024 prompt + 128 "
+            .. "output tokens) at 4 a second. It reports " .. f(served.request_throughput, 2)
+            .. " requests/s finished and a mean end-to-end latency of " .. f(served_s, 2)
+            .. " s. On average, how many requests are in the engine at once?",
+      expected = in_flight, unit = "requests", tolerance = rel(0.05),
+      hints = { "Little's law: requests in the system = the rate they pass through × the time "
+                  .. "each one spends there.",
+                f(served.request_throughput, 2) .. " requests/s × " .. f(served_s, 2) .. " s; "
+                  .. "the simulator's own count of the running batch is "
+                  .. f(served.mean_running, 1) .. "." },
     },
     choice {
       id = "what-limits",
