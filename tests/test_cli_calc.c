@@ -272,6 +272,32 @@ static void test_decode_ceiling_is_the_lower(void **state)
     run_free(&r);
 }
 
+/* vLLM refuses a max_model_len past the model's positions at config
+ * validation (vllm/config/model.py, _get_and_verify_max_len): Qwen2.5-7B-
+ * Instruct ships max_position_embeddings 32,768, so --seq 131072 is refused,
+ * naming both numbers; VLLM_ALLOW_LONG_MAX_MODEL_LEN=1's switch lets it
+ * through with vLLM's warning as a note. */
+static void test_max_model_len_past_the_positions(void **state)
+{
+    struct run_result r = kvtutor("calc --model qwen2.5-7b --gpu h100 --seq 131072");
+
+    (void)state;
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "131072"));
+    assert_non_null(strstr(r.err, "32768 positions"));
+    assert_non_null(strstr(r.err, "--allow-long-max-model-len"));
+    run_free(&r);
+    r = kvtutor("calc --model qwen2.5-7b --gpu h100 --seq 131072 --allow-long-max-model-len");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "VLLM_ALLOW_LONG_MAX_MODEL_LEN"));
+    run_free(&r);
+    /* exactly the positions is fine */
+    r = kvtutor("calc --model qwen2.5-7b --gpu h100 --seq 32768");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+}
+
 static void test_weights_do_not_fit_is_a_result(void **state)
 {
     (void)state;
@@ -806,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_decode_ceiling_is_the_lower),
         cmocka_unit_test(test_weights_do_not_fit_is_a_result),
         cmocka_unit_test(test_flags_override_preset),
+        cmocka_unit_test(test_max_model_len_past_the_positions),
         cmocka_unit_test(test_config_file),
         cmocka_unit_test(test_bad_input_one_line_exit_2),
         cmocka_unit_test(test_malformed_config_names_file_and_place),

@@ -106,6 +106,33 @@ static void test_moe_params(void **state)
     assert_int_equal(llround(p.m.active_params_b * 1e9), 3353032704ll);
 }
 
+/* vLLM's derived max_model_len stretches max_position_embeddings by rope
+ * scaling (vllm/config/model.py, _get_and_verify_max_len): Qwen2.5-7B's model
+ * card turns on YaRN with factor 4 over 32,768 original positions: 131,072;
+ * llama3-type scaling is left as the config gives it (Llama-3.1: 131,072). */
+static void test_rope_scaling_stretches_the_positions(void **state)
+{
+    struct parsed p = parse_ok(
+        "{\"num_hidden_layers\": 28, \"num_attention_heads\": 28, \"num_key_value_heads\": 4,"
+        " \"hidden_size\": 3584, \"max_position_embeddings\": 32768, \"rope_scaling\": "
+        "{\"factor\": 4.0, \"original_max_position_embeddings\": 32768, \"type\": \"yarn\"}}");
+
+    (void)state;
+    assert_int_equal(p.m.max_position, 131072);
+    p = parse_ok(
+        "{\"num_hidden_layers\": 32, \"num_attention_heads\": 32, \"num_key_value_heads\": 8,"
+        " \"hidden_size\": 4096, \"max_position_embeddings\": 131072, \"rope_scaling\": "
+        "{\"factor\": 8.0, \"original_max_position_embeddings\": 8192, \"rope_type\": "
+        "\"llama3\"}}");
+    assert_int_equal(p.m.max_position, 131072);
+    /* linear scaling multiplies what the config says */
+    p = parse_ok(
+        "{\"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"num_key_value_heads\": 4,"
+        " \"hidden_size\": 256, \"max_position_embeddings\": 4096, \"rope_scaling\": "
+        "{\"factor\": 2.0, \"type\": \"linear\"}}");
+    assert_int_equal(p.m.max_position, 8192);
+}
+
 static void test_mha_when_kv_heads_absent(void **state)
 {
     (void)state;
@@ -493,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_qwen25_head_dim_and_inert_window),
         cmocka_unit_test(test_llama_params),
         cmocka_unit_test(test_moe_params),
+        cmocka_unit_test(test_rope_scaling_stretches_the_positions),
         cmocka_unit_test(test_mha_when_kv_heads_absent),
         cmocka_unit_test(test_gemma3_text_config),
         cmocka_unit_test(test_layer_types_list),

@@ -20,6 +20,7 @@
     X(PP_PARTITION_COUNT, "the partition must list one layer count a pipeline stage")              \
     X(PP_PARTITION_SUM, "the partition's layer counts must add up to the model's layers")          \
     X(OVERFLOW, "figures overflow 64-bit arithmetic")                                              \
+    X(MAX_LEN, "max_model_len is past the model's positions (max_position_embeddings)")            \
     X(NOT_FOUND, "no such preset")                                                                 \
     X(PARSE, "malformed input")                                                                    \
     X(IO, "cannot read the file")                                                                  \

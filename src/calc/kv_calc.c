@@ -351,6 +351,11 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
         return fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
     if (d->max_model_len == 0)
         d->max_model_len = m->max_position;
+    /* vllm/config/model.py, _get_and_verify_max_len: a max_model_len past the
+     * derived one (max_position_embeddings, stretched by rope scaling where the
+     * config has it) is refused unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 */
+    if (m->max_position > 0 && d->max_model_len > m->max_position && !d->allow_long_max_model_len)
+        return fail(c, KVT_E_MAX_LEN, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
     return KVT_E_OK;
 }
 

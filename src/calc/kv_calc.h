@@ -215,8 +215,9 @@ struct kv_deploy {
     uint32_t block_size;    /* tokens per KV block; MLA backends fix theirs, hybrids grow it */
     uint64_t max_model_len; /* tokens per request (0 = the model's max_position) */
     uint64_t max_num_batched_tokens;
-    bool sync_scheduling;   /* --no-async-scheduling: one batch in flight per PP stage */
-    bool no_prefix_caching; /* --no-prefix-caching: Mamba groups keep one running state */
+    bool sync_scheduling;          /* --no-async-scheduling: one batch in flight per PP stage */
+    bool no_prefix_caching;        /* --no-prefix-caching: Mamba groups keep one running state */
+    bool allow_long_max_model_len; /* VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: past max_position */
     enum kv_mamba_mode mamba_mode;
     enum kv_dtype mamba_dtype;     /* conv state; AUTO = the model dtype */
     enum kv_dtype mamba_ssm_dtype; /* SSM state; AUTO = the config's, else the conv state's */

@@ -7,6 +7,12 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
 {
     struct kv_rules *n = &r->rules;
 
+    if (r->model.max_position > 0 && r->deploy.max_model_len > r->model.max_position)
+        kv_rules_note(
+            n, KV_NOTE_ALWAYS,
+            "max_model_len past max_position_embeddings, as VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 "
+            "allows: with RoPE, positions past the model's lead to nan (vLLM's warning)");
+
     if (r->has_weights && r->active_weight_bytes > 0 &&
         r->active_weight_bytes < r->weights_bytes_total) {
         if (r->model.experts == 0)

@@ -57,6 +57,7 @@ enum flag_id {
     F_DCP,
     F_MAMBA_CACHE_MODE,
     F_NO_PREFIX_CACHING,
+    F_ALLOW_LONG,
     F_MAMBA_DTYPE,
     F_MAMBA_SSM_DTYPE,
     F_BACKEND,
@@ -181,6 +182,8 @@ static const struct cli_flag flags[F__COUNT] = {
     [F_NO_PREFIX_CACHING] = {"--no-prefix-caching", "--no-enable-prefix-caching", NULL, K_SWITCH,
                              S_ENGINE, KV_FIELD_NONE,
                              .help = "prefix caching off: Mamba groups keep one state"},
+    [F_ALLOW_LONG] = {"--allow-long-max-model-len", NULL, NULL, K_SWITCH, S_ENGINE, KV_FIELD_NONE,
+                      .help = "as VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a length past the model's"},
     [F_MAMBA_DTYPE] = {"--mamba-cache-dtype", NULL, "T", K_DTYPE, S_ENGINE, KV_FIELD_KV_DTYPE,
                        .dtypes = "auto|bf16|fp16|fp32", .help = "Mamba conv state dtype"},
     [F_MAMBA_SSM_DTYPE] = {"--mamba-ssm-cache-dtype", NULL, "T", K_DTYPE, S_ENGINE,
@@ -519,6 +522,7 @@ static void apply_flags(const struct cli_args *a, struct kv_model *m, struct kv_
     apply_real(a, F_TFLOPS, &d->tflops);
     d->sync_scheduling = a->given[F_NO_ASYNC];
     d->no_prefix_caching = a->given[F_NO_PREFIX_CACHING];
+    d->allow_long_max_model_len = a->given[F_ALLOW_LONG];
     apply_u32(a, F_SPEC_TOKENS, &d->spec_tokens);
     apply_u32(a, F_SPEC_LAYERS, &d->spec_layers);
     apply_u32(a, F_DCP, &d->dcp);
@@ -630,6 +634,13 @@ int cli_calc_error(const char *cmd, const struct cli_args *a, enum kvt_err e, en
                            : other == KV_FIELD_SLIDING_LAYERS
                                ? "sliding-window layers beside full-attention ones"
                                : "a speculative draft's layers");
+    if (e == KVT_E_MAX_LEN)
+        return usage_error("--max-model-len %llu: past the model's %llu positions "
+                           "(max_position_embeddings); vLLM refuses it "
+                           "(vllm/config/model.py, _get_and_verify_max_len) unless "
+                           "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: --allow-long-max-model-len",
+                           (unsigned long long)d->max_model_len,
+                           (unsigned long long)m->max_position);
     if (e == KVT_E_MISSING && bad == KV_FIELD_LAYERS)
         return usage_error("no model: give --model NAME, --config FILE, or --layers with "
                            "--kv-heads and --head-dim");

@@ -427,7 +427,7 @@ static enum kvt_err read_model(struct hf_src *s, struct kv_model *m, struct hf_c
         (e = hf_get_uint(s, "max_position_embeddings", KV_MAX_TOKENS, &maxpos, NULL)) ||
         (e = hf_get_uint(s, "kv_lora_rank", KV_MAX_DIM, &rank, &has_rank)))
         return e;
-    m->max_position = maxpos;
+    m->max_position = hf_derived_max_len(s, maxpos);
 
     if (has_rank && rank > 0) {
         bool has_rope = false;

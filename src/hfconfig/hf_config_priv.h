@@ -47,6 +47,13 @@ enum kvt_err hf_get_u32(const struct hf_src *s, const char *key, uint32_t *out, 
 /* A string field, or NULL when absent or not a string. */
 const char *hf_get_str(const struct hf_src *s, const char *key);
 
+/* vLLM's derived max_model_len (vllm/config/model.py, _get_and_verify_max_len):
+ * max_position_embeddings, times rope_scaling's (or rope_parameters') factor
+ * for every rope type but su, longrope and llama3, over
+ * original_max_position_embeddings for yarn. max_position when there is no
+ * scaling (hf_family.c). */
+uint64_t hf_derived_max_len(const struct hf_src *s, uint64_t max_position);
+
 /* A boolean field, or the fallback when absent or not a boolean. */
 bool hf_get_bool(const struct hf_src *s, const char *key, bool fallback);
 

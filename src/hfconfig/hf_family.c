@@ -174,3 +174,29 @@ void hf_family_note(const struct hf_src *s, uint32_t layers, struct hf_config_in
              "keep only a chunk, which is not modelled)",
              (long long)json_integer_value(chunk), where);
 }
+
+uint64_t hf_derived_max_len(const struct hf_src *s, uint64_t max_position)
+{
+    json_t *rope = hf_field(s, "rope_parameters"), *type, *factor, *orig;
+    const char *t;
+    double len = (double)max_position;
+
+    if (!json_is_object(rope))
+        rope = hf_field(s, "rope_scaling");
+    if (!json_is_object(rope) || max_position == 0)
+        return max_position;
+    type = json_object_get(rope, "rope_type");
+    if (!json_is_string(type))
+        type = json_object_get(rope, "type");
+    t = json_is_string(type) ? json_string_value(type) : "";
+    factor = json_object_get(rope, "factor");
+    if (strcmp(t, "su") == 0 || strcmp(t, "longrope") == 0 || strcmp(t, "llama3") == 0 ||
+        !json_is_number(factor) || !(json_number_value(factor) >= 1) ||
+        json_number_value(factor) > 1024)
+        return max_position;
+    orig = json_object_get(rope, "original_max_position_embeddings");
+    if (strcmp(t, "yarn") == 0 && json_is_integer(orig) && json_integer_value(orig) > 0)
+        len = (double)json_integer_value(orig);
+    len *= json_number_value(factor);
+    return len > (double)KV_MAX_TOKENS ? max_position : (uint64_t)len;
+}

@@ -230,7 +230,8 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
         if (strcmp(d->name, "model") == 0)
             snprintf(out->model, sizeof out->model, "%s", d->text);
         if (strcmp(d->name, "kv_dtype") == 0)
-            snprintf(out->kv_dtype, sizeof out->kv_dtype, "%s", d->text);
+            snprintf(out->kv_dtype, sizeof out->kv_dtype, "%.*s", (int)sizeof out->kv_dtype - 1,
+                     d->text);
     }
     out->diag = diag_model(out->model, out->kv_dtype);
     /* a drawn tp makes the figure per GPU: the heads each GPU keeps */

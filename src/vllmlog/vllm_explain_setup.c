@@ -101,6 +101,9 @@ void explain_settings(struct explain_ctx *c, char *assumed, size_t cap)
     char tokens[32];
 
     kv_deploy_defaults(&c->d);
+    /* the log is the evidence that vLLM took its max_model_len (rope scaling or
+     * VLLM_ALLOW_LONG_MAX_MODEL_LEN=1), so the model's positions do not refuse it */
+    c->d.allow_long_max_model_len = true;
     /* the log's release picks the calculator's rules (default util, grouping, windows) */
     if (!c->log->version[0])
         explain_addf(assumed, cap, "vLLM %s rules (the log does not say its version); ",
