@@ -238,6 +238,24 @@ static void bad_inputs_say_why(void **state)
     fails_with(&s, KVT_E_RANGE, "no published TFLOP/s");
 }
 
+/* 2^18 steps a light run: 2^18 / 128 = 2,048, so 500; / 1,024 = 256; / 2,048
+ * = 128; / 4,096 = 64, so 100. The command says how many were sent. */
+static void fewer_requests_for_long_outputs(void **state)
+{
+    struct tutor_sim_setup s = setup("qwen2.5-7b", "rtx4090");
+    char line[1024];
+    (void)state;
+    assert_int_equal(tutor_sim_prompts(128), 500);
+    assert_int_equal(tutor_sim_prompts(1024), 256);
+    assert_int_equal(tutor_sim_prompts(2048), 128);
+    assert_int_equal(tutor_sim_prompts(4096), 100);
+    s.input_len = 1024;
+    s.output_len = 1024;
+    s.request_rate = 2;
+    tutor_sim_command(&s, "--model qwen2.5-7b", line, sizeof line);
+    assert_non_null(strstr(line, " --num-prompts 256 "));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +264,7 @@ int main(void)
         cmocka_unit_test(the_knee),
         cmocka_unit_test(the_timeline_adds_up),
         cmocka_unit_test(bad_inputs_say_why),
+        cmocka_unit_test(fewer_requests_for_long_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

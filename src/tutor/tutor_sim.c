@@ -42,9 +42,17 @@ static enum kvt_err fail(char *why, size_t cap, enum kvt_err e, const char *fmt,
     return e;
 }
 
+uint64_t tutor_sim_prompts(uint64_t output_len)
+{
+    uint64_t n = output_len ? TUTOR_SIM_STEPS / output_len : TUTOR_SIM_PROMPTS;
+    return n > TUTOR_SIM_PROMPTS       ? TUTOR_SIM_PROMPTS
+           : n < TUTOR_SIM_PROMPTS_MIN ? TUTOR_SIM_PROMPTS_MIN
+                                       : n;
+}
+
 static uint64_t prompts(const struct tutor_sim_setup *s)
 {
-    return s->num_prompts ? s->num_prompts : TUTOR_SIM_PROMPTS;
+    return s->num_prompts ? s->num_prompts : tutor_sim_prompts(s->output_len);
 }
 
 static enum kvt_err prepare(const struct tutor_sim_setup *s, struct prepared *p, char *why,

@@ -23,8 +23,13 @@
 #include "sim_report.h"
 
 /* Requests one run of the view sends (every point of the sweep too): enough
- * for a p99 (the 5th worst of 500), few enough to redraw at a key press. */
-#define TUTOR_SIM_PROMPTS 500
+ * for a p99 (the 5th worst of 500), few enough to redraw at a key press.
+ * Fewer for long outputs (tutor_sim_prompts). */
+#define TUTOR_SIM_PROMPTS     500
+#define TUTOR_SIM_PROMPTS_MIN 100
+/* Steps a light load costs: about one a request and output token. The
+ * sweep's slowest points are its lightest, so a run keeps to this many. */
+#define TUTOR_SIM_STEPS ((uint64_t)1 << 18)
 /* Points of the knee chart, and columns of the timeline at most. */
 #define TUTOR_SIM_SWEEP   9
 #define TUTOR_SIM_COLUMNS 160
@@ -43,7 +48,7 @@ struct tutor_sim_setup {
     uint64_t input_len, output_len;  /* tokens per prompt, generated per request */
     double request_rate;             /* requests/s; INFINITY: all at t = 0 */
     uint64_t max_concurrency;        /* 0: no client limit */
-    uint64_t num_prompts;            /* 0: TUTOR_SIM_PROMPTS */
+    uint64_t num_prompts;            /* 0: tutor_sim_prompts(output_len) */
     uint64_t seed;
 };
 
@@ -79,6 +84,12 @@ struct tutor_sim_sweep {
     size_t n;
     struct tutor_sim_point p[TUTOR_SIM_SWEEP];
 };
+
+/* The requests a run of the view sends for outputs of `output_len` tokens:
+ * TUTOR_SIM_STEPS / output_len within [TUTOR_SIM_PROMPTS_MIN,
+ * TUTOR_SIM_PROMPTS]: 500 up to 524 tokens, 256 at 1,024, 128 at 2,048,
+ * 100 from 2,622. */
+uint64_t tutor_sim_prompts(uint64_t output_len);
 
 /* Runs the setup once. With tl non-NULL, fills it in `columns` slices
  * (1 .. TUTOR_SIM_COLUMNS). On failure, a one-line reason in why (naming

@@ -8,7 +8,7 @@
  *     rates around the capacity, as bars;
  *   - KV usage and the running batch over the run, as sparklines;
  *   - the `kvtutor sim` command that gives the same figures.
- * A run is TUTOR_SIM_PROMPTS requests, every point of the sweep too; the
+ * A run is tutor_sim_prompts requests, every point of the sweep too; the
  * results are kept until an input changes, so a redraw runs nothing. */
 #include "ui_app.h"
 #include "ui_calc_priv.h"
@@ -24,12 +24,15 @@
 #include "ui_draw.h"
 #include "ui_term.h"
 
-#define MAX_LEN         ((uint64_t)1 << 20) /* i and o stop doubling here */
-#define MAX_CONCURRENCY 1024                /* n past this: no client limit */
-#define LABEL_W         8                   /* "  ▶ 12.5" and "KV used " */
-#define SPARK_SUFFIX_W  24                  /* " peak 100% · 1,234 s" */
-#define DEFAULT_RATE    2                   /* req/s: below the knee of the first setting */
-#define DEFAULT_INPUT   1024                /* kvtutor sim's defaults */
+/* i and o stop doubling here: a prompt of 128k tokens; outputs of 4k, whose
+ * sweep (100 requests a point, tutor_sim_prompts) takes about half a second */
+#define MAX_INPUT       ((uint64_t)1 << 17)
+#define MAX_OUTPUT      ((uint64_t)1 << 12)
+#define MAX_CONCURRENCY 1024 /* n past this: no client limit */
+#define LABEL_W         8    /* "  ▶ 12.5" and "KV used " */
+#define SPARK_SUFFIX_W  24   /* " peak 100% · 1,234 s" */
+#define DEFAULT_RATE    2    /* req/s: below the knee of the first setting */
+#define DEFAULT_INPUT   1024 /* kvtutor sim's defaults */
 #define DEFAULT_OUTPUT  128
 
 /* What a result was computed from: the view reruns when any of it changes. */
@@ -214,7 +217,7 @@ static int draw_sweep(const struct calc *c, int y, int end, int width)
         return 0;
     ui_put(y, 2, LABEL_W, " req/s", ui_color(UI_C_HEADING) | A_BOLD);
     snprintf(a, sizeof a, "p99 TTFT ms (%s requests each)",
-             kvt_fmt_int(TUTOR_SIM_PROMPTS, label_n, sizeof label_n));
+             kvt_fmt_int(tutor_sim_prompts(v->output), label_n, sizeof label_n));
     ui_put(y, 2 + LABEL_W, panel, a, ui_color(UI_C_HEADING) | A_BOLD);
     ui_put(y, 2 + LABEL_W + panel, panel, "p99 TPOT ms", ui_color(UI_C_HEADING) | A_BOLD);
     y++;
@@ -381,7 +384,7 @@ bool calc_sim_action(struct calc *c, struct ui *ui, enum ui_action a)
             v->concurrency /= 2;
         return true;
     case UI_SIM_INPUT_UP:
-        if (v->input < MAX_LEN)
+        if (v->input < MAX_INPUT)
             v->input *= 2;
         return true;
     case UI_SIM_INPUT_DOWN:
@@ -389,7 +392,7 @@ bool calc_sim_action(struct calc *c, struct ui *ui, enum ui_action a)
             v->input /= 2;
         return true;
     case UI_SIM_OUTPUT_UP:
-        if (v->output < MAX_LEN)
+        if (v->output < MAX_OUTPUT)
             v->output *= 2;
         return true;
     case UI_SIM_OUTPUT_DOWN:

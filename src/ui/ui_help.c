@@ -54,7 +54,9 @@ static void help_draw(void *self, struct ui *ui, int top, int rows, int cols)
                  TUTOR_SIM_PROMPTS);
         ui_put(y + 1, 2, cols - 4, line, A_NORMAL);
         ui_put(y + 2, 2, cols - 4,
-               "of the knee chart; the command it shows gives the same figures.", A_NORMAL);
+               "of the knee (fewer past 524 output tokens); the command it shows gives the "
+               "same figures.",
+               A_NORMAL);
         y += 3;
     }
     if (y < top + rows - 1)

@@ -115,6 +115,9 @@ tm send-keys -t app q
 check "q leaves the view for the calculator" "Max concurrency against context length"
 tm send-keys -t app s
 check "the view keeps its workload" "input 2,048 · output 256 tokens · rate 2.5 req/s · concurrency 32"
+# o twice: 1,024 output tokens; 2^18 / 1,024 = 256 requests a run, said so
+tm send-keys -t app o o
+check "long outputs: fewer requests, said on screen" "p99 TTFT ms (256 requests each)"
 tm send-keys -t app q
 wait_for "Max concurrency against context length" >/dev/null
 quit_from_map "the serving view"
