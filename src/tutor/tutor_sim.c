@@ -157,6 +157,8 @@ static void slice(const struct sim_run *run, uint64_t num_blocks, size_t columns
             double end = (double)(col + 1) * w, part = (b < end ? b : end) - a;
             if (col == columns - 1)
                 part = b - a; /* rounding leaves the last step's tail here */
+            else if (part < 0)
+                part = 0; /* a/w rounded down past a slice's end: the next one */
             tl->kv[col] += kv * part;
             tl->running[col] += (double)s->running * part;
             a += part;
