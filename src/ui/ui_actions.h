@@ -80,16 +80,16 @@ enum {
     X(CALC_SERVE, UC_KNOBS, 's', 0, 0, "s",                                                        \
       "serving: vLLM under load, simulated (TTFT, TPOT, the knee); s again leaves")                \
     X(SIM_RATE_UP, UC_SERVE, 'r', 0, 0, "r/R",                                                     \
-      "request rate: the next rung up or down (top: inf)")                                         \
+      "rate: requests/s, the next rung up or down (top: inf)")                                     \
     X(SIM_RATE_DOWN, UC_SERVE, 'R', 0, 0, NULL, NULL)                                              \
     X(SIM_CONCURRENCY_UP, UC_SERVE, 'n', 0, 0, "n/N",                                              \
-      "max concurrency x2 or /2 (past 1,024: no limit)")                                           \
+      "concurrency: the client's limit x2 or /2 (past 1,024: none)")                               \
     X(SIM_CONCURRENCY_DOWN, UC_SERVE, 'N', 0, 0, NULL, NULL)                                       \
-    X(SIM_INPUT_UP, UC_SERVE, 'i', 0, 0, "i/I", "input length x2 or /2")                           \
+    X(SIM_INPUT_UP, UC_SERVE, 'i', 0, 0, "i/I", "input: prompt length x2 or /2")                   \
     X(SIM_INPUT_DOWN, UC_SERVE, 'I', 0, 0, NULL, NULL)                                             \
-    X(SIM_OUTPUT_UP, UC_SERVE, 'o', 0, 0, "o/O", "output length x2 or /2")                         \
+    X(SIM_OUTPUT_UP, UC_SERVE, 'o', 0, 0, "o/O", "output: tokens generated x2 or /2")              \
     X(SIM_OUTPUT_DOWN, UC_SERVE, 'O', 0, 0, NULL, NULL)                                            \
-    X(SIM_FP8, UC_SERVE, 'f', 0, 0, "f", "fp8 KV cache: on or off")                                \
+    X(SIM_FP8, UC_SERVE, 'f', 0, 0, "f", "fp8: the KV cache in fp8, or back to the model's dtype") \
     X(CALC_MODEL_NEXT, UC_KNOBS, 'm', 0, 0, "m/M", "model: next or previous preset")               \
     X(CALC_MODEL_PREV, UC_KNOBS, 'M', 0, 0, NULL, NULL)                                            \
     X(CALC_GPU_NEXT, UC_KNOBS, 'g', 0, 0, "g/G", "GPU: next or previous preset")                   \

@@ -30,7 +30,7 @@
 #define MAX_OUTPUT      ((uint64_t)1 << 12)
 #define MAX_CONCURRENCY 1024 /* n past this: no client limit */
 #define LABEL_W         8    /* "  ▶ 12.5" and "KV used " */
-#define SPARK_SUFFIX_W  24   /* " peak 100% · 1,234 s" */
+#define SPARK_SUFFIX_W  24   /* " of 100% · 1,234 s", " mean 12.3 running" */
 #define DEFAULT_RATE    2    /* req/s: below the knee of the first setting */
 #define DEFAULT_INPUT   1024 /* kvtutor sim's defaults */
 #define DEFAULT_OUTPUT  128

@@ -100,7 +100,7 @@ check_figures "2,048 in, 256 out, 32 at most" --kv-dtype fp8 --tp 2 --input-len 
 
 # the help says what runs
 tm send-keys -t app '?'
-check "the help lists the view's keys" "request rate: the next rung up or down"
+check "the help lists the view's keys" "rate: requests/s, the next rung up or down"
 check "and says what runs" "Serving view (s): kvtutor sim's simulator, 500 requests a run"
 tm send-keys -t app q
 wait_for "serving under load" >/dev/null
