@@ -323,6 +323,55 @@ static void test_config_file(void **state)
     json_decref(j);
     unlink(path);
     rmdir(dir);
+
+    /* a note on how a key was read reaches the text and --json: Llama-4-Scout's
+     * chunked layers sized as full attention, 2 x 48 x 8 x 128 x 2 B = 196,608 */
+    {
+        const char *fx = getenv("KVT_FIXTURES");
+        struct run_result r;
+        json_t *notes;
+        int found = 0;
+        snprintf(args, sizeof args, "--config %s/configs/llama-4-scout.config.json --params 109",
+                 fx ? fx : "fixtures");
+        j = calc_json(args);
+        assert_int_equal(jint(j, "kv_bytes_per_token"), 196608);
+        notes = json_object_get(j, "notes");
+        for (size_t i = 0; i < json_array_size(notes); i++)
+            found += strstr(json_string_value(json_array_get(notes, i)),
+                            "attention_chunk_size 8192") != NULL;
+        assert_int_equal(found, 1);
+        json_decref(j);
+        snprintf(args, sizeof args,
+                 "calc --config %s/configs/llama-4-scout.config.json --params 109",
+                 fx ? fx : "fixtures");
+        r = kvtutor(args);
+        assert_int_equal(r.status, 0);
+        if (!strstr(r.out, "note: attention_chunk_size 8192"))
+            fail_msg("%s", r.out);
+        run_free(&r);
+
+        /* a Qwen3.5 config under 0.11.0, older than the first release a log
+         * shows serving one (0.19.0, fixtures/vllm-logs h06): noted; not at 0.19.0 */
+        static const struct {
+            const char *vllm;
+            int notes;
+        } rel[] = {{"0.11.0", 1}, {"0.19.0rc1", 1}, {"0.19.0", 0}, {"0.24.0", 0}};
+        for (size_t k = 0; k < sizeof rel / sizeof rel[0]; k++) {
+            snprintf(args, sizeof args,
+                     "--config %s/configs/qwen3.5-27b.config.json --vllm %s --seq 32768",
+                     fx ? fx : "fixtures", rel[k].vllm);
+            j = calc_json(args);
+            notes = json_object_get(j, "notes");
+            found = 0;
+            for (size_t i = 0; i < json_array_size(notes); i++)
+                found += strstr(json_string_value(json_array_get(notes, i)),
+                                "first vLLM release known here to serve them is 0.19.0") != NULL;
+            if (found != rel[k].notes)
+                fail_msg("--vllm %s: %d notes of the release, wanted %d", rel[k].vllm, found,
+                         rel[k].notes);
+            json_decref(j);
+        }
+    }
 }
 
 static void test_bad_input_one_line_exit_2(void **state)

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,29 @@ static void blocks_agree_with_calc(void **state)
     json_decref(c);
 }
 
+/* A measured bandwidth and FLOP/s are what the GPU achieves: taken as given,
+ * not scaled by the efficiencies a preset's peaks are. One Qwen2.5-7B request
+ * of 1,024 + 2 tokens alone, at 1,000 GB/s and 100 TFLOP/s (sim_step.h):
+ *   prefill: compute 2 x 7,615,616,512 x 1,024 / 1e14 = 155.968 ms, plus
+ *     attention 28 heads x 4 x 128 x 28 layers = 401,408 FLOPs a pair x
+ *     1,024 x 512 pairs / 1e14 = 2.105 ms; memory (15,231,233,024 B of
+ *     weights + 1,024 x 57,344 B written) / 1e12 = 15.29 ms; so 158.07 ms of
+ *     compute + 0.7 ms overhead = TTFT 158.77 ms;
+ *   one decode step: memory (15,231,233,024 + 1,025 x 57,344) / 1e12 =
+ *     15.290 ms + 0.7 ms = TPOT 15.99 ms. */
+static void measured_rates_taken_as_given(void **state)
+{
+    json_t *j = json_of("sim --model qwen2.5-7b --gpu h100 --mode latency --batch-size 1 "
+                        "--input-len 1024 --output-len 2 --bandwidth-gbps 1000 --tflops 100");
+
+    (void)state;
+    assert_true(fabs(num(j, "mean_ttft_ms") - 158.77) < 0.01);
+    assert_true(fabs(num(j, "mean_tpot_ms") - 15.99) < 0.01);
+    assert_true(num(j, "bandwidth_gbps") == 1000);
+    assert_true(num(j, "tflops") == 100);
+    json_decref(j);
+}
+
 static void same_seed_same_output(void **state)
 {
     const char *args = "sim --model llama-3.1-8b --gpu h100 --num-prompts 200 --request-rate 20 "
@@ -228,6 +252,7 @@ int main(void)
         cmocka_unit_test(report_has_vllms_labels),
         cmocka_unit_test(json_has_the_contracts_keys),
         cmocka_unit_test(blocks_agree_with_calc),
+        cmocka_unit_test(measured_rates_taken_as_given),
         cmocka_unit_test(same_seed_same_output),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(help),

@@ -91,6 +91,9 @@ static void test_moe_params(void **state)
 
     assert_int_equal(llround(p.m.params_b * 1e9), 46702792704ll);
     assert_int_equal(llround(p.m.active_params_b * 1e9), 12879925248ll);
+    /* the expert rule needs the counts the config gives (kv_moe.h) */
+    assert_int_equal(p.m.experts, 8);
+    assert_int_equal(p.m.experts_per_token, 2);
 
     /* Qwen3-30B-A3B: moe_intermediate_size 768, 128 experts, top 8, explicit head_dim */
     p = parse_ok(
@@ -382,6 +385,8 @@ static void test_hybrid_configs(void **state)
     assert_true(info.params_counted);
     assert_int_equal(llround(m.params_b * 1e9), 34660610688ll);
     assert_int_equal(llround(m.active_params_b * 1e9), 3454988928ll);
+    assert_int_equal(m.experts, 256);         /* num_experts */
+    assert_int_equal(m.experts_per_token, 8); /* num_experts_per_tok */
     assert_true(fabs(m.params_b - 35.0) / 35.0 < 0.02);
     assert_true(m.active_params_b >= 2.5 && m.active_params_b < 3.5);
 

@@ -298,6 +298,14 @@ static void test_hybrid_near_equal_buckets(void **state)
     assert_int_equal(r.sliding_groups, 1);
 }
 
+static bool has_note(const struct kv_rules *r, const char *says)
+{
+    for (size_t i = 0; i < r->n_notes; i++)
+        if (strstr(r->notes[i].text, says))
+            return true;
+    return false;
+}
+
 static void test_vllm_versions(void **state)
 {
     (void)state;
@@ -357,6 +365,32 @@ static void test_vllm_versions(void **state)
     kv_vllm_rules(&v, &r);
     assert_true(r.sliding_in_flight);
     assert_true(r.n_notes >= 1);
+
+    /* a development build names the rule set its numbers chose: 0.23.1 lies
+     * in the row that runs from 0.20.1 to 0.24 */
+    assert_true(kv_vllm_parse("0.23.1rc1.dev531", &v));
+    assert_true(v.pre);
+    assert_string_equal(kv_vllm_format(&v, buf, sizeof buf), "0.23.1");
+    kv_vllm_rules(&v, &r);
+    assert_true(has_note(&r, "development build") && has_note(&r, "0.20.1 to 0.24"));
+    assert_false(has_note(&r, "change at this very release"));
+    /* a release candidate of the very release a rule changed at says so too */
+    assert_true(kv_vllm_parse("v0.20.1rc1", &v));
+    kv_vllm_rules(&v, &r);
+    assert_true(has_note(&r, "0.20.1 to 0.24") && has_note(&r, "change at this very release"));
+    /* the release itself has neither */
+    assert_true(kv_vllm_parse("0.20.1", &v));
+    kv_vllm_rules(&v, &r);
+    assert_false(has_note(&r, "development build"));
+    /* releases, post-releases and local builds are not pre-releases */
+    static const char *const plain[] = {"0.23.1", "0.10.1.post1", "0.19.0+cu126", "0.6.3.1"};
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+        assert_true(kv_vllm_parse(plain[i], &v));
+        if (v.pre)
+            fail_msg("%s read as a pre-release", plain[i]);
+    }
+    assert_true(kv_vllm_parse("0.19.0.dev705+g01220ce89", &v));
+    assert_true(v.pre);
 }
 
 /* Qwen3.6-35B-A3B (qwen3_5_moe): 40 layers, 10 full attention (2 KV heads x

@@ -490,6 +490,65 @@ static void test_states_are_isolated(void **state)
     assert_string_equal(sandbox_eval("return ('x'):upper() .. tostring(x)", 500), "Xnil");
 }
 
+/* kv.sim: the simulator on kvtutor sim's setup (tests/test_cli_sim.c works the
+ * same run by hand from the command's flags): one Qwen2.5-7B request of
+ * 1,024 + 2 tokens alone at a measured 1,000 GB/s and 100 TFLOP/s has a TTFT
+ * of 158.77 ms (155.968 ms of weight FLOPs + 2.105 ms of attention + 0.7 ms
+ * overhead) and a TPOT of 15.29 + 0.7 = 15.99 ms. */
+static void test_kv_sim(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        sandbox_eval("local r = kv.sim{model = 'qwen2.5-7b', gpu = 'h100', mode = 'latency', "
+                     "batch_size = 1, input_len = 1024, output_len = 2, bandwidth_gbps = 1000, "
+                     "tflops = 100} return string.format('%.2f %.2f', r.mean_ttft_ms, "
+                     "r.mean_tpot_ms)",
+                     2000),
+        "158.77 15.99");
+    /* Little's law in steady state: mean running = throughput x mean latency
+     * (within 2%; the first and last requests see an emptier engine) */
+    assert_string_equal(
+        sandbox_eval("local r = kv.sim{model = 'qwen2.5-7b', gpu = 'a100-80gb', kv_budget_gib = 5, "
+                     "num_prompts = 200, request_rate = 4} "
+                     "local l = r.request_throughput * r.mean_e2el_ms / 1000 "
+                     "return math.abs(l - r.mean_running) / r.mean_running < 0.02",
+                     2000),
+        "true");
+    /* a burst of long outputs in 5 GiB (5,851 blocks of 16 tokens): 256
+     * requests are admitted at 128 tokens (8 blocks each), grow to 1,152 (72
+     * blocks: 81 fit), so decodes run out of blocks and are preempted; the
+     * blocks are what capped the batch most of the time */
+    assert_string_equal(sandbox_eval("local r = kv.sim{model = 'qwen2.5-7b', gpu = 'a100-80gb', "
+                                     "kv_budget_gib = 5, num_prompts = 400, input_len = 128, "
+                                     "output_len = 1024} "
+                                     "return r.limit .. ' ' .. tostring(r.preemptions > 0)",
+                                     2000),
+                        "kv_blocks true");
+    /* an author's mistake names the field */
+    assert_non_null(strstr(sandbox_eval("return kv.sim{model = 'qwen2.5-7b', gpu = 'h100', "
+                                        "rate = 4}",
+                                        500),
+                           "unknown field 'rate'"));
+    assert_non_null(strstr(sandbox_eval("return kv.sim{model = 'qwen2.5-7b', gpu = 'h100', "
+                                        "request_rate = 0}",
+                                        500),
+                           "request_rate"));
+    assert_non_null(strstr(sandbox_eval("return kv.sim{model = 'qwen2.5-7b', gpu = 'h100', "
+                                        "max_model_len = 1024}",
+                                        500),
+                           "max_model_len"));
+    assert_non_null(strstr(sandbox_eval("return kv.sim{model = 'qwen2.5-7b', gpu = 'h100', "
+                                        "mode = 'latency', request_rate = 2}",
+                                        500),
+                           "mode \"serve\""));
+    assert_non_null(strstr(sandbox_eval("return kv.sim{model = 'qwen2.5-7b', gpu = 'h100', "
+                                        "num_prompts = 100000}",
+                                        500),
+                           "num_prompts"));
+    assert_non_null(
+        strstr(sandbox_eval("return kv.sim{model = 'qwen2.5-7b'}", 500), "no KV cache size"));
+}
+
 static void test_kv_module(void **state)
 {
     (void)state;
@@ -568,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_memory_cap),
         cmocka_unit_test(test_states_are_isolated),
         cmocka_unit_test(test_kv_module),
+        cmocka_unit_test(test_kv_sim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

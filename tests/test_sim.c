@@ -33,8 +33,7 @@ static struct sim_sched_config toy(uint64_t blocks, uint64_t seqs, uint64_t budg
                                  .block_size = 16,
                                  .max_num_seqs = seqs,
                                  .max_num_batched_tokens = budget};
-    c.hw.weight_bytes = 1e9;
-    c.hw.active_share = 1;
+    c.hw.weights.shared_bytes = 1e9; /* dense: every weight read each step */
     c.hw.active_params = 1e9;
     c.hw.kv_full_token_bytes = 1e5;
     c.hw.bandwidth = 1e12;
@@ -438,7 +437,10 @@ static void step_time_by_hand(void **state)
     assert_near(t.total_s, 1.0001e-3 + 201.6384e-6 + 0.5e-3, 1e-12);
     c.hw.tp = 1;
     c.hw.kv_full_token_bytes = 0;
-    c.hw.active_share = 0.25;
+    /* a MoE of 1 GB of routed experts, 1 of 4 a token, nothing shared:
+     * one token reads 1/4 of them; two touch 1 - (3/4)^2 = 7/16 */
+    c.hw.weights = (struct kv_moe_split){
+        .moe = true, .experts_known = true, .experts_bytes = 1e9, .experts = 4, .per_token = 1};
     sim_step_time(&c.hw, &l, &t);
     assert_near(t.memory_s, 0.25e-3, 1e-12);
     l.tokens = 2;

@@ -42,7 +42,9 @@ static const struct kv_model dbrx = {.layers = 40,
                                      .head_dim = 128,
                                      .max_position = 32768,
                                      .params_b = 131.6,
-                                     .active_params_b = 36.4};
+                                     .active_params_b = 36.4,
+                                     .experts = 16,
+                                     .experts_per_token = 4};
 
 enum mode { SERVE, LATENCY };
 

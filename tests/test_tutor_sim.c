@@ -235,7 +235,7 @@ static void bad_inputs_say_why(void **state)
     s.input_len = 1024;
     s.output_len = 128;
     s.request_rate = 1;
-    fails_with(&s, KVT_E_RANGE, "no published TFLOP/s");
+    fails_with(&s, KVT_E_MISSING, "no published TFLOP/s");
 }
 
 /* 2^18 steps a light run: 2^18 / 128 = 2,048, so 500; / 1,024 = 256; / 2,048

@@ -19,11 +19,11 @@ local kv_seq = q.kv_bytes_per_token * CONTEXT
 -- each token picking K of E independently and uniformly.
 local function touched(e, k, batch) return 1 - (1 - k / e) ^ batch end
 
-local function weight_read(batch) return shared_b + experts_b * touched(E, K, batch) end
-
-local function tokens_per_s(batch)
-  return batch * bw / (weight_read(batch) + batch * kv_seq)
-end
+-- The calculator reads a batch's weights by the same rule (calc's kv_moe.h).
+local q64 = kv.calc{model = MODEL, seq = CONTEXT, context = CONTEXT, gpu = "h100", batch = 64}
+local read_64 = q64.decode_weight_read_bytes
+-- what counting only the active weights at batch 64 would claim
+local active_only_64 = 64 * bw / (active_b + 64 * kv_seq)
 
 local mixtral = kv.calc{model = "mixtral-8x7b", gpu = "h100"}
 local mixtral_tp2 = kv.calc{model = "mixtral-8x7b", gpu = "h100", tp = 2, seq = 32768}
@@ -116,8 +116,8 @@ return lesson {
           .. "token of a batch of b picks a given expert is (1 − 8/128)^b, so the share touched "
           .. "is " .. f(100 * touched(E, K, 1), 2) .. "% at batch 1, "
           .. f(100 * touched(E, K, 8), 0) .. "% at 8, " .. f(100 * touched(E, K, 32), 0)
-          .. "% at 32 and " .. f(100 * touched(E, K, 64), 1) .. "% at 64. At batch 64 a step "
-          .. "reads " .. f(weight_read(64) / GB, 1) .. " GB of weights, almost the whole "
+          .. "% at 32 and " .. f(100 * q64.decode_experts_touched, 1) .. "% at 64. At batch 64 a "
+          .. "step reads " .. f(read_64 / GB, 1) .. " GB of weights, almost the whole "
           .. "model. Mixtral, with 2 of 8 experts per token, touches "
           .. f(100 * touched(8, 2, 16), 0) .. "% of them at batch 16. Real routers are skewed, "
           .. "so somewhat fewer, but the conclusion holds: past a few dozen tokens, a decode "
@@ -127,13 +127,12 @@ return lesson {
       title = "So what does MoE buy at scale?",
       text = "The weight read is shared by the batch, as for a dense model, and each token's "
           .. "FLOPs stay those of the active parameters. At batch 64 and " .. grouped(CONTEXT)
-          .. " tokens, Qwen3-30B-A3B decodes about " .. f(tokens_per_s(64), 0) .. " tokens/s "
-          .. "on an H100 by this count; the dense Qwen2.5-32B, with a bigger cache per token, "
-          .. grouped(dense.decode_tokens_per_s_memory) .. ". The calculator's decode ceiling reads only "
-          .. "the active weights at any batch, which is right at batch 1 and too optimistic "
-          .. "here (" .. grouped(kv.calc{model = MODEL, seq = CONTEXT, context = CONTEXT, gpu = "h100",
-                                batch = 64}.decode_tokens_per_s_memory) .. " tokens/s). Expert "
-          .. "parallelism spreads whole experts over GPUs, so each GPU reads only its own.",
+          .. " tokens, Qwen3-30B-A3B decodes about " .. grouped(q64.decode_tokens_per_s_memory)
+          .. " tokens/s on an H100 by this count (`kvtutor calc` counts the same way); the dense "
+          .. "Qwen2.5-32B, with a bigger cache per token, " .. grouped(dense.decode_tokens_per_s_memory)
+          .. ". Counting only the active weights at every batch would claim "
+          .. grouped(active_only_64) .. " tokens/s, right at batch 1 and too optimistic here. "
+          .. "Expert parallelism spreads whole experts over GPUs, so each GPU reads only its own.",
     },
   },
 
@@ -240,7 +239,7 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       prompt = "Qwen3-30B-A3B's BF16 weights: 61.06 GB in all, 6.71 GB active per token, "
             .. "experts 8 of 128 per layer. At batch 64 with even routing, how many GB of "
             .. "weights does one decode step read?",
-      expected = weight_read(64) / GB, unit = "GB", tolerance = rel(0.02), diagnose = "units",
+      expected = read_64 / GB, unit = "GB", tolerance = rel(0.02), diagnose = "units",
       hints = { "Experts: (61.06 − 6.71) ÷ (1 − 8/128) GB; the rest is shared.",
                 "Shared + experts × (1 − (120/128)^64)." },
     },

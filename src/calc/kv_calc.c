@@ -1,6 +1,7 @@
 #include "kv_calc.h"
 #include "kv_backend.h"
 #include "kv_decode.h"
+#include "kv_moe.h"
 #include "kv_notes.h"
 #include "kv_state.h"
 
@@ -93,6 +94,8 @@ static bool bad_rate(double x)
 
 static enum kvt_err resolve_model(struct kv_model *m, struct check *c)
 {
+    enum kvt_err e;
+
     if (m->layers == 0)
         return fail(c, KVT_E_MISSING, KV_FIELD_LAYERS, KV_FIELD_NONE);
     if (m->layers > KV_MAX_DIM)
@@ -121,6 +124,8 @@ static enum kvt_err resolve_model(struct kv_model *m, struct check *c)
         return fail(c, KVT_E_RANGE, KV_FIELD_WEIGHTS_GIB, KV_FIELD_NONE);
     if (m->params_b > 0 && m->active_params_b > m->params_b)
         return fail(c, KVT_E_CONFLICT, KV_FIELD_ACTIVE_PARAMS, KV_FIELD_PARAMS);
+    if ((e = kv_moe_check(m, &c->bad, &c->other)) != KVT_E_OK)
+        return e;
 
     if (m->dtype == KV_DTYPE_AUTO)
         m->dtype = KV_DTYPE_BF16;

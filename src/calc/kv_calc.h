@@ -66,6 +66,8 @@
     X(MLA_ROPE_DIM, "mla_rope_dim")                                                                \
     X(PARAMS, "params")                                                                            \
     X(ACTIVE_PARAMS, "active_params")                                                              \
+    X(EXPERTS, "experts")                                                                          \
+    X(EXPERTS_PER_TOKEN, "experts_per_token")                                                      \
     X(DTYPE, "dtype")                                                                              \
     X(KV_DTYPE, "kv_dtype")                                                                        \
     X(WEIGHTS_DTYPE, "weights_dtype")                                                              \
@@ -168,6 +170,8 @@ struct kv_model {
     uint32_t mla_rope_dim; /* MLA qk_rope_head_dim */
     double params_b;       /* total parameters, billions (0 = unknown) */
     double active_params_b;      /* per-token parameters (MoE), billions (0 = params_b) */
+    uint32_t experts;            /* MoE: routed experts a layer (0 = dense or unknown) */
+    uint32_t experts_per_token;  /* MoE: experts each token is routed to (top-k) */
     enum kv_dtype dtype;         /* the model's own dtype; AUTO = bf16 */
     enum kv_dtype weights_dtype; /* storage of the weights; AUTO = dtype */
     double weights_gib;          /* measured weights, whole model, GiB (0 = estimate) */
@@ -316,6 +320,9 @@ struct kv_result {
     /* decode roofline at deploy.batch and deploy.context (CALC-CONTRACT.md) */
     bool has_decode;                     /* the memory ceiling is known */
     uint64_t decode_kv_read_bytes;       /* KV read per sequence per step, all GPUs */
+    double decode_weight_read_bytes;     /* weights a step of the batch reads, all GPUs
+                                            (kv_moe.h: a MoE's touched experts) */
+    double decode_experts_touched;       /* MoE: share of routed experts the batch touches */
     double decode_step_s;                /* memory time of one step */
     double decode_tokens_per_s_memory;   /* memory-bound ceiling, all sequences */
     bool has_compute;                    /* FLOP/s and active parameters known */
@@ -365,7 +372,9 @@ uint32_t kv_calc_pp_stage_layers(uint32_t n, uint32_t pp, uint32_t rank);
 uint64_t kv_calc_blocks_per_request(const struct kv_result *res, uint64_t len);
 
 /* Memory-bound decode ceiling, all `batch` sequences together, at `context`
- * tokens each. Returns false when bandwidth or active weights are unknown. */
+ * tokens each: the weights the batch's tokens touch (kv_moe.h) and each
+ * sequence's KV, read at the bandwidth of the tp GPUs. Returns false when
+ * bandwidth or active weights are unknown. */
 bool kv_calc_decode_at(const struct kv_result *res, uint64_t batch, uint64_t context,
                        double *tokens_per_s);
 

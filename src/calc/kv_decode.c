@@ -1,4 +1,5 @@
 #include "kv_decode.h"
+#include "kv_moe.h"
 
 #include <math.h>
 
@@ -35,8 +36,9 @@ bool kv_calc_decode_at(const struct kv_result *r, uint64_t batch, uint64_t conte
 
     if (r->deploy.bandwidth_gbps <= 0 || r->active_weight_bytes == 0 || kv == UINT64_MAX)
         return false;
-    /* Each GPU reads its share of the weights and the KV it holds, all at once. */
-    bytes = (double)r->active_weight_bytes + (double)batch * (double)kv;
+    /* Each GPU reads its share of the weights the batch touches and the KV
+     * it holds, all at once. */
+    bytes = kv_calc_weight_read_bytes(r, (double)batch) + (double)batch * (double)kv;
     step = bytes / ((double)r->deploy.tp * r->deploy.bandwidth_gbps * 1e9);
     *tokens_per_s = (double)batch / step;
     return true;
@@ -59,13 +61,55 @@ static enum kv_decode_reason fits(const struct kv_result *r)
     return KV_DECODE_FITS;
 }
 
+/* Compute time minus memory time of one step of `batch`, per GPU x tp. */
+static double gap(const struct kv_result *r, double per_token_s, double bw, uint64_t batch)
+{
+    double b = (double)batch;
+    return per_token_s * b -
+           (kv_calc_weight_read_bytes(r, b) + b * (double)r->decode_kv_read_bytes) / bw;
+}
+
+/* A MoE's weight read grows with the batch (kv_moe.h), so the closed form
+ * below does not hold. The gap is convex in the batch (the weight read is
+ * concave) and negative at 0, so it crosses zero once if ever: doubling,
+ * then bisection, finds the first whole batch past it. */
+static void moe_crossover(struct kv_result *r, double per_token_s, double bw)
+{
+    uint64_t lo = 0, hi = 1;
+
+    /* the weight read stops growing, so the slopes decide: never */
+    if (!(per_token_s - (double)r->decode_kv_read_bytes / bw > 0))
+        return;
+    while (gap(r, per_token_s, bw, hi) < 0) {
+        if (hi > (uint64_t)4.5e15)
+            return;
+        lo = hi;
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (gap(r, per_token_s, bw, mid) < 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    r->compute_bound_ever = true;
+    r->compute_bound_batch = hi;
+}
+
 enum kvt_err kv_decode(struct kv_result *r)
 {
     const struct kv_model *m = &r->model;
     const struct kv_deploy *d = &r->deploy;
     double active_b = m->active_params_b > 0 ? m->active_params_b : m->params_b;
     double bw, flop_s;
+    struct kv_moe_split moe;
 
+    kv_moe_split(r, &moe);
+    r->decode_weight_read_bytes = kv_calc_weight_read_bytes(r, (double)d->batch);
+    r->decode_experts_touched =
+        moe.experts_known ? kv_moe_touched_share(m->experts, m->experts_per_token, (double)d->batch)
+                          : 0;
     r->decode_kv_read_bytes = kv_calc_kv_read_bytes(r, d->context);
     if (r->decode_kv_read_bytes == UINT64_MAX)
         return KVT_E_OVERFLOW;
@@ -95,6 +139,10 @@ enum kvt_err kv_decode(struct kv_result *r)
      * 2 P B / F = (W + B k) / bw  =>  B* = (W / bw) / (2 P / F - k / bw). */
     bw = d->bandwidth_gbps * 1e9;
     flop_s = d->tflops * 1e12;
+    if (moe.moe) {
+        moe_crossover(r, 2.0 * active_b * 1e9 / flop_s, bw);
+        return KVT_E_OK;
+    }
     {
         double per_batch = 2.0 * active_b * 1e9 / flop_s - (double)r->decode_kv_read_bytes / bw;
         if (per_batch > 0) {

@@ -96,9 +96,13 @@ size_t kv_figures(const struct kv_result *r, struct kv_figure *out, size_t cap)
     u(&s, "weights_bytes", r->has_weights, r->weights_bytes);
     u(&s, "weights_bytes_total", r->has_weights, r->weights_bytes_total);
     u(&s, "active_weight_bytes", r->active_weight_bytes > 0, r->active_weight_bytes);
+    u(&s, "experts", r->model.experts > 0, r->model.experts);
+    u(&s, "experts_per_token", r->model.experts > 0, r->model.experts_per_token);
     u(&s, "batch", true, dp->batch);
     u(&s, "context", true, dp->context);
     d(&s, "bandwidth_gbps", dp->bandwidth_gbps > 0, dp->bandwidth_gbps);
+    d(&s, "decode_weight_read_bytes", r->active_weight_bytes > 0, r->decode_weight_read_bytes);
+    d(&s, "decode_experts_touched", r->decode_experts_touched > 0, r->decode_experts_touched);
     d(&s, "decode_tokens_per_s_memory", r->has_decode, r->decode_tokens_per_s_memory);
     d(&s, "decode_tokens_per_s_compute", r->has_compute, r->decode_tokens_per_s_compute);
     d(&s, "decode_tokens_per_s", r->has_ceiling, r->decode_tokens_per_s);

@@ -7,6 +7,20 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
 {
     struct kv_rules *n = &r->rules;
 
+    if (r->has_weights && r->active_weight_bytes > 0 &&
+        r->active_weight_bytes < r->weights_bytes_total) {
+        if (r->model.experts == 0)
+            kv_rules_note(n, KV_NOTE_ALWAYS,
+                          "MoE without its expert counts: a batch's weight read takes each "
+                          "token's active share as drawn from the whole model; give experts and "
+                          "experts_per_token for the expert rule");
+        else if (r->deploy.batch > 1)
+            kv_rules_note(n, KV_NOTE_ALWAYS,
+                          "MoE decode reads the experts the batch's tokens are routed to, "
+                          "E x (1 - (1 - k/E)^batch) a layer, assuming even, independent "
+                          "routing (real routers are skewed: somewhat fewer)");
+    }
+
     if (r->state_layers > 0 && r->mamba_mode == KV_MAMBA_ALL)
         kv_rules_note(n, KV_NOTE_MAMBA,
                       "mamba_cache_mode all: cdiv(max_model_len, block) + k blocks a Mamba group "

@@ -6,7 +6,10 @@
  * (131,072 is the base models' figure, reached with YaRN). Architectures from
  * each model's config.json; parameter counts computed from
  * its shapes (they agree with keras-hub's published counts); max_position is
- * the config's max_position_embeddings. Sliding-window models carry their
+ * the config's max_position_embeddings. A MoE's experts and experts_per_token
+ * are the config's routed experts a layer (num_experts, num_local_experts or
+ * n_routed_experts) and num_experts_per_tok; shared experts count among the
+ * weights every token reads. Sliding-window models carry their
  * pattern: layer i is full attention iff i % period == period - 1. */
 #define M(...)                                                                                     \
     {                                                                                              \
@@ -48,11 +51,13 @@ static const struct kv_model_preset models[] = {
      "head_dim 128 is not hidden/heads (80): derive it and the KV comes out 37.5% low"},
     {"Qwen/Qwen3-30B-A3B", "qwen3-30b-a3b", "GQA MoE",
      M(.layers = 48, .hidden = 2048, .heads = 32, .kv_heads = 4, .head_dim = 128,
-       .max_position = 40960, .params_b = 30.532122624, .active_params_b = 3.353032704),
+       .max_position = 40960, .params_b = 30.532122624, .active_params_b = 3.353032704,
+       .experts = 128, .experts_per_token = 8),
      "MoE: 30.5B stored, 3.4B read per token"},
     {"Qwen/Qwen3-235B-A22B", "qwen3-235b-a22b", "GQA MoE",
      M(.layers = 94, .hidden = 4096, .heads = 64, .kv_heads = 4, .head_dim = 128,
-       .max_position = 40960, .params_b = 235.09363456, .active_params_b = 22.19076352),
+       .max_position = 40960, .params_b = 235.09363456, .active_params_b = 22.19076352,
+       .experts = 128, .experts_per_token = 8),
      "4 KV heads: TP 8 replicates, so per-GPU KV stops shrinking at TP 4"},
     {"meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b", "GQA",
      M(.layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128,
@@ -80,7 +85,8 @@ static const struct kv_model_preset models[] = {
      "no sliding window since v0.2"},
     {"mistralai/Mixtral-8x7B-Instruct-v0.1", "mixtral-8x7b,mixtral-8x7b-v0.1", "GQA MoE",
      M(.layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128,
-       .max_position = 32768, .params_b = 46.702792704, .active_params_b = 12.879925248),
+       .max_position = 32768, .params_b = 46.702792704, .active_params_b = 12.879925248,
+       .experts = 8, .experts_per_token = 2),
      "8 experts, top 2: 46.7B stored, 12.9B read per token"},
     {"google/gemma-2-9b-it", "gemma-2-9b", "GQA+SWA",
      M(.layers = 42, .hidden = 3584, .heads = 16, .kv_heads = 8, .head_dim = 256,
@@ -108,7 +114,7 @@ static const struct kv_model_preset models[] = {
     {"deepseek-ai/DeepSeek-V3", "deepseek-v3", "MLA MoE",
      M(.layers = 61, .hidden = 7168, .heads = 128, .mla_rank = 512, .mla_rope_dim = 64,
        .max_position = 163840, .params_b = 671.0264192, .active_params_b = 37.552297472,
-       .weights_dtype = KV_DTYPE_FP8),
+       .experts = 256, .experts_per_token = 8, .weights_dtype = KV_DTYPE_FP8),
      "MLA: one 576-value latent per token per layer, whole on every TP rank"},
     /* From tests/fixtures/configs (public copies of the models' config.json):
      * hybrids of full attention and gated-delta-net layers, and DeepSeek-V3.2's
@@ -124,24 +130,28 @@ static const struct kv_model_preset models[] = {
      M(.layers = 40, .hidden = 2048, .heads = 16, .kv_heads = 2, .head_dim = 256,
        .max_position = 262144, .state_layers = 30, .state_kind = KV_STATE_GDN, .ssm_heads = 32,
        .ssm_head_dim = 128, .ssm_groups = 16, .ssm_state_dim = 128, .conv_kernel = 4,
-       .ssm_dtype = KV_DTYPE_FP32, .params_b = 34.660610688, .active_params_b = 3.454988928),
+       .ssm_dtype = KV_DTYPE_FP32, .params_b = 34.660610688, .active_params_b = 3.454988928,
+       .experts = 256, .experts_per_token = 8),
      "10 of 40 layers keep KV: the block grows to 2,096 tokens to hold a layer's state"},
     {"deepseek-ai/DeepSeek-V3.2", "deepseek-v3.2", "MLA sparse MoE",
      M(.layers = 61, .hidden = 7168, .heads = 128, .mla_rank = 512, .mla_rope_dim = 64,
        .index_head_dim = 128, .max_position = 163840, .params_b = 671.877944064,
-       .active_params_b = 38.403822336, .weights_dtype = KV_DTYPE_FP8),
+       .active_params_b = 38.403822336, .experts = 256, .experts_per_token = 8,
+       .weights_dtype = KV_DTYPE_FP8),
      "fp8_ds_mla by default: 656 B of latent + 132 B of indexer keys a token a layer"},
     /* gpt-oss stores its experts in MXFP4 and the rest in BF16; weights_gib
      * is what vLLM logged loading it ("Model loading took ... GiB"). */
     {"openai/gpt-oss-20b", "gpt-oss-20b", "GQA+SWA MoE",
      M(.layers = 24, .hidden = 2880, .heads = 64, .kv_heads = 8, .head_dim = 64,
        .sliding_window = 128, .sliding_layers = 12, .sliding_period = 2, .max_position = 131072,
-       .params_b = 20.914757184, .active_params_b = 4.187440704, .weights_gib = 13.47),
+       .params_b = 20.914757184, .active_params_b = 4.187440704, .weights_gib = 13.47,
+       .experts = 32, .experts_per_token = 4),
      "sliding layers keep 128 tokens; only half the cache grows with context"},
     {"openai/gpt-oss-120b", "gpt-oss-120b", "GQA+SWA MoE",
      M(.layers = 36, .hidden = 2880, .heads = 64, .kv_heads = 8, .head_dim = 64,
        .sliding_window = 128, .sliding_layers = 18, .sliding_period = 2, .max_position = 131072,
-       .params_b = 116.829156672, .active_params_b = 5.711982912, .weights_gib = 64.38),
+       .params_b = 116.829156672, .active_params_b = 5.711982912, .weights_gib = 64.38,
+       .experts = 128, .experts_per_token = 4),
      "64 GiB of weights leave little KV on one 80 GB GPU"},
 };
 

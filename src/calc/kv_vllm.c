@@ -6,6 +6,18 @@
 /* One row per release where a modelled rule changed; a release takes the
  * last row not newer than it. docs/calculator.md gives each rule's source
  * (vLLM file and function) and evidence. */
+#define V(minor, patch)                                                                            \
+    {                                                                                              \
+        0, minor, patch, 0, false                                                                  \
+    }
+
+/* What a pre-release or development build is told: which rule set its
+ * numbers chose (one string a row, the notes being static). */
+#define PRE_NOTE(span)                                                                             \
+    "a pre-release or development build (rcN, .devN): read as the release its numbers name, "      \
+    "so the rule set of " span " is used; a build from between releases may already carry a "      \
+    "change of the next one"
+
 static const struct rule_set {
     struct kv_vllm_version from;
     double util_default;
@@ -13,21 +25,22 @@ static const struct rule_set {
     enum kv_group_rule group_rule;
     bool sliding_in_flight;
     bool mamba_align_default;
+    const char *pre_note;
 } sets[] = {
     /* V1's first modelled release: the floor of every older log too */
-    {{0, 6, 0, 0}, 0.9, false, KV_GROUP_MIN, false, false},
+    {V(6, 0), 0.9, false, KV_GROUP_MIN, false, false, PRE_NOTE("0.6.0 to 0.11")},
     /* PR #29303 (merged 2025-11-24): the largest bucket within 1.25 x */
-    {{0, 12, 0, 0}, 0.9, false, KV_GROUP_MAX_125, false, false},
+    {V(12, 0), 0.9, false, KV_GROUP_MAX_125, false, false, PRE_NOTE("0.12.0 to 0.17")},
     /* PR #36684 (merged 2026-03-10): 1.25 -> 1.5 */
-    {{0, 18, 0, 0}, 0.9, false, KV_GROUP_MAX_150, false, false},
+    {V(18, 0), 0.9, false, KV_GROUP_MAX_150, false, false, PRE_NOTE("0.18.0 to 0.20.0")},
     /* 0.20.1 logs: one line "GPU KV cache size: N tokens, Maximum
      * concurrency ..." with N = int(concurrency x max_model_len); Mamba
      * groups hold 2 + k blocks with prefix caching on (align mode) */
-    {{0, 20, 1, 0}, 0.9, true, KV_GROUP_MAX_150, false, true},
+    {V(20, 1), 0.9, true, KV_GROUP_MAX_150, false, true, PRE_NOTE("0.20.1 to 0.24")},
     /* 0.25.0's CacheConfig: gpu_memory_utilization = 0.92 */
-    {{0, 25, 0, 0}, 0.92, true, KV_GROUP_MAX_150, false, true},
+    {V(25, 0), 0.92, true, KV_GROUP_MAX_150, false, true, PRE_NOTE("0.25")},
     /* PR #47728 (merged 2026-07): windows keep W - 1 + max_in_flight_tokens */
-    {{0, 26, 0, 0}, 0.92, true, KV_GROUP_MAX_150, true, true},
+    {V(26, 0), 0.92, true, KV_GROUP_MAX_150, true, true, PRE_NOTE("0.26 and later")},
 };
 
 /* Boundaries the public sources cannot date: a release inside [lo, hi)
@@ -37,34 +50,22 @@ static const struct window {
     enum kv_note_topic topic;
     const char *text;
 } windows[] = {
-    {{0, 10, 0, 0},
-     {0, 13, 0, 0},
-     KV_NOTE_GROUPS,
+    {V(10, 0), V(13, 0), KV_NOTE_GROUPS,
      "hybrid group size: the 1.25x rule came with PR #29303 (merged 2025-11-24); the first "
      "release carrying it is unverified, so it is applied from 0.12.0"},
-    {{0, 17, 0, 0},
-     {0, 19, 0, 0},
-     KV_NOTE_GROUPS,
+    {V(17, 0), V(19, 0), KV_NOTE_GROUPS,
      "hybrid group size: the 1.5x rule came with PR #36684 (merged 2026-03-10); the first "
      "release carrying it is unverified, so it is applied from 0.18.0"},
-    {{0, 20, 0, 0},
-     {0, 20, 1, 0},
-     KV_NOTE_TOKENS,
+    {V(20, 0), V(20, 1), KV_NOTE_TOKENS,
      "0.20.0 is unverified: 0.19.0 logs print floor(blocks / groups) x block size, 0.20.1 logs "
      "int(concurrency x max_model_len); the 0.19 line is used"},
-    {{0, 20, 0, 0},
-     {0, 20, 1, 0},
-     KV_NOTE_MAMBA,
+    {V(20, 0), V(20, 1), KV_NOTE_MAMBA,
      "0.20.0 is unverified: 0.19.0 logs give a Mamba group 1 block per request, 0.20.1 logs "
      "2 + k (align mode); 1 is used"},
-    {{0, 20, 0, 0},
-     {0, 25, 0, 0},
-     KV_NOTE_UTIL,
+    {V(20, 0), V(25, 0), KV_NOTE_UTIL,
      "gpu_memory_utilization default: 0.9 up to 0.19, 0.92 in 0.25.0's CacheConfig; the first "
      "0.92 release is unverified, so 0.92 is applied from 0.25.0"},
-    {{0, 25, 0, 0},
-     {0, 27, 0, 0},
-     KV_NOTE_SLIDING,
+    {V(25, 0), V(27, 0), KV_NOTE_SLIDING,
      "sliding-window blocks per request: W - 1 + max_in_flight_tokens (PR #47728, merged "
      "2026-07) instead of W - 1 + max_num_batched_tokens; the first release carrying it is "
      "unverified, so it is applied from 0.26.0"},
@@ -90,6 +91,17 @@ static bool parse_part(const char **p, uint16_t *out)
     return true;
 }
 
+/* A suffix PEP 440 orders before its release: "rc1", "a1", "b2", "c1",
+ * ".dev531", "rc1.dev531" (a local "+g01220ce89" or ".post1" is not). */
+static bool pre_suffix(const char *s)
+{
+    if (*s == '.' || *s == '-' || *s == '_')
+        s++;
+    if (strncmp(s, "dev", 3) == 0 || strncmp(s, "rc", 2) == 0 || strncmp(s, "pre", 3) == 0)
+        return true;
+    return (*s == 'a' || *s == 'b' || *s == 'c') && s[1] >= '0' && s[1] <= '9';
+}
+
 /* What may follow the numbers: "rc1", "a1", "b2", ".devN", ".postN", "+local",
  * "-..." and the like; nothing with spaces or control characters. */
 static bool good_suffix(const char *s)
@@ -107,7 +119,7 @@ static bool good_suffix(const char *s)
 
 bool kv_vllm_parse(const char *s, struct kv_vllm_version *out)
 {
-    struct kv_vllm_version v = {0, 0, 0, 0};
+    struct kv_vllm_version v = {0, 0, 0, 0, false};
     uint16_t *parts[4] = {&v.major, &v.minor, &v.patch, &v.build};
     int n = 0;
 
@@ -127,6 +139,7 @@ bool kv_vllm_parse(const char *s, struct kv_vllm_version *out)
         return false;
     if (v.major == 0 && v.minor == 0 && v.patch == 0 && v.build == 0)
         return false;
+    v.pre = pre_suffix(s);
     *out = v;
     return true;
 }
@@ -164,7 +177,7 @@ void kv_vllm_rules(const struct kv_vllm_version *want, struct kv_rules *out)
 {
     struct kv_vllm_version v;
     const struct rule_set *set = &sets[0];
-    const struct kv_vllm_version last_minor = {0, 27, 0, 0};
+    const struct kv_vllm_version last_minor = V(27, 0);
 
     if (!want || (want->major | want->minor | want->patch | want->build) == 0)
         kv_vllm_parse(KV_VLLM_DEFAULT, &v);
@@ -187,6 +200,13 @@ void kv_vllm_rules(const struct kv_vllm_version *want, struct kv_rules *out)
     if (kv_vllm_compare(&v, &last_minor) >= 0)
         kv_rules_note(out, KV_NOTE_ALWAYS,
                       "newer than the last rule set modelled (0.26): its rules are used");
+    if (v.pre) {
+        kv_rules_note(out, KV_NOTE_ALWAYS, set->pre_note);
+        if (set != &sets[0] && kv_vllm_compare(&v, &set->from) == 0)
+            kv_rules_note(out, KV_NOTE_ALWAYS,
+                          "the rules change at this very release: a build from before it may "
+                          "still follow the rule set before");
+    }
     for (size_t i = 0; i < COUNT(windows); i++)
         if (kv_vllm_compare(&windows[i].lo, &v) <= 0 && kv_vllm_compare(&v, &windows[i].hi) < 0)
             kv_rules_note(out, windows[i].topic, windows[i].text);

@@ -17,6 +17,9 @@
 /* 0.0.0.0 means "not given": the default, KV_VLLM_DEFAULT. */
 struct kv_vllm_version {
     uint16_t major, minor, patch, build;
+    /* the numbers were followed by rcN, aN, bN or a .devN: a build from
+     * before the release they name (never part of a comparison) */
+    bool pre;
 };
 
 #define KV_VLLM_DEFAULT   "0.26.0"
@@ -58,8 +61,9 @@ struct kv_rules {
 };
 
 /* Reads "X.Y", "X.Y.Z" or "X.Y.Z.W", with a leading 'v' and a suffix such
- * as "rc1", ".dev705+g01220ce89" or ".post1" accepted and ignored. Returns
- * false (and leaves *out alone) for anything else, or a part above 65535. */
+ * as "rc1", ".dev705+g01220ce89" or ".post1" accepted; a pre-release or
+ * development suffix sets out->pre, the rest is ignored. Returns false (and
+ * leaves *out alone) for anything else, or a part above 65535. */
 bool kv_vllm_parse(const char *s, struct kv_vllm_version *out);
 
 /* "0.26.0" or "0.19.0.1" into buf; returns buf. */
@@ -68,7 +72,9 @@ const char *kv_vllm_format(const struct kv_vllm_version *v, char *buf, size_t ca
 /* -1, 0 or 1 as a is older than, the same as, or newer than b. */
 int kv_vllm_compare(const struct kv_vllm_version *a, const struct kv_vllm_version *b);
 
-/* The rules of release *v (NULL or 0.0.0.0: the default release). */
+/* The rules of release *v (NULL or 0.0.0.0: the default release). A
+ * pre-release or development build (v->pre) gets a note naming the rule set
+ * its numbers chose. */
 void kv_vllm_rules(const struct kv_vllm_version *v, struct kv_rules *out);
 
 /* Adds a note (a static string) to a rule set; keeps the first

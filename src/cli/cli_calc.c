@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kvt_format.h"
+#include "kv_arch.h"
 #include "tutor_config.h"
 
 enum flag_id {
@@ -27,6 +28,8 @@ enum flag_id {
     F_MLA_ROPE_DIM,
     F_PARAMS,
     F_ACTIVE_PARAMS,
+    F_EXPERTS,
+    F_EXPERTS_PER_TOKEN,
     F_DTYPE,
     F_KV_DTYPE,
     F_WEIGHTS_DTYPE,
@@ -101,6 +104,11 @@ static const struct cli_flag flags[F__COUNT] = {
     [F_ACTIVE_PARAMS] = {"--active-params", NULL, "B", K_REAL, S_MODEL, KV_FIELD_ACTIVE_PARAMS,
                          .rmin = 0, .rmin_open = true, .rmax = KV_MAX_PARAMS_B,
                          .help = "parameters read per token, billions (MoE)"},
+    [F_EXPERTS] = {"--experts", NULL, "E", K_UINT, S_MODEL, KV_FIELD_EXPERTS, .umax = KV_MAX_DIM,
+                   .help = "MoE: routed experts a layer (a batch reads those its tokens touch)"},
+    [F_EXPERTS_PER_TOKEN] = {"--experts-per-token", NULL, "K", K_UINT, S_MODEL,
+                             KV_FIELD_EXPERTS_PER_TOKEN, .umax = KV_MAX_DIM,
+                             .help = "MoE: experts each token is routed to (top-k)"},
     [F_DTYPE] = {"--dtype", NULL, "T", K_DTYPE, S_MODEL, KV_FIELD_DTYPE, .dtypes = "bf16|fp16|fp32",
                  .help = "the model's own dtype (default bf16)"},
     [F_KV_DTYPE] = {"--kv-dtype", "--kv-cache-dtype", "T", K_DTYPE, S_PRECISION, KV_FIELD_KV_DTYPE,
@@ -483,6 +491,10 @@ static void apply_flags(const struct cli_args *a, struct kv_model *m, struct kv_
     apply_real(a, F_ACTIVE_PARAMS, &m->active_params_b);
     if (a->given[F_PARAMS] && !a->given[F_ACTIVE_PARAMS])
         m->active_params_b = 0; /* a new total without an active count: dense */
+    if (a->given[F_PARAMS] && !a->given[F_ACTIVE_PARAMS] && !a->given[F_EXPERTS])
+        m->experts = m->experts_per_token = 0;
+    apply_u32(a, F_EXPERTS, &m->experts);
+    apply_u32(a, F_EXPERTS_PER_TOKEN, &m->experts_per_token);
     if (a->given[F_DTYPE])
         m->dtype = a->t[F_DTYPE];
     if (a->given[F_WEIGHTS_DTYPE]) {
@@ -698,6 +710,12 @@ int cli_calc(int argc, char **argv)
     e = kv_calc(&m, &d, &v.r, &bad, &other);
     if (e != KVT_E_OK)
         return cli_calc_error(cmd, &a, e, bad, other, &m, &d);
+    {
+        /* a config of an architecture newer than the release asked for */
+        const char *arch = kv_arch_release_note(v.config.model_type, &v.r.rules.version);
+        if (arch)
+            kv_rules_note(&v.r.rules, KV_NOTE_ALWAYS, arch);
+    }
     if (d.context > 0 && v.r.deploy.max_model_len > 0 && d.context > v.r.deploy.max_model_len)
         return usage_error("--context %s: longer than --max-model-len %llu", a.text[F_CONTEXT],
                            (unsigned long long)v.r.deploy.max_model_len);

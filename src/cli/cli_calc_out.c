@@ -5,6 +5,7 @@
 #include "cli_args.h"
 #include "cli_calc.h"
 #include "kv_figures.h"
+#include "kv_moe.h"
 #include "kvt_text.h"
 
 #include <jansson.h>
@@ -115,6 +116,8 @@ static void header(FILE *out, const struct calc_view *v)
     fputc('\n', out);
     for (size_t i = 0; i < r->rules.n_notes; i++)
         wrapped(out, 2, "note: ", r->rules.notes[i].text);
+    if (v->config.note[0])
+        wrapped(out, 2, "note: ", v->config.note);
     if (v->config.inert_window)
         wrapped(out, 2, "note: ",
                 "sliding_window is set but use_sliding_window is false: every layer is full "
@@ -387,7 +390,7 @@ static void decode_line(FILE *out, const struct kv_result *r, uint64_t batch, ui
 {
     const struct cli_glyphs *g = cli_glyphs();
     char left[200], right[64], n_batch[32], n_ctx[32], n_bw[32], n_gb[32], n_tps[32], bw[64];
-    double tps, bytes = (double)r->active_weight_bytes +
+    double tps, bytes = kv_calc_weight_read_bytes(r, (double)batch) +
                         (double)batch * (double)kv_calc_kv_read_bytes(r, context);
 
     if (!kv_calc_decode_at(r, batch, context, &tps))
@@ -400,14 +403,38 @@ static void decode_line(FILE *out, const struct kv_result *r, uint64_t batch, ui
     line(out, left, right);
 }
 
+/* What a MoE step reads at the batch: the experts its tokens are routed to. */
+static void moe_line(FILE *out, const struct kv_result *r)
+{
+    struct kv_moe_split s;
+    char n1[32], n2[32], n3[32];
+
+    kv_moe_split(r, &s);
+    if (!s.moe)
+        return;
+    if (!s.experts_known) {
+        fputs("  MoE without its expert counts (--experts, --experts-per-token): each token's\n"
+              "  active share is taken as drawn from the whole model\n",
+              out);
+        return;
+    }
+    fprintf(out,
+            "  MoE: batch %s touches %.1f%% of the %u experts a layer, %u a token each\n"
+            "  (even routing assumed): %s of %s GB of weights a step\n",
+            kvt_fmt_int(r->deploy.batch, n1, sizeof n1), 100.0 * r->decode_experts_touched,
+            r->model.experts, r->model.experts_per_token,
+            kvt_fmt_amount(r->decode_weight_read_bytes / 1e9, n2, sizeof n2),
+            kvt_fmt_amount((double)r->weights_bytes_total / 1e9, n3, sizeof n3));
+}
+
 static void decode(FILE *out, const struct kv_result *r)
 {
     const struct cli_glyphs *g = cli_glyphs();
     const struct kv_deploy *d = &r->deploy;
     char n1[32], n2[32], n3[32], flops[64];
 
-    fputs("\nDecode ceiling (memory: every step reads the active weights and the KV;\n"
-          "  compute: 2 FLOPs per active parameter per token; the lower one holds)\n",
+    fputs("\nDecode ceiling (memory: every step reads the weights its tokens touch and\n"
+          "  the KV; compute: 2 FLOPs per active parameter per token; the lower one holds)\n",
           out);
     if (d->tp > 1)
         fprintf(out,
@@ -427,6 +454,7 @@ static void decode(FILE *out, const struct kv_result *r)
     decode_line(out, r, d->batch, d->context);
     if (r->has_request && r->max_model_len != d->context)
         decode_line(out, r, d->batch, r->max_model_len);
+    moe_line(out, r);
     if (r->has_compute) {
         char left[200], right[64];
         snprintf(left, sizeof left, "compute: %s TFLOP/s %s (2 %s active parameters)", flops,
@@ -501,6 +529,8 @@ int calc_print_json(FILE *out, const struct calc_view *v)
         json_t *notes = json_array();
         for (size_t i = 0; i < v->r.rules.n_notes; i++)
             json_array_append_new(notes, json_string(v->r.rules.notes[i].text));
+        if (v->config.note[0])
+            json_array_append_new(notes, json_string(v->config.note));
         json_object_set_new(o, "notes", notes);
     }
     rc = cli_json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

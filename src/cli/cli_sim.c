@@ -16,6 +16,8 @@
 
 #include "kvt_format.h"
 
+#include "sim_bench.h"
+#include "sim_figures.h"
 #include "sim_report.h"
 #include "sim_sched.h"
 #include "sim_step.h"
@@ -151,9 +153,9 @@ enum mode { MODE_SERVE, MODE_LATENCY, MODE_THROUGHPUT };
 struct sim_view {
     enum mode mode;
     struct calc_view cv;
-    struct sim_sched_config sc;
+    struct sim_bench_setup setup;
+    struct sim_bench b; /* the deployment resolved: its blocks, budget and rates */
     struct sim_workload_spec w;
-    double bandwidth_gbps, tflops, link_gbps;
     struct sim_metrics m;
 };
 
@@ -177,7 +179,7 @@ static int resolve_workload(const struct cli_args *a, struct sim_view *s)
         if (why)
             return usage_error("--request-rate %s: %s, or inf", a->text[F_REQUEST_RATE], why);
     }
-    s->sc.max_concurrency = a->given[F_MAX_CONCURRENCY] ? a->u[F_MAX_CONCURRENCY] : 0;
+    s->setup.max_concurrency = a->given[F_MAX_CONCURRENCY] ? a->u[F_MAX_CONCURRENCY] : 0;
     if (s->mode != MODE_SERVE) {
         /* vllm bench latency and throughput hand every prompt to the LLM class at once */
         static const int serve_only[] = {F_REQUEST_RATE, F_BURSTINESS, F_MAX_CONCURRENCY};
@@ -198,57 +200,63 @@ static int resolve_workload(const struct cli_args *a, struct sim_view *s)
     return 0;
 }
 
-/* The figures the step model needs, each from a flag or the GPU's peak. */
-static int resolve_rates(const struct cli_args *a, struct sim_view *s)
+/* What stopped sim_bench_prepare or sim_bench_run, in sim's flags. */
+static int bench_error(const char *cmd, const struct cli_args *a, const struct sim_view *s,
+                       const struct sim_bench_why *why, const struct kv_model *m,
+                       const struct kv_deploy *d)
 {
-    const struct kv_result *r = &s->cv.r;
-    int bw = row_of(KV_FIELD_BANDWIDTH), fl = row_of(KV_FIELD_TFLOPS);
-
-    /* a given figure is what the GPU achieves (the probe's); a preset's is its peak */
-    s->bandwidth_gbps = a->given[bw] ? a->r[bw] : r->deploy.bandwidth_gbps * SIM_MEM_EFFICIENCY;
-    s->tflops = a->given[fl] ? a->r[fl] : r->deploy.tflops * SIM_COMPUTE_EFFICIENCY;
-    if (!(s->bandwidth_gbps > 0))
-        return usage_error("no memory bandwidth: give --gpu NAME or --bandwidth-gbps X");
-    if (!(s->tflops > 0))
-        return usage_error("no TFLOP/s: give --gpu NAME (with a published figure) or --tflops X");
-    s->link_gbps = sim_link_gbps(s->cv.gpu);
-    if (!(s->link_gbps > 0))
-        s->link_gbps = 32; /* unknown GPU: PCIe 4.0 x16 */
-    if (!r->has_weights || !(r->model.params_b > 0))
-        return usage_error("the model's parameters are needed for the step time: give --params");
-    if (sim_hw_from_calc(r, s->bandwidth_gbps, s->tflops, s->link_gbps, &s->sc.hw) != KVT_E_OK)
-        return usage_error("the step time cannot be worked out for this model");
-    return 0;
-}
-
-static int check_capacity(const struct cli_args *a, struct sim_view *s)
-{
-    const struct kv_result *r = &s->cv.r;
+    const struct kv_result *r = &s->b.r;
     uint64_t in_max = sim_workload_max_input(&s->w), out_max = sim_workload_max_output(&s->w);
+    bool out_flag = a->given[F_OUTPUT_LEN] && !a->given[F_INPUT_LEN];
 
-    if (!r->has_blocks || r->num_gpu_blocks == 0) {
-        if (r->reason == KV_REASON_WEIGHTS_DONT_FIT)
-            return usage_error("the weights do not fit the GPU: no KV blocks (see kvtutor calc)");
+    switch (why->fault) {
+    case SIM_FAULT_CALC:
+        return cli_calc_error(cmd, a, why->err, why->bad, why->other, m, d);
+    case SIM_FAULT_WEIGHTS:
+        return usage_error("the weights do not fit the GPU: no KV blocks (see kvtutor calc)");
+    case SIM_FAULT_NO_CACHE:
         return usage_error("no KV cache size: give --gpu NAME, --gpu-mem-gib X or "
                            "--kv-budget-gib X");
-    }
-    if (s->w.num_prompts * (s->w.input_len + s->w.output_len) > SIM_MAX_WORK)
+    case SIM_FAULT_TOO_MUCH_WORK:
         return usage_error("--num-prompts %llu: %llu x %llu tokens is more than kvtutor simulates "
                            "(%llu tokens)",
                            (unsigned long long)s->w.num_prompts,
                            (unsigned long long)s->w.num_prompts,
                            (unsigned long long)(s->w.input_len + s->w.output_len),
                            (unsigned long long)SIM_MAX_WORK);
-    if (r->max_model_len > 0 && in_max + out_max > r->max_model_len)
+    case SIM_FAULT_PAST_MAX_LEN:
         return usage_error("%s %s: %llu prompt + %llu output tokens exceed max_model_len %llu",
-                           a->given[F_OUTPUT_LEN] && !a->given[F_INPUT_LEN] ? "--output-len"
-                                                                            : "--input-len",
-                           a->given[F_OUTPUT_LEN] && !a->given[F_INPUT_LEN]
-                               ? a->text[F_OUTPUT_LEN]
-                               : (a->given[F_INPUT_LEN] ? a->text[F_INPUT_LEN] : "1024"),
+                           out_flag ? "--output-len" : "--input-len",
+                           out_flag ? a->text[F_OUTPUT_LEN]
+                                    : (a->given[F_INPUT_LEN] ? a->text[F_INPUT_LEN] : "1024"),
                            (unsigned long long)in_max, (unsigned long long)out_max,
                            (unsigned long long)r->max_model_len);
-    return 0;
+    case SIM_FAULT_NO_BANDWIDTH:
+        return usage_error("no memory bandwidth: give --gpu NAME or --bandwidth-gbps X");
+    case SIM_FAULT_NO_TFLOPS:
+        return usage_error("no TFLOP/s: give --gpu NAME (with a published figure) or --tflops X");
+    case SIM_FAULT_NO_PARAMS:
+        return usage_error("the model's parameters are needed for the step time: give --params");
+    case SIM_FAULT_NOMEM:
+        return usage_error("out of memory for %llu requests (--num-prompts)",
+                           (unsigned long long)s->w.num_prompts);
+    case SIM_FAULT_NO_PROGRESS:
+        return usage_error("the scheduler stopped making progress (--no-chunked-prefill: a "
+                           "preempted request's recompute is over the token budget)");
+    case SIM_FAULT_NEVER_FITS:
+        if (s->b.sc.no_chunked_prefill && why->bad_input > s->b.sc.max_num_batched_tokens)
+            return usage_error("--input-len %llu: a prompt over --max-num-batched-tokens %llu "
+                               "cannot run with --no-chunked-prefill",
+                               (unsigned long long)why->bad_input,
+                               (unsigned long long)s->b.sc.max_num_batched_tokens);
+        return usage_error("--input-len %llu --output-len %llu: one request needs %llu KV blocks, "
+                           "the cache has %llu",
+                           (unsigned long long)why->bad_input, (unsigned long long)why->bad_output,
+                           (unsigned long long)why->blocks_needed,
+                           (unsigned long long)s->b.sc.num_blocks);
+    default:
+        return usage_error("the simulation's inputs are out of range");
+    }
 }
 
 static void print_stat(FILE *out, const char *key, const struct sim_stat *st)
@@ -320,13 +328,13 @@ static void print_human(FILE *out, const struct sim_view *s)
     fprintf(out, "  memory, compute     %.2f ms, %.2f ms a step on average\n", m->memory_ms,
             m->compute_ms);
     fprintf(out, "  memory-bound steps  %.0f%%  (at %.0f GB/s and %.0f TFLOP/s per GPU)\n",
-            100 * m->memory_bound_share, s->bandwidth_gbps, s->tflops);
+            100 * m->memory_bound_share, s->b.bandwidth_gbps, s->b.tflops);
     fprintf(out, "  peak KV usage       %.1f%% of %s blocks of %u tokens\n", 100 * m->peak_kv_usage,
-            kvt_fmt_int(s->sc.num_blocks, g1, sizeof g1), s->sc.block_size);
+            kvt_fmt_int(s->b.sc.num_blocks, g1, sizeof g1), s->b.sc.block_size);
     fprintf(out, "  largest batch       %s running (max_num_seqs %s, budget %s tokens)\n",
             kvt_fmt_int(m->max_running, g1, sizeof g1),
-            kvt_fmt_int(s->sc.max_num_seqs, g2, sizeof g2),
-            kvt_fmt_int(s->sc.max_num_batched_tokens, g3, sizeof g3));
+            kvt_fmt_int(s->b.sc.max_num_seqs, g2, sizeof g2),
+            kvt_fmt_int(s->b.sc.max_num_batched_tokens, g3, sizeof g3));
     fprintf(out, "  preemptions         %llu\n", (unsigned long long)m->preemptions);
     fprintf(out, "  batch capped by     %s (%.0f%% of the busy time)\n", sim_limit_name(m->limit),
             100 * m->limit_share);
@@ -335,88 +343,24 @@ static void print_human(FILE *out, const struct sim_view *s)
           out);
 }
 
-static void set_stat(json_t *o, const char *key, const struct sim_stat *st)
-{
-    char k[32];
-    snprintf(k, sizeof k, "mean_%s_ms", key);
-    json_object_set_new(o, k, json_real(st->mean));
-    snprintf(k, sizeof k, "median_%s_ms", key);
-    json_object_set_new(o, k, json_real(st->median));
-    snprintf(k, sizeof k, "p99_%s_ms", key);
-    json_object_set_new(o, k, json_real(st->p99));
-}
-
 static int print_json(FILE *out, const struct sim_view *s)
 {
     static const char *const modes[] = {"serve", "latency", "throughput"};
-    const struct sim_metrics *m = &s->m;
+    struct kv_figure f[SIM_FIGURES_MAX];
+    size_t n = sim_figures(&s->b, &s->m, modes[s->mode], f, SIM_FIGURES_MAX);
     json_t *o = json_object();
     int rc;
 
-    json_object_set_new(o, "mode", json_string(modes[s->mode]));
-    json_object_set_new(o, "duration_s", json_real(m->duration_s));
-    json_object_set_new(o, "completed", json_integer((json_int_t)m->completed));
-    json_object_set_new(o, "total_input_tokens", json_integer((json_int_t)m->total_input));
-    json_object_set_new(o, "total_output_tokens", json_integer((json_int_t)m->total_output));
-    json_object_set_new(o, "request_throughput", json_real(m->request_throughput));
-    json_object_set_new(o, "output_throughput", json_real(m->output_throughput));
-    json_object_set_new(o, "total_token_throughput", json_real(m->total_token_throughput));
-    set_stat(o, "ttft", &m->ttft_ms);
-    set_stat(o, "tpot", &m->tpot_ms);
-    set_stat(o, "itl", &m->itl_ms);
-    set_stat(o, "e2el", &m->e2el_ms);
-    if (s->mode == MODE_LATENCY)
-        json_object_set_new(o, "avg_latency_s", json_real(m->duration_s));
-    json_object_set_new(o, "preemptions", json_integer((json_int_t)m->preemptions));
-    json_object_set_new(o, "peak_kv_usage", json_real(m->peak_kv_usage));
-    json_object_set_new(o, "max_running", json_integer((json_int_t)m->max_running));
-    json_object_set_new(o, "mean_running", json_real(m->mean_running));
-    json_object_set_new(o, "steps", json_integer((json_int_t)m->steps));
-    json_object_set_new(o, "limit", json_string(sim_limit_name(m->limit)));
-    json_object_set_new(o, "limit_share", json_real(m->limit_share));
-    json_object_set_new(o, "step_ms", json_real(m->step_ms));
-    json_object_set_new(o, "memory_ms", json_real(m->memory_ms));
-    json_object_set_new(o, "compute_ms", json_real(m->compute_ms));
-    json_object_set_new(o, "comm_ms", json_real(m->comm_ms));
-    json_object_set_new(o, "overhead_ms", json_real(m->overhead_ms));
-    json_object_set_new(o, "max_num_seqs", json_integer((json_int_t)s->sc.max_num_seqs));
-    json_object_set_new(o, "max_num_batched_tokens",
-                        json_integer((json_int_t)s->sc.max_num_batched_tokens));
-    json_object_set_new(o, "num_gpu_blocks", json_integer((json_int_t)s->sc.num_blocks));
-    json_object_set_new(o, "block_size", json_integer((json_int_t)s->sc.block_size));
-    json_object_set_new(o, "bandwidth_gbps", json_real(s->bandwidth_gbps));
-    json_object_set_new(o, "tflops", json_real(s->tflops));
+    for (size_t i = 0; i < n; i++)
+        json_object_set_new(o, f[i].name,
+                            f[i].kind == KV_FIG_INT    ? json_integer((json_int_t)f[i].v.i)
+                            : f[i].kind == KV_FIG_REAL ? json_real(f[i].v.r)
+                                                       : json_string(f[i].v.t));
     rc = cli_json_dumpf(o, out, JSON_INDENT(2));
     json_decref(o);
     if (rc != 0 || fputc('\n', out) == EOF)
         return 1;
     return 0;
-}
-
-static int run_error(const struct cli_args *a, const struct sim_view *s, enum kvt_err e,
-                     const struct sim_request *reqs, uint64_t bad)
-{
-    if (e == KVT_E_NOMEM)
-        return usage_error("out of memory for %llu requests (--num-prompts)",
-                           (unsigned long long)s->w.num_prompts);
-    if (e == KVT_E_CONFLICT)
-        return usage_error("the scheduler stopped making progress (--no-chunked-prefill: a "
-                           "preempted request's recompute is over the token budget)");
-    if (e == KVT_E_RANGE && reqs && bad < s->w.num_prompts) {
-        uint64_t in = reqs[bad].input_len, out = reqs[bad].output_len;
-        if (s->sc.no_chunked_prefill && in > s->sc.max_num_batched_tokens)
-            return usage_error("--input-len %llu: a prompt over --max-num-batched-tokens %llu "
-                               "cannot run with --no-chunked-prefill",
-                               (unsigned long long)in,
-                               (unsigned long long)s->sc.max_num_batched_tokens);
-        return usage_error("--input-len %llu --output-len %llu: one request needs %llu KV blocks, "
-                           "the cache has %llu",
-                           (unsigned long long)in, (unsigned long long)out,
-                           (unsigned long long)sim_sched_blocks(&s->sc, in + out - 1),
-                           (unsigned long long)s->sc.num_blocks);
-    }
-    (void)a;
-    return usage_error("the simulation's inputs are out of range");
 }
 
 int cli_sim(int argc, char **argv)
@@ -427,14 +371,12 @@ int cli_sim(int argc, char **argv)
     struct cli_args a;
     struct kv_model model = {0};
     struct kv_deploy d;
-    struct sim_request *reqs;
-    struct sim_run run;
-    enum kv_field bad, other;
-    enum kvt_err e;
-    uint64_t bad_req = UINT64_MAX, seqs, tokens;
-    int rc;
+    struct sim_bench_why why;
+    int rc, bw, fl;
 
     build_table();
+    bw = row_of(KV_FIELD_BANDWIDTH);
+    fl = row_of(KV_FIELD_TFLOPS);
     memset(&s, 0, sizeof s);
     if ((rc = cli_parse(&spec, argc, argv, &a)) != 0)
         return rc;
@@ -461,39 +403,17 @@ int cli_sim(int argc, char **argv)
         return rc;
     if ((rc = cli_calc_setup(cmd, &a, &model, &d, &s.cv)) != 0)
         return rc;
-    sim_batch_defaults(d.gpu_mem_gib, s.cv.gpu ? s.cv.gpu->name : NULL,
-                       s.mode == MODE_SERVE ? SIM_USAGE_API_SERVER : SIM_USAGE_LLM_CLASS, &seqs,
-                       &tokens);
-    s.sc.max_num_seqs = a.given[F_MAX_NUM_SEQS] ? a.u[F_MAX_NUM_SEQS] : seqs;
-    if (!a.given[row_of(KV_FIELD_MAX_NUM_BATCHED_TOKENS)])
-        d.max_num_batched_tokens = tokens; /* calc sizes sliding windows by the same budget */
-    s.sc.max_num_batched_tokens = d.max_num_batched_tokens;
-    s.sc.no_chunked_prefill = a.given[F_NO_CHUNKED];
-
-    e = kv_calc(&model, &d, &s.cv.r, &bad, &other);
-    if (e != KVT_E_OK)
-        return cli_calc_error(cmd, &a, e, bad, other, &model, &d);
-    if ((rc = check_capacity(&a, &s)) != 0 || (rc = resolve_rates(&a, &s)) != 0)
-        return rc;
-    s.sc.num_blocks = s.cv.r.num_gpu_blocks;
-    s.sc.block_size =
-        s.cv.r.attention_block_size ? s.cv.r.attention_block_size : s.cv.r.deploy.block_size;
-    s.sc.calc = &s.cv.r;
-
-    reqs = malloc(s.w.num_prompts * sizeof *reqs);
-    if (!reqs)
-        return run_error(&a, &s, KVT_E_NOMEM, NULL, 0);
-    if ((e = sim_workload_make(&s.w, reqs)) != KVT_E_OK ||
-        (e = sim_sched_run(&s.sc, reqs, s.w.num_prompts, &run, &bad_req)) != KVT_E_OK) {
-        rc = run_error(&a, &s, e, reqs, bad_req);
-        free(reqs);
-        return rc;
-    }
-    free(reqs);
-    e = sim_report(&run, &s.m);
-    sim_run_free(&run);
-    if (e != KVT_E_OK)
-        return run_error(&a, &s, e, NULL, 0);
+    s.setup.usage = s.mode == MODE_SERVE ? SIM_USAGE_API_SERVER : SIM_USAGE_LLM_CLASS;
+    s.setup.gpu = s.cv.gpu;
+    s.setup.max_num_seqs = a.given[F_MAX_NUM_SEQS] ? a.u[F_MAX_NUM_SEQS] : 0;
+    s.setup.batched_tokens_given = a.given[row_of(KV_FIELD_MAX_NUM_BATCHED_TOKENS)];
+    s.setup.no_chunked_prefill = a.given[F_NO_CHUNKED];
+    /* a given figure is what the GPU achieves (the probe's); a preset's is its peak */
+    s.setup.bandwidth_gbps = a.given[bw] ? a.r[bw] : 0;
+    s.setup.tflops = a.given[fl] ? a.r[fl] : 0;
+    if (sim_bench_prepare(&model, &d, &s.setup, &s.w, &s.b, &why) != KVT_E_OK ||
+        sim_bench_run(&s.b, &s.w, &s.m, NULL, &why) != KVT_E_OK)
+        return bench_error(cmd, &a, &s, &why, &model, &d);
     if (a.given[F_JSON])
         return print_json(stdout, &s);
     print_human(stdout, &s);

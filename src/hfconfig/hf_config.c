@@ -185,7 +185,20 @@ static enum kvt_err read_window(const struct hf_src *s, struct kv_model *m,
     if ((e = hf_get_uint(s, "max_window_layers", KV_MAX_DIM, &max_window_layers, &has_mwl)) !=
         KVT_E_OK)
         return e;
-    if (has_pattern && pattern >= 2) {
+    if (has_pattern && pattern == 0)
+        return hf_say(s->err, KVT_E_PARSE,
+                      "sliding_window_pattern is 0: every pattern-th layer is full attention, so "
+                      "it must be 1 or more");
+    if (has_pattern && pattern == 1) {
+        /* transformers' Gemma3TextConfig and Cohere2Config: layer i slides iff
+         * (i + 1) % pattern != 0, never with a pattern of 1; vLLM's gemma3.py
+         * and cohere2.py read those layer_types */
+        m->sliding_window = 0;
+        snprintf(info->note, sizeof info->note,
+                 "sliding_window_pattern is 1: every layer is full attention, the window of %llu "
+                 "tokens is not used",
+                 (unsigned long long)window);
+    } else if (has_pattern && pattern >= 2) {
         /* Gemma 3: every pattern-th layer is global */
         m->sliding_period = (uint32_t)pattern;
         m->sliding_layers = m->layers - m->layers / (uint32_t)pattern;
@@ -273,6 +286,15 @@ static const struct {
     const char *key, *what;
 } unmodelled[] = {
     {"is_encoder_decoder", "an encoder-decoder model (cross-attention is not modelled)"},
+    /* vllm/model_executor/models/zamba2.py: Mamba2 in every layer, and a
+     * shared attention block beside it on the hybrid_layer_ids layers */
+    {"hybrid_layer_ids", "Zamba2's shared attention blocks beside Mamba2 layers"},
+    /* vllm/model_executor/models/hunyuan_v1.py: with use_cla, layers reuse
+     * the KV of the layer before them (cla_share_factor) */
+    {"use_cla", "Hunyuan's cross-layer attention (layers that reuse another layer's KV)"},
+    /* vllm/model_executor/models/mllama.py: those layers attend to the
+     * image's encoder states, whose KV the text does not size */
+    {"cross_attention_layers", "Llama 3.2 Vision's cross-attention layers"},
     {"linear_attn_config", "Kimi Delta Attention layers"},
     {"attn_type_list", "MiniMax lightning-attention layers"},
     {"attn_layer_period", "Jamba's Mamba-1 layers"},
@@ -296,6 +318,10 @@ static enum kvt_err read_hybrid(const struct hf_src *s, struct kv_model *m,
     enum kv_dtype t;
     enum kvt_err e;
 
+    if (strcmp(info->model_type, "zamba2") == 0)
+        return hf_say(s->err, KVT_E_PARSE,
+                      "model_type zamba2: Zamba2's shared attention blocks beside Mamba2 layers "
+                      "(layers_block_type), which kvtutor does not size");
     for (size_t i = 0; i < sizeof unmodelled / sizeof unmodelled[0]; i++) {
         json_t *v = hf_field(s, unmodelled[i].key);
         if (v && !json_is_false(v))
@@ -385,7 +411,11 @@ static enum kvt_err read_model(struct hf_src *s, struct kv_model *m, struct hf_c
     {
         const char *type = hf_get_str(s, "model_type");
         kvt_safe(type ? type : "", info->model_type, sizeof info->model_type);
+        /* the family's own spellings (n_layer, num_layers), by the raw name */
+        s->aliases = hf_family_aliases(type ? type : "");
     }
+    if ((e = hf_family_check_aliases(s)))
+        return e;
     if ((e = hf_get_u32(s, "num_hidden_layers", &m->layers, &has_layers)))
         return e;
     if (!has_layers)
@@ -400,9 +430,18 @@ static enum kvt_err read_model(struct hf_src *s, struct kv_model *m, struct hf_c
     m->max_position = maxpos;
 
     if (has_rank && rank > 0) {
+        bool has_rope = false;
         m->mla_rank = (uint32_t)rank;
-        if ((e = hf_get_u32(s, "qk_rope_head_dim", &m->mla_rope_dim, NULL)))
+        /* the latent's RoPE part is never absent in an MLA model: read as 0 it
+         * would shrink every page (vllm/model_executor/models/deepseek_v2.py,
+         * DeepseekV2MLAAttention, pages kv_lora_rank + qk_rope_head_dim) */
+        if ((e = get_pos(s, "qk_rope_head_dim", &m->mla_rope_dim, &has_rope)))
             return e;
+        if (!has_rope)
+            return hf_say(s->err, KVT_E_MISSING,
+                          "qk_rope_head_dim is missing: an MLA config (kv_lora_rank %u) needs "
+                          "the size of its latent's RoPE part",
+                          m->mla_rank);
         /* DeepSeek-V3.2's sparse attention: the indexer keeps its own keys */
         if (hf_field(s, "index_topk") &&
             (e = get_pos(s, "index_head_dim", &m->index_head_dim, NULL)))
@@ -410,11 +449,18 @@ static enum kvt_err read_model(struct hf_src *s, struct kv_model *m, struct hf_c
         if ((e = ANY(s, &m->mtp_layers, "num_nextn_predict_layers")))
             return e;
     } else {
+        bool ruled = false;
         if ((e = get_pos(s, "num_key_value_heads", &m->kv_heads, &has_kv)) ||
             (e = get_pos(s, "head_dim", &m->head_dim, &has_dim)))
             return e;
         if (!has_heads)
             return hf_say(s->err, KVT_E_MISSING, "num_attention_heads is missing");
+        if ((e = hf_family_kv_heads(s, info->model_type, m->heads, &m->kv_heads, &ruled)))
+            return e;
+        if (ruled) {
+            has_kv = true;
+            has_dim = false; /* those attention classes take hidden_size / heads */
+        }
         if (!has_kv)
             m->kv_heads = m->heads; /* no num_key_value_heads: multi-head attention */
         if (!has_dim || m->head_dim == 0) {
@@ -446,6 +492,7 @@ static enum kvt_err read_model(struct hf_src *s, struct kv_model *m, struct hf_c
     if ((e = read_dtype(s, m)))
         return e;
     read_quant(s, m, info);
+    hf_family_note(s, m->layers, info);
     return hf_params_count(s, m, info);
 }
 
@@ -471,7 +518,7 @@ enum kvt_err hf_config_parse(const char *text, size_t len, struct kv_model *out,
         return hf_say(err, KVT_E_PARSE, "the top level is not a JSON object");
     }
     text_config = json_object_get(root, "text_config");
-    s = (struct hf_src){json_is_object(text_config) ? text_config : root, root, err};
+    s = (struct hf_src){json_is_object(text_config) ? text_config : root, root, err, NULL};
     e = read_model(&s, out, info);
     json_decref(root);
     return e;

@@ -15,10 +15,14 @@
  * hybrid_override_pattern, with the linear_* / mamba_* / ssm_state_size /
  * n_groups / conv_kernel dimensions and mamba_ssm_dtype; MTP layers
  * (num_nextn_predict_layers, mtp_num_hidden_layers); DeepSeek-V3.2's
- * index_head_dim; Gemma-3n's num_kv_shared_layers. A layer kind it does not
- * model (an unknown layer_types entry, Kimi Delta Attention, Jamba's
- * Mamba-1, encoder-decoder cross-attention) is refused, named. Head counts
- * of 0 are refused naming the field. */
+ * index_head_dim; Gemma-3n's num_kv_shared_layers. Falcon, GPTBigCode and
+ * ChatGLM's KV heads from their own keys (multi_query, num_kv_heads,
+ * multi_query_group_num) and spellings (n_layer, num_layers). A layer kind
+ * it does not model (an unknown layer_types entry, Kimi Delta Attention,
+ * Jamba's Mamba-1, encoder-decoder cross-attention, Zamba2's shared blocks,
+ * Hunyuan's cross-layer attention, mllama's cross-attention layers) is
+ * refused, named. Head counts of 0, and an MLA config without
+ * qk_rope_head_dim, are refused naming the field. */
 #ifndef HF_CONFIG_H
 #define HF_CONFIG_H
 
@@ -36,6 +40,7 @@ struct hf_config_info {
     bool params_counted;   /* params_b / active_params_b were counted from the shapes */
     bool hybrid;           /* Mamba or linear-attention layers beside attention */
     bool kv_shared;        /* num_kv_shared_layers: some layers reuse another's KV */
+    char note[400];        /* how a key was read that a reader should know of; "" when none */
 };
 
 struct hf_config_error {

@@ -133,8 +133,14 @@ enum kvt_err hf_params_count(const struct hf_src *s, struct kv_model *m,
     if (per_expert > 0 && has_topk && topk < experts)
         active -= (double)moe_layers * (double)(experts - topk) * per_expert;
     m->params_b = total / 1e9;
-    if (active < total)
+    if (active < total) {
         m->active_params_b = active / 1e9;
+        /* a batch reads the experts its tokens touch (kv_moe.h) */
+        if (topk >= 1) {
+            m->experts = (uint32_t)experts;
+            m->experts_per_token = (uint32_t)topk;
+        }
+    }
     info->params_counted = true;
     return KVT_E_OK;
 }

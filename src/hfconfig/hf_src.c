@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 enum kvt_err hf_say(struct hf_config_error *err, enum kvt_err code, const char *fmt, ...)
 {
@@ -13,12 +14,21 @@ enum kvt_err hf_say(struct hf_config_error *err, enum kvt_err code, const char *
     return code;
 }
 
-json_t *hf_field(const struct hf_src *s, const char *key)
+static json_t *lookup(const struct hf_src *s, const char *key)
 {
     json_t *v = json_object_get(s->text, key);
     if ((!v || json_is_null(v)) && s->text != s->root)
         v = json_object_get(s->root, key);
     return (v && !json_is_null(v)) ? v : NULL;
+}
+
+json_t *hf_field(const struct hf_src *s, const char *key)
+{
+    json_t *v = lookup(s, key);
+    for (const struct hf_alias *a = s->aliases; !v && a && a->key; a++)
+        if (strcmp(a->key, key) == 0)
+            v = lookup(s, a->spelled);
+    return v;
 }
 
 enum kvt_err hf_get_uint(const struct hf_src *s, const char *key, uint64_t max, uint64_t *out,

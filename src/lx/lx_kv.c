@@ -63,6 +63,8 @@ static const struct input {
     MF(mla_rope_dim, T_U32),
     {"params", MODEL, T_REAL, offsetof(struct kv_model, params_b), NULL},
     {"active_params", MODEL, T_REAL, offsetof(struct kv_model, active_params_b), NULL},
+    MF(experts, T_U32),
+    MF(experts_per_token, T_U32),
     MF(dtype, T_DTYPE),
     MF(weights_dtype, T_DTYPE),
     MF(weights_gib, T_REAL),
@@ -115,14 +117,15 @@ static const struct input *find_input(const char *name)
 }
 
 /* Sets one field from the value on top of the stack. */
-static void set_input(lua_State *L, const struct input *in, struct kv_model *m, struct kv_deploy *d)
+static void set_input(lua_State *L, const char *fn, const struct input *in, struct kv_model *m,
+                      struct kv_deploy *d)
 {
     char *base = in->target == MODEL ? (char *)m : (char *)d;
     void *dst = base + in->offset;
 
     if (in->type == T_BOOL) {
         if (lua_type(L, -1) != LUA_TBOOLEAN)
-            luaL_error(L, "kv.calc: %s must be true or false", in->name);
+            luaL_error(L, "%s: %s must be true or false", fn, in->name);
         *(bool *)dst = lua_toboolean(L, -1);
     } else if (in->type == T_WORD) {
         const char *w = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
@@ -130,7 +133,7 @@ static void set_input(lua_State *L, const struct input *in, struct kv_model *m, 
         while (k->name && (!w || strcmp(w, k->name) != 0))
             k++;
         if (!k->name)
-            luaL_error(L, "kv.calc: %s must be one of its names, such as \"%s\"", in->name,
+            luaL_error(L, "%s: %s must be one of its names, such as \"%s\"", fn, in->name,
                        in->words[0].name);
         *(int *)dst = k->value; /* the enums are int-sized */
     } else if (in->type == T_STAGES) {
@@ -138,7 +141,7 @@ static void set_input(lua_State *L, const struct input *in, struct kv_model *m, 
         struct kv_deploy *dd = (struct kv_deploy *)base;
         lua_Integer n = lua_type(L, -1) == LUA_TTABLE ? (lua_Integer)lua_rawlen(L, -1) : 0;
         if (n < 1 || n > (lua_Integer)KV_MAX_PP_STAGES)
-            luaL_error(L, "kv.calc: %s must list the layers of 1 to %u stages", in->name,
+            luaL_error(L, "%s: %s must list the layers of 1 to %u stages", fn, in->name,
                        KV_MAX_PP_STAGES);
         for (lua_Integer i = 1; i <= n; i++) {
             int ok;
@@ -146,25 +149,25 @@ static void set_input(lua_State *L, const struct input *in, struct kv_model *m, 
             lua_rawgeti(L, -1, i);
             v = lua_tointegerx(L, -1, &ok);
             if (!ok || v < 0 || v > (lua_Integer)KV_MAX_DIM)
-                luaL_error(L, "kv.calc: %s must list whole numbers of layers", in->name);
+                luaL_error(L, "%s: %s must list whole numbers of layers", fn, in->name);
             dd->pp_partition[i - 1] = (uint32_t)v;
             lua_pop(L, 1);
         }
         dd->pp_partition_n = (uint32_t)n;
     } else if (in->type == T_VERSION) {
-        struct kv_vllm_version v = {0, 0, 0, 0};
+        struct kv_vllm_version v = {0, 0, 0, 0, false};
         if (lua_type(L, -1) != LUA_TSTRING || !kv_vllm_parse(lua_tostring(L, -1), &v))
-            luaL_error(L, "kv.calc: vllm must be a vLLM release such as \"0.19.0\"");
+            luaL_error(L, "%s: vllm must be a vLLM release such as \"0.19.0\"", fn);
         *(struct kv_vllm_version *)dst = v;
     } else if (in->type == T_DTYPE) {
         enum kv_dtype t = KV_DTYPE_AUTO; /* luaL_error does not return; clang cannot tell */
         if (lua_type(L, -1) != LUA_TSTRING || !kv_dtype_parse(lua_tostring(L, -1), &t))
-            luaL_error(L, "kv.calc: %s must be a type name such as \"bf16\" or \"fp8\"", in->name);
+            luaL_error(L, "%s: %s must be a type name such as \"bf16\" or \"fp8\"", fn, in->name);
         *(enum kv_dtype *)dst = t;
     } else if (in->type == T_REAL) {
         double v = 0;
         if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(v = lua_tonumber(L, -1)) || v < 0)
-            luaL_error(L, "kv.calc: %s must be a finite number >= 0", in->name);
+            luaL_error(L, "%s: %s must be a finite number >= 0", fn, in->name);
         *(double *)dst = v;
     } else {
         lua_Integer v;
@@ -172,7 +175,7 @@ static void set_input(lua_State *L, const struct input *in, struct kv_model *m, 
         v = lua_tointegerx(L, -1, &ok);
         if (lua_type(L, -1) != LUA_TNUMBER || !ok || v < 0 ||
             (in->type == T_U32 && v > (lua_Integer)KV_MAX_DIM * 64))
-            luaL_error(L, "kv.calc: %s must be a whole number >= 0", in->name);
+            luaL_error(L, "%s: %s must be a whole number >= 0", fn, in->name);
         if (in->type == T_U32)
             *(uint32_t *)dst = (uint32_t)v;
         else
@@ -183,8 +186,72 @@ static void set_input(lua_State *L, const struct input *in, struct kv_model *m, 
 static void push_figures(lua_State *L, const struct kv_result *r)
 {
     struct kv_figure f[KV_FIGURES_MAX];
-    size_t n = kv_figures(r, f, KV_FIGURES_MAX);
 
+    lx_push_figures(L, f, kv_figures(r, f, KV_FIGURES_MAX));
+    /* the release's notes that bear on this result, as a list of strings */
+    lua_createtable(L, (int)r->rules.n_notes, 0);
+    for (size_t i = 0; i < r->rules.n_notes; i++) {
+        lua_pushstring(L, r->rules.notes[i].text);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "notes");
+}
+
+void lx_kv_read_setup(lua_State *L, int t, const char *fn, bool (*own)(const char *key),
+                      struct lx_kv_setup *s)
+{
+    t = lua_absindex(L, t);
+    luaL_checktype(L, t, LUA_TTABLE);
+    memset(s, 0, sizeof *s);
+    kv_deploy_defaults(&s->d);
+    /* the preset and the GPU first, so explicit fields override them */
+    if (lua_getfield(L, t, "model") != LUA_TNIL) {
+        const struct kv_model_preset *p = kv_model_preset_find(luaL_checkstring(L, -1));
+        if (!p)
+            luaL_error(L, "%s: no model preset \"%s\"", fn, lua_tostring(L, -1));
+        s->m = p->model;
+    }
+    if (lua_getfield(L, t, "gpu") != LUA_TNIL) {
+        const struct kv_gpu_preset *g = kv_gpu_preset_find(luaL_checkstring(L, -1));
+        if (!g)
+            luaL_error(L, "%s: no GPU preset \"%s\"", fn, lua_tostring(L, -1));
+        kv_gpu_preset_apply(g, &s->d);
+        s->gpu = g;
+    }
+    lua_pop(L, 2);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        const struct input *in = key ? find_input(key) : NULL;
+        if (!key)
+            luaL_error(L, "%s: fields are named, e.g. %s{model = ...}", fn, fn);
+        if (!in && strcmp(key, "model") != 0 && strcmp(key, "gpu") != 0 && !(own && own(key)))
+            luaL_error(L, "%s: unknown field '%s'", fn, key);
+        if (in) {
+            if (in->target == MODEL && in->type != T_DTYPE && strcmp(key, "weights_gib") != 0 &&
+                strcmp(key, "params") != 0 && strcmp(key, "active_params") != 0 &&
+                strcmp(key, "experts") != 0 && strcmp(key, "experts_per_token") != 0)
+                s->m.sliding_period = 0; /* explicit shapes replace the preset's pattern */
+            set_input(L, fn, in, &s->m, &s->d);
+            s->given_bandwidth |= strcmp(key, "bandwidth_gbps") == 0;
+            s->given_tflops |= strcmp(key, "tflops") == 0;
+            s->given_batched_tokens |= strcmp(key, "max_num_batched_tokens") == 0;
+        }
+        lua_pop(L, 1);
+    }
+}
+
+void lx_kv_calc_error(lua_State *L, const char *fn, enum kvt_err e, enum kv_field bad,
+                      enum kv_field other)
+{
+    if (other != KV_FIELD_NONE)
+        luaL_error(L, "%s: %s: %s (%s)", fn, kv_field_name(bad), kvt_strerror(e),
+                   kv_field_name(other));
+    luaL_error(L, "%s: %s: %s", fn, kv_field_name(bad), kvt_strerror(e));
+}
+
+void lx_push_figures(lua_State *L, const struct kv_figure *f, size_t n)
+{
     lua_createtable(L, 0, (int)n);
     for (size_t i = 0; i < n; i++) {
         switch (f[i].kind) {
@@ -205,62 +272,19 @@ static void push_figures(lua_State *L, const struct kv_result *r)
         }
         lua_setfield(L, -2, f[i].name);
     }
-    /* the release's notes that bear on this result, as a list of strings */
-    lua_createtable(L, (int)r->rules.n_notes, 0);
-    for (size_t i = 0; i < r->rules.n_notes; i++) {
-        lua_pushstring(L, r->rules.notes[i].text);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "notes");
 }
 
 static int kv_calc_l(lua_State *L)
 {
-    struct kv_model m = {0};
-    struct kv_deploy d;
+    struct lx_kv_setup s;
     struct kv_result r;
     enum kv_field bad, other;
     enum kvt_err e;
 
-    luaL_checktype(L, 1, LUA_TTABLE);
-    kv_deploy_defaults(&d);
-    /* the preset and the GPU first, so explicit fields override them */
-    if (lua_getfield(L, 1, "model") != LUA_TNIL) {
-        const struct kv_model_preset *p = kv_model_preset_find(luaL_checkstring(L, -1));
-        if (!p)
-            return luaL_error(L, "kv.calc: no model preset \"%s\"", lua_tostring(L, -1));
-        m = p->model;
-    }
-    if (lua_getfield(L, 1, "gpu") != LUA_TNIL) {
-        const struct kv_gpu_preset *g = kv_gpu_preset_find(luaL_checkstring(L, -1));
-        if (!g)
-            return luaL_error(L, "kv.calc: no GPU preset \"%s\"", lua_tostring(L, -1));
-        kv_gpu_preset_apply(g, &d);
-    }
-    lua_pop(L, 2);
-    lua_pushnil(L);
-    while (lua_next(L, 1)) {
-        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        const struct input *in = key ? find_input(key) : NULL;
-        if (!key)
-            return luaL_error(L, "kv.calc: fields are named, e.g. kv.calc{model = ...}");
-        if (!in && strcmp(key, "model") != 0 && strcmp(key, "gpu") != 0)
-            return luaL_error(L, "kv.calc: unknown field '%s'", key);
-        if (in) {
-            if (in->target == MODEL && in->type != T_DTYPE && strcmp(key, "weights_gib") != 0 &&
-                strcmp(key, "params") != 0 && strcmp(key, "active_params") != 0)
-                m.sliding_period = 0; /* explicit shapes replace the preset's pattern */
-            set_input(L, in, &m, &d);
-        }
-        lua_pop(L, 1);
-    }
-    e = kv_calc(&m, &d, &r, &bad, &other);
-    if (e != KVT_E_OK) {
-        if (other != KV_FIELD_NONE)
-            return luaL_error(L, "kv.calc: %s: %s (%s)", kv_field_name(bad), kvt_strerror(e),
-                              kv_field_name(other));
-        return luaL_error(L, "kv.calc: %s: %s", kv_field_name(bad), kvt_strerror(e));
-    }
+    lx_kv_read_setup(L, 1, "kv.calc", NULL, &s);
+    e = kv_calc(&s.m, &s.d, &r, &bad, &other);
+    if (e != KVT_E_OK)
+        lx_kv_calc_error(L, "kv.calc", e, bad, other);
     push_figures(L, &r);
     return 1;
 }
@@ -352,8 +376,8 @@ static int kv_gpus_l(lua_State *L)
 int lx_open_kv(lua_State *L)
 {
     static const luaL_Reg fns[] = {
-        {"calc", kv_calc_l},     {"model", kv_model_l}, {"gpu", kv_gpu_l},
-        {"models", kv_models_l}, {"gpus", kv_gpus_l},   {NULL, NULL},
+        {"calc", kv_calc_l},     {"sim", lx_kv_sim},  {"model", kv_model_l}, {"gpu", kv_gpu_l},
+        {"models", kv_models_l}, {"gpus", kv_gpus_l}, {NULL, NULL},
     };
     luaL_newlib(L, fns);
     return 1;

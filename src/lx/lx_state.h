@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kv_calc.h"
+#include "kv_figures.h"
+#include "kv_presets.h"
+
 struct lx_ctx {
     size_t mem_used, mem_cap; /* bytes the state holds; the allocator refuses past the cap */
     uint64_t deadline_ns;     /* CLOCK_MONOTONIC; 0 = no call running */
@@ -58,6 +62,31 @@ int lx_open_strlib(lua_State *L); /* replaces string.find/match/gmatch/gsub/rep 
 int lx_open_tablib(lua_State *L); /* replaces table.insert/remove/move/concat/unpack/sort */
 int lx_open_kv(lua_State *L);     /* the calculator */
 int lx_open_host(lua_State *L);   /* primitives the DSL builds on */
+
+/* A calculator setup read from a Lua table of kv.calc's fields: the preset
+ * (model =), the GPU (gpu =), then every other field over them. */
+struct lx_kv_setup {
+    struct kv_model m;
+    struct kv_deploy d;
+    const struct kv_gpu_preset *gpu; /* NULL: none given */
+    bool given_bandwidth, given_tflops, given_batched_tokens;
+};
+
+/* Reads the table at index t into *s. fn names the function in errors
+ * ("kv.calc"); own(key), when not NULL, says which other keys the caller
+ * reads itself. Raises a Lua error naming the field at fault. */
+void lx_kv_read_setup(lua_State *L, int t, const char *fn, bool (*own)(const char *key),
+                      struct lx_kv_setup *s);
+
+/* Raises kv_calc's refusal as a Lua error naming the fields. */
+void lx_kv_calc_error(lua_State *L, const char *fn, enum kvt_err e, enum kv_field bad,
+                      enum kv_field other);
+
+/* Pushes a table of the named figures (kv_figures.h's form). */
+void lx_push_figures(lua_State *L, const struct kv_figure *f, size_t n);
+
+/* kv.sim{...}: the serving simulator (lx_sim.c). */
+int lx_kv_sim(lua_State *L);
 
 /* The line in the lesson file where table t (a DSL value) was written; 0
  * when unknown. t is a stack index. */

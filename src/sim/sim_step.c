@@ -55,8 +55,9 @@ enum kvt_err sim_hw_from_calc(const struct kv_result *r, double bandwidth_gbps, 
     hw->tp = (uint32_t)tp;
     hw->layers = m->layers;
     /* pipeline stages in sequence: each TP rank holds, in all, 1/tp of the weights */
-    hw->weight_bytes = (double)r->weights_bytes_total / tp;
-    hw->active_share = active < total ? active / total : 1;
+    kv_moe_split(r, &hw->weights);
+    hw->weights.shared_bytes /= tp;
+    hw->weights.experts_bytes /= tp;
     hw->active_params = active / tp;
     hw->kv_full_token_bytes = (double)r->layer_token_bytes * r->full_layers;
     hw->kv_slide_token_bytes = (double)r->layer_token_bytes * r->sliding_layers;
@@ -80,12 +81,8 @@ enum kvt_err sim_hw_from_calc(const struct kv_result *r, double bandwidth_gbps, 
 
 void sim_step_time(const struct sim_hw *hw, const struct sim_step_load *l, struct sim_step_time *t)
 {
-    double weights = hw->weight_bytes, bytes, flops;
+    double weights = kv_moe_read_bytes(&hw->weights, (double)l->tokens), bytes, flops;
 
-    if (hw->active_share < 1 && l->tokens > 0) {
-        /* T independent tokens each touch a share a: together 1 - (1 - a)^T */
-        weights = hw->weight_bytes * (1 - pow(1 - hw->active_share, (double)l->tokens));
-    }
     /* read: the context cached before the step; written: the step's own tokens */
     bytes = weights + hw->kv_full_token_bytes * (l->kv_read_full + (double)l->tokens) +
             hw->kv_slide_token_bytes * (l->kv_read_slide + (double)l->tokens) +

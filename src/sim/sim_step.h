@@ -10,10 +10,10 @@
  * overhead = SIM_STEP_OVERHEAD_S, the engine's own time per step
  * all per GPU of one tensor-parallel group. Pipeline stages are taken to run
  * one after another (no overlap between micro-batches): the whole model's
- * layers divided by TP. For a MoE, a step of T tokens touches the active
- * weights for one token and, of the rest, the expected share that T
- * independent tokens route to: total x (1 - (1 - active/total)^T) (an
- * approximation at the level of parameters, not of experts).
+ * layers divided by TP. For a MoE, a step of T tokens reads the weights
+ * every token uses and the routed experts its tokens touch, E x (1 - (1 -
+ * k/E)^T) a layer under even routing: the calculator's rule (kv_moe.h), so
+ * `calc`, `sim` and the lessons read the same bytes.
  *
  * The efficiency constants are set once over the public runs in
  * tests/fixtures/serving-benchmarks-public.tsv (docs/simulator.md). */
@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "kv_calc.h"
+#include "kv_moe.h"
 #include "kv_presets.h"
 
 /* Share of the GPU's peak memory bandwidth a decode step achieves. */
@@ -38,8 +39,7 @@
 
 /* The step model's inputs for one deployment, per GPU. */
 struct sim_hw {
-    double weight_bytes;         /* every weight on one TP rank */
-    double active_share;         /* active / total parameters (1: dense) */
+    struct kv_moe_split weights; /* the weights on one TP rank, split as kv_moe.h does */
     double active_params;        /* parameters one token uses, on one TP rank */
     double kv_full_token_bytes;  /* KV of one token over the full-attention layers, one rank */
     double kv_slide_token_bytes; /* likewise over the sliding-window layers */

@@ -1,9 +1,9 @@
-/* The playground's serving view on the simulator (tutor_sim.h). Each step
- * below mirrors one of `kvtutor sim`'s (src/cli/cli_sim.c): the deployment
- * as cli_calc_setup builds it from --model/--gpu/--tp/--util/--kv-dtype/
- * --weights-dtype/--max-model-len, the batch defaults of `vllm serve`, the
- * checks of check_capacity, the rates of resolve_rates, then the same
- * sim_workload_make, sim_sched_run and sim_report. */
+/* The playground's serving view on the simulator (tutor_sim.h). The
+ * deployment is built as `kvtutor sim`'s cli_calc_setup builds it from
+ * --model/--gpu/--tp/--util/--kv-dtype/--weights-dtype/--max-model-len; from
+ * there sim_bench.h sets the run up and runs it, as it does for the command
+ * and for kv.sim: `vllm serve`'s batch defaults, calc's blocks, the capacity
+ * checks, the achieved rates and the link. */
 #include "tutor_sim.h"
 
 #include <math.h>
@@ -13,20 +13,9 @@
 #include <string.h>
 
 #include "kvt_format.h"
+#include "sim_bench.h"
 #include "sim_sched.h"
-#include "sim_step.h"
 #include "sim_workload.h"
-
-/* PCIe 4.0 x16, the link cli_sim.c takes for a GPU without one listed */
-#define UNKNOWN_LINK_GBPS 32
-
-/* A setup resolved once into what the scheduler takes: shared by the runs
- * of a sweep, which differ only in their rate. */
-struct prepared {
-    struct kv_result r;
-    struct sim_sched_config sc;
-    double bandwidth_gbps, tflops;
-};
 
 static enum kvt_err fail(char *why, size_t cap, enum kvt_err e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -55,20 +44,83 @@ static uint64_t prompts(const struct tutor_sim_setup *s)
     return s->num_prompts ? s->num_prompts : tutor_sim_prompts(s->output_len);
 }
 
-static enum kvt_err prepare(const struct tutor_sim_setup *s, struct prepared *p, char *why,
+/* The setup's workload at `rate`: `vllm bench serve --dataset-name random`
+ * with fixed lengths and Poisson arrivals, as kvtutor sim's defaults. */
+static void workload(const struct tutor_sim_setup *s, double rate, struct sim_workload_spec *w)
+{
+    memset(w, 0, sizeof *w);
+    w->input_len = s->input_len;
+    w->output_len = s->output_len;
+    w->num_prompts = prompts(s);
+    w->request_rate = rate;
+    w->burstiness = 1;
+    w->seed = s->seed;
+}
+
+/* What stopped sim_bench, in the view's words: each names the input at fault. */
+static enum kvt_err say(const struct tutor_sim_setup *s, const struct sim_bench *b,
+                        const struct sim_bench_why *bw, enum kvt_err e, char *why, size_t cap)
+{
+    char a1[32], a2[32], a3[32], a4[32];
+
+    switch (bw->fault) {
+    case SIM_FAULT_CALC:
+        return fail(why, cap, e, "this deployment cannot be laid out: %s (%s)",
+                    kvt_strerror(bw->err), kv_field_name(bw->bad));
+    case SIM_FAULT_WEIGHTS:
+        return fail(why, cap, e, "the weights do not fit the GPU: no KV blocks to serve from");
+    case SIM_FAULT_NO_CACHE:
+        return fail(why, cap, e, "no KV cache size for this GPU");
+    case SIM_FAULT_TOO_MUCH_WORK:
+        return fail(why, cap, e, "%s requests of %s tokens are more than kvtutor simulates",
+                    kvt_fmt_int(prompts(s), a1, sizeof a1),
+                    kvt_fmt_int(s->input_len + s->output_len, a2, sizeof a2));
+    case SIM_FAULT_PAST_MAX_LEN:
+        return fail(
+            why, cap, e, "input %s + output %s tokens exceed max_model_len %s (the context)",
+            kvt_fmt_int(s->input_len, a1, sizeof a1), kvt_fmt_int(s->output_len, a2, sizeof a2),
+            kvt_fmt_int(b->r.max_model_len, a3, sizeof a3));
+    case SIM_FAULT_NO_BANDWIDTH:
+    case SIM_FAULT_NO_TFLOPS: {
+        bool bw_missing = bw->fault == SIM_FAULT_NO_BANDWIDTH;
+        return fail(why, cap, e,
+                    "%s has no published %s: the step time needs it (kvtutor sim --%s X)",
+                    s->gpu->name, bw_missing ? "bandwidth" : "TFLOP/s",
+                    bw_missing ? "bandwidth-gbps" : "tflops");
+    }
+    case SIM_FAULT_NO_PARAMS:
+        return fail(why, cap, e, "the model's parameter count is unknown: the step time needs it");
+    case SIM_FAULT_WORKLOAD:
+        return fail(why, cap, e, "input and output lengths must be 1 to %s tokens",
+                    kvt_fmt_int(SIM_MAX_LEN, a1, sizeof a1));
+    case SIM_FAULT_NEVER_FITS:
+        return fail(
+            why, cap, e, "one request of %s + %s tokens needs %s KV blocks, the cache has %s",
+            kvt_fmt_int(bw->bad_input, a1, sizeof a1), kvt_fmt_int(bw->bad_output, a2, sizeof a2),
+            kvt_fmt_int(bw->blocks_needed, a3, sizeof a3),
+            kvt_fmt_int(b->sc.num_blocks, a4, sizeof a4));
+    case SIM_FAULT_NO_PROGRESS:
+        return fail(why, cap, e, "the scheduler stopped making progress");
+    case SIM_FAULT_NOMEM:
+        return fail(why, cap, e, "out of memory for %s requests",
+                    kvt_fmt_int(prompts(s), a1, sizeof a1));
+    default:
+        return fail(why, cap, e, "the simulation's inputs are out of range");
+    }
+}
+
+static enum kvt_err prepare(const struct tutor_sim_setup *s, struct sim_bench *b, char *why,
                             size_t cap)
 {
     struct kv_model m = *s->model;
     struct kv_deploy d;
-    struct kv_result *r = &p->r;
-    enum kv_field bad;
-    enum kvt_err e;
-    uint64_t seqs, tokens, in = s->input_len, out = s->output_len;
+    struct sim_bench_setup bs = {
+        .usage = SIM_USAGE_API_SERVER, .gpu = s->gpu, .max_concurrency = s->max_concurrency};
+    struct sim_workload_spec w;
+    struct sim_bench_why bw;
     unsigned maj = 0, min = 0;
-    double link;
-    char a1[32], a2[32], a3[32];
+    enum kvt_err e;
 
-    memset(p, 0, sizeof *p);
     /* cli_calc_setup: the defaults, the GPU preset, then the flags */
     kv_deploy_defaults(&d);
     kv_gpu_preset_apply(s->gpu, &d);
@@ -76,7 +128,7 @@ static enum kvt_err prepare(const struct tutor_sim_setup *s, struct prepared *p,
         d.gpu_sm = maj * 10 + min;
     if (s->weights_dtype != KV_DTYPE_AUTO) {
         m.weights_dtype = s->weights_dtype;
-        m.weights_gib = 0;
+        m.weights_gib = 0; /* estimated at the dtype, as --weights-dtype does */
     }
     if (s->util > 0)
         d.util = s->util;
@@ -84,55 +136,9 @@ static enum kvt_err prepare(const struct tutor_sim_setup *s, struct prepared *p,
         d.tp = s->tp;
     d.max_model_len = s->max_model_len;
     d.kv_dtype = s->kv_dtype;
-    /* cli_sim: `vllm serve`'s defaults for this GPU; calc sizes sliding
-     * windows by the same token budget */
-    sim_batch_defaults(d.gpu_mem_gib, s->gpu->name, SIM_USAGE_API_SERVER, &seqs, &tokens);
-    d.max_num_batched_tokens = tokens;
-    p->sc.max_num_seqs = seqs;
-    p->sc.max_num_batched_tokens = tokens;
-    p->sc.max_concurrency = s->max_concurrency;
-
-    if (in == 0 || out == 0 || in > SIM_MAX_LEN || out > SIM_MAX_LEN)
-        return fail(why, cap, KVT_E_RANGE, "%s length must be 1 to %s tokens",
-                    in == 0 || in > SIM_MAX_LEN ? "input" : "output",
-                    kvt_fmt_int(SIM_MAX_LEN, a1, sizeof a1));
-    if ((e = kv_calc(&m, &d, r, &bad, NULL)) != KVT_E_OK)
-        return fail(why, cap, e, "this deployment cannot be laid out: %s (%s)", kvt_strerror(e),
-                    kv_field_name(bad));
-    /* check_capacity */
-    if (!r->has_blocks || r->num_gpu_blocks == 0)
-        return fail(why, cap, KVT_E_RANGE,
-                    r->reason == KV_REASON_WEIGHTS_DONT_FIT
-                        ? "the weights do not fit the GPU: no KV blocks to serve from"
-                        : "no KV cache size for this GPU");
-    if (prompts(s) * (in + out) > SIM_MAX_WORK)
-        return fail(why, cap, KVT_E_RANGE,
-                    "%s requests of %s tokens are more than kvtutor simulates",
-                    kvt_fmt_int(prompts(s), a1, sizeof a1), kvt_fmt_int(in + out, a2, sizeof a2));
-    if (r->max_model_len > 0 && in + out > r->max_model_len)
-        return fail(why, cap, KVT_E_RANGE,
-                    "input %s + output %s tokens exceed max_model_len %s (the context)",
-                    kvt_fmt_int(in, a1, sizeof a1), kvt_fmt_int(out, a2, sizeof a2),
-                    kvt_fmt_int(r->max_model_len, a3, sizeof a3));
-    /* resolve_rates: a preset's figures are peaks; the documented shares of them */
-    p->bandwidth_gbps = r->deploy.bandwidth_gbps * SIM_MEM_EFFICIENCY;
-    p->tflops = r->deploy.tflops * SIM_COMPUTE_EFFICIENCY;
-    if (!(p->bandwidth_gbps > 0) || !(p->tflops > 0))
-        return fail(why, cap, KVT_E_RANGE,
-                    "%s has no published %s: the step time needs it (kvtutor sim --%s X)",
-                    s->gpu->name, p->bandwidth_gbps > 0 ? "TFLOP/s" : "bandwidth",
-                    p->bandwidth_gbps > 0 ? "tflops" : "bandwidth-gbps");
-    link = sim_link_gbps(s->gpu);
-    if (!(link > 0))
-        link = UNKNOWN_LINK_GBPS;
-    if (!r->has_weights || !(r->model.params_b > 0))
-        return fail(why, cap, KVT_E_MISSING,
-                    "the model's parameter count is unknown: the step time needs it");
-    if (sim_hw_from_calc(r, p->bandwidth_gbps, p->tflops, link, &p->sc.hw) != KVT_E_OK)
-        return fail(why, cap, KVT_E_MISSING, "the step time cannot be worked out for this model");
-    p->sc.num_blocks = r->num_gpu_blocks;
-    p->sc.block_size = r->attention_block_size ? r->attention_block_size : r->deploy.block_size;
-    p->sc.calc = &p->r;
+    workload(s, s->request_rate, &w);
+    if ((e = sim_bench_prepare(&m, &d, &bs, &w, b, &bw)) != KVT_E_OK)
+        return say(s, b, &bw, e, why, cap);
     return KVT_E_OK;
 }
 
@@ -174,58 +180,32 @@ static void slice(const struct sim_run *run, uint64_t num_blocks, size_t columns
     }
 }
 
-static enum kvt_err run_at(const struct tutor_sim_setup *s, struct prepared *p, double rate,
+static enum kvt_err run_at(const struct tutor_sim_setup *s, struct sim_bench *b, double rate,
                            struct sim_metrics *m, struct tutor_sim_timeline *tl, size_t columns,
                            char *why, size_t cap)
 {
-    struct sim_workload_spec w = {.input_len = s->input_len,
-                                  .output_len = s->output_len,
-                                  .num_prompts = prompts(s),
-                                  .request_rate = rate,
-                                  .burstiness = 1,
-                                  .seed = s->seed};
-    struct sim_request *reqs;
+    struct sim_workload_spec w;
+    struct sim_bench_why bw;
     struct sim_run run;
-    uint64_t bad = UINT64_MAX;
     enum kvt_err e;
-    char a1[32], a2[32], a3[32], a4[32];
 
     if (!(rate > 0))
         return fail(why, cap, KVT_E_RANGE, "the request rate must be above 0");
-    reqs = malloc(w.num_prompts * sizeof *reqs);
-    if (!reqs)
-        return fail(why, cap, KVT_E_NOMEM, "out of memory for %s requests",
-                    kvt_fmt_int(w.num_prompts, a1, sizeof a1));
-    p->sc.trace = tl != NULL;
-    if ((e = sim_workload_make(&w, reqs)) == KVT_E_OK)
-        e = sim_sched_run(&p->sc, reqs, w.num_prompts, &run, &bad);
-    if (e == KVT_E_RANGE && bad < w.num_prompts) {
-        uint64_t in = reqs[bad].input_len, out = reqs[bad].output_len;
-        free(reqs);
-        return fail(why, cap, e,
-                    "one request of %s + %s tokens needs %s KV blocks, the cache has %s",
-                    kvt_fmt_int(in, a1, sizeof a1), kvt_fmt_int(out, a2, sizeof a2),
-                    kvt_fmt_int(sim_sched_blocks(&p->sc, in + out - 1), a3, sizeof a3),
-                    kvt_fmt_int(p->sc.num_blocks, a4, sizeof a4));
+    workload(s, rate, &w);
+    b->sc.trace = tl != NULL;
+    if ((e = sim_bench_run(b, &w, m, tl ? &run : NULL, &bw)) != KVT_E_OK)
+        return say(s, b, &bw, e, why, cap);
+    if (tl) {
+        slice(&run, b->sc.num_blocks, columns, tl);
+        sim_run_free(&run);
     }
-    free(reqs);
-    if (e == KVT_E_CONFLICT)
-        return fail(why, cap, e, "the scheduler stopped making progress");
-    if (e != KVT_E_OK)
-        return fail(why, cap, e, "the simulation's inputs are out of range");
-    e = sim_report(&run, m);
-    if (e == KVT_E_OK && tl)
-        slice(&run, p->sc.num_blocks, columns, tl);
-    sim_run_free(&run);
-    if (e != KVT_E_OK)
-        return fail(why, cap, e, "out of memory for the report");
     return KVT_E_OK;
 }
 
 enum kvt_err tutor_sim_run(const struct tutor_sim_setup *s, struct tutor_sim_result *out,
                            struct tutor_sim_timeline *tl, size_t columns, char *why, size_t cap)
 {
-    struct prepared *p = malloc(sizeof *p); /* a kv_result is large: off the stack */
+    struct sim_bench *p = malloc(sizeof *p); /* a kv_result is large: off the stack */
     enum kvt_err e;
 
     memset(out, 0, sizeof *out);
@@ -279,7 +259,7 @@ double tutor_sim_rate_step(double rate, bool up)
 enum kvt_err tutor_sim_sweep(const struct tutor_sim_setup *s, struct tutor_sim_sweep *out,
                              char *why, size_t cap)
 {
-    struct prepared *p = malloc(sizeof *p);
+    struct sim_bench *p = malloc(sizeof *p);
     struct sim_metrics m;
     enum kvt_err e;
     int near = 0, first;

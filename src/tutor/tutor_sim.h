@@ -94,9 +94,10 @@ uint64_t tutor_sim_prompts(uint64_t output_len);
 /* Runs the setup once. With tl non-NULL, fills it in `columns` slices
  * (1 .. TUTOR_SIM_COLUMNS). On failure, a one-line reason in why (naming
  * the input at fault) and KVT_E_RANGE (inputs that cannot run: weights that
- * do not fit, a request over max_model_len or over the KV cache, a GPU
- * without a published TFLOP/s), KVT_E_MISSING (no parameter count) or
- * KVT_E_NOMEM; kv_calc's code when the deployment cannot be laid out. */
+ * do not fit, a request over max_model_len or over the KV cache),
+ * KVT_E_MISSING (no parameter count, a GPU without a published bandwidth or
+ * TFLOP/s) or KVT_E_NOMEM; kv_calc's code when the deployment cannot be laid
+ * out (sim_bench.h's faults, worded for the view). */
 enum kvt_err tutor_sim_run(const struct tutor_sim_setup *s, struct tutor_sim_result *out,
                            struct tutor_sim_timeline *tl, size_t columns, char *why, size_t cap);
 
