@@ -294,6 +294,14 @@ static void test_flags_override_preset(void **state)
      * 20,914,757,184 x 4.125 / 8 = 10,784,171,673 B */
     j = calc_json("--model gpt-oss-20b --weights-dtype int4");
     assert_int_equal(jint(j, "weights_bytes"), 10784171673ll);
+    /* ... and every weight is then int4: no separate experts dtype */
+    assert_true(json_is_null(json_object_get(j, "experts_dtype")));
+    json_decref(j);
+    /* gpt-oss stores its experts in MXFP4 and the rest in BF16 (model card;
+     * modules_to_not_convert in its config.json): the label says both */
+    j = calc_json("--model gpt-oss-120b");
+    assert_string_equal(json_string_value(json_object_get(j, "experts_dtype")), "mxfp4");
+    assert_string_equal(json_string_value(json_object_get(j, "weights_dtype")), "bf16");
     json_decref(j);
 }
 

@@ -179,6 +179,28 @@ static void measured_rates_taken_as_given(void **state)
     json_decref(j);
 }
 
+/* A lesson's kv.sim is the command's simulator: lesson 5's Little's-law
+ * exercise expects throughput x mean latency of the run `kvtutor sim` gives
+ * for the same setup. */
+static void lesson_figures_are_the_commands(void **state)
+{
+    json_t *s = json_of("sim --model qwen2.5-7b --gpu a100-80gb --kv-budget-gib 5 --input-len 1024 "
+                        "--output-len 128 --num-prompts 200 --request-rate 4");
+    struct run_result r = kvtutor("ask continuous-batching littles-law 1 --json");
+    json_t *a = json_loads(r.out, 0, NULL);
+    double little = num(s, "request_throughput") * num(s, "mean_e2el_ms") / 1000;
+
+    (void)state;
+    assert_int_equal(r.status, 1); /* 1 request is wrong: the figures come back all the same */
+    assert_non_null(a);
+    run_free(&r);
+    assert_true(fabs(num(a, "expected") - little) < 1e-9 * little);
+    /* steady state: the time-weighted running count agrees within 2% */
+    assert_true(fabs(num(s, "mean_running") - little) < 0.02 * little);
+    json_decref(s);
+    json_decref(a);
+}
+
 static void same_seed_same_output(void **state)
 {
     const char *args = "sim --model llama-3.1-8b --gpu h100 --num-prompts 200 --request-rate 20 "
@@ -253,6 +275,7 @@ int main(void)
         cmocka_unit_test(json_has_the_contracts_keys),
         cmocka_unit_test(blocks_agree_with_calc),
         cmocka_unit_test(measured_rates_taken_as_given),
+        cmocka_unit_test(lesson_figures_are_the_commands),
         cmocka_unit_test(same_seed_same_output),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(help),

@@ -7,11 +7,23 @@ local outputs = {100, 200, 300, 1000}                -- tokens each request of a
 local AVG = 1500                                     -- prompt + output tokens of an average request
 local avg_fit = kv.calc{model = MODEL, seq = AVG, kv_budget_gib = BUDGET}
 local full_fit = kv.calc{model = MODEL, seq = 8192, kv_budget_gib = BUDGET}
--- The same card with vLLM's reserve (0.9, as lesson 8 computes it, activations left out).
+-- The same card with vLLM's reserve (0.9, the default before vLLM 0.25, as lesson 8 computes it,
+-- activations left out).
 local at_util = kv.calc{model = MODEL, gpu = "rtx4090", util = 0.9, seq = 8192}
 local REPLY = 500                                    -- tokens per response
 local rtx = kv.calc{model = MODEL, seq = 8192, context = 8192, batch = full_fit.max_concurrent_seqs,
                     bandwidth_gbps = kv.gpu("rtx4090").bandwidth_gbps}
+
+-- A served run as `kvtutor sim` simulates it (vLLM V1's scheduler, the roofline step time,
+-- docs/simulator.md): 200 random requests of 1,024 + 128 tokens sent at 4 a second to
+-- Qwen2.5-7B on an A100 80GB with 5 GiB of KV cache.
+local SERVED = {model = MODEL, gpu = "a100-80gb", kv_budget_gib = 5, input_len = 1024,
+                output_len = 128, num_prompts = 200, request_rate = 4}
+local served = kv.sim(SERVED)
+local served_s = served.mean_e2el_ms / 1000                -- mean end-to-end latency, s
+local in_flight = served.request_throughput * served_s     -- Little's law
+-- where decode throughput tends as the batch grows at 8,192 tokens: bandwidth ÷ one cache read
+local kv_bound = kv.gpu("rtx4090").bandwidth_gbps * 1e9 / (full_fit.kv_bytes_per_token * 8192)
 
 local function static_use(lens)
   local sum, longest = 0, 0
@@ -31,7 +43,10 @@ return lesson {
   baseline = "Yu et al., \"Orca: A Distributed Serving System for Transformer-Based Generative "
           .. "Models\" (OSDI 2022), iteration-level scheduling; vLLM V1's scheduler "
           .. "(vllm/v1/core/sched/scheduler.py: max_num_seqs, max_num_batched_tokens, "
-          .. "preemption by recomputation); Little's law",
+          .. "preemption by recomputation); Little's law; vllm/benchmarks/serve.py "
+          .. "(calculate_metrics: request throughput = completed ÷ duration; E2EL measured by "
+          .. "the client from send to last token); the simulated run is kvtutor sim's "
+          .. "(docs/simulator.md) at vLLM 0.26's defaults",
   concept = "continuous-batching",
   concept_title = "Continuous batching",
   requires = {"memory-bound-decode", "paged-attention"},
@@ -46,8 +61,9 @@ return lesson {
         .. "decode step: finished sequences leave at once and waiting ones join, so the KV "
         .. "budget and the step stay full. What limits it is memory first, the blocks the "
         .. "running sequences need, then the caps you set (max_num_seqs, and "
-        .. "max_num_batched_tokens per step), and finally compute, once the batch reaches the "
-        .. "GPU's ridge point.",
+        .. "max_num_batched_tokens per step), and the bandwidth: each added sequence brings its "
+        .. "own cache read, so at long context decode stays memory-bound and the gain shrinks; "
+        .. "steps turn compute-bound only at short contexts or when prefill chunks share them.",
 
   points = {
     point { "the batch is rescheduled at every step", weight = 2,
@@ -74,7 +90,7 @@ return lesson {
                     why = "continuous batching does not change what a sequence costs; it keeps the KV budget and the step full" },
     misconception { about = {"what limits it", "what stops", "limit"},
                     said = {"compute first", "only compute", "FLOPs first", "compute alone"},
-                    why = "memory runs out first: the blocks the running sequences need; compute limits only past the ridge point" },
+                    why = "memory runs out first: the blocks the running sequences need; decode at long context stays memory-bound, and compute limits a step only at short contexts or with prefill chunks in it" },
   },
 
   sections = {
@@ -105,8 +121,11 @@ return lesson {
     section {
       title = "When memory runs out mid-flight",
       text = "Sequences grow by a token per step, so blocks can run out while everything is "
-          .. "running. vLLM then preempts the most recently admitted sequence: it frees its "
-          .. "blocks and later recomputes its cache from the tokens it has. The work is redone, "
+          .. "running. vLLM then preempts the most recently admitted sequence (under the default "
+          .. "first-come-first-served policy; with --scheduling-policy priority, the lowest "
+          .. "priority): it frees its blocks and later recomputes its cache from the tokens it "
+          .. "has, all of it at worst, since blocks the prefix cache still holds are found again "
+          .. "on re-admission. The work is redone, "
           .. "not lost, but heavy preemption is a sign the batch is larger than memory can "
           .. "carry.",
     },
@@ -116,14 +135,27 @@ return lesson {
           .. "seconds each one takes. On an RTX 4090 with the first lesson's " .. BUDGET
           .. " GiB of cache (24 GiB less the weights, nothing held back), "
           .. full_fit.max_concurrent_seqs .. " sequences of 8,192 tokens fit; at "
-          .. "gpu_memory_utilization 0.9 the budget is smaller and " .. at_util.max_concurrent_seqs .. " fit, as the lesson on "
+          .. "gpu_memory_utilization 0.9 (the default before vLLM 0.25; 0.92 from 0.25) the budget is smaller and " .. at_util.max_concurrent_seqs .. " fit, as the lesson on "
           .. "weights shows. With " .. full_fit.max_concurrent_seqs .. ", a decode step reads "
           .. "the weights once and " .. full_fit.max_concurrent_seqs .. " caches, for "
           .. f(rtx.decode_tokens_per_s, 0) .. " tokens/s in total, "
           .. f(rtx.decode_tokens_per_s_per_seq) .. " per sequence: " .. REPLY .. "-token "
           .. "replies finish at " .. f(rtx.decode_tokens_per_s / REPLY, 2) .. " requests/s. "
-          .. "More concurrency raises the total and lowers each sequence's speed; past the "
-          .. "ridge point, only the latency grows.",
+          .. "More concurrency raises the total with diminishing returns, toward the bandwidth "
+          .. "divided by the cache one sequence reads (" .. grouped(kv_bound) .. " tokens/s "
+          .. "here), and lowers each sequence's speed: at long context decode stays "
+          .. "memory-bound, and it is short contexts, or prefill chunks sharing a step, that make "
+          .. "steps compute-bound. The law also reads the other way: `kvtutor sim` (vLLM 0.26's "
+          .. "defaults) sending Qwen2.5-7B on an A100 80GB 200 requests of 1,024 + 128 tokens at "
+          .. "4 a second reports " .. f(served.request_throughput, 2) .. " requests/s completed "
+          .. "over the run and " .. f(served_s, 2) .. " s each from send to last token, so on "
+          .. "average about " .. f(in_flight, 1) .. " are in flight over the run. Its "
+          .. "time-weighted running batch is " .. f(served.mean_running, 1) .. " of them; the "
+          .. "rest wait in vLLM's queue or between steps (a real server adds HTTP, tokenisation "
+          .. "and streaming). Use the completed rate over the run, not the offered 4 a second: "
+          .. "for a run that starts and ends empty, completed ÷ duration × mean latency is "
+          .. "exactly the average number in flight, ramp-up and drain included; in steady state "
+          .. "it would be 4 × " .. f(served_s, 2) .. " = " .. f(4 * served_s, 1) .. ".",
     },
   },
 
@@ -171,8 +203,8 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
       answer = "The batch may already be held back by memory: the KV budget fits fewer "
             .. "sequences than the cap, so the new cap is never reached. Or the extra sequences "
             .. "each bring a full cache read, so at long context the step time grows almost as "
-            .. "fast as the batch; and past the ridge point decode is compute-bound and more "
-            .. "sequences only add latency.",
+            .. "fast as the batch; and at short contexts, past the ridge point, decode turns "
+            .. "compute-bound and more sequences only add latency.",
       points = {
         point { "the KV budget, not the cap, limits the batch", weight = 2,
                 about = {"KV budget", "memory", "batch", "cap", "cache", "blocks"},
@@ -237,6 +269,21 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
       slips = { tokens_per_s = rtx.decode_tokens_per_s },
       hints = { "Tokens/s in total: 22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB.",
                 "Each request needs 500 of those tokens." },
+    },
+    numeric {
+      id = "littles-law",
+      prompt = "A simulated vllm bench serve run (kvtutor sim, vLLM 0.26's defaults, 5 GiB of KV "
+            .. "cache) sends Qwen2.5-7B on an A100 80GB 200 requests (1,024 prompt + 128 output "
+            .. "tokens) at 4 a second. It reports " .. f(served.request_throughput, 2)
+            .. " requests/s completed over the run and a mean end-to-end latency of "
+            .. f(served_s, 2) .. " s. On average over the run, how many requests are in flight "
+            .. "(sent, not yet fully answered)?",
+      expected = in_flight, unit = "requests", tolerance = rel(0.02),
+      hints = { "Little's law: requests in the system = the rate they pass through × the time "
+                  .. "each one spends there; over the run, the rate is the completed one.",
+                f(served.request_throughput, 2) .. " requests/s × " .. f(served_s, 2) .. " s; "
+                  .. "the simulator's own count of the running batch is "
+                  .. f(served.mean_running, 1) .. "." },
     },
     choice {
       id = "what-limits",

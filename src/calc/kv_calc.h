@@ -172,6 +172,8 @@ struct kv_model {
     double active_params_b;      /* per-token parameters (MoE), billions (0 = params_b) */
     uint32_t experts;            /* MoE: routed experts a layer (0 = dense or unknown) */
     uint32_t experts_per_token;  /* MoE: experts each token is routed to (top-k) */
+    enum kv_dtype experts_dtype; /* MoE: the experts' storage where it differs from the other
+                                    weights' (gpt-oss: mxfp4); AUTO = weights_dtype */
     enum kv_dtype dtype;         /* the model's own dtype; AUTO = bf16 */
     enum kv_dtype weights_dtype; /* storage of the weights; AUTO = dtype */
     double weights_gib;          /* measured weights, whole model, GiB (0 = estimate) */

@@ -61,6 +61,8 @@ size_t kv_figures(const struct kv_result *r, struct kv_figure *out, size_t cap)
 
     t(&s, "kv_dtype", kv_dtype_name(r->kv_dtype));
     t(&s, "weights_dtype", kv_dtype_name(r->weights_dtype));
+    t(&s, "experts_dtype",
+      r->model.experts_dtype != KV_DTYPE_AUTO ? kv_dtype_name(r->model.experts_dtype) : NULL);
     u(&s, "kv_bytes_per_token", true, r->kv_bytes_per_token);
     u(&s, "kv_heads_per_gpu", true, r->kv_heads_per_gpu);
     put(&s, (struct kv_figure){"kv_heads_replicated", KV_FIG_BOOL, {.b = r->replicated}});

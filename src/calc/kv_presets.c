@@ -145,13 +145,13 @@ static const struct kv_model_preset models[] = {
      M(.layers = 24, .hidden = 2880, .heads = 64, .kv_heads = 8, .head_dim = 64,
        .sliding_window = 128, .sliding_layers = 12, .sliding_period = 2, .max_position = 131072,
        .params_b = 20.914757184, .active_params_b = 4.187440704, .weights_gib = 13.47,
-       .experts = 32, .experts_per_token = 4),
+       .experts = 32, .experts_per_token = 4, .experts_dtype = KV_DTYPE_MXFP4),
      "sliding layers keep 128 tokens; only half the cache grows with context"},
     {"openai/gpt-oss-120b", "gpt-oss-120b", "GQA+SWA MoE",
      M(.layers = 36, .hidden = 2880, .heads = 64, .kv_heads = 8, .head_dim = 64,
        .sliding_window = 128, .sliding_layers = 18, .sliding_period = 2, .max_position = 131072,
        .params_b = 116.829156672, .active_params_b = 5.711982912, .weights_gib = 64.38,
-       .experts = 128, .experts_per_token = 4),
+       .experts = 128, .experts_per_token = 4, .experts_dtype = KV_DTYPE_MXFP4),
      "64 GiB of weights leave little KV on one 80 GB GPU"},
 };
 

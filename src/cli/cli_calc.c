@@ -500,6 +500,7 @@ static void apply_flags(const struct cli_args *a, struct kv_model *m, struct kv_
     if (a->given[F_WEIGHTS_DTYPE]) {
         m->weights_dtype = a->t[F_WEIGHTS_DTYPE];
         m->weights_gib = 0; /* estimate at the chosen dtype, not the preset's measured size */
+        m->experts_dtype = KV_DTYPE_AUTO; /* every weight at that dtype */
     }
     apply_real(a, F_WEIGHTS_GIB, &m->weights_gib);
 

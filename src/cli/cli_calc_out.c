@@ -94,6 +94,9 @@ static void header(FILE *out, const struct calc_view *v)
     fprintf(out, "%s\n", model_name(v, name, sizeof name));
     /* the settings, broken between items where they pass the row */
     snprintf(items[n++], sizeof items[0], "weights %s", kv_dtype_name(r->weights_dtype));
+    if (r->model.experts_dtype != KV_DTYPE_AUTO && r->model.experts_dtype != r->weights_dtype)
+        snprintf(items[n - 1], sizeof items[0], "weights %s, experts %s",
+                 kv_dtype_name(r->weights_dtype), kv_dtype_name(r->model.experts_dtype));
     snprintf(items[n++], sizeof items[0], "KV cache %s%s", kv_dtype_name(r->kv_dtype),
              r->model.dtype == r->kv_dtype ? " (auto: the model's dtype)" : "");
     if (v->gpu)

@@ -233,6 +233,8 @@ void lx_kv_read_setup(lua_State *L, int t, const char *fn, bool (*own)(const cha
                 strcmp(key, "experts") != 0 && strcmp(key, "experts_per_token") != 0)
                 s->m.sliding_period = 0; /* explicit shapes replace the preset's pattern */
             set_input(L, fn, in, &s->m, &s->d);
+            if (strcmp(key, "weights_dtype") == 0)
+                s->m.experts_dtype = KV_DTYPE_AUTO; /* every weight at that dtype */
             s->given_bandwidth |= strcmp(key, "bandwidth_gbps") == 0;
             s->given_tflops |= strcmp(key, "tflops") == 0;
             s->given_batched_tokens |= strcmp(key, "max_num_batched_tokens") == 0;

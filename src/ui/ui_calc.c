@@ -63,6 +63,7 @@ static enum kvt_err run(const struct calc *c, uint64_t seq, struct kv_result *r,
     if (calc_weight_types[c->weights] != KV_DTYPE_AUTO) {
         m.weights_dtype = calc_weight_types[c->weights];
         m.weights_gib = 0;
+        m.experts_dtype = KV_DTYPE_AUTO; /* every weight at that dtype */
     }
     return kv_calc(&m, &d, r, bad, NULL);
 }
