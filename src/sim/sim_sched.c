@@ -57,7 +57,7 @@ struct engine {
     /* the client */
     uint64_t next_send, in_flight;
     double slot_free_at;
-    size_t gaps_cap;
+    size_t gaps_cap, trace_cap;
 };
 
 uint64_t sim_sched_blocks(const struct sim_sched_config *c, uint64_t tokens)
@@ -141,6 +141,22 @@ static bool add_gap(struct engine *e, double gap, uint64_t count)
     o->gaps[o->ngaps].gap = gap;
     o->gaps[o->ngaps].count = count;
     o->ngaps++;
+    return true;
+}
+
+static bool add_sample(struct engine *e, double t, double dt)
+{
+    struct sim_run *o = e->out;
+
+    if (o->ntrace == e->trace_cap) {
+        size_t cap = e->trace_cap ? 2 * e->trace_cap : 1024;
+        struct sim_sample *s = realloc(o->trace, cap * sizeof *s);
+        if (!s)
+            return false;
+        o->trace = s;
+        e->trace_cap = cap;
+    }
+    o->trace[o->ntrace++] = (struct sim_sample){t, dt, e->nrun, e->c->num_blocks - e->free_blocks};
     return true;
 }
 
@@ -367,6 +383,8 @@ enum kvt_err sim_sched_run(const struct sim_sched_config *c, const struct sim_re
             out->max_running = e.nrun;
         if (c->num_blocks - e.free_blocks > out->peak_blocks)
             out->peak_blocks = c->num_blocks - e.free_blocks;
+        if (c->trace && !add_sample(&e, t, st.total_s))
+            goto fail;
         before = e.in_flight;
         if (!finish_step(&e, step, st.total_s, t + st.total_s))
             goto fail;
@@ -396,8 +414,11 @@ void sim_run_free(struct sim_run *r)
 {
     free(r->req);
     free(r->gaps);
+    free(r->trace);
     r->req = NULL;
     r->gaps = NULL;
+    r->trace = NULL;
     r->n = 0;
     r->ngaps = 0;
+    r->ntrace = 0;
 }

@@ -79,6 +79,14 @@ struct sim_sched_config {
     bool no_chunked_prefill;
     uint64_t max_concurrency; /* requests the client keeps in flight; 0: no limit */
     struct sim_hw hw;         /* the step-time model */
+    bool trace;               /* keep every step's batch and blocks (sim_run.trace) */
+};
+
+/* One step as it ran, for a chart over time: it started at t and took dt
+ * seconds with `running` requests holding `blocks` KV blocks. */
+struct sim_sample {
+    double t, dt;
+    uint64_t running, blocks;
 };
 
 /* One request as the client saw it. */
@@ -105,6 +113,8 @@ struct sim_run {
     uint64_t memory_bound_steps;
     double limit_s[SIM_LIMIT__COUNT]; /* step time by what capped the batch */
     double running_s;                 /* integral of the running count over time */
+    struct sim_sample *trace;         /* with sim_sched_config.trace: every step, in order */
+    size_t ntrace;
 };
 
 /* Blocks one request holding `tokens` tokens needs under c. UINT64_MAX on overflow. */

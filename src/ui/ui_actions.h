@@ -26,7 +26,9 @@ enum {
     UC_RESULT_RATED = 32768,    /* a graded item that asks for a rating: 1-4 choose it */
     UC_RESULT_UNSAVED = 65536,  /* a graded answer a database error left unsaved: s retries */
     UC_MAP_LESSON = 131072,     /* the course map with a lesson selected (a search may find none) */
-    UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE,
+    UC_SERVE = 262144,          /* the playground's serving view */
+    UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE | UC_SERVE,
+    UC_KNOBS = UC_CALC | UC_SERVE, /* the playground's deployment, in both of its views */
 };
 
 /* name, contexts, up to three keys (0 = none), key label, help. Where two
@@ -75,20 +77,33 @@ enum {
     X(PROBE_SEQ_UP, UC_PROBE, 'c', 0, 0, "c/C", "sequence length x2 or /2")                        \
     X(PROBE_SEQ_DOWN, UC_PROBE, 'C', 0, 0, NULL, NULL)                                             \
     X(PROBE_AGAIN, UC_PROBE, 'r', 0, 0, "r", "run the probe again")                                \
-    X(CALC_MODEL_NEXT, UC_CALC, 'm', 0, 0, "m/M", "model: next or previous preset")                \
-    X(CALC_MODEL_PREV, UC_CALC, 'M', 0, 0, NULL, NULL)                                             \
-    X(CALC_GPU_NEXT, UC_CALC, 'g', 0, 0, "g/G", "GPU: next or previous preset")                    \
-    X(CALC_GPU_PREV, UC_CALC, 'G', 0, 0, NULL, NULL)                                               \
-    X(CALC_CONTEXT_UP, UC_CALC, 'c', 0, 0, "c/C", "context length x2 or /2")                       \
-    X(CALC_CONTEXT_DOWN, UC_CALC, 'C', 0, 0, NULL, NULL)                                           \
+    X(CALC_SERVE, UC_KNOBS, 's', 0, 0, "s",                                                        \
+      "serving: vLLM under load, simulated (TTFT, TPOT, the knee); s again leaves")                \
+    X(SIM_RATE_UP, UC_SERVE, 'r', 0, 0, "r/R",                                                     \
+      "rate: requests/s, the next rung up or down (top: inf)")                                     \
+    X(SIM_RATE_DOWN, UC_SERVE, 'R', 0, 0, NULL, NULL)                                              \
+    X(SIM_CONCURRENCY_UP, UC_SERVE, 'n', 0, 0, "n/N",                                              \
+      "concurrency: the client's limit x2 or /2 (past 1,024: none)")                               \
+    X(SIM_CONCURRENCY_DOWN, UC_SERVE, 'N', 0, 0, NULL, NULL)                                       \
+    X(SIM_INPUT_UP, UC_SERVE, 'i', 0, 0, "i/I", "input: prompt length x2 or /2")                   \
+    X(SIM_INPUT_DOWN, UC_SERVE, 'I', 0, 0, NULL, NULL)                                             \
+    X(SIM_OUTPUT_UP, UC_SERVE, 'o', 0, 0, "o/O", "output: tokens generated x2 or /2")              \
+    X(SIM_OUTPUT_DOWN, UC_SERVE, 'O', 0, 0, NULL, NULL)                                            \
+    X(SIM_FP8, UC_SERVE, 'f', 0, 0, "f", "fp8: the KV cache in fp8, or back to the model's dtype") \
+    X(CALC_MODEL_NEXT, UC_KNOBS, 'm', 0, 0, "m/M", "model: next or previous preset")               \
+    X(CALC_MODEL_PREV, UC_KNOBS, 'M', 0, 0, NULL, NULL)                                            \
+    X(CALC_GPU_NEXT, UC_KNOBS, 'g', 0, 0, "g/G", "GPU: next or previous preset")                   \
+    X(CALC_GPU_PREV, UC_KNOBS, 'G', 0, 0, NULL, NULL)                                              \
+    X(CALC_CONTEXT_UP, UC_KNOBS, 'c', 0, 0, "c/C", "context length x2 or /2")                      \
+    X(CALC_CONTEXT_DOWN, UC_KNOBS, 'C', 0, 0, NULL, NULL)                                          \
     X(CALC_BATCH_UP, UC_CALC, 'b', 0, 0, "b/B", "batch x2 or /2")                                  \
     X(CALC_BATCH_DOWN, UC_CALC, 'B', 0, 0, NULL, NULL)                                             \
-    X(CALC_KV, UC_CALC, 'v', 0, 0, "v", "KV dtype: the next one")                                  \
-    X(CALC_WEIGHTS, UC_CALC, 'w', 0, 0, "w", "weights dtype: the next one")                        \
-    X(CALC_UTIL_UP, UC_CALC, 'u', 0, 0, "u/U", "util: gpu_memory_utilization +0.05 or -0.05")      \
-    X(CALC_UTIL_DOWN, UC_CALC, 'U', 0, 0, NULL, NULL)                                              \
-    X(CALC_TP_UP, UC_CALC, 't', 0, 0, "t/T", "TP: tensor parallel x2 or /2")                       \
-    X(CALC_TP_DOWN, UC_CALC, 'T', 0, 0, NULL, NULL)                                                \
+    X(CALC_KV, UC_KNOBS, 'v', 0, 0, "v", "KV dtype: the next one")                                 \
+    X(CALC_WEIGHTS, UC_KNOBS, 'w', 0, 0, "w", "weights dtype: the next one")                       \
+    X(CALC_UTIL_UP, UC_KNOBS, 'u', 0, 0, "u/U", "util: gpu_memory_utilization +0.05 or -0.05")     \
+    X(CALC_UTIL_DOWN, UC_KNOBS, 'U', 0, 0, NULL, NULL)                                             \
+    X(CALC_TP_UP, UC_KNOBS, 't', 0, 0, "t/T", "TP: tensor parallel x2 or /2")                      \
+    X(CALC_TP_DOWN, UC_KNOBS, 'T', 0, 0, NULL, NULL)                                               \
     X(CALC_SHOW, UC_CALC, 'a', 0, 0, "a", "arithmetic: show or hide it")                           \
     X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "config.json: open one for the model")                 \
     X(CALC_LOG, UC_CALC, 'l', 0, 0, "l",                                                           \

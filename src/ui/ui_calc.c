@@ -95,13 +95,15 @@ static const char *model_name(const struct calc *c)
 static unsigned calc_context(void *self)
 {
     struct calc *c = self;
-    return c->typing ? UC_EDIT : UC_CALC;
+    return c->typing ? UC_EDIT : c->serving ? UC_SERVE : UC_CALC;
 }
 
 static const char *calc_title(void *self, struct ui *ui)
 {
-    (void)self, (void)ui;
-    return "kvtutor · Calculator playground";
+    struct calc *c = self;
+    (void)ui;
+    return c->serving ? "kvtutor · Calculator playground · serving under load"
+                      : "kvtutor · Calculator playground";
 }
 
 /* A bar of `width` cells split into parts (fractions of the whole), each
@@ -122,9 +124,7 @@ static void bar(int y, int x, int width, const double *parts, const attr_t *attr
     }
 }
 
-/* text wrapped to `width` columns from row y, later rows indented by
- * `hang`; returns the rows used. */
-static int put_wrapped(int y, int x, int width, int hang, const char *text, attr_t attr)
+int calc_put_wrapped(int y, int x, int width, int hang, const char *text, attr_t attr)
 {
     char part[1200];
     size_t len = strlen(text), pos = 0, next;
@@ -143,11 +143,8 @@ static int put_wrapped(int y, int x, int width, int hang, const char *text, attr
     return n;
 }
 
-/* Items joined by `sep`, as many to a row as fit in `width`, the rows after
- * the first indented by 2: a row breaks between items, never inside one.
- * Returns the rows used. */
-static int put_items(int y, int x, int width, const char *const *items, size_t n, const char *sep,
-                     attr_t attr)
+int calc_put_items(int y, int x, int width, const char *const *items, size_t n, const char *sep,
+                   attr_t attr)
 {
     char row[1200] = "";
     int rows = 0, sep_w = (int)kvt_text_width(sep, strlen(sep));
@@ -189,7 +186,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         const char *items[2] = {line, a5};
         snprintf(a5, sizeof a5, "(KV %s a token)",
                  kvt_fmt_bytes((double)r.kv_bytes_per_token, a3, sizeof a3));
-        y += put_items(y, 2, cols - 4, items, 2, "  ", A_BOLD);
+        y += calc_put_items(y, 2, cols - 4, items, 2, "  ", A_BOLD);
     } else {
         ui_put(y++, 2, cols - 4, line, A_BOLD);
     }
@@ -203,6 +200,8 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     {
         char ctx[48], batch[48], kv[48], wt[48], ut[48], tp[24];
         const char *items[6] = {ctx, batch, kv, wt, ut, tp};
+        /* the serving view sizes its batches itself: no batch knob there */
+        const char *serve_items[5] = {ctx, kv, wt, ut, tp};
         kvt_fmt_fixed(c->util_pct / 100.0, 2, util, sizeof util); /* as vLLM's flag: 0.92 */
         snprintf(ut, sizeof ut, "util %s", util);
         snprintf(ctx, sizeof ctx, "context %s tokens", kvt_fmt_int(c->seq, a1, sizeof a1));
@@ -210,9 +209,16 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         snprintf(kv, sizeof kv, "KV %s", kv_dtype_name(calc_kv_types[c->kv]));
         snprintf(wt, sizeof wt, "weights %s", kv_dtype_name(calc_weight_types[c->weights]));
         snprintf(tp, sizeof tp, "TP %u", c->tp);
-        y += put_items(y, 2, cols - 4, items, 6, " · ", A_NORMAL);
+        if (c->serving)
+            y += calc_put_items(y, 2, cols - 4, serve_items, 5, " · ", A_NORMAL);
+        else
+            y += calc_put_items(y, 2, cols - 4, items, 6, " · ", A_NORMAL);
     }
     y++;
+    if (c->serving && !c->typing) {
+        calc_sim_draw(c, y, top, rows, cols);
+        return;
+    }
     if (c->typing) {
         ui_put(y, 2, 20,
                c->typing_params ? "parameters (B):"
@@ -236,7 +242,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     if (run(c, c->seq, &r, &bad) != KVT_E_OK) {
         snprintf(line, sizeof line, "This combination cannot be laid out: %s (%s).",
                  kvt_strerror(KVT_E_TP_KV_HEADS), kv_field_name(bad));
-        put_wrapped(y, 2, cols - 4, 0, line, ui_color(UI_C_WRONG));
+        calc_put_wrapped(y, 2, cols - 4, 0, line, ui_color(UI_C_WRONG));
         return;
     }
     {
@@ -259,7 +265,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
             snprintf(line, sizeof line, "█ weights %s · ░ reserve (1 − util) %s · ▓ KV budget %s",
                      kvt_fmt_bytes(w, a1, sizeof a1), kvt_fmt_bytes(reserve, a2, sizeof a2),
                      kvt_fmt_gib_vllm(kv, a3, sizeof a3));
-        y += put_wrapped(y, 2, cols - 4, 2, line, A_NORMAL);
+        y += calc_put_wrapped(y, 2, cols - 4, 2, line, A_NORMAL);
     }
     y++;
     if (r.reason == KV_REASON_WEIGHTS_DONT_FIT) {
@@ -268,7 +274,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                  "The weights do not fit: %s over what one GPU may use, so no KV cache and no "
                  "concurrency. Try w (smaller weights), t (TP) or g (a larger GPU).",
                  kvt_fmt_bytes(over, a1, sizeof a1));
-        y += put_wrapped(y, 2, cols - 4, 0, line, ui_color(UI_C_WRONG) | A_BOLD);
+        y += calc_put_wrapped(y, 2, cols - 4, 0, line, ui_color(UI_C_WRONG) | A_BOLD);
     } else {
         kvt_fmt_int(c->seq, a1, sizeof a1);
         /* vLLM's figure as it logs it: "4.50x" */
@@ -276,7 +282,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                  kvt_fmt_concurrency_vllm(r.max_concurrency, a4, sizeof a4),
                  kvt_fmt_count(r.max_concurrent_seqs, "whole sequence", "whole sequences", a2,
                                sizeof a2));
-        y += put_wrapped(y, 2, cols - 4, 2, line, ui_color(UI_C_RIGHT) | A_BOLD);
+        y += calc_put_wrapped(y, 2, cols - 4, 2, line, ui_color(UI_C_RIGHT) | A_BOLD);
     }
     if (r.has_decode) {
         /* core's ceiling: the lower of the memory and the compute one, none
@@ -364,8 +370,22 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
     struct calc *c = self;
     size_t n;
 
+    if (c->serving && calc_sim_action(c, ui, a))
+        return;
     switch (a) {
+    case UI_CALC_SERVE:
+        if (c->serving)
+            c->serving = false;
+        else if (!calc_sim_open(c))
+            ui_say(ui, UI_BAD, "out of memory for the serving view");
+        else if (c->ex)
+            calc_log_close(c); /* the log's settings stay on the knobs */
+        return;
     case UI_BACK:
+        if (c->serving) {
+            c->serving = false;
+            return;
+        }
         if (c->ex) {
             calc_log_close(c);
             return;
@@ -528,8 +548,10 @@ static void calc_edit_key(void *self, struct ui *ui, int key)
 static void calc_destroy(void *self)
 {
     struct calc *c = self;
-    if (c)
+    if (c) {
         calc_log_close(c);
+        calc_sim_free(c);
+    }
     free(c);
 }
 

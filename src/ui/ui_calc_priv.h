@@ -47,7 +47,33 @@ struct calc {
     char log_name[KVT_SAFE_FIELD]; /* the log's file name, whole on a line of its own */
     char *log_text;                /* the lines the verdicts quote live in it */
     struct vllm_log *log;
+
+    /* the serving view (ui_calc_sim.c): open while `serving` */
+    bool serving;
+    struct calc_sim *sim;
 };
+
+/* Text wrapped to `width` columns from row y, later rows indented by
+ * `hang`; returns the rows used. */
+int calc_put_wrapped(int y, int x, int width, int hang, const char *text, attr_t attr);
+
+/* Items joined by `sep`, as many to a row as fit in `width`, the rows after
+ * the first indented by 2: a row breaks between items, never inside one.
+ * Returns the rows used. */
+int calc_put_items(int y, int x, int width, const char *const *items, size_t n, const char *sep,
+                   attr_t attr);
+
+/* Opens the serving view on the playground's settings (its workload kept
+ * from the last time); false when out of memory. */
+bool calc_sim_open(struct calc *c);
+void calc_sim_free(struct calc *c);
+
+/* Draws the serving view from row y (the model and knob rows above it). */
+void calc_sim_draw(struct calc *c, int y, int top, int rows, int cols);
+
+/* The view's own keys (rate, concurrency, lengths, fp8); false for a key
+ * that is not one of them. */
+bool calc_sim_action(struct calc *c, struct ui *ui, enum ui_action a);
 
 /* Drops the log shown, if any: the chart comes back. */
 void calc_log_close(struct calc *c);

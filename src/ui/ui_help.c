@@ -4,6 +4,8 @@
 #include "ui_draw.h"
 #include "ui_edit.h"
 
+#include "tutor_sim.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -43,6 +45,19 @@ static void help_draw(void *self, struct ui *ui, int top, int rows, int cols)
          i++, y++) {
         ui_put(y, 2, 12, label, A_BOLD);
         ui_put(y, 16, cols - 18, text, A_NORMAL);
+    }
+    /* the serving view's figures are a simulation: say whose, and how big */
+    if ((h->context & (UC_CALC | UC_SERVE)) && y < top + rows - 2) {
+        char line[200];
+        snprintf(line, sizeof line,
+                 "Serving view (s): kvtutor sim's simulator, %d requests a run and a point",
+                 TUTOR_SIM_PROMPTS);
+        ui_put(y + 1, 2, cols - 4, line, A_NORMAL);
+        ui_put(y + 2, 2, cols - 4,
+               "of the knee (fewer past 524 output tokens); the command it shows gives the "
+               "same figures.",
+               A_NORMAL);
+        y += 3;
     }
     if (y < top + rows - 1)
         ui_put(y + 1, 2, cols - 4,

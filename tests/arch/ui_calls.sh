@@ -1,7 +1,8 @@
 #!/bin/sh
 # The screens call the tutor layer, base and the pure engines, never the
-# store, the lesson sandbox, the probe supervisor or the config reader, nor
-# SQLite, Lua or jansson: every rule that records, rates, schedules or
+# store, the lesson sandbox, the probe supervisor, the config reader or the
+# serving simulator (the playground's serving view goes through tutor_sim.h),
+# nor SQLite, Lua or jansson: every rule that records, rates, schedules or
 # counts lives below them (docs/architecture.md). Reads the ui library's
 # undefined symbols and fails naming each one that is a function of a layer
 # the screens may not call.
@@ -24,4 +25,4 @@ if [ -s "$tmp/bad" ]; then
   sed 's/^/  /' "$tmp/bad" >&2
   exit 1
 fi
-echo "ui calls $(wc -l <"$tmp/called") functions, none of store, lx, probe or hfconfig"
+echo "ui calls $(wc -l <"$tmp/called") functions, none of store, lx, probe, hfconfig or sim"
