@@ -298,6 +298,28 @@ static void test_max_model_len_past_the_positions(void **state)
     run_free(&r);
 }
 
+/* Without --context the headline is at empty caches (the contract's), and the
+ * full-length sequences the learner sized stand beside it: Llama-3.1-70B at
+ * TP 4, batch 16, 32,768 tokens: weights 70,553,706,496 x 2 B = 141.1 GB; KV
+ * 80 layers x 8 heads x 128 x 2 x 2 B = 327,680 B a token x 32,768 = 10.74 GB
+ * a sequence, x 16 = 171.8 GB; 16 x 4 x 3,352 / 312.9 = 686 tok/s. */
+static void test_full_length_ceiling_beside_the_headline(void **state)
+{
+    struct run_result r = kvtutor("calc --model llama-3.1-70b --gpu h100 --tp 4 --seq 32768 "
+                                  "--batch 16");
+
+    (void)state;
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "at 32,768 tokens each (full-length sequences): 686 tok/s"));
+    run_free(&r);
+    /* with --context given, the headline is at that context and stands alone */
+    r = kvtutor("calc --model llama-3.1-70b --gpu h100 --tp 4 --seq 32768 --batch 16 "
+                "--context 32768");
+    assert_non_null(strstr(r.out, "ceiling at batch 16 and 32,768 tokens: 686 tok/s"));
+    assert_null(strstr(r.out, "full-length sequences"));
+    run_free(&r);
+}
+
 static void test_weights_do_not_fit_is_a_result(void **state)
 {
     (void)state;
@@ -833,6 +855,7 @@ int main(void)
         cmocka_unit_test(test_weights_do_not_fit_is_a_result),
         cmocka_unit_test(test_flags_override_preset),
         cmocka_unit_test(test_max_model_len_past_the_positions),
+        cmocka_unit_test(test_full_length_ceiling_beside_the_headline),
         cmocka_unit_test(test_config_file),
         cmocka_unit_test(test_bad_input_one_line_exit_2),
         cmocka_unit_test(test_malformed_config_names_file_and_place),

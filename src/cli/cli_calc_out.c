@@ -430,6 +430,33 @@ static void moe_line(FILE *out, const struct kv_result *r)
             kvt_fmt_amount((double)r->weights_bytes_total / 1e9, n3, sizeof n3));
 }
 
+/* With no --context the headline is the contract's, at empty caches; the
+ * sequences the learner sized hold max_model_len tokens, so their ceiling
+ * stands beside it, with the same fit check and the lower of the two bounds. */
+static void full_length_line(FILE *out, const struct kv_result *r)
+{
+    const struct kv_deploy *d = &r->deploy;
+    uint64_t len = r->max_model_len, need;
+    double tps;
+    char n1[32], n2[32];
+
+    if (d->context != 0 || !r->has_request || len == 0 ||
+        !kv_calc_decode_at(r, d->batch, len, &tps))
+        return;
+    kvt_fmt_int(len, n1, sizeof n1);
+    if (r->has_blocks && (__builtin_add_overflow(len, 1, &need) ||
+                          __builtin_mul_overflow(need, d->batch, &need) || need > r->kv_tokens)) {
+        fprintf(out, "  %s at %s tokens each: %s sequences do not fit in %s KV tokens\n",
+                cli_glyphs()->cross, n1, kvt_fmt_int(d->batch, n2, sizeof n2),
+                kvt_fmt_int(r->kv_tokens, n2, sizeof n2));
+        return;
+    }
+    if (r->has_compute && r->decode_tokens_per_s_compute < tps)
+        tps = r->decode_tokens_per_s_compute;
+    fprintf(out, "  %s at %s tokens each (full-length sequences): %s tok/s\n", cli_glyphs()->arrow,
+            n1, kvt_fmt_rate(tps, n2, sizeof n2));
+}
+
 static void decode(FILE *out, const struct kv_result *r)
 {
     const struct cli_glyphs *g = cli_glyphs();
@@ -489,6 +516,7 @@ static void decode(FILE *out, const struct kv_result *r)
         fprintf(out, " (%s tok/s per sequence)",
                 kvt_fmt_rate(r->decode_tokens_per_s_seq, n1, sizeof n1));
     fputc('\n', out);
+    full_length_line(out, r);
     if (!r->has_bound)
         return;
     if (r->compute_bound_ever)

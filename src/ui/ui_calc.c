@@ -57,6 +57,7 @@ static enum kvt_err run(const struct calc *c, uint64_t seq, struct kv_result *r,
     kv_gpu_preset_apply(&gpus[c->gpu], &d);
     d.max_model_len = seq;
     d.batch = c->batch;
+    d.context = seq; /* the ceiling of full-length sequences, the context shown */
     d.util = c->util_pct / 100.0;
     d.tp = c->tp;
     d.kv_dtype = calc_kv_types[c->kv];
@@ -287,15 +288,16 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     if (r.has_decode) {
         /* core's ceiling: the lower of the memory and the compute one, none
          * when the weights or the batch's KV do not fit (CALC-CONTRACT.md) */
-        char b[32];
-        kvt_fmt_int(c->batch, b, sizeof b);
+        char b[80], nb[32], ctx[32];
+        snprintf(b, sizeof b, "%s and %s tokens", kvt_fmt_int(c->batch, nb, sizeof nb),
+                 kvt_fmt_int(c->seq, ctx, sizeof ctx));
         if (r.decode_reason == KV_DECODE_WEIGHTS_DONT_FIT) {
             snprintf(line, sizeof line, "Decode ceiling at batch %s: none, the weights do not fit",
                      b);
         } else if (r.decode_reason == KV_DECODE_KV_DOESNT_FIT) {
             snprintf(line, sizeof line,
                      "Decode ceiling at batch %s: none, %s sequences do not fit in %s KV tokens", b,
-                     b, kvt_fmt_int(r.kv_tokens, a2, sizeof a2));
+                     nb, kvt_fmt_int(r.kv_tokens, a2, sizeof a2));
         } else {
             snprintf(line, sizeof line,
                      "Decode ceiling at batch %s: %s tok/s (%s a sequence), %s-bound", b,
@@ -303,7 +305,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                      kvt_fmt_rate(r.decode_tokens_per_s_seq, a3, sizeof a3),
                      r.compute_bound ? "compute" : "memory");
         }
-        ui_put(y++, 2, cols - 4, line, A_NORMAL);
+        y += calc_put_wrapped(y, 2, cols - 4, 2, line, A_NORMAL);
     }
     y++;
     if (c->arithmetic) {
