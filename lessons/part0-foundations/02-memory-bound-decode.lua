@@ -313,12 +313,22 @@ H100, 32 × 32k context
     numeric {
       id = "per-seq-context",
       prompt = "On the H100 (3,352 GB/s), {batch} Qwen2.5-7B sequences each hold {context} "
-            .. "tokens of context. How many tokens/s does each one of them decode?",
+            .. "tokens of context. By the memory roofline (at the longer contexts the batch's "
+            .. "cache would not fit 80 GiB), how many tokens/s does each one of them decode?",
       params = { batch = {8, 16, 32, 64}, context = {2048, 4096, 8192, 16384, 32768} },
       expected = function(p)
         -- the memory-bound rate, even where the batch's KV would not fit in 80 GiB
-        return kv.calc{model = MODEL, seq = p.context, context = p.context, batch = p.batch,
-                       gpu = "h100"}.decode_tokens_per_s_memory / p.batch
+        local r = kv.calc{model = MODEL, seq = p.context, context = p.context, batch = p.batch,
+                          gpu = "h100"}
+        local w, c = r.weights_bytes_total / 1e9, r.kv_bytes_per_token * p.context / 1e9
+        local each = r.decode_tokens_per_s_memory / p.batch
+        return each, "cache    " .. grouped(p.context) .. " tokens × " .. grouped(r.kv_bytes_per_token)
+          .. " B = " .. fixed(c, 3) .. " GB a sequence\n"
+          .. "step     " .. fixed(w, 2) .. " GB of weights + " .. p.batch .. " × " .. fixed(c, 3)
+          .. " GB = " .. fixed(w + p.batch * c, 2) .. " GB\n"
+          .. "total    " .. p.batch .. " × 3,352 GB/s ÷ " .. fixed(w + p.batch * c, 2) .. " GB = "
+          .. grouped(r.decode_tokens_per_s_memory) .. " tokens/s\n"
+          .. "each     ÷ " .. p.batch .. " = " .. fixed(each, 1) .. " tokens/s"
       end,
       unit = "tokens/s", tolerance = rel(0.03),
       hints = { "Bytes per step: the weights once, plus every sequence's cache.",

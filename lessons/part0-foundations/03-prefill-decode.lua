@@ -264,7 +264,10 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
             .. "step compute-bound? (kvtutor gpus lists its FLOP/s and bandwidth.)",
       params = { gpu = {"H100 SXM", "A100 80GB SXM", "RTX 4090", "L40S", "H200 SXM", "B200"} },
       expected = function(p)
-        return kv.calc{model = MODEL, gpu = p.gpu}.compute_bound_batch
+        local g, b = kv.gpu(p.gpu), kv.calc{model = MODEL, gpu = p.gpu}.compute_bound_batch
+        return b, "ridge    " .. grouped(g.tflops) .. " TFLOP/s ÷ " .. grouped(g.bandwidth_gbps)
+          .. " GB/s = " .. fixed(g.tflops * 1000 / g.bandwidth_gbps, 1) .. " FLOP/B\n"
+          .. "batch    B sequences do 2B FLOP per 2-byte weight: B FLOP/B ≥ the ridge → " .. b
       end,
       unit = "sequences", tolerance = rel(0.02),
       hints = { "In BF16 a batch of B does about B FLOP per byte of weights.",
@@ -291,7 +294,11 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
       prompt = "A decode step runs {batch} BF16 sequences through the weights. Counting the "
             .. "weights' bytes only, what is its arithmetic intensity, in FLOP per byte?",
       params = { batch = {1, 4, 8, 16, 32, 64, 128} },
-      expected = function(p) return p.batch end,
+      expected = function(p)
+        return p.batch, "FLOP     2 × " .. p.batch .. " sequences per weight = " .. 2 * p.batch .. "\n"
+          .. "bytes    2 per BF16 weight, read once\n"
+          .. "ratio    " .. 2 * p.batch .. " ÷ 2 = " .. p.batch .. " FLOP/B"
+      end,
       unit = "FLOP/B", tolerance = rel(0.05),
       hints = { "Each weight does a multiply and an add for each sequence.",
                 "2 FLOP × batch ÷ 2 bytes per weight." },

@@ -220,7 +220,9 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
             .. "with a block size of {block}?",
       params = { tokens = range(1000, 9000, 137), block = {16, 32, 64, 128} },
       expected = function(p)
-        return kv.calc{model = MODEL, seq = p.tokens, block_size = p.block}.blocks_per_request
+        local n = kv.calc{model = MODEL, seq = p.tokens, block_size = p.block}.blocks_per_request
+        return n, "blocks   ⌈" .. grouped(p.tokens) .. " ÷ " .. p.block .. "⌉ = ⌈"
+          .. fixed(p.tokens / p.block, 2) .. "⌉ = " .. n
       end,
       unit = "blocks", tolerance = abs(0.5),
       hints = { "Tokens ÷ block size.", "A partly filled block is still a whole block: round up." },

@@ -245,7 +245,15 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
       prompt = "A static batch holds requests that write {a}, {b} and {c} tokens. What "
             .. "percentage of its slot-steps do useful work?",
       params = { a = range(50, 400, 50), b = range(100, 800, 100), c = range(500, 2000, 250) },
-      expected = function(p) return static_use({p.a, p.b, p.c}) * 100 end,
+      expected = function(p)
+        local longest = math.max(p.a, p.b, p.c)
+        local pct = static_use({p.a, p.b, p.c}) * 100
+        return pct, "busy     " .. grouped(p.a) .. " + " .. grouped(p.b) .. " + " .. grouped(p.c)
+          .. " = " .. grouped(p.a + p.b + p.c) .. " slot-steps\n"
+          .. "of       3 slots × " .. grouped(longest) .. " steps = " .. grouped(3 * longest) .. "\n"
+          .. "used     " .. grouped(p.a + p.b + p.c) .. " ÷ " .. grouped(3 * longest) .. " = "
+          .. fixed(pct, 1) .. "%"
+      end,
       unit = "%", tolerance = abs(0.5),
       hints = { "Busy slot-steps are the sum of the lengths.",
                 "The batch lasts as long as the longest: 3 slots × that many steps." },

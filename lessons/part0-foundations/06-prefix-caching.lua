@@ -215,7 +215,13 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
       prompt = "Every request starts with the same {prefix}-token prompt. With {block}-token "
             .. "blocks, how many of those tokens can prefix caching reuse?",
       params = { prefix = range(100, 5000, 73), block = {16, 32} },
-      expected = function(p) return (p.prefix // p.block) * p.block end,
+      expected = function(p)
+        local n = (p.prefix // p.block) * p.block
+        return n, "full     ⌊" .. grouped(p.prefix) .. " ÷ " .. p.block .. "⌋ = " .. p.prefix // p.block
+          .. " blocks\n"
+          .. "shared   " .. p.prefix // p.block .. " × " .. p.block .. " = " .. grouped(n)
+          .. " tokens (the last " .. p.prefix - n .. " are recomputed)"
+      end,
       unit = "tokens", tolerance = abs(0.5),
       hints = { "Only full blocks are cached and shared.", "⌊prefix ÷ block⌋ × block." },
     },
@@ -229,7 +235,13 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
       expected = function(p)
         local unshared = p.n * blocks(p.shared + p.own)
         local shared = p.shared // BLOCK + p.n * blocks(p.own)
-        return (1 - shared / unshared) * 100
+        local pct = (1 - shared / unshared) * 100
+        return pct, "alone    " .. p.n .. " × ⌈" .. grouped(p.shared + p.own) .. " ÷ 16⌉ = " .. p.n
+          .. " × " .. blocks(p.shared + p.own) .. " = " .. grouped(unshared) .. " blocks\n"
+          .. "shared   " .. grouped(p.shared) .. " ÷ 16 + " .. p.n .. " × ⌈" .. p.own .. " ÷ 16⌉ = "
+          .. p.shared // BLOCK .. " + " .. p.n * blocks(p.own) .. " = " .. grouped(shared) .. "\n"
+          .. "saved    1 − " .. grouped(shared) .. " ÷ " .. grouped(unshared) .. " = "
+          .. fixed(pct, 1) .. "%"
       end,
       unit = "%", tolerance = abs(1),
       hints = { "Unshared: n × ⌈(shared + own) ÷ 16⌉ blocks.",

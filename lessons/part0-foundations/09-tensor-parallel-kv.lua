@@ -274,7 +274,12 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       -- one value drawn, so the per-GPU diagnoses know the TP: 56 KiB is the cache not
       -- divided by TP (2 x 28 x 4 x 128 x 2 B = 57,344 B; 28,672 B = 28 KiB per GPU)
       params = { tp = {2} },
-      expected = function(p) return per_gpu(MODEL, p.tp) / 1024 end,
+      expected = function(p)
+        local b = per_gpu(MODEL, p.tp)
+        return b / 1024, "heads    4 KV heads ÷ TP " .. p.tp .. " = " .. 4 // p.tp .. " a GPU\n"
+          .. "per GPU  2 × 28 layers × " .. 4 // p.tp .. " × 128 dims × 2 B = " .. grouped(b)
+          .. " B = " .. fixed(b / 1024, 0) .. " KiB"
+      end,
       unit = "KiB", per = "token", tolerance = rel(0.01), model = MODEL,
       hints = { "Each GPU holds 2 of the 4 KV heads.", "2 × 28 × 2 × 128 × 2 B." },
     },

@@ -253,7 +253,13 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       prompt = "Each token picks {k} of {e} experts in a layer, evenly and independently. What "
             .. "percentage of the layer's experts does a batch of {batch} tokens touch?",
       params = { e = {8, 64, 128}, k = {2, 8}, batch = {1, 4, 16, 64} },
-      expected = function(p) return 100 * touched(p.e, p.k, p.batch) end,
+      expected = function(p)
+        local miss = (1 - p.k / p.e) ^ p.batch
+        return 100 * (1 - miss), "one      misses an expert with 1 − " .. p.k .. "/" .. p.e .. " = "
+          .. fixed(1 - p.k / p.e, 4) .. "\n"
+          .. "all      " .. fixed(1 - p.k / p.e, 4) .. "^" .. p.batch .. " = " .. fixed(miss, 4) .. "\n"
+          .. "touched  1 − " .. fixed(miss, 4) .. " = " .. fixed(100 * (1 - miss), 1) .. "%"
+      end,
       unit = "%", tolerance = abs(0.5),
       hints = { "The chance one token misses a given expert is 1 − k/e.",
                 "All tokens miss it with probability (1 − k/e)^batch; touched is 1 minus that." },

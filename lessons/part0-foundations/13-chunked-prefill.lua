@@ -254,7 +254,12 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
             .. "prompt's prefill take?",
       params = { decodes = {16, 32, 64, 128}, prompt = range(8192, 65536, 8192),
                  budget = {2048, 4096, 8192} },
-      expected = function(p) return math.ceil(p.prompt / (p.budget - p.decodes)) end,
+      expected = function(p)
+        local left, n = p.budget - p.decodes, math.ceil(p.prompt / (p.budget - p.decodes))
+        return n, "a step   " .. grouped(p.budget) .. " tokens − " .. p.decodes .. " decodes = "
+          .. grouped(left) .. " for the prompt\n"
+          .. "steps    ⌈" .. grouped(p.prompt) .. " ÷ " .. grouped(left) .. "⌉ = " .. n
+      end,
       -- the decodes forgotten, the whole budget given to the prompt (seed 1: 49,152 ÷ 2,048
       -- = 24 where 26 is right); prompts are multiples of the budgets, so this is always
       -- at least one step short

@@ -235,7 +235,11 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
             .. "requests of {len} tokens fit at once?",
       params = { len = {2048, 4096, 8192, 16384, 32768, 65536, 131072} },
       expected = function(p)
-        return hy(p.len).max_concurrent_seqs
+        local r = hy(p.len)
+        local per = math.ceil(p.len / 784) + 6
+        return r.max_concurrent_seqs, "a request ⌈" .. grouped(p.len) .. " ÷ 784⌉ + 6 = "
+          .. math.ceil(p.len / 784) .. " + 6 = " .. per .. " blocks\n"
+          .. "fit       ⌊835 ÷ " .. per .. "⌋ = " .. r.max_concurrent_seqs
       end,
       unit = "sequences", tolerance = abs(0.5), diagnose = "capacity",
       hints = { "Blocks per request: ⌈len ÷ 784⌉ + 6.", "⌊835 ÷ blocks per request⌋." },
