@@ -185,6 +185,37 @@ static bool more_input(void)
     return true;
 }
 
+/* What quitting now would lose, on any screen open; NULL when nothing. */
+static const char *at_stake(const struct ui *ui)
+{
+    for (int i = ui->depth - 1; i >= 0; i--) {
+        const struct ui_screen *s = &ui->stack[i];
+        const char *what = s->ops->at_stake ? s->ops->at_stake(s->self) : NULL;
+        if (what)
+            return what;
+    }
+    return NULL;
+}
+
+/* After a key: a quit it asked for goes ahead at once when nothing would be
+ * lost (q on the course map, Q anywhere: the convention of htop and tig),
+ * else it asks first, and the same key again quits; any other key stays. */
+static void confirm_quit(struct ui *ui, int key)
+{
+    const char *what;
+
+    if (!ui->quit) {
+        ui->quit_armed = false;
+        return;
+    }
+    if (ui->quit_armed || !(what = at_stake(ui)))
+        return;
+    ui->quit = false;
+    ui->quit_armed = true;
+    ui_say(ui, UI_BAD, "Quit kvtutor? %s would be lost: %c again quits, any other key stays", what,
+           key);
+}
+
 static void loop(struct ui *ui, uint64_t started)
 {
     const char *bench = getenv("KVTUTOR_EXIT_AFTER_FIRST_DRAW");
@@ -226,6 +257,7 @@ static void loop(struct ui *ui, uint64_t started)
         if (small) {
             if (kind == OK && (ch == 'Q' || ch == 'q'))
                 ui->quit = true;
+            confirm_quit(ui, (int)ch);
             continue;
         }
         if (kind == KEY_CODE_YES && ch == KEY_MOUSE) {
@@ -234,6 +266,7 @@ static void loop(struct ui *ui, uint64_t started)
         }
         if (ctx & UC_EDIT) {
             enum ui_action a;
+            ui->quit_armed = false; /* typing is another key: a quit asked for is off */
             /* a tab inside pasted text is a space: Tab asks for a hint,
              * which caps the rating, and a paste never meant that */
             if (kind == OK && ch == '\t' && more_input())
@@ -270,6 +303,7 @@ static void loop(struct ui *ui, uint64_t started)
                 ui->message[0] = '\0';
                 top->ops->action(top->self, ui, a);
             }
+            confirm_quit(ui, (int)ch);
         }
     }
 }

@@ -541,6 +541,16 @@ static void quiz_destroy(void *self)
     free(q);
 }
 
+static const char *quiz_at_stake(void *self)
+{
+    struct quiz *q = self;
+    if (q->phase == TYPING && q->edit.len > 0)
+        return "the answer you typed";
+    if (q->phase == RESULT && tutor_unsaved(q->s))
+        return "an answer not saved";
+    return NULL;
+}
+
 static const struct ui_screen_ops ops = {
     .name = "quiz",
     .context = quiz_context,
@@ -551,6 +561,7 @@ static const struct ui_screen_ops ops = {
     .edit_key = quiz_edit_key,
     .leave = quiz_leave,
     .destroy = quiz_destroy,
+    .at_stake = quiz_at_stake,
 };
 
 struct tutor_env ui_tutor_env(struct ui *ui)
