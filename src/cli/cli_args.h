@@ -101,7 +101,7 @@ const char *cli_parse_uint(const char *s, uint64_t max, bool allow_zero, uint64_
 
 /* A whole number as vLLM reads --max-model-len, --max-num-batched-tokens and
  * --kv-cache-memory-bytes (vllm/utils/argparse_utils.py, human_readable_int;
- * vllm/engine/arg_utils.py, EngineArgs.get_kwargs picks it for those three):
+ * vllm/engine/arg_utils.py, get_kwargs picks it for those three):
  * surrounding blanks dropped; digits, optionally ".digits", then one suffix:
  * lower-case decimal (k 1e3, m 1e6, g 1e9, t 1e12; decimals allowed, the
  * count is int(float(n) x mult), so 25.6k = 25,600) or upper-case binary
