@@ -188,6 +188,70 @@ static void test_help_after_globals(void **state)
     }
 }
 
+/* Token counts as vLLM reads --max-model-len (vllm/utils/argparse_utils.py,
+ * human_readable_int): lower-case suffixes are decimal, upper-case binary,
+ * decimals only with a decimal suffix. Expected counts by hand: 32k = 32 x
+ * 1,000; 128K = 128 x 1,024 = 131,072; 1M = 2^20 = 1,048,576; 25.6k =
+ * int(25.6 x 1,000) = 25,600 (the docstring's own example). */
+static void test_token_counts(void **state)
+{
+    static const struct {
+        const char *args, *echo, *figure;
+    } ok[] = {
+        {"calc --model qwen2.5-7b --gpu a100 --seq 32k", "--seq 32k = 32,000 tokens",
+         "One sequence of 32,000 tokens"},
+        {"calc --model qwen2.5-7b --gpu a100 --max-model-len=128K",
+         "--max-model-len 128K = 131,072 tokens", "One sequence of 131,072 tokens"},
+        {"calc --model qwen2.5-7b --gpu a100 --seq 25.6k", "--seq 25.6k = 25,600 tokens",
+         "One sequence of 25,600 tokens"},
+        {"calc --model llama-3.1-8b --gpu h100 --seq 1M --kv-budget-gib 200",
+         "--seq 1M = 1,048,576 tokens", "One sequence of 1,048,576 tokens"},
+        {"calc --model qwen2.5-7b --gpu a100 --seq 8k --batch 4 --context 2k",
+         "--context 2k = 2,000 tokens", NULL},
+        {"sim --model qwen2.5-7b --gpu a100 --num-prompts 4 --input-len 2k --output-len 1K",
+         "--input-len 2k = 2,000 tokens", "Total input tokens:                      8000"},
+        {"sim --model qwen2.5-7b --gpu a100 --num-prompts 4 --input-len 2k --output-len 1K",
+         "--output-len 1K = 1,024 tokens", "Total generated tokens:                  4096"},
+    };
+    static const struct {
+        const char *args, *says;
+    } bad[] = {
+        {"calc --model qwen2.5-7b --seq 1.5K", "--seq 1.5K: no decimals with a binary suffix"},
+        {"calc --model qwen2.5-7b --seq 32kb", "--seq 32kb: must be a positive integer, or one"},
+        {"calc --model qwen2.5-7b --seq .5k", "--seq .5k: must be a positive integer, or one"},
+        {"calc --model qwen2.5-7b --seq 5.k", "--seq 5.k: must be"},
+        {"calc --model qwen2.5-7b --seq 0k", "--seq 0k: must be a positive integer"},
+        {"calc --model qwen2.5-7b --max-num-batched-tokens 99999999T",
+         "--max-num-batched-tokens 99999999T: is too large (at most"},
+        {"sim --model qwen2.5-7b --gpu a100 --input-len 2.5K", "--input-len 2.5K: no decimals"},
+        {"probe --seq 4KiB --no-record", "--seq 4KiB: must be a positive integer, or one"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        struct run_result r = kvt(ok[i].args);
+        if (r.status != 0 || !strstr(r.out, ok[i].echo) ||
+            (ok[i].figure && !strstr(r.out, ok[i].figure)))
+            fail_msg("kvtutor %s: exit %d, wanted \"%s\" and \"%s\":\n%.600s%s", ok[i].args,
+                     r.status, ok[i].echo, ok[i].figure ? ok[i].figure : "", r.out, r.err);
+        run_free(&r);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct run_result r = kvt(bad[i].args);
+        if (r.status != 2 || r.out_len != 0 || !strstr(r.err, bad[i].says))
+            fail_msg("kvtutor %s: exit %d, wanted \"%s\": %s", bad[i].args, r.status, bad[i].says,
+                     r.err);
+        run_free(&r);
+    }
+    /* a plain count echoes nothing: the header stays as it was */
+    {
+        struct run_result r = kvt("calc --model qwen2.5-7b --gpu a100 --seq 32768");
+        assert_int_equal(r.status, 0);
+        assert_null(strstr(r.out, "tokens\nQwen"));
+        assert_int_equal(strncmp(r.out, "Qwen/Qwen2.5-7B-Instruct", 24), 0);
+        run_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_lessons_flag_is_used),
         cmocka_unit_test(test_one_usage_error_format),
         cmocka_unit_test(test_help_after_globals),
+        cmocka_unit_test(test_token_counts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -79,11 +79,41 @@ static void test_learner_switch(void **state)
     assert_int_equal(again, id);
 }
 
+/* The activity chart labels a day with its count, never clamped (a day of
+ * 117 answers used to read 99): whole to 999, then thousands and millions in
+ * at most four characters, so fourteen columns of five fit 80 columns. */
+static void test_activity_labels(void **state)
+{
+    static const struct {
+        int64_t n;
+        const char *label;
+    } rows[] = {
+        {0, "0"},       {7, "7"},         {99, "99"},     {117, "117"},      {191, "191"},
+        {999, "999"},   {1000, "1k"},     {1500, "1.5k"}, {9949, "9.9k"},    {9950, "10k"},
+        {15400, "15k"}, {999499, "999k"}, {999500, "1M"}, {1260000, "1.3M"}, {25000000, "25M"},
+    };
+    struct tutor_progress p;
+    char buf[32];
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_string_equal(tutor_activity_label(rows[i].n, buf, sizeof buf), rows[i].label);
+    memset(&p, 0, sizeof p);
+    p.answers[3] = 42;
+    assert_int_equal(tutor_activity_width(&p), 3); /* "42 " */
+    p.answers[13] = 117;
+    assert_int_equal(tutor_activity_width(&p), 4); /* "117 " */
+    p.answers[0] = 1500;
+    assert_int_equal(tutor_activity_width(&p), 5); /* "1.5k " */
+    /* the widest: 14 x 5 columns and the indent of 2, within 80 */
+    assert_true(2 + TUTOR_PROGRESS_DAYS * tutor_activity_width(&p) <= 80);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reading_position),
         cmocka_unit_test(test_learner_switch),
+        cmocka_unit_test(test_activity_labels),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -104,6 +104,15 @@ static int parse_value(const struct cli_spec *s, struct cli_args *a, int id, con
     case CLI_UINT:
         why = cli_parse_uint(val, f->umax, f->zero_ok, &a->u[id]);
         break;
+    case CLI_TOKENS:
+        why = cli_parse_human_int(val, f->umax, f->zero_ok, &a->u[id]);
+        /* too large: name the limit, which a suffix makes easy to pass */
+        if (why && strcmp(why, "is too large") == 0) {
+            char lim[32];
+            return cli_usage_error(s->cmd, "%.*s %s: is too large (at most %s)", typed_len, typed,
+                                   val, kvt_fmt_int(f->umax, lim, sizeof lim));
+        }
+        break;
     case CLI_REAL:
         why = cli_parse_real(val, f->rmin, f->rmin_open, f->rmax, &a->r[id]);
         /* out of range: name the range ("--util 1.5: must be more than 0 and at most 1") */
@@ -121,6 +130,8 @@ static int parse_value(const struct cli_spec *s, struct cli_args *a, int id, con
     if (why)
         return cli_usage_error(s->cmd, "%.*s %s: %s", typed_len, typed, val, why);
     a->text[id] = val;
+    a->typed[id] = typed;
+    a->typed_len[id] = typed_len;
     a->given[id] = true;
     return 0;
 }
@@ -205,6 +216,100 @@ const char *cli_parse_uint(const char *s, uint64_t max, bool allow_zero, uint64_
         return "is too large";
     *out = v;
     return NULL;
+}
+
+const char *cli_parse_human_int(const char *s, uint64_t max, bool allow_zero, uint64_t *out)
+{
+    static const char dec[] = "kmgt", bin[] = "KMGT";
+    const char *bad = allow_zero ? "must be a whole number, or one with a suffix: 32k = 32,000, "
+                                   "32K = 32,768"
+                                 : "must be a positive integer, or one with a suffix: 32k = "
+                                   "32,000, 32K = 32,768";
+    char buf[64];
+    size_t n, whole = 0, frac = 0;
+    const char *p;
+    uint64_t v;
+
+    if (!s)
+        return "needs a value";
+    /* Python's str.strip: blanks either side are not part of the number */
+    while (*s == ' ' || *s == '\t')
+        s++;
+    n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n == 0)
+        return "needs a value";
+    if (n >= sizeof buf)
+        return "is too large";
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    if (!strchr(dec, buf[n - 1]) && !strchr(bin, buf[n - 1])) {
+        const char *why = cli_parse_uint(buf, max, allow_zero, out);
+        /* "32kb", "1.5": say what is accepted, not only what is wrong */
+        if (why && (strcmp(why, "must be a whole number") == 0 ||
+                    (strcmp(why, "must be a positive integer") == 0 && buf[0] != '-' &&
+                     strspn(buf, "0123456789") != n)))
+            return bad;
+        return why;
+    }
+    /* the pattern (\d+(?:\.\d+)?)[kKmMgGtT]: digits first, and digits after a point */
+    for (p = buf; *p >= '0' && *p <= '9'; p++)
+        whole++;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            frac++;
+    if (whole == 0 || p != buf + n - 1 || (buf[whole] == '.' && frac == 0))
+        return bad;
+    p = strchr(dec, buf[n - 1]);
+    if (p) {
+        /* int(float(number) * mult): the same double product, truncated */
+        double x = strtod(buf, NULL), mult = 1e3;
+        for (const char *q = dec; q < p; q++)
+            mult *= 1e3; /* exact: 1e6, 1e9 and 1e12 are doubles */
+        x *= mult;
+        if (!(x < 18446744073709551616.0))
+            return "is too large";
+        v = (uint64_t)x;
+    } else {
+        unsigned shift = 10 * (unsigned)(strchr(bin, buf[n - 1]) - bin + 1);
+        uint64_t w;
+        if (frac || buf[whole] == '.')
+            return "no decimals with a binary suffix (K, M, G, T), as in vLLM; use k, m, g, t";
+        buf[n - 1] = '\0';
+        if (cli_parse_uint(buf, UINT64_MAX >> shift, true, &w) != NULL)
+            return "is too large";
+        v = w << shift;
+    }
+    if (v == 0 && !allow_zero)
+        return "must be a positive integer";
+    if (v > max)
+        return "is too large";
+    *out = v;
+    return NULL;
+}
+
+bool cli_has_suffix(const struct cli_args *a, int id)
+{
+    const char *t = a->text[id];
+    size_t n;
+
+    if (!a->given[id] || !t)
+        return false;
+    n = strlen(t);
+    while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+        n--;
+    return n > 0 && strchr("kmgtKMGT", t[n - 1]) != NULL;
+}
+
+void cli_print_resolved(FILE *out, const struct cli_spec *s, const struct cli_args *a)
+{
+    char num[32];
+
+    for (int i = 0; i < s->nflags; i++)
+        if (s->flags[i].kind == CLI_TOKENS && cli_has_suffix(a, i))
+            fprintf(out, "%.*s %s = %s tokens\n", a->typed_len[i], a->typed[i], a->text[i],
+                    kvt_fmt_int(a->u[i], num, sizeof num));
 }
 
 /* strtod alone would take hex, "inf", "nan" and a locale's decimal comma;

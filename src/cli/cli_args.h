@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kv_dtype.h"
 #include "kvt_format.h"
@@ -30,6 +31,7 @@ enum cli_kind {
     CLI_REAL,   /* cli_parse_real in [rmin, rmax] */
     CLI_DTYPE,  /* a kv_dtype name among `dtypes` */
     CLI_LIST,   /* text, repeatable: every value kept in order in cli_args.list */
+    CLI_TOKENS, /* cli_parse_human_int up to umax ("32k", "128K"); zero only when zero_ok */
 };
 
 /* Global flags: a command names the ones it uses in cli_spec.globals. */
@@ -67,7 +69,9 @@ struct cli_spec {
 struct cli_args {
     bool help; /* --help or -h: nothing after it was read */
     bool given[CLI_MAX_FLAGS];
-    const char *text[CLI_MAX_FLAGS]; /* the value as typed, for messages */
+    const char *text[CLI_MAX_FLAGS];  /* the value as typed, for messages */
+    const char *typed[CLI_MAX_FLAGS]; /* the flag as typed ("--seq" for --max-model-len) */
+    int typed_len[CLI_MAX_FLAGS];     /* its length: up to '=' when the value is there */
     uint64_t u[CLI_MAX_FLAGS];
     double r[CLI_MAX_FLAGS];
     enum kv_dtype t[CLI_MAX_FLAGS];
@@ -94,6 +98,26 @@ bool cli_is_global(int argc, char **argv, int i, int *takes);
 
 /* Decimal digits only, at most `max`; zero allowed only when allow_zero. */
 const char *cli_parse_uint(const char *s, uint64_t max, bool allow_zero, uint64_t *out);
+
+/* A whole number as vLLM reads --max-model-len, --max-num-batched-tokens and
+ * --kv-cache-memory-bytes (vllm/utils/argparse_utils.py, human_readable_int;
+ * vllm/engine/arg_utils.py, get_kwargs picks it for those three):
+ * surrounding blanks dropped; digits, optionally ".digits", then one suffix:
+ * lower-case decimal (k 1e3, m 1e6, g 1e9, t 1e12; decimals allowed, the
+ * count is int(float(n) x mult), so 25.6k = 25,600) or upper-case binary
+ * (K 2^10, M 2^20, G 2^30, T 2^40; whole numbers only: 1.5K is refused);
+ * else plain decimal digits as cli_parse_uint. At most `max`; zero only when
+ * allow_zero. */
+const char *cli_parse_human_int(const char *s, uint64_t max, bool allow_zero, uint64_t *out);
+
+/* Whether a CLI_TOKENS value was written with a suffix ("32k"), so that its
+ * count is worth echoing. */
+bool cli_has_suffix(const struct cli_args *a, int id);
+
+/* One line "--seq 32k = 32,000 tokens" for every CLI_TOKENS flag of the
+ * table given with a suffix, so the user sees the count the figures use;
+ * nothing when none was. */
+void cli_print_resolved(FILE *out, const struct cli_spec *s, const struct cli_args *a);
 
 /* A finite decimal number in [min, max], "min_open" excluding min itself.
  * Accepts "0.9", "10", "1e3"; rejects "nan", "inf", "0x10", "1,5". */

@@ -220,20 +220,9 @@ static void print_text(const struct tutor_parts *t, const struct kv_text_result 
 static void print_numeric(const struct lx_exercise *e, const struct outcome *o)
 {
     const struct cli_glyphs *g = cli_glyphs();
-    /* " GiB", or nothing for a plain count (no stray space before the comma)
-     * and for "%" and "x", written against the number */
-    const char *unit = e->unit ? e->unit : "", *sp = kv_unit_gap(unit);
-    char n1[64], n2[64], n3[64];
-    /* the expected value as precise as its tolerance makes sense of
-     * (58.109 within ±0.01, not 58.109375), the tolerance by its size */
-    kvt_fmt_near(o->g.spec.expected, o->g.num.allowed, n1, sizeof n1);
-    kvt_fmt_amount(o->g.num.allowed, n3, sizeof n3);
-    /* the sign binds to its number, as in "±0.5" */
-    if (e->relative)
-        printf("Expected: %s%s%s, within %s%% (%s%s%s%s)\n", n1, sp, unit,
-               kvt_fmt_real(e->tolerance * 100, 3, n2, sizeof n2), g->plusminus, n3, sp, unit);
-    else
-        printf("Expected: %s%s%s, within %s%s%s%s\n", n1, sp, unit, g->plusminus, n3, sp, unit);
+    char line[256];
+    /* the value as precise as its tolerance makes sense of, as the app shows it */
+    printf("Expected: %s\n", tutor_item_expected(&o->g, e->unit, g->plusminus, line, sizeof line));
     if (o->verdict != KV_INVALID) {
         char read[256];
         printf("Read as: %s\n", kv_numeric_read_as(&o->g.num, e->unit, read, sizeof read));

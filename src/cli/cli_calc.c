@@ -74,6 +74,7 @@ enum flag_id {
 #define K_UINT   CLI_UINT
 #define K_REAL   CLI_REAL
 #define K_DTYPE  CLI_DTYPE
+#define K_TOKENS CLI_TOKENS /* a token count: 32k, 128K, as vLLM's human_readable_int */
 enum section { S_MODEL, S_PRECISION, S_DEPLOY, S_ENGINE, S_OUTPUT };
 
 static const struct cli_flag flags[F__COUNT] = {
@@ -91,7 +92,7 @@ static const struct cli_flag flags[F__COUNT] = {
                     .help = "head dimension (default: --hidden / --heads)"},
     [F_HIDDEN] = {"--hidden", NULL, "N", K_UINT, S_MODEL, KV_FIELD_HIDDEN, .umax = KV_MAX_DIM,
                   .help = "hidden size"},
-    [F_SLIDING_WINDOW] = {"--sliding-window", NULL, "W", K_UINT, S_MODEL, KV_FIELD_SLIDING_WINDOW,
+    [F_SLIDING_WINDOW] = {"--sliding-window", NULL, "W", K_TOKENS, S_MODEL, KV_FIELD_SLIDING_WINDOW,
                           .umax = KV_MAX_TOKENS, .help = "window of the sliding layers, tokens"},
     [F_SLIDING_LAYERS] = {"--sliding-layers", NULL, "N", K_UINT, S_MODEL, KV_FIELD_SLIDING_LAYERS,
                           .umax = KV_MAX_DIM,
@@ -146,15 +147,15 @@ static const struct cli_flag flags[F__COUNT] = {
                         .help = "layers per pipeline stage, as VLLM_PP_LAYER_PARTITION: 20,20,21"},
     [F_BLOCK_SIZE] = {"--block-size", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_BLOCK_SIZE,
                       .umax = KV_MAX_BLOCK_SIZE, .help = "tokens per KV block (default 16)"},
-    [F_MAX_MODEL_LEN] = {"--max-model-len", "--seq", "N", K_UINT, S_DEPLOY, KV_FIELD_MAX_MODEL_LEN,
-                         .umax = KV_MAX_TOKENS,
+    [F_MAX_MODEL_LEN] = {"--max-model-len", "--seq", "N", K_TOKENS, S_DEPLOY,
+                         KV_FIELD_MAX_MODEL_LEN, .umax = KV_MAX_TOKENS,
                          .help = "tokens per request (default: max_position_embeddings)"},
-    [F_MAX_NUM_BATCHED_TOKENS] = {"--max-num-batched-tokens", NULL, "N", K_UINT, S_DEPLOY,
+    [F_MAX_NUM_BATCHED_TOKENS] = {"--max-num-batched-tokens", NULL, "N", K_TOKENS, S_DEPLOY,
                                   KV_FIELD_MAX_NUM_BATCHED_TOKENS, .umax = KV_MAX_TOKENS,
                                   .help = "scheduler chunk, for sliding windows (default 8192)"},
     [F_BATCH] = {"--batch", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_BATCH, .umax = KV_MAX_BATCH,
                  .help = "concurrent sequences for the decode ceiling (default 1)"},
-    [F_CONTEXT] = {"--context", NULL, "N", K_UINT, S_DEPLOY, KV_FIELD_CONTEXT,
+    [F_CONTEXT] = {"--context", NULL, "N", K_TOKENS, S_DEPLOY, KV_FIELD_CONTEXT,
                    .umax = KV_MAX_TOKENS, .zero_ok = true,
                    .help = "tokens already cached per sequence (default 0)"},
     [F_BANDWIDTH] = {"--bandwidth-gbps", NULL, "X", K_REAL, S_DEPLOY, KV_FIELD_BANDWIDTH, .rmin = 0,
@@ -266,60 +267,6 @@ static int check_conflicts(const char *cmd, const struct cli_args *a)
     return 0;
 }
 
-/* --kv-cache-memory-bytes as vLLM reads it (vllm/engine/arg_utils.py,
- * human_readable_int): surrounding blanks dropped; a number with one suffix,
- * lower-case decimal (k 1e3, m 1e6, g 1e9, t 1e12; decimals allowed: 25.6k is
- * int(25.6 x 1000)) or upper-case binary (K 2^10, M 2^20, G 2^30, T 2^40;
- * whole numbers only); else a plain whole number. */
-static const char *parse_memory_bytes(const char *text, uint64_t *out)
-{
-    static const char dec[] = "kmgt", bin[] = "KMGT";
-    char buf[64];
-    size_t n;
-    const char *p, *why;
-    double x;
-    uint64_t whole;
-
-    while (*text == ' ' || *text == '\t')
-        text++;
-    n = strlen(text);
-    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t'))
-        n--;
-    if (n == 0 || n >= sizeof buf)
-        return n == 0 ? "needs a value" : "is too long";
-    memcpy(buf, text, n);
-    buf[n] = '\0';
-    p = strchr(dec, buf[n - 1]);
-    if (p && *p) {
-        double mult = 1e3;
-        for (const char *q = dec; q < p; q++)
-            mult *= 1e3;
-        buf[n - 1] = '\0';
-        for (const char *q = buf; *q; q++)
-            if (!((*q >= '0' && *q <= '9') || *q == '.'))
-                return "must be a number with an optional k, m, g, t (or K, M, G, T) suffix";
-        if ((why = cli_parse_real(buf, 0, false, 1e18, &x)) != NULL)
-            return why;
-        x *= mult;
-        if (!(x < 18446744073709551616.0))
-            return "is too large";
-        *out = (uint64_t)x;
-        return NULL;
-    }
-    p = strchr(bin, buf[n - 1]);
-    if (p && *p) {
-        unsigned shift = 10 * (unsigned)(p - bin + 1);
-        buf[n - 1] = '\0';
-        if (strchr(buf, '.'))
-            return "takes no decimals with a binary suffix (K, M, G, T); use k, m, g, t";
-        if ((why = cli_parse_uint(buf, UINT64_MAX >> shift, true, &whole)) != NULL)
-            return why;
-        *out = whole << shift;
-        return NULL;
-    }
-    return cli_parse_uint(buf, UINT64_MAX, true, out);
-}
-
 /* --pp-partition as vLLM reads VLLM_PP_LAYER_PARTITION (vllm/distributed/
  * utils.py, get_pp_indices): whole numbers separated by commas, blanks around
  * each allowed; the count and the sum are kv_calc's to check. NULL, or why
@@ -415,7 +362,9 @@ static int parse_engine(const char *cmd, const struct cli_args *a, struct kv_dep
         return usage_error("--attention-backend %s: not one kvtutor sizes (%s)", a->text[F_BACKEND],
                            flags[F_BACKEND].help);
     if (a->given[F_KV_CACHE_MEMORY_BYTES]) {
-        why = parse_memory_bytes(a->text[F_KV_CACHE_MEMORY_BYTES], &d->kv_cache_memory_bytes);
+        /* read as vLLM reads it: cli_parse_human_int (human_readable_int) */
+        why = cli_parse_human_int(a->text[F_KV_CACHE_MEMORY_BYTES], UINT64_MAX, true,
+                                  &d->kv_cache_memory_bytes);
         if (!why && d->kv_cache_memory_bytes == 0)
             why = "must be greater than 0";
         if (why)
@@ -734,6 +683,7 @@ int cli_calc(int argc, char **argv)
 
     if (a.given[F_JSON])
         return calc_print_json(stdout, &v);
+    cli_print_resolved(stdout, &spec, &a);
     calc_print_human(stdout, &v);
     return 0;
 }

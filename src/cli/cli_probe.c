@@ -218,7 +218,7 @@ static const struct cli_flag flags[] = {
     [P_JSON] = {"--json", NULL, NULL, .kind = CLI_SWITCH},
     [P_NO_RECORD] = {"--no-record", NULL, NULL, .kind = CLI_SWITCH},
     [P_MODEL] = {"--model", NULL, "NAME", .kind = CLI_STR},
-    [P_SEQ] = {"--seq", NULL, "N", .kind = CLI_UINT, .umax = KV_MAX_TOKENS},
+    [P_SEQ] = {"--seq", NULL, "N", .kind = CLI_TOKENS, .umax = KV_MAX_TOKENS},
     [P_TIMEOUT] = {"--timeout", NULL, "S", .kind = CLI_REAL, .rmin = 0, .rmin_open = true,
                    .rmax = 86400},
     [P_PROGRAM] = {"--program", NULL, "PATH", .kind = CLI_STR},
@@ -269,6 +269,8 @@ static int parse(int argc, char **argv, struct probe_opts *o, bool *help_asked)
             return usage_error("--model %s: no such preset (kvtutor models lists them)", model);
         return usage_error("--model %s: no such preset; closest: %s", model, list);
     }
+    if (!o->json) /* "--seq 32k = 32,000 tokens": the count the ceiling is for */
+        cli_print_resolved(stdout, &spec, &a);
     return -1;
 }
 

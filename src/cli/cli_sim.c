@@ -53,9 +53,9 @@ static const struct cli_flag own[F__COUNT - CLI_CALC_SETUP_FLAGS] = {
      .help = "requests running at once (default: vLLM's for the GPU and mode)"},
     {"--no-chunked-prefill", NULL, NULL, CLI_SWITCH, S_SCHED, 0,
      .help = "a prompt is scheduled whole or not at all"},
-    {"--input-len", NULL, "N", CLI_UINT, S_WORKLOAD, 0, .umax = SIM_MAX_LEN,
+    {"--input-len", NULL, "N", CLI_TOKENS, S_WORKLOAD, 0, .umax = SIM_MAX_LEN,
      .help = "prompt tokens (default 1024)"},
-    {"--output-len", NULL, "N", CLI_UINT, S_WORKLOAD, 0, .umax = SIM_MAX_LEN,
+    {"--output-len", NULL, "N", CLI_TOKENS, S_WORKLOAD, 0, .umax = SIM_MAX_LEN,
      .help = "tokens generated per request, all of them (default 128)"},
     {"--range-ratio", NULL, "R", CLI_REAL, S_WORKLOAD, 0, .rmin = 0, .rmax = 1,
      .help = "lengths uniform in [L(1-R), L(1+R)], R < 1 (default 0)"},
@@ -416,6 +416,7 @@ int cli_sim(int argc, char **argv)
         return bench_error(cmd, &a, &s, &why, &model, &d);
     if (a.given[F_JSON])
         return print_json(stdout, &s);
+    cli_print_resolved(stdout, &spec, &a);
     print_human(stdout, &s);
     return 0;
 }

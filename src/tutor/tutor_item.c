@@ -1,9 +1,13 @@
 /* Item names and verdict names: see tutor_item.h. */
 #include "tutor_item.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kv_units.h"
+#include "kvt_format.h"
 
 #define FOLLOWUP_PREFIX "followup-"
 
@@ -125,4 +129,27 @@ const char *tutor_item_prompt(const struct lx_lesson *l, struct tutor_item it)
     if (it.part == TUTOR_FOLLOWUP)
         return l->followups[it.index].question;
     return l->exercises[it.index].prompt;
+}
+
+const char *tutor_item_expected(const struct lx_grade *g, const char *unit, const char *plusminus,
+                                char *out, size_t cap)
+{
+    const struct kv_numeric *n = &g->spec;
+    const char *sp;
+    char v[64], tol[64], pct[32];
+    /* the tolerance applied; the grade's own when it read the answer */
+    double allowed = g->num.allowed > 0 ? g->num.allowed
+                     : n->relative      ? n->tolerance * fabs(n->expected)
+                                        : n->tolerance;
+
+    unit = unit ? unit : "";
+    sp = kv_unit_gap(unit);
+    kvt_fmt_near(n->expected, allowed, v, sizeof v);
+    kvt_fmt_amount(allowed, tol, sizeof tol);
+    if (n->relative)
+        snprintf(out, cap, "%s%s%s, within %s%% (%s%s%s%s)", v, sp, unit,
+                 kvt_fmt_real(n->tolerance * 100, 3, pct, sizeof pct), plusminus, tol, sp, unit);
+    else
+        snprintf(out, cap, "%s%s%s, within %s%s%s%s", v, sp, unit, plusminus, tol, sp, unit);
+    return out;
 }

@@ -60,6 +60,15 @@ struct tutor_parts {
 };
 bool tutor_item_parts(const struct lx_lesson *l, struct tutor_item it, struct tutor_parts *out);
 
+/* What a numeric exercise expected, as every screen and `kvtutor ask` show
+ * it: the value as precise as its tolerance makes sense of, grouped
+ * (kvt_fmt_near: "1,423", not "1423.3399"), the unit written as the course
+ * writes it (against "%" and "x"), then the tolerance: "1,423 tokens/s,
+ * within 3% (±42.7 tokens/s)" or "93.9%, within ±0.5%". `plusminus` is the
+ * sign the caller can show ("±", or "+/-" on a plain terminal). Returns out. */
+const char *tutor_item_expected(const struct lx_grade *g, const char *unit, const char *plusminus,
+                                char *out, size_t cap);
+
 /* The verdict's name in the database, exports and `ask --json`: "correct",
  * "wrong", "invalid". */
 const char *tutor_verdict_name(enum kv_verdict v);

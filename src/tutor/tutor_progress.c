@@ -114,3 +114,37 @@ enum kvt_err tutor_learner_switch(struct store *st, const char *name, int64_t no
         return e;
     return store_learner(st, name, now, id, err);
 }
+
+const char *tutor_activity_label(int64_t answers, char *out, size_t cap)
+{
+    double v = (double)answers;
+    int n;
+
+    if (answers < 1000)
+        n = snprintf(out, cap, "%lld", (long long)(answers < 0 ? 0 : answers));
+    else if (v < 9950)
+        n = snprintf(out, cap, "%.1fk", v / 1e3);
+    else if (v < 999500)
+        n = snprintf(out, cap, "%.0fk", v / 1e3);
+    else if (v < 9.95e6)
+        n = snprintf(out, cap, "%.1fM", v / 1e6);
+    else
+        n = snprintf(out, cap, "%.0fM", v / 1e6);
+    /* "2.0k" says no more than "2k" */
+    if (n > 3 && (size_t)n < cap && out[n - 2] == '0' && out[n - 3] == '.')
+        memmove(out + n - 3, out + n - 1, 2);
+    return out;
+}
+
+int tutor_activity_width(const struct tutor_progress *p)
+{
+    int w = 3;
+    char label[32];
+
+    for (int i = 0; i < TUTOR_PROGRESS_DAYS; i++) {
+        int n = (int)strlen(tutor_activity_label(p->answers[i], label, sizeof label)) + 1;
+        if (n > w)
+            w = n;
+    }
+    return w;
+}

@@ -48,6 +48,17 @@ enum kvt_err tutor_progress_read(const struct tutor_env *env, struct tutor_progr
                                  struct store_error *err);
 void tutor_progress_free(struct tutor_progress *p);
 
+/* The label under one day's bar of the activity chart: the count whole up
+ * to 999 ("117"), then in thousands to one decimal ("1.5k"), whole
+ * thousands ("15k") and millions ("1.2M"): at most four characters, so the
+ * fourteen days fit 80 columns whatever the counts and no day is clamped.
+ * Returns out. */
+const char *tutor_activity_label(int64_t answers, char *out, size_t cap);
+
+/* The columns one day takes in the chart: its widest label and a space,
+ * at least 3 (a two-wide bar and a space). */
+int tutor_activity_width(const struct tutor_progress *p);
+
 /* The reading position in a lesson (the first line shown), kept when the
  * reader leaves it. A read-only database keeps nothing and is no error. */
 enum kvt_err tutor_reading_save(struct store *st, int64_t learner_id, const char *lesson_id,

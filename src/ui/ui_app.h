@@ -40,6 +40,10 @@ struct ui_screen_ops {
      * wake-up otherwise, for screens with work in the background */
     void (*tick)(void *self, struct ui *ui);
     bool (*busy)(void *self);
+    /* optional: what quitting now would lose ("the answer you typed", "the
+     * probe still running"), or NULL: a quit with something at stake asks
+     * first (the same key again quits) */
+    const char *(*at_stake)(void *self);
 };
 
 struct ui_screen {
@@ -57,6 +61,7 @@ struct ui {
     char message[512];
     enum ui_say message_kind;
     bool quit;
+    bool quit_armed; /* a quit was asked for with something at stake: the same key again quits */
     uint64_t draws;
     struct tutor_settings settings; /* desired retention, new a day (tutor_settings.h) */
     char learner[128];              /* the current learner's name (opt.learner points here) */

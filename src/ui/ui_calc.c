@@ -458,6 +458,7 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
         c->arithmetic = !c->arithmetic;
         break;
     case UI_CALC_CONFIG:
+        ui_edit_clear(&c->path); /* as a log: never the last path typed */
         c->typing = true;
         c->typing_log = false;
         c->typing_params = false;

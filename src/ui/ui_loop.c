@@ -57,8 +57,41 @@ void ui_pop(struct ui *ui)
         s->ops->destroy(s->self);
 }
 
+/* The message under the screen wrapped to `width` columns, on up to
+ * UI_MESSAGE_LINES lines (the last cut after a whole word with an ellipsis
+ * only past that), so that a refusal is read whole at 80 columns. Returns
+ * the lines used; line[i] is one of them, sanitised. */
+#define UI_MESSAGE_LINES 3
+static int message_lines(const char *message, int width, char line[][512])
+{
+    char safe[1024];
+    size_t len, at = 0;
+    int n = 0;
+
+    kvt_sanitize(message, strlen(message), safe, sizeof safe, 0);
+    len = strlen(safe);
+    while (at < len && n < UI_MESSAGE_LINES) {
+        size_t next, take = kvt_wrap_line(safe + at, len - at, width, &next);
+        if (n == UI_MESSAGE_LINES - 1 && at + next < len) {
+            kvt_text_fit(safe + at, width, ui_term_utf8() ? "…" : "...", line[n], 512);
+        } else {
+            if (take > 511)
+                take = 511;
+            memcpy(line[n], safe + at, take);
+            line[n][take] = '\0';
+        }
+        n++;
+        if (next == 0)
+            break;
+        at += next;
+    }
+    return n;
+}
+
 static void draw_frame(struct ui *ui)
 {
+    char said[UI_MESSAGE_LINES][512];
+    int n_said = ui->message[0] ? message_lines(ui->message, COLS - 2, said) : 0;
     struct ui_screen *top = &ui->stack[ui->depth - 1];
     unsigned ctx = top->ops->context(top->self);
     char keys[512], status[1024], title[1200];
@@ -76,9 +109,10 @@ static void draw_frame(struct ui *ui)
     kvt_text_fit(top->ops->title(top->self, ui), COLS - 2, ui_term_utf8() ? "…" : "...", title,
                  sizeof title);
     ui_put(0, 1, COLS - 2, title, A_REVERSE | A_BOLD);
-    /* message line and status line */
-    if (ui->message[0])
-        ui_put(LINES - 2, 1, COLS - 2, ui->message, msg);
+    /* message lines (one row is kept for them; a longer message takes rows
+     * from the screen above it) and the status line */
+    for (int i = 0; i < n_said; i++)
+        ui_put(LINES - 1 - n_said + i, 1, COLS - 2, said[i], msg);
     /* the database path is on the settings screen: here it would push the
      * keys off an 80-column line */
     {
@@ -95,7 +129,7 @@ static void draw_frame(struct ui *ui)
     attroff(A_REVERSE);
     ui_put(LINES - 1, 1, COLS - 2, status, A_REVERSE);
     /* the screen itself, last, so it can place the cursor */
-    top->ops->draw(top->self, ui, 1, LINES - 3, COLS);
+    top->ops->draw(top->self, ui, 1, LINES - 2 - (n_said > 1 ? n_said : 1), COLS);
 }
 
 static void draw_too_small(void)
@@ -151,6 +185,37 @@ static bool more_input(void)
     return true;
 }
 
+/* What quitting now would lose, on any screen open; NULL when nothing. */
+static const char *at_stake(const struct ui *ui)
+{
+    for (int i = ui->depth - 1; i >= 0; i--) {
+        const struct ui_screen *s = &ui->stack[i];
+        const char *what = s->ops->at_stake ? s->ops->at_stake(s->self) : NULL;
+        if (what)
+            return what;
+    }
+    return NULL;
+}
+
+/* After a key: a quit it asked for goes ahead at once when nothing would be
+ * lost (q on the course map, Q anywhere: the convention of htop and tig),
+ * else it asks first, and the same key again quits; any other key stays. */
+static void confirm_quit(struct ui *ui, int key)
+{
+    const char *what;
+
+    if (!ui->quit) {
+        ui->quit_armed = false;
+        return;
+    }
+    if (ui->quit_armed || !(what = at_stake(ui)))
+        return;
+    ui->quit = false;
+    ui->quit_armed = true;
+    ui_say(ui, UI_BAD, "Quit kvtutor? %s would be lost: %c again quits, any other key stays", what,
+           key);
+}
+
 static void loop(struct ui *ui, uint64_t started)
 {
     const char *bench = getenv("KVTUTOR_EXIT_AFTER_FIRST_DRAW");
@@ -192,6 +257,7 @@ static void loop(struct ui *ui, uint64_t started)
         if (small) {
             if (kind == OK && (ch == 'Q' || ch == 'q'))
                 ui->quit = true;
+            confirm_quit(ui, (int)ch);
             continue;
         }
         if (kind == KEY_CODE_YES && ch == KEY_MOUSE) {
@@ -200,6 +266,7 @@ static void loop(struct ui *ui, uint64_t started)
         }
         if (ctx & UC_EDIT) {
             enum ui_action a;
+            ui->quit_armed = false; /* typing is another key: a quit asked for is off */
             /* a tab inside pasted text is a space: Tab asks for a hint,
              * which caps the rating, and a paste never meant that */
             if (kind == OK && ch == '\t' && more_input())
@@ -236,6 +303,7 @@ static void loop(struct ui *ui, uint64_t started)
                 ui->message[0] = '\0';
                 top->ops->action(top->self, ui, a);
             }
+            confirm_quit(ui, (int)ch);
         }
     }
 }

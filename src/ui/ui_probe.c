@@ -330,6 +330,11 @@ static void probe_destroy(void *self)
     free(p);
 }
 
+static const char *probe_at_stake(void *self)
+{
+    return ((struct probe_screen *)self)->tp.running ? "the probe still running" : NULL;
+}
+
 static const struct ui_screen_ops ops = {
     .name = "probe",
     .context = probe_context,
@@ -340,6 +345,7 @@ static const struct ui_screen_ops ops = {
     .destroy = probe_destroy,
     .tick = probe_tick,
     .busy = probe_busy,
+    .at_stake = probe_at_stake,
 };
 
 struct ui_screen ui_probe_new(struct ui *ui)

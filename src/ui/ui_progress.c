@@ -106,17 +106,20 @@ static void build(struct progress *p, struct ui *ui, int cols)
     ui_lines_verbatim(&p->lines, "Answers a day, the last two weeks (today on the right)", 0,
                       ui_color(UI_C_HEADING) | A_BOLD);
     if (pr.activity_ok) {
-        char chart[TUTOR_PROGRESS_DAYS * 8 + 8] = "", counts[TUTOR_PROGRESS_DAYS * 8 + 8] = "";
+        /* a day's column is as wide as its count needs (117, 1.5k): never clamped */
+        char chart[TUTOR_PROGRESS_DAYS * 24 + 8] = "", counts[TUTOR_PROGRESS_DAYS * 8 + 8] = "";
+        int col = tutor_activity_width(&pr);
         for (int i = 0; i < TUTOR_PROGRESS_DAYS; i++)
             if (pr.answers[i] > most)
                 most = pr.answers[i];
         for (int i = 0; i < TUTOR_PROGRESS_DAYS; i++) {
             int level = pr.answers[i] ? 1 + (int)((pr.answers[i] * 7) / most) : 0;
-            char n[24];
-            strcat(chart, bars[level > 8 ? 8 : level]);
-            strcat(chart, bars[level > 8 ? 8 : level]);
+            char n[24], label[16];
+            for (int k = 0; k < col - 1; k++)
+                strcat(chart, bars[level > 8 ? 8 : level]);
             strcat(chart, " ");
-            snprintf(n, sizeof n, "%-3lld", (long long)(pr.answers[i] > 99 ? 99 : pr.answers[i]));
+            snprintf(n, sizeof n, "%-*s", col,
+                     tutor_activity_label(pr.answers[i], label, sizeof label));
             strcat(counts, n);
         }
         ui_lines_verbatim(&p->lines, chart, 2, ui_color(UI_C_CHART));

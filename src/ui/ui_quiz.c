@@ -124,18 +124,9 @@ static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
                           const struct lx_exercise *e, const struct lx_draw *d,
                           const struct lx_grade *g, int w)
 {
-    char line[1200], tol[64], num[48];
-    /* no space where a plain count has no unit, nor before "%" or "x"; the
-     * sign against its number */
-    const char *unit = e->unit ? e->unit : "", *sp = kv_unit_gap(unit);
-    if (e->relative)
-        snprintf(tol, sizeof tol, "within %s%%",
-                 kvt_fmt_real(e->tolerance * 100, 3, num, sizeof num));
-    else
-        snprintf(tol, sizeof tol, "within ±%s%s%s",
-                 kvt_fmt_number(e->tolerance, 6, num, sizeof num), sp, unit);
-    snprintf(line, sizeof line, "Expected: %s%s%s (%s)",
-             kvt_fmt_number(g->spec.expected, 4, num, sizeof num), sp, unit, tol);
+    char line[1200], num[256];
+    const char *unit = e->unit ? e->unit : "";
+    snprintf(line, sizeof line, "Expected: %s", tutor_item_expected(g, unit, "±", num, sizeof num));
     ui_lines_text(b, line, w, 2, A_NORMAL);
     {
         char read[256];
@@ -550,6 +541,16 @@ static void quiz_destroy(void *self)
     free(q);
 }
 
+static const char *quiz_at_stake(void *self)
+{
+    struct quiz *q = self;
+    if (q->phase == TYPING && q->edit.len > 0)
+        return "the answer you typed";
+    if (q->phase == RESULT && tutor_unsaved(q->s))
+        return "an answer not saved";
+    return NULL;
+}
+
 static const struct ui_screen_ops ops = {
     .name = "quiz",
     .context = quiz_context,
@@ -560,6 +561,7 @@ static const struct ui_screen_ops ops = {
     .edit_key = quiz_edit_key,
     .leave = quiz_leave,
     .destroy = quiz_destroy,
+    .at_stake = quiz_at_stake,
 };
 
 struct tutor_env ui_tutor_env(struct ui *ui)

@@ -37,7 +37,7 @@ tm send-keys -t app e
 check "e starts the exercises" "How many bytes of KV cache does one token take"
 tm send-keys -t app "56 KiB" Enter
 check "a right answer is marked right" "Right."
-check "the expected value is shown with its tolerance" "Expected: 57,344 B (within 1%)"
+check "the expected value is shown with its tolerance" "Expected: 57,344 B, within 1% (±573 B)"
 tm send-keys -t app a
 tm send-keys -t app "28 KiB" Enter
 check "a wrong answer is marked wrong" "Not quite."
@@ -188,7 +188,7 @@ wait_for "A count to check" >/dev/null
 tm send-keys -t app e
 wait_for "What is 20 + 2?" >/dev/null
 tm send-keys -t app "21" Enter
-check "a count's tolerance reads as ±0.5 in its unit, with no stray spaces" "Expected: 22 blocks (within ±0.5 blocks)"
+check "a count's tolerance reads as ±0.5 in its unit, with no stray spaces" "Expected: 22 blocks, within ±0.5 blocks"
 check "and what was read, with no unit" "Read as: 21"
 tm send-keys -t app Escape Escape Q
 wait_for "EXIT=" >/dev/null

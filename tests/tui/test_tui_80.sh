@@ -302,4 +302,35 @@ wait_for "Course map" >/dev/null
 sleep 0.3
 if status_line | grep -qF "Enter/l open"; then ok "a long learner name leaves the map's keys on the status line"; else bad "a long learner name leaves the map's keys on the status line: \"$(status_line)\""; fi
 quit_from_map "80 columns, one a day"
+# --- refusals at 80 columns: a message longer than the line wraps under
+# the screen, so its instruction is read whole, never cut at column 80 ---
+start_shell
+run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app g e
+check "the exercises start" "Answer:"
+# "Not an answer kvtutor can read: bits or bytes? ..." is 117 columns
+tm send-keys -t app "5 kb" Enter
+check "a unit refused: its start" 'Not an answer kvtutor can read: bits or bytes? "kb" could be either'
+check "a unit refused: its instruction, on the next line" "or bytes for bytes, bit or bits for bits"
+check "the status line stays under it" "│ F1 help  Enter submit"
+tm send-keys -t app C-u "five" Enter
+check "a shorter refusal takes one line" "Not an answer kvtutor can read: an answer starts with a number"
+if screen | grep -qF "or bits for bits"; then bad "the longer message is gone"; else ok "the longer message is gone"; fi
+tm send-keys -t app C-u Escape
+wait_for "Course map" >/dev/null
+# the playground: a file that is not a vLLM log, by a path of 70 characters
+nolog="$work/a-long-folder-name-to-push-the-message-past-80-columns/not-a-log.txt"
+mkdir -p "${nolog%/*}"
+echo "hello" > "$nolog"
+tm send-keys -t app '='
+wait_for "Calculator playground" >/dev/null
+tm send-keys -t app l
+wait_for "vLLM log path:" >/dev/null
+tm send-keys -t app "$nolog" Enter
+check "a log refused: the path named" "not-a-log.txt"
+check "a log refused: the question at its end" "is it a vLLM start-up log?"
+tm send-keys -t app q
+wait_for "Course map" >/dev/null
+quit_from_map "80 columns, refusals"
 report tui_80

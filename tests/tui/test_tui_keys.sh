@@ -255,4 +255,54 @@ tm send-keys -t app Q
 check "after keys typed while loading, Q quits" "EXIT=0"
 stty_kept "keys typed while loading"
 
+# --- a quit that would lose something asks first; the same key again quits ---
+start_shell
+run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app g e
+wait_for "Answer:" >/dev/null
+tm send-keys -t app "56 Ki"
+wait_for "Answer: 56 Ki" >/dev/null
+# help over the answer being typed: Q there would drop the answer
+tm send-keys -t app F1
+wait_for "Ctrl-U/W" >/dev/null
+tm send-keys -t app Q
+check "Q with an answer typed asks first" "Quit kvtutor? the answer you typed would be lost: Q again quits"
+tm send-keys -t app q
+check "another key stays: the answer is still there" "Answer: 56 Ki"
+if screen | grep -qF "EXIT="; then bad "the app did not quit"; else ok "the app did not quit"; fi
+tm send-keys -t app F1
+wait_for "Ctrl-U/W" >/dev/null
+tm send-keys -t app Q
+wait_for "Q again quits" >/dev/null
+tm send-keys -t app Q
+check "Q again quits" "EXIT=0"
+# nothing at stake: q on the course map quits at once, as before
+start_shell
+run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app q
+check "q on the course map with nothing at stake quits at once" "EXIT=0"
+# a probe still running (a fake one that waits): Q asks, Q again quits
+inst="$work/inst"
+mkdir -p "$inst/bin" "$inst/share" "$inst/libexec/kvtutor"
+cp "$KVTUTOR" "$inst/bin/kvtutor"
+ln -s "$(dirname "$KVTUTOR")/share/kvtutor" "$inst/share/kvtutor"
+cat > "$inst/libexec/kvtutor/kvtutor-probe-cpu" <<'SH'
+#!/bin/sh
+echo '{"type":"device","kind":"cpu","name":"Fake CPU","threads":2,"free_bytes":1073741824}'
+echo '{"type":"progress","kernel":"read","percent":10}'
+exec sleep 30
+SH
+chmod +x "$inst/libexec/kvtutor/kvtutor-probe-cpu"
+start_shell
+APP="$inst/bin/kvtutor" run_app
+wait_for "Course map" >/dev/null
+tm send-keys -t app P
+wait_for "Fake CPU" >/dev/null
+tm send-keys -t app Q
+check "Q with a probe running asks first" "Quit kvtutor? the probe still running would be lost"
+tm send-keys -t app Q
+check "Q again quits, the probe stopped" "EXIT=0"
+
 report tui_keys

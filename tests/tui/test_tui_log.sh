@@ -48,7 +48,10 @@ open_log "$work/h08.log"
 check "a model that is not a preset asks for its config.json" "is not a preset: open its config.json (o)"
 tm send-keys -t app o
 wait_for "config.json path:" >/dev/null
-tm send-keys -t app C-u "$work/q14.json" Enter
+# the prompt starts empty, not with the log's path just typed, so the path
+# typed is the whole path
+if screen | grep -qE '^ *config\.json path: *$'; then ok "the config.json prompt starts empty"; else bad "the config.json prompt starts empty"; fi
+tm send-keys -t app "$work/q14.json" Enter
 check "the config.json is loaded" "Model  $work/q14.json"
 open_log "$work/h08.log"
 check "with the config.json the log is explained" "vLLM 0.11.0 log"

@@ -41,6 +41,12 @@ check "almost all right is not 100%" "The KV cache caps concurrency: 1,200 answe
 check "almost none right is not 0%" "300 answers, 0.3% right, 0 due"
 check "a concept's share and count" "99.9% of 1,200"
 check "a concept's share, almost none" "0.3% of 300"
+# the 1,500 answers were all given within the last 26 minutes: today's count
+# under the chart is 1.5k, not clamped at 99 (unless midnight fell between)
+if [ "$(date -d "@$((now - 1560))" +%F)" = "$(date -d "@$now" +%F)" ]; then
+  check "a day of 1,500 answers is labelled so, not clamped at 99" "1.5k"
+  if screen | grep -qE '(^| )99 *$'; then bad "no day clamped at 99"; else ok "no day clamped at 99"; fi
+fi
 tm send-keys -t app q
 wait_for "Course map" >/dev/null
 tm send-keys -t app Q
@@ -72,12 +78,12 @@ wait_for "Which letters?" >/dev/null
 tm send-keys -t app e
 check "the exercises start" "exercise 1 of 2"
 tm send-keys -t app "7" Enter
-check "\"x\" against its number" "Expected: 7x (within 1%)"
+check "\"x\" against its number" "Expected: 7x, within 1% (±0.07x)"
 check "and read so" "Read as: 7x"
 tm send-keys -t app Enter
 check "the second exercise" "exercise 2 of 2"
 tm send-keys -t app "93.9" Enter
-check "\"%\" against its number" "Expected: 93.9% (within ±0.5%)"
+check "\"%\" against its number" "Expected: 93.9%, within ±0.5%"
 check "and read so" "Read as: 93.9%"
 tm send-keys -t app Enter
 check "the follow-up" "Which letters?"
@@ -96,6 +102,36 @@ tm send-keys -t app Enter
 check "the interview's score, not 100%" "Interview score: 99.5% of the key points"
 tm send-keys -t app Q
 check "the app quits after the interview" "EXIT=0"
+
+# --- an expected value that is not whole reads in the course's format, as
+# precise as its tolerance, never as a raw decimal ("1423.3399") ---
+mkdir -p "$work/dec"
+cat > "$work/dec/dec.lua" <<'LUA'
+return lesson {
+  id = "dec-check", title = "Decimals", module = "tests", baseline = "vLLM 0.26",
+  concept = "dec", question = "Q?", answer = "A.",
+  sections = { section { title = "T", text = "x" } },
+  worked = "1 + 1 = 2",
+  followups = { followup { question = "Why?", answer = "Because.",
+    points = { point { "because" } } } },
+  exercises = {
+    numeric { id = "rate", prompt = "How many tokens a second?", expected = 1423.3399239973169,
+              unit = "tokens/s", tolerance = rel(0.03) },
+  },
+}
+LUA
+start_shell
+run_app --lessons "$work/dec" open dec-check
+wait_for "Q?" >/dev/null
+tm send-keys -t app e
+check "the exercise starts" "How many tokens a second?"
+tm send-keys -t app "9" Enter
+# 3% of 1,423.34 is 42.70: shown as ±42.7, and the value to the units that
+# such a tolerance makes sense of: 1,423, grouped
+check "the expected value grouped, to its tolerance" "Expected: 1,423 tokens/s, within 3% (±42.7 tokens/s)"
+if screen | grep -qF "1423.3"; then bad "no raw decimal on the screen"; else ok "no raw decimal on the screen"; fi
+tm send-keys -t app Q
+check "the app quits" "EXIT=0"
 
 # --- after a wrong answer, the arithmetic shown is the exercise's own, with
 # the parameter drawn for this attempt, not the lesson's example ---
