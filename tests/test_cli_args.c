@@ -200,11 +200,14 @@ static void test_token_counts(void **state)
     } ok[] = {
         {"calc --model qwen2.5-7b --gpu a100 --seq 32k", "--seq 32k = 32,000 tokens",
          "One sequence of 32,000 tokens"},
-        {"calc --model qwen2.5-7b --gpu a100 --max-model-len=128K",
+        /* Llama-3.1-8B: 131,072 positions, so 128K is within them */
+        {"calc --model llama-3.1-8b --gpu a100 --max-model-len=128K",
          "--max-model-len 128K = 131,072 tokens", "One sequence of 131,072 tokens"},
         {"calc --model qwen2.5-7b --gpu a100 --seq 25.6k", "--seq 25.6k = 25,600 tokens",
          "One sequence of 25,600 tokens"},
-        {"calc --model llama-3.1-8b --gpu h100 --seq 1M --kv-budget-gib 200",
+        /* past its 131,072 positions: as VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 lets it */
+        {"calc --model llama-3.1-8b --gpu h100 --seq 1M --kv-budget-gib 200 "
+         "--allow-long-max-model-len",
          "--seq 1M = 1,048,576 tokens", "One sequence of 1,048,576 tokens"},
         {"calc --model qwen2.5-7b --gpu a100 --seq 8k --batch 4 --context 2k",
          "--context 2k = 2,000 tokens", NULL},

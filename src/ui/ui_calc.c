@@ -289,18 +289,16 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         /* core's ceiling: the lower of the memory and the compute one, none
          * when the weights or the batch's KV do not fit (CALC-CONTRACT.md) */
         char b[80], nb[32], ctx[32];
-        snprintf(b, sizeof b, "%s and %s tokens", kvt_fmt_int(c->batch, nb, sizeof nb),
+        snprintf(b, sizeof b, "%s at %s tokens", kvt_fmt_int(c->batch, nb, sizeof nb),
                  kvt_fmt_int(c->seq, ctx, sizeof ctx));
         if (r.decode_reason == KV_DECODE_WEIGHTS_DONT_FIT) {
-            snprintf(line, sizeof line, "Decode ceiling at batch %s: none, the weights do not fit",
-                     b);
+            snprintf(line, sizeof line, "Decode: batch %s: none, the weights do not fit", b);
         } else if (r.decode_reason == KV_DECODE_KV_DOESNT_FIT) {
             snprintf(line, sizeof line,
-                     "Decode ceiling at batch %s: none, %s sequences do not fit in %s KV tokens", b,
-                     nb, kvt_fmt_int(r.kv_tokens, a2, sizeof a2));
+                     "Decode: batch %s: none, %s sequences do not fit in %s KV tokens", b, nb,
+                     kvt_fmt_int(r.kv_tokens, a2, sizeof a2));
         } else {
-            snprintf(line, sizeof line,
-                     "Decode ceiling at batch %s: %s tok/s (%s a sequence), %s-bound", b,
+            snprintf(line, sizeof line, "Decode: batch %s, %s tok/s (%s each), %s-bound", b,
                      kvt_fmt_rate(r.decode_tokens_per_s, a1, sizeof a1),
                      kvt_fmt_rate(r.decode_tokens_per_s_seq, a3, sizeof a3),
                      r.compute_bound ? "compute" : "memory");

@@ -194,15 +194,15 @@ check "= opens the playground" "Calculator playground"
 # 8,192 x 57,344 B = 7.516 GB of KV a step: 16 x 1,008 / 22.748 = 709 tok/s,
 # 44.3 a sequence (tests/fixtures/gpus.tsv, model-presets.tsv)
 tm send-keys -t app b b b b
-check "the ceiling at the context shown" "Decode ceiling at batch 16 and 8,192 tokens: 709 tok/s (44.3 a sequence), memory-bound"
+check "the ceiling at the context shown" "Decode: batch 16 at 8,192 tokens, 709 tok/s (44.3 each), memory-bound"
 # 1,024 sequences of 8,192 tokens need 8.4M KV tokens: far more than the card holds
 tm send-keys -t app b b b b b b
-check "no ceiling when the batch's KV does not fit" "Decode ceiling at batch 1,024 and 8,192 tokens: none, 1,024 sequences do not fit"
+check "no ceiling when the batch's KV does not fit" "Decode: batch 1,024 at 8,192 tokens: none, 1,024 sequences do not fit"
 tm send-keys -t app B B B B B B B B B B
 wait_for "batch 1 ·" >/dev/null
 # fp32 weights: 7,615,616,512 x 4 B = 28.4 GiB, more than the card's 24 GiB
 tm send-keys -t app w w w w
-check "no ceiling when the weights do not fit" "Decode ceiling at batch 1 and 8,192 tokens: none, the weights do not fit"
+check "no ceiling when the weights do not fit" "Decode: batch 1 at 8,192 tokens: none, the weights do not fit"
 tm send-keys -t app w
 wait_for "weights auto" >/dev/null
 tm send-keys -t app o
