@@ -418,6 +418,69 @@ static void test_controls_sanitised(void **state)
     run_free(&r);
 }
 
+/* Values vLLM never prints (tests/fixtures/vllm-logs-hostile/README.md): each
+ * refused in one line naming the file's line and the value, exit 2, where
+ * before they were skipped ("no Available KV cache memory line"), read wrong
+ * (58,11 as 5,811) or replaced by a default ("the log does not set one"). */
+static void test_values_not_taken(void **state)
+{
+    static const struct {
+        const char *log, *says;
+    } rows[] = {
+        {"gib-nan", ".log:4: Available KV cache memory 'nan': not a figure"},
+        {"gib-inf", ".log:4: Available KV cache memory 'inf'"},
+        {"gib-negative", ".log:4: Available KV cache memory '-58.11'"},
+        {"gib-1e308", ".log:4: Available KV cache memory '1e308'"},
+        {"gib-hex", ".log:4: Available KV cache memory '0x3A'"},
+        {"gib-fullwidth", ".log:4: Available KV cache memory '\xef\xbc\x95\xef\xbc\x98."},
+        {"gib-decimal-comma", ".log:4: Available KV cache memory '58,11': not a figure vLLM "
+                              "prints (a number of GiB such as 58.11 GiB; a comma only groups "
+                              "thousands"},
+        {"tokens-negative", ".log:5: GPU KV cache size '-476,016'"},
+        {"tp-0", ".log:3: tensor_parallel_size 0: not a number of GPUs"},
+        {"tp-negative", ".log:3: tensor_parallel_size -2: not a number of GPUs"},
+        {"pp-0", ".log:3: pipeline_parallel_size 0: not a number of stages"},
+        {"dcp-negative", ".log:3: decode_context_parallel_size -1"},
+        {"block-0", ".log:2: block_size 0: not a number of tokens"},
+        {"block-negative", ".log:2: block_size -16"},
+        {"block-1e20", ".log:2: block_size 1e20"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char name[128];
+        struct run_result r;
+        snprintf(name, sizeof name, "vllm-logs-hostile/%s.log", rows[i].log);
+        r = explain(name, NULL, NULL, NULL);
+        if (r.status != 2 || !strstr(r.err, rows[i].says) || run_count_lines(r.err) != 1 ||
+            r.out[0])
+            fail_msg("%s: exit %d, stderr: %s", rows[i].log, r.status, r.err);
+        run_free(&r);
+    }
+}
+
+/* Two versions in one start-up: a note naming both lines, and the engine's
+ * rules used (it sized the cache); r044's figures hold under 0.24.0 too
+ * (v0.24.0-r044-llama-3.1-8b.log logs the same ones). */
+static void test_version_conflict_noted(void **state)
+{
+    json_t *j = explain_json("vllm-logs-hostile/version-conflict.log", NULL);
+    json_t *n = json_array_get(json_object_get(j, "notes"), 0);
+    struct run_result r;
+    (void)state;
+
+    assert_string_equal(json_string_value(json_object_get(j, "rules")), "0.24.0");
+    assert_int_equal(json_integer_value(json_object_get(n, "line_no")), 3);
+    assert_string_equal(json_string_value(json_object_get(n, "note")),
+                        "vLLM 0.24.0 here, vLLM 0.19.0 at line 1: the rules of 0.24.0 are used "
+                        "(the engine line sized the cache)");
+    assert_int_equal(match_of(line_of(j, "kv_tokens", 0)), 1);
+    json_decref(j);
+    r = explain("vllm-logs-hostile/version-conflict.log", NULL, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Note: line 3: vLLM 0.24.0 here, vLLM 0.19.0 at line 1"));
+    run_free(&r);
+}
+
 static void test_help_lists_it(void **state)
 {
     char *argv[] = {(char *)run_kvtutor_path(), "--help", NULL};
@@ -444,6 +507,8 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_binary_and_huge),
         cmocka_unit_test(test_controls_sanitised),
+        cmocka_unit_test(test_values_not_taken),
+        cmocka_unit_test(test_version_conflict_noted),
         cmocka_unit_test(test_help_lists_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -229,6 +229,34 @@ static void test_logged_zero_is_given(void **state)
     free(log);
 }
 
+/* Commas group thousands only: "58,11" is no 5,811 (a decimal comma), and a
+ * figure that cannot be read is a problem of its line, not a missing line. */
+static void test_figures_strict(void **state)
+{
+    (void)state;
+    struct vllm_log *log = parse_text("INFO GPU KV cache size: 1,505,552 tokens\n"
+                                      "INFO Available KV cache memory: 58,11 GiB\n"
+                                      "INFO GPU KV cache size: 12,34 tokens\n"
+                                      "INFO non-default args: {'tensor_parallel_size': 0, "
+                                      "'block_size': None}\n");
+    assert_int_equal(log->n_lines, 1);
+    assert_int_equal(log->lines[0].count, 1505552);
+    assert_int_equal(log->n_errors, 3);
+    assert_int_equal(log->n_problems, 3);
+    assert_int_equal(log->problems[0].line_no, 2);
+    assert_non_null(strstr(log->problems[0].what, "'58,11'"));
+    assert_int_equal(log->problems[1].line_no, 3);
+    assert_non_null(strstr(log->problems[1].what, "'12,34'"));
+    assert_string_equal(
+        log->problems[2].what,
+        "tensor_parallel_size 0: not a number of GPUs (a whole number, at least 1)");
+    assert_int_equal(log->problems[2].line_no, 4);
+    /* None is vLLM's "not set", not a bad value */
+    assert_false(log->args.given & VLLM_GIVEN_BLOCK_SIZE);
+    assert_false(log->args.given & VLLM_GIVEN_TP);
+    free(log);
+}
+
 /* The engine's resolved config wins over the arguments, which win over other lines. */
 static void test_sources_priority(void **state)
 {
@@ -670,6 +698,7 @@ int main(void)
         cmocka_unit_test(test_sources_priority),
         cmocka_unit_test(test_logged_zero_is_given),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_figures_strict),
         cmocka_unit_test(test_many_lines_are_counted),
         cmocka_unit_test(test_check_text),
         cmocka_unit_test(test_kind_names),

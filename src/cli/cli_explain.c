@@ -52,6 +52,21 @@ static int input_error(const char *fmt, ...)
     return 2;
 }
 
+/* The log's errors, one line each (NAME:LINE: what), and exit 2: a figure
+ * or setting that cannot be taken at its word is never replaced by a
+ * default and explained as if the log had said it. */
+static int refuse_problems(const char *name, const struct vllm_log *log)
+{
+    for (size_t i = 0; i < log->n_problems; i++)
+        if (log->problems[i].error)
+            fprintf(stderr, "kvtutor explain-log: %s:%zu: %s\n", name, log->problems[i].line_no,
+                    log->problems[i].what);
+    if (log->problems_dropped)
+        fprintf(stderr, "kvtutor explain-log: %s: %zu more problems not listed\n", name,
+                log->problems_dropped);
+    return 2;
+}
+
 static void print_help(FILE *out)
 {
     fputs("usage: kvtutor explain-log [FILE|-] [--config FILE] [--json]\n\n"
@@ -68,8 +83,11 @@ static void print_help(FILE *out)
         fprintf(out, "  %-22s %s\n", left, flags[i].help);
     }
     fprintf(out, "  %-22s %s\n", "--help, -h", "this text");
-    fputs("\nExit status: 0 explained (see each line's match), 1 no capacity line in the\n"
-          "log, 2 a usage error, an unreadable or binary file, or a model it cannot identify.\n"
+    fputs("\nA figure or setting vLLM would not print (nan GiB, 58,11 GiB, TP 0, block size\n"
+          "-16) is an error naming its line; two versions in one start-up are a note.\n"
+          "\nExit status: 0 explained (see each line's match), 1 no capacity line in the\n"
+          "log, 2 a usage error, an unreadable or binary file, a value in the log that\n"
+          "cannot be taken at its word, or a model it cannot identify.\n"
           "\nExample: vllm serve ... 2>&1 | tee serve.log; kvtutor explain-log serve.log\n",
           out);
 }
@@ -249,6 +267,11 @@ static void print_human(FILE *out, const char *text, const struct vllm_log *log,
             model_label(id, log, name, sizeof name));
     print_settings(out, log);
     fprintf(out, "Calculator rules: vLLM %s\n", ex->rules_version);
+    for (size_t i = 0; i < log->n_problems; i++) {
+        char label[48];
+        snprintf(label, sizeof label, "Note: line %zu: ", log->problems[i].line_no);
+        wrapped(out, 0, label, log->problems[i].what);
+    }
     if (ex->assumed[0])
         wrapped(out, 0, "Assumed: ", ex->assumed);
     if (ex->blocked[0])
@@ -302,6 +325,14 @@ static int print_json(FILE *out, const char *text, const struct vllm_log *log,
     json_object_set_new(o, "model_source", json_string(id->preset ? id->preset->id : "config"));
     json_object_set_new(o, "blocked", ex->blocked[0] ? json_string(ex->blocked) : json_null());
     json_object_set_new(o, "assumed", ex->assumed[0] ? json_string(ex->assumed) : json_null());
+    {
+        json_t *notes = json_array();
+        for (size_t i = 0; i < log->n_problems; i++)
+            json_array_append_new(notes, json_pack("{s:I,s:s}", "line_no",
+                                                   (json_int_t)log->problems[i].line_no, "note",
+                                                   log->problems[i].what));
+        json_object_set_new(o, "notes", notes);
+    }
     for (size_t i = 0; i < ex->n; i++) {
         const struct vllm_verdict *v = &ex->v[i];
         const struct vllm_line *l = v->line;
@@ -365,6 +396,10 @@ int cli_explain_log(int argc, char **argv)
     }
     vllm_log_parse(text, len, log);
     kvt_safe(file ? file : "standard input", shown, sizeof shown);
+    if (log->n_errors) {
+        rc = refuse_problems(shown, log);
+        goto done;
+    }
     if (log->n_lines == 0) {
         fprintf(stderr,
                 "kvtutor explain-log: %s: no capacity line in %zu line%s (\"Available KV cache "

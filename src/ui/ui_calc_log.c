@@ -99,6 +99,11 @@ void calc_log_open(struct calc *c, struct ui *ui, const char *path)
     }
     vllm_log_parse(text, len, log);
     kvt_safe(path, name, sizeof name);
+    for (size_t i = 0; i < log->n_problems; i++)
+        if (log->problems[i].error) { /* refused as explain-log refuses it */
+            ui_say(ui, UI_BAD, "%s:%zu: %s", name, log->problems[i].line_no, log->problems[i].what);
+            goto fail;
+        }
     if (log->n_lines == 0) {
         ui_say(ui, UI_BAD, "%s: no capacity line: is it a vLLM start-up log?", name);
         goto fail;
