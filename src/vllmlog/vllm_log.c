@@ -366,10 +366,10 @@ static void merge(struct parser *ps)
     }
 }
 
-void vllm_log_parse(const char *text, size_t len, struct vllm_log *out)
+void vllm_log_parse_run(const char *text, const struct vllm_run *run, struct vllm_log *out)
 {
-    struct parser ps = {.text = text, .out = out};
-    const char *p = text, *end = text + len;
+    struct parser ps = {.text = text, .out = out, .line_no = run->first_line - 1};
+    const char *p = text + run->begin, *end = text + run->end;
 
     memset(out, 0, sizeof *out);
     for (int s = 0; s < 4; s++)
@@ -382,8 +382,14 @@ void vllm_log_parse(const char *text, size_t len, struct vllm_log *out)
         on_line(&ps, p, e);
         p = nl ? nl + 1 : end;
     }
-    out->total_lines = ps.line_no;
+    out->total_lines = ps.line_no - (run->first_line - 1);
     merge(&ps);
+}
+
+void vllm_log_parse(const char *text, size_t len, struct vllm_log *out)
+{
+    struct vllm_run whole = {0, len, 1, 0};
+    vllm_log_parse_run(text, &whole, out);
 }
 
 enum vllm_text_problem vllm_log_check_text(const char *text, size_t len, size_t *where)

@@ -146,6 +146,27 @@ enum vllm_text_problem { VLLM_TEXT_OK, VLLM_TEXT_BINARY, VLLM_TEXT_TOO_LARGE };
  * offset of the first NUL (binary) when where is not NULL. */
 enum vllm_text_problem vllm_log_check_text(const char *text, size_t len, size_t *where);
 
+/* One start-up in a log: bytes [begin, end) of the text, lines first_line
+ * to last_line (1-based). */
+struct vllm_run {
+    size_t begin, end;
+    size_t first_line, last_line;
+};
+
+#define VLLM_LOG_MAX_RUNS 32 /* start-ups told apart; later ones join the last */
+
+/* Splits text[0..len) at each start-up (vllm_runs.c says how one is told):
+ * fills runs[0..cap) and returns how many (1 for a single start-up or a
+ * text with none; 0 only when cap is 0). Start-ups past cap stay in the last
+ * run, counted in *merged (may be NULL). */
+size_t vllm_log_runs(const char *text, size_t len, struct vllm_run *runs, size_t cap,
+                     size_t *merged);
+
+/* Parses one run of text (vllm_log_runs) into *out as vllm_log_parse does
+ * the whole: line numbers and message offsets stay the whole text's, and
+ * total_lines counts the run's lines. */
+void vllm_log_parse_run(const char *text, const struct vllm_run *run, struct vllm_log *out);
+
 /* Parses text[0..len) into *out (zeroed first). Never fails: a text with
  * nothing recognisable gives n_lines 0 and empty fields; values it cannot
  * take at their word are listed in out->problems. Work is linear in
