@@ -750,6 +750,63 @@ static void test_read_only_file(void **state)
         fail_msg("read-only check failed with status %d", WEXITSTATUS(status));
 }
 
+/* The file deleted while the app runs (rm progress.db, a clean-up script):
+ * before, every later answer went into the unlinked file, was acknowledged,
+ * and was lost at exit. Now the next write puts the whole database back at
+ * its path first and says so once; a file put in its place is never written
+ * over: the write is refused and the answers so far are copied beside it. */
+static void test_deleted_while_open(void **state)
+{
+    (void)state;
+    const char *p = path_of("gone.db");
+    char side[300];
+    struct store *st = open_ok(p), *other;
+    struct store_error err;
+    struct store_attempt a;
+    int64_t ann;
+
+    assert_int_equal(store_learner(st, "ann", T0, &ann, &err), KVT_E_OK);
+    a = attempt(ann, "kv-cache", "e1", 3, T0);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_false(store_recreated(st));
+
+    /* only the .db removed: its -wal and -shm stay, and are the open file's */
+    assert_int_equal(unlink(p), 0);
+    a = attempt(ann, "kv-cache", "e2", 3, T0 + 60);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_true(store_recreated(st));
+    assert_false(store_recreated(st)); /* said once */
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 2);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM review_state"), 2);
+
+    /* all three removed (rm progress.db*) */
+    unlink(p);
+    snprintf(side, sizeof side, "%s-wal", p);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", p);
+    unlink(side);
+    a = attempt(ann, "kv-cache", "e3", 0, T0 + 120);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_true(store_recreated(st));
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 3);
+
+    /* another kvtutor database moved into its place: left as it is */
+    other = open_ok(path_of("stranger.db"));
+    store_close(other);
+    assert_int_equal(rename(path_of("stranger.db"), p), 0);
+    a = attempt(ann, "kv-cache", "e4", 0, T0 + 180);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_DB_GONE);
+    assert_non_null(strstr(err.detail, "gone.db.recovered"));
+    assert_false(store_recreated(st));
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 0);
+    snprintf(side, sizeof side, "%s.recovered", p);
+    assert_int_equal(sql_int(side, "SELECT count(*) FROM attempt"), 3);
+    /* the next write is refused too, and says where the answers are */
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_DB_GONE);
+    assert_non_null(strstr(err.detail, "up to the first one refused"));
+    store_close(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -769,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_sigkill_loses_nothing_acknowledged),
         cmocka_unit_test(test_two_writers),
         cmocka_unit_test(test_read_only_file),
+        cmocka_unit_test(test_deleted_while_open),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -29,6 +29,9 @@ static const char *advice(enum kvt_err e)
         return "create the folder or choose another --db";
     case KVT_E_DB_IS_DIR:
         return "give --db the path of a file, not a folder";
+    case KVT_E_DB_GONE:
+        return "the answers up to now are in the file named; leave the path alone while kvtutor "
+               "runs";
     default:
         return "check the file and its folder";
     }
