@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "kvt_text.h"
 
 #define DEFAULT_LEARNER "default"
@@ -46,6 +47,13 @@ int cli_db_error(const char *cmd, const char *path, const struct store_error *er
     if (err->detail[0])
         fprintf(stderr, " (%s)", kvt_safe(err->detail, f2, sizeof f2));
     fprintf(stderr, "; %s\n", advice(err->code));
+    {
+        char msg[KVT_SAFE_FIELD * 4];
+        snprintf(msg, sizeof msg, "%s: %s%s%s%s; %s", f1, kvt_strerror(err->code),
+                 err->detail[0] ? " (" : "", err->detail[0] ? f2 : "", err->detail[0] ? ")" : "",
+                 advice(err->code));
+        cli_json_error(msg);
+    }
     return 1;
 }
 

@@ -44,12 +44,11 @@ static const struct cli_spec spec = {
 static int input_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("kvtutor explain-log: ", stderr);
+    char msg[2048];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    return 2;
+    return cli_fail("explain-log", 2, "%s", msg);
 }
 
 /* The log's errors, one line each (NAME:LINE: what), and exit 2: a figure
@@ -59,8 +58,8 @@ static int refuse_problems(const char *name, const struct vllm_log *log)
 {
     for (size_t i = 0; i < log->n_problems; i++)
         if (log->problems[i].error)
-            fprintf(stderr, "kvtutor explain-log: %s:%zu: %s\n", name, log->problems[i].line_no,
-                    log->problems[i].what);
+            cli_fail("explain-log", 2, "%s:%zu: %s", name, log->problems[i].line_no,
+                     log->problems[i].what);
     if (log->problems_dropped)
         fprintf(stderr, "kvtutor explain-log: %s: %zu more problems not listed\n", name,
                 log->problems_dropped);
@@ -488,12 +487,11 @@ int cli_explain_log(int argc, char **argv)
     }
     if (explained == 0) {
         size_t total = runs[nr - 1].last_line;
-        fprintf(stderr,
-                "kvtutor explain-log: %s: no capacity line in %zu line%s (\"Available KV cache "
-                "memory\", \"GPU KV cache size\", \"Maximum concurrency for\"): is it a vLLM "
-                "start-up log, cut before the KV cache was set up?\n",
-                shown, total, total == 1 ? "" : "s");
-        rc = 1;
+        rc = cli_fail("explain-log", 1,
+                      "%s: no capacity line in %zu line%s (\"Available KV cache memory\", \"GPU "
+                      "KV cache size\", \"Maximum concurrency for\"): is it a vLLM start-up "
+                      "log, cut before the KV cache was set up?",
+                      shown, total, total == 1 ? "" : "s");
         goto done;
     }
     for (size_t i = 0; i < nr; i++) {
