@@ -28,7 +28,8 @@
 #include "store_report.h"
 #include "tutor_item.h"
 
-#define EXPORT_FORMAT "kvtutor-export"
+#define EXPORT_FORMAT  "kvtutor-export"
+#define EXPORT_VERSION 2 /* the newest this kvtutor reads: the one cli_transfer.c writes */
 
 /* An export of 64 MiB holds about 120,000 attempts; jansson needs about
  * six times the file's size to hold it parsed. */
@@ -271,6 +272,47 @@ static bool read_review(struct reader *rd, json_t *o, struct review_in *in)
 /* The file's bytes, refusing what is not a regular file (a FIFO or a
  * device would block or never end) and what is over IMPORT_MAX_BYTES.
  * NULL with the reason in why. */
+/* Standard input ("-", as explain-log reads it), to IMPORT_MAX_BYTES. */
+static char *load_stdin(size_t *len_out, char *why, size_t cap)
+{
+    size_t len = 0, size = 0;
+    char *buf = NULL, *nb;
+
+    for (;;) {
+        ssize_t n;
+        if (len == size) {
+            size = size ? size * 2 : 65536;
+            if (size > IMPORT_MAX_BYTES + 1)
+                size = IMPORT_MAX_BYTES + 1;
+            if (len == size) {
+                snprintf(why, cap, "more than %zu MiB; an export may be at most that",
+                         IMPORT_MAX_BYTES >> 20);
+                free(buf);
+                return NULL;
+            }
+            if (!(nb = realloc(buf, size))) {
+                snprintf(why, cap, "out of memory");
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+        }
+        n = read(STDIN_FILENO, buf + len, size - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            snprintf(why, cap, "%s", strerror(errno));
+            free(buf);
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    *len_out = len;
+    return buf ? buf : calloc(1, 1);
+}
+
 static char *load(const char *file, size_t *len_out, char *why, size_t cap)
 {
     int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -431,6 +473,7 @@ static bool each_record(struct scan *sc, record_fn fn, void *ctx)
 struct layout {
     size_t attempts_at, reviews_at; /* offsets of the arrays; 0 when absent */
     bool format_ok;
+    json_int_t version; /* "version"; 1 when absent (the first exports) */
 };
 
 /* Walks the top-level object: checks "format", notes where the two arrays
@@ -441,6 +484,7 @@ static bool walk(struct scan *sc, struct layout *lay, record_fn attempt_fn, reco
     bool seen_format = false;
 
     memset(lay, 0, sizeof *lay);
+    lay->version = 1;
     if (!expect(sc, '{'))
         return syntax(sc, "not a JSON object");
     if (expect(sc, '}'))
@@ -473,7 +517,7 @@ static bool walk(struct scan *sc, struct layout *lay, record_fn attempt_fn, reco
             if (!each_record(sc, is_attempts ? attempt_fn : review_fn, ctx))
                 return false;
         } else {
-            bool is_format = strcmp(k, "format") == 0;
+            bool is_format = strcmp(k, "format") == 0, is_version = strcmp(k, "version") == 0;
             json_decref(key);
             if (is_format && seen_format)
                 return syntax(sc, "a key given twice");
@@ -483,6 +527,23 @@ static bool walk(struct scan *sc, struct layout *lay, record_fn attempt_fn, reco
                 seen_format = true;
                 lay->format_ok =
                     json_is_string(v) && strcmp(json_string_value(v), EXPORT_FORMAT) == 0;
+            }
+            if (is_version) {
+                /* read before any record: a newer export's records may mean
+                 * something this kvtutor would read wrong */
+                bool whole = json_is_integer(v);
+                lay->version = whole ? json_integer_value(v) : 0;
+                json_decref(v);
+                if (!whole || lay->version < 1)
+                    return syntax(sc, "\"version\" is not a format version (1, 2, ...)");
+                if (lay->version > EXPORT_VERSION) {
+                    snprintf(sc->why, sizeof sc->why,
+                             "an export of format version %lld, newer than this kvtutor reads "
+                             "(1 to %d): upgrade kvtutor to import it",
+                             (long long)lay->version, EXPORT_VERSION);
+                    return false;
+                }
+                v = NULL;
             }
             json_decref(v);
         }
@@ -559,11 +620,13 @@ static bool write_records(struct scan *sc, const struct layout *lay, struct run 
 
 static void usage(void)
 {
-    puts("usage: kvtutor import FILE [--db FILE]\n\n"
-         "Merges a JSON export (kvtutor export) into this database: attempts already\n"
-         "here are skipped, a schedule replaces the local one only when it was reviewed\n"
-         "later. All or nothing: a bad record leaves the database as it was, and a\n"
-         "database that fails its check is not written to. Files over 64 MiB are refused.");
+    puts("usage: kvtutor import FILE|- [--db FILE]\n\n"
+         "Merges a JSON export (kvtutor export) into this database; - reads standard\n"
+         "input, as explain-log does. Attempts already here are skipped, a schedule\n"
+         "replaces the local one only when it was reviewed later. All or nothing: a bad\n"
+         "record leaves the database as it was, and a database that fails its check is\n"
+         "not written to. Files over 64 MiB are refused, and so is an export of a newer\n"
+         "format version than this kvtutor reads.");
 }
 
 static const struct cli_spec import_spec = {.cmd = "import", .globals = CLI_G_DB, .max_pos = 1};
@@ -588,15 +651,22 @@ int cli_import(int argc, char **argv)
     file = args.npos ? args.pos[0] : NULL;
     if (!file)
         return cli_usage_error("import", "name the export file to read");
-    kvt_safe(file, fname, sizeof fname);
+    kvt_safe(strcmp(file, "-") == 0 ? "standard input" : file, fname, sizeof fname);
     run.rd.file = file;
     run.rd.now = (int64_t)time(NULL);
-    if (!(buf = load(file, &sc.len, why, sizeof why))) {
+    if (!(buf = strcmp(file, "-") == 0 ? load_stdin(&sc.len, why, sizeof why)
+                                       : load(file, &sc.len, why, sizeof why))) {
         fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", fname, why);
         return 1;
     }
     sc.buf = buf;
-    if (looks_like_csv(buf, sc.len)) {
+    /* a UTF-8 byte order mark, as some editors save: JSON allows a reader
+     * to ignore it (RFC 8259, section 8.1), and this one does */
+    if (sc.len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+        sc.buf += 3;
+        sc.len -= 3;
+    }
+    if (looks_like_csv(sc.buf, sc.len)) {
         fprintf(stderr,
                 "kvtutor import: %s: a CSV file; import reads the JSON export "
                 "(kvtutor export --format json); nothing imported\n",
