@@ -223,9 +223,11 @@ struct origin {
 };
 
 /* A size no engine runs with is the log's problem, named with its value:
- * vLLM's ParallelConfig and CacheConfig take whole numbers of at least 1
- * (vllm/config/parallel.py, vllm/config/cache.py), so 0, -1, 2.5 or 1e20
- * mean the log was edited or garbled, not that the default was used. */
+ * ParallelConfig declares tensor_, pipeline_ and decode_context_parallel_size
+ * as int Field(default=1, ge=1) (vllm/config/parallel.py), and
+ * CacheConfig.block_size is a BlockSize, a count of tokens
+ * (vllm/config/cache.py); so 0, -1, 2.5 or 1e20 mean the log was edited or
+ * garbled, not that the default was used. */
 static void set_size(struct span v, uint32_t *dst, struct vllm_args *a, uint32_t bit,
                      const struct origin *o, const char *key, const char *what)
 {
