@@ -183,6 +183,46 @@ static void test_upgrade_from_every_earlier_version(void **state)
     }
 }
 
+/* Schema 5: a schema-4 database's probe runs come through the rebuilt
+ * table whole, the ones a learner stopped (kept then as 'timed-out' with
+ * the message 'stopped') now 'stopped', a run that really ran out of time
+ * still 'timed-out'; and the new word is accepted. */
+static void test_upgrade_moves_stopped_probe_runs(void **state)
+{
+    (void)state;
+    const char *p = path_of("probe-v4.db");
+    struct store *st;
+
+    for (int i = 0; i < 4; i++)
+        sql(p, store_migrations[i].sql);
+    sql(p, "PRAGMA user_version = 4; PRAGMA application_id = 1802925173;"
+           "INSERT INTO learner (id, name, created_at) VALUES (1, 'ann', 1000);"
+           "INSERT INTO probe_run (learner_id, probe, device, figures, created_at, seconds, "
+           "outcome, message, read_gbps) VALUES "
+           "(1, 'cpu', 'host', '[]', 2000, 1.5, 'timed-out', 'stopped', NULL),"
+           "(1, 'cpu', 'host', '[]', 3000, 600, 'timed-out', 'still running after 600 s; "
+           "stopped', NULL),"
+           "(1, 'cuda', 'H100', '[]', 4000, 9, 'ok', '', 3012.5)");
+    st = open_ok(p);
+    assert_int_equal(store_schema_version(st), 5);
+    store_close(st);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM probe_run"), 3);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM probe_run WHERE outcome = 'stopped' AND "
+                                "created_at = 2000"),
+                     1);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM probe_run WHERE outcome = 'timed-out' AND "
+                                "created_at = 3000"),
+                     1);
+    assert_int_equal(sql_int(p, "SELECT CAST(read_gbps * 10 AS INTEGER) FROM probe_run WHERE "
+                                "outcome = 'ok'"),
+                     30125);
+    sql(p, "INSERT INTO probe_run (learner_id, probe, device, figures, created_at, outcome) "
+           "VALUES (1, 'cpu', 'host', '[]', 5000, 'stopped')");
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM sqlite_schema WHERE name = "
+                                "'probe_run_by_learner'"),
+                     1);
+}
+
 /* A database a real kvtutor of schema 1 wrote (tests/fixtures/progress-v1.db,
  * one of ann's answers and its schedule) upgrades with its data intact. */
 static void test_upgrade_kept_fixture(void **state)
@@ -829,6 +869,7 @@ int main(void)
         cmocka_unit_test(test_bind_signatures_match_the_sql),
         cmocka_unit_test(test_upgrade_from_every_earlier_version),
         cmocka_unit_test(test_upgrade_kept_fixture),
+        cmocka_unit_test(test_upgrade_moves_stopped_probe_runs),
         cmocka_unit_test(test_rate_later_and_resume),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_sigkill_during_migration),
