@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_db.h"
+#include "cli_import_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +34,6 @@
 
 /* An export of 64 MiB holds about 120,000 attempts; jansson needs about
  * six times the file's size to hold it parsed. */
-#define IMPORT_MAX_BYTES ((size_t)64 << 20)
 
 #define TIME_MIN       946684800LL /* 2000-01-01T00:00:00Z */
 #define DAY_SECONDS    86400LL
@@ -267,104 +267,6 @@ static bool read_review(struct reader *rd, json_t *o, struct review_in *in)
     }
     r->interval = (uint32_t)(r->due_day - last_day);
     return true;
-}
-
-/* The file's bytes, refusing what is not a regular file (a FIFO or a
- * device would block or never end) and what is over IMPORT_MAX_BYTES.
- * NULL with the reason in why. */
-/* Standard input ("-", as explain-log reads it), to IMPORT_MAX_BYTES. */
-static char *load_stdin(size_t *len_out, char *why, size_t cap)
-{
-    size_t len = 0, size = 0;
-    char *buf = NULL, *nb;
-
-    for (;;) {
-        ssize_t n;
-        if (len == size) {
-            size = size ? size * 2 : 65536;
-            if (size > IMPORT_MAX_BYTES + 1)
-                size = IMPORT_MAX_BYTES + 1;
-            if (len == size) {
-                snprintf(why, cap, "more than %zu MiB; an export may be at most that",
-                         IMPORT_MAX_BYTES >> 20);
-                free(buf);
-                return NULL;
-            }
-            if (!(nb = realloc(buf, size))) {
-                snprintf(why, cap, "out of memory");
-                free(buf);
-                return NULL;
-            }
-            buf = nb;
-        }
-        n = read(STDIN_FILENO, buf + len, size - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            snprintf(why, cap, "%s", strerror(errno));
-            free(buf);
-            return NULL;
-        }
-        if (n == 0)
-            break;
-        len += (size_t)n;
-    }
-    *len_out = len;
-    return buf ? buf : calloc(1, 1);
-}
-
-static char *load(const char *file, size_t *len_out, char *why, size_t cap)
-{
-    int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    struct stat st;
-    char *buf = NULL;
-    size_t len = 0;
-
-    if (fd < 0) {
-        snprintf(why, cap, "%s",
-                 errno == ENOENT   ? "no such file"
-                 : errno == EACCES ? "not allowed to read it"
-                                   : strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        bool dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-        snprintf(why, cap, "%s", dir ? "a folder, not an export file" : "not a regular file");
-        goto fail;
-    }
-    if ((uint64_t)st.st_size > IMPORT_MAX_BYTES) {
-        snprintf(why, cap, "%.0f MiB; an export may be at most %zu MiB",
-                 (double)st.st_size / (1 << 20), IMPORT_MAX_BYTES >> 20);
-        goto fail;
-    }
-    /* one byte more than the size, to notice a file that grows while read */
-    if (!(buf = malloc((size_t)st.st_size + 1))) {
-        snprintf(why, cap, "out of memory");
-        goto fail;
-    }
-    for (;;) {
-        ssize_t n = read(fd, buf + len, (size_t)st.st_size + 1 - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            snprintf(why, cap, "%s", strerror(errno));
-            goto fail;
-        }
-        if (n == 0)
-            break;
-        len += (size_t)n;
-        if (len > (size_t)st.st_size) {
-            snprintf(why, cap, "the file grew while it was read");
-            goto fail;
-        }
-    }
-    close(fd);
-    *len_out = len;
-    return buf;
-fail:
-    free(buf);
-    close(fd);
-    return NULL;
 }
 
 /* A first line with commas and no JSON punctuation: `export --format csv`'s
@@ -654,8 +556,7 @@ int cli_import(int argc, char **argv)
     kvt_safe(strcmp(file, "-") == 0 ? "standard input" : file, fname, sizeof fname);
     run.rd.file = file;
     run.rd.now = (int64_t)time(NULL);
-    if (!(buf = strcmp(file, "-") == 0 ? load_stdin(&sc.len, why, sizeof why)
-                                       : load(file, &sc.len, why, sizeof why))) {
+    if (!(buf = cli_import_load(file, &sc.len, why, sizeof why))) {
         fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", fname, why);
         return 1;
     }
