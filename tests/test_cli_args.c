@@ -2,7 +2,7 @@
  * --learner) work before or after the command's name, and every command
  * reports a usage mistake in the same one-line form
  *   kvtutor CMD: WHAT (see kvtutor CMD --help)
- * with exit status 2 and nothing on stdout. */
+ * with exit status 2 and nothing on stdout (under --json, {"error": ...}). */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdbool.h>
@@ -173,6 +173,39 @@ static void test_one_usage_error_format(void **state)
     }
 }
 
+/* Asked for --json, a failure is JSON on stdout too ({"error": "..."}, the
+ * same words as the one line on stderr), wherever --json stands and however
+ * the command fails: a usage error, a bad preset, an unreadable file, a
+ * lesson that is not there, a database that cannot be opened. Before, stdout
+ * was empty and a script's JSON parser failed on it. */
+static void test_json_failures_are_json(void **state)
+{
+    static const struct {
+        const char *args, *error;
+    } rows[] = {
+        {"calc --json --model nope", "--model nope: no such preset"},
+        {"calc --bogus --json", "--bogus: unknown flag"},
+        {"sim --json --model nope", "--model nope: no such preset"},
+        {"explain-log --json %L", "is a folder"},
+        {"ask nosuch x 1 --json --lessons %L", "nosuch"},
+        {"stats --json --db /nonexistent-kvt/p.db", "does not exist"},
+        {"models --json extra", "extra: unexpected argument"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char a[1024];
+        struct run_result r = kvt(expand(rows[i].args, a, sizeof a));
+        size_t n = r.out_len;
+        if (r.status == 0 || strncmp(r.out, "{\"error\": \"", 11) != 0 || n < 4 ||
+            strcmp(r.out + n - 3, "\"}\n") != 0 || !strstr(r.out, rows[i].error) ||
+            run_count_lines(r.out) != 1 || run_count_lines(r.err) != 1 ||
+            !strstr(r.err, rows[i].error))
+            fail_msg("kvtutor %s: exit %d, stdout (%zu):\n%.300s\nstderr:\n%.300s", a, r.status,
+                     r.out_len, r.out, r.err);
+        run_free(&r);
+    }
+}
+
 /* --help wins wherever it stands, and prints to stdout. */
 static void test_help_after_globals(void **state)
 {
@@ -263,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_one_usage_error_format),
         cmocka_unit_test(test_help_after_globals),
         cmocka_unit_test(test_token_counts),
+        cmocka_unit_test(test_json_failures_are_json),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

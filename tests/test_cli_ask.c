@@ -317,6 +317,21 @@ static void test_usage_errors(void **state)
     }
 }
 
+/* "--" ends the flags: what follows is the answer, even one that looks like a
+ * flag. Before, "--" itself was taken as the answer and "--json" as the flag. */
+static void test_double_dash_ends_flags(void **state)
+{
+    char *argv[] = {
+        (char *)run_kvtutor_path(), "ask", "kv-cache", "per-token", "--", "--json", NULL};
+    struct run_result r;
+    (void)state;
+    assert_int_equal(run_cmd(argv, NULL, &r), 0);
+    if (r.out[0] == '{' || !strstr(r.out, "Your answer: --json\n"))
+        fail_msg("exit %d: %s", r.status, r.out);
+    assert_int_equal(r.status, 1); /* not an answer: graded invalid */
+    run_free(&r);
+}
+
 static void test_human_output(void **state)
 {
     (void)state;
@@ -677,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_list_names_every_item),
         cmocka_unit_test(test_question_and_followups),
+        cmocka_unit_test(test_double_dash_ends_flags),
         cmocka_unit_test(test_human_output),
         cmocka_unit_test(test_worked_is_the_exercises_own),
         cmocka_unit_test(test_score_never_rounds_to_all_or_nothing),

@@ -418,6 +418,170 @@ static void test_controls_sanitised(void **state)
     run_free(&r);
 }
 
+/* Values vLLM never prints (tests/fixtures/vllm-logs-hostile/README.md): each
+ * refused in one line naming the file's line and the value, exit 2, where
+ * before they were skipped ("no Available KV cache memory line"), read wrong
+ * (58,11 as 5,811) or replaced by a default ("the log does not set one"). */
+static void test_values_not_taken(void **state)
+{
+    static const struct {
+        const char *log, *says;
+    } rows[] = {
+        {"gib-nan", ".log:4: Available KV cache memory 'nan': not a figure"},
+        {"gib-inf", ".log:4: Available KV cache memory 'inf'"},
+        {"gib-negative", ".log:4: Available KV cache memory '-58.11'"},
+        {"gib-1e308", ".log:4: Available KV cache memory '1e308'"},
+        {"gib-hex", ".log:4: Available KV cache memory '0x3A'"},
+        {"gib-fullwidth", ".log:4: Available KV cache memory '\xef\xbc\x95\xef\xbc\x98."},
+        {"gib-decimal-comma", ".log:4: Available KV cache memory '58,11': not a figure vLLM "
+                              "prints (a number of GiB such as 58.11 GiB; a comma only groups "
+                              "thousands"},
+        {"tokens-negative", ".log:5: GPU KV cache size '-476,016'"},
+        {"tp-0", ".log:3: tensor_parallel_size 0: not a number of GPUs"},
+        {"tp-negative", ".log:3: tensor_parallel_size -2: not a number of GPUs"},
+        {"pp-0", ".log:3: pipeline_parallel_size 0: not a number of stages"},
+        {"dcp-negative", ".log:3: decode_context_parallel_size -1"},
+        {"block-0", ".log:2: block_size 0: not a number of tokens"},
+        {"block-negative", ".log:2: block_size -16"},
+        {"block-1e20", ".log:2: block_size 1e20"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char name[128];
+        struct run_result r;
+        snprintf(name, sizeof name, "vllm-logs-hostile/%s.log", rows[i].log);
+        r = explain(name, NULL, NULL, NULL);
+        if (r.status != 2 || !strstr(r.err, rows[i].says) || run_count_lines(r.err) != 1 ||
+            r.out[0])
+            fail_msg("%s: exit %d, stderr: %s", rows[i].log, r.status, r.err);
+        run_free(&r);
+    }
+}
+
+/* Two versions in one start-up: a note naming both lines, and the engine's
+ * rules used (it sized the cache); r044's figures hold under 0.24.0 too
+ * (v0.24.0-r044-llama-3.1-8b.log logs the same ones). */
+static void test_version_conflict_noted(void **state)
+{
+    json_t *j = explain_json("vllm-logs-hostile/version-conflict.log", NULL);
+    json_t *n = json_array_get(json_object_get(j, "notes"), 0);
+    struct run_result r;
+    (void)state;
+
+    assert_string_equal(json_string_value(json_object_get(j, "rules")), "0.24.0");
+    assert_int_equal(json_integer_value(json_object_get(n, "line_no")), 3);
+    assert_string_equal(json_string_value(json_object_get(n, "note")),
+                        "vLLM 0.24.0 here, vLLM 0.19.0 at line 1: the rules of 0.24.0 are used "
+                        "(the engine line sized the cache)");
+    assert_int_equal(match_of(line_of(j, "kv_tokens", 0)), 1);
+    json_decref(j);
+    r = explain("vllm-logs-hostile/version-conflict.log", NULL, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Note: line 3: vLLM 0.24.0 here, vLLM 0.19.0 at line 1"));
+    run_free(&r);
+}
+
+/* A fixture's whole text, allocated. */
+static char *slurp(const char *name)
+{
+    FILE *f = fopen(fixture(2, name), "rb");
+    char *buf;
+    long n;
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    n = ftell(f);
+    rewind(f);
+    buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Two real start-ups one after the other, as `tee -a serve.log` keeps them
+ * across a restart: Gemma-3-27B under 0.19.0 (7 lines), then Llama-3.1-8B
+ * under V0 0.6.4.post1. Each is explained under its own model and release,
+ * both match their logged figures (4.46x and 1.56x, as test_formats_match
+ * has them alone); read as one log, the Gemma lines were recomputed as the
+ * Llama model under the last version and marked as differing. */
+static void test_two_startups(void **state)
+{
+    char *a = slurp("vllm-logs/v0.19.0-r030-gemma-3-27b.log"),
+         *b = slurp("vllm-logs/v0.6.4-r001-llama-3.1-8b.log");
+    char *both = malloc(strlen(a) + strlen(b) + 1);
+    struct run_result r;
+    json_t *j, *r0, *r1;
+    (void)state;
+
+    assert_non_null(both);
+    strcpy(both, a);
+    strcat(both, b);
+    r = explain("-", NULL, "--json", both);
+    assert_int_equal(r.status, 0);
+    j = json_loads(r.out, 0, NULL);
+    assert_non_null(j);
+    assert_int_equal(json_integer_value(json_object_get(j, "startups")), 2);
+    assert_non_null(strstr(json_string_value(json_object_get(j, "note")), "several start-ups"));
+    r0 = json_array_get(json_object_get(j, "runs"), 0);
+    r1 = json_array_get(json_object_get(j, "runs"), 1);
+    assert_string_equal(json_string_value(json_object_get(r0, "model")), "google/gemma-3-27b-it");
+    assert_string_equal(json_string_value(json_object_get(r0, "vllm_version")), "0.19.0");
+    assert_int_equal(json_integer_value(json_object_get(r0, "first_line")), 1);
+    assert_int_equal(json_integer_value(json_object_get(r0, "last_line")), 7);
+    assert_float_equal(json_real_value(json_object_get(line_of(r0, "concurrency", 0), "logged")),
+                       4.46, 1e-9);
+    assert_int_equal(match_of(line_of(r0, "concurrency", 0)), 1);
+    assert_int_equal(match_of(line_of(r0, "kv_tokens", 0)), 1);
+    assert_string_equal(json_string_value(json_object_get(r1, "vllm_version")), "0.6.4.post1");
+    assert_int_equal(json_integer_value(json_object_get(r1, "first_line")), 8);
+    assert_float_equal(json_real_value(json_object_get(line_of(r1, "concurrency", 0), "logged")),
+                       1.56, 1e-9);
+    assert_int_equal(match_of(line_of(r1, "concurrency", 0)), 1);
+    assert_int_equal(match_of(line_of(r1, "gpu_blocks", 0)), 1);
+    json_decref(j);
+    run_free(&r);
+
+    r = explain("-", NULL, NULL, both);
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.out, "This log holds 2 start-ups") ||
+        !strstr(r.out,
+                "== Start-up 1 of 2, lines 1 to 7 ==\nvLLM 0.19.0 log: google/gemma-3-27b-it") ||
+        !strstr(r.out, "== Start-up 2 of 2, lines 8 to ") ||
+        !strstr(r.out, "vLLM 0.6.4.post1 log: meta-llama/Llama-3.1-8B-Instruct") ||
+        strstr(r.out, " differ,") == NULL || strstr(r.out, "1 differ") != NULL)
+        fail_msg("%s", r.out);
+    run_free(&r);
+
+    /* a start-up that died before the KV cache (its first 3 lines), then the
+     * Gemma one: the first is said to have no capacity line, the second explained */
+    {
+        char *cut = strdup(b), *p = cut;
+        for (int k = 0; k < 3 && p; k++)
+            p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+        assert_non_null(p);
+        *p = '\0';
+        strcpy(both, cut);
+        strcat(both, a);
+        free(cut);
+    }
+    r = explain("-", NULL, "--json", both);
+    assert_int_equal(r.status, 0);
+    j = json_loads(r.out, 0, NULL);
+    assert_non_null(j);
+    r0 = json_array_get(json_object_get(j, "runs"), 0);
+    r1 = json_array_get(json_object_get(j, "runs"), 1);
+    assert_non_null(strstr(json_string_value(json_object_get(r0, "note")), "no capacity line"));
+    assert_int_equal(json_array_size(json_object_get(r0, "lines")), 0);
+    assert_int_equal(json_integer_value(json_object_get(r1, "first_line")), 4);
+    assert_int_equal(match_of(line_of(r1, "concurrency", 0)), 1);
+    json_decref(j);
+    run_free(&r);
+    free(a);
+    free(b);
+    free(both);
+}
+
 static void test_help_lists_it(void **state)
 {
     char *argv[] = {(char *)run_kvtutor_path(), "--help", NULL};
@@ -444,6 +608,9 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_binary_and_huge),
         cmocka_unit_test(test_controls_sanitised),
+        cmocka_unit_test(test_values_not_taken),
+        cmocka_unit_test(test_version_conflict_noted),
+        cmocka_unit_test(test_two_startups),
         cmocka_unit_test(test_help_lists_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

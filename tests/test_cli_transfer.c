@@ -409,6 +409,118 @@ static void make_db(const char *db, const char *sql)
     }
 }
 
+/* A whole file's bytes, NUL-terminated. */
+static char *file_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = calloc(1, 1 << 20);
+    assert_non_null(f);
+    assert_non_null(buf);
+    *len = fread(buf, 1, (1 << 20) - 1, f);
+    fclose(f);
+    return buf;
+}
+
+/* The edges of export and import a learner meets: exported_at is ISO 8601
+ * in UTC as the README says (it was Unix seconds); a read-only file at --out
+ * is kept unless --force (it was replaced and made 0600); an export saved
+ * with a byte order mark imports (it was "not a JSON object"); "-" reads
+ * standard input as explain-log's does (it was "no such file"); an export
+ * of a newer format version is refused by its number (version 99 was
+ * imported as if it were ours). */
+static void test_export_import_edges(void **state)
+{
+    (void)state;
+    char db[160], db2[160], file[160], bom[160];
+    struct run_result r;
+    struct stat sb;
+    json_t *j, *v;
+    char *text, *with_bom;
+    size_t len;
+    int y, mo, d, h, mi, sec;
+    char z;
+
+    snprintf(db, sizeof db, "%s/edges.db", dir);
+    snprintf(db2, sizeof db2, "%s/edges2.db", dir);
+    snprintf(file, sizeof file, "%s/edges.json", dir);
+    snprintf(bom, sizeof bom, "%s/bom.json", dir);
+    make_db(db, NULL);
+    r = kvt(NULL, "export", "--db", db, "--out", file, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    j = json_load_file(file, 0, NULL);
+    assert_non_null(j);
+    v = json_object_get(j, "exported_at");
+    assert_true(json_is_string(v));
+    if (sscanf(json_string_value(v), "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &sec, &z) !=
+            7 ||
+        z != 'Z' || strlen(json_string_value(v)) != 20 || y < 2025)
+        fail_msg("exported_at %s", json_string_value(v));
+    json_decref(j);
+
+    /* read-only: kept, bytes and mode, unless --force */
+    text = file_text(file, &len);
+    assert_int_equal(chmod(file, 0444), 0);
+    r = kvt(NULL, "export", "--db", db, "--out", file, NULL);
+    if (r.status != 1 || !strstr(r.err, "is read-only; --force replaces it") ||
+        run_count_lines(r.err) != 1)
+        fail_msg("exit %d: %s", r.status, r.err);
+    run_free(&r);
+    assert_int_equal(stat(file, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0444);
+    {
+        size_t n2;
+        char *again = file_text(file, &n2);
+        assert_int_equal(n2, len);
+        assert_memory_equal(again, text, len);
+        free(again);
+    }
+    r = kvt(NULL, "export", "--db", db, "--out", file, "--force", NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+
+    /* a byte order mark before the export */
+    with_bom = malloc(len + 4);
+    assert_non_null(with_bom);
+    memcpy(with_bom, "\xef\xbb\xbf", 3);
+    memcpy(with_bom + 3, text, len + 1);
+    {
+        FILE *f = fopen(bom, "wb");
+        assert_non_null(f);
+        fwrite(with_bom, 1, len + 3, f);
+        fclose(f);
+    }
+    r = kvt(NULL, "import", bom, "--db", db2, NULL);
+    if (r.status != 0 || !strstr(r.out, "Imported 1 attempt (0 already here)"))
+        fail_msg("exit %d: %s%s", r.status, r.out, r.err);
+    run_free(&r);
+
+    /* standard input, the same export again: all already here */
+    r = kvt(text, "import", "-", "--db", db2, NULL);
+    if (r.status != 0 || !strstr(r.out, "Imported 0 attempts (1 already here)"))
+        fail_msg("exit %d: %s%s", r.status, r.out, r.err);
+    run_free(&r);
+
+    /* a newer format version, refused by its number, nothing written */
+    j = valid_export((long)time(NULL));
+    json_object_set_new(j, "version", json_integer(99));
+    {
+        char *newer = json_dumps(j, 0);
+        json_decref(j);
+        r = kvt(newer, "import", "-", "--db", db2, NULL);
+        free(newer);
+    }
+    if (r.status != 1 ||
+        !strstr(r.err, "standard input: an export of format version 99, newer than this "
+                       "kvtutor reads (1 to 2): upgrade kvtutor") ||
+        run_count_lines(r.err) != 1)
+        fail_msg("exit %d: %s", r.status, r.err);
+    run_free(&r);
+    assert_int_equal(count_rows(db2, "attempt"), 1);
+    free(text);
+    free(with_bom);
+}
+
 /* Text a spreadsheet would run: every leading = + - @ tab and CR is made
  * inert (quoted, with an apostrophe), in every text column; numbers, even
  * negative ones, stay numbers. */
@@ -740,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_foreign_schema_versions_are_named),
         cmocka_unit_test(test_big_import_memory),
         cmocka_unit_test(test_export_to_a_terminal_is_inert),
+        cmocka_unit_test(test_export_import_edges),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

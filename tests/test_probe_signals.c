@@ -163,7 +163,7 @@ static void stop_with(int sig, const char *script)
     assert_int_equal(sqlite3_prepare_v2(h, "SELECT outcome, message FROM probe_run", -1, &s, NULL),
                      SQLITE_OK);
     assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-    assert_string_equal((const char *)sqlite3_column_text(s, 0), "timed-out");
+    assert_string_equal((const char *)sqlite3_column_text(s, 0), "stopped");
     assert_string_equal((const char *)sqlite3_column_text(s, 1), "stopped");
     assert_int_equal(sqlite3_step(s), SQLITE_DONE); /* and no second run on the CPU */
     sqlite3_finalize(s);
@@ -219,7 +219,7 @@ static void test_stop_flag(void **state)
         assert_true(probe_step(r, 20, NULL, NULL)); /* still running: nothing asked */
     stop = SIGINT;
     probe_finish(r, NULL, NULL, &o);
-    assert_int_equal(o.end, PROBE_TIMED_OUT);
+    assert_int_equal(o.end, PROBE_STOPPED);
     assert_string_equal(o.message, "stopped");
     assert_true(o.seconds < 5.0); /* not the 600 s deadline */
     assert_int_equal(group_left(pgid), 0);

@@ -81,7 +81,8 @@ static int sql_int(const char *path, const char *query)
     sqlite3_stmt *s;
     int v = -1;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db, query, -1, &s, NULL), SQLITE_OK);
+    if (sqlite3_prepare_v2(db, query, -1, &s, NULL) != SQLITE_OK)
+        fail_msg("%s on %s: %s", query, path, sqlite3_errmsg(db));
     if (sqlite3_step(s) == SQLITE_ROW)
         v = sqlite3_column_int(s, 0);
     sqlite3_finalize(s);
@@ -180,6 +181,46 @@ static void test_upgrade_from_every_earlier_version(void **state)
         assert_int_equal(store_schema_version(st), store_latest_version());
         store_close(st);
     }
+}
+
+/* Schema 5: a schema-4 database's probe runs come through the rebuilt
+ * table whole, the ones a learner stopped (kept then as 'timed-out' with
+ * the message 'stopped') now 'stopped', a run that really ran out of time
+ * still 'timed-out'; and the new word is accepted. */
+static void test_upgrade_moves_stopped_probe_runs(void **state)
+{
+    (void)state;
+    const char *p = path_of("probe-v4.db");
+    struct store *st;
+
+    for (int i = 0; i < 4; i++)
+        sql(p, store_migrations[i].sql);
+    sql(p, "PRAGMA user_version = 4; PRAGMA application_id = 1802925173;"
+           "INSERT INTO learner (id, name, created_at) VALUES (1, 'ann', 1000);"
+           "INSERT INTO probe_run (learner_id, probe, device, figures, created_at, seconds, "
+           "outcome, message, read_gbps) VALUES "
+           "(1, 'cpu', 'host', '[]', 2000, 1.5, 'timed-out', 'stopped', NULL),"
+           "(1, 'cpu', 'host', '[]', 3000, 600, 'timed-out', 'still running after 600 s; "
+           "stopped', NULL),"
+           "(1, 'cuda', 'H100', '[]', 4000, 9, 'ok', '', 3012.5)");
+    st = open_ok(p);
+    assert_int_equal(store_schema_version(st), 5);
+    store_close(st);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM probe_run"), 3);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM probe_run WHERE outcome = 'stopped' AND "
+                                "created_at = 2000"),
+                     1);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM probe_run WHERE outcome = 'timed-out' AND "
+                                "created_at = 3000"),
+                     1);
+    assert_int_equal(sql_int(p, "SELECT CAST(read_gbps * 10 AS INTEGER) FROM probe_run WHERE "
+                                "outcome = 'ok'"),
+                     30125);
+    sql(p, "INSERT INTO probe_run (learner_id, probe, device, figures, created_at, outcome) "
+           "VALUES (1, 'cpu', 'host', '[]', 5000, 'stopped')");
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM sqlite_schema WHERE name = "
+                                "'probe_run_by_learner'"),
+                     1);
 }
 
 /* A database a real kvtutor of schema 1 wrote (tests/fixtures/progress-v1.db,
@@ -750,6 +791,77 @@ static void test_read_only_file(void **state)
         fail_msg("read-only check failed with status %d", WEXITSTATUS(status));
 }
 
+/* The file deleted while the app runs (rm progress.db, a clean-up script):
+ * before, every later answer went into the unlinked file, was acknowledged,
+ * and was lost at exit. Now the next write puts the whole database back at
+ * its path first and says so once; a file put in its place is never written
+ * over: the write is refused and the answers so far are copied beside it. */
+static void test_deleted_while_open(void **state)
+{
+    (void)state;
+    const char *p = path_of("gone.db");
+    char side[300];
+    struct store *st = open_ok(p), *other;
+    struct store_error err;
+    struct store_review rv;
+    struct store_attempt a;
+    int64_t ann;
+
+    assert_int_equal(store_learner(st, "ann", T0, &ann, &err), KVT_E_OK);
+    a = attempt(ann, "kv-cache", "e1", 3, T0);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_false(store_recreated(st));
+
+    /* only the .db removed: its -wal and -shm stay, and are the open file's */
+    assert_int_equal(unlink(p), 0);
+    a = attempt(ann, "kv-cache", "e2", 3, T0 + 60);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_true(store_recreated(st));
+    fprintf(stderr, "DBG after e2 ok\n");
+    {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd,
+                 "python3 -c \"import sqlite3; d=sqlite3.connect('%s'); print(d.execute('pragma "
+                 "integrity_check').fetchall()[:3], d.execute('select count(*) from "
+                 "attempt').fetchone())\"",
+                 p);
+        system(cmd);
+    }
+    assert_false(store_recreated(st)); /* said once */
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 2);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM review_state"), 2);
+
+    /* all three removed (rm progress.db*) */
+    unlink(p);
+    snprintf(side, sizeof side, "%s-wal", p);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", p);
+    unlink(side);
+    a = attempt(ann, "kv-cache", "e3", 0, T0 + 120);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_true(store_recreated(st));
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 3);
+
+    /* another kvtutor database moved into its place: left as it is */
+    other = open_ok(path_of("stranger.db"));
+    store_close(other);
+    assert_int_equal(rename(path_of("stranger.db"), p), 0);
+    a = attempt(ann, "kv-cache", "e4", 0, T0 + 180);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_DB_GONE);
+    assert_non_null(strstr(err.detail, "gone.db.recovered"));
+    assert_false(store_recreated(st));
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 0);
+    snprintf(side, sizeof side, "%s.recovered", p);
+    assert_int_equal(sql_int(side, "SELECT count(*) FROM attempt"), 3);
+    /* the next write is refused too, and says where the answers are; reads
+     * go on, from the copy */
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_DB_GONE);
+    assert_non_null(strstr(err.detail, "the answers up to now are in"));
+    assert_int_equal(store_review_get(st, ann, "kv-cache", "e1", &rv, &err), KVT_E_OK);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 0);
+    store_close(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -757,6 +869,7 @@ int main(void)
         cmocka_unit_test(test_bind_signatures_match_the_sql),
         cmocka_unit_test(test_upgrade_from_every_earlier_version),
         cmocka_unit_test(test_upgrade_kept_fixture),
+        cmocka_unit_test(test_upgrade_moves_stopped_probe_runs),
         cmocka_unit_test(test_rate_later_and_resume),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_sigkill_during_migration),
@@ -769,6 +882,7 @@ int main(void)
         cmocka_unit_test(test_sigkill_loses_nothing_acknowledged),
         cmocka_unit_test(test_two_writers),
         cmocka_unit_test(test_read_only_file),
+        cmocka_unit_test(test_deleted_while_open),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -81,7 +81,7 @@ static void test_cancel(void **state)
     assert_true(tp.running);
     tutor_probe_cancel(&tp);
     assert_false(tp.running);
-    assert_int_equal(tp.out.end, PROBE_TIMED_OUT);
+    assert_int_equal(tp.out.end, PROBE_STOPPED);
     assert_string_equal(tp.out.message, "stopped");
     tutor_probe_free(&tp);
 }

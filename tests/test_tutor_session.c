@@ -12,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "store_report.h"
 #include "tutor_names.h"
+#include "tutor_progress.h"
 #include "tmp_dir.h"
 #include "tutor_queue.h"
 #include "tutor_session.h"
@@ -289,6 +292,46 @@ static void test_unreadable_is_not_an_answer(void **state)
     /* option 3 of two is not an answer either */
     assert_int_equal(answer(s, "3", 1), TUTOR_UNREAD);
     assert_int_equal(attempts(f).n, 1);
+    tutor_session_free(s);
+}
+
+/* The database deleted mid-session: the next answer is saved all the same
+ * (the file is written back with the first one), and the screens are given
+ * a sentence to say so, once; with another file in its place, the answer is
+ * not acknowledged as saved: TUTOR_UNSAVED with the reason. */
+static void test_db_deleted_mid_session(void **state)
+{
+    struct fx *f = *state;
+    struct store_error err;
+    struct stat sb;
+    char db[320], why[256];
+    FILE *other;
+    struct tutor_session *s = tutor_session_practice(&f->env, 0, false, NULL);
+
+    snprintf(db, sizeof db, "%s/progress.db", f->dir);
+    assert_int_equal(answer(s, "57344 B", 3), TUTOR_GRADED);
+    assert_null(tutor_db_notice(f->st));
+    assert_int_equal(unlink(db), 0);
+    assert_int_equal(tutor_retry(s, &err), KVT_E_OK);
+    assert_int_equal(answer(s, "57344 B", 3), TUTOR_GRADED);
+    assert_non_null(strstr(tutor_db_notice(f->st), "deleted while kvtutor ran"));
+    assert_null(tutor_db_notice(f->st));
+    assert_int_equal(stat(db, &sb), 0);
+    assert_int_equal(attempts(f).n, 2);
+
+    /* a stranger's file where it was */
+    assert_int_equal(unlink(db), 0);
+    other = fopen(db, "w");
+    assert_non_null(other);
+    fputs("not a database\n", other);
+    fclose(other);
+    assert_int_equal(tutor_retry(s, &err), KVT_E_OK);
+    assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
+    assert_int_equal(tutor_answer(s, "57344 B", &err), TUTOR_UNSAVED);
+    assert_int_equal(err.code, KVT_E_DB_GONE);
+    assert_non_null(strstr(err.detail, "progress.db.recovered"));
+    assert_true(tutor_unsaved(s));
+    assert_null(tutor_db_notice(f->st));
     tutor_session_free(s);
 }
 
@@ -571,6 +614,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_practice_records_and_rates, setup, teardown),
         cmocka_unit_test_setup_teardown(test_misconception_recorded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_db_deleted_mid_session, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unreadable_is_not_an_answer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hinted_right_is_at_most_hard, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retry_after_answer_is_practice, setup, teardown),

@@ -229,6 +229,77 @@ static void test_logged_zero_is_given(void **state)
     free(log);
 }
 
+/* Commas group thousands only: "58,11" is no 5,811 (a decimal comma), and a
+ * figure that cannot be read is a problem of its line, not a missing line. */
+static void test_figures_strict(void **state)
+{
+    (void)state;
+    struct vllm_log *log = parse_text("INFO GPU KV cache size: 1,505,552 tokens\n"
+                                      "INFO Available KV cache memory: 58,11 GiB\n"
+                                      "INFO GPU KV cache size: 12,34 tokens\n"
+                                      "INFO non-default args: {'tensor_parallel_size': 0, "
+                                      "'block_size': None}\n");
+    assert_int_equal(log->n_lines, 1);
+    assert_int_equal(log->lines[0].count, 1505552);
+    assert_int_equal(log->n_errors, 3);
+    assert_int_equal(log->n_problems, 3);
+    assert_int_equal(log->problems[0].line_no, 2);
+    assert_non_null(strstr(log->problems[0].what, "'58,11'"));
+    assert_int_equal(log->problems[1].line_no, 3);
+    assert_non_null(strstr(log->problems[1].what, "'12,34'"));
+    assert_string_equal(
+        log->problems[2].what,
+        "tensor_parallel_size 0: not a number of GPUs (a whole number, at least 1)");
+    assert_int_equal(log->problems[2].line_no, 4);
+    /* None is vLLM's "not set", not a bad value */
+    assert_false(log->args.given & VLLM_GIVEN_BLOCK_SIZE);
+    assert_false(log->args.given & VLLM_GIVEN_TP);
+    free(log);
+}
+
+/* Start-ups told apart by order: a banner or arguments line after an engine
+ * or capacity line starts a run; the same engine line again (a data-parallel
+ * rank's) does not, another model's or version's does. */
+static void test_runs_split(void **state)
+{
+    static const char dp[] =
+        "INFO vLLM API server version 0.19.0\n"
+        "(EngineCore_DP0) INFO Initializing a V1 LLM engine (v0.19.0) with config: model='a'\n"
+        "(EngineCore_DP1) INFO Initializing a V1 LLM engine (v0.19.0) with config: model='a'\n"
+        "(EngineCore_DP0) INFO GPU KV cache size: 100 tokens\n"
+        "(EngineCore_DP1) INFO Initializing a V1 LLM engine (v0.19.0) with config: model='a'\n"
+        "(EngineCore_DP1) INFO GPU KV cache size: 100 tokens\n";
+    static const char two[] = "INFO Initializing a V1 LLM engine (v0.19.0) with config: model='a'\n"
+                              "INFO GPU KV cache size: 100 tokens\n"
+                              "INFO Initializing a V1 LLM engine (v0.24.0) with config: model='b'\n"
+                              "INFO GPU KV cache size: 200 tokens\n"
+                              "INFO non-default args: {'model': 'c'}\n"
+                              "INFO GPU KV cache size: 300 tokens\n";
+    struct vllm_run runs[4];
+    struct vllm_log *log = calloc(1, sizeof *log);
+    size_t merged;
+    (void)state;
+
+    assert_int_equal(vllm_log_runs(dp, strlen(dp), runs, 4, &merged), 1);
+    assert_int_equal(runs[0].last_line, 6);
+    assert_int_equal(vllm_log_runs(two, strlen(two), runs, 4, &merged), 3);
+    assert_int_equal(runs[1].first_line, 3);
+    assert_int_equal(runs[2].first_line, 5);
+    assert_int_equal(runs[2].last_line, 6);
+    vllm_log_parse_run(two, &runs[1], log);
+    assert_string_equal(log->version, "0.24.0");
+    assert_string_equal(log->args.model, "b");
+    assert_int_equal(log->n_lines, 1);
+    assert_int_equal(log->lines[0].line_no, 4);
+    assert_int_equal(log->lines[0].count, 200);
+    assert_int_equal(log->total_lines, 2);
+    /* past the cap, the rest joins the last run */
+    assert_int_equal(vllm_log_runs(two, strlen(two), runs, 2, &merged), 2);
+    assert_int_equal(merged, 1);
+    assert_int_equal(runs[1].last_line, 6);
+    free(log);
+}
+
 /* The engine's resolved config wins over the arguments, which win over other lines. */
 static void test_sources_priority(void **state)
 {
@@ -670,6 +741,8 @@ int main(void)
         cmocka_unit_test(test_sources_priority),
         cmocka_unit_test(test_logged_zero_is_given),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_figures_strict),
+        cmocka_unit_test(test_runs_split),
         cmocka_unit_test(test_many_lines_are_counted),
         cmocka_unit_test(test_check_text),
         cmocka_unit_test(test_kind_names),

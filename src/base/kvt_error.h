@@ -34,6 +34,7 @@
     X(DB_IS_DIR, "a folder stands where the progress database should be")                          \
     X(DB_IO, "the progress database cannot be read or written")                                    \
     X(DB_NOT_FOUND, "no such record")                                                              \
+    X(DB_GONE, "the progress database was deleted or replaced while kvtutor ran")                  \
     X(NOMEM, "out of memory")
 
 enum kvt_err {

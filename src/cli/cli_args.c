@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "kvt_text.h"
 
 static const struct {
@@ -29,6 +30,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "kvtutor%s%s: %s (see kvtutor%s%s --help)\n", cmd ? " " : "", cmd ? cmd : "",
             kvt_safe(msg, safe, sizeof safe), cmd ? " " : "", cmd ? cmd : "");
+    cli_json_error(safe);
     return 2;
 }
 
@@ -148,6 +150,11 @@ int cli_parse(const struct cli_spec *s, int argc, char **argv, struct cli_args *
 
     memset(a, 0, sizeof *a);
     a->pos = argv;
+    /* a failure is JSON too where --json was asked for, even a failure to
+     * parse what comes before it */
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--json") == 0 && find_flag(s, argv[i], 6) >= 0)
+            cli_json_failures(true);
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i], *eq = strchr(arg, '='), *val, *name, *metavar;
         size_t len = name_len(arg);
@@ -161,6 +168,16 @@ int cli_parse(const struct cli_spec *s, int argc, char **argv, struct cli_args *
         if (s->pass_rest && strcmp(arg, "--") == 0) {
             a->rest = argv + i + 1;
             a->nrest = argc - i - 1;
+            return 0;
+        }
+        if (strcmp(arg, "--") == 0) {
+            /* the end of the flags, as getopt has it: what follows is
+             * positional, "--json" or "-5" an answer and not a flag */
+            for (int j = i + 1; j < argc; j++) {
+                if (a->npos == s->max_pos)
+                    return cli_usage_error(s->cmd, "%s: unexpected argument", argv[j]);
+                argv[a->npos++] = argv[j];
+            }
             return 0;
         }
         if (id < 0 && g < 0) {

@@ -152,16 +152,16 @@ static int grade(struct lx_lesson *l, struct tutor_item it, const struct ask *a,
     }
     if ((e = tutor_begin(s, err, sizeof err)) == KVT_E_MISSING) {
         const struct lx_exercise *ex = &l->exercises[it.index];
-        fprintf(stderr,
-                "kvtutor ask: %s/%s uses your measured %s: give --measured %s=VALUE "
-                "(kvtutor probe measures it)\n",
-                l->id, ex->id, ex->measured, ex->measured);
+        cli_fail("ask", 2,
+                 "%s/%s uses your measured %s: give --measured %s=VALUE (kvtutor probe measures "
+                 "it)",
+                 l->id, ex->id, ex->measured, ex->measured);
         tutor_session_free(s);
         return 2;
     }
     if (e != KVT_E_OK) {
-        fprintf(stderr, "kvtutor ask: %s/%s: the expected value cannot be computed: %s\n", l->id,
-                tutor_item_id(l, it, id, sizeof id), err);
+        cli_fail("ask", 1, "%s/%s: the expected value cannot be computed: %s", l->id,
+                 tutor_item_id(l, it, id, sizeof id), err);
         tutor_session_free(s);
         return 1;
     }
@@ -474,9 +474,8 @@ int cli_ask(int argc, char **argv)
     l = cli_find_lesson(a.lesson_id, a.lessons_dir, data, &opts, seen, sizeof seen);
     if (!l) {
         char f1[KVT_SAFE_FIELD];
-        fprintf(stderr, "kvtutor ask: no lesson \"%s\" (lessons: %s)\n",
-                kvt_safe(a.lesson_id, f1, sizeof f1), seen[0] ? seen : "none found");
-        return 2;
+        return cli_fail("ask", 2, "no lesson \"%s\" (lessons: %s)",
+                        kvt_safe(a.lesson_id, f1, sizeof f1), seen[0] ? seen : "none found");
     }
     if (!tutor_item_parse(l, a.exercise_id, &it)) {
         struct tutor_item items[256];
@@ -488,8 +487,8 @@ int cli_ask(int argc, char **argv)
                                     tutor_item_id(l, items[i], id, sizeof id));
         }
         char f1[KVT_SAFE_FIELD];
-        fprintf(stderr, "kvtutor ask: lesson %s has no item \"%s\" (it has: %s)\n", l->id,
-                kvt_safe(a.exercise_id, f1, sizeof f1), seen);
+        cli_fail("ask", 2, "lesson %s has no item \"%s\" (it has: %s)", l->id,
+                 kvt_safe(a.exercise_id, f1, sizeof f1), seen);
         lx_free(l);
         return 2;
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "kvt_text.h"
 
 #define DEFAULT_LEARNER "default"
@@ -29,6 +30,9 @@ static const char *advice(enum kvt_err e)
         return "create the folder or choose another --db";
     case KVT_E_DB_IS_DIR:
         return "give --db the path of a file, not a folder";
+    case KVT_E_DB_GONE:
+        return "the answers up to now are in the file named; leave the path alone while kvtutor "
+               "runs";
     default:
         return "check the file and its folder";
     }
@@ -43,6 +47,13 @@ int cli_db_error(const char *cmd, const char *path, const struct store_error *er
     if (err->detail[0])
         fprintf(stderr, " (%s)", kvt_safe(err->detail, f2, sizeof f2));
     fprintf(stderr, "; %s\n", advice(err->code));
+    {
+        char msg[KVT_SAFE_FIELD * 4];
+        snprintf(msg, sizeof msg, "%s: %s%s%s%s; %s", f1, kvt_strerror(err->code),
+                 err->detail[0] ? " (" : "", err->detail[0] ? f2 : "", err->detail[0] ? ")" : "",
+                 advice(err->code));
+        cli_json_error(msg);
+    }
     return 1;
 }
 

@@ -44,11 +44,25 @@ static const struct cli_spec spec = {
 static int input_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("kvtutor explain-log: ", stderr);
+    char msg[2048];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    return cli_fail("explain-log", 2, "%s", msg);
+}
+
+/* The log's errors, one line each (NAME:LINE: what), and exit 2: a figure
+ * or setting that cannot be taken at its word is never replaced by a
+ * default and explained as if the log had said it. */
+static int refuse_problems(const char *name, const struct vllm_log *log)
+{
+    for (size_t i = 0; i < log->n_problems; i++)
+        if (log->problems[i].error)
+            cli_fail("explain-log", 2, "%s:%zu: %s", name, log->problems[i].line_no,
+                     log->problems[i].what);
+    if (log->problems_dropped)
+        fprintf(stderr, "kvtutor explain-log: %s: %zu more problems not listed\n", name,
+                log->problems_dropped);
     return 2;
 }
 
@@ -68,8 +82,14 @@ static void print_help(FILE *out)
         fprintf(out, "  %-22s %s\n", left, flags[i].help);
     }
     fprintf(out, "  %-22s %s\n", "--help, -h", "this text");
-    fputs("\nExit status: 0 explained (see each line's match), 1 no capacity line in the\n"
-          "log, 2 a usage error, an unreadable or binary file, or a model it cannot identify.\n"
+    fputs("\nA figure or setting vLLM would not print (nan GiB, 58,11 GiB, TP 0, block size\n"
+          "-16) is an error naming its line; two versions in one start-up are a note.\n"
+          "A log of several start-ups (tee -a across restarts) is split at each, and each\n"
+          "is explained under its own model, version and settings; --json then prints\n"
+          "{\"startups\": N, \"runs\": [...]}, one object per start-up.\n"
+          "\nExit status: 0 explained (see each line's match), 1 no capacity line in the\n"
+          "log, 2 a usage error, an unreadable or binary file, a value in the log that\n"
+          "cannot be taken at its word, or a model it cannot identify.\n"
           "\nExample: vllm serve ... 2>&1 | tee serve.log; kvtutor explain-log serve.log\n",
           out);
 }
@@ -83,7 +103,8 @@ struct model_id {
 
 /* The model, in the order tutor_log_model keeps for the playground too:
  * --config wins, otherwise the preset the log names. */
-static int resolve_model(const struct cli_args *a, const struct vllm_log *log, struct model_id *id)
+static int resolve_model(const struct cli_args *a, const struct vllm_log *log, struct model_id *id,
+                         const char *where)
 {
     char shown[300];
     struct kv_model given;
@@ -99,14 +120,15 @@ static int resolve_model(const struct cli_args *a, const struct vllm_log *log, s
     case TUTOR_LOG_MODEL_PRESET:
         return 0;
     case TUTOR_LOG_MODEL_UNNAMED:
-        return input_error("the log does not name its model (no \"non-default args\" or engine "
-                           "config line): give --config with the model's config.json");
+        return input_error("%sthe log does not name its model (no \"non-default args\" or engine "
+                           "config line): give --config with the model's config.json",
+                           where);
     case TUTOR_LOG_MODEL_UNKNOWN:
         break;
     }
-    return input_error("the log's model %s is not a preset (kvtutor models lists them): give "
+    return input_error("%sthe log's model %s is not a preset (kvtutor models lists them): give "
                        "--config with its config.json",
-                       kvt_safe(log->args.model, shown, sizeof shown));
+                       where, kvt_safe(log->args.model, shown, sizeof shown));
 }
 
 static const char *model_label(const struct model_id *id, const struct vllm_log *log, char *buf,
@@ -249,6 +271,11 @@ static void print_human(FILE *out, const char *text, const struct vllm_log *log,
             model_label(id, log, name, sizeof name));
     print_settings(out, log);
     fprintf(out, "Calculator rules: vLLM %s\n", ex->rules_version);
+    for (size_t i = 0; i < log->n_problems; i++) {
+        char label[48];
+        snprintf(label, sizeof label, "Note: line %zu: ", log->problems[i].line_no);
+        wrapped(out, 0, label, log->problems[i].what);
+    }
     if (ex->assumed[0])
         wrapped(out, 0, "Assumed: ", ex->assumed);
     if (ex->blocked[0])
@@ -285,12 +312,12 @@ static json_t *num(enum vllm_line_kind k, double v)
     return integral(k) ? json_integer((json_int_t)v) : json_real(v);
 }
 
-static int print_json(FILE *out, const char *text, const struct vllm_log *log,
-                      const struct model_id *id, const struct vllm_explain *ex)
+/* One start-up's explanation as a JSON object. */
+static json_t *run_json(const char *text, const struct vllm_log *log, const struct model_id *id,
+                        const struct vllm_explain *ex)
 {
     json_t *o = json_object(), *lines = json_array();
     char buf[2048], why[2 * VLLM_WHY_MAX + 2];
-    int rc;
 
     json_object_set_new(o, "vllm_version",
                         log->version[0] ? json_string(kvt_safe(log->version, buf, sizeof buf))
@@ -302,6 +329,14 @@ static int print_json(FILE *out, const char *text, const struct vllm_log *log,
     json_object_set_new(o, "model_source", json_string(id->preset ? id->preset->id : "config"));
     json_object_set_new(o, "blocked", ex->blocked[0] ? json_string(ex->blocked) : json_null());
     json_object_set_new(o, "assumed", ex->assumed[0] ? json_string(ex->assumed) : json_null());
+    {
+        json_t *notes = json_array();
+        for (size_t i = 0; i < log->n_problems; i++)
+            json_array_append_new(notes, json_pack("{s:I,s:s}", "line_no",
+                                                   (json_int_t)log->problems[i].line_no, "note",
+                                                   log->problems[i].what));
+        json_object_set_new(o, "notes", notes);
+    }
     for (size_t i = 0; i < ex->n; i++) {
         const struct vllm_verdict *v = &ex->v[i];
         const struct vllm_line *l = v->line;
@@ -327,21 +362,92 @@ static int print_json(FILE *out, const char *text, const struct vllm_log *log,
         json_array_append_new(lines, j);
     }
     json_object_set_new(o, "lines", lines);
-    rc = cli_json_dumpf(o, out, JSON_INDENT(2)) == 0 ? 0 : 1;
+    return o;
+}
+
+static int dump_json(FILE *out, json_t *o)
+{
+    int rc = cli_json_dumpf(o, out, JSON_INDENT(2)) == 0 ? 0 : 1;
     fputc('\n', out);
     json_decref(o);
     return rc;
 }
 
+/* "start-up 2 (lines 41 to 80): " where the log holds several; "" otherwise. */
+static const char *run_where(size_t i, size_t n, const struct vllm_run *r, char *buf, size_t cap)
+{
+    if (n <= 1)
+        buf[0] = '\0';
+    else
+        snprintf(buf, cap, "start-up %zu of %zu (lines %zu to %zu): ", i + 1, n, r->first_line,
+                 r->last_line);
+    return buf;
+}
+
+#define NO_CAPACITY_NOTE "no capacity line: this start-up stopped before the KV cache was set up"
+
+/* Every start-up of the log, explained under its own settings. */
+static int print_runs(const struct cli_args *a, const char *text, const struct vllm_run *runs,
+                      size_t nr, size_t merged, struct vllm_log *logs, struct model_id *ids,
+                      struct vllm_explain *exs)
+{
+    if (a->given[F_JSON]) {
+        json_t *top, *arr;
+        if (nr == 1) {
+            top = run_json(text, &logs[0], &ids[0], &exs[0]);
+            json_object_set_new(top, "startups", json_integer(1));
+            return dump_json(stdout, top);
+        }
+        top = json_object();
+        arr = json_array();
+        json_object_set_new(top, "startups", json_integer((json_int_t)nr));
+        json_object_set_new(
+            top, "note",
+            json_string("the log holds several start-ups (vLLM was started again, as with tee -a "
+                        "across restarts): each run is explained under its own model, version "
+                        "and settings"));
+        if (merged)
+            json_object_set_new(top, "startups_merged", json_integer((json_int_t)merged));
+        for (size_t i = 0; i < nr; i++) {
+            json_t *o = logs[i].n_lines
+                            ? run_json(text, &logs[i], &ids[i], &exs[i])
+                            : json_pack("{s:s,s:[]}", "note", NO_CAPACITY_NOTE, "lines");
+            json_object_set_new(o, "first_line", json_integer((json_int_t)runs[i].first_line));
+            json_object_set_new(o, "last_line", json_integer((json_int_t)runs[i].last_line));
+            json_array_append_new(arr, o);
+        }
+        json_object_set_new(top, "runs", arr);
+        return dump_json(stdout, top);
+    }
+    if (nr > 1)
+        printf("This log holds %zu start-ups (vLLM was started again, as with tee -a across\n"
+               "restarts): each is explained under its own model, version and settings.\n",
+               nr);
+    if (merged)
+        printf("(%zu more start-ups past the first %d are read with the last)\n", merged,
+               VLLM_LOG_MAX_RUNS);
+    for (size_t i = 0; i < nr; i++) {
+        if (nr > 1)
+            printf("\n== Start-up %zu of %zu, lines %zu to %zu ==\n", i + 1, nr, runs[i].first_line,
+                   runs[i].last_line);
+        if (logs[i].n_lines)
+            print_human(stdout, text, &logs[i], &ids[i], &exs[i]);
+        else
+            printf("Not explained: %s\n", NO_CAPACITY_NOTE);
+    }
+    return 0;
+}
+
 int cli_explain_log(int argc, char **argv)
 {
     struct cli_args a;
-    struct vllm_log *log = NULL;
-    struct vllm_explain *ex = NULL;
-    struct model_id id = {0};
+    struct vllm_run *runs = NULL;
+    struct vllm_log *logs = NULL;
+    struct vllm_explain *exs = NULL;
+    struct model_id *ids = NULL;
     const char *file;
-    char *text = NULL, shown[256], why[400];
-    size_t len = 0;
+    char *text = NULL, shown[256], why[400], where[96];
+    size_t len = 0, nr = 0, merged = 0, errors = 0, explained = 0;
     enum kv_field bad = KV_FIELD_NONE;
     enum kvt_err e;
     int rc;
@@ -357,38 +463,56 @@ int cli_explain_log(int argc, char **argv)
         return usage_error("no log: give a FILE, or pipe one in");
     if (tutor_vllm_log_read(file, stdin, &text, &len, why, sizeof why) != 0)
         return input_error("%s", why);
-    log = calloc(1, sizeof *log);
-    ex = calloc(1, sizeof *ex);
-    if (!log || !ex) {
+    runs = calloc(VLLM_LOG_MAX_RUNS, sizeof *runs);
+    if (runs)
+        nr = vllm_log_runs(text, len, runs, VLLM_LOG_MAX_RUNS, &merged);
+    logs = calloc(nr ? nr : 1, sizeof *logs);
+    exs = calloc(nr ? nr : 1, sizeof *exs);
+    ids = calloc(nr ? nr : 1, sizeof *ids);
+    if (!runs || !logs || !exs || !ids) {
         rc = input_error("out of memory");
         goto done;
     }
-    vllm_log_parse(text, len, log);
     kvt_safe(file ? file : "standard input", shown, sizeof shown);
-    if (log->n_lines == 0) {
-        fprintf(stderr,
-                "kvtutor explain-log: %s: no capacity line in %zu line%s (\"Available KV cache "
-                "memory\", \"GPU KV cache size\", \"Maximum concurrency for\"): is it a vLLM "
-                "start-up log, cut before the KV cache was set up?\n",
-                shown, log->total_lines, log->total_lines == 1 ? "" : "s");
-        rc = 1;
+    for (size_t i = 0; i < nr; i++) {
+        vllm_log_parse_run(text, &runs[i], &logs[i]);
+        errors += logs[i].n_errors;
+        explained += logs[i].n_lines > 0;
+    }
+    if (errors) {
+        for (size_t i = 0; i < nr; i++)
+            refuse_problems(shown, &logs[i]);
+        rc = 2;
         goto done;
     }
-    if ((rc = resolve_model(&a, log, &id)) != 0)
-        goto done;
-    e = vllm_explain(log, &id.m, cli_glyphs()->times[0] != 'x', ex, &bad);
-    if (e != KVT_E_OK) {
-        rc = input_error("the model under the log's settings: %s (%s)", kvt_strerror(e),
-                         kv_field_name(bad));
+    if (explained == 0) {
+        size_t total = runs[nr - 1].last_line;
+        rc = cli_fail("explain-log", 1,
+                      "%s: no capacity line in %zu line%s (\"Available KV cache memory\", \"GPU "
+                      "KV cache size\", \"Maximum concurrency for\"): is it a vLLM start-up "
+                      "log, cut before the KV cache was set up?",
+                      shown, total, total == 1 ? "" : "s");
         goto done;
     }
-    if (a.given[F_JSON])
-        rc = print_json(stdout, text, log, &id, ex);
-    else
-        print_human(stdout, text, log, &id, ex);
+    for (size_t i = 0; i < nr; i++) {
+        if (!logs[i].n_lines)
+            continue;
+        run_where(i, nr, &runs[i], where, sizeof where);
+        if ((rc = resolve_model(&a, &logs[i], &ids[i], where)) != 0)
+            goto done;
+        e = vllm_explain(&logs[i], &ids[i].m, cli_glyphs()->times[0] != 'x', &exs[i], &bad);
+        if (e != KVT_E_OK) {
+            rc = input_error("%sthe model under the log's settings: %s (%s)", where,
+                             kvt_strerror(e), kv_field_name(bad));
+            goto done;
+        }
+    }
+    rc = print_runs(&a, text, runs, nr, merged, logs, ids, exs);
 done:
     free(text);
-    free(log);
-    free(ex);
+    free(runs);
+    free(logs);
+    free(exs);
+    free(ids);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_db.h"
+#include "cli_import_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,11 +29,11 @@
 #include "store_report.h"
 #include "tutor_item.h"
 
-#define EXPORT_FORMAT "kvtutor-export"
+#define EXPORT_FORMAT  "kvtutor-export"
+#define EXPORT_VERSION 2 /* the newest this kvtutor reads: the one cli_transfer.c writes */
 
 /* An export of 64 MiB holds about 120,000 attempts; jansson needs about
  * six times the file's size to hold it parsed. */
-#define IMPORT_MAX_BYTES ((size_t)64 << 20)
 
 #define TIME_MIN       946684800LL /* 2000-01-01T00:00:00Z */
 #define DAY_SECONDS    86400LL
@@ -268,63 +269,6 @@ static bool read_review(struct reader *rd, json_t *o, struct review_in *in)
     return true;
 }
 
-/* The file's bytes, refusing what is not a regular file (a FIFO or a
- * device would block or never end) and what is over IMPORT_MAX_BYTES.
- * NULL with the reason in why. */
-static char *load(const char *file, size_t *len_out, char *why, size_t cap)
-{
-    int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    struct stat st;
-    char *buf = NULL;
-    size_t len = 0;
-
-    if (fd < 0) {
-        snprintf(why, cap, "%s",
-                 errno == ENOENT   ? "no such file"
-                 : errno == EACCES ? "not allowed to read it"
-                                   : strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        bool dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-        snprintf(why, cap, "%s", dir ? "a folder, not an export file" : "not a regular file");
-        goto fail;
-    }
-    if ((uint64_t)st.st_size > IMPORT_MAX_BYTES) {
-        snprintf(why, cap, "%.0f MiB; an export may be at most %zu MiB",
-                 (double)st.st_size / (1 << 20), IMPORT_MAX_BYTES >> 20);
-        goto fail;
-    }
-    /* one byte more than the size, to notice a file that grows while read */
-    if (!(buf = malloc((size_t)st.st_size + 1))) {
-        snprintf(why, cap, "out of memory");
-        goto fail;
-    }
-    for (;;) {
-        ssize_t n = read(fd, buf + len, (size_t)st.st_size + 1 - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            snprintf(why, cap, "%s", strerror(errno));
-            goto fail;
-        }
-        if (n == 0)
-            break;
-        len += (size_t)n;
-        if (len > (size_t)st.st_size) {
-            snprintf(why, cap, "the file grew while it was read");
-            goto fail;
-        }
-    }
-    close(fd);
-    *len_out = len;
-    return buf;
-fail:
-    free(buf);
-    close(fd);
-    return NULL;
-}
-
 /* A first line with commas and no JSON punctuation: `export --format csv`'s
  * output, or a spreadsheet's, given to import, which reads JSON only. */
 static bool looks_like_csv(const char *buf, size_t len)
@@ -431,6 +375,7 @@ static bool each_record(struct scan *sc, record_fn fn, void *ctx)
 struct layout {
     size_t attempts_at, reviews_at; /* offsets of the arrays; 0 when absent */
     bool format_ok;
+    json_int_t version; /* "version"; 1 when absent (the first exports) */
 };
 
 /* Walks the top-level object: checks "format", notes where the two arrays
@@ -441,6 +386,7 @@ static bool walk(struct scan *sc, struct layout *lay, record_fn attempt_fn, reco
     bool seen_format = false;
 
     memset(lay, 0, sizeof *lay);
+    lay->version = 1;
     if (!expect(sc, '{'))
         return syntax(sc, "not a JSON object");
     if (expect(sc, '}'))
@@ -473,7 +419,7 @@ static bool walk(struct scan *sc, struct layout *lay, record_fn attempt_fn, reco
             if (!each_record(sc, is_attempts ? attempt_fn : review_fn, ctx))
                 return false;
         } else {
-            bool is_format = strcmp(k, "format") == 0;
+            bool is_format = strcmp(k, "format") == 0, is_version = strcmp(k, "version") == 0;
             json_decref(key);
             if (is_format && seen_format)
                 return syntax(sc, "a key given twice");
@@ -483,6 +429,23 @@ static bool walk(struct scan *sc, struct layout *lay, record_fn attempt_fn, reco
                 seen_format = true;
                 lay->format_ok =
                     json_is_string(v) && strcmp(json_string_value(v), EXPORT_FORMAT) == 0;
+            }
+            if (is_version) {
+                /* read before any record: a newer export's records may mean
+                 * something this kvtutor would read wrong */
+                bool whole = json_is_integer(v);
+                lay->version = whole ? json_integer_value(v) : 0;
+                json_decref(v);
+                if (!whole || lay->version < 1)
+                    return syntax(sc, "\"version\" is not a format version (1, 2, ...)");
+                if (lay->version > EXPORT_VERSION) {
+                    snprintf(sc->why, sizeof sc->why,
+                             "an export of format version %lld, newer than this kvtutor reads "
+                             "(1 to %d): upgrade kvtutor to import it",
+                             (long long)lay->version, EXPORT_VERSION);
+                    return false;
+                }
+                v = NULL;
             }
             json_decref(v);
         }
@@ -559,11 +522,13 @@ static bool write_records(struct scan *sc, const struct layout *lay, struct run 
 
 static void usage(void)
 {
-    puts("usage: kvtutor import FILE [--db FILE]\n\n"
-         "Merges a JSON export (kvtutor export) into this database: attempts already\n"
-         "here are skipped, a schedule replaces the local one only when it was reviewed\n"
-         "later. All or nothing: a bad record leaves the database as it was, and a\n"
-         "database that fails its check is not written to. Files over 64 MiB are refused.");
+    puts("usage: kvtutor import FILE|- [--db FILE]\n\n"
+         "Merges a JSON export (kvtutor export) into this database; - reads standard\n"
+         "input, as explain-log does. Attempts already here are skipped, a schedule\n"
+         "replaces the local one only when it was reviewed later. All or nothing: a bad\n"
+         "record leaves the database as it was, and a database that fails its check is\n"
+         "not written to. Files over 64 MiB are refused, and so is an export of a newer\n"
+         "format version than this kvtutor reads.");
 }
 
 static const struct cli_spec import_spec = {.cmd = "import", .globals = CLI_G_DB, .max_pos = 1};
@@ -588,15 +553,21 @@ int cli_import(int argc, char **argv)
     file = args.npos ? args.pos[0] : NULL;
     if (!file)
         return cli_usage_error("import", "name the export file to read");
-    kvt_safe(file, fname, sizeof fname);
+    kvt_safe(strcmp(file, "-") == 0 ? "standard input" : file, fname, sizeof fname);
     run.rd.file = file;
     run.rd.now = (int64_t)time(NULL);
-    if (!(buf = load(file, &sc.len, why, sizeof why))) {
+    if (!(buf = cli_import_load(file, &sc.len, why, sizeof why))) {
         fprintf(stderr, "kvtutor import: %s: %s; nothing imported\n", fname, why);
         return 1;
     }
     sc.buf = buf;
-    if (looks_like_csv(buf, sc.len)) {
+    /* a UTF-8 byte order mark, as some editors save: JSON allows a reader
+     * to ignore it (RFC 8259, section 8.1), and this one does */
+    if (sc.len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+        sc.buf += 3;
+        sc.len -= 3;
+    }
+    if (looks_like_csv(sc.buf, sc.len)) {
         fprintf(stderr,
                 "kvtutor import: %s: a CSV file; import reads the JSON export "
                 "(kvtutor export --format json); nothing imported\n",

@@ -1,5 +1,6 @@
 #include "cli_json.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,4 +76,39 @@ int cli_json_dumpf(const json_t *j, FILE *out, size_t flags)
     }
     free(text);
     return ferror(out) ? -1 : 0;
+}
+
+static bool json_failures, json_failed;
+
+void cli_json_failures(bool on)
+{
+    json_failures = on;
+}
+
+void cli_json_error(const char *msg)
+{
+    json_t *o;
+    if (!json_failures || json_failed)
+        return;
+    json_failed = true;
+    o = json_pack("{s:s}", "error", msg);
+    if (!o) /* not UTF-8: jansson refuses it; the line on stderr still says it */
+        o = json_pack("{s:s}", "error", "(the message is not UTF-8; see standard error)");
+    fflush(stdout);
+    cli_json_dumpf(o, stdout, 0);
+    fputc('\n', stdout);
+    fflush(stdout);
+    json_decref(o);
+}
+
+int cli_fail(const char *cmd, int status, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "kvtutor %s: %s\n", cmd, msg);
+    cli_json_error(msg);
+    return status;
 }

@@ -541,7 +541,7 @@ static int run_one(const struct probe_opts *o, const char *kind, const char *pro
         fprintf(stderr, "kvtutor probe: no usable GPU: %s\n", msg);
     else if (out.end != PROBE_OK && !o->json)
         fprintf(stderr, "kvtutor probe: %s probe %s: %s\n", kind, tutor_probe_end_name(&tp),
-                quit_signal ? "stopped: kvtutor was interrupted" : msg);
+                quit_signal ? "kvtutor was interrupted" : msg);
     tutor_probe_free(&tp);
     return (int)out.end;
 }

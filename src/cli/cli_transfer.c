@@ -257,22 +257,24 @@ static void free_rows(struct export_ctx *ctx)
     free(ctx->rows);
 }
 
-enum { E_FORMAT, E_OUT };
+enum { E_FORMAT, E_OUT, E_FORCE };
 static const struct cli_flag export_flags[] = {
     [E_FORMAT] = {"--format", NULL, "json|csv", .kind = CLI_STR},
     [E_OUT] = {"--out", NULL, "FILE", .kind = CLI_STR},
+    [E_FORCE] = {"--force", NULL, NULL, .kind = CLI_SWITCH},
 };
 static const struct cli_spec export_spec = {
-    .cmd = "export", .flags = export_flags, .nflags = 2, .globals = CLI_G_DB};
+    .cmd = "export", .flags = export_flags, .nflags = 3, .globals = CLI_G_DB};
 
 static int export_usage(FILE *out)
 {
-    fputs("usage: kvtutor export [--format json|csv] [--out FILE] [--db FILE]\n\n"
+    fputs("usage: kvtutor export [--format json|csv] [--out FILE] [--force] [--db FILE]\n\n"
           "Every attempt of every learner, and every exercise's review schedule.\n"
           "json (the default) is what kvtutor import reads; csv has one row per attempt\n"
           "with the exercise's current stability, difficulty and due date, for\n"
           "spreadsheets; its times are ISO 8601 in UTC (2025-12-01T10:44:05Z, due\n"
-          "2025-12-08). --out writes the file whole or not at all.\n",
+          "2025-12-08). --out writes the file whole or not at all; a read-only file\n"
+          "there (chmod 444) is kept unless --force.\n",
           out);
     return out == stdout ? 0 : 2;
 }
@@ -281,11 +283,15 @@ static int export_usage(FILE *out)
  * is (it will be replaced whole); otherwise the reason to refuse. lstat, so
  * a symbolic link is seen as the link: replacing it would leave its target
  * alone, but writing through it is what an attacker who left it wants. */
-static const char *target_refused(const char *path)
+static const char *target_refused(const char *path, bool force)
 {
     struct stat st;
     if (lstat(path, &st) != 0)
         return errno == ENOENT ? NULL : strerror(errno);
+    /* a file nobody may write was made so to keep it: rename() would replace
+     * it all the same (only the folder's permissions count), so ask first */
+    if (S_ISREG(st.st_mode) && !force && !(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)))
+        return "is read-only; --force replaces it";
     if (S_ISREG(st.st_mode))
         return NULL;
     return S_ISLNK(st.st_mode)                          ? "is a symbolic link"
@@ -300,7 +306,8 @@ static const char *target_refused(const char *path)
  * put there), readable by the owner only: the export holds their answers.
  * The export is written there, synced and renamed over `path`, so a
  * failed export never leaves half a file and never writes through a link. */
-static FILE *open_out(const char *path, char *tmp, size_t cap, char *why, size_t why_cap)
+static FILE *open_out(const char *path, bool force, char *tmp, size_t cap, char *why,
+                      size_t why_cap)
 {
     const char *slash, *refused;
     int dir_len;
@@ -309,8 +316,11 @@ static FILE *open_out(const char *path, char *tmp, size_t cap, char *why, size_t
         return stdout;
     slash = strrchr(path, '/');
     dir_len = slash ? (int)(slash - path + 1) : 0;
-    if ((refused = target_refused(path)) != NULL) {
-        snprintf(why, why_cap, "%s; export writes a new file or replaces a regular one", refused);
+    if ((refused = target_refused(path, force)) != NULL) {
+        snprintf(why, why_cap, "%s%s", refused,
+                 strstr(refused, "--force")
+                     ? ""
+                     : "; export writes a new file or replaces a regular one");
         return NULL;
     }
     for (int attempt = 0; attempt < 16; attempt++) {
@@ -358,7 +368,7 @@ static void sync_folder(const char *path)
     }
 }
 
-static int close_out(FILE *f, const char *path, const char *tmp)
+static int close_out(FILE *f, const char *path, bool force, const char *tmp)
 {
     bool ok = fflush(f) == 0 && !ferror(f);
     const char *refused = NULL;
@@ -369,7 +379,7 @@ static int close_out(FILE *f, const char *path, const char *tmp)
     ok = ok && fsync(fileno(f)) == 0;
     ok = fclose(f) == 0 && ok;
     /* checked again: something may have been put there while we wrote */
-    if (ok && !(refused = target_refused(path)) && rename(tmp, path) == 0) {
+    if (ok && !(refused = target_refused(path, force)) && rename(tmp, path) == 0) {
         sync_folder(path);
         return 0;
     }
@@ -420,7 +430,7 @@ int cli_export(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    if (!(f = open_out(out_path, tmp, sizeof tmp, why, sizeof why))) {
+    if (!(f = open_out(out_path, a.given[E_FORCE], tmp, sizeof tmp, why, sizeof why))) {
         fprintf(stderr, "kvtutor export: %s: %s\n", kvt_safe(out_path, safe, sizeof safe), why);
         rc = 1;
         goto done;
@@ -444,7 +454,11 @@ int cli_export(int argc, char **argv)
         json_t *o = json_object();
         json_object_set_new(o, "format", json_string(EXPORT_FORMAT));
         json_object_set_new(o, "version", json_integer(EXPORT_VERSION));
-        json_object_set_new(o, "exported_at", json_integer((json_int_t)time(NULL)));
+        {
+            char when[32]; /* ISO 8601 in UTC, as the README promises and the CSV writes */
+            json_object_set_new(o, "exported_at",
+                                json_string(kvt_fmt_utc((int64_t)time(NULL), when, sizeof when)));
+        }
         json_object_set_new(o, "attempts", ctx.attempts);
         json_object_set_new(o, "reviews", ctx.reviews);
         ctx.attempts = ctx.reviews = NULL;
@@ -455,7 +469,7 @@ int cli_export(int argc, char **argv)
         fputc('\n', f);
         json_decref(o);
     }
-    rc = close_out(f, out_path, tmp);
+    rc = close_out(f, out_path, a.given[E_FORCE], tmp);
 done:
     json_decref(ctx.attempts);
     json_decref(ctx.reviews);

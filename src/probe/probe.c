@@ -326,7 +326,9 @@ static void classify(struct probe_run *r, struct probe_outcome *o)
         o->signal = WTERMSIG(st);
 
     if (r->cancelled) {
-        o->end = PROBE_TIMED_OUT;
+        /* asked to stop is not the deadline: a learner who left the screen
+         * is not told the probe hung */
+        o->end = PROBE_STOPPED;
         snprintf(o->message, sizeof o->message, "stopped");
     } else if (r->timed_out) {
         o->end = PROBE_TIMED_OUT;

@@ -31,6 +31,7 @@
     X(NO_GPU, "no-gpu")       /* exit NO_GPU: no driver, stub library, no device, ... */           \
     X(CRASHED, "crashed")     /* killed by a signal it did not get from us */                      \
     X(TIMED_OUT, "timed-out") /* still running at the deadline */                                  \
+    X(STOPPED, "stopped")     /* stopped on request: the learner left, or kvtutor was signalled */ \
     X(NOT_FOUND, "not-found") /* the program is missing or cannot be run */
 
 enum probe_end {
@@ -39,7 +40,7 @@ enum probe_end {
 #undef PROBE_END_ENUM
 };
 
-/* "ok", "failed", "no-gpu", "crashed", "timed-out", "not-found". */
+/* "ok", "failed", "no-gpu", "crashed", "timed-out", "stopped", "not-found". */
 const char *probe_end_name(enum probe_end e);
 
 struct probe_limits {

@@ -36,6 +36,14 @@ enum kvt_err store_open(const char *path, bool create_folder, struct store **out
 void store_close(struct store *st);
 
 bool store_readonly(const struct store *st);
+
+/* True once after a write found the file deleted while open (the learner
+ * removed it, a clean-up script did) and wrote the whole database, every
+ * answer so far, back to its path before writing on. A file put in its place
+ * is never written over: that write and every later one fail with
+ * KVT_E_DB_GONE, the answers so far copied to PATH.recovered (err->detail
+ * names it), from which the store reads on. */
+bool store_recreated(struct store *st);
 int store_schema_version(const struct store *st);
 /* The schema this program writes: the number of the last migration. */
 int store_latest_version(void);

@@ -255,6 +255,10 @@ enum kvt_err store_open(const char *path, bool create_folder, struct store **out
     if (!st)
         return store_set_err(err, KVT_E_DB_IO, SQLITE_NOMEM, "out of memory");
     st->readonly = readonly;
+    if (!(st->path = strdup(path))) {
+        free(st);
+        return store_set_err(err, KVT_E_DB_IO, SQLITE_NOMEM, "out of memory");
+    }
     rc = sqlite3_open_v2(
         path, &st->db, readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
         NULL);
@@ -296,6 +300,7 @@ void store_close(struct store *st)
     for (int i = 0; i < STMT__COUNT; i++)
         sqlite3_finalize(st->stmt[i]);
     sqlite3_close(st->db);
+    free(st->path);
     free(st);
 }
 

@@ -14,6 +14,9 @@ struct store {
     bool readonly;
     int version;
     sqlite3_stmt *stmt[STMT__COUNT];
+    char *path;     /* as opened: where the file is looked for again at each write */
+    bool recreated; /* written again at path since store_recreated last said so */
+    char gone[256]; /* why every write is refused: another file took the path */
 };
 
 /* Fills *err (when not NULL) and returns code; a long detail is cut. */
@@ -50,6 +53,14 @@ int store_exec(struct store *st, const char *sql);
 enum kvt_err store_begin(struct store *st, struct store_error *err);
 enum kvt_err store_commit(struct store *st, struct store_error *err);
 void store_rollback(struct store *st);
+
+/* Before a write: when the open file has been unlinked or replaced at its
+ * path (SQLITE_FCNTL_HAS_MOVED), writes what the connection still holds
+ * back to the path and reopens it there (st->recreated set), or, where
+ * another file now stands at the path, copies it to PATH.recovered and
+ * returns KVT_E_DB_GONE: a write to a deleted file is lost when the app
+ * ends, and one over a file put in its place would destroy that file. */
+enum kvt_err store_check_moved(struct store *st, struct store_error *err);
 
 /* Inside a transaction: the learner's id, created on first use. */
 enum kvt_err store_learner_locked(struct store *st, const char *name, int64_t now, int64_t *id,

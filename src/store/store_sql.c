@@ -182,6 +182,11 @@ enum kvt_err store_begin(struct store *st, struct store_error *err)
     if (st->readonly)
         return store_set_err(err, KVT_E_DB_READONLY, SQLITE_READONLY,
                              "opened read-only: the file or its folder cannot be written");
+    {
+        enum kvt_err e = store_check_moved(st, err);
+        if (e != KVT_E_OK)
+            return e;
+    }
     rc = store_exec(st, "BEGIN IMMEDIATE");
     return rc == SQLITE_OK ? KVT_E_OK : store_fail(st, rc, err);
 }

@@ -114,6 +114,11 @@ const char *tutor_probe_end_name(const struct tutor_probe *tp)
 enum kvt_err tutor_probe_save(const struct tutor_probe *tp, struct store *st, int64_t learner_id,
                               struct store_error *err)
 {
+    /* a GPU run that found no GPU measured nothing: the host run that
+     * follows it is the run, and a "cuda no-gpu" row beside every one of
+     * them (each probe the app starts on a machine without a GPU) was noise */
+    if (tutor_probe_try_host(tp))
+        return KVT_E_OK;
     return probe_log_save(&tp->log, st, learner_id, tp->started_at, tutor_probe_ran(tp), &tp->out,
                           err);
 }

@@ -74,7 +74,9 @@ bool tutor_probe_try_host(const struct tutor_probe *tp);
 /* How the run ended, as a word ("ok", "no-gpu", "timed-out"). */
 const char *tutor_probe_end_name(const struct tutor_probe *tp);
 
-/* Keeps the ended run in the progress database, under tutor_probe_ran. */
+/* Keeps the ended run in the progress database, under tutor_probe_ran;
+ * a GPU run that found no usable GPU or no GPU probe (tutor_probe_try_host)
+ * measured nothing and is not kept (KVT_E_OK): the host run is. */
 enum kvt_err tutor_probe_save(const struct tutor_probe *tp, struct store *st, int64_t learner_id,
                               struct store_error *err);
 

@@ -98,6 +98,14 @@ bool tutor_reading_last(struct store *st, int64_t learner_id, char *lesson_id, s
     return store_lesson_last(st, learner_id, lesson_id, cap, &found, &err) == KVT_E_OK && found;
 }
 
+const char *tutor_db_notice(struct store *st)
+{
+    return st && store_recreated(st)
+               ? "the progress database was deleted while kvtutor ran: it is written again where "
+                 "it was, with every answer so far"
+               : NULL;
+}
+
 bool tutor_progress_saved(const struct store *st)
 {
     return !store_readonly(st);

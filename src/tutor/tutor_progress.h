@@ -71,6 +71,12 @@ bool tutor_reading_last(struct store *st, int64_t learner_id, char *lesson_id, s
 /* Whether answers and schedules will be kept (false for a read-only file). */
 bool tutor_progress_saved(const struct store *st);
 
+/* The sentence to show, once, after a write found the database file deleted
+ * while the app ran and wrote it back with every answer (store_recreated);
+ * NULL otherwise. The screens show it whatever they were doing: the answer
+ * just acknowledged was saved, but only because the file was put back. */
+const char *tutor_db_notice(struct store *st);
+
 /* Switches to learner `name`, created when new, and keeps the choice.
  * Returns KVT_E_OK with *id; KVT_E_RANGE with the rule's reason in *why; or
  * the store's code. */

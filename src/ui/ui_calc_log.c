@@ -86,7 +86,9 @@ void calc_log_open(struct calc *c, struct ui *ui, const char *path)
     const struct kv_model_preset *models = kv_model_presets(&n), *p = NULL;
     struct vllm_log *log = calloc(1, sizeof *log);
     struct vllm_explain *ex = calloc(1, sizeof *ex);
-    char why[400], *text = NULL, name[KVT_SAFE_FIELD], ver[32];
+    char why[400], *text = NULL, name[KVT_SAFE_FIELD], ver[32], which[80] = "";
+    struct vllm_run runs[VLLM_LOG_MAX_RUNS];
+    size_t nr, run = 0;
     struct kv_model m;
     enum kv_field bad = KV_FIELD_NONE;
     enum kvt_err e;
@@ -97,8 +99,21 @@ void calc_log_open(struct calc *c, struct ui *ui, const char *path)
         ui_say(ui, UI_BAD, "%s", why);
         goto fail;
     }
-    vllm_log_parse(text, len, log);
+    /* a log kept across restarts holds several start-ups: the last one that
+     * set up a KV cache is the server as it runs now (explain-log shows all) */
+    nr = vllm_log_runs(text, len, runs, VLLM_LOG_MAX_RUNS, NULL);
+    for (size_t i = nr; i-- > 0;) {
+        run = i;
+        vllm_log_parse_run(text, &runs[i], log);
+        if (log->n_lines || log->n_errors)
+            break;
+    }
     kvt_safe(path, name, sizeof name);
+    for (size_t i = 0; i < log->n_problems; i++)
+        if (log->problems[i].error) { /* refused as explain-log refuses it */
+            ui_say(ui, UI_BAD, "%s:%zu: %s", name, log->problems[i].line_no, log->problems[i].what);
+            goto fail;
+        }
     if (log->n_lines == 0) {
         ui_say(ui, UI_BAD, "%s: no capacity line: is it a vLLM start-up log?", name);
         goto fail;
@@ -129,10 +144,13 @@ void calc_log_open(struct calc *c, struct ui *ui, const char *path)
         c->model = (size_t)(p - models);
     {
         const char *base = strrchr(path, '/');
+        if (nr > 1)
+            snprintf(which, sizeof which, " (start-up %zu of %zu, lines %zu to %zu)", run + 1, nr,
+                     runs[run].first_line, runs[run].last_line);
         snprintf(c->log_title, sizeof c->log_title,
-                 "vLLM %s log: %zu match, %zu differ, %zu not recomputed",
+                 "vLLM %s log%s: %zu match, %zu differ, %zu not recomputed",
                  log->version[0] ? kvt_safe(log->version, ver, sizeof ver) : "(version not stated)",
-                 ex->matched, ex->mismatched, ex->unchecked);
+                 which, ex->matched, ex->mismatched, ex->unchecked);
         kvt_safe(base ? base + 1 : path, c->log_name, sizeof c->log_name);
     }
     /* the knobs the playground has follow the log, for when it is closed */

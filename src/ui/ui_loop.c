@@ -233,6 +233,12 @@ static void loop(struct ui *ui, uint64_t started)
             break;
         top = &ui->stack[ui->depth - 1];
         ctx = top->ops->context(top->self);
+        {
+            /* said after whichever write found it, on any screen */
+            const char *gone = tutor_db_notice(ui->opt.store);
+            if (gone)
+                ui_say(ui, UI_BAD, "%s", gone);
+        }
         bool small = COLS < UI_MIN_COLS || LINES < UI_MIN_LINES;
         wint_t ch;
         int kind;

@@ -2,6 +2,7 @@
  * recursion: brackets are counted, and quotes hide them. */
 #include "vllm_args.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "vllm_scan.h"
@@ -215,6 +216,35 @@ static void set_u64(struct span v, uint64_t *dst, struct vllm_args *a, uint32_t 
     }
 }
 
+/* Where the values come from, for the problems they raise. */
+struct origin {
+    struct vllm_log *log;
+    size_t line_no;
+};
+
+/* A size no engine runs with is the log's problem, named with its value:
+ * ParallelConfig declares tensor_, pipeline_ and decode_context_parallel_size
+ * as int Field(default=1, ge=1) (vllm/config/parallel.py), and
+ * CacheConfig.block_size is a BlockSize, a count of tokens
+ * (vllm/config/cache.py); so 0, -1, 2.5 or 1e20 mean the log was edited or
+ * garbled, not that the default was used. */
+static void set_size(struct span v, uint32_t *dst, struct vllm_args *a, uint32_t bit,
+                     const struct origin *o, const char *key, const char *what)
+{
+    uint64_t u;
+    char fmt[200];
+
+    if (is_none(v))
+        return;
+    if (uint_value(v, &u) && u >= 1 && u <= UINT32_MAX) {
+        *dst = (uint32_t)u;
+        a->given |= bit;
+        return;
+    }
+    snprintf(fmt, sizeof fmt, "%s %%s: not %s (a whole number, at least 1)", key, what);
+    vllm_log_problem(o->log, o->line_no, true, fmt, v.p, v.n);
+}
+
 /* speculative_config: a dict in the arguments, SpeculativeConfig(method=...,
  * model=..., num_spec_tokens=...) in the engine line; None when off. */
 static void spec_value(struct span v, struct vllm_args *a)
@@ -243,7 +273,7 @@ static void spec_value(struct span v, struct vllm_args *a)
 }
 
 /* One argument, whichever list it came from (the names are vLLM's). */
-static void arg_value(struct span k, struct span v, struct vllm_args *a)
+static void arg_value(struct span k, struct span v, struct vllm_args *a, const struct origin *o)
 {
     if (key_is(k, "model") || (key_is(k, "model_tag") && !a->model[0]))
         str_value(v, a->model, sizeof a->model);
@@ -258,17 +288,22 @@ static void arg_value(struct span k, struct span v, struct vllm_args *a)
         if (real_value(v, &u) && u >= 0 && u <= 1) {
             a->gpu_memory_utilization = u;
             a->given |= VLLM_GIVEN_GPU_MEMORY_UTILIZATION;
-        }
+        } else if (!is_none(v)) /* CacheConfig: a fraction, at most 1 */
+            vllm_log_problem(o->log, o->line_no, true,
+                             "gpu_memory_utilization %s: not a fraction vLLM takes (0 to 1)", v.p,
+                             v.n);
     } else if (key_is(k, "tensor_parallel_size"))
-        set_u32(v, &a->tp, a, VLLM_GIVEN_TP);
+        set_size(v, &a->tp, a, VLLM_GIVEN_TP, o, "tensor_parallel_size", "a number of GPUs");
     else if (key_is(k, "pipeline_parallel_size"))
-        set_u32(v, &a->pp, a, VLLM_GIVEN_PP);
+        set_size(v, &a->pp, a, VLLM_GIVEN_PP, o, "pipeline_parallel_size", "a number of stages");
     else if (key_is(k, "decode_context_parallel_size"))
-        set_u32(v, &a->dcp, a, VLLM_GIVEN_DCP);
+        set_size(v, &a->dcp, a, VLLM_GIVEN_DCP, o, "decode_context_parallel_size",
+                 "a number of GPUs");
     else if (key_is(k, "kv_cache_dtype"))
         str_value(v, a->kv_cache_dtype, sizeof a->kv_cache_dtype);
     else if (key_is(k, "block_size"))
-        set_u32(v, &a->block_size, a, VLLM_GIVEN_BLOCK_SIZE);
+        set_size(v, &a->block_size, a, VLLM_GIVEN_BLOCK_SIZE, o, "block_size",
+                 "a number of tokens");
     else if (key_is(k, "enable_prefix_caching"))
         bool_value(v, &a->prefix_caching);
     else if (key_is(k, "async_scheduling"))
@@ -296,10 +331,12 @@ static void arg_value(struct span k, struct span v, struct vllm_args *a)
         set_u32(v, &a->spec_tokens, a, VLLM_GIVEN_SPEC_TOKENS);
 }
 
-void vllm_args_read(const char *p, const char *end, char sep, struct vllm_args *a)
+void vllm_args_read(const char *p, const char *end, char sep, struct vllm_args *a,
+                    struct vllm_log *log, size_t line_no)
 {
     struct items it = {p, end, sep};
+    struct origin o = {log, line_no};
     struct span k, v;
     while (next_item(&it, &k, &v))
-        arg_value(k, v, a);
+        arg_value(k, v, a, &o);
 }

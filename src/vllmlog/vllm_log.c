@@ -6,8 +6,10 @@
  * numbers are read by hand (no strtod), so the locale never changes a figure. */
 #include "vllm_log.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "kvt_text.h"
 #include "vllm_args.h"
 #include "vllm_scan.h"
 
@@ -21,7 +23,62 @@ struct parser {
     struct vllm_log *out;
     struct staged by[4]; /* indexed by enum vllm_src */
     size_t line_no;
+    int version_src;        /* 0 none, 1 the server's banner or logo, 2 the engine line */
+    size_t version_line_no; /* where the version kept was read */
 };
+
+void vllm_log_problem(struct vllm_log *log, size_t line_no, bool error, const char *fmt,
+                      const char *value, size_t value_len)
+{
+    char shown[64];
+    struct vllm_problem *pr;
+
+    if (error)
+        log->n_errors++;
+    if (log->n_problems >= VLLM_LOG_MAX_PROBLEMS) {
+        log->problems_dropped++;
+        return;
+    }
+    /* cut before making it inert, so an escape is never split */
+    if (value_len > 40)
+        value_len = 40;
+    kvt_sanitize(value, value_len, shown, sizeof shown, 0);
+    pr = &log->problems[log->n_problems++];
+    pr->line_no = line_no;
+    pr->error = error;
+    snprintf(pr->what, sizeof pr->what, fmt, shown);
+}
+
+/* The figure a capacity line printed, as text: from p to the next space. */
+static size_t figure_len(const char *p, const char *end)
+{
+    const char *q = p;
+    while (q < end && *q != ' ' && *q != '\t')
+        q++;
+    return (size_t)(q - p);
+}
+
+/* A capacity line whose figure cannot be read: the line is vLLM's, so a
+ * figure that is not one vLLM prints (nan, -3, 0x3A, 1e308, full-width
+ * digits, a decimal comma) means the log was changed or garbled, and an
+ * explanation that skipped it would say the line is missing. */
+static void unreadable(struct parser *ps, const char *label, const char *p, const char *end,
+                       const char *shape)
+{
+    char fmt[200];
+    const char *q;
+    uint64_t u;
+    size_t n;
+
+    p = vllm_scan_spaces(p, end);
+    n = figure_len(p, end);
+    q = p + (p < end && *p == '-');
+    /* "58,11": the digits stop at a comma that groups no thousands */
+    bool comma = vllm_scan_uint(&q, end, &u) && q < end && *q == ',';
+    snprintf(fmt, sizeof fmt, "%s '%%s': not a figure vLLM prints (%s%s)", label, shape,
+             comma ? "; a comma only groups thousands, the decimal mark is '.'" : "");
+    vllm_log_problem(ps->out, ps->line_no, true, fmt, p, n);
+}
 
 /* ---- the messages ---- */
 
@@ -52,6 +109,36 @@ static void read_token(const char *p, const char *end, char *out, size_t cap)
     out[o] = '\0';
 }
 
+/* A version stated at p (src 1: the server's banner or logo; 2: the engine
+ * line). One start-up states one version; two that differ are a note, and
+ * the engine's wins, as the engine is what sized the cache. */
+static void take_version(struct parser *ps, const char *p, const char *end, int src)
+{
+    struct vllm_log *o = ps->out;
+    char v[sizeof o->version], fmt[200];
+    bool replace = src >= ps->version_src; /* the engine's, else the later banner */
+
+    read_token(p, end, v, sizeof v);
+    if (!v[0])
+        return;
+    if (o->version[0] && strcmp(v, o->version) != 0) {
+        /* a version is letters, digits and . + - _ / only (read_token): no '%' */
+        snprintf(fmt, sizeof fmt,
+                 "vLLM %%s here, vLLM %s at line %zu%s: the rules of %s are used%s", o->version,
+                 ps->version_line_no, ps->version_src == 2 ? " (the engine line)" : "",
+                 replace ? v : o->version,
+                 replace && src == 2 ? " (the engine line sized the cache)"
+                 : !replace          ? " (the engine line sized the cache)"
+                                     : " (the later line)");
+        vllm_log_problem(o, ps->line_no, false, fmt, v, strlen(v));
+    }
+    if (replace) {
+        memcpy(o->version, v, sizeof v);
+        ps->version_src = src;
+        ps->version_line_no = ps->line_no;
+    }
+}
+
 static void on_line(struct parser *ps, const char *line, const char *end)
 {
     struct vllm_log *o = ps->out;
@@ -65,24 +152,44 @@ static void on_line(struct parser *ps, const char *line, const char *end)
         p = m + 27;
         if (vllm_scan_real(&p, end, &x) && vllm_scan_expect(&p, end, "GiB"))
             add_line(ps, VLLM_LINE_KV_MEMORY, m, end, x, 0, 0);
+        else
+            unreadable(ps, "Available KV cache memory", m + 27, end,
+                       "a number of GiB such as 58.11 GiB");
     }
     /* V0: "... the rest of the memory reserved for KV Cache is 3.81GiB." */
     if ((m = vllm_scan_find(line, end, "reserved for KV Cache is ")) != NULL) {
         p = m + 25;
         if (vllm_scan_real(&p, end, &x) && vllm_scan_expect(&p, end, "GiB"))
             add_line(ps, VLLM_LINE_KV_MEMORY, m, end, x, 0, 0);
+        else
+            unreadable(ps, "memory reserved for KV Cache", m + 25, end,
+                       "a number of GiB such as 3.81GiB");
     }
     if ((m = vllm_scan_find(line, end, "GPU KV cache size: ")) != NULL) {
         p = m + 19;
         if (vllm_scan_uint(&p, end, &u) && vllm_scan_expect(&p, end, "tokens"))
             add_line(ps, VLLM_LINE_KV_TOKENS, m, end, (double)u, u, 0);
+        else
+            unreadable(ps, "GPU KV cache size", m + 19, end,
+                       "a whole number of tokens such as 476,016 tokens");
     }
     if ((m = vllm_scan_find(line, end, "Maximum concurrency for ")) != NULL) {
+        bool ok = false;
         p = m + 24;
         if (vllm_scan_uint(&p, end, &per) && vllm_scan_expect(&p, end, "tokens per request:")) {
             p = vllm_scan_spaces(p, end);
-            if (vllm_scan_real(&p, end, &x) && p < end && *p == 'x')
+            if (vllm_scan_real(&p, end, &x) && p < end && *p == 'x') {
                 add_line(ps, VLLM_LINE_CONCURRENCY, m, end, x, 0, per);
+                ok = true;
+            }
+        }
+        if (!ok) {
+            const char *f = vllm_scan_find(m, end, "per request:");
+            if (f)
+                unreadable(ps, "Maximum concurrency", f + 12, end, "such as 58.11x");
+            else
+                unreadable(ps, "Maximum concurrency for", m + 24, end,
+                           "a whole number of tokens per request");
         }
     }
     if ((m = vllm_scan_find(line, end, "# GPU blocks: ")) != NULL ||
@@ -91,16 +198,24 @@ static void on_line(struct parser *ps, const char *line, const char *end)
         p = m + (m[2] == 'G' ? 14 : 15);
         if (vllm_scan_uint(&p, end, &u))
             add_line(ps, VLLM_LINE_GPU_BLOCKS, m, end, (double)u, u, 0);
+        else
+            unreadable(ps, "# GPU blocks", m + (m[2] == 'G' ? 14 : 15), end,
+                       "a whole number of blocks");
     }
     if ((m = vllm_scan_find(line, end, "Setting attention block size to ")) != NULL) {
         p = m + 32;
-        if (vllm_scan_uint(&p, end, &u) && vllm_scan_expect(&p, end, "tokens"))
+        if (vllm_scan_uint(&p, end, &u) && u > 0 && vllm_scan_expect(&p, end, "tokens"))
             add_line(ps, VLLM_LINE_ATTN_BLOCK, m, end, (double)u, u, 0);
+        else
+            unreadable(ps, "attention block size", m + 32, end,
+                       "a whole number of tokens, at least 1");
     }
     if ((m = vllm_scan_find(line, end, "Padding mamba page size by ")) != NULL) {
         p = m + 27;
         if (vllm_scan_real(&p, end, &x) && p < end && *p == '%')
             add_line(ps, VLLM_LINE_MAMBA_PAD, m, end, x, 0, 0);
+        else
+            unreadable(ps, "mamba page padding", m + 27, end, "a percentage such as 0.13%");
     }
     /* "Add N padding layers, may waste at most X% KV cache memory": found by its
      * tail, then N read back to the "Add " before it */
@@ -123,29 +238,29 @@ static void on_line(struct parser *ps, const char *line, const char *end)
 
     /* the version */
     if ((m = vllm_scan_find(line, end, "vLLM API server version ")) != NULL)
-        read_token(m + 24, end, o->version, sizeof o->version);
+        take_version(ps, m + 24, end, 1);
     if ((m = vllm_scan_find(line, end, "\xe2\x96\x88  version ")) !=
         NULL) /* the logo: "█  version X" */
-        read_token(vllm_scan_spaces(m + 11, end), end, o->version, sizeof o->version);
+        take_version(ps, vllm_scan_spaces(m + 11, end), end, 1);
     if ((m = vllm_scan_find(line, end, "\xe2\x96\x88  model ")) != NULL && !from_line->model[0])
         read_token(vllm_scan_spaces(m + 9, end), end, from_line->model, sizeof from_line->model);
     if ((m = vllm_scan_find(line, end, "LLM engine (v")) != NULL) {
-        read_token(m + 13, end, o->version, sizeof o->version);
+        take_version(ps, m + 13, end, 2);
         if (vllm_scan_find(line, m, "a V1 ") != NULL)
             o->engine_v1 = true;
         else
             o->engine_v0 = true; /* "a V0 LLM engine", or before V1 "an LLM engine" */
         if ((p = vllm_scan_find(m, end, "with config: ")) != NULL)
-            vllm_args_read(p + 13, end, '=', &ps->by[VLLM_SRC_ENGINE].a);
+            vllm_args_read(p + 13, end, '=', &ps->by[VLLM_SRC_ENGINE].a, o, ps->line_no);
     }
 
     /* the arguments */
     if ((m = vllm_scan_find(line, end, "non-default args: {")) != NULL) {
         o->args_line = true;
-        vllm_args_read(m + 19, end, ':', &ps->by[VLLM_SRC_ARGS].a);
+        vllm_args_read(m + 19, end, ':', &ps->by[VLLM_SRC_ARGS].a, o, ps->line_no);
     } else if ((m = vllm_scan_find(line, end, "args: Namespace(")) != NULL) {
         o->args_line = true;
-        vllm_args_read(m + 16, end, '=', &ps->by[VLLM_SRC_ARGS].a);
+        vllm_args_read(m + 16, end, '=', &ps->by[VLLM_SRC_ARGS].a, o, ps->line_no);
     }
 
     /* settings other lines state */
@@ -251,10 +366,10 @@ static void merge(struct parser *ps)
     }
 }
 
-void vllm_log_parse(const char *text, size_t len, struct vllm_log *out)
+void vllm_log_parse_run(const char *text, const struct vllm_run *run, struct vllm_log *out)
 {
-    struct parser ps = {.text = text, .out = out};
-    const char *p = text, *end = text + len;
+    struct parser ps = {.text = text, .out = out, .line_no = run->first_line - 1};
+    const char *p = text + run->begin, *end = text + run->end;
 
     memset(out, 0, sizeof *out);
     for (int s = 0; s < 4; s++)
@@ -267,8 +382,14 @@ void vllm_log_parse(const char *text, size_t len, struct vllm_log *out)
         on_line(&ps, p, e);
         p = nl ? nl + 1 : end;
     }
-    out->total_lines = ps.line_no;
+    out->total_lines = ps.line_no - (run->first_line - 1);
     merge(&ps);
+}
+
+void vllm_log_parse(const char *text, size_t len, struct vllm_log *out)
+{
+    struct vllm_run whole = {0, len, 1, 0};
+    vllm_log_parse_run(text, &whole, out);
 }
 
 enum vllm_text_problem vllm_log_check_text(const char *text, size_t len, size_t *where)

@@ -27,9 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VLLM_LOG_MAX_BYTES ((size_t)64 << 20) /* larger input is refused */
-#define VLLM_LOG_MAX_LINES 64                 /* capacity lines kept; more are counted */
-#define VLLM_LOG_STR       256                /* longest string field kept, with its NUL */
+#define VLLM_LOG_MAX_BYTES    ((size_t)64 << 20) /* larger input is refused */
+#define VLLM_LOG_MAX_LINES    64                 /* capacity lines kept; more are counted */
+#define VLLM_LOG_STR          256                /* longest string field kept, with its NUL */
+#define VLLM_LOG_MAX_PROBLEMS 16                 /* problems kept; more are counted */
 
 enum vllm_line_kind {
     VLLM_LINE_KV_MEMORY,   /* "Available KV cache memory: X GiB" */
@@ -103,6 +104,20 @@ struct vllm_args {
     uint32_t spec_tokens; /* num_speculative_tokens (num_spec_tokens in the engine line) */
 };
 
+/* A value the log printed that is not taken at its word: a capacity line
+ * whose figure cannot be read ("nan GiB", "58,11 GiB", full-width digits), a
+ * setting no engine runs with (tensor_parallel_size=0, block_size=-16), or
+ * two versions in one start-up. An error means the log's figures cannot be
+ * explained as it stands (the caller refuses it); a note says what was
+ * chosen instead. `what` names the setting or line and the value, the log's
+ * bytes made inert: "tensor_parallel_size -1: not a number of GPUs (a whole
+ * number, at least 1)". */
+struct vllm_problem {
+    size_t line_no; /* 1-based line of the log */
+    bool error;
+    char what[240];
+};
+
 struct vllm_log {
     char version[32]; /* "0.19.0", "0.20.1rc1"; empty when the log does not say */
     bool engine_v0;   /* "Initializing a V0 LLM engine" or "Initializing an LLM engine" */
@@ -116,6 +131,10 @@ struct vllm_log {
     size_t n_lines;
     size_t lines_dropped; /* capacity lines past VLLM_LOG_MAX_LINES */
     size_t total_lines;   /* lines in the text */
+
+    struct vllm_problem problems[VLLM_LOG_MAX_PROBLEMS];
+    size_t n_problems, problems_dropped; /* past VLLM_LOG_MAX_PROBLEMS */
+    size_t n_errors;                     /* problems that are errors, counted ones included */
 };
 
 /* Why a text is not a log: binary or too large. */
@@ -127,8 +146,30 @@ enum vllm_text_problem { VLLM_TEXT_OK, VLLM_TEXT_BINARY, VLLM_TEXT_TOO_LARGE };
  * offset of the first NUL (binary) when where is not NULL. */
 enum vllm_text_problem vllm_log_check_text(const char *text, size_t len, size_t *where);
 
+/* One start-up in a log: bytes [begin, end) of the text, lines first_line
+ * to last_line (1-based). */
+struct vllm_run {
+    size_t begin, end;
+    size_t first_line, last_line;
+};
+
+#define VLLM_LOG_MAX_RUNS 32 /* start-ups told apart; later ones join the last */
+
+/* Splits text[0..len) at each start-up (vllm_runs.c says how one is told):
+ * fills runs[0..cap) and returns how many (1 for a single start-up or a
+ * text with none; 0 only when cap is 0). Start-ups past cap stay in the last
+ * run, counted in *merged (may be NULL). */
+size_t vllm_log_runs(const char *text, size_t len, struct vllm_run *runs, size_t cap,
+                     size_t *merged);
+
+/* Parses one run of text (vllm_log_runs) into *out as vllm_log_parse does
+ * the whole: line numbers and message offsets stay the whole text's, and
+ * total_lines counts the run's lines. */
+void vllm_log_parse_run(const char *text, const struct vllm_run *run, struct vllm_log *out);
+
 /* Parses text[0..len) into *out (zeroed first). Never fails: a text with
- * nothing recognisable gives n_lines 0 and empty fields. Work is linear in
+ * nothing recognisable gives n_lines 0 and empty fields; values it cannot
+ * take at their word are listed in out->problems. Work is linear in
  * len; nested brackets in the argument lists are counted, not recursed
  * into, so any depth is read in one pass (vllm_args.c). */
 void vllm_log_parse(const char *text, size_t len, struct vllm_log *out);

@@ -27,16 +27,28 @@ bool vllm_scan_uint(const char **pp, const char *end, uint64_t *out)
 {
     const char *p = *pp;
     uint64_t v = 0;
-    int digits = 0;
+    int digits = 0, group = 0; /* digits in all, and since the last comma */
+    bool grouped = false;
 
-    while (p < end && (vllm_scan_digit(*p) ||
-                       (*p == ',' && digits > 0 && p + 1 < end && vllm_scan_digit(p[1])))) {
-        if (*p != ',') {
+    for (; p < end; p++) {
+        if (vllm_scan_digit(*p)) {
             if (++digits > 18)
                 return false;
+            group++;
             v = v * 10 + (uint64_t)(*p - '0');
+            continue;
         }
-        p++;
+        /* a comma groups thousands only: 1 to 3 digits before the first, then
+         * exactly 3 between commas and after the last ("58,11" stops at the
+         * comma: a decimal comma is no thousands separator) */
+        if (*p == ',' && group >= 1 && group <= 3 && (!grouped || group == 3) && end - p > 3 &&
+            vllm_scan_digit(p[1]) && vllm_scan_digit(p[2]) && vllm_scan_digit(p[3]) &&
+            (end - p == 4 || !vllm_scan_digit(p[4]))) {
+            grouped = true;
+            group = 0;
+            continue;
+        }
+        break;
     }
     if (digits == 0)
         return false;

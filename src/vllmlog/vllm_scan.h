@@ -18,7 +18,8 @@ bool vllm_scan_digit(char c);
 const char *vllm_scan_spaces(const char *p, const char *end);
 
 /* "1,505,552" or "1505552" at *pp (at most 18 digits); advances *pp past it.
- * False, *pp untouched, when there is no digit. */
+ * Commas count only in groups of three ("58,11" is read as 58, *pp left at
+ * the comma). False, *pp untouched, when there is no digit or more than 18. */
 bool vllm_scan_uint(const char **pp, const char *end, uint64_t *out);
 
 /* "58.11", "0.9", "3" at *pp; digits of the fraction past the 15th are
