@@ -16,7 +16,7 @@ struct store {
     sqlite3_stmt *stmt[STMT__COUNT];
     char *path;     /* as opened: where the file is looked for again at each write */
     bool recreated; /* written again at path since store_recreated last said so */
-    char gone[256]; /* why every write is refused: another file took the path */
+    char gone[4400]; /* why every write is refused: another file took the path (and its copy) */
 };
 
 /* Fills *err (when not NULL) and returns code; a long detail is cut. */
