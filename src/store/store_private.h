@@ -14,8 +14,8 @@ struct store {
     bool readonly;
     int version;
     sqlite3_stmt *stmt[STMT__COUNT];
-    char *path;     /* as opened: where the file is looked for again at each write */
-    bool recreated; /* written again at path since store_recreated last said so */
+    char *path;      /* as opened: where the file is looked for again at each write */
+    bool recreated;  /* written again at path since store_recreated last said so */
     char gone[4400]; /* why every write is refused: another file took the path (and its copy) */
 };
 
