@@ -26,7 +26,7 @@ char *lx_brief_encode(const struct lx_lesson *l);
  * content hash; NULL when the text is malformed or out of memory. */
 struct lx_lesson *lx_brief_decode(const char *path, const char *hash, const char *text);
 
-/* FNV-1a (64 bits, 16 hex digits) of the file's bytes, the same hash
+/* FNV-1a, 8 bytes a step (64 bits, 16 hex digits), of the file's bytes, the same hash
  * lx_load keeps in lesson->hash; false when it cannot be read or is larger
  * than a lesson may be. */
 bool lx_file_hash(const char *path, char out[17]);

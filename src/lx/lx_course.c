@@ -17,6 +17,10 @@ struct lx_course {
      * (lx_brief.h) until it is loaded */
     struct lx_lesson **lessons;
     bool *tried;
+    /* per slot, whether it is live, worked out once for all slots when
+     * first asked after a change (the map asks for every row, often);
+     * live[n] says whether the others are known */
+    bool *live;
     size_t n;
     lx_course_loaded_fn *on_load;
     void *on_load_ctx;
@@ -32,7 +36,8 @@ struct lx_course *lx_course_new(char *const *paths, size_t n, const struct lx_op
     c->paths = calloc(n ? n : 1, sizeof *c->paths);
     c->lessons = calloc(n ? n : 1, sizeof *c->lessons);
     c->tried = calloc(n ? n : 1, sizeof *c->tried);
-    if (!c->paths || !c->lessons || !c->tried) {
+    c->live = calloc(n + 1, sizeof *c->live);
+    if (!c->paths || !c->lessons || !c->tried || !c->live) {
         lx_course_free(c);
         return NULL;
     }
@@ -56,6 +61,7 @@ void lx_course_free(struct lx_course *c)
     free(c->paths);
     free(c->lessons);
     free(c->tried);
+    free(c->live);
     if (c->on_load_free)
         c->on_load_free(c->on_load_ctx);
     free(c);
@@ -84,6 +90,7 @@ static enum kvt_err load_slot(const struct lx_course *c, size_t i, struct lx_rep
     if (c->tried[i])
         return c->lessons[i] ? KVT_E_OK : KVT_E_PARSE;
     c->tried[i] = true;
+    c->live[c->n] = false;
     brief = c->lessons[i];
     rc = lx_load(c->paths[i], &c->opts, &full, rep ? rep : &own);
     lx_report_free(&own);
@@ -110,6 +117,7 @@ void lx_course_put_brief(struct lx_course *c, size_t i, struct lx_lesson *brief)
     lx_free(c->lessons[i]);
     c->lessons[i] = brief;
     c->tried[i] = false;
+    c->live[c->n] = false;
 }
 
 void lx_course_on_load(struct lx_course *c, lx_course_loaded_fn *fn, void *ctx,
@@ -144,8 +152,10 @@ bool lx_course_loaded(const struct lx_course *c, size_t i)
 struct lx_lesson *lx_course_take(struct lx_course *c, size_t i)
 {
     struct lx_lesson *l = lx_course_at(c, i);
-    if (l)
+    if (l) {
         c->lessons[i] = NULL;
+        c->live[c->n] = false;
+    }
     return l;
 }
 
@@ -156,6 +166,7 @@ void lx_course_replace(struct lx_course *c, size_t i, struct lx_lesson *fresh)
     lx_free(c->lessons[i]);
     c->lessons[i] = fresh;
     c->tried[i] = true;
+    c->live[c->n] = false;
 }
 
 /* The last loaded lesson with this id, or SIZE_MAX. */
@@ -185,7 +196,14 @@ struct lx_lesson *lx_course_find(struct lx_course *c, const char *id, size_t *in
 
 bool lx_course_live(const struct lx_course *c, size_t i)
 {
-    return i < c->n && c->lessons[i] && last_with(c, c->lessons[i]->id) == i;
+    if (i >= c->n)
+        return false;
+    if (!c->live[c->n]) {
+        for (size_t j = 0; j < c->n; j++)
+            c->live[j] = c->lessons[j] && last_with(c, c->lessons[j]->id) == j;
+        c->live[c->n] = true;
+    }
+    return c->live[i];
 }
 
 size_t lx_course_number(const struct lx_course *c, size_t i)

@@ -309,8 +309,6 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         const struct store_brief_row *row;
         struct lx_lesson *l;
 
-        if (o->before)
-            o->before(o->ctx, i, n);
         if (briefs && lx_file_hash(paths[i], hash) && (row = kept_find(&kept, paths[i], hash)) &&
             (l = lx_brief_decode(paths[i], hash, row->brief)) != NULL) {
             if (fingerprints_fit(l, row->fingerprints) && (fps[i] = dup(row->fingerprints))) {
@@ -321,6 +319,9 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
             }
             lx_free(l);
         }
+        /* the progress line counts the files run: a brief takes no time */
+        if (o->before)
+            o->before(o->ctx, i, n);
         if ((le = lx_course_load(c, i, &rep)) != KVT_E_OK)
             r->failed++;
         if (o->after)

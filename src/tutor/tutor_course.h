@@ -36,7 +36,8 @@ struct tutor_course_open {
      * the next start instead of running the lesson (lx_brief.h). NULL:
      * every file is loaded. */
     const char *build;
-    /* each may be NULL: before file i of n is loaded (a progress line), and
+    /* each may be NULL: before file i of n is loaded (a progress line; not
+     * for a file opened from its brief, which runs nothing), and
      * after it, with lx_load's code and report (the caller's to read, not
      * to keep) */
     void (*before)(void *ctx, size_t i, size_t n);
