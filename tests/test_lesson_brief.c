@@ -374,13 +374,46 @@ static void test_sync_from_briefs(void **state)
     store_close(st);
 }
 
+/* A file changed after start: its schedules are checked when it is first
+ * loaded whole, with its new answers. */
+static void test_changed_after_start(void **state)
+{
+    struct tutor_course_result r;
+    struct lx_course *full, *c;
+    struct tutor_fingerprint fp;
+    struct store_review rv;
+    struct store_error err;
+    int64_t learner;
+    struct store *st = open_db(&learner);
+    char *src = slurp(extra), *changed = replace(src, "expected = contiguous.max_concurrent_seqs,",
+                                                 "expected = contiguous.max_concurrent_seqs + 1,");
+    (void)state;
+    full = open_course(st, learner, NULL, &r);
+    assert_string_equal(lx_course_at(full, 16)->exercises[0].id, "contiguous-fit");
+    tutor_fingerprint(lx_course_at(full, 16), (struct tutor_item){0, TUTOR_EXERCISE, 0}, &fp);
+    tutor_course_close(full);
+    schedule(st, "extra", "contiguous-fit", 1, fp.content, fp.answer);
+    tutor_course_close(open_course(st, learner, "test-build-1", &r));
+    c = open_course(st, learner, "test-build-1", &r);
+    assert_int_equal(r.restarted, 0);
+    assert_false(lx_course_loaded(c, 16));
+    spit(extra, changed);
+    assert_non_null(lx_course_at(c, 16));
+    /* a new answer: the schedule starts over, as a restart would have it */
+    assert_int_equal(store_review_get(st, learner, "extra", "contiguous-fit", &rv, &err),
+                     KVT_E_DB_NOT_FOUND);
+    spit(extra, src);
+    tutor_course_close(c);
+    free(src), free(changed);
+    store_close(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_brief_round_trip),
-        cmocka_unit_test(test_warm_equals_full),
-        cmocka_unit_test(test_changed_file),
-        cmocka_unit_test(test_sync_from_briefs),
+        cmocka_unit_test(test_brief_round_trip),    cmocka_unit_test(test_warm_equals_full),
+        cmocka_unit_test(test_changed_file),        cmocka_unit_test(test_sync_from_briefs),
+        cmocka_unit_test(test_changed_after_start),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
