@@ -35,7 +35,7 @@ int cli_app(int argc, char **argv)
     struct cli_db db;
     struct cli_files files = {0};
     struct ui_options o = {0};
-    char data[4096], dsl[CLI_DSL_CAP], probe_cuda[4096], probe_cpu[4096];
+    char data[4096], dsl[CLI_DSL_CAP], probe_cuda[4096], probe_cpu[4096], build[128];
     struct timespec ts;
     int rc;
 
@@ -63,6 +63,7 @@ int cli_app(int argc, char **argv)
         o.probe_cpu = probe_cpu;
     o.learner = db.learner;
     o.learner_id = db.learner_id;
+    o.build = cli_build_id(build, sizeof build);
     o.lesson_paths = files.paths;
     o.n_lessons = files.n;
     o.open_lesson = a.npos == 2 ? a.pos[1] : NULL;

@@ -9,6 +9,7 @@
 
 #include "cli_paths.h"
 #include "kvt_text.h"
+#include "sys.h"
 #include "tutor_course.h"
 
 #define MAX_DEPTH 16
@@ -142,10 +143,25 @@ struct lx_course *cli_course(const char *extra, const char *data, const struct l
     return c;
 }
 
+const char *cli_build_id(char *buf, size_t cap)
+{
+    char exe[4096];
+    struct stat sb;
+    if (sys_exe_path(exe, sizeof exe) != 0 || stat(exe, &sb) != 0)
+        return NULL;
+    snprintf(buf, cap, "exe:%lld:%lld.%09ld:%llu", (long long)sb.st_size,
+             (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec, (unsigned long long)sb.st_ino);
+    return buf;
+}
+
 struct lx_course *cli_course_open(const char *cmd, const char *extra, const char *data,
                                   const struct lx_opts *opts, struct store *st, int64_t learner_id)
 {
-    const struct tutor_course_open how = {.lx = opts, .store = st, .learner_id = learner_id};
+    char build[128];
+    const struct tutor_course_open how = {.lx = opts,
+                                          .store = st,
+                                          .learner_id = learner_id,
+                                          .build = cli_build_id(build, sizeof build)};
     struct tutor_course_result res;
     struct cli_files f = {0};
     struct lx_course *c;

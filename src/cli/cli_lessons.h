@@ -53,6 +53,12 @@ struct lx_course *cli_course(const char *extra, const char *data, const struct l
 struct lx_course *cli_course_open(const char *cmd, const char *extra, const char *data,
                                   const struct lx_opts *opts, struct store *st, int64_t learner_id);
 
+/* The running program's identity for the lesson briefs (tutor_course.h):
+ * its file's size, time and inode, so a rebuilt or upgraded kvtutor, whose
+ * calculator may give other answers, loads every lesson again. Returns buf,
+ * or NULL (no briefs) when the program cannot be found. */
+const char *cli_build_id(char *buf, size_t cap);
+
 /* The live lesson whose id is `id` (a --lessons draft before the learner's
  * before the bundled), loading no more files than it must. Returns the
  * lesson (the caller frees it with lx_free), or NULL with the course's

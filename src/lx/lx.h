@@ -159,6 +159,7 @@ struct lx_lesson {
     size_t n_requires;
     int *require_lines;
     int id_line, module_title_line; /* where `id` and `module_title` are written (lint) */
+    char hash[17];                  /* the hash of the bytes loaded, 16 hex digits (lx_brief.h) */
     struct lx_priv *priv;           /* the Lua state and the memory behind the strings */
 };
 

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "lx_course.h"
 
+#include "lx_brief.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +13,18 @@
 struct lx_course {
     struct lx_opts opts;
     char **paths;
-    struct lx_lesson **lessons; /* NULL: not loaded yet, or failed */
+    /* NULL: not loaded yet, or failed; else the lesson, or its brief
+     * (lx_brief.h) until it is loaded */
+    struct lx_lesson **lessons;
     bool *tried;
+    /* per slot, whether it is live, worked out once for all slots when
+     * first asked after a change (the map asks for every row, often);
+     * live[n] says whether the others are known */
+    bool *live;
     size_t n;
+    lx_course_loaded_fn *on_load;
+    void *on_load_ctx;
+    void (*on_load_free)(void *);
 };
 
 struct lx_course *lx_course_new(char *const *paths, size_t n, const struct lx_opts *opts)
@@ -25,7 +36,8 @@ struct lx_course *lx_course_new(char *const *paths, size_t n, const struct lx_op
     c->paths = calloc(n ? n : 1, sizeof *c->paths);
     c->lessons = calloc(n ? n : 1, sizeof *c->lessons);
     c->tried = calloc(n ? n : 1, sizeof *c->tried);
-    if (!c->paths || !c->lessons || !c->tried) {
+    c->live = calloc(n + 1, sizeof *c->live);
+    if (!c->paths || !c->lessons || !c->tried || !c->live) {
         lx_course_free(c);
         return NULL;
     }
@@ -49,6 +61,9 @@ void lx_course_free(struct lx_course *c)
     free(c->paths);
     free(c->lessons);
     free(c->tried);
+    free(c->live);
+    if (c->on_load_free)
+        c->on_load_free(c->on_load_ctx);
     free(c);
 }
 
@@ -62,9 +77,12 @@ const char *lx_course_path(const struct lx_course *c, size_t i)
     return i < c->n ? c->paths[i] : NULL;
 }
 
-enum kvt_err lx_course_load(struct lx_course *c, size_t i, struct lx_report *rep)
+/* Loads slot i (const: the slot arrays are the course's cache, and a
+ * query that needs the whole lesson fills them on first need). */
+static enum kvt_err load_slot(const struct lx_course *c, size_t i, struct lx_report *rep)
 {
     struct lx_report own = {0};
+    struct lx_lesson *brief, *full = NULL;
     enum kvt_err rc;
 
     if (i >= c->n)
@@ -72,21 +90,72 @@ enum kvt_err lx_course_load(struct lx_course *c, size_t i, struct lx_report *rep
     if (c->tried[i])
         return c->lessons[i] ? KVT_E_OK : KVT_E_PARSE;
     c->tried[i] = true;
-    rc = lx_load(c->paths[i], &c->opts, &c->lessons[i], rep ? rep : &own);
+    c->live[c->n] = false;
+    brief = c->lessons[i];
+    rc = lx_load(c->paths[i], &c->opts, &full, rep ? rep : &own);
     lx_report_free(&own);
+    /* a brief's file that no longer loads leaves the course, as it would
+     * have at start */
+    c->lessons[i] = full;
+    if (brief && c->on_load)
+        c->on_load(c->on_load_ctx, (struct lx_course *)c, i, brief);
+    lx_free(brief);
     return rc;
+}
+
+enum kvt_err lx_course_load(struct lx_course *c, size_t i, struct lx_report *rep)
+{
+    return load_slot(c, i, rep);
+}
+
+void lx_course_put_brief(struct lx_course *c, size_t i, struct lx_lesson *brief)
+{
+    if (i >= c->n) {
+        lx_free(brief);
+        return;
+    }
+    lx_free(c->lessons[i]);
+    c->lessons[i] = brief;
+    c->tried[i] = false;
+    c->live[c->n] = false;
+}
+
+void lx_course_on_load(struct lx_course *c, lx_course_loaded_fn *fn, void *ctx,
+                       void (*free_ctx)(void *))
+{
+    if (c->on_load_free)
+        c->on_load_free(c->on_load_ctx);
+    c->on_load = fn;
+    c->on_load_ctx = ctx;
+    c->on_load_free = free_ctx;
 }
 
 struct lx_lesson *lx_course_at(const struct lx_course *c, size_t i)
 {
+    if (i >= c->n)
+        return NULL;
+    if (lx_is_brief(c->lessons[i]))
+        load_slot(c, i, NULL);
+    return c->lessons[i];
+}
+
+struct lx_lesson *lx_course_brief(const struct lx_course *c, size_t i)
+{
     return i < c->n ? c->lessons[i] : NULL;
+}
+
+bool lx_course_loaded(const struct lx_course *c, size_t i)
+{
+    return i < c->n && c->lessons[i] && !lx_is_brief(c->lessons[i]);
 }
 
 struct lx_lesson *lx_course_take(struct lx_course *c, size_t i)
 {
     struct lx_lesson *l = lx_course_at(c, i);
-    if (l)
+    if (l) {
         c->lessons[i] = NULL;
+        c->live[c->n] = false;
+    }
     return l;
 }
 
@@ -97,6 +166,7 @@ void lx_course_replace(struct lx_course *c, size_t i, struct lx_lesson *fresh)
     lx_free(c->lessons[i]);
     c->lessons[i] = fresh;
     c->tried[i] = true;
+    c->live[c->n] = false;
 }
 
 /* The last loaded lesson with this id, or SIZE_MAX. */
@@ -110,9 +180,11 @@ static size_t last_with(const struct lx_course *c, const char *id)
 
 struct lx_lesson *lx_course_find(struct lx_course *c, const char *id, size_t *index)
 {
-    /* later files shadow earlier ones: search from the end, loading as we go */
+    /* later files shadow earlier ones: search from the end, loading as we
+     * go (a brief already knows its id) */
     for (size_t i = c->n; i-- > 0;) {
-        lx_course_load(c, i, NULL);
+        if (!c->lessons[i])
+            lx_course_load(c, i, NULL);
         if (c->lessons[i] && strcmp(c->lessons[i]->id, id) == 0) {
             if (index)
                 *index = i;
@@ -124,7 +196,14 @@ struct lx_lesson *lx_course_find(struct lx_course *c, const char *id, size_t *in
 
 bool lx_course_live(const struct lx_course *c, size_t i)
 {
-    return i < c->n && c->lessons[i] && last_with(c, c->lessons[i]->id) == i;
+    if (i >= c->n)
+        return false;
+    if (!c->live[c->n]) {
+        for (size_t j = 0; j < c->n; j++)
+            c->live[j] = c->lessons[j] && last_with(c, c->lessons[j]->id) == j;
+        c->live[c->n] = true;
+    }
+    return c->live[i];
 }
 
 size_t lx_course_number(const struct lx_course *c, size_t i)
@@ -140,7 +219,7 @@ size_t lx_course_number(const struct lx_course *c, size_t i)
 
 enum lx_requirement lx_course_requirement(struct lx_course *c, size_t i, size_t k, size_t *at)
 {
-    const struct lx_lesson *l = lx_course_at(c, i), *req;
+    const struct lx_lesson *l = lx_course_brief(c, i), *req;
     size_t where = SIZE_MAX;
 
     if (!l || k >= l->n_requires || !(req = lx_course_find(c, l->requires[k], &where)))
@@ -236,7 +315,7 @@ bool lx_lesson_mentions(const struct lx_lesson *l, const char *needle)
 const char *lx_course_module_title(struct lx_course *c, const char *module)
 {
     for (size_t i = 0; i < lx_course_size(c); i++) {
-        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_at(c, i) : NULL;
+        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_brief(c, i) : NULL;
         if (l && l->module_title && strcmp(l->module, module) == 0)
             return l->module_title;
     }
@@ -247,7 +326,7 @@ const char *lx_course_concept_title(struct lx_course *c, const char *concept)
 {
     const char *first = NULL;
     for (size_t i = 0; concept && i < lx_course_size(c); i++) {
-        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_at(c, i) : NULL;
+        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_brief(c, i) : NULL;
         if (!l || strcmp(l->concept, concept) != 0)
             continue;
         if (l->concept_title)

@@ -8,8 +8,12 @@
  *
  * Files are loaded on demand: lx_course_load loads one, lx_course_find
  * loads from the end backward until it meets the id (so a command stops at
- * the first folder that has the lesson). The other queries see only what
- * has been loaded; the app loads every file at start. */
+ * the first folder that has the lesson). A slot may instead hold the
+ * lesson's brief (lx_brief.h: its catalogue entry, kept in the progress
+ * database beside the file's hash): the queries below answer from it
+ * without running the lesson, and lx_course_at loads the whole lesson the
+ * first time it is asked for. The other queries see only what has been
+ * loaded or briefed; the app briefs or loads every file at start. */
 #ifndef LX_COURSE_H
 #define LX_COURSE_H
 
@@ -34,8 +38,29 @@ const char *lx_course_path(const struct lx_course *c, size_t i);
  * first time. */
 enum kvt_err lx_course_load(struct lx_course *c, size_t i, struct lx_report *rep);
 
-/* Lesson i, or NULL when not loaded (or it failed). */
+/* Lesson i, whole: a brief is loaded now (the course's cache is filled,
+ * hence const). NULL when it is not loaded, or failed. */
 struct lx_lesson *lx_course_at(const struct lx_course *c, size_t i);
+
+/* Lesson i as it is held, brief or whole, without loading: read only its
+ * catalogue fields (lx_brief.h). NULL when the slot holds neither. */
+struct lx_lesson *lx_course_brief(const struct lx_course *c, size_t i);
+
+/* Slot i holds the whole lesson (not a brief, not empty). */
+bool lx_course_loaded(const struct lx_course *c, size_t i);
+
+/* Puts a brief (the caller's, now the course's) in slot i in place of what
+ * it held: the file is loaded when the lesson is first needed whole. */
+void lx_course_put_brief(struct lx_course *c, size_t i, struct lx_lesson *brief);
+
+/* Called after a brief in slot i was replaced by loading the file (the
+ * slot then holds the lesson, or NULL when it failed); `was` is the brief,
+ * freed after the call. The tutor layer checks the schedules of a file that
+ * changed since its brief was made. */
+typedef void lx_course_loaded_fn(void *ctx, struct lx_course *c, size_t i,
+                                 const struct lx_lesson *was);
+void lx_course_on_load(struct lx_course *c, lx_course_loaded_fn *fn, void *ctx,
+                       void (*free_ctx)(void *)); /* free_ctx(ctx) when the course is freed */
 
 /* Hands lesson i to the caller (who frees it with lx_free) and empties
  * the slot; NULL when it holds none. */
@@ -45,7 +70,8 @@ struct lx_lesson *lx_course_take(struct lx_course *c, size_t i);
 void lx_course_replace(struct lx_course *c, size_t i, struct lx_lesson *fresh);
 
 /* The live lesson with this id (the last file that has it), its slot in
- * *index; NULL when no file has it. Loads files from the end as needed. */
+ * *index; NULL when no file has it. Loads files from the end as needed; the
+ * lesson found may be a brief (lx_course_at(*index) for the whole). */
 struct lx_lesson *lx_course_find(struct lx_course *c, const char *id, size_t *index);
 
 /* Lesson i is live: loaded and not shadowed by a later lesson with its id. */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lx_brief.h"
 #include "lx_read.h"
 #include "lx_source.h"
 
@@ -161,6 +162,7 @@ void lx_free(struct lx_lesson *l)
     p = l->priv;
     lx_sandbox_close(p->L);
     lx_arena_free(&p->arena);
+    free(p->brief_mem);
     free(p->fn_refs);
     free(p->slip_refs);
     free(p);
@@ -252,6 +254,7 @@ enum kvt_err lx_load(const char *path, const struct lx_opts *opts, struct lx_les
         lx_free(l);
         return KVT_E_IO;
     }
+    lx_hash_bytes(src, len, l->hash); /* what a brief of it is checked against */
     p->L = c.L = lx_sandbox_new(opts->mem_cap);
     if (c.L)
         lx_ctx(c.L)->stop = opts->stop;

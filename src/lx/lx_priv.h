@@ -22,8 +22,10 @@ struct lx_priv {
     lua_State *L;
     struct lx_opts opts;
     struct lx_arena arena;
-    int *fn_refs;   /* per exercise: the expected-value function, or LUA_NOREF */
-    int *slip_refs; /* per exercise: slips(p), or LUA_NOREF */
+    int *fn_refs;    /* per exercise: the expected-value function, or LUA_NOREF */
+    int *slip_refs;  /* per exercise: slips(p), or LUA_NOREF */
+    bool brief;      /* a catalogue entry only (lx_brief.h): no state, no functions */
+    void *brief_mem; /* a brief's arrays and strings, in one block */
 };
 
 /* n bytes aligned for any type, or NULL (and a->failed set). */

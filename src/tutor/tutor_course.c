@@ -4,8 +4,11 @@
 #include "tutor_course.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lx_brief.h"
+#include "store_brief.h"
 #include "tutor_sync.h"
 
 static bool stopped(const struct tutor_course_open *o)
@@ -29,12 +32,257 @@ static enum kvt_err sync_one(struct lx_course *c, size_t i, const struct tutor_c
     return e;
 }
 
+/* The briefs kept in the database, read once: the rows of this engine. */
+struct kept {
+    struct store_brief_row *rows;
+    size_t n, cap;
+    const char *engine;
+    bool oom;
+};
+
+static char *dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static int keep_row(void *ctx, const struct store_brief_row *r)
+{
+    struct kept *k = ctx;
+    struct store_brief_row *to;
+    if (strcmp(r->engine, k->engine) != 0)
+        return 0; /* another program or DSL made it: it proves nothing here */
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? k->cap * 2 : 64;
+        void *p = realloc(k->rows, cap * sizeof *k->rows);
+        if (!p) {
+            k->oom = true;
+            return 1;
+        }
+        k->rows = p;
+        k->cap = cap;
+    }
+    to = &k->rows[k->n];
+    *to = (struct store_brief_row){dup(r->path), dup(r->content_hash), k->engine, dup(r->brief),
+                                   dup(r->fingerprints)};
+    if (!to->path || !to->content_hash || !to->brief || !to->fingerprints) {
+        free((char *)to->path), free((char *)to->content_hash), free((char *)to->brief);
+        free((char *)to->fingerprints);
+        k->oom = true;
+        return 1;
+    }
+    k->n++;
+    return 0;
+}
+
+static void kept_free(struct kept *k)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        free((char *)k->rows[i].path);
+        free((char *)k->rows[i].content_hash);
+        free((char *)k->rows[i].brief);
+        free((char *)k->rows[i].fingerprints);
+    }
+    free(k->rows);
+}
+
+static const struct store_brief_row *kept_find(const struct kept *k, const char *path,
+                                               const char *hash)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (strcmp(k->rows[i].path, path) == 0 && strcmp(k->rows[i].content_hash, hash) == 0)
+            return &k->rows[i];
+    return NULL;
+}
+
+/* The items of a lesson in sync order: exercises, follow-ups, the question. */
+static size_t n_items(const struct lx_lesson *l)
+{
+    return l->n_exercises + l->n_followups + 1;
+}
+
+static struct tutor_item item_at(const struct lx_lesson *l, size_t i)
+{
+    if (i < l->n_exercises)
+        return (struct tutor_item){0, TUTOR_EXERCISE, i};
+    if (i < l->n_exercises + l->n_followups)
+        return (struct tutor_item){0, TUTOR_FOLLOWUP, i - l->n_exercises};
+    return (struct tutor_item){0, TUTOR_QUESTION, 0};
+}
+
+#define FP_LINE 34 /* "content answer\n": 16 + 1 + 16 + 1 */
+
+/* The fingerprints of a loaded lesson as kept: one line an item. */
+static char *fingerprints_text(struct lx_lesson *l)
+{
+    size_t n = n_items(l);
+    char *t = malloc(n * FP_LINE + 1), *w = t;
+    for (size_t i = 0; t && i < n; i++) {
+        struct tutor_fingerprint fp;
+        tutor_fingerprint(l, item_at(l, i), &fp);
+        w += snprintf(w, FP_LINE + 1, "%s %s\n", fp.content, fp.answer);
+    }
+    return t;
+}
+
+/* A kept text fits the brief: one well-formed line for each of its items. */
+static bool fingerprints_fit(const struct lx_lesson *brief, const char *t)
+{
+    size_t n = n_items(brief);
+    if (strlen(t) != n * FP_LINE)
+        return false;
+    for (size_t i = 0; i < n * FP_LINE; i++) {
+        size_t at = i % FP_LINE;
+        char ch = t[i];
+        if (at == 16 ? ch != ' ' : at == 33 ? ch != '\n' : !strchr("0123456789abcdef", ch))
+            return false;
+    }
+    return true;
+}
+
+/* A schedule's stored fingerprints, read once for the whole course. */
+struct stored {
+    char *lesson_id, *item_id;
+    char content[17], answer[17];
+};
+
+struct stored_set {
+    struct stored *e;
+    size_t n, cap;
+    bool oom;
+};
+
+static int keep_stored(void *ctx, const char *lesson_id, const char *item_id, const char *content,
+                       const char *answer)
+{
+    struct stored_set *s = ctx;
+    struct stored *to;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 128;
+        void *p = realloc(s->e, cap * sizeof *s->e);
+        if (!p) {
+            s->oom = true;
+            return 1;
+        }
+        s->e = p;
+        s->cap = cap;
+    }
+    to = &s->e[s->n];
+    to->lesson_id = dup(lesson_id);
+    to->item_id = dup(item_id);
+    snprintf(to->content, sizeof to->content, "%s", content);
+    snprintf(to->answer, sizeof to->answer, "%s", answer);
+    if (!to->lesson_id || !to->item_id) {
+        free(to->lesson_id);
+        free(to->item_id);
+        s->oom = true;
+        return 1;
+    }
+    s->n++;
+    return 0;
+}
+
+static void stored_free(struct stored_set *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->e[i].lesson_id);
+        free(s->e[i].item_id);
+    }
+    free(s->e);
+}
+
+static int by_ids(const void *pa, const void *pb)
+{
+    const struct stored *a = pa, *b = pb;
+    int c = strcmp(a->lesson_id, b->lesson_id);
+    return c ? c : strcmp(a->item_id, b->item_id);
+}
+
+static const struct stored *stored_find(const struct stored_set *s, const char *lesson_id,
+                                        const char *item_id)
+{
+    struct stored key = {.lesson_id = (char *)lesson_id, .item_id = (char *)item_id};
+    return s->n ? bsearch(&key, s->e, s->n, sizeof *s->e, by_ids) : NULL;
+}
+
+/* Syncs lesson i from its kept fingerprints, as tutor_sync_lesson would
+ * from the loaded lesson: store_sync_exercise is called for every item
+ * whose stored fingerprints it would change (a schedule with none, or
+ * other ones); an item without a schedule, or with these same ones, it
+ * leaves as it is, so neither is asked. */
+static enum kvt_err sync_kept(struct lx_course *c, size_t i, const char *fps,
+                              const struct stored_set *have, const struct tutor_course_open *o,
+                              struct tutor_course_result *r)
+{
+    const struct lx_lesson *l = lx_course_brief(c, i);
+    for (size_t k = 0; k < n_items(l); k++) {
+        char id[128], content[17], answer[17];
+        const struct stored *st;
+        enum store_sync s;
+        enum kvt_err e;
+        tutor_item_id(l, item_at(l, k), id, sizeof id);
+        if (!(st = stored_find(have, l->id, id)))
+            continue;
+        memcpy(content, fps + k * FP_LINE, 16);
+        memcpy(answer, fps + k * FP_LINE + 17, 16);
+        content[16] = answer[16] = '\0';
+        if (st->content[0] && strcmp(st->content, content) == 0 &&
+            (!st->answer[0] || strcmp(st->answer, answer) == 0))
+            continue;
+        e = store_sync_exercise(o->store, o->learner_id, l->id, id, content, answer, &s, &r->err);
+        if (e != KVT_E_OK) {
+            r->sync_stuck = l->id;
+            return e;
+        }
+        r->restarted += s == STORE_SYNC_RESTARTED;
+    }
+    return KVT_E_OK;
+}
+
+/* What a lesson loaded on first need is checked for: the schedules of a
+ * file that changed after its brief was made (the sync at start used the
+ * old fingerprints). */
+struct watch {
+    struct store *store;
+    int64_t learner_id;
+};
+
+static void loaded_late(void *ctx, struct lx_course *c, size_t i, const struct lx_lesson *was)
+{
+    struct watch *w = ctx;
+    struct lx_lesson *l = lx_course_brief(c, i);
+    if (l && strcmp(l->hash, was->hash) != 0 && lx_course_live(c, i) && !store_readonly(w->store)) {
+        struct store_error err;
+        tutor_sync_lesson(w->store, w->learner_id, l, NULL, &err);
+    }
+}
+
+/* The program and DSL that load the lessons, as one text. */
+static bool engine_of(const struct tutor_course_open *o, const struct lx_opts *lx, char *out,
+                      size_t cap)
+{
+    char dsl[17];
+    if (!o->store || !o->build || !lx_dsl_hash(lx, dsl))
+        return false;
+    return snprintf(out, cap, "%s dsl:%s", o->build, dsl) < (int)cap;
+}
+
 enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_course_open *o,
                                struct lx_course **out, struct tutor_course_result *r)
 {
     struct lx_opts lx;
     struct lx_course *c;
     enum kvt_err e = KVT_E_OK;
+    char engine[600];
+    struct kept kept = {0};
+    struct stored_set have = {0};
+    struct store_brief_row *fresh = NULL;
+    char **fps = NULL;
+    size_t n_fresh = 0;
+    bool briefs;
 
     memset(r, 0, sizeof *r);
     if (o->lx)
@@ -44,9 +292,34 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
     *out = c = lx_course_new(paths, n, &lx);
     if (!c)
         return KVT_E_NOMEM;
+    briefs = engine_of(o, &lx, engine, sizeof engine) &&
+             (fps = calloc(n + 1, sizeof *fps)) != NULL &&
+             (fresh = calloc(n + 1, sizeof *fresh)) != NULL;
+    if (briefs) {
+        struct store_error ignored;
+        kept.engine = engine;
+        /* a database that cannot give its briefs is opened the long way */
+        if (store_brief_each(o->store, keep_row, &kept, &ignored) != KVT_E_OK || kept.oom)
+            kept.n = 0;
+    }
     for (size_t i = 0; i < n && !stopped(o); i++) {
         struct lx_report rep = {0};
         enum kvt_err le;
+        char hash[17];
+        const struct store_brief_row *row;
+        struct lx_lesson *l;
+
+        if (briefs && lx_file_hash(paths[i], hash) && (row = kept_find(&kept, paths[i], hash)) &&
+            (l = lx_brief_decode(paths[i], hash, row->brief)) != NULL) {
+            if (fingerprints_fit(l, row->fingerprints) && (fps[i] = dup(row->fingerprints))) {
+                lx_course_put_brief(c, i, l);
+                if (o->after)
+                    o->after(o->ctx, i, KVT_E_OK, &rep);
+                continue;
+            }
+            lx_free(l);
+        }
+        /* the progress line counts the files run: a brief takes no time */
         if (o->before)
             o->before(o->ctx, i, n);
         if ((le = lx_course_load(c, i, &rep)) != KVT_E_OK)
@@ -54,9 +327,61 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         if (o->after)
             o->after(o->ctx, i, le, &rep);
         lx_report_free(&rep);
+        if (briefs && le == KVT_E_OK) {
+            /* kept for the next start; the lesson itself waits, as a brief,
+             * until it is needed (its sandbox's memory is given back) */
+            struct lx_lesson *full = lx_course_at(c, i);
+            struct store_brief_row *f = &fresh[n_fresh];
+            char *text = lx_brief_encode(full);
+            struct lx_lesson *b = text ? lx_brief_decode(paths[i], full->hash, text) : NULL;
+            fps[i] = fingerprints_text(full);
+            *f = (struct store_brief_row){paths[i], dup(full->hash), engine, text, fps[i]};
+            if (!b || !fps[i] || !f->content_hash) {
+                lx_free(b);
+                free(text);
+                free((char *)f->content_hash);
+                continue;
+            }
+            n_fresh++;
+            lx_course_put_brief(c, i, b);
+        }
     }
-    for (size_t i = 0; i < lx_course_size(c) && e == KVT_E_OK && !stopped(o); i++)
-        e = sync_one(c, i, o, r);
+    if (briefs && !stopped(o) && !store_readonly(o->store)) {
+        struct store_error ignored;
+        if (store_each_fingerprint(o->store, o->learner_id, keep_stored, &have, &r->err) !=
+                KVT_E_OK ||
+            have.oom)
+            briefs = false; /* the long way below says what failed */
+        else if (have.n > 1)
+            qsort(have.e, have.n, sizeof *have.e, by_ids);
+        /* a database that cannot keep briefs still opens: next start loads again */
+        store_brief_put(o->store, fresh, n_fresh, &ignored);
+    }
+    for (size_t i = 0; i < lx_course_size(c) && e == KVT_E_OK && !stopped(o); i++) {
+        if (!o->store || !lx_course_live(c, i) || store_readonly(o->store))
+            continue;
+        if (briefs && fps[i])
+            e = sync_kept(c, i, fps[i], &have, o, r);
+        else
+            e = sync_one(c, i, o, r);
+    }
+    if (o->store && o->build) {
+        struct watch *w = malloc(sizeof *w);
+        if (w) {
+            *w = (struct watch){o->store, o->learner_id};
+            lx_course_on_load(c, loaded_late, w, free);
+        }
+    }
+    for (size_t i = 0; i < n_fresh; i++) {
+        free((char *)fresh[i].content_hash);
+        free((char *)fresh[i].brief);
+    }
+    for (size_t i = 0; fps && i < n; i++)
+        free(fps[i]);
+    free(fps);
+    free(fresh);
+    kept_free(&kept);
+    stored_free(&have);
     return e;
 }
 
@@ -94,6 +419,11 @@ size_t tutor_course_size(const struct lx_course *c)
 struct lx_lesson *tutor_course_at(const struct lx_course *c, size_t i)
 {
     return lx_course_at(c, i);
+}
+
+struct lx_lesson *tutor_course_brief(const struct lx_course *c, size_t i)
+{
+    return lx_course_brief(c, i);
 }
 
 bool tutor_course_live(const struct lx_course *c, size_t i)

@@ -7,7 +7,15 @@
  * fingerprints (tutor_sync.h), so a lesson whose expected answers changed
  * starts those schedules over before anything is counted, asked or shown
  * as due. A shadowed lesson is not synced: it would undo its draft's
- * fingerprints. Without a database (lint, ask) nothing is synced. */
+ * fingerprints. Without a database (lint, ask) nothing is synced.
+ *
+ * Given o->build, a file whose bytes are those of its kept brief is not
+ * run: its slot holds the brief (the map's figures) and its kept
+ * fingerprints are checked against the schedules instead, with the same
+ * effect; other files are loaded, briefed and kept for the next start, and
+ * their sandboxes freed. A lesson is loaded whole when it is first needed
+ * (lx_course_at: opened, practised, reviewed, linted); a file that changed
+ * since start is synced then. */
 #ifndef TUTOR_COURSE_H
 #define TUTOR_COURSE_H
 
@@ -22,7 +30,14 @@ struct tutor_course_open {
     const struct lx_opts *lx; /* copied; lx->stop, when set, ends the loading early */
     struct store *store;      /* NULL: nothing to sync */
     int64_t learner_id;
-    /* each may be NULL: before file i of n is loaded (a progress line), and
+    /* The program's identity (cli: its file's size and time), with a store:
+     * each file's brief and fingerprints are then kept in the database and,
+     * while the file's bytes, this and the DSL are the same, read back at
+     * the next start instead of running the lesson (lx_brief.h). NULL:
+     * every file is loaded. */
+    const char *build;
+    /* each may be NULL: before file i of n is loaded (a progress line; not
+     * for a file opened from its brief, which runs nothing), and
      * after it, with lx_load's code and report (the caller's to read, not
      * to keep) */
     void (*before)(void *ctx, size_t i, size_t n);
@@ -57,7 +72,9 @@ enum kvt_err tutor_course_reload(struct lx_course *c, size_t i, const struct tut
  * holds the rules: shadowing, numbers, prerequisites), so that a screen
  * reads lessons without loading, running or grading one. */
 size_t tutor_course_size(const struct lx_course *c);
-struct lx_lesson *tutor_course_at(const struct lx_course *c, size_t i); /* NULL: not loaded */
+struct lx_lesson *tutor_course_at(const struct lx_course *c, size_t i); /* whole; NULL: failed */
+/* its catalogue fields only (lx_brief.h), without loading: what the map reads */
+struct lx_lesson *tutor_course_brief(const struct lx_course *c, size_t i);
 bool tutor_course_live(const struct lx_course *c, size_t i);
 size_t tutor_course_number(const struct lx_course *c, size_t i); /* in its module, from 1 */
 struct lx_lesson *tutor_course_find(struct lx_course *c, const char *id, size_t *index);

@@ -55,7 +55,7 @@ enum kvt_err tutor_done_counts(struct store *st, int64_t learner_id, struct lx_c
 
     memset(out, 0, n * sizeof *out);
     for (size_t i = 0; w.first && i < n; i++) {
-        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_at(c, i) : NULL;
+        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_brief(c, i) : NULL;
         w.first[i] = flags;
         if (l)
             flags += l->n_exercises + l->n_followups;

@@ -56,7 +56,7 @@ static bool scheduled(const struct scan *sc, struct tutor_item it)
 {
     /* a slot with flags holds a loaded lesson */
     return it.lesson < sc->slots && sc->seen[it.lesson] &&
-           sc->seen[it.lesson][flag_of(lx_course_at(sc->course, it.lesson), it)];
+           sc->seen[it.lesson][flag_of(lx_course_brief(sc->course, it.lesson), it)];
 }
 
 /* Marks the item scheduled; false when it already was (or out of memory,
@@ -211,7 +211,8 @@ static enum kvt_err add_new(const struct tutor_env *env, const struct scan *sc, 
             added++;
     }
     for (size_t li = 0; li < sc->slots && added < env->new_per_day; li++) {
-        const struct lx_lesson *l = lx_course_at(env->course, li);
+        /* the brief is enough: ids, kinds and measured figures */
+        const struct lx_lesson *l = lx_course_brief(env->course, li);
         if (!lx_course_live(env->course, li))
             continue;
         for (size_t i = 0; i < l->n_exercises && added < env->new_per_day; i++) {
@@ -224,6 +225,29 @@ static enum kvt_err add_new(const struct tutor_env *env, const struct scan *sc, 
         }
     }
     return KVT_E_OK;
+}
+
+/* A review asks its lessons whole: each is loaded now (lx_course_at), and
+ * an item its loaded lesson lacks (the file failed, or changed since its
+ * brief) is left out, as it would have been had the file been read at
+ * start. */
+static void load_queued(struct lx_course *c, struct tutor_queue *q)
+{
+    size_t kept = 0, due = 0;
+    for (size_t i = 0; i < q->n; i++) {
+        struct tutor_item it = q->items[i];
+        const struct lx_lesson *l = lx_course_at(c, it.lesson);
+        bool ok = l && lx_course_live(c, it.lesson) &&
+                  (it.part == TUTOR_EXERCISE   ? it.index < l->n_exercises
+                   : it.part == TUTOR_FOLLOWUP ? it.index < l->n_followups
+                                               : l->n_points > 0);
+        if (!ok)
+            continue;
+        due += i < q->n_due;
+        q->items[kept++] = it;
+    }
+    q->n = kept;
+    q->n_due = due;
 }
 
 enum kvt_err tutor_queue_review(const struct tutor_env *env, bool cram, int64_t now,
@@ -252,6 +276,8 @@ enum kvt_err tutor_queue_review(const struct tutor_env *env, bool cram, int64_t 
     if (e == KVT_E_OK && !cram && env->new_per_day > 0)
         e = add_new(env, &sc, today, facts, n_facts, out, &cap, err);
     scan_free(&sc);
+    if (e == KVT_E_OK)
+        load_queued(env->course, out);
     if (e != KVT_E_OK)
         tutor_queue_free(out);
     return e;

@@ -445,6 +445,7 @@ int ui_run(const struct ui_options *o)
         const struct tutor_course_open how = {.lx = &ui.opt.lx,
                                               .store = o->store,
                                               .learner_id = o->learner_id,
+                                              .build = o->build,
                                               .before = show_loading,
                                               .after = note_failure,
                                               .ctx = &ui};
@@ -469,8 +470,11 @@ int ui_run(const struct ui_options *o)
                o->db_path ? o->db_path : "the progress database");
     if (o->open_lesson) {
         size_t idx;
-        if (tutor_course_find(ui.course, o->open_lesson, &idx))
+        if (tutor_course_find(ui.course, o->open_lesson, &idx) && tutor_course_at(ui.course, idx))
             ui_push(&ui, ui_reader_new(&ui, idx));
+        else if (tutor_course_find(ui.course, o->open_lesson, NULL))
+            ui_say(&ui, UI_BAD, "lesson \"%s\" cannot be loaded (kvtutor lint says why)",
+                   o->open_lesson);
         else
             ui_say(&ui, UI_BAD, "no lesson \"%s\"", o->open_lesson);
     }

@@ -42,10 +42,16 @@ static void build(struct map *m, struct ui *ui)
     m->rows = calloc(tutor_course_size(ui->course) * 2 + 1, sizeof *m->rows);
     m->n_rows = 0;
     for (size_t i = 0; m->rows && i < tutor_course_size(ui->course); i++) {
-        const struct lx_lesson *l = tutor_course_at(ui->course, i);
+        const struct lx_lesson *l = tutor_course_brief(ui->course, i), *whole;
         /* a later lesson with the same id replaces this one */
-        if (!tutor_course_live(ui->course, i) || !tutor_lesson_mentions(l, m->search.buf))
+        if (!tutor_course_live(ui->course, i))
             continue;
+        /* a search reads the whole text: the lesson is loaded for it */
+        if (m->search.buf[0] &&
+            (!(whole = tutor_course_at(ui->course, i)) || !tutor_course_live(ui->course, i) ||
+             !tutor_lesson_mentions(whole, m->search.buf)))
+            continue;
+        l = tutor_course_brief(ui->course, i);
         if (!module || strcmp(module, l->module) != 0) {
             module = l->module;
             m->rows[m->n_rows++] = (struct row){SIZE_MAX, module};
@@ -69,6 +75,9 @@ static void refresh_stats(struct map *m, struct ui *ui)
     struct store_error err;
     struct tutor_env env = ui_tutor_env(ui);
     forget_stats(m);
+    /* a lesson loaded meanwhile may have left the course (its file no
+     * longer loads): the rows are made again with the counts */
+    build(m, ui);
     free(m->due);
     /* due as review counts it: the same rule, so "1 due today" here is
      * the one item review asks first */
@@ -120,7 +129,7 @@ struct cells {
 
 static void cells_of(struct map *m, struct ui *ui, size_t slot, struct cells *c)
 {
-    const struct lx_lesson *l = tutor_course_at(ui->course, slot);
+    const struct lx_lesson *l = tutor_course_brief(ui->course, slot);
     /* numbered among every lesson of the module, whatever the search
      * shows, so the numbers stay put while searching */
     snprintf(c->num, sizeof c->num, "%zu", tutor_course_number(ui->course, slot));
@@ -161,8 +170,8 @@ static struct layout layout_of(struct map *m, struct ui *ui, int cols)
         WIDEST(done, c.done);
         WIDEST(due, c.due);
 #undef WIDEST
-        if (width_of(tutor_course_at(ui->course, i)->title) > longest)
-            longest = width_of(tutor_course_at(ui->course, i)->title);
+        if (width_of(tutor_course_brief(ui->course, i)->title) > longest)
+            longest = width_of(tutor_course_brief(ui->course, i)->title);
     }
     if (w.after > AFTER_MAX)
         w.after = AFTER_MAX;
@@ -208,7 +217,7 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
             ui_put(y, 2, cols - 4, tutor_course_module_title(ui->course, row->module),
                    ui_color(UI_C_HEADING) | A_BOLD);
         } else {
-            const struct lx_lesson *l = tutor_course_at(ui->course, row->lesson);
+            const struct lx_lesson *l = tutor_course_brief(ui->course, row->lesson);
             bool sel = m->first + (size_t)r == m->selected;
             attr_t a = sel ? A_REVERSE : A_NORMAL;
             struct cells c;
@@ -233,7 +242,7 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         ui_put(top + rows - 1, 2, 2, "/", A_BOLD);
         ui_edit_draw(&m->search, top + rows - 1, 4, cols - 6);
     } else if (m->n_rows && m->rows[m->selected].lesson != SIZE_MAX) {
-        const struct lx_lesson *l = tutor_course_at(ui->course, m->rows[m->selected].lesson);
+        const struct lx_lesson *l = tutor_course_brief(ui->course, m->rows[m->selected].lesson);
         char line[1024];
         /* name the prerequisites the row only numbers */
         tutor_course_requires_text(ui->course, l, "Take first: ", line, sizeof line);
@@ -262,6 +271,20 @@ static void move_sel(struct map *m, long by)
             by += by > 0 ? -1 : 1;
     } while (by != 0);
     m->selected = (size_t)s;
+}
+
+/* The lesson in the slot, loaded whole before a screen opens on it; false,
+ * said and the rows made again, when its file no longer loads. */
+static bool loads(struct map *m, struct ui *ui, size_t slot)
+{
+    char id[128];
+    snprintf(id, sizeof id, "%s", tutor_course_brief(ui->course, slot)->id);
+    if (tutor_course_at(ui->course, slot) && tutor_course_live(ui->course, slot))
+        return true;
+    ui_say(ui, UI_BAD, "lesson \"%s\" cannot be loaded (kvtutor lint says why)", id);
+    forget_stats(m);
+    build(m, ui);
+    return false;
 }
 
 static void map_action(void *self, struct ui *ui, enum ui_action a)
@@ -333,7 +356,7 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
         ui_push(ui, ui_probe_new(ui));
         break;
     case UI_INTERVIEW:
-        if (lesson == SIZE_MAX)
+        if (lesson == SIZE_MAX || !loads(m, ui, lesson))
             break;
         forget_stats(m);
         ui_push(ui, ui_interview_new(ui, lesson));
@@ -341,7 +364,7 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
     case UI_OPEN:
     case UI_PRACTISE:
     case UI_FOLLOWUPS:
-        if (lesson == SIZE_MAX)
+        if (lesson == SIZE_MAX || !loads(m, ui, lesson))
             break;
         forget_stats(m);
         ui_push(ui, a == UI_OPEN ? ui_reader_new(ui, lesson)
@@ -399,11 +422,11 @@ struct ui_screen ui_map_new(struct ui *ui)
     if (tutor_reading_last(ui->opt.store, ui->opt.learner_id, last, sizeof last)) {
         for (size_t i = 0; i < m->n_rows; i++) {
             size_t l = m->rows[i].lesson;
-            if (l != SIZE_MAX && strcmp(tutor_course_at(ui->course, l)->id, last) == 0) {
+            if (l != SIZE_MAX && strcmp(tutor_course_brief(ui->course, l)->id, last) == 0) {
                 /* the title cut so "Enter resumes" stays on an 80-column line */
                 char title[512];
                 m->selected = i;
-                kvt_text_fit(tutor_course_at(ui->course, l)->title, COLS - 2 - 50,
+                kvt_text_fit(tutor_course_brief(ui->course, l)->title, COLS - 2 - 50,
                              ui_term_utf8() ? "…" : "...", title, sizeof title);
                 ui_say(ui, UI_INFO, "Welcome back. You were reading \"%s\": Enter resumes.", title);
             }

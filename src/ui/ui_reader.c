@@ -186,8 +186,12 @@ static void reader_action(void *self, struct ui *ui, enum ui_action a)
     case UI_FOLLOW_LINK:
         if (r->link >= 0) {
             size_t to;
-            if (tutor_course_find(ui->course, l->links[r->link], &to))
+            if (tutor_course_find(ui->course, l->links[r->link], &to) &&
+                tutor_course_at(ui->course, to))
                 ui_push(ui, ui_reader_new(ui, to));
+            else if (tutor_course_find(ui->course, l->links[r->link], NULL))
+                ui_say(ui, UI_BAD, "lesson \"%s\" cannot be loaded (kvtutor lint says why)",
+                       l->links[r->link]);
             else
                 ui_say(ui, UI_BAD, "lesson \"%s\" is not installed", l->links[r->link]);
         } else {

@@ -1,0 +1,42 @@
+/* lx_brief.h: a lesson's catalogue entry, what the course map shows of it
+ * without running it: its id, title, module and their names for people,
+ * its concept, its prerequisites, its exercises' ids, kinds and measured
+ * figures, and how many follow-ups and key points it has.
+ *
+ * A brief is a struct lx_lesson with only those fields set (and its path
+ * and content hash); every other pointer is NULL. It is made from the text
+ * lx_brief_encode wrote for a loaded lesson, so the progress database can
+ * keep it beside the hash of the file it came from: the lesson file stays
+ * the only source, and a file whose bytes changed is loaded again. Free a
+ * brief with lx_free. */
+#ifndef LX_BRIEF_H
+#define LX_BRIEF_H
+
+#include <stdbool.h>
+
+#include "lx.h"
+
+/* True when l is a brief, not a loaded lesson. */
+bool lx_is_brief(const struct lx_lesson *l);
+
+/* The brief's text for a loaded lesson (malloc'd), NULL when out of memory. */
+char *lx_brief_encode(const struct lx_lesson *l);
+
+/* The brief of `path` from that text, with `hash` (16 hex digits) as its
+ * content hash; NULL when the text is malformed or out of memory. */
+struct lx_lesson *lx_brief_decode(const char *path, const char *hash, const char *text);
+
+/* FNV-1a, 8 bytes a step (64 bits, 16 hex digits), of the file's bytes, the same hash
+ * lx_load keeps in lesson->hash; false when it cannot be read or is larger
+ * than a lesson may be. */
+bool lx_file_hash(const char *path, char out[17]);
+
+/* The same over a buffer, for lx_load. */
+void lx_hash_bytes(const void *p, size_t n, char out[17]);
+
+/* One hash of everything besides the lesson file that its load depends on
+ * here: the DSL (lua/kvtutor.lua), the glossary beside it and the Lua
+ * release. false when the DSL cannot be read. */
+bool lx_dsl_hash(const struct lx_opts *o, char out[17]);
+
+#endif
