@@ -164,8 +164,8 @@ return lesson {
           .. "compute-bound; at batch " .. BIG .. " it stays memory-bound above about "
           .. grouped(ctx_at(BIG)) .. " tokens. Speculative decoding is first a latency tool: it "
           .. "shines at low batch and for long outputs, is turned down or off at large batches "
-          .. "of short requests, and at long context can still pay at large batch (Sadhukhan "
-          .. "et al., \"MagicDec\", 2024). All this counts 2 FLOPs per parameter a position, "
+          .. "of short requests, and at long context can still pay at large batch (\"MagicDec\", "
+          .. "arXiv 2408.11049, 2024). All this counts 2 FLOPs per parameter a position, "
           .. "not attention's own FLOPs, which grow with the context and pull the crossover in.",
     },
   },
