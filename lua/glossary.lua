@@ -13,7 +13,7 @@ return {
   {"continuous batching", "iteration-level scheduling", "in-flight batching",
    "dynamic batching at each step"},
   {"time to first token", "TTFT"},
-  {"time per output token", "TPOT", "inter-token latency", "ITL"},
+  {"time per output token", "TPOT"}, {"inter-token latency", "ITL"},
   {"KV cache", "key-value cache", "KV-cache", "cache of keys and values"},
   {"prefill", "prompt processing", "the prefill phase", "processing the prompt"},
   {"decode", "generation", "token generation", "the decode phase"},

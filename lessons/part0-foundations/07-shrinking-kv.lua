@@ -19,9 +19,28 @@ local ds_full = ds.layers * ds.heads * ((128 + ds.mla_rope_dim) + 128) * 2  -- 4
 -- Gemma-3-27B: 52 of 62 layers attend over a 1,024-token window.
 local g3 = kv.model("gemma-3-27b")
 local SEQ = 32768
+-- Two figures for one request, both vLLM 0.26's (the calculator's default rules):
+-- admission reserves, per sliding group, W - 1 tokens plus every in-flight batch
+-- (SlidingWindowSpec.max_admission_blocks_per_request: two batches of
+-- max_num_batched_tokens under async scheduling, the default); while the request
+-- decodes, SlidingWindowManager.remove_skipped_blocks frees the blocks that left
+-- the window, so it holds W - 1 tokens plus its one-token steps (two in flight):
+-- the same rule with steps of one token.
 local gemma = kv.calc{model = "gemma-3-27b", seq = SEQ}
-local gemma_held = gemma.blocks_per_request * gemma.block_bytes   -- what vLLM reserves
-local gemma_full = gemma.kv_bytes_per_token * SEQ                 -- every layer full
+local gemma_cap = gemma.blocks_per_request * gemma.block_bytes     -- admission: 8,582 blocks
+local gemma_one = kv.calc{model = "gemma-3-27b", seq = SEQ, sync_scheduling = true}
+local gemma_one_cap = gemma_one.blocks_per_request * gemma_one.block_bytes  -- one batch: 5,510
+local gemma_dec = kv.calc{model = "gemma-3-27b", seq = SEQ, max_num_batched_tokens = 1}
+local gemma_held = gemma_dec.blocks_per_request * gemma_dec.block_bytes   -- decoding: 2,444
+local gemma_full = gemma.kv_bytes_per_token * SEQ                  -- every layer full
+local gemma_in_flight = 2 * gemma.max_num_batched_tokens          -- async: two batches
+local sw_groups = gemma.kv_cache_groups - 1                        -- 6 (one full group)
+-- One line of the worked block: full blocks + sliding groups × (ceil((W - 1 + T) / bs) + 1).
+local function swa_line(ahead, r)
+  return "1 × " .. grouped(SEQ // r.block_size) .. " + " .. sw_groups .. " × (ceil(("
+      .. grouped(g3.sliding_window - 1) .. " + " .. grouped(ahead) .. ") ÷ " .. r.block_size
+      .. ") + 1) = " .. grouped(r.blocks_per_request) .. " blocks"
+end
 
 -- A real start-up log: Qwen2.5-7B, kv_cache_dtype=fp8, one H100, vLLM 0.19.
 -- Compared with a public vLLM 0.19 log (run at gpu_memory_utilization 0.95): the 0.19 rules.
@@ -125,17 +144,25 @@ return lesson {
     section {
       title = "Shorter memories: sliding windows",
       text = "In Gemma-3-27B, " .. g3.sliding_layers .. " of " .. g3.layers .. " layers attend "
-          .. "only to the last " .. n(g3.sliding_window) .. " tokens. vLLM keeps "
-          .. "for such a layer the window plus one scheduling step's tokens "
-          .. "(max_num_batched_tokens; 8,192 here, as in the public logs the calculator is "
-          .. "checked against), so at " .. n(SEQ) .. " tokens a "
-          .. "request holds " .. f(gemma_held / GiB, 2) .. " GiB instead of the "
-          .. f(gemma_full / GiB, 2) .. " GiB of keeping every layer whole. The longer the "
-          .. "context, the bigger the saving, since the sliding share stops growing.",
+          .. "only to the last " .. n(g3.sliding_window) .. " tokens, and vLLM sizes such a "
+          .. "layer's blocks in two ways. To admit a request (and at start-up, for the maximum "
+          .. "concurrency it logs) vLLM 0.26 reserves per sliding layer the window less one "
+          .. "token plus every token in flight: two scheduling steps of max_num_batched_tokens "
+          .. "under async scheduling, the default, so " .. n(gemma_in_flight) .. " here with "
+          .. "the 8,192 of the public logs (SlidingWindowSpec.max_admission_blocks_per_request). "
+          .. "At " .. n(SEQ) .. " tokens that caps the request at " .. f(gemma_cap / GiB, 2)
+          .. " GiB instead of the " .. f(gemma_full / GiB, 2) .. " GiB of keeping every "
+          .. "layer whole; with one batch in flight (async scheduling off, or the rule up to "
+          .. "0.25, window plus one step) it is " .. f(gemma_one_cap / GiB, 2) .. " GiB. While "
+          .. "the request runs, the sliding layers' manager frees every block that has left "
+          .. "the window (SlidingWindowManager.remove_skipped_blocks), so a request decoding "
+          .. "one token a step holds only the window: " .. f(gemma_held / GiB, 2) .. " GiB, "
+          .. "almost all of it the 10 full layers. The longer the context, the bigger the "
+          .. "saving, since the sliding share stops growing.",
     },
   },
 
-  worked = code [[
+  worked = code([[
 MHA    2 × 28 layers × 28 heads × 128 × 2 B        = 401,408 B = 392 KiB
 GQA    2 × 28 × 4 × 128 × 2 B                       =  57,344 B =  56 KiB (7×)
 MQA    2 × 28 × 1 × 128 × 2 B                       =  14,336 B =  14 KiB
@@ -143,7 +170,14 @@ MLA    61 layers × (512 + 64) × 2 B                 =  70,272 B (DeepSeek-V3)
   full 61 × 128 heads × (192 + 128) × 2 B           = 4,997,120 B → 71× more
 fp8    56 KiB ÷ 2                                   =  28 KiB
        58.53 GiB ÷ (16 × 28 KiB)                    = 136,993 blocks (log: 137,000)
-SWA    Gemma-3-27B at 32,768 tokens: 6.73 GiB held by vLLM vs 15.50 GiB all-full]],
+SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
+    .. " sliding groups\n       of " .. gemma.group_size .. " layers, blocks of "
+    .. f(gemma.block_bytes / 2^20, 2) .. " MiB"
+    .. "\n  admission  " .. swa_line(gemma_in_flight, gemma) .. " = " .. f(gemma_cap / GiB, 2)
+    .. " GiB" .. "\n  one batch  " .. swa_line(gemma.max_num_batched_tokens, gemma_one) .. " = "
+    .. f(gemma_one_cap / GiB, 2) .. " GiB"
+    .. "\n  decoding   " .. swa_line(2, gemma_dec) .. " = " .. f(gemma_held / GiB, 2) .. " GiB held"
+    .. "\n  all full   " .. f(gemma_full / GiB, 2) .. " GiB"),
 
   followups = {
     followup {

@@ -33,10 +33,13 @@ return lesson {
   id = "sizing-deployment",
   title = "Sizing a deployment, as vLLM logs it",
   module = "part0-foundations",
-  baseline = "vLLM V1 memory profiling (vllm/v1/worker/gpu_worker.py, "
-          .. "Worker.determine_available_memory: requested memory = gpu_memory_utilization × "
-          .. "total, less weights, peak activations and non-torch memory, and from 0.21 the "
-          .. "CUDA graph estimate) and block sizing (vllm/v1/core/kv_cache_utils.py); "
+  baseline = "vLLM V1 memory profiling (vllm/v1/worker/gpu_worker.py, Worker.init_device: "
+          .. "the start-up snapshot, taken after the distributed environment starts, and the "
+          .. "free-memory check; Worker.determine_available_memory with memory_profiling in "
+          .. "vllm/utils/mem_utils.py: requested memory = gpu_memory_utilization × total, "
+          .. "less the weights, peak activations and non-torch memory grown since the "
+          .. "snapshot, and from 0.21 the CUDA graph estimate) and block sizing "
+          .. "(vllm/v1/core/kv_cache_utils.py); "
           .. "max_model_len checked against the config's positions (vllm/config/model.py, "
           .. "_get_and_verify_max_len); a public vLLM 0.19 start-up log of "
           .. "Llama-3.1-8B-Instruct on one H100 80GB at gpu_memory_utilization 0.95 "
@@ -50,16 +53,20 @@ return lesson {
           .. "memory\", \"GPU KV cache size\" and \"Maximum concurrency\" lines it will print, "
           .. "and explain why setting gpu_memory_utilization to 0.99 is risky.",
 
-  answer = "vLLM takes gpu_memory_utilization of the GPU's total memory, subtracts the weights, "
-        .. "the peak activation memory of a profiling pass, memory outside PyTorch (the CUDA "
-        .. "context, NCCL) and, from 0.21, the CUDA graphs, and logs what is left as available "
-        .. "KV cache memory. It cuts that into blocks of block_size tokens across all layers; blocks × "
+  answer = "vLLM takes gpu_memory_utilization of the GPU's total memory and subtracts what "
+        .. "grew after its start-up memory snapshot: the weights, the peak activation memory "
+        .. "of a profiling pass, memory outside PyTorch allocated since (cuBLAS workspaces, "
+        .. "say) and, from 0.21, the CUDA graphs; what is left it logs as available KV cache "
+        .. "memory. The CUDA context and NCCL's start-up buffers are not subtracted: they "
+        .. "exist before the snapshot, so they must fit in the other (1 − utilisation) share, "
+        .. "and start-up checks that free memory covers the fraction requested. It cuts the "
+        .. "budget into blocks of block_size tokens across all layers; blocks × "
         .. "block_size is the KV cache size in tokens, and that divided by the tokens one "
-        .. "request of max_model_len needs is the maximum concurrency. At 0.99 nothing is left "
-        .. "for what the profile did not see: NCCL buffers, the sampler's top-k and logprob buffers, "
-        .. "allocator fragmentation, other processes. Either the server fails with "
-        .. "out-of-memory under load, or it refuses to start because the free memory is "
-        .. "already below 99% of the card.",
+        .. "request of max_model_len needs is the maximum concurrency. At 0.99 the 1% left "
+        .. "must hold the context, NCCL's buffers and all the profile did not see: the "
+        .. "sampler's top-k and logprob buffers, allocator fragmentation, other processes. "
+        .. "Either it refuses to start because the free memory is already below 99% of the "
+        .. "card, or the server fails with out-of-memory under load.",
 
   points = {
     point { "utilisation × total, minus weights, activations and other memory", weight = 2,
@@ -98,10 +105,20 @@ return lesson {
   sections = {
     section {
       title = "What vLLM subtracts",
-      text = "At start-up vLLM loads the weights, runs one forward pass on a dummy batch of "
-          .. "max_num_batched_tokens to find the peak activation memory, and measures the "
-          .. "memory the CUDA context and libraries take outside PyTorch. The KV budget is "
-          .. "gpu_memory_utilization × total memory minus all of that. CUDA graphs depend on "
+      text = "At start-up each worker creates its CUDA context and starts the distributed "
+          .. "environment (NCCL's communicators and their buffers) first, and only then takes "
+          .. "a memory snapshot (Worker.init_device; the order since vllm-project/vllm#25359, "
+          .. "merged 2025-09-22, so from 0.11 on: before it the snapshot came first and NCCL's "
+          .. "start-up buffers were subtracted as memory outside PyTorch). It asks for "
+          .. "gpu_memory_utilization × total memory and refuses to start when the snapshot's "
+          .. "free memory is less (\"Free memory on device ... on startup is less than "
+          .. "desired GPU memory utilization\"). Then it loads the weights and runs one "
+          .. "forward pass on a dummy batch of max_num_batched_tokens, and the KV budget is "
+          .. "the requested memory less what grew since the snapshot: the weights, the "
+          .. "activation peak and memory outside PyTorch allocated since (memory_profiling, "
+          .. "vllm/utils/mem_utils.py: non_torch_increase). What the snapshot already held, "
+          .. "the CUDA context, NCCL's start-up buffers, other processes, is not subtracted: it "
+          .. "sits in the (1 − utilisation) share. CUDA graphs depend on "
           .. "the release: from 0.21 vLLM estimates their memory and subtracts it before the KV "
           .. "budget (Worker.determine_available_memory, cudagraph_memory_estimate); in the 0.19 "
           .. "logs this course calibrates against they were captured after the cache was sized "
@@ -117,10 +134,13 @@ return lesson {
           .. "below was taken at gpu_memory_utilization " .. LOG_UTIL .. ", not the default (it "
           .. "is in the log's non-default args), so predict at " .. LOG_UTIL .. ": " .. LOG_UTIL
           .. " × " .. H100_SEEN .. " = " .. f(LOG_UTIL * H100_SEEN) .. " GiB; with, say, "
-          .. OVERHEAD .. " GiB of activations and context, the log would read about "
+          .. OVERHEAD .. " GiB of activation peak and other growth, the log would read about "
           .. f(predicted.kv_budget_bytes / GiB) .. " GiB; it reads " .. AVAILABLE .. ", so this "
           .. "setup's overhead was " .. f(LOG_UTIL * H100_SEEN - llama_weights - AVAILABLE)
-          .. " GiB. The overhead is the "
+          .. " GiB. Its 16,384-token sibling log (also 58.11 GiB) has a profiling line that "
+          .. "splits 17.12 GiB of non-KV memory into 14.99 GiB of weights, 1.89 GiB of torch "
+          .. "peak and 0.25 GiB of memory outside PyTorch grown since the snapshot; the CUDA "
+          .. "context is not in it. The overhead is the "
           .. "one figure you cannot compute from the configuration: it depends on "
           .. "max_num_batched_tokens, the graph sizes and the versions of the libraries. "
           .. "Measure it once per setup and keep it.",
@@ -152,17 +172,20 @@ return lesson {
     section {
       title = "Why 0.99 is risky",
       text = "Not because activations outgrow the profile: the profile run already takes the "
-          .. "worst batch, max_num_batched_tokens tokens. What it does not see is memory "
-          .. "allocated outside that pass: NCCL buffers (around 2 GiB per GPU at TP 2 and "
-          .. "above), the sampler's top-k, top-p and logprob buffers (its profiled pass may "
-          .. "skip them), MoE load imbalance, encoder caches, allocator "
+          .. "worst batch, max_num_batched_tokens tokens. The (1 − utilisation) share must hold "
+          .. "two things vLLM never subtracts. First what was there at its start-up snapshot: "
+          .. "the CUDA context and NCCL's start-up buffers (under tensor parallelism they can "
+          .. "reach several GiB a GPU: vllm-project/vllm#25359 saw 78.59 GiB free before NCCL "
+          .. "started and 74.07 after), and any other process. Then what is allocated after "
+          .. "the profiling pass: the sampler's top-k, top-p and logprob buffers (its profiled "
+          .. "pass may skip them), MoE load imbalance, encoder caches, allocator "
           .. "fragmentation, and before 0.21 the CUDA graph pools. The default (0.92 from 0.25, "
           .. "0.9 before) keeps 8 to 10% of the card for all that; at 0.99 an 80 GB card keeps "
-          .. "under 1 GiB, and an unusual moment ends in an out-of-memory error in production. "
-          .. "Often it does not get that far: the fraction is of the whole card, and when the "
-          .. "CUDA context or another process already holds more than 1%, vLLM refuses to start "
-          .. "because free memory is below what was requested. Raise it in small steps and "
-          .. "watch the peak.",
+          .. "under 1 GiB. Often it does not get that far: the fraction is of the whole card, "
+          .. "and when the context, NCCL and other processes already hold more than 1%, vLLM "
+          .. "refuses to start because free memory is below what was requested. If it starts, "
+          .. "an unusual moment ends in an out-of-memory error in production. Raise it in "
+          .. "small steps and watch the peak.",
     },
   },
 
@@ -212,9 +235,13 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
             .. "non-default args; the default is 0.92 from vLLM 0.25, 0.9 before). Then at the "
             .. "subtractions you could not compute: peak activations grow with "
             .. "max_num_batched_tokens (and the vocabulary size for the logits), CUDA graph "
-            .. "capture takes memory per captured batch size (subtracted from 0.21 on), and the CUDA context, NCCL and "
-            .. "cuBLAS workspaces sit outside PyTorch. Also check what the driver reports as "
-            .. "total memory and whether another process holds some of it.",
+            .. "capture takes memory per captured batch size (subtracted from 0.21 on), and "
+            .. "non-torch memory allocated after the start-up snapshot (cuBLAS workspaces, "
+            .. "whatever NCCL allocates during the pass) counts too. The CUDA context and "
+            .. "NCCL's start-up buffers do not: they were there at the snapshot vLLM measures "
+            .. "from, so they cannot explain the gap. Also check what the driver reports as "
+            .. "total memory, and whether another process on the GPU allocated memory while vLLM "
+            .. "profiled (that counts as vLLM's own growth).",
       points = {
         point { "activations grow with max_num_batched_tokens", weight = 2,
                 about = {"activations", "peak activations", "activation memory", "profiling"},
@@ -324,7 +351,8 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
       id = "predict-available",
       prompt = "An H100 reports 79.19 GiB. The public vLLM 0.19 log ran at "
             .. "gpu_memory_utilization 0.95; with Llama-3.1-8B's BF16 weights (8,030,261,248 "
-            .. "parameters) and 1.5 GiB of activations and context, what \"Available KV cache "
+            .. "parameters) and 1.5 GiB of activation peak and other memory grown during "
+            .. "profiling, what \"Available KV cache "
             .. "memory\" do you expect?",
       expected = predicted.kv_budget_bytes / GiB, unit = "GiB", tolerance = rel(0.01),
       diagnose = "units", left_out = { overhead = predicted.kv_budget_bytes / GiB + OVERHEAD },
@@ -360,9 +388,10 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
       prompt = "A colleague sets gpu_memory_utilization=0.99 to get more KV cache. What do you "
             .. "tell them?",
       answer = "It leaves almost no headroom. vLLM's profile run already takes the worst "
-            .. "max_num_batched_tokens batch, but NCCL buffers, the sampler's top-k and logprob buffers, "
-            .. "allocator fragmentation and any other process on the GPU need memory the "
-            .. "profile did not count; with 1% spare, the server either refuses to start (free "
+            .. "max_num_batched_tokens batch, but the CUDA context and NCCL's start-up buffers "
+            .. "(never subtracted: they predate vLLM's memory snapshot), the sampler's top-k and "
+            .. "logprob buffers, allocator fragmentation and any other process on the GPU need "
+            .. "memory the profile did not count; with 1% spare, the server either refuses to start (free "
             .. "memory already below the request) or starts and later dies with out-of-memory "
             .. "errors under load. Raise it in small steps, watch peak memory, or get the room "
             .. "from fp8 KV or quantised weights instead.",

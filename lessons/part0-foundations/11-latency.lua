@@ -44,8 +44,10 @@ return lesson {
           .. "009e6d4, the 0.2x line): TTFT is the time to the first streamed token, TPOT is "
           .. "(latency − TTFT) ÷ (output tokens − 1) per request, ITL is every gap between "
           .. "streamed chunks, and request_goodput counts the requests that meet every given "
-          .. "SLO (--goodput ttft:MS tpot:MS e2el:MS) per second; Zhong et al., \"DistServe\" "
-          .. "(OSDI 2024), §2, for goodput under TTFT and TPOT SLOs; Little's law; the decode "
+          .. "SLO (--goodput ttft:MS tpot:MS e2el:MS) per second of the run; Zhong et al., "
+          .. "\"DistServe\" (OSDI 2024), §2, for per-GPU goodput, the highest request rate "
+          .. "served with a target share of requests within the TTFT and TPOT SLOs; Little's "
+          .. "law; the decode "
           .. "roofline of the memory-bound-decode lesson with Qwen2.5-7B's config.json shapes and "
           .. "the H100 SXM data sheet (3,352 GB/s, 989 TFLOP/s BF16 dense)",
   concept = "latency-slo",
@@ -61,8 +63,11 @@ return lesson {
         .. "is the average gap between the tokens after that: one decode step, which is "
         .. "memory-bound and grows with the batch and its context. A bigger batch raises "
         .. "throughput but slows every sequence, so throughput alone rewards a server that "
-        .. "misses its latency targets. Goodput counts only the requests per second that meet "
-        .. "their SLOs on TTFT and TPOT, and that is what you maximise.",
+        .. "misses its latency targets. Goodput counts only the requests that meet their SLOs "
+        .. "on TTFT and TPOT: vLLM's benchmark measures it as the good requests of a run per "
+        .. "second (request_goodput), and DistServe defines it per GPU as the highest request "
+        .. "rate at which a target share of requests still meets them. That is what you "
+        .. "maximise.",
 
   points = {
     point { "TTFT is queueing plus the prompt's prefill", weight = 2,
@@ -122,9 +127,15 @@ return lesson {
     },
     section {
       title = "Goodput: the throughput that counts",
-      text = "Goodput is the number of requests per second that meet all their SLOs (DistServe, "
-          .. "§2). vLLM's benchmark computes it when given `--goodput ttft:MS tpot:MS`: a "
-          .. "request is good only if its TTFT and its TPOT are both at or under their limits. "
+      text = "Two definitions go by the name, and an interviewer may mean either. The "
+          .. "DistServe paper (Zhong et al., OSDI 2024, §2) defines per-GPU goodput as the "
+          .. "highest request rate a system can be offered while a target share of its "
+          .. "requests (90%, say) meets both the TTFT and the TPOT SLO, divided by the GPUs it "
+          .. "uses: a capacity, found by sweeping the rate. vLLM's benchmark reports a measured "
+          .. "figure of one run instead, request_goodput (vllm/benchmarks/serve.py, "
+          .. "calculate_metrics), when given `--goodput ttft:MS tpot:MS`: the requests that "
+          .. "met every SLO given, divided by the run's duration; a request is good only if "
+          .. "its TTFT and its TPOT are both at or under their limits. "
           .. "Raising max_num_seqs can raise throughput and lower goodput at once: more requests "
           .. "finish per second, fewer of them on time. Size a deployment on goodput at your "
           .. "SLOs, with the percentiles the SLO names (P99, not the mean).",

@@ -23,6 +23,20 @@ local function expected(alpha, k) return (1 - alpha ^ (k + 1)) / (1 - alpha) end
 local step_read_ms = (base.weights_bytes + SEQ * base.kv_bytes_per_token) / (h100.bandwidth_gbps * 1e9) * 1000
 local verify_flop_ms = 2 * m.params * 1e9 * (K + 1) / (h100.tflops * 1e12) * 1000
 
+-- Counting the KV as well as the weights (the calculator's roofline: a step reads the
+-- weights once and each sequence's context once, whatever its k + 1 positions; it does
+-- 2 FLOPs per parameter per position). Per sequence the verification adds
+-- (k + 1) x 2P / FLOP/s of compute and context x KV/token / bandwidth of reads; the step
+-- can turn compute-bound only while the first is larger, i.e. below kv_edge tokens, and
+-- at batch B it does only below ctx_at(B) tokens.
+local weights_ms = base.weights_bytes / (h100.bandwidth_gbps * 1e9) * 1000
+local kv_ms_per_token = base.kv_bytes_per_token / (h100.bandwidth_gbps * 1e9) * 1000
+local kv_edge = verify_flop_ms / kv_ms_per_token                  -- 1,661 tokens
+local kv_seq_ms = SEQ * kv_ms_per_token                            -- 0.32 ms at 8,192
+local function ctx_at(b) return (b * verify_flop_ms - weights_ms) / (b * kv_ms_per_token) end
+local BIG = 256
+local seqs_kv_gib = math.floor(ridge / (K + 1) + 0.5) * SEQ * base.kv_bytes_per_token / 2^30  -- 74 GiB
+
 local function f(x, places) return fixed(x, places or 1) end
 
 return lesson {
@@ -55,11 +69,13 @@ return lesson {
         .. "ordinary step. Rejection sampling keeps the output distribution exactly the "
         .. "target's, and every step yields at least one token. It costs KV memory for the "
         .. "draft's layers, lookahead slots for the k draft tokens of every running request, "
-        .. "and FLOPs for tokens that are rejected. At a large batch the FLOPs are no longer "
-        .. "idle: with k + 1 positions per sequence the verification step turns compute-bound "
-        .. "at about a quarter of the plain decode batch (about " .. f(ridge / (K + 1), 0)
-        .. " Llama-3.1-8B sequences on an H100 at k = " .. K .. "), and past it the extra "
-        .. "tokens make each step slower: the gain shrinks or reverses.",
+        .. "and FLOPs for tokens that are rejected. At a large batch of short sequences the "
+        .. "FLOPs are no longer idle: counting the weights alone, k + 1 positions per sequence "
+        .. "turn the verification step compute-bound at about a quarter of the plain decode "
+        .. "batch (about " .. f(ridge / (K + 1), 0) .. " Llama-3.1-8B sequences on an H100 at "
+        .. "k = " .. K .. "), and past it the extra tokens make each step slower: the gain "
+        .. "shrinks or reverses. Long contexts move that point far out, since every sequence's "
+        .. "KV read is paid once however many positions it verifies.",
 
   points = {
     point { "decode leaves FLOPs idle; verification uses them", weight = 2,
@@ -133,22 +149,45 @@ return lesson {
     },
     section {
       title = "When it stops paying",
-      text = "The trick spends FLOPs that were idle. At a large batch they are not: Llama-3.1-8B "
-          .. "on an H100 turns compute-bound at about " .. ridge .. " tokens per step, so with "
-          .. (K + 1) .. " tokens a sequence the verification step is compute-bound from about "
+      text = "The trick spends FLOPs that were idle. At a large batch of short sequences they "
+          .. "are not: counting the weights alone, Llama-3.1-8B on an H100 turns compute-bound "
+          .. "at about " .. ridge .. " tokens per step, so with " .. (K + 1) .. " tokens a "
+          .. "sequence the verification step is compute-bound from about "
           .. f(ridge / (K + 1), 0) .. " sequences, and every rejected guess is work thrown away. "
-          .. "Speculative decoding is a latency tool: it shines at low batch and for long "
-          .. "outputs, and is turned down or off when throughput is what counts.",
+          .. "The KV changes that. A step also reads each sequence's context once, and the "
+          .. (K + 1) .. " positions share that read: a sequence adds " .. f(verify_flop_ms, 3)
+          .. " ms of FLOPs but, at " .. grouped(SEQ) .. " tokens, " .. f(kv_seq_ms, 2)
+          .. " ms of KV reads, so at that length the verification step stays memory-bound at "
+          .. "any batch (and " .. f(ridge / (K + 1), 0) .. " such sequences would need "
+          .. f(seqs_kv_gib, 0) .. " GiB of KV, past this deployment's " .. BUDGET .. " GiB). "
+          .. "Only sequences shorter than about " .. grouped(kv_edge) .. " tokens can turn it "
+          .. "compute-bound; at batch " .. BIG .. " it stays memory-bound above about "
+          .. grouped(ctx_at(BIG)) .. " tokens. Speculative decoding is first a latency tool: it "
+          .. "shines at low batch and for long outputs, is turned down or off at large batches "
+          .. "of short requests, and at long context can still pay at large batch (\"MagicDec\", "
+          .. "arXiv 2408.11049, 2024). All this counts 2 FLOPs per parameter a position, "
+          .. "not attention's own FLOPs, which grow with the context and pull the crossover in.",
     },
   },
 
-  worked = code [[
+  worked = code([[
 batch-1 step  (16.06 + 8,192 × 131,072 B = 1.07) GB ÷ 3,352 GB/s   = 5.11 ms of reads
 verify 4      2 × 8.03e9 × 4 ÷ 989e12                             = 0.065 ms of FLOPs
 tokens/step   (1 − 0.8^4) ÷ (1 − 0.8) = 0.5904 ÷ 0.2               = 2.95
 EAGLE KV      2 × (32 + 1) × 8 × 128 × 2 B                         = 135,168 B per token
 40 GiB        ⌊42,949,672,960 ÷ (16 × 135,168)⌋ = 19,859 blocks ÷ 512 = 38 requests (40 without)
-compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 sequences]],
+compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 sequences
+              (weights only: an empty cache; 74 × 8,192 tokens would need ]]
+    .. fixed(seqs_kv_gib, 0) .. " GiB of KV)"
+    .. "\nwith the KV   a sequence: " .. fixed(verify_flop_ms, 3) .. " ms of FLOPs vs "
+    .. grouped(SEQ) .. " × " .. grouped(base.kv_bytes_per_token) .. " B ÷ "
+    .. grouped(h100.bandwidth_gbps) .. " GB/s = " .. fixed(kv_seq_ms, 2) .. " ms"
+    .. "\n              of reads: memory-bound at any batch; compute-bound only below"
+    .. "\n              " .. fixed(verify_flop_ms, 3) .. " ms ÷ " .. fixed(kv_ms_per_token * 1e6, 1)
+    .. " ns ≈ " .. grouped(kv_edge) .. " tokens a sequence"
+    .. "\nbatch " .. BIG .. "     (" .. BIG .. " × " .. fixed(verify_flop_ms, 3) .. " − "
+    .. fixed(weights_ms, 2) .. ") ms ÷ (" .. BIG .. " × " .. fixed(kv_ms_per_token * 1e6, 1)
+    .. " ns) ≈ " .. grouped(ctx_at(BIG)) .. " tokens: memory-bound above"),
 
   followups = {
     followup {
@@ -156,33 +195,45 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
               .. "at batch 256?",
       answer = "At batch 1 the verification pass is almost free: the step is memory-bound, the "
             .. "weights are read once however many positions run, and the FLOPs were idle. At "
-            .. "batch 256 the step is already near or past the compute-bound point, so running "
-            .. "k + 1 positions per sequence multiplies its FLOPs and the step gets slower; "
-            .. "rejected guesses are wasted work, and the draft's own steps add time. The "
-            .. "tokens per step do not grow enough to pay for it.",
+            .. "batch 256 plain decode is still memory-bound but near the ridge (256 against "
+            .. "about " .. f(h100.tflops * 1e12 / (h100.bandwidth_gbps * 1e9), 0) .. " FLOPs per "
+            .. "byte on an H100), so with short sequences running k + 1 positions each "
+            .. "multiplies its FLOPs past the ridge and the step gets slower; rejected guesses "
+            .. "are wasted work, and the draft's own steps add time. The tokens per step do not "
+            .. "grow enough to pay for it. With long contexts it may not get slower: each "
+            .. "sequence's KV read is paid once for all its positions, so at k = " .. K
+            .. " the step stays memory-bound above about " .. grouped(ctx_at(BIG))
+            .. " tokens a sequence.",
       points = {
         point { "at batch 1 the step is memory-bound and verification is almost free", weight = 2,
                 about = {"batch 1", "verification", "the step", "verification pass", "one sequence",
                          "checking", "the pass", "speculative decoding"},
                 said = {"memory-bound", "almost free", "idle", "read once", "nearly free",
                         "dominated by reading weights", "sit idle", "spare compute", "idle compute"} },
-        point { "at batch 256 the step is compute-bound: extra positions cost FLOPs", weight = 2,
+        point { "at batch 256 the extra positions push a short-context step past the ridge", weight = 3,
                 about = {"batch 256", "large batch", "the step", "extra positions", "256 sequences",
-                         "many sequences"},
+                         "many sequences", "k + 1 positions", "k+1 positions", "four positions",
+                         "verification step"},
                 said = {"compute-bound", "multiplies its FLOPs", "gets slower", "costs FLOPs", "peak arithmetic",
-                        "close to its peak", "proportionally longer", "makes the step longer"} },
+                        "close to its peak", "proportionally longer", "makes the step longer",
+                        "past the ridge", "over the ridge", "near the ridge", "close to the ridge"} },
         point { "rejected guesses and draft steps are wasted work",
                 about = {"rejected guesses", "rejected tokens", "rejections", "draft", "draft's own steps"},
                 said = {"wasted", "add time", "thrown away", "cost", "overhead"} },
+        point { "long contexts keep the step memory-bound: the KV read is shared by the positions",
+                about = {"long context", "long contexts", "long sequences", "KV reads", "KV read",
+                         "the KV cache", "context"},
+                said = {"memory-bound", "stays memory-bound", "once", "shared", "dominate",
+                        "still pays", "may not get slower"} },
       },
       misconceptions = {
+        -- Plain decode at batch 256 is memory-bound (256 < the ridge of about 295 FLOPs per
+        -- byte), and with KV reads counted a k = 3 step stays so above about 1.2k tokens, so
+        -- "memory-bound" at batch 256 is not a misconception; more idle FLOPs at a larger
+        -- batch is.
         misconception { about = {"batch 256", "large batch", "it"},
-                        said = {"memory-bound", "more idle FLOPs", "helps more"},
-                        why = "a large batch already uses the FLOPs: the step is near or past the compute-bound point" },
-        misconception { about = {"the step", "batch 256", "large batch", "it", "decode"},
-                        said = {"stays memory-bound", "still memory-bound", "remains memory-bound",
-                                "stays bandwidth-bound", "still bandwidth-bound"},
-                        why = "counting the weights, a batch of 256 already does about 256 FLOPs per weight byte, near the H100's ridge of about 295 FLOPs per byte, and k + 1 positions per sequence push it past: that is what makes the step slower; a step still memory-bound would verify almost for free" },
+                        said = {"more idle FLOPs", "more idle compute", "helps more"},
+                        why = "a larger batch already uses more of the FLOPs: fewer are idle than at batch 1, so verification costs more, not less" },
       },
     },
     followup {
@@ -257,9 +308,10 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
     },
     numeric {
       id = "spec-compute-bound",
-      prompt = "Llama-3.1-8B on an H100 turns compute-bound at about 296 tokens per step. With "
-            .. "3 draft tokens verified per sequence (4 positions each), from about how many "
-            .. "sequences is the verification step compute-bound?",
+      prompt = "Counting the weights only (an empty cache), Llama-3.1-8B on an H100 turns "
+            .. "compute-bound at about 296 tokens per step. With 3 draft tokens verified per "
+            .. "sequence (4 positions each), from about how many sequences is the verification "
+            .. "step compute-bound, still counting the weights only?",
       expected = ridge / (K + 1), unit = "sequences", tolerance = rel(0.03),
       hints = { "Each sequence brings k + 1 positions to the step.", "296 ÷ 4." },
     },
