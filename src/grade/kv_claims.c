@@ -148,6 +148,28 @@ static struct set compile(struct ctx *c, const struct kv_phrases *ph, const char
     return out;
 }
 
+/* The phrasings of s that hold their own negation ("not divisible by 8"),
+ * each without its negators ("divisible by 8"): what an answer that
+ * reverses the point says. */
+static struct set positives(struct ctx *c, struct set s)
+{
+    struct set out = {c->n_seqs, 0};
+    struct kv_tok t[PHRASE_TOKS];
+    for (size_t k = 0; k < s.n && !c->oom; k++) {
+        const struct seq q = c->seqs[s.first + k]; /* a copy: seq_add may move them */
+        size_t m = 0;
+        if (!q.neg || q.n > PHRASE_TOKS)
+            continue;
+        for (size_t i = 0; i < q.n; i++)
+            if (!c->pool[q.off + i].neg)
+                t[m++] = c->pool[q.off + i];
+        if (m > 0)
+            seq_add(c, t, m);
+    }
+    out.n = c->n_seqs - out.first;
+    return out;
+}
+
 /* ---- clauses ---- */
 
 struct clause {
@@ -328,6 +350,8 @@ static bool negated_at(const struct kv_tok *ans, size_t a, size_t at)
     return neg;
 }
 
+static bool denied_at(const struct kv_tok *ans, size_t a, size_t at);
+
 /* A phrasing of the set stands in the clause and is not negated there. */
 static bool said_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
                     struct set s)
@@ -338,6 +362,22 @@ static bool said_in(const struct ctx *c, const struct kv_tok *ans, const struct 
             if (i + q->n > cl->b || !seq_eq_at(ans, cl->b, i, c->pool + q->off, q->n, q->prefix))
                 continue;
             if (q->neg || !negated_at(ans, cl->a, i))
+                return true;
+        }
+    return false;
+}
+
+/* A phrasing of the set stands in the clause, negated there ("decode is
+ * not memory-bound" of a plain point "memory-bound"). */
+static bool negated_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                       struct set s)
+{
+    for (size_t i = cl->a; i < cl->b; i++)
+        for (size_t k = 0; k < s.n; k++) {
+            const struct seq *q = &c->seqs[s.first + k];
+            if (!q->neg && i + q->n <= cl->b &&
+                seq_eq_at(ans, cl->b, i, c->pool + q->off, q->n, q->prefix) &&
+                denied_at(ans, cl->a, i))
                 return true;
         }
     return false;
@@ -434,6 +474,120 @@ static bool claim_in(const struct ctx *c, const struct kv_tok *ans, const struct
                      struct set about, struct set said)
 {
     return claim_at(c, ans, cl, about, said, false);
+}
+
+/* A contradiction needs a plain denial: "not", "no" or "never" at most
+ * three words before the phrasing, with no "but", "so" or "because" between.
+ * "Without chunking, ..." describes the other case; it denies nothing. */
+static bool denied_at(const struct kv_tok *ans, size_t a, size_t at)
+{
+    static const char *const deny[] = {"not", "no", "never", NULL};
+    if (!negated_at(ans, a, at))
+        return false;
+    for (size_t i = at > a + 3 ? at - 3 : a; i < at; i++)
+        if (ans[i].neg && kv_words_in(ans[i].s, deny))
+            return true;
+    return false;
+}
+
+/* The point's claim, negated: an about and a said bound to each other with
+ * a negator before the said ("decode is not memory-bound"). A said that
+ * holds its own negation is never read as negated. */
+static bool claim_negated(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                          struct set about, struct set said)
+{
+    size_t len;
+    for (size_t from = cl->a;;) {
+        size_t at = find_in(c, ans, cl->a, cl->b, from, about, &len, NULL);
+        if (at == SIZE_MAX)
+            return false;
+        for (size_t i = cl->a; i < cl->b; i++)
+            for (size_t k = 0; k < said.n; k++) {
+                const struct seq *q = &c->seqs[said.first + k];
+                if (q->neg || i + q->n > cl->b ||
+                    !seq_eq_at(ans, cl->b, i, c->pool + q->off, q->n, q->prefix))
+                    continue;
+                if (i < at + len && i + q->n > at)
+                    continue;
+                if (!negated_at(ans, cl->a, i) ||
+                    bound_elsewhere(c, ans, cl, i, i + q->n, at, about))
+                    continue;
+                /* the negator must not sit inside the about ("no-copy sharing") */
+                bool neg_in_about = false;
+                for (size_t j = at; j < at + len; j++)
+                    neg_in_about |= ans[j].neg;
+                if (!neg_in_about)
+                    return true;
+            }
+        from = at + 1;
+    }
+}
+
+/* Is the point a rule ("the TP degree must divide the heads")? Then an
+ * answer that denies it of one case ("28 heads are not divisible by 8")
+ * explains a failure by the rule: no contradiction is read from it. Nor
+ * from a point worded as a denial ("no headroom"), which an answer agrees
+ * with by denying too. */
+static bool is_rule(const char *text)
+{
+    static const char *const modal[] = {"must", "need", "needs",   "should", "unless",
+                                        "only", "if",   "require", NULL};
+    struct kv_tok t[PHRASE_TOKS];
+    size_t n;
+    if (!text || strlen(text) + 4 > PHRASE_TOKS)
+        return true;
+    n = kv_words_tokenize(text, t, PHRASE_TOKS);
+    for (size_t i = 0; i < n; i++)
+        if (t[i].neg || kv_words_in_stems(t[i].s, modal) ||
+            (i + 1 < n && strcmp(t[i + 1].s, "to") == 0 &&
+             (strcmp(t[i].s, "ha") == 0 || strcmp(t[i].s, "have") == 0 ||
+              strcmp(t[i].s, "has") == 0)))
+            return true;
+    return false;
+}
+
+/* A clause that supposes ("if", "whether", "unless", "suppose") states
+ * no fact, so it contradicts nothing; with deny, one that holds any denial
+ * ("not", "instead of") does not assert a reversed point either. */
+static bool asserts(const struct kv_tok *ans, const struct clause *cl, bool deny)
+{
+    static const char *const suppose[] = {"if", "whether", "unless", "suppose", "assuming", NULL};
+    for (size_t i = cl->a; i < cl->b; i++)
+        if (kv_words_in(ans[i].s, suppose) ||
+            (deny && (ans[i].neg || strcmp(ans[i].s, "instead") == 0)))
+            return false;
+    return true;
+}
+
+/* A hedge says nothing of anything: "it depends", "that depends" at the
+ * end of its clause or before a comma, "various factors", "many things",
+ * "it varies". */
+static bool hedge_in(const struct kv_tok *ans, const struct clause *cl)
+{
+    static const char *const vague[] = {"various",  "many",      "several", "multiple",
+                                        "numerous", "different", "lot",     NULL};
+    static const char *const stuff[] = {"factors", "things", "aspects", "variables", NULL};
+    static const char *const subj[] = {"it", "that", "this", "everything", "all", NULL};
+    /* "No idea", "I don't know", "not sure", "dunno": giving up claims nothing */
+    static const char *const give_up[] = {"idea", "know", "sure", "clue", "dunno", "idk", NULL};
+    if (cl->b - cl->a <= 4)
+        for (size_t i = cl->a; i < cl->b; i++)
+            if (kv_words_in_stems(ans[i].s, give_up) &&
+                (strcmp(ans[i].s, "dunno") == 0 || strcmp(ans[i].s, "idk") == 0 ||
+                 (i > cl->a && (ans[i - 1].neg || strcmp(ans[i - 1].s, "no") == 0))))
+                return true;
+    for (size_t i = cl->a; i < cl->b; i++) {
+        bool end = i + 1 == cl->b || ans[i + 1].brk >= KV_BRK_COMMA;
+        if (i > cl->a && kv_words_in_stems(ans[i - 1].s, subj) &&
+            (strcmp(ans[i].s, "depend") == 0 || strcmp(ans[i].s, "vari") == 0) &&
+            (end || (i + 2 < cl->b && strcmp(ans[i + 1].s, "on") == 0 &&
+                     kv_words_in_stems(ans[i + 2].s, vague))))
+            return true;
+        if (i > cl->a && kv_words_in_stems(ans[i].s, stuff) &&
+            kv_words_in_stems(ans[i - 1].s, vague))
+            return true;
+    }
+    return false;
 }
 
 /* "Decode isn't compute-bound; it's memory-bound": a clause that opens with
@@ -556,6 +710,8 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     struct kv_tok *ans = NULL;
     struct clause *cl = NULL;
     struct kv_verbs verbs;
+    bool rule[KV_MAX_POINTS];
+    struct set said_pos[KV_MAX_POINTS];
 
     memset(r, 0, sizeof *r);
     r->verdict = KV_INVALID;
@@ -603,6 +759,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         about[i] = compile(&c, &p->about, NULL, gloss, n_gloss, false);
         said[i] = compile(&c, &p->said, NULL, gloss, n_gloss, false);
         shorts[i] = compile(&c, &p->shorts, NULL, gloss, n_gloss, false);
+        said_pos[i] = positives(&c, said[i]);
         if (about[i].n)
             abouts[n_abouts++] = about[i];
     }
@@ -627,17 +784,40 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     c.n_abouts = n_abouts;
     n_cl = clauses(&c, ans, n_ans, about, said, n_pts + n_mis, abouts, n_abouts, cl);
 
+    for (size_t i = 0; i < n_pts; i++)
+        rule[i] = is_rule(item->points[i].text);
+    r->no_claim = n_cl > 0;
     for (size_t k = 0; k < n_cl; k++) {
         const struct clause *prev = k > 0 && !cl[k - 1].list ? &cl[k - 1] : NULL;
+        bool hedge;
         if (cl[k].list) {
             r->list = true;
             continue; /* a list says nothing of anything */
         }
+        hedge = hedge_in(ans, &cl[k]);
+        r->hedged |= hedge;
+        r->no_claim &= hedge;
         for (size_t i = 0; i < n_pts; i++) {
             const struct kv_point *p = &item->points[i];
             bool hit;
-            if (r->covered[i])
+            if (r->covered[i] || r->contradicted[i])
                 continue;
+            if ((p->about.n && p->said.n && !rule[i] && asserts(ans, &cl[k], false) &&
+                 claim_negated(&c, ans, &cl[k], about[i], said[i])) ||
+                (said_pos[i].n && asserts(ans, &cl[k], true) &&
+                 claim_in(&c, ans, &cl[k], about[i], said_pos[i])) ||
+                (!(p->about.n && p->said.n) && !rule[i] && asserts(ans, &cl[k], false) &&
+                 negated_in(&c, ans, &cl[k], accept[i])) ||
+                (k == 0 && p->polarity != KV_POLARITY_NONE &&
+                 opens_with(ans, &cl[k],
+                            p->polarity == KV_POLARITY_YES ? KV_POLARITY_NO : KV_POLARITY_YES))) {
+                r->contradicted[i] = true;
+                r->n_contra++;
+                quote(typed, ans, &cl[k], r->contra_quote[i], sizeof r->contra_quote[i]);
+                continue;
+            }
+            if (hedge)
+                continue; /* "it depends" covers nothing */
             if (p->about.n && p->said.n)
                 hit = claim_in(&c, ans, &cl[k], about[i], said[i]) ||
                       (accept[i].n && said_in(&c, ans, &cl[k], accept[i])) ||
@@ -666,13 +846,24 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         }
     }
     for (size_t i = 0; i < n_pts; i++) {
+        if (r->contradicted[i] && r->covered[i]) {
+            r->covered[i] = false; /* a point said and unsaid is not covered */
+            r->quote[i][0] = '\0';
+        }
         r->total += item->points[i].weight;
         r->got += r->covered[i] ? item->points[i].weight : 0;
     }
     r->score = r->total > 0 ? r->got / r->total : 0;
-    if (r->n_found && r->score >= KV_TEXT_PASS)
+    if ((r->n_found || r->n_contra) && r->score >= KV_TEXT_PASS)
         r->score = KV_TEXT_PASS - 0.01;
-    r->verdict = r->n_found == 0 && r->score >= KV_TEXT_PASS ? KV_CORRECT : KV_WRONG;
+    /* wrong only on evidence; a pass with none is correct; the rest the
+     * learner checks */
+    if (r->n_found || r->n_contra || (r->no_claim && r->got == 0))
+        r->verdict = KV_WRONG;
+    else if (r->score >= KV_TEXT_PASS)
+        r->verdict = KV_CORRECT;
+    else
+        r->verdict = KV_UNSURE;
 done:
     free(ans);
     free(cl);
