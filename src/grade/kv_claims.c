@@ -276,6 +276,47 @@ static bool topic_list(const struct ctx *c, const struct kv_tok *ans, size_t a, 
     return claims < 2;
 }
 
+static size_t len_at(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                     size_t i, struct set s);
+
+/* Does [a, b) pair an about with its said, predicatively, for some point or
+ * misconception? */
+static bool pairs_in(const struct ctx *c, const struct kv_tok *ans, size_t a, size_t b,
+                     const struct set *about, const struct set *said, size_t n_pairs)
+{
+    struct clause whole = {a, b, false};
+    size_t subjects = 0;
+    /* "prefill decode memory-bound KV cache": a run of several subjects is
+     * a list of topics, whatever pairs it happens to hold */
+    for (size_t i = a; i < b;) {
+        size_t best = 0, len;
+        for (size_t k = 0; k < c->n_abouts; k++)
+            if (find_in(c, ans, i, b, i, c->abouts[k], &len, NULL) == i && len > best)
+                best = len;
+        subjects += best > 0;
+        i += best ? best : 1;
+    }
+    if (subjects != 1)
+        return false;
+    for (size_t k = 0; k < n_pairs; k++) {
+        size_t end = 0, tail = 0;
+        if (!about[k].n || !said[k].n || !claim_at(c, ans, &whole, about[k], said[k], true))
+            continue;
+        /* the claim ends at its said: a run of nouns after it ("compute-bound
+         * bandwidth FLOPs tensor cores") is topics again */
+        for (size_t i = a; i < b; i++) {
+            size_t len = len_at(c, ans, &whole, i, said[k]);
+            if (len && i + len > end)
+                end = i + len;
+        }
+        for (size_t i = end; i < b; i++)
+            tail += ans[i].word && !kv_words_has_digit(ans[i].s);
+        if (tail <= 3)
+            return true;
+    }
+    return false;
+}
+
 static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
                       const struct set *about, const struct set *said, size_t n_pairs,
                       const struct set *abouts, size_t n_abouts, struct clause *out)
@@ -296,7 +337,11 @@ static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
          * a sentence that is a keyword list makes lists of all its clauses */
         {
             size_t start = a, cut = a, first = n_out;
-            bool list = kv_words_keyword_list(c->verbs, ans, a, b) ||
+            /* a sentence without a verb that pairs what a point or misconception
+             * is about with what it says ("weights fixed, KV per token") is a
+             * terse claim, not a list */
+            bool list = (kv_words_keyword_list(c->verbs, ans, a, b) &&
+                         !pairs_in(c, ans, a, b, about, said, n_pairs)) ||
                         topic_list(c, ans, a, b, about, said, n_pairs);
             for (size_t i = a + 1; i <= b; i++) {
                 /* the "and" of "keys and values" joins one term: no place to cut, and
@@ -321,7 +366,8 @@ static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
             }
             out[n_out++] = (struct clause){start, b, false};
             for (size_t i = first; i < n_out; i++)
-                out[i].list = list || kv_words_keyword_list(c->verbs, ans, out[i].a, out[i].b);
+                out[i].list = list || (kv_words_keyword_list(c->verbs, ans, out[i].a, out[i].b) &&
+                                       !pairs_in(c, ans, out[i].a, out[i].b, about, said, n_pairs));
         }
         a = b;
     }
@@ -559,6 +605,109 @@ static bool asserts(const struct kv_tok *ans, const struct clause *cl, bool deny
     return true;
 }
 
+/* ---- the point's own words, in any order ----
+ *
+ * A terse answer often is the point's claim with its words reordered or
+ * reshaped ("k more slots per sequence" for "slots for k draft tokens per
+ * request"). A point's content words are those of its text that carry
+ * meaning (not "the", "is", "of", ...); a clause that holds three in four
+ * of them, of four or more, with a denial exactly where the point's text
+ * has one, states the point. */
+#define WORDS_MAX 24
+struct words {
+    char s[WORDS_MAX][KV_STEM_MAX];
+    size_t n;
+    bool neg; /* the point's text denies something ("is not counted") */
+};
+
+static void content_words(const char *text, struct words *w)
+{
+    static const char *const stop[] = {
+        "is",   "are",  "be",   "been",  "was",  "were",  "of",  "for",   "to",    "in",   "on",
+        "at",   "by",   "with", "and",   "or",   "it",    "its", "their", "they",  "that", "this",
+        "as",   "from", "so",   "than",  "each", "every", "one", "what",  "which", "into", "per",
+        "do",   "does", "can",  "there", "how",  "when",  "all", "much",  "more",  "less", "only",
+        "same", "both", "once", "own",   "up",   "out",   "has", "have",  "about", NULL};
+    struct kv_tok t[PHRASE_TOKS];
+    size_t n;
+    w->n = 0;
+    w->neg = false;
+    if (!text || strlen(text) + 4 > PHRASE_TOKS)
+        return;
+    n = kv_words_tokenize(text, t, PHRASE_TOKS);
+    for (size_t i = 0; i < n && w->n < WORDS_MAX; i++) {
+        bool dup = false;
+        if (t[i].neg) {
+            w->neg = true;
+            continue;
+        }
+        if (kv_words_in_stems(t[i].s, stop) || (strlen(t[i].s) < 2 && !kv_words_has_digit(t[i].s)))
+            continue;
+        for (size_t k = 0; k < w->n && !dup; k++)
+            dup = strcmp(w->s[k], t[i].s) == 0;
+        if (!dup)
+            snprintf(w->s[w->n++], KV_STEM_MAX, "%s", t[i].s);
+    }
+}
+
+static bool words_in(const struct kv_tok *ans, const struct clause *cl, const struct words *w)
+{
+    size_t hits = 0;
+    bool neg = false;
+    if (w->n < 4) /* "decode is memory-bound" is three: its order binds it */
+        return false;
+    for (size_t i = cl->a; i < cl->b; i++)
+        neg |= ans[i].neg;
+    if (neg != w->neg)
+        return false;
+    for (size_t k = 0; k < w->n; k++) {
+        bool hit = false;
+        for (size_t i = cl->a; i < cl->b && !hit; i++)
+            hit = strcmp(ans[i].s, w->s[k]) == 0 ||
+                  (ans[i].typo_ok && kv_words_typo(ans[i].s, w->s[k]));
+        hits += hit;
+    }
+    return hits >= 3 && hits * 4 >= w->n * 3;
+}
+
+/* Words that leave a claim open: "depends", "depending", "varies", "maybe",
+ * "might", "perhaps", "somewhat", "possibly", and "many knobs" or "lots of
+ * things". */
+static bool vague_in(const struct kv_tok *ans, const struct clause *cl)
+{
+    static const char *const open[] = {"depend", "depending", "vary",     "varies",   "maybe",
+                                       "might",  "perhaps",   "somewhat", "possibly", NULL};
+    static const char *const many[] = {"many", "lot", "lots", "various", "several", NULL};
+    static const char *const things[] = {"knobs", "things", "factors", "options", "ways", NULL};
+    /* what "it depends on" may name and still say nothing */
+    static const char *const generic[] = {
+        "on",           "the",           "and",      "or",          "of",
+        "your",         "workload",      "model",    "hardware",    "setup",
+        "gpu",          "task",          "kernel",   "situation",   "case",
+        "use",          "configuration", "config",   "load",        "traffic",
+        "system",       "details",       "scenario", "application", "environment",
+        "interconnect", "batch",         "context",  "length",      "number",
+        "users",        "rate",          "hit",      "engine",      "size",
+        "many",         "various",       "factors",  "things",      "other",
+        "lot",          "lots",          "several",  "a",           "exact",
+        "specific",     "particular",    "really",   NULL};
+    for (size_t i = cl->a; i < cl->b; i++) {
+        if (strcmp(ans[i].s, "depend") == 0 || strcmp(ans[i].s, "depending") == 0) {
+            bool all = true;
+            for (size_t j = i + 1; j < cl->b && all; j++)
+                all = kv_words_in_stems(ans[j].s, generic);
+            if (all)
+                return true;
+            continue;
+        }
+        if (kv_words_in_stems(ans[i].s, open) ||
+            (i > cl->a && kv_words_in_stems(ans[i].s, things) &&
+             kv_words_in_stems(ans[i - 1].s, many)))
+            return true;
+    }
+    return false;
+}
+
 /* A hedge says nothing of anything: "it depends", "that depends" at the
  * end of its clause or before a comma, "various factors", "many things",
  * "it varies". */
@@ -712,6 +861,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     struct kv_verbs verbs;
     bool rule[KV_MAX_POINTS];
     struct set said_pos[KV_MAX_POINTS];
+    struct words pw[KV_MAX_POINTS];
 
     memset(r, 0, sizeof *r);
     r->verdict = KV_INVALID;
@@ -784,8 +934,10 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     c.n_abouts = n_abouts;
     n_cl = clauses(&c, ans, n_ans, about, said, n_pts + n_mis, abouts, n_abouts, cl);
 
-    for (size_t i = 0; i < n_pts; i++)
+    for (size_t i = 0; i < n_pts; i++) {
         rule[i] = is_rule(item->points[i].text);
+        content_words(item->points[i].text, &pw[i]);
+    }
     r->no_claim = n_cl > 0;
     for (size_t k = 0; k < n_cl; k++) {
         const struct clause *prev = k > 0 && !cl[k - 1].list ? &cl[k - 1] : NULL;
@@ -796,7 +948,9 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         }
         hedge = hedge_in(ans, &cl[k]);
         r->hedged |= hedge;
-        r->no_claim &= hedge;
+        size_t before = r->n_found + r->n_contra;
+        for (size_t i = 0; i < n_pts; i++)
+            before += r->covered[i];
         for (size_t i = 0; i < n_pts; i++) {
             const struct kv_point *p = &item->points[i];
             bool hit;
@@ -828,6 +982,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                       (shorts[i].n && short_in(&c, ans, &cl[k], shorts[i]));
             hit = hit || (k == 0 && p->polarity != KV_POLARITY_NONE &&
                           opens_with(ans, &cl[k], p->polarity));
+            hit = hit || words_in(ans, &cl[k], &pw[i]);
             if (hit) {
                 r->covered[i] = true;
                 quote(typed, ans, &cl[k], r->quote[i], sizeof r->quote[i]);
@@ -843,6 +998,18 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                 r->n_found++;
                 quote(typed, ans, &cl[k], r->mis_quote[m], sizeof r->mis_quote[m]);
             }
+        }
+        {
+            /* "depending on the setup", "maybe": vague words in a clause that
+             * said nothing a point or misconception knows are a hedge too */
+            size_t after = r->n_found + r->n_contra;
+            for (size_t i = 0; i < n_pts; i++)
+                after += r->covered[i];
+            if (!hedge && after == before && vague_in(ans, &cl[k])) {
+                hedge = true;
+                r->hedged = true;
+            }
+            r->no_claim &= hedge;
         }
     }
     for (size_t i = 0; i < n_pts; i++) {
