@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kvt_text.h"
 #include "lx_course.h"
@@ -264,6 +265,7 @@ static struct item_tally *tally_of(struct item_tally *t, size_t *n, const struct
 struct totals {
     size_t rows, want[2];         /* [0] expected wrong, [1] expected correct */
     size_t got[2][KV_UNSURE + 1]; /* [expected correct][verdict] */
+    double cpu_ms;                /* CPU time the grading took, sessions included */
 };
 
 static void print_human(const char *file, const struct row *rows, size_t n,
@@ -299,6 +301,9 @@ static void print_human(const char *file, const struct row *rows, size_t n,
     printf("Expected wrong: %zu rows: graded correct %zu, wrong %zu, unsure %zu, not read %zu\n",
            tot->want[0], tot->got[0][KV_CORRECT], tot->got[0][KV_WRONG], tot->got[0][KV_UNSURE],
            tot->got[0][KV_INVALID]);
+    if (tot->rows)
+        printf("Grading: %.3f ms of CPU an answer (%zu answers, %.1f ms)\n",
+               tot->cpu_ms / (double)tot->rows, tot->rows, tot->cpu_ms);
 }
 
 static json_t *verdicts_json(const size_t *got, size_t want)
@@ -331,8 +336,10 @@ static void print_json(const char *file, const struct row *rows, size_t n,
                                         tutor_verdict_name(rows[i].got), "answer", safe));
     }
     kvt_sanitize(file, strlen(file), safe, sizeof safe, 0);
-    j = json_pack("{s:s, s:I, s:o, s:o, s:o, s:o}", "file", safe, "rows", (json_int_t)tot->rows,
-                  "expected_correct", verdicts_json(tot->got[1], tot->want[1]), "expected_wrong",
+    j = json_pack("{s:s, s:I, s:f, s:o, s:o, s:o, s:o}", "file", safe, "rows",
+                  (json_int_t)tot->rows, "cpu_ms_per_answer",
+                  tot->rows ? tot->cpu_ms / (double)tot->rows : 0.0, "expected_correct",
+                  verdicts_json(tot->got[1], tot->want[1]), "expected_wrong",
                   verdicts_json(tot->got[0], tot->want[0]), "items", items, "missed", missed);
     cli_json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     putchar('\n');
@@ -393,7 +400,10 @@ int cli_lint_answers(int argc, char **argv)
     }
     for (size_t i = 0; i < n; i++) {
         struct item_tally *t;
-        if (grade_row(&rows[i]) != 0) {
+        clock_t t0 = clock();
+        int g = grade_row(&rows[i]);
+        tot.cpu_ms += (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC;
+        if (g != 0) {
             fputs("kvtutor lint: out of memory\n", stderr);
             rc = 1;
             goto done;

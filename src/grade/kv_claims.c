@@ -170,6 +170,51 @@ static struct set positives(struct ctx *c, struct set s)
     return out;
 }
 
+/* Directions and their opposites, one word each: a point that says
+ * "falls" is reversed by an answer that says "rises" of the same subject. */
+static const char *const ups[] = {"rises",  "grows",  "increases", "up",   "higher", "larger",
+                                  "longer", "faster", "bigger",    "more", "fewer",  NULL};
+static const char *const downs[] = {"falls",   "shrinks", "decreases", "down",  "lower", "smaller",
+                                    "shorter", "slower",  "smaller",   "fewer", "more",  NULL};
+
+/* The phrasings of s with one direction word turned round ("ITL falls" ->
+ * "ITL rises"); ups[i] and downs[i] are opposites. */
+static struct set reversals(struct ctx *c, struct set s)
+{
+    struct set out = {c->n_seqs, 0};
+    struct kv_tok t[PHRASE_TOKS], w[4];
+    char up[16][KV_STEM_MAX], down[16][KV_STEM_MAX];
+    size_t n_dir = 0;
+    for (; ups[n_dir] && n_dir < 16; n_dir++) {
+        kv_words_tokenize(ups[n_dir], w, 4);
+        snprintf(up[n_dir], KV_STEM_MAX, "%s", w[0].s);
+        kv_words_tokenize(downs[n_dir], w, 4);
+        snprintf(down[n_dir], KV_STEM_MAX, "%s", w[0].s);
+    }
+    for (size_t k = 0; k < s.n && !c->oom; k++) {
+        const struct seq q = c->seqs[s.first + k];
+        if (q.n > PHRASE_TOKS || out.n >= 32)
+            continue;
+        for (size_t i = 0; i < q.n; i++)
+            for (size_t d = 0; d < n_dir; d++) {
+                const char *from = c->pool[q.off + i].s, *to = NULL;
+                if (strcmp(from, up[d]) == 0)
+                    to = down[d];
+                else if (strcmp(from, down[d]) == 0)
+                    to = up[d];
+                if (!to)
+                    continue;
+                memcpy(t, c->pool + q.off, q.n * sizeof *t);
+                snprintf(t[i].s, KV_STEM_MAX, "%s", to);
+                seq_add(c, t, q.n);
+                out.n = c->n_seqs - out.first;
+                break;
+            }
+    }
+    out.n = c->n_seqs - out.first;
+    return out;
+}
+
 /* ---- clauses ---- */
 
 struct clause {
@@ -860,7 +905,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     struct clause *cl = NULL;
     struct kv_verbs verbs;
     bool rule[KV_MAX_POINTS];
-    struct set said_pos[KV_MAX_POINTS];
+    struct set said_pos[KV_MAX_POINTS], said_rev[KV_MAX_POINTS];
     struct words pw[KV_MAX_POINTS];
 
     memset(r, 0, sizeof *r);
@@ -910,6 +955,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         said[i] = compile(&c, &p->said, NULL, gloss, n_gloss, false);
         shorts[i] = compile(&c, &p->shorts, NULL, gloss, n_gloss, false);
         said_pos[i] = positives(&c, said[i]);
+        said_rev[i] = reversals(&c, said[i]);
         if (about[i].n)
             abouts[n_abouts++] = about[i];
     }
@@ -948,9 +994,10 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         }
         hedge = hedge_in(ans, &cl[k]);
         r->hedged |= hedge;
-        size_t before = r->n_found + r->n_contra;
+        size_t before = r->n_found + r->n_contra, covered_before = 0;
         for (size_t i = 0; i < n_pts; i++)
-            before += r->covered[i];
+            covered_before += r->covered[i];
+        before += covered_before;
         for (size_t i = 0; i < n_pts; i++) {
             const struct kv_point *p = &item->points[i];
             bool hit;
@@ -998,6 +1045,21 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                 r->n_found++;
                 quote(typed, ans, &cl[k], r->mis_quote[m], sizeof r->mis_quote[m]);
             }
+        }
+        {
+            /* a clause that covered nothing and turns a point's direction round
+             * ("TTFT goes down" where TTFT rises) contradicts it */
+            size_t now = 0;
+            for (size_t i = 0; i < n_pts; i++)
+                now += r->covered[i];
+            for (size_t i = 0; i < n_pts && now == covered_before && asserts(ans, &cl[k], false);
+                 i++)
+                if (!r->covered[i] && !r->contradicted[i] && !rule[i] && said_rev[i].n &&
+                    claim_in(&c, ans, &cl[k], about[i], said_rev[i])) {
+                    r->contradicted[i] = true;
+                    r->n_contra++;
+                    quote(typed, ans, &cl[k], r->contra_quote[i], sizeof r->contra_quote[i]);
+                }
         }
         {
             /* "depending on the setup", "maybe": vague words in a clause that
