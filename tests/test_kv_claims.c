@@ -128,6 +128,49 @@ static void test_three_verdicts(void **state)
     }
 }
 
+/* Reversed claims are contradictions, with no misconception written for
+ * them: a direction turned round, memory-bound for compute-bound, a subject
+ * swapped (prefill for decode). Shorthand reads as its words ("BW"), and a
+ * comparison sign makes a claim, not a keyword list. */
+static void test_reversals(void **state)
+{
+    static const char *const dec[] = {"decode"};
+    static const char *const membound[] = {"memory-bound", "bandwidth-bound"};
+    static const char *const ttft[] = {"TTFT"};
+    static const char *const rises[] = {"rises"};
+    static const struct kv_point pts[] = {
+        {.text = "decode is memory-bound", .about = PH(dec), .said = PH(membound), .weight = 1},
+        {.text = "TTFT rises", .about = PH(ttft), .said = PH(rises), .weight = 1},
+    };
+    static const struct kv_text_item item = {pts, N(pts), NULL, 0, NULL};
+    static const struct {
+        const char *answer;
+        enum kv_verdict verdict;
+        bool contradicted[2];
+    } rows[] = {
+        {"Decode is memory-bound and TTFT rises.", KV_CORRECT, {false, false}},
+        {"Decode is BW-bound; TTFT rises a little.", KV_CORRECT, {false, false}},
+        {"TTFT falls.", KV_WRONG, {false, true}},
+        {"Decode is compute-bound.", KV_WRONG, {true, false}},
+        {"Prefill is memory-bound.", KV_WRONG, {true, false}},
+        /* a supposition states nothing */
+        {"If decode were compute-bound, FLOPs would help.", KV_UNSURE, {false, false}},
+        {"Decode memory-bound → FLOPs idle, TTFT rises with the prompt.",
+         KV_CORRECT,
+         {false, false}},
+    };
+    (void)state;
+    for (size_t i = 0; i < N(rows); i++) {
+        struct kv_text_result r;
+        kv_claims_grade(&item, rows[i].answer, &r);
+        if (r.verdict != rows[i].verdict || r.contradicted[0] != rows[i].contradicted[0] ||
+            r.contradicted[1] != rows[i].contradicted[1])
+            fail_msg("\"%s\": verdict %d, contradicted %d %d; want %d, %d %d", rows[i].answer,
+                     r.verdict, r.contradicted[0], r.contradicted[1], rows[i].verdict,
+                     rows[i].contradicted[0], rows[i].contradicted[1]);
+    }
+}
+
 static void test_claims_prefill_decode(void **state)
 {
     (void)state;
@@ -691,6 +734,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_claims_prefill_decode),
         cmocka_unit_test(test_three_verdicts),
+        cmocka_unit_test(test_reversals),
         cmocka_unit_test(test_said_with_its_own_negation),
         cmocka_unit_test(test_glossary),
         cmocka_unit_test(test_plain_points),

@@ -170,48 +170,75 @@ static struct set positives(struct ctx *c, struct set s)
     return out;
 }
 
-/* Directions and their opposites, one word each: a point that says
- * "falls" is reversed by an answer that says "rises" of the same subject. */
-static const char *const ups[] = {"rises",  "grows",  "increases", "up",   "higher", "larger",
-                                  "longer", "faster", "bigger",    "more", "fewer",  NULL};
-static const char *const downs[] = {"falls",   "shrinks", "decreases", "down",  "lower", "smaller",
-                                    "shorter", "slower",  "smaller",   "fewer", "more",  NULL};
+/* Opposites, one word each: a point that says "falls" is reversed by an
+ * answer that says "rises" of the same subject, "memory-bound" by
+ * "compute-bound"; and subjects swapped ("prefill" for "decode", "TTFT"
+ * for "TPOT"), the classic wrong answer in the right words. a[i] and b[i]
+ * are opposites; with bound, only before a joined "bound". */
+struct opposites {
+    const char *const *a, *const *b;
+    bool bound;
+};
+static const char *const ups[] = {"rises",  "grows",   "increases", "up",     "higher",
+                                  "larger", "longer",  "faster",    "bigger", "more",
+                                  "fewer",  "cheaper", NULL};
+static const char *const downs[] = {"falls",   "shrinks",  "decreases", "down",    "lower",
+                                    "smaller", "shorter",  "slower",    "smaller", "fewer",
+                                    "more",    "costlier", NULL};
+static const char *const mem[] = {"memory", "compute", NULL};
+static const char *const cmp[] = {"compute", "memory", NULL};
+static const char *const subj_a[] = {"prefill", "decode", "ttft", "tpot", NULL};
+static const char *const subj_b[] = {"decode", "prefill", "tpot", "ttft", NULL};
+static const struct opposites directions = {ups, downs, false};
+static const struct opposites bounds = {mem, cmp, true};
+static const struct opposites subjects = {subj_a, subj_b, false};
 
-/* The phrasings of s with one direction word turned round ("ITL falls" ->
- * "ITL rises"); ups[i] and downs[i] are opposites. */
-static struct set reversals(struct ctx *c, struct set s)
+/* The phrasings of s with one word turned into its opposite ("ITL falls"
+ * -> "ITL rises"). */
+static struct set reversals(struct ctx *c, struct set s, const struct opposites *op)
 {
     struct set out = {c->n_seqs, 0};
     struct kv_tok t[PHRASE_TOKS], w[4];
-    char up[16][KV_STEM_MAX], down[16][KV_STEM_MAX];
-    size_t n_dir = 0;
-    for (; ups[n_dir] && n_dir < 16; n_dir++) {
-        kv_words_tokenize(ups[n_dir], w, 4);
-        snprintf(up[n_dir], KV_STEM_MAX, "%s", w[0].s);
-        kv_words_tokenize(downs[n_dir], w, 4);
-        snprintf(down[n_dir], KV_STEM_MAX, "%s", w[0].s);
+    char a[16][KV_STEM_MAX], b[16][KV_STEM_MAX];
+    size_t n = 0;
+    for (; op->a[n] && n < 16; n++) {
+        kv_words_tokenize(op->a[n], w, 4);
+        snprintf(a[n], KV_STEM_MAX, "%s", w[0].s);
+        kv_words_tokenize(op->b[n], w, 4);
+        snprintf(b[n], KV_STEM_MAX, "%s", w[0].s);
     }
     for (size_t k = 0; k < s.n && !c->oom; k++) {
         const struct seq q = c->seqs[s.first + k];
         if (q.n > PHRASE_TOKS || out.n >= 32)
             continue;
-        for (size_t i = 0; i < q.n; i++)
-            for (size_t d = 0; d < n_dir; d++) {
-                const char *from = c->pool[q.off + i].s, *to = NULL;
-                if (strcmp(from, up[d]) == 0)
-                    to = down[d];
-                else if (strcmp(from, down[d]) == 0)
-                    to = up[d];
-                if (!to)
-                    continue;
-                memcpy(t, c->pool + q.off, q.n * sizeof *t);
-                snprintf(t[i].s, KV_STEM_MAX, "%s", to);
-                seq_add(c, t, q.n);
-                out.n = c->n_seqs - out.first;
-                break;
-            }
+        for (size_t i = 0; i < q.n; i++) {
+            const char *from = c->pool[q.off + i].s, *to = NULL;
+            if (op->bound && !(i + 1 < q.n && c->pool[q.off + i + 1].joined &&
+                               strcmp(c->pool[q.off + i + 1].s, "bound") == 0))
+                continue;
+            for (size_t d = 0; d < n && !to; d++)
+                if (strcmp(from, a[d]) == 0)
+                    to = b[d];
+            if (!to)
+                continue;
+            memcpy(t, c->pool + q.off, q.n * sizeof *t);
+            snprintf(t[i].s, KV_STEM_MAX, "%s", to);
+            seq_add(c, t, q.n);
+            out.n = c->n_seqs - out.first;
+            break;
+        }
     }
     out.n = c->n_seqs - out.first;
+    return out;
+}
+
+/* The said phrasings turned round, direction and bound both, in one set. */
+static struct set said_reversed(struct ctx *c, struct set s)
+{
+    struct set out = reversals(c, s, &directions);
+    struct set more = reversals(c, s, &bounds);
+    /* consecutive: the second set starts where the first ends */
+    out.n += more.n;
     return out;
 }
 
@@ -753,6 +780,18 @@ static bool vague_in(const struct kv_tok *ans, const struct clause *cl)
     return false;
 }
 
+/* Does the clause say what another point than `own` says ("the step is
+ * memory-bound" is one point's claim at batch 1 and the reversal of
+ * another's at batch 256)? Then a reversal read in it is ambiguous. */
+static bool other_said(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                       const struct set *said, size_t n_pts, size_t own)
+{
+    for (size_t j = 0; j < n_pts; j++)
+        if (j != own && said[j].n && said_in(c, ans, cl, said[j]))
+            return true;
+    return false;
+}
+
 /* A hedge says nothing of anything: "it depends", "that depends" at the
  * end of its clause or before a comma, "various factors", "many things",
  * "it varies". */
@@ -905,7 +944,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     struct clause *cl = NULL;
     struct kv_verbs verbs;
     bool rule[KV_MAX_POINTS];
-    struct set said_pos[KV_MAX_POINTS], said_rev[KV_MAX_POINTS];
+    struct set said_pos[KV_MAX_POINTS], said_rev[KV_MAX_POINTS], about_rev[KV_MAX_POINTS];
     struct words pw[KV_MAX_POINTS];
 
     memset(r, 0, sizeof *r);
@@ -955,7 +994,8 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         said[i] = compile(&c, &p->said, NULL, gloss, n_gloss, false);
         shorts[i] = compile(&c, &p->shorts, NULL, gloss, n_gloss, false);
         said_pos[i] = positives(&c, said[i]);
-        said_rev[i] = reversals(&c, said[i]);
+        said_rev[i] = said_reversed(&c, said[i]);
+        about_rev[i] = reversals(&c, about[i], &subjects);
         if (about[i].n)
             abouts[n_abouts++] = about[i];
     }
@@ -1054,8 +1094,11 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                 now += r->covered[i];
             for (size_t i = 0; i < n_pts && now == covered_before && asserts(ans, &cl[k], false);
                  i++)
-                if (!r->covered[i] && !r->contradicted[i] && !rule[i] && said_rev[i].n &&
-                    claim_in(&c, ans, &cl[k], about[i], said_rev[i])) {
+                if (!r->covered[i] && !r->contradicted[i] && !rule[i] &&
+                    !other_said(&c, ans, &cl[k], said, n_pts, i) &&
+                    ((said_rev[i].n && claim_in(&c, ans, &cl[k], about[i], said_rev[i])) ||
+                     (about_rev[i].n && claim_in(&c, ans, &cl[k], about_rev[i], said[i]) &&
+                      !claim_in(&c, ans, &cl[k], about[i], said[i])))) {
                     r->contradicted[i] = true;
                     r->n_contra++;
                     quote(typed, ans, &cl[k], r->contra_quote[i], sizeof r->contra_quote[i]);
