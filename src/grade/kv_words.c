@@ -151,6 +151,9 @@ bool kv_words_in_stems(const char *w, const char *const *list)
 {
     char s[KV_STEM_MAX];
     for (; *list; list++) {
+        /* a stem keeps its word's first letter: most words differ there */
+        if ((*list)[0] != w[0])
+            continue;
         snprintf(s, sizeof s, "%s", *list);
         kv_words_stem(s);
         if (strcmp(w, s) == 0)
