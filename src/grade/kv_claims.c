@@ -163,7 +163,8 @@ static struct set positives(struct ctx *c, struct set s)
         for (size_t i = 0; i < q.n; i++)
             if (!c->pool[q.off + i].neg)
                 t[m++] = c->pool[q.off + i];
-        if (m > 0)
+        /* "not the cap" leaves "cap": too little to be a claim of its own */
+        if (m >= 2)
             seq_add(c, t, m);
     }
     out.n = c->n_seqs - out.first;
@@ -485,22 +486,6 @@ static bool said_in(const struct ctx *c, const struct kv_tok *ans, const struct 
     return false;
 }
 
-/* A phrasing of the set stands in the clause, negated there ("decode is
- * not memory-bound" of a plain point "memory-bound"). */
-static bool negated_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
-                       struct set s)
-{
-    for (size_t i = cl->a; i < cl->b; i++)
-        for (size_t k = 0; k < s.n; k++) {
-            const struct seq *q = &c->seqs[s.first + k];
-            if (!q->neg && i + q->n <= cl->b &&
-                seq_eq_at(ans, cl->b, i, c->pool + q->off, q->n, q->prefix) &&
-                denied_at(ans, cl->a, i))
-                return true;
-        }
-    return false;
-}
-
 /* The length of the longest phrasing of one's set that starts at token i of
  * the clause; 0 when none does. */
 static size_t len_at(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
@@ -670,9 +655,13 @@ static bool is_rule(const char *text)
 static bool asserts(const struct kv_tok *ans, const struct clause *cl, bool deny)
 {
     static const char *const suppose[] = {"if", "whether", "unless", "suppose", "assuming", NULL};
+    /* words that deny without "not": "bypassing the profile", "instead of" */
+    static const char *const other[] = {"instead", "rather", "bypass",  "bypassing", "skip",
+                                        "skips",   "ignore", "ignores", "replace",   "replaces",
+                                        "avoid",   "avoids", NULL};
     for (size_t i = cl->a; i < cl->b; i++)
         if (kv_words_in(ans[i].s, suppose) ||
-            (deny && (ans[i].neg || strcmp(ans[i].s, "instead") == 0)))
+            (deny && (ans[i].neg || kv_words_in_stems(ans[i].s, other))))
             return false;
     return true;
 }
@@ -1047,8 +1036,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                  claim_negated(&c, ans, &cl[k], about[i], said[i])) ||
                 (said_pos[i].n && asserts(ans, &cl[k], true) &&
                  claim_in(&c, ans, &cl[k], about[i], said_pos[i])) ||
-                (!(p->about.n && p->said.n) && !rule[i] && asserts(ans, &cl[k], false) &&
-                 negated_in(&c, ans, &cl[k], accept[i])) ||
+
                 (k == 0 && p->polarity != KV_POLARITY_NONE &&
                  opens_with(ans, &cl[k],
                             p->polarity == KV_POLARITY_YES ? KV_POLARITY_NO : KV_POLARITY_YES))) {
