@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv_hedges.h"
 #include "kv_words.h"
 
 struct seq {
@@ -192,7 +193,7 @@ static const char *const subj_a[] = {"prefill", "decode", "ttft", "tpot", NULL};
 static const char *const subj_b[] = {"decode", "prefill", "tpot", "ttft", NULL};
 static const struct opposites directions = {ups, downs, false};
 static const struct opposites bounds = {mem, cmp, true};
-static const struct opposites subjects = {subj_a, subj_b, false};
+static const struct opposites swaps = {subj_a, subj_b, false};
 
 /* The phrasings of s with one word turned into its opposite ("ITL falls"
  * -> "ITL rises"). */
@@ -244,11 +245,6 @@ static struct set said_reversed(struct ctx *c, struct set s)
 }
 
 /* ---- clauses ---- */
-
-struct clause {
-    size_t a, b; /* tokens [a, b) */
-    bool list;   /* a keyword list */
-};
 
 /* The first place in [a, b) at or after `from` where one of the set's
  * phrasings starts; its length in *len. SIZE_MAX when none. */
@@ -579,15 +575,15 @@ static bool claim_in(const struct ctx *c, const struct kv_tok *ans, const struct
     return claim_at(c, ans, cl, about, said, false);
 }
 
-/* A contradiction needs a plain denial: "not", "no" or "never" at most
- * three words before the phrasing, with no "but", "so" or "because" between.
+/* A contradiction needs a plain denial: "not", "no", "never", "neither" or
+ * "nor" at most four words before the phrasing, with no "but", "so" or "because" between.
  * "Without chunking, ..." describes the other case; it denies nothing. */
 static bool denied_at(const struct kv_tok *ans, size_t a, size_t at)
 {
-    static const char *const deny[] = {"not", "no", "never", NULL};
+    static const char *const deny[] = {"not", "no", "never", "neither", "nor", NULL};
     if (!negated_at(ans, a, at))
         return false;
-    for (size_t i = at > a + 3 ? at - 3 : a; i < at; i++)
+    for (size_t i = at > a + NEG_REACH ? at - NEG_REACH : a; i < at; i++)
         if (ans[i].neg && kv_words_in(ans[i].s, deny))
             return true;
     return false;
@@ -612,7 +608,7 @@ static bool claim_negated(const struct ctx *c, const struct kv_tok *ans, const s
                     continue;
                 if (i < at + len && i + q->n > at)
                     continue;
-                if (!negated_at(ans, cl->a, i) ||
+                if (!denied_at(ans, cl->a, i) ||
                     bound_elsewhere(c, ans, cl, i, i + q->n, at, about))
                     continue;
                 /* the negator must not sit inside the about ("no-copy sharing") */
@@ -626,149 +622,6 @@ static bool claim_negated(const struct ctx *c, const struct kv_tok *ans, const s
     }
 }
 
-/* Is the point a rule ("the TP degree must divide the heads")? Then an
- * answer that denies it of one case ("28 heads are not divisible by 8")
- * explains a failure by the rule: no contradiction is read from it. Nor
- * from a point worded as a denial ("no headroom"), which an answer agrees
- * with by denying too. */
-static bool is_rule(const char *text)
-{
-    static const char *const modal[] = {"must", "need", "needs",   "should", "unless",
-                                        "only", "if",   "require", NULL};
-    struct kv_tok t[PHRASE_TOKS];
-    size_t n;
-    if (!text || strlen(text) + 4 > PHRASE_TOKS)
-        return true;
-    n = kv_words_tokenize(text, t, PHRASE_TOKS);
-    for (size_t i = 0; i < n; i++)
-        if (t[i].neg || kv_words_in_stems(t[i].s, modal) ||
-            (i + 1 < n && strcmp(t[i + 1].s, "to") == 0 &&
-             (strcmp(t[i].s, "ha") == 0 || strcmp(t[i].s, "have") == 0 ||
-              strcmp(t[i].s, "has") == 0)))
-            return true;
-    return false;
-}
-
-/* A clause that supposes ("if", "whether", "unless", "suppose") states
- * no fact, so it contradicts nothing; with deny, one that holds any denial
- * ("not", "instead of") does not assert a reversed point either. */
-static bool asserts(const struct kv_tok *ans, const struct clause *cl, bool deny)
-{
-    static const char *const suppose[] = {"if", "whether", "unless", "suppose", "assuming", NULL};
-    /* words that deny without "not": "bypassing the profile", "instead of" */
-    static const char *const other[] = {"instead", "rather", "bypass",  "bypassing", "skip",
-                                        "skips",   "ignore", "ignores", "replace",   "replaces",
-                                        "avoid",   "avoids", NULL};
-    for (size_t i = cl->a; i < cl->b; i++)
-        if (kv_words_in(ans[i].s, suppose) ||
-            (deny && (ans[i].neg || kv_words_in_stems(ans[i].s, other))))
-            return false;
-    return true;
-}
-
-/* ---- the point's own words, in any order ----
- *
- * A terse answer often is the point's claim with its words reordered or
- * reshaped ("k more slots per sequence" for "slots for k draft tokens per
- * request"). A point's content words are those of its text that carry
- * meaning (not "the", "is", "of", ...); a clause that holds three in four
- * of them, of four or more, with a denial exactly where the point's text
- * has one, states the point. */
-#define WORDS_MAX 24
-struct words {
-    char s[WORDS_MAX][KV_STEM_MAX];
-    size_t n;
-    bool neg; /* the point's text denies something ("is not counted") */
-};
-
-static void content_words(const char *text, struct words *w)
-{
-    static const char *const stop[] = {
-        "is",   "are",  "be",   "been",  "was",  "were",  "of",  "for",   "to",    "in",   "on",
-        "at",   "by",   "with", "and",   "or",   "it",    "its", "their", "they",  "that", "this",
-        "as",   "from", "so",   "than",  "each", "every", "one", "what",  "which", "into", "per",
-        "do",   "does", "can",  "there", "how",  "when",  "all", "much",  "more",  "less", "only",
-        "same", "both", "once", "own",   "up",   "out",   "has", "have",  "about", NULL};
-    struct kv_tok t[PHRASE_TOKS];
-    size_t n;
-    w->n = 0;
-    w->neg = false;
-    if (!text || strlen(text) + 4 > PHRASE_TOKS)
-        return;
-    n = kv_words_tokenize(text, t, PHRASE_TOKS);
-    for (size_t i = 0; i < n && w->n < WORDS_MAX; i++) {
-        bool dup = false;
-        if (t[i].neg) {
-            w->neg = true;
-            continue;
-        }
-        if (kv_words_in_stems(t[i].s, stop) || (strlen(t[i].s) < 2 && !kv_words_has_digit(t[i].s)))
-            continue;
-        for (size_t k = 0; k < w->n && !dup; k++)
-            dup = strcmp(w->s[k], t[i].s) == 0;
-        if (!dup)
-            snprintf(w->s[w->n++], KV_STEM_MAX, "%s", t[i].s);
-    }
-}
-
-static bool words_in(const struct kv_tok *ans, const struct clause *cl, const struct words *w)
-{
-    size_t hits = 0;
-    bool neg = false;
-    if (w->n < 4) /* "decode is memory-bound" is three: its order binds it */
-        return false;
-    for (size_t i = cl->a; i < cl->b; i++)
-        neg |= ans[i].neg;
-    if (neg != w->neg)
-        return false;
-    for (size_t k = 0; k < w->n; k++) {
-        bool hit = false;
-        for (size_t i = cl->a; i < cl->b && !hit; i++)
-            hit = strcmp(ans[i].s, w->s[k]) == 0 ||
-                  (ans[i].typo_ok && kv_words_typo(ans[i].s, w->s[k]));
-        hits += hit;
-    }
-    return hits >= 3 && hits * 4 >= w->n * 3;
-}
-
-/* Words that leave a claim open: "depends", "depending", "varies", "maybe",
- * "might", "perhaps", "somewhat", "possibly", and "many knobs" or "lots of
- * things". */
-static bool vague_in(const struct kv_tok *ans, const struct clause *cl)
-{
-    static const char *const open[] = {"depend", "depending", "vary",     "varies",   "maybe",
-                                       "might",  "perhaps",   "somewhat", "possibly", NULL};
-    static const char *const many[] = {"many", "lot", "lots", "various", "several", NULL};
-    static const char *const things[] = {"knobs", "things", "factors", "options", "ways", NULL};
-    /* what "it depends on" may name and still say nothing */
-    static const char *const generic[] = {
-        "on",           "the",           "and",      "or",          "of",
-        "your",         "workload",      "model",    "hardware",    "setup",
-        "gpu",          "task",          "kernel",   "situation",   "case",
-        "use",          "configuration", "config",   "load",        "traffic",
-        "system",       "details",       "scenario", "application", "environment",
-        "interconnect", "batch",         "context",  "length",      "number",
-        "users",        "rate",          "hit",      "engine",      "size",
-        "many",         "various",       "factors",  "things",      "other",
-        "lot",          "lots",          "several",  "a",           "exact",
-        "specific",     "particular",    "really",   NULL};
-    for (size_t i = cl->a; i < cl->b; i++) {
-        if (strcmp(ans[i].s, "depend") == 0 || strcmp(ans[i].s, "depending") == 0) {
-            bool all = true;
-            for (size_t j = i + 1; j < cl->b && all; j++)
-                all = kv_words_in_stems(ans[j].s, generic);
-            if (all)
-                return true;
-            continue;
-        }
-        if (kv_words_in_stems(ans[i].s, open) ||
-            (i > cl->a && kv_words_in_stems(ans[i].s, things) &&
-             kv_words_in_stems(ans[i - 1].s, many)))
-            return true;
-    }
-    return false;
-}
-
 /* Does the clause say what another point than `own` says ("the step is
  * memory-bound" is one point's claim at batch 1 and the reversal of
  * another's at batch 256)? Then a reversal read in it is ambiguous. */
@@ -778,37 +631,6 @@ static bool other_said(const struct ctx *c, const struct kv_tok *ans, const stru
     for (size_t j = 0; j < n_pts; j++)
         if (j != own && said[j].n && said_in(c, ans, cl, said[j]))
             return true;
-    return false;
-}
-
-/* A hedge says nothing of anything: "it depends", "that depends" at the
- * end of its clause or before a comma, "various factors", "many things",
- * "it varies". */
-static bool hedge_in(const struct kv_tok *ans, const struct clause *cl)
-{
-    static const char *const vague[] = {"various",  "many",      "several", "multiple",
-                                        "numerous", "different", "lot",     NULL};
-    static const char *const stuff[] = {"factors", "things", "aspects", "variables", NULL};
-    static const char *const subj[] = {"it", "that", "this", "everything", "all", NULL};
-    /* "No idea", "I don't know", "not sure", "dunno": giving up claims nothing */
-    static const char *const give_up[] = {"idea", "know", "sure", "clue", "dunno", "idk", NULL};
-    if (cl->b - cl->a <= 4)
-        for (size_t i = cl->a; i < cl->b; i++)
-            if (kv_words_in_stems(ans[i].s, give_up) &&
-                (strcmp(ans[i].s, "dunno") == 0 || strcmp(ans[i].s, "idk") == 0 ||
-                 (i > cl->a && (ans[i - 1].neg || strcmp(ans[i - 1].s, "no") == 0))))
-                return true;
-    for (size_t i = cl->a; i < cl->b; i++) {
-        bool end = i + 1 == cl->b || ans[i + 1].brk >= KV_BRK_COMMA;
-        if (i > cl->a && kv_words_in_stems(ans[i - 1].s, subj) &&
-            (strcmp(ans[i].s, "depend") == 0 || strcmp(ans[i].s, "vari") == 0) &&
-            (end || (i + 2 < cl->b && strcmp(ans[i + 1].s, "on") == 0 &&
-                     kv_words_in_stems(ans[i + 2].s, vague))))
-            return true;
-        if (i > cl->a && kv_words_in_stems(ans[i].s, stuff) &&
-            kv_words_in_stems(ans[i - 1].s, vague))
-            return true;
-    }
     return false;
 }
 
@@ -984,7 +806,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         shorts[i] = compile(&c, &p->shorts, NULL, gloss, n_gloss, false);
         said_pos[i] = positives(&c, said[i]);
         said_rev[i] = said_reversed(&c, said[i]);
-        about_rev[i] = reversals(&c, about[i], &subjects);
+        about_rev[i] = reversals(&c, about[i], &swaps);
         if (about[i].n)
             abouts[n_abouts++] = about[i];
     }
@@ -1010,8 +832,8 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     n_cl = clauses(&c, ans, n_ans, about, said, n_pts + n_mis, abouts, n_abouts, cl);
 
     for (size_t i = 0; i < n_pts; i++) {
-        rule[i] = is_rule(item->points[i].text);
-        content_words(item->points[i].text, &pw[i]);
+        rule[i] = kv_hedges_rule(item->points[i].text);
+        kv_hedges_words(item->points[i].text, &pw[i]);
     }
     r->no_claim = n_cl > 0;
     for (size_t k = 0; k < n_cl; k++) {
@@ -1021,7 +843,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
             r->list = true;
             continue; /* a list says nothing of anything */
         }
-        hedge = hedge_in(ans, &cl[k]);
+        hedge = kv_hedges_hedge(ans, &cl[k]);
         r->hedged |= hedge;
         size_t before = r->n_found + r->n_contra, covered_before = 0;
         for (size_t i = 0; i < n_pts; i++)
@@ -1032,9 +854,9 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
             bool hit;
             if (r->covered[i] || r->contradicted[i])
                 continue;
-            if ((p->about.n && p->said.n && !rule[i] && asserts(ans, &cl[k], false) &&
+            if ((p->about.n && p->said.n && !rule[i] && kv_hedges_asserts(ans, &cl[k], false) &&
                  claim_negated(&c, ans, &cl[k], about[i], said[i])) ||
-                (said_pos[i].n && asserts(ans, &cl[k], true) &&
+                (said_pos[i].n && kv_hedges_asserts(ans, &cl[k], true) &&
                  claim_in(&c, ans, &cl[k], about[i], said_pos[i])) ||
 
                 (k == 0 && p->polarity != KV_POLARITY_NONE &&
@@ -1057,7 +879,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                       (shorts[i].n && short_in(&c, ans, &cl[k], shorts[i]));
             hit = hit || (k == 0 && p->polarity != KV_POLARITY_NONE &&
                           opens_with(ans, &cl[k], p->polarity));
-            hit = hit || words_in(ans, &cl[k], &pw[i]);
+            hit = hit || kv_hedges_words_in(ans, &cl[k], &pw[i]);
             if (hit) {
                 r->covered[i] = true;
                 quote(typed, ans, &cl[k], r->quote[i], sizeof r->quote[i]);
@@ -1080,8 +902,8 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
             size_t now = 0;
             for (size_t i = 0; i < n_pts; i++)
                 now += r->covered[i];
-            for (size_t i = 0; i < n_pts && now == covered_before && asserts(ans, &cl[k], false);
-                 i++)
+            for (size_t i = 0;
+                 i < n_pts && now == covered_before && kv_hedges_asserts(ans, &cl[k], false); i++)
                 if (!r->covered[i] && !r->contradicted[i] && !rule[i] &&
                     !other_said(&c, ans, &cl[k], said, n_pts, i) &&
                     ((said_rev[i].n && claim_in(&c, ans, &cl[k], about[i], said_rev[i])) ||
@@ -1098,7 +920,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
             size_t after = r->n_found + r->n_contra;
             for (size_t i = 0; i < n_pts; i++)
                 after += r->covered[i];
-            if (!hedge && after == before && vague_in(ans, &cl[k])) {
+            if (!hedge && after == before && kv_hedges_vague(ans, &cl[k])) {
                 hedge = true;
                 r->hedged = true;
             }
