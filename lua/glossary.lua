@@ -62,4 +62,12 @@ return {
   {"sliding window", "sliding-window attention", "SWA", "local attention"},
   {"gated delta net", "gated-delta-net", "GDN", "Gated DeltaNet"},
   {"99th percentile", "P99", "p99"},
+  {"keys and values", "K and V", "K/V", "K/V cache"},
+  {"checks", "verifies", "validates", "scores"},
+  {"reread", "re-read", "read again", "read every step"},
+  -- directions: a terse "ITL down, TTFT up" says "falls" and "rises"
+  {"falls", "drops", "goes down", "decreases", "declines", "down", "shrinks"},
+  {"rises", "grows", "goes up", "increases", "climbs", "up"},
+  {"improves", "gets better"},
+  {"worse", "gets worse", "degrades"},
 }

@@ -100,11 +100,15 @@ static void test_every_exercise_right_and_wrong(void **state)
          "Decode is memory-bound: every step rereads the weights and the KV cache for very "
          "little arithmetic per byte.",
          "correct", NULL},
-        {"why-not-compute", "Because the GPU is slow.", "wrong", NULL},
+        /* nothing right, nothing against it: the learner checks it */
+        {"why-not-compute", "Because the GPU is slow.", "unsure", NULL},
+        {"why-not-compute", "Because decode is compute-bound, so the FLOPs are already used up.",
+         "wrong", NULL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         bool right = strcmp(rows[i].verdict, "correct") == 0;
-        json_t *j = ask(rows[i].exercise, rows[i].answer, NULL, right ? 0 : 1);
+        bool unsure = strcmp(rows[i].verdict, "unsure") == 0;
+        json_t *j = ask(rows[i].exercise, rows[i].answer, NULL, right ? 0 : unsure ? 3 : 1);
         const char *verdict = json_string_value(json_object_get(j, "verdict"));
         json_t *diag = json_object_get(j, "diagnosis");
         if (strcmp(verdict, rows[i].verdict) != 0)
@@ -628,13 +632,15 @@ static void test_question_and_followups(void **state)
         const char *verdict;
     } rows[] = {
         {"followup-4", "Decode is memory-bound; prefill is compute-bound.", 0, "correct"},
-        {"followup-4", "Buy a faster GPU", 1, "wrong"},
+        {"followup-4", "Buy a faster GPU", 3, "unsure"},
+        {"followup-4", "Prefill is memory-bound and decode is compute-bound.", 1, "wrong"},
+        {"followup-4", "It depends on various factors.", 1, "wrong"},
         {"followup-1", "Quantize the weights with AWQ and store the KV cache in fp8", 0, "correct"},
         {"question",
          "The weights are a one-time cost; each sequence's KV cache grows with its length, so "
          "concurrency is how many caches fit in the memory left after the weights.",
          0, "correct"},
-        {"question", "Buy a faster GPU", 1, "wrong"},
+        {"question", "Buy a faster GPU", 3, "unsure"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -648,7 +654,24 @@ static void test_question_and_followups(void **state)
         assert_true(json_array_size(json_object_get(j, "covered")) +
                         json_array_size(json_object_get(j, "missed")) >
                     0);
+        /* unsure lists the points to check; a verdict on evidence lists none */
+        if (rows[i].status == 3)
+            assert_true(json_array_size(json_object_get(j, "check")) > 0);
+        else
+            assert_int_equal(json_array_size(json_object_get(j, "check")), 0);
         json_decref(j);
+    }
+    {
+        /* the same unsure answer as a person reads it: the points to tick */
+        char *argv[] = {(char *)run_kvtutor_path(), "ask", "kv-cache", "followup-4",
+                        "Buy a faster GPU",         NULL};
+        struct run_result r;
+        assert_int_equal(run_cmd(argv, NULL, &r), 0);
+        assert_int_equal(r.status, 3);
+        assert_non_null(strstr(r.out, "? unsure"));
+        assert_non_null(strstr(r.out, "Not sure: check whether you said each of these:"));
+        assert_non_null(strstr(r.out, "  [ ] decode is memory-bound"));
+        run_free(&r);
     }
     /* follow-ups are numbered from 1, up to the lesson's own count */
     for (size_t i = 0; i < 3; i++) {

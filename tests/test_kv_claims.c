@@ -84,6 +84,93 @@ static void run(const struct kv_text_item *item, const struct row *rows, size_t 
     }
 }
 
+/* Three verdicts: wrong only on evidence (a misconception, a point
+ * contradicted, nothing but lists and hedges), correct on a pass, unsure
+ * otherwise. Decode is memory-bound (weight 2), prefill compute-bound (1). */
+static void test_three_verdicts(void **state)
+{
+    static const struct {
+        const char *answer;
+        enum kv_verdict verdict;
+        bool contradicted0, hedged, no_claim;
+    } rows[] = {
+        {"Decode is memory-bound, prefill is compute-bound.", KV_CORRECT, false, false, false},
+        /* the point's own claim, negated: shown as the contradiction, not covered */
+        {"Decode is not memory-bound.", KV_WRONG, true, false, false},
+        {"Prefill is compute-bound, but decode isn't memory-bound at all.", KV_WRONG, true, false,
+         false},
+        /* hedges and giving up claim nothing */
+        {"It depends.", KV_WRONG, false, true, true},
+        {"It depends on various factors.", KV_WRONG, false, true, true},
+        {"No idea.", KV_WRONG, false, true, true},
+        /* a hedge covers nothing, the claim beside it a third of the weight */
+        {"Decode depends on many factors; prefill is compute-bound.", KV_UNSURE, false, true,
+         false},
+        /* nothing against it, not enough for it */
+        {"Decode is slow.", KV_UNSURE, false, false, false},
+        {"prefill, decode, bandwidth, FLOPs, tensor cores, GEMV, batch", KV_WRONG, false, false,
+         true},
+    };
+    (void)state;
+    for (size_t i = 0; i < N(rows); i++) {
+        struct kv_text_result r;
+        kv_claims_grade(&phase, rows[i].answer, &r);
+        if (r.verdict != rows[i].verdict || r.contradicted[0] != rows[i].contradicted0 ||
+            r.hedged != rows[i].hedged || r.no_claim != rows[i].no_claim)
+            fail_msg("\"%s\": verdict %d contradicted %d hedged %d no claim %d, want %d %d %d %d",
+                     rows[i].answer, r.verdict, r.contradicted[0], r.hedged, r.no_claim,
+                     rows[i].verdict, rows[i].contradicted0, rows[i].hedged, rows[i].no_claim);
+        if (r.contradicted[0]) {
+            assert_false(r.covered[0]);
+            assert_true(r.contra_quote[0][0] != '\0');
+            assert_true(r.score < KV_TEXT_PASS);
+        }
+    }
+}
+
+/* Reversed claims are contradictions, with no misconception written for
+ * them: a direction turned round, memory-bound for compute-bound, a subject
+ * swapped (prefill for decode). Shorthand reads as its words ("BW"), and a
+ * comparison sign makes a claim, not a keyword list. */
+static void test_reversals(void **state)
+{
+    static const char *const dec[] = {"decode"};
+    static const char *const membound[] = {"memory-bound", "bandwidth-bound"};
+    static const char *const ttft[] = {"TTFT"};
+    static const char *const rises[] = {"rises"};
+    static const struct kv_point pts[] = {
+        {.text = "decode is memory-bound", .about = PH(dec), .said = PH(membound), .weight = 1},
+        {.text = "TTFT rises", .about = PH(ttft), .said = PH(rises), .weight = 1},
+    };
+    static const struct kv_text_item item = {pts, N(pts), NULL, 0, NULL};
+    static const struct {
+        const char *answer;
+        enum kv_verdict verdict;
+        bool contradicted[2];
+    } rows[] = {
+        {"Decode is memory-bound and TTFT rises.", KV_CORRECT, {false, false}},
+        {"Decode is BW-bound; TTFT rises a little.", KV_CORRECT, {false, false}},
+        {"TTFT falls.", KV_WRONG, {false, true}},
+        {"Decode is compute-bound.", KV_WRONG, {true, false}},
+        {"Prefill is memory-bound.", KV_WRONG, {true, false}},
+        /* a supposition states nothing */
+        {"If decode were compute-bound, FLOPs would help.", KV_UNSURE, {false, false}},
+        {"Decode memory-bound → FLOPs idle, TTFT rises with the prompt.",
+         KV_CORRECT,
+         {false, false}},
+    };
+    (void)state;
+    for (size_t i = 0; i < N(rows); i++) {
+        struct kv_text_result r;
+        kv_claims_grade(&item, rows[i].answer, &r);
+        if (r.verdict != rows[i].verdict || r.contradicted[0] != rows[i].contradicted[0] ||
+            r.contradicted[1] != rows[i].contradicted[1])
+            fail_msg("\"%s\": verdict %d, contradicted %d %d; want %d, %d %d", rows[i].answer,
+                     r.verdict, r.contradicted[0], r.contradicted[1], rows[i].verdict,
+                     rows[i].contradicted[0], rows[i].contradicted[1]);
+    }
+}
+
 static void test_claims_prefill_decode(void **state)
 {
     (void)state;
@@ -129,7 +216,7 @@ static void test_claims_prefill_decode(void **state)
         {"Decode: not FLOPs, so memory-bound.", KV_CORRECT, {true, false}, {false, false}, false},
         {"Decode: not FLOPs, nor memory-bound.", KV_WRONG, {false, false}, {false, false}, false},
         /* a short phrasing covers only as a whole clause */
-        {"Decode is slow.", KV_WRONG, {false, false}, {false, false}, false},
+        {"Decode is slow.", KV_UNSURE, {false, false}, {false, false}, false},
         /* a keyword list earns nothing */
         {"prefill decode memory-bound compute-bound KV cache bandwidth FLOPs",
          KV_WRONG,
@@ -166,8 +253,9 @@ static void test_claims_prefill_decode(void **state)
          {false, false},
          false},
         {"No, decode is memory-bound.", KV_CORRECT, {true, false}, {false, false}, false},
+        /* "without" is not covered, nor a denial read as a contradiction: unsure */
         {"Decode runs without being memory-bound.",
-         KV_WRONG,
+         KV_UNSURE,
          {false, false},
          {false, false},
          false},
@@ -298,15 +386,17 @@ static void test_plain_points(void **state)
          {true, false},
          {false, false},
          false},
-        {"Decode is not memory-bound.", KV_WRONG, {false, false}, {false, false}, false},
-        {"Decode is not really memory-bound.", KV_WRONG, {false, false}, {false, false}, false},
+        /* negated, a plain point is not covered; a plain point has no subject, so
+         * nothing says what its negation denies: unsure, not wrong */
+        {"Decode is not memory-bound.", KV_UNSURE, {false, false}, {false, false}, false},
+        {"Decode is not really memory-bound.", KV_UNSURE, {false, false}, {false, false}, false},
         {"It is not compute: memory bandwidth limits it.",
          KV_CORRECT,
          {true, false},
          {false, false},
          false},
         {"The weights do not grow with load.", KV_CORRECT, {false, true}, {false, false}, false},
-        {"The weights don't stay fixed.", KV_WRONG, {false, false}, {false, false}, false},
+        {"The weights don't stay fixed.", KV_UNSURE, {false, false}, {false, false}, false},
     };
     struct kv_text_result r;
 
@@ -317,9 +407,10 @@ static void test_plain_points(void **state)
     assert_int_equal(r.verdict, KV_CORRECT);
     /* the covered point quotes the learner's own clause */
     assert_string_equal(r.quote[0], "Quantize the weights with AWQ, and store KV in FP8");
+    /* a quarter of the weight and no evidence against it: the learner checks */
     kv_claims_grade(&item, "Cap the context length.", &r);
     assert_true(!r.covered[0] && !r.covered[1] && r.covered[2]);
-    assert_int_equal(r.verdict, KV_WRONG);
+    assert_int_equal(r.verdict, KV_UNSURE);
     kv_claims_grade(&item, "sawq", &r); /* a phrasing is whole words: "sawq" is not "awq" */
     assert_false(r.covered[1]);
     kv_claims_grade(&item, "   ", &r);
@@ -405,7 +496,7 @@ static void test_polarity(void **state)
         {"Hardly - the intensity doubles too.", KV_CORRECT, {true, true}, {false, false}, false},
         {"Not really: they cancel.", KV_CORRECT, {true, false}, {false, false}, false},
         {"Yes, it moves.", KV_WRONG, {false, false}, {false, false}, false},
-        {"It moves; no doubt.", KV_WRONG, {false, false}, {false, false}, false},
+        {"It moves; no doubt.", KV_UNSURE, {false, false}, {false, false}, false},
         {"No idea.", KV_WRONG, {false, false}, {false, false}, false},
     };
     static const struct row yes_rows[] = {
@@ -515,7 +606,7 @@ static void test_comma_lists(void **state)
          {false, false},
          false},
         /* an operator word makes a formula; "step time" and "k+1" are topics */
-        {"weights plus cache, over bandwidth, per step", KV_WRONG, {0}, {0}, false},
+        {"weights plus cache, over bandwidth, per step", KV_UNSURE, {0}, {0}, false},
         {"chunked prefill, step time, k+1 positions", KV_WRONG, {0}, {0}, true},
         /* a word before its noun names a topic, it claims nothing */
         {"memory-bound decode, compute-bound prefill, GEMV, FLOPs", KV_WRONG, {0}, {0}, true},
@@ -542,12 +633,12 @@ static void test_typos(void **state)
         {"Decode, it's memroy bound.", KV_CORRECT, {true, false}, {false, false}, false},
         {"Decode streams the wieghts.", KV_CORRECT, {true, false}, {false, false}, false},
         {"Decode streems the weights.", KV_CORRECT, {true, false}, {false, false}, false},
-        {"Decode is memory-bond.", KV_WRONG, {false, false}, {false, false}, false},
-        {"Decode is nemory-bound.", KV_WRONG, {false, false}, {false, false}, false},
+        {"Decode is memory-bond.", KV_UNSURE, {false, false}, {false, false}, false},
+        {"Decode is nemory-bound.", KV_UNSURE, {false, false}, {false, false}, false},
         {"Decode is memoryy-bound.", KV_CORRECT, {true, false}, {false, false}, false},
     };
     static const struct row num_rows[] = {
-        {"about 57434 bytes", KV_WRONG, {false}, {false}, false},
+        {"about 57434 bytes", KV_UNSURE, {false}, {false}, false},
         {"57344 bytes", KV_CORRECT, {true}, {false}, false},
         {"the tokeniser", KV_CORRECT, {true}, {false}, false},
     };
@@ -588,7 +679,7 @@ static void test_binding(void **state)
         /* said of prefill after its verb: not of decode, named later */
         {"Prefill is memory-bound unlike decode.", KV_WRONG, {false, false}, {true, false}, false},
         /* "not because" denies the reason that follows */
-        {"Not because decode is compute-bound.", KV_WRONG, {false, false}, {false, false}, false},
+        {"Not because decode is compute-bound.", KV_UNSURE, {false, false}, {false, false}, false},
         /* "even" stands between the words of a phrasing */
         {"Decode streams even the weights.", KV_CORRECT, {true, false}, {false, false}, false},
         /* a reason makes prose of what would read as keywords */
@@ -645,6 +736,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_claims_prefill_decode),
+        cmocka_unit_test(test_three_verdicts),
+        cmocka_unit_test(test_reversals),
         cmocka_unit_test(test_said_with_its_own_negation),
         cmocka_unit_test(test_glossary),
         cmocka_unit_test(test_plain_points),

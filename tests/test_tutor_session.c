@@ -502,8 +502,12 @@ static void test_interview_summary(void **state)
     assert_string_equal(tutor_attempt(s)->id, "question");
     assert_int_equal(tutor_attempt(s)->grade.verdict, KV_CORRECT);
     assert_int_equal(tutor_next(s, &err), KVT_E_OK);
+    /* nothing right and nothing against it: unsure, kept as such, no rating */
     assert_int_equal(answer(s, "Buy a bigger GPU", 20), TUTOR_GRADED);
-    assert_int_equal(tutor_attempt(s)->grade.verdict, KV_WRONG);
+    assert_int_equal(tutor_attempt(s)->grade.verdict, KV_UNSURE);
+    assert_string_equal(tutor_attempt(s)->record.verdict, "unsure");
+    assert_int_equal(tutor_attempt(s)->rating, 0);
+    assert_true(tutor_attempt(s)->saved);
     assert_int_equal(tutor_next(s, &err), KVT_E_OK);
     assert_true(tutor_finished(s));
     assert_int_equal(tutor_finish(s, &err), KVT_E_OK);

@@ -16,6 +16,8 @@ int cli_reset(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_import(int argc, char **argv);
 int cli_lint(int argc, char **argv);
+/* lint --answers FILE.tsv: cli_lint_answers.c */
+int cli_lint_answers(int argc, char **argv);
 int cli_ask(int argc, char **argv);
 int cli_probe(int argc, char **argv);
 int cli_app(int argc, char **argv); /* the terminal app */

@@ -3,7 +3,9 @@
  * for instructors checking a lesson and for tests. ITEM_ID is an exercise's
  * id, "question" or "followup-N". `kvtutor ask --list` names every item.
  * Exit 0 when correct, 1 when wrong or not an answer, 2 for a usage error
- * (an unknown lesson or item). */
+ * (an unknown lesson or item), 3 when unsure (an answer in words the grader
+ * found neither right nor wrong on evidence: the learner checks it against
+ * the points listed). */
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_args.h"
@@ -51,7 +53,11 @@ static int ask_usage(FILE *out)
           "value with its unit and tolerance, the parameters drawn (parametric exercises,\n"
           "from --seed, default 1), the mistake diagnosed, and the worked arithmetic:\n"
           "the exercise's own with the drawn figures where it gives one, else the\n"
-          "lesson's. Exit 0 when correct, 1 when wrong or invalid, 2 for a usage error.\n"
+          "lesson's. An answer in words is correct (its key points covered, nothing\n"
+          "contradicted), wrong only on evidence (a misconception, a contradicted point,\n"
+          "or a list of terms with no claim), else unsure: the points to check are listed.\n"
+          "Exit 0 when correct, 1 when wrong or invalid, 2 for a usage error, 3 when\n"
+          "unsure.\n"
           "--measured read_gbps=18.2 (also peak_gbps, free_gib) stands in for the probe\n"
           "figure a \"measure, then predict\" exercise uses.\n",
           out);
@@ -194,8 +200,8 @@ static void print_text(const struct tutor_parts *t, const struct kv_text_result 
     printf("Score: %s: key points worth %s of %s covered",
            kvt_fmt_percent(score, share, sizeof share), kvt_fmt_number(r->got, 3, got, sizeof got),
            kvt_fmt_number(r->total, 3, total, sizeof total));
-    if (r->n_found)
-        printf(", held under a pass by a misconception\n");
+    if (r->n_found || r->n_contra)
+        printf(", held under a pass by %s\n", r->n_found ? "a misconception" : "a contradiction");
     else
         printf(" (half passes)\n");
     for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++) {
@@ -204,6 +210,8 @@ static void print_text(const struct tutor_parts *t, const struct kv_text_result 
         put_safe(label, t->points[i].text, false);
         if (r->covered[i])
             put_safe("      in your words: ", r->quote[i], false);
+        else if (r->contradicted[i])
+            put_safe("      contradicted by: ", r->contra_quote[i], false);
     }
     for (size_t m = 0; m < t->n_mis && m < KV_MAX_MISCONCEPTIONS; m++) {
         if (!r->found[m])
@@ -214,6 +222,15 @@ static void print_text(const struct tutor_parts *t, const struct kv_text_result 
     if (r->list)
         printf("  A list of terms says nothing of anything: say what is true of what "
                "(\"decode is memory-bound\").\n");
+    if (r->hedged)
+        printf("  A hedge (\"it depends\", \"no idea\") covers no point: say what, on what, and "
+               "how.\n");
+    if (r->verdict == KV_UNSURE) {
+        printf("Not sure: check whether you said each of these:\n");
+        for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++)
+            if (!r->covered[i])
+                put_safe("  [ ] ", t->points[i].text, false);
+    }
     put_safe("Model answer: ", t->model, true);
 }
 
@@ -247,7 +264,11 @@ static void print_human(const struct lx_lesson *l, struct tutor_item it, const s
     putchar('\n');
     put_safe("Q: ", e && e->kind == LX_NUMERIC ? o->draw.prompt : tutor_item_prompt(l, it), false);
     put_safe("Your answer: ", a->answer, false);
-    printf("%s %s", o->verdict == KV_CORRECT ? g->check : g->cross, tutor_verdict_name(o->verdict));
+    printf("%s %s",
+           o->verdict == KV_CORRECT  ? g->check
+           : o->verdict == KV_UNSURE ? "?"
+                                     : g->cross,
+           tutor_verdict_name(o->verdict));
     if (o->verdict == KV_INVALID && o->g.why[0])
         put_safe(": ", o->g.why, false);
     else
@@ -313,13 +334,18 @@ static json_t *json_safe(const char *text)
 static void json_text(json_t *j, const struct tutor_parts *t, const struct kv_text_result *r,
                       json_t *covered, json_t *missed)
 {
-    json_t *points = json_array(), *mis = json_array();
+    json_t *points = json_array(), *mis = json_array(), *check = json_array();
     for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++) {
         json_t *p = json_object();
         json_object_set_new(p, "text", json_string(t->points[i].text));
         json_object_set_new(p, "weight", json_real(t->points[i].weight));
         json_object_set_new(p, "covered", json_boolean(r->covered[i]));
         json_object_set_new(p, "words", r->covered[i] ? json_safe(r->quote[i]) : json_null());
+        json_object_set_new(p, "contradicted", json_boolean(r->contradicted[i]));
+        json_object_set_new(p, "contradicted_by",
+                            r->contradicted[i] ? json_safe(r->contra_quote[i]) : json_null());
+        if (r->verdict == KV_UNSURE && !r->covered[i])
+            json_array_append_new(check, json_string(t->points[i].text));
         json_array_append_new(points, p);
         json_array_append_new(r->covered[i] ? covered : missed, json_string(t->points[i].text));
     }
@@ -337,6 +363,9 @@ static void json_text(json_t *j, const struct tutor_parts *t, const struct kv_te
     json_object_set_new(j, "weight_covered", json_real(r->got));
     json_object_set_new(j, "weight_total", json_real(r->total));
     json_object_set_new(j, "keyword_list", json_boolean(r->list));
+    json_object_set_new(j, "hedge", json_boolean(r->hedged));
+    /* unsure: the points the learner is asked about ("did you say this?") */
+    json_object_set_new(j, "check", check);
 }
 
 static int print_json(const struct lx_lesson *l, struct tutor_item it, const struct ask *a,
@@ -502,5 +531,5 @@ int cli_ask(int argc, char **argv)
     else
         print_human(l, it, &a, &o);
     lx_free(l);
-    return o.verdict == KV_CORRECT ? 0 : 1;
+    return o.verdict == KV_CORRECT ? 0 : o.verdict == KV_UNSURE ? 3 : 1;
 }

@@ -98,7 +98,8 @@ static bool known_id(struct lx_course *checked, struct lx_course **bundled, cons
 
 static int lint_usage(FILE *out)
 {
-    fputs("usage: kvtutor lint [--deadline-ms N] FILE|DIR...\n\n"
+    fputs("usage: kvtutor lint [--deadline-ms N] FILE|DIR...\n"
+          "       kvtutor lint --answers FILE.tsv [--json] [--lessons DIR]\n\n"
           "Loads each lesson in its own sandbox and checks it: required fields, unique ids,\n"
           "every expected value computable and finite, units known, links and requires\n"
           "that resolve, prerequisites placed before the lessons that need them,\n"
@@ -107,7 +108,9 @@ static int lint_usage(FILE *out)
           "fault:\n"
           "  FILE:LINE: error: MESSAGE\n"
           "Exit 0 when every file passes, 1 when any has a problem, 2 for a usage error.\n"
-          "--deadline-ms sets the time one lesson may take to load (default 2000).\n\n"
+          "--deadline-ms sets the time one lesson may take to load (default 2000).\n"
+          "--answers grades a table of answers against the rubrics (see lint --answers\n"
+          "--help).\n\n"
           "Limits (a lesson past one is refused):\n",
           out);
     {
@@ -134,6 +137,10 @@ int cli_lint(int argc, char **argv)
     size_t bad_files = 0;
     int rc = 0;
 
+    /* a table of answers to grade, not lessons to check */
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--answers") == 0 || strncmp(argv[i], "--answers=", 10) == 0)
+            return cli_lint_answers(argc, argv);
     lx_default_opts(&opts);
     if ((rc = cli_parse(&spec, argc, argv, &a)) != 0)
         return rc;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv_hedges.h"
 #include "kv_words.h"
 
 struct seq {
@@ -148,12 +149,102 @@ static struct set compile(struct ctx *c, const struct kv_phrases *ph, const char
     return out;
 }
 
-/* ---- clauses ---- */
+/* The phrasings of s that hold their own negation ("not divisible by 8"),
+ * each without its negators ("divisible by 8"): what an answer that
+ * reverses the point says. */
+static struct set positives(struct ctx *c, struct set s)
+{
+    struct set out = {c->n_seqs, 0};
+    struct kv_tok t[PHRASE_TOKS];
+    for (size_t k = 0; k < s.n && !c->oom; k++) {
+        const struct seq q = c->seqs[s.first + k]; /* a copy: seq_add may move them */
+        size_t m = 0;
+        if (!q.neg || q.n > PHRASE_TOKS)
+            continue;
+        for (size_t i = 0; i < q.n; i++)
+            if (!c->pool[q.off + i].neg)
+                t[m++] = c->pool[q.off + i];
+        /* "not the cap" leaves "cap": too little to be a claim of its own */
+        if (m >= 2)
+            seq_add(c, t, m);
+    }
+    out.n = c->n_seqs - out.first;
+    return out;
+}
 
-struct clause {
-    size_t a, b; /* tokens [a, b) */
-    bool list;   /* a keyword list */
+/* Opposites, one word each: a point that says "falls" is reversed by an
+ * answer that says "rises" of the same subject, "memory-bound" by
+ * "compute-bound"; and subjects swapped ("prefill" for "decode", "TTFT"
+ * for "TPOT"), the classic wrong answer in the right words. a[i] and b[i]
+ * are opposites; with bound, only before a joined "bound". */
+struct opposites {
+    const char *const *a, *const *b;
+    bool bound;
 };
+static const char *const ups[] = {"rises",  "grows",   "increases", "up",     "higher",
+                                  "larger", "longer",  "faster",    "bigger", "more",
+                                  "fewer",  "cheaper", NULL};
+static const char *const downs[] = {"falls",   "shrinks",  "decreases", "down",    "lower",
+                                    "smaller", "shorter",  "slower",    "smaller", "fewer",
+                                    "more",    "costlier", NULL};
+static const char *const mem[] = {"memory", "compute", NULL};
+static const char *const cmp[] = {"compute", "memory", NULL};
+static const char *const subj_a[] = {"prefill", "decode", "ttft", "tpot", NULL};
+static const char *const subj_b[] = {"decode", "prefill", "tpot", "ttft", NULL};
+static const struct opposites directions = {ups, downs, false};
+static const struct opposites bounds = {mem, cmp, true};
+static const struct opposites swaps = {subj_a, subj_b, false};
+
+/* The phrasings of s with one word turned into its opposite ("ITL falls"
+ * -> "ITL rises"). */
+static struct set reversals(struct ctx *c, struct set s, const struct opposites *op)
+{
+    struct set out = {c->n_seqs, 0};
+    struct kv_tok t[PHRASE_TOKS], w[4];
+    char a[16][KV_STEM_MAX], b[16][KV_STEM_MAX];
+    size_t n = 0;
+    for (; op->a[n] && n < 16; n++) {
+        kv_words_tokenize(op->a[n], w, 4);
+        snprintf(a[n], KV_STEM_MAX, "%s", w[0].s);
+        kv_words_tokenize(op->b[n], w, 4);
+        snprintf(b[n], KV_STEM_MAX, "%s", w[0].s);
+    }
+    for (size_t k = 0; k < s.n && !c->oom; k++) {
+        const struct seq q = c->seqs[s.first + k];
+        if (q.n > PHRASE_TOKS || out.n >= 32)
+            continue;
+        for (size_t i = 0; i < q.n; i++) {
+            const char *from = c->pool[q.off + i].s, *to = NULL;
+            if (op->bound && !(i + 1 < q.n && c->pool[q.off + i + 1].joined &&
+                               strcmp(c->pool[q.off + i + 1].s, "bound") == 0))
+                continue;
+            for (size_t d = 0; d < n && !to; d++)
+                if (strcmp(from, a[d]) == 0)
+                    to = b[d];
+            if (!to)
+                continue;
+            memcpy(t, c->pool + q.off, q.n * sizeof *t);
+            snprintf(t[i].s, KV_STEM_MAX, "%s", to);
+            seq_add(c, t, q.n);
+            out.n = c->n_seqs - out.first;
+            break;
+        }
+    }
+    out.n = c->n_seqs - out.first;
+    return out;
+}
+
+/* The said phrasings turned round, direction and bound both, in one set. */
+static struct set said_reversed(struct ctx *c, struct set s)
+{
+    struct set out = reversals(c, s, &directions);
+    struct set more = reversals(c, s, &bounds);
+    /* consecutive: the second set starts where the first ends */
+    out.n += more.n;
+    return out;
+}
+
+/* ---- clauses ---- */
 
 /* The first place in [a, b) at or after `from` where one of the set's
  * phrasings starts; its length in *len. SIZE_MAX when none. */
@@ -254,6 +345,47 @@ static bool topic_list(const struct ctx *c, const struct kv_tok *ans, size_t a, 
     return claims < 2;
 }
 
+static size_t len_at(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                     size_t i, struct set s);
+
+/* Does [a, b) pair an about with its said, predicatively, for some point or
+ * misconception? */
+static bool pairs_in(const struct ctx *c, const struct kv_tok *ans, size_t a, size_t b,
+                     const struct set *about, const struct set *said, size_t n_pairs)
+{
+    struct clause whole = {a, b, false};
+    size_t subjects = 0;
+    /* "prefill decode memory-bound KV cache": a run of several subjects is
+     * a list of topics, whatever pairs it happens to hold */
+    for (size_t i = a; i < b;) {
+        size_t best = 0, len;
+        for (size_t k = 0; k < c->n_abouts; k++)
+            if (find_in(c, ans, i, b, i, c->abouts[k], &len, NULL) == i && len > best)
+                best = len;
+        subjects += best > 0;
+        i += best ? best : 1;
+    }
+    if (subjects != 1)
+        return false;
+    for (size_t k = 0; k < n_pairs; k++) {
+        size_t end = 0, tail = 0;
+        if (!about[k].n || !said[k].n || !claim_at(c, ans, &whole, about[k], said[k], true))
+            continue;
+        /* the claim ends at its said: a run of nouns after it ("compute-bound
+         * bandwidth FLOPs tensor cores") is topics again */
+        for (size_t i = a; i < b; i++) {
+            size_t len = len_at(c, ans, &whole, i, said[k]);
+            if (len && i + len > end)
+                end = i + len;
+        }
+        for (size_t i = end; i < b; i++)
+            tail += ans[i].word && !kv_words_has_digit(ans[i].s);
+        if (tail <= 3)
+            return true;
+    }
+    return false;
+}
+
 static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
                       const struct set *about, const struct set *said, size_t n_pairs,
                       const struct set *abouts, size_t n_abouts, struct clause *out)
@@ -274,7 +406,11 @@ static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
          * a sentence that is a keyword list makes lists of all its clauses */
         {
             size_t start = a, cut = a, first = n_out;
-            bool list = kv_words_keyword_list(c->verbs, ans, a, b) ||
+            /* a sentence without a verb that pairs what a point or misconception
+             * is about with what it says ("weights fixed, KV per token") is a
+             * terse claim, not a list */
+            bool list = (kv_words_keyword_list(c->verbs, ans, a, b) &&
+                         !pairs_in(c, ans, a, b, about, said, n_pairs)) ||
                         topic_list(c, ans, a, b, about, said, n_pairs);
             for (size_t i = a + 1; i <= b; i++) {
                 /* the "and" of "keys and values" joins one term: no place to cut, and
@@ -299,7 +435,8 @@ static size_t clauses(const struct ctx *c, const struct kv_tok *ans, size_t n,
             }
             out[n_out++] = (struct clause){start, b, false};
             for (size_t i = first; i < n_out; i++)
-                out[i].list = list || kv_words_keyword_list(c->verbs, ans, out[i].a, out[i].b);
+                out[i].list = list || (kv_words_keyword_list(c->verbs, ans, out[i].a, out[i].b) &&
+                                       !pairs_in(c, ans, out[i].a, out[i].b, about, said, n_pairs));
         }
         a = b;
     }
@@ -327,6 +464,8 @@ static bool negated_at(const struct kv_tok *ans, size_t a, size_t at)
     }
     return neg;
 }
+
+static bool denied_at(const struct kv_tok *ans, size_t a, size_t at);
 
 /* A phrasing of the set stands in the clause and is not negated there. */
 static bool said_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
@@ -434,6 +573,65 @@ static bool claim_in(const struct ctx *c, const struct kv_tok *ans, const struct
                      struct set about, struct set said)
 {
     return claim_at(c, ans, cl, about, said, false);
+}
+
+/* A contradiction needs a plain denial: "not", "no", "never", "neither" or
+ * "nor" at most four words before the phrasing, with no "but", "so" or "because" between.
+ * "Without chunking, ..." describes the other case; it denies nothing. */
+static bool denied_at(const struct kv_tok *ans, size_t a, size_t at)
+{
+    static const char *const deny[] = {"not", "no", "never", "neither", "nor", NULL};
+    if (!negated_at(ans, a, at))
+        return false;
+    for (size_t i = at > a + NEG_REACH ? at - NEG_REACH : a; i < at; i++)
+        if (ans[i].neg && kv_words_in(ans[i].s, deny))
+            return true;
+    return false;
+}
+
+/* The point's claim, negated: an about and a said bound to each other with
+ * a negator before the said ("decode is not memory-bound"). A said that
+ * holds its own negation is never read as negated. */
+static bool claim_negated(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                          struct set about, struct set said)
+{
+    size_t len;
+    for (size_t from = cl->a;;) {
+        size_t at = find_in(c, ans, cl->a, cl->b, from, about, &len, NULL);
+        if (at == SIZE_MAX)
+            return false;
+        for (size_t i = cl->a; i < cl->b; i++)
+            for (size_t k = 0; k < said.n; k++) {
+                const struct seq *q = &c->seqs[said.first + k];
+                if (q->neg || i + q->n > cl->b ||
+                    !seq_eq_at(ans, cl->b, i, c->pool + q->off, q->n, q->prefix))
+                    continue;
+                if (i < at + len && i + q->n > at)
+                    continue;
+                if (!denied_at(ans, cl->a, i) ||
+                    bound_elsewhere(c, ans, cl, i, i + q->n, at, about))
+                    continue;
+                /* the negator must not sit inside the about ("no-copy sharing") */
+                bool neg_in_about = false;
+                for (size_t j = at; j < at + len; j++)
+                    neg_in_about |= ans[j].neg;
+                if (!neg_in_about)
+                    return true;
+            }
+        from = at + 1;
+    }
+}
+
+/* Does the clause say what another point than `own` says ("the step is
+ * memory-bound" is one point's claim at batch 1 and the reversal of
+ * another's at batch 256)? Then a reversal read in it is ambiguous. */
+static bool other_said(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                       const struct set *said, size_t n_pts, size_t own)
+{
+    for (size_t j = 0; j < n_pts; j++)
+        if (j != own && said[j].n && said_in(c, ans, cl, said[j]))
+            return true;
+    return false;
 }
 
 /* "Decode isn't compute-bound; it's memory-bound": a clause that opens with
@@ -556,6 +754,9 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     struct kv_tok *ans = NULL;
     struct clause *cl = NULL;
     struct kv_verbs verbs;
+    bool rule[KV_MAX_POINTS];
+    struct set said_pos[KV_MAX_POINTS], said_rev[KV_MAX_POINTS], about_rev[KV_MAX_POINTS];
+    struct words pw[KV_MAX_POINTS];
 
     memset(r, 0, sizeof *r);
     r->verdict = KV_INVALID;
@@ -603,6 +804,9 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         about[i] = compile(&c, &p->about, NULL, gloss, n_gloss, false);
         said[i] = compile(&c, &p->said, NULL, gloss, n_gloss, false);
         shorts[i] = compile(&c, &p->shorts, NULL, gloss, n_gloss, false);
+        said_pos[i] = positives(&c, said[i]);
+        said_rev[i] = said_reversed(&c, said[i]);
+        about_rev[i] = reversals(&c, about[i], &swaps);
         if (about[i].n)
             abouts[n_abouts++] = about[i];
     }
@@ -627,17 +831,44 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     c.n_abouts = n_abouts;
     n_cl = clauses(&c, ans, n_ans, about, said, n_pts + n_mis, abouts, n_abouts, cl);
 
+    for (size_t i = 0; i < n_pts; i++) {
+        rule[i] = kv_hedges_rule(item->points[i].text);
+        kv_hedges_words(item->points[i].text, &pw[i]);
+    }
+    r->no_claim = n_cl > 0;
     for (size_t k = 0; k < n_cl; k++) {
         const struct clause *prev = k > 0 && !cl[k - 1].list ? &cl[k - 1] : NULL;
+        bool hedge;
         if (cl[k].list) {
             r->list = true;
             continue; /* a list says nothing of anything */
         }
+        hedge = kv_hedges_hedge(ans, &cl[k]);
+        r->hedged |= hedge;
+        size_t before = r->n_found + r->n_contra, covered_before = 0;
+        for (size_t i = 0; i < n_pts; i++)
+            covered_before += r->covered[i];
+        before += covered_before;
         for (size_t i = 0; i < n_pts; i++) {
             const struct kv_point *p = &item->points[i];
             bool hit;
-            if (r->covered[i])
+            if (r->covered[i] || r->contradicted[i])
                 continue;
+            if ((p->about.n && p->said.n && !rule[i] && kv_hedges_asserts(ans, &cl[k], false) &&
+                 claim_negated(&c, ans, &cl[k], about[i], said[i])) ||
+                (said_pos[i].n && kv_hedges_asserts(ans, &cl[k], true) &&
+                 claim_in(&c, ans, &cl[k], about[i], said_pos[i])) ||
+
+                (k == 0 && p->polarity != KV_POLARITY_NONE &&
+                 opens_with(ans, &cl[k],
+                            p->polarity == KV_POLARITY_YES ? KV_POLARITY_NO : KV_POLARITY_YES))) {
+                r->contradicted[i] = true;
+                r->n_contra++;
+                quote(typed, ans, &cl[k], r->contra_quote[i], sizeof r->contra_quote[i]);
+                continue;
+            }
+            if (hedge)
+                continue; /* "it depends" covers nothing */
             if (p->about.n && p->said.n)
                 hit = claim_in(&c, ans, &cl[k], about[i], said[i]) ||
                       (accept[i].n && said_in(&c, ans, &cl[k], accept[i])) ||
@@ -648,6 +879,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                       (shorts[i].n && short_in(&c, ans, &cl[k], shorts[i]));
             hit = hit || (k == 0 && p->polarity != KV_POLARITY_NONE &&
                           opens_with(ans, &cl[k], p->polarity));
+            hit = hit || kv_hedges_words_in(ans, &cl[k], &pw[i]);
             if (hit) {
                 r->covered[i] = true;
                 quote(typed, ans, &cl[k], r->quote[i], sizeof r->quote[i]);
@@ -664,15 +896,56 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                 quote(typed, ans, &cl[k], r->mis_quote[m], sizeof r->mis_quote[m]);
             }
         }
+        {
+            /* a clause that covered nothing and turns a point's direction round
+             * ("TTFT goes down" where TTFT rises) contradicts it */
+            size_t now = 0;
+            for (size_t i = 0; i < n_pts; i++)
+                now += r->covered[i];
+            for (size_t i = 0;
+                 i < n_pts && now == covered_before && kv_hedges_asserts(ans, &cl[k], false); i++)
+                if (!r->covered[i] && !r->contradicted[i] && !rule[i] &&
+                    !other_said(&c, ans, &cl[k], said, n_pts, i) &&
+                    ((said_rev[i].n && claim_in(&c, ans, &cl[k], about[i], said_rev[i])) ||
+                     (about_rev[i].n && claim_in(&c, ans, &cl[k], about_rev[i], said[i]) &&
+                      !claim_in(&c, ans, &cl[k], about[i], said[i])))) {
+                    r->contradicted[i] = true;
+                    r->n_contra++;
+                    quote(typed, ans, &cl[k], r->contra_quote[i], sizeof r->contra_quote[i]);
+                }
+        }
+        {
+            /* "depending on the setup", "maybe": vague words in a clause that
+             * said nothing a point or misconception knows are a hedge too */
+            size_t after = r->n_found + r->n_contra;
+            for (size_t i = 0; i < n_pts; i++)
+                after += r->covered[i];
+            if (!hedge && after == before && kv_hedges_vague(ans, &cl[k])) {
+                hedge = true;
+                r->hedged = true;
+            }
+            r->no_claim &= hedge;
+        }
     }
     for (size_t i = 0; i < n_pts; i++) {
+        if (r->contradicted[i] && r->covered[i]) {
+            r->covered[i] = false; /* a point said and unsaid is not covered */
+            r->quote[i][0] = '\0';
+        }
         r->total += item->points[i].weight;
         r->got += r->covered[i] ? item->points[i].weight : 0;
     }
     r->score = r->total > 0 ? r->got / r->total : 0;
-    if (r->n_found && r->score >= KV_TEXT_PASS)
+    if ((r->n_found || r->n_contra) && r->score >= KV_TEXT_PASS)
         r->score = KV_TEXT_PASS - 0.01;
-    r->verdict = r->n_found == 0 && r->score >= KV_TEXT_PASS ? KV_CORRECT : KV_WRONG;
+    /* wrong only on evidence; a pass with none is correct; the rest the
+     * learner checks */
+    if (r->n_found || r->n_contra || (r->no_claim && r->got == 0))
+        r->verdict = KV_WRONG;
+    else if (r->score >= KV_TEXT_PASS)
+        r->verdict = KV_CORRECT;
+    else
+        r->verdict = KV_UNSURE;
 done:
     free(ans);
     free(cl);

@@ -11,7 +11,17 @@
  * point on its own, in a clause that does not negate it; a plain point has
  * only those (and its text).
  * A misconception matches as a claim point does; one found makes the answer
- * wrong, its score held just under a pass.
+ * wrong, its score held just under a pass. A claim point whose said
+ * phrasing stands negated of its about ("decode is not memory-bound") is
+ * contradicted: that too makes the answer wrong, and the point is never
+ * shown covered. A hedge ("it depends", "various factors") covers nothing.
+ *
+ * Three verdicts: correct when the covered weight passes and nothing was
+ * contradicted or misconceived; wrong only on evidence (a misconception, a
+ * contradiction, or an answer that is nothing but keyword lists and
+ * hedges); a point worded as a rule ("must", "only if") is not read as
+ * contradicted by a case it rules out ("28 is not divisible by 8"); unsure
+ * otherwise: the learner is asked which points they made.
  *
  * Words are compared by their stems ("shares", "sharing" and "shared" are
  * one word), ignoring case, articles, hyphens and dash or quote variants;
@@ -83,7 +93,12 @@ struct kv_text_result {
     bool found[KV_MAX_MISCONCEPTIONS];
     char mis_quote[KV_MAX_MISCONCEPTIONS][KV_QUOTE_MAX];
     size_t n_found;
+    bool contradicted[KV_MAX_POINTS]; /* a clause says the point's claim is not so */
+    char contra_quote[KV_MAX_POINTS][KV_QUOTE_MAX];
+    size_t n_contra;
     bool list;     /* some clause was a keyword list: say what is true of what */
+    bool no_claim; /* every clause was a keyword list or a hedge: no claim at all */
+    bool hedged;   /* some clause was a hedge ("it depends"): it covered nothing */
     char why[200]; /* invalid: why the answer was not graded */
 };
 

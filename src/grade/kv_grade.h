@@ -19,7 +19,10 @@
 
 #include "kv_answer.h"
 
-enum kv_verdict { KV_CORRECT, KV_WRONG, KV_INVALID };
+/* unsure: free text the grader found neither right nor wrong on evidence
+ * (kv_claims.h); the learner checks it. Numbers and choices are never
+ * unsure. */
+enum kv_verdict { KV_CORRECT, KV_WRONG, KV_INVALID, KV_UNSURE };
 
 /* How the graded figure depends on the KV cache's size: bytes grow with it
  * (direct), how many tokens or sequences fit shrink with it (inverse), and

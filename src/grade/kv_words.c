@@ -151,6 +151,9 @@ bool kv_words_in_stems(const char *w, const char *const *list)
 {
     char s[KV_STEM_MAX];
     for (; *list; list++) {
+        /* a stem keeps its word's first letter: most words differ there */
+        if ((*list)[0] != w[0])
+            continue;
         snprintf(s, sizeof s, "%s", *list);
         kv_words_stem(s);
         if (strcmp(w, s) == 0)
@@ -190,6 +193,29 @@ static void push(struct tokenizer *t, const char *s, unsigned start, unsigned en
     t->joined = false;
     t->op = false;
     t->pending = KV_BRK_NONE;
+}
+
+/* The course's shorthand, read as the words it stands for, in answers and
+ * phrasings alike: "BW-bound" is "bandwidth-bound", "seqs" "sequences",
+ * "Q" "query". Whole terms that differ (TTFT, GQA) are the glossary's
+ * (lua/glossary.lua); this is one word for one word. */
+static const char *const shorthand[][2] = {
+    {"bw", "bandwidth"},     {"seq", "sequence"},       {"seqs", "sequences"},
+    {"req", "request"},      {"reqs", "requests"},      {"tok", "token"},
+    {"toks", "tokens"},      {"param", "parameter"},    {"params", "parameters"},
+    {"mem", "memory"},       {"ctx", "context"},        {"attn", "attention"},
+    {"dim", "dimension"},    {"dims", "dimensions"},    {"q", "query"},
+    {"qs", "queries"},       {"vram", "memory"},        {"thru", "through"},
+    {"tput", "throughput"},  {"thruput", "throughput"}, {"util", "utilization"},
+    {"perf", "performance"}, {"bsz", "batch"},          {"w/o", "without"},
+};
+
+static const char *unshort(const char *w)
+{
+    for (size_t i = 0; i < sizeof shorthand / sizeof shorthand[0]; i++)
+        if (strcmp(w, shorthand[i][0]) == 0)
+            return shorthand[i][1];
+    return w;
 }
 
 /* One written word (lower case, apostrophes kept) becomes one or two tokens:
@@ -260,7 +286,7 @@ static void emit_word(struct tokenizer *t, char *w, unsigned start, unsigned end
         push(t, "not", start, end, false);
         return;
     }
-    push(t, w, start, end, word);
+    push(t, unshort(w), start, end, word);
 }
 
 static void set_break(struct tokenizer *t, unsigned char b)
@@ -413,7 +439,7 @@ size_t kv_words_tokenize(const char *text, struct kv_tok *out, size_t cap)
             set_break(&t, KV_BRK_LABEL);
         else if (c == ',')
             set_break(&t, KV_BRK_COMMA);
-        else if (c == '=' || c == '+' || c == '*')
+        else if (c == '=' || c == '+' || c == '*' || c == '<' || c == '>' || c == '~')
             t.op = true;
         i++;
     }
@@ -425,8 +451,15 @@ size_t kv_words_tokenize(const char *text, struct kv_tok *out, size_t cap)
 /* A formula's operators: "(weights + KV) × steps/s ÷ peak", "budget minus
  * weights, over per-token KV" say what equals what. ("times" would be
  * "time": "step time" is a topic.) */
-static const char *const formula_ops[] = {"\xc3\x97", "\xc3\xb7", "divided", "plus",
-                                          "minus",    "over",     "equals",  NULL};
+/* x, ÷, and the signs of a comparison or a consequence (→, ⇒, ≈, ≤, ≥,
+ * −): "0.99 → no headroom", "waste < 1 block" are claims, not topics */
+static const char *const formula_ops[] = {"\xc3\x97",     "\xc3\xb7",
+                                          "divided",      "plus",
+                                          "minus",        "over",
+                                          "equals",       "\xe2\x86\x92",
+                                          "\xe2\x87\x92", "\xe2\x89\x88",
+                                          "\xe2\x89\xa4", "\xe2\x89\xa5",
+                                          "\xe2\x88\x92", NULL};
 
 static bool is_verb_stem(const struct kv_verbs *c, const char *s)
 {

@@ -15,6 +15,7 @@ static const char *const verdict_names[] = {
     [KV_CORRECT] = "correct",
     [KV_WRONG] = "wrong",
     [KV_INVALID] = "invalid",
+    [KV_UNSURE] = "unsure",
 };
 
 const char *tutor_verdict_name(enum kv_verdict v)

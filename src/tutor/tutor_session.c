@@ -394,7 +394,9 @@ enum tutor_answered tutor_answer(struct tutor_session *s, const char *typed,
     s->answered++;
     s->right += right;
     s->score_sum += a->grade.score;
-    if (a->practice) {
+    if (a->practice || a->grade.verdict == KV_UNSURE) {
+        /* an unsure answer is kept as unsure, never as a confident wrong, and
+         * moves no schedule: the grader does not know what to rate */
         a->rating = a->max_rating = 0;
     } else {
         a->rating = (int)tutor_rating_rule(right, a->hints > 0, a->seconds, TUTOR_QUICK_SECONDS);

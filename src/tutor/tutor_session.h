@@ -16,7 +16,9 @@
  *   - once the expected answer has been shown, a retry (or the same item
  *     again on a day it was already reviewed) is recorded as practice and
  *     never rated: one review per item per day;
- *   - cram asks for no rating and leaves every schedule as it was.
+ *   - cram asks for no rating and leaves every schedule as it was;
+ *   - an answer in words graded unsure (kv_claims.h) is recorded with that
+ *     verdict and no rating: its schedule stays as it was.
  *
  *     struct tutor_session *s = tutor_session_practice(&env, lesson, false, NULL);
  *     while (!tutor_finished(s)) {

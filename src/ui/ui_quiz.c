@@ -107,6 +107,9 @@ static void add_points(struct ui_lines *b, const struct tutor_parts *t,
         if (r->covered[i]) {
             snprintf(line, sizeof line, "you said: \"%s\"", r->quote[i]);
             ui_lines_text(b, line, width, 6, A_DIM);
+        } else if (r->contradicted[i]) {
+            snprintf(line, sizeof line, "✗ contradicted: \"%s\"", r->contra_quote[i]);
+            ui_lines_text(b, line, width, 6, ui_color(UI_C_WRONG) | A_BOLD);
         }
     }
     for (size_t m = 0; m < t->n_mis && m < KV_MAX_MISCONCEPTIONS; m++) {
@@ -159,9 +162,14 @@ static void build_result(struct quiz *q, int cols)
     snprintf(line, sizeof line, "Your answer: %.1000s%s", a->answer,
              strlen(a->answer) > 1000 ? "..." : "");
     ui_lines_text(&q->body, line, w, 2, A_NORMAL);
-    ui_lines_text(&q->body, g->verdict == KV_CORRECT ? "Right." : "Not quite.", w, 2,
-                  g->verdict == KV_CORRECT ? ui_color(UI_C_RIGHT) | A_BOLD
-                                           : ui_color(UI_C_WRONG) | A_BOLD);
+    if (g->verdict == KV_UNSURE)
+        /* neither right nor wrong on the grader's evidence: never shown as wrong */
+        ui_lines_text(&q->body, "Not sure: check each point below against what you said.", w, 2,
+                      ui_color(UI_C_WARN) | A_BOLD);
+    else
+        ui_lines_text(&q->body, g->verdict == KV_CORRECT ? "Right." : "Not quite.", w, 2,
+                      g->verdict == KV_CORRECT ? ui_color(UI_C_RIGHT) | A_BOLD
+                                               : ui_color(UI_C_WRONG) | A_BOLD);
     if (tutor_item_spoken(a->item)) {
         struct tutor_parts t;
         tutor_item_parts(l, a->item, &t);
@@ -316,7 +324,9 @@ static void draw_rating(const struct tutor_attempt *a, enum tutor_mode mode, int
     if (a->max_rating == 0)
         snprintf(line, sizeof line, "%s  Enter goes on",
                  mode == TUTOR_CRAM ? "Cram: no rating, the schedule stays as it was."
-                                    : "Practice: recorded, not rated (one review a day).");
+                 : a->grade.verdict == KV_UNSURE
+                     ? "Not sure: recorded as unsure, not rated."
+                     : "Practice: recorded, not rated (one review a day).");
     else
         /* 72 columns at most, so it fits an 80-column screen */
         snprintf(line, sizeof line, "Rating: %d %s%s  (1 again  2 hard%s)  Enter %s", a->rating,

@@ -64,7 +64,7 @@ fi
 if status_line | grep -qF "f follow-ups"; then ok "f is offered on a graded exercise"; else bad "f is offered on a graded exercise: \"$(status_line)\""; fi
 tm send-keys -t app f
 check "f goes to the first follow-up" "practice · follow-up 1 of 5"
-tm send-keys -t app "Quantize the weights with AWQ" Enter
+tm send-keys -t app "Quantize the weights with AWQ and store the KV cache in fp8" Enter
 check "the follow-up is graded" "Rating:"
 if status_line | grep -qF "f follow-ups"; then bad "no f on a graded follow-up: \"$(status_line)\""; else ok "no f on a graded follow-up"; fi
 tm send-keys -t app f

@@ -1,0 +1,176 @@
+/* Hedges, suppositions, rules and a point's own words: what kv_claims.c
+ * reads from a clause besides its phrasings (kv_hedges.h). */
+#include "kv_hedges.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define PHRASE_TOKS 96
+
+/* Is the point a rule ("the TP degree must divide the heads")? Then an
+ * answer that denies it of one case ("28 heads are not divisible by 8")
+ * explains a failure by the rule: no contradiction is read from it. Nor
+ * from a point worded as a denial ("no headroom"), which an answer agrees
+ * with by denying too. */
+bool kv_hedges_rule(const char *text)
+{
+    static const char *const modal[] = {"must", "need", "needs",   "should", "unless",
+                                        "only", "if",   "require", NULL};
+    struct kv_tok t[PHRASE_TOKS];
+    size_t n;
+    if (!text || strlen(text) + 4 > PHRASE_TOKS)
+        return true;
+    n = kv_words_tokenize(text, t, PHRASE_TOKS);
+    for (size_t i = 0; i < n; i++)
+        if (t[i].neg || kv_words_in_stems(t[i].s, modal) ||
+            (i + 1 < n && strcmp(t[i + 1].s, "to") == 0 &&
+             (strcmp(t[i].s, "ha") == 0 || strcmp(t[i].s, "have") == 0 ||
+              strcmp(t[i].s, "has") == 0)))
+            return true;
+    return false;
+}
+
+/* A clause that supposes ("if", "whether", "unless", "suppose") states
+ * no fact, so it contradicts nothing; with deny, one that holds any denial
+ * ("not", "instead of") does not assert a reversed point either. */
+bool kv_hedges_asserts(const struct kv_tok *ans, const struct clause *cl, bool deny)
+{
+    static const char *const suppose[] = {"if", "whether", "unless", "suppose", "assuming", NULL};
+    /* words that deny without "not": "bypassing the profile", "instead of" */
+    static const char *const other[] = {"instead", "rather", "bypass",  "bypassing", "skip",
+                                        "skips",   "ignore", "ignores", "replace",   "replaces",
+                                        "avoid",   "avoids", NULL};
+    for (size_t i = cl->a; i < cl->b; i++)
+        if (kv_words_in(ans[i].s, suppose) ||
+            (deny && (ans[i].neg || kv_words_in_stems(ans[i].s, other))))
+            return false;
+    return true;
+}
+
+/* ---- the point's own words, in any order ----
+ *
+ * A terse answer often is the point's claim with its words reordered or
+ * reshaped ("k more slots per sequence" for "slots for k draft tokens per
+ * request"). A point's content words are those of its text that carry
+ * meaning (not "the", "is", "of", ...); a clause that holds three in four
+ * of them, of four or more, with a denial exactly where the point's text
+ * has one, states the point. */
+
+void kv_hedges_words(const char *text, struct words *w)
+{
+    static const char *const stop[] = {
+        "is",   "are",  "be",   "been",  "was",  "were",  "of",  "for",   "to",    "in",   "on",
+        "at",   "by",   "with", "and",   "or",   "it",    "its", "their", "they",  "that", "this",
+        "as",   "from", "so",   "than",  "each", "every", "one", "what",  "which", "into", "per",
+        "do",   "does", "can",  "there", "how",  "when",  "all", "much",  "more",  "less", "only",
+        "same", "both", "once", "own",   "up",   "out",   "has", "have",  "about", NULL};
+    struct kv_tok t[PHRASE_TOKS];
+    size_t n;
+    w->n = 0;
+    w->neg = false;
+    if (!text || strlen(text) + 4 > PHRASE_TOKS)
+        return;
+    n = kv_words_tokenize(text, t, PHRASE_TOKS);
+    for (size_t i = 0; i < n && w->n < WORDS_MAX; i++) {
+        bool dup = false;
+        if (t[i].neg) {
+            w->neg = true;
+            continue;
+        }
+        if (kv_words_in_stems(t[i].s, stop) || (strlen(t[i].s) < 2 && !kv_words_has_digit(t[i].s)))
+            continue;
+        for (size_t k = 0; k < w->n && !dup; k++)
+            dup = strcmp(w->s[k], t[i].s) == 0;
+        if (!dup)
+            snprintf(w->s[w->n++], KV_STEM_MAX, "%s", t[i].s);
+    }
+}
+
+bool kv_hedges_words_in(const struct kv_tok *ans, const struct clause *cl, const struct words *w)
+{
+    size_t hits = 0;
+    bool neg = false;
+    if (w->n < 4) /* "decode is memory-bound" is three: its order binds it */
+        return false;
+    for (size_t i = cl->a; i < cl->b; i++)
+        neg |= ans[i].neg;
+    if (neg != w->neg)
+        return false;
+    for (size_t k = 0; k < w->n; k++) {
+        bool hit = false;
+        for (size_t i = cl->a; i < cl->b && !hit; i++)
+            hit = strcmp(ans[i].s, w->s[k]) == 0 ||
+                  (ans[i].typo_ok && kv_words_typo(ans[i].s, w->s[k]));
+        hits += hit;
+    }
+    return hits >= 3 && hits * 4 >= w->n * 3;
+}
+
+/* Words that leave a claim open: "depends", "depending", "varies", "maybe",
+ * "might", "perhaps", "somewhat", "possibly", and "many knobs" or "lots of
+ * things". */
+bool kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
+{
+    static const char *const open[] = {"depend", "depending", "vary",     "varies",   "maybe",
+                                       "might",  "perhaps",   "somewhat", "possibly", NULL};
+    static const char *const many[] = {"many", "lot", "lots", "various", "several", NULL};
+    static const char *const things[] = {"knobs", "things", "factors", "options", "ways", NULL};
+    /* what "it depends on" may name and still say nothing */
+    static const char *const generic[] = {
+        "on",           "the",           "and",      "or",          "of",
+        "your",         "workload",      "model",    "hardware",    "setup",
+        "gpu",          "task",          "kernel",   "situation",   "case",
+        "use",          "configuration", "config",   "load",        "traffic",
+        "system",       "details",       "scenario", "application", "environment",
+        "interconnect", "batch",         "context",  "length",      "number",
+        "users",        "rate",          "hit",      "engine",      "size",
+        "many",         "various",       "factors",  "things",      "other",
+        "lot",          "lots",          "several",  "a",           "exact",
+        "specific",     "particular",    "really",   NULL};
+    for (size_t i = cl->a; i < cl->b; i++) {
+        if (strcmp(ans[i].s, "depend") == 0 || strcmp(ans[i].s, "depending") == 0) {
+            bool all = true;
+            for (size_t j = i + 1; j < cl->b && all; j++)
+                all = kv_words_in_stems(ans[j].s, generic);
+            if (all)
+                return true;
+            continue;
+        }
+        if (kv_words_in_stems(ans[i].s, open) ||
+            (i > cl->a && kv_words_in_stems(ans[i].s, things) &&
+             kv_words_in_stems(ans[i - 1].s, many)))
+            return true;
+    }
+    return false;
+}
+
+/* A hedge says nothing of anything: "it depends", "that depends" at the
+ * end of its clause or before a comma, "various factors", "many things",
+ * "it varies". */
+bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl)
+{
+    static const char *const vague[] = {"various",  "many",      "several", "multiple",
+                                        "numerous", "different", "lot",     NULL};
+    static const char *const stuff[] = {"factors", "things", "aspects", "variables", NULL};
+    static const char *const subj[] = {"it", "that", "this", "everything", "all", NULL};
+    /* "No idea", "I don't know", "not sure", "dunno": giving up claims nothing */
+    static const char *const give_up[] = {"idea", "know", "sure", "clue", "dunno", "idk", NULL};
+    if (cl->b - cl->a <= 4)
+        for (size_t i = cl->a; i < cl->b; i++)
+            if (kv_words_in_stems(ans[i].s, give_up) &&
+                (strcmp(ans[i].s, "dunno") == 0 || strcmp(ans[i].s, "idk") == 0 ||
+                 (i > cl->a && (ans[i - 1].neg || strcmp(ans[i - 1].s, "no") == 0))))
+                return true;
+    for (size_t i = cl->a; i < cl->b; i++) {
+        bool end = i + 1 == cl->b || ans[i + 1].brk >= KV_BRK_COMMA;
+        if (i > cl->a && kv_words_in_stems(ans[i - 1].s, subj) &&
+            (strcmp(ans[i].s, "depend") == 0 || strcmp(ans[i].s, "vari") == 0) &&
+            (end || (i + 2 < cl->b && strcmp(ans[i + 1].s, "on") == 0 &&
+                     kv_words_in_stems(ans[i + 2].s, vague))))
+            return true;
+        if (i > cl->a && kv_words_in_stems(ans[i].s, stuff) &&
+            kv_words_in_stems(ans[i - 1].s, vague))
+            return true;
+    }
+    return false;
+}

@@ -1,0 +1,46 @@
+/* kv_hedges.h: what the claim grader (kv_claims.c) reads from a clause
+ * besides the item's phrasings. Private to src/grade.
+ *
+ * A hedge ("it depends", "various factors", "no idea") covers no point; a
+ * clause that supposes ("if", "whether") states no fact; a point worded as
+ * a rule or a denial ("must divide", "no headroom") is not read as
+ * contradicted by a case it rules out; a point's own content words, in any
+ * order, state it (docs/answers.md, "Terse claims"). */
+#ifndef KV_HEDGES_H
+#define KV_HEDGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kv_words.h"
+
+/* A clause of an answer: tokens [a, b). */
+struct clause {
+    size_t a, b; /* tokens [a, b) */
+    bool list;   /* a keyword list */
+};
+
+#define WORDS_MAX 24
+struct words {
+    char s[WORDS_MAX][KV_STEM_MAX];
+    size_t n;
+    bool neg; /* the point's text denies something ("is not counted") */
+};
+
+/* The point's text is a rule or a denial: "must", "only if", "not". */
+bool kv_hedges_rule(const char *text);
+/* The clause asserts: no supposition in it; with deny, no denial either
+ * ("not", "instead of", "bypassing"). */
+bool kv_hedges_asserts(const struct kv_tok *ans, const struct clause *cl, bool deny);
+/* The content words of a point's text, and whether it denies something. */
+void kv_hedges_words(const char *text, struct words *w);
+/* The clause holds three in four of them (of four or more), with a denial
+ * exactly where the text has one. */
+bool kv_hedges_words_in(const struct kv_tok *ans, const struct clause *cl, const struct words *w);
+/* Vague words ("depending on the setup", "maybe"): a hedge when the clause
+ * said nothing else a point or misconception knows. */
+bool kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl);
+/* A hedge or a give-up: "it depends", "various factors", "no idea". */
+bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl);
+
+#endif

@@ -1,0 +1,109 @@
+/* The course's answer tables through `kvtutor lint --answers --json`, as an
+ * instructor runs them, with their rates held to the grading issue's goal:
+ *
+ *   wrong or salad credited (graded correct)   at most 5%
+ *   correct refused (graded wrong)             at most 10%
+ *   correct sent to unsure                     at most 25%
+ *   wrong or salad sent to unsure              at most 40%
+ *
+ * tests/answers/table-1-terse.tsv (64 terse correct answers),
+ * table-2-natural.tsv (64 natural and non-native correct answers) and
+ * table-3-wrong.tsv (128 wrong answers in the right words, and keyword
+ * salad) were written from the items' prompts alone (docs/answers.md has
+ * their first-run and current figures). Not every row gets its verdict (an
+ * unsure one is the learner's to check), so `lint --answers` exits 1 on
+ * them and the rates are what is checked here.
+ *
+ * Two rates are not yet at the goal: terse correct answers sent to unsure
+ * and wrong ones sent to unsure. For those the limit is the figure measured
+ * when this test was added (27 of 64, 59 of 128), so that no change makes
+ * them worse; lower it as the grader improves, down to the goal. */
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "run_cmd.h"
+
+struct limits {
+    const char *file;
+    size_t rows;              /* the table's rows: fewer means rows were lost */
+    double credited, refused; /* percent of wrong credited, of correct refused */
+    double correct_unsure;    /* percent of correct answers sent to unsure */
+    double wrong_unsure;      /* percent of wrong answers sent to unsure */
+};
+
+static const struct limits tables[] = {
+    /* correct unsure: 27 of 64 (42.2%) measured, over the 25% goal */
+    {"table-1-terse.tsv", 64, 5, 10, 42.2, 40},
+    {"table-2-natural.tsv", 64, 5, 10, 25, 40},
+    /* wrong unsure: 59 of 128 (46.1%) measured, over the 40% goal */
+    {"table-3-wrong.tsv", 128, 5, 10, 25, 46.1},
+};
+
+static json_int_t count(json_t *j, const char *group, const char *key)
+{
+    return json_integer_value(json_object_get(json_object_get(j, group), key));
+}
+
+static double pct(json_int_t n, json_int_t of)
+{
+    return of ? 100.0 * (double)n / (double)of : 0;
+}
+
+static void test_rates_within_goal(void **state)
+{
+    const char *f = getenv("KVT_FIXTURES");
+    (void)state;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        const struct limits *t = &tables[i];
+        char path[1024];
+        char *argv[] = {(char *)run_kvtutor_path(), "lint", "--answers", path, "--json", NULL};
+        struct run_result r;
+        json_error_t e;
+        json_t *j;
+        json_int_t nc, nw;
+        double credited, refused, c_unsure, w_unsure;
+
+        snprintf(path, sizeof path, "%s/../answers/%s", f ? f : "fixtures", t->file);
+        assert_int_equal(run_cmd(argv, NULL, &r), 0);
+        if (r.status > 1 || !(j = json_loads(r.out, 0, &e)))
+            fail_msg("%s: exit %d: %s%s", t->file, r.status, r.out, r.err);
+        if ((size_t)json_integer_value(json_object_get(j, "rows")) != t->rows)
+            fail_msg("%s: %lld rows, want %zu", t->file,
+                     (long long)json_integer_value(json_object_get(j, "rows")), t->rows);
+        nc = count(j, "expected_correct", "rows");
+        nw = count(j, "expected_wrong", "rows");
+        credited = pct(count(j, "expected_wrong", "correct"), nw);
+        w_unsure = pct(count(j, "expected_wrong", "unsure"), nw);
+        refused = pct(count(j, "expected_correct", "wrong"), nc);
+        c_unsure = pct(count(j, "expected_correct", "unsure"), nc);
+        print_message("%s: wrong credited %.1f%%, correct refused %.1f%%, correct unsure "
+                      "%.1f%%, wrong unsure %.1f%%\n",
+                      t->file, credited, refused, c_unsure, w_unsure);
+        if (credited > t->credited || refused > t->refused || c_unsure > t->correct_unsure ||
+            w_unsure > t->wrong_unsure)
+            fail_msg("%s: past its limits (%.1f%% credited, %.1f%% refused, %.1f%% / %.1f%% "
+                     "unsure):\n%s",
+                     t->file, t->credited, t->refused, t->correct_unsure, t->wrong_unsure, r.out);
+        assert_int_equal(
+            count(j, "expected_correct", "invalid") + count(j, "expected_wrong", "invalid"), 0);
+        json_decref(j);
+        run_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rates_within_goal),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
