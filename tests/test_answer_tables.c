@@ -68,7 +68,7 @@ static void test_rates_within_goal(void **state)
         char *argv[] = {(char *)run_kvtutor_path(), "lint", "--answers", path, "--json", NULL};
         struct run_result r;
         json_error_t e;
-        json_t *j;
+        json_t *j = NULL;
         json_int_t nc, nw;
         double credited, refused, c_unsure, w_unsure;
 
