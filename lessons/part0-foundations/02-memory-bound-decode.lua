@@ -313,8 +313,9 @@ H100, 32 × 32k context
     numeric {
       id = "per-seq-context",
       prompt = "On the H100 (3,352 GB/s), {batch} Qwen2.5-7B sequences each hold {context} "
-            .. "tokens of context. By the memory roofline (at the longer contexts the batch's "
-            .. "cache would not fit 80 GiB), how many tokens/s does each one of them decode?",
+            .. "tokens of context. By the memory roofline (a figure of bytes and bandwidth: the "
+            .. "largest batch at 32k would not fit 80 GiB), how many tokens/s does each one of "
+            .. "them decode?",
       params = { batch = {8, 16, 32, 64}, context = {2048, 4096, 8192, 16384, 32768} },
       expected = function(p)
         -- the memory-bound rate, even where the batch's KV would not fit in 80 GiB
@@ -323,8 +324,8 @@ H100, 32 × 32k context
         local w, c = r.weights_bytes_total / 1e9, r.kv_bytes_per_token * p.context / 1e9
         local each = r.decode_tokens_per_s_memory / p.batch
         return each, "cache    " .. grouped(p.context) .. " tokens × " .. grouped(r.kv_bytes_per_token)
-          .. " B = " .. fixed(c, 3) .. " GB a sequence\n"
-          .. "step     " .. fixed(w, 2) .. " GB of weights + " .. p.batch .. " × " .. fixed(c, 3)
+          .. " B = " .. fixed(c, 4) .. " GB a sequence\n"
+          .. "step     " .. fixed(w, 2) .. " GB of weights + " .. p.batch .. " × " .. fixed(c, 4)
           .. " GB = " .. fixed(w + p.batch * c, 2) .. " GB\n"
           .. "total    " .. p.batch .. " × 3,352 GB/s ÷ " .. fixed(w + p.batch * c, 2) .. " GB = "
           .. grouped(r.decode_tokens_per_s_memory) .. " tokens/s\n"

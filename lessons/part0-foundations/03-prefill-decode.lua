@@ -265,7 +265,8 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
       params = { gpu = {"H100 SXM", "A100 80GB SXM", "RTX 4090", "L40S", "H200 SXM", "B200"} },
       expected = function(p)
         local g, b = kv.gpu(p.gpu), kv.calc{model = MODEL, gpu = p.gpu}.compute_bound_batch
-        return b, "ridge    " .. grouped(g.tflops) .. " TFLOP/s ÷ " .. grouped(g.bandwidth_gbps)
+        return b, "ridge    " .. fixed(g.tflops, g.tflops % 1 == 0 and 0 or 1) .. " TFLOP/s ÷ "
+          .. grouped(g.bandwidth_gbps)
           .. " GB/s = " .. fixed(g.tflops * 1000 / g.bandwidth_gbps, 1) .. " FLOP/B\n"
           .. "batch    B sequences do 2B FLOP per 2-byte weight: B FLOP/B ≥ the ridge → " .. b
       end,

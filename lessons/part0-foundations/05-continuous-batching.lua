@@ -155,7 +155,7 @@ return lesson {
           .. "and streaming). Use the completed rate over the run, not the offered 4 a second: "
           .. "for a run that starts and ends empty, completed ÷ duration × mean latency is "
           .. "exactly the average number in flight, ramp-up and drain included; in steady state "
-          .. "it would be 4 × " .. f(served_s, 2) .. " = " .. f(4 * served_s, 1) .. ".",
+          .. "it would be about 4 × " .. f(served_s, 2) .. " = " .. f(4 * served_s, 1) .. ".",
     },
   },
 
@@ -195,7 +195,7 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
         misconception { about = {"vLLM", "it", "the server"},
                         said = {"crashes", "OOM", "out of memory", "drops the request", "fails the request",
                                 "rejects"},
-                        why = "vLLM preempts: the newest sequences free their blocks and are recomputed later; nothing is dropped" },
+                        why = "vLLM preempts: the newest sequences (first-come-first-served; the lowest priority under the priority policy) free their blocks and are recomputed later; nothing is dropped" },
       },
     },
     followup {
@@ -219,7 +219,7 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
                          "step time", "longer steps", "steps"},
                 said = {"cache read", "kv read", "own cache", "long context", "bytes per step", "grows",
                         "eat the gain", "get longer", "longer steps", "slower steps"} },
-        point { "past the ridge point it is compute-bound",
+        point { "at short contexts, past the ridge point, it is compute-bound",
                 about = {"decode", "it", "past the ridge", "batch", "the GPU"},
                 said = {"compute-bound", "ridge", "FLOPs", "add latency", "only add latency"} },
       },
@@ -286,7 +286,16 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
             .. " requests/s completed over the run and a mean end-to-end latency of "
             .. f(served_s, 2) .. " s. On average over the run, how many requests are in flight "
             .. "(sent, not yet fully answered)?",
-      expected = in_flight, unit = "requests", tolerance = rel(0.02),
+      -- one value drawn, so the exercise carries its own worked arithmetic
+      params = { offered = {4} },
+      expected = function(p)
+        return in_flight, "rate      " .. f(served.request_throughput, 2) .. " requests/s completed "
+          .. "over the run (not the offered " .. p.offered .. "/s: the run starts and ends empty)\n"
+          .. "time      " .. f(served_s, 2) .. " s from send to last token, on average\n"
+          .. "in flight " .. f(served.request_throughput, 2) .. " × " .. f(served_s, 2) .. " = "
+          .. f(in_flight, 2) .. " on average over the run"
+      end,
+      unit = "requests", tolerance = rel(0.02),
       hints = { "Little's law: requests in the system = the rate they pass through × the time "
                   .. "each one spends there; over the run, the rate is the completed one.",
                 f(served.request_throughput, 2) .. " requests/s × " .. f(served_s, 2) .. " s; "

@@ -152,12 +152,14 @@ return lesson {
           .. "the 8,192 of the public logs (SlidingWindowSpec.max_admission_blocks_per_request). "
           .. "At " .. n(SEQ) .. " tokens that caps the request at " .. f(gemma_cap / GiB, 2)
           .. " GiB instead of the " .. f(gemma_full / GiB, 2) .. " GiB of keeping every "
-          .. "layer whole; with one batch in flight (async scheduling off, or the rule up to "
-          .. "0.25, window plus one step) it is " .. f(gemma_one_cap / GiB, 2) .. " GiB. While "
+          .. "layer whole; with one batch in flight (async scheduling off with one pipeline "
+          .. "stage, or releases before the in-flight rule, whose first release is unverified: "
+          .. "window plus one step; with pipeline parallelism, a batch a stage) it is " .. f(gemma_one_cap / GiB, 2) .. " GiB. While "
           .. "the request runs, the sliding layers' manager frees every block that has left "
           .. "the window (SlidingWindowManager.remove_skipped_blocks), so a request decoding "
-          .. "one token a step holds only the window: " .. f(gemma_held / GiB, 2) .. " GiB, "
-          .. "almost all of it the 10 full layers. The longer the context, the bigger the "
+          .. "one token a step has its sliding layers hold only the window: "
+          .. f(gemma_held / GiB, 2) .. " GiB in all, almost all of it the 10 full layers' whole "
+          .. "context. The longer the context, the bigger the "
           .. "saving, since the sliding share stops growing.",
     },
   },
@@ -171,7 +173,7 @@ MLA    61 layers × (512 + 64) × 2 B                 =  70,272 B (DeepSeek-V3)
 fp8    56 KiB ÷ 2                                   =  28 KiB
        58.53 GiB ÷ (16 × 28 KiB)                    = 136,993 blocks (log: 137,000)
 SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
-    .. " sliding groups\n       of " .. gemma.group_size .. " layers, blocks of "
+    .. " sliding groups\n       of " .. gemma.group_size .. " layers (52 sliding layers: the last group padded), blocks of "
     .. f(gemma.block_bytes / 2^20, 2) .. " MiB"
     .. "\n  admission  " .. swa_line(gemma_in_flight, gemma) .. " = " .. f(gemma_cap / GiB, 2)
     .. " GiB" .. "\n  one batch  " .. swa_line(gemma.max_num_batched_tokens, gemma_one) .. " = "

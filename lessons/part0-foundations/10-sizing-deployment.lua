@@ -55,8 +55,8 @@ return lesson {
 
   answer = "vLLM takes gpu_memory_utilization of the GPU's total memory and subtracts what "
         .. "grew after its start-up memory snapshot: the weights, the peak activation memory "
-        .. "of a profiling pass, memory outside PyTorch allocated since (cuBLAS workspaces, "
-        .. "say) and, from 0.21, the CUDA graphs; what is left it logs as available KV cache "
+        .. "of a profiling pass, memory outside PyTorch allocated since (kernels loaded "
+        .. "lazily on first use, library handles) and, from 0.21, the CUDA graphs; what is left it logs as available KV cache "
         .. "memory. The CUDA context and NCCL's start-up buffers are not subtracted: they "
         .. "exist before the snapshot, so they must fit in the other (1 − utilisation) share, "
         .. "and start-up checks that free memory covers the fraction requested. It cuts the "
@@ -87,6 +87,14 @@ return lesson {
                     "fails", "no room", "leaves no headroom", "too little headroom"} },
   },
   misconceptions = {
+    misconception { about = {"vLLM", "it", "the budget"},
+                    said = {"subtracts the CUDA context", "and the CUDA context", "and NCCL buffers",
+                            "and the NCCL buffers"},
+                    why = "the CUDA context and NCCL's start-up buffers exist before the memory snapshot vLLM measures from (Worker.init_device), so they are never subtracted: they must fit in the (1 − utilisation) share" },
+    misconception { about = {"CUDA context", "NCCL", "NCCL buffers", "NCCL's buffers", "the context"},
+                    said = {"subtracted", "subtracts", "is counted", "are counted", "taken out of the budget",
+                            "accounted for by vLLM"},
+                    why = "the CUDA context and NCCL's start-up buffers exist before the memory snapshot vLLM measures from (Worker.init_device), so they are never subtracted: they must fit in the (1 − utilisation) share" },
     misconception { about = {"gpu_memory_utilization", "utilization", "utilisation"},
                     said = {"caps compute", "limits compute", "compute utilization", "how busy"},
                     why = "gpu_memory_utilization is the fraction of the card's memory vLLM may use; it has nothing to do with compute" },
@@ -236,8 +244,9 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
             .. "subtractions you could not compute: peak activations grow with "
             .. "max_num_batched_tokens (and the vocabulary size for the logits), CUDA graph "
             .. "capture takes memory per captured batch size (subtracted from 0.21 on), and "
-            .. "non-torch memory allocated after the start-up snapshot (cuBLAS workspaces, "
-            .. "whatever NCCL allocates during the pass) counts too. The CUDA context and "
+            .. "non-torch memory allocated after the start-up snapshot (kernels loaded lazily "
+            .. "on first use, library handles, NCCL buffers made at the first collectives) "
+            .. "counts too. The CUDA context and "
             .. "NCCL's start-up buffers do not: they were there at the snapshot vLLM measures "
             .. "from, so they cannot explain the gap. Also check what the driver reports as "
             .. "total memory, and whether another process on the GPU allocated memory while vLLM "
@@ -249,7 +258,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
                 accept = {"max_num_batched_tokens", "activation peak", "peak activations", "activation memory",
                           "activations"} },
         point { "CUDA graphs and non-torch memory",
-                accept = {"cuda graph", "non-torch", "cuda context", "nccl", "cublas", "workspace"} },
+                accept = {"cuda graph", "non-torch", "during the pass", "lazy", "cublas", "workspace"} },
         point { "the real total and other processes",
                 accept = {"other process", "driver", "nvidia-smi", "total memory", "reports"} },
       },
@@ -257,6 +266,10 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         misconception { about = {"bytes per token", "formula", "per-token size", "KV formula"},
                         said = {"is wrong", "is off", "miscomputed"},
                         why = "the per-token formula is exact; the gap is in the subtractions: activations, CUDA graphs, memory outside PyTorch" },
+        misconception { about = {"CUDA context", "NCCL", "NCCL buffers", "NCCL's buffers", "the context"},
+                        said = {"subtracted", "subtracts", "is counted", "are counted", "taken out of the budget",
+                                "accounted for by vLLM"},
+                        why = "the CUDA context and NCCL's start-up buffers exist before the memory snapshot vLLM measures from (Worker.init_device), so they are never subtracted: they must fit in the (1 − utilisation) share" },
       },
     },
     followup {
@@ -399,12 +412,12 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         point { "no headroom: OOM under load", weight = 2,
                 accept = {"oom", "out of memory", "out-of-memory", "headroom", "margin", "crash", "no headroom",
                           "too little headroom", "little headroom", "no margin", "dies under load"} },
-        point { "memory outside the profile: NCCL, the sampler's top-k and logprob buffers, fragmentation", weight = 2,
+        point { "memory vLLM never subtracts: NCCL's start-up buffers, the sampler's top-k and logprob buffers, fragmentation", weight = 2,
                 accept = {"profil", "nccl", "sampler", "logprob", "fragment", "peak", "unprofiled",
                           "outside the profile", "never profiles", "not profiled", "doesn't profile",
                           "does not profile"} },
         point { "other processes share the GPU",
-                accept = {"other process", "cuda context", "another process", "nccl", "fail to start",
+                accept = {"other process", "another process", "fail to start",
                           "refuse to start", "won't start"} },
         point { "safer ways to get room",
                 accept = {"fp8", "quantis", "quantiz", "small steps", "max_model_len"} },
@@ -413,11 +426,16 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         misconception { about = {"profiling run", "the profile", "profiling", "the profile run"},
                         said = {"accounts for NCCL", "covers NCCL", "counts NCCL", "includes NCCL",
                                 "accounts for everything"},
-                        why = "the profile run sees one forward pass and one plain sampler pass: NCCL buffers, top-k and logprob buffers and fragmentation come later, outside it" },
+                        why = "NCCL's start-up buffers predate vLLM's memory snapshot and are never subtracted; top-k and logprob buffers and fragmentation come after the profiling pass: all must fit in the 1% left" },
         misconception { about = {"activations", "activation tensors", "decode activations", "activation memory"},
                         said = {"outgrow the profile", "grow past", "grow beyond", "exceed what the profile",
                                 "larger than profiled", "not profiled", "aren't profiled", "unprofiled"},
-                        why = "the profile run takes the worst max_num_batched_tokens batch, so the activation peak is in it; what 1% leaves no room for is memory outside that pass: NCCL, logprob buffers, fragmentation, other processes" },
+                        why = "the profile run takes the worst max_num_batched_tokens batch, so the activation peak is in it; what 1% leaves no room for is memory vLLM never subtracts: NCCL's start-up buffers, logprob buffers, fragmentation, other processes" },
+        misconception { about = {"CUDA context", "NCCL", "NCCL buffers", "NCCL's buffers", "the context"},
+                        said = {"subtracted", "subtracts", "is counted", "are counted", "taken out of the budget",
+                                "accounted for by vLLM"},
+                        why = "the CUDA context and NCCL's start-up buffers exist before the memory snapshot vLLM measures from (Worker.init_device), so they are never subtracted: they must fit in the (1 − utilisation) share" },
+
         misconception { about = {"0.99", "it", "that"},
                         said = {"is fine", "only risks the activations", "is safe", "no risk"},
                         why = "1% of the card leaves no room for memory the profile did not see; the server can run out of memory under load or refuse to start" },

@@ -74,7 +74,10 @@ return lesson {
             about = {"TTFT", "time to first token", "first token"},
             said = {"prefill", "queue", "queueing", "prompt", "waits"} },
     point { "TPOT is the decode step time per token", weight = 2,
-            about = {"TPOT", "time per output token", "each later token", "each token after"},
+            -- the gap between two tokens is the decode step too (ITL and TPOT differ in how
+            -- vLLM averages them, not in what one gap is)
+            about = {"TPOT", "time per output token", "each later token", "each token after", "ITL",
+                     "inter-token latency"},
             said = {"decode step", "decode", "gap", "memory-bound", "each step", "per step"} },
     point { "a bigger batch raises throughput but slows each sequence", weight = 2,
             about = {"bigger batch", "larger batch", "more sequences", "batch", "batching", "throughput"},

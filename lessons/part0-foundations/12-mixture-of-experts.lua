@@ -129,13 +129,15 @@ return lesson {
           .. "% at 32 and " .. f(100 * q64.decode_experts_touched, 1) .. "% at 64. At batch 64 a "
           .. "step reads " .. f(read_64 / GB, 1) .. " GB of weights, almost the whole "
           .. "model. Mixtral, with 2 of 8 experts per token, touches "
-          .. f(100 * touched(8, 2, 16), 0) .. "% of them at batch 16. Even, independent "
-          .. "routing is the most a batch can touch: real routers are skewed, and tokens of "
-          .. "similar requests pick alike, so a real batch touches somewhat fewer; but the "
+          .. f(100 * touched(8, 2, 16), 0) .. "% of them at batch 16. Among independent "
+          .. "routers, the even one touches the most on average (one batch can touch up to "
+          .. "batch × 8 experts); real routers are skewed, and tokens of similar requests pick "
+          .. "alike, so a real batch touches somewhat fewer on average; but the "
           .. "conclusion holds: past a few dozen tokens, a decode step reads nearly the total, "
-          .. "not the active, weights. vLLM's fused-MoE kernel (vllm/model_executor/layers/"
-          .. "fused_moe/fused_moe.py, fused_moe_kernel after moe_align_block_size) launches "
-          .. "work only for experts that received tokens, so an untouched expert is never read; "
+          .. "not the active, weights. On the H100, vLLM's unquantised MoE runs its Triton "
+          .. "kernel (vllm/model_executor/layers/fused_moe/fused_moe.py, fused_moe_kernel after "
+          .. "moe_align_block_size; other GPUs may get FlashInfer's), which launches work only "
+          .. "for experts that received tokens, so an untouched expert is never read; "
           .. "at a few tokens an expert its GEMMs reach less bandwidth than a dense one, so these "
           .. "are ceilings, not speeds.",
     },
@@ -152,11 +154,16 @@ return lesson {
           .. grouped(active_only_64) .. ", right at batch 1 and far too optimistic here. What "
           .. "MoE keeps at scale is FLOPs: 2 × 3.35 billion a token instead of 2 × 30.5 billion, "
           .. "a compute ceiling of " .. grouped(q64.decode_tokens_per_s_compute) .. " tokens/s "
-          .. "against about a tenth of it for the dense model, which is what prefill, time to "
-          .. "first token and compute-bound steps pay for. Expert parallelism "
+          .. "against about a tenth of it for the dense model, counting the weights' FLOPs only "
+          .. "(attention's own FLOPs, which MoE does not shrink, narrow the gap as the context "
+          .. "grows), which is what prefill, time to first token and compute-bound steps pay "
+          .. "for. Expert parallelism "
           .. "(--enable-expert-parallel in vLLM) spreads whole experts over GPUs, so each GPU "
-          .. "reads only its own touched experts, at the price of an all-to-all around every MoE "
-          .. "layer and a step as slow as its busiest GPU (kvtutor sim does not model it).",
+          .. "reads only its own touched experts, at the price of a step as slow as its busiest "
+          .. "GPU and, where attention runs data-parallel, an all-to-all dispatch and combine "
+          .. "around every MoE layer (vllm/model_executor/layers/fused_moe/config.py, "
+          .. "FusedMoEParallelConfig.use_all2all_kernels; with plain TP the outputs are "
+          .. "all-reduced as before). kvtutor sim does not model it.",
     },
   },
 
@@ -252,12 +259,12 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       id = "experts-touched",
       prompt = "Each token picks {k} of {e} experts in a layer, evenly and independently. What "
             .. "percentage of the layer's experts does a batch of {batch} tokens touch?",
-      params = { e = {8, 64, 128}, k = {2, 8}, batch = {1, 4, 16, 64} },
+      params = { e = {16, 64, 128}, k = {2, 8}, batch = {1, 4, 16, 64} },
       expected = function(p)
         local miss = (1 - p.k / p.e) ^ p.batch
         return 100 * (1 - miss), "one      misses an expert with 1 − " .. p.k .. "/" .. p.e .. " = "
-          .. fixed(1 - p.k / p.e, 4) .. "\n"
-          .. "all      " .. fixed(1 - p.k / p.e, 4) .. "^" .. p.batch .. " = " .. fixed(miss, 4) .. "\n"
+          .. fixed(1 - p.k / p.e, 5) .. "\n"
+          .. "all      (1 − " .. p.k .. "/" .. p.e .. ")^" .. p.batch .. " = " .. fixed(miss, 4) .. "\n"
           .. "touched  1 − " .. fixed(miss, 4) .. " = " .. fixed(100 * (1 - miss), 1) .. "%"
       end,
       unit = "%", tolerance = abs(0.5),
