@@ -288,16 +288,17 @@ static void test_measure_then_predict(void **state)
         json_decref(j);
     }
 
-    /* without a measurement: a usage error that says how to give one */
+    /* without a measurement: a usage error that says how to give one (and, under
+     * --json, an {"error": ...} object, freed here) */
     struct run_result r;
-    ask_measured("your-tokens", "57 tokens/s", NULL, 2, &r);
+    json_decref(ask_measured("your-tokens", "57 tokens/s", NULL, 2, &r));
     assert_non_null(strstr(r.err, "give --measured read_gbps=VALUE"));
     assert_int_equal(run_count_lines(r.err), 1);
     run_free(&r);
-    ask_measured("your-tokens", "57 tokens/s", "speed=900", 2, &r);
+    json_decref(ask_measured("your-tokens", "57 tokens/s", "speed=900", 2, &r));
     assert_non_null(strstr(r.err, "--measured speed: not a probe figure"));
     run_free(&r);
-    ask_measured("your-tokens", "57 tokens/s", "read_gbps=fast", 2, &r);
+    json_decref(ask_measured("your-tokens", "57 tokens/s", "read_gbps=fast", 2, &r));
     assert_non_null(strstr(r.err, "--measured read_gbps=fast"));
     run_free(&r);
 }
