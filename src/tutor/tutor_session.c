@@ -101,7 +101,8 @@ static struct tutor_session *session_new(const struct tutor_env *env, enum tutor
     s->started_at = wall(s);
     if (env->facts_given) {
         s->n_facts = env->n_facts < 3 ? env->n_facts : 3;
-        memcpy(s->facts, env->facts, s->n_facts * sizeof *s->facts);
+        if (s->n_facts > 0) /* facts may be NULL when there are none */
+            memcpy(s->facts, env->facts, s->n_facts * sizeof *s->facts);
     } else {
         s->n_facts = tutor_measured_facts(env->store, env->learner_id, s->facts);
     }
