@@ -2,6 +2,7 @@
 #include "kv_backend.h"
 #include "kv_decode.h"
 #include "kv_moe.h"
+#include "kv_resolve.h"
 #include "kv_notes.h"
 #include "kv_state.h"
 
@@ -66,191 +67,58 @@ static uint64_t param_bytes(double params_b, double bits)
     return (uint64_t)llround(params_b * 1e9 * bits / 8.0);
 }
 
-struct check {
-    enum kv_field bad, other;
-};
-
-static enum kvt_err fail(struct check *c, enum kvt_err e, enum kv_field bad, enum kv_field other)
-{
-    c->bad = bad;
-    c->other = other;
-    return e;
-}
-
-static bool is_model_dtype(enum kv_dtype t)
-{
-    return t == KV_DTYPE_FP32 || t == KV_DTYPE_FP16 || t == KV_DTYPE_BF16;
-}
-
-static bool bad_gib(double x)
-{
-    return !(x >= 0.0 && x <= KV_MAX_GIB);
-}
-
-static bool bad_rate(double x)
-{
-    return !(x >= 0.0 && x <= KV_MAX_RATE);
-}
-
-static enum kvt_err resolve_model(struct kv_model *m, struct check *c)
-{
-    enum kvt_err e;
-
-    if (m->layers == 0)
-        return fail(c, KVT_E_MISSING, KV_FIELD_LAYERS, KV_FIELD_NONE);
-    if (m->layers > KV_MAX_DIM)
-        return fail(c, KVT_E_RANGE, KV_FIELD_LAYERS, KV_FIELD_NONE);
-    if (m->heads > KV_MAX_DIM)
-        return fail(c, KVT_E_RANGE, KV_FIELD_HEADS, KV_FIELD_NONE);
-    if (m->kv_heads > KV_MAX_DIM)
-        return fail(c, KVT_E_RANGE, KV_FIELD_KV_HEADS, KV_FIELD_NONE);
-    if (m->head_dim > KV_MAX_DIM)
-        return fail(c, KVT_E_RANGE, KV_FIELD_HEAD_DIM, KV_FIELD_NONE);
-    if (m->hidden > KV_MAX_DIM)
-        return fail(c, KVT_E_RANGE, KV_FIELD_HIDDEN, KV_FIELD_NONE);
-    if (m->mla_rank > KV_MAX_DIM)
-        return fail(c, KVT_E_RANGE, KV_FIELD_MLA_RANK, KV_FIELD_NONE);
-    if (m->mla_rope_dim > KV_MAX_DIM)
-        return fail(c, KVT_E_RANGE, KV_FIELD_MLA_ROPE_DIM, KV_FIELD_NONE);
-    if (m->sliding_window > KV_MAX_TOKENS)
-        return fail(c, KVT_E_RANGE, KV_FIELD_SLIDING_WINDOW, KV_FIELD_NONE);
-    if (m->max_position > KV_MAX_TOKENS)
-        return fail(c, KVT_E_RANGE, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
-    if (!(m->params_b >= 0.0 && m->params_b <= KV_MAX_PARAMS_B))
-        return fail(c, KVT_E_RANGE, KV_FIELD_PARAMS, KV_FIELD_NONE);
-    if (!(m->active_params_b >= 0.0 && m->active_params_b <= KV_MAX_PARAMS_B))
-        return fail(c, KVT_E_RANGE, KV_FIELD_ACTIVE_PARAMS, KV_FIELD_NONE);
-    if (bad_gib(m->weights_gib))
-        return fail(c, KVT_E_RANGE, KV_FIELD_WEIGHTS_GIB, KV_FIELD_NONE);
-    if (m->params_b > 0 && m->active_params_b > m->params_b)
-        return fail(c, KVT_E_CONFLICT, KV_FIELD_ACTIVE_PARAMS, KV_FIELD_PARAMS);
-    if ((e = kv_moe_check(m, &c->bad, &c->other)) != KVT_E_OK)
-        return e;
-
-    if (m->dtype == KV_DTYPE_AUTO)
-        m->dtype = KV_DTYPE_BF16;
-    if (!is_model_dtype(m->dtype))
-        return fail(c, KVT_E_RANGE, KV_FIELD_DTYPE, KV_FIELD_NONE);
-    if (m->weights_dtype == KV_DTYPE_AUTO)
-        m->weights_dtype = m->dtype;
-    if ((unsigned)m->weights_dtype >= KV_DTYPE__COUNT)
-        return fail(c, KVT_E_RANGE, KV_FIELD_WEIGHTS_DTYPE, KV_FIELD_NONE);
-
-    if (m->mla_rank > 0) {
-        /* The latent replaces the K/V pair: a KV-head count would describe a
-         * cache this model does not have. */
-        if (m->kv_heads > 0)
-            return fail(c, KVT_E_CONFLICT, KV_FIELD_MLA_RANK, KV_FIELD_KV_HEADS);
-        if (m->sliding_window > 0 || m->sliding_layers > 0)
-            return fail(c, KVT_E_CONFLICT, KV_FIELD_MLA_RANK, KV_FIELD_SLIDING_WINDOW);
-    } else {
-        if (m->mla_rope_dim > 0)
-            return fail(c, KVT_E_MISSING, KV_FIELD_MLA_RANK, KV_FIELD_MLA_ROPE_DIM);
-        if (m->kv_heads == 0)
-            m->kv_heads = m->heads; /* no KV-head count: plain multi-head attention */
-        if (m->kv_heads == 0)
-            return fail(c, KVT_E_MISSING, KV_FIELD_KV_HEADS, KV_FIELD_NONE);
-        if (m->heads > 0 && (m->kv_heads > m->heads || m->heads % m->kv_heads != 0))
-            return fail(c, KVT_E_GQA_RATIO, KV_FIELD_HEADS, KV_FIELD_KV_HEADS);
-        if (m->head_dim == 0) {
-            if (m->hidden == 0 || m->heads == 0)
-                return fail(c, KVT_E_MISSING, KV_FIELD_HEAD_DIM, KV_FIELD_NONE);
-            if (m->hidden % m->heads != 0)
-                return fail(c, KVT_E_HEAD_DIM, KV_FIELD_HIDDEN, KV_FIELD_HEADS);
-            m->head_dim = m->hidden / m->heads;
-        }
-    }
-
-    if (m->state_layers > 0 || m->state_kind != KV_STATE_NONE) {
-        const struct {
-            uint32_t v;
-            enum kv_field f;
-        } need[] = {
-            {m->ssm_heads, KV_FIELD_SSM_HEADS},     {m->ssm_head_dim, KV_FIELD_SSM_HEAD_DIM},
-            {m->ssm_groups, KV_FIELD_SSM_GROUPS},   {m->ssm_state_dim, KV_FIELD_SSM_STATE_DIM},
-            {m->conv_kernel, KV_FIELD_CONV_KERNEL}, {m->state_layers, KV_FIELD_STATE_LAYERS},
-        };
-        if (m->state_kind != KV_STATE_GDN && m->state_kind != KV_STATE_MAMBA2)
-            return fail(c, KVT_E_MISSING, KV_FIELD_STATE_LAYERS, KV_FIELD_NONE);
-        for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
-            if (need[i].v == 0)
-                return fail(c, KVT_E_MISSING, need[i].f, KV_FIELD_NONE);
-            if (need[i].v > KV_MAX_DIM)
-                return fail(c, KVT_E_RANGE, need[i].f, KV_FIELD_NONE);
-        }
-        /* an attention-free model has no KV cache to size */
-        if (m->state_layers >= m->layers)
-            return fail(c, KVT_E_RANGE, KV_FIELD_STATE_LAYERS, KV_FIELD_LAYERS);
-        if (m->ssm_dtype != KV_DTYPE_AUTO && !is_model_dtype(m->ssm_dtype))
-            return fail(c, KVT_E_RANGE, KV_FIELD_DTYPE, KV_FIELD_NONE);
-    }
-    if (m->mtp_layers > KV_MAX_DIM || m->index_head_dim > KV_MAX_DIM)
-        return fail(c, KVT_E_RANGE, KV_FIELD_SPEC_LAYERS, KV_FIELD_NONE);
-    if (m->index_head_dim > 0 && m->mla_rank == 0)
-        return fail(c, KVT_E_MISSING, KV_FIELD_MLA_RANK, KV_FIELD_NONE);
-
-    if (m->sliding_layers > m->layers - m->state_layers)
-        return fail(c, KVT_E_SLIDING, KV_FIELD_SLIDING_LAYERS, KV_FIELD_LAYERS);
-    if (m->sliding_layers > 0 && m->sliding_window == 0)
-        return fail(c, KVT_E_SLIDING, KV_FIELD_SLIDING_LAYERS, KV_FIELD_SLIDING_WINDOW);
-    if (m->sliding_window > 0 && m->sliding_layers == 0)
-        m->sliding_layers =
-            m->layers - m->state_layers; /* a window, no split: all attention slides */
-    return KVT_E_OK;
-}
-
 static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d,
-                                   const struct kv_rules *rules, struct check *c)
+                                   const struct kv_rules *rules, struct kv_check *c)
 {
     if (d->util == 0.0)
         d->util = rules->util_default;
     if (!(d->util > 0.0 && d->util <= 1.0))
-        return fail(c, KVT_E_RANGE, KV_FIELD_UTIL, KV_FIELD_NONE);
-    if (bad_gib(d->gpu_mem_gib))
-        return fail(c, KVT_E_RANGE, KV_FIELD_GPU_MEM_GIB, KV_FIELD_NONE);
-    if (bad_gib(d->overhead_gib))
-        return fail(c, KVT_E_RANGE, KV_FIELD_OVERHEAD_GIB, KV_FIELD_NONE);
-    if (bad_gib(d->kv_budget_gib))
-        return fail(c, KVT_E_RANGE, KV_FIELD_KV_BUDGET_GIB, KV_FIELD_NONE);
-    if (bad_rate(d->bandwidth_gbps))
-        return fail(c, KVT_E_RANGE, KV_FIELD_BANDWIDTH, KV_FIELD_NONE);
-    if (bad_rate(d->tflops))
-        return fail(c, KVT_E_RANGE, KV_FIELD_TFLOPS, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_UTIL, KV_FIELD_NONE);
+    if (kv_bad_gib(d->gpu_mem_gib))
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_GPU_MEM_GIB, KV_FIELD_NONE);
+    if (kv_bad_gib(d->overhead_gib))
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_OVERHEAD_GIB, KV_FIELD_NONE);
+    if (kv_bad_gib(d->kv_budget_gib))
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_KV_BUDGET_GIB, KV_FIELD_NONE);
+    if (kv_bad_rate(d->bandwidth_gbps))
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_BANDWIDTH, KV_FIELD_NONE);
+    if (kv_bad_rate(d->tflops))
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_TFLOPS, KV_FIELD_NONE);
     if (d->tp == 0 || d->tp > KV_MAX_PARALLEL)
-        return fail(c, KVT_E_RANGE, KV_FIELD_TP, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_TP, KV_FIELD_NONE);
     if (d->pp == 0 || d->pp > KV_MAX_PARALLEL)
-        return fail(c, KVT_E_RANGE, KV_FIELD_PP, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_PP, KV_FIELD_NONE);
     if (d->block_size == 0 || d->block_size > KV_MAX_BLOCK_SIZE)
-        return fail(c, KVT_E_RANGE, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
     if (d->max_model_len > KV_MAX_TOKENS)
-        return fail(c, KVT_E_RANGE, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
     if (d->max_num_batched_tokens == 0 || d->max_num_batched_tokens > KV_MAX_TOKENS)
-        return fail(c, KVT_E_RANGE, KV_FIELD_MAX_NUM_BATCHED_TOKENS, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_MAX_NUM_BATCHED_TOKENS, KV_FIELD_NONE);
     if (d->batch == 0 || d->batch > KV_MAX_BATCH)
-        return fail(c, KVT_E_RANGE, KV_FIELD_BATCH, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_BATCH, KV_FIELD_NONE);
     if (d->context > KV_MAX_TOKENS)
-        return fail(c, KVT_E_RANGE, KV_FIELD_CONTEXT, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_CONTEXT, KV_FIELD_NONE);
     if (d->pp > m->layers)
-        return fail(c, KVT_E_PP_LAYERS, KV_FIELD_PP, KV_FIELD_LAYERS);
+        return kv_fail(c, KVT_E_PP_LAYERS, KV_FIELD_PP, KV_FIELD_LAYERS);
     if (d->dcp == 0)
         d->dcp = 1;
     if (d->dcp > KV_MAX_PARALLEL)
-        return fail(c, KVT_E_RANGE, KV_FIELD_DCP, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_DCP, KV_FIELD_NONE);
     /* DCP reuses the TP group: vLLM asserts tp % dcp == 0 */
     if (d->tp % d->dcp != 0)
-        return fail(c, KVT_E_CONFLICT, KV_FIELD_DCP, KV_FIELD_TP);
+        return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_DCP, KV_FIELD_TP);
     if (d->spec_tokens > 1024)
-        return fail(c, KVT_E_RANGE, KV_FIELD_SPEC_TOKENS, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_SPEC_TOKENS, KV_FIELD_NONE);
     if (d->spec_layers > KV_MAX_DIM)
-        return fail(c, KVT_E_RANGE, KV_FIELD_SPEC_LAYERS, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_SPEC_LAYERS, KV_FIELD_NONE);
     if ((unsigned)d->spec_method > KV_SPEC_NGRAM)
-        return fail(c, KVT_E_RANGE, KV_FIELD_SPEC_METHOD, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_SPEC_METHOD, KV_FIELD_NONE);
     if (d->spec_method == KV_SPEC_NONE && (d->spec_tokens > 0 || d->spec_layers > 0))
-        return fail(c, KVT_E_MISSING, KV_FIELD_SPEC_METHOD, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_MISSING, KV_FIELD_SPEC_METHOD, KV_FIELD_NONE);
     if (d->spec_method != KV_SPEC_NONE && d->spec_tokens == 0)
-        return fail(c, KVT_E_MISSING, KV_FIELD_SPEC_TOKENS, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_MISSING, KV_FIELD_SPEC_TOKENS, KV_FIELD_NONE);
     if (d->spec_method == KV_SPEC_NGRAM && d->spec_layers > 0)
-        return fail(c, KVT_E_CONFLICT, KV_FIELD_SPEC_LAYERS, KV_FIELD_SPEC_METHOD);
+        return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_SPEC_LAYERS, KV_FIELD_SPEC_METHOD);
     if (d->spec_layers == 0) {
         /* EAGLE and EAGLE-3 drafts are one decoder layer unless told; MTP has
          * the config's own; a separate draft model must say how many */
@@ -260,38 +128,38 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
             d->spec_layers = m->mtp_layers;
         if (d->spec_layers == 0 &&
             (d->spec_method == KV_SPEC_MTP || d->spec_method == KV_SPEC_DRAFT))
-            return fail(c, KVT_E_MISSING, KV_FIELD_SPEC_LAYERS, KV_FIELD_NONE);
+            return kv_fail(c, KVT_E_MISSING, KV_FIELD_SPEC_LAYERS, KV_FIELD_NONE);
     }
     if (d->pp_partition_n > 0) {
         /* vllm/distributed/utils.py, get_pp_indices with VLLM_PP_LAYER_PARTITION:
          * one count a stage, adding up to num_hidden_layers */
         uint64_t sum = 0;
         if (d->pp_partition_n > KV_MAX_PP_STAGES)
-            return fail(c, KVT_E_RANGE, KV_FIELD_PP_PARTITION, KV_FIELD_NONE);
+            return kv_fail(c, KVT_E_RANGE, KV_FIELD_PP_PARTITION, KV_FIELD_NONE);
         /* the split is by decoder layer; which of them hold KV of which kind
          * (recurrent, sliding, a draft's) depends on a layer pattern not modelled */
         if (m->state_layers > 0)
-            return fail(c, KVT_E_CONFLICT, KV_FIELD_PP_PARTITION, KV_FIELD_STATE_LAYERS);
+            return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_PP_PARTITION, KV_FIELD_STATE_LAYERS);
         if (m->sliding_layers > 0 && m->sliding_layers < m->layers)
-            return fail(c, KVT_E_CONFLICT, KV_FIELD_PP_PARTITION, KV_FIELD_SLIDING_LAYERS);
+            return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_PP_PARTITION, KV_FIELD_SLIDING_LAYERS);
         if (d->spec_method != KV_SPEC_NONE && d->spec_method != KV_SPEC_NGRAM)
-            return fail(c, KVT_E_CONFLICT, KV_FIELD_PP_PARTITION, KV_FIELD_SPEC_METHOD);
+            return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_PP_PARTITION, KV_FIELD_SPEC_METHOD);
         if (d->pp_partition_n != d->pp)
-            return fail(c, KVT_E_PP_PARTITION_COUNT, KV_FIELD_PP_PARTITION, KV_FIELD_PP);
+            return kv_fail(c, KVT_E_PP_PARTITION_COUNT, KV_FIELD_PP_PARTITION, KV_FIELD_PP);
         for (uint32_t k = 0; k < d->pp_partition_n; k++)
             sum += d->pp_partition[k];
         if (sum != m->layers)
-            return fail(c, KVT_E_PP_PARTITION_SUM, KV_FIELD_PP_PARTITION, KV_FIELD_LAYERS);
+            return kv_fail(c, KVT_E_PP_PARTITION_SUM, KV_FIELD_PP_PARTITION, KV_FIELD_LAYERS);
     }
     if ((unsigned)d->mamba_mode > KV_MAMBA_ALL)
-        return fail(c, KVT_E_RANGE, KV_FIELD_MAMBA_CACHE_MODE, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_MAMBA_CACHE_MODE, KV_FIELD_NONE);
     /* align and all checkpoint states for prefix caching, which they need */
     if (d->no_prefix_caching && (d->mamba_mode == KV_MAMBA_ALIGN || d->mamba_mode == KV_MAMBA_ALL))
-        return fail(c, KVT_E_CONFLICT, KV_FIELD_MAMBA_CACHE_MODE, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_MAMBA_CACHE_MODE, KV_FIELD_NONE);
     if ((unsigned)d->backend >= KV_BACKEND__COUNT)
-        return fail(c, KVT_E_RANGE, KV_FIELD_ATTENTION_BACKEND, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_ATTENTION_BACKEND, KV_FIELD_NONE);
     if (m->mla_rank == 0 && kv_backend_is_mla(d->backend))
-        return fail(c, KVT_E_CONFLICT, KV_FIELD_ATTENTION_BACKEND, KV_FIELD_MLA_RANK);
+        return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_ATTENTION_BACKEND, KV_FIELD_MLA_RANK);
     if (d->backend == KV_BACKEND_DEFAULT && m->mla_rank > 0) {
         /* sparse MLA runs on FlashMLA-sparse; dense MLA defaults to CUTLASS MLA
          * on SM100; on Hopper 0.19 kept the configured 16 (row r022) */
@@ -305,9 +173,9 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
     if (m->index_head_dim > 0)
         d->block_size = 64;
     if (d->num_gpu_blocks_override > ((uint64_t)1 << 40))
-        return fail(c, KVT_E_RANGE, KV_FIELD_NUM_GPU_BLOCKS_OVERRIDE, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_NUM_GPU_BLOCKS_OVERRIDE, KV_FIELD_NONE);
     if (d->kv_cache_memory_bytes > (uint64_t)(KV_MAX_GIB * KV_GIB))
-        return fail(c, KVT_E_RANGE, KV_FIELD_KV_CACHE_MEMORY_BYTES, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_KV_CACHE_MEMORY_BYTES, KV_FIELD_NONE);
 
     if (m->mla_rank == 0) {
         /* vLLM shards KV heads when TP divides them and replicates them when
@@ -315,10 +183,10 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
         bool shards = m->kv_heads % d->tp == 0;
         bool replicates = d->tp % m->kv_heads == 0;
         if (!shards && !replicates)
-            return fail(c, KVT_E_TP_KV_HEADS, KV_FIELD_TP, KV_FIELD_KV_HEADS);
+            return kv_fail(c, KVT_E_TP_KV_HEADS, KV_FIELD_TP, KV_FIELD_KV_HEADS);
     }
     if (m->heads > 0 && m->heads % d->tp != 0)
-        return fail(c, KVT_E_TP_HEADS, KV_FIELD_TP, KV_FIELD_HEADS);
+        return kv_fail(c, KVT_E_TP_HEADS, KV_FIELD_TP, KV_FIELD_HEADS);
 
     if (d->kv_dtype == KV_DTYPE_AUTO)
         /* vLLM's kv_cache_dtype=auto: the model's dtype (quantized weights do not
@@ -327,35 +195,35 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
     if (d->kv_dtype == KV_DTYPE_FP8_DS_MLA) {
         /* 512 fp8 latent values, 4 fp32 scales, 64 bf16 rope values */
         if (m->mla_rank != 512 || m->mla_rope_dim != 64)
-            return fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
+            return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
     } else if (d->kv_dtype == KV_DTYPE_NVFP4) {
         if (m->mla_rank > 0)
-            return fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
+            return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
         if (m->head_dim % 16 != 0)
-            return fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_HEAD_DIM);
+            return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_HEAD_DIM);
     } else if (d->kv_dtype == KV_DTYPE_INT8_PTH || d->kv_dtype == KV_DTYPE_FP8_PTH) {
         /* scales a KV head a token: an MLA latent has no heads to scale */
         if (m->mla_rank > 0)
-            return fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
+            return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
     } else if (kv_dtype_kv_bytes(d->kv_dtype) == 0) {
-        return fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
     }
     if (d->mamba_dtype == KV_DTYPE_AUTO)
         d->mamba_dtype = m->dtype; /* mamba_cache_dtype=auto: the model dtype */
     if (d->mamba_ssm_dtype == KV_DTYPE_AUTO)
         /* mamba_ssm_cache_dtype=auto: the config's mamba_ssm_dtype, else the conv state's */
         d->mamba_ssm_dtype = m->ssm_dtype != KV_DTYPE_AUTO ? m->ssm_dtype : d->mamba_dtype;
-    if (!is_model_dtype(d->mamba_dtype))
-        return fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
-    if (!is_model_dtype(d->mamba_ssm_dtype))
-        return fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
+    if (!kv_is_model_dtype(d->mamba_dtype))
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
+    if (!kv_is_model_dtype(d->mamba_ssm_dtype))
+        return kv_fail(c, KVT_E_RANGE, KV_FIELD_KV_DTYPE, KV_FIELD_NONE);
     if (d->max_model_len == 0)
         d->max_model_len = m->max_position;
     /* vllm/config/model.py, _get_and_verify_max_len: a max_model_len past the
      * derived one (max_position_embeddings, stretched by rope scaling where the
      * config has it) is refused unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 */
     if (m->max_position > 0 && d->max_model_len > m->max_position && !d->allow_long_max_model_len)
-        return fail(c, KVT_E_MAX_LEN, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_MAX_LEN, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
     return KVT_E_OK;
 }
 
@@ -392,7 +260,7 @@ static void token_bytes(struct kv_result *r, uint64_t *total)
  * page holds one state, then pads the state to that page
  * (vllm/model_executor/models/config.py,
  * HybridAttentionMambaModelConfig.verify_and_update_config). */
-static enum kvt_err state_and_block(struct kv_result *r, struct check *c)
+static enum kvt_err state_and_block(struct kv_result *r, struct kv_check *c)
 {
     const struct kv_model *m = &r->model;
     struct kv_deploy *d = &r->deploy;
@@ -406,16 +274,16 @@ static enum kvt_err state_and_block(struct kv_result *r, struct check *c)
     e = kv_state_shape(m, d->tp, d->spec_tokens, kv_dtype_kv_bytes(d->mamba_dtype),
                        kv_dtype_kv_bytes(d->mamba_ssm_dtype), &st, &bad);
     if (e != KVT_E_OK)
-        return fail(c, e, e == KVT_E_OVERFLOW ? bad : KV_FIELD_TP,
-                    e == KVT_E_OVERFLOW ? KV_FIELD_NONE : bad);
+        return kv_fail(c, e, e == KVT_E_OVERFLOW ? bad : KV_FIELD_TP,
+                       e == KVT_E_OVERFLOW ? KV_FIELD_NONE : bad);
     r->state_layers = m->state_layers;
     r->state_layer_bytes = st.layer_bytes;
     if (!mul(st.layer_bytes, (uint64_t)d->tp * m->state_layers, &per_request))
-        return fail(c, KVT_E_OVERFLOW, KV_FIELD_SSM_STATE_DIM, KV_FIELD_STATE_LAYERS);
+        return kv_fail(c, KVT_E_OVERFLOW, KV_FIELD_SSM_STATE_DIM, KV_FIELD_STATE_LAYERS);
     r->state_bytes_per_request = per_request;
     grown = align * ceil_div(st.layer_bytes, align * r->layer_token_bytes);
     if (grown > KV_MAX_BLOCK_SIZE)
-        return fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_SSM_STATE_DIM);
+        return kv_fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_SSM_STATE_DIM);
     if (d->block_size < grown) {
         d->block_size = (uint32_t)grown;
         r->attention_block_size = (uint32_t)grown;
@@ -423,7 +291,7 @@ static enum kvt_err state_and_block(struct kv_result *r, struct check *c)
     return KVT_E_OK;
 }
 
-static enum kvt_err shape(struct kv_result *r, struct check *c)
+static enum kvt_err shape(struct kv_result *r, struct kv_check *c)
 {
     const struct kv_model *m = &r->model;
     const struct kv_deploy *d = &r->deploy;
@@ -441,12 +309,12 @@ static enum kvt_err shape(struct kv_result *r, struct check *c)
     r->draft_layers = d->spec_method == KV_SPEC_NGRAM ? 0 : d->spec_layers;
     attention = m->layers - m->state_layers + r->draft_layers;
     if (!mul(per_layer_total, attention, &r->kv_bytes_per_token))
-        return fail(c, KVT_E_OVERFLOW, r->mla ? KV_FIELD_MLA_RANK : KV_FIELD_HEAD_DIM,
-                    KV_FIELD_LAYERS);
+        return kv_fail(c, KVT_E_OVERFLOW, r->mla ? KV_FIELD_MLA_RANK : KV_FIELD_HEAD_DIM,
+                       KV_FIELD_LAYERS);
     if ((e = state_and_block(r, c)) != KVT_E_OK)
         return e;
     if (!mul(r->layer_token_bytes, d->block_size, &r->page_bytes))
-        return fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
 
     r->sliding_layers = m->sliding_layers;
     r->full_layers = attention - m->sliding_layers;
@@ -481,8 +349,8 @@ static enum kvt_err shape(struct kv_result *r, struct check *c)
             r->tensors_per_gpu = held;
     }
     if (!mul(r->page_bytes, r->tensors_per_gpu, &r->block_set_bytes))
-        return fail(c, KVT_E_OVERFLOW, r->mla ? KV_FIELD_MLA_RANK : KV_FIELD_HEAD_DIM,
-                    KV_FIELD_LAYERS);
+        return kv_fail(c, KVT_E_OVERFLOW, r->mla ? KV_FIELD_MLA_RANK : KV_FIELD_HEAD_DIM,
+                       KV_FIELD_LAYERS);
     return KVT_E_OK;
 }
 
@@ -615,7 +483,7 @@ static uint64_t longest_fit(const struct kv_result *r, uint64_t blocks)
     return lo;
 }
 
-static enum kvt_err capacity(struct kv_result *r, struct check *c)
+static enum kvt_err capacity(struct kv_result *r, struct kv_check *c)
 {
     const struct kv_deploy *d = &r->deploy;
     uint32_t groups = r->kv_cache_groups;
@@ -626,7 +494,7 @@ static enum kvt_err capacity(struct kv_result *r, struct check *c)
         r->blocks_full_per_group = ceil_div(d->max_model_len, (uint64_t)d->block_size * d->dcp);
         r->blocks_per_request = kv_calc_blocks_per_request(r, d->max_model_len);
         if (r->blocks_per_request == UINT64_MAX)
-            return fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+            return kv_fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
         if (r->state_groups > 0) {
             struct kv_result one = *r;
             one.full_groups = one.sliding_groups = 0;
@@ -639,7 +507,7 @@ static enum kvt_err capacity(struct kv_result *r, struct check *c)
                  r->blocks_state_per_group * r->state_groups) /
                 r->sliding_groups;
         if (!mul(r->blocks_per_request, r->block_set_bytes, &r->request_bytes))
-            return fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+            return kv_fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
     }
     if (d->num_gpu_blocks_override > 0) {
         /* vllm/v1/core/kv_cache_utils.py, may_override_num_blocks: whatever the memory */
@@ -656,7 +524,7 @@ static enum kvt_err capacity(struct kv_result *r, struct check *c)
      * floor(blocks / groups) x block size, x DCP */
     if (!mul(r->num_gpu_blocks / groups, d->block_size, &r->kv_tokens) ||
         !mul(r->kv_tokens, d->dcp, &r->kv_tokens))
-        return fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
+        return kv_fail(c, KVT_E_OVERFLOW, KV_FIELD_BLOCK_SIZE, KV_FIELD_NONE);
     r->max_model_len_fits = longest_fit(r, r->num_gpu_blocks);
     if (!r->has_request)
         return KVT_E_OK;
@@ -668,7 +536,7 @@ static enum kvt_err capacity(struct kv_result *r, struct check *c)
         /* later: int(max_concurrency x max_model_len), in Python's doubles */
         double t = r->max_concurrency * (double)r->max_model_len;
         if (!(t < 18446744073709551616.0))
-            return fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
+            return kv_fail(c, KVT_E_OVERFLOW, KV_FIELD_MAX_MODEL_LEN, KV_FIELD_NONE);
         r->kv_tokens = (uint64_t)t;
     }
     if (r->reason == KV_REASON_NONE && r->max_concurrent_seqs == 0)
@@ -679,14 +547,14 @@ static enum kvt_err capacity(struct kv_result *r, struct check *c)
 enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct kv_result *res,
                      enum kv_field *bad, enum kv_field *other)
 {
-    struct check c = {KV_FIELD_NONE, KV_FIELD_NONE};
+    struct kv_check c = {KV_FIELD_NONE, KV_FIELD_NONE};
     enum kvt_err e;
 
     *res = (struct kv_result){.model = *m, .deploy = *d};
     kv_vllm_rules(&d->vllm, &res->rules);
     res->deploy.vllm = res->rules.version;
     kv_vllm_format(&res->rules.version, res->vllm_version, sizeof res->vllm_version);
-    e = resolve_model(&res->model, &c);
+    e = kv_resolve_model(&res->model, &c);
     if (e == KVT_E_OK)
         e = resolve_deploy(&res->model, &res->deploy, &res->rules, &c);
     if (e == KVT_E_OK) {
@@ -704,7 +572,7 @@ enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct
         e = capacity(res, &c);
     }
     if (e == KVT_E_OK && (e = kv_decode(res)) != KVT_E_OK)
-        fail(&c, e, KV_FIELD_CONTEXT, KV_FIELD_NONE);
+        kv_fail(&c, e, KV_FIELD_CONTEXT, KV_FIELD_NONE);
     if (e == KVT_E_OK) {
         kv_notes(res, d, d->util == 0.0);
     }
