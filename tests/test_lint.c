@@ -374,6 +374,20 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         {"bad-claims.lua", ":18: error: ", "misconceptions[3] must be misconception { ... }"},
         {"bad-claims.lua", ":19: error: ", "glossary[1] must list two or more"},
         {"bad-claims.lua", ":21: error: ", "left_out takes kv and overhead"},
+        /* a serving setup: the kv.sim fields the app's view shows, held to what it shows */
+        {"serving-shape.lua", ":36: error: ", "serving.kv_budget_gib is not one of the kv.sim"},
+        {"serving-shape.lua", ":40: error: ", "'e2': serving needs a model and a gpu"},
+        {"serving-shape.lua", ":44: error: ", "serving.request_rate must be above 0"},
+        {"serving-shape.lua", ":48: error: ", "serving.kv_dtype \"fp7\" is not a cache type"},
+        {"serving-shape.lua", ":52: error: ", "serving.model \"llama-9b\" is not a preset"},
+        {"serving-shape.lua", ":56: error: ", "'serving' must be a table"},
+        /* kv.sim's default is 1,000 requests; the view sends 2^18 / 128 = 2,048, capped at 500 */
+        {"serving-view.lua",
+         ":36: error: ", "serving.num_prompts 1000: the serving view sends 500"},
+        {"serving-view.lua", ":40: error: ", "serving.util 0.905: the serving view sets"},
+        {"serving-view.lua", ":44: error: ", "serving.seed 7: the serving view draws"},
+        /* 70B in BF16 is about 131 GiB, past an L4's 24 */
+        {"serving-view.lua", ":48: error: ", "'e4': the weights do not fit the GPU"},
         {"terminal-text.lua", ":5: error: ", "'title' holds control"},
         {"terminal-text.lua", ":14: error: ", "hints[1] holds control"},
     };

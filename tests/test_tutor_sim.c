@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "lx.h"
 #include "run_cmd.h"
 #include "tutor_sim.h"
 
@@ -127,6 +128,49 @@ static void same_figures_as_the_command(void **state)
             "kvtutor sim --model llama-3.1-8b --gpu h100 --max-model-len 16384 --util 0.85 --tp 2 "
             "--weights-dtype fp8 --input-len 4096 --output-len 256 --num-prompts 500 "
             "--request-rate 12.5 --max-concurrency 32");
+}
+
+/* A lesson's exercise takes its figure from kv.sim on a table it also gives
+ * as `serving = ...` (tests/fixtures/lessons/serving-good.lua: Llama-3.1-8B
+ * on an H100, 500 requests of 1,024 in and 128 out at 4 a second): the
+ * view opened from the exercise runs that setup and shows the same p99
+ * TTFT the exercise grades against, to the last bit. */
+static void a_lessons_setup_opens_with_its_figures(void **state)
+{
+    struct lx_opts o;
+    struct lx_lesson *l = NULL;
+    struct lx_report rep = {0};
+    struct lx_draw d;
+    struct tutor_sim_setup s;
+    struct tutor_sim_result res;
+    char why[300];
+    size_t at = SIZE_MAX;
+    (void)state;
+
+    lx_default_opts(&o);
+    o.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
+    if (lx_load(KVT_SOURCE_DIR "/tests/fixtures/lessons/serving-good.lua", &o, &l, &rep) !=
+        KVT_E_OK)
+        fail_msg("serving-good.lua: %s", rep.n ? rep.items[0].msg : "does not load");
+    for (size_t i = 0; i < l->n_exercises; i++)
+        if (strcmp(l->exercises[i].id, "p99") == 0)
+            at = i;
+    assert_true(at != SIZE_MAX);
+    assert_true(l->exercises[at].serving.given);
+    assert_int_equal(lx_draw(l, at, 0, &d, why, sizeof why), KVT_E_OK);
+    if (tutor_sim_of_serving(&l->exercises[at].serving, &s, why, sizeof why) != KVT_E_OK)
+        fail_msg("the view refuses the setup: %s", why);
+    assert_true(s.gpu == kv_gpu_preset_find("h100"));
+    assert_true(s.model == &kv_model_preset_find("llama-3.1-8b")->model);
+    assert_int_equal(s.input_len, 1024);
+    assert_int_equal(s.output_len, 128);
+    assert_true(s.request_rate == 4);
+    if (tutor_sim_run(&s, &res, NULL, 0, why, sizeof why) != KVT_E_OK)
+        fail_msg("the view cannot run it: %s", why);
+    if (res.m.ttft_ms.p99 != d.value)
+        fail_msg("the exercise grades on %.17g ms, the view shows %.17g", d.value,
+                 res.m.ttft_ms.p99);
+    lx_free(l);
 }
 
 /* 1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8 a decade, 0.1 to 1,000, then inf */
@@ -261,6 +305,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_figures_as_the_command),
         cmocka_unit_test(the_rate_ladder),
+        cmocka_unit_test(a_lessons_setup_opens_with_its_figures),
         cmocka_unit_test(the_knee),
         cmocka_unit_test(the_timeline_adds_up),
         cmocka_unit_test(bad_inputs_say_why),

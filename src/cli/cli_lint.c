@@ -19,6 +19,7 @@
 #include "kvt_text.h"
 #include "lx.h"
 #include "tutor_course.h"
+#include "tutor_sim.h"
 
 #define LINE_MAX_CHARS 200
 
@@ -213,6 +214,21 @@ int cli_lint(int argc, char **argv)
                     bad = true;
                 }
                 break;
+            }
+        }
+        /* an exercise's serving setup must be one the app's view shows and runs */
+        for (size_t k = 0; k < l->n_exercises; k++) {
+            const struct lx_exercise *e = &l->exercises[k];
+            struct tutor_sim_setup setup;
+            struct tutor_sim_result run;
+            char why[300], msg[400];
+            if (!e->serving.given)
+                continue;
+            if (tutor_sim_of_serving(&e->serving, &setup, why, sizeof why) != KVT_E_OK ||
+                tutor_sim_run(&setup, &run, NULL, 0, why, sizeof why) != KVT_E_OK) {
+                snprintf(msg, sizeof msg, "exercise '%s': %s", e->id, why);
+                report(files.paths[i], e->serving.line, msg);
+                bad = true;
             }
         }
         for (size_t k = 0; k < l->n_links; k++) {

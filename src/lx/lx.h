@@ -85,6 +85,22 @@ struct lx_param {
     size_t n_values;
 };
 
+/* The serving setup an exercise's figures come from, `serving = {...}`:
+ * the kv.sim fields the app's serving view can show (docs/lessons.md), as
+ * written. A lesson passes the same table to kv.sim, so the view opened
+ * from the exercise shows the figures the exercise graded on. Zero (NULL)
+ * is a field not given: kv.sim's default. */
+struct lx_serving {
+    bool given;
+    int line;                /* where `serving =` is written */
+    const char *model, *gpu; /* presets; both required */
+    const char *kv_dtype, *weights_dtype;
+    uint64_t max_model_len, tp, input_len, output_len, max_concurrency, num_prompts, seed;
+    bool has_seed;
+    double util;         /* gpu_memory_utilization */
+    double request_rate; /* requests/s; INFINITY: every request at t = 0 */
+};
+
 struct lx_exercise {
     const char *id;
     enum lx_kind kind;
@@ -109,6 +125,7 @@ struct lx_exercise {
     const char *per;          /* "token" or "sequence": what a size is per; NULL unsaid */
     double slips[KV_SLIP__COUNT]; /* slips = {...}, by enum kv_slip; 0 none (or slips(p)) */
     const char *measured; /* a figure of the learner's own machine it needs (LX_FACTS), or NULL */
+    struct lx_serving serving; /* numeric and choice: the setup its figures come from */
     /* choice */
     struct lx_option *options;
     size_t n_options;

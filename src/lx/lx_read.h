@@ -44,6 +44,9 @@ void lx_read_lesson(struct lx_reader *c, int t);
 /* Reads t.exercises (lx_read_exercise.c). */
 void lx_read_exercises(struct lx_reader *c, int t, int line);
 
+/* Reads t.serving into e->serving (lx_read_serving.c). */
+void lx_read_serving(struct lx_reader *c, int t, struct lx_exercise *e, const char *where);
+
 /* True when v can be graded as exercise e's answer; else a problem naming
  * `source` ("the expected value") is reported. */
 bool lx_value_ok(struct lx_reader *c, const struct lx_exercise *e, double v, const char *where,

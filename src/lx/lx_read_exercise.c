@@ -527,9 +527,11 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
             if (shape == LX_SHAPE_NUMERIC) {
                 e->kind = LX_NUMERIC;
                 read_numeric(c, -1, e, l->n_exercises, where);
+                lx_read_serving(c, -1, e, where);
             } else if (shape == LX_SHAPE_CHOICE) {
                 e->kind = LX_CHOICE;
                 read_choice(c, -1, e, where);
+                lx_read_serving(c, -1, e, where);
             } else {
                 e->kind = LX_FREETEXT;
                 e->points = lx_read_points(c, -1, &e->n_points, where, e->line);

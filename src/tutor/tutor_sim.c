@@ -31,6 +31,77 @@ static enum kvt_err fail(char *why, size_t cap, enum kvt_err e, const char *fmt,
     return e;
 }
 
+const enum kv_dtype tutor_sim_kv_types[TUTOR_SIM_N_KV_TYPES] = {
+    KV_DTYPE_AUTO, KV_DTYPE_FP8, KV_DTYPE_FP16, KV_DTYPE_BF16, KV_DTYPE_FP32};
+const enum kv_dtype tutor_sim_weight_types[TUTOR_SIM_N_WEIGHT_TYPES] = {
+    KV_DTYPE_AUTO, KV_DTYPE_INT4, KV_DTYPE_FP8, KV_DTYPE_BF16, KV_DTYPE_FP32};
+
+/* A type named by a lesson, as one of the view's list; false when the list
+ * lacks it. "auto" is the model's own. */
+static bool view_type(const char *name, const enum kv_dtype *list, size_t n, enum kv_dtype *out)
+{
+    enum kv_dtype dt = KV_DTYPE_AUTO;
+    if (name && !kv_dtype_parse(name, &dt))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == dt) {
+            *out = dt;
+            return true;
+        }
+    return false;
+}
+
+enum kvt_err tutor_sim_of_serving(const struct lx_serving *sv, struct tutor_sim_setup *s, char *why,
+                                  size_t cap)
+{
+    const struct kv_model_preset *m = sv->given ? kv_model_preset_find(sv->model) : NULL;
+    const struct kv_gpu_preset *g = sv->given ? kv_gpu_preset_find(sv->gpu) : NULL;
+
+    memset(s, 0, sizeof *s);
+    if (!m || !g)
+        return fail(why, cap, KVT_E_RANGE, "the serving setup names no preset model and GPU");
+    s->model = &m->model;
+    s->gpu = g;
+    s->max_model_len = sv->max_model_len;
+    s->util = sv->util;
+    s->tp = sv->tp ? (uint32_t)sv->tp : 1;
+    if (!view_type(sv->kv_dtype, tutor_sim_kv_types, TUTOR_SIM_N_KV_TYPES, &s->kv_dtype))
+        return fail(why, cap, KVT_E_RANGE,
+                    "serving.kv_dtype \"%s\": the serving view steps through auto, fp8, fp16, "
+                    "bf16 and fp32",
+                    sv->kv_dtype);
+    if (!view_type(sv->weights_dtype, tutor_sim_weight_types, TUTOR_SIM_N_WEIGHT_TYPES,
+                   &s->weights_dtype))
+        return fail(why, cap, KVT_E_RANGE,
+                    "serving.weights_dtype \"%s\": the serving view steps through auto, int4, "
+                    "fp8, bf16 and fp32",
+                    sv->weights_dtype);
+    if (sv->util > 0 && fabs(sv->util * 100.0 - round(sv->util * 100.0)) > 1e-9)
+        return fail(why, cap, KVT_E_RANGE,
+                    "serving.util %g: the serving view sets gpu_memory_utilization in whole "
+                    "percents",
+                    sv->util);
+    s->input_len = sv->input_len ? sv->input_len : 1024;
+    s->output_len = sv->output_len ? sv->output_len : 128;
+    s->request_rate = sv->request_rate > 0 ? sv->request_rate : INFINITY;
+    s->max_concurrency = sv->max_concurrency;
+    if (sv->num_prompts != tutor_sim_prompts(s->output_len))
+        return fail(why, cap, KVT_E_RANGE,
+                    "serving.num_prompts %llu: the serving view sends %llu requests of %llu "
+                    "output tokens; give num_prompts = %llu so the lesson's figures are the "
+                    "view's",
+                    (unsigned long long)(sv->num_prompts ? sv->num_prompts : 1000),
+                    (unsigned long long)tutor_sim_prompts(s->output_len),
+                    (unsigned long long)s->output_len,
+                    (unsigned long long)tutor_sim_prompts(s->output_len));
+    if (sv->seed != 0)
+        return fail(why, cap, KVT_E_RANGE,
+                    "serving.seed %llu: the serving view draws its arrivals with seed 0",
+                    (unsigned long long)sv->seed);
+    s->num_prompts = sv->num_prompts;
+    return KVT_E_OK;
+}
+
 uint64_t tutor_sim_prompts(uint64_t output_len)
 {
     uint64_t n = output_len ? TUTOR_SIM_STEPS / output_len : TUTOR_SIM_PROMPTS;

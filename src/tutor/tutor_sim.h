@@ -20,6 +20,7 @@
 #include "kv_calc.h"
 #include "kv_presets.h"
 #include "kvt_error.h"
+#include "lx.h"
 #include "sim_report.h"
 
 /* Requests one run of the view sends (every point of the sweep too): enough
@@ -85,11 +86,30 @@ struct tutor_sim_sweep {
     struct tutor_sim_point p[TUTOR_SIM_SWEEP];
 };
 
+/* The KV cache and weight types the playground steps through (its v and w
+ * keys), the model's own (AUTO) first. */
+#define TUTOR_SIM_N_KV_TYPES     5
+#define TUTOR_SIM_N_WEIGHT_TYPES 5
+extern const enum kv_dtype tutor_sim_kv_types[TUTOR_SIM_N_KV_TYPES];
+extern const enum kv_dtype tutor_sim_weight_types[TUTOR_SIM_N_WEIGHT_TYPES];
+
 /* The requests a run of the view sends for outputs of `output_len` tokens:
  * TUTOR_SIM_STEPS / output_len within [TUTOR_SIM_PROMPTS_MIN,
  * TUTOR_SIM_PROMPTS]: 500 up to 524 tokens, 256 at 1,024, 128 at 2,048,
  * 100 from 2,622. */
 uint64_t tutor_sim_prompts(uint64_t output_len);
+
+/* An exercise's `serving = {...}` (lx.h) as the view's setup, so the view
+ * opened from the exercise shows the figures kv.sim gave the lesson on the
+ * same table. A field not given takes kv.sim's default: the model's
+ * length, the release's utilisation, one GPU, the model's types, 1,024
+ * tokens in, 128 out, every request at once, seed 0. KVT_E_RANGE, with the
+ * field at fault in why, where the view would show other figures: a type
+ * it does not step through, a utilisation off its whole percents, a
+ * request count other than the one it sends (tutor_sim_prompts: kv.sim's
+ * default is 1,000), a seed other than 0. Runs nothing. */
+enum kvt_err tutor_sim_of_serving(const struct lx_serving *sv, struct tutor_sim_setup *s, char *why,
+                                  size_t cap);
 
 /* Runs the setup once. With tl non-NULL, fills it in `columns` slices
  * (1 .. TUTOR_SIM_COLUMNS). On failure, a one-line reason in why (naming

@@ -27,6 +27,7 @@ enum {
     UC_RESULT_UNSAVED = 65536,  /* a graded answer a database error left unsaved: s retries */
     UC_MAP_LESSON = 131072,     /* the course map with a lesson selected (a search may find none) */
     UC_SERVE = 262144,          /* the playground's serving view */
+    UC_RESULT_SERVING = 524288, /* a graded exercise whose figures come from a serving setup */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE | UC_SERVE,
     UC_KNOBS = UC_CALC | UC_SERVE, /* the playground's deployment, in both of its views */
 };
@@ -56,6 +57,8 @@ enum {
     X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter/n", "next: save the rating and go on")         \
     X(RETRY, UC_RESULT, 'a', 0, 0, "a", "again: answer this one once more")                        \
     X(HINT, UC_RESULT_HINTS, 'h', 0, 0, "h", "hint: show the next one")                            \
+    X(SERVING_VIEW, UC_RESULT_SERVING, 'v', 0, 0, "v",                                             \
+      "serving view: the exercise's setup in the playground, its knee and figures")                \
     X(RATE_AGAIN, UC_RESULT_RATED, '1', 0, 0, "1-4", "rate: 1 again, 2 hard, 3 good, 4 easy")      \
     X(RATE_HARD, UC_RESULT_RATED, '2', 0, 0, NULL, NULL)                                           \
     X(RATE_GOOD, UC_RESULT_RATED, '3', 0, 0, NULL, NULL)                                           \

@@ -86,6 +86,9 @@ struct ui_screen ui_interview_new(struct ui *ui, size_t lesson);
 struct ui_screen ui_progress_new(struct ui *ui);
 struct ui_screen ui_settings_new(struct ui *ui);
 struct ui_screen ui_calc_new(struct ui *ui);
+/* The playground opened on its serving view at a setup (a lesson's). */
+struct tutor_sim_setup;
+struct ui_screen ui_calc_serving_new(struct ui *ui, const struct tutor_sim_setup *s);
 struct ui_screen ui_probe_new(struct ui *ui);
 struct ui_screen ui_help_new(unsigned context);
 

@@ -27,11 +27,6 @@
 #include "vllm_explain.h"
 #include "vllm_log.h"
 
-const enum kv_dtype calc_kv_types[CALC_N_KV_TYPES] = {KV_DTYPE_AUTO, KV_DTYPE_FP8, KV_DTYPE_FP16,
-                                                      KV_DTYPE_BF16, KV_DTYPE_FP32};
-const enum kv_dtype calc_weight_types[CALC_N_WEIGHT_TYPES] = {
-    KV_DTYPE_AUTO, KV_DTYPE_INT4, KV_DTYPE_FP8, KV_DTYPE_BF16, KV_DTYPE_FP32};
-
 static size_t index_of(const char *name, bool gpu)
 {
     size_t n;
@@ -60,9 +55,9 @@ static enum kvt_err run(const struct calc *c, uint64_t seq, struct kv_result *r,
     d.context = seq; /* the ceiling of full-length sequences, the context shown */
     d.util = c->util_pct / 100.0;
     d.tp = c->tp;
-    d.kv_dtype = calc_kv_types[c->kv];
-    if (calc_weight_types[c->weights] != KV_DTYPE_AUTO) {
-        m.weights_dtype = calc_weight_types[c->weights];
+    d.kv_dtype = tutor_sim_kv_types[c->kv];
+    if (tutor_sim_weight_types[c->weights] != KV_DTYPE_AUTO) {
+        m.weights_dtype = tutor_sim_weight_types[c->weights];
         m.weights_gib = 0;
         m.experts_dtype = KV_DTYPE_AUTO; /* every weight at that dtype */
     }
@@ -207,8 +202,8 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
         snprintf(ut, sizeof ut, "util %s", util);
         snprintf(ctx, sizeof ctx, "context %s tokens", kvt_fmt_int(c->seq, a1, sizeof a1));
         snprintf(batch, sizeof batch, "batch %s", kvt_fmt_int(c->batch, a4, sizeof a4));
-        snprintf(kv, sizeof kv, "KV %s", kv_dtype_name(calc_kv_types[c->kv]));
-        snprintf(wt, sizeof wt, "weights %s", kv_dtype_name(calc_weight_types[c->weights]));
+        snprintf(kv, sizeof kv, "KV %s", kv_dtype_name(tutor_sim_kv_types[c->kv]));
+        snprintf(wt, sizeof wt, "weights %s", kv_dtype_name(tutor_sim_weight_types[c->weights]));
         snprintf(tp, sizeof tp, "TP %u", c->tp);
         if (c->serving)
             y += calc_put_items(y, 2, cols - 4, serve_items, 5, " · ", A_NORMAL);
@@ -382,7 +377,8 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
             calc_log_close(c); /* the log's settings stay on the knobs */
         return;
     case UI_BACK:
-        if (c->serving) {
+        /* opened from an exercise, q goes back to it, as it came */
+        if (c->serving && !c->from_lesson) {
             c->serving = false;
             return;
         }
@@ -430,10 +426,10 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
             c->batch /= 2;
         break;
     case UI_CALC_KV:
-        c->kv = (c->kv + 1) % CALC_N_KV_TYPES;
+        c->kv = (c->kv + 1) % TUTOR_SIM_N_KV_TYPES;
         break;
     case UI_CALC_WEIGHTS:
-        c->weights = (c->weights + 1) % CALC_N_WEIGHT_TYPES;
+        c->weights = (c->weights + 1) % TUTOR_SIM_N_WEIGHT_TYPES;
         break;
     case UI_CALC_UTIL_UP:
         /* steps of 5 within [50, 100]; the default (92) is off the grid */
@@ -587,4 +583,42 @@ struct ui_screen ui_calc_new(struct ui *ui)
     c->tp = 1;
     ui_edit_clear(&c->path);
     return (struct ui_screen){&ops, c};
+}
+
+struct ui_screen ui_calc_serving_new(struct ui *ui, const struct tutor_sim_setup *s)
+{
+    struct ui_screen scr = ui_calc_new(ui);
+    struct calc *c = scr.self;
+    size_t n;
+    const struct kv_model_preset *models = kv_model_presets(&n);
+    const struct kv_gpu_preset *gpus;
+
+    if (!c)
+        return scr;
+    for (size_t i = 0; i < n; i++)
+        if (&models[i].model == s->model)
+            c->model = i;
+    gpus = kv_gpu_presets(&n);
+    for (size_t i = 0; i < n; i++)
+        if (&gpus[i] == s->gpu)
+            c->gpu = i;
+    /* the length kv.sim takes when none is given: the model's */
+    c->seq = s->max_model_len         ? s->max_model_len
+             : s->model->max_position ? s->model->max_position
+                                      : c->seq;
+    if (s->util > 0)
+        c->util_pct = (int)lround(s->util * 100.0);
+    c->tp = s->tp ? s->tp : 1;
+    for (unsigned i = 0; i < TUTOR_SIM_N_KV_TYPES; i++)
+        if (tutor_sim_kv_types[i] == s->kv_dtype)
+            c->kv = i;
+    for (unsigned i = 0; i < TUTOR_SIM_N_WEIGHT_TYPES; i++)
+        if (tutor_sim_weight_types[i] == s->weights_dtype)
+            c->weights = i;
+    c->from_lesson = true;
+    if (!calc_sim_open_at(c, s->input_len, s->output_len, s->request_rate, s->max_concurrency)) {
+        calc_destroy(c);
+        return (struct ui_screen){&ops, NULL};
+    }
+    return scr;
 }

@@ -163,8 +163,8 @@ void calc_log_open(struct calc *c, struct ui *ui, const char *path)
     {
         enum kv_dtype t;
         if (log->args.kv_cache_dtype[0] && kv_dtype_parse(log->args.kv_cache_dtype, &t))
-            for (unsigned k = 0; k < CALC_N_KV_TYPES; k++)
-                if (calc_kv_types[k] == t)
+            for (unsigned k = 0; k < TUTOR_SIM_N_KV_TYPES; k++)
+                if (tutor_sim_kv_types[k] == t)
                     c->kv = k;
     }
     ui_say(ui, UI_INFO, "q closes the log, j/k scroll it");

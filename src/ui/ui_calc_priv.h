@@ -9,17 +9,16 @@
 
 #include "kv_calc.h"
 #include "kvt_text.h"
+#include "tutor_sim.h"
 #include "ui_app.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
 #include "vllm_explain.h"
 #include "vllm_log.h"
 
-/* The KV cache and weight types the playground cycles through (k, w). */
-#define CALC_N_KV_TYPES     5
-#define CALC_N_WEIGHT_TYPES 5
-extern const enum kv_dtype calc_kv_types[CALC_N_KV_TYPES];
-extern const enum kv_dtype calc_weight_types[CALC_N_WEIGHT_TYPES];
+/* The KV cache and weight types the playground cycles through (v, w) are
+ * tutor_sim_kv_types and tutor_sim_weight_types: a lesson's serving setup
+ * is held to the same lists. */
 
 struct calc {
     size_t model, gpu; /* preset indices; model SIZE_MAX: the loaded config */
@@ -50,6 +49,7 @@ struct calc {
 
     /* the serving view (ui_calc_sim.c): open while `serving` */
     bool serving;
+    bool from_lesson; /* opened on an exercise's setup: q goes back to the exercise */
     struct calc_sim *sim;
 };
 
@@ -66,6 +66,9 @@ int calc_put_items(int y, int x, int width, const char *const *items, size_t n, 
 /* Opens the serving view on the playground's settings (its workload kept
  * from the last time); false when out of memory. */
 bool calc_sim_open(struct calc *c);
+/* The same, at a workload of its own (a lesson's setup). */
+bool calc_sim_open_at(struct calc *c, uint64_t input, uint64_t output, double rate,
+                      uint64_t concurrency);
 void calc_sim_free(struct calc *c);
 
 /* Draws the serving view from row y (the model and knob rows above it). */

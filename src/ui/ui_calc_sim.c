@@ -74,6 +74,19 @@ bool calc_sim_open(struct calc *c)
     return true;
 }
 
+bool calc_sim_open_at(struct calc *c, uint64_t input, uint64_t output, double rate,
+                      uint64_t concurrency)
+{
+    if (!calc_sim_open(c))
+        return false;
+    c->sim->input = input;
+    c->sim->output = output;
+    c->sim->rate = rate;
+    c->sim->concurrency = concurrency;
+    c->sim->have_run = c->sim->have_sweep = false;
+    return true;
+}
+
 void calc_sim_free(struct calc *c)
 {
     free(c->sim);
@@ -96,8 +109,8 @@ static void setup_of(const struct calc *c, struct tutor_sim_setup *s)
     s->max_model_len = c->seq;
     s->util = c->util_pct / 100.0;
     s->tp = c->tp;
-    s->kv_dtype = calc_kv_types[c->kv];
-    s->weights_dtype = calc_weight_types[c->weights];
+    s->kv_dtype = tutor_sim_kv_types[c->kv];
+    s->weights_dtype = tutor_sim_weight_types[c->weights];
     s->input_len = c->sim->input;
     s->output_len = c->sim->output;
     s->request_rate = c->sim->rate;
@@ -402,11 +415,11 @@ bool calc_sim_action(struct calc *c, struct ui *ui, enum ui_action a)
     case UI_SIM_FP8:
         /* fp8 and back to the model's own: the one KV question a serving
          * interview asks */
-        if (calc_kv_types[c->kv] == KV_DTYPE_FP8)
+        if (tutor_sim_kv_types[c->kv] == KV_DTYPE_FP8)
             c->kv = 0; /* auto */
         else
-            for (unsigned i = 0; i < CALC_N_KV_TYPES; i++)
-                if (calc_kv_types[i] == KV_DTYPE_FP8)
+            for (unsigned i = 0; i < TUTOR_SIM_N_KV_TYPES; i++)
+                if (tutor_sim_kv_types[i] == KV_DTYPE_FP8)
                     c->kv = i;
         return true;
     default:

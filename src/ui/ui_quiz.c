@@ -14,6 +14,7 @@
 #include "kvt_text.h"
 #include "tutor_names.h"
 #include "tutor_session.h"
+#include "tutor_sim.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
 #include "ui_term.h"
@@ -146,6 +147,17 @@ static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
     ui_lines_code(b, d->worked[0] ? d->worked : l->worked, w, 2, ui_color(UI_C_WORKED));
 }
 
+/* The serving setup the attempt's exercise takes its figures from, or NULL. */
+static const struct lx_serving *serving_of(const struct tutor_attempt *a)
+{
+    const struct lx_exercise *e;
+    if (!a || !a->lesson || a->item.part != TUTOR_EXERCISE ||
+        a->item.index >= a->lesson->n_exercises)
+        return NULL;
+    e = &a->lesson->exercises[a->item.index];
+    return e->serving.given ? &e->serving : NULL;
+}
+
 /* The graded view: verdict, what was expected, the diagnosis, the model. */
 static void build_result(struct quiz *q, int cols)
 {
@@ -180,6 +192,12 @@ static void build_result(struct quiz *q, int cols)
         return;
     }
     const struct lx_exercise *e = &l->exercises[idx];
+    if (serving_of(a)) {
+        ui_lines_text(&q->body,
+                      "Its figures come from a simulated serving run: v opens the same setup "
+                      "in the playground's serving view.",
+                      w, 2, A_DIM);
+    }
     if (e->kind == LX_NUMERIC) {
         build_numeric(&q->body, l, e, &a->draw, g, w);
     } else if (e->kind == LX_CHOICE) {
@@ -220,7 +238,7 @@ static unsigned quiz_context(void *self)
     return UC_RESULT | (at->hints < tutor_hints_total(q->s) ? UC_RESULT_HINTS : 0) |
            (tutor_followups_ahead(q->s) ? UC_RESULT_FOLLOWUPS : 0) |
            (at->graded && at->max_rating > 0 && !at->rated ? UC_RESULT_RATED : 0) |
-           (tutor_unsaved(q->s) ? UC_RESULT_UNSAVED : 0);
+           (tutor_unsaved(q->s) ? UC_RESULT_UNSAVED : 0) | (serving_of(at) ? UC_RESULT_SERVING : 0);
 }
 
 /* head, the lesson's title and the clock, the title cut (after a whole
@@ -495,6 +513,19 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
         if (q->phase == RESULT && (why = tutor_choose(q->s, 1 + (int)(a - UI_RATE_AGAIN))))
             ui_say(ui, UI_INFO, "%s", why);
         break;
+    case UI_SERVING_VIEW: {
+        /* the same setup in the playground: the view runs it as kv.sim did */
+        const struct lx_serving *sv = q->phase == RESULT ? serving_of(tutor_attempt(q->s)) : NULL;
+        struct tutor_sim_setup setup;
+        char reason[300];
+        if (!sv)
+            break;
+        if (tutor_sim_of_serving(sv, &setup, reason, sizeof reason) != KVT_E_OK)
+            ui_say(ui, UI_BAD, "the serving view cannot show this setup: %s", reason);
+        else
+            ui_push(ui, ui_calc_serving_new(ui, &setup));
+        return;
+    }
     case UI_SAVE_AGAIN:
         if (tutor_save(q->s, &err) != KVT_E_OK)
             ui_say(ui, UI_BAD, "your answer was not saved (%s: %s)", kvt_strerror(err.code),

@@ -122,6 +122,41 @@ tm send-keys -t app q
 wait_for "Max concurrency against context length" >/dev/null
 quit_from_map "the serving view"
 
+# From a lesson's exercise to the same setup (tests/fixtures/lessons/
+# serving-good.lua: Llama-3.1-8B on an H100, 500 requests of 1,024 in and
+# 128 out at 4 req/s, the model's 131,072 positions): v on the graded
+# exercise opens the view at that setup, with kvtutor sim's figures for it.
+mkdir -p "$work/lessons"
+cp "$(dirname "$0")/../fixtures/lessons/serving-good.lua" "$work/lessons/"
+start_shell
+run_app --lessons "$work/lessons" open serving-good
+wait_for "A serving setup the view opens" >/dev/null
+tm send-keys -t app e
+wait_for "Bytes per token" >/dev/null
+tm send-keys -t app 57344 Enter
+wait_for "Right." >/dev/null
+tm send-keys -t app Enter
+wait_for "p99 TTFT at 4 requests/s" >/dev/null
+tm send-keys -t app 1 Enter
+check "the graded exercise says where its figures come from" "v opens the same setup"
+tm send-keys -t app v
+check "v opens the serving view" "serving under load"
+check "at the exercise's workload" "input 1,024 · output 128 tokens · rate 4 req/s · concurrency no limit"
+lesson_base="sim --model llama-3.1-8b --gpu h100 --max-model-len 131072 --util 0.92 --num-prompts 500"
+first_base=$base
+base=$lesson_base
+# 4 req/s is far below this setup's capacity (about 23): the knee's rows
+# are around the capacity, so the rate shown has no marked row there
+sim --input-len 1024 --output-len 128 --request-rate 4
+check "the exercise's setup: TTFT and TPOT as kvtutor sim's" \
+  "TTFT median $(two "$(key median_ttft_ms)") ms, p99 $(two "$(key p99_ttft_ms)") ms · TPOT median $(two "$(key median_tpot_ms)") ms, p99 $(two "$(key p99_tpot_ms)") ms"
+check "the exercise's setup: its throughput" "$(two "$(key request_throughput)") req/s (capacity"
+check "the exercise's setup: the knee is drawn" "p99 TTFT ms (500 requests each)"
+tm send-keys -t app q
+check "q goes back to the exercise" "p99 TTFT at 4 requests/s"
+base=$first_base
+quit_from_map "the exercise's serving view"
+
 # 80x24, the smallest terminal: every part is on screen, the timeline last
 TUI_SIZE=80x24
 start_shell
