@@ -382,8 +382,7 @@ static void test_authoring_mistakes_point_at_the_line(void **state)
         {"serving-shape.lua", ":52: error: ", "serving.model \"llama-9b\" is not a preset"},
         {"serving-shape.lua", ":56: error: ", "'serving' must be a table"},
         /* kv.sim's default is 1,000 requests; the view sends 2^18 / 128 = 2,048, capped at 500 */
-        {"serving-view.lua",
-         ":36: error: ", "serving.num_prompts 1000: the serving view sends 500"},
+        {"serving-view.lua", ":36: error: ", "serving.num_prompts 1000 is not the 500 requests"},
         {"serving-view.lua", ":40: error: ", "serving.util 0.905: the serving view sets"},
         {"serving-view.lua", ":44: error: ", "serving.seed 7: the serving view draws"},
         /* 70B in BF16 is about 131 GiB, past an L4's 24 */

@@ -87,13 +87,11 @@ enum kvt_err tutor_sim_of_serving(const struct lx_serving *sv, struct tutor_sim_
     s->max_concurrency = sv->max_concurrency;
     if (sv->num_prompts != tutor_sim_prompts(s->output_len))
         return fail(why, cap, KVT_E_RANGE,
-                    "serving.num_prompts %llu: the serving view sends %llu requests of %llu "
-                    "output tokens; give num_prompts = %llu so the lesson's figures are the "
-                    "view's",
+                    "serving.num_prompts %llu is not the %llu requests the serving view sends for "
+                    "%llu-token outputs",
                     (unsigned long long)(sv->num_prompts ? sv->num_prompts : 1000),
                     (unsigned long long)tutor_sim_prompts(s->output_len),
-                    (unsigned long long)s->output_len,
-                    (unsigned long long)tutor_sim_prompts(s->output_len));
+                    (unsigned long long)s->output_len);
     if (sv->seed != 0)
         return fail(why, cap, KVT_E_RANGE,
                     "serving.seed %llu: the serving view draws its arrivals with seed 0",
