@@ -215,6 +215,46 @@ static void same_seed_same_output(void **state)
 }
 
 /* Bad input: one line on stderr naming the flag, exit 2, nothing on stdout. */
+/* The admission gate is said, and by release: 0.26 admits a request only
+ * when its whole sequence fits; the flag, or 0.17, on the first chunk; a
+ * release between 0.18 and 0.23 says its boundary is not dated. A burst
+ * that fills the cache (Qwen2.5-7B on an RTX 4090, 200 requests of 1,024
+ * + 1,024 tokens at once: tests/test_sim.c works the rule by hand) is
+ * preempted less under the gate. */
+static void admission_by_release(void **state)
+{
+    const char *base = "sim --model qwen2.5-7b --gpu rtx4090 --max-model-len 4096 --input-len "
+                       "1024 --output-len 1024 --num-prompts 200";
+    char args[400];
+    struct run_result r;
+    json_t *gate, *chunk;
+
+    (void)state;
+    r = kvtutor(base);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "admission           whole sequence must fit"));
+    assert_null(strstr(r.out, "no dated first release"));
+    run_free(&r);
+    snprintf(args, sizeof args, "%s --vllm 0.21.0", base);
+    r = kvtutor(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "admission           on the first chunk"));
+    assert_non_null(strstr(r.out, "no dated first release"));
+    run_free(&r);
+    snprintf(args, sizeof args, "%s --vllm 0.17.0", base);
+    r = kvtutor(args);
+    assert_non_null(strstr(r.out, "admission           on the first chunk"));
+    assert_null(strstr(r.out, "no dated first release"));
+    run_free(&r);
+    gate = json_of(base);
+    snprintf(args, sizeof args, "%s --no-scheduler-reserve-full-isl", base);
+    chunk = json_of(args);
+    assert_true(json_integer_value(json_object_get(gate, "preemptions")) <
+                json_integer_value(json_object_get(chunk, "preemptions")));
+    json_decref(gate);
+    json_decref(chunk);
+}
+
 static void bad_input(void **state)
 {
     static const struct {
@@ -277,6 +317,7 @@ int main(void)
         cmocka_unit_test(measured_rates_taken_as_given),
         cmocka_unit_test(lesson_figures_are_the_commands),
         cmocka_unit_test(same_seed_same_output),
+        cmocka_unit_test(admission_by_release),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(help),
     };

@@ -306,6 +306,33 @@ static bool has_note(const struct kv_rules *r, const char *says)
     return false;
 }
 
+/* The scheduler's admission gate by release (docs/simulator.md): whole-
+ * sequence admission from 0.24.0, the first release with evidence; 0.18 to
+ * 0.23 carry a note that says the boundary is not dated, for kvtutor sim to
+ * show (calc keeps it to itself: it schedules nothing). */
+static void test_admission_by_release(void **state)
+{
+    (void)state;
+    struct kv_vllm_version v;
+    struct kv_rules r;
+
+    assert_true(kv_vllm_parse("0.26.0", &v));
+    kv_vllm_rules(&v, &r);
+    assert_true(r.full_isl_admission);
+    assert_false(has_note(&r, "scheduler_reserve_full_isl"));
+    assert_true(kv_vllm_parse("0.24.0", &v));
+    kv_vllm_rules(&v, &r);
+    assert_true(r.full_isl_admission);
+    assert_true(kv_vllm_parse("0.23.0", &v));
+    kv_vllm_rules(&v, &r);
+    assert_false(r.full_isl_admission);
+    assert_true(has_note(&r, "scheduler_reserve_full_isl"));
+    assert_true(kv_vllm_parse("0.17.1", &v));
+    kv_vllm_rules(&v, &r);
+    assert_false(r.full_isl_admission);
+    assert_false(has_note(&r, "scheduler_reserve_full_isl"));
+}
+
 static void test_vllm_versions(void **state)
 {
     (void)state;
@@ -367,17 +394,18 @@ static void test_vllm_versions(void **state)
     assert_true(r.n_notes >= 1);
 
     /* a development build names the rule set its numbers chose: 0.23.1 lies
-     * in the row that runs from 0.20.1 to 0.24 */
+     * in the row that runs from 0.20.1 to 0.23 (0.24 starts the admission
+     * gate's row) */
     assert_true(kv_vllm_parse("0.23.1rc1.dev531", &v));
     assert_true(v.pre);
     assert_string_equal(kv_vllm_format(&v, buf, sizeof buf), "0.23.1");
     kv_vllm_rules(&v, &r);
-    assert_true(has_note(&r, "development build") && has_note(&r, "0.20.1 to 0.24"));
+    assert_true(has_note(&r, "development build") && has_note(&r, "0.20.1 to 0.23"));
     assert_false(has_note(&r, "change at this very release"));
     /* a release candidate of the very release a rule changed at says so too */
     assert_true(kv_vllm_parse("v0.20.1rc1", &v));
     kv_vllm_rules(&v, &r);
-    assert_true(has_note(&r, "0.20.1 to 0.24") && has_note(&r, "change at this very release"));
+    assert_true(has_note(&r, "0.20.1 to 0.23") && has_note(&r, "change at this very release"));
     /* the release itself has neither */
     assert_true(kv_vllm_parse("0.20.1", &v));
     kv_vllm_rules(&v, &r);
@@ -1283,6 +1311,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_near_equal_buckets),
         cmocka_unit_test(test_group_rule_by_release),
         cmocka_unit_test(test_vllm_versions),
+        cmocka_unit_test(test_admission_by_release),
         cmocka_unit_test(test_gdn_hybrid),
         cmocka_unit_test(test_mamba2_state),
         cmocka_unit_test(test_spec_dcp_overrides),

@@ -154,6 +154,42 @@ static void batch_caps_at_the_blocks(void **state)
     sim_run_free(&run);
 }
 
+/* vLLM's admission gate (SchedulerConfig.scheduler_reserve_full_isl, its
+ * default from 0.24): two requests of 64 in / 17 out at once over 6 blocks
+ * of 16 tokens, a budget of 48. Each holds at most 64 + 17 - 1 = 80 tokens =
+ * 5 blocks, so they can only run one after the other.
+ *   First-chunk admission: step 1, r0 takes 48 tokens (3 blocks); step 2, r0
+ *   its last 16 (4 blocks), and r1 the 32 left of the budget (2 blocks): all
+ *   6 used. Step 3: r0's first decode needs a 5th block; none is free, so
+ *   r1, the last admitted, is preempted: 1 preemption, 2 running at most.
+ *   The gate: at step 2 r1's whole 64-token prompt needs 4 blocks and 2 are
+ *   free: it waits until r0 finishes. No preemption, 1 running at most. */
+static void whole_sequence_admission(void **state)
+{
+    struct sim_sched_config c = toy(6, 256, 48);
+    struct sim_request r[2];
+    struct sim_run run;
+    struct sim_metrics m;
+
+    (void)state;
+    burst(r, 2, 64, 17);
+    run_ok(&c, r, 2, &run, &m);
+    assert_int_equal(m.completed, 2);
+    assert_int_equal(m.preemptions, 1);
+    assert_int_equal(m.max_running, 2);
+    assert_int_equal(run.req[1].preemptions, 1);
+    sim_run_free(&run);
+
+    c.full_isl_admission = true;
+    run_ok(&c, r, 2, &run, &m);
+    assert_int_equal(m.completed, 2);
+    assert_int_equal(m.preemptions, 0);
+    assert_int_equal(m.max_running, 1);
+    /* r1 starts only once r0 has left */
+    assert_true(run.req[1].first_token > run.req[0].finish);
+    sim_run_free(&run);
+}
+
 /* A 10,000-token prompt with a budget of 2,048: chunks of 2,048 x 4 and
  * 1,808: 5 steps, one token at the end of the fifth (output 1).
  * Every chunk is compute-bound (2,048 tokens: 40.96 ms of compute against at
@@ -479,6 +515,7 @@ int main(void)
         cmocka_unit_test(burst_over_the_blocks),
         cmocka_unit_test(batch_caps_at_the_blocks),
         cmocka_unit_test(budget_splits_a_long_prompt),
+        cmocka_unit_test(whole_sequence_admission),
         cmocka_unit_test(max_num_seqs_caps),
         cmocka_unit_test(token_budget_caps),
         cmocka_unit_test(client_concurrency),

@@ -100,6 +100,9 @@ static void keep_notes(struct kv_result *r, bool util_defaulted)
         case KV_NOTE_MAMBA:
             keep = r->state_layers > 0;
             break;
+        case KV_NOTE_ADMISSION:
+            keep = false; /* the scheduler's, said by kvtutor sim (sim_bench.h) */
+            break;
         default:
             keep = true;
         }

@@ -37,11 +37,12 @@ enum kv_group_rule {
  * model and deployment at hand. */
 enum kv_note_topic {
     KV_NOTE_ALWAYS,
-    KV_NOTE_UTIL,    /* the gpu_memory_utilization default */
-    KV_NOTE_TOKENS,  /* the "GPU KV cache size" line */
-    KV_NOTE_GROUPS,  /* hybrid grouping */
-    KV_NOTE_SLIDING, /* sliding-window blocks per request */
-    KV_NOTE_MAMBA,   /* Mamba / linear-attention blocks per request */
+    KV_NOTE_UTIL,      /* the gpu_memory_utilization default */
+    KV_NOTE_TOKENS,    /* the "GPU KV cache size" line */
+    KV_NOTE_GROUPS,    /* hybrid grouping */
+    KV_NOTE_SLIDING,   /* sliding-window blocks per request */
+    KV_NOTE_MAMBA,     /* Mamba / linear-attention blocks per request */
+    KV_NOTE_ADMISSION, /* the scheduler's admission gate: kvtutor sim's, never calc's */
 };
 
 struct kv_note {
@@ -56,6 +57,10 @@ struct kv_rules {
     enum kv_group_rule group_rule;
     bool sliding_in_flight;   /* windows keep W - 1 + in-flight tokens, not + one batch */
     bool mamba_align_default; /* prefix caching on: Mamba groups hold 2 + k blocks ("align") */
+    /* SchedulerConfig.scheduler_reserve_full_isl's default: a waiting request
+     * is admitted only when its whole sequence so far finds free blocks, not
+     * its first chunk alone (kvtutor sim's scheduler, sim_sched.h) */
+    bool full_isl_admission;
     size_t n_notes;
     struct kv_note notes[KV_VLLM_NOTES_MAX]; /* what was assumed or is unverified */
 };

@@ -16,6 +16,7 @@
 
 #include "kvt_format.h"
 
+#include "kvt_text.h"
 #include "sim_bench.h"
 #include "sim_figures.h"
 #include "sim_report.h"
@@ -29,6 +30,7 @@
 enum {
     F_MAX_NUM_SEQS = CLI_CALC_SETUP_FLAGS,
     F_NO_CHUNKED,
+    F_NO_FULL_ISL,
     F_INPUT_LEN,
     F_OUTPUT_LEN,
     F_RANGE_RATIO,
@@ -53,6 +55,9 @@ static const struct cli_flag own[F__COUNT - CLI_CALC_SETUP_FLAGS] = {
      .help = "requests running at once (default: vLLM's for the GPU and mode)"},
     {"--no-chunked-prefill", NULL, NULL, CLI_SWITCH, S_SCHED, 0,
      .help = "a prompt is scheduled whole or not at all"},
+    {"--no-scheduler-reserve-full-isl", NULL, NULL, CLI_SWITCH, S_SCHED, 0,
+     .help = "admit a request when its first chunk fits, not its whole sequence (vLLM's rule "
+             "before 0.24)"},
     {"--input-len", NULL, "N", CLI_TOKENS, S_WORKLOAD, 0, .umax = SIM_MAX_LEN,
      .help = "prompt tokens (default 1024)"},
     {"--output-len", NULL, "N", CLI_TOKENS, S_WORKLOAD, 0, .umax = SIM_MAX_LEN,
@@ -336,6 +341,21 @@ static void print_human(FILE *out, const struct sim_view *s)
             kvt_fmt_int(s->b.sc.max_num_seqs, g2, sizeof g2),
             kvt_fmt_int(s->b.sc.max_num_batched_tokens, g3, sizeof g3));
     fprintf(out, "  preemptions         %llu\n", (unsigned long long)m->preemptions);
+    fprintf(out, "  admission           %s\n",
+            s->b.sc.full_isl_admission ? "whole sequence must fit (scheduler_reserve_full_isl)"
+                                       : "on the first chunk (before 0.24, or the flag)");
+    if (s->b.admission_note) {
+        /* a static note, wrapped under its label */
+        const char *t = s->b.admission_note, *label = "  note                ";
+        size_t len = strlen(t), next;
+        while (len > 0) {
+            size_t n = kvt_wrap_line(t, len, 80 - 22, &next);
+            fprintf(out, "%s%.*s\n", label, (int)n, t);
+            label = "                      ";
+            t += next;
+            len -= next;
+        }
+    }
     fprintf(out, "  batch capped by     %s (%.0f%% of the busy time)\n", sim_limit_name(m->limit),
             100 * m->limit_share);
     fputs("Not modelled: async scheduling overlap, speculative decoding acceptance,\n"
@@ -408,6 +428,7 @@ int cli_sim(int argc, char **argv)
     s.setup.max_num_seqs = a.given[F_MAX_NUM_SEQS] ? a.u[F_MAX_NUM_SEQS] : 0;
     s.setup.batched_tokens_given = a.given[row_of(KV_FIELD_MAX_NUM_BATCHED_TOKENS)];
     s.setup.no_chunked_prefill = a.given[F_NO_CHUNKED];
+    s.setup.no_full_isl_admission = a.given[F_NO_FULL_ISL];
     /* a given figure is what the GPU achieves (the probe's); a preset's is its peak */
     s.setup.bandwidth_gbps = a.given[bw] ? a.r[bw] : 0;
     s.setup.tflops = a.given[fl] ? a.r[fl] : 0;

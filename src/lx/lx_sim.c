@@ -30,9 +30,19 @@
 static const char FN[] = "kv.sim";
 
 static const char *const own_keys[] = {
-    "mode",        "input_len",       "output_len",   "range_ratio",
-    "num_prompts", "request_rate",    "burstiness",   "seed",
-    "batch_size",  "max_concurrency", "max_num_seqs", "no_chunked_prefill",
+    "mode",
+    "input_len",
+    "output_len",
+    "range_ratio",
+    "num_prompts",
+    "request_rate",
+    "burstiness",
+    "seed",
+    "batch_size",
+    "max_concurrency",
+    "max_num_seqs",
+    "no_chunked_prefill",
+    "scheduler_reserve_full_isl",
 };
 
 static bool own(const char *key)
@@ -197,6 +207,12 @@ int lx_kv_sim(lua_State *L)
                    "%s: request_rate, burstiness and max_concurrency are for mode \"serve\"; "
                    "mode \"%s\" sends every prompt at t = 0",
                    FN, mode);
+    if (lua_getfield(L, 1, "scheduler_reserve_full_isl") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TBOOLEAN)
+            luaL_error(L, "%s: scheduler_reserve_full_isl must be true or false", FN);
+        setup.no_full_isl_admission = !lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
     if (lua_getfield(L, 1, "no_chunked_prefill") != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TBOOLEAN)
             luaL_error(L, "%s: no_chunked_prefill must be true or false", FN);

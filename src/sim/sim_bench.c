@@ -60,6 +60,15 @@ enum kvt_err sim_bench_prepare(const struct kv_model *m, struct kv_deploy *d,
     if (!r->has_weights || !(r->model.params_b > 0) ||
         sim_hw_from_calc(r, b->bandwidth_gbps, b->tflops, b->link_gbps, &b->sc.hw) != KVT_E_OK)
         return fault(why, SIM_FAULT_NO_PARAMS, KVT_E_MISSING);
+    /* the release's scheduler admits on the whole sequence or the first chunk */
+    b->sc.full_isl_admission = r->rules.full_isl_admission && !s->no_full_isl_admission;
+    {
+        struct kv_rules rules;
+        kv_vllm_rules(&r->rules.version, &rules);
+        for (size_t i = 0; i < rules.n_notes; i++)
+            if (rules.notes[i].topic == KV_NOTE_ADMISSION)
+                b->admission_note = rules.notes[i].text;
+    }
     b->sc.num_blocks = r->num_gpu_blocks;
     b->sc.block_size = r->attention_block_size ? r->attention_block_size : r->deploy.block_size;
     b->sc.calc = r;

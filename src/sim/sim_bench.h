@@ -39,9 +39,10 @@ struct sim_bench_setup {
     uint64_t max_num_seqs;           /* 0: the usage context's default */
     bool batched_tokens_given;       /* deploy's max_num_batched_tokens is the user's */
     bool no_chunked_prefill;
-    uint64_t max_concurrency; /* requests the client keeps in flight; 0: no limit */
-    double bandwidth_gbps;    /* achieved, one GPU; 0: the deployment's peak x efficiency */
-    double tflops;            /* achieved, one GPU; 0: likewise */
+    bool no_full_isl_admission; /* --no-scheduler-reserve-full-isl: admit on the first chunk */
+    uint64_t max_concurrency;   /* requests the client keeps in flight; 0: no limit */
+    double bandwidth_gbps;      /* achieved, one GPU; 0: the deployment's peak x efficiency */
+    double tflops;              /* achieved, one GPU; 0: likewise */
 };
 
 /* What stopped a setup or a run. */
@@ -77,6 +78,9 @@ struct sim_bench {
     struct kv_result r;
     struct sim_sched_config sc;
     double bandwidth_gbps, tflops, link_gbps; /* what the step model uses, one GPU */
+    /* the release's admission rule is not dated (kv_vllm.h): what to tell the
+     * user, static; NULL when it is */
+    const char *admission_note;
 };
 
 /* Resolves model m on deployment *d (the caller's defaults, GPU preset and

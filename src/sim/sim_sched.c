@@ -219,6 +219,18 @@ static enum sim_limit schedule(struct engine *e)
             break;
         }
         take = want < budget ? want : budget;
+        if (c->full_isl_admission) {
+            /* the admission gate: the whole sequence so far must fit the free
+             * blocks (a resumed request's output counts), so a long prompt is
+             * not admitted on its first chunk only to be preempted later */
+            uint64_t full = (uint64_t)q->input + q->emitted;
+            uint64_t need =
+                e->dense ? (full + c->block_size - 1) / c->block_size : sim_sched_blocks(c, full);
+            if (need > q->blocks + e->free_blocks) {
+                blocked_kv = true;
+                break;
+            }
+        }
         if (!allocate(e, i, take)) {
             blocked_kv = true;
             break;

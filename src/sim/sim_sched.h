@@ -13,6 +13,10 @@
  *     order while the budget lasts and fewer than max_num_seqs run: each gets
  *     a prefill chunk of up to the budget left and its blocks, or the loop
  *     stops (the first that does not fit waits; first come, first served).
+ *     With full_isl_admission (vLLM's default from 0.24, kv_vllm.h) the
+ *     request must also find free blocks for its whole sequence so far, its
+ *     prompt and any output of a preempted run (KVCacheManager.allocate_slots
+ *     with full_sequence_must_fit), not just for its first chunk.
  *     With chunked prefill off, a prompt that does not fit the budget whole
  *     stops the loop.
  *  4. A request samples a token when its computed tokens reach prompt +
@@ -77,6 +81,10 @@ struct sim_sched_config {
     const struct kv_result *calc; /* for models with more than one KV group; NULL: dense */
     uint64_t max_num_seqs, max_num_batched_tokens; /* >= 1 */
     bool no_chunked_prefill;
+    /* SchedulerConfig.scheduler_reserve_full_isl: a waiting (or preempted)
+     * request is admitted only if blocks for its whole sequence so far,
+     * prompt and output, are free; false: its first chunk's suffice */
+    bool full_isl_admission;
     uint64_t max_concurrency; /* requests the client keeps in flight; 0: no limit */
     struct sim_hw hw;         /* the step-time model */
     bool trace;               /* keep every step's batch and blocks (sim_run.trace) */
