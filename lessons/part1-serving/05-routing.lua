@@ -150,7 +150,8 @@ return lesson {
                             "all replicas share", "visible to every replica", "cluster-wide"},
                     why = "a vLLM replica's prefix cache is its own GPU memory (vllm/v1/core/block_pool.py); another replica cannot hit on it unless an external KV store or connector is added" },
     misconception { about = {"least-loaded", "least loaded", "shortest queue", "round robin"},
-                    said = {"maximizes hits", "maximises hits", "more cache hits", "improves the hit rate",
+                    said = {"maximizes hits", "maximises hits", "maximizes cache hits", "maximises cache hits",
+                            "more cache hits", "improves the hit rate", "raises the hit rate",
                             "keeps the prefix", "keeps sessions together", "sticky"},
                     why = "load-only policies ignore what each replica has cached; a session's next request lands anywhere, so hits fall as replicas are added" },
     misconception { about = {"prefix-aware routing", "cache-aware routing", "prefix affinity"},
@@ -276,7 +277,7 @@ return lesson {
 
   worked = code(
     "model        h(N, R) = 1 − N(1 − (1 − 1/N)^R) ÷ R   (random routing, no eviction)\n"
-    .. "touched      " .. N .. " × (1 − (7/8)^" .. R .. ") = " .. f(copies, 2) .. " replicas\n"
+    .. "touched      " .. N .. " × (1 − (" .. (N - 1) .. "/" .. N .. ")^" .. R .. ") = " .. f(copies, 2) .. " replicas\n"
     .. "random       h = 1 − " .. f(copies, 2) .. " ÷ " .. R .. " = " .. pct(h_rand) .. "%\n"
     .. "sticky       h = (" .. R .. " − 1) ÷ " .. R .. " = " .. pct(h_stick) .. "%\n"
     .. "prefill      random " .. R .. " × " .. Q .. " + " .. f(copies, 2) .. " × " .. n(P) .. " = "
@@ -354,6 +355,11 @@ return lesson {
                         "scorers", "combines", "sum"} },
       },
       misconceptions = {
+        misconception { about = {"prefix routing", "routing on prefix", "it", "affinity", "prefix affinity",
+                                 "pure prefix routing"},
+                        said = {"balances load evenly", "always balances", "balances the load", "spreads load evenly",
+                                "spreads the load evenly", "evens out the load"},
+                        why = "prefix match alone sends every request with a hot prefix to the replica that holds it; nothing in it looks at load" },
         misconception { about = {"sglang", "sgl-router", "llm-d"},
                         said = {"asks the workers", "queries each worker's cache", "reads vllm's block table"},
                         why = "sgl-router's tree and the prefix-cache-scorer are the router's own record of what it sent where; only llm-d's precise scorer follows the engines' KV events" },
@@ -433,15 +439,26 @@ return lesson {
                 said = {"same replica", "stays", "history", "keeps", "one replica", "cheap", "sticky"} },
         point { "it ignores load", weight = 2,
                 about = {"it", "stickiness", "hashing", "session hashing", "it alone"},
-                said = {"ignores load", "load", "imbalance", "overload", "heavy session", "hot",
-                        "no balancing"} },
+                said = {"ignores load", "ignores the load", "blind to load", "imbalance", "overload",
+                        "heavy session", "hot", "no balancing", "uneven", "unbalanced", "not load-aware"} },
         point { "it misses prefixes shared across sessions",
-                about = {"it", "stickiness", "hashing", "shared prefixes"},
-                said = {"across sessions", "shared", "different sessions", "other sessions", "tenants",
-                        "common prefix"} },
+                about = {"it", "stickiness", "hashing", "shared prefixes", "prefixes shared across sessions",
+                         "a prefix shared by many sessions"},
+                said = {"misses prefixes shared", "ignores prefixes shared", "ignores shared prefixes",
+                        "misses shared prefixes", "knows nothing of",
+                        "scattered", "different replicas", "every replica", "duplicated"} },
         point { "changing the replica set remaps sessions",
-                accept = {"remap", "rehash", "scale", "adding a replica", "removing a replica",
+                accept = {"remap", "rehash", "adding a replica", "removing a replica",
                           "replica set changes"} },
+      },
+      misconceptions = {
+        misconception { about = {"it", "stickiness", "hashing", "session hashing", "consistent hashing"},
+                        said = {"balances load", "balances the load", "evens out the load"},
+                        why = "a hash of the session id knows nothing of load: a heavy session, or several hashed to one replica, overload it" },
+        misconception { about = {"it", "stickiness", "hashing", "session hashing", "consistent hashing"},
+                        said = {"shares prefixes across sessions", "reuses prefixes across sessions",
+                                "shares prefixes between sessions", "finds shared prefixes"},
+                        why = "sessions with the same prefix hash to different replicas, so a prefix shared across sessions is prefilled and stored on many of them" },
       },
     },
   },
@@ -475,7 +492,7 @@ return lesson {
       expected = tok_rand, unit = "tokens", tolerance = rel(0.02),
       hints = { "Every request prefills its own " .. Q .. " tokens.",
                 "The prefix is prefilled once on each replica the session touches: "
-                .. N .. "(1 − (7/8)^" .. R .. ")." },
+                .. N .. "(1 − (" .. (N - 1) .. "/" .. N .. ")^" .. R .. ")." },
     },
     numeric {
       id = "hit-saves-ttft",
@@ -500,7 +517,7 @@ return lesson {
     },
     numeric {
       id = "hot-prefix-load",
-      prompt = "A share {share}% of the traffic carries one hot prefix, and a pure-affinity router "
+      prompt = "{share}% of the traffic carries one hot prefix, and a pure-affinity router "
             .. "sends all of it to one of {n} replicas; the rest spreads evenly over all {n}. How "
             .. "many times the mean load does that replica carry?",
       params = { share = range(10, 60, 5), n = {4, 8, 16} },
@@ -526,11 +543,11 @@ return lesson {
             .. "picker choose?",
       options = {
         option { "Pod B", correct = score_b > score_a,
-                 why = "A: 2×0 + 2×" .. f(A.kv, 1) .. " + 3×0.9 = " .. f(score_a, 1) .. "; B: 2×1 + 2×"
+                 why = "A: 2×0 + 2×" .. f(A.kv, 1) .. " + 3×" .. f(A.pfx, 1) .. " = " .. f(score_a, 1) .. "; B: 2×1 + 2×"
                     .. f(B.kv, 1) .. " + 3×0 = " .. f(score_b, 1) .. ". The idle pod's queue and "
                     .. "memory outweigh A's cache match." },
         option { "Pod A", correct = score_a > score_b,
-                 why = "its prefix score is 3×0.9 = 2.7, but it scores 0 on the queue (the longer of "
+                 why = "its prefix term is 3×" .. f(A.pfx, 1) .. " = " .. f(W_PFX * A.pfx, 1) .. ", but it scores 0 on the queue (the longer of "
                     .. "two) and only 2×" .. f(A.kv, 1) .. " on KV usage: " .. f(score_a, 1)
                     .. " against B's " .. f(score_b, 1) },
         option { "Either: the scores tie, so one is drawn at random",
