@@ -166,8 +166,8 @@ return lesson {
           .. "is computed from the parent block's hash, the block's tokens and extra keys "
           .. "(LoRA, multimodal inputs, cache salt), in hash_block_tokens "
           .. "(vllm/v1/core/kv_cache_utils.py), and the engine's BlockPool "
-          .. "(vllm/v1/core/block_pool.py) keeps the table from hash to block in that engine's "
-          .. "own GPU memory. Nothing in it is visible to another replica. The chain even "
+          .. "(vllm/v1/core/block_pool.py) keeps the table from hash to block for that engine's "
+          .. "own GPU blocks. Nothing in it is visible to another replica. The chain even "
           .. "starts from a random seed per process (init_none_hash uses os.urandom unless "
           .. "PYTHONHASHSEED is set), so two replicas do not give the same prefix the same "
           .. "hashes. A router is therefore the only thing that can make a request meet its "
@@ -213,7 +213,7 @@ return lesson {
       text = "Scattering also multiplies memory. One session's prefix is " .. prefix_blocks
           .. " blocks, " .. f(prefix_bytes / GiB, 2) .. " GiB of " .. MODEL .. " cache; an "
           .. GPU .. " at vLLM 0.26's default utilisation has " .. n(c.num_gpu_blocks)
-          .. " blocks, room for " .. prefixes_per_replica .. " such prefixes if it held "
+          .. " blocks (the calculator's figure, activations left out), room for " .. prefixes_per_replica .. " such prefixes if it held "
           .. "nothing else. With affinity, the " .. N .. " replicas can keep about "
           .. n(sessions_stick) .. " sessions cached; with random routing each session sits on "
           .. f(copies, 1) .. " replicas and the fleet keeps about " .. n(sessions_rand)
@@ -248,7 +248,7 @@ return lesson {
           .. "guide weights queue-scorer 2, kv-cache-utilization-scorer 2 and prefix-cache-scorer "
           .. "3. The prefix-cache-scorer "
           .. "(gateway-api-inference-extension, plugins/multi/prefix/plugin.go) is approximate "
-          .. "too: it chains hashes of 64-character chunks of the prompt, records which pod each "
+          .. "too: it chains hashes of 64-byte chunks of the prompt text (its default hashBlockSize), records which pod each "
           .. "request went to in an LRU index per pod, and scores a pod by the share of the "
           .. "prompt's chunks it matched. llm-d's precise-prefix-cache-scorer instead subscribes "
           .. "to the KV events vLLM can publish (vllm/distributed/kv_events.py: BlockStored, "
@@ -264,13 +264,13 @@ return lesson {
           .. "get_core_engine_for_request picks the engine with the lowest load score from "
           .. "the waiting and running counts the DP coordinator reports (about every 100 ms, "
           .. "topped up by its own count in between). The score has changed across releases "
-          .. "(recent source also weighs KV usage when requests wait); at no release read here "
-          .. "does it look at what an engine has cached, and each engine keeps its own "
+          .. "(recent source also weighs KV usage when requests wait); in none of the versions read "
+          .. "here does it look at what an engine has cached, and each engine keeps its own "
           .. "prefix cache. Session stickiness is the cheap form of affinity: the production "
           .. "stack's session router (src/vllm_router/routers/routing_logic.py, SessionRouter) "
-          .. "hashes a session id from a header onto a consistent-hash ring and falls back to "
-          .. "the lowest-QPS engine without one, and llm-d's session-affinity-scorer pins a "
-          .. "session by cookie. Stickiness keeps a conversation's growing history on one "
+          .. "hashes a session id, from a header or the request body, onto a consistent-hash ring "
+          .. "and falls back to the lowest-QPS engine without one; llm-d's "
+          .. "session-affinity-scorer scores 1 the pod a session cookie names and 0 the rest. Stickiness keeps a conversation's growing history on one "
           .. "replica but knows nothing of prefixes shared across sessions or of load.",
     },
   },
