@@ -80,7 +80,8 @@ return lesson {
   title = "Routing across replicas: load, prefixes and stickiness",
   module = "part1-serving",
   module_title = "Part 1 · Serving systems and engines",
-  baseline = "vLLM 0.26: vllm/v1/core/kv_cache_utils.py (hash_block_tokens chains the parent "
+  baseline = "vLLM 0.26 (source read at undated main-branch commits; where a behaviour "
+          .. "changed, the text says so): vllm/v1/core/kv_cache_utils.py (hash_block_tokens chains the parent "
           .. "block's hash with the block's tokens and extra keys; only full blocks are hashed; "
           .. "init_none_hash seeds the chain from os.urandom unless PYTHONHASHSEED is set); "
           .. "vllm/v1/core/block_pool.py (each engine's own table of cached blocks); "
@@ -246,7 +247,10 @@ return lesson {
           .. "picker built on the Gateway API Inference Extension: scorers each give a pod 0 to "
           .. "1, the picker adds weight × score and takes the highest. Its inference-scheduling "
           .. "guide weights queue-scorer 2, kv-cache-utilization-scorer 2 and prefix-cache-scorer "
-          .. "3. The prefix-cache-scorer "
+          .. "3. The queue-scorer ranks pods between the shortest waiting queue (1) and the "
+          .. "longest (0), the utilisation scorer gives 1 − KV usage, and llm-d's own "
+          .. "load-aware-scorer maps a waiting queue of 0 up to its threshold (128 by default) "
+          .. "onto 0.5 down to 0. The prefix-cache-scorer "
           .. "(gateway-api-inference-extension, plugins/multi/prefix/plugin.go) is approximate "
           .. "too: it chains hashes of 64-byte chunks of the prompt text (its default hashBlockSize), records which pod each "
           .. "request went to in an LRU index per pod, and scores a pod by the share of the "
