@@ -39,21 +39,30 @@ local mean_stick = Q + (1 - h_stick) * P
 -- A miss prefills P + Q tokens; a hit is modelled as a prompt of Q tokens (it leaves out
 -- the hit's attention over the cached prefix, a small share of its compute at this length).
 local MISS = {model = MODEL, gpu = GPU, input_len = P + Q, output_len = OUT,
-              max_concurrency = 1, num_prompts = 20}
+              max_concurrency = 1, num_prompts = 500}
 local HIT = {model = MODEL, gpu = GPU, input_len = Q, output_len = OUT,
-             max_concurrency = 1, num_prompts = 20}
+             max_concurrency = 1, num_prompts = 500}
 local miss, hit = kv.sim(MISS), kv.sim(HIT)
 local saved_ms = miss.median_ttft_ms - hit.median_ttft_ms
 
 -- Under load: 12 requests/s reach each replica (96/s across the fleet). kv.sim cannot mix
 -- hits and misses in one run, so each policy is stood in for by prompts of its mean
 -- uncached length: the same prefill work per request, a narrower spread of TTFTs.
+-- Each stand-in's capacity is the same workload sent all at once (rate inf). Where the
+-- offered rate is above it the queue grows for as long as the load lasts, so the median
+-- TTFT is no steady figure: it is shown over 500 and over 1,000 requests.
 local RATE = 12
-local LOADED_RANDOM = {model = MODEL, gpu = GPU, input_len = math.floor(mean_rand + 0.5),
-                       output_len = OUT, request_rate = RATE, num_prompts = 400}
-local LOADED_STICKY = {model = MODEL, gpu = GPU, input_len = math.floor(mean_stick + 0.5),
-                       output_len = OUT, request_rate = RATE, num_prompts = 400}
+local in_rand, in_stick = math.floor(mean_rand + 0.5), math.floor(mean_stick + 0.5)
+local function setup(len, rate, count)
+  return {model = MODEL, gpu = GPU, input_len = len, output_len = OUT,
+          request_rate = rate, num_prompts = count}
+end
+local LOADED_RANDOM = setup(in_rand, RATE, 500)
+local LOADED_STICKY = setup(in_stick, RATE, 500)
 local lr, ls = kv.sim(LOADED_RANDOM), kv.sim(LOADED_STICKY)
+local lr_long = kv.sim(setup(in_rand, RATE, 1000))
+local cap_rand = kv.sim(setup(in_rand, "inf", 500)).request_throughput
+local cap_stick = kv.sim(setup(in_stick, "inf", 500)).request_throughput
 
 -- Capacity: if the whole KV cache held nothing but prefixes.
 local fleet_prefixes = N * prefixes_per_replica
@@ -121,9 +130,9 @@ return lesson {
   points = {
     point { "each replica's prefix cache is local to it", weight = 2,
             about = {"prefix cache", "cache", "each replica", "replica", "each engine", "kv cache",
-                     "cached blocks"},
+                     "cached blocks", "each instance", "instance", "each vllm"},
             said = {"local", "per replica", "its own", "not shared", "separate", "only what it computed",
-                    "own blocks", "doesn't see", "cannot see"},
+                    "own blocks", "doesn't see", "cannot see", "own gpu memory", "own memory"},
             accept = {"local prefix cache", "cache is per replica", "caches are per replica",
                       "not shared across replicas", "not shared between replicas"} },
     point { "round robin and least-loaded scatter a session, so hits fall as replicas grow", weight = 2,
@@ -135,15 +144,20 @@ return lesson {
     point { "prefix-aware routing sends a request where its prefix is cached", weight = 2,
             about = {"prefix-aware", "cache-aware", "prefix affinity", "kv-aware", "kv-cache-aware",
                      "prefix routing", "routing by prefix", "affinity", "sticky routing"},
-            said = {"same replica", "holds the prefix", "longest prefix", "hit", "cached",
-                    "reuse", "skips prefill", "saves prefill", "lower ttft", "where the prefix"} },
+            said = {"same replica", "holds the prefix", "longest prefix", "longest matching prefix",
+                    "longest match", "hit", "cached", "reuse", "skips prefill", "saves prefill",
+                    "cuts prefill", "skip prefill", "lower ttft", "where the prefix"} },
     point { "alone it overloads a hot prefix's replica; weigh it against load", weight = 2,
             about = {"hot prefix", "pure affinity", "affinity alone", "one replica", "popular prefix",
-                     "prefix routing alone", "it alone", "routing on it alone", "routers"},
-            said = {"overload", "imbalance", "hotspot", "hot spot", "balance", "load", "queue",
-                    "piles", "fall back"},
-            accept = {"load imbalance", "hot prefix", "hotspot", "balance threshold",
-                      "weigh against load", "combined with load"} },
+                     "prefix routing alone", "it alone", "alone", "on its own", "routing on it alone",
+                     "prefix-aware routing", "prefix-aware", "routers"},
+            said = {"overload", "imbalance", "hotspot", "hot spot", "piles", "herds", "queue grows",
+                    "queues up", "long queue", "saturat", "fall back", "falls back",
+                    "weigh it against load", "blend it with load", "blend with load",
+                    "combine it with load", "combined with load", "against queue length",
+                    "with a load signal", "load-aware"},
+            accept = {"load imbalance", "hotspot", "hot spot", "weigh against load",
+                      "combined with load", "blend it with load"} },
   },
   misconceptions = {
     misconception { about = {"prefix cache", "vllm's cache", "the cache", "kv cache"},
@@ -153,8 +167,18 @@ return lesson {
     misconception { about = {"least-loaded", "least loaded", "shortest queue", "round robin"},
                     said = {"maximizes hits", "maximises hits", "maximizes cache hits", "maximises cache hits",
                             "more cache hits", "improves the hit rate", "raises the hit rate",
-                            "keeps the prefix", "keeps sessions together", "sticky"},
+                            "keeps the prefix", "keeps sessions together", "sticky",
+                            "cache-friendly", "most cache-friendly", "best for the cache",
+                            "best hit rate", "sees every prefix"},
                     why = "load-only policies ignore what each replica has cached; a session's next request lands anywhere, so hits fall as replicas are added" },
+    misconception { about = {"prefix-aware routing", "prefix routing", "prefix-aware", "prefix affinity",
+                             "affinity alone", "pure affinity", "routing on it alone", "it alone",
+                             "routing on prefix alone", "prefix matches", "prefix matching"},
+                    said = {"balances load evenly", "balances the load", "spreads load evenly",
+                            "spread load evenly", "spreads the load", "evens out the load",
+                            "no downside", "no real downside", "is fine", "nothing goes wrong",
+                            "mainly for load balance", "mainly about load balance"},
+                    why = "prefix match alone sends every request that shares a hot prefix to the replica that holds it; nothing in it looks at load, so its queue grows while others idle" },
     misconception { about = {"prefix-aware routing", "cache-aware routing", "prefix affinity"},
                     said = {"speeds up decode", "makes decode faster", "faster decode"},
                     why = "a hit saves the prefix's prefill (TTFT and GPU time); decode still reads the whole context each step" },
@@ -200,14 +224,21 @@ return lesson {
           .. "hit's attention over the cached prefix left out), in " .. f(hit.median_ttft_ms)
           .. " ms, " .. f(saved_ms, 0) .. " ms saved. Per session, random routing prefills "
           .. n(tok_rand) .. " prompt tokens and affinity " .. n(tok_stick) .. ". Under load the "
-          .. "gap decides where the knee is. At " .. RATE .. " requests/s per replica, a "
-          .. "stand-in run with the random policy's mean of " .. n(mean_rand) .. " uncached "
-          .. "tokens a request completes " .. f(lr.request_throughput, 2) .. " requests/s with "
-          .. "a median TTFT of " .. f(lr.median_ttft_ms, 0) .. " ms (its limit: "
-          .. lr.limit .. "); with affinity's mean of " .. n(mean_stick) .. " it keeps up, "
-          .. f(ls.request_throughput, 2) .. " requests/s at " .. f(ls.median_ttft_ms, 0)
-          .. " ms. These are simulated estimates of equal mean prefill work, not a "
-          .. "measurement of the real mix of full misses and hits, which spreads TTFT wider.",
+          .. "gap decides where the knee is. A stand-in with the random policy's mean of "
+          .. n(mean_rand) .. " uncached tokens a request can complete at most "
+          .. f(cap_rand, 2) .. " requests/s on one replica, so at " .. RATE .. " requests/s "
+          .. "it is overloaded: it completes " .. f(lr.request_throughput, 2) .. " requests/s, "
+          .. "its queue grows for as long as the load lasts, and its median TTFT has no "
+          .. "steady value (" .. f(lr.median_ttft_ms, 0) .. " ms over 500 requests, "
+          .. f(lr_long.median_ttft_ms, 0) .. " ms over 1,000, and climbing). The run also "
+          .. "fills the KV cache (" .. pct(lr.peak_kv_usage, 0) .. "% at its peak, "
+          .. lr.preemptions .. " preemptions), a symptom of the queue rather than its cause: the "
+          .. "capacity is set by the prefill compute each request needs. With affinity's mean of "
+          .. n(mean_stick) .. " the same replica can complete " .. f(cap_stick, 2)
+          .. " requests/s and keeps up with the " .. RATE .. ": " .. f(ls.request_throughput, 2)
+          .. " requests/s at a median TTFT of " .. f(ls.median_ttft_ms, 0) .. " ms. These are "
+          .. "simulated estimates of equal mean prefill work, not a measurement of the real "
+          .. "mix of full misses and hits, which spreads TTFT wider.",
     },
     section {
       title = "Copies crowd the cache",
@@ -289,10 +320,11 @@ return lesson {
     .. n(tok_stick) .. "\n"
     .. "one hit      kv.sim TTFT " .. f(miss.median_ttft_ms) .. " ms (" .. n(P + Q) .. " tokens) − "
     .. f(hit.median_ttft_ms) .. " ms (" .. Q .. ") = " .. f(saved_ms) .. " ms\n"
-    .. "loaded       " .. RATE .. " req/s a replica: random stand-in " .. n(mean_rand) .. " tokens → "
-    .. f(lr.request_throughput, 2) .. " req/s done, TTFT " .. f(lr.median_ttft_ms, 0) .. " ms\n"
-    .. "             sticky stand-in " .. n(mean_stick) .. " tokens → "
-    .. f(ls.request_throughput, 2) .. " req/s done, TTFT " .. f(ls.median_ttft_ms, 0) .. " ms\n"
+    .. "loaded       " .. RATE .. " req/s a replica: random stand-in " .. n(mean_rand) .. " tokens, capacity "
+    .. f(cap_rand, 2) .. " req/s < " .. RATE .. ": overloaded, TTFT " .. f(lr.median_ttft_ms, 0)
+    .. " ms (500 requests), " .. f(lr_long.median_ttft_ms, 0) .. " ms (1,000)\n"
+    .. "             sticky stand-in " .. n(mean_stick) .. " tokens, capacity " .. f(cap_stick, 2)
+    .. " req/s: keeps up, TTFT " .. f(ls.median_ttft_ms, 0) .. " ms\n"
     .. "memory       " .. n(P) .. " × " .. n(c.kv_bytes_per_token) .. " B = " .. f(prefix_bytes / GiB, 2)
     .. " GiB a copy; " .. n(c.num_gpu_blocks) .. " ÷ " .. prefix_blocks .. " = "
     .. prefixes_per_replica .. " prefixes a replica\n"
@@ -312,12 +344,13 @@ return lesson {
             .. "memory, small for one prompt. Affinity matters when there are many distinct "
             .. "prefixes, per session, document or tenant, each reused a few times.",
       points = {
-        point { "each replica misses once, then hits", weight = 2, polarity = "no",
+        point { "random routing barely hurts it", polarity = "no" },
+        point { "each replica misses once, then hits", weight = 3,
                 about = {"each replica", "every replica", "a replica", "replicas", "it", "the prompt",
-                         "system prompt", "hit rate"},
-                said = {"misses once", "caches it", "first request", "close to 100", "near 100",
-                        "almost always", "hits after", "stays high", "barely", "hardly", "not much"},
-                short = {"not much", "hardly", "barely"} },
+                         "system prompt", "shared prompt", "hit rate", "prefix"},
+                said = {"misses once", "caches it", "cached on every replica", "cached on all",
+                        "first request", "close to 100", "near 100", "almost always", "hits after",
+                        "stays high", "loads it once", "resident", "warm-up", "warms up"} },
         point { "affinity matters for many distinct prefixes",
                 about = {"affinity", "prefix-aware routing", "routing", "it", "the problem"},
                 said = {"many distinct", "many different", "per session", "per-session", "per tenant",
@@ -330,6 +363,10 @@ return lesson {
         misconception { about = {"hit rate", "it"},
                         said = {"falls to 1/n", "1/n", "one in eight", "12.5"},
                         why = "1/N is the chance a single request meets one copy on one replica; a prompt every request carries is soon cached on every replica" },
+        misconception { about = {"prefix caching", "the cache", "it", "the kv", "its kv", "the other replicas"},
+                        said = {"only works when consecutive requests", "breaks the chain", "fetch it over the network",
+                                "fetch it from", "lives only on the replica that first computed it"},
+                        why = "each replica computes and caches the prompt itself on its first request; nothing is fetched from another replica, and later requests hit whatever came between" },
       },
     },
     followup {
@@ -343,7 +380,7 @@ return lesson {
             .. "and KV-cache utilisation beside the prefix match, and takes the best total. "
             .. "Spreading a hot prefix over several replicas is the other cure.",
       points = {
-        point { "a hot prefix overloads one replica", weight = 2,
+        point { "a hot prefix overloads one replica", weight = 3,
                 about = {"hot prefix", "popular prefix", "one replica", "that replica", "a replica",
                          "traffic", "load", "it"},
                 said = {"overload", "piles", "imbalance", "hotspot", "hot spot", "queue grows",
@@ -351,8 +388,9 @@ return lesson {
                 accept = {"load imbalance", "hotspot", "hot spot", "overloaded"} },
         point { "SGLang falls back to the shortest queue when imbalanced",
                 about = {"sglang", "sgl-router", "cache-aware policy", "cache_aware", "its router"},
-                said = {"shortest queue", "least loaded", "least-loaded", "threshold", "imbalanced",
-                        "balance_abs_threshold", "balance_rel_threshold", "falls back"} },
+                said = {"shortest queue", "least loaded", "least-loaded", "lowest load",
+                        "balance_abs_threshold", "balance_rel_threshold", "falls back", "fall back",
+                        "switches to shortest", "checks load first"} },
         point { "llm-d weighs prefix against queue and KV usage",
                 about = {"llm-d", "its scheduler", "the endpoint picker", "epp", "gateway"},
                 said = {"weight", "queue", "kv-cache utilization", "kv utilization", "kv usage",
@@ -364,9 +402,17 @@ return lesson {
                         said = {"balances load evenly", "always balances", "balances the load", "spreads load evenly",
                                 "spreads the load evenly", "evens out the load"},
                         why = "prefix match alone sends every request with a hot prefix to the replica that holds it; nothing in it looks at load" },
-        misconception { about = {"sglang", "sgl-router", "llm-d"},
+        misconception { about = {"sglang's router", "sgl-router", "the prefix-cache-scorer", "the approximate scorer"},
                         said = {"asks the workers", "queries each worker's cache", "reads vllm's block table"},
-                        why = "sgl-router's tree and the prefix-cache-scorer are the router's own record of what it sent where; only llm-d's precise scorer follows the engines' KV events" },
+                        why = "sgl-router's cache_aware tree and the Gateway API Inference Extension's prefix-cache-scorer are the router's own record of what it sent where, never read from the engines; the routers that follow the engines' KV events (BlockStored, BlockRemoved) subscribe to them rather than ask: llm-d's precise-prefix-cache-scorer, vLLM's Rust router's precise_cache_aware policy, the event-driven mode of smg (sgl-router's successor); the production stack's KvawareRouter asks an LMCache controller" },
+        misconception { about = {"sglang", "sgl-router", "its router", "cache-aware policy", "llm-d"},
+                        said = {"whatever its load", "regardless of load", "ignoring load", "always sending",
+                                "always sends", "always the longest match", "longest match when imbalanced",
+                                "multiplies", "multiplied", "product of"},
+                        why = "sgl-router leaves the longest match for the shortest queue once the load is imbalanced, and llm-d's picker adds weight × score over the scorers and takes the highest sum" },
+        misconception { about = {"nothing", "nothing serious", "nothing much"},
+                        said = {"goes wrong"},
+                        why = "a hot prefix sends every request that shares it to the one replica holding it: its queue and TTFT grow while the others idle" },
       },
     },
     followup {
@@ -390,11 +436,12 @@ return lesson {
                 about = {"precise", "llm-d", "precise scorer", "the other way", "engines", "vllm",
                          "replicas"},
                 said = {"kv events", "events", "blockstored", "blockremoved", "publish", "subscribe",
-                        "reports", "tell"},
+                        "reports", "tell", "told", "kv controller", "lmcache controller", "live map"},
                 accept = {"kv events", "kv-events", "blockstored", "kv_events"} },
         point { "the approximate record misses engine-side eviction",
                 about = {"approximate", "it", "the record", "router's view", "tree", "index"},
-                said = {"eviction", "evicted", "stale", "wrong", "drift", "out of date", "guess"} },
+                said = {"eviction", "evicted", "evicts", "stale", "wrong", "drift", "out of date", "guess",
+                        "assumes it is still cached", "assumes that is still cached"} },
       },
       misconceptions = {
         misconception { about = {"vllm", "the replicas", "block hashes", "hashes"},
@@ -411,20 +458,23 @@ return lesson {
             .. "not look at what any engine has cached, and each engine keeps its own prefix "
             .. "cache, so prefix affinity needs a router in front.",
       points = {
-        point { "it balances on load, not on cached prefixes", weight = 2, polarity = "no",
+        point { "no, it does not", polarity = "no" },
+        point { "it balances on load, not on cached prefixes", weight = 2,
                 about = {"it", "vllm", "the balancer", "dplbasyncmpclient", "internal load balancer",
                          "the front end", "dp"},
                 said = {"load", "waiting and running", "queue", "least loaded", "least-loaded",
                         "lowest score", "not by prefix", "doesn't look at the cache", "ignores the cache",
-                        "request counts"},
-                short = {"no, load only", "only load"} },
+                        "request counts", "queue lengths", "queue stats", "doesn't look at the prompt",
+                        "isn't considered", "not considered"} },
         point { "each engine has its own prefix cache",
-                about = {"each engine", "engines", "each rank", "prefix cache", "the cache"},
-                said = {"own", "local", "separate", "not shared", "per engine"} },
+                about = {"each engine", "engines", "each rank", "each dp rank", "dp rank", "prefix cache",
+                         "the cache", "kv cache"},
+                said = {"own", "local", "separate", "not shared", "per engine", "per rank"} },
       },
       misconceptions = {
         misconception { about = {"it", "vllm", "dplbasyncmpclient", "the balancer"},
-                        said = {"routes by prefix", "prefix-aware", "cache-aware", "longest prefix"},
+                        said = {"routes by prefix", "prefix-aware", "cache-aware", "longest prefix",
+                                "hashes the first block", "hashes the prompt", "owns that hash"},
                         why = "DPLBAsyncMPClient.get_core_engine_for_request scores engines on waiting and running requests (and in recent source KV usage), never on their cached blocks" },
       },
     },
@@ -449,13 +499,16 @@ return lesson {
                         "heavy session", "hot", "no balancing", "uneven", "unbalanced", "not load-aware"} },
         point { "it misses prefixes shared across sessions",
                 about = {"it", "stickiness", "hashing", "shared prefixes", "prefixes shared across sessions",
-                         "a prefix shared by many sessions"},
+                         "a prefix shared by many sessions", "shared prefix", "common prefix",
+                         "shared document", "shared prompt"},
                 said = {"misses prefixes shared", "ignores prefixes shared", "ignores shared prefixes",
-                        "misses shared prefixes", "knows nothing of",
-                        "scattered", "different replicas", "every replica", "duplicated"} },
+                        "misses shared prefixes", "won't catch prefixes", "knows nothing of",
+                        "scattered", "different replicas", "every replica", "duplicated", "copies",
+                        "prefilled on each"} },
         point { "changing the replica set remaps sessions",
                 accept = {"remap", "rehash", "adding a replica", "removing a replica",
-                          "replica set changes"} },
+                          "replica set changes", "moves some sessions", "moves only a fraction",
+                          "consistent hashing"} },
       },
       misconceptions = {
         misconception { about = {"it", "stickiness", "hashing", "session hashing", "consistent hashing"},
@@ -465,6 +518,12 @@ return lesson {
                         said = {"shares prefixes across sessions", "reuses prefixes across sessions",
                                 "shares prefixes between sessions", "finds shared prefixes"},
                         why = "sessions with the same prefix hash to different replicas, so a prefix shared across sessions is prefilled and stored on many of them" },
+        misconception { about = {"hashing", "a hash", "session hashing", "it"},
+                        said = {"too slow", "causes collisions", "collides in the cache"},
+                        why = "a hash per request costs microseconds, and vLLM's prefix cache is keyed by block hashes of the tokens, not by session id; the trouble with session hashing is that it ignores load" },
+        misconception { about = {"vllm's prefix cache", "the prefix cache", "prefix cache"},
+                        said = {"keyed by session", "by session id"},
+                        why = "vLLM's prefix cache is keyed by chained hashes of full token blocks (hash_block_tokens), not by any session id" },
       },
     },
   },
@@ -506,7 +565,7 @@ return lesson {
             .. "prefills " .. n(P + Q) .. " tokens, a hit only the " .. Q .. " new ones. How many "
             .. "ms of TTFT does the hit save (the simulator's medians)?",
       expected = saved_ms, unit = "ms", tolerance = rel(0.05),
-      -- serving = MISS,
+      serving = MISS,
       hints = { "Simulate both prompts, " .. n(P + Q) .. " and " .. Q .. " tokens, with "
                 .. "--max-concurrency 1.",
                 "Prefill is compute-bound: its time grows with the tokens computed." },
@@ -590,21 +649,36 @@ return lesson {
       points = {
         point { "load alone loses cache hits", weight = 2,
                 about = {"load alone", "round robin", "least-loaded", "least loaded", "load-only",
-                         "load balancing alone", "without prefix"},
+                         "load balancing alone", "without prefix", "only on load", "only balance load",
+                         "only balancing load", "load-balancing-only", "load balancing only",
+                         "load score", "load scores alone", "load-only router"},
                 said = {"miss", "loses hits", "scatter", "spread", "recompute", "lower hit rate",
-                        "prefill again", "ignores the cache", "duplicate"} },
+                        "prefill again", "re-prefill", "ignores the cache", "duplicate", "throws away",
+                        "blind to locality", "ignores where the kv"} },
         point { "prefix alone overloads hot replicas", weight = 2,
                 about = {"prefix alone", "affinity alone", "pure affinity", "prefix-only", "cache alone",
-                         "hot prefix", "hot prefixes"},
-                said = {"overload", "imbalance", "hotspot", "hot spot", "piles", "queue", "one replica"} },
+                         "hot prefix", "hot prefixes", "popular prefix", "only on the prefix",
+                         "only on prefix", "cache-only", "prefix score alone", "prefix-cache score alone",
+                         "locality alone", "chasing locality"},
+                said = {"overload", "imbalance", "hotspot", "hot spot", "piles", "herds", "queue",
+                        "one replica", "attracts every request", "feedback loop"} },
         point { "the blend trades a hit against queueing",
-                accept = {"trade", "balance", "weigh", "when it is cheap", "too busy", "both"} },
+                accept = {"trades hit", "trade hits", "trade-off", "tradeoff", "weigh the two", "weighting the two",
+                          "when it is cheap", "when it's cheap", "too busy", "without overloading",
+                          "hit against queue", "hits against load"} },
       },
       misconceptions = {
         misconception { about = {"round robin", "least-loaded", "least loaded", "load alone", "load-only routing"},
                         said = {"raises the hit rate", "improves the hit rate", "more hits", "more cache hits",
                                 "maximizes hits", "maximises hits", "keeps sessions together"},
                         why = "load-only policies ignore what each replica caches; a session's requests scatter and the hit rate falls as replicas are added" },
+        misconception { about = {"prefix-cache score", "prefix score", "cache score"},
+                        said = {"least loaded", "which replica is least loaded", "tells you the load",
+                                "measures load"},
+                        why = "the prefix-cache score says where a prompt's prefix is likely cached; the load scores (queue, KV usage) say how busy each replica is" },
+        misconception { about = {"load score", "load scores"},
+                        said = {"where the prefix is cached", "which replica holds the prefix"},
+                        why = "load scores see queues and KV usage, not cache contents; where the prefix sits is the prefix score's part" },
         misconception { about = {"prefix routing", "prefix-aware routing", "affinity", "a hit", "cache hit"},
                         said = {"speeds up decode", "makes decode faster", "faster decode"},
                         why = "a hit saves the prefix's prefill, so TTFT and GPU time; decode still reads the whole context each step" },
