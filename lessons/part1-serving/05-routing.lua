@@ -89,24 +89,32 @@ return lesson {
   title = "Routing across replicas: load, prefixes and stickiness",
   module = "part1-serving",
   module_title = "Part 1 · Serving systems and engines",
-  baseline = "vLLM 0.26 (source read at undated main-branch commits; where a behaviour "
-          .. "changed, the text says so): vllm/v1/core/kv_cache_utils.py (hash_block_tokens chains the parent "
-          .. "block's hash with the block's tokens and extra keys; only full blocks are hashed; "
-          .. "init_none_hash seeds the chain from os.urandom unless PYTHONHASHSEED is set); "
-          .. "vllm/v1/core/block_pool.py (each engine's own table of cached blocks); "
-          .. "vllm/v1/engine/core_client.py (make_async_mp_client: DPLBAsyncMPClient when "
-          .. "data_parallel_size > 1 without an external load balancer; "
-          .. "DPLBAsyncMPClient.get_core_engine_for_request: the lowest load score from the "
-          .. "coordinator's waiting and running counts); vllm/distributed/kv_events.py "
-          .. "(BlockStored, BlockRemoved, AllBlocksCleared). Routers as stored in their "
-          .. "repositories (undated): sgl-project/sglang sgl-router/src/policies/cache_aware.rs "
-          .. "and mod.rs; kubernetes-sigs/gateway-api-inference-extension "
-          .. "pkg/epp/scheduling/framework/plugins/multi/prefix/plugin.go and scorer/queue.go, "
-          .. "scorer/kvcache_utilization.go; llm-d/llm-d-inference-scheduler "
-          .. "pkg/plugins/scorer/precise_prefix_cache.go, load_aware.go, session_affinity.go; "
-          .. "llm-d/llm-d guides/inference-scheduling/scheduler/inference-scheduling.values.yaml; "
-          .. "vllm-project/production-stack src/vllm_router/routers/routing_logic.py. Hit rates "
-          .. "from the lesson's stated model; TTFTs from kvtutor sim (docs/simulator.md)",
+  baseline = "vLLM 0.26. vLLM source read at undated main-branch commits (where a behaviour "
+          .. "changed, the text says which release): vllm/v1/core/kv_cache_utils.py "
+          .. "(hash_block_tokens chains the parent block's hash with the block's tokens and extra "
+          .. "keys; only full blocks are hashed; init_none_hash seeds the chain from os.urandom "
+          .. "unless PYTHONHASHSEED is set); vllm/v1/core/block_pool.py (each engine's own table "
+          .. "of cached blocks); vllm/config/cache.py (kv_offloading_size, kv_offloading_backend: "
+          .. "undated); vllm/v1/engine/core_client.py (make_async_mp_client: DPLBAsyncMPClient "
+          .. "when data_parallel_size > 1 without an external load balancer; "
+          .. "DPLBAsyncMPClient.get_core_engine_for_request: 4 × waiting + running through 0.26, "
+          .. "first release of that score undated; the in-flight floor and KV-usage term of PR "
+          .. "#49204 first shipped in 0.27.0, read in main-branch source); vllm/distributed/kv_events.py "
+          .. "(BlockStored, BlockRemoved, AllBlocksCleared). Routers, undated unless a PR is "
+          .. "named: sgl-project/sglang sgl-router/src/policies/cache_aware.rs at commit 026f853; "
+          .. "lightseekorg/smg model_gateway/src/policies/cache_aware.rs; "
+          .. "kubernetes-sigs/gateway-api-inference-extension plugins/multi/prefix/plugin.go "
+          .. "(hashBlockSize 64, DefaultMaxPrefixBlocks 256; autoTune from PR #1888, 2025-11-20), "
+          .. "scorer/queue.go, scorer/kvcache_utilization.go, helm weights 3:2:2 from PR #1827 "
+          .. "(2025-11-06); llm-d/llm-d-router (formerly llm-d-inference-scheduler) "
+          .. "pkg/plugins/scorer/precise_prefix_cache.go, load_aware.go, session_affinity.go, "
+          .. "no_hit_lru.go, active-request-scorer idle settings from PR #669 (2026-03-02), "
+          .. "issue #355; llm-d/llm-d guides/inference-scheduling/scheduler/"
+          .. "inference-scheduling.values.yaml; vllm-project/router src/policies/"
+          .. "precise_cache_aware.rs; vllm-project/production-stack "
+          .. "src/vllm_router/routers/routing_logic.py (SessionRouter, PrefixAwareRouter, "
+          .. "KvawareRouter). Hit rates from the lesson's stated model; TTFTs and capacities from "
+          .. "kvtutor sim (docs/simulator.md)",
   concept = "routing",
   concept_title = "Routing across replicas",
   requires = {"prefix-caching", "continuous-batching"},
@@ -125,7 +133,9 @@ return lesson {
         .. "Prefix-aware routing sends a request where its longest prefix is cached, which "
         .. "saves prefill and TTFT, but alone it piles a hot prefix onto one replica; real "
         .. "routers weigh the cache match against queue length and KV usage, or fall back to "
-        .. "the least-loaded replica when the load is out of balance.",
+        .. "the least-loaded replica when the load is out of balance. A prompt every request "
+        .. "shares is the extreme case both ways: random routing hits on it almost always, "
+        .. "prefix-only routing sends everything to one replica.",
 
   points = {
     point { "each replica's prefix cache is local to it", weight = 2,
@@ -176,8 +186,12 @@ return lesson {
                              "routing on prefix alone", "prefix matches", "prefix matching"},
                     said = {"balances load evenly", "balances the load", "spreads load evenly",
                             "spread load evenly", "spreads the load", "evens out the load",
-                            "no downside", "no real downside", "is fine", "nothing goes wrong",
+                            "no downside", "no real downside", "nothing goes wrong",
                             "mainly for load balance", "mainly about load balance"},
+                    why = "prefix match alone sends every request that shares a hot prefix to the replica that holds it; nothing in it looks at load, so its queue grows while others idle" },
+    misconception { about = {"routing on it alone", "it alone", "affinity alone", "routing on prefix alone",
+                             "prefix routing alone", "prefix-aware routing alone", "on its own"},
+                    said = {"is fine", "works fine", "is enough", "is safe"},
                     why = "prefix match alone sends every request that shares a hot prefix to the replica that holds it; nothing in it looks at load, so its queue grows while others idle" },
     misconception { about = {"prefix-aware routing", "cache-aware routing", "prefix affinity"},
                     said = {"speeds up decode", "makes decode faster", "faster decode"},
@@ -192,10 +206,14 @@ return lesson {
           .. "(LoRA, multimodal inputs, cache salt), in hash_block_tokens "
           .. "(vllm/v1/core/kv_cache_utils.py), and the engine's BlockPool "
           .. "(vllm/v1/core/block_pool.py) keeps the table from hash to block for that engine's "
-          .. "own GPU blocks. Nothing in it is visible to another replica. The chain even "
+          .. "own GPU blocks. Without a KV connector nothing in it is visible to another "
+          .. "replica: vLLM's native CPU offload (kv_offloading_size with kv_offloading_backend "
+          .. "\"native\", vllm/config/cache.py) is per engine too, and only a store shared "
+          .. "behind a connector (LMCache's remote backends, Mooncake) lets one replica load "
+          .. "blocks another computed. The chain even "
           .. "starts from a random seed per process (init_none_hash uses os.urandom unless "
           .. "PYTHONHASHSEED is set), so two replicas do not give the same prefix the same "
-          .. "hashes. A router is therefore the only thing that can make a request meet its "
+          .. "hashes. Without a shared store, a router is the only thing that can make a request meet its "
           .. "cache: send it to the replica that already computed its prefix, or pay the "
           .. "prefill again.",
     },
@@ -210,7 +228,11 @@ return lesson {
           .. "h = 1 − N(1 − (1 − 1/N)^R) ÷ R, and N(1 − (1 − 1/N)^R) is the number of replicas "
           .. "the session touches, each prefilling the prefix once. Round robin is no better "
           .. "with many sessions interleaved, and least-loaded is load-driven, not "
-          .. "cache-driven. With N = " .. N .. " and R = " .. R .. ": " .. f(copies, 2)
+          .. "cache-driven. What least-loaded buys over round robin is balance in fact: it "
+          .. "absorbs uneven request sizes and a slow replica, which round robin cannot see. "
+          .. "It is as blind to the caches, and on stale load figures it can send a burst to "
+          .. "one replica, which is why vLLM's DP balancer counts the requests it has just "
+          .. "sent between load reports. With N = " .. N .. " and R = " .. R .. ": " .. f(copies, 2)
           .. " replicas touched, h = " .. pct(h_rand) .. "%, against " .. pct(h_stick)
           .. "% when every request of the session goes to one replica (only the first "
           .. "misses). At N = 2 random routing gives " .. pct(hit_random(2, R)) .. "%, at "
@@ -245,7 +267,8 @@ return lesson {
       text = "Scattering also multiplies memory. One session's prefix is " .. prefix_blocks
           .. " blocks, " .. f(prefix_bytes / GiB, 2) .. " GiB of " .. MODEL .. " cache; an "
           .. GPU .. " at vLLM 0.26's default utilisation has " .. n(c.num_gpu_blocks)
-          .. " blocks (the calculator's figure, activations left out), room for " .. prefixes_per_replica .. " such prefixes if it held "
+          .. " blocks (the calculator's figure on 80 GiB with activations and CUDA graphs left "
+          .. "out; a real engine has somewhat fewer), room for " .. prefixes_per_replica .. " such prefixes if it held "
           .. "nothing else. With affinity, the " .. N .. " replicas can keep about "
           .. n(sessions_stick) .. " sessions cached; with random routing each session sits on "
           .. f(copies, 1) .. " replicas and the fleet keeps about " .. n(sessions_rand)
@@ -255,9 +278,18 @@ return lesson {
     section {
       title = "Hot prefixes and load imbalance",
       text = "Affinity is not free. One prefix shared by every request (a global system prompt) "
-          .. "needs no affinity at all: each replica caches it after its first request and "
-          .. "random routing hits on it almost always. The trouble is a hot prefix under pure "
-          .. "affinity: if a share f of the traffic carries it and all of that goes to one "
+          .. "needs no affinity under random routing: each replica caches it after its first "
+          .. "request and hits on it almost always. Under a prefix-aware router it is the worst "
+          .. "case: every request matches it fully on the first replica that served it. With "
+          .. "the Gateway API Inference Extension's scorers, the queue-scorer counts only "
+          .. "waiting requests and gives every pod 1 while the queues are equal, so the prefix "
+          .. "term wins until a queue forms, while that pod's running batch and TPOT grow. "
+          .. "llm-d-router PR #669 (merged 2026-03-02) describes exactly this, every request "
+          .. "of a one-prefix benchmark on one pod until num_requests_waiting > 0, and adds "
+          .. "idle-pod settings to the active-request-scorer; its no-hit-lru-scorer spreads "
+          .. "requests that hit nothing. In llm-d-router issue #355 one shared prefix ran on 2 "
+          .. "of 8 replicas at 8% KV usage with no queue. The same trouble, for any hot prefix "
+          .. "under pure affinity: if a share f of the traffic carries it and all of that goes to one "
           .. "replica, that replica carries f·N + (1 − f) times the mean load (f = 0.5 on "
           .. N .. " replicas: " .. f(0.5 * N + 0.5) .. "×), its queue grows, and its TTFT "
           .. "loses more than the cache won. So routers blend the two: send a request to its "
@@ -266,30 +298,46 @@ return lesson {
     },
     section {
       title = "How SGLang's router and llm-d decide",
-      text = "SGLang's router (sgl-router, cache_aware policy, "
-          .. "sgl-router/src/policies/cache_aware.rs) keeps an approximate radix tree per worker "
-          .. "of the request text it sent there, characters rather than tokens, so it never "
-          .. "asks the workers what they cache. When loads are balanced it sends a request to "
-          .. "the worker with the longest match if the matched share of the text exceeds "
-          .. "cache_threshold, else to the worker with the smallest tree. It calls the system "
+      text = "SGLang's router (sgl-router in sgl-project/sglang, cache_aware policy, "
+          .. "sgl-router/src/policies/cache_aware.rs, read at commit 026f853) keeps one "
+          .. "approximate radix tree per model, the workers as its tenants, of the request text "
+          .. "it sent to each, characters rather than tokens, so it never asks the workers what "
+          .. "they cache. When loads are balanced it sends a request to the worker with the "
+          .. "longest match if the matched share of the text exceeds cache_threshold, else to "
+          .. "the worker with the smallest tree (its successor smg, lightseekorg/smg, sends such "
+          .. "a request to the least-loaded worker, and can keep token trees or follow the "
+          .. "engines' KV events instead). It calls the system "
           .. "imbalanced when max − min load exceeds balance_abs_threshold and max exceeds "
           .. "balance_rel_threshold × min, and then routes to the shortest queue. A background "
-          .. "thread trims each tree by LRU to max_tree_size. llm-d's scheduler is an endpoint "
+          .. "thread trims the tree by LRU to max_tree_size. llm-d's scheduler (llm-d/llm-d-router, "
+          .. "formerly llm-d-inference-scheduler) is an endpoint "
           .. "picker built on the Gateway API Inference Extension: scorers each give a pod 0 to "
           .. "1, the picker adds weight × score and takes the highest. Its inference-scheduling "
           .. "guide weights queue-scorer 2, kv-cache-utilization-scorer 2 and prefix-cache-scorer "
-          .. "3. The queue-scorer ranks pods between the shortest waiting queue (1) and the "
-          .. "longest (0), the utilisation scorer gives 1 − KV usage, and llm-d's own "
+          .. "3, the defaults the extension's own helm chart moved to from 1:1:1 (PR #1827, merged "
+          .. "2025-11-06). The queue-scorer ranks pods between the shortest waiting queue (1) and the "
+          .. "longest (0), all of them 1 when the queues are equal, the utilisation scorer gives 1 − KV usage, and llm-d's own "
           .. "load-aware-scorer maps a waiting queue of 0 up to its threshold (128 by default) "
           .. "onto 0.5 down to 0. The prefix-cache-scorer "
           .. "(gateway-api-inference-extension, plugins/multi/prefix/plugin.go) is approximate "
-          .. "too: it chains hashes of 64-byte chunks of the prompt text (its default hashBlockSize), records which pod each "
-          .. "request went to in an LRU index per pod, and scores a pod by the share of the "
-          .. "prompt's chunks it matched. llm-d's precise-prefix-cache-scorer instead subscribes "
-          .. "to the KV events vLLM can publish (vllm/distributed/kv_events.py: BlockStored, "
-          .. "BlockRemoved, AllBlocksCleared), so its index follows real storage and eviction; "
-          .. "an index that recomputes vLLM's hashes needs the same PYTHONHASHSEED on every "
-          .. "replica.",
+          .. "too: in the version read it chains hashes of 64-byte chunks of the prompt text "
+          .. "(hashBlockSize), at most 256 of them (DefaultMaxPrefixBlocks: about 16 KiB of text, "
+          .. "some 4,000 tokens, so this lesson's " .. n(P) .. "-token prefix sits at the limit), "
+          .. "records which pod each request went to in an LRU index per pod, and scores a pod "
+          .. "by the share of the prompt's chunks it matched; later versions take the chunk "
+          .. "size and the index's capacity from the pod's own block size and block count "
+          .. "(blockSize, autoTune on by default: PR #1888, merged 2025-11-20). llm-d's "
+          .. "precise-prefix-cache-scorer and vLLM's Rust router (vllm-project/router, "
+          .. "precise_cache_aware policy) instead subscribe to the KV events vLLM can publish "
+          .. "(vllm/distributed/kv_events.py: BlockStored, BlockRemoved, AllBlocksCleared), so "
+          .. "their index follows real storage and eviction, a little late: the events come "
+          .. "after the blocks are stored, so a burst sent before them misses (vllm-project/router "
+          .. "writes speculative entries that expire after 2 s to cover it). An index that "
+          .. "recomputes vLLM's hashes needs the same block size and PYTHONHASHSEED on every "
+          .. "replica. vLLM's production stack (vllm-project/production-stack, "
+          .. "routing_logic.py) has both kinds too: a PrefixAwareRouter, a hash trie of what it "
+          .. "sent where that assumes nothing is evicted, and a KvawareRouter that asks an "
+          .. "LMCache controller which instance holds the longest match.",
     },
     section {
       title = "vLLM's own balancing, and session stickiness",
@@ -298,15 +346,22 @@ return lesson {
           .. "DPLBAsyncMPClient (vllm/v1/engine/core_client.py), whose "
           .. "get_core_engine_for_request picks the engine with the lowest load score from "
           .. "the waiting and running counts the DP coordinator reports (about every 100 ms, "
-          .. "topped up by its own count in between). The score has changed across releases "
-          .. "(recent source also weighs KV usage when requests wait); in none of the versions read "
-          .. "here does it look at what an engine has cached, and each engine keeps its own "
-          .. "prefix cache. Session stickiness is the cheap form of affinity: the production "
+          .. "topped up by its own count in between). In vLLM 0.26 the score is "
+          .. "4 × waiting + running. From 0.27.0 (PR #49204) it is max(clients × the engine's "
+          .. "requests in flight, waiting + running), plus waiting × 6 × max(0, KV usage − 0.5) "
+          .. "when requests wait: an exact count of what this front end has sent sets a floor "
+          .. "under stale reports. Neither looks at what an engine has cached, and each engine "
+          .. "keeps its own prefix cache. Session stickiness is the cheap form of affinity: the production "
           .. "stack's session router (src/vllm_router/routers/routing_logic.py, SessionRouter) "
           .. "hashes a session id, from a header or the request body, onto a consistent-hash ring "
           .. "and falls back to the lowest-QPS engine without one; llm-d's "
-          .. "session-affinity-scorer scores 1 the pod a session cookie names and 0 the rest. Stickiness keeps a conversation's growing history on one "
-          .. "replica but knows nothing of prefixes shared across sessions or of load.",
+          .. "session-affinity-scorer scores 1 the pod a session token names and 0 the rest, a "
+          .. "weighted preference among the other scorers rather than a rule. Stickiness keeps "
+          .. "a conversation's growing history on one replica but knows nothing of load. A "
+          .. "prefix many sessions share still ends up cached on every replica after one miss "
+          .. "on each, so there stickiness costs N prefills and N copies rather than the hit "
+          .. "rate; the loss is larger for a prefix a moderate number of sessions share, and "
+          .. "when memory is tight.",
     },
   },
 
@@ -342,7 +397,10 @@ return lesson {
             .. "every later one, so over thousands of requests the hit rate stays close to "
             .. "100%. The cost is " .. N .. " prefills of the prompt and " .. N .. " copies in "
             .. "memory, small for one prompt. Affinity matters when there are many distinct "
-            .. "prefixes, per session, document or tenant, each reused a few times.",
+            .. "prefixes, per session, document or tenant, each reused a few times. Under a "
+            .. "prefix-aware router the same prompt is the worst case: every request matches it "
+            .. "fully on the replica that served it first, and a router that waits for a queue "
+            .. "before spreading it runs everything there.",
       points = {
         point { "random routing barely hurts it", polarity = "no" },
         point { "each replica misses once, then hits", weight = 3,
@@ -377,8 +435,11 @@ return lesson {
             .. "saved. SGLang's cache-aware policy checks load first: when max − min load "
             .. "exceeds an absolute threshold and max exceeds a ratio times min, it sends the "
             .. "request to the shortest queue instead. llm-d adds weighted scores, queue length "
-            .. "and KV-cache utilisation beside the prefix match, and takes the best total. "
-            .. "Spreading a hot prefix over several replicas is the other cure.",
+            .. "and KV-cache utilisation beside the prefix match, and takes the best total; "
+            .. "because its queue-scorer sees only waiting requests, llm-d also offers "
+            .. "idle-pod settings on its active-request-scorer and a no-hit-lru-scorer to spread "
+            .. "a prefix before a queue forms. Spreading a hot prefix over several replicas is "
+            .. "the other cure.",
       points = {
         point { "a hot prefix overloads one replica", weight = 3,
                 about = {"hot prefix", "popular prefix", "one replica", "that replica", "a replica",
@@ -417,14 +478,18 @@ return lesson {
     },
     followup {
       question = "How does a router know what each replica has cached?",
-      answer = "Either it keeps its own record, or the replicas tell it. sgl-router and the "
+      answer = "Either it keeps its own record, or the replicas (or a KV store's controller) tell it. sgl-router and the "
             .. "Gateway API Inference Extension's prefix-cache-scorer remember which replica "
             .. "each request went to, as a radix tree of the text or an LRU index of hashed "
             .. "prompt chunks: cheap, but blind to eviction inside the engine. llm-d's "
-            .. "precise-prefix-cache-scorer subscribes to the KV events vLLM publishes "
-            .. "(BlockStored, BlockRemoved), so it sees real storage and eviction, at the cost of "
+            .. "precise-prefix-cache-scorer and vLLM's Rust router's precise_cache_aware policy "
+            .. "subscribe to the KV events vLLM publishes "
+            .. "(BlockStored, BlockRemoved), so they see real storage and eviction, a little "
+            .. "late, at the cost of "
             .. "an event stream, tokenising the prompt, and the same PYTHONHASHSEED on every "
-            .. "replica for any index that recomputes vLLM's hashes.",
+            .. "replica for any index that recomputes vLLM's hashes. A third way: the production "
+            .. "stack's KvawareRouter asks the LMCache controller which instance holds the "
+            .. "longest match.",
       points = {
         point { "approximate: the router records where it sent each prompt", weight = 2,
                 about = {"router", "it", "sgl-router", "prefix-cache-scorer", "approximate",
@@ -448,13 +513,19 @@ return lesson {
                         said = {"same hashes on every replica", "identical hashes by default",
                                 "hash the same everywhere"},
                         why = "init_none_hash seeds the chain from os.urandom unless PYTHONHASHSEED is set, so by default two replicas hash the same prefix differently" },
+        misconception { about = {"every replica", "the replicas", "replicas", "vllm replicas", "kv cache", "the cache"},
+                        said = {"share one global", "share a global", "shares a global", "shares one global",
+                                "global kv cache", "one shared kv cache", "cluster-wide", "any replica can serve"},
+                        why = "each vLLM replica's prefix cache is its own GPU memory; without a shared KV store behind a connector, a replica hits only on what it computed, so the router has to know or guess where a prefix sits" },
       },
     },
     followup {
       question = "vLLM with --data-parallel-size 4: does its internal load balancer route by prefix?",
       answer = "No. With data_parallel_size > 1 and no external load balancer, the front end's "
             .. "DPLBAsyncMPClient sends each request to the engine with the lowest load score, "
-            .. "computed from the waiting and running counts the DP coordinator reports. It does "
+            .. "computed from the waiting and running counts the DP coordinator reports "
+            .. "(4 × waiting + running in 0.26; from 0.27.0 also its own in-flight count and KV "
+            .. "usage). It does "
             .. "not look at what any engine has cached, and each engine keeps its own prefix "
             .. "cache, so prefix affinity needs a router in front.",
       points = {
@@ -475,7 +546,7 @@ return lesson {
         misconception { about = {"it", "vllm", "dplbasyncmpclient", "the balancer"},
                         said = {"routes by prefix", "prefix-aware", "cache-aware", "longest prefix",
                                 "hashes the first block", "hashes the prompt", "owns that hash"},
-                        why = "DPLBAsyncMPClient.get_core_engine_for_request scores engines on waiting and running requests (and in recent source KV usage), never on their cached blocks" },
+                        why = "DPLBAsyncMPClient.get_core_engine_for_request scores engines on waiting and running requests (4 × waiting + running in vLLM 0.26; from 0.27.0, PR #49204, also in-flight requests and KV usage), never on their cached blocks" },
       },
     },
     followup {
@@ -483,9 +554,12 @@ return lesson {
       answer = "That is session stickiness, and it is a good cheap start: a conversation's "
             .. "growing history stays on the replica that cached it, with no index to keep "
             .. "(the production stack's session router uses a consistent-hash ring). But it "
-            .. "ignores load, so a heavy session or an unlucky hash overloads a replica, and it "
-            .. "ignores prefixes shared across sessions, a tool prompt or document many users "
-            .. "send. Adding or removing a replica also remaps some sessions, which then miss.",
+            .. "ignores load, so a heavy session or an unlucky hash overloads a replica. It also "
+            .. "knows nothing of prefixes shared across sessions, a tool prompt or document many "
+            .. "users send: one shared by many sessions ends up on every replica anyway, at the "
+            .. "cost of N prefills and N copies, while one a moderate number of sessions share is "
+            .. "prefilled on each replica they hash to. Adding or removing a replica also remaps "
+            .. "some sessions, which then miss.",
       points = {
         point { "stickiness keeps a session's history on one replica",
                 about = {"stickiness", "hashing", "it", "session affinity", "consistent hashing",
@@ -497,7 +571,7 @@ return lesson {
                 said = {"ignores load", "ignores the load", "blind to load", "imbalance", "overload",
                         "doesn't balance load", "does not balance load", "no load balancing",
                         "heavy session", "hot", "no balancing", "uneven", "unbalanced", "not load-aware"} },
-        point { "it misses prefixes shared across sessions",
+        point { "it ignores prefixes shared across sessions, which are prefilled and stored on many replicas",
                 about = {"it", "stickiness", "hashing", "shared prefixes", "prefixes shared across sessions",
                          "a prefix shared by many sessions", "shared prefix", "common prefix",
                          "shared document", "shared prompt"},
@@ -574,7 +648,8 @@ return lesson {
       id = "prefix-memory",
       prompt = "One session's " .. n(P) .. "-token prefix in " .. MODEL .. " (BF16 KV). Under "
             .. "random routing over " .. N .. " replicas with " .. R .. " requests a session, "
-            .. "how many GiB of the fleet's KV cache does that prefix occupy on average?",
+            .. "how many GiB of the fleet's KV cache does that prefix occupy after the session's "
+            .. R .. " requests, on average over sessions?",
       expected = copies * prefix_bytes / GiB, unit = "GiB", tolerance = rel(0.03), model = MODEL,
       diagnose = "units",
       hints = { "One copy: " .. n(P) .. " tokens × " .. n(c.kv_bytes_per_token) .. " B.",
@@ -610,7 +685,9 @@ return lesson {
         option { "Pod B", correct = score_b > score_a,
                  why = "A: 2×0 + 2×" .. f(A.kv, 1) .. " + 3×" .. f(A.pfx, 1) .. " = " .. f(score_a, 1) .. "; B: 2×1 + 2×"
                     .. f(B.kv, 1) .. " + 3×0 = " .. f(score_b, 1) .. ". The idle pod's queue and "
-                    .. "memory outweigh A's cache match." },
+                    .. "memory outweigh A's cache match. Had A no queue either, both would score 1 "
+                    .. "on the queue and A would win, " .. f(total{queue = 1, kv = A.kv, pfx = A.pfx}, 1)
+                    .. " to " .. f(score_b, 1) .. ": with equal queues the prefix term decides." },
         option { "Pod A", correct = score_a > score_b,
                  why = "its prefix term is 3×" .. f(A.pfx, 1) .. " = " .. f(W_PFX * A.pfx, 1) .. ", but it scores 0 on the queue (the longer of "
                     .. "two) and only 2×" .. f(A.kv, 1) .. " on KV usage: " .. f(score_a, 1)
@@ -631,7 +708,7 @@ return lesson {
         option { "The worker at 50, the longest match",
                  why = "matching wins only while the load is balanced; here both thresholds are passed" },
         option { "The worker with the smallest tree",
-                 why = "that is the balanced case with a match below cache_threshold" },
+                 why = "that is the balanced case with a match below cache_threshold, in sgl-router as read (its successor smg sends that case to the least-loaded worker)" },
         option { "A random worker",
                  why = "random is the fallback only when no tree exists for the model" },
       },
