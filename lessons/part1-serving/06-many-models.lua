@@ -1,0 +1,503 @@
+-- Part 1 · Serving systems and engines: many models on one fleet. Fine-tunes that are
+-- LoRA adapters share one copy of the base weights and one batch; vLLM reserves GPU
+-- slots for them out of the KV cache. Whole models that cannot share pay a load time
+-- and, when their traffic fills one, a replica of their own.
+
+local MODEL = "llama-3.1-8b"
+local m = kv.model(MODEL)
+local base = kv.calc{model = MODEL, gpu = "h100", max_model_len = 8192}
+
+-- MLP width, which kv.model does not give: intermediate_size in each model's
+-- config.json on Hugging Face (meta-llama/Llama-3.1-8B-Instruct 14336,
+-- Qwen/Qwen2.5-7B-Instruct 18944, mistralai/Mistral-7B-Instruct-v0.3 14336).
+local INTERMEDIATE = { ["llama-3.1-8b"] = 14336, ["qwen2.5-7b"] = 18944,
+                       ["mistral-7b-v0.3"] = 14336 }
+local BF16 = 2                                       -- lora_dtype "auto": the model's BF16
+
+-- LoRA on q, k, v, o, gate, up and down of every decoder layer. Each target W (out × in)
+-- gets A (r × in) and B (out × r): r × (in + out) values. Per layer and per unit of rank:
+--   q: h + H·d   k: h + Hkv·d   v: h + Hkv·d   o: H·d + h
+--   gate: h + I  up: h + I      down: I + h
+-- which sums to 7h + 2·H·d + 2·Hkv·d + 3I. vLLM's slot for one adapter has exactly these
+-- shapes at max_lora_rank (the stacked lora_a / lora_b buffers of each wrapped layer).
+local function per_rank(mm, inter)
+  return 7 * mm.hidden + 2 * mm.heads * mm.head_dim + 2 * mm.kv_heads * mm.head_dim + 3 * inter
+end
+local function adapter_bytes(name, rank)
+  local mm = kv.model(name)
+  return rank * mm.layers * per_rank(mm, INTERMEDIATE[name]) * BF16
+end
+
+local PER = per_rank(m, INTERMEDIATE[MODEL])
+local A16 = adapter_bytes(MODEL, 16)                 -- one rank-16 adapter
+local A8 = adapter_bytes(MODEL, 8)
+local share16 = A16 / base.weights_bytes             -- fraction of the base weights
+
+-- A deployment: --max-loras 8 --max-lora-rank 64.
+local SLOTS, RANK = 8, 64
+local slot_bytes = SLOTS * adapter_bytes(MODEL, RANK)
+local slot_gib = slot_bytes / 2^30
+local lora = kv.calc{model = MODEL, gpu = "h100", max_model_len = 8192, overhead_gib = slot_gib}
+local tokens_lost = slot_bytes / base.kv_bytes_per_token
+local default_slot = 1 * adapter_bytes(MODEL, 16)   -- the defaults: max_loras 1, rank 16
+
+-- Loading weights. Bandwidths are ceilings, not measurements:
+--   PCIe 5.0 x16, host memory to GPU: 32 GT/s × 16 lanes × 128/130 ÷ 8 ≈ 63 GB/s a direction
+--   (PCI-SIG PCIe 5.0 specification); a PCIe 4.0 x4 NVMe drive cannot pass
+--   16 GT/s × 4 × 128/130 ÷ 8 ≈ 7.9 GB/s; a 100 Gb/s network link carries 12.5 GB/s at line rate.
+local PCIE5 = 32e9 * 16 * 128 / 130 / 8
+local NVME4 = 16e9 * 4 * 128 / 130 / 8
+local NET100 = 100e9 / 8
+local big = kv.calc{model = "llama-3.1-70b"}
+local load_pcie = base.weights_bytes / PCIE5
+local load_nvme = base.weights_bytes / NVME4
+local load_net = base.weights_bytes / NET100
+local big_net = big.weights_bytes / NET100
+local big_nvme = big.weights_bytes / NVME4
+local adapter_pcie_ms = A16 / PCIE5 * 1000
+local adapter_nvme_ms = A16 / NVME4 * 1000
+
+-- A dedicated replica for one low-traffic fine-tune, and the same replica saturated.
+local quiet_setup = { model = MODEL, gpu = "h100", max_model_len = 8192, input_len = 1024,
+                      output_len = 128, request_rate = 0.5, num_prompts = 200, seed = 0 }
+local busy_setup = { model = MODEL, gpu = "h100", max_model_len = 8192, input_len = 1024,
+                     output_len = 128, num_prompts = 500, seed = 0 }
+local quiet = kv.sim(quiet_setup)
+local busy = kv.sim(busy_setup)
+local used = 0.5 / busy.request_throughput
+
+local function f(x, p) return fixed(x, p or 1) end
+local function mib(x, p) return fixed(x / 2^20, p or 1) end
+local function gib(x, p) return fixed(x / 2^30, p or 2) end
+
+return lesson {
+  id = "many-models",
+  title = "Many models on one fleet: multi-LoRA, cold starts, own replicas",
+  module = "part1-serving",
+  module_title = "Part 1 · Serving systems and engines",
+  baseline = "vLLM 0.26: vllm/config/lora.py (LoRAConfig: max_lora_rank 16 from the set "
+          .. "1, 8, 16, 32, 64, 128, 256, 320, 512; max_loras 1; max_cpu_loras None, set to "
+          .. "max_loras by _validate_lora_config and refused below it; lora_dtype auto, the "
+          .. "model's dtype, in verify_with_model_config); vllm/lora/model_manager.py "
+          .. "(LoRAModelManager: lora_slots = max_loras, capacity = max_cpu_loras, an LRU of "
+          .. "registered adapters and one of active ones; _create_lora_modules wraps every "
+          .. "supported module, or those in target_modules, with lora_slots slots; "
+          .. "activate_adapter copies an adapter into a free slot); vllm/lora/layers/"
+          .. "base_linear.py and column_parallel_linear.py (create_lora_weights: per slice a "
+          .. "zeroed lora_a of max_loras × max_lora_rank × input and lora_b of max_loras × "
+          .. "output × max_lora_rank on the GPU; set_lora copies a smaller rank into the corner; "
+          .. "MergedQKVParallelLinearWithLoRA keeps q, k, v as three slices, "
+          .. "MergedColumnParallelLinearWithLoRA gate and up as two); vllm/v1/worker/"
+          .. "gpu_model_runner.py (GPUModelRunner.load_model wraps the model with "
+          .. "load_lora_model inside the DeviceMemoryProfiler that measures model memory); "
+          .. "vllm/lora/worker_manager.py (LRUCacheWorkerLoRAManager.add_adapter: an adapter "
+          .. "not registered is read from its path into CPU memory, the oldest evicted past "
+          .. "capacity; _load_adapter refuses a rank above max_lora_rank); "
+          .. "vllm/v1/core/sched/scheduler.py (Scheduler.schedule skips a waiting request "
+          .. "whose adapter would be a distinct one past max_loras in the step). Papers: "
+          .. "S-LoRA (Sheng et al., MLSys 2024, abstract), Punica (Chen et al., MLSys 2024, "
+          .. "abstract). Shapes: kv.model plus intermediate_size from each config.json; link "
+          .. "rates from the PCI-SIG PCIe 4.0/5.0 line rates and a 100 Gb/s line rate",
+  concept = "multi-model-serving",
+  concept_title = "Many models on one fleet",
+  requires = {"shrinking-weights", "sizing-deployment"},
+  links = {"kv-cache", "continuous-batching", "shrinking-weights", "sizing-deployment",
+           "memory-bound-decode"},
+
+  question = "You must serve two hundred fine-tuned variants of one 8B model on a few GPUs. "
+          .. "How do you do it, and what does vLLM's multi-LoRA support cost you in memory?",
+
+  answer = "Serve the variants as LoRA adapters on one copy of the base weights: every "
+        .. "request in a batch goes through the same base matmuls, and a gathered kernel "
+        .. "(Punica's SGMV; S-LoRA) adds each request's own low-rank update. In vLLM, "
+        .. "--enable-lora reserves max_loras GPU slots, each shaped for an adapter of "
+        .. "max_lora_rank on every wrapped layer, and that memory comes out of the KV cache; "
+        .. "up to max_cpu_loras adapters wait in host memory, the rest are read from disk, "
+        .. "and a step runs at most max_loras distinct adapters. A variant that is not a "
+        .. "LoRA needs its own weights, seconds to minutes to load, and earns its own "
+        .. "replicas when its traffic or its latency SLO justifies one.",
+
+  points = {
+    point { "one copy of the base weights is shared by all adapters", weight = 2,
+            about = {"base model", "base weights", "one copy", "the base", "backbone"},
+            said = {"shared", "one copy", "single copy", "loaded once", "same base"},
+            accept = {"multi-lora", "lora adapters"} },
+    point { "vLLM preallocates max_loras slots sized by max_lora_rank", weight = 2,
+            about = {"max_loras", "slots", "vLLM", "enable-lora", "gpu memory", "buffers"},
+            said = {"preallocat", "reserve", "max_lora_rank", "sized", "allocated up front",
+                    "at startup", "at start-up"} },
+    point { "that memory comes out of the KV cache", weight = 2,
+            about = {"memory", "slots", "reservation", "it", "buffers", "adapters"},
+            said = {"KV cache", "KV budget", "less cache", "fewer tokens", "fewer sequences",
+                    "smaller cache"} },
+    point { "more adapters wait in host memory (max_cpu_loras, LRU)",
+            accept = {"max_cpu_loras", "cpu memory", "host memory", "lru", "cpu cache"} },
+    point { "different adapters are batched together in one step",
+            about = {"requests", "different adapters", "batch", "kernel", "sgmv", "punica"},
+            said = {"same batch", "batched together", "one batch", "mixed", "gather",
+                    "one step", "together"} },
+  },
+  misconceptions = {
+    misconception { about = {"max_loras", "--max-loras"},
+                    said = {"total number of adapters", "adapters you can serve",
+                            "adapters you can register", "adapters on the server",
+                            "adapters in cpu memory"},
+                    why = "max_loras is the number of GPU slots, the distinct adapters one step can run; max_cpu_loras adapters are kept in host memory and any other is read from disk when requested" },
+    misconception { about = {"each adapter", "every adapter", "each fine-tune", "each variant",
+                             "every variant"},
+                    said = {"own copy of the base", "its own copy", "full copy", "own replica",
+                            "own gpu"},
+                    why = "LoRA variants share one copy of the base weights; only the small A and B matrices differ per adapter" },
+    misconception { about = {"max_cpu_loras", "cpu loras"},
+                    said = {"gpu memory", "kv cache", "gpu slots"},
+                    why = "max_cpu_loras is an LRU of adapters held in host memory; the GPU reservation is max_loras slots at max_lora_rank" },
+  },
+
+  sections = {
+    section {
+      title = "An adapter is small, and the same shape for every variant",
+      text = "LoRA freezes each target weight W (out × in) and learns W + B·A with A of "
+          .. "r × in and B of out × r. With LoRA on q, k, v, o and the three MLP projections of "
+          .. "Llama-3.1-8B (hidden " .. grouped(m.hidden) .. ", " .. m.heads .. " heads and "
+          .. m.kv_heads .. " KV heads of " .. m.head_dim .. ", intermediate_size "
+          .. grouped(INTERMEDIATE[MODEL]) .. " from its config.json), each layer holds "
+          .. grouped(PER) .. " values per unit of rank. At rank 16, over " .. m.layers
+          .. " layers in BF16, an adapter is " .. mib(A16) .. " MiB, " .. f(share16 * 100, 2)
+          .. "% of the " .. f(base.weights_bytes / 1e9, 2) .. " GB base. Two hundred variants "
+          .. "as full copies would be two hundred base models; as adapters they are one base "
+          .. "and " .. gib(200 * A16, 1) .. " GiB of adapters. Since every token of every "
+          .. "adapter multiplies the same base W, a batch can mix adapters: the base matmul "
+          .. "runs once for all, and only the low-rank update differs per request.",
+    },
+    section {
+      title = "Batching different adapters: SGMV and its kin",
+      text = "The per-request update x·Aᵢ·Bᵢ is a gather: each token must use its own "
+          .. "adapter's matrices. Punica (Chen et al., MLSys 2024) wrote a CUDA kernel for it, "
+          .. "SGMV, segmented gather matrix-vector multiply, over a batch grouped by adapter; "
+          .. "its abstract reports up to 12× the throughput of the serving systems it "
+          .. "compared with, for about 2 ms more latency per token. S-LoRA (Sheng et al., "
+          .. "MLSys 2024) keeps all adapters in host memory, moves those the running requests "
+          .. "need to the GPU, and pages adapter weights and KV cache out of one pool "
+          .. "(Unified Paging); its abstract reports thousands of adapters on one GPU and up "
+          .. "to 4× the throughput of HuggingFace PEFT and of vLLM's naive LoRA support as they "
+          .. "then were. vLLM's LoRA "
+          .. "layers call a Punica-style wrapper (vllm/lora/punica_wrapper): the base layer "
+          .. "runs, then one shrink by the A buffers and one expand by the B buffers, each "
+          .. "token picking its slot by index. In FLOPs the update is small: at 2 FLOPs a "
+          .. "parameter, a rank-16 adapter adds about " .. f(share16 * 100, 1) .. "% to the "
+          .. "base's arithmetic per token.",
+    },
+    section {
+      title = "What --enable-lora reserves",
+      text = "vLLM does not allocate per adapter. When the engine loads the model, "
+          .. "LoRAModelManager wraps every supported linear layer (or those named by "
+          .. "target_modules) and each wrapper allocates zeroed stacked buffers on the GPU: "
+          .. "per slice, lora_a of max_loras × max_lora_rank × input and lora_b of max_loras × "
+          .. "output × max_lora_rank, in the model's dtype. q, k and v are three slices of "
+          .. "qkv_proj, gate and up two of gate_up_proj. An adapter of lower rank is copied "
+          .. "into the corner of its slot, so every slot costs the full max_lora_rank. The "
+          .. "defaults are max_loras 1 and max_lora_rank 16, " .. mib(default_slot) .. " MiB for "
+          .. "Llama-3.1-8B. With --max-loras " .. SLOTS .. " --max-lora-rank " .. RANK .. " it is "
+          .. SLOTS .. " × " .. mib(adapter_bytes(MODEL, RANK), 0) .. " MiB = " .. gib(slot_bytes)
+          .. " GiB. These buffers are made inside load_model's memory profiler, so they count "
+          .. "as model memory and the KV cache gets what is left: on an H100 at the default "
+          .. "0.92, kv.calc's " .. gib(base.kv_budget_bytes) .. " GiB of cache becomes "
+          .. gib(lora.kv_budget_bytes) .. " GiB, " .. grouped(tokens_lost) .. " tokens fewer, "
+          .. base.max_concurrent_seqs .. " full 8,192-token sequences become "
+          .. lora.max_concurrent_seqs .. ". This counts the decoder layers' projections only; "
+          .. "a model whose lm_head or embeddings are wrapped too reserves more.",
+    },
+    section {
+      title = "GPU slots, the CPU cache and the scheduler",
+      text = "Three numbers bound the adapters. max_lora_rank: an adapter above it is refused "
+          .. "when loaded. max_loras: the GPU slots, so the distinct adapters one step can "
+          .. "run; Scheduler.schedule skips a waiting request whose adapter would be one more "
+          .. "than that among the step's requests, and it waits until an adapter's requests "
+          .. "have left the batch. max_cpu_loras (default: equal to max_loras, never below "
+          .. "it): adapters kept registered in host memory, an LRU. A request for an adapter "
+          .. "not registered reads it from its path; one registered is copied into a free "
+          .. "slot when it becomes active. From host memory over PCIe 5.0 x16 (about "
+          .. f(PCIE5 / 1e9, 0) .. " GB/s a direction by the PCI-SIG line rate) a rank-16 "
+          .. "adapter takes at least " .. f(adapter_pcie_ms, 1) .. " ms; from a PCIe 4.0 x4 "
+          .. "NVMe drive (at most " .. f(NVME4 / 1e9, 1) .. " GB/s) at least "
+          .. f(adapter_nvme_ms, 0) .. " ms. So size max_cpu_loras to the adapters that are "
+          .. "often requested (host memory is cheap) and max_loras to the distinct adapters a "
+          .. "batch really holds at once (GPU memory is not).",
+    },
+    section {
+      title = "Whole models: multiplexing and cold starts",
+      text = "A full fine-tune, a different base or a different size shares nothing: it "
+          .. "needs its own weights on the GPU. Swapping it in on demand costs at least the "
+          .. "weights over the slowest link on their way. Llama-3.1-8B's "
+          .. f(base.weights_bytes / 1e9, 1) .. " GB take " .. f(load_pcie, 2) .. " s from host "
+          .. "memory over PCIe 5.0 x16, " .. f(load_net, 1) .. " s over a 100 Gb/s link "
+          .. "(12.5 GB/s at line rate) and " .. f(load_nvme, 1) .. " s from a PCIe 4.0 x4 "
+          .. "NVMe drive; Llama-3.1-70B's " .. f(big.weights_bytes / 1e9, 0) .. " GB take "
+          .. f(big_net, 0) .. " s and " .. f(big_nvme, 0) .. " s. These are floors from line "
+          .. "rates, not measurements; a real engine start adds process start-up, the "
+          .. "profile run and CUDA graph capture on top. Against a TTFT SLO of a second, "
+          .. "even the floor for a large model is a cold start a user sees.",
+    },
+    section {
+      title = "When a model earns its own replicas",
+      text = "A dedicated replica pays for a GPU whatever the traffic. In kv.sim, Llama-3.1-8B "
+          .. "on one H100 with 1,024-token prompts and 128-token replies serves "
+          .. f(busy.request_throughput, 1) .. " requests/s when every request is queued at "
+          .. "once; a fine-tune that gets 0.5 requests/s keeps " .. f(quiet.mean_running, 2)
+          .. " requests running on average on its own replica, using "
+          .. f(used * 100, 1) .. "% of what the replica can serve (a simulation of FCFS "
+          .. "scheduling on a roofline, not a measurement). Give a model its own replicas "
+          .. "when its traffic fills a good part of one, when its latency SLO cannot take "
+          .. "the shared batch or the LoRA path's cost, when it needs memory the shared "
+          .. "replicas would lose (long contexts, a large max_lora_rank), or when it is not "
+          .. "a LoRA of the shared base at all. Otherwise let the long tail of variants "
+          .. "share one base as adapters.",
+    },
+  },
+
+  worked = code([[
+adapter   per layer per rank: 7 × ]] .. grouped(m.hidden) .. " + 2 × " .. m.heads .. " × " .. m.head_dim
+    .. " + 2 × " .. m.kv_heads .. " × " .. m.head_dim .. " + 3 × " .. grouped(INTERMEDIATE[MODEL])
+    .. " = " .. grouped(PER) .. [[
+
+          rank 16: 16 × ]] .. m.layers .. " layers × " .. grouped(PER) .. " × 2 B = "
+    .. grouped(A16) .. " B = " .. mib(A16) .. " MiB (" .. f(share16 * 100, 2) .. [[% of the base)
+slots     --max-loras ]] .. SLOTS .. " --max-lora-rank " .. RANK .. ": " .. SLOTS .. " × " .. RANK
+    .. " × " .. m.layers .. " × " .. grouped(PER) .. " × 2 B = " .. gib(slot_bytes) .. [[ GiB
+KV cache  H100, util 0.92: ]] .. gib(base.kv_budget_bytes) .. " GiB → " .. gib(lora.kv_budget_bytes)
+    .. " GiB, " .. grouped(tokens_lost) .. " tokens fewer, " .. base.max_concurrent_seqs .. " → "
+    .. lora.max_concurrent_seqs .. [[ sequences of 8,192
+adapter   ]] .. mib(A16) .. " MiB ÷ " .. f(PCIE5 / 1e9, 0) .. " GB/s = " .. f(adapter_pcie_ms, 1)
+    .. " ms (PCIe 5.0 x16);  ÷ " .. f(NVME4 / 1e9, 1) .. " GB/s = " .. f(adapter_nvme_ms, 0) .. [[ ms (NVMe)
+weights   8B: ]] .. f(base.weights_bytes / 1e9, 2) .. " GB ÷ 12.5 GB/s = " .. f(load_net, 2)
+    .. " s;  70B: " .. f(big.weights_bytes / 1e9, 1) .. " GB ÷ 12.5 GB/s = " .. f(big_net, 1) .. [[ s
+replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated = " .. f(used * 100, 1)
+    .. "% used; " .. f(quiet.mean_running, 2) .. " requests running on average"),
+
+  followups = {
+    followup {
+      question = "Your adapters are all rank 8, but the deployment sets --max-lora-rank 64. "
+              .. "What does that cost, and what would you change?",
+      answer = "Every GPU slot is shaped for rank 64 whatever rank the adapter has: a rank-8 "
+            .. "adapter is copied into the corner of a rank-64 slot. So the reservation is "
+            .. "eight times what rank 8 needs, and it is taken from the KV cache at start-up, "
+            .. "meaning fewer tokens and fewer concurrent sequences. Set max_lora_rank to the "
+            .. "largest rank actually served (8 here), and max_loras to the distinct adapters "
+            .. "a batch really holds.",
+      points = {
+        point { "slots are sized by max_lora_rank, not the adapter's rank", weight = 2,
+                about = {"slots", "every slot", "buffers", "memory", "reservation", "vLLM",
+                         "each slot"},
+                said = {"max_lora_rank", "rank 64", "padded", "corner", "full rank",
+                        "eight times", "8x", "8 times", "whatever rank"} },
+        point { "the extra memory comes out of the KV cache", weight = 2,
+                about = {"memory", "it", "reservation", "slots", "cost", "buffers"},
+                said = {"KV cache", "KV budget", "fewer tokens", "fewer sequences",
+                        "less cache", "concurrency"} },
+        point { "lower max_lora_rank to the largest rank served",
+                about = {"max_lora_rank", "--max-lora-rank", "rank"},
+                said = {"set to 8", "lower", "reduce", "largest rank", "match", "down to 8",
+                        "to 8"} },
+      },
+      misconceptions = {
+        misconception { about = {"rank-8 adapter", "adapter", "each adapter", "memory"},
+                        said = {"only uses rank 8", "allocated at its own rank",
+                                "allocated per adapter", "nothing extra", "no cost"},
+                        why = "vLLM preallocates every slot at max_lora_rank; a rank-8 adapter still occupies a rank-64 slot" },
+        misconception { about = {"max_lora_rank", "it"},
+                        said = {"host memory", "cpu memory", "only a limit", "just a check"},
+                        why = "besides refusing larger adapters, max_lora_rank sets the shape of every GPU slot, so it reserves GPU memory" },
+      },
+    },
+    followup {
+      question = "max_loras is 8 and the running batch already holds requests for 8 different "
+              .. "adapters. A request arrives for a ninth. What does vLLM do?",
+      answer = "It does not fail the request or evict an adapter that running requests use. "
+            .. "The scheduler skips it in each step while the step already has max_loras "
+            .. "distinct adapters, and it waits in the queue; once the requests of one adapter "
+            .. "have finished, a slot is free and it is admitted. If its adapter is not among "
+            .. "the max_cpu_loras registered in host memory, it is read from disk first, "
+            .. "evicting the least recently used one there.",
+      points = {
+        point { "the request waits: skipped while max_loras adapters are in the step", weight = 2,
+                about = {"request", "it", "ninth", "scheduler", "vLLM"},
+                said = {"waits", "skipped", "queued", "stays in the queue", "delayed",
+                        "held back", "not scheduled"} },
+        point { "it runs once an adapter's requests finish and a slot frees", weight = 2,
+                about = {"slot", "it", "request", "adapter"},
+                said = {"frees", "finish", "free slot", "admitted", "once", "when one"} },
+        point { "it is loaded from disk unless in the CPU cache (LRU)",
+                accept = {"max_cpu_loras", "cpu cache", "host memory", "from disk", "lru"} },
+      },
+      misconceptions = {
+        misconception { about = {"vLLM", "it", "the request", "scheduler"},
+                        said = {"fails the request", "rejects", "returns an error",
+                                "evicts a running adapter", "preempts", "runs it on the base",
+                                "uses the base model"},
+                        why = "the scheduler leaves the request waiting until a slot is free; running adapters are not evicted and the request is not served without its adapter" },
+      },
+    },
+    followup {
+      question = "When would you give a fine-tuned model its own replicas instead of serving it "
+              .. "as an adapter on the shared base?",
+      answer = "When its traffic is large enough to keep a replica busy, so the GPU is not "
+            .. "paid for idle; when its latency SLO cannot take the shared batch and the LoRA "
+            .. "path's extra cost (or you merge the adapter into its own weights for it); when "
+            .. "it needs memory the shared replicas would give up, such as long contexts or a "
+            .. "large max_lora_rank for everyone; and always when it is not a LoRA of that "
+            .. "base, since a full fine-tune shares no weights.",
+      points = {
+        point { "its traffic fills a good part of a replica", weight = 2,
+                about = {"traffic", "load", "it", "requests", "demand", "volume"},
+                said = {"high", "large", "busy", "fill", "enough", "saturate", "keeps it busy"} },
+        point { "a strict latency SLO or isolation", weight = 2,
+                about = {"latency", "SLO", "isolation", "tail", "it"},
+                said = {"strict", "tight", "cannot", "needs", "isolat", "predictable",
+                        "noisy neighbour", "guarantee"} },
+        point { "a full fine-tune or other base shares no weights",
+                about = {"full fine-tune", "different base", "not a lora", "merged", "it"},
+                said = {"no weights", "own weights", "cannot share", "nothing to share",
+                        "shares nothing", "needs its own"} },
+        point { "its memory needs would cost the shared replicas",
+                about = {"memory", "long context", "max_lora_rank", "kv cache"},
+                said = {"large", "long", "cost", "reserve", "everyone", "shared replicas"} },
+      },
+      misconceptions = {
+        misconception { about = {"every adapter", "each adapter", "all adapters",
+                                 "every fine-tune"},
+                        said = {"needs its own replica", "own replica", "own gpu"},
+                        why = "low-traffic adapters share a base replica; a dedicated replica for one would sit mostly idle" },
+      },
+    },
+    followup {
+      question = "Why not keep one replica per GPU and swap whole models in as requests "
+              .. "arrive?",
+      answer = "Because loading is slow next to a TTFT: the weights must cross a disk, a "
+            .. "network or PCIe first. An 8B model's 16 GB is about a second over a 100 Gb/s "
+            .. "link and two from a PCIe 4.0 NVMe drive at line rate; a 70B model's 141 GB is "
+            .. "over ten seconds, before process start-up, profiling and CUDA graph capture. "
+            .. "An adapter of tens of MiB moves in milliseconds, which is why variants of one "
+            .. "base are served as adapters and whole models get warm replicas.",
+      points = {
+        point { "the weights' load time is seconds or more", weight = 2,
+                about = {"loading", "load time", "weights", "cold start", "swapping", "it"},
+                said = {"seconds", "slow", "minutes", "too long", "bandwidth", "takes time"} },
+        point { "the load time is size ÷ the link's bandwidth",
+                about = {"load time", "time", "it"},
+                said = {"bandwidth", "divided by", "network", "pcie", "disk", "nvme"} },
+        point { "an adapter loads in milliseconds",
+                about = {"adapter", "lora", "adapters"},
+                said = {"milliseconds", "ms", "small", "fast", "quick", "tiny"} },
+      },
+      misconceptions = {
+        misconception { about = {"loading", "swapping", "load time", "it"},
+                        said = {"instant", "free", "negligible", "milliseconds"},
+                        why = "a whole model's weights are gigabytes: at line rate they take about a second for 8B over 100 Gb/s and more than ten for 70B, before engine start-up" },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "adapter-mib",
+      prompt = "A rank-16 LoRA adapter of Llama-3.1-8B targets q, k, v, o, gate, up and down "
+            .. "in all 32 layers (hidden 4,096; 32 heads and 8 KV heads of 128; "
+            .. "intermediate_size 14,336), stored in BF16. How many MiB is it?",
+      expected = A16 / 2^20, unit = "MiB", tolerance = rel(0.02), diagnose = "units",
+      hints = { "Each target W (out × in) adds r × (in + out) values.",
+                "Per layer per rank: 7h + 2·H·d + 2·Hkv·d + 3I; × 16 × 32 × 2 B." },
+    },
+    numeric {
+      id = "slot-gib",
+      prompt = "vLLM serves {model} with --enable-lora --max-loras {slots} --max-lora-rank "
+            .. "{rank}, LoRA on q, k, v, o, gate, up and down of every layer, in BF16. How many "
+            .. "GiB of GPU memory do the slots reserve? (MLP intermediate_size: 14,336 for "
+            .. "llama-3.1-8b and mistral-7b-v0.3, 18,944 for qwen2.5-7b.)",
+      params = { model = {"llama-3.1-8b", "qwen2.5-7b", "mistral-7b-v0.3"},
+                 slots = {2, 4, 8, 16}, rank = {16, 32, 64, 128} },
+      model = MODEL,
+      expected = function(p)
+        local mm = kv.model(p.model)
+        local inter = INTERMEDIATE[p.model]
+        local per = per_rank(mm, inter)
+        local bytes = p.slots * adapter_bytes(p.model, p.rank)
+        return bytes / 2^30,
+          "per layer per rank  7 × " .. grouped(mm.hidden) .. " + 2 × " .. mm.heads .. " × "
+          .. mm.head_dim .. " + 2 × " .. mm.kv_heads .. " × " .. mm.head_dim .. " + 3 × "
+          .. grouped(inter) .. " = " .. grouped(per) .. "\n"
+          .. "slots              " .. p.slots .. " × " .. p.rank .. " × " .. mm.layers
+          .. " layers × " .. grouped(per) .. " × 2 B = " .. grouped(bytes) .. " B = "
+          .. fixed(bytes / 2^30, 3) .. " GiB"
+      end,
+      unit = "GiB", tolerance = rel(0.02), diagnose = "units",
+      hints = { "Every slot is shaped for max_lora_rank, whatever the adapters' rank.",
+                "max_loras × max_lora_rank × layers × (7h + 2·H·d + 2·Hkv·d + 3I) × 2 B." },
+    },
+    numeric {
+      id = "kv-tokens-lost",
+      prompt = "Llama-3.1-8B in BF16 keeps 128 KiB of KV cache per token. Enabling LoRA with "
+            .. "--max-loras 8 --max-lora-rank 64 (q, k, v, o, gate, up, down; intermediate "
+            .. "14,336) reserves its slots before the KV cache is sized. How many tokens of KV "
+            .. "cache does that cost?",
+      expected = tokens_lost, unit = "tokens", tolerance = rel(0.02),
+      hints = { "Reservation: 8 × 64 × 32 × 81,920 × 2 B.", "Divide by 131,072 B per token." },
+    },
+    numeric {
+      id = "cold-start-s",
+      prompt = "Llama-3.1-70B's BF16 weights are " .. f(big.weights_bytes / 1e9, 1) .. " GB. "
+            .. "At the line rate of a 100 Gb/s network link, at least how many seconds does "
+            .. "fetching them take?",
+      expected = big_net, unit = "s", tolerance = rel(0.02),
+      hints = { "100 Gb/s is 12.5 GB/s.", "Bytes ÷ bytes per second." },
+    },
+    numeric {
+      id = "idle-replica",
+      prompt = "In kv.sim, Llama-3.1-8B on one H100 (max_model_len 8,192) serves a fine-tune "
+            .. "that sends 0.5 requests/s of 1,024 prompt tokens and 128 output tokens. "
+            .. "Its mean end-to-end latency is " .. grouped(quiet.mean_e2el_ms) .. " ms. How "
+            .. "many requests are running on average? (Little's law gives it.)",
+      expected = quiet.mean_running, unit = "requests", tolerance = rel(0.1),
+      -- serving = quiet_setup,
+      hints = { "Little's law: running = arrival rate × time in the system.",
+                "0.5 requests/s × the mean latency in seconds." },
+    },
+    choice {
+      id = "which-knob",
+      prompt = "A multi-LoRA deployment has 300 adapters, rank 16, of which about 6 are in "
+            .. "use at any moment; TTFT spikes whenever a rarely used adapter is requested. "
+            .. "Which change addresses it most cheaply?",
+      options = {
+        option { "Raise --max-cpu-loras so more adapters stay registered in host memory",
+                 correct = true,
+                 why = "an adapter not registered is read from disk on request; host memory is cheap and costs no KV cache" },
+        option { "Raise --max-loras to 300",
+                 why = "each GPU slot is reserved up front at max_lora_rank and taken from the KV cache; a batch only needs slots for the adapters it holds" },
+        option { "Raise --max-lora-rank to 64",
+                 why = "it enlarges every slot and takes more KV cache; the adapters are rank 16" },
+        option { "Give every adapter its own replica",
+                 why = "300 replicas that each serve a trickle of traffic would sit nearly idle" },
+      },
+    },
+    freetext {
+      id = "why-shared",
+      prompt = "In two or three sentences: why can requests for different LoRA adapters run "
+            .. "in one batch, when requests for two different full fine-tunes cannot?",
+      answer = "LoRA adapters keep the base weights frozen and add a small low-rank update, so "
+            .. "every request shares the same base matmuls and only the per-request update "
+            .. "differs, which a gathered kernel (Punica's SGMV) computes for the whole batch. "
+            .. "Two full fine-tunes have different weights in every layer, so each needs its "
+            .. "own copy and its own forward pass.",
+      points = {
+        point { "adapters share the frozen base weights", weight = 2,
+                accept = {"same base", "shared base", "base weights", "frozen", "one copy",
+                          "share the base"} },
+        point { "only a small low-rank update differs per request", weight = 2,
+                accept = {"low-rank", "low rank", "small update", "a and b", "per-request update",
+                          "delta", "adapter matrices"} },
+        point { "full fine-tunes have different weights everywhere",
+                accept = {"different weights", "own copy", "every layer", "separate weights",
+                          "own weights"} },
+      },
+    },
+  },
+}
