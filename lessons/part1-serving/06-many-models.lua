@@ -333,7 +333,8 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
         misconception { about = {"vLLM", "it", "the request", "scheduler"},
                         said = {"fails the request", "rejects", "returns an error",
                                 "evicts a running adapter", "preempts", "runs it on the base",
-                                "uses the base model"},
+                                "runs on the base", "uses the base model", "without the adapter",
+                                "without its adapter"},
                         why = "the scheduler leaves the request waiting until a slot is free; running adapters are not evicted and the request is not served without its adapter" },
       },
     },
@@ -390,8 +391,9 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
                 said = {"milliseconds", "ms", "small", "fast", "quick", "tiny"} },
       },
       misconceptions = {
-        misconception { about = {"loading", "swapping", "load time", "it"},
-                        said = {"instant", "free", "negligible", "milliseconds"},
+        misconception { about = {"swapping", "swapping models", "loading a model",
+                                 "loading the weights", "a model's load time", "model swap"},
+                        said = {"instant", "free", "negligible", "cheap", "no time"},
                         why = "a whole model's weights are gigabytes: at line rate they take about a second for 8B over 100 Gb/s and more than ten for 70B, before engine start-up" },
       },
     },
@@ -415,7 +417,6 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
             .. "llama-3.1-8b and mistral-7b-v0.3, 18,944 for qwen2.5-7b.)",
       params = { model = {"llama-3.1-8b", "qwen2.5-7b", "mistral-7b-v0.3"},
                  slots = {2, 4, 8, 16}, rank = {16, 32, 64, 128} },
-      model = MODEL,
       expected = function(p)
         local mm = kv.model(p.model)
         local inter = INTERMEDIATE[p.model]
