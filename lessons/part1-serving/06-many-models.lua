@@ -113,7 +113,7 @@ return lesson {
         .. "--enable-lora reserves max_loras GPU slots, each shaped for an adapter of "
         .. "max_lora_rank on every wrapped layer, and that memory comes out of the KV cache; "
         .. "up to max_cpu_loras adapters wait in host memory, the rest are read from disk, "
-        .. "and a step runs at most max_loras distinct adapters. A variant that is not a "
+        .. "and a step runs at most max_loras distinct adapters; a variant that is not a "
         .. "LoRA needs its own weights, seconds to minutes to load, and earns its own "
         .. "replicas when its traffic or its latency SLO justifies one.",
 
@@ -376,9 +376,11 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
       question = "Why not keep one replica per GPU and swap whole models in as requests "
               .. "arrive?",
       answer = "Because loading is slow next to a TTFT: the weights must cross a disk, a "
-            .. "network or PCIe first. An 8B model's 16 GB is about a second over a 100 Gb/s "
-            .. "link and two from a PCIe 4.0 NVMe drive at line rate; a 70B model's 141 GB is "
-            .. "over ten seconds, before process start-up, profiling and CUDA graph capture. "
+            .. "network or PCIe first. At line rate an 8B model's " .. f(base.weights_bytes / 1e9, 0)
+            .. " GB take " .. f(load_net, 1) .. " s over a 100 Gb/s link and " .. f(load_nvme, 1)
+            .. " s from a PCIe 4.0 x4 NVMe drive; a 70B model's " .. f(big.weights_bytes / 1e9, 0)
+            .. " GB take " .. f(big_net, 0) .. " s over the link, all before process start-up, "
+            .. "profiling and CUDA graph capture. "
             .. "An adapter of tens of MiB moves in milliseconds, which is why variants of one "
             .. "base are served as adapters and whole models get warm replicas.",
       points = {
@@ -396,7 +398,7 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
         misconception { about = {"swapping", "swapping models", "loading a model",
                                  "loading the weights", "a model's load time", "model swap"},
                         said = {"instant", "free", "negligible", "cheap", "no time"},
-                        why = "a whole model's weights are gigabytes: at line rate they take about a second for 8B over 100 Gb/s and more than ten for 70B, before engine start-up" },
+                        why = "a whole model's weights are gigabytes: at the line rate of a 100 Gb/s link they take " .. f(load_net, 1) .. " s for an 8B model and " .. f(big_net, 0) .. " s for a 70B one, before engine start-up" },
       },
     },
   },
