@@ -143,7 +143,8 @@ return lesson {
         .. "request in a batch goes through the same base matmuls, and a gathered kernel "
         .. "(Punica's SGMV; S-LoRA) adds each request's own low-rank update. In vLLM, "
         .. "--enable-lora reserves max_loras GPU slots, each shaped for an adapter of "
-        .. "max_lora_rank on every wrapped layer, and that memory comes out of the KV cache; "
+        .. "max_lora_rank on every wrapped layer (for Llama the embeddings and lm_head too), "
+        .. "and that memory comes out of the KV cache; "
         .. "up to max_cpu_loras adapters wait in host memory, the rest are read from disk, "
         .. "and a step runs at most max_loras distinct adapters; a variant that is not a "
         .. "LoRA needs its own weights, seconds to minutes to load, and earns its own "
@@ -208,6 +209,11 @@ return lesson {
                             "only in host memory", "only in cpu memory", "nothing up front",
                             "at its own rank as requests"},
                     why = "--enable-lora reserves max_loras GPU slots at max_lora_rank when the engine loads, before the KV cache is sized, whether or not an adapter is in use" },
+    misconception { about = {"slots", "gpu slots", "buffers", "slot memory"},
+                    said = {"allocated on demand", "allocated lazily", "allocated per request",
+                            "allocated as requests arrive", "created on demand",
+                            "allocated when an adapter is loaded"},
+                    why = "the slots are allocated once, when the engine loads the model, at max_lora_rank, before the KV cache is sized" },
     misconception { about = {"nothing"},
                     said = {"preallocat", "reserved up front", "allocated up front"},
                     why = "--enable-lora preallocates max_loras slots at max_lora_rank on every wrapped layer" },
@@ -310,8 +316,8 @@ return lesson {
           .. "not local is taken as a Hugging Face repo and downloaded (get_adapter_absolute_"
           .. "path), so \"from disk\" may be from the network. (Newer trees add asynchronous "
           .. "loading, VLLM_LORA_REQUEST_ASYNC_LOADING_CUDA and an overlap loader; undated, "
-          .. "not the baseline's path.) One registered is copied into a free slot when it "
-          .. "becomes active. From host memory over PCIe 5.0 x16 (about "
+          .. "not the baseline's path.) An adapter already registered is copied into a free "
+          .. "slot when it becomes active. From host memory over PCIe 5.0 x16 (about "
           .. f(PCIE5 / 1e9, 0) .. " GB/s a direction by the PCI-SIG line rate) a rank-16 "
           .. "adapter takes at least " .. f(adapter_pcie_ms, 1) .. " ms; from a PCIe 4.0 x4 "
           .. "NVMe drive (at most " .. f(NVME4 / 1e9, 1) .. " GB/s) at least "
@@ -677,7 +683,8 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
                         why = "adapters are not merged or copied: every request runs the one shared base matmul, and a gathered kernel adds each request's own low-rank update in the same forward pass" },
         misconception { about = {"full fine-tunes", "full fine-tune", "fine-tunes"},
                         said = {"share their weights", "share weights", "share the base",
-                                "share a base", "can be merged"},
+                                "share a base", "can be merged", "share the same weights",
+                                "also share"},
                         why = "a full fine-tune changes every weight, so two of them share no matmul and need two copies of the weights" },
         misconception { about = {"scheduler", "gpu"},
                         said = {"time-slice", "time slice", "one adapter at a time",
