@@ -119,11 +119,12 @@ return lesson {
           .. "by get_supported_lora_modules (lora/utils.py) and wrapped by "
           .. "VocabParallelEmbeddingWithLoRA and LogitsProcessorWithLoRA (lora/layers/"
           .. "vocab_parallel_embedding.py, logits_processor.py @65ead076), target_modules "
-          .. "(--lora-target-modules) restricting the wrapping (model_manager.py @01533aa8); "
+          .. "(--lora-target-modules, PR #34984, first release undated) restricting the "
+          .. "wrapping (model_manager.py @01533aa8); "
           .. "the shrink kernel taking the rank from the stacked buffers (lora/ops "
           .. "lora_shrink_op.py); the adapter in every prefix-cache block hash "
-          .. "(_gen_lora_extra_hash_keys, v1/core/kv_cache_utils.py: lora_name, "
-          .. "lora_int_id in older releases); CompilationConfig.cudagraph_specialize_lora "
+          .. "(_gen_lora_extra_hash_keys, v1/core/kv_cache_utils.py: lora_name since "
+          .. "v0.11.1, PR #27211, lora_int_id before); CompilationConfig.cudagraph_specialize_lora "
           .. "default True; asynchronous adapter loading (lora/async_loading.py, "
           .. "VLLM_LORA_REQUEST_ASYNC_LOADING_CUDA), not the default path. Sleep mode "
           .. "levels 1 and 2: vLLM docs, features/sleep_mode (v0.10.2 and latest). Papers: "
@@ -292,7 +293,7 @@ return lesson {
           .. "column-parallel layer shards lora_b and keeps lora_a whole on every GPU, a "
           .. "row-parallel one the reverse, unless fully_sharded_loras is set. And the prefix "
           .. "cache is per adapter: every block hash carries the request's adapter (its "
-          .. "lora_name; lora_int_id in older releases), so a system prompt shared by 200 "
+          .. "lora_name since v0.11.1, its lora_int_id before), so a system prompt shared by 200 "
           .. "adapters is cached up to 200 times.",
     },
     section {
