@@ -84,16 +84,18 @@ static void check_claims(const char *where, const struct lx_point *pts, size_t n
     }
 }
 
-static void test_model_answers_cover_their_points(void **state)
+/* Every lesson of one module folder of lessons/; returns how many. */
+static int check_module(const char *module)
 {
     struct dirent **ents;
     struct lx_opts o;
+    char dir[600];
     int n, lessons = 0;
-    (void)state;
 
     lx_default_opts(&o);
     o.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
-    n = scandir(KVT_SOURCE_DIR "/lessons/part0-foundations", &ents, NULL, by_name);
+    snprintf(dir, sizeof dir, KVT_SOURCE_DIR "/lessons/%s", module);
+    n = scandir(dir, &ents, NULL, by_name);
     assert_true(n > 0);
     for (int i = 0; i < n; i++) {
         char path[1024], where[1200];
@@ -106,8 +108,7 @@ static void test_model_answers_cover_their_points(void **state)
             free(ents[i]);
             continue;
         }
-        snprintf(path, sizeof path, KVT_SOURCE_DIR "/lessons/part0-foundations/%s",
-                 ents[i]->d_name);
+        snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
         if (lx_load(path, &o, &l, &rep) != KVT_E_OK)
             fail_msg("%s: %s", path, rep.n ? rep.items[0].msg : "does not load");
         lessons++;
@@ -147,7 +148,15 @@ static void test_model_answers_cover_their_points(void **state)
         free(ents[i]);
     }
     free(ents);
-    assert_int_equal(lessons, 15);
+    return lessons;
+}
+
+/* Every bundled module: Part 0's fifteen lessons and Part 1's. */
+static void test_model_answers_cover_their_points(void **state)
+{
+    (void)state;
+    assert_int_equal(check_module("part0-foundations"), 15);
+    assert_true(check_module("part1-serving") >= 1);
     assert_int_equal(misses, 0);
 }
 

@@ -506,7 +506,9 @@ return lesson {
         point { "the approximate record misses engine-side eviction",
                 about = {"approximate", "it", "the record", "router's view", "tree", "index"},
                 said = {"eviction", "evicted", "evicts", "stale", "wrong", "drift", "out of date", "guess",
-                        "assumes it is still cached", "assumes that is still cached"} },
+                        "assumes it is still cached", "assumes that is still cached"},
+                accept = {"blind to eviction", "blind to evictions", "misses evictions",
+                          "misses eviction"} },
       },
       misconceptions = {
         misconception { about = {"vllm", "the replicas", "block hashes", "hashes"},
