@@ -49,6 +49,15 @@ static const struct limits tables[] = {
     /* the final table (docs/answers.md): correct refused 6 of 128 (4.7%), unsure 26 (20.3%);
      * wrong credited 1 (0.8%), wrong unsure 85 of 128 (66.4%), over the 40% goal */
     {"table-final.tsv", 256, 5, 10, 25, 66.5},
+    /* Part 1 (docs/answers.md, "Part 1's tables"): each lesson's table a was written from its
+     * prompts alone and the rubric tuned on it; table b, from the same writer, was held out and
+     * graded once at the end. Where b is over the goal its measured figure is the limit. */
+    {"part1-routing-a.tsv", 49, 5, 10, 25, 40},
+    /* correct unsure 8 of 21 (38.1%), wrong unsure 14 of 21 (66.7%) */
+    {"part1-routing-b.tsv", 42, 5, 10, 38.1, 66.7},
+    {"part1-many-models-a.tsv", 42, 5, 10, 25, 40},
+    /* wrong unsure 13 of 18 (72.2%) */
+    {"part1-many-models-b.tsv", 36, 5, 10, 25, 72.3},
 };
 
 static json_int_t count(json_t *j, const char *group, const char *key)
