@@ -1,0 +1,509 @@
+-- Part 1 · Serving systems and engines: scheduling policy. Who goes next (FCFS or
+-- priority), what a long prompt does to everyone behind it, which partial-prefill knobs
+-- V1 honours, and whom V1 preempts when the blocks run out, at what cost.
+
+local MODEL = "qwen2.5-7b"
+local PARAMS = kv.model(MODEL).params * 1e9
+
+-- Head-of-line blocking, as `kvtutor sim` simulates it (vLLM V1's FCFS scheduler, the
+-- roofline step time, docs/simulator.md): 300 random prompts of 410 to 7,782 tokens
+-- (4,096 ± 90%), 256 output tokens, 5 requests/s, Qwen2.5-7B on one H100.
+local HOL = {model = MODEL, gpu = "h100", max_model_len = 16384, input_len = 4096,
+             range_ratio = 0.9, output_len = 256, request_rate = 5, num_prompts = 300}
+local function with(base, extra)
+  local t = {}
+  for k, v in pairs(base) do t[k] = v end
+  for k, v in pairs(extra) do t[k] = v end
+  return t
+end
+local HOL_MIN = math.floor(HOL.input_len * (1 - HOL.range_ratio))   -- serve.py's random lengths
+local HOL_MAX = math.ceil(HOL.input_len * (1 + HOL.range_ratio))
+local hol_default = kv.sim(HOL)                                   -- vllm serve's 8,192 budget
+local hol_small = kv.sim(with(HOL, {max_num_batched_tokens = 2048}))
+local hol_whole = kv.sim(with(HOL, {no_chunked_prefill = true, max_num_batched_tokens = 16384}))
+
+-- Preemption: 200 requests of 1,024 + 1,024 tokens, all sent at once, to Qwen2.5-7B on an
+-- RTX 4090 at vLLM 0.26's default gpu_memory_utilization (0.92).
+local PRE = {model = MODEL, gpu = "rtx4090", max_model_len = 4096, input_len = 1024,
+             output_len = 1024, num_prompts = 200}
+local cap = kv.calc{model = MODEL, gpu = "rtx4090", max_model_len = 4096}
+local BS = 16
+local per_req_blocks = math.ceil((PRE.input_len + PRE.output_len) / BS)
+local safe = cap.num_gpu_blocks // per_req_blocks            -- requests whose whole reply fits
+local PRE_CAPPED = with(PRE, {max_concurrency = safe})
+local pre_free = kv.sim(PRE)
+local pre_capped = kv.sim(PRE_CAPPED)
+local min_recomputed = pre_free.preemptions * PRE.input_len  -- each victim's prompt at least
+
+-- Recompute of one victim on the roofline at the data sheet's peak (as in chunked-prefill).
+local function recompute_s(model, gpu, tokens)
+  return 2 * kv.model(model).params * 1e9 * tokens / (kv.gpu(gpu).tflops * 1e12)
+end
+local VICTIM_OLD, VICTIM_NEW = 1024 + 900, 1024 + 20     -- tokens a long-running and a new request hold
+local old_ms = recompute_s(MODEL, "rtx4090", VICTIM_OLD) * 1000
+local new_ms = recompute_s(MODEL, "rtx4090", VICTIM_NEW) * 1000
+
+-- long_prefill_token_threshold: what a step leaves for the waiting queue while one long
+-- prompt is being prefilled among D decodes.
+local B, D, T = 8192, 64, 2048
+local TF4090 = kv.gpu("rtx4090").tflops
+
+local function f(x, places) return fixed(x, places or 1) end
+local function pct(a, b) return fixed((a / b - 1) * 100, 0) end
+
+return lesson {
+  id = "scheduling-policy",
+  title = "Scheduling policy: who runs next, and who is preempted",
+  module = "part1-serving",
+  module_title = "Part 1 · Serving systems and engines",
+  baseline = "vLLM 0.26 V1 scheduler: vllm/v1/core/sched/scheduler.py at commit 00024d3 "
+          .. "(Scheduler.schedule: the running loop first, then the waiting loop only when "
+          .. "nothing was preempted; long_prefill_token_threshold caps each request's tokens in "
+          .. "both loops; on a failed allocate_slots the victim is self.running.pop() under FCFS "
+          .. "and max(self.running, key=(priority, arrival_time)) under priority; "
+          .. "Scheduler._preempt_request frees the blocks, zeroes num_computed_tokens and "
+          .. "prepends the request to the waiting queue); vllm/v1/core/sched/request_queue.py "
+          .. "(FCFSRequestQueue: a deque, prepend = appendleft; PriorityRequestQueue: a heap on "
+          .. "Request.__lt__, lower priority value first, then earlier arrival; prepend = a "
+          .. "plain insert); vllm/config/scheduler.py (SchedulerConfig: policy fcfs|priority, "
+          .. "max_num_partial_prefills and max_long_partial_prefills default 1, "
+          .. "long_prefill_token_threshold default 0); vllm/engine/arg_utils.py "
+          .. "(EngineArgs._check_feature_supported refuses partial-prefill limits other than 1: "
+          .. "\"Concurrent Partial Prefill is not supported\"); vLLM 0.27.0 release notes "
+          .. "(the two arguments removed, #49244); figures from kvtutor sim (FCFS only, no "
+          .. "prefix caching) and the roofline at the data sheets' BF16 peaks",
+  concept = "scheduling-policy",
+  concept_title = "Scheduling policy and preemption",
+  requires = {"continuous-batching", "chunked-prefill"},
+  links = {"continuous-batching", "chunked-prefill", "prefix-caching", "latency"},
+
+  question = "How does vLLM decide which request runs next, what changes with "
+          .. "--scheduling-policy priority, and when memory runs out, whom does it preempt "
+          .. "and what does that cost?",
+
+  answer = "By default vLLM's V1 scheduler is first come, first served: each step it serves "
+        .. "the running requests first, then admits waiting ones in arrival order while the "
+        .. "token budget, max_num_seqs and free blocks allow. With --scheduling-policy "
+        .. "priority the waiting queue is ordered by the request's priority value (lower "
+        .. "first), then arrival time, but nothing running is evicted to admit a request. "
+        .. "When a running request cannot get blocks, V1 preempts the last admitted request "
+        .. "under FCFS, or the lowest-priority, latest-arriving one under priority: its blocks "
+        .. "are freed and it is recomputed later as a prefill of its prompt and output so far.",
+
+  points = {
+    point { "FCFS: running requests first, then waiting ones in arrival order", weight = 2,
+            about = {"FCFS", "default", "first come first served", "scheduler", "vLLM",
+                     "waiting requests", "waiting queue"},
+            said = {"arrival order", "order of arrival", "first come first served",
+                    "running requests first", "running first", "in order"} },
+    point { "priority orders the waiting queue: lower value first, ties by arrival", weight = 2,
+            about = {"priority", "priority policy", "priority scheduling", "waiting queue",
+                     "scheduling-policy priority"},
+            said = {"lower value", "smaller value", "lowest value", "lower number", "orders the waiting",
+                    "sorted by priority", "ordered by priority", "arrival time", "heap"} },
+    point { "the victim: last admitted (FCFS) or lowest priority, latest arrival", weight = 2,
+            about = {"preempts", "preempted", "victim", "preemption", "it evicts", "evicted"},
+            said = {"last admitted", "most recently admitted", "last running", "latest",
+                    "lowest priority", "lowest-priority", "newest", "last one"} },
+    point { "the victim's blocks are freed and it is recomputed", weight = 2,
+            about = {"victim", "preempted request", "its blocks", "it", "preemption", "cost"},
+            said = {"recompute", "freed", "prefill again", "recomputed", "from scratch", "redo"} },
+    point { "priority does not evict running requests to admit a waiting one",
+            about = {"priority", "high-priority request", "waiting request", "it", "vLLM"},
+            said = {"not evict", "not preempt", "doesn't preempt", "does not preempt",
+                    "no preemption to admit", "waits for", "does not jump into"} },
+  },
+  misconceptions = {
+    misconception { about = {"preemption", "preempted request", "vLLM", "victim", "it"},
+                    said = {"swaps to CPU", "swapped to CPU", "swapped out", "copies the blocks",
+                            "drops the request", "fails the request"},
+                    why = "V1 frees the victim's blocks and recomputes it later; there is no swap to CPU and the request is not dropped" },
+    misconception { about = {"FCFS", "default policy", "vLLM"},
+                    said = {"preempts the oldest", "preempts the longest", "preempts the largest",
+                            "preempts the first admitted", "evicts the oldest"},
+                    why = "under FCFS V1 pops the last request in its running list, the one admitted most recently" },
+    misconception { about = {"priority", "higher priority value", "larger priority", "bigger number"},
+                    said = {"runs first", "goes first", "served first", "scheduled first"},
+                    why = "a lower priority value is served first; the largest value is the first to be preempted" },
+  },
+
+  sections = {
+    section {
+      title = "Two queues",
+      text = "V1 keeps its running requests in a plain list, in the order they were admitted, "
+          .. "and its waiting requests in a queue the policy chooses (create_request_queue). "
+          .. "Under the default fcfs it is a deque: new requests join the back, and a "
+          .. "preempted one is put back at the front, ahead of everyone who arrived after it. "
+          .. "Under priority (vllm serve --scheduling-policy priority; each request carries its "
+          .. "own integer priority, 0 by default) it is a heap ordered by the priority value, "
+          .. "lower first, then by arrival time. A heap has no front: a preempted request is "
+          .. "simply inserted again, and its original arrival time places it ahead of later "
+          .. "arrivals of the same priority. The heap has no aging, so under a steady stream "
+          .. "of priority-0 work a priority-10 request can wait indefinitely.",
+    },
+    section {
+      title = "What priority does not do",
+      text = "The policy changes two things in Scheduler.schedule: the order the waiting loop "
+          .. "takes requests in, and the victim of a preemption. It does not change the "
+          .. "running loop, which still walks the running list in admission order and serves "
+          .. "every running request before any waiting one. And the waiting loop never "
+          .. "preempts: an urgent request that arrives while the batch is full waits until a "
+          .. "running request finishes or is preempted for blocks, a seat frees under "
+          .. "max_num_seqs, and budget is left after the running requests. Priority decides "
+          .. "who is next in line, not who gets off the bus.",
+    },
+    section {
+      title = "Head-of-line blocking by long prompts",
+      text = "Running requests are served first, so a long prompt, once admitted, takes its "
+          .. "chunk of every step's budget before any waiting request is looked at; a request "
+          .. "that arrives behind it gets what is left. The decodes share those steps too. "
+          .. "kvtutor sim runs " .. HOL.num_prompts .. " prompts of " .. grouped(HOL_MIN) .. " to "
+          .. grouped(HOL_MAX) .. " tokens at " .. HOL.request_rate .. " requests/s into "
+          .. "Qwen2.5-7B on an H100: with vllm serve's 8,192-token budget the p99 inter-token "
+          .. "latency is " .. f(hol_default.p99_itl_ms, 0) .. " ms, because a step that "
+          .. "carries most of a long prompt is long and every decode waits for it. Prompts "
+          .. "scheduled whole (no_chunked_prefill, a 16,384 budget) make it "
+          .. f(hol_whole.p99_itl_ms, 0) .. " ms; a 2,048 budget brings it to "
+          .. f(hol_small.p99_itl_ms, 0) .. " ms, with a median TTFT of "
+          .. f(hol_small.median_ttft_ms, 0) .. " ms against " .. f(hol_default.median_ttft_ms, 0)
+          .. ". Without chunking there is a second block: the waiting loop stops at the "
+          .. "first prompt that does not fit in the budget left, and FCFS keeps everyone "
+          .. "behind it waiting too.",
+    },
+    section {
+      title = "Partial-prefill knobs in 0.26",
+      text = "Three settings in SchedulerConfig concern partial (chunked) prefills, and V1 "
+          .. "honours one of them. long_prefill_token_threshold (default 0, off) caps the "
+          .. "tokens one request may take in a step, in both the running and the waiting "
+          .. "loop: set to " .. grouped(T) .. " with an " .. grouped(B) .. " budget and "
+          .. D .. " decodes, a long prompt takes " .. grouped(T) .. " tokens a step and leaves "
+          .. grouped(B - D - T) .. " for the requests behind it, where it would otherwise "
+          .. "take them all. max_num_partial_prefills and max_long_partial_prefills (default "
+          .. "1) are not implemented in V1: EngineArgs._check_feature_supported raises "
+          .. "NotImplementedError (\"Concurrent Partial Prefill is not supported\") for any "
+          .. "other value, and vLLM 0.27.0 removed both arguments (#49244). The rule in "
+          .. "SchedulerConfig that sets the threshold to 4% of max_model_len applies only when "
+          .. "max_num_partial_prefills is above 1, so on V1 it never fires.",
+    },
+    section {
+      title = "Whom V1 preempts",
+      text = "When a running request needs a block and allocate_slots finds none, the "
+          .. "scheduler preempts until the allocation succeeds. Under FCFS the victim is "
+          .. "self.running.pop(), the request admitted last, often the one that has generated "
+          .. "least and is cheapest to redo; a resumed victim is appended to the end again, so "
+          .. "it is the first in line if blocks run short once more. Under priority it is the running request with "
+          .. "the largest (priority, arrival_time): the lowest priority, latest among equals; "
+          .. "if it had already been scheduled this step its tokens go back to the budget. "
+          .. "If the request asking for blocks is itself the victim, the running loop stops. "
+          .. "Either way no waiting request is admitted in a step that preempted.",
+    },
+    section {
+      title = "What a preemption costs",
+      text = "Scheduler._preempt_request frees the victim's blocks and sets its computed tokens "
+          .. "to zero, so on resuming it is prefilled again over its prompt and every token it "
+          .. "has generated (prefix-cache hits on blocks not reused since cut that). On an RTX "
+          .. "4090 at its " .. f(TF4090) .. " TFLOP/s peak, a Qwen2.5-7B victim holding " .. grouped(VICTIM_OLD)
+          .. " tokens costs " .. f(old_ms) .. " ms of prefill; one admitted a moment ago with "
+          .. grouped(VICTIM_NEW) .. " costs " .. f(new_ms) .. " ms. Simulated, " .. PRE.num_prompts .. " requests of "
+          .. grouped(PRE.input_len) .. " + " .. grouped(PRE.output_len) .. " tokens sent at once to that card (" .. grouped(cap.num_gpu_blocks)
+          .. " blocks) cause " .. pre_free.preemptions .. " preemptions: at least "
+          .. grouped(min_recomputed) .. " prompt tokens prefilled twice, a median TTFT of "
+          .. f(pre_free.median_ttft_ms / 1000) .. " s and " .. grouped(pre_free.output_throughput)
+          .. " output tokens/s. Capping the client at " .. safe .. " in flight, what the "
+          .. "blocks hold at full length, gives " .. pre_capped.preemptions .. " preemptions, "
+          .. f(pre_capped.median_ttft_ms / 1000, 2) .. " s and "
+          .. grouped(pre_capped.output_throughput) .. " tokens/s, "
+          .. pct(pre_capped.output_throughput, pre_free.output_throughput) .. "% more.",
+    },
+    section {
+      title = "Tenants and SLOs",
+      text = "The V1 scheduler knows requests, not tenants: its only orders are arrival and "
+          .. "(priority, arrival). It takes no deadlines and keeps no per-tenant quota, so one "
+          .. "tenant's burst delays everyone behind it under FCFS. Fairness and SLOs are "
+          .. "built around it: per-tenant rate limits and concurrency caps at the gateway, "
+          .. "priority classes for interactive against batch traffic (watching the "
+          .. "starvation above), a smaller token budget or long_prefill_token_threshold for "
+          .. "the ITL tail, and admission below the KV capacity so preemption stays rare. "
+          .. "Research schedulers go further than these two orders; Sarathi-Serve (Agrawal et "
+          .. "al., OSDI 2024), for one, builds its stall-free batching on chunked prefills.",
+    },
+  },
+
+  worked = code(
+       "head-of-line (sim, H100, " .. HOL.num_prompts .. " prompts " .. grouped(HOL_MIN) .. "–"
+    .. grouped(HOL_MAX) .. " tok, " .. HOL.request_rate .. " req/s)\n"
+    .. "  budget 8,192         p99 ITL " .. f(hol_default.p99_itl_ms, 1) .. " ms   median TTFT "
+    .. f(hol_default.median_ttft_ms, 1) .. " ms\n"
+    .. "  whole prompts        p99 ITL " .. f(hol_whole.p99_itl_ms, 1) .. " ms   median TTFT "
+    .. f(hol_whole.median_ttft_ms, 1) .. " ms\n"
+    .. "  budget 2,048         p99 ITL " .. f(hol_small.p99_itl_ms, 1) .. " ms   median TTFT "
+    .. f(hol_small.median_ttft_ms, 1) .. " ms\n"
+    .. "threshold  " .. grouped(B) .. " − " .. D .. " decodes − " .. grouped(T) .. " = "
+    .. grouped(B - D - T) .. " tokens a step for the waiting queue\n"
+    .. "recompute  2 × " .. f(PARAMS / 1e9, 4) .. "e9 × " .. grouped(VICTIM_OLD) .. " ÷ " .. f(TF4090) .. "e12 = "
+    .. f(old_ms) .. " ms   (" .. grouped(VICTIM_NEW) .. " tokens: " .. f(new_ms) .. " ms)\n"
+    .. "safe cap   ⌊" .. grouped(cap.num_gpu_blocks) .. " blocks ÷ ⌈2,048 ÷ 16⌉ = "
+    .. per_req_blocks .. "⌋ = " .. safe .. " requests\n"
+    .. "uncapped   " .. pre_free.preemptions .. " preemptions ≥ " .. pre_free.preemptions
+    .. " × 1,024 = " .. grouped(min_recomputed) .. " tokens redone, "
+    .. grouped(pre_free.output_throughput) .. " tok/s\n"
+    .. "capped     " .. pre_capped.preemptions .. " preemptions, "
+    .. grouped(pre_capped.output_throughput) .. " tok/s"),
+
+  followups = {
+    followup {
+      question = "You run --scheduling-policy priority: chat traffic at priority 0, batch jobs "
+              .. "at 10. The batch is full of batch jobs when a chat request arrives. Does it "
+              .. "start on the next step?",
+      answer = "Not necessarily. Priority puts it at the head of the waiting queue, but V1's "
+            .. "waiting loop never preempts to admit anyone: it starts only when there is a "
+            .. "free seat under max_num_seqs, budget left after the running requests and "
+            .. "blocks for its prompt. What priority does change is the victim: if a running "
+            .. "request later needs blocks, the lowest-priority, latest-arriving request is "
+            .. "preempted, a batch job, not the chat.",
+      points = {
+        point { "no: it is not admitted at once", weight = 2, polarity = "no",
+                about = {"it", "chat request", "the request"},
+                said = {"not necessarily", "not immediately", "waits", "not start", "doesn't start"} },
+        point { "priority orders the waiting queue; it goes to the head", weight = 2,
+                about = {"priority", "it", "chat request", "waiting queue"},
+                said = {"head of the queue", "front of the queue", "first in line", "next in line",
+                        "head of the waiting", "front of the waiting", "ahead of", "first among the waiting"} },
+        point { "the waiting loop does not preempt running requests to admit it", weight = 2,
+                about = {"vLLM", "the scheduler", "V1", "waiting loop", "running requests",
+                         "batch jobs", "it"},
+                said = {"not preempt", "doesn't preempt", "never preempts", "no preemption",
+                        "not evict", "doesn't evict", "not evicted", "not preempted", "keep running"} },
+        point { "preemption for blocks takes the lowest-priority request",
+                about = {"preemption", "victim", "preempted", "when blocks run out"},
+                said = {"lowest priority", "lowest-priority", "batch job", "priority 10",
+                        "largest priority value"} },
+      },
+      misconceptions = {
+        misconception { about = {"vLLM", "the scheduler", "it", "chat request", "priority"},
+                        said = {"preempts a batch job to admit", "evicts a batch job to make room",
+                                "kicks out a batch job", "starts immediately", "starts at once",
+                                "jumps into the batch"},
+                        why = "in V1 only a running request that cannot get blocks triggers preemption; the waiting loop never evicts anyone, so a high-priority arrival waits for room" },
+      },
+    },
+    followup {
+      question = "In vLLM 0.26's V1 engine, what do max_num_partial_prefills and "
+              .. "long_prefill_token_threshold do?",
+      answer = "long_prefill_token_threshold works: above 0 it caps how many tokens one request "
+            .. "is given in a step, so a long prompt is prefilled in pieces of that size and the "
+            .. "rest of the budget goes to other requests. max_num_partial_prefills (and "
+            .. "max_long_partial_prefills) are not implemented in V1: any value other than 1 is "
+            .. "refused at start-up with \"Concurrent Partial Prefill is not supported\", and "
+            .. "0.27 removed the arguments.",
+      points = {
+        point { "long_prefill_token_threshold caps one request's tokens per step", weight = 2,
+                about = {"long_prefill_token_threshold", "the threshold", "it"},
+                said = {"caps", "limits", "per step", "each step", "chunk size", "at most",
+                        "pieces of", "tokens one request"} },
+        point { "max_num_partial_prefills is not supported in V1: refused unless 1", weight = 2,
+                about = {"max_num_partial_prefills", "max_long_partial_prefills", "partial prefills",
+                         "partial-prefill limits", "the other two", "the other"},
+                said = {"not supported", "unsupported", "refused", "rejected", "error",
+                        "not implemented", "only 1", "must stay 1", "NotImplementedError", "fails",
+                        "doesn't start", "won't start", "removed"} },
+      },
+      misconceptions = {
+        misconception { about = {"max_num_partial_prefills", "max_long_partial_prefills"},
+                        said = {"limits how many prompts", "lets several prompts prefill",
+                                "caps concurrent prefills", "allows concurrent prefills",
+                                "is honoured", "works in V1"},
+                        why = "V1 in 0.26 refuses any value other than 1 at start-up (EngineArgs._check_feature_supported), and 0.27 removed the two arguments" },
+        misconception { about = {"long_prefill_token_threshold", "the threshold"},
+                        said = {"ignored", "not used", "V0 only", "has no effect", "unsupported",
+                                "not supported"},
+                        why = "V1's Scheduler.schedule applies it in both its running and its waiting loop" },
+      },
+    },
+    followup {
+      question = "Two customers share one vLLM deployment, and one of them sends large bursts. "
+              .. "How do you keep the other one's latency fair?",
+      answer = "Not in vLLM's scheduler alone: it orders by arrival, or by priority then "
+            .. "arrival, and has no idea of a tenant, a quota or a deadline. Put the fairness "
+            .. "in front of it: per-tenant rate limits or concurrency caps at the gateway, or "
+            .. "priority classes for each tenant with --scheduling-policy priority, "
+            .. "remembering the heap has no aging so a low class can starve; keep total "
+            .. "admission under what the KV cache holds so bursts do not cause preemptions, "
+            .. "or give the bursty tenant its own replica.",
+      points = {
+        point { "the scheduler has no notion of tenants or quotas", weight = 2,
+                about = {"vLLM", "the scheduler", "V1", "it", "vLLM's scheduler"},
+                said = {"no notion of tenant", "no tenant", "doesn't know tenants",
+                        "no per-tenant", "no quota", "no fairness", "only arrival order",
+                        "only by arrival", "knows requests"} },
+        point { "enforce it outside: per-tenant rate limits or concurrency caps", weight = 2,
+                about = {"gateway", "proxy", "router", "in front", "load balancer", "outside",
+                         "per-tenant", "each tenant", "caps", "limits"},
+                said = {"rate limit", "rate-limit", "concurrency cap", "cap concurrency", "quota",
+                        "per-tenant", "throttle", "limit each"} },
+        point { "priority classes help, but can starve the low class",
+                about = {"priority", "priority classes", "priorities", "low class",
+                         "low-priority", "lower priority"},
+                said = {"starve", "starvation", "no aging", "wait forever", "indefinitely",
+                        "never run"} },
+      },
+      misconceptions = {
+        misconception { about = {"vLLM", "the scheduler", "V1", "FCFS"},
+                        said = {"fair share per tenant", "round-robin across tenants",
+                                "weighted fair queuing", "per-tenant quotas", "balances tenants"},
+                        why = "V1 orders only by arrival or by (priority, arrival); it has no tenant or quota logic" },
+      },
+    },
+    followup {
+      question = "Preemptions are climbing on a busy server. Why do they hurt throughput, and "
+              .. "what would you change first?",
+      answer = "Each preemption throws away the victim's cache; it is prefilled again later over "
+            .. "its prompt and all the tokens it had generated, compute the GPU already spent, "
+            .. "and no new request is admitted in a step that preempted. Admit less at once: "
+            .. "cap the concurrency (max_num_seqs or the client's) near what the KV blocks hold "
+            .. "at full length, or give the cache more room (FP8 KV, a shorter max_model_len, "
+            .. "more GPUs).",
+      points = {
+        point { "a victim is recomputed: work already done is repeated", weight = 2,
+                about = {"preemption", "victim", "preempted request", "each one", "it"},
+                said = {"recompute", "redone", "prefilled again", "repeated", "wasted", "twice",
+                        "thrown away"} },
+        point { "cap concurrency near what the blocks hold", weight = 2,
+                about = {"concurrency", "max_num_seqs", "max-concurrency", "admission", "cap",
+                         "fewer requests", "limit"},
+                said = {"cap", "lower", "reduce", "limit", "fewer", "what the blocks hold",
+                        "fits the cache", "what fits"} },
+        point { "or make more KV room",
+                about = {"FP8", "fp8 KV", "kv_cache_dtype", "max_model_len", "more GPUs", "KV room",
+                         "cache"},
+                said = {"more room", "more blocks", "halve", "shorter", "bigger", "more memory",
+                        "frees memory"} },
+      },
+      misconceptions = {
+        misconception { about = {"preemption", "preempted request", "vLLM"},
+                        said = {"swaps to CPU", "swapped out", "is free", "costs nothing"},
+                        why = "V1 recomputes a preempted request from its tokens; the compute it spent is lost" },
+        misconception { about = {"max_num_seqs", "concurrency"},
+                        said = {"raise", "increase", "higher"},
+                        why = "more requests at once need more blocks: raising the cap makes preemption more frequent, not less" },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "safe-concurrency",
+      prompt = "Qwen2.5-7B on an RTX 4090 at the default gpu_memory_utilization has "
+            .. grouped(cap.num_gpu_blocks) .. " KV blocks of 16 tokens. Every request is "
+            .. "1,024 prompt + 1,024 output tokens. How many requests can run together with no "
+            .. "preemption even when all are at full length?",
+      expected = safe, unit = "requests",
+      -- serving = PRE_CAPPED,
+      tolerance = abs(0.5), diagnose = "capacity",
+      hints = { "A request at full length holds ⌈2,048 ÷ 16⌉ blocks.",
+                "⌊blocks ÷ blocks per request⌋." },
+    },
+    numeric {
+      id = "min-recomputed",
+      prompt = "Sent all at once to that card with no cap, the 200 requests cause "
+            .. pre_free.preemptions .. " preemptions (kvtutor sim, no prefix caching). Each "
+            .. "victim had at least its 1,024-token prompt computed. At least how many tokens "
+            .. "are prefilled a second time?",
+      expected = min_recomputed, unit = "tokens",
+      -- serving = PRE,
+      tolerance = rel(0.01),
+      hints = { "Preemption sets a request's computed tokens to zero.",
+                "preemptions × 1,024." },
+    },
+    numeric {
+      id = "victim-recompute-ms",
+      prompt = "A {model} request is preempted on {gpu} after generating {generated} tokens of "
+            .. "a reply to a {prompt}-token prompt, and none of its blocks survive in the "
+            .. "prefix cache. At 2 FLOPs per parameter per token and the GPU's BF16 peak, how "
+            .. "many ms of prefill does its recompute cost?",
+      params = { model = {"qwen2.5-7b", "llama-3.1-8b"}, gpu = {"h100", "a100", "l40s"},
+                 prompt = range(512, 4096, 512), generated = range(100, 2000, 100) },
+      expected = function(p)
+        local n = p.prompt + p.generated
+        local params = kv.model(p.model).params
+        local tf = kv.gpu(p.gpu).tflops
+        local ms = 2 * params * 1e9 * n / (tf * 1e12) * 1000
+        return ms, "tokens     " .. grouped(p.prompt) .. " prompt + " .. grouped(p.generated)
+          .. " generated = " .. grouped(n) .. "\n"
+          .. "recompute  2 × " .. f(params, 4) .. "e9 × " .. grouped(n) .. " ÷ " .. f(tf, 1)
+          .. "e12 FLOP/s = " .. f(ms, 2) .. " ms"
+      end,
+      unit = "ms", tolerance = rel(0.03),
+      hints = { "Recompute is a prefill of the prompt and every token generated so far.",
+                "2 × parameters × tokens ÷ peak FLOP/s." },
+    },
+    numeric {
+      id = "threshold-left",
+      prompt = "max_num_batched_tokens is {budget}, {decodes} requests are decoding and one long "
+            .. "prompt is being prefilled with long_prefill_token_threshold = {threshold}. How "
+            .. "many tokens of each step are left for the waiting requests?",
+      params = { budget = {4096, 8192, 16384}, decodes = {16, 32, 64, 128},
+                 threshold = {512, 1024, 2048} },
+      expected = function(p)
+        local left = p.budget - p.decodes - p.threshold
+        return left, "running first  " .. p.decodes .. " decodes + " .. grouped(p.threshold)
+          .. " prompt tokens (the threshold)\n"
+          .. "left           " .. grouped(p.budget) .. " − " .. p.decodes .. " − "
+          .. grouped(p.threshold) .. " = " .. grouped(left)
+      end,
+      unit = "tokens", tolerance = abs(0.5),
+      hints = { "Running requests are served first: the decodes and the long prompt's chunk.",
+                "The threshold caps the long prompt's chunk; the rest of the budget is left." },
+    },
+    choice {
+      id = "victim-priority",
+      prompt = "Under --scheduling-policy priority four requests are running: alpha (priority 0, "
+            .. "arrived first), bravo (priority 5, arrived second), charlie (priority 5, arrived "
+            .. "third), delta (priority 0, arrived last). A running request cannot get a block. Whom does "
+            .. "V1 preempt first?",
+      options = {
+        option { "charlie", correct = true,
+                 why = "the victim has the largest (priority, arrival time): priority 5, and the later of the two" },
+        option { "delta", why = "delta arrived last, which would make it the FCFS victim; under priority its value 0 protects it" },
+        option { "bravo", why = "bravo has the lowest priority too, but charlie arrived later, so charlie goes first" },
+        option { "alpha", why = "alpha has the best priority and arrived first: it is the last to go" },
+      },
+    },
+    choice {
+      id = "partial-prefills-v1",
+      prompt = "You start vLLM 0.26 with --max-num-partial-prefills 4 to let several long "
+            .. "prompts prefill at once. What happens?",
+      options = {
+        option { "Start-up fails: V1 raises NotImplementedError for concurrent partial prefills",
+                 correct = true,
+                 why = "EngineArgs._check_feature_supported refuses any value other than 1; 0.27 removed the flag" },
+        option { "Up to four prompts are chunk-prefilled in the same step",
+                 why = "V1 in 0.26 does not implement the limit; it refuses the setting" },
+        option { "It is accepted and silently ignored",
+                 why = "it is refused at start-up, not ignored" },
+        option { "It sets long_prefill_token_threshold to 4% of max_model_len and runs",
+                 why = "that rule exists in SchedulerConfig, but the engine refuses the setting before it matters" },
+      },
+    },
+    freetext {
+      id = "hol-blocking",
+      prompt = "In two or three sentences: how does a long prompt delay other requests in "
+            .. "vLLM V1, and which setting limits the damage?",
+      answer = "Running requests are served first each step, so once admitted a long prompt "
+            .. "takes its chunk of every step's budget before waiting requests get any, and "
+            .. "the decodes sharing those steps wait for a long step. A smaller "
+            .. "max_num_batched_tokens shortens those steps, and long_prefill_token_threshold "
+            .. "caps the long prompt's share so the rest of the budget goes to others.",
+      points = {
+        point { "the long prompt takes budget first / makes steps long", weight = 2,
+                accept = {"running requests first", "takes the budget", "takes its chunk",
+                          "long step", "steps longer", "whole budget", "stall", "head-of-line",
+                          "head of line", "ahead of"} },
+        point { "long_prefill_token_threshold or a smaller budget limits it", weight = 2,
+                accept = {"long_prefill_token_threshold", "smaller max_num_batched_tokens",
+                          "lower max_num_batched_tokens", "smaller budget", "lower budget",
+                          "smaller token budget", "threshold", "chunked prefill"} },
+      },
+    },
+  },
+}
