@@ -147,10 +147,11 @@ return lesson {
           .. "takes requests in, and the victim of a preemption. It does not change the "
           .. "running loop, which still walks the running list in admission order and serves "
           .. "every running request before any waiting one. And the waiting loop never "
-          .. "preempts: an urgent request that arrives while the batch is full waits until a "
-          .. "running request finishes or is preempted for blocks, a seat frees under "
-          .. "max_num_seqs, and budget is left after the running requests. Priority decides "
-          .. "who is next in line, not who gets off the bus.",
+          .. "preempts: an urgent request that arrives while the batch is full is first in "
+          .. "line, but it starts only when there is a seat under max_num_seqs, budget left "
+          .. "after the running requests and blocks for its prompt, which other requests "
+          .. "free by finishing. Priority decides who is next in line and who is put off "
+          .. "first when blocks run out; it never makes room for a newcomer.",
     },
     section {
       title = "Head-of-line blocking by long prompts",
@@ -207,13 +208,15 @@ return lesson {
           .. grouped(VICTIM_NEW) .. " costs " .. f(new_ms) .. " ms. Simulated, " .. PRE.num_prompts .. " requests of "
           .. grouped(PRE.input_len) .. " + " .. grouped(PRE.output_len) .. " tokens sent at once to that card (" .. grouped(cap.num_gpu_blocks)
           .. " blocks) cause " .. pre_free.preemptions .. " preemptions: at least "
-          .. grouped(min_recomputed) .. " prompt tokens prefilled twice, a median TTFT of "
-          .. f(pre_free.median_ttft_ms / 1000) .. " s and " .. grouped(pre_free.output_throughput)
+          .. grouped(min_recomputed) .. " prompt tokens prefilled twice; the run takes "
+          .. f(pre_free.duration_s) .. " s at " .. grouped(pre_free.output_throughput)
           .. " output tokens/s. Capping the client at " .. safe .. " in flight, what the "
           .. "blocks hold at full length, gives " .. pre_capped.preemptions .. " preemptions, "
-          .. f(pre_capped.median_ttft_ms / 1000, 2) .. " s and "
-          .. grouped(pre_capped.output_throughput) .. " tokens/s, "
-          .. pct(pre_capped.output_throughput, pre_free.output_throughput) .. "% more.",
+          .. f(pre_capped.duration_s) .. " s and " .. grouped(pre_capped.output_throughput)
+          .. " tokens/s, " .. pct(pre_capped.output_throughput, pre_free.output_throughput)
+          .. "% more from the same GPU. (The capped client holds requests back itself, and "
+          .. "vllm bench serve counts TTFT from the send, so compare the runs' durations, "
+          .. "not their TTFTs.)",
     },
     section {
       title = "Tenants and SLOs",
