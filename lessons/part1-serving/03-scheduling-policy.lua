@@ -95,7 +95,7 @@ return lesson {
             about = {"FCFS", "default", "first come first served", "scheduler", "vLLM",
                      "waiting requests", "waiting queue"},
             said = {"arrival order", "order of arrival", "first come first served",
-                    "running requests first", "running first", "in order"} },
+                    "running requests first", "running first", "in order", "by default"} },
     point { "priority orders the waiting queue: lower value first, ties by arrival", weight = 2,
             about = {"priority", "priority policy", "priority scheduling", "waiting queue",
                      "scheduling-policy priority"},
@@ -122,7 +122,9 @@ return lesson {
                     said = {"preempts the oldest", "preempts the longest", "preempts the largest",
                             "preempts the first admitted", "evicts the oldest"},
                     why = "under FCFS V1 pops the last request in its running list, the one admitted most recently" },
-    misconception { about = {"priority", "higher priority value", "larger priority", "bigger number"},
+    misconception { about = {"higher priority value", "larger priority value", "bigger priority value",
+                             "higher priority number", "larger priority number",
+                             "bigger priority number", "larger value", "higher number"},
                     said = {"runs first", "goes first", "served first", "scheduled first"},
                     why = "a lower priority value is served first; the largest value is the first to be preempted" },
   },
@@ -248,10 +250,10 @@ return lesson {
     .. "safe cap   ⌊" .. grouped(cap.num_gpu_blocks) .. " blocks ÷ ⌈2,048 ÷ 16⌉ = "
     .. per_req_blocks .. "⌋ = " .. safe .. " requests\n"
     .. "uncapped   " .. pre_free.preemptions .. " preemptions ≥ " .. pre_free.preemptions
-    .. " × 1,024 = " .. grouped(min_recomputed) .. " tokens redone, "
-    .. grouped(pre_free.output_throughput) .. " tok/s\n"
-    .. "capped     " .. pre_capped.preemptions .. " preemptions, "
-    .. grouped(pre_capped.output_throughput) .. " tok/s"),
+    .. " × " .. grouped(PRE.input_len) .. " = " .. grouped(min_recomputed) .. " tokens redone, "
+    .. f(pre_free.duration_s) .. " s, " .. grouped(pre_free.output_throughput) .. " tok/s\n"
+    .. "capped     " .. pre_capped.preemptions .. " preemptions, " .. f(pre_capped.duration_s)
+    .. " s, " .. grouped(pre_capped.output_throughput) .. " tok/s"),
 
   followups = {
     followup {
@@ -338,6 +340,8 @@ return lesson {
         point { "the scheduler has no notion of tenants or quotas", weight = 2,
                 about = {"vLLM", "the scheduler", "V1", "it", "vLLM's scheduler"},
                 said = {"no notion of tenant", "no tenant", "doesn't know tenants",
+                        "doesn't know about tenants", "not aware of tenants", "unaware of tenants",
+                        "no concept of tenants",
                         "no per-tenant", "no quota", "no fairness", "only arrival order",
                         "only by arrival", "knows requests"} },
         point { "enforce it outside: per-tenant rate limits or concurrency caps", weight = 2,
