@@ -373,8 +373,9 @@ return lesson {
             .. "more GPUs).",
       points = {
         point { "a victim is recomputed: work already done is repeated", weight = 2,
-                about = {"preemption", "victim", "preempted request", "each one", "it"},
-                said = {"recompute", "redone", "redoes", "prefilled again", "repeated", "wasted",
+                about = {"preemption", "victim", "preempted request", "each one", "it",
+                         "recompute", "recomputation"},
+                said = {"recompute", "redone", "redoes", "wastes", "work", "prefilled again", "repeated", "wasted",
                         "twice", "thrown away", "throws away", "discards", "lost"} },
         point { "cap concurrency near what the blocks hold", weight = 2,
                 about = {"concurrency", "max_num_seqs", "max-concurrency", "admission", "cap",
@@ -490,7 +491,7 @@ return lesson {
         option { "It is accepted and silently ignored",
                  why = "it is refused at start-up, not ignored" },
         option { "It sets long_prefill_token_threshold to 4% of max_model_len and runs",
-                 why = "that rule exists in SchedulerConfig, but the engine refuses the setting before it matters" },
+                 why = "that rule exists in SchedulerConfig, but the engine refuses the setting at start-up" },
       },
     },
     freetext {
