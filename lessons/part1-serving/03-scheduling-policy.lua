@@ -135,7 +135,7 @@ return lesson {
       text = "V1 keeps its running requests in a plain list, in the order they were admitted, "
           .. "and its waiting requests in a queue the policy chooses (create_request_queue). "
           .. "Under the default fcfs it is a deque: new requests join the back, and a "
-          .. "preempted one is put back at the front, ahead of everyone who arrived after it. "
+          .. "preempted one is put back at the very front, ahead of every request still waiting. "
           .. "Under priority (vllm serve --scheduling-policy priority; each request carries its "
           .. "own integer priority, 0 by default) it is a heap ordered by the priority value, "
           .. "lower first, then by arrival time. A heap has no front: a preempted request is "
