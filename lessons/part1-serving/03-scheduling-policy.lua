@@ -6,8 +6,9 @@ local MODEL = "qwen2.5-7b"
 local PARAMS = kv.model(MODEL).params * 1e9
 
 -- Head-of-line blocking, as `kvtutor sim` simulates it (vLLM V1's FCFS scheduler, the
--- roofline step time, docs/simulator.md): 300 random prompts of 410 to 7,782 tokens
--- (4,096 ± 90%), 256 output tokens, 5 requests/s, Qwen2.5-7B on one H100.
+-- roofline step time and the full-sequence admission gate, docs/simulator.md): 300 random
+-- prompts of 409 to 7,783 tokens (4,096 ± 90%), 256 output tokens, 5 requests/s, Qwen2.5-7B
+-- on one H100.
 local HOL = {model = MODEL, gpu = "h100", max_model_len = 16384, input_len = 4096,
              range_ratio = 0.9, output_len = 256, request_rate = 5, num_prompts = 300}
 local function with(base, extra)
@@ -18,14 +19,15 @@ local function with(base, extra)
 end
 local HOL_MIN = math.floor(HOL.input_len * (1 - HOL.range_ratio))   -- serve.py's random lengths
 local HOL_MAX = math.ceil(HOL.input_len * (1 + HOL.range_ratio))
-local hol_default = kv.sim(HOL)                                   -- vllm serve's 8,192 budget
+local hol_default = kv.sim(HOL)                      -- vllm serve's budget on an H100: 8,192
 local hol_small = kv.sim(with(HOL, {max_num_batched_tokens = 2048}))
 local hol_whole = kv.sim(with(HOL, {no_chunked_prefill = true, max_num_batched_tokens = 16384}))
 
--- Preemption: 200 requests of 1,024 + 1,024 tokens, all sent at once, to Qwen2.5-7B on an
--- RTX 4090 at vLLM 0.26's default gpu_memory_utilization (0.92).
+-- Preemption: 256 requests of 1,024 + 1,024 tokens (the serving view's count for 1,024
+-- output tokens), all sent at once, to Qwen2.5-7B on an RTX 4090 at vLLM 0.26's default
+-- gpu_memory_utilization (0.92).
 local PRE = {model = MODEL, gpu = "rtx4090", max_model_len = 4096, input_len = 1024,
-             output_len = 1024, num_prompts = 200}
+             output_len = 1024, num_prompts = 256}
 local cap = kv.calc{model = MODEL, gpu = "rtx4090", max_model_len = 4096}
 local BS = 16
 local per_req_blocks = math.ceil((PRE.input_len + PRE.output_len) / BS)
@@ -33,7 +35,20 @@ local safe = cap.num_gpu_blocks // per_req_blocks            -- requests whose w
 local PRE_CAPPED = with(PRE, {max_concurrency = safe})
 local pre_free = kv.sim(PRE)
 local pre_capped = kv.sim(PRE_CAPPED)
-local min_recomputed = pre_free.preemptions * PRE.input_len  -- each victim's prompt at least
+-- The same burst with 200 requests: identical requests finish in waves, and the wave
+-- pattern, not the preemptions, makes most of the difference there.
+local WAVE_N, LOW_CAP = 200, 64
+local wave_free = kv.sim(with(PRE, {num_prompts = WAVE_N}))
+local wave_capped = kv.sim(with(PRE, {num_prompts = WAVE_N, max_concurrency = safe}))
+local wave_low = kv.sim(with(PRE, {num_prompts = WAVE_N, max_concurrency = LOW_CAP}))
+-- A victim holds fewer than its full prompt + output tokens, so each preemption throws
+-- away less than that: an upper bound on the recompute (the sim does not count the tokens).
+local FULL_LEN = PRE.input_len + PRE.output_len
+local max_recomputed = pre_free.preemptions * FULL_LEN
+-- Under 0.26's admission gate a victim comes back only when blocks for its whole sequence
+-- so far are free: a 1,024-token prompt that had generated 900 tokens.
+local RESUME_GEN = 900
+local resume_blocks = math.ceil((PRE.input_len + RESUME_GEN) / BS)
 
 -- Recompute of one victim on the roofline at the data sheet's peak (as in chunked-prefill).
 local function recompute_s(model, gpu, tokens)
@@ -56,22 +71,26 @@ return lesson {
   title = "Scheduling policy: who runs next, and who is preempted",
   module = "part1-serving",
   module_title = "Part 1 · Serving systems and engines",
-  baseline = "vLLM 0.26 V1 scheduler: vllm/v1/core/sched/scheduler.py at commit 00024d3 "
-          .. "(Scheduler.schedule: the running loop first, then the waiting loop only when "
-          .. "nothing was preempted; long_prefill_token_threshold caps each request's tokens in "
-          .. "both loops; on a failed allocate_slots the victim is self.running.pop() under FCFS "
-          .. "and max(self.running, key=(priority, arrival_time)) under priority; "
+  baseline = "vLLM 0.26 V1 scheduler, vllm/v1/core/sched/scheduler.py (Scheduler.schedule: "
+          .. "the running loop first, then the waiting loop only when nothing was preempted; "
+          .. "long_prefill_token_threshold caps each request's tokens in both loops; the waiting "
+          .. "loop stops at the first request it cannot allocate; with "
+          .. "SchedulerConfig.scheduler_reserve_full_isl, default True, a waiting or preempted "
+          .. "request is admitted only if blocks for its whole sequence so far, min(num_tokens, "
+          .. "max_model_len), are free: PR #37307, reviewed March 2026, first release undated, "
+          .. "present in 0.26; on a failed allocate_slots the victim is self.running.pop() under "
+          .. "FCFS and max(self.running, key=(priority, arrival_time)) under priority; "
           .. "Scheduler._preempt_request frees the blocks, zeroes num_computed_tokens and "
           .. "prepends the request to the waiting queue); vllm/v1/core/sched/request_queue.py "
           .. "(FCFSRequestQueue: a deque, prepend = appendleft; PriorityRequestQueue: a heap on "
-          .. "Request.__lt__, lower priority value first, then earlier arrival; prepend = a "
-          .. "plain insert); vllm/config/scheduler.py (SchedulerConfig: policy fcfs|priority, "
-          .. "max_num_partial_prefills and max_long_partial_prefills default 1, "
-          .. "long_prefill_token_threshold default 0); vllm/engine/arg_utils.py "
-          .. "(EngineArgs._check_feature_supported refuses partial-prefill limits other than 1: "
-          .. "\"Concurrent Partial Prefill is not supported\"); vLLM 0.27.0 release notes "
-          .. "(the two arguments removed, #49244); figures from kvtutor sim (FCFS only, no "
-          .. "prefix caching) and the roofline at the data sheets' BF16 peaks",
+          .. "Request.__lt__, lower priority value first, then earlier arrival); the engine's "
+          .. "check that a request's priority is 0 unless the policy is priority (\"Got priority "
+          .. "N but Priority scheduling is not enabled.\"); max_num_partial_prefills and "
+          .. "max_long_partial_prefills: refused by V1 at start-up through 0.26 (\"Concurrent "
+          .. "Partial Prefill is not supported\"; 0.19 in issue #39737), removed by PR #49244 "
+          .. "(merged 2026-07-21, listed under removals in the 0.27.0 release notes), so from "
+          .. "0.27 the flags are unrecognized arguments; figures from kvtutor sim (FCFS, the admission gate, no prefix caching) and "
+          .. "the roofline at the data sheets' BF16 peaks",
   concept = "scheduling-policy",
   concept_title = "Scheduling policy and preemption",
   requires = {"continuous-batching", "chunked-prefill"},
@@ -151,42 +170,58 @@ return lesson {
           .. "every running request before any waiting one. And the waiting loop never "
           .. "preempts: an urgent request that arrives while the batch is full is first in "
           .. "line, but it starts only when there is a seat under max_num_seqs, budget left "
-          .. "after the running requests and blocks for its prompt, which other requests "
-          .. "free by finishing. Priority decides who is next in line and who is put off "
-          .. "first when blocks run out; it never makes room for a newcomer.",
+          .. "after the running requests and free blocks for its whole prompt (0.26's "
+          .. "admission gate, scheduler_reserve_full_isl), which other requests free by "
+          .. "finishing. Priority decides who is next in line and who is put off first when "
+          .. "blocks run out; it never makes room for a newcomer. That is a known gap, not "
+          .. "a design promise: issue #40004 asks for it, and PRs #45561 and #54530, which "
+          .. "would let a waiting request displace a lower-priority one at max_num_seqs, "
+          .. "were still open in August 2026.",
     },
     section {
       title = "Head-of-line blocking by long prompts",
-      text = "Running requests are served first, so a long prompt, once admitted, takes its "
-          .. "chunk of every step's budget before any waiting request is looked at; a request "
-          .. "that arrives behind it gets what is left. The decodes share those steps too. "
-          .. "kvtutor sim runs " .. HOL.num_prompts .. " prompts of " .. grouped(HOL_MIN) .. " to "
+      text = "Running requests are served first, and a running prompt's chunk is the smaller "
+          .. "of what it has left and what is left of the budget. So once a long prompt is "
+          .. "admitted it takes all the budget the decodes ahead of it leave, step after step, "
+          .. "and a request that arrives behind it gets nothing until the long prompt's last "
+          .. "chunk: without long_prefill_token_threshold V1 prefills long prompts one after "
+          .. "another (issue #57413, September 2026, reports this TTFT blocking in "
+          .. "production). The decodes share those steps too. kvtutor sim runs "
+          .. HOL.num_prompts .. " prompts of " .. grouped(HOL_MIN) .. " to "
           .. grouped(HOL_MAX) .. " tokens at " .. HOL.request_rate .. " requests/s into "
-          .. "Qwen2.5-7B on an H100: with vllm serve's 8,192-token budget the p99 inter-token "
-          .. "latency is " .. f(hol_default.p99_itl_ms, 0) .. " ms, because a step that "
-          .. "carries most of a long prompt is long and every decode waits for it. Prompts "
+          .. "Qwen2.5-7B on an H100: with vllm serve's default budget for that GPU, 8,192 "
+          .. "tokens (the default depends on the GPU; the RTX 4090 below gets 2,048), the p99 "
+          .. "inter-token latency is " .. f(hol_default.p99_itl_ms, 0) .. " ms, because a step "
+          .. "that carries most of a long prompt is long and every decode waits for it. Prompts "
           .. "scheduled whole (no_chunked_prefill, a 16,384 budget) make it "
-          .. f(hol_whole.p99_itl_ms, 0) .. " ms; a 2,048 budget brings it to "
-          .. f(hol_small.p99_itl_ms, 0) .. " ms, with a median TTFT of "
+          .. f(hol_whole.p99_itl_ms, 0) .. " ms, the worst of the three; a 2,048 budget brings "
+          .. "it to " .. f(hol_small.p99_itl_ms, 0) .. " ms, with a median TTFT of "
           .. f(hol_small.median_ttft_ms, 0) .. " ms against " .. f(hol_default.median_ttft_ms, 0)
-          .. ". Without chunking there is a second block: the waiting loop stops at the "
-          .. "first prompt that does not fit in the budget left, and FCFS keeps everyone "
-          .. "behind it waiting too.",
+          .. ". There is a second block, by memory: the waiting loop stops at the first "
+          .. "request it cannot allocate, and under 0.26's admission gate that means the "
+          .. "first whose whole prompt (for a resumed victim, its prompt and output so far) "
+          .. "does not find free blocks. A big prompt at the head of the queue then holds back "
+          .. "smaller ones behind it that would fit. Without chunking the loop also stops at "
+          .. "the first prompt that does not fit in the budget left.",
     },
     section {
       title = "Partial-prefill knobs in 0.26",
       text = "Three settings in SchedulerConfig concern partial (chunked) prefills, and V1 "
           .. "honours one of them. long_prefill_token_threshold (default 0, off) caps the "
           .. "tokens one request may take in a step, in both the running and the waiting "
-          .. "loop: set to " .. grouped(T) .. " with an " .. grouped(B) .. " budget and "
-          .. D .. " decodes, a long prompt takes " .. grouped(T) .. " tokens a step and leaves "
-          .. grouped(B - D - T) .. " for the requests behind it, where it would otherwise "
-          .. "take them all. max_num_partial_prefills and max_long_partial_prefills (default "
-          .. "1) are not implemented in V1: EngineArgs._check_feature_supported raises "
-          .. "NotImplementedError (\"Concurrent Partial Prefill is not supported\") for any "
-          .. "other value, and vLLM 0.27.0 removed both arguments (#49244). The rule in "
-          .. "SchedulerConfig that sets the threshold to 4% of max_model_len applies only when "
-          .. "max_num_partial_prefills is above 1, so on V1 it never fires.",
+          .. "loop, and it is V1's way of prefilling several prompts in the same step (PR "
+          .. "#15419): each gets at most the threshold, and a resumed victim's recompute is "
+          .. "capped the same way. Set to " .. grouped(T) .. " with an " .. grouped(B)
+          .. " budget and " .. D .. " decodes, a long prompt takes " .. grouped(T)
+          .. " tokens a step and leaves " .. grouped(B - D - T) .. " for the requests "
+          .. "behind it, where it would otherwise take them all. max_num_partial_prefills and "
+          .. "max_long_partial_prefills (default 1) were never implemented in V1: 0.26 "
+          .. "refuses any other value at start-up (NotImplementedError, \"Concurrent Partial "
+          .. "Prefill is not supported\"), so the rule that set the threshold to 4% of "
+          .. "max_model_len when max_num_partial_prefills was above 1 never ran on V1. PR "
+          .. "#49244 (merged 2026-07-21, in the 0.27.0 release notes' removals) deleted both "
+          .. "fields and the rule, and from 0.27 the flags are rejected as unrecognized "
+          .. "arguments.",
     },
     section {
       title = "Whom V1 preempts",
@@ -198,7 +233,9 @@ return lesson {
           .. "the largest (priority, arrival_time): the lowest priority, latest among equals; "
           .. "if it had already been scheduled this step its tokens go back to the budget. "
           .. "If the request asking for blocks is itself the victim, the running loop stops. "
-          .. "Either way no waiting request is admitted in a step that preempted.",
+          .. "Either way no waiting request is admitted in a step that preempted, and a victim "
+          .. "comes back only when the admission gate finds free blocks for its prompt and "
+          .. "all it had generated.",
     },
     section {
       title = "What a preemption costs",
@@ -207,16 +244,26 @@ return lesson {
           .. "has generated (prefix-cache hits on blocks not reused since cut that). On an RTX "
           .. "4090 at its " .. f(TF4090) .. " TFLOP/s peak, a Qwen2.5-7B victim holding " .. grouped(VICTIM_OLD)
           .. " tokens costs " .. f(old_ms) .. " ms of prefill; one admitted a moment ago with "
-          .. grouped(VICTIM_NEW) .. " costs " .. f(new_ms) .. " ms. Simulated, " .. PRE.num_prompts .. " requests of "
-          .. grouped(PRE.input_len) .. " + " .. grouped(PRE.output_len) .. " tokens sent at once to that card (" .. grouped(cap.num_gpu_blocks)
-          .. " blocks) cause " .. pre_free.preemptions .. " preemptions: at least "
-          .. grouped(min_recomputed) .. " prompt tokens prefilled twice; the run takes "
+          .. grouped(VICTIM_NEW) .. " costs " .. f(new_ms) .. " ms. A victim may also be "
+          .. "caught mid-prefill, with less than its prompt computed, so what one preemption "
+          .. "throws away lies anywhere below the request's full length. Simulated, "
+          .. PRE.num_prompts .. " requests of " .. grouped(PRE.input_len) .. " + "
+          .. grouped(PRE.output_len) .. " tokens sent at once to that card (" .. grouped(cap.num_gpu_blocks)
+          .. " blocks, prefix caching off) cause " .. pre_free.preemptions .. " preemptions, "
+          .. "under " .. grouped(max_recomputed) .. " tokens prefilled twice; the run takes "
           .. f(pre_free.duration_s) .. " s at " .. grouped(pre_free.output_throughput)
           .. " output tokens/s. Capping the client at " .. safe .. " in flight, what the "
           .. "blocks hold at full length, gives " .. pre_capped.preemptions .. " preemptions, "
           .. f(pre_capped.duration_s) .. " s and " .. grouped(pre_capped.output_throughput)
           .. " tokens/s, " .. pct(pre_capped.output_throughput, pre_free.output_throughput)
-          .. "% more from the same GPU. (The capped client holds requests back itself, and "
+          .. "% more. That is the whole gain here: the recomputed prompts mostly ride in steps "
+          .. "that are bound by memory anyway, and with identical requests sent at once the "
+          .. "duration also depends on how they finish in waves: with " .. WAVE_N .. " requests the "
+          .. "same cap gives " .. pct(wave_capped.output_throughput, wave_free.output_throughput)
+          .. "% more (" .. f(wave_capped.duration_s) .. " s against " .. f(wave_free.duration_s)
+          .. " s), yet a cap of " .. LOW_CAP .. ", which never preempts either, takes "
+          .. f(wave_low.duration_s) .. " s, longer than no cap. So judge a cap on your own "
+          .. "traffic, not on a burst of identical requests. (The capped client holds requests back itself, and "
           .. "vllm bench serve counts TTFT from the send, so compare the runs' durations, "
           .. "not their TTFTs.)",
     },
@@ -224,13 +271,20 @@ return lesson {
       title = "Tenants and SLOs",
       text = "The V1 scheduler knows requests, not tenants: its only orders are arrival and "
           .. "(priority, arrival). It takes no deadlines and keeps no per-tenant quota, so one "
-          .. "tenant's burst delays everyone behind it under FCFS. Fairness and SLOs are "
+          .. "tenant's burst delays everyone behind it under FCFS. Priority is a per-request "
+          .. "field, priority in the request body (0 by default); a server started without "
+          .. "--scheduling-policy priority answers a nonzero one with HTTP 400 (\"Got "
+          .. "priority N but Priority scheduling is not enabled.\"). Fairness and SLOs are "
           .. "built around it: per-tenant rate limits and concurrency caps at the gateway, "
           .. "priority classes for interactive against batch traffic (watching the "
           .. "starvation above), a smaller token budget or long_prefill_token_threshold for "
           .. "the ITL tail, and admission below the KV capacity so preemption stays rare. "
-          .. "Research schedulers go further than these two orders; Sarathi-Serve (Agrawal et "
-          .. "al., OSDI 2024), for one, builds its stall-free batching on chunked prefills.",
+          .. "Research goes further: the Virtual Token Counter (Sheng et al., \"Fairness in "
+          .. "Serving Large Language Models\", OSDI 2024) serves clients fairly by the tokens "
+          .. "each has been served, and points out that per-client rate limits are not "
+          .. "work-conserving: they leave the GPU idle while a throttled client still has "
+          .. "work. (Sarathi-Serve, also OSDI 2024, is about stall-free batching with chunked "
+          .. "prefills, not fairness.)",
     },
   },
 
@@ -249,11 +303,14 @@ return lesson {
     .. f(old_ms) .. " ms   (" .. grouped(VICTIM_NEW) .. " tokens: " .. f(new_ms) .. " ms)\n"
     .. "safe cap   ⌊" .. grouped(cap.num_gpu_blocks) .. " blocks ÷ ⌈2,048 ÷ 16⌉ = "
     .. per_req_blocks .. "⌋ = " .. safe .. " requests\n"
-    .. "uncapped   " .. pre_free.preemptions .. " preemptions ≥ " .. pre_free.preemptions
-    .. " × " .. grouped(PRE.input_len) .. " = " .. grouped(min_recomputed) .. " tokens redone, "
+    .. "uncapped   " .. pre_free.preemptions .. " preemptions < " .. pre_free.preemptions
+    .. " × " .. grouped(FULL_LEN) .. " = " .. grouped(max_recomputed) .. " tokens redone, "
     .. f(pre_free.duration_s) .. " s, " .. grouped(pre_free.output_throughput) .. " tok/s\n"
     .. "capped     " .. pre_capped.preemptions .. " preemptions, " .. f(pre_capped.duration_s)
-    .. " s, " .. grouped(pre_capped.output_throughput) .. " tok/s"),
+    .. " s, " .. grouped(pre_capped.output_throughput) .. " tok/s\n"
+    .. "resume     ⌈(" .. grouped(PRE.input_len) .. " + " .. RESUME_GEN .. ") ÷ 16⌉ = "
+    .. resume_blocks .. " free blocks before a victim that had generated " .. RESUME_GEN
+    .. " tokens is admitted again"),
 
   followups = {
     followup {
@@ -407,22 +464,33 @@ return lesson {
             .. "1,024 prompt + 1,024 output tokens. How many requests can run together with no "
             .. "preemption even when all are at full length?",
       expected = safe, unit = "requests",
-      -- serving = PRE_CAPPED,
+      serving = PRE_CAPPED,
       tolerance = abs(0.5), diagnose = "capacity",
       hints = { "A request at full length holds ⌈2,048 ÷ 16⌉ blocks.",
                 "⌊blocks ÷ blocks per request⌋." },
     },
     numeric {
-      id = "min-recomputed",
-      prompt = "Sent all at once to that card with no cap, the 200 requests cause "
-            .. pre_free.preemptions .. " preemptions (kvtutor sim, no prefix caching). Each "
-            .. "victim had at least its 1,024-token prompt computed. At least how many tokens "
-            .. "are prefilled a second time?",
-      expected = min_recomputed, unit = "tokens",
-      -- serving = PRE,
+      id = "max-recomputed",
+      prompt = "Sent all at once to that card with no cap, " .. PRE.num_prompts .. " such "
+            .. "requests cause " .. pre_free.preemptions .. " preemptions (kvtutor sim, no "
+            .. "prefix caching). A victim can be caught anywhere from mid-prefill to its last "
+            .. "token, so each preemption throws away less than a full-length request. At "
+            .. "most how many tokens do those preemptions send back to be prefilled again?",
+      expected = max_recomputed, unit = "tokens",
+      serving = PRE,
       tolerance = rel(0.01),
       hints = { "Preemption sets a request's computed tokens to zero.",
-                "preemptions × 1,024." },
+                "preemptions × (1,024 + 1,024)." },
+    },
+    numeric {
+      id = "resume-blocks",
+      prompt = "In vLLM 0.26 (scheduler_reserve_full_isl on, the default) a request with a "
+            .. "1,024-token prompt is preempted after generating " .. RESUME_GEN .. " tokens; "
+            .. "none of its blocks survive in the prefix cache. How many free KV blocks of 16 "
+            .. "tokens must there be before the waiting loop admits it again?",
+      expected = resume_blocks, unit = "blocks", tolerance = abs(0.5),
+      hints = { "The gate wants blocks for the whole sequence so far, not its first chunk.",
+                "⌈(prompt + generated) ÷ 16⌉." },
     },
     numeric {
       id = "victim-recompute-ms",
@@ -483,15 +551,15 @@ return lesson {
       prompt = "You start vLLM 0.26 with --max-num-partial-prefills 4 to let several long "
             .. "prompts prefill at once. What happens?",
       options = {
-        option { "Start-up fails: V1 raises NotImplementedError for concurrent partial prefills",
+        option { "Start-up fails: V1 refuses concurrent partial prefills (NotImplementedError)",
                  correct = true,
-                 why = "EngineArgs._check_feature_supported refuses any value other than 1; 0.27 removed the flag" },
+                 why = "0.26's V1 refuses any value other than 1 at start-up; 0.27 removed the flag (#49244), so there it is an unrecognized argument" },
         option { "Up to four prompts are chunk-prefilled in the same step",
-                 why = "V1 in 0.26 does not implement the limit; it refuses the setting" },
+                 why = "V1 never implemented the limit; several prompts share a step only through the budget and long_prefill_token_threshold" },
         option { "It is accepted and silently ignored",
                  why = "it is refused at start-up, not ignored" },
         option { "It sets long_prefill_token_threshold to 4% of max_model_len and runs",
-                 why = "that rule exists in SchedulerConfig, but the engine refuses the setting at start-up" },
+                 why = "that rule sat in SchedulerConfig, but V1 never starts with the setting, and 0.27 removed the rule with the fields" },
       },
     },
     freetext {
