@@ -203,7 +203,7 @@ return lesson {
           .. "blocks run out; it never makes room for a newcomer. That is a known gap, not "
           .. "a design promise: issue #40004 asks for it, and PRs #45561 and #54530, which "
           .. "would let a waiting request displace a lower-priority one at max_num_seqs, "
-          .. "were still open in August 2026.",
+          .. "were open, not merged, when this was written (#54530 opened 2026-08-31).",
     },
     section {
       title = "Head-of-line blocking by long prompts",
@@ -243,9 +243,11 @@ return lesson {
           .. " tokens a step and leaves " .. grouped(B - D - T) .. " for the requests "
           .. "behind it, where it would otherwise take them all. max_num_partial_prefills and "
           .. "max_long_partial_prefills (default 1) were never implemented in V1: 0.26 "
-          .. "refuses any other value at start-up (NotImplementedError, \"Concurrent Partial "
-          .. "Prefill is not supported\"), so the rule that set the threshold to 4% of "
-          .. "max_model_len when max_num_partial_prefills was above 1 never ran on V1. PR "
+          .. "refuses any other value at start-up (\"Concurrent Partial Prefill is not "
+          .. "supported\", a NotImplementedError in the 0.19 to 0.24 reports; #49244 names it "
+          .. "UnsupportedFeatureError), so the rule that set the threshold to 4% of "
+          .. "max_model_len when max_num_partial_prefills was above 1 never took effect on a "
+          .. "V1 server. PR "
           .. "#49244 (merged 2026-07-21, in the 0.27.0 release notes' removals) deleted both "
           .. "fields and the rule, and from 0.27 the flags are rejected as unrecognized "
           .. "arguments.",
@@ -283,9 +285,11 @@ return lesson {
           .. "blocks hold at full length, gives " .. pre_capped.preemptions .. " preemptions, "
           .. f(pre_capped.duration_s) .. " s and " .. grouped(pre_capped.output_throughput)
           .. " tokens/s, " .. pct(pre_capped.output_throughput, pre_free.output_throughput)
-          .. "% more. That is the whole gain here: the recomputed prompts mostly ride in steps "
-          .. "that are bound by memory anyway, and with identical requests sent at once the "
-          .. "duration also depends on how they finish in waves: with " .. WAVE_N .. " requests the "
+          .. "% more. The gain is small because the uncapped run batches up to "
+          .. pre_free.max_running .. " requests a step against the cap's "
+          .. pre_capped.max_running .. ", and in steps bound mostly by memory the larger "
+          .. "batches win back most of what the recompute costs. With identical requests sent "
+          .. "at once the duration also depends on how they finish in waves: with " .. WAVE_N .. " requests the "
           .. "same cap gives " .. pct(wave_capped.output_throughput, wave_free.output_throughput)
           .. "% more (" .. f(wave_capped.duration_s) .. " s against " .. f(wave_free.duration_s)
           .. " s), yet a cap of " .. LOW_CAP .. ", which never preempts either, takes "
@@ -621,7 +625,7 @@ return lesson {
       prompt = "You start vLLM 0.26 with --max-num-partial-prefills 4 to let several long "
             .. "prompts prefill at once. What happens?",
       options = {
-        option { "Start-up fails: V1 refuses concurrent partial prefills (NotImplementedError)",
+        option { "Start-up fails: V1 refuses concurrent partial prefills",
                  correct = true,
                  why = "0.26's V1 refuses any value other than 1 at start-up; 0.27 removed the flag (#49244), so there it is an unrecognized argument" },
         option { "Up to four prompts are chunk-prefilled in the same step",
