@@ -132,7 +132,7 @@ return lesson {
                     "least important", "most recent"} },
     point { "the victim's blocks are freed and it is recomputed", weight = 2,
             about = {"victim", "preempted request", "its blocks", "it", "preemption", "cost",
-                     "kicked request", "they"},
+                     "kicked request", "they", "preempted"},
             said = {"recompute", "freed", "prefill again", "recomputed", "from scratch", "redo",
                     "loses its KV", "lose their KV", "loses its cache", "frees its KV"} },
     point { "priority does not evict running requests to admit a waiting one", weight = 2,
@@ -166,7 +166,9 @@ return lesson {
                     why = "when a running request cannot get blocks V1 preempts a victim and recomputes it later; new requests simply wait" },
     misconception { about = {"FCFS", "default policy", "vLLM"},
                     said = {"preempts the oldest", "preempts the longest", "preempts the largest",
-                            "preempts the first admitted", "evicts the oldest"},
+                            "preempts the first admitted", "evicts the oldest",
+                            "preempts the oldest running", "evicts the oldest running",
+                            "preempts the longest running", "preempts the earliest"},
                     why = "under FCFS V1 pops the last request in its running list, the one admitted most recently" },
     misconception { about = {"higher priority value", "larger priority value", "bigger priority value",
                              "higher priority number", "larger priority number",
@@ -292,8 +294,10 @@ return lesson {
           .. "at once the duration also depends on how they finish in waves: with " .. WAVE_N .. " requests the "
           .. "same cap gives " .. pct(wave_capped.output_throughput, wave_free.output_throughput)
           .. "% more (" .. f(wave_capped.duration_s) .. " s against " .. f(wave_free.duration_s)
-          .. " s), yet a cap of " .. LOW_CAP .. ", which never preempts either, takes "
-          .. f(wave_low.duration_s) .. " s, longer than no cap. So judge a cap on your own "
+          .. " s), yet a cap of " .. LOW_CAP .. ", with " .. wave_low.preemptions
+          .. " preemptions, takes " .. f(wave_low.duration_s) .. " s, "
+          .. (wave_low.duration_s > wave_free.duration_s and "longer than" or "about as long as")
+          .. " no cap. So judge a cap on your own "
           .. "traffic, not on a burst of identical requests. (The capped client holds requests back itself, and "
           .. "vllm bench serve counts TTFT from the send, so compare the runs' durations, "
           .. "not their TTFTs.)",
@@ -512,12 +516,13 @@ return lesson {
                          "KV cache"},
                 said = {"more room", "more blocks", "halve", "shorter", "bigger", "more memory",
                         "frees memory", "raise", "add", "provide more", "give it room",
-                        "increase"} },
+                        "increase"},
+                accept = {"fp8 KV", "kv-cache-dtype fp8", "kv_cache_dtype fp8", "more GPUs"} },
       },
       misconceptions = {
         misconception { about = {"preemption", "preempted request", "vLLM"},
                         said = {"swaps to CPU", "swapped out", "free of cost", "costs nothing",
-                                "no cost"},
+                                "no cost", "swaps", "swapped", "to CPU"},
                         why = "V1 recomputes a preempted request from its tokens; the compute it spent is lost" },
         misconception { about = {"preemptions", "preemption", "KV cache", "GPU", "throughput",
                                  "requests", "you", "first"},
@@ -526,6 +531,9 @@ return lesson {
                                 "raise the concurrency", "increase concurrency", "more concurrency",
                                 "too few requests", "underused"},
                         why = "more requests at once need more blocks: raising the cap makes preemption more frequent, not less" },
+        misconception { about = {"max_num_seqs", "max-num-seqs"},
+                        said = {"raise", "raising", "increase", "increasing", "higher"},
+                        why = "more requests at once need more blocks: raising max_num_seqs makes preemption more frequent, not less" },
       },
     },
   },
@@ -659,7 +667,7 @@ return lesson {
       misconceptions = {
         misconception { about = {"long prompt", "long prompts", "a long prefill"},
                         said = {"don't delay", "do not delay", "delays nobody", "no effect on others",
-                                "doesn't affect"},
+                                "doesn't affect", "does not delay", "doesn't delay"},
                         why = "running requests are served first, so a long prompt's chunks take each step's budget ahead of the waiting queue and make the decodes' steps long" },
         misconception { about = {"setting", "fixes", "fix", "helps", "limits the damage", "it",
                                  "you", "solution"},
