@@ -83,7 +83,9 @@ return lesson {
           .. "Scheduler._preempt_request frees the blocks, zeroes num_computed_tokens and "
           .. "prepends the request to the waiting queue); vllm/v1/core/sched/request_queue.py "
           .. "(FCFSRequestQueue: a deque, prepend = appendleft; PriorityRequestQueue: a heap on "
-          .. "Request.__lt__, lower priority value first, then earlier arrival); the engine's "
+          .. "Request.__lt__, lower priority value first, then earlier arrival; prepend = a "
+          .. "plain insert); vllm/config/scheduler.py (SchedulerConfig: policy fcfs|priority, "
+          .. "long_prefill_token_threshold default 0); the engine's "
           .. "check that a request's priority is 0 unless the policy is priority (\"Got priority "
           .. "N but Priority scheduling is not enabled.\"); max_num_partial_prefills and "
           .. "max_long_partial_prefills: refused by V1 at start-up through 0.26 (\"Concurrent "
@@ -202,8 +204,8 @@ return lesson {
           .. "after the running requests and free blocks for its whole prompt (0.26's "
           .. "admission gate, scheduler_reserve_full_isl), which other requests free by "
           .. "finishing. Priority decides who is next in line and who is put off first when "
-          .. "blocks run out; it never makes room for a newcomer. That is a known gap, not "
-          .. "a design promise: issue #40004 asks for it, and PRs #45561 and #54530, which "
+          .. "blocks run out; it never makes room for a newcomer. Whether it should is open: "
+          .. "issue #40004 asks for it, and PRs #45561 and #54530, which "
           .. "would let a waiting request displace a lower-priority one at max_num_seqs, "
           .. "were open, not merged, when this was written (#54530 opened 2026-08-31).",
     },
@@ -223,7 +225,10 @@ return lesson {
           .. "inter-token latency is " .. f(hol_default.p99_itl_ms, 0) .. " ms, because a step "
           .. "that carries most of a long prompt is long and every decode waits for it. Prompts "
           .. "scheduled whole (no_chunked_prefill, a 16,384 budget) make it "
-          .. f(hol_whole.p99_itl_ms, 0) .. " ms, the worst of the three; a 2,048 budget brings "
+          .. f(hol_whole.p99_itl_ms, 0) .. " ms"
+          .. ((hol_whole.p99_itl_ms > hol_default.p99_itl_ms
+               and hol_whole.p99_itl_ms > hol_small.p99_itl_ms) and ", the worst of the three" or "")
+          .. "; a 2,048 budget brings "
           .. "it to " .. f(hol_small.p99_itl_ms, 0) .. " ms, with a median TTFT of "
           .. f(hol_small.median_ttft_ms, 0) .. " ms against " .. f(hol_default.median_ttft_ms, 0)
           .. ". There is a second block, by memory: the waiting loop stops at the first "
