@@ -55,6 +55,9 @@ static const struct limits tables[] = {
     {"part1-routing-a.tsv", 49, 5, 10, 25, 40},
     /* correct unsure 8 of 21 (38.1%), wrong unsure 14 of 21 (66.7%) */
     {"part1-routing-b.tsv", 42, 5, 10, 38.1, 66.7},
+    {"part1-scheduling-policy-a.tsv", 42, 5, 10, 25, 40},
+    /* wrong credited 2 of 18 (11.1%), over the 5% goal; wrong unsure 11 of 18 (61.1%) */
+    {"part1-scheduling-policy-b.tsv", 36, 11.2, 10, 25, 61.2},
     {"part1-many-models-a.tsv", 42, 5, 10, 25, 40},
     /* wrong unsure 13 of 18 (72.2%) */
     {"part1-many-models-b.tsv", 36, 5, 10, 25, 72.3},
