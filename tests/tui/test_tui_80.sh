@@ -34,16 +34,22 @@ start_shell
 run_app
 check "the course map is shown" "Course map"
 wait_for "15  " >/dev/null
-# lessons/part0-foundations: 15 lessons, lesson 15 requires 4, 7 and 12
-if [ "$(lesson_rows | wc -l)" = 15 ]; then ok "15 lesson rows"; else bad "15 lesson rows, not $(lesson_rows | wc -l)"; fi
+# lessons/part0-foundations: 15 lessons, lesson 15 requires 4, 7 and 12;
+# Part 1's lessons follow under their own heading
+if [ "$(lesson_rows | head -15 | tail -1 | awk '{print $1}')" = 15 ] && screen | grep -qF "Part 1 · Serving systems and engines"; then
+  ok "Part 0's 15 lesson rows, then Part 1"
+else
+  bad "Part 0's 15 lesson rows, then Part 1"
+fi
 aligned "80 columns"
 check "three prerequisites are shown whole" "after 4,7,12"
 # "Chunked prefill and preemption: one token budget per step" is 57
-# columns; 80 leaves the title cells 39 (80 - 3 before the number - 2
-# number - 2 - 2 after "after 4,7,12" (12) - 2 after "0/12 done" (9) - 2
-# after "0 due" (5) ... : 80 - 7 - 14 - 11 - 7 - 2 margin = 39), and
-# "... one token" with its "…" would take 42: cut after "one", 36 columns
-check "a long title is cut after a word, with an ellipsis" "Chunked prefill and preemption: one…"
+# columns; 80 leaves the title cells 35 (80 - 3 before the number - 2
+# number - 2 - 2 after the widest "after" cell, a Part 1 lesson's
+# "after Shrinking…" (16) - 2 after "0/12 done" (9) - 2 after "0 due" (5):
+# 80 - 7 - 18 - 11 - 7 - 2 margin = 35), and "... preemption: one" with its
+# "…" would take 36: cut after "preemption", 31 columns
+check "a long title is cut after a word, with an ellipsis" "Chunked prefill and preemption…"
 check "a title that fits is whole" "The KV cache caps concurrency"
 # the status line: the keys that matter, whole, the rest one ? away
 want="default │ ? help  Enter/l open  e exercises  r review  / search  p progress"
@@ -51,7 +57,7 @@ if [ "$(status_line)" = "$want" ]; then ok "the map's status line fits 80 column
 
 # the foot lines of lesson 13 (13-chunked-prefill.lua: after 5, 6 and 11;
 # 6 exercises, 2 follow-ups, key points for its question): whole words
-tm send-keys -t app G k k
+tm send-keys -t app g j j j j j j j j j j j j
 check "the prerequisites' titles are cut after a whole one" "Take first: Continuous batching keeps the budget full · Prefix caching…"
 check "the lesson's id and counts fit 80 columns" "chunked-prefill · done: 0/6 exercises, 0/2 follow-ups, not the question"
 # its 57-column title beside an interview's head and clock: cut, the clock kept
@@ -81,7 +87,7 @@ tm resize-window -t app -x 120 -y 24
 check "at 120 columns the long title is whole" "Chunked prefill and preemption: one token budget per step"
 aligned "120 columns"
 tm resize-window -t app -x 80 -y 24
-check "back at 80 columns the title is cut again" "preemption: one…"
+check "back at 80 columns the title is cut again" "Chunked prefill and preemption…"
 
 # --- help lists the keys of the screen it came from, even asked twice ---
 tm send-keys -t app g Enter
@@ -225,7 +231,7 @@ tm send-keys -t app q q
 wait_for "Course map" >/dev/null
 
 # --- back the next day: the welcome names the lesson and still says how to resume ---
-tm send-keys -t app G k k Enter
+tm send-keys -t app g j j j j j j j j j j j j Enter
 check "lesson 13 opens" "kvtutor · Chunked prefill and preemption"
 tm send-keys -t app q
 quit_from_map "80 columns"
