@@ -56,8 +56,10 @@ static const struct limits tables[] = {
     /* correct unsure 8 of 21 (38.1%), wrong unsure 14 of 21 (66.7%) */
     {"part1-routing-b.tsv", 42, 5, 10, 38.1, 66.7},
     {"part1-scheduling-policy-a.tsv", 42, 5, 10, 25, 40},
-    /* wrong credited 2 of 18 (11.1%), over the 5% goal; wrong unsure 11 of 18 (61.1%) */
-    {"part1-scheduling-policy-b.tsv", 36, 11.2, 10, 25, 61.2},
+    /* graded once: wrong credited 2 of 18 (11.1%), over the 5% goal; both were then fixed
+     * (a loose accept, a misconception for "a higher number is higher priority"), so the
+     * table is no longer unseen; wrong unsure 12 of 18 (66.7%) since */
+    {"part1-scheduling-policy-b.tsv", 36, 5, 10, 25, 66.7},
     {"part1-many-models-a.tsv", 42, 5, 10, 25, 40},
     /* wrong unsure 13 of 18 (72.2%) */
     {"part1-many-models-b.tsv", 36, 5, 10, 25, 72.3},
