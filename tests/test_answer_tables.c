@@ -53,15 +53,19 @@ static const struct limits tables[] = {
      * prompts alone and the rubric tuned on it; table b, from the same writer, was held out and
      * graded once at the end. Where b is over the goal its measured figure is the limit. */
     {"part1-routing-a.tsv", 49, 5, 10, 25, 40},
-    /* correct unsure 8 of 21 (38.1%), wrong unsure 14 of 21 (66.7%) */
-    {"part1-routing-b.tsv", 42, 5, 10, 38.1, 66.7},
+    /* graded once: 1 of 21 wrong credited, 1 correct refused, 8 correct unsure (38.1%, over the
+     * 25% goal), 14 wrong unsure; the credit and the refusal were then fixed (no bare "load"
+     * for the load point; "prefix-aware" said of a router in front is not the balancer's), so
+     * the table is no longer unseen; wrong unsure 15 of 21 (71.4%) since */
+    {"part1-routing-b.tsv", 42, 5, 10, 38.1, 71.5},
     {"part1-scheduling-policy-a.tsv", 42, 5, 10, 25, 40},
     /* graded once: wrong credited 2 of 18 (11.1%), over the 5% goal; both were then fixed
      * (a loose accept, a misconception for "a higher number is higher priority"), so the
      * table is no longer unseen; wrong unsure 12 of 18 (66.7%) since */
     {"part1-scheduling-policy-b.tsv", 36, 5, 10, 25, 66.7},
     {"part1-many-models-a.tsv", 42, 5, 10, 25, 40},
-    /* wrong unsure 13 of 18 (72.2%) */
+    /* graded once: 1 of 18 correct refused (a step-qualified "not admitted this step" read as
+     * contradicting "admitted once a slot frees"), then fixed; wrong unsure 13 of 18 (72.2%) */
     {"part1-many-models-b.tsv", 36, 5, 10, 25, 72.3},
 };
 
