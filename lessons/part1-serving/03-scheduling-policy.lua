@@ -557,7 +557,7 @@ return lesson {
             .. "preemption even when all are at full length?",
       expected = safe, unit = "requests",
       serving = PRE_CAPPED,
-      tolerance = abs(0.5), diagnose = "capacity",
+      tolerance = abs(0.5), diagnose = "units",
       hints = { "A request at full length holds ⌈2,048 ÷ 16⌉ blocks.",
                 "⌊blocks ÷ blocks per request⌋." },
     },
