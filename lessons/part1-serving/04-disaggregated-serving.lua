@@ -1,0 +1,562 @@
+-- Part 1 · Serving systems and engines: disaggregated prefill and decode. Prefill's
+-- compute-bound chunks stall the decodes that share their steps; running the two phases
+-- on separate instances removes the stall and lets each pick its own parallelism, at the
+-- price of shipping every prompt's KV cache from one to the other.
+
+local MODEL, GPU = "llama-3.1-8b", "h100"
+local m = kv.model(MODEL)
+local g = kv.gpu(GPU)
+local c = kv.calc{model = MODEL, gpu = GPU}
+local KVT = c.kv_bytes_per_token                     -- B a token, BF16
+local PARAMS = m.params * 1e9
+local PROMPT, OUT = 8192, 256                        -- the long-prompt workload
+local SHORT_PROMPT = 128                             -- the same decode load, short prompts
+local RATE, N = 2, 400                               -- requests/s, requests a run
+
+-- The simulator's efficiency constants (docs/simulator.md, src/sim/sim_step.h): the share
+-- of the data sheet's peak a prefill and a decode achieve. Used here, outside the
+-- simulator, only to estimate what it does not model.
+local COMPUTE_EFF, MEM_EFF, STEP_OVERHEAD_MS = 0.55, 0.65, 0.7
+
+-- Links, GB/s one way, line rates: NVLink 4 and PCIe Gen5 x16 are half the H100 SXM data
+-- sheet's bidirectional 900 and 128 GB/s; NDR InfiniBand is one ConnectX-7 port's
+-- 400 Gb/s (the ConnectX-7 user manual).
+local NVLINK, IB_NDR, PCIE5 = 450, 50, 64
+
+-- The two runs: the same rate and replies, prompts of 128 or 8,192 tokens.
+local short = {model = MODEL, gpu = GPU, input_len = SHORT_PROMPT, output_len = OUT,
+               request_rate = RATE, num_prompts = N, seed = 0}
+local long = {model = MODEL, gpu = GPU, input_len = PROMPT, output_len = OUT,
+              request_rate = RATE, num_prompts = N, seed = 0}
+local rs = kv.sim(short)
+local rl = kv.sim(long)
+-- The same long-prompt load with smaller token budgets (chunked prefill's own remedy).
+local r2k = kv.sim{model = MODEL, gpu = GPU, input_len = PROMPT, output_len = OUT,
+                   request_rate = RATE, num_prompts = N, seed = 0, max_num_batched_tokens = 2048}
+local r512 = kv.sim{model = MODEL, gpu = GPU, input_len = PROMPT, output_len = OUT,
+                    request_rate = RATE, num_prompts = N, seed = 0, max_num_batched_tokens = 512}
+
+-- One step carrying a whole 8,192-token chunk (vllm serve's H100 budget), compute-bound.
+local TFLOPS_ACH = g.tflops * 1e12 * COMPUTE_EFF
+local chunk_ms = 2 * PARAMS * 8192 / TFLOPS_ACH * 1000
+
+-- What a prefill ships, and how fast.
+local kv_req = KVT * PROMPT                          -- B a request
+local function xfer_ms(gbps) return kv_req / (gbps * 1e9) * 1000 end
+local prefill_ms = 2 * PARAMS * PROMPT / TFLOPS_ACH * 1000
+local prefill_tok_s = TFLOPS_ACH / (2 * PARAMS)      -- one GPU's prefill, tokens/s
+local prefill_req_s = prefill_tok_s / PROMPT
+local link_gbs = prefill_tok_s * KVT / 1e9           -- GB/s leaving one prefill GPU
+
+-- An estimate, not a simulation: a decode-only instance holding the long run's mean batch
+-- at its mean context, on the memory roofline at the simulator's achieved bandwidth.
+local BATCH = math.floor(rl.mean_running + 0.5)
+local CTX = PROMPT + OUT // 2
+local dec = kv.calc{model = MODEL, gpu = GPU, batch = BATCH, context = CTX,
+                    bandwidth_gbps = g.bandwidth_gbps * MEM_EFF}
+local dec_step_ms = 1000 * BATCH / dec.decode_tokens_per_s + STEP_OVERHEAD_MS
+
+-- Llama-3.1-70B, 32k prompt: the follow-up on a cross-rack link.
+local big = kv.calc{model = "llama-3.1-70b"}
+local BIG_PROMPT = 32768
+local big_gb = big.kv_bytes_per_token * BIG_PROMPT / 1e9
+
+local function f(x, places) return fixed(x, places or 1) end
+local itl_ratio = rl.p99_itl_ms / rs.p99_itl_ms
+
+return lesson {
+  id = "disaggregated-serving",
+  title = "Disaggregated prefill and decode",
+  module = "part1-serving",
+  module_title = "Part 1 · Serving systems and engines",
+  baseline = "vLLM 0.26 as the course baseline; the connector code read at commits of the "
+          .. "0.1x–0.2x line, not at the 0.26 tag: vllm/config/kv_transfer.py "
+          .. "(KVTransferConfig: kv_connector, kv_role kv_producer|kv_consumer|kv_both, "
+          .. "kv_connector_extra_config, kv_connector_module_path), "
+          .. "vllm/distributed/kv_transfer/kv_connector/factory.py at a4cd9d0 "
+          .. "(KVConnectorFactory.register_connector; _get_connector_class_with_compat loads "
+          .. "an unregistered class from kv_connector_module_path), "
+          .. "kv_connector/v1/base.py (KVConnectorBase_V1: scheduler side "
+          .. "get_num_new_matched_tokens, update_state_after_alloc, request_finished; worker "
+          .. "side start_load_kv, wait_for_layer_load, save_kv_layer, wait_for_save), "
+          .. "kv_connector/v1/nixl_connector.py at 002a105 (NixlConnectorScheduler."
+          .. "get_num_new_matched_tokens, update_state_after_alloc, request_finished; "
+          .. "NixlConnector.wait_for_layer_load and save_kv_layer do nothing), "
+          .. "docs/features/disagg_prefill.md; Zhong et al., DistServe (OSDI 2024), abstract "
+          .. "and §3.1; Patel et al., Splitwise (ISCA 2024), abstract; Qin et al., Mooncake "
+          .. "(FAST 2025; arXiv 2407.00079, abstract); link rates from the NVIDIA H100 SXM "
+          .. "data sheet (NVLink 900 GB/s, PCIe Gen5 128 GB/s, both directions together) and "
+          .. "the NVIDIA ConnectX-7 user manual (NDR 400 Gb/s a port); the interference runs "
+          .. "are kvtutor sim's (one replica, vLLM 0.26 defaults, docs/simulator.md)",
+  concept = "disaggregated-serving",
+  concept_title = "Disaggregated prefill and decode",
+  requires = {"prefill-decode", "chunked-prefill", "latency"},
+  links = {"prefill-decode", "chunked-prefill", "latency", "kv-cache", "tensor-parallel-kv"},
+
+  question = "What is disaggregated prefill/decode serving, why would you run prefill and "
+          .. "decode on separate GPUs, and what does it cost?",
+
+  answer = "Prefill and decode run in separate engine instances: the prefill instance "
+        .. "computes the prompt's KV cache and the first token, the cache is shipped over a "
+        .. "link to a decode instance, and that one generates the rest. It removes the "
+        .. "interference of a shared GPU, where every step that carries a compute-bound "
+        .. "prompt chunk stalls all the decodes in it, and lets each phase take its own "
+        .. "parallelism and hardware. The cost is the transfer, the KV bytes per token times "
+        .. "the prompt length over the link, added to TTFT, plus at least two instances each "
+        .. "holding the weights; with short prompts or a small load it does not pay.",
+
+  points = {
+    point { "prefill and decode run on separate instances; the KV cache is shipped", weight = 2,
+            about = {"prefill", "prefill and decode", "the two phases", "prompt processing"},
+            said = {"separate GPUs", "separate instances", "different GPUs", "own GPUs",
+                    "separate machines", "different instances", "split", "separate pools",
+                    "separate engines"},
+            accept = {"transfer the kv", "ship the kv", "ships the kv", "kv cache is sent",
+                      "kv is transferred", "moves the kv", "kv transfer", "sends the kv"} },
+    point { "prefill chunks stall the decodes that share a step; splitting removes it", weight = 2,
+            about = {"prefill", "prompt chunks", "long prompts", "interference", "chunks",
+                     "prefill chunk", "a long prompt"},
+            said = {"stall", "interference", "slows the decodes", "inter-token latency",
+                    "tail latency", "delays decoding", "blocks the decodes", "slows decoding",
+                    "p99", "spikes", "jitter", "slow steps"} },
+    point { "each phase gets its own parallelism or hardware",
+            about = {"each phase", "prefill", "decode", "the phases", "each side", "they"},
+            said = {"own parallelism", "different parallelism", "own tensor parallelism",
+                    "different tp", "own hardware", "different hardware", "scaled independently",
+                    "scale separately", "sized separately", "own configuration"} },
+    point { "the cost: moving the KV adds to TTFT, and more instances", weight = 2,
+            about = {"cost", "transfer", "the kv transfer", "shipping the cache", "moving the kv",
+                     "the link", "it"},
+            said = {"ttft", "first token", "bandwidth", "network", "link", "adds latency",
+                    "extra copy of the weights", "more gpus", "second instance"} },
+  },
+  misconceptions = {
+    misconception { about = {"disaggregation", "disaggregated serving", "it", "splitting"},
+                    said = {"shrinks the kv cache", "reduces the kv cache", "compresses the cache",
+                            "fewer kv bytes"},
+                    why = "the decode instance holds the same cache the prefill computed; disaggregation moves it, it does not shrink it" },
+    misconception { about = {"disaggregation", "disaggregated serving", "it", "splitting"},
+                    said = {"always raises throughput", "doubles throughput", "always improves throughput",
+                            "free throughput"},
+                    why = "vLLM's own guide (docs/features/disagg_prefill.md) says disaggregated prefill does not improve throughput; what it buys is meeting TTFT and ITL targets together, which DistServe measures as goodput" },
+    misconception { about = {"the transfer", "the kv transfer", "moving the kv", "shipping the cache"},
+                    said = {"every decode step", "each decode step", "slows every token", "adds to itl",
+                            "adds to tpot"},
+                    why = "the cache moves once per request, after its prefill: it delays that request's first token, not the steps of the decode instance" },
+  },
+
+  sections = {
+    section {
+      title = "The interference on one GPU",
+      text = "On one GPU, vLLM's scheduler puts decodes and prompt chunks in the same step "
+          .. "(the chunked-prefill lesson). A decode needs one token; a chunk brings thousands, "
+          .. "and a step that carries " .. grouped(8192) .. " prompt tokens of Llama-3.1-8B"
+          .. " is compute-bound: 2 FLOPs per parameter per token at 55% of an H100's "
+          .. grouped(g.tflops) .. " TFLOP/s is " .. f(chunk_ms, 0) .. " ms, against a few "
+          .. "milliseconds for a decode-only step. Every user decoding in that step waits for "
+          .. "it. The stall is not spread evenly: it is the tail of the inter-token latency "
+          .. "that grows.",
+    },
+    section {
+      title = "What the simulator shows, and what it does not",
+      text = "kvtutor sim runs vLLM V1's scheduler (FCFS, chunked prefill, one replica) with a "
+          .. "roofline step time. Llama-3.1-8B on one H100, " .. N .. " requests at " .. RATE
+          .. " a second, " .. OUT .. "-token replies: with " .. SHORT_PROMPT .. "-token "
+          .. "prompts the p99 ITL is " .. f(rs.p99_itl_ms) .. " ms and the p99 TPOT "
+          .. f(rs.p99_tpot_ms) .. " ms. With " .. grouped(PROMPT) .. "-token prompts, the same "
+          .. "rate and the same replies, the p99 ITL is " .. f(rl.p99_itl_ms) .. " ms ("
+          .. f(itl_ratio) .. "×), the median " .. f(rl.median_itl_ms) .. " ms and the p99 "
+          .. "TPOT " .. f(rl.p99_tpot_ms) .. " ms. Part of the median's rise is the longer "
+          .. "context each decode reads; the tail is the steps that carry a whole "
+          .. grouped(8192) .. "-token chunk, vllm serve's budget on an H100. The simulator "
+          .. "does not model disaggregation, a second instance or any network: what follows "
+          .. "about the split is computed from calculator figures and stated constants, and "
+          .. "is an estimate, not a measurement.",
+    },
+    section {
+      title = "Chunked prefill narrows it; disaggregation removes it",
+      text = "Chunked prefill's remedy is a smaller budget. The same long-prompt run with "
+          .. "max_num_batched_tokens 2,048 gives a p99 ITL of " .. f(r2k.p99_itl_ms) .. " ms, "
+          .. "with 512 " .. f(r512.p99_itl_ms) .. " ms (median " .. f(r512.median_itl_ms)
+          .. " ms). At this load the p99 TTFT does not rise with it ("
+          .. f(rl.p99_ttft_ms, 0) .. ", " .. f(r2k.p99_ttft_ms, 0) .. " and "
+          .. f(r512.p99_ttft_ms, 0) .. " ms in the simulator). So here one GPU with a small budget removes most of the tail, and a "
+          .. "split would have little left to win. The budget is still one knob for both "
+          .. "phases: below the ridge point, chunks too small to keep a step compute-bound only "
+          .. "add steps to every prompt (the chunked-prefill lesson). For comparison, a "
+          .. "decode-only instance holding the long run's mean batch of " .. BATCH
+          .. " sequences at about " .. grouped(CTX) .. " tokens of context would step in "
+          .. "about " .. f(dec_step_ms) .. " ms, every gap the same, by the memory roofline at "
+          .. "65% of the H100's " .. grouped(g.bandwidth_gbps) .. " GB/s plus 0.7 ms of engine "
+          .. "time (the simulator's constants; an estimate, not a run). vLLM's guide gives "
+          .. "two reasons to disaggregate: TTFT and ITL tuned separately, each phase with its "
+          .. "own TP and PP, and tail ITL controlled more reliably than by finding the right "
+          .. "chunk size; and it says plainly that disaggregated prefill does not improve "
+          .. "throughput (docs/features/disagg_prefill.md).",
+    },
+    section {
+      title = "What the papers found",
+      text = "DistServe (Zhong et al., OSDI 2024) names the two problems of colocation, "
+          .. "prefill-decoding interference and one resource and parallelism plan forced on "
+          .. "both phases, and in §3.1 notes that a 512-token prefill of a 13B model already "
+          .. "makes an A100 nearly compute-bound. It assigns the phases to different GPUs, "
+          .. "chooses each phase's parallelism for the TTFT and TPOT SLOs and places them by "
+          .. "the cluster's bandwidth; its abstract reports up to 4.48× more requests served, "
+          .. "or SLOs 10.2× tighter, than the systems it compares with, with over 90% of "
+          .. "requests within the SLOs. Splitwise (Patel et al., ISCA 2024) starts from "
+          .. "power and cost: token generation underuses compute, so it can run on cheaper "
+          .. "or lower-power machines, and the state moves over the cluster's back-plane "
+          .. "interconnect; its abstract reports 1.4× the throughput at 20% lower cost, or "
+          .. "2.35× the throughput for the same cost and power. Both measure per request "
+          .. "rate under latency targets, not raw tokens/s.",
+    },
+    section {
+      title = "Mooncake: the cache at the centre",
+      text = "Mooncake (Qin et al., FAST 2025; arXiv 2407.00079) is the serving platform of "
+          .. "Moonshot AI's Kimi. It separates prefill and decode clusters and also pools the "
+          .. "GPU cluster's otherwise idle CPU memory, DRAM and SSD into a disaggregated KV "
+          .. "cache, so a prefill can start from a cache another request left; its scheduler "
+          .. "places requests by where their KV is, against TTFT and time-between-token "
+          .. "SLOs, and rejects early under overload. The arXiv abstract reports up to 525% "
+          .. "more throughput in simulated long-context scenarios and 75% more requests "
+          .. "handled on real workloads. The design treats moving and storing KV as the "
+          .. "system's main job, not a side effect of the split.",
+    },
+    section {
+      title = "What a prefill ships, and the link it needs",
+      text = "The decode instance needs the whole prompt's cache: KV bytes per token × "
+          .. "prompt length. Llama-3.1-8B keeps " .. grouped(KVT) .. " B a token in BF16, so "
+          .. "an " .. grouped(PROMPT) .. "-token prompt ships " .. f(kv_req / 1e9, 2) .. " GB. "
+          .. "At line rate that is " .. f(xfer_ms(NVLINK), 1) .. " ms over NVLink 4 ("
+          .. NVLINK .. " GB/s a direction), " .. f(xfer_ms(PCIE5), 1) .. " ms over PCIe Gen5 "
+          .. "x16 (" .. PCIE5 .. " GB/s) and " .. f(xfer_ms(IB_NDR), 1) .. " ms over one NDR "
+          .. "InfiniBand port (400 Gb/s, " .. IB_NDR .. " GB/s), against a prefill of "
+          .. f(prefill_ms, 0) .. " ms at 55% of peak. Kept busy, one H100 prefills "
+          .. grouped(prefill_tok_s) .. " tokens/s (" .. f(prefill_req_s, 2) .. " such "
+          .. "prompts a second), so the cache leaves it at " .. f(link_gbs, 2) .. " GB/s "
+          .. "whatever the prompt length: FLOPs ÷ (2 × parameters) × KV bytes per token. "
+          .. "Grouped-query models make little KV per FLOP; a model with full multi-head "
+          .. "attention, or achieved rates well under line rate, change the picture.",
+    },
+    section {
+      title = "vLLM's KV connectors",
+      text = "vLLM runs disaggregation as two (or more) ordinary engines, each started with "
+          .. "--kv-transfer-config, a JSON KVTransferConfig: kv_connector names the connector, "
+          .. "kv_role is kv_producer, kv_consumer or kv_both, and kv_connector_extra_config "
+          .. "carries the connector's own options. KVConnectorFactory looks the name up among "
+          .. "its registered connectors, or imports the class from kv_connector_module_path. "
+          .. "A connector implements KVConnectorBase_V1 in two roles: in the scheduler, "
+          .. "get_num_new_matched_tokens says how many prompt tokens can be loaded from "
+          .. "outside and request_finished says whether the blocks may be freed now; in the "
+          .. "workers, start_load_kv, wait_for_layer_load, save_kv_layer and wait_for_save "
+          .. "move the data. Every factory.py read from the 0.10 line on registers "
+          .. "NixlConnector, LMCacheConnectorV1, P2pNcclConnector (NCCL point to point) and "
+          .. "MultiConnector (several in order); LMCacheConnectorV1 hands the cache to "
+          .. "LMCache, whose example runs over NIXL. The 0.26 tree's own list was not read, "
+          .. "so this lesson names no connector beyond those.",
+    },
+    section {
+      title = "How NixlConnector moves a request",
+      text = "In nixl_connector.py (read at commit 002a105; undated), the prefill instance "
+          .. "runs a request whose kv_transfer_params ask for a remote decode. When it "
+          .. "finishes, request_finished keeps its blocks (delay_free_blocks) and returns "
+          .. "the block ids, its engine id, host and port as kv_transfer_params, which go "
+          .. "back with the response for the router to pass to the decode instance. There, "
+          .. "get_num_new_matched_tokens reports the prompt tokens not already computed "
+          .. "locally as loadable asynchronously, and the worker reads those blocks from the "
+          .. "prefill GPU's memory through NIXL (UCX unless kv_connector_extra_config names "
+          .. "other backends); blocks its own prefix cache already holds are not pulled. The "
+          .. "prefill frees its blocks once they are read, or after VLLM_NIXL_ABORT_REQUEST_"
+          .. "TIMEOUT. NixlConnector saves nothing layer by layer (its save_kv_layer and "
+          .. "wait_for_layer_load are empty): the transfer starts after the prefill, so it "
+          .. "adds to TTFT in full.",
+    },
+    section {
+      title = "When it does not pay",
+      text = "With " .. SHORT_PROMPT .. "-token prompts the simulator's p99 ITL is "
+          .. f(rs.p99_itl_ms) .. " ms: there is little interference to remove. With long "
+          .. "prompts at a light load, a 512-token budget took it from " .. f(rl.p99_itl_ms, 0)
+          .. " to " .. f(r512.p99_itl_ms) .. " ms on one GPU. A small model "
+          .. "that one GPU serves within its SLOs gains nothing from a second instance with "
+          .. "its own copy of the weights, and a prefill instance idles when prompts are few. "
+          .. "The transfer is paid on every request, the interference only where long "
+          .. "prompts meet decodes; where a smaller token budget already brings the tail ITL "
+          .. "within target at an acceptable TTFT, that is the cheaper fix. Disaggregation "
+          .. "pays for long prompts, large models and tight ITL targets, on links that move "
+          .. "the cache in a small fraction of the prefill time.",
+    },
+  },
+
+  worked = code(
+       "KV a request   " .. grouped(KVT) .. " B × " .. grouped(PROMPT) .. " tokens = "
+    .. f(kv_req / 1e9, 3) .. " GB\n"
+    .. "transfer       ÷ " .. NVLINK .. " GB/s = " .. f(xfer_ms(NVLINK), 2) .. " ms (NVLink 4)   ÷ "
+    .. PCIE5 .. " = " .. f(xfer_ms(PCIE5), 1) .. " ms (PCIe 5)   ÷ " .. IB_NDR .. " = "
+    .. f(xfer_ms(IB_NDR), 1) .. " ms (NDR IB)\n"
+    .. "prefill        2 × " .. f(m.params, 2) .. "e9 × " .. grouped(PROMPT) .. " ÷ (0.55 × "
+    .. grouped(g.tflops) .. "e12) = " .. f(prefill_ms, 1) .. " ms\n"
+    .. "prefill rate   0.55 × " .. grouped(g.tflops) .. "e12 ÷ (2 × " .. f(m.params, 2)
+    .. "e9) = " .. grouped(prefill_tok_s) .. " tokens/s\n"
+    .. "link needed    " .. grouped(prefill_tok_s) .. " tokens/s × " .. grouped(KVT) .. " B = "
+    .. f(link_gbs, 2) .. " GB/s a prefill GPU\n"
+    .. "sim, " .. SHORT_PROMPT .. " in   p99 ITL " .. f(rs.p99_itl_ms, 2) .. " ms, p99 TPOT "
+    .. f(rs.p99_tpot_ms, 2) .. " ms\n"
+    .. "sim, " .. grouped(PROMPT) .. " in p99 ITL " .. f(rl.p99_itl_ms, 2) .. " ms, p99 TPOT "
+    .. f(rl.p99_tpot_ms, 2) .. " ms   (" .. f(itl_ratio, 1) .. "× the ITL tail)\n"
+    .. "one chunk      2 × " .. f(m.params, 2) .. "e9 × 8,192 ÷ (0.55 × " .. grouped(g.tflops)
+    .. "e12) = " .. f(chunk_ms, 1) .. " ms a step"),
+
+  followups = {
+    followup {
+      question = "Your prefill and decode instances sit in different racks, joined by one "
+              .. "400 Gb/s InfiniBand port each. Where does the KV transfer show up in the "
+              .. "latencies a user sees, and what decides whether it is small?",
+      answer = "It shows up in TTFT: the cache of a request moves once, after its prefill "
+            .. "and before its first decode step, so it delays that request's first token "
+            .. "and leaves the decode instance's step times alone. Its size is KV bytes per "
+            .. "token times prompt length, over the link's achieved rate: a "
+            .. grouped(BIG_PROMPT) .. "-token Llama-3.1-70B prompt is " .. f(big_gb, 1)
+            .. " GB, " .. f(big_gb / IB_NDR * 1000, 0) .. " ms at a 50 GB/s line rate. "
+            .. "Whether that is small depends on the prefill time it is added to: both grow "
+            .. "with the prompt, so the ratio is set by the KV bytes a token against the "
+            .. "FLOPs a token, and by how many links carry the share of each GPU.",
+      points = {
+        point { "the transfer adds to TTFT", weight = 2,
+                about = {"transfer", "it", "the kv transfer", "moving the cache", "the copy"},
+                said = {"ttft", "time to first token", "first token", "before decoding starts",
+                        "before the first decode"},
+                short = {"ttft", "time to first token"} },
+        point { "size = KV bytes per token × prompt length ÷ link bandwidth", weight = 2,
+                about = {"size", "it", "transfer time", "the bytes", "how long", "the cost"},
+                said = {"prompt length", "bytes per token", "per token", "kv per token",
+                        "link bandwidth", "bandwidth", "context length"} },
+        point { "small relative to the prefill time it follows",
+                about = {"prefill", "prefill time", "it", "the transfer", "ratio"},
+                said = {"compared with the prefill", "relative to the prefill", "against the prefill",
+                        "fraction of the prefill", "prefill time", "compute time", "overlap"} },
+      },
+      misconceptions = {
+        misconception { about = {"transfer", "it", "the kv transfer", "moving the cache"},
+                        said = {"every decode step", "each decode step", "adds to itl",
+                                "adds to tpot", "slows every token", "every token"},
+                        why = "the cache moves once per request, after its prefill; the decode instance's steps do not wait for it" },
+        misconception { about = {"transfer", "it", "the kv transfer", "size"},
+                        said = {"output length", "reply length", "number of output tokens"},
+                        why = "only the prompt's cache is shipped; the reply's KV is written on the decode instance" },
+      },
+    },
+    followup {
+      question = "Chunked prefill already bounds how long a decode can be stalled. Why would "
+              .. "you still split prefill and decode onto separate GPUs?",
+      answer = "Chunked prefill only narrows the interference: every step that carries a "
+            .. "chunk is still slower for the decodes in it, and one token budget sets both "
+            .. "the ITL tail and TTFT, so lowering it to protect decodes delays prompts. "
+            .. "Split, the decode instance runs decode steps only, and each phase gets its "
+            .. "own TP and PP, its own hardware and its own number of instances, tuned for "
+            .. "TTFT and for ITL separately; vLLM's guide calls it the more reliable way to "
+            .. "control tail ITL. It does not raise raw throughput.",
+      points = {
+        point { "chunking narrows the stall but every chunked step is still slower", weight = 2,
+                about = {"chunked prefill", "chunking", "a smaller budget", "each chunk", "chunks",
+                         "it", "every step with a chunk"},
+                said = {"still slower", "still stalls", "narrows", "reduces", "only bounds",
+                        "still interferes", "still shares", "does not remove", "doesn't remove",
+                        "still delays"} },
+        point { "one budget trades ITL against TTFT", 
+                about = {"one budget", "the budget", "max_num_batched_tokens", "one knob",
+                         "a smaller budget", "lowering it"},
+                said = {"ttft", "trade", "both", "delays prompts", "raises ttft", "first token"} },
+        point { "each phase gets its own parallelism, hardware and scale", weight = 2,
+                about = {"each phase", "prefill", "decode", "the phases", "each side", "they"},
+                said = {"own parallelism", "different parallelism", "own tp", "different tp",
+                        "own hardware", "different hardware", "scaled independently",
+                        "scale separately", "tuned separately", "independently"} },
+      },
+      misconceptions = {
+        misconception { about = {"disaggregation", "splitting", "it", "separate gpus"},
+                        said = {"raises throughput", "more throughput", "improves throughput",
+                                "doubles throughput"},
+                        why = "vLLM's guide says disaggregated prefill does not improve throughput; it buys latency targets met together (goodput, in DistServe's terms)" },
+        misconception { about = {"chunked prefill", "chunking", "it"},
+                        said = {"removes the interference", "eliminates the stall", "no interference",
+                                "removes the stall"},
+                        why = "chunked prefill only makes each shared step shorter; decodes still share steps with prompt chunks" },
+      },
+    },
+    followup {
+      question = "With vLLM's NixlConnector, how does the decode instance get the cache, and "
+              .. "what happens to the prefill instance's blocks meanwhile?",
+      answer = "The decode instance pulls it: the prefill returns the block ids, its engine "
+            .. "id, host and port in kv_transfer_params, and the decode worker reads those "
+            .. "blocks out of the prefill GPU's memory through NIXL, asynchronously, skipping "
+            .. "blocks its own prefix cache already holds. The prefill instance keeps the "
+            .. "blocks after the request finishes (request_finished delays their free) until "
+            .. "the decode side has read them, or a timeout passes. The transfer starts after "
+            .. "the prefill; NixlConnector does not send layer by layer.",
+      points = {
+        point { "the decode side reads (pulls) the blocks from the prefill GPU", weight = 2,
+                about = {"decode instance", "decode side", "decode worker", "the decoder", "it",
+                         "the consumer"},
+                said = {"pulls", "reads", "fetches", "rdma read", "reads the blocks", "pulls the blocks",
+                        "loads"} },
+        point { "the prefill keeps its blocks until they are read", weight = 2,
+                about = {"prefill instance", "prefill blocks", "its blocks", "the blocks", "the prefill",
+                         "the producer"},
+                said = {"kept", "keeps", "held", "holds", "delayed free", "not freed", "until read",
+                        "until the decode", "timeout", "freed later", "freed after"} },
+        point { "only blocks missing from the decode's prefix cache move",
+                about = {"prefix cache", "cached blocks", "blocks already cached", "local cache"},
+                said = {"skipped", "not pulled", "not transferred", "only the rest", "only missing",
+                        "only uncached"} },
+      },
+      misconceptions = {
+        misconception { about = {"prefill instance", "the prefill", "it", "nixl", "nixlconnector"},
+                        said = {"layer by layer", "layerwise", "per layer", "while it computes"},
+                        why = "in the code read, NixlConnector's save_kv_layer and wait_for_layer_load do nothing: the decode reads the blocks after the prefill has finished" },
+        misconception { about = {"prefill instance", "the prefill", "its blocks"},
+                        said = {"frees them at once", "frees immediately", "freed immediately",
+                                "drops them"},
+                        why = "request_finished returns delay_free_blocks: the blocks stay until the decode has read them or the abort timeout passes" },
+      },
+    },
+    followup {
+      question = "Give two situations where you would not disaggregate, and say why.",
+      answer = "Short prompts: the prefill chunks are small, so the decodes barely stall and "
+            .. "there is little interference to remove, while every request still pays a "
+            .. "transfer. A small model or a light load that one GPU serves within its "
+            .. "targets: a split needs at least two instances, each holding the weights, and "
+            .. "one of them idles. In general, when the transfer time and the extra "
+            .. "instances cost more than the interference saves, or a smaller token budget "
+            .. "already meets the ITL target at an acceptable TTFT.",
+      points = {
+        point { "short prompts: little interference to remove", weight = 2,
+                about = {"short prompts", "short inputs", "small prompts", "little prefill",
+                         "short contexts"},
+                said = {"little interference", "barely stall", "small chunks", "no interference",
+                        "nothing to remove", "little to gain", "not worth", "cheap prefill",
+                        "tiny prefill"} },
+        point { "small model or light load: a second instance and weights for nothing", weight = 2,
+                about = {"small model", "small models", "light load", "low load", "one gpu",
+                         "few requests"},
+                said = {"second instance", "extra gpus", "copy of the weights", "idle", "fits",
+                        "wasted", "not worth", "underused", "two instances"} },
+        point { "transfer cost vs interference saved; a smaller budget may suffice",
+                about = {"transfer", "the transfer", "chunked prefill", "smaller budget", "cost"},
+                said = {"outweighs", "more than", "costs more", "suffices", "enough",
+                        "cheaper", "interference saved"} },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "kv-per-request",
+      prompt = "A prefill instance serving {model} in BF16 finishes a {prompt}-token prompt. "
+            .. "How many GB (10^9 bytes) of KV cache must it ship to the decode instance? "
+            .. "(kvtutor models lists the KV per token.)",
+      params = { model = {"llama-3.1-8b", "qwen2.5-7b", "qwen3-8b", "llama-3.1-70b",
+                          "mistral-7b-v0.3"},
+                 prompt = range(2048, 32768, 2048) },
+      expected = function(p)
+        local r = kv.calc{model = p.model}
+        local mm = kv.model(p.model)
+        local gb = r.kv_bytes_per_token * p.prompt / 1e9
+        return gb, "per token   2 × " .. mm.layers .. " layers × " .. mm.kv_heads
+          .. " KV heads × " .. mm.head_dim .. " dims × 2 B = " .. grouped(r.kv_bytes_per_token)
+          .. " B\n"
+          .. "a request   " .. grouped(r.kv_bytes_per_token) .. " B × " .. grouped(p.prompt)
+          .. " tokens = " .. fixed(gb, 3) .. " GB"
+      end,
+      unit = "GB", tolerance = rel(0.02),
+      hints = { "Only the prompt's cache moves: the reply is written on the decode side.",
+                "KV bytes per token × prompt tokens." },
+    },
+    numeric {
+      id = "transfer-ms-ib",
+      prompt = "One 8,192-token Llama-3.1-8B prompt's BF16 KV cache (131,072 B a token) "
+            .. "crosses one NDR InfiniBand port at its 400 Gb/s line rate, with nothing else "
+            .. "on the link. How many ms does the transfer take?",
+      expected = xfer_ms(IB_NDR), unit = "ms", tolerance = rel(0.03),
+      hints = { "400 Gb/s is 50 GB/s: 8 bits to the byte.",
+                "131,072 × 8,192 B ÷ 50e9 B/s." },
+    },
+    numeric {
+      id = "link-needed",
+      prompt = "One {gpu} prefills {model} prompts back to back at 55% of its dense BF16 "
+            .. "peak, 2 FLOPs per parameter per token (kvtutor gpus and kvtutor models list "
+            .. "the peak, the parameters and the KV per token). How many GB/s of BF16 KV "
+            .. "cache leave it for the decode instances?",
+      params = { gpu = {"h100", "a100-80gb", "l40s", "h100-pcie"},
+                 model = {"llama-3.1-8b", "qwen2.5-7b", "qwen3-8b", "mistral-7b-v0.3"} },
+      expected = function(p)
+        local gg, mm = kv.gpu(p.gpu), kv.model(p.model)
+        local kvt = kv.calc{model = p.model}.kv_bytes_per_token
+        local tok_s = gg.tflops * 1e12 * COMPUTE_EFF / (2 * mm.params * 1e9)
+        local gbs = tok_s * kvt / 1e9
+        return gbs, "prefill   0.55 × " .. grouped(gg.tflops) .. "e12 FLOP/s ÷ (2 × "
+          .. fixed(mm.params, 2) .. "e9) = " .. grouped(tok_s) .. " tokens/s\n"
+          .. "KV out    " .. grouped(tok_s) .. " tokens/s × " .. grouped(kvt) .. " B = "
+          .. fixed(gbs, 2) .. " GB/s"
+      end,
+      unit = "GB/s", tolerance = rel(0.03),
+      hints = { "The prompt length cancels: tokens/s × bytes per token.",
+                "0.55 × peak FLOP/s ÷ (2 × parameters) × KV bytes per token." },
+    },
+    numeric {
+      id = "chunk-step-ms",
+      prompt = "Llama-3.1-8B has 8.03 billion parameters. On an H100 at 55% of its 989 "
+            .. "TFLOP/s, how many ms does a step take that carries a full 8,192-token "
+            .. "prompt chunk, counting 2 FLOPs per parameter per token?",
+      expected = chunk_ms, unit = "ms", tolerance = rel(0.03),
+      hints = { "Every decode in that step waits this long for its token.",
+                "2 × 8.03e9 × 8,192 ÷ (0.55 × 989e12) s." },
+    },
+    numeric {
+      id = "itl-tail-ratio",
+      prompt = "Run kvtutor sim --model llama-3.1-8b --gpu h100 --output-len 256 "
+            .. "--request-rate 2 --num-prompts 400, once with --input-len 128 and once with "
+            .. "--input-len 8192. How many times larger is the long-prompt run's P99 ITL?",
+      expected = itl_ratio, unit = "x",
+      -- serving = long,
+      tolerance = rel(0.03),
+      hints = { "Read P99 ITL from both runs and divide.",
+                "The tail is the steps that carry an 8,192-token chunk." },
+    },
+    choice {
+      id = "when-to-split",
+      prompt = "Which deployment is most likely to gain from disaggregating prefill and decode?",
+      options = {
+        option { "A 70B model serving 30k-token documents to users with a strict inter-token "
+               .. "latency target, on nodes with RDMA between them", correct = true,
+                 why = "long prompts make big compute-bound chunks that stall decodes, and a fast link keeps the transfer a small part of TTFT" },
+        option { "A 1B model answering 100-token chat prompts on one GPU",
+                 why = "short prompts cause little interference, and a second instance would mostly idle" },
+        option { "An offline batch job that only cares about total tokens/s",
+                 why = "there is no latency target to protect, and vLLM's guide says disaggregated prefill does not improve throughput" },
+        option { "Any deployment whose KV cache does not fit on one GPU",
+                 why = "the decode instance holds the same cache; memory is solved by TP, a smaller KV dtype or more GPUs, not by splitting the phases" },
+      },
+    },
+    freetext {
+      id = "why-tail",
+      prompt = "In two or three sentences: why does serving long prompts on the same GPU as "
+            .. "decodes hurt the P99 inter-token latency more than the median?",
+      answer = "Only the steps that carry a prompt chunk are slow: with a long prompt such a "
+            .. "step is compute-bound and takes a large multiple of a decode-only step, and "
+            .. "every decode in it waits. Most gaps between tokens fall in ordinary steps, so "
+            .. "the median moves a little while the tail is those stalled steps.",
+      points = {
+        point { "steps carrying a prompt chunk are compute-bound and slow", weight = 2,
+                about = {"steps with a chunk", "a step with a chunk", "prefill chunk", "chunks",
+                         "the prefill", "those steps", "long prompts", "a long prompt"},
+                said = {"compute-bound", "slow", "long step", "takes longer", "much longer",
+                        "hundreds of ms", "stall"} },
+        point { "only some gaps fall in those steps, so the tail moves, not the median",
+                weight = 2,
+                about = {"median", "most gaps", "most steps", "tail", "p99", "few steps"},
+                said = {"ordinary", "unaffected", "barely", "a little", "only some", "rare",
+                        "occasional", "few", "tail", "spikes", "outliers"} },
+      },
+    },
+  },
+}
