@@ -73,7 +73,7 @@ return lesson {
           .. "0.1x–0.2x line, not at the 0.26 tag: vllm/config/kv_transfer.py "
           .. "(KVTransferConfig: kv_connector, kv_role kv_producer|kv_consumer|kv_both, "
           .. "kv_connector_extra_config, kv_connector_module_path), "
-          .. "vllm/distributed/kv_transfer/kv_connector/factory.py at a4cd9d0 "
+          .. "vllm/distributed/kv_transfer/kv_connector/factory.py at 007c643 and a4cd9d0 "
           .. "(KVConnectorFactory.register_connector; _get_connector_class_with_compat loads "
           .. "an unregistered class from kv_connector_module_path), "
           .. "kv_connector/v1/base.py (KVConnectorBase_V1: scheduler side "
@@ -83,8 +83,9 @@ return lesson {
           .. "get_num_new_matched_tokens, update_state_after_alloc, request_finished; "
           .. "NixlConnector.wait_for_layer_load and save_kv_layer do nothing), "
           .. "docs/features/disagg_prefill.md; Zhong et al., DistServe (OSDI 2024), abstract "
-          .. "and §3.1; Patel et al., Splitwise (ISCA 2024), abstract; Qin et al., Mooncake "
-          .. "(FAST 2025; arXiv 2407.00079, abstract); link rates from the NVIDIA H100 SXM "
+          .. "and §2's pointer to §3.1 (512-token prefill of a 13B model on an A100); Patel et "
+          .. "al., Splitwise (ISCA 2024), abstract; Qin et al., Mooncake: Trading More Storage "
+          .. "for Less Computation (FAST 2025), abstract on the USENIX page; link rates from the NVIDIA H100 SXM "
           .. "data sheet (NVLink 900 GB/s, PCIe Gen5 128 GB/s, both directions together) and "
           .. "the NVIDIA ConnectX-7 user manual (NDR 400 Gb/s a port); the interference runs "
           .. "are kvtutor sim's (one replica, vLLM 0.26 defaults, docs/simulator.md)",
@@ -159,11 +160,12 @@ return lesson {
     section {
       title = "The interference on one GPU",
       text = "On one GPU, vLLM's scheduler puts decodes and prompt chunks in the same step "
-          .. "(the chunked-prefill lesson). A decode needs one token; a chunk brings thousands, "
+          .. "(the chunked-prefill lesson). A decode needs one token; a chunk can bring thousands, "
           .. "and a step that carries " .. grouped(8192) .. " prompt tokens of Llama-3.1-8B"
           .. " is compute-bound: 2 FLOPs per parameter per token at 55% of an H100's "
-          .. grouped(g.tflops) .. " TFLOP/s is " .. f(chunk_ms, 0) .. " ms, against a few "
-          .. "milliseconds for a decode-only step. Every user decoding in that step waits for "
+          .. grouped(g.tflops) .. " TFLOP/s is " .. f(chunk_ms, 0) .. " ms, against the "
+          .. f(rs.median_itl_ms) .. " ms median gap of the short-prompt run below, whose steps "
+          .. "carry almost nothing but decodes. Every user decoding in that step waits for "
           .. "it. The stall is not spread evenly: it is the tail of the inter-token latency "
           .. "that grows.",
     },
@@ -188,7 +190,8 @@ return lesson {
       text = "Chunked prefill's remedy is a smaller budget. The same long-prompt run with "
           .. "max_num_batched_tokens 2,048 gives a p99 ITL of " .. f(r2k.p99_itl_ms) .. " ms, "
           .. "with 512 " .. f(r512.p99_itl_ms) .. " ms (median " .. f(r512.median_itl_ms)
-          .. " ms). At this load the p99 TTFT does not rise with it ("
+          .. " ms). At this load, about " .. f(100 * RATE / prefill_req_s, 0) .. "% of one "
+          .. "H100's prefill capacity at 55% of peak, the p99 TTFT does not rise with it ("
           .. f(rl.p99_ttft_ms, 0) .. ", " .. f(r2k.p99_ttft_ms, 0) .. " and "
           .. f(r512.p99_ttft_ms, 0) .. " ms in the simulator). So here one GPU with a small budget removes most of the tail, and a "
           .. "split would have little left to win. The budget is still one knob for both "
@@ -208,8 +211,8 @@ return lesson {
       title = "What the papers found",
       text = "DistServe (Zhong et al., OSDI 2024) names the two problems of colocation, "
           .. "prefill-decoding interference and one resource and parallelism plan forced on "
-          .. "both phases, and in §3.1 notes that a 512-token prefill of a 13B model already "
-          .. "makes an A100 nearly compute-bound. It assigns the phases to different GPUs, "
+          .. "both phases, and notes (pointing to its §3.1) that a 512-token prefill of a 13B model "
+          .. "already makes an A100 nearly compute-bound. It assigns the phases to different GPUs, "
           .. "chooses each phase's parallelism for the TTFT and TPOT SLOs and places them by "
           .. "the cluster's bandwidth; its abstract reports up to 4.48× more requests served, "
           .. "or SLOs 10.2× tighter, than the systems it compares with, with over 90% of "
@@ -217,20 +220,20 @@ return lesson {
           .. "power and cost: token generation underuses compute, so it can run on cheaper "
           .. "or lower-power machines, and the state moves over the cluster's back-plane "
           .. "interconnect; its abstract reports 1.4× the throughput at 20% lower cost, or "
-          .. "2.35× the throughput for the same cost and power. Both measure per request "
-          .. "rate under latency targets, not raw tokens/s.",
+          .. "2.35× the throughput for the same cost and power.",
     },
     section {
       title = "Mooncake: the cache at the centre",
-      text = "Mooncake (Qin et al., FAST 2025; arXiv 2407.00079) is the serving platform of "
-          .. "Moonshot AI's Kimi. It separates prefill and decode clusters and also pools the "
-          .. "GPU cluster's otherwise idle CPU memory, DRAM and SSD into a disaggregated KV "
-          .. "cache, so a prefill can start from a cache another request left; its scheduler "
-          .. "places requests by where their KV is, against TTFT and time-between-token "
-          .. "SLOs, and rejects early under overload. The arXiv abstract reports up to 525% "
-          .. "more throughput in simulated long-context scenarios and 75% more requests "
-          .. "handled on real workloads. The design treats moving and storing KV as the "
-          .. "system's main job, not a side effect of the split.",
+      text = "Mooncake (Qin et al., \"Mooncake: Trading More Storage for Less Computation\", "
+          .. "FAST 2025) is the serving platform of Moonshot AI's Kimi. Its abstract describes "
+          .. "separate prefill and decode clusters plus a disaggregated KV cache built from the "
+          .. "GPU cluster's under-used CPU, DRAM, SSD and NIC resources, with a KV-cache-centric "
+          .. "global cache and a scheduler that maximises throughput within latency SLOs. On "
+          .. "real traces it reports 59% to 498% more effective request capacity than its "
+          .. "baselines within the SLOs, and in deployment 115% and 107% more requests on A800 "
+          .. "and H800 clusters than the previous system. As the title says, the cache is "
+          .. "stored and moved so that prefill work is not repeated: the split is one part of "
+          .. "a design built around where the KV lives.",
     },
     section {
       title = "What a prefill ships, and the link it needs",
@@ -244,9 +247,10 @@ return lesson {
           .. f(prefill_ms, 0) .. " ms at 55% of peak. Kept busy, one H100 prefills "
           .. grouped(prefill_tok_s) .. " tokens/s (" .. f(prefill_req_s, 2) .. " such "
           .. "prompts a second), so the cache leaves it at " .. f(link_gbs, 2) .. " GB/s "
-          .. "whatever the prompt length: FLOPs ÷ (2 × parameters) × KV bytes per token. "
-          .. "Grouped-query models make little KV per FLOP; a model with full multi-head "
-          .. "attention, or achieved rates well under line rate, change the picture.",
+          .. "whatever the prompt length: FLOPs ÷ (2 × parameters) × KV bytes per token (attention's "
+          .. "own FLOPs, left out, only lower it for long prompts). A grouped-query model makes "
+          .. "few KV bytes per FLOP; one with full multi-head attention makes several times "
+          .. "more, and a real link achieves less than its line rate.",
     },
     section {
       title = "vLLM's KV connectors",
@@ -259,7 +263,7 @@ return lesson {
           .. "get_num_new_matched_tokens says how many prompt tokens can be loaded from "
           .. "outside and request_finished says whether the blocks may be freed now; in the "
           .. "workers, start_load_kv, wait_for_layer_load, save_kv_layer and wait_for_save "
-          .. "move the data. Every factory.py read from the 0.10 line on registers "
+          .. "move the data. Both versions of factory.py read (commits 007c643 and a4cd9d0) register "
           .. "NixlConnector, LMCacheConnectorV1, P2pNcclConnector (NCCL point to point) and "
           .. "MultiConnector (several in order); LMCacheConnectorV1 hands the cache to "
           .. "LMCache, whose example runs over NIXL. The 0.26 tree's own list was not read, "
@@ -270,8 +274,8 @@ return lesson {
       text = "In nixl_connector.py (read at commit 002a105; undated), the prefill instance "
           .. "runs a request whose kv_transfer_params ask for a remote decode. When it "
           .. "finishes, request_finished keeps its blocks (delay_free_blocks) and returns "
-          .. "the block ids, its engine id, host and port as kv_transfer_params, which go "
-          .. "back with the response for the router to pass to the decode instance. There, "
+          .. "the block ids, its engine id, host and port as kv_transfer_params, which go back to "
+          .. "whatever routes the request; it must hand them to the decode instance. There, "
           .. "get_num_new_matched_tokens reports the prompt tokens not already computed "
           .. "locally as loadable asynchronously, and the worker reads those blocks from the "
           .. "prefill GPU's memory through NIXL (UCX unless kv_connector_extra_config names "
@@ -285,7 +289,7 @@ return lesson {
       title = "When it does not pay",
       text = "With " .. SHORT_PROMPT .. "-token prompts the simulator's p99 ITL is "
           .. f(rs.p99_itl_ms) .. " ms: there is little interference to remove. With long "
-          .. "prompts at a light load, a 512-token budget took it from " .. f(rl.p99_itl_ms, 0)
+          .. "prompts at about half an H100's prefill capacity, a 512-token budget took it from " .. f(rl.p99_itl_ms, 0)
           .. " to " .. f(r512.p99_itl_ms) .. " ms on one GPU. A small model "
           .. "that one GPU serves within its SLOs gains nothing from a second instance with "
           .. "its own copy of the weights, and a prefill instance idles when prompts are few. "
