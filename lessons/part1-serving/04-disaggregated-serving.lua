@@ -83,7 +83,7 @@ return lesson {
           .. "get_num_new_matched_tokens, update_state_after_alloc, request_finished; "
           .. "NixlConnector.wait_for_layer_load and save_kv_layer do nothing), "
           .. "docs/features/disagg_prefill.md; Zhong et al., DistServe (OSDI 2024), abstract "
-          .. "and §2's pointer to §3.1 (512-token prefill of a 13B model on an A100); Patel et "
+          .. "and its pointer to §3.1 (a 512-token prefill of a 13B model on an A100); Patel et "
           .. "al., Splitwise (ISCA 2024), abstract; Qin et al., Mooncake: Trading More Storage "
           .. "for Less Computation (FAST 2025), abstract on the USENIX page; link rates from the NVIDIA H100 SXM "
           .. "data sheet (NVLink 900 GB/s, PCIe Gen5 128 GB/s, both directions together) and "
