@@ -69,14 +69,15 @@ return lesson {
   title = "Disaggregated prefill and decode",
   module = "part1-serving",
   module_title = "Part 1 · Serving systems and engines",
-  baseline = "vLLM 0.26 as the course baseline; the connector code read at commits of the "
-          .. "0.1x–0.2x line, not at the 0.26 tag: vllm/config/kv_transfer.py "
+  baseline = "vLLM 0.26 as the course baseline; the connector code was read at commits "
+          .. "whose release was not identified, none of them the 0.26 tag, so every connector "
+          .. "behaviour here is undated: vllm/config/kv_transfer.py at 007c643 "
           .. "(KVTransferConfig: kv_connector, kv_role kv_producer|kv_consumer|kv_both, "
           .. "kv_connector_extra_config, kv_connector_module_path), "
           .. "vllm/distributed/kv_transfer/kv_connector/factory.py at 007c643 and a4cd9d0 "
           .. "(KVConnectorFactory.register_connector; _get_connector_class_with_compat loads "
           .. "an unregistered class from kv_connector_module_path), "
-          .. "kv_connector/v1/base.py (KVConnectorBase_V1: scheduler side "
+          .. "kv_connector/v1/base.py as its docstring stands in the API docs (KVConnectorBase_V1: scheduler side "
           .. "get_num_new_matched_tokens, update_state_after_alloc, request_finished; worker "
           .. "side start_load_kv, wait_for_layer_load, save_kv_layer, wait_for_save), "
           .. "kv_connector/v1/nixl_connector.py at 002a105 (NixlConnectorScheduler."
@@ -85,8 +86,8 @@ return lesson {
           .. "docs/features/disagg_prefill.md; Zhong et al., DistServe (OSDI 2024), abstract "
           .. "and its pointer to §3.1 (a 512-token prefill of a 13B model on an A100); Patel et "
           .. "al., Splitwise (ISCA 2024), abstract; Qin et al., Mooncake: Trading More Storage "
-          .. "for Less Computation (FAST 2025), abstract on the USENIX page; link rates from the NVIDIA H100 SXM "
-          .. "data sheet (NVLink 900 GB/s, PCIe Gen5 128 GB/s, both directions together) and "
+          .. "for Less Computation (FAST 2025), abstract on the USENIX page; link rates from "
+          .. "the NVIDIA H100 SXM data sheet (NVLink 900 GB/s, PCIe Gen5 128 GB/s, both directions together) and "
           .. "the NVIDIA ConnectX-7 user manual (NDR 400 Gb/s a port); the interference runs "
           .. "are kvtutor sim's (one replica, vLLM 0.26 defaults, docs/simulator.md)",
   concept = "disaggregated-serving",
