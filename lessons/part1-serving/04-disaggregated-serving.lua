@@ -11,7 +11,8 @@ local KVT = c.kv_bytes_per_token                     -- B a token, BF16
 local PARAMS = m.params * 1e9
 local PROMPT, OUT = 8192, 256                        -- the long-prompt workload
 local SHORT_PROMPT = 128                             -- the same decode load, short prompts
-local RATE, N = 2, 400                               -- requests/s, requests a run
+local RATE, N = 2, 500                               -- requests/s, requests a run (the
+                                                     -- serving view's count for 256-token replies)
 
 -- The simulator's efficiency constants (docs/simulator.md, src/sim/sim_step.h): the share
 -- of the data sheet's peak a prefill and a decode achieve. Used here, outside the
@@ -19,8 +20,9 @@ local RATE, N = 2, 400                               -- requests/s, requests a r
 local COMPUTE_EFF, MEM_EFF, STEP_OVERHEAD_MS = 0.55, 0.65, 0.7
 
 -- Links, GB/s one way, line rates: NVLink 4 and PCIe Gen5 x16 are half the H100 SXM data
--- sheet's bidirectional 900 and 128 GB/s; NDR InfiniBand is one ConnectX-7 port's
--- 400 Gb/s (the ConnectX-7 user manual).
+-- sheet's bidirectional 900 and 128 GB/s (NVLink only inside one HGX node or NVLink-switch
+-- domain); NDR InfiniBand is one ConnectX-7 port's 400 Gb/s (the ConnectX-7 user manual),
+-- the usual per-GPU share between nodes.
 local NVLINK, IB_NDR, PCIE5 = 450, 50, 64
 
 -- The two runs: the same rate and replies, prompts of 128 or 8,192 tokens.
@@ -35,6 +37,11 @@ local r2k = kv.sim{model = MODEL, gpu = GPU, input_len = PROMPT, output_len = OU
                    request_rate = RATE, num_prompts = N, seed = 0, max_num_batched_tokens = 2048}
 local r512 = kv.sim{model = MODEL, gpu = GPU, input_len = PROMPT, output_len = OUT,
                     request_rate = RATE, num_prompts = N, seed = 0, max_num_batched_tokens = 512}
+local r256 = kv.sim{model = MODEL, gpu = GPU, input_len = PROMPT, output_len = OUT,
+                    request_rate = RATE, num_prompts = N, seed = 0, max_num_batched_tokens = 256}
+-- Two colocated replicas sharing the same load: one of them at half the rate.
+local rhalf = kv.sim{model = MODEL, gpu = GPU, input_len = PROMPT, output_len = OUT,
+                     request_rate = RATE / 2, num_prompts = N, seed = 0}
 
 -- One step carrying a whole 8,192-token chunk (vllm serve's H100 budget), compute-bound.
 local TFLOPS_ACH = g.tflops * 1e12 * COMPUTE_EFF
@@ -48,13 +55,25 @@ local prefill_tok_s = TFLOPS_ACH / (2 * PARAMS)      -- one GPU's prefill, token
 local prefill_req_s = prefill_tok_s / PROMPT
 local link_gbs = prefill_tok_s * KVT / 1e9           -- GB/s leaving one prefill GPU
 
--- An estimate, not a simulation: a decode-only instance holding the long run's mean batch
--- at its mean context, on the memory roofline at the simulator's achieved bandwidth.
-local BATCH = math.floor(rl.mean_running + 0.5)
+-- An estimate, not a simulation: a decode-only instance fed RATE requests a second of OUT
+-- tokens holds, by Little's law, RATE × OUT × step sequences; its step is the memory
+-- roofline at the simulator's achieved bandwidth plus the engine time. Solve the two
+-- together by iteration.
 local CTX = PROMPT + OUT // 2
-local dec = kv.calc{model = MODEL, gpu = GPU, batch = BATCH, context = CTX,
+local function dec_step(batch)
+  local d = kv.calc{model = MODEL, gpu = GPU, batch = batch, context = CTX,
                     bandwidth_gbps = g.bandwidth_gbps * MEM_EFF}
-local dec_step_ms = 1000 * BATCH / dec.decode_tokens_per_s + STEP_OVERHEAD_MS
+  return 1000 * batch / d.decode_tokens_per_s + STEP_OVERHEAD_MS
+end
+local dec_step_ms = dec_step(1)
+for _ = 1, 20 do
+  dec_step_ms = dec_step(math.max(1, math.floor(RATE * OUT * dec_step_ms / 1000 + 0.5)))
+end
+local BATCH = math.max(1, math.floor(RATE * OUT * dec_step_ms / 1000 + 0.5))
+dec_step_ms = dec_step(BATCH)
+-- The ridge point: the chunk size where a step turns compute-bound (2 FLOPs a parameter a
+-- token against 2 B a BF16 parameter read, at the achieved peaks).
+local RIDGE = (g.tflops * 1e12 * COMPUTE_EFF) / (g.bandwidth_gbps * 1e9 * MEM_EFF)
 
 -- Llama-3.1-70B, 32k prompt: the follow-up on a cross-rack link.
 local big = kv.calc{model = "llama-3.1-70b"}
@@ -71,7 +90,11 @@ return lesson {
   module_title = "Part 1 · Serving systems and engines",
   baseline = "vLLM 0.26 as the course baseline; the connector code was read at commits "
           .. "whose release was not identified, none of them the 0.26 tag, so every connector "
-          .. "behaviour here is undated: vllm/config/kv_transfer.py at 007c643 "
+          .. "behaviour here is undated unless dated by a pull request: PR #30201 "
+          .. "(SharedStorageConnector renamed ExampleConnector, merged 2025-12-08) and "
+          .. "PR #35264 (NixlPullConnector and NixlPushConnector, NixlConnector the pull "
+          .. "one, merged June 2026) both before the 0.26.0 release (July 2026), first "
+          .. "release of each not identified; vllm/config/kv_transfer.py at 007c643 "
           .. "(KVTransferConfig: kv_connector, kv_role kv_producer|kv_consumer|kv_both, "
           .. "kv_connector_extra_config, kv_connector_module_path), "
           .. "vllm/distributed/kv_transfer/kv_connector/factory.py at 007c643 and a4cd9d0 "
@@ -82,9 +105,15 @@ return lesson {
           .. "side start_load_kv, wait_for_layer_load, save_kv_layer, wait_for_save), "
           .. "kv_connector/v1/nixl_connector.py at 002a105 (NixlConnectorScheduler."
           .. "get_num_new_matched_tokens, update_state_after_alloc, request_finished; "
-          .. "NixlConnector.wait_for_layer_load and save_kv_layer do nothing), "
+          .. "NixlConnector.wait_for_layer_load and save_kv_layer do nothing; request_finished "
+          .. "delays the free only for a request FINISHED_LENGTH_CAPPED), "
+          .. "p2p_nccl_connector.py (save_kv_layer sends each layer), "
+          .. "Scheduler._update_waiting_for_remote_kv (the last prompt token left to "
+          .. "compute), the toy proxy's max_tokens 1, vllm/envs.py "
+          .. "(VLLM_NIXL_ABORT_REQUEST_TIMEOUT 480), "
           .. "docs/features/disagg_prefill.md; Zhong et al., DistServe (OSDI 2024), abstract "
-          .. "and its pointer to §3.1 (a 512-token prefill of a 13B model on an A100); Patel et "
+          .. "(7.4× and 12.6×; arXiv v1 gave 4.48× and 10.2×) and §2, which points to §3.1 "
+          .. "(a 512-token prefill of a 13B model on an A100); Patel et "
           .. "al., Splitwise (ISCA 2024), abstract; Qin et al., Mooncake: Trading More Storage "
           .. "for Less Computation (FAST 2025), abstract on the USENIX page; link rates from "
           .. "the NVIDIA H100 SXM data sheet (NVLink 900 GB/s, PCIe Gen5 128 GB/s, both directions together) and "
@@ -99,13 +128,17 @@ return lesson {
           .. "decode on separate GPUs, and what does it cost?",
 
   answer = "Prefill and decode run in separate engine instances: the prefill instance "
-        .. "computes the prompt's KV cache and the first token, the cache is shipped over a "
-        .. "link to a decode instance, and that one generates the rest. It removes the "
+        .. "computes the prompt's KV cache, the cache is shipped over a link to a decode "
+        .. "instance, and that one produces the tokens the user sees (in vLLM's examples the "
+        .. "proxy asks the prefill for one token and drops it). It removes the "
         .. "interference of a shared GPU, where every step that carries a compute-bound "
         .. "prompt chunk stalls all the decodes in it, and lets each phase take its own "
-        .. "parallelism and hardware. The cost is the transfer, the KV bytes per token times "
-        .. "the prompt length over the link, added to TTFT, plus at least two instances each "
-        .. "holding the weights; with short prompts or a small load it does not pay.",
+        .. "parallelism and hardware, and its own number of instances. The cost is the "
+        .. "transfer, the KV bytes per token times the prompt length over the link, added to "
+        .. "TTFT (in full when the decode side pulls after the prefill, less when the "
+        .. "connector pushes layer by layer), plus at least two instances each holding the "
+        .. "weights, a router that pairs them, and a prefill-to-decode ratio to size; with "
+        .. "short prompts or a small load it does not pay.",
 
   points = {
     point { "prefill and decode run on separate instances; the KV cache is shipped", weight = 2,
@@ -116,7 +149,9 @@ return lesson {
             accept = {"transfer the kv", "ship the kv", "ships the kv", "kv cache is sent",
                       "kv is transferred", "moves the kv", "kv transfer", "sends the kv",
                       "separate prefill and decode", "prefill and decode pools",
-                      "kv cache transfer", "prefill instance and a decode instance"} },
+                      "kv cache transfer", "prefill instance and a decode instance",
+                      "kv cache shipped", "cache is shipped", "hand the kv cache",
+                      "decode on another", "decode on others"} },
     point { "prefill chunks stall the decodes that share a step; splitting removes it", weight = 2,
             about = {"prefill", "prompt chunks", "long prompts", "interference", "chunks",
                      "prefill chunk", "a long prompt", "it", "colocation", "sharing a gpu"},
@@ -131,12 +166,20 @@ return lesson {
             about = {"each phase", "prefill", "decode", "the phases", "each side", "they"},
             said = {"own parallelism", "different parallelism", "own tensor parallelism",
                     "different tp", "own hardware", "different hardware", "scaled independently",
-                    "scale separately", "sized separately", "own configuration"} },
+                    "scale separately", "sized separately", "own configuration",
+                    "tuned separately", "scaled separately", "own setup", "different setups",
+                    "different configurations", "sized independently", "tune and scale"},
+            accept = {"size each pool", "each pool separately", "scale the pools",
+                      "tune and scale them separately", "tuned/scaled separately",
+                      "scale each phase", "its own parallelism"} },
     point { "the cost: moving the KV adds to TTFT, and more instances", weight = 2,
             about = {"cost", "transfer", "the kv transfer", "shipping the cache", "moving the kv",
-                     "the link", "it"},
+                     "the link", "it", "the downside", "you", "the copy"},
             said = {"ttft", "first token", "bandwidth", "network", "link", "adds latency",
-                    "extra copy of the weights", "more gpus", "second instance"} },
+                    "extra copy of the weights", "more gpus", "second instance",
+                    "time to first token", "extra gpus", "more instances"},
+            accept = {"costs a kv transfer", "extra time to first token", "need more gpus",
+                      "needs a fast network", "more gpus", "adds to ttft"} },
   },
   misconceptions = {
     misconception { about = {"disaggregation", "disaggregated serving", "it", "splitting"},
@@ -147,6 +190,14 @@ return lesson {
                     said = {"splits the layers", "splits the model's layers", "layers across gpus",
                             "like pipeline parallelism", "splits the model across"},
                     why = "disaggregation splits the phases, not the model: each instance runs the whole model (with its own TP or PP), and the prefill's cache is moved to the decode instance" },
+    misconception { about = {"disaggregation", "disaggregated serving", "it", "the model's layers",
+                             "the layers"},
+                    said = {"same as tensor parallelism", "are split between", "half the weights",
+                            "like tensor parallelism"},
+                    why = "tensor parallelism splits each layer's weights across GPUs that all run every step; disaggregation gives each phase whole instances of the model and moves the KV cache between them" },
+    misconception { about = {"prefill", "the prefill", "prompt processing"},
+                    said = {"on the cpu", "on cpus", "cpu does the prefill"},
+                    why = "prefill is the compute-bound phase: it runs on GPUs of its own, not on the CPU" },
     misconception { about = {"disaggregation", "disaggregated serving", "it", "splitting"},
                     said = {"always raises throughput", "doubles throughput", "always improves throughput",
                             "free throughput"},
@@ -192,17 +243,33 @@ return lesson {
           .. "max_num_batched_tokens 2,048 gives a p99 ITL of " .. f(r2k.p99_itl_ms) .. " ms, "
           .. "with 512 " .. f(r512.p99_itl_ms) .. " ms (median " .. f(r512.median_itl_ms)
           .. " ms). At this load, about " .. f(100 * RATE / prefill_req_s, 0) .. "% of one "
-          .. "H100's prefill capacity at 55% of peak, the p99 TTFT does not rise with it ("
+          .. "H100's prefill capacity at 55% of peak, the p99 TTFT hardly moves ("
           .. f(rl.p99_ttft_ms, 0) .. ", " .. f(r2k.p99_ttft_ms, 0) .. " and "
-          .. f(r512.p99_ttft_ms, 0) .. " ms in the simulator). So here one GPU with a small budget removes most of the tail, and a "
-          .. "split would have little left to win. The budget is still one knob for both "
-          .. "phases: below the ridge point, chunks too small to keep a step compute-bound only "
-          .. "add steps to every prompt (the chunked-prefill lesson). For comparison, a "
-          .. "decode-only instance holding the long run's mean batch of " .. BATCH
-          .. " sequences at about " .. grouped(CTX) .. " tokens of context would step in "
-          .. "about " .. f(dec_step_ms) .. " ms, every gap the same, by the memory roofline at "
-          .. "65% of the H100's " .. grouped(g.bandwidth_gbps) .. " GB/s plus 0.7 ms of engine "
-          .. "time (the simulator's constants; an estimate, not a run). vLLM's guide gives "
+          .. f(r512.p99_ttft_ms, 0) .. " ms in the simulator), for a reason particular to "
+          .. "this run: a 512-token chunk is still above the ridge point, about "
+          .. f(RIDGE, 0) .. " tokens at the simulator's achieved peaks, so each chunk's step "
+          .. "stays compute-bound and a prompt takes about as long in " .. PROMPT // 512
+          .. " chunks as in one. "
+          .. "At the ridge the trade shows: with 256 the p99 ITL is " .. f(r256.p99_itl_ms)
+          .. " ms but the p99 TTFT " .. f(r256.p99_ttft_ms, 0) .. " ms, since a chunk that "
+          .. "small no longer keeps its step compute-bound: each of a prompt's "
+          .. PROMPT // 256 .. " steps also pays the weights' read, the running decodes' cache "
+          .. "and the engine's time, the prefill capacity falls and prompts queue (the "
+          .. "chunked-prefill lesson). So here one GPU with a 512 budget removes most of the tail, and a split "
+          .. "would have little left to win; but the budget is one knob for both phases, and "
+          .. "at another load or chunk size it trades TTFT for ITL. Two colocated replicas "
+          .. "at " .. f(RATE / 2, 0) .. " request a second each, the same GPUs as a one-prefill, "
+          .. "one-decode split, keep the tail: p99 ITL " .. f(rhalf.p99_itl_ms) .. " ms, "
+          .. "median " .. f(rhalf.median_itl_ms) .. " ms, because every step with a whole "
+          .. grouped(8192) .. "-token chunk is as slow at any load. For comparison, a "
+          .. "decode-only instance fed " .. RATE .. " requests a second of " .. OUT
+          .. "-token replies holds, by Little's law (rate × tokens × step time), about "
+          .. BATCH .. " sequences at about " .. grouped(CTX) .. " tokens of context, and "
+          .. "steps in about " .. f(dec_step_ms) .. " ms, every gap the same, by the memory "
+          .. "roofline at 65% of the H100's " .. grouped(g.bandwidth_gbps) .. " GB/s plus "
+          .. "0.7 ms of engine time (the simulator's constants; an estimate, not a run). The "
+          .. "colocated run's mean batch, " .. f(rl.mean_running, 0) .. ", is larger because "
+          .. "its requests linger in the stalls. vLLM's guide gives "
           .. "two reasons to disaggregate: TTFT and ITL tuned separately, each phase with its "
           .. "own TP and PP, and tail ITL controlled more reliably than by finding the right "
           .. "chunk size; and it says plainly that disaggregated prefill does not improve "
@@ -215,9 +282,11 @@ return lesson {
           .. "both phases, and notes (pointing to its §3.1) that a 512-token prefill of a 13B model "
           .. "already makes an A100 nearly compute-bound. It assigns the phases to different GPUs, "
           .. "chooses each phase's parallelism for the TTFT and TPOT SLOs and places them by "
-          .. "the cluster's bandwidth; its abstract reports up to 4.48× more requests served, "
-          .. "or SLOs 10.2× tighter, than the systems it compares with, with over 90% of "
-          .. "requests within the SLOs. Splitwise (Patel et al., ISCA 2024) starts from "
+          .. "the cluster's bandwidth, and its output is a ratio of prefill to decode "
+          .. "instances sized for the load; its OSDI abstract reports up to 7.4× more requests "
+          .. "served, or SLOs 12.6× tighter, than the systems it compares with, with over 90% "
+          .. "of requests within the SLOs (the first arXiv version gave 4.48× and 10.2×), "
+          .. "measured as goodput per GPU. Splitwise (Patel et al., ISCA 2024) starts from "
           .. "power and cost: token generation underuses compute, so it can run on cheaper "
           .. "or lower-power machines, and the state moves over the cluster's back-plane "
           .. "interconnect; its abstract reports 1.4× the throughput at 20% lower cost, or "
@@ -234,7 +303,9 @@ return lesson {
           .. "baselines within the SLOs, and in deployment 115% and 107% more requests on A800 "
           .. "and H800 clusters than the previous system. As the title says, the cache is "
           .. "stored and moved so that prefill work is not repeated: the split is one part of "
-          .. "a design built around where the KV lives.",
+          .. "a design built around where the KV lives. vLLM has a MooncakeConnector of its "
+          .. "own, over Mooncake's Transfer Engine, in which the prefill side pushes the "
+          .. "cache to the decode side (the opposite direction to NixlConnector's pull).",
     },
     section {
       title = "What a prefill ships, and the link it needs",
@@ -249,42 +320,65 @@ return lesson {
           .. grouped(prefill_tok_s) .. " tokens/s (" .. f(prefill_req_s, 2) .. " such "
           .. "prompts a second), so the cache leaves it at " .. f(link_gbs, 2) .. " GB/s "
           .. "whatever the prompt length: FLOPs ÷ (2 × parameters) × KV bytes per token (attention's "
-          .. "own FLOPs, left out, only lower it for long prompts). A grouped-query model makes "
-          .. "few KV bytes per FLOP; one with full multi-head attention makes several times "
-          .. "more, and a real link achieves less than its line rate.",
+          .. "own FLOPs, left out, only lower it for long prompts). NVLink's rate holds only "
+          .. "inside one node (or NVLink-switch domain); between nodes each GPU has its NIC, "
+          .. "about " .. IB_NDR .. " GB/s. A grouped-query model makes few KV bytes per FLOP; one with full "
+          .. "multi-head attention makes several times more; an FP8 cache halves the bytes and "
+          .. "MLA cuts them further; and a real link achieves less than its line rate.",
     },
     section {
       title = "vLLM's KV connectors",
       text = "vLLM runs disaggregation as two (or more) ordinary engines, each started with "
           .. "--kv-transfer-config, a JSON KVTransferConfig: kv_connector names the connector, "
           .. "kv_role is kv_producer, kv_consumer or kv_both, and kv_connector_extra_config "
-          .. "carries the connector's own options. KVConnectorFactory looks the name up among "
+          .. "carries the connector's own options. vLLM's own NIXL examples start both engines "
+          .. "as kv_both: which side a request takes is set per request, by the "
+          .. "kv_transfer_params (do_remote_decode, do_remote_prefill) that the proxy in front "
+          .. "adds. vLLM ships only example proxies; routing prompts to prefill instances and "
+          .. "pairing them with decode instances at scale is left to routers such as llm-d "
+          .. "or NVIDIA Dynamo. KVConnectorFactory looks the name up among "
           .. "its registered connectors, or imports the class from kv_connector_module_path. "
           .. "A connector implements KVConnectorBase_V1 in two roles: in the scheduler, "
           .. "get_num_new_matched_tokens says how many prompt tokens can be loaded from "
           .. "outside and request_finished says whether the blocks may be freed now; in the "
           .. "workers, start_load_kv, wait_for_layer_load, save_kv_layer and wait_for_save "
           .. "move the data. Both versions of factory.py read (commits 007c643 and a4cd9d0) register "
-          .. "NixlConnector, LMCacheConnectorV1, P2pNcclConnector (NCCL point to point) and "
-          .. "MultiConnector (several in order); LMCacheConnectorV1 hands the cache to "
-          .. "LMCache, whose example runs over NIXL. The 0.26 tree's own list was not read, "
-          .. "so this lesson names no connector beyond those.",
+          .. "SharedStorageConnector (files on a shared path, an example), NixlConnector, "
+          .. "LMCacheConnectorV1, P2pNcclConnector (NCCL point to point) and MultiConnector "
+          .. "(several in order); a4cd9d0 adds LMCacheMPConnector, OffloadingConnector and "
+          .. "DecodeBenchConnector. Two changes reach 0.26: SharedStorageConnector is "
+          .. "ExampleConnector since PR #30201 (December 2025), so the old name is refused as "
+          .. "an unsupported connector type; and PR #35264 (merged June 2026) split the NIXL "
+          .. "connector into NixlPullConnector, which NixlConnector still names, and "
+          .. "NixlPushConnector, in which the prefill side writes the blocks into the decode "
+          .. "side's memory. The full list in the 0.26 tree was not read; later trees also "
+          .. "register Mooncake and MoRI-IO connectors.",
     },
     section {
       title = "How NixlConnector moves a request",
       text = "In nixl_connector.py (read at commit 002a105; undated), the prefill instance "
-          .. "runs a request whose kv_transfer_params ask for a remote decode. When it "
-          .. "finishes, request_finished keeps its blocks (delay_free_blocks) and returns "
+          .. "runs a request whose kv_transfer_params ask for a remote decode; the proxy sends "
+          .. "it with max_tokens 1 and drops the token it returns. When it finishes on that "
+          .. "length cap (request_finished acts only on FINISHED_LENGTH_CAPPED), "
+          .. "request_finished keeps its blocks (delay_free_blocks) and returns "
           .. "the block ids, its engine id, host and port as kv_transfer_params, which go back to "
           .. "whatever routes the request; it must hand them to the decode instance. There, "
           .. "get_num_new_matched_tokens reports the prompt tokens not already computed "
           .. "locally as loadable asynchronously, and the worker reads those blocks from the "
           .. "prefill GPU's memory through NIXL (UCX unless kv_connector_extra_config names "
           .. "other backends); blocks its own prefix cache already holds are not pulled. The "
-          .. "prefill frees its blocks once they are read, or after VLLM_NIXL_ABORT_REQUEST_"
-          .. "TIMEOUT. NixlConnector saves nothing layer by layer (its save_kv_layer and "
-          .. "wait_for_layer_load are empty): the transfer starts after the prefill, so it "
-          .. "adds to TTFT in full.",
+          .. "two sides may run different TP degrees (the prefill's tp_size travels in "
+          .. "kv_transfer_params). Once the blocks have landed, the decode scheduler leaves "
+          .. "the last prompt token uncomputed, so its first step recomputes it and samples "
+          .. "the first token the user sees: TTFT is the prefill, the transfer, the wait on "
+          .. "the decode side and one decode step. The prefill frees its blocks once they "
+          .. "are read, or after VLLM_NIXL_ABORT_REQUEST_TIMEOUT (480 s by default). "
+          .. "NixlConnector saves nothing layer by layer (its save_kv_layer and "
+          .. "wait_for_layer_load are empty): the transfer starts after the prefill, so for "
+          .. "this pull connector it adds to TTFT in full. Connectors that push hide part of "
+          .. "it: P2pNcclConnector's save_kv_layer sends each layer during the prompt's last "
+          .. "forward pass, and NixlPushConnector writes from a background thread, so there "
+          .. "the transfer adds up to its own time, less where it overlaps.",
     },
     section {
       title = "When it does not pay",
@@ -296,7 +390,11 @@ return lesson {
           .. "its own copy of the weights, and a prefill instance idles when prompts are few. "
           .. "The transfer is paid on every request, the interference only where long "
           .. "prompts meet decodes; where a smaller token budget already brings the tail ITL "
-          .. "within target at an acceptable TTFT, that is the cheaper fix. Disaggregation "
+          .. "within target at an acceptable TTFT, that is the cheaper fix. A split also has "
+          .. "to be sized: the ratio of prefill to decode instances (DistServe's output, "
+          .. "\"xPyD\" in vLLM's examples) follows the mix of prompt and reply lengths, and "
+          .. "where that mix swings, or the deployment is too small to split into two "
+          .. "well-used pools, one pool idles while the other queues. Disaggregation "
           .. "pays for long prompts, large models and tight ITL targets, on links that move "
           .. "the cache in a small fraction of the prefill time.",
     },
@@ -328,7 +426,9 @@ return lesson {
               .. "latencies a user sees, and what decides whether it is small?",
       answer = "It shows up in TTFT: the cache of a request moves once, after its prefill "
             .. "and before its first decode step, so it delays that request's first token "
-            .. "and leaves the decode instance's step times alone. Its size is KV bytes per "
+            .. "and leaves the decode instance's step times alone (all of it with a connector "
+            .. "that pulls after the prefill, as NixlConnector does; less where a push "
+            .. "overlaps the prefill's last pass). Its size is KV bytes per "
             .. "token times prompt length, over the link's achieved rate: a "
             .. grouped(BIG_PROMPT) .. "-token Llama-3.1-70B prompt is " .. f(big_gb, 1)
             .. " GB, " .. f(big_gb / IB_NDR * 1000, 0) .. " ms at a 50 GB/s line rate. "
@@ -341,27 +441,45 @@ return lesson {
                 said = {"ttft", "time to first token", "first token", "before decoding starts",
                         "before the first decode"},
                 short = {"ttft", "time to first token", "in the ttft", "in the time to first token",
-                         "in ttft"},
+                         "in ttft", "in ttft only", "only in ttft", "ttft only"},
                 accept = {"adds to ttft", "adds to the ttft", "adds to time to first token",
                           "delays the first token", "copied once after the prefill",
-                          "moved once after the prefill"} },
+                          "moved once after the prefill", "in ttft only", "only in ttft",
+                          "in time to first token", "before decode can start",
+                          "before decoding starts", "before decode starts"} },
         point { "size = KV bytes per token × prompt length ÷ link bandwidth", weight = 2,
-                about = {"size", "it", "transfer time", "the bytes", "how long", "the cost"},
-                said = {"prompt length", "bytes per token", "per token", "kv per token",
-                        "link bandwidth", "bandwidth", "context length"} },
+                about = {"size", "it", "transfer time", "the bytes", "how long", "the cost",
+                         "what decides", "whether it is small", "the toll"},
+                said = {"prompt length", "bytes per token", "kv per token",
+                        "link bandwidth", "bandwidth", "context length", "prompt tokens"},
+                accept = {"kv bytes per token", "bytes per token times", "prompt length times",
+                          "times prompt length"} },
         point { "small relative to the prefill time it follows",
                 about = {"prefill", "prefill time", "it", "the transfer", "ratio"},
                 said = {"compared with the prefill", "relative to the prefill", "against the prefill",
-                        "fraction of the prefill", "prefill time", "compute time", "overlap"},
+                        "fraction of the prefill", "prefill time", "compute time", "overlap",
+                        "prefill compute", "than the prefill", "of prefill"},
                 accept = {"compared with the prefill", "compared to the prefill", "relative to the prefill",
-                          "against the prefill time", "fraction of the prefill"} },
+                          "against the prefill time", "fraction of the prefill",
+                          "of prefill compute", "of the prefill time", "than the prefill takes",
+                          "overlaps with compute", "overlap with compute"} },
       },
       misconceptions = {
         misconception { about = {"transfer", "it", "the kv transfer", "moving the cache"},
-                        said = {"every decode step", "each decode step", "adds to itl",
-                                "adds to tpot", "slows every token", "every token",
-                                "inter-token latency", "itl", "tpot", "time per output token"},
+                        said = {"to every decode step", "each decode step waits", "adds to itl",
+                                "adds to tpot", "slows every token", "adds to every token",
+                                "adds to the inter-token latency", "raises itl", "raises the itl",
+                                "increases itl", "increases the inter-token latency",
+                                "adds to time per output token"},
                         why = "the cache moves once per request, after its prefill; the decode instance's steps do not wait for it" },
+        misconception { about = {"transfer", "it", "the kv transfer", "400 gb/s"},
+                        said = {"400 gb per second", "400 gigabytes", "always negligible",
+                                "never shows up", "doesn't show up in any latency",
+                                "does not show up in any latency"},
+                        why = "400 Gb/s is 50 GB/s (8 bits a byte), and a long prompt's cache of a large model is gigabytes: the transfer is tens to hundreds of ms of TTFT" },
+        misconception { about = {"it", "the transfer", "the delay"},
+                        said = {"tokenization", "tokenize", "the size of the text", "prompt text"},
+                        why = "what crosses the link is the prompt's KV cache, bytes per token × prompt length, not the text" },
         misconception { about = {"transfer", "it", "the kv transfer", "size"},
                         said = {"output length", "reply length", "number of output tokens"},
                         why = "only the prompt's cache is shipped; the reply's KV is written on the decode instance" },
@@ -387,14 +505,22 @@ return lesson {
                         "still delays"} },
         point { "one budget trades ITL against TTFT", 
                 about = {"one budget", "the budget", "max_num_batched_tokens", "one knob",
-                         "a smaller budget", "lowering it"},
-                said = {"ttft", "trade", "both", "delays prompts", "raises ttft", "first token"} },
+                         "a smaller budget", "lowering it", "shrinking it", "the chunk size",
+                         "a single dial", "one dial", "chunk size", "smaller chunks"},
+                said = {"ttft", "trade", "both", "delays prompts", "raises ttft", "first token",
+                        "couples", "against itl"},
+                accept = {"trading ttft against itl", "trade between ttft and itl",
+                          "couples ttft and itl", "one knob for both", "trades ttft for itl",
+                          "trades itl against ttft"} },
         point { "each phase gets its own parallelism, hardware and scale", weight = 2,
                 about = {"each phase", "prefill", "decode", "the phases", "each side", "they"},
                 said = {"own parallelism", "different parallelism", "own tp", "different tp",
                         "own hardware", "different hardware", "scaled independently",
                         "scale separately", "tuned separately", "independently", "more tp",
-                        "different configuration", "its own configuration"} },
+                        "different configuration", "its own configuration", "own tuning",
+                        "configure and scale", "different configs", "differently"},
+                accept = {"pools independently", "different parallelism", "own tuning",
+                          "configure and scale"} },
       },
       misconceptions = {
         misconception { about = {"disaggregation", "splitting", "it", "separate gpus"},
@@ -405,6 +531,12 @@ return lesson {
                         said = {"removes the interference", "eliminates the stall", "no interference",
                                 "removes the stall"},
                         why = "chunked prefill only makes each shared step shorter; decodes still share steps with prompt chunks" },
+        misconception { about = {"chunked prefill", "chunking", "it", "the kv cache"},
+                        said = {"splits the kv cache", "reassembled", "reassemble"},
+                        why = "chunked prefill splits a prompt's computation into steps; the cache stays in one instance's blocks, and nothing is reassembled" },
+        misconception { about = {"separate gpus", "disaggregation", "splitting"},
+                        said = {"generally better", "always better", "just better"},
+                        why = "splitting pays only where prefill chunks measurably stall decodes; it costs a transfer and more instances" },
       },
     },
     followup {
@@ -424,13 +556,19 @@ return lesson {
                 said = {"pulls", "reads", "fetches", "rdma read", "reads the blocks", "pulls the blocks",
                         "loads"},
                 accept = {"pull model", "decode pulls", "decoder reads", "decode side reads",
-                          "decode instance reads", "decode instance pulls"} },
+                          "decode instance reads", "decode instance pulls", "nixl reads",
+                          "rdma reads", "decode-side pull", "issues reads"} },
         point { "the prefill keeps its blocks until they are read", weight = 2,
                 about = {"prefill instance", "prefill blocks", "its blocks", "the blocks", "the prefill",
                          "the producer", "the prefiller"},
                 said = {"kept", "keeps", "held", "holds", "delayed free", "not freed", "until read",
                         "delays freeing", "until the read", "frees them later", "waits",
-                        "until the decode", "timeout", "freed later", "freed after"} },
+                        "until the decode", "timeout", "freed later", "freed after",
+                        "does not free", "doesn't free", "hangs on to", "keeps them allocated",
+                        "stay allocated", "until decode says", "read-done notification"},
+                accept = {"delay freeing", "delayed free", "hangs on to the kv blocks",
+                          "keeps those blocks allocated", "keeps the blocks allocated",
+                          "does not free the blocks", "holds them until", "until the decoder"} },
         point { "only blocks missing from the decode's prefix cache move",
                 about = {"prefix cache", "cached blocks", "blocks already cached", "local cache"},
                 said = {"skipped", "not pulled", "not transferred", "only the rest", "only missing",
@@ -449,6 +587,9 @@ return lesson {
                                 "drops them", "frees its blocks immediately", "frees the blocks immediately",
                                 "frees its blocks at once", "frees them immediately"},
                         why = "request_finished returns delay_free_blocks: the blocks stay until the decode has read them or the abort timeout passes" },
+        misconception { about = {"the prefill", "prefill instance", "the prefiller", "it"},
+                        said = {"pushes", "sends the blocks", "writes the blocks", "pushes the kv"},
+                        why = "NixlConnector (NixlPullConnector since PR #35264) is pull: the decode worker reads the blocks; the prefill side only holds them. NixlPushConnector is the push variant" },
       },
     },
     followup {
@@ -457,7 +598,9 @@ return lesson {
             .. "there is little interference to remove, while every request still pays a "
             .. "transfer. A small model or a light load that one GPU serves within its "
             .. "targets: a split needs at least two instances, each holding the weights, and "
-            .. "one of them idles. In general, when the transfer time and the extra "
+            .. "one of them idles; the same happens when the mix of prompt and reply lengths "
+            .. "swings so that no fixed ratio of prefill to decode instances keeps both "
+            .. "busy. In general, when the transfer time and the extra "
             .. "instances cost more than the interference saves, or a smaller token budget "
             .. "already meets the ITL target at an acceptable TTFT.",
       points = {
@@ -469,13 +612,32 @@ return lesson {
                         "tiny prefill", "is tiny", "is small", "is cheap", "barely"} },
         point { "small model or light load: a second instance and weights for nothing", weight = 2,
                 about = {"small model", "small models", "light load", "low load", "one gpu",
-                         "few requests", "a second gpu", "second instance", "the extra gpu"},
+                         "few requests", "a second gpu", "second instance", "the extra gpu",
+                         "a split", "splitting", "one of them", "a prefill pool", "prefill gpus",
+                         "small deployment", "small setup", "modest traffic", "low traffic",
+                         "the pools", "prefill and decode pools", "the ratio"},
                 said = {"second instance", "extra gpus", "copy of the weights", "idle", "idles",
-                        "fits", "wasted", "not worth", "underused", "two instances", "sits idle"} },
+                        "fits", "wasted", "not worth", "underused", "two instances", "sits idle",
+                        "cannot be kept balanced", "cannot be balanced", "can't be balanced",
+                        "unbalanced", "swings"} },
         point { "transfer cost vs interference saved; a smaller budget may suffice",
-                about = {"transfer", "the transfer", "chunked prefill", "smaller budget", "cost"},
+                about = {"transfer", "the transfer", "chunked prefill", "smaller budget", "cost",
+                         "the transfer time"},
                 said = {"outweighs", "more than", "costs more", "suffices", "enough",
-                        "cheaper", "interference saved"} },
+                        "cheaper", "interference saved", "exceed the benefit", "exceeds",
+                        "handles it", "covers it", "keeps itl smooth", "cover it"},
+                accept = {"chunked prefill handles it", "chunked prefill already",
+                          "prefill:decode ratio", "p:d ratio", "pools balanced",
+                          "balance the pools", "without a fast interconnect",
+                          "without a fast network", "slow interconnect"} },
+      },
+      misconceptions = {
+        misconception { about = {"disaggregation", "it", "splitting"},
+                        said = {"makes itl worse", "raises itl", "hurts itl", "worsens itl"},
+                        why = "the decode instance runs decode steps only, so its ITL is smoother, not worse; what the split adds to is TTFT" },
+        misconception { about = {"long prompts", "very long prompts", "long prompt"},
+                        said = {"never helps", "so big that", "never pays"},
+                        why = "long prompts are where disaggregation pays: the transfer grows with the prompt, but so does the prefill it removes from the decode GPU" },
       },
     },
   },
@@ -488,7 +650,7 @@ return lesson {
             .. "(kvtutor models lists the KV per token.)",
       params = { model = {"llama-3.1-8b", "qwen2.5-7b", "qwen3-8b", "llama-3.1-70b",
                           "mistral-7b-v0.3"},
-                 prompt = range(2048, 32768, 2048) },
+                 prompt = range(2048, 30720, 2048) },
       expected = function(p)
         local r = kv.calc{model = p.model}
         local mm = kv.model(p.model)
@@ -546,10 +708,10 @@ return lesson {
     numeric {
       id = "itl-tail-ratio",
       prompt = "Run kvtutor sim --model llama-3.1-8b --gpu h100 --output-len 256 "
-            .. "--request-rate 2 --num-prompts 400, once with --input-len 128 and once with "
+            .. "--request-rate 2 --num-prompts 500, once with --input-len 128 and once with "
             .. "--input-len 8192. How many times larger is the long-prompt run's P99 ITL?",
       expected = itl_ratio, unit = "x",
-      -- serving = long,
+      serving = long,
       tolerance = rel(0.03),
       hints = { "Read P99 ITL from both runs and divide.",
                 "The tail is the steps that carry an 8,192-token chunk." },
@@ -580,14 +742,44 @@ return lesson {
       points = {
         point { "steps carrying a prompt chunk are compute-bound and slow", weight = 2,
                 about = {"steps with a chunk", "a step with a chunk", "prefill chunk", "chunks",
-                         "the prefill", "those steps", "long prompts", "a long prompt"},
+                         "those steps", "the step", "engine step", "a step", "iterations",
+                         "an iteration", "decode step"},
                 said = {"compute-bound", "slow", "long step", "takes longer", "much longer",
-                        "hundreds of ms", "stall"} },
+                        "hundreds of ms", "stall", "stretched", "slower", "arrives late", "wait"},
+                accept = {"batched with running decodes", "shares the gpu with a long prefill",
+                          "every decode in it waits", "decodes in that step wait"} },
         point { "only some gaps fall in those steps, so the tail moves, not the median",
                 weight = 2,
-                about = {"median", "most gaps", "most steps", "tail", "p99", "few steps"},
+                about = {"median", "most gaps", "most steps", "tail", "p99", "few steps",
+                         "such steps", "those steps", "median inter-token gap",
+                         "ordinary steps", "ordinary iterations", "middle percentiles",
+                         "percentiles in the middle", "a small fraction"},
                 said = {"ordinary", "unaffected", "barely", "a little", "only some", "rare",
-                        "occasional", "few", "tail", "spikes", "outliers"} },
+                        "occasional", "few", "spikes", "outliers", "small fraction",
+                        "stay smooth", "barely moves", "dominate", "smooth"},
+                accept = {"in the tail, not the median", "not the median", "median barely moves",
+                          "only the few steps", "most steps are", "are rare",
+                          "small fraction of"} },
+      },
+      misconceptions = {
+        misconception { about = {"prefill", "a prefill", "long prompts"},
+                        said = {"memory-bandwidth bound", "memory bound", "saturates the memory bandwidth"},
+                        why = "prefill of a long prompt is compute-bound; it is decode that is memory-bound" },
+        misconception { about = {"every decode step", "every step", "each step", "every token",
+                                 "the kv cache", "long prompts"},
+                        said = {"slows every token", "reads more memory", "every step slows",
+                                "slower every step", "kv cache bigger"},
+                        why = "a longer cache slows every step a little, which moves the median; the tail is the few steps that carry a prompt chunk" },
+        misconception { about = {"long prompts", "tokenization", "it"},
+                        said = {"take longer to tokenize", "tokenization blocks", "on the cpu"},
+                        why = "tokenizing is cheap and done off the GPU; the stall is the compute-bound prefill chunk in the GPU step" },
+        misconception { about = {"long prompts", "they", "other requests"},
+                        said = {"don't affect other requests", "do not affect other requests",
+                                "only their own decode"},
+                        why = "a long prompt's chunk shares the step with every running decode, so it stalls other requests' tokens too" },
+        misconception { about = {"p99", "the p99", "it"},
+                        said = {"measured over the prefill tokens", "over the prefill tokens"},
+                        why = "ITL is measured between a request's output tokens; prefill tokens are not in it" },
       },
     },
   },
