@@ -63,6 +63,10 @@ static const struct limits tables[] = {
      * (a loose accept, a misconception for "a higher number is higher priority"), so the
      * table is no longer unseen; wrong unsure 12 of 18 (66.7%) since */
     {"part1-scheduling-policy-b.tsv", 36, 5, 10, 25, 66.7},
+    {"part1-disaggregated-serving-a.tsv", 42, 5, 10, 25, 40},
+    /* graded once: 1 of 18 correct refused ("no prefill-decode interference", a benefit, read as
+     * denying the interference point), wrong unsure 15 of 18 (83.3%) */
+    {"part1-disaggregated-serving-b.tsv", 36, 5, 10, 25, 83.4},
     {"part1-many-models-a.tsv", 42, 5, 10, 25, 40},
     /* graded once: 1 of 18 correct refused (a step-qualified "not admitted this step" read as
      * contradicting "admitted once a slot frees"), then fixed; wrong unsure 13 of 18 (72.2%) */
