@@ -1,0 +1,458 @@
+-- Part 1 · Serving systems and engines: the request path. What happens between an HTTP
+-- request reaching `vllm serve` and its first streamed token, which process does what,
+-- where TTFT goes, and why a small model can leave the GPU waiting on the CPU.
+
+local SMALL = "qwen2.5-0.5b"
+local LARGE = "qwen2.5-7b"
+local GPU = "h100"
+local small = kv.model(SMALL)
+local small_calc = kv.calc{model = SMALL, gpu = GPU, seq = 4096}
+local large_calc = kv.calc{model = LARGE, gpu = GPU, seq = 4096}
+
+-- Served runs as `kvtutor sim` simulates them (vLLM V1's FCFS scheduler with chunked
+-- prefill, the roofline step time plus a fixed engine overhead per step; docs/simulator.md).
+-- Random prompts of 1,024 tokens, 128 output tokens, one H100, vLLM 0.26's defaults.
+local CAP = {model = SMALL, gpu = GPU, max_model_len = 4096, input_len = 1024,
+             output_len = 128, num_prompts = 400, seed = 0}          -- every request at once
+local LIGHT = {model = SMALL, gpu = GPU, max_model_len = 4096, input_len = 1024,
+               output_len = 128, num_prompts = 400, request_rate = 10, seed = 0}
+local BUSY = {model = SMALL, gpu = GPU, max_model_len = 4096, input_len = 1024,
+              output_len = 128, num_prompts = 400, request_rate = 300, seed = 0}
+local LARGE_LIGHT = {model = LARGE, gpu = GPU, max_model_len = 4096, input_len = 1024,
+                     output_len = 128, num_prompts = 200, request_rate = 1, seed = 0}
+
+local cap = kv.sim(CAP)
+local light = kv.sim(LIGHT)
+local busy = kv.sim(BUSY)
+local large = kv.sim(LARGE_LIGHT)
+
+local busy_share = BUSY.request_rate / cap.request_throughput * 100
+local busy_in_flight = busy.request_throughput * busy.mean_e2el_ms / 1000   -- Little's law
+
+-- The simulator's mean step, split into GPU time and the engine's fixed per-step time.
+local function gpu_ms(r) return r.step_ms - r.overhead_ms end
+local small_gpu, large_gpu = gpu_ms(light), gpu_ms(large)
+local small_cpu_share = light.overhead_ms / light.step_ms * 100
+local large_cpu_share = large.overhead_ms / large.step_ms * 100
+-- If the engine's per-step CPU work overlapped the GPU's completely (the aim of async
+-- scheduling), a step would take the longer of the two instead of their sum: an estimate.
+local small_overlap = math.max(small_gpu, light.overhead_ms)
+local large_overlap = math.max(large_gpu, large.overhead_ms)
+local small_idle = (small_overlap - small_gpu) / small_overlap * 100
+
+-- An idle server's TTFT on the roofline: one prefill step of the prompt at the achieved
+-- FLOP/s (2 FLOPs per parameter per token), plus the engine's per-step time.
+local PROMPT = LIGHT.input_len
+local prefill_ms = 2 * small.params * 1e9 * PROMPT / (light.tflops * 1e12) * 1000
+local idle_ttft_ms = prefill_ms + light.overhead_ms
+
+local function f(x, places) return fixed(x, places or 1) end
+
+return lesson {
+  id = "request-path",
+  title = "From HTTP request to streamed token in vLLM",
+  module = "part1-serving",
+  module_title = "Part 1 · Serving systems and engines",
+  baseline = "vLLM 0.26 line, read from vLLM's main-branch source (undated commits of the "
+          .. "stored index): vllm/entrypoints/openai/chat_completion/serving.py at 006c49d "
+          .. "(OpenAIServingChat._create_chat_completion: render_chat_request, "
+          .. "engine_client.generate; chat_completion_stream_generator yields SSE `data:` "
+          .. "chunks); vllm/v1/engine/async_llm.py at 00080ee (AsyncLLM.add_request tokenises "
+          .. "raw prompts with input_processor.process_inputs_async; _add_request registers the "
+          .. "request with the OutputProcessor in this process and sends it to the EngineCore "
+          .. "in a separate process; generate; _run_output_handler's output_handler: "
+          .. "get_output_async, process_outputs in chunks, abort_requests_async for stop "
+          .. "strings); vllm/v1/engine/core.py at 00080ee (EngineCore.__init__: batch_queue of "
+          .. "max_concurrent_batches, step_fn = step or step_with_batch_queue; step; "
+          .. "step_with_batch_queue; EngineCoreProc.run_busy_loop, _process_input_queue, "
+          .. "_process_engine_step, process_input_sockets and process_output_sockets threads "
+          .. "over ZMQ with msgpack); vllm/config/vllm.py at 000fc94 (VllmConfig.__post_init__: "
+          .. "async_scheduling None resolves to True unless a pooling model, an unsupported "
+          .. "speculative method, disable_padded_drafter_batch, an executor without support or "
+          .. "ROCm DeepEP high-throughput DBO; max_concurrent_batches: 2 with async scheduling "
+          .. "and PP 1); vllm/v1/core/sched/async_scheduler.py at 014b235 (AsyncScheduler: "
+          .. "output placeholders); vllm/v1/core/sched/scheduler.py "
+          .. "(_update_request_with_output: check_stop; a request still prefilling gets no "
+          .. "token); vllm/v1/engine/output_processor.py (process_outputs: detokenise, stop "
+          .. "strings, abort in the core); vllm/config/scheduler.py at 01230b4 (stream_interval, "
+          .. "default 1); vLLM v0.14.0 release notes (async scheduling on by default, #27614; "
+          .. "v0.11.1's notes expected it for the next release); TTFT figures from kvtutor sim "
+          .. "(docs/simulator.md), which models no async overlap, tokenisation, detokenisation, "
+          .. "HTTP or network",
+  concept = "request-path",
+  concept_title = "The serving request path",
+  requires = {"prefill-decode", "continuous-batching", "latency"},
+  links = {"memory-bound-decode", "chunked-prefill", "latency", "continuous-batching"},
+
+  question = "Walk me through what happens in vLLM between an HTTP chat request arriving and "
+          .. "its first streamed token. Where does TTFT go, and why can the CPU become the "
+          .. "bottleneck for a small model?",
+
+  answer = "The API server process renders the chat template, tokenises the prompt and hands "
+        .. "the request over ZMQ to the engine core, a separate process whose busy loop "
+        .. "schedules a step, runs it on the GPU workers, samples, and updates every request; "
+        .. "the step that finishes the prompt's prefill samples the first token, which goes "
+        .. "back to the API server to be detokenised and streamed as an SSE chunk. TTFT is the "
+        .. "wait to be scheduled, the prefill step or steps, and the trip back through "
+        .. "detokenisation and the network. Every step also costs Python work on the CPU "
+        .. "(scheduling, preparing inputs, processing outputs); for a small model the GPU part "
+        .. "of a step is under a millisecond, so that CPU work is a large share of it, which "
+        .. "is why vLLM splits front end and engine into processes and, by default since "
+        .. "0.14, schedules the next step while the GPU runs the current one.",
+
+  points = {
+    point { "the API server tokenises; the engine core is a separate process", weight = 2,
+            about = {"API server", "front end", "frontend", "AsyncLLM", "the server"},
+            said = {"tokenis", "chat template", "separate process", "sends it to the engine",
+                    "over ZMQ", "hands it to the engine"} },
+    point { "the engine core's busy loop: schedule, execute, sample, update", weight = 2,
+            about = {"engine core", "EngineCore", "busy loop", "the engine", "each step"},
+            said = {"schedule", "scheduler", "busy loop", "execute", "step"} },
+    point { "the step that finishes the prefill samples the first token", weight = 2,
+            about = {"first token", "prefill", "the last prefill step", "last chunk"},
+            said = {"sampled", "samples", "comes out of", "produces", "prefill step", "end of the prefill"} },
+    point { "tokens are detokenised in the API server and streamed as SSE",
+            about = {"detokenis", "output processor", "API server", "tokens", "text"},
+            said = {"detokenis", "streamed", "SSE", "server-sent", "stream"} },
+    point { "TTFT = queueing + prefill + output path and network", weight = 2,
+            about = {"TTFT", "time to first token"},
+            said = {"queue", "waiting", "prefill", "network", "detokenis"} },
+    point { "small model: per-step CPU work is comparable to the GPU step", weight = 2,
+            about = {"small model", "CPU", "overhead", "Python", "scheduling"},
+            said = {"bottleneck", "comparable", "large share", "under a millisecond", "GPU waits",
+                    "GPU idle", "dominates", "fixed cost"} },
+    point { "async scheduling overlaps the next step's CPU work with the GPU's",
+            about = {"async scheduling", "asynchronous scheduling", "AsyncScheduler", "overlap"},
+            said = {"overlap", "while the GPU", "next step", "ahead", "hides"} },
+  },
+  misconceptions = {
+    misconception { about = {"first token", "TTFT"},
+                    said = {"first decode step", "after the first decode", "separate decode step",
+                            "one decode step after the prefill"},
+                    why = "the step that computes the prompt's last chunk also samples the first token; the first decode step produces the second" },
+    misconception { about = {"engine core", "EngineCore", "GPU worker", "the GPU"},
+                    said = {"detokenis", "tokenis", "applies the chat template"},
+                    why = "in vLLM V1's server, tokenisation and detokenisation run in the API server process (AsyncLLM's input and output processors); the engine core handles token ids only" },
+  },
+
+  sections = {
+    section {
+      title = "Two processes and a socket",
+      text = "`vllm serve` runs the OpenAI-compatible HTTP server and AsyncLLM in one process "
+          .. "and the engine core in another. A chat request is handled by "
+          .. "OpenAIServingChat._create_chat_completion: it renders the chat template, builds "
+          .. "the sampling parameters and calls engine_client.generate. AsyncLLM.add_request "
+          .. "tokenises the prompt (process_inputs_async, so as not to block the event loop), "
+          .. "registers the request with the OutputProcessor, which lives in this process, "
+          .. "and sends an EngineCoreRequest to the engine core (the comments in _add_request "
+          .. "say \"this process\" and \"separate process\"). In the engine core, an input "
+          .. "thread (process_input_sockets) reads ZMQ sockets, decodes msgpack and puts the "
+          .. "request on an input queue; an output thread (process_output_sockets) encodes and "
+          .. "sends results back. The serialising stays off the loop that drives the GPU.",
+    },
+    section {
+      title = "The busy loop and one step",
+      text = "EngineCoreProc.run_busy_loop does two things over and over: drain the input "
+          .. "queue (blocking only when there is no work), then run one engine step and put "
+          .. "its outputs on the output queue. A step (EngineCore.step) calls "
+          .. "scheduler.schedule(), which picks the requests and tokens for this iteration "
+          .. "within max_num_batched_tokens, the continuous-batching rules of Part 0; hands "
+          .. "the SchedulerOutput to the executor, whose GPU model runner prepares inputs and "
+          .. "runs the forward pass; asks for sample_tokens; then calls "
+          .. "scheduler.update_from_output, which appends each sampled token, checks stop "
+          .. "conditions (check_stop: EOS, stop token ids, max_tokens, max_model_len) and frees "
+          .. "finished requests. A request whose prompt is still being prefilled gets no "
+          .. "token; the step that computes its last prompt chunk samples its first token.",
+    },
+    section {
+      title = "Back to the client",
+      text = "AsyncLLM's output_handler, a background asyncio task in the API server process, "
+          .. "pulls EngineCoreOutputs from the socket and runs OutputProcessor.process_outputs "
+          .. "on them in chunks, yielding to the event loop between chunks. That function "
+          .. "detokenises the new ids incrementally, checks stop strings (a stop string found "
+          .. "here is sent back to the core as an abort, because the core only sees ids), and "
+          .. "puts a RequestOutput on the request's queue. generate() yields it, and "
+          .. "chat_completion_stream_generator turns it into a `data: {...}` SSE chunk. "
+          .. "stream_interval (default 1) sets how many tokens are gathered before an output "
+          .. "is sent; a larger value cuts host overhead per token at the cost of smoothness.",
+    },
+    section {
+      title = "Where TTFT goes",
+      text = "TTFT is the queue (the request waits until a step admits it: a step already in "
+          .. "flight, a full token budget or no free KV blocks), then the prefill, one step or "
+          .. "several chunks, the last of which samples the first token, then the trip back: "
+          .. "IPC, detokenisation, the SSE write and the network. On an idle H100, a "
+          .. grouped(PROMPT) .. "-token prompt of Qwen2.5-0.5B (" .. f(small.params, 3) .. " "
+          .. "billion parameters) is 2 × " .. f(small.params, 3) .. "e9 × " .. grouped(PROMPT)
+          .. " FLOPs at the simulator's achieved " .. f(light.tflops, 2) .. " TFLOP/s, "
+          .. f(prefill_ms, 2) .. " ms, plus the engine's " .. f(light.overhead_ms, 1) .. " ms a "
+          .. "step: about " .. f(idle_ttft_ms, 2) .. " ms. kvtutor sim, at " .. LIGHT.request_rate
+          .. " requests a second, gives a median TTFT of " .. f(light.median_ttft_ms, 2)
+          .. " ms (p99 " .. f(light.p99_ttft_ms, 2) .. " ms): the roofline figure plus attention "
+          .. "and the wait for a step already running. At " .. BUSY.request_rate .. " requests "
+          .. "a second, " .. f(busy_share, 0) .. "% of the " .. f(cap.request_throughput, 0)
+          .. " a second it completes with every request sent at once, the median is "
+          .. f(busy.median_ttft_ms, 2) .. " ms and the p99 " .. f(busy.p99_ttft_ms, 2) .. " ms: "
+          .. "prompts now share steps with " .. f(busy.mean_running, 0) .. " running requests "
+          .. "on average. None of this counts tokenisation, detokenisation, HTTP or the "
+          .. "network, which the simulator does not model; for a small model near an idle "
+          .. "GPU they are the same order as the prefill itself.",
+    },
+    section {
+      title = "When the CPU is the bottleneck",
+      text = "Every step has CPU work that does not shrink with the model: scheduling, "
+          .. "building the inputs, launching the graph, update_from_output, and in the other "
+          .. "process detokenising and streaming every token. kvtutor's simulator charges a "
+          .. "fixed " .. f(light.overhead_ms, 1) .. " ms a step for it (SIM_STEP_OVERHEAD_S, a "
+          .. "constant fitted to published benchmarks, not a measurement). Qwen2.5-0.5B's "
+          .. "weights are " .. f(small_calc.weights_bytes / 1e9, 2) .. " GB, so a light-load "
+          .. "step's GPU part is " .. f(small_gpu, 2) .. " ms and the fixed part is "
+          .. f(small_cpu_share, 0) .. "% of the " .. f(light.step_ms, 2) .. " ms step; for "
+          .. "Qwen2.5-7B (" .. f(large_calc.weights_bytes / 1e9, 2) .. " GB) the GPU part is "
+          .. f(large_gpu, 2) .. " ms and the same overhead only " .. f(large_cpu_share, 0)
+          .. "%. Run one after the other, CPU and GPU time add up; the small model spends most "
+          .. "of each step with the GPU waiting for Python.",
+    },
+    section {
+      title = "Async scheduling, by release",
+      text = "With async scheduling the engine core schedules step N+1 while the GPU runs step "
+          .. "N. VllmConfig.max_concurrent_batches is then 2 (with pipeline parallelism 1), so "
+          .. "EngineCore keeps a batch queue of two and runs step_with_batch_queue: it schedules "
+          .. "and launches a batch without waiting, and blocks on the oldest one only when the "
+          .. "queue is full or nothing more can be scheduled. The AsyncScheduler counts "
+          .. "output placeholders for tokens not yet returned, so a request can be scheduled "
+          .. "again before its last token is known. The GPU still runs one step at a time; "
+          .. "what is hidden is the CPU's time between steps. If the overlap were complete a "
+          .. "step would take the longer of the two parts, not their sum: for Qwen2.5-0.5B "
+          .. f(small_overlap, 2) .. " ms instead of " .. f(light.step_ms, 2) .. " ms, and the "
+          .. "GPU would still wait " .. f(small_idle, 0) .. "% of it, because the CPU part is "
+          .. "the longer one; for Qwen2.5-7B " .. f(large_overlap, 2) .. " ms, GPU-bound. That "
+          .. "is an estimate on the simulator's constant, which does not model the overlap. "
+          .. "The flag --async-scheduling arrived off by default; vLLM 0.14.0's release "
+          .. "notes made it the default (#27614), and the config leaves it None so that "
+          .. "VllmConfig.__post_init__ turns it on unless something is incompatible: a "
+          .. "pooling model, a speculative method it does not support, an executor backend "
+          .. "without support. --no-async-scheduling turns it off.",
+    },
+  },
+
+  worked = code([[
+idle TTFT, Qwen2.5-0.5B on an H100, 1,024-token prompt (kvtutor sim's achieved peaks)
+  prefill   2 × ]] .. f(small.params, 3) .. [[e9 × 1,024 ÷ ]] .. f(light.tflops, 2) .. [[e12   = ]] .. f(prefill_ms, 2) .. [[ ms
+  + engine  ]] .. f(light.overhead_ms, 1) .. [[ ms a step                  = ]] .. f(idle_ttft_ms, 2) .. [[ ms
+  sim       median TTFT at ]] .. LIGHT.request_rate .. [[ req/s          = ]] .. f(light.median_ttft_ms, 2) .. [[ ms (p99 ]] .. f(light.p99_ttft_ms, 2) .. [[)
+            median TTFT at ]] .. BUSY.request_rate .. [[ req/s (]] .. f(busy_share, 0) .. [[% of ]] .. f(cap.request_throughput, 0) .. [[) = ]] .. f(busy.median_ttft_ms, 2) .. [[ ms (p99 ]] .. f(busy.p99_ttft_ms, 2) .. [[)
+  Little    ]] .. f(busy.request_throughput, 1) .. [[ req/s × ]] .. f(busy.mean_e2el_ms / 1000, 4) .. [[ s = ]] .. f(busy_in_flight, 1) .. [[ in flight
+one light-load step: GPU part + fixed engine part
+  0.5B      ]] .. f(small_gpu, 2) .. [[ + ]] .. f(light.overhead_ms, 1) .. [[ = ]] .. f(light.step_ms, 2) .. [[ ms, engine ]] .. f(small_cpu_share, 0) .. [[%; overlapped max = ]] .. f(small_overlap, 2) .. [[ ms
+  7B        ]] .. f(large_gpu, 2) .. [[ + ]] .. f(large.overhead_ms, 1) .. [[ = ]] .. f(large.step_ms, 2) .. [[ ms, engine ]] .. f(large_cpu_share, 0) .. [[%; overlapped max = ]] .. f(large_overlap, 2) .. [[ ms]]),
+
+  followups = {
+    followup {
+      question = "A user says time to first token is too high on a lightly loaded server. "
+              .. "Break TTFT down: what is in it, and which parts does vLLM's own scheduler "
+              .. "control?",
+      answer = "Before the engine: the HTTP request, the chat template and tokenisation in "
+            .. "the API server, and the hop over ZMQ to the engine core. In the engine: the "
+            .. "wait until a step admits the request (a step already running, the token "
+            .. "budget, free KV blocks), then the prefill, one step or several chunks; the step "
+            .. "that computes the prompt's last chunk samples the first token. After it: the "
+            .. "hop back, detokenisation, the SSE chunk and the network. The scheduler controls "
+            .. "the queueing and how the prefill is chunked; the prefill's length is set by the "
+            .. "prompt and the GPU's compute.",
+      points = {
+        point { "queueing until a step admits the request", weight = 2,
+                about = {"queue", "queueing", "waiting", "admission", "the wait"},
+                said = {"queue", "wait", "admitted", "scheduled", "token budget", "free blocks"} },
+        point { "the prefill, whose last step samples the first token", weight = 2,
+                about = {"prefill", "prompt", "first token"},
+                said = {"prefill", "compute", "chunk", "sampled", "last step"} },
+        point { "tokenisation and detokenisation in the API server",
+                about = {"tokenis", "detokenis", "chat template", "API server"},
+                said = {"tokenis", "detokenis", "template", "API server", "front end"} },
+        point { "the network and the SSE stream",
+                about = {"network", "SSE", "HTTP", "streaming"},
+                said = {"network", "SSE", "HTTP", "stream", "round trip"} },
+      },
+      misconceptions = {
+        misconception { about = {"first token", "TTFT"},
+                        said = {"first decode step", "after the first decode", "separate decode step"},
+                        why = "no decode step is needed: the step that computes the prompt's last chunk samples the first token" },
+        misconception { about = {"TTFT", "time to first token"},
+                        said = {"memory-bound", "set by the decode"},
+                        why = "a prompt's prefill is compute-bound; decode's memory-bound step sets TPOT, not TTFT" },
+      },
+    },
+    followup {
+      question = "What does async scheduling change in vLLM, and is it on by default?",
+      answer = "It lets the engine core schedule and launch step N+1 while the GPU runs step "
+            .. "N: max_concurrent_batches becomes 2, the core keeps a batch queue of two "
+            .. "(step_with_batch_queue) and the AsyncScheduler tracks placeholders for tokens "
+            .. "not yet returned. The GPU still runs one step at a time; the CPU's scheduling "
+            .. "and input preparation are hidden behind it. It has been on by default since "
+            .. "vLLM 0.14.0: the setting defaults to None and the config turns it on unless "
+            .. "something is incompatible, such as a pooling model, an unsupported speculative "
+            .. "method or executor; --no-async-scheduling turns it off.",
+      points = {
+        point { "it overlaps the next step's CPU work with the current GPU step", weight = 3,
+                about = {"async scheduling", "it", "the engine core", "the scheduler", "overlap"},
+                said = {"overlap", "while the GPU", "next step", "ahead", "hides", "in parallel with"} },
+        point { "two batches in flight: a batch queue of two",
+                about = {"batches", "batch queue", "max_concurrent_batches", "queue"},
+                said = {"two", "2", "step_with_batch_queue", "in flight"} },
+        point { "on by default since 0.14, unless incompatible", weight = 2, polarity = "yes",
+                about = {"default", "it", "async scheduling"},
+                said = {"0.14", "on by default", "enabled by default", "default since",
+                        "unless incompatible", "no-async-scheduling"} },
+      },
+      misconceptions = {
+        misconception { about = {"async scheduling", "it", "the GPU"},
+                        said = {"two steps at once", "two batches on the GPU at once", "doubles the batch",
+                                "runs batches concurrently on the GPU"},
+                        why = "the GPU runs one step at a time; the second batch is scheduled and queued so that the CPU's work between steps is hidden" },
+        misconception { about = {"async scheduling", "it"},
+                        said = {"asyncio", "HTTP server", "async HTTP", "the API server's event loop"},
+                        why = "async scheduling is about the engine core's step loop (scheduling step N+1 during step N), not about the API server's asyncio handling" },
+        misconception { about = {"async scheduling", "it"},
+                        said = {"off by default", "opt-in", "must be enabled", "needs the flag"},
+                        why = "since vLLM 0.14.0 it is on by default where compatible; --async-scheduling is only needed on older releases" },
+      },
+    },
+    followup {
+      question = "You serve a 0.5B model on an H100. GPU utilisation is low and one CPU core "
+              .. "sits at 100%. Why, and what would you try?",
+      answer = "The GPU part of a step is well under a millisecond for a model that small, "
+            .. "while the engine core's Python work per step (scheduling, input preparation, "
+            .. "processing outputs) and the API server's per-token work (detokenising, "
+            .. "building SSE chunks) do not shrink with the model, so the GPU waits for the "
+            .. "CPU. Keep async scheduling on so that scheduling overlaps the GPU step; raise "
+            .. "the batch (more concurrency) so each step's fixed cost is shared by more "
+            .. "tokens; raise stream_interval to send outputs less often; and check that the "
+            .. "client, tokenisation and detokenisation are not the limit. Adding GPUs does "
+            .. "not help a CPU-bound engine.",
+      points = {
+        point { "the GPU step is tiny, so per-step CPU work dominates", weight = 3,
+                about = {"CPU", "Python", "overhead", "scheduling", "the GPU step", "engine core",
+                         "small model", "GPU"},
+                said = {"dominates", "bottleneck", "waits", "tiny", "under a millisecond",
+                        "comparable", "does not shrink", "fixed cost", "idle"} },
+        point { "keep async scheduling on to overlap it",
+                about = {"async scheduling", "asynchronous scheduling", "overlap"},
+                said = {"overlap", "keep", "on", "enable", "hides"} },
+        point { "bigger batches share the per-step cost",
+                about = {"batch", "concurrency", "more requests", "more sequences"},
+                said = {"bigger", "larger", "raise", "share", "amortis", "more"} },
+        point { "stream_interval cuts per-token output overhead",
+                accept = {"stream_interval", "stream interval", "stream-interval"} },
+      },
+      misconceptions = {
+        misconception { about = {"tensor parallel", "more GPUs", "a bigger GPU", "tensor parallelism"},
+                        said = {"fixes", "helps", "solves", "speeds it up"},
+                        why = "the GPU is already waiting on the CPU; more GPU only adds communication to a step the CPU is holding back" },
+        misconception { about = {"async scheduling"},
+                        said = {"turn off", "disable", "slows"},
+                        why = "async scheduling is what hides the CPU's per-step work behind the GPU's; turning it off makes a CPU-bound engine slower" },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "cpu-share",
+      prompt = "A decode step of {model} at batch 1 reads its weights once from an H100 "
+            .. "streaming {bw} GB/s (ignore the KV cache and compute). The engine spends "
+            .. "{cpu_ms} ms of CPU per step, not overlapped with the GPU. What percentage of "
+            .. "the step is the CPU's?",
+      params = { model = {"qwen2.5-0.5b", "llama-3.2-1b", "qwen2.5-1.5b", "qwen2.5-7b",
+                          "llama-3.1-8b"},
+                 bw = {2000, 2500, 3000},
+                 cpu_ms = {0.5, 0.7, 1.0} },
+      expected = function(p)
+        local w = kv.calc{model = p.model}.weights_bytes
+        local gpu = w / (p.bw * 1e9) * 1000
+        local share = p.cpu_ms / (p.cpu_ms + gpu) * 100
+        return share, "GPU   " .. grouped(w) .. " B ÷ " .. grouped(p.bw) .. " GB/s = "
+          .. f(gpu, 3) .. " ms\n"
+          .. "step  " .. f(gpu, 3) .. " + " .. f(p.cpu_ms, 1) .. " = " .. f(gpu + p.cpu_ms, 3)
+          .. " ms\n"
+          .. "CPU   " .. f(p.cpu_ms, 1) .. " ÷ " .. f(gpu + p.cpu_ms, 3) .. " = "
+          .. f(share, 1) .. "%"
+      end,
+      unit = "%", tolerance = rel(0.03),
+      hints = { "The GPU time is the weights' bytes over the bandwidth.",
+                "Synchronous: the step is the GPU time plus the CPU time." },
+    },
+    numeric {
+      id = "idle-ttft",
+      prompt = "On an idle H100, Qwen2.5-0.5B (" .. f(small.params, 3) .. " billion "
+            .. "parameters) prefills a " .. grouped(PROMPT) .. "-token prompt in one step at an "
+            .. "achieved " .. f(light.tflops, 2) .. " TFLOP/s, 2 FLOPs per parameter per token, "
+            .. "and the engine adds " .. f(light.overhead_ms, 1) .. " ms to the step. Ignoring "
+            .. "attention, tokenisation and the network, what is the TTFT in ms?",
+      expected = idle_ttft_ms, unit = "ms", tolerance = rel(0.03),
+      hints = { "The step that finishes the prefill samples the first token: no decode step.",
+                "2 × parameters × tokens ÷ FLOP/s, plus the engine's time." },
+    },
+    numeric {
+      id = "busy-in-flight",
+      prompt = "kvtutor sim serves Qwen2.5-0.5B on an H100 at " .. BUSY.request_rate
+            .. " requests/s (1,024 in, 128 out) and reports a request throughput of "
+            .. f(busy.request_throughput, 1) .. " requests/s and a mean end-to-end latency of "
+            .. f(busy.mean_e2el_ms, 1) .. " ms. How many requests are in flight on average?",
+      expected = busy_in_flight, unit = "requests", tolerance = rel(0.03),
+      -- serving = BUSY,
+      hints = { "Little's law: L = λ × W.", "Convert the latency to seconds first." },
+    },
+    choice {
+      id = "who-detokenises",
+      prompt = "In `vllm serve` (V1 engine), which process turns sampled token ids into the "
+            .. "text of an SSE chunk?",
+      options = {
+        option { "The API server process: AsyncLLM's OutputProcessor detokenises", correct = true,
+                 why = "the output handler in the API server runs OutputProcessor.process_outputs, which detokenises and checks stop strings" },
+        option { "The engine core process, in update_from_output",
+                 why = "update_from_output works on token ids: it appends them and checks stop tokens and lengths, not text" },
+        option { "The GPU worker, right after sampling",
+                 why = "the worker returns token ids; text is made in the front end" },
+        option { "The client: vLLM streams token ids",
+                 why = "the OpenAI-compatible server streams text deltas" },
+      },
+    },
+    choice {
+      id = "batches-in-flight",
+      prompt = "`vllm serve` of a plain decoder-only model on one GPU, no scheduling flags, "
+            .. "vLLM 0.26. How many scheduled batches can the engine core have in flight?",
+      options = {
+        option { "2: async scheduling is on by default and gives a batch queue of two", correct = true,
+                 why = "async_scheduling resolves to True and max_concurrent_batches is 2 at pipeline-parallel size 1, so the core runs step_with_batch_queue" },
+        option { "1: each step waits for the previous one",
+                 why = "that is the synchronous path, used when async scheduling is off (before 0.14.0, or with --no-async-scheduling)" },
+        option { "max_num_seqs of them",
+                 why = "max_num_seqs caps the requests in one batch, not the batches in flight" },
+        option { "As many as the pipeline-parallel size, here 1",
+                 why = "with async scheduling and PP 1, max_concurrent_batches is 2" },
+      },
+    },
+    freetext {
+      id = "why-two-processes",
+      prompt = "Why does vLLM V1 run the API server and the engine core as separate processes? "
+            .. "Two or three sentences.",
+      answer = "The engine core's busy loop drives the GPU: every millisecond it spends on "
+            .. "something else is a millisecond the GPU may wait. HTTP handling, chat "
+            .. "templates, tokenisation, detokenisation and SSE streaming are Python work that "
+            .. "grows with requests and tokens, so they run in the API server process, and the "
+            .. "two talk over ZMQ, with the core's socket I/O on its own threads.",
+      points = {
+        point { "keep the busy loop that drives the GPU free of other work", weight = 2,
+                about = {"engine core", "busy loop", "the loop", "GPU", "scheduler"},
+                said = {"not blocked", "free", "stall", "idle", "wait", "keep busy", "isolate",
+                        "uninterrupted", "off the"} },
+        point { "tokenisation, detokenisation and streaming are CPU work in the front end", weight = 2,
+                about = {"tokenis", "detokenis", "streaming", "HTTP", "API server", "front end"},
+                said = {"CPU", "Python", "separate process", "front end", "API server", "other process"} },
+        point { "they communicate over ZMQ",
+                accept = {"zmq", "zeromq", "socket", "ipc", "msgpack"} },
+      },
+    },
+  },
+}
