@@ -144,10 +144,12 @@ return lesson {
       title = "Two processes and a socket",
       text = "`vllm serve` runs the OpenAI-compatible HTTP server and AsyncLLM in one process "
           .. "and the engine core in another. A chat request is handled by "
-          .. "OpenAIServingChat._create_chat_completion: it renders the chat template, builds "
-          .. "the sampling parameters and calls engine_client.generate. AsyncLLM.add_request "
-          .. "tokenises the prompt (process_inputs_async, so as not to block the event loop), "
-          .. "registers the request with the OutputProcessor, which lives in this process, "
+          .. "OpenAIServingChat._create_chat_completion: render_chat_request applies the chat "
+          .. "template and yields the prompt's token ids, then it builds the sampling "
+          .. "parameters and calls engine_client.generate (AsyncLLM.add_request tokenises only "
+          .. "a prompt that arrives as raw text, with process_inputs_async so as not to block "
+          .. "the event loop). AsyncLLM registers the request with the OutputProcessor, which "
+          .. "lives in this process, "
           .. "and sends an EngineCoreRequest to the engine core (the comments in _add_request "
           .. "say \"this process\" and \"separate process\"). In the engine core, an input "
           .. "thread (process_input_sockets) reads ZMQ sockets, decodes msgpack and puts the "
@@ -345,8 +347,10 @@ one light-load step: GPU part + fixed engine part
                 about = {"async scheduling", "asynchronous scheduling", "overlap"},
                 said = {"overlap", "keep", "on", "enable", "hides"} },
         point { "bigger batches share the per-step cost",
-                about = {"batch", "concurrency", "more requests", "more sequences"},
-                said = {"bigger", "larger", "raise", "share", "amortis", "more"} },
+                about = {"batch", "concurrency", "more requests", "more sequences",
+                         "concurrent requests"},
+                said = {"bigger", "larger", "raise", "share", "amortis", "more", "push",
+                        "increase"} },
         point { "stream_interval cuts per-token output overhead",
                 accept = {"stream_interval", "stream interval", "stream-interval"} },
       },
