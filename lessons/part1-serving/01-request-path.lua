@@ -203,8 +203,8 @@ return lesson {
           .. f(busy.median_ttft_ms, 2) .. " ms and the p99 " .. f(busy.p99_ttft_ms, 2) .. " ms: "
           .. "prompts now share steps with " .. f(busy.mean_running, 0) .. " running requests "
           .. "on average. None of this counts tokenisation, detokenisation, HTTP or the "
-          .. "network, which the simulator does not model: they come on top, and with a "
-          .. "prefill this short they are not a rounding error.",
+          .. "network, which the simulator does not model: they come on top of these "
+          .. "figures.",
     },
     section {
       title = "When the CPU is the bottleneck",
