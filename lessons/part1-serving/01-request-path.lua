@@ -11,13 +11,15 @@ local large_calc = kv.calc{model = LARGE, gpu = GPU, seq = 4096}
 
 -- Served runs as `kvtutor sim` simulates them (vLLM V1's FCFS scheduler with chunked
 -- prefill, the roofline step time plus a fixed engine overhead per step; docs/simulator.md).
--- Random prompts of 1,024 tokens, 128 output tokens, one H100, vLLM 0.26's defaults.
+-- Random prompts of 1,024 tokens, 128 output tokens, one H100, vLLM 0.26's defaults
+-- (the admission gate scheduler_reserve_full_isl included). 500 requests, the serving
+-- view's count for 128-token outputs, so BUSY opens in the view as it is quoted here.
 local CAP = {model = SMALL, gpu = GPU, max_model_len = 4096, input_len = 1024,
-             output_len = 128, num_prompts = 400, seed = 0}          -- every request at once
+             output_len = 128, num_prompts = 500, seed = 0}          -- every request at once
 local LIGHT = {model = SMALL, gpu = GPU, max_model_len = 4096, input_len = 1024,
-               output_len = 128, num_prompts = 400, request_rate = 10, seed = 0}
+               output_len = 128, num_prompts = 500, request_rate = 10, seed = 0}
 local BUSY = {model = SMALL, gpu = GPU, max_model_len = 4096, input_len = 1024,
-              output_len = 128, num_prompts = 400, request_rate = 300, seed = 0}
+              output_len = 128, num_prompts = 500, request_rate = 300, seed = 0}
 local LARGE_LIGHT = {model = LARGE, gpu = GPU, max_model_len = 4096, input_len = 1024,
                      output_len = 128, num_prompts = 200, request_rate = 1, seed = 0}
 
@@ -45,6 +47,21 @@ local small_idle = (small_overlap - small_gpu) / small_overlap * 100
 local PROMPT = LIGHT.input_len
 local prefill_ms = 2 * small.params * 1e9 * PROMPT / (light.tflops * 1e12) * 1000
 local idle_ttft_ms = prefill_ms + light.overhead_ms
+-- The rule counts the tied embedding / LM head (vocab 151,936 x hidden, Qwen2.5-0.5B's
+-- config.json) as a matmul for every token; vLLM computes logits only where a token is
+-- sampled, so a 1,024-token prefill does that matmul for one position, not 1,024.
+local VOCAB = 151936
+local embed_params = VOCAB * small.hidden
+local embed_share = embed_params / (small.params * 1e9) * 100
+local body_prefill_ms = 2 * (small.params * 1e9 - embed_params) * PROMPT
+                        / (light.tflops * 1e12) * 1000
+local body_ttft_ms = body_prefill_ms + light.overhead_ms
+-- Figures for the cpu-share exercise: each model's BF16 weights in GB.
+local SHARE_MODELS = {"qwen2.5-0.5b", "llama-3.2-1b", "qwen2.5-1.5b", "qwen2.5-7b", "llama-3.1-8b"}
+local share_gb = {}
+for i, m in ipairs(SHARE_MODELS) do
+  share_gb[i] = fixed(kv.calc{model = m}.weights_bytes / 1e9, 2)
+end
 
 local function f(x, places) return fixed(x, places or 1) end
 
@@ -60,29 +77,40 @@ return lesson {
           .. "chunks); vllm/v1/engine/async_llm.py at 00080ee (AsyncLLM.add_request tokenises "
           .. "raw prompts with input_processor.process_inputs_async; _add_request registers the "
           .. "request with the OutputProcessor in this process and sends it to the EngineCore "
-          .. "in a separate process; generate; _run_output_handler's output_handler: "
-          .. "get_output_async, process_outputs in chunks, abort_requests_async for stop "
-          .. "strings); vllm/v1/engine/core.py at 00080ee (EngineCore.__init__: batch_queue of "
-          .. "max_concurrent_batches, step_fn = step or step_with_batch_queue; step; "
-          .. "step_with_batch_queue; EngineCoreProc.run_busy_loop, _process_input_queue, "
-          .. "_process_engine_step, process_input_sockets and process_output_sockets threads "
-          .. "over ZMQ with msgpack); vllm/config/vllm.py at 000fc94 (VllmConfig.__post_init__: "
-          .. "async_scheduling None resolves to True unless a pooling model, an unsupported "
-          .. "speculative method, disable_padded_drafter_batch, an executor without support or "
-          .. "ROCm DeepEP high-throughput DBO; max_concurrent_batches: 2 with async scheduling "
-          .. "and PP 1); vllm/v1/core/sched/async_scheduler.py at 014b235 (AsyncScheduler: "
-          .. "output placeholders); "
-          .. "vllm/v1/worker/gpu_model_runner.py (execute_model keeps the logits in "
-          .. "ExecuteModelState and returns None; sample_tokens samples); "
-          .. "vllm/v1/core/sched/scheduler.py "
-          .. "(_update_request_with_output: check_stop; a request still prefilling gets no "
-          .. "token); vllm/v1/core/sched/utils.py at 018d5dc (check_stop: after min_tokens, "
-          .. "EOS, stop_token_ids, max_model_len, max_tokens); vllm/v1/engine/output_processor.py (process_outputs: detokenise, stop "
-          .. "strings, abort in the core); vllm/config/scheduler.py at 01230b4 (stream_interval, "
-          .. "default 1); vLLM v0.14.0 release notes (async scheduling on by default, #27614; "
-          .. "v0.11.1's notes expected it for the next release); TTFT figures from kvtutor sim "
-          .. "(docs/simulator.md), which models no async overlap, tokenisation, detokenisation, "
-          .. "HTTP or network",
+          .. "in a separate process; generate merges queued outputs; _run_output_handler's "
+          .. "output_handler: get_output_async, process_outputs in chunks, abort_requests_async "
+          .. "for stop strings); vllm/v1/engine/core.py at 00080ee (EngineCore.__init__: "
+          .. "batch_queue of max_concurrent_batches, step_fn = step or step_with_batch_queue; "
+          .. "EngineCoreProc.run_busy_loop, _process_input_queue, _process_engine_step, "
+          .. "process_input_sockets and process_output_sockets threads over ZMQ with msgpack; "
+          .. "DPEngineCoreProc, one engine core per data-parallel rank); vllm/config/vllm.py at "
+          .. "000fc94 (VllmConfig.__post_init__: async_scheduling None resolves to True unless "
+          .. "a pooling model, an unsupported speculative method, disable_padded_drafter_batch, "
+          .. "an executor without support or ROCm DeepEP high-throughput DBO; "
+          .. "max_concurrent_batches: PP + 1 with async scheduling and Model Runner V2, 2 with "
+          .. "the V1 runner at PP 1; use_v2_model_runner True unless ROCm with a listed "
+          .. "architecture, no Triton or an unsupported feature); vllm/config/parallel.py "
+          .. "(undated: distributed_executor_backend becomes \"uni\" at world size 1, the worker "
+          .. "inside the engine-core process); vllm/v1/core/sched/async_scheduler.py at 014b235 "
+          .. "(AsyncScheduler: output placeholders); vllm/v1/worker/gpu/model_runner.py at "
+          .. "0036d38 (Model Runner V2's GPUModelRunner: execute_model keeps the hidden states in "
+          .. "ExecuteModelState and returns None; sample_tokens computes the logits at the "
+          .. "sampled positions, samples and starts an async copy of the ids to the host); "
+          .. "vLLM v0.25.0 release notes (MRv2 the default for all dense models, #44443; before "
+          .. "it the V1 runner, vllm/v1/worker/gpu_model_runner.py, for most dense models); "
+          .. "vllm/v1/core/sched/scheduler.py (_update_request_with_output: check_stop; a "
+          .. "request still prefilling gets no token); vllm/v1/core/sched/utils.py at 018d5dc "
+          .. "(check_stop: min_tokens first, then EOS, stop_token_ids, max_model_len, "
+          .. "max_tokens, repetition detection); vllm/v1/engine/output_processor.py (undated: "
+          .. "process_outputs detokenises, checks stop strings, aborts in the core; "
+          .. "RequestState.stream_interval and sent_tokens_offset hold outputs back in the API "
+          .. "server); vllm/config/scheduler.py at 01230b4 (stream_interval, default 1); vLLM "
+          .. "v0.14.0 release notes (async scheduling on by default, #27614; v0.11.1's notes "
+          .. "expected it for the next release; the release that first shipped the opt-in flag "
+          .. "is undated here); Qwen2.5-0.5B's config.json (vocab 151,936, tied embeddings); "
+          .. "TTFT figures from kvtutor sim (docs/simulator.md), whose 0.7 ms step overhead is "
+          .. "a constant fitted to benchmarks of 7B and larger models and which models no async "
+          .. "overlap, tokenisation, detokenisation, HTTP or network",
   concept = "request-path",
   concept_title = "The serving request path",
   requires = {"prefill-decode", "continuous-batching", "latency"},
@@ -94,7 +122,8 @@ return lesson {
 
   answer = "The API server process renders the chat template, tokenises the prompt and hands "
         .. "the request over ZMQ to the engine core, a separate process whose busy loop "
-        .. "schedules a step, runs it on the GPU workers, samples, and updates every request; "
+        .. "schedules a step, runs the forward pass through its model runner (inside the "
+        .. "engine-core process on one GPU), samples, and updates every request; "
         .. "the step that finishes the prompt's prefill samples the first token, which goes "
         .. "back to the API server to be detokenised and streamed as an SSE chunk. TTFT is the "
         .. "wait to be scheduled, the prefill step or steps, and the trip back through "
@@ -106,25 +135,37 @@ return lesson {
 
   points = {
     point { "the API server tokenises; the engine core is a separate process", weight = 2,
-            about = {"API server", "front end", "frontend", "AsyncLLM", "the server"},
-            said = {"tokenis", "chat template", "separate process", "sends it to the engine",
-                    "over ZMQ", "hands it to the engine"} },
+            about = {"API server", "front end", "frontend", "AsyncLLM", "the server",
+                     "FastAPI", "HTTP server", "chat request"},
+            said = {"tokenis", "tokeniz", "chat template", "separate process",
+                    "sends it to the engine", "over ZMQ", "hands it to the engine",
+                    "ships it to the engine", "renders the messages"} },
     point { "the engine core's busy loop: schedule, execute, sample, update", weight = 2,
-            about = {"engine core", "EngineCore", "busy loop", "the engine", "each step"},
-            said = {"schedule", "scheduler", "busy loop", "execute", "step"} },
+            about = {"engine core", "EngineCore", "busy loop", "the engine", "each step",
+                     "the scheduler", "every step"},
+            said = {"schedule", "scheduler", "busy loop", "execute", "step", "loops",
+                    "queues it", "admits it", "picks it up", "runs the forward pass"} },
     point { "the step that finishes the prefill samples the first token", weight = 2,
-            about = {"first token", "prefill", "the last prefill step", "last chunk"},
-            said = {"sampled", "samples", "comes out of", "prefill step", "end of the prefill"} },
+            about = {"first token", "prefill", "the last prefill step", "last chunk",
+                     "the sampler"},
+            said = {"sampled", "samples", "comes out of", "prefill step", "end of the prefill",
+                    "picks the first token", "produces the first token", "first token"} },
     point { "tokens are detokenised in the API server and streamed as SSE",
-            about = {"detokenis", "output processor", "API server", "tokens", "text"},
-            said = {"detokenis", "streamed", "SSE", "server-sent", "stream"} },
+            about = {"API server", "output processor", "OutputProcessor", "output handler",
+                     "front end", "frontend", "AsyncLLM", "the server"},
+            said = {"detokenis", "detokeniz", "streamed", "SSE", "server-sent", "stream"} },
     point { "TTFT = queueing + prefill + output path and network", weight = 2,
             about = {"TTFT", "time to first token"},
-            said = {"queue", "waiting", "prefill", "network", "detokenis"} },
+            said = {"queue", "waiting", "prefill", "network", "detokenis", "detokeniz",
+                    "frontend", "front end", "return path"} },
     point { "small model: per-step CPU work is comparable to the GPU step", weight = 2,
-            about = {"small model", "CPU", "overhead", "Python", "scheduling"},
+            about = {"small model", "tiny model", "CPU", "overhead", "Python", "scheduling",
+                     "GPU step", "GPU work"},
             said = {"bottleneck", "comparable", "large share", "under a millisecond", "GPU waits",
-                    "GPU idle", "dominates", "fixed cost"} },
+                    "GPU idle", "GPU idles", "sits idle", "dominates", "fixed cost", "stays fixed",
+                    "waiting on the CPU", "waits on the CPU", "does not shrink", "slow part",
+                    "sets the rate", "sets the pace", "tiny", "shorter than", "so fast",
+                    "as large as"} },
     point { "async scheduling overlaps the next step's CPU work with the GPU's",
             about = {"async scheduling", "asynchronous scheduling", "AsyncScheduler", "overlap"},
             said = {"overlap", "while the GPU", "next step", "ahead", "hides"} },
@@ -134,9 +175,23 @@ return lesson {
                     said = {"first decode step", "after the first decode", "separate decode step",
                             "one decode step after the prefill"},
                     why = "the step that computes the prompt's last chunk also samples the first token; the first decode step produces the second" },
-    misconception { about = {"engine core", "EngineCore", "GPU worker", "the GPU"},
-                    said = {"detokenis", "tokenis", "applies the chat template"},
+    misconception { about = {"engine core", "EngineCore", "GPU worker", "the GPU", "model runner",
+                             "the worker", "the workers", "the core", "engine core process"},
+                    said = {"detokenis", "detokeniz", "tokenis", "tokeniz",
+                            "applies the chat template"},
                     why = "in vLLM V1's server, tokenisation and detokenisation run in the API server process (AsyncLLM's input and output processors); the engine core handles token ids only" },
+    misconception { about = {"async scheduling", "asynchronous scheduling"},
+                    said = {"off by default", "not on by default", "not enabled by default",
+                            "disabled by default", "default is off", "must be enabled",
+                            "must enable", "have to enable", "is opt-in", "still opt-in"},
+                    why = "since vLLM 0.14.0 async scheduling is on by default where compatible; --async-scheduling is only needed on older releases" },
+    misconception { about = {"API server", "front end", "frontend"},
+                    said = {"runs the scheduler", "runs the prefill", "prefill itself",
+                            "runs the model", "does the prefill"},
+                    why = "the API server only handles HTTP, templates, tokenisation and detokenisation; scheduling and every forward pass, prefill and decode, run in the engine core" },
+    misconception { about = {"engine core", "EngineCore"},
+                    said = {"only does decode", "only decode", "only decodes"},
+                    why = "the engine core runs prefill and decode alike, often in the same step" },
   },
 
   sections = {
@@ -154,22 +209,37 @@ return lesson {
           .. "say \"this process\" and \"separate process\"). In the engine core, an input "
           .. "thread (process_input_sockets) reads ZMQ sockets, decodes msgpack and puts the "
           .. "request on an input queue; an output thread (process_output_sockets) encodes and "
-          .. "sends results back. The serialising stays off the loop that drives the GPU.",
+          .. "sends results back. Only the socket I/O truly runs beside the busy loop: the "
+          .. "threads share the process's GIL, so msgpack decoding and preprocess_add_request "
+          .. "(building the Request, hashing its blocks) still take turns with it. On one GPU "
+          .. "there is no third process: ParallelConfig picks the \"uni\" executor at world "
+          .. "size 1, so the model runner runs inside the engine-core process, sharing its GIL "
+          .. "with the scheduler; worker processes (MultiprocExecutor) appear only when TP × PP "
+          .. "is above 1. The split scales out too: --api-server-count runs several front-end "
+          .. "processes when one API server is the pegged core, and data parallelism runs one "
+          .. "engine-core process (DPEngineCoreProc) per rank, each with its own CPU core.",
     },
     section {
       title = "The busy loop and one step",
       text = "EngineCoreProc.run_busy_loop does two things over and over: drain the input "
           .. "queue (blocking only when there is no work), then run one engine step and put "
-          .. "its outputs on the output queue. A step (EngineCore.step) calls "
-          .. "scheduler.schedule(), which picks the requests and tokens for this iteration "
-          .. "within max_num_batched_tokens, the continuous-batching rules of Part 0; hands "
-          .. "the SchedulerOutput to the executor, whose GPU model runner "
-          .. "(GPUModelRunner.execute_model) prepares the inputs, runs the forward pass and "
-          .. "computes logits only at the positions that will sample, keeps them and returns "
-          .. "nothing; sample_tokens then samples the next ids; last, the core calls "
+          .. "its outputs on the output queue. The step function is step_with_batch_queue by "
+          .. "default in 0.26 (async scheduling, below); the plain synchronous one, "
+          .. "EngineCore.step, shows the parts in order. It calls scheduler.schedule(), which "
+          .. "picks the requests and tokens for this iteration within max_num_batched_tokens, "
+          .. "the continuous-batching rules of Part 0; hands the SchedulerOutput to the "
+          .. "executor, whose model runner runs the forward pass; while it runs, the core "
+          .. "builds any structured-output grammar bitmask (get_grammar_bitmask, CPU work); "
+          .. "then sample_tokens samples the next ids; last, the core calls "
           .. "scheduler.update_from_output, which appends each sampled token, checks stop "
-          .. "conditions (check_stop: EOS, stop token ids, max_tokens, max_model_len) and frees "
-          .. "finished requests. A request whose prompt is still being prefilled gets no "
+          .. "conditions (check_stop: min_tokens first, then EOS, stop token ids, max_model_len, "
+          .. "max_tokens, and repetition detection where asked) and frees finished requests. "
+          .. "Since 0.25.0 a dense model runs Model Runner V2 (vllm/v1/worker/gpu/"
+          .. "model_runner.py; the V1 runner, gpu_model_runner.py, before it): execute_model "
+          .. "prepares positions, sequence lengths, input ids and block-table writes on the GPU, "
+          .. "runs the model, keeps only the hidden states and returns nothing; sample_tokens "
+          .. "computes the logits at the positions that sample, samples, and copies the ids to "
+          .. "the host asynchronously. A request whose prompt is still being prefilled gets no "
           .. "token; the step that computes its last prompt chunk samples its first token.",
     },
     section {
@@ -181,20 +251,33 @@ return lesson {
           .. "here is sent back to the core as an abort, because the core only sees ids), and "
           .. "puts a RequestOutput on the request's queue. generate() yields it, and "
           .. "chat_completion_stream_generator turns it into a `data: {...}` SSE chunk. "
-          .. "stream_interval (default 1) sets how many tokens are gathered before an output "
-          .. "is sent; a larger value cuts host overhead per token at the cost of smoothness.",
+          .. "stream_interval (default 1) sets how many tokens the output processor gathers "
+          .. "per request (RequestState.sent_tokens_offset) before it puts an output on the "
+          .. "queue: the engine core still sends every step's ids, so a larger value cuts the "
+          .. "API server's per-token work, not the busy loop's, at the cost of smoothness. "
+          .. "Under load one SSE chunk can carry several tokens even at 1: generate() merges "
+          .. "the delta outputs that queued up while it was busy.",
     },
     section {
       title = "Where TTFT goes",
       text = "TTFT is the queue (the request waits until a step admits it: a step already in "
-          .. "flight, a full token budget or no free KV blocks), then the prefill, one step or "
+          .. "flight, a full token budget, max_num_seqs already running, the policy's order, "
+          .. "FCFS by default or priority, or too few free KV blocks for its whole prompt, "
+          .. "since 0.24's admission gate), then the prefill, one step or "
           .. "several chunks, the last of which samples the first token, then the trip back: "
           .. "IPC, detokenisation, the SSE write and the network. On an idle H100, a "
           .. grouped(PROMPT) .. "-token prompt of Qwen2.5-0.5B (" .. f(small.params, 3) .. " "
           .. "billion parameters) is 2 × " .. f(small.params, 3) .. "e9 × " .. grouped(PROMPT)
           .. " FLOPs at the simulator's achieved " .. f(light.tflops, 2) .. " TFLOP/s, "
           .. f(prefill_ms, 2) .. " ms, plus the engine's " .. f(light.overhead_ms, 1) .. " ms a "
-          .. "step: about " .. f(idle_ttft_ms, 2) .. " ms. kvtutor sim, at " .. LIGHT.request_rate
+          .. "step: about " .. f(idle_ttft_ms, 2) .. " ms. That rule over-counts a prefill: "
+          .. "the tied embedding / LM head (151,936 × " .. grouped(small.hidden) .. ", "
+          .. f(embed_share, 0) .. "% of this model's parameters) is a lookup for the prompt's "
+          .. "tokens, and vLLM computes logits only where a token is sampled, so the body's "
+          .. "prefill is nearer " .. f(body_prefill_ms, 2) .. " ms and the TTFT "
+          .. f(body_ttft_ms, 2) .. " ms (for a 7B model the head is a few percent); the "
+          .. "simulator's 2 × parameters × tokens has the same bias. A prefix-cache hit, on "
+          .. "by default in V1, cuts the prefill further. kvtutor sim, at " .. LIGHT.request_rate
           .. " requests a second, gives a median TTFT of " .. f(light.median_ttft_ms, 2)
           .. " ms (p99 " .. f(light.p99_ttft_ms, 2) .. " ms): the roofline figure plus attention "
           .. "and the wait for a step already running. At " .. BUSY.request_rate .. " requests "
@@ -212,14 +295,18 @@ return lesson {
           .. "building the inputs, launching the graph, update_from_output, and in the other "
           .. "process detokenising and streaming every token. kvtutor's simulator charges a "
           .. "fixed " .. f(light.overhead_ms, 1) .. " ms a step for it (SIM_STEP_OVERHEAD_S, a "
-          .. "constant fitted to published benchmarks, not a measurement). Qwen2.5-0.5B's "
+          .. "constant fitted to published benchmarks of 7B and larger models from mixed or "
+          .. "unknown releases, some probably with async scheduling on: a residual that may be "
+          .. "net of overlap, not a measurement of raw CPU time). Qwen2.5-0.5B's "
           .. "weights are " .. f(small_calc.weights_bytes / 1e9, 2) .. " GB, so a light-load "
           .. "step's GPU part is " .. f(small_gpu, 2) .. " ms and the fixed part is "
           .. f(small_cpu_share, 0) .. "% of the " .. f(light.step_ms, 2) .. " ms step; for "
           .. "Qwen2.5-7B (" .. f(large_calc.weights_bytes / 1e9, 2) .. " GB) the GPU part is "
           .. f(large_gpu, 2) .. " ms and the same overhead only " .. f(large_cpu_share, 0)
-          .. "%. Run one after the other, CPU and GPU time add up; the small model spends most "
-          .. "of each step with the GPU waiting for Python.",
+          .. "%. Run one after the other, CPU and GPU time add up; on that constant the small "
+          .. "model spends most of each step with the GPU waiting for Python. Read the "
+          .. f(small_cpu_share, 0) .. "% as the constant's share, not a measured one: it shows "
+          .. "the direction (the smaller the model, the larger the share), not its size.",
     },
     section {
       title = "Async scheduling, by release",
@@ -235,8 +322,10 @@ return lesson {
           .. f(small_overlap, 2) .. " ms instead of " .. f(light.step_ms, 2) .. " ms, and the "
           .. "GPU would still wait " .. f(small_idle, 0) .. "% of it, because the CPU part is "
           .. "the longer one; for Qwen2.5-7B " .. f(large_overlap, 2) .. " ms, GPU-bound. That "
-          .. "is an estimate on the simulator's constant, which does not model the overlap. "
-          .. "The flag --async-scheduling arrived off by default; vLLM 0.14.0's release "
+          .. "is an estimate on the simulator's constant, which does not model the overlap "
+          .. "and may already be net of some: the " .. f(small_idle, 0) .. "% is the "
+          .. "constant's, not a measurement. The flag --async-scheduling was opt-in before "
+          .. "0.14.0 (the release that first shipped it is undated here); 0.14.0's release "
           .. "notes made it the default (#27614), and the config leaves it None so that "
           .. "VllmConfig.__post_init__ turns it on unless something is incompatible: a "
           .. "pooling model, a speculative method it does not support, an executor backend "
@@ -266,8 +355,11 @@ one light-load step: GPU part + fixed engine part
             .. "budget, free KV blocks), then the prefill, one step or several chunks; the step "
             .. "that computes the prompt's last chunk samples the first token. After it: the "
             .. "hop back, detokenisation, the SSE chunk and the network. The scheduler controls "
-            .. "the queueing and how the prefill is chunked; the prefill's length is set by the "
-            .. "prompt and the GPU's compute.",
+            .. "the queueing (token budget, max_num_seqs, FCFS or priority order, KV blocks), "
+            .. "how the prefill is chunked and, with prefix caching (on by default in V1), how "
+            .. "much of the prompt it can skip; the rest of the prefill is set by the prompt and "
+            .. "the GPU's compute. On a light load the queue is short, so look at the prefill "
+            .. "and the front end first.",
       points = {
         point { "queueing until a step admits the request", weight = 2,
                 accept = {"queue", "queueing", "waiting to be scheduled", "admission",
@@ -286,6 +378,15 @@ one light-load step: GPU part + fixed engine part
         misconception { about = {"TTFT", "time to first token"},
                         said = {"memory-bound", "set by the decode"},
                         why = "a prompt's prefill is compute-bound; decode's memory-bound step sets TPOT, not TTFT" },
+        misconception { about = {"TTFT", "time to first token", "lightly loaded", "light load"},
+                        said = {"all queueing", "mostly queueing", "dominated by queueing",
+                                "all queue", "max_num_seqs will fix", "raising max_num_seqs",
+                                "raise max_num_seqs"},
+                        why = "on a lightly loaded server the queue is nearly empty: TTFT is mostly the prefill and the front end, and max_num_seqs, a cap on the running batch, is not what binds" },
+        misconception { about = {"TTFT", "time to first token", "scheduler"},
+                        said = {"loading the model weights", "loading the weights", "weight loading",
+                                "loads the weights", "weights of recently used models"},
+                        why = "the weights are loaded once, at start-up; a request never waits for them" },
       },
     },
     followup {
@@ -302,7 +403,9 @@ one light-load step: GPU part + fixed engine part
         point { "it overlaps the next step's CPU work with the current GPU step", weight = 3,
                 about = {"async scheduling", "it", "the engine core", "the scheduler", "overlap"},
                 said = {"overlap", "while the GPU", "next step", "ahead", "hides", "in parallel with",
-                        "schedules step", "step n+1", "during step", "behind the GPU"},
+                        "schedules step", "step n+1", "during step", "behind the GPU",
+                        "batch n+1", "while the gpu is still", "does not wait for the GPU",
+                        "pipelines"},
                 accept = {"overlap", "step n+1", "schedules the next step"} },
         point { "two batches in flight: a batch queue of two",
                 about = {"batches", "batch queue", "max_concurrent_batches", "queue"},
@@ -321,7 +424,10 @@ one light-load step: GPU part + fixed engine part
                         said = {"asyncio", "HTTP server", "async HTTP", "the API server's event loop"},
                         why = "async scheduling is about the engine core's step loop (scheduling step N+1 during step N), not about the API server's asyncio handling" },
         misconception { about = {"async scheduling", "it"},
-                        said = {"off by default", "opt-in", "must be enabled", "needs the flag"},
+                        said = {"off by default", "not on by default", "not enabled by default",
+                                "disabled by default", "default is off", "must be enabled",
+                                "must enable", "have to enable", "needs the flag", "is opt-in",
+                                "still opt-in", "--async-scheduling is required"},
                         why = "since vLLM 0.14.0 it is on by default where compatible; --async-scheduling is only needed on older releases" },
       },
     },
@@ -332,20 +438,31 @@ one light-load step: GPU part + fixed engine part
             .. "while the engine core's Python work per step (scheduling, input preparation, "
             .. "processing outputs) and the API server's per-token work (detokenising, "
             .. "building SSE chunks) do not shrink with the model, so the GPU waits for the "
-            .. "CPU. Keep async scheduling on so that scheduling overlaps the GPU step; raise "
-            .. "the batch (more concurrency) so each step's fixed cost is shared by more "
-            .. "tokens; raise stream_interval to send outputs less often; and check that the "
-            .. "client, tokenisation and detokenisation are not the limit. Adding GPUs does "
-            .. "not help a CPU-bound engine.",
+            .. "CPU. Find which process is pegged (engine core or API server, with top or "
+            .. "py-spy). Keep async scheduling on so that scheduling overlaps the GPU step; "
+            .. "keep CUDA graphs on (no --enforce-eager), since a 24-layer 0.5B model is "
+            .. "launch-bound; raise the batch (more concurrency) so each step's fixed cost is "
+            .. "shared by more tokens; if the API server is the hot one, run more of them with "
+            .. "--api-server-count and raise stream_interval to send outputs less often. "
+            .. "Tensor parallelism or a bigger GPU does not help a CPU-bound engine; "
+            .. "data-parallel replicas can, since each runs its own engine-core process.",
       points = {
         point { "the GPU step is tiny, so per-step CPU work dominates", weight = 3,
                 about = {"CPU", "Python", "overhead", "scheduling", "the GPU step", "engine core",
-                         "small model", "GPU"},
+                         "small model", "GPU", "serving loop", "the loop"},
                 said = {"dominates", "bottleneck", "waits", "tiny", "under a millisecond",
-                        "comparable", "does not shrink", "fixed cost", "idle"} },
+                        "comparable", "does not shrink", "fixed cost", "idle", "CPU-bound",
+                        "CPU bound", "shorter than", "sets the pace", "sets the rate"} },
         point { "keep async scheduling on to overlap it",
                 about = {"async scheduling", "asynchronous scheduling", "overlap"},
-                said = {"overlap", "keep", "on", "enable", "hides"} },
+                said = {"overlap", "keep", "on", "enable", "hides"},
+                accept = {"async scheduling", "asynchronous scheduling"} },
+        point { "keep CUDA graphs on: no eager mode",
+                accept = {"CUDA graph", "cudagraph", "enforce-eager", "enforce_eager",
+                          "eager mode"} },
+        point { "find the pegged process; more API servers if it is the front end",
+                accept = {"api-server-count", "api server count", "more API server",
+                          "several API server", "py-spy", "which process"} },
         point { "bigger batches share the per-step cost",
                 about = {"batch", "concurrency", "more requests", "more sequences",
                          "concurrent requests"},
@@ -355,9 +472,13 @@ one light-load step: GPU part + fixed engine part
                 accept = {"stream_interval", "stream interval", "stream-interval"} },
       },
       misconceptions = {
-        misconception { about = {"tensor parallel", "more GPUs", "a bigger GPU", "tensor parallelism"},
+        misconception { about = {"tensor parallel", "a bigger GPU", "tensor parallelism",
+                                 "a faster GPU", "a larger GPU"},
                         said = {"fixes", "helps", "solves", "speeds it up"},
-                        why = "the GPU is already waiting on the CPU; more GPU only adds communication to a step the CPU is holding back" },
+                        why = "the GPU is already waiting on the CPU; tensor parallelism only adds communication to a step the CPU is holding back (data-parallel replicas are different: each has its own engine-core process)" },
+        misconception { about = {"the model", "the GPU", "the bottleneck", "throughput"},
+                        said = {"memory-bandwidth bound", "memory-bound", "HBM bandwidth"},
+                        why = "a 0.5B model on an H100 reads its weights in a fraction of a millisecond; with the GPU mostly idle and a CPU core pegged, the CPU sets the pace, not HBM" },
         misconception { about = {"async scheduling"},
                         said = {"turn off", "disable", "slows"},
                         why = "async scheduling is what hides the CPU's per-step work behind the GPU's; turning it off makes a CPU-bound engine slower" },
@@ -368,16 +489,17 @@ one light-load step: GPU part + fixed engine part
   exercises = {
     numeric {
       id = "cpu-share",
-      prompt = "A decode step of {model} at batch 1 reads its weights once from an H100 "
-            .. "streaming {bw} GB/s (ignore the KV cache and compute). The engine spends "
-            .. "{cpu_ms} ms of CPU per step, not overlapped with the GPU. What percentage of "
-            .. "the step is the CPU's?",
-      params = { model = {"qwen2.5-0.5b", "llama-3.2-1b", "qwen2.5-1.5b", "qwen2.5-7b",
-                          "llama-3.1-8b"},
+      prompt = "A decode step at batch 1 of a model whose BF16 weights are {weights_gb} "
+            .. "GB (10^9 bytes) reads them once from an H100 streaming {bw} GB/s (ignore the "
+            .. "KV cache and compute). The engine spends {cpu_ms} ms of CPU per step, not "
+            .. "overlapped with the GPU. What percentage of the step is the CPU's?",
+      -- the BF16 weights of Qwen2.5-0.5B, Llama-3.2-1B, Qwen2.5-1.5B, Qwen2.5-7B and
+      -- Llama-3.1-8B, from kv.calc, to two decimals
+      params = { weights_gb = share_gb,
                  bw = {2000, 2500, 3000},
                  cpu_ms = {0.5, 0.7, 1.0} },
       expected = function(p)
-        local w = kv.calc{model = p.model}.weights_bytes
+        local w = tonumber(p.weights_gb) * 1e9
         local gpu = w / (p.bw * 1e9) * 1000
         local share = p.cpu_ms / (p.cpu_ms + gpu) * 100
         return share, "GPU   " .. grouped(w) .. " B ÷ " .. grouped(p.bw) .. " GB/s = "
@@ -400,7 +522,8 @@ one light-load step: GPU part + fixed engine part
             .. "attention, tokenisation and the network, what is the TTFT in ms?",
       expected = idle_ttft_ms, unit = "ms", tolerance = rel(0.03),
       hints = { "The step that finishes the prefill samples the first token: no decode step.",
-                "2 × parameters × tokens ÷ FLOP/s, plus the engine's time." },
+                "2 × parameters × tokens ÷ FLOP/s, plus the engine's time (the rule the "
+                .. "prompt gives; the section says what it over-counts)." },
     },
     numeric {
       id = "busy-in-flight",
@@ -409,7 +532,7 @@ one light-load step: GPU part + fixed engine part
             .. f(busy.request_throughput, 1) .. " requests/s and a mean end-to-end latency of "
             .. f(busy.mean_e2el_ms, 1) .. " ms. How many requests are in flight on average?",
       expected = busy_in_flight, unit = "requests", tolerance = rel(0.03),
-      -- serving = BUSY,
+      serving = BUSY,
       hints = { "Little's law: L = λ × W.", "Convert the latency to seconds first." },
     },
     choice {
@@ -449,17 +572,31 @@ one light-load step: GPU part + fixed engine part
       answer = "The engine core's busy loop drives the GPU: every millisecond it spends on "
             .. "something else is a millisecond the GPU may wait. HTTP handling, chat "
             .. "templates, tokenisation, detokenisation and SSE streaming are Python work that "
-            .. "grows with requests and tokens, so they run in the API server process, and the "
-            .. "two talk over ZMQ, with the core's socket I/O on its own threads.",
+            .. "grows with requests and tokens, and under Python's GIL, in one process, that "
+            .. "work would compete with the loop for the interpreter; so they run in the API "
+            .. "server process, in parallel on another core, and the two talk over ZMQ, with "
+            .. "the core's socket I/O on its own threads.",
       points = {
         point { "keep the busy loop that drives the GPU free of other work", weight = 2,
-                about = {"engine core", "busy loop", "the loop", "GPU", "scheduler"},
+                about = {"engine core", "busy loop", "the loop", "GPU", "scheduler",
+                         "model execution", "engine loop"},
                 said = {"not blocked", "never blocked", "not stalled", "never stalled", "free of",
                         "keep busy", "isolat", "uninterrupted", "off the", "does not wait",
-                        "separate from", "away from"} },
+                        "separate from", "away from", "instead of blocking", "never makes the GPU wait",
+                        "may wait", "idle between steps", "overlap"} },
+        point { "the GIL: in one process that work would compete with the loop", weight = 2,
+                about = {"GIL", "global interpreter lock", "interpreter", "one process",
+                         "same process", "that Python work", "front-end work", "frontend work"},
+                said = {"compete", "steal", "fight", "contend", "take turns", "one thread at a time",
+                        "block the loop", "stall", "in parallel", "on another core",
+                        "on different cores", "concurrently", "avoidance", "boundary",
+                        "at the same time", "stops one process"} },
         point { "tokenisation, detokenisation and streaming are CPU work in the front end", weight = 2,
-                about = {"tokenis", "detokenis", "streaming", "HTTP", "API server", "front end"},
-                said = {"CPU", "Python", "separate process", "front end", "API server", "other process"} },
+                about = {"tokenis", "tokeniz", "detokenis", "detokeniz", "streaming", "HTTP",
+                         "API server", "front end", "frontend", "front stage"},
+                said = {"CPU", "Python", "separate process", "front end", "API server",
+                        "other process", "token ids", "run concurrently", "in parallel",
+                        "overlap with model execution"} },
         point { "they communicate over ZMQ",
                 accept = {"zmq", "zeromq", "socket", "ipc", "msgpack"} },
       },
@@ -467,6 +604,22 @@ one light-load step: GPU part + fixed engine part
         misconception { about = {"engine core", "EngineCore", "the core"},
                         said = {"tokenis", "tokeniz", "detokenis", "detokeniz"},
                         why = "the engine core works on token ids only; tokenisation and detokenisation run in the API server process" },
+        misconception { about = {"API server", "both", "each", "both processes", "front end"},
+                        said = {"run model kernels", "CUDA stream", "use the GPU", "runs kernels",
+                                "launch kernels"},
+                        why = "only the engine core (and its workers) touches the GPU; the API server does HTTP, templates and (de)tokenisation on the CPU" },
+        misconception { about = {"GIL"},
+                        said = {"one process use the GPU", "access to the GPU", "the GPU at a time",
+                                "does not affect", "no effect", "irrelevant"},
+                        why = "the GIL serialises Python threads inside one process; it says nothing about the GPU, and it is why front-end work in the engine's process would slow the loop" },
+        misconception { about = {"API server", "front end", "frontend"},
+                        said = {"does the batching", "do the batching", "batches the requests", "collects",
+                                "forms the batch", "ships the whole batch", "into a batch"},
+                        why = "the API server sends each request on its own; batching is the engine core's scheduler's job, step by step" },
+        misconception { about = {"it", "the split", "separate processes", "performance"},
+                        said = {"purely for fault isolation", "only for fault isolation",
+                                "same either way", "just for fault isolation"},
+                        why = "the split is for performance: front-end Python work would otherwise compete with the busy loop under the GIL" },
       },
     },
   },
