@@ -130,8 +130,9 @@ return lesson {
         .. "detokenisation and the network. Every step also costs Python work on the CPU "
         .. "(scheduling, preparing inputs, processing outputs); for a small model the GPU part "
         .. "of a step is under a millisecond, so that CPU work is a large share of it, which "
-        .. "is why vLLM splits front end and engine into processes and, by default since "
-        .. "0.14, schedules the next step while the GPU runs the current one.",
+        .. "is why vLLM splits front end and engine into processes. Async scheduling hides "
+        .. "that work: it schedules the next step while the GPU runs the current one, by "
+        .. "default since 0.14.",
 
   points = {
     point { "the API server tokenises; the engine core is a separate process", weight = 2,
@@ -583,8 +584,9 @@ one light-load step: GPU part + fixed engine part
                 said = {"not blocked", "never blocked", "not stalled", "never stalled", "free of",
                         "keep busy", "isolat", "uninterrupted", "off the", "does not wait",
                         "separate from", "away from", "instead of blocking", "never makes the GPU wait",
-                        "may wait", "idle between steps", "overlap"} },
-        point { "the GIL: in one process that work would compete with the loop", weight = 2,
+                        "may wait", "idle between steps", "overlap", "steal", "compete",
+                        "fight", "slow down"} },
+        point { "the GIL: in one process that work would compete with the loop", weight = 3,
                 about = {"GIL", "global interpreter lock", "interpreter", "one process",
                          "same process", "that Python work", "front-end work", "frontend work"},
                 said = {"compete", "steal", "fight", "contend", "take turns", "one thread at a time",
