@@ -56,6 +56,10 @@ local embed_share = embed_params / (small.params * 1e9) * 100
 local body_prefill_ms = 2 * (small.params * 1e9 - embed_params) * PROMPT
                         / (light.tflops * 1e12) * 1000
 local body_ttft_ms = body_prefill_ms + light.overhead_ms
+-- Qwen2.5-7B unties them (config.json: vocab 152,064, tie_word_embeddings false): the
+-- embedding and the LM head are each this share of its parameters.
+local large_model = kv.model(LARGE)
+local large_head_share = 152064 * large_model.hidden / (large_model.params * 1e9) * 100
 -- Figures for the cpu-share exercise: each model's BF16 weights in GB.
 local SHARE_MODELS = {"qwen2.5-0.5b", "llama-3.2-1b", "qwen2.5-1.5b", "qwen2.5-7b", "llama-3.1-8b"}
 local share_gb = {}
@@ -107,7 +111,8 @@ return lesson {
           .. "server); vllm/config/scheduler.py at 01230b4 (stream_interval, default 1); vLLM "
           .. "v0.14.0 release notes (async scheduling on by default, #27614; v0.11.1's notes "
           .. "expected it for the next release; the release that first shipped the opt-in flag "
-          .. "is undated here); Qwen2.5-0.5B's config.json (vocab 151,936, tied embeddings); "
+          .. "is undated here); Qwen2.5-0.5B's config.json (vocab 151,936, tied "
+          .. "embeddings) and Qwen2.5-7B's (vocab 152,064, untied); "
           .. "TTFT figures from kvtutor sim (docs/simulator.md), whose 0.7 ms step overhead is "
           .. "a constant fitted to benchmarks of 7B and larger models and which models no async "
           .. "overlap, tokenisation, detokenisation, HTTP or network",
@@ -166,7 +171,7 @@ return lesson {
                     "GPU idle", "GPU idles", "sits idle", "dominates", "fixed cost", "stays fixed",
                     "waiting on the CPU", "waits on the CPU", "does not shrink", "slow part",
                     "sets the rate", "sets the pace", "tiny", "shorter than", "so fast",
-                    "as large as"} },
+                    "as large as", "CPU-bound", "CPU bound"} },
     point { "async scheduling overlaps the next step's CPU work with the GPU's",
             about = {"async scheduling", "asynchronous scheduling", "AsyncScheduler", "overlap"},
             said = {"overlap", "while the GPU", "next step", "ahead", "hides"} },
@@ -276,7 +281,9 @@ return lesson {
           .. f(embed_share, 0) .. "% of this model's parameters) is a lookup for the prompt's "
           .. "tokens, and vLLM computes logits only where a token is sampled, so the body's "
           .. "prefill is nearer " .. f(body_prefill_ms, 2) .. " ms and the TTFT "
-          .. f(body_ttft_ms, 2) .. " ms (for a 7B model the head is a few percent); the "
+          .. f(body_ttft_ms, 2) .. " ms. Qwen2.5-7B unties the two, each "
+          .. f(large_head_share, 0) .. "% of its parameters, so there the rule over-counts "
+          .. "by about " .. f(2 * large_head_share, 0) .. "%; the "
           .. "simulator's 2 × parameters × tokens has the same bias. A prefix-cache hit, on "
           .. "by default in V1, cuts the prefill further. kvtutor sim, at " .. LIGHT.request_rate
           .. " requests a second, gives a median TTFT of " .. f(light.median_ttft_ms, 2)
@@ -338,6 +345,7 @@ return lesson {
 idle TTFT, Qwen2.5-0.5B on an H100, 1,024-token prompt (kvtutor sim's achieved peaks)
   prefill   2 × ]] .. f(small.params, 3) .. [[e9 × 1,024 ÷ ]] .. f(light.tflops, 2) .. [[e12   = ]] .. f(prefill_ms, 2) .. [[ ms
   + engine  ]] .. f(light.overhead_ms, 1) .. [[ ms a step                  = ]] .. f(idle_ttft_ms, 2) .. [[ ms
+  logits only where sampled: 2 × (]] .. f(small.params, 3) .. [[e9 − ]] .. f(embed_params / 1e9, 3) .. [[e9 tied head) × 1,024 ÷ ]] .. f(light.tflops, 2) .. [[e12 = ]] .. f(body_prefill_ms, 2) .. [[ ms, TTFT ]] .. f(body_ttft_ms, 2) .. [[ ms
   sim       median TTFT at ]] .. LIGHT.request_rate .. [[ req/s          = ]] .. f(light.median_ttft_ms, 2) .. [[ ms (p99 ]] .. f(light.p99_ttft_ms, 2) .. [[)
             median TTFT at ]] .. BUSY.request_rate .. [[ req/s (]] .. f(busy_share, 0) .. [[% of ]] .. f(cap.request_throughput, 0) .. [[) = ]] .. f(busy.median_ttft_ms, 2) .. [[ ms (p99 ]] .. f(busy.p99_ttft_ms, 2) .. [[)
   Little    ]] .. f(busy.request_throughput, 1) .. [[ req/s × ]] .. f(busy.mean_e2el_ms / 1000, 4) .. [[ s = ]] .. f(busy_in_flight, 1) .. [[ in flight
