@@ -268,8 +268,10 @@ return lesson {
       title = "Where TTFT goes",
       text = "TTFT is the queue (the request waits until a step admits it: a step already in "
           .. "flight, a full token budget, max_num_seqs already running, the policy's order, "
-          .. "FCFS by default or priority, or too few free KV blocks for its whole prompt, "
-          .. "since 0.24's admission gate), then the prefill, one step or "
+          .. "FCFS by default or priority, or too few free KV blocks for its whole prompt: the "
+          .. "full-sequence admission gate, scheduler_reserve_full_isl, on by default in 0.26, "
+          .. "its first release undated; with this small model's large cache it never binds "
+          .. "here), then the prefill, one step or "
           .. "several chunks, the last of which samples the first token, then the trip back: "
           .. "IPC, detokenisation, the SSE write and the network. On an idle H100, a "
           .. grouped(PROMPT) .. "-token prompt of Qwen2.5-0.5B (" .. f(small.params, 3) .. " "
