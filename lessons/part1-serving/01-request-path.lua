@@ -321,7 +321,8 @@ return lesson {
     section {
       title = "Async scheduling, by release",
       text = "With async scheduling the engine core schedules step N+1 while the GPU runs step "
-          .. "N. VllmConfig.max_concurrent_batches is then 2 (with pipeline parallelism 1), so "
+          .. "N. VllmConfig.max_concurrent_batches is then 2 (with pipeline parallelism 1: PP + 1 "
+          .. "under Model Runner V2, 2 under the V1 runner), so "
           .. "EngineCore keeps a batch queue of two and runs step_with_batch_queue: it schedules "
           .. "and launches a batch without waiting, and blocks on the oldest one only when the "
           .. "queue is full or nothing more can be scheduled. The AsyncScheduler counts "
@@ -567,7 +568,7 @@ one light-load step: GPU part + fixed engine part
             .. "vLLM 0.26. How many scheduled batches can the engine core have in flight?",
       options = {
         option { "2: async scheduling is on by default and gives a batch queue of two", correct = true,
-                 why = "async_scheduling resolves to True and max_concurrent_batches is 2 at pipeline-parallel size 1, so the core runs step_with_batch_queue" },
+                 why = "async_scheduling resolves to True and max_concurrent_batches is 2 at pipeline-parallel size 1 (PP + 1 under Model Runner V2, the dense default since 0.25.0; 2 under the V1 runner), so the core runs step_with_batch_queue" },
         option { "1: each step waits for the previous one",
                  why = "that is the synchronous path, used when async scheduling is off (before 0.14.0, or with --no-async-scheduling)" },
         option { "max_num_seqs of them",
