@@ -94,8 +94,9 @@ return lesson {
           .. "max_concurrent_batches: PP + 1 with async scheduling and Model Runner V2, 2 with "
           .. "the V1 runner at PP 1; use_v2_model_runner True unless ROCm with a listed "
           .. "architecture, no Triton or an unsupported feature); vllm/config/parallel.py "
-          .. "(undated: distributed_executor_backend becomes \"uni\" at world size 1, the worker "
-          .. "inside the engine-core process); vllm/v1/core/sched/async_scheduler.py at 014b235 "
+          .. "at 00193b8 (ParallelConfig.__post_init__: world size PP × TP × PCP; \"mp\" by "
+          .. "default when the world size across DP is above 1, \"uni\" at world size 1, the "
+          .. "worker inside the engine-core process); vllm/v1/core/sched/async_scheduler.py at 014b235 "
           .. "(AsyncScheduler: output placeholders); vllm/v1/worker/gpu/model_runner.py at "
           .. "0036d38 (Model Runner V2's GPUModelRunner: execute_model keeps the hidden states in "
           .. "ExecuteModelState and returns None; sample_tokens computes the logits at the "
@@ -220,8 +221,8 @@ return lesson {
           .. "(building the Request, hashing its blocks) still take turns with it. On one GPU "
           .. "there is no third process: ParallelConfig picks the \"uni\" executor at world "
           .. "size 1, so the model runner runs inside the engine-core process, sharing its GIL "
-          .. "with the scheduler; worker processes (MultiprocExecutor) appear only when TP × PP "
-          .. "is above 1. The split scales out too: --api-server-count runs several front-end "
+          .. "with the scheduler; worker processes (MultiprocExecutor) appear when TP × PP or "
+          .. "data parallelism makes the world larger than one. The split scales out too: --api-server-count runs several front-end "
           .. "processes when one API server is the pegged core, and data parallelism runs one "
           .. "engine-core process (DPEngineCoreProc) per rank, each with its own CPU core.",
     },
