@@ -87,7 +87,8 @@ return lesson {
           .. "batch_queue of max_concurrent_batches, step_fn = step or step_with_batch_queue; "
           .. "EngineCoreProc.run_busy_loop, _process_input_queue, _process_engine_step, "
           .. "process_input_sockets and process_output_sockets threads over ZMQ with msgpack; "
-          .. "DPEngineCoreProc, one engine core per data-parallel rank); vllm/config/vllm.py at "
+          .. "DPEngineCoreProc, asserted MoE-only: one engine core per data-parallel rank in "
+          .. "lockstep); vllm/config/vllm.py at "
           .. "000fc94 (VllmConfig.__post_init__: async_scheduling None resolves to True unless "
           .. "a pooling model, an unsupported speculative method, disable_padded_drafter_batch, "
           .. "an executor without support or ROCm DeepEP high-throughput DBO; "
@@ -96,7 +97,8 @@ return lesson {
           .. "architecture, no Triton or an unsupported feature); vllm/config/parallel.py "
           .. "at 00193b8 (ParallelConfig.__post_init__: world size PP × TP × PCP; \"mp\" by "
           .. "default when the world size across DP is above 1, \"uni\" at world size 1, the "
-          .. "worker inside the engine-core process); vllm/v1/core/sched/async_scheduler.py at 014b235 "
+          .. "worker inside the engine-core process; reconfigure_for_independent_dp_rank: a dense "
+          .. "model's DP rank runs as an independent engine); vllm/v1/core/sched/async_scheduler.py at 014b235 "
           .. "(AsyncScheduler: output placeholders); vllm/v1/worker/gpu/model_runner.py at "
           .. "0036d38 (Model Runner V2's GPUModelRunner: execute_model keeps the hidden states in "
           .. "ExecuteModelState and returns None; sample_tokens computes the logits at the "
@@ -224,7 +226,9 @@ return lesson {
           .. "with the scheduler; worker processes (MultiprocExecutor) appear when TP × PP or "
           .. "data parallelism makes the world larger than one. The split scales out too: --api-server-count runs several front-end "
           .. "processes when one API server is the pegged core, and data parallelism runs one "
-          .. "engine-core process (DPEngineCoreProc) per rank, each with its own CPU core.",
+          .. "engine-core process per rank, each with its own CPU core (a dense model's ranks "
+          .. "run as independent engine cores; DPEngineCoreProc, which keeps ranks in lockstep, "
+          .. "is for MoE models).",
     },
     section {
       title = "The busy loop and one step",
