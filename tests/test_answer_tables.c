@@ -58,6 +58,9 @@ static const struct limits tables[] = {
      * for the load point; "prefix-aware" said of a router in front is not the balancer's), so
      * the table is no longer unseen; wrong unsure 15 of 21 (71.4%) since */
     {"part1-routing-b.tsv", 42, 5, 10, 38.1, 71.5},
+    {"part1-request-path-a.tsv", 35, 5, 10, 25, 40},
+    /* graded once: 1 of 15 correct refused (6.7%), 3 unsure (20%); wrong unsure 10 of 15 (66.7%) */
+    {"part1-request-path-b.tsv", 30, 5, 10, 25, 66.7},
     {"part1-scheduling-policy-a.tsv", 42, 5, 10, 25, 40},
     /* graded once: wrong credited 2 of 18 (11.1%), over the 5% goal; both were then fixed
      * (a loose accept, a misconception for "a higher number is higher priority"), so the
