@@ -1,0 +1,536 @@
+-- Part 1 · Serving systems and engines: a batching service under load. Where the knee
+-- of latency against load comes from, what a static batcher trades, and what a server
+-- should do with the requests it cannot serve in time.
+
+local MODEL = "llama-3.1-8b"
+local m = kv.model(MODEL)
+local h100 = kv.gpu("h100")
+local IN, OUT = 2048, 256                            -- prompt and output tokens of every request
+local SLO_MS = 1000                                  -- the p99 TTFT objective of the knee exercise
+
+-- The workload of the knee, as the playground's serving view runs it: 500 requests (the
+-- view's count for outputs up to 524 tokens), seed 0, vLLM 0.26's defaults on one H100.
+local KNEE = {model = MODEL, gpu = "h100", input_len = IN, output_len = OUT,
+              num_prompts = 500, seed = 0}
+
+local function at(rate)
+  local s = {}
+  for k, v in pairs(KNEE) do s[k] = v end
+  s.request_rate = rate
+  return kv.sim(s)
+end
+
+-- The capacity, as the view reports it: the same requests all sent at once.
+local cap = at(math.huge)
+-- Rungs of the view's ladder (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8 a decade) around the knee.
+local RUNGS = {4, 6, 8, 10, 12.5, 15}
+local ladder = {}
+for i, r in ipairs(RUNGS) do ladder[i] = {rate = r, run = at(r)} end
+
+-- The first rung whose p99 TTFT passes the objective, and the one below it.
+local lo, hi
+for i, p in ipairs(ladder) do
+  if p.run.p99_ttft_ms > SLO_MS then lo, hi = ladder[i - 1], p break end
+end
+-- Three halvings between the two rungs, then a straight line across the last bracket.
+local halvings = {}
+for i = 1, 3 do
+  local mid = (lo.rate + hi.rate) / 2
+  local p = {rate = mid, run = at(mid)}
+  halvings[i] = p
+  if p.run.p99_ttft_ms > SLO_MS then hi = p else lo = p end
+end
+local knee_rate = lo.rate + (hi.rate - lo.rate) * (SLO_MS - lo.run.p99_ttft_ms)
+                  / (hi.run.p99_ttft_ms - lo.run.p99_ttft_ms)
+local r10, r125, r15 = ladder[4].run, ladder[5].run, ladder[6].run
+
+-- A static batcher on the same GPU, estimated with the simulator's own constants
+-- (docs/simulator.md: 65% of peak bandwidth in decode, 55% of peak FLOP/s in prefill,
+-- 0.7 ms of engine time a step). An estimate, not a run.
+local BW = h100.bandwidth_gbps * 0.65
+local FLOPS = h100.tflops * 1e12 * 0.55
+local STEP_OVERHEAD_S = 0.0007
+local function decode_step_s(b)
+  local r = kv.calc{model = MODEL, gpu = "h100", seq = IN + OUT, context = IN + OUT // 2,
+                    batch = b, bandwidth_gbps = BW}
+  return b / r.decode_tokens_per_s + STEP_OVERHEAD_S
+end
+local function prefill_s(b) return 2 * m.params * 1e9 * b * IN / FLOPS end
+local function batch_s(b) return prefill_s(b) + OUT * decode_step_s(b) end
+local SB = 32                                        -- the static batcher's max batch
+local static_rate = SB / batch_s(SB)
+
+-- A static batcher's fill: evenly spaced arrivals at `rate`, a batch closes at `batch`
+-- requests or when its first request has waited `wait_s`, whichever comes first.
+local function fill(rate, batch, wait_s)
+  local full = (batch - 1) / rate
+  if full <= wait_s then return batch, full end
+  return 1 + math.floor(wait_s * rate + 1e-9), wait_s
+end
+local FR, FW = 8, 0.5                                -- the section's example: 8 requests/s, 0.5 s
+local fb, fwait = fill(FR, SB, FW)
+
+local function f(x, places) return fixed(x, places or 1) end
+local function s_of(ms) return f(ms / 1000, 2) .. " s" end
+
+local ladder_lines = {}
+for _, p in ipairs(ladder) do
+  ladder_lines[#ladder_lines + 1] = "rate " .. f(p.rate, 2) .. "/s    p99 TTFT " .. s_of(p.run.p99_ttft_ms)
+end
+local halving_lines = {}
+for _, p in ipairs(halvings) do
+  halving_lines[#halving_lines + 1] = "rate " .. f(p.rate, 4) .. "/s  p99 TTFT " .. s_of(p.run.p99_ttft_ms)
+end
+
+return lesson {
+  id = "batching-service",
+  title = "A batching service under load",
+  module = "part1-serving",
+  module_title = "Part 1 · Serving systems and engines",
+  baseline = "vLLM 0.26 V1, as read in vllm/v1/core/sched/scheduler.py (Scheduler.schedule: "
+          .. "max_num_running_reqs caps the running batch, preemption pops the last running "
+          .. "request under FCFS and takes the lowest priority, latest arrival under the "
+          .. "priority policy; Scheduler._preempt_request: blocks freed, num_computed_tokens = 0, "
+          .. "prepend_request to the waiting queue; Scheduler.add_request: the waiting queue "
+          .. "takes every request, no bound; Scheduler.finish_requests: an abort leaves the "
+          .. "waiting or running queue and frees its blocks), vllm/v1/engine/async_llm.py "
+          .. "(AsyncLLM.generate: CancelledError or GeneratorExit from a disconnected client "
+          .. "calls AsyncLLM.abort, which aborts in the OutputProcessor and the engine core), "
+          .. "vllm/entrypoints/utils.py (with_cancellation, listen_for_disconnect; "
+          .. "create_error_response maps no error to 429); vLLM 0.29.0's release notes for the "
+          .. "later --max-num-queued-reqs / --max-num-queued-tokens (vllm-project/vllm#49445); "
+          .. "Little's law; the knee is kvtutor sim's (docs/simulator.md) at vLLM 0.26's defaults",
+  concept = "serving-under-load",
+  concept_title = "Serving under load",
+  requires = {"continuous-batching", "latency"},
+  links = {"continuous-batching", "latency", "chunked-prefill", "sizing-deployment"},
+
+  question = "You run an LLM service on one GPU. As load rises, how does latency behave, how "
+          .. "would you protect the service when requests arrive faster than it can serve them, "
+          .. "and what does vLLM do on its own?",
+
+  answer = "Latency stays nearly flat while the offered rate is below what the GPU can "
+        .. "complete, then rises steeply at a knee as the offered rate nears that capacity: "
+        .. "past it the waiting queue grows for as long as the overload lasts, and TTFT grows "
+        .. "with it. You protect the service with admission control in front of the engine: "
+        .. "bound the queue (Little's law: capacity × the wait you accept), reject the excess "
+        .. "fast with a 429 or shed it, and set timeouts that cancel the request. vLLM 0.26 "
+        .. "itself queues every request without a bound (max_num_seqs caps the running "
+        .. "batch, not the queue), aborts a request whose client disconnects, and preempts "
+        .. "running requests when KV blocks run out, recomputing them later; the 429s are left "
+        .. "to a gateway.",
+
+  points = {
+    point { "latency is flat, then climbs steeply at a knee near capacity", weight = 2,
+            about = {"latency", "TTFT", "p99", "tail latency", "the knee", "queueing delay",
+                     "queue"},
+            said = {"knee", "hockey stick", "explodes", "steeply", "blows up", "flat until",
+                    "near capacity", "shoots up", "grows without bound", "grows without limit",
+                    "nonlinear"},
+            accept = {"hockey stick", "hockey-stick", "knee"} },
+    point { "bound the queue and reject or shed the excess", weight = 2,
+            about = {"admission control", "queue", "gateway", "excess requests", "the server",
+                     "load shedding", "backpressure", "extra requests"},
+            said = {"reject", "429", "shed", "bound", "limit", "cap", "drop", "rate limit",
+                    "refuse", "too many requests"},
+            accept = {"admission control", "load shedding", "backpressure", "429"} },
+    point { "vLLM queues without a bound; max_num_seqs caps only the running batch", weight = 2,
+            about = {"vLLM", "vLLM's queue", "the waiting queue", "max_num_seqs", "the engine",
+                     "vLLM itself"},
+            said = {"unbounded", "no bound", "queues everything", "every request", "no limit",
+                    "running batch", "does not reject", "doesn't reject", "never rejects",
+                    "no 429", "not the queue", "without a bound", "without limit"} },
+    point { "Little's law sizes the queue",
+            about = {"queue", "queue size", "queue length", "Little's law", "the bound"},
+            said = {"little's law", "capacity times", "throughput times", "rate times",
+                    "× the wait", "times the wait", "L = λW"},
+            accept = {"little's law", "littles law"} },
+    point { "preempted requests are recomputed; cancelled ones are aborted",
+            about = {"preempted requests", "preemption", "a preempted request", "cancelled requests",
+                     "disconnects", "a disconnect", "cancellation", "it"},
+            said = {"recompute", "recomputed", "abort", "aborted", "freed", "frees its blocks"} },
+  },
+  misconceptions = {
+    misconception { about = {"vLLM", "vLLM itself", "the engine", "vLLM 0.26"},
+                    said = {"returns 429", "sends 429", "rejects requests when full",
+                            "rate limits", "drops requests", "returns too many requests"},
+                    why = "vLLM 0.26 queues every request its API server accepts, with no bound; rejecting with a 429 is a gateway's job (an opt-in queue cap came later, in 0.29)" },
+    misconception { about = {"max_num_seqs", "--max-num-seqs"},
+                    said = {"caps the queue", "limits the queue", "bounds the queue",
+                            "rejects", "maximum waiting", "queue length", "max waiting"},
+                    why = "max_num_seqs caps how many requests run in a step; requests past it wait in an unbounded queue" },
+    misconception { about = {"latency", "TTFT", "p99"},
+                    said = {"grows linearly", "rises linearly", "proportional to load",
+                            "linear in load"},
+                    why = "latency is nearly flat below capacity and turns up steeply near it: queueing delay grows like 1 ÷ (capacity − rate), and past capacity without bound" },
+  },
+
+  sections = {
+    section {
+      title = "Two knobs of a static batcher",
+      text = "A static batcher collects requests and starts them together. It closes a batch "
+          .. "when it holds max_batch requests or when its first request has waited max_wait, "
+          .. "whichever comes first. At " .. FR .. " requests a second, evenly spaced, a batch "
+          .. "of " .. SB .. " takes (" .. SB .. " − 1) ÷ " .. FR .. " = " .. f((SB - 1) / FR, 2)
+          .. " s to fill; with max_wait " .. f(FW, 1) .. " s it leaves after " .. f(fwait, 1)
+          .. " s with " .. fb .. " requests. A long max_wait fills batches and adds its "
+          .. "whole wait to the first request's TTFT at light load; a short one sends small "
+          .. "batches that waste the step's weight read. And once a batch runs, newcomers wait "
+          .. "for it to end: on one H100, " .. SB .. " requests of " .. grouped(IN) .. " + "
+          .. OUT .. " tokens of " .. MODEL .. " take about " .. f(batch_s(SB), 2) .. " s ("
+          .. f(prefill_s(SB), 2) .. " s of prefill, " .. OUT .. " decode steps of "
+          .. f(decode_step_s(SB) * 1000, 1) .. " ms), so this batcher completes at most "
+          .. f(static_rate, 1) .. " requests/s. That is an estimate from the simulator's "
+          .. "constants (65% of the H100's " .. grouped(h100.bandwidth_gbps) .. " GB/s in "
+          .. "decode, 55% of its " .. grouped(h100.tflops) .. " TFLOP/s in prefill, 0.7 ms a "
+          .. "step), not a run. Every request here writes the same " .. OUT .. " tokens, so "
+          .. "no slot idles; what static batching loses is the wait to fill and the wait for "
+          .. "the running batch.",
+    },
+    section {
+      title = "Continuous batching removes the trade",
+      text = "vLLM's scheduler decides the batch again at every step: a new request's prefill "
+          .. "chunk joins the running decodes in the next step, up to max_num_batched_tokens "
+          .. "and max_num_seqs and while KV blocks last, so there is no max_wait to tune. "
+          .. "`kvtutor sim` sends the same workload (" .. KNEE.num_prompts .. " requests of "
+          .. grouped(IN) .. " + " .. OUT .. " tokens, all at once) to vLLM 0.26's defaults on "
+          .. "the H100 and completes " .. f(cap.request_throughput, 2) .. " requests/s over the "
+          .. "run, ramp and drain included: the capacity the playground's serving view shows. "
+          .. "It exceeds the static estimate because prefill chunks share steps with decodes "
+          .. "that would otherwise only read memory.",
+    },
+    section {
+      title = "The knee",
+      text = "Below capacity a request finds the engine with room and waits for little more "
+          .. "than its own prefill. Near capacity, random (Poisson) arrivals bunch, the queue "
+          .. "forms faster than it drains and the tail stretches; past it, the queue grows for "
+          .. "as long as the overload lasts. In the simulator the p99 TTFT is "
+          .. s_of(ladder[1].run.p99_ttft_ms) .. " at " .. RUNGS[1] .. " requests/s, "
+          .. s_of(r10.p99_ttft_ms) .. " at 10, " .. s_of(r125.p99_ttft_ms) .. " at 12.5 and "
+          .. s_of(r15.p99_ttft_ms) .. " at 15. The median moves later than the p99. Near the "
+          .. "knee the KV cache fills too (" .. r125.max_running .. " requests running at "
+          .. "12.5/s, " .. r125.preemptions .. " preemptions), so the last requests admitted "
+          .. "are preempted and recomputed. A run of " .. KNEE.num_prompts .. " requests ends; "
+          .. "a real overload does not, and its TTFT keeps growing until load falls or "
+          .. "something refuses work.",
+    },
+    section {
+      title = "What vLLM does with a request it cannot serve yet",
+      text = "It queues it. In vLLM 0.26 the scheduler's add_request appends every request to "
+          .. "the waiting queue with no bound, and the API server maps no error to HTTP 429 "
+          .. "(vllm/entrypoints/utils.py, create_error_response). max_num_seqs is only the cap "
+          .. "on the running batch: Scheduler.schedule stops admitting waiting requests when "
+          .. "that many run. Opt-in caps on the queue, --max-num-queued-reqs and "
+          .. "--max-num-queued-tokens, arrived later (vllm-project/vllm#49445, listed in "
+          .. "vLLM 0.29.0's release notes). So with 0.26, queue limits, 429s with Retry-After, "
+          .. "per-tenant rate limits and routing to another replica belong to a gateway in "
+          .. "front of the engine.",
+    },
+    section {
+      title = "Cancelled, timed out, preempted",
+      text = "When a client disconnects, the request is aborted. Non-streaming handlers are "
+          .. "wrapped by with_cancellation (vllm/entrypoints/utils.py), which cancels the "
+          .. "handler when an http.disconnect message arrives; a cancelled or closed "
+          .. "AsyncLLM.generate catches CancelledError or GeneratorExit and calls "
+          .. "AsyncLLM.abort, which drops the request from the OutputProcessor and tells the "
+          .. "engine core; the scheduler's finish_requests then removes it from the waiting "
+          .. "or running queue and frees its KV blocks. A client or gateway timeout that "
+          .. "closes the connection takes the same path, so a timeout frees capacity only if "
+          .. "it closes the connection. A preempted request is not lost: under the default "
+          .. "first-come-first-served policy the scheduler pops the last request of the "
+          .. "running list (under --scheduling-policy priority, the lowest-priority, latest "
+          .. "arrival), frees its blocks, sets its computed tokens to 0 and puts it at the "
+          .. "front of the waiting queue, where it is later prefilled again over its prompt and "
+          .. "the tokens it had already generated. Its stream pauses; nothing it "
+          .. "received is taken back.",
+    },
+    section {
+      title = "Sizing the queue with Little's law",
+      text = "Little's law for the queue alone: requests waiting = the rate they leave it × "
+          .. "the time each waits. When the engine is saturated they leave at its capacity, "
+          .. "so a queue of Q requests means the last one waits about Q ÷ capacity. To keep "
+          .. "the wait in the queue under 2 s on this H100, hold at most "
+          .. f(cap.request_throughput, 2) .. " × 2 = " .. f(2 * cap.request_throughput, 1)
+          .. " requests and refuse the rest at once: a fast 429 lets a client retry "
+          .. "elsewhere, while a request admitted into a queue it cannot leave in time costs "
+          .. "its full wait and then fails anyway. Count the running batch separately; it is "
+          .. "bounded by max_num_seqs and the KV cache.",
+    },
+  },
+
+  worked = code([[
+static     fill ]] .. SB .. [[ at ]] .. FR .. [[/s: (]] .. SB .. [[ − 1) ÷ ]] .. FR .. [[ = ]] .. f((SB - 1) / FR, 3) .. [[ s > max_wait ]] .. f(FW, 1) .. [[ s
+           → leaves after ]] .. f(fwait, 1) .. [[ s with 1 + ⌊]] .. f(FW, 1) .. [[ × ]] .. FR .. [[⌋ = ]] .. fb .. [[ requests
+one batch  ]] .. SB .. [[ × ]] .. grouped(IN) .. [[ tokens prefill ]] .. f(prefill_s(SB), 3) .. [[ s + ]] .. OUT .. [[ × ]] .. f(decode_step_s(SB) * 1000, 2) .. [[ ms = ]] .. f(batch_s(SB), 2) .. [[ s
+           → ]] .. SB .. [[ ÷ ]] .. f(batch_s(SB), 2) .. [[ s = ]] .. f(static_rate, 2) .. [[ requests/s at most
+capacity   kvtutor sim, rate inf: ]] .. f(cap.request_throughput, 2) .. [[ requests/s
+knee       ]] .. table.concat(ladder_lines, "\n           ") .. [[
+
+halving    ]] .. table.concat(halving_lines, "\n           ") .. [[
+
+           p99 TTFT = 1 s at ≈ ]] .. f(knee_rate, 2) .. [[ requests/s
+queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] .. f(2 * cap.request_throughput, 1) .. [[ requests]]),
+
+  followups = {
+    followup {
+      question = "Does vLLM return a 429 when it is overloaded?",
+      answer = "No, not in 0.26. Every request the API server accepts goes into the "
+            .. "scheduler's waiting queue, which has no bound, and no error maps to 429. "
+            .. "max_num_seqs caps the running batch, not the queue, so under overload requests "
+            .. "simply wait longer. Rejecting (429 with Retry-After), rate limits per tenant "
+            .. "and routing are a gateway's job; opt-in queue caps, --max-num-queued-reqs and "
+            .. "--max-num-queued-tokens, came in a later release.",
+      points = {
+        point { "no: it queues the request", weight = 2, polarity = "no",
+                about = {"vLLM", "it", "the engine", "vLLM 0.26", "the server"},
+                said = {"queues", "waits", "keeps queueing", "unbounded", "no bound",
+                        "queues it", "puts it in the queue", "accepts"},
+                short = {"no", "it queues", "it queues them"} },
+        point { "max_num_seqs caps the running batch, not the queue", weight = 2,
+                about = {"max_num_seqs", "--max-num-seqs", "the cap"},
+                said = {"running batch", "running", "not the queue", "concurrent sequences",
+                        "in a step", "batch size"} },
+        point { "a gateway does the rejecting",
+                about = {"gateway", "proxy", "load balancer", "rejecting", "429s", "rate limiting",
+                         "admission control"},
+                said = {"gateway", "in front", "proxy", "load balancer", "upstream", "outside"},
+                accept = {"gateway", "api gateway", "reverse proxy", "load balancer"} },
+      },
+      misconceptions = {
+        misconception { about = {"vLLM", "it", "the engine", "the server"},
+                        said = {"returns 429", "sends 429", "returns a 429", "rejects the request",
+                                "rejects requests", "rate limits", "drops the request"},
+                        why = "vLLM 0.26 queues every request with no bound; the 429 has to come from a gateway (queue caps came in a later release)" },
+        misconception { about = {"max_num_seqs", "--max-num-seqs"},
+                        said = {"caps the queue", "bounds the queue", "limits the queue",
+                                "maximum queue", "waiting queue length", "rejects"},
+                        why = "max_num_seqs caps the running batch; requests past it wait in the unbounded queue" },
+      },
+    },
+    followup {
+      question = "A running request is preempted when the KV cache fills. Which one is chosen, "
+              .. "what happens to it, and what does its client see?",
+      answer = "Under the default first-come-first-served policy the scheduler preempts the "
+            .. "last request in its running list, the most recently admitted (under the "
+            .. "priority policy, the lowest priority, latest arrival). Its KV blocks are freed, "
+            .. "its computed tokens reset to zero and it goes to the front of the waiting "
+            .. "queue; when blocks free up it is prefilled again over its prompt and the "
+            .. "tokens it already generated. The client sees its stream stall and then resume; "
+            .. "no tokens are lost or sent twice.",
+      points = {
+        point { "the most recently admitted (last running) request is chosen", weight = 2,
+                about = {"the scheduler", "vLLM", "it", "the victim", "the request chosen", "FCFS",
+                         "the one chosen", "chosen"},
+                said = {"most recent", "last", "newest", "latest", "lowest priority",
+                        "most recently admitted", "last admitted"},
+                short = {"the newest", "the last one", "the most recent one", "the latest one"} },
+        point { "its blocks are freed and it goes back to the waiting queue", weight = 2,
+                about = {"its blocks", "its KV", "it", "the request", "its cache", "the preempted request"},
+                said = {"freed", "frees", "waiting queue", "back to the queue", "front of the queue",
+                        "released", "evicted"} },
+        point { "it is recomputed later from its tokens", weight = 2,
+                about = {"it", "the request", "its cache", "its KV", "the preempted request"},
+                said = {"recompute", "prefilled again", "re-prefill", "rebuilt", "prefill again"},
+                accept = {"recomputation", "recompute"} },
+        point { "the client sees a stall, no lost tokens",
+                about = {"the client", "the user", "its stream", "the stream"},
+                said = {"stall", "pause", "delay", "latency", "freezes", "slower", "waits"} },
+      },
+      misconceptions = {
+        misconception { about = {"vLLM", "it", "the scheduler", "the request", "the preempted request"},
+                        said = {"swaps to CPU", "swapped to CPU", "copied to CPU", "swaps it out",
+                                "offloads its KV"},
+                        why = "V1's scheduler recomputes: it frees the blocks and prefills the request again; there is no swap path in Scheduler._preempt_request" },
+        misconception { about = {"the request", "it", "the preempted request", "the client"},
+                        said = {"is dropped", "fails", "gets an error", "is lost", "starts over from scratch",
+                                "loses its output"},
+                        why = "a preempted request goes back to the front of the waiting queue and keeps the tokens it generated; the client only sees a pause" },
+        misconception { about = {"the scheduler", "vLLM", "it", "FCFS"},
+                        said = {"oldest", "longest-running", "the first admitted", "largest"},
+                        why = "under FCFS the scheduler pops the last request of the running list, the most recently admitted one" },
+      },
+    },
+    followup {
+      question = "The service can complete " .. f(cap.request_throughput, 1) .. " requests/s "
+              .. "and you want no request to wait more than 2 s in the queue. How do you size "
+              .. "the queue, and what do you do with request number " .. math.floor(2 * cap.request_throughput) + 2 .. "?",
+      answer = "Little's law on the queue: when the engine is saturated requests leave the "
+            .. "queue at its capacity, so the wait of the last one in a queue of Q is Q ÷ "
+            .. "capacity, and Q = " .. f(cap.request_throughput, 1) .. " × 2 ≈ "
+            .. f(2 * cap.request_throughput, 0) .. " requests. A request arriving to a full "
+            .. "queue is refused at once, a 429 with Retry-After, so the client can retry or go "
+            .. "to another replica, instead of waiting and timing out anyway.",
+      points = {
+        point { "Little's law: queue = capacity × allowed wait", weight = 2,
+                about = {"queue", "queue size", "queue length", "Little's law", "the bound", "Q"},
+                said = {"little's law", "capacity times", "throughput times", "times the wait",
+                        "× 2", "times 2", "rate times", "L = λW", "multiplied by"},
+                accept = {"little's law", "littles law"} },
+        point { "about " .. f(2 * cap.request_throughput, 0) .. " requests",
+                accept = {f(2 * cap.request_throughput, 1), "about " .. f(2 * cap.request_throughput, 0),
+                          f(2 * cap.request_throughput, 0) .. " requests"} },
+        point { "refuse the overflow fast (429), don't let it wait", weight = 2,
+                about = {"the next request", "request", "the overflow", "extra requests", "it",
+                         "new requests", "the rest"},
+                said = {"reject", "429", "refuse", "shed", "turn away", "too many requests",
+                        "retry-after", "fail fast", "drop"},
+                accept = {"429", "retry-after", "load shedding"} },
+      },
+      misconceptions = {
+        misconception { about = {"queue", "queue size", "the bound"},
+                        said = {"max_num_seqs", "as large as memory", "unbounded", "no limit"},
+                        why = "the queue's bound comes from the wait you accept: capacity × that wait; an unbounded queue turns overload into ever-growing TTFT" },
+        misconception { about = {"the next request", "it", "the overflow", "extra requests"},
+                        said = {"wait longer", "queue it anyway", "let it wait", "block until"},
+                        why = "a request that cannot leave the queue in time costs its whole wait and fails anyway; refuse it at once so it can retry elsewhere" },
+      },
+    },
+    followup {
+      question = "Why is a static batcher's max_wait a trade, and why does continuous batching "
+              .. "not need one?",
+      answer = "A static batch starts only when it is full or its first request has waited "
+            .. "max_wait. A long max_wait fills batches, sharing each weight read among more "
+            .. "requests, but at light load it adds the whole wait to TTFT; a short one sends "
+            .. "small batches and wastes throughput. Requests arriving while a batch runs also "
+            .. "wait for it to finish. Continuous batching admits waiting requests at every "
+            .. "step, so a request joins the next step as soon as there is room: there is no "
+            .. "batch to fill and nothing to wait for.",
+      points = {
+        point { "a long wait adds latency; a short wait gives small batches", weight = 2,
+                about = {"max_wait", "a long wait", "a short wait", "waiting", "a longer wait",
+                         "the wait", "a shorter wait", "small batches"},
+                said = {"adds latency", "ttft", "small batches", "fuller batches", "throughput",
+                        "latency", "trade"} },
+        point { "continuous batching admits at every step", weight = 2,
+                about = {"continuous batching", "it", "vLLM", "the scheduler", "iteration-level batching"},
+                said = {"every step", "each step", "per step", "every iteration", "next step",
+                        "joins", "as soon as"},
+                accept = {"iteration-level", "every step", "each iteration"} },
+        point { "arrivals wait for the running static batch to finish",
+                about = {"arrivals", "new requests", "requests arriving", "newcomers"},
+                said = {"wait for the batch", "wait until", "finish", "batch ends", "head-of-line"} },
+      },
+      misconceptions = {
+        misconception { about = {"continuous batching", "it"},
+                        said = {"waits for the batch to fill", "needs a max wait", "has a timeout to fill"},
+                        why = "continuous batching reschedules at every step; a waiting request joins the next step if blocks and the token budget allow" },
+      },
+    },
+  },
+
+  exercises = {
+    numeric {
+      id = "knee-rate",
+      prompt = "Llama-3.1-8B on one H100 (vLLM 0.26's defaults, as kvtutor sim and the "
+            .. "playground's serving view model them) serves random requests of "
+            .. grouped(IN) .. " prompt + " .. OUT .. " output tokens, " .. KNEE.num_prompts
+            .. " requests per run, seed 0, Poisson arrivals. At what request rate does the p99 "
+            .. "TTFT pass 1 s? (Within 10%; the view's ladder brackets it, kvtutor sim "
+            .. "--request-rate between its rungs narrows it.)",
+      params = { slo_ms = {SLO_MS} },
+      expected = function(p)
+        return knee_rate, table.concat(ladder_lines, "\n") .. "\n"
+          .. "→ passes " .. f(p.slo_ms / 1000, 0) .. " s between " .. f(ladder[4].rate, 2)
+          .. " and " .. f(ladder[5].rate, 2) .. "/s; halve the bracket:\n"
+          .. table.concat(halving_lines, "\n") .. "\n"
+          .. "straight line across " .. f(lo.rate, 4) .. " (" .. s_of(lo.run.p99_ttft_ms)
+          .. ") and " .. f(hi.rate, 4) .. " (" .. s_of(hi.run.p99_ttft_ms) .. "): "
+          .. f(knee_rate, 2) .. " requests/s"
+      end,
+      unit = "requests/s",
+      -- serving = KNEE,
+      tolerance = rel(0.1),
+      hints = { "Open the playground's serving view on Llama-3.1-8B and the H100 with "
+                  .. grouped(IN) .. " in, " .. OUT .. " out, and step the rate with r/R: the "
+                  .. "knee's bars show p99 TTFT per rung.",
+                "It passes 1 s between two rungs: 10/s gives " .. s_of(r10.p99_ttft_ms)
+                  .. ", 12.5/s gives " .. s_of(r125.p99_ttft_ms) .. ". Halve the bracket "
+                  .. "with kvtutor sim --request-rate." },
+    },
+    numeric {
+      id = "queue-bound",
+      prompt = "The same H100 completes " .. f(cap.request_throughput, 2) .. " requests/s "
+            .. "when saturated. You want no request to wait more than {wait} s in the "
+            .. "admission queue before the engine takes it. At most how many requests should "
+            .. "the queue hold?",
+      params = { wait = {1, 2, 3, 5, 10} },
+      expected = function(p)
+        local q = cap.request_throughput * p.wait
+        return q, "Little's law on the queue: waiting = rate out × wait\n"
+          .. "saturated, the rate out is the capacity: " .. f(cap.request_throughput, 2) .. " requests/s\n"
+          .. "queue    " .. f(cap.request_throughput, 2) .. " × " .. p.wait .. " s = "
+          .. f(q, 1) .. " requests"
+      end,
+      unit = "requests", tolerance = rel(0.05),
+      hints = { "Little's law: requests in a system = the rate through it × the time each spends there.",
+                "Saturated, requests leave the queue at the engine's capacity." },
+    },
+    numeric {
+      id = "static-fill-wait",
+      prompt = "A static batcher closes a batch at {batch} requests or when its first request "
+            .. "has waited {wait_ms} ms, whichever comes first. Requests arrive evenly, {rate} "
+            .. "a second. How many milliseconds does the first request of a batch wait before "
+            .. "its batch is closed?",
+      params = { batch = {8, 16, 32, 64}, wait_ms = {100, 250, 500, 1000, 2000},
+                 rate = {2, 5, 10, 20, 50} },
+      expected = function(p)
+        local b, w = fill(p.rate, p.batch, p.wait_ms / 1000)
+        local full_ms = (p.batch - 1) / p.rate * 1000
+        local line1 = "fill     (" .. p.batch .. " − 1) ÷ " .. p.rate .. "/s = " .. f(full_ms, 0) .. " ms\n"
+        if b == p.batch then
+          return w * 1000, line1 .. "max_wait " .. p.wait_ms .. " ms is not reached: the batch "
+            .. "fills first, with " .. b .. " requests\nwait     " .. f(w * 1000, 0) .. " ms"
+        end
+        return w * 1000, line1 .. "max_wait " .. p.wait_ms .. " ms comes first: the batch "
+          .. "leaves with 1 + ⌊" .. f(p.wait_ms / 1000, 2) .. " × " .. p.rate .. "⌋ = " .. b
+          .. " requests\nwait     " .. f(w * 1000, 0) .. " ms"
+      end,
+      unit = "ms", tolerance = rel(0.02),
+      hints = { "The batch fills when the last of its requests arrives: (batch − 1) gaps after the first.",
+                "The first request waits the smaller of the fill time and max_wait." },
+    },
+    choice {
+      id = "why-knee",
+      prompt = "In the simulated run, p99 TTFT is " .. s_of(r10.p99_ttft_ms) .. " at 10 "
+            .. "requests/s and " .. s_of(r125.p99_ttft_ms) .. " at 12.5. The prefill of one "
+            .. "prompt did not get eight times slower. What did change?",
+      options = {
+        option { "The offered rate reached what the GPU can complete, so requests queue", correct = true,
+                 why = "near capacity the queue forms faster than it drains; TTFT is mostly time in the queue" },
+        option { "Each decode step became compute-bound",
+                 why = "step time grows with the batch, but smoothly; an eightfold jump in TTFT is queueing" },
+        option { "vLLM began rejecting requests and clients retried",
+                 why = "vLLM 0.26 rejects nothing for load: its waiting queue has no bound" },
+        option { "The prompts got longer at the higher rate",
+                 why = "every request has the same " .. grouped(IN) .. "-token prompt at every rate" },
+      },
+    },
+    freetext {
+      id = "disconnect",
+      prompt = "A user closes the browser tab while vLLM is streaming their reply. What happens "
+            .. "to the request inside vLLM 0.26, and why does it matter under load?",
+      answer = "The API server sees the disconnect, the generate call is cancelled and "
+            .. "AsyncLLM aborts the request in the output processor and the engine core; the "
+            .. "scheduler removes it from the waiting or running queue and frees its KV "
+            .. "blocks. Under load that matters because the freed blocks and the batch slot go "
+            .. "to a waiting request instead of to tokens nobody will read.",
+      points = {
+        point { "the request is aborted", weight = 2,
+                about = {"the request", "it", "vLLM", "the server", "the engine", "generate"},
+                said = {"aborted", "abort", "cancelled", "cancel", "stopped", "removed"},
+                accept = {"abort", "aborted", "cancelled"} },
+        point { "its KV blocks and slot are freed", weight = 2,
+                about = {"its blocks", "its KV", "its cache", "its slot", "memory", "the blocks", "it"},
+                said = {"freed", "free", "released", "returned", "reused"} },
+        point { "the capacity goes to waiting requests",
+                accept = {"waiting request", "other requests", "someone else", "queue", "capacity",
+                          "nobody will read", "wasted"} },
+      },
+      misconceptions = {
+        misconception { about = {"the request", "it", "vLLM", "the engine"},
+                        said = {"keeps generating", "runs to completion", "finishes anyway", "keeps running"},
+                        why = "vLLM aborts a request whose client disconnects: AsyncLLM.generate catches the cancellation and calls abort, and the scheduler frees its blocks" },
+      },
+    },
+  },
+}
