@@ -32,6 +32,7 @@ local lo, hi
 for i, p in ipairs(ladder) do
   if p.run.p99_ttft_ms > SLO_MS then lo, hi = ladder[i - 1], p break end
 end
+local rung_lo, rung_hi = lo, hi
 -- Three halvings between the two rungs, then a straight line across the last bracket.
 local halvings = {}
 for i = 1, 3 do
@@ -162,7 +163,7 @@ return lesson {
     misconception { about = {"latency", "TTFT", "p99"},
                     said = {"grows linearly", "rises linearly", "proportional to load",
                             "linear in load"},
-                    why = "latency is nearly flat below capacity and turns up steeply near it: queueing delay grows like 1 ÷ (capacity − rate), and past capacity without bound" },
+                    why = "latency is nearly flat below capacity and turns up steeply near it (in the simplest queue, M/M/1, the wait grows like 1 ÷ (capacity − rate)), and past capacity without bound" },
   },
 
   sections = {
@@ -176,11 +177,13 @@ return lesson {
           .. " s with " .. fb .. " requests. A long max_wait fills batches and adds its "
           .. "whole wait to the first request's TTFT at light load; a short one sends small "
           .. "batches that waste the step's weight read. And once a batch runs, newcomers wait "
-          .. "for it to end: on one H100, " .. SB .. " requests of " .. grouped(IN) .. " + "
-          .. OUT .. " tokens of " .. MODEL .. " take about " .. f(batch_s(SB), 2) .. " s ("
-          .. f(prefill_s(SB), 2) .. " s of prefill, " .. OUT .. " decode steps of "
-          .. f(decode_step_s(SB) * 1000, 1) .. " ms), so this batcher completes at most "
-          .. f(static_rate, 1) .. " requests/s. That is an estimate from the simulator's "
+          .. "for it to end, whatever max_wait says. On one H100 a full batch of " .. SB
+          .. " requests of " .. grouped(IN) .. " + " .. OUT .. " tokens of Llama-3.1-8B takes "
+          .. "about " .. f(batch_s(SB), 2) .. " s (" .. f(prefill_s(SB), 2) .. " s of prefill, "
+          .. OUT .. " decode steps of " .. f(decode_step_s(SB) * 1000, 1) .. " ms), so this "
+          .. "batcher completes at most " .. f(static_rate, 1) .. " requests/s: at " .. FR
+          .. " a second it falls behind, and after the first batch every batch is full and "
+          .. "late. That is an estimate from the simulator's "
           .. "constants (65% of the H100's " .. grouped(h100.bandwidth_gbps) .. " GB/s in "
           .. "decode, 55% of its " .. grouped(h100.tflops) .. " TFLOP/s in prefill, 0.7 ms a "
           .. "step), not a run. Every request here writes the same " .. OUT .. " tokens, so "
@@ -196,23 +199,41 @@ return lesson {
           .. grouped(IN) .. " + " .. OUT .. " tokens, all at once) to vLLM 0.26's defaults on "
           .. "the H100 and completes " .. f(cap.request_throughput, 2) .. " requests/s over the "
           .. "run, ramp and drain included: the capacity the playground's serving view shows. "
-          .. "It exceeds the static estimate because prefill chunks share steps with decodes "
-          .. "that would otherwise only read memory.",
+          .. "It exceeds the static estimate because no request waits for a batch to end "
+          .. "and prefill chunks share steps with decodes that would otherwise only read memory.",
     },
     section {
       title = "The knee",
-      text = "Below capacity a request finds the engine with room and waits for little more "
-          .. "than its own prefill. Near capacity, random (Poisson) arrivals bunch, the queue "
-          .. "forms faster than it drains and the tail stretches; past it, the queue grows for "
-          .. "as long as the overload lasts. In the simulator the p99 TTFT is "
-          .. s_of(ladder[1].run.p99_ttft_ms) .. " at " .. RUNGS[1] .. " requests/s, "
-          .. s_of(r10.p99_ttft_ms) .. " at 10, " .. s_of(r125.p99_ttft_ms) .. " at 12.5 and "
-          .. s_of(r15.p99_ttft_ms) .. " at 15. The median moves later than the p99. Near the "
-          .. "knee the KV cache fills too (" .. r125.max_running .. " requests running at "
-          .. "12.5/s, " .. r125.preemptions .. " preemptions), so the last requests admitted "
-          .. "are preempted and recomputed. A run of " .. KNEE.num_prompts .. " requests ends; "
-          .. "a real overload does not, and its TTFT keeps growing until load falls or "
-          .. "something refuses work.",
+      text = "While the offered rate is below what the engine can sustain, a request finds "
+          .. "room and waits for little more than its own prefill. Near that rate, random "
+          .. "(Poisson) arrivals bunch, a queue forms faster than it drains and the tail "
+          .. "stretches; above it, the queue grows for as long as the overload lasts. In the "
+          .. "simulator the p99 TTFT is " .. s_of(ladder[1].run.p99_ttft_ms) .. " at "
+          .. RUNGS[1] .. " requests/s, " .. s_of(r10.p99_ttft_ms) .. " at 10, "
+          .. s_of(r125.p99_ttft_ms) .. " at 12.5 and " .. s_of(r15.p99_ttft_ms) .. " at 15; "
+          .. "the median is " .. s_of(r10.median_ttft_ms) .. " at 10 and "
+          .. s_of(r125.median_ttft_ms) .. " at 12.5. Near the knee the KV cache fills too (at "
+          .. "12.5/s " .. r125.max_running .. " requests run at the peak, "
+          .. f(r125.peak_kv_usage * 100, 0) .. "% of the blocks, " .. r125.preemptions
+          .. " preemptions), so the last requests admitted are preempted and recomputed.",
+    },
+    section {
+      title = "Which capacity?",
+      text = "The view's capacity, " .. f(cap.request_throughput, 2) .. " requests/s, is "
+          .. "completed ÷ duration of a run that sends everything at once: it counts the "
+          .. "ramp and the drain, and a backlog so deep that every step is full of prefill "
+          .. "chunks and preemptions. Yet the run offered 10/s kept its p99 TTFT at "
+          .. s_of(r10.p99_ttft_ms) .. ", and the 1 s crossing lies higher still. Two reasons. "
+          .. "A backlog is not the best an engine does: under one the KV cache stays full and "
+          .. "preempted requests are prefilled again (" .. cap.preemptions .. " preemptions in "
+          .. "that run against " .. r10.preemptions .. " at 10/s), work a run fed below its "
+          .. "limit does not repeat. And a run of "
+          .. KNEE.num_prompts .. " requests at 11.25/s lasts " .. f(KNEE.num_prompts / 11.25, 0)
+          .. " s: a short overload builds a queue of only (offered − sustained rate) × its "
+          .. "length. So the knee of this exercise is the knee of a " .. f(KNEE.num_prompts / 11.25, 0)
+          .. "-second burst; a longer overload at the same rate keeps growing its queue (try "
+          .. "kvtutor sim with --num-prompts 4000 at 11.25). For sizing, use the rate the "
+          .. "engine sustains under a backlog, the saturated figure, not the best burst.",
     },
     section {
       title = "What vLLM does with a request it cannot serve yet",
@@ -430,8 +451,8 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
       params = { slo_ms = {SLO_MS} },
       expected = function(p)
         return knee_rate, table.concat(ladder_lines, "\n") .. "\n"
-          .. "→ passes " .. f(p.slo_ms / 1000, 0) .. " s between " .. f(ladder[4].rate, 2)
-          .. " and " .. f(ladder[5].rate, 2) .. "/s; halve the bracket:\n"
+          .. "→ passes " .. f(p.slo_ms / 1000, 0) .. " s between " .. f(rung_lo.rate, 2)
+          .. " and " .. f(rung_hi.rate, 2) .. "/s; halve the bracket:\n"
           .. table.concat(halving_lines, "\n") .. "\n"
           .. "straight line across " .. f(lo.rate, 4) .. " (" .. s_of(lo.run.p99_ttft_ms)
           .. ") and " .. f(hi.rate, 4) .. " (" .. s_of(hi.run.p99_ttft_ms) .. "): "
@@ -443,8 +464,9 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
       hints = { "Open the playground's serving view on Llama-3.1-8B and the H100 with "
                   .. grouped(IN) .. " in, " .. OUT .. " out, and step the rate with r/R: the "
                   .. "knee's bars show p99 TTFT per rung.",
-                "It passes 1 s between two rungs: 10/s gives " .. s_of(r10.p99_ttft_ms)
-                  .. ", 12.5/s gives " .. s_of(r125.p99_ttft_ms) .. ". Halve the bracket "
+                "It passes 1 s between two rungs: " .. f(rung_lo.rate, 1) .. "/s gives "
+                  .. s_of(rung_lo.run.p99_ttft_ms) .. ", " .. f(rung_hi.rate, 1) .. "/s gives "
+                  .. s_of(rung_hi.run.p99_ttft_ms) .. ". Halve the bracket "
                   .. "with kvtutor sim --request-rate." },
     },
     numeric {
@@ -492,8 +514,9 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
     choice {
       id = "why-knee",
       prompt = "In the simulated run, p99 TTFT is " .. s_of(r10.p99_ttft_ms) .. " at 10 "
-            .. "requests/s and " .. s_of(r125.p99_ttft_ms) .. " at 12.5. The prefill of one "
-            .. "prompt did not get eight times slower. What did change?",
+            .. "requests/s and " .. s_of(r125.p99_ttft_ms) .. " at 12.5, "
+            .. f(r125.p99_ttft_ms / r10.p99_ttft_ms, 0) .. " times as long, though the rate "
+            .. "rose by a quarter and one prompt's prefill costs the same. What changed?",
       options = {
         option { "The offered rate reached what the GPU can complete, so requests queue", correct = true,
                  why = "near capacity the queue forms faster than it drains; TTFT is mostly time in the queue" },
