@@ -492,28 +492,29 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
                 "Saturated, requests leave the queue at the engine's capacity." },
     },
     numeric {
-      id = "static-fill-wait",
+      id = "static-batch-size",
       prompt = "A static batcher closes a batch at {batch} requests or when its first request "
             .. "has waited {wait_ms} ms, whichever comes first. Requests arrive evenly, {rate} "
-            .. "a second. How many milliseconds does the first request of a batch wait before "
-            .. "its batch is closed?",
+            .. "a second, and the GPU is free. How many requests does a batch hold when it is "
+            .. "closed? (One arriving at the very moment max_wait ends still joins.)",
       params = { batch = {8, 16, 32, 64}, wait_ms = {100, 250, 500, 1000, 2000},
-                 rate = {2, 5, 10, 20, 50} },
+                 rate = {5, 10, 20, 50, 100} },
       expected = function(p)
         local b, w = fill(p.rate, p.batch, p.wait_ms / 1000)
         local full_ms = (p.batch - 1) / p.rate * 1000
-        local line1 = "fill     (" .. p.batch .. " − 1) ÷ " .. p.rate .. "/s = " .. f(full_ms, 0) .. " ms\n"
+        local line1 = "fill     (" .. p.batch .. " − 1) gaps ÷ " .. p.rate .. "/s = "
+                      .. grouped(full_ms) .. " ms\n"
         if b == p.batch then
-          return w * 1000, line1 .. "max_wait " .. p.wait_ms .. " ms is not reached: the batch "
-            .. "fills first, with " .. b .. " requests\nwait     " .. f(w * 1000, 0) .. " ms"
+          return b, line1 .. "max_wait " .. grouped(p.wait_ms) .. " ms is not reached: the "
+            .. "batch fills first, after " .. grouped(w * 1000) .. " ms\nbatch    " .. b .. " requests"
         end
-        return w * 1000, line1 .. "max_wait " .. p.wait_ms .. " ms comes first: the batch "
-          .. "leaves with 1 + ⌊" .. f(p.wait_ms / 1000, 2) .. " × " .. p.rate .. "⌋ = " .. b
-          .. " requests\nwait     " .. f(w * 1000, 0) .. " ms"
+        return b, line1 .. "max_wait " .. grouped(p.wait_ms) .. " ms comes first: the first "
+          .. "request and those arriving in its " .. grouped(p.wait_ms) .. " ms\nbatch    1 + ⌊"
+          .. f(p.wait_ms / 1000, 2) .. " s × " .. p.rate .. "/s⌋ = " .. b .. " requests"
       end,
-      unit = "ms", tolerance = rel(0.02),
+      unit = "requests", tolerance = abs(0.5),
       hints = { "The batch fills when the last of its requests arrives: (batch − 1) gaps after the first.",
-                "The first request waits the smaller of the fill time and max_wait." },
+                "If max_wait comes first, count the first request and those that arrive within max_wait." },
     },
     choice {
       id = "why-knee",
