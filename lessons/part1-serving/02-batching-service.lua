@@ -302,7 +302,7 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
             .. "and routing are a gateway's job; opt-in queue caps, --max-num-queued-reqs and "
             .. "--max-num-queued-tokens, came in a later release.",
       points = {
-        point { "no: it queues the request", weight = 2, polarity = "no",
+        point { "no: it queues the request", weight = 3, polarity = "no",
                 about = {"vLLM", "it", "the engine", "vLLM 0.26", "the server"},
                 said = {"queues", "waits", "keeps queueing", "unbounded", "no bound",
                         "queues it", "puts it in the queue", "accepts"},
@@ -378,25 +378,30 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
     followup {
       question = "The service can complete " .. f(cap.request_throughput, 1) .. " requests/s "
               .. "and you want no request to wait more than 2 s in the queue. How do you size "
-              .. "the queue, and what do you do with request number " .. math.floor(2 * cap.request_throughput) + 2 .. "?",
+              .. "the queue, and what do you do with a request that arrives when it is full?",
       answer = "Little's law on the queue: when the engine is saturated requests leave the "
             .. "queue at its capacity, so the wait of the last one in a queue of Q is Q ÷ "
-            .. "capacity, and Q = " .. f(cap.request_throughput, 1) .. " × 2 ≈ "
-            .. f(2 * cap.request_throughput, 0) .. " requests. A request arriving to a full "
+            .. "capacity, and Q = " .. f(cap.request_throughput, 1) .. " × 2 = "
+            .. f(2 * cap.request_throughput, 1) .. ": about " .. math.floor(2 * cap.request_throughput)
+            .. " requests. A request arriving to a full "
             .. "queue is refused at once, a 429 with Retry-After, so the client can retry or go "
             .. "to another replica, instead of waiting and timing out anyway.",
       points = {
         point { "Little's law: queue = capacity × allowed wait", weight = 2,
                 about = {"queue", "queue size", "queue length", "Little's law", "the bound", "Q"},
                 said = {"little's law", "capacity times", "throughput times", "times the wait",
-                        "× 2", "times 2", "rate times", "L = λW", "multiplied by"},
+                        "× 2", "times 2", "rate times", "L = λW", "multiplied by", "throughput ×",
+                        "capacity ×", "rate ×", "× max wait", "× the wait", "× the allowed wait"},
                 accept = {"little's law", "littles law"} },
-        point { "about " .. f(2 * cap.request_throughput, 0) .. " requests",
+        point { "about " .. math.floor(2 * cap.request_throughput) .. " requests",
                 accept = {f(2 * cap.request_throughput, 1), "about " .. f(2 * cap.request_throughput, 0),
-                          f(2 * cap.request_throughput, 0) .. " requests"} },
+                          f(2 * cap.request_throughput, 0) .. " requests",
+                          math.floor(2 * cap.request_throughput) .. " requests",
+                          "about " .. math.floor(2 * cap.request_throughput)} },
         point { "refuse the overflow fast (429), don't let it wait", weight = 2,
                 about = {"the next request", "request", "the overflow", "extra requests", "it",
-                         "new requests", "the rest"},
+                         "new requests", "the rest", "anything beyond", "anything over", "the excess",
+                         "beyond it", "anything else", "everything beyond"},
                 said = {"reject", "429", "refuse", "shed", "turn away", "too many requests",
                         "retry-after", "fail fast", "drop"},
                 accept = {"429", "retry-after", "load shedding"} },
@@ -406,7 +411,9 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
                         said = {"max_num_seqs", "as large as memory", "unbounded", "no limit"},
                         why = "the queue's bound comes from the wait you accept: capacity × that wait; an unbounded queue turns overload into ever-growing TTFT" },
         misconception { about = {"the next request", "it", "the overflow", "extra requests"},
-                        said = {"wait longer", "queue it anyway", "let it wait", "block until"},
+                        said = {"wait longer", "queue it anyway", "let it wait", "block until",
+                                "wait in line", "just wait", "should wait", "wait until there is room",
+                                "hold it until", "keep it waiting"},
                         why = "a request that cannot leave the queue in time costs its whole wait and fails anyway; refuse it at once so it can retry elsewhere" },
       },
     },
@@ -423,9 +430,11 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
       points = {
         point { "a long wait adds latency; a short wait gives small batches", weight = 2,
                 about = {"max_wait", "a long wait", "a short wait", "waiting", "a longer wait",
-                         "the wait", "a shorter wait", "small batches"},
+                         "the wait", "a shorter wait", "small batches", "longer max_wait",
+                         "shorter max_wait", "a long max_wait", "a short max_wait", "longer", "shorter"},
                 said = {"adds latency", "ttft", "small batches", "fuller batches", "throughput",
-                        "latency", "trade"} },
+                        "latency", "trade", "bigger batches", "larger batches", "worse TTFT",
+                        "smaller batches", "lower latency"} },
         point { "continuous batching admits at every step", weight = 2,
                 about = {"continuous batching", "it", "vLLM", "the scheduler", "iteration-level batching"},
                 said = {"every step", "each step", "per step", "every iteration", "next step",
