@@ -88,7 +88,9 @@ return lesson {
   title = "A batching service under load",
   module = "part1-serving",
   module_title = "Part 1 · Serving systems and engines",
-  baseline = "vLLM 0.26 V1, as read in vllm/v1/core/sched/scheduler.py (Scheduler.schedule: "
+  baseline = "vLLM 0.26 V1; the source read is vLLM's main branch as stored (undated commits "
+          .. "00024d3 of scheduler.py, 00080ee of async_llm.py, 00fc880 of utils.py), whose rules "
+          .. "the course's simulator models for 0.26: vllm/v1/core/sched/scheduler.py (Scheduler.schedule: "
           .. "max_num_running_reqs caps the running batch, preemption pops the last running "
           .. "request under FCFS and takes the lowest priority, latest arrival under the "
           .. "priority policy; Scheduler._preempt_request: blocks freed, num_computed_tokens = 0, "
@@ -97,7 +99,8 @@ return lesson {
           .. "waiting or running queue and frees its blocks), vllm/v1/engine/async_llm.py "
           .. "(AsyncLLM.generate: CancelledError or GeneratorExit from a disconnected client "
           .. "calls AsyncLLM.abort, which aborts in the OutputProcessor and the engine core), "
-          .. "vllm/entrypoints/utils.py (with_cancellation, listen_for_disconnect; "
+          .. "vllm/entrypoints/utils.py (with_cancellation, listen_for_disconnect; the chat and "
+          .. "completion routes carry @with_cancellation; "
           .. "create_error_response maps no error to 429); vLLM 0.29.0's release notes for the "
           .. "later --max-num-queued-reqs / --max-num-queued-tokens (vllm-project/vllm#49445); "
           .. "Little's law; the knee is kvtutor sim's (docs/simulator.md) at vLLM 0.26's defaults",
@@ -240,8 +243,9 @@ return lesson {
     section {
       title = "What vLLM does with a request it cannot serve yet",
       text = "It queues it. In vLLM 0.26 the scheduler's add_request appends every request to "
-          .. "the waiting queue with no bound, and the API server maps no error to HTTP 429 "
-          .. "(vllm/entrypoints/utils.py, create_error_response). max_num_seqs is only the cap "
+          .. "the waiting queue with no bound, and the server's error helper has no 429 among "
+          .. "the statuses it maps errors to (vllm/entrypoints/utils.py, create_error_response). "
+          .. "max_num_seqs is only the cap "
           .. "on the running batch: Scheduler.schedule stops admitting waiting requests when "
           .. "that many run. Opt-in caps on the queue, --max-num-queued-reqs and "
           .. "--max-num-queued-tokens, arrived later (vllm-project/vllm#49445, listed in "
@@ -251,10 +255,12 @@ return lesson {
     },
     section {
       title = "Cancelled, timed out, preempted",
-      text = "When a client disconnects, the request is aborted. Non-streaming handlers are "
-          .. "wrapped by with_cancellation (vllm/entrypoints/utils.py), which cancels the "
-          .. "handler when an http.disconnect message arrives; a cancelled or closed "
-          .. "AsyncLLM.generate catches CancelledError or GeneratorExit and calls "
+      text = "When a client disconnects, the request is aborted. The OpenAI server's chat and "
+          .. "completion routes are wrapped by with_cancellation (vllm/entrypoints/utils.py), "
+          .. "which cancels the handler when an http.disconnect message arrives; once the "
+          .. "handler has returned a streaming response, that response watches for the "
+          .. "disconnect instead. Either way AsyncLLM.generate is cancelled or closed, catches "
+          .. "CancelledError or GeneratorExit and calls "
           .. "AsyncLLM.abort, which drops the request from the OutputProcessor and tells the "
           .. "engine core; the scheduler's finish_requests then removes it from the waiting "
           .. "or running queue and frees its KV blocks. A client or gateway timeout that "
