@@ -33,6 +33,8 @@ for i, p in ipairs(ladder) do
   if p.run.p99_ttft_ms > SLO_MS then lo, hi = ladder[i - 1], p break end
 end
 local rung_lo, rung_hi = lo, hi
+-- The serving view opens the exercise's setup at the first rung past the objective.
+KNEE.request_rate = rung_hi.rate
 -- Three halvings between the two rungs, then a straight line across the last bracket.
 local halvings = {}
 for i = 1, 3 do
@@ -226,18 +228,19 @@ return lesson {
       title = "Which capacity?",
       text = "The view's capacity, " .. f(cap.request_throughput, 2) .. " requests/s, is "
           .. "completed ÷ duration of a run that sends everything at once: it counts the "
-          .. "ramp and the drain, and a backlog so deep that every step is full of prefill "
-          .. "chunks and preemptions. Yet the run offered 10/s kept its p99 TTFT at "
+          .. "ramp and the drain, and a backlog deep enough that steps spend their token "
+          .. "budget on prefill chunks while the KV cache overflows into preemptions. Yet the run offered 10/s kept its p99 TTFT at "
           .. s_of(r10.p99_ttft_ms) .. ", and the 1 s crossing lies higher still. Two reasons. "
           .. "A backlog is not the best an engine does: under one the KV cache stays full and "
           .. "preempted requests are prefilled again (" .. cap.preemptions .. " preemptions in "
           .. "that run against " .. r10.preemptions .. " at 10/s), work a run fed below its "
           .. "limit does not repeat. And a run of "
-          .. KNEE.num_prompts .. " requests at 11.25/s lasts " .. f(KNEE.num_prompts / 11.25, 0)
+          .. KNEE.num_prompts .. " requests at " .. f(halvings[1].rate, 2) .. "/s sends its last "
+          .. "after " .. f(KNEE.num_prompts / halvings[1].rate, 0)
           .. " s: a short overload builds a queue of only (offered − sustained rate) × its "
-          .. "length. So the knee of this exercise is the knee of a " .. f(KNEE.num_prompts / 11.25, 0)
+          .. "length. So the knee of this exercise is the knee of a " .. f(KNEE.num_prompts / halvings[1].rate, 0)
           .. "-second burst; a longer overload at the same rate keeps growing its queue (try "
-          .. "kvtutor sim with --num-prompts 4000 at 11.25). For sizing, use the rate the "
+          .. "kvtutor sim with --num-prompts 4000 at " .. f(halvings[1].rate, 2) .. "). For sizing, use the rate the "
           .. "engine sustains under a backlog, the saturated figure, not the best burst.",
     },
     section {
@@ -345,8 +348,8 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
             .. "priority policy, the lowest priority, latest arrival). Its KV blocks are freed, "
             .. "its computed tokens reset to zero and it goes to the front of the waiting "
             .. "queue; when blocks free up it is prefilled again over its prompt and the "
-            .. "tokens it already generated. The client sees its stream stall and then resume; "
-            .. "no tokens are lost or sent twice.",
+            .. "tokens it already generated. The client sees its stream stall and then resume "
+            .. "after the tokens it already received.",
       points = {
         point { "the most recently admitted (last running) request is chosen", weight = 2,
                 about = {"the scheduler", "vLLM", "it", "the victim", "the request chosen", "FCFS",
