@@ -116,15 +116,14 @@ return lesson {
           .. "and what does vLLM do on its own?",
 
   answer = "Latency stays nearly flat while the offered rate is below what the GPU can "
-        .. "complete, then rises steeply at a knee as the offered rate nears that capacity: "
-        .. "past it the waiting queue grows for as long as the overload lasts, and TTFT grows "
-        .. "with it. You protect the service with admission control in front of the engine: "
-        .. "bound the queue (Little's law: capacity × the wait you accept), reject the excess "
-        .. "fast with a 429 or shed it, and set timeouts that cancel the request. vLLM 0.26 "
-        .. "itself queues every request without a bound (max_num_seqs caps the running "
-        .. "batch, not the queue), aborts a request whose client disconnects, and preempts "
-        .. "running requests when KV blocks run out, recomputing them later; the 429s are left "
-        .. "to a gateway.",
+        .. "sustain and rises steeply at a knee as it nears that rate, because past it the "
+        .. "waiting queue, and TTFT with it, grows for as long as the overload lasts. You "
+        .. "protect the service with admission control in front of the engine: a queue bounded "
+        .. "by Little's law (capacity × the wait you accept), fast 429s or shedding for the "
+        .. "excess, and timeouts that close the request. vLLM 0.26 itself queues every request "
+        .. "without a bound (max_num_seqs caps the running batch, not the queue), aborts a "
+        .. "request whose client disconnects and recomputes the requests it preempts when KV "
+        .. "blocks run out, so the 429s are a gateway's job.",
 
   points = {
     point { "latency is flat, then climbs steeply at a knee near capacity", weight = 2,
