@@ -493,7 +493,7 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
           .. f(knee_rate, 2) .. " requests/s"
       end,
       unit = "requests/s",
-      -- serving = KNEE,
+      serving = KNEE,
       tolerance = rel(0.1),
       hints = { "Open the playground's serving view on Llama-3.1-8B and the H100 with "
                   .. grouped(IN) .. " in, " .. OUT .. " out, and step the rate with r/R: the "
