@@ -73,6 +73,38 @@ end
 local FR, FW = 8, 0.5                                -- the section's example: 8 requests/s, 0.5 s
 local fb, fwait = fill(FR, SB, FW)
 
+-- The batches that follow at FR/s: each leaves when the GPU frees (its head has waited past
+-- max_wait by then) with the requests that arrived meanwhile, up to SB.
+local batches = {}
+do
+  local next_i, t_free = 0, 0                        -- next request's index (arrives at i/FR)
+  for k = 1, 5 do
+    local head = next_i / FR
+    local start = math.max(math.min(head + FW, head + (SB - 1) / FR), t_free)
+    local b = math.min(SB, math.floor(start * FR + 1e-9) - next_i + 1)
+    batches[k] = b
+    next_i = next_i + b
+    t_free = start + batch_s(b)
+  end
+end
+
+-- The same formula at a static batch as large as the simulated engine's running batch.
+local BIG = 200
+local big_rate = BIG / batch_s(BIG)
+local kv_fit = kv.calc{model = MODEL, gpu = "h100", seq = IN + OUT}.max_concurrent_seqs
+
+-- Longer runs at the same rates, outside the serving view (which sends 500): a burst's knee
+-- sits above what the engine sustains for long.
+local LONG = 3000
+local function long_at(rate)
+  local s = {}
+  for k, v in pairs(KNEE) do s[k] = v end
+  s.num_prompts, s.request_rate = LONG, rate
+  return kv.sim(s)
+end
+
+local long10, long11, longcap = long_at(10.5), long_at(halvings[1].rate), long_at(math.huge)
+
 local function f(x, places) return fixed(x, places or 1) end
 local function s_of(ms) return f(ms / 1000, 2) .. " s" end
 
@@ -103,8 +135,12 @@ return lesson {
           .. "calls AsyncLLM.abort, which aborts in the OutputProcessor and the engine core), "
           .. "vllm/entrypoints/utils.py (with_cancellation, listen_for_disconnect; the chat and "
           .. "completion routes carry @with_cancellation; "
-          .. "create_error_response maps no error to 429); vLLM 0.29.0's release notes for the "
-          .. "later --max-num-queued-reqs / --max-num-queued-tokens (vllm-project/vllm#49445); "
+          .. "AsyncLLM.add_request makes no admission check), Starlette's StreamingResponse.__call__ "
+          .. "(listens for http.disconnect only below ASGI spec 2.4; undated, read as stored) and "
+          .. "vLLM's client_disconnect middleware (undated); vLLM 0.29.0's release notes for the "
+          .. "later --max-num-queued-reqs / --max-num-queued-tokens (vllm-project/vllm#49445, 503 "
+          .. "on rejection); RFC 6585 §4 (429) and RFC 9110 §15.6.4 (503); Orca (OSDI '22) and "
+          .. "the vLLM paper (SOSP '23) on static against iteration-level batching; "
           .. "Little's law; the knee is kvtutor sim's (docs/simulator.md) at vLLM 0.26's defaults",
   concept = "serving-under-load",
   concept_title = "Serving under load",
@@ -119,11 +155,11 @@ return lesson {
         .. "sustain and rises steeply at a knee as it nears that rate, because past it the "
         .. "waiting queue, and TTFT with it, grows for as long as the overload lasts. You "
         .. "protect the service with admission control in front of the engine: a queue bounded "
-        .. "by Little's law (capacity × the wait you accept), fast 429s or shedding for the "
-        .. "excess, and timeouts that close the request. vLLM 0.26 itself queues every request "
+        .. "by Little's law (capacity × the wait you accept), fast 503s with Retry-After (429s for "
+        .. "per-client quotas) or shedding for the excess, and timeouts that close the request. vLLM 0.26 itself queues every request "
         .. "without a bound (max_num_seqs caps the running batch, not the queue), aborts a "
         .. "request whose client disconnects and recomputes the requests it preempts when KV "
-        .. "blocks run out, so the 429s are a gateway's job.",
+        .. "blocks run out, so rejecting is a gateway's job.",
 
   points = {
     point { "latency is flat, then climbs steeply at a knee near capacity", weight = 2,
@@ -188,8 +224,10 @@ return lesson {
           .. "about " .. f(batch_s(SB), 2) .. " s (" .. f(prefill_s(SB), 2) .. " s of prefill, "
           .. OUT .. " decode steps of " .. f(decode_step_s(SB) * 1000, 1) .. " ms), so this "
           .. "batcher completes at most " .. f(static_rate, 1) .. " requests/s: at " .. FR
-          .. " a second it falls behind, and after the first batch every batch is full and "
-          .. "late. That is an estimate from the simulator's "
+          .. " a second it falls behind. The next batches leave as soon as the GPU frees, their "
+          .. "first request having waited past max_wait by then, with what has gathered: "
+          .. batches[1] .. ", then " .. batches[2] .. ", " .. batches[3] .. ", " .. batches[4]
+          .. " requests, so within a few batches every batch is full and late. That is an estimate from the simulator's "
           .. "constants (65% of the H100's " .. grouped(h100.bandwidth_gbps) .. " GB/s in "
           .. "decode, 55% of its " .. grouped(h100.tflops) .. " TFLOP/s in prefill, 0.7 ms a "
           .. "step), not a run. Every request here writes the same " .. OUT .. " tokens, so "
@@ -205,8 +243,17 @@ return lesson {
           .. grouped(IN) .. " + " .. OUT .. " tokens, all at once) to vLLM 0.26's defaults on "
           .. "the H100 and completes " .. f(cap.request_throughput, 2) .. " requests/s over the "
           .. "run, ramp and drain included: the capacity the playground's serving view shows. "
-          .. "It exceeds the static estimate because no request waits for a batch to end "
-          .. "and prefill chunks share steps with decodes that would otherwise only read memory.",
+          .. "It exceeds the static estimate mainly because of the batch size: the static batcher "
+          .. "stops at " .. SB .. " while the engine runs up to " .. cap.max_running .. " requests "
+          .. "at once (the KV cache holds " .. kv_fit .. " whole " .. grouped(IN + OUT) .. "-token "
+          .. "sequences; max_num_seqs, " .. cap.max_num_seqs .. ", is not the limit). The same "
+          .. "estimate for a static batch of " .. BIG .. " gives " .. f(batch_s(BIG), 2) .. " s a "
+          .. "batch, " .. f(big_rate, 2) .. " requests/s, no less than the simulated engine. With "
+          .. "every request writing the same " .. OUT .. " tokens, a static batcher as large "
+          .. "costs latency (the wait to fill, the wait for the running batch), not throughput. "
+          .. "Continuous batching's throughput gain needs output lengths that vary: a static batch "
+          .. "holds every slot until its longest request ends, while the engine refills a "
+          .. "finished slot at the next step (Orca, OSDI '22, §2; the vLLM paper, SOSP '23, §2-3).",
     },
     section {
       title = "The knee",
@@ -214,7 +261,7 @@ return lesson {
           .. "room and waits for little more than its own prefill. Near that rate, random "
           .. "(Poisson) arrivals bunch, a queue forms faster than it drains and the tail "
           .. "stretches; above it, the queue grows for as long as the overload lasts. In the "
-          .. "simulator the p99 TTFT is " .. s_of(ladder[1].run.p99_ttft_ms) .. " at "
+          .. "simulator, in runs of " .. KNEE.num_prompts .. " requests (the serving view's count), the p99 TTFT is " .. s_of(ladder[1].run.p99_ttft_ms) .. " at "
           .. RUNGS[1] .. " requests/s, " .. s_of(r10.p99_ttft_ms) .. " at 10, "
           .. s_of(r125.p99_ttft_ms) .. " at 12.5 and " .. s_of(r15.p99_ttft_ms) .. " at 15; "
           .. "the median is " .. s_of(r10.median_ttft_ms) .. " at 10 and "
@@ -237,55 +284,87 @@ return lesson {
           .. KNEE.num_prompts .. " requests at " .. f(halvings[1].rate, 2) .. "/s sends its last "
           .. "after " .. f(KNEE.num_prompts / halvings[1].rate, 0)
           .. " s: a short overload builds a queue of only (offered − sustained rate) × its "
-          .. "length. So the knee of this exercise is the knee of a " .. f(KNEE.num_prompts / halvings[1].rate, 0)
-          .. "-second burst; a longer overload at the same rate keeps growing its queue (try "
-          .. "kvtutor sim with --num-prompts 4000 at " .. f(halvings[1].rate, 2) .. "). For sizing, use the rate the "
-          .. "engine sustains under a backlog, the saturated figure, not the best burst.",
+          .. "length. So the knee of this exercise, about " .. f(knee_rate, 1) .. "/s, is the knee of a "
+          .. f(KNEE.num_prompts / halvings[1].rate, 0) .. "-second burst of " .. KNEE.num_prompts
+          .. " requests, above what the engine sustains for long. Runs of " .. grouped(LONG)
+          .. " requests show it: at 10.5/s the p99 TTFT stays at " .. s_of(long10.p99_ttft_ms)
+          .. " (" .. f(long10.request_throughput, 2) .. " requests/s completed), at "
+          .. f(halvings[1].rate, 2) .. "/s it reaches " .. s_of(long11.p99_ttft_ms) .. " ("
+          .. f(long11.request_throughput, 2) .. " completed), and sent all at once they complete "
+          .. f(longcap.request_throughput, 2) .. " requests/s against the burst's "
+          .. f(cap.request_throughput, 2) .. ", the ramp and drain weighing less. A burst's "
+          .. "knee also moves with the seed: near it a few bunched arrivals decide the p99. For "
+          .. "sizing, use the rate the engine sustains under a long backlog, not the best burst.",
     },
     section {
       title = "What vLLM does with a request it cannot serve yet",
       text = "It queues it. In vLLM 0.26 the scheduler's add_request appends every request to "
-          .. "the waiting queue with no bound, and the server's error helper has no 429 among "
-          .. "the statuses it maps errors to (vllm/entrypoints/utils.py, create_error_response). "
+          .. "the waiting queue with no bound, and AsyncLLM.add_request checks nothing about load "
+          .. "before handing the request to the engine core, so no request is refused for load. "
           .. "max_num_seqs is only the cap "
           .. "on the running batch: Scheduler.schedule stops admitting waiting requests when "
-          .. "that many run. Opt-in caps on the queue, --max-num-queued-reqs and "
-          .. "--max-num-queued-tokens, arrived later (vllm-project/vllm#49445, listed in "
-          .. "vLLM 0.29.0's release notes). So with 0.26, queue limits, 429s with Retry-After, "
-          .. "per-tenant rate limits and routing to another replica belong to a gateway in "
-          .. "front of the engine.",
+          .. "that many run. Opt-in admission control came later, in vLLM 0.29.0 (its release "
+          .. "notes list vllm-project/vllm#49445 as new): --max-num-queued-reqs caps the requests "
+          .. "in flight, waiting and running together (a request with n > 1 counts n), and "
+          .. "--max-num-queued-tokens caps the prompt tokens of requests still in prefill; both "
+          .. "are checked before the request enters the engine, and a request over either gets a "
+          .. "503. So with 0.26, queue limits, fast 503s with Retry-After for overload, 429s for "
+          .. "per-tenant quotas (429 means one client sent too many, RFC 6585 §4; 503 means the "
+          .. "server is overloaded, RFC 9110 §15.6.4) and routing to another replica belong to a "
+          .. "gateway in front of the engine. Inside 0.26 you still have --scheduling-policy "
+          .. "priority, which admits and preempts by each request's priority field, and load "
+          .. "signals for a router: the metrics vllm:num_requests_waiting and "
+          .. "vllm:num_requests_running, and with --enable-server-load-tracking a count of "
+          .. "requests in the server (GET /load).",
     },
     section {
       title = "Cancelled, timed out, preempted",
       text = "When a client disconnects, the request is aborted. The OpenAI server's chat and "
           .. "completion routes are wrapped by with_cancellation (vllm/entrypoints/utils.py), "
-          .. "which cancels the handler when an http.disconnect message arrives; once the "
-          .. "handler has returned a streaming response, that response watches for the "
-          .. "disconnect instead. Either way AsyncLLM.generate is cancelled or closed, catches "
+          .. "which cancels the handler when an http.disconnect message arrives. Once the "
+          .. "handler has returned a streaming response, Starlette's StreamingResponse watches "
+          .. "for the disconnect itself only under ASGI spec versions before 2.4; uvicorn "
+          .. "speaks 2.4, and there the response learns of it only when writing a chunk to the "
+          .. "closed connection fails. So a streaming request whose client leaves while it "
+          .. "still waits in the queue is aborted only when its first chunk is written, after "
+          .. "admission and its prefill. Then AsyncLLM.generate is closed or cancelled, catches "
           .. "CancelledError or GeneratorExit and calls "
           .. "AsyncLLM.abort, which drops the request from the OutputProcessor and tells the "
           .. "engine core; the scheduler's finish_requests then removes it from the waiting "
           .. "or running queue and frees its KV blocks. A client or gateway timeout that "
-          .. "closes the connection takes the same path, so a timeout frees capacity only if "
-          .. "it closes the connection. A preempted request is not lost: under the default "
+          .. "closes the connection takes the same path: a timeout frees capacity only if it "
+          .. "closes the connection, and for a request still queued only once its first "
+          .. "chunk is due, so a queue's bound belongs before the engine. A preempted request is not lost: under the default "
           .. "first-come-first-served policy the scheduler pops the last request of the "
           .. "running list (under --scheduling-policy priority, the lowest-priority, latest "
           .. "arrival), frees its blocks, sets its computed tokens to 0 and puts it at the "
           .. "front of the waiting queue, where it is later prefilled again over its prompt and "
-          .. "the tokens it had already generated. Its stream pauses; nothing it "
-          .. "received is taken back.",
+          .. "the tokens it had already generated, less what the prefix cache (on by default) "
+          .. "still holds: Scheduler.schedule looks up cached blocks for every waiting request "
+          .. "with no computed tokens, a resumed one too (the chunked-prefill lesson's "
+          .. "resume-recomputed exercise counts it). Its stream pauses; nothing it received is taken back.",
     },
     section {
       title = "Sizing the queue with Little's law",
       text = "Little's law for the queue alone: requests waiting = the rate they leave it × "
-          .. "the time each waits. When the engine is saturated they leave at its capacity, "
-          .. "so a queue of Q requests means the last one waits about Q ÷ capacity. To keep "
-          .. "the wait in the queue under 2 s on this H100, hold at most "
+          .. "the time each waits, on average. When the engine is saturated they leave at its "
+          .. "capacity; in a first-come-first-served queue the request at the back of Q then "
+          .. "waits about Q ÷ capacity to drain, a bound on the worst wait rather than Little's "
+          .. "mean (vLLM admits in bursts as blocks free, so treat it as a rate over seconds). "
+          .. "To keep the wait in the queue under 2 s on this H100, hold at most "
           .. f(cap.request_throughput, 2) .. " × 2 = " .. f(2 * cap.request_throughput, 1)
-          .. " requests and refuse the rest at once: a fast 429 lets a client retry "
-          .. "elsewhere, while a request admitted into a queue it cannot leave in time costs "
-          .. "its full wait and then fails anyway. Count the running batch separately; it is "
-          .. "bounded by max_num_seqs and the KV cache.",
+          .. " requests and refuse the rest at once: a fast 503 with Retry-After lets a client "
+          .. "retry elsewhere, while a request admitted into a queue it cannot leave in time "
+          .. "costs its full wait and then fails anyway. That queue must be the gateway's: "
+          .. "the gateway also caps the requests it lets into vLLM at once, near the batch the "
+          .. "KV cache holds (" .. kv_fit .. " whole " .. grouped(IN + OUT) .. "-token sequences "
+          .. "here; the simulated engine peaks at " .. cap.max_running .. " running), not "
+          .. "max_num_seqs (" .. cap.max_num_seqs .. "). Without that cap the gateway's queue "
+          .. "stays empty and the waiting happens in vLLM's unbounded one. A request's TTFT "
+          .. "is then the gateway's wait + the engine's wait + its prefill, and the budget "
+          .. "covers all three. When prompt sizes vary, bound the queue in tokens, not "
+          .. "requests; and give clients jittered backoff and a retry budget, or the refused "
+          .. "requests come back at once as a retry storm.",
     },
   },
 
@@ -309,8 +388,9 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
             .. "scheduler's waiting queue, which has no bound, and no error maps to 429. "
             .. "max_num_seqs caps the running batch, not the queue, so under overload requests "
             .. "simply wait longer. Rejecting (429 with Retry-After), rate limits per tenant "
-            .. "and routing are a gateway's job; opt-in queue caps, --max-num-queued-reqs and "
-            .. "--max-num-queued-tokens, came in a later release.",
+            .. "and routing are a gateway's job (for overload a 503 is the usual status, 429 for a "
+            .. "client over its quota); opt-in queue caps, --max-num-queued-reqs and "
+            .. "--max-num-queued-tokens, came in 0.29.0 and reject with 503.",
       points = {
         point { "no: it queues the request", weight = 3, polarity = "no",
                 about = {"vLLM", "it", "the engine", "vLLM 0.26", "the server"},
@@ -397,7 +477,7 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
             .. "capacity, and Q = " .. f(cap.request_throughput, 1) .. " × 2 = "
             .. f(2 * cap.request_throughput, 1) .. ": about " .. math.floor(2 * cap.request_throughput)
             .. " requests. A request arriving to a full "
-            .. "queue is refused at once, a 429 with Retry-After, so the client can retry or go "
+            .. "queue is refused at once, a 503 with Retry-After, so the client can retry or go "
             .. "to another replica, instead of waiting and timing out anyway.",
       points = {
         point { "Little's law: queue = capacity × allowed wait", weight = 2,
@@ -555,8 +635,8 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
       options = {
         option { "The offered rate reached what the GPU can complete, so requests queue", correct = true,
                  why = "near capacity the queue forms faster than it drains; TTFT is mostly time in the queue" },
-        option { "Each decode step became compute-bound",
-                 why = "step time grows with the batch, but smoothly; an eightfold jump in TTFT is queueing" },
+        option { "Decode alone became compute-bound at the larger batch",
+                 why = "at 10/s the steps already spend more time on compute than on memory on average, because prefill chunks share them; step time grows with the batch, but smoothly, and a jump of this size in TTFT is queueing" },
         option { "vLLM began rejecting requests and clients retried",
                  why = "vLLM 0.26 rejects nothing for load: its waiting queue has no bound" },
         option { "The prompts got longer at the higher rate",
