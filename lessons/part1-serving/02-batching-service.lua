@@ -200,7 +200,7 @@ return lesson {
                             "drops requests when its queue is full",
                             "rejects when the queue is full", "autoscales", "adds replicas",
                             "scales out"},
-                    why = "vLLM 0.26 queues every request its API server accepts, with no bound; rejecting with a 429 is a gateway's job (an opt-in queue cap came later, in 0.29)" },
+                    why = "vLLM 0.26 queues every request its API server accepts, with no bound; rejecting (a 503 for overload, a 429 for a quota) is a gateway's job (an opt-in queue cap came later, in 0.29.0)" },
     misconception { about = {"max_num_seqs", "--max-num-seqs"},
                     said = {"caps the queue", "limits the queue", "bounds the queue",
                             "rejects", "maximum waiting", "queue length", "max waiting"},
@@ -391,9 +391,8 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
       answer = "No, not in 0.26. Every request the API server accepts goes into the "
             .. "scheduler's waiting queue, which has no bound, and no error maps to 429. "
             .. "max_num_seqs caps the running batch, not the queue, so under overload requests "
-            .. "simply wait longer. Rejecting (429 with Retry-After), rate limits per tenant "
-            .. "and routing are a gateway's job (for overload a 503 is the usual status, 429 for a "
-            .. "client over its quota); opt-in queue caps, --max-num-queued-reqs and "
+            .. "simply wait longer. Rejecting (a 503 with Retry-After for overload, a 429 for a "
+            .. "client over its quota), rate limits per tenant and routing are a gateway's job; opt-in queue caps, --max-num-queued-reqs and "
             .. "--max-num-queued-tokens, came in 0.29.0 and reject with 503.",
       points = {
         point { "no: it queues the request", weight = 2, polarity = "no",
@@ -466,10 +465,12 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
                                 "loses its output"},
                         why = "a preempted request goes back to the front of the waiting queue and keeps the tokens it generated; the client only sees a pause" },
         misconception { about = {"the scheduler", "vLLM", "it", "FCFS", "the request", "the one"},
-                        said = {"oldest", "longest-running", "the first admitted",
+                        said = {"preempts the oldest", "picks the oldest", "chooses the oldest",
+                                "evicts the oldest", "oldest is preempted", "oldest gets preempted",
+                                "oldest is chosen", "longest-running", "the first admitted",
                                 "longest context", "most memory", "largest cache", "longest sequence",
                                 "the most blocks", "the biggest request", "random", "at random",
-                                "the oldest request", "the longest-running request",
+                                "the longest-running request",
                                 "the first admitted request", "the longest request",
                                 "the largest request", "the earliest request"},
                         why = "under FCFS the scheduler pops the last request of the running list, the most recently admitted one" },
@@ -527,8 +528,8 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
       answer = "A static batch starts only when it is full or its first request has waited "
             .. "max_wait. A long max_wait fills batches, sharing each weight read among more "
             .. "requests, but at light load it adds the whole wait to TTFT; a short one sends "
-            .. "small batches and wastes throughput. Requests arriving while a batch runs also "
-            .. "wait for it to finish. Continuous batching admits waiting requests at every "
+            .. "small batches and wastes throughput. New requests also wait for the running batch "
+            .. "to finish. Continuous batching admits waiting requests at every "
             .. "step, so a request joins the next step as soon as there is room: there is no "
             .. "batch to fill and nothing to wait for.",
       points = {
@@ -546,7 +547,8 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
                         "joins", "as soon as", "per iteration", "each iteration", "at the next step"},
                 accept = {"iteration-level", "every step", "each iteration"} },
         point { "arrivals wait for the running static batch to finish",
-                about = {"arrivals", "new requests", "requests arriving", "newcomers"},
+                about = {"arrivals", "new requests", "requests arriving", "newcomers", "arriving requests",
+                         "later requests", "later arrivals"},
                 said = {"wait for the batch", "wait until", "finish", "batch ends", "head-of-line"} },
       },
       misconceptions = {
@@ -685,7 +687,7 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
         misconception { about = {"the request", "it", "vLLM", "the engine"},
                         said = {"keeps generating until", "keeps generating anyway", "runs to completion",
                                 "finishes anyway", "keeps running until", "generates until", "generates up to",
-                                "until max_tokens", "up to max_tokens", "keeps decoding", "nothing stops",
+                                "until max_tokens", "up to max_tokens", "nothing stops",
                                 "does not notice", "doesn't notice", "never notices", "can't know",
                                 "cannot know", "cannot see", "can't see", "nothing happens",
                                 "stays in the batch", "throws the output away"},
