@@ -59,6 +59,12 @@ static const struct limits tables[] = {
      * the table is no longer unseen; wrong unsure 15 of 21 (71.4%) since */
     {"part1-routing-b.tsv", 42, 5, 10, 38.1, 71.5},
     {"part1-request-path-a.tsv", 35, 5, 10, 25, 40},
+    {"part1-batching-service-a.tsv", 42, 5, 10, 25, 40},
+    /* graded once: 2 of 18 correct refused (11.1%, over the 10% goal), 1 unsure; wrong unsure
+     * 10 of 18 (55.6%). Both refusals were then fixed (a bare "oldest" read in "so the oldest
+     * requests keep making progress"; "keeps decoding" in a hypothetical), so the table is no
+     * longer unseen */
+    {"part1-batching-service-b.tsv", 36, 5, 10, 25, 55.6},
     /* graded once: 1 of 15 correct refused (6.7%), 3 unsure (20%); wrong unsure 10 of 15 (66.7%) */
     {"part1-request-path-b.tsv", 30, 5, 10, 25, 66.7},
     {"part1-scheduling-policy-a.tsv", 42, 5, 10, 25, 40},
