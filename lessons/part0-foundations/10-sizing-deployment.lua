@@ -378,8 +378,15 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
             .. "How many 8,192-token sequences does vLLM 0.26 report room for (whole sequences)?",
       params = { util = {0.8, 0.85, 0.9, 0.95} },
       expected = function(p)
-        return kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", util = p.util, overhead_gib = 1,
-                       seq = 8192, vllm = "0.26.0"}.max_concurrent_seqs
+        local r = kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", util = p.util, overhead_gib = 1,
+                          seq = 8192, vllm = "0.26.0"}
+        return r.max_concurrent_seqs, "budget    " .. p.util .. " × 24 GiB − " .. f(r.weights_bytes / GiB, 3)
+          .. " GiB of weights − 1 GiB = " .. n(r.kv_budget_bytes) .. " B\n"
+          .. "blocks    ⌊" .. n(r.kv_budget_bytes) .. " B ÷ " .. n(r.block_bytes) .. " B a block⌋ = "
+          .. n(r.num_gpu_blocks) .. "\n"
+          .. "sequence  8,192 tokens ÷ 16 = " .. r.blocks_per_request .. " blocks\n"
+          .. "fit       ⌊" .. n(r.num_gpu_blocks) .. " ÷ " .. r.blocks_per_request .. "⌋ = "
+          .. r.max_concurrent_seqs .. " whole sequences"
       end,
       unit = "sequences", tolerance = abs(0.5), model = "qwen2.5-7b", diagnose = "capacity",
       hints = { "Budget: util × 24 GiB − 14.18 GiB − 1 GiB.",

@@ -250,7 +250,18 @@ Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
             .. "weights, 28 layers, 4 KV heads of 128 dims) of {context} tokens each, "
             .. "memory-bound. What is each sequence's TPOT, in ms?",
       params = { batch = {8, 16, 32, 64, 128}, context = {2048, 4096, 8192, 16384} },
-      expected = function(p) return tpot_ms(p.batch, p.context) end,
+      expected = function(p)
+        local r = step(p.batch, p.context)
+        local reads = r.weights_bytes + p.batch * p.context * r.kv_bytes_per_token
+        local ms = tpot_ms(p.batch, p.context)
+        return ms, "KV/token  2 × " .. m.layers .. " layers × " .. m.kv_heads .. " KV heads × "
+          .. m.head_dim .. " dims × 2 B = " .. grouped(r.kv_bytes_per_token) .. " B\n"
+          .. "one step  " .. fixed(r.weights_bytes / 1e9, 2) .. " GB of weights + " .. p.batch
+          .. " × " .. grouped(p.context) .. " tokens × " .. grouped(r.kv_bytes_per_token)
+          .. " B = " .. fixed(reads / 1e9, 2) .. " GB\n"
+          .. "TPOT      " .. fixed(reads / 1e9, 2) .. " GB ÷ " .. grouped(h100.bandwidth_gbps)
+          .. " GB/s = " .. fixed(ms, 2) .. " ms (the step yields one token per sequence)"
+      end,
       unit = "ms", tolerance = rel(0.03),
       hints = { "KV per token: 2 × 28 × 4 × 128 × 2 B.",
                 "Step time = (weights + batch × context × KV per token) ÷ bandwidth." },

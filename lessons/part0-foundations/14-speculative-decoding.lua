@@ -292,7 +292,14 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
             .. "(until the first rejection). How many tokens does a step yield on average, "
             .. "the target's own token included?",
       params = { k = {1, 2, 3, 4, 5}, alpha = {0.5, 0.6, 0.7, 0.8, 0.9} },
-      expected = function(p) return expected(p.alpha, p.k) end,
+      expected = function(p)
+        local y = expected(p.alpha, p.k)
+        return y, "a step   1 + α + … + α^k: position i is kept when the i drafts before it are\n"
+          .. "         = (1 − α^(k+1)) ÷ (1 − α)\n"
+          .. "         = (1 − " .. p.alpha .. "^" .. (p.k + 1) .. ") ÷ (1 − " .. p.alpha .. ") = "
+          .. fixed(1 - p.alpha ^ (p.k + 1), 4) .. " ÷ " .. fixed(1 - p.alpha, 1) .. " = "
+          .. fixed(y, 3) .. " tokens"
+      end,
       unit = "tokens", tolerance = rel(0.02),
       hints = { "A geometric series: 1 + α + … + α^k.", "(1 − α^(k+1)) ÷ (1 − α)." },
     },
