@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <wchar.h>
 
 #include "fsrs.h"
 #include "lx.h"
@@ -74,6 +75,23 @@ void ui_pop(struct ui *ui);
 /* A one-line message under the screen (sanitised when drawn). */
 void ui_say(struct ui *ui, enum ui_say kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The app's own steps, which ui_run's loop takes with a terminal and the
+ * in-process harness (ui_harness.h) takes without one, so that a screen
+ * test goes through the same code as a learner's keys:
+ * - init: the state from the options, the learner's settings read;
+ * - open: the course loaded and synced, the map pushed, and the lesson
+ *   asked for opened (-1: out of memory, nothing pushed);
+ * - frame: the top screen's background work, then the frame drawn into
+ *   curses' buffer (not refreshed); false once the app is done;
+ * - key: one key as get_wch gave it (OK, a character; KEY_CODE_YES, a key
+ *   code; ERR and KEY_RESIZE change nothing);
+ * - close: every screen popped, the course closed. */
+void ui_app_init(struct ui *ui, const struct ui_options *o);
+int ui_app_open(struct ui *ui);
+bool ui_app_frame(struct ui *ui);
+void ui_app_key(struct ui *ui, int kind, wint_t ch);
+void ui_app_close(struct ui *ui);
 
 /* Screens. */
 struct ui_screen ui_map_new(struct ui *ui);

@@ -216,6 +216,91 @@ static void confirm_quit(struct ui *ui, int key)
            key);
 }
 
+bool ui_app_frame(struct ui *ui)
+{
+    struct ui_screen *top = &ui->stack[ui->depth - 1];
+
+    if (top->ops->tick)
+        top->ops->tick(top->self, ui);
+    if (ui->quit || ui->depth == 0)
+        return false;
+    {
+        /* said after whichever write found it, on any screen */
+        const char *gone = tutor_db_notice(ui->opt.store);
+        if (gone)
+            ui_say(ui, UI_BAD, "%s", gone);
+    }
+    if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES)
+        draw_too_small();
+    else
+        draw_frame(ui);
+    return true;
+}
+
+void ui_app_key(struct ui *ui, int kind, wint_t ch)
+{
+    struct ui_screen *top;
+    unsigned ctx;
+
+    if (kind == ERR || ui->depth == 0)
+        return;
+    if (kind == KEY_CODE_YES && ch == KEY_RESIZE)
+        return; /* redrawn with the next frame */
+    top = &ui->stack[ui->depth - 1];
+    ctx = top->ops->context(top->self);
+    if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES) {
+        if (kind == OK && (ch == 'Q' || ch == 'q'))
+            ui->quit = true;
+        confirm_quit(ui, (int)ch);
+        return;
+    }
+    if (kind == KEY_CODE_YES && ch == KEY_MOUSE) {
+        wheel(ui, ctx);
+        return;
+    }
+    if (ctx & UC_EDIT) {
+        enum ui_action a;
+        ui->quit_armed = false; /* typing is another key: a quit asked for is off */
+        /* a tab inside pasted text is a space: Tab asks for a hint,
+         * which caps the rating, and a paste never meant that */
+        if (kind == OK && ch == '\t' && more_input())
+            ch = ' ';
+        a = ui_action_for((int)ch, ctx);
+        if (a == UI_HELP_EDIT) {
+            ui_push(ui, ui_help_new(ctx));
+        } else if (a != UI_NONE) {
+            /* as below: a message is about the step it answered (a
+             * warning before leaving does not follow to the map) */
+            ui->message[0] = '\0';
+            top->ops->action(top->self, ui, a);
+        } else if (kind == OK && ch >= 0x20 && ch != 0x7F)
+            top->ops->text(top->self, ui, (uint32_t)ch);
+        else
+            top->ops->edit_key(top->self, ui, (int)ch);
+        return;
+    }
+    {
+        enum ui_action a = ui_action_for((int)ch, ctx);
+        /* Esc goes back a screen but never quits: on the course map
+         * the map has it (to clear a search) */
+        if (a == UI_ESCAPE && ui->depth > 1)
+            a = UI_BACK;
+        /* the left arrow goes back too, but is never a quit: on the
+         * course map it does nothing (q and Q quit there) */
+        if (a == UI_LEFT)
+            a = ui->depth > 1 ? UI_BACK : UI_NONE;
+        if (a == UI_QUIT) {
+            ui->quit = true;
+        } else if (a == UI_HELP || a == UI_HELP_EDIT) {
+            ui_push(ui, ui_help_new(ctx));
+        } else if (a != UI_NONE) {
+            ui->message[0] = '\0';
+            top->ops->action(top->self, ui, a);
+        }
+        confirm_quit(ui, (int)ch);
+    }
+}
+
 static void loop(struct ui *ui, uint64_t started)
 {
     const char *bench = getenv("KVTUTOR_EXIT_AFTER_FIRST_DRAW");
@@ -223,30 +308,13 @@ static void loop(struct ui *ui, uint64_t started)
     while (!ui->quit && ui->depth > 0 && !ui_term_quit_requested()) {
         struct ui_screen *top = &ui->stack[ui->depth - 1];
         bool busy = top->ops->busy && top->ops->busy(top->self);
-        unsigned ctx;
-
-        /* wake up for signals and resizes, and often while a screen works */
-        timeout(busy ? 50 : 200);
-        if (top->ops->tick)
-            top->ops->tick(top->self, ui);
-        if (ui->quit || ui->depth == 0)
-            break;
-        top = &ui->stack[ui->depth - 1];
-        ctx = top->ops->context(top->self);
-        {
-            /* said after whichever write found it, on any screen */
-            const char *gone = tutor_db_notice(ui->opt.store);
-            if (gone)
-                ui_say(ui, UI_BAD, "%s", gone);
-        }
-        bool small = COLS < UI_MIN_COLS || LINES < UI_MIN_LINES;
         wint_t ch;
         int kind;
 
-        if (small)
-            draw_too_small();
-        else
-            draw_frame(ui);
+        /* wake up for signals and resizes, and often while a screen works */
+        timeout(busy ? 50 : 200);
+        if (!ui_app_frame(ui))
+            break;
         refresh();
         if (ui->draws++ == 0 && bench && *bench) {
             struct rusage ru;
@@ -256,61 +324,7 @@ static void loop(struct ui *ui, uint64_t started)
             return;
         }
         kind = get_wch(&ch);
-        if (kind == ERR)
-            continue;
-        if (kind == KEY_CODE_YES && ch == KEY_RESIZE)
-            continue; /* redrawn at the top of the loop */
-        if (small) {
-            if (kind == OK && (ch == 'Q' || ch == 'q'))
-                ui->quit = true;
-            confirm_quit(ui, (int)ch);
-            continue;
-        }
-        if (kind == KEY_CODE_YES && ch == KEY_MOUSE) {
-            wheel(ui, ctx);
-            continue;
-        }
-        if (ctx & UC_EDIT) {
-            enum ui_action a;
-            ui->quit_armed = false; /* typing is another key: a quit asked for is off */
-            /* a tab inside pasted text is a space: Tab asks for a hint,
-             * which caps the rating, and a paste never meant that */
-            if (kind == OK && ch == '\t' && more_input())
-                ch = ' ';
-            a = ui_action_for((int)ch, ctx);
-            if (a == UI_HELP_EDIT) {
-                ui_push(ui, ui_help_new(ctx));
-            } else if (a != UI_NONE) {
-                /* as below: a message is about the step it answered (a
-                 * warning before leaving does not follow to the map) */
-                ui->message[0] = '\0';
-                top->ops->action(top->self, ui, a);
-            } else if (kind == OK && ch >= 0x20 && ch != 0x7F)
-                top->ops->text(top->self, ui, (uint32_t)ch);
-            else
-                top->ops->edit_key(top->self, ui, (int)ch);
-            continue;
-        }
-        {
-            enum ui_action a = ui_action_for((int)ch, ctx);
-            /* Esc goes back a screen but never quits: on the course map
-             * the map has it (to clear a search) */
-            if (a == UI_ESCAPE && ui->depth > 1)
-                a = UI_BACK;
-            /* the left arrow goes back too, but is never a quit: on the
-             * course map it does nothing (q and Q quit there) */
-            if (a == UI_LEFT)
-                a = ui->depth > 1 ? UI_BACK : UI_NONE;
-            if (a == UI_QUIT) {
-                ui->quit = true;
-            } else if (a == UI_HELP || a == UI_HELP_EDIT) {
-                ui_push(ui, ui_help_new(ctx));
-            } else if (a != UI_NONE) {
-                ui->message[0] = '\0';
-                top->ops->action(top->self, ui, a);
-            }
-            confirm_quit(ui, (int)ch);
-        }
+        ui_app_key(ui, kind, ch);
     }
 }
 
@@ -425,63 +439,84 @@ static void note_failure(void *ctx, size_t i, enum kvt_err e, const struct lx_re
                rep->n ? rep->items[0].msg : "cannot be loaded");
 }
 
+void ui_app_init(struct ui *ui, const struct ui_options *o)
+{
+    *ui = (struct ui){.opt = *o};
+    load_settings(ui);
+}
+
+int ui_app_open(struct ui *ui)
+{
+    const struct ui_options *o = &ui->opt;
+    const struct tutor_course_open how = {.lx = &ui->opt.lx,
+                                          .store = o->store,
+                                          .learner_id = o->learner_id,
+                                          .build = o->build,
+                                          .before = show_loading,
+                                          .after = note_failure,
+                                          .ctx = ui};
+    struct tutor_course_result res;
+    enum kvt_err e;
+
+    /* Ctrl-C, SIGTERM or SIGHUP stop a lesson that is still running, at
+     * load and on reload, instead of waiting out its deadline */
+    ui->opt.lx.stop = ui_term_quit_flag();
+    e = tutor_course_open(o->lesson_paths, o->n_lessons, &how, &ui->course, &res);
+    if (e == KVT_E_NOMEM)
+        return -1;
+    if (res.failed > 1)
+        ui_say(ui, UI_BAD, "%zu lesson files could not be loaded; run kvtutor lint on them",
+               res.failed);
+    if (res.sync_stuck)
+        ui_say(ui, UI_BAD, "the schedules of %s were not checked: %s", res.sync_stuck,
+               res.err.detail);
+    ui_push(ui, ui_map_new(ui));
+    if (!tutor_progress_saved(o->store))
+        ui_say(ui, UI_BAD, "%s is read-only: you can practise, but nothing will be saved",
+               o->db_path ? o->db_path : "the progress database");
+    if (o->open_lesson) {
+        size_t idx;
+        if (tutor_course_find(ui->course, o->open_lesson, &idx) && tutor_course_at(ui->course, idx))
+            ui_push(ui, ui_reader_new(ui, idx));
+        else if (tutor_course_find(ui->course, o->open_lesson, NULL))
+            ui_say(ui, UI_BAD, "lesson \"%s\" cannot be loaded (kvtutor lint says why)",
+                   o->open_lesson);
+        else
+            ui_say(ui, UI_BAD, "no lesson \"%s\"", o->open_lesson);
+    }
+    return 0;
+}
+
+void ui_app_close(struct ui *ui)
+{
+    while (ui->depth > 0)
+        ui_pop(ui);
+    tutor_course_close(ui->course);
+    ui->course = NULL;
+}
+
 int ui_run(const struct ui_options *o)
 {
-    struct ui ui = {.opt = *o};
+    struct ui ui;
     uint64_t started = o->started_us ? o->started_us : now_us();
     char why[256];
-    int rc = 0;
+    int rc;
 
-    load_settings(&ui);
+    ui_app_init(&ui, o);
     if (ui_term_start(why, sizeof why) != 0) {
         fprintf(stderr, "kvtutor: %s\n", why);
         return 2;
     }
-    /* Ctrl-C, SIGTERM or SIGHUP stop a lesson that is still running, at
-     * load and on reload, instead of waiting out its deadline */
-    ui.opt.lx.stop = ui_term_quit_flag();
     watch_keys_while_loading(true);
-    {
-        const struct tutor_course_open how = {.lx = &ui.opt.lx,
-                                              .store = o->store,
-                                              .learner_id = o->learner_id,
-                                              .build = o->build,
-                                              .before = show_loading,
-                                              .after = note_failure,
-                                              .ctx = &ui};
-        struct tutor_course_result res;
-        enum kvt_err e = tutor_course_open(o->lesson_paths, o->n_lessons, &how, &ui.course, &res);
-        watch_keys_while_loading(false);
-        if (e == KVT_E_NOMEM) {
-            ui_term_stop();
-            fprintf(stderr, "kvtutor: out of memory\n");
-            return 2;
-        }
-        if (res.failed > 1)
-            ui_say(&ui, UI_BAD, "%zu lesson files could not be loaded; run kvtutor lint on them",
-                   res.failed);
-        if (res.sync_stuck)
-            ui_say(&ui, UI_BAD, "the schedules of %s were not checked: %s", res.sync_stuck,
-                   res.err.detail);
-    }
-    ui_push(&ui, ui_map_new(&ui));
-    if (!tutor_progress_saved(o->store))
-        ui_say(&ui, UI_BAD, "%s is read-only: you can practise, but nothing will be saved",
-               o->db_path ? o->db_path : "the progress database");
-    if (o->open_lesson) {
-        size_t idx;
-        if (tutor_course_find(ui.course, o->open_lesson, &idx) && tutor_course_at(ui.course, idx))
-            ui_push(&ui, ui_reader_new(&ui, idx));
-        else if (tutor_course_find(ui.course, o->open_lesson, NULL))
-            ui_say(&ui, UI_BAD, "lesson \"%s\" cannot be loaded (kvtutor lint says why)",
-                   o->open_lesson);
-        else
-            ui_say(&ui, UI_BAD, "no lesson \"%s\"", o->open_lesson);
+    rc = ui_app_open(&ui);
+    watch_keys_while_loading(false);
+    if (rc != 0) {
+        ui_term_stop();
+        fprintf(stderr, "kvtutor: out of memory\n");
+        return 2;
     }
     loop(&ui, started);
-    while (ui.depth > 0)
-        ui_pop(&ui);
-    tutor_course_close(ui.course);
+    ui_app_close(&ui);
     ui_term_stop();
-    return rc;
+    return 0;
 }

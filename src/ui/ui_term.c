@@ -15,6 +15,11 @@ static volatile sig_atomic_t quit_signal;
 static bool started, color, utf8;
 static char later[8][240];
 static int n_later;
+/* the virtual terminal (ui_term_start_virtual): its screen and files */
+static SCREEN *virt;
+static FILE *virt_out, *virt_in;
+
+static void set_modes(const char *nc);
 
 static void on_quit(int sig)
 {
@@ -143,6 +148,14 @@ int ui_term_start(char *why, size_t cap)
     /* a save past `ulimit -f` fails with EFBIG, which the store reports as
      * "not saved", instead of killing the app mid-write */
     signal(SIGXFSZ, SIG_IGN);
+    set_modes(nc);
+    return 0;
+}
+
+/* The modes every start sets: keys one at a time, unechoed, with their
+ * codes; no cursor; the colours unless NO_COLOR. */
+static void set_modes(const char *nc)
+{
     cbreak();
     noecho();
     nonl();
@@ -156,11 +169,48 @@ int ui_term_start(char *why, size_t cap)
         use_default_colors(); /* -1: the terminal's own background and foreground */
         ui_color_start();
     }
+}
+
+int ui_term_start_virtual(int width, int height, char *why, size_t cap)
+{
+    static const char *const kinds[] = {"xterm-256color", "xterm", "vt100"};
+
+    if (started) {
+        snprintf(why, cap, "the terminal is already started");
+        return -1;
+    }
+    virt_out = fopen("/dev/null", "w");
+    virt_in = fopen("/dev/null", "r");
+    for (size_t i = 0; virt_out && virt_in && !virt && i < sizeof kinds / sizeof kinds[0]; i++)
+        virt = newterm(kinds[i], virt_out, virt_in);
+    if (!virt) {
+        snprintf(why, cap, "no terminfo entry for xterm-256color, xterm or vt100");
+        ui_term_stop();
+        return -1;
+    }
+    started = true;
+    utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    resizeterm(height, width);
+    set_modes("1"); /* no colours: a dump compares characters */
     return 0;
 }
 
 void ui_term_stop(void)
 {
+    if (virt_out || virt_in || virt) {
+        if (virt) {
+            endwin();
+            delscreen(virt);
+            virt = NULL;
+        }
+        if (virt_out)
+            fclose(virt_out);
+        if (virt_in)
+            fclose(virt_in);
+        virt_out = virt_in = NULL;
+        started = false;
+        return;
+    }
     if (!started)
         return;
     started = false;

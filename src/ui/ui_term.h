@@ -18,7 +18,14 @@
 /* 0, or -1 with a one-line reason in why (not a terminal, unusable TERM). */
 int ui_term_start(char *why, size_t cap);
 
-/* Restores the terminal; safe to call twice and from atexit. */
+/* A terminal of width × height that shows nothing, for the in-process screen
+ * tests (ui_harness.h): curses draws into its buffers, output goes to
+ * /dev/null, no key arrives but those the caller hands the app, no signal
+ * is caught and colours are off. 0, or -1 with a reason in why. */
+int ui_term_start_virtual(int width, int height, char *why, size_t cap);
+
+/* Restores the terminal (or frees the virtual one); safe to call twice and
+ * from atexit. */
 void ui_term_stop(void);
 
 /* True once SIGINT, SIGTERM or SIGHUP arrived: the loop should wind down. */

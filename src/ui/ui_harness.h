@@ -1,0 +1,43 @@
+/* ui_harness.h: the app without a terminal, for screen tests in-process.
+ *
+ * It opens the course as the app does (ui_app.h: the same steps ui_run's
+ * loop takes), on a virtual terminal of the size asked for, then takes
+ * keys from the caller instead of the keyboard and gives back the screen
+ * as text. A test scripts keys and reads what a learner would see, without
+ * tmux, sleeps or a child process. One harness at a time (curses has one
+ * screen); the caller sets a UTF-8 locale first (setlocale) for the
+ * course's own characters. */
+#ifndef UI_HARNESS_H
+#define UI_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ui.h"
+
+struct ui_harness;
+
+/* The app opened on o (its store, learner, lessons and the lesson to
+ * open), cols × lines, first frame drawn. NULL with a reason in why when
+ * the terminal or the course cannot be set up. */
+struct ui_harness *ui_harness_open(const struct ui_options *o, int cols, int lines, char *why,
+                                   size_t cap);
+
+/* Each character of text (UTF-8) as a key typed, a frame drawn after each:
+ * "\r" is Enter, "\t" Tab, "\033" Esc. */
+void ui_harness_type(struct ui_harness *h, const char *text);
+/* One curses key code (KEY_DOWN, KEY_F(1), ...), then a frame. */
+void ui_harness_key(struct ui_harness *h, int key);
+
+/* The screen as drawn last, one line a row with trailing blanks dropped,
+ * UTF-8, into out (cut at cap). Returns out. */
+const char *ui_harness_screen(struct ui_harness *h, char *out, size_t cap);
+
+/* True once the app has quit (q on the map, Q elsewhere). */
+bool ui_harness_done(const struct ui_harness *h);
+
+/* Closes every screen and the course, frees the terminal; the store stays
+ * the caller's. NULL does nothing. */
+void ui_harness_close(struct ui_harness *h);
+
+#endif
