@@ -394,17 +394,19 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       id = "concurrency-other",
       prompt = "Mistral-7B-v0.3 (32 layers, 8 KV heads of 128 dims) has {budget} GiB left for "
             .. "its BF16 cache. How many whole {seq}-token sequences fit, with 16-token blocks?",
-      params = { seq = {4096, 8192, 16384}, budget = range(8, 40, 4) },
+      params = { seq = {4096, 8192, 16384}, budget = range(9, 41, 4) },
       expected = function(p)
         local mm = kv.model("mistral-7b-v0.3")
         local r = kv.calc{model = "mistral-7b-v0.3", seq = p.seq, kv_budget_gib = p.budget}
         local per_seq = math.ceil(p.seq / 16)
         return r.max_concurrent_seqs, "per token  2 × " .. mm.layers .. " layers × " .. mm.kv_heads
           .. " KV heads × " .. mm.head_dim .. " dims × 2 B = " .. n(r.kv_bytes_per_token) .. " B\n"
-          .. "a block    16 tokens × " .. n(r.kv_bytes_per_token) .. " B = " .. n(16 * r.kv_bytes_per_token) .. " B\n"
-          .. "blocks     ⌊" .. p.budget .. " GiB ÷ " .. n(16 * r.kv_bytes_per_token) .. " B⌋ = "
+          .. "a block    16 tokens × " .. n(r.kv_bytes_per_token) .. " B = " .. n(16 * r.kv_bytes_per_token)
+          .. " B: one block id, all " .. mm.layers .. " layers\n"
+          .. "budget     " .. p.budget .. " GiB = " .. n(p.budget * 2^30) .. " B\n"
+          .. "blocks     ⌊" .. n(p.budget * 2^30) .. " B ÷ " .. n(16 * r.kv_bytes_per_token) .. " B⌋ = "
           .. n(r.num_gpu_blocks) .. "\n"
-          .. "sequence   " .. n(p.seq) .. " tokens ÷ 16 = " .. n(per_seq) .. " blocks\n"
+          .. "sequence   ⌈" .. n(p.seq) .. " tokens ÷ 16⌉ = " .. n(per_seq) .. " blocks\n"
           .. "fit        ⌊" .. n(r.num_gpu_blocks) .. " ÷ " .. n(per_seq) .. "⌋ = "
           .. r.max_concurrent_seqs .. " whole sequences"
       end,

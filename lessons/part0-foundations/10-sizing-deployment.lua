@@ -374,19 +374,26 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
     numeric {
       id = "util-sweep",
       prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, 14.18 GiB of weights) in BF16 on "
-            .. "an RTX 4090 (24 GiB), with 1 GiB of overhead and gpu_memory_utilization {util}. "
-            .. "How many 8,192-token sequences does vLLM 0.26 report room for (whole sequences)?",
+            .. "an RTX 4090 (24 GiB), with 1 GiB of overhead, gpu_memory_utilization {util} and "
+            .. "--max-model-len 8192. vLLM 0.26 logs its maximum concurrency for 8,192 tokens per "
+            .. "request at start-up: how many whole 8,192-token sequences is that?",
       params = { util = {0.8, 0.85, 0.9, 0.95} },
       expected = function(p)
         local r = kv.calc{model = "qwen2.5-7b", gpu = "rtx4090", util = p.util, overhead_gib = 1,
                           seq = 8192, vllm = "0.26.0"}
         return r.max_concurrent_seqs, "budget    " .. p.util .. " × 24 GiB − " .. f(r.weights_bytes / GiB, 3)
           .. " GiB of weights − 1 GiB = " .. n(r.kv_budget_bytes) .. " B\n"
+          .. "          = " .. f(r.kv_budget_bytes / GiB, 2) .. " GiB (the 1 GiB stands for the profiled\n"
+          .. "          activation peak and the memory outside PyTorch)\n"
           .. "blocks    ⌊" .. n(r.kv_budget_bytes) .. " B ÷ " .. n(r.block_bytes) .. " B a block⌋ = "
-          .. n(r.num_gpu_blocks) .. "\n"
-          .. "sequence  8,192 tokens ÷ 16 = " .. r.blocks_per_request .. " blocks\n"
-          .. "fit       ⌊" .. n(r.num_gpu_blocks) .. " ÷ " .. r.blocks_per_request .. "⌋ = "
-          .. r.max_concurrent_seqs .. " whole sequences"
+          .. n(r.num_gpu_blocks) .. " (" .. n(r.num_gpu_blocks * 16) .. " tokens)\n"
+          .. "sequence  ⌈8,192 tokens ÷ 16⌉ = " .. r.blocks_per_request .. " blocks\n"
+          .. "logged    " .. n(r.num_gpu_blocks) .. " ÷ " .. r.blocks_per_request .. " = "
+          .. f(r.num_gpu_blocks / r.blocks_per_request, 2) .. ": the start-up line \"Maximum concurrency\n"
+          .. "          for 8,192 tokens per request: " .. f(r.num_gpu_blocks / r.blocks_per_request, 2) .. "x\"\n"
+          .. "whole     ⌊" .. f(r.num_gpu_blocks / r.blocks_per_request, 2) .. "⌋ = "
+          .. r.max_concurrent_seqs .. " sequences, the worst case: every request at the full\n"
+          .. "          8,192 tokens; blocks are handed out as tokens arrive, so shorter ones fit more"
       end,
       unit = "sequences", tolerance = abs(0.5), model = "qwen2.5-7b", diagnose = "capacity",
       hints = { "Budget: util × 24 GiB − 14.18 GiB − 1 GiB.",

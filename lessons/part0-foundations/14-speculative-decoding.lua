@@ -294,11 +294,17 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
       params = { k = {1, 2, 3, 4, 5}, alpha = {0.5, 0.6, 0.7, 0.8, 0.9} },
       expected = function(p)
         local y = expected(p.alpha, p.k)
-        return y, "a step   1 + α + … + α^k: position i is kept when the i drafts before it are\n"
-          .. "         = (1 − α^(k+1)) ÷ (1 − α)\n"
+        local terms = { "1" }
+        for i = 1, p.k do terms[#terms + 1] = i == 1 and tostring(p.alpha) or (p.alpha .. "^" .. i) end
+        -- α^(k+1) has at most six decimals for these draws: shown exactly
+        local top = string.format("%.6f", 1 - p.alpha ^ (p.k + 1)):gsub("0+$", "")
+        return y, "a step   1 (the target's own token) + α + … + α^k: draft i counts when\n"
+          .. "         drafts 1 … i are all accepted, each on its own with probability α\n"
+          .. "         = " .. table.concat(terms, " + ") .. "\n"
           .. "         = (1 − " .. p.alpha .. "^" .. (p.k + 1) .. ") ÷ (1 − " .. p.alpha .. ") = "
-          .. fixed(1 - p.alpha ^ (p.k + 1), 4) .. " ÷ " .. fixed(1 - p.alpha, 1) .. " = "
-          .. fixed(y, 3) .. " tokens"
+          .. top .. " ÷ " .. fixed(1 - p.alpha, 1) .. " = " .. fixed(y, 3) .. " tokens\n"
+          .. "note     vLLM's logged draft acceptance rate is accepted ÷ proposed,\n"
+          .. "         (α + … + α^k) ÷ k, not α"
       end,
       unit = "tokens", tolerance = rel(0.02),
       hints = { "A geometric series: 1 + α + … + α^k.", "(1 − α^(k+1)) ÷ (1 − α)." },
