@@ -384,16 +384,19 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         return r.max_concurrent_seqs, "budget    " .. p.util .. " × 24 GiB − " .. f(r.weights_bytes / GiB, 3)
           .. " GiB of weights − 1 GiB = " .. n(r.kv_budget_bytes) .. " B\n"
           .. "          = " .. f(r.kv_budget_bytes / GiB, 2) .. " GiB (the 1 GiB stands for the profiled\n"
-          .. "          activation peak and the memory outside PyTorch)\n"
+          .. "          activation peak, the memory outside PyTorch and, by default in\n"
+          .. "          0.26, the CUDA-graph estimate)\n"
           .. "blocks    ⌊" .. n(r.kv_budget_bytes) .. " B ÷ " .. n(r.block_bytes) .. " B a block⌋ = "
           .. n(r.num_gpu_blocks) .. " (" .. n(r.num_gpu_blocks * 16) .. " tokens)\n"
           .. "sequence  ⌈8,192 tokens ÷ 16⌉ = " .. r.blocks_per_request .. " blocks\n"
           .. "logged    " .. n(r.num_gpu_blocks) .. " ÷ " .. r.blocks_per_request .. " = "
-          .. f(r.num_gpu_blocks / r.blocks_per_request, 2) .. ": the start-up line \"Maximum concurrency\n"
-          .. "          for 8,192 tokens per request: " .. f(r.num_gpu_blocks / r.blocks_per_request, 2) .. "x\"\n"
+          .. f(r.num_gpu_blocks / r.blocks_per_request, 2) .. ", as vLLM logs it at start-up:\n"
+          .. "          \"GPU KV cache size: " .. n(r.num_gpu_blocks * 16) .. " tokens, Maximum concurrency for\n"
+          .. "          8,192 tokens per request: " .. f(r.num_gpu_blocks / r.blocks_per_request, 2) .. "x\"\n"
           .. "whole     ⌊" .. f(r.num_gpu_blocks / r.blocks_per_request, 2) .. "⌋ = "
           .. r.max_concurrent_seqs .. " sequences, the worst case: every request at the full\n"
-          .. "          8,192 tokens; blocks are handed out as tokens arrive, so shorter ones fit more"
+          .. "          8,192 tokens; blocks are allocated as tokens are scheduled, so\n"
+          .. "          shorter requests fit more"
       end,
       unit = "sequences", tolerance = abs(0.5), model = "qwen2.5-7b", diagnose = "capacity",
       hints = { "Budget: util × 24 GiB − 14.18 GiB − 1 GiB.",

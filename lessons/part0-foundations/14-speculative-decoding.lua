@@ -299,12 +299,13 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
         -- α^(k+1) has at most six decimals for these draws: shown exactly
         local top = string.format("%.6f", 1 - p.alpha ^ (p.k + 1)):gsub("0+$", "")
         return y, "a step   1 (the target's own token) + α + … + α^k: draft i counts when\n"
-          .. "         drafts 1 … i are all accepted, each on its own with probability α\n"
+          .. "         drafts 1 … i are all accepted, each independently with chance α\n"
           .. "         = " .. table.concat(terms, " + ") .. "\n"
           .. "         = (1 − " .. p.alpha .. "^" .. (p.k + 1) .. ") ÷ (1 − " .. p.alpha .. ") = "
           .. top .. " ÷ " .. fixed(1 - p.alpha, 1) .. " = " .. fixed(y, 3) .. " tokens\n"
-          .. "note     vLLM's logged draft acceptance rate is accepted ÷ proposed,\n"
-          .. "         (α + … + α^k) ÷ k, not α"
+          .. "note     vLLM logs \"Avg Draft acceptance rate\" = accepted ÷ drafted, here\n"
+          .. "         (α + … + α^k) ÷ k = " .. fixed(100 * (y - 1) / p.k, 1) .. "%, not α; its \"Mean acceptance\n"
+          .. "         length\" is this answer"
       end,
       unit = "tokens", tolerance = rel(0.02),
       hints = { "A geometric series: 1 + α + … + α^k.", "(1 − α^(k+1)) ÷ (1 − α)." },
