@@ -19,7 +19,7 @@ static int n_later;
 static SCREEN *virt;
 static FILE *virt_out, *virt_in;
 
-static void set_modes(const char *nc);
+static void set_modes(bool want_color);
 
 static void on_quit(int sig)
 {
@@ -148,13 +148,13 @@ int ui_term_start(char *why, size_t cap)
     /* a save past `ulimit -f` fails with EFBIG, which the store reports as
      * "not saved", instead of killing the app mid-write */
     signal(SIGXFSZ, SIG_IGN);
-    set_modes(nc);
+    set_modes(!(nc && *nc));
     return 0;
 }
 
 /* The modes every start sets: keys one at a time, unechoed, with their
- * codes; no cursor; the colours unless NO_COLOR. */
-static void set_modes(const char *nc)
+ * codes; no cursor; the colours when wanted and the terminal has them. */
+static void set_modes(bool want_color)
 {
     cbreak();
     noecho();
@@ -163,7 +163,7 @@ static void set_modes(const char *nc)
     set_escdelay(25);
     curs_set(0);
     mousemask(BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-    color = has_colors() && !(nc && *nc);
+    color = has_colors() && want_color;
     if (color) {
         start_color();
         use_default_colors(); /* -1: the terminal's own background and foreground */
@@ -191,30 +191,25 @@ int ui_term_start_virtual(int width, int height, char *why, size_t cap)
     started = true;
     utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     resizeterm(height, width);
-    set_modes("1"); /* no colours: a dump compares characters */
+    set_modes(false); /* no colours: a dump compares characters */
     return 0;
 }
 
 void ui_term_stop(void)
 {
-    if (virt_out || virt_in || virt) {
-        if (virt) {
-            endwin();
-            delscreen(virt);
-            virt = NULL;
-        }
-        if (virt_out)
-            fclose(virt_out);
-        if (virt_in)
-            fclose(virt_in);
-        virt_out = virt_in = NULL;
-        started = false;
-        return;
+    if (virt) {
+        endwin();
+        delscreen(virt);
+        virt = NULL;
+    } else if (started) {
+        endwin();
     }
-    if (!started)
-        return;
     started = false;
-    endwin();
+    if (virt_out)
+        fclose(virt_out);
+    if (virt_in)
+        fclose(virt_in);
+    virt_out = virt_in = NULL;
     for (int i = 0; i < n_later; i++)
         fprintf(stderr, "%s\n", later[i]);
     n_later = 0;
