@@ -443,6 +443,12 @@ static void test_one_message_at_the_fault(void **state)
         /* the first exercise with the id starts on line 27 */
         {"duplicate-exercise-id.lua", 35, "the id is used twice (also line 27)"},
         {"worked-number.lua", 16, "lesson: 'worked' must be code [[ ... ]] or text"},
+        /* an exercise's own worked lines must reach what it grades against */
+        {"worked-misses.lua", 34, "'worked' never reaches the expected value, 57,344 B"},
+        /* a drawn one at each of lint's draws; the first draw that misses, on
+         * the line of `expected =` */
+        {"worked-drawn-misses.lua", 32, "the worked arithmetic at layers="},
+        {"worked-beside-function.lua", 33, "'worked' is for a fixed value; expected(p) returns"},
         {"followups-text.lua", 17, "lesson: 'followups' must be a list of followup { ... }"},
         /* a '}' closed one line early: the field lands in the list, unread */
         {"list-named-field.lua", 25,
@@ -473,6 +479,12 @@ static void test_one_message_at_the_fault(void **state)
     r = lint(NULL, file, NULL);
     if (r.status != 0)
         fail_msg("clean.lua, the base of the others, fails: %s", r.err);
+    run_free(&r);
+    /* an exercise's own worked lines, reaching 57,344 B through 2,048 B a layer */
+    path(file, sizeof file, "lint", "worked-fixed.lua");
+    r = lint(NULL, file, NULL);
+    if (r.status != 0)
+        fail_msg("worked-fixed.lua fails: %s", r.err);
     run_free(&r);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char want[1400];

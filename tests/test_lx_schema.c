@@ -2,8 +2,9 @@
 /* The lesson schema (lx_schema.h) from both sides: the loader and
  * `kvtutor lint` refuse the same unknown key and the same limit passed, with
  * the same words; a lesson at a limit loads. Also the draw as a struct (its
- * parameters, the diagnosis model, MISSING for a figure not measured) and
- * the prompt template it fills. */
+ * parameters, the diagnosis model, MISSING for a figure not measured), the
+ * prompt template it fills, and the check that worked lines reach the value
+ * graded against. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -325,6 +326,33 @@ static void test_template(void **state)
     }
 }
 
+/* lx_worked_reaches reads figures as the course writes them. Each case's
+ * figure and tolerance are in its comment. */
+static void test_worked_reaches(void **state)
+{
+    (void)state;
+    /* "57,344" is one figure, 57,344 */
+    assert_true(lx_worked_reaches("2 × 28 × 4 × 128 × 2 = 57,344 B", 57344, 0));
+    /* 28,672 (K alone) is half of it: 28,672 off, past 1% of 57,344 = 573 */
+    assert_false(lx_worked_reaches("28 × 4 × 128 × 2 = 28,672 B", 57344, 573.44));
+    /* "0.44" is within 2% of 0.4375 (0.00875): off by 0.0025 */
+    assert_true(lx_worked_reaches("448 MiB = 0.44 GiB", 0.4375, 0.00875));
+    /* ".5" is a figure; "28, 4" is two (28 and 4), not 284 */
+    assert_true(lx_worked_reaches("x = .5", 0.5, 0));
+    assert_false(lx_worked_reaches("heads 28, 4", 284, 0.5));
+    assert_true(lx_worked_reaches("heads 28, 4", 4, 0));
+    /* "1,0" is 1 then 0: a comma groups three digits only */
+    assert_false(lx_worked_reaches("1,0", 10, 0.1));
+    /* "1,234,567.5" is one figure; the sign is not read: "−3" reaches 3 */
+    assert_true(lx_worked_reaches("total 1,234,567.5 B", 1234567.5, 0));
+    assert_true(lx_worked_reaches("change −3 %", -3, 0));
+    /* a percentage: 47.8% for 47.8 */
+    assert_true(lx_worked_reaches("use 47.8%", 47.8, 0.1));
+    /* no figure at all */
+    assert_false(lx_worked_reaches("see the lesson", 1, 0.5));
+    assert_false(lx_worked_reaches("", 1, 0.5));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_schema_table),
         cmocka_unit_test(test_draw_is_a_struct),
         cmocka_unit_test(test_template),
+        cmocka_unit_test(test_worked_reaches),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

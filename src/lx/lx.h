@@ -125,6 +125,8 @@ struct lx_exercise {
     const char *per;          /* "token" or "sequence": what a size is per; NULL unsaid */
     double slips[KV_SLIP__COUNT]; /* slips = {...}, by enum kv_slip; 0 none (or slips(p)) */
     const char *measured; /* a figure of the learner's own machine it needs (LX_FACTS), or NULL */
+    const char *worked;   /* a fixed exercise's own worked arithmetic (worked = code [[...]]), or
+                           * NULL; a drawn one returns its own from expected(p) */
     struct lx_serving serving; /* numeric and choice: the setup its figures come from */
     /* choice */
     struct lx_option *options;
@@ -224,9 +226,11 @@ struct lx_draw {
     char kv_dtype[16];         /* the KV dtype drawn or named; "" when none */
     struct kv_diag_model diag; /* what the diagnosis reasons with; .known false without a
                                   (non-MLA) preset model */
-    /* The exercise's own worked arithmetic with the drawn figures, the text
-     * expected(p) returns beside the number (return value, worked); "" when
-     * it returns none, and then the lesson's worked example stands in. */
+    /* The exercise's own worked arithmetic: with the drawn figures, the text
+     * expected(p) returns beside the number (return value, worked); for a
+     * fixed exercise, its `worked` field. "" when it has none, and then the
+     * lesson's worked example stands in. The loader refuses worked lines
+     * that never reach the expected value (lx_worked_reaches). */
     char worked[1024];
     /* slips(p) for this draw, by enum kv_slip; 0 where it names none (then
      * the exercise's fixed slips, if any, stand) */
@@ -248,6 +252,16 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t exercise, uint64_t see
 
 /* The drawn parameters as "model=qwen2.5-7b, seq=8192" ("" without any),
  * cut to fit cap; returns the length written. */
+/* Whether worked arithmetic shows the expected value: some figure written in
+ * it ("57,344", "0.4375", "47.8%"; signs ignored) lies within `allowed` of
+ * |value|. A check on the author, not on the learner: the lines cannot end
+ * on another number than the one graded without the loader saying so. */
+bool lx_worked_reaches(const char *worked, double value, double allowed);
+
+/* What an answer may be off by at this expected value: the tolerance, or
+ * its fraction of |value| when relative. */
+double lx_allowed(const struct lx_exercise *e, double value);
+
 size_t lx_draw_params_text(const struct lx_draw *d, char *buf, size_t cap);
 
 /* Grading one typed answer, the same way everywhere (the app, kvtutor ask). */

@@ -4,9 +4,11 @@
  * diagnosis reasons about. Only the call of expected(p) runs Lua. */
 #include "lx.h"
 
+#include <ctype.h>
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kv_presets.h"
@@ -250,6 +252,8 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t ex, uint64_t seed,
 
     if (e->has_value) {
         out->value = e->value;
+        if (e->worked) /* the loader keeps it under sizeof out->worked */
+            snprintf(out->worked, sizeof out->worked, "%s", e->worked);
         return KVT_E_OK;
     }
     a.fn_ref = l->priv->fn_refs[ex];
@@ -290,4 +294,62 @@ size_t lx_draw_params_text(const struct lx_draw *d, char *buf, size_t cap)
         len += (size_t)n;
     }
     return len < cap ? len : (cap ? cap - 1 : 0);
+}
+
+double lx_allowed(const struct lx_exercise *e, double value)
+{
+    return e->relative ? e->tolerance * fabs(value) : e->tolerance;
+}
+
+/* One figure as the course writes them: digits with ',' between thousands
+ * and at most one '.'; *end past it. A ',' counts only before three digits
+ * that end the group, so "28, 4" and "1,0" stop at the comma. */
+static double read_figure(const char *s, const char **end)
+{
+    char digits[64];
+    size_t n = 0;
+    bool point = false;
+
+    while (n + 1 < sizeof digits) {
+        if (isdigit((unsigned char)*s)) {
+            digits[n++] = *s++;
+        } else if (*s == ',' && !point && n > 0 && isdigit((unsigned char)s[1]) &&
+                   isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]) &&
+                   !isdigit((unsigned char)s[4])) {
+            s++;
+        } else if (*s == ',' && !point && n > 0 && isdigit((unsigned char)s[1]) &&
+                   isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]) && s[4] == ',') {
+            s++;
+        } else if (*s == '.' && !point && isdigit((unsigned char)s[1])) {
+            point = true;
+            digits[n++] = *s++;
+        } else {
+            break;
+        }
+    }
+    digits[n] = '\0';
+    *end = s;
+    return strtod(digits, NULL);
+}
+
+bool lx_worked_reaches(const char *worked, double value, double allowed)
+{
+    const char *s = worked;
+    double want = fabs(value);
+
+    while (s && *s) {
+        if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]) &&
+                                           (s == worked || !isdigit((unsigned char)s[-1])))) {
+            const char *end;
+            double x = read_figure(s, &end);
+            /* within the answer's tolerance, as a learner's rounded
+             * answer would be: "0.44 GiB" reaches 0.4375 at 2% */
+            if (fabs(x - want) <= allowed * (1 + 1e-9))
+                return true;
+            s = end;
+        } else {
+            s++;
+        }
+    }
+    return false;
 }

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kvt_format.h"
 #include "lx_brief.h"
 #include "lx_read.h"
 #include "lx_source.h"
@@ -207,6 +208,16 @@ static void check_draws(struct lx_reader *c)
             }
             if (!lx_value_ok(c, e, d.value, where, "the expected value"))
                 break;
+            if (d.worked[0] && !lx_worked_reaches(d.worked, d.value, lx_allowed(e, d.value))) {
+                char v[48];
+                kvt_fmt_number(d.value, 6, v, sizeof v);
+                lx_draw_params_text(&d, drawn, sizeof drawn);
+                lx_problem(c, e->expected_line ? e->expected_line : e->line,
+                           "%s: the worked arithmetic%s%s never reaches the expected value, "
+                           "%s %s",
+                           where, drawn[0] ? " at " : "", drawn, v, e->unit ? e->unit : "");
+                break;
+            }
         }
     }
 }

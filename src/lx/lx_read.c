@@ -195,6 +195,40 @@ void lx_check_keys(struct lx_reader *c, int t, enum lx_shape shape, const char *
 }
 
 /* A string field: NULL when absent (and a problem when required). */
+/* A block of arithmetic: code [[ ... ]] (a table holding text) or plain
+ * text; NULL when absent (said as missing when required) or of another
+ * type (said). */
+const char *lx_code_field(struct lx_reader *c, int t, const char *key, bool required,
+                          const char *what, int line)
+{
+    lua_State *L = c->L;
+    const char *s = NULL;
+    int at, ty;
+
+    t = lua_absindex(L, t);
+    at = lx_key_line(c, t, key, line);
+    ty = lx_field(c, t, key);
+    if (ty == LUA_TTABLE) {
+        lua_pushliteral(L, "text");
+        if (lua_rawget(L, -2) == LUA_TSTRING)
+            s = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
+        lua_pop(L, 1);
+    } else if (ty == LUA_TSTRING) {
+        s = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
+    }
+    lua_pop(L, 1);
+    if (ty == LUA_TNIL) {
+        if (required)
+            lx_missing(c, t, key, line, what, "(a code [[ ... ]] block of arithmetic)");
+    } else if (!s) {
+        lx_problem(c, at, "%s: '%s' must be code [[ ... ]] or text", what, key);
+    } else if (!kvt_text_is_safe(s, strlen(s), KVT_KEEP_NEWLINES)) {
+        lx_problem(c, at, "%s: '%s' holds control, escape or bidi characters a terminal would obey",
+                   what, key);
+    }
+    return s;
+}
+
 const char *lx_str_field(struct lx_reader *c, int t, const char *key, bool required,
                          const char *what, int line)
 {
@@ -633,7 +667,7 @@ void lx_read_lesson(struct lx_reader *c, int t)
 {
     struct lx_lesson *l = c->l;
     lua_State *L = c->L;
-    int line, ty;
+    int line;
 
     t = lua_absindex(L, t);
     line = lx_read_line(c, t, 0);
@@ -659,21 +693,7 @@ void lx_read_lesson(struct lx_reader *c, int t)
                    "lesson: concept_title is empty: give the concept's name or leave it out");
     l->question = lx_str_field(c, t, "question", true, "lesson", line);
     l->answer = lx_str_field(c, t, "answer", true, "lesson", line);
-    ty = lx_field(c, t, "worked");
-    if (ty == LUA_TTABLE) {
-        lua_pushliteral(L, "text");
-        if (lua_rawget(L, -2) == LUA_TSTRING)
-            l->worked = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
-        lua_pop(L, 1);
-    } else if (ty == LUA_TSTRING) {
-        l->worked = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
-    }
-    lua_pop(L, 1);
-    if (ty == LUA_TNIL)
-        lx_missing(c, t, "worked", line, "lesson", "(a code [[ ... ]] block of arithmetic)");
-    else if (!l->worked)
-        lx_problem(c, lx_key_line(c, t, "worked", line),
-                   "lesson: 'worked' must be code [[ ... ]] or text");
+    l->worked = lx_code_field(c, t, "worked", true, "lesson", line);
     read_sections(c, t, line);
     if (lx_field(c, t, "points") != LUA_TNIL) {
         lua_pop(L, 1);

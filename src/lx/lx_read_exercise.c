@@ -11,6 +11,7 @@
 
 #include "kv_presets.h"
 #include "kv_units.h"
+#include "kvt_format.h"
 #include "kvt_template.h"
 
 static bool valid_name(const char *s)
@@ -387,6 +388,25 @@ static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size
         else
             lx_problem(c, at, "%s: 'expected' must be a number or a function", where);
         lua_pop(L, 1);
+    }
+    /* a fixed exercise's own arithmetic; a drawn one returns its own beside
+     * the number, so the two can never be told apart from what was drawn */
+    at = lx_key_line(c, t, "worked", e->line);
+    e->worked = lx_code_field(c, t, "worked", false, where, e->line);
+    if (e->worked && ty == LUA_TFUNCTION)
+        lx_problem(c, at,
+                   "%s: 'worked' is for a fixed value; expected(p) returns its own as its "
+                   "second value",
+                   where);
+    else if (e->worked && strlen(e->worked) >= sizeof((struct lx_draw *)0)->worked)
+        lx_problem(c, at, "%s: 'worked' is longer than %zu bytes", where,
+                   sizeof((struct lx_draw *)0)->worked - 1);
+    else if (e->worked && ty == LUA_TNUMBER &&
+             !lx_worked_reaches(e->worked, e->value, lx_allowed(e, e->value))) {
+        char v[48];
+        kvt_fmt_number(e->value, 6, v, sizeof v);
+        lx_problem(c, at, "%s: 'worked' never reaches the expected value, %s %s", where, v,
+                   e->unit ? e->unit : "");
     }
 }
 

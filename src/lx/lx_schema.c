@@ -17,8 +17,8 @@ static const char *const section_keys[] = {"title", "text", NULL};
 static const char *const followup_keys[] = {"question", "answer", "points", "misconceptions", NULL};
 #define EXERCISE_KEYS "id", "prompt", "hints"
 static const char *const numeric_keys[] = {
-    EXERCISE_KEYS, "unit",     "expected", "tolerance", "params", "model",   "kv_dtype",
-    "diagnose",    "measured", "left_out", "slips",     "per",    "serving", NULL};
+    EXERCISE_KEYS, "unit",     "expected", "tolerance", "params",  "model",  "kv_dtype", "diagnose",
+    "measured",    "left_out", "slips",    "per",       "serving", "worked", NULL};
 static const char *const choice_keys[] = {EXERCISE_KEYS, "options", "serving", NULL};
 static const char *const freetext_keys[] = {EXERCISE_KEYS, "points", "answer", "misconceptions",
                                             NULL};
