@@ -1,0 +1,83 @@
+/* kv_claims_priv.h: the parts of claim grading (kv_claims.h) that share its
+ * state. kv_phrasings.c compiles an item's phrasings into token sequences
+ * (with the glossary's rewrites and their reversals), kv_clauses.c cuts an
+ * answer into clauses, kv_claims.c finds claims in them and grades. Private
+ * to src/grade. */
+#ifndef KV_CLAIMS_PRIV_H
+#define KV_CLAIMS_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kv_claims.h"
+#include "kv_hedges.h"
+#include "kv_words.h"
+
+struct seq {
+    size_t off, n; /* tokens in the pool */
+    bool neg;      /* the phrasing holds its own negation: matched as written */
+    bool prefix;   /* a plain phrasing: its last word may begin a longer one ("quantiz") */
+};
+
+struct set {
+    size_t first, n; /* seqs */
+};
+
+struct ctx {
+    struct kv_tok *pool;
+    size_t n_pool, cap_pool;
+    struct seq *seqs;
+    size_t n_seqs, cap_seqs;
+    bool oom;
+    const struct kv_verbs *verbs;
+    const struct set *abouts; /* every about set of the item */
+    size_t n_abouts;
+};
+
+/* ---- kv_phrasings.c ---- */
+
+/* Does needle stand in hay at `at` (one slip of typing allowed in an
+ * answer's word no phrasing uses; the last word a prefix when prefix)? */
+bool kvc_seq_eq_at(const struct kv_tok *hay, size_t n_hay, size_t at, const struct kv_tok *needle,
+                   size_t n, bool prefix);
+/* Each phrasing of ph (and extra, when given), and each way the glossary
+ * rewrites one term in it; prefix: a plain phrasing's last word may begin a
+ * longer one. Out of memory sets c->oom. */
+struct set kvc_compile(struct ctx *c, const struct kv_phrases *ph, const char *extra,
+                       const struct set *gloss, size_t n_gloss, bool prefix);
+/* The phrasings of s that hold no negation of their own. */
+struct set kvc_positives(struct ctx *c, struct set s);
+/* s with a direction ("rises"/"falls") or a bound ("memory"/"compute")
+ * turned into its opposite. */
+struct set kvc_said_reversed(struct ctx *c, struct set s);
+/* s with its subject swapped ("prefill" for "decode", "TTFT" for "TPOT"). */
+struct set kvc_subjects_swapped(struct ctx *c, struct set s);
+
+/* ---- kv_clauses.c ---- */
+
+/* The first place in [a, b) at or after `from` where one of s's phrasings
+ * starts; its length in *len, the phrasing in *which (may be NULL).
+ * SIZE_MAX when none. */
+size_t kvc_find_in(const struct ctx *c, const struct kv_tok *ans, size_t a, size_t b, size_t from,
+                   struct set s, size_t *len, const struct seq **which);
+/* Does [a, b) hold one of the item's about phrasings? */
+bool kvc_names_about(const struct ctx *c, const struct kv_tok *ans, size_t a, size_t b,
+                     const struct set *abouts, size_t n_abouts);
+/* Cuts the answer's n tokens into clauses (out holds at most n), each
+ * marked when it is a keyword list; the count. */
+size_t kvc_clauses(const struct ctx *c, const struct kv_tok *ans, size_t n, const struct set *about,
+                   const struct set *said, size_t n_pairs, const struct set *abouts,
+                   size_t n_abouts, struct clause *out);
+
+/* ---- kv_claims.c ---- */
+
+/* An about and a said of the set in the clause, bound to each other; when
+ * predicative, the said after the about ("decode memory-bound"). */
+bool kvc_claim_at(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                  struct set about, struct set said, bool predicative);
+/* The length of the longest phrasing of s that starts at token i of the
+ * clause; 0 when none does. */
+size_t kvc_len_at(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl, size_t i,
+                  struct set s);
+
+#endif
