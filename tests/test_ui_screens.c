@@ -104,6 +104,28 @@ static void wrong_answer_shows_own_arithmetic(void **state)
     f->h = NULL;
 }
 
+/* A fixed exercise shows the arithmetic it carries in `worked`, not the
+ * lesson's example. */
+static void fixed_exercise_shows_its_worked_lines(void **state)
+{
+    struct fx *f = *state;
+    char why[256];
+    struct ui_harness *h = f->h = ui_harness_open(&f->o, 80, 24, why, sizeof why);
+
+    if (!h)
+        fail_msg("harness: %s", why);
+    ui_harness_type(h, "e");
+    ui_harness_type(h, "1 GiB\r"); /* the first exercise, wrong */
+    ui_harness_type(h, "n");
+    assert_on_screen(f, h, "16-token blocks: how many KiB is a block?");
+    ui_harness_type(h, "9000 KiB\r");
+    /* 147,456 B a token × 16 ÷ 1,024 = 2,304 KiB */
+    assert_on_screen(f, h, "a block   147,456 B × 16 tokens ÷ 1,024 = 2,304 KiB");
+    assert_null(strstr(shown(f, h), "the lesson's example"));
+    ui_harness_close(h);
+    f->h = NULL;
+}
+
 /* A right answer is credited as such, with the tolerance it was held to. */
 static void right_answer_is_credited(void **state)
 {
@@ -146,6 +168,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(wrong_answer_shows_own_arithmetic, setup, teardown),
+        cmocka_unit_test_setup_teardown(fixed_exercise_shows_its_worked_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(right_answer_is_credited, setup, teardown),
         cmocka_unit_test_setup_teardown(too_small_says_so_and_quits, setup, teardown),
     };
