@@ -6,7 +6,8 @@
  * lesson must have: a follow-up or more, key points for the question, and a
  * numeric exercise, and that every question and follow-up has claim points
  * and misconceptions. And a vague answer passes none of them. And every
- * exercise with drawn parameters returns its own worked arithmetic. */
+ * numeric exercise returns its own worked arithmetic, in lines of at most
+ * 76 columns. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "kvt_text.h"
 #include "lx.h"
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -134,19 +136,34 @@ static int check_module(const char *module)
         for (size_t e = 0; e < l->n_exercises; e++) {
             const struct lx_exercise *x = &l->exercises[e];
             numeric += x->kind == LX_NUMERIC;
-            if (x->kind == LX_NUMERIC && x->n_params && !x->has_value) {
-                /* a drawn exercise shows its own arithmetic after a wrong answer, not
-                 * the lesson's example with other figures */
+            if (x->kind == LX_NUMERIC) {
+                /* every numeric exercise shows its own arithmetic after a wrong
+                 * answer, not the lesson's example with other figures: a fixed
+                 * one in `worked`, a drawn one from expected(p) (the loader has
+                 * checked that the lines reach the expected value) */
                 struct lx_draw d;
                 char err[200];
                 static const struct lx_fact facts[] = {
                     {"read_gbps", 900.0}, {"peak_gbps", 1008.0}, {"free_gib", 22.0}};
                 if (lx_draw_measured(l, e, 1, facts, 3, &d, err, sizeof err) != KVT_E_OK)
                     fail_msg("%s: exercise %s: %s", l->id, x->id, err);
+                /* the app shows it at 80 columns, indented by 2: a longer line
+                 * wraps and its columns no longer line up */
+                for (const char *ln = d.worked; *ln;) {
+                    size_t cut = strcspn(ln, "\n");
+                    if (kvt_text_width(ln, cut) > 76) {
+                        print_error("%s: exercise %s: a worked line of %zu columns, over 76: "
+                                    "%.*s\n",
+                                    l->id, x->id, kvt_text_width(ln, cut), (int)cut, ln);
+                        misses++;
+                    }
+                    ln += cut + (ln[cut] == '\n');
+                }
                 if (!d.worked[0]) {
-                    print_error("%s: exercise %s: drawn parameters but no worked arithmetic "
-                                "of its own (expected(p) returns value, worked)\n",
-                                l->id, x->id);
+                    print_error("%s: exercise %s: no worked arithmetic of its own (%s)\n", l->id,
+                                x->id,
+                                x->has_value ? "worked = code [[...]]"
+                                             : "expected(p) returns value, worked");
                     misses++;
                 }
             }

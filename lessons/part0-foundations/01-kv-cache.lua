@@ -15,6 +15,12 @@ local seed = kv.calc{model = MODEL, seq = 8192, kv_budget_gib = 10}   -- the car
 local function f(x, places) return fixed(x, places or 2) end
 local n = grouped -- 57344 -> "57,344"
 
+-- figures for the exercises' worked lines (the same kv.calc calls as their expected values)
+local shape = qwen.layers .. " layers × " .. qwen.kv_heads .. " KV heads × " .. qwen.head_dim .. " dims"
+local fp8_per_token = kv.calc{model = MODEL, kv_dtype = "fp8"}.kv_bytes_per_token
+local int4_fit = kv.calc{model = MODEL, weights_dtype = "int4", gpu_mem_gib = 24, util = 1, seq = 8192}
+local mha_per_token = per_token * qwen.heads / qwen.kv_heads
+
 return lesson {
   id = "kv-cache",
   title = "The KV cache caps concurrency",
@@ -320,6 +326,9 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       prompt = "How many bytes of KV cache does one token take in Qwen2.5-7B (28 layers, "
             .. "28 query heads, 4 KV heads, head dimension 128, BF16)?",
       expected = per_token, unit = "B", per = "token", tolerance = rel(0.01), model = MODEL,
+      worked = code("K and V     per layer, per KV head: " .. qwen.kv_heads .. " heads, not the "
+        .. qwen.heads .. " query heads\n"
+        .. "per token   2 × " .. shape .. " × 2 B (BF16) = " .. n(per_token) .. " B"),
       hints = { "Each layer stores a key and a value for every KV head.",
                 "Use the 4 KV heads, not the 28 query heads; BF16 is 2 bytes." },
     },
@@ -327,12 +336,19 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       id = "per-sequence-8k",
       prompt = "How much KV cache does one 8,192-token Qwen2.5-7B sequence hold, in GiB?",
       expected = at_8k, unit = "GiB", per = "sequence", tolerance = rel(0.02), model = MODEL,
+      worked = code("per token   2 × " .. shape .. " × 2 B = " .. n(per_token) .. " B\n"
+        .. "8k tokens   " .. n(per_token) .. " B × 8,192 = " .. n(per_token * 8192) .. " B\n"
+        .. "in GiB      " .. n(per_token * 8192) .. " B ÷ 2^30 = " .. f(at_8k, 4) .. " GiB"),
       hints = { "Multiply the per-token bytes by 8,192.", "A GiB is 2^30 bytes." },
     },
     numeric {
       id = "per-sequence-32k",
       prompt = "And at the full 32,768-token context, in GiB?",
       expected = at_32k, unit = "GiB", per = "sequence", tolerance = rel(0.02), model = MODEL,
+      worked = code("per token   " .. n(per_token) .. " B\n"
+        .. "32k tokens  " .. n(per_token) .. " B × 32,768 = " .. n(per_token * 32768) .. " B\n"
+        .. "in GiB      " .. n(per_token * 32768) .. " B ÷ 2^30 = " .. f(at_32k) .. " GiB\n"
+        .. "check       4 × " .. f(at_8k, 4) .. " GiB (the 8k figure) = " .. f(at_32k) .. " GiB"),
       hints = { "Four times the 8k figure." },
     },
     numeric {
@@ -340,6 +356,15 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       prompt = "On a 24 GB GPU, ~14 GiB of BF16 weights leave ~10 GiB for the cache. How many "
             .. "whole 8,192-token Qwen2.5-7B sequences fit, with vLLM's 16-token blocks?",
       expected = seed.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5), model = MODEL,
+      worked = code("a block     16 tokens × " .. n(per_token) .. " B = " .. n(seed.block_bytes)
+        .. " B (" .. n(seed.block_bytes / 1024) .. " KiB), all " .. qwen.layers .. " layers\n"
+        .. "budget      " .. f(seed.kv_budget_bytes / GiB, 0) .. " GiB = " .. n(seed.kv_budget_bytes) .. " B\n"
+        .. "blocks      ⌊" .. n(seed.kv_budget_bytes) .. " B ÷ " .. n(seed.block_bytes) .. " B⌋ = "
+        .. n(seed.num_gpu_blocks) .. "\n"
+        .. "sequence    8,192 tokens ÷ 16 = " .. n(seed.blocks_per_request) .. " blocks ("
+        .. f(at_8k, 4) .. " GiB)\n"
+        .. "fit         ⌊" .. n(seed.num_gpu_blocks) .. " ÷ " .. n(seed.blocks_per_request) .. " = "
+        .. f(seed.max_concurrency) .. "⌋ = " .. seed.max_concurrent_seqs .. " whole sequences"),
       diagnose = "capacity",
       hints = { "One sequence needs 0.4375 GiB.", "Round down: half a sequence cannot run." },
     },
@@ -348,6 +373,11 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       prompt = "Qwen2.5-7B shares each KV head among several query heads. How many times larger "
             .. "would its cache be with one KV head per query head?",
       expected = qwen.heads / qwen.kv_heads, unit = "x", tolerance = abs(0.05), diagnose = "units",
+      worked = code("GQA (now)   2 × " .. shape .. " × 2 B = " .. n(per_token) .. " B\n"
+        .. "one per Q   2 × " .. qwen.layers .. " layers × " .. qwen.heads .. " KV heads × "
+        .. qwen.head_dim .. " dims × 2 B = " .. n(mha_per_token) .. " B\n"
+        .. "ratio       " .. n(mha_per_token) .. " B ÷ " .. n(per_token) .. " B = " .. qwen.heads
+        .. " ÷ " .. qwen.kv_heads .. " = " .. n(qwen.heads / qwen.kv_heads) .. "×"),
       hints = { "Compare the query heads with the KV heads." },
     },
     numeric {
@@ -355,6 +385,11 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       prompt = "With kv_cache_dtype=fp8, how many KiB does one Qwen2.5-7B token take?",
       expected = kv.calc{model = MODEL, kv_dtype = "fp8"}.kv_bytes_per_token / 1024,
       unit = "KiB", per = "token", tolerance = rel(0.01), model = MODEL, kv_dtype = "fp8",
+      worked = code("BF16        " .. n(per_token) .. " B = " .. n(per_token / 1024)
+        .. " KiB a token, 2 B an element\n"
+        .. "fp8         2 × " .. shape .. " × 1 B = " .. n(fp8_per_token) .. " B\n"
+        .. "in KiB      " .. n(fp8_per_token) .. " B ÷ 1,024 = " .. n(fp8_per_token / 1024)
+        .. " KiB, half the BF16 figure"),
       hints = { "fp8 stores each value in one byte instead of two." },
     },
     numeric {
@@ -362,6 +397,10 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       prompt = "If every Qwen2.5-7B weight were stored in 4 bits with an fp16 scale per group of "
             .. "128 (4.125 bits a weight), how many GiB would the weights take?",
       expected = int4_weights, unit = "GiB", tolerance = rel(0.02), diagnose = "units",
+      worked = code("params      " .. n(qwen.params * 1e9) .. " (the 7.6 billion), all at 4.125 bits\n"
+        .. "bits        4 + 16 ÷ 128 (one fp16 scale a group) = 4.125 bits a weight\n"
+        .. "bytes       " .. n(qwen.params * 1e9) .. " × 4.125 ÷ 8 = " .. n(int4_weights * GiB) .. " B\n"
+        .. "in GiB      " .. n(int4_weights * GiB) .. " B ÷ 2^30 = " .. f(int4_weights, 3) .. " GiB"),
       hints = { "7.6 billion parameters × 4.125 bits ÷ 8 bits per byte." },
     },
     numeric {
@@ -371,6 +410,15 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       expected = kv.calc{model = MODEL, weights_dtype = "int4", gpu_mem_gib = 24, util = 1,
                          seq = 8192}.max_concurrent_seqs,
       unit = "sequences", tolerance = abs(0.5), model = MODEL, diagnose = "capacity",
+      worked = code("memory      24 GiB = 24 × 2^30 = " .. n(24 * GiB) .. " B, no reserve\n"
+        .. "budget      " .. n(24 * GiB) .. " B − " .. n(int4_fit.weights_bytes) .. " B of weights\n"
+        .. "            = " .. n(int4_fit.kv_budget_bytes) .. " B (" .. f(int4_fit.kv_budget_bytes / GiB, 3)
+        .. " GiB)\n"
+        .. "blocks      ⌊" .. n(int4_fit.kv_budget_bytes) .. " B ÷ " .. n(int4_fit.block_bytes) .. " B⌋ = "
+        .. n(int4_fit.num_gpu_blocks) .. "\n"
+        .. "sequence    8,192 tokens ÷ 16 = " .. n(int4_fit.blocks_per_request) .. " blocks\n"
+        .. "fit         ⌊" .. n(int4_fit.num_gpu_blocks) .. " ÷ " .. n(int4_fit.blocks_per_request) .. " = "
+        .. f(int4_fit.max_concurrency, 3) .. "⌋ = " .. int4_fit.max_concurrent_seqs .. " whole sequences"),
       hints = { "The budget is 24 GiB minus the 4-bit weights.", "Each sequence still needs 0.4375 GiB." },
     },
     numeric {

@@ -25,6 +25,29 @@ local function h100(context, batch)
 end
 
 local function f(x, places) return fixed(x, places or 1) end
+-- a measured bandwidth as the prompt prints it ("45.4", "912"); a rate at a sensible precision
+local function rate(x) return x >= 100 and grouped(x) or f(x, 1) end
+local function tps(x) return x >= 100 and grouped(x) or f(x, x >= 10 and 1 or 2) end
+-- the batch's bytes per step, for the worked lines: weights once, one 8k cache per sequence
+local function step_lines(batch)
+  if batch == 1 then
+    return "one step   " .. f(weights / GB, 2) .. " GB weights + " .. f(kv_8k / GB, 2)
+        .. " GB KV at 8k = " .. f(step_bytes / GB, 2) .. " GB\n", step_bytes
+  end
+  local total = weights + batch * kv_8k
+  return batch .. " caches  " .. batch .. " × " .. grouped(kv_8k) .. " B = "
+      .. grouped(batch * kv_8k) .. " B ≈ " .. f(batch * kv_8k / GB, 2) .. " GB\n"
+      .. "one step   " .. f(weights / GB, 2) .. " GB weights (read once) + "
+      .. f(batch * kv_8k / GB, 2) .. " GB = " .. f(total / GB, 2) .. " GB\n", total
+end
+local function decode_worked(gbps, batch)
+  local lines, bytes = step_lines(batch)
+  local head = batch == 1 and "batch 1    " or "tokens     " .. batch .. " × "
+  -- a measured figure shown rounded: the exact quotient is the graded one
+  local eq = tonumber((rate(gbps):gsub(",", ""))) == gbps and " = " or " ≈ "
+  return lines .. head .. rate(gbps) .. " GB/s ÷ " .. f(bytes / GB, 2) .. " GB" .. eq
+      .. tps(decode(gbps, batch)) .. " tokens/s"
+end
 
 return lesson {
   id = "memory-bound-decode",
@@ -266,6 +289,15 @@ H100, 32 × 32k context
       prompt = "At batch 1, how many GB (10^9 bytes) does one Qwen2.5-7B decode step read in BF16, "
             .. "with 8,192 tokens of context?",
       expected = step_bytes / GB, unit = "GB", tolerance = rel(0.02), model = MODEL,
+      worked = code("weights    " .. grouped(weights / 2) .. " params × 2 B = " .. grouped(weights)
+          .. " B\n"
+          .. "KV/token   2 × " .. kv.model(MODEL).layers .. " layers × " .. kv.model(MODEL).kv_heads
+          .. " KV heads × " .. kv.model(MODEL).head_dim .. " dims × 2 B = "
+          .. grouped(base.kv_bytes_per_token) .. " B\n"
+          .. "KV at 8k   8,192 tokens × " .. grouped(base.kv_bytes_per_token) .. " B = "
+          .. grouped(kv_8k) .. " B\n"
+          .. "one step   " .. grouped(weights) .. " + " .. grouped(kv_8k) .. " = "
+          .. grouped(step_bytes) .. " B ≈ " .. f(step_bytes / GB, 2) .. " GB"),
       hints = { "All the weights: 7.6 billion parameters × 2 bytes.",
                 "Plus the sequence's cache: 8,192 tokens × 56 KiB." },
     },
@@ -274,12 +306,14 @@ H100, 32 × 32k context
       prompt = "On an RTX 4090's paper bandwidth of 1,008 GB/s, how many tokens/s can one such "
             .. "sequence decode, if decode is purely memory-bound?",
       expected = decode(1008, 1), unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
+      worked = code(decode_worked(1008, 1)),
       hints = { "Bandwidth ÷ bytes per step.", "1,008 GB/s ÷ 15.70 GB." },
     },
     numeric {
       id = "tokens-batch-16",
       prompt = "At the same 1,008 GB/s, how many tokens/s do 16 such sequences decode in total?",
       expected = decode(1008, 16), unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
+      worked = code(decode_worked(1008, 16)),
       left_out = { kv = 16 * 1008 * GB / weights },        -- the 16 caches' reads forgotten
       hints = { "One step reads the weights once and 16 caches.",
                 "16 × 1,008 GB/s ÷ (15.23 + 16 × 0.47) GB." },
@@ -289,7 +323,7 @@ H100, 32 × 32k context
       measured = "read_gbps",
       prompt = "Your probe measured {read_gbps} GB/s. Predict: how many tokens/s can one "
             .. "Qwen2.5-7B sequence with 8,192 tokens of context decode at that bandwidth?",
-      expected = function(p) return decode(p.read_gbps, 1) end,
+      expected = function(p) return decode(p.read_gbps, 1), decode_worked(p.read_gbps, 1) end,
       unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
       hints = { "Your bandwidth ÷ 15.70 GB per step." },
     },
@@ -298,7 +332,7 @@ H100, 32 × 32k context
       measured = "read_gbps",
       prompt = "At your measured {read_gbps} GB/s, how many tokens/s do 16 such sequences "
             .. "decode in total?",
-      expected = function(p) return decode(p.read_gbps, 16) end,
+      expected = function(p) return decode(p.read_gbps, 16), decode_worked(p.read_gbps, 16) end,
       unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
       hints = { "16 × your bandwidth ÷ (15.23 + 16 × 0.47) GB." },
     },
@@ -307,6 +341,17 @@ H100, 32 × 32k context
       prompt = "An H100 reads 3,352 GB/s. How many tokens/s do 32 Qwen2.5-7B sequences decode in "
             .. "total when each holds 32,768 tokens of context?",
       expected = h100(32768, 32), unit = "tokens/s", tolerance = rel(0.03), model = MODEL,
+      worked = code("cache      32,768 tokens × " .. grouped(base.kv_bytes_per_token) .. " B = "
+          .. grouped(32768 * base.kv_bytes_per_token) .. " B a sequence\n"
+          .. "32 caches  32 × " .. grouped(32768 * base.kv_bytes_per_token) .. " B = "
+          .. grouped(32 * 32768 * base.kv_bytes_per_token) .. " B ≈ "
+          .. f(32 * 32768 * base.kv_bytes_per_token / GB, 2) .. " GB\n"
+          .. "one step   " .. f(weights / GB, 2) .. " GB weights (read once) + "
+          .. f(32 * 32768 * base.kv_bytes_per_token / GB, 2) .. " GB = "
+          .. f((weights + 32 * 32768 * base.kv_bytes_per_token) / GB, 2) .. " GB\n"
+          .. "tokens     32 × " .. grouped(kv.gpu("h100").bandwidth_gbps) .. " GB/s ÷ "
+          .. f((weights + 32 * 32768 * base.kv_bytes_per_token) / GB, 2) .. " GB = "
+          .. grouped(h100(32768, 32)) .. " tokens/s"),
       hints = { "Each step reads the weights once and 32 caches of 32,768 tokens × 56 KiB.",
                 "32 × 3,352 GB/s ÷ (15.23 + 60.13) GB." },
     },

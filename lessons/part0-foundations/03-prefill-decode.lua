@@ -254,6 +254,9 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
       prompt = "An H100 SXM does 989 dense BF16 TFLOP/s and reads 3,352 GB/s. How many FLOP "
             .. "per byte must a kernel do to be compute-bound rather than memory-bound?",
       expected = ridge, unit = "FLOP/B", tolerance = rel(0.02),
+      worked = code("ridge      " .. f(h100.tflops, 0) .. " × 10^12 FLOP/s ÷ " .. n(h100.bandwidth_gbps)
+          .. " × 10^9 B/s = " .. f(ridge, 1) .. " FLOP/B\n"
+          .. "so         below " .. f(ridge, 1) .. " FLOP/B memory-bound, above it compute-bound"),
       hints = { "Divide the peak FLOP/s by the bytes per second.",
                 "989 × 10^12 ÷ 3,352 × 10^9." },
     },
@@ -268,7 +271,8 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
         return b, "ridge    " .. fixed(g.tflops, g.tflops % 1 == 0 and 0 or 1) .. " TFLOP/s ÷ "
           .. grouped(g.bandwidth_gbps)
           .. " GB/s = " .. fixed(g.tflops * 1000 / g.bandwidth_gbps, 1) .. " FLOP/B\n"
-          .. "batch    B sequences do 2B FLOP per 2-byte weight: B FLOP/B ≥ the ridge → " .. b
+          .. "batch    B sequences do 2B FLOP per 2-byte weight:\n"
+          .. "         B FLOP/B ≥ the ridge → " .. b
       end,
       unit = "sequences", tolerance = rel(0.02),
       hints = { "In BF16 a batch of B does about B FLOP per byte of weights.",
@@ -280,6 +284,11 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
             .. "a 2,048-token prompt through Qwen2.5-7B (7.6 billion parameters), counting 2 "
             .. "FLOP per parameter per token?",
       expected = prefill_ms(PROMPT, h100), unit = "ms", tolerance = rel(0.03),
+      worked = code("FLOPs      2 × " .. n(params) .. " params × " .. n(PROMPT) .. " tokens\n"
+          .. "           = " .. n(2 * params * PROMPT) .. " FLOP\n"
+          .. "time       " .. f(2 * params * PROMPT / 1e12, 2) .. " × 10^12 FLOP ÷ "
+          .. f(h100.tflops, 0) .. " × 10^12 FLOP/s = " .. f(prefill_ms(PROMPT, h100) / 1e3, 4)
+          .. " s = " .. f(prefill_ms(PROMPT, h100)) .. " ms"),
       hints = { "FLOPs: 2 × 7,615,616,512 × 2,048.", "Divide by 989 × 10^12 FLOP/s." },
     },
     numeric {
@@ -287,6 +296,10 @@ compute-bound   batch ≥ 295.0 → 296 sequences (weights alone; the KV reads a
       prompt = "How many milliseconds does one batch-1 decode step of Qwen2.5-7B in BF16 take "
             .. "on the H100, if it only has to read the weights once at 3,352 GB/s?",
       expected = weights_read_ms(h100), unit = "ms", tolerance = rel(0.03),
+      worked = code("bytes      2 B × " .. n(params) .. " params = " .. n(2 * params)
+          .. " B, read once\n"
+          .. "time       " .. n(2 * params) .. " B ÷ " .. n(h100.bandwidth_gbps)
+          .. " × 10^9 B/s = " .. f(weights_read_ms(h100), 2) .. " ms"),
       hints = { "The weights are 2 bytes × 7,615,616,512 parameters.",
                 "Bytes ÷ 3,352 × 10^9 bytes per second." },
     },

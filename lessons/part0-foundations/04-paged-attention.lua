@@ -196,6 +196,11 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
             .. "max_model_len = 32,768 tokens. How many requests fit in a 10 GiB budget?",
       expected = contiguous.max_concurrent_seqs, unit = "requests", tolerance = abs(0.5),
       model = MODEL, diagnose = "capacity",
+      worked = code("reserve   " .. n(per_token) .. " B × " .. n(MAX_LEN) .. " tokens = "
+        .. n(per_token * MAX_LEN) .. " B = " .. f(per_token * MAX_LEN / GiB, 2) .. " GiB\n"
+        .. "fit       ⌊" .. BUDGET .. " GiB ÷ " .. f(per_token * MAX_LEN / GiB, 2) .. " GiB⌋ = ⌊"
+        .. f(BUDGET * GiB / (per_token * MAX_LEN), 2) .. "⌋ = "
+        .. contiguous.max_concurrent_seqs .. " requests"),
       hints = { "One reservation: 57,344 B × 32,768 tokens.", "Round down." },
     },
     numeric {
@@ -204,6 +209,14 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
             .. "2,000 tokens each fit in the same 10 GiB?",
       expected = paged.max_concurrent_seqs, unit = "requests", tolerance = abs(0.5),
       model = MODEL, diagnose = "capacity",
+      worked = code("block     16 tokens × " .. n(per_token) .. " B = " .. n(paged.block_bytes)
+        .. " B (" .. paged.block_bytes // 1024 .. " KiB)\n"
+        .. "budget    ⌊" .. BUDGET .. " GiB ÷ " .. n(paged.block_bytes) .. " B⌋ = "
+        .. n(paged.num_gpu_blocks) .. " blocks\n"
+        .. "request   ⌈" .. n(USED) .. " ÷ 16⌉ = " .. paged.blocks_per_request .. " blocks\n"
+        .. "fit       ⌊" .. n(paged.num_gpu_blocks) .. " ÷ " .. paged.blocks_per_request .. "⌋ = ⌊"
+        .. f(paged.num_gpu_blocks / paged.blocks_per_request, 2) .. "⌋ = "
+        .. paged.max_concurrent_seqs .. " requests"),
       hints = { "Blocks per request: 2,000 ÷ 16, rounded up.",
                 "Blocks in the budget: 10 GiB ÷ (16 × 57,344 B)." },
     },
@@ -212,6 +225,9 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
       prompt = "In the contiguous case, what percentage of each 32,768-token reservation is "
             .. "empty when a request holds 2,000 tokens?",
       expected = wasted * 100, unit = "%", tolerance = abs(0.5),
+      worked = code("held      " .. n(USED) .. " ÷ " .. n(MAX_LEN) .. " = "
+        .. f(USED / MAX_LEN * 100, 2) .. "% of the reservation\n"
+        .. "empty     100% − " .. f(USED / MAX_LEN * 100, 2) .. "% = " .. f(wasted * 100, 2) .. "%"),
       hints = { "1 − 2,000 ÷ 32,768." },
     },
     numeric {
@@ -232,6 +248,10 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
       prompt = "At most how many KiB of Qwen2.5-7B BF16 cache does one request leave empty in "
             .. "its last 16-token block?",
       expected = 15 * per_token / 1024, unit = "KiB", per = "sequence", tolerance = rel(0.01), model = MODEL,
+      worked = code("worst     the last block holds 1 token: 16 − 1 = 15 slots empty\n"
+        .. "bytes     15 × " .. n(per_token) .. " B = " .. n(15 * per_token) .. " B\n"
+        .. "KiB       " .. n(15 * per_token) .. " B ÷ 1,024 = " .. f(15 * per_token / 1024, 0)
+        .. " KiB per request"),
       hints = { "At worst the last block holds one token.", "15 empty slots × 56 KiB." },
     },
     choice {

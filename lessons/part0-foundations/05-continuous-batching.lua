@@ -36,6 +36,17 @@ end
 
 local function f(x, places) return fixed(x, places or 1) end
 
+-- The static batch's busy slot-steps and length, for the static-use worked lines.
+local function busy_and_longest(lens)
+  local sum, longest, terms = 0, 0, {}
+  for _, t in ipairs(lens) do
+    sum = sum + t
+    if t > longest then longest = t end
+    terms[#terms + 1] = grouped(t)
+  end
+  return sum, longest, table.concat(terms, " + ")
+end
+
 return lesson {
   id = "continuous-batching",
   title = "Continuous batching keeps the budget full",
@@ -237,6 +248,14 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
       prompt = "A static batch holds four requests that write 100, 200, 300 and 1,000 tokens. "
             .. "What percentage of its slot-steps do useful work?",
       expected = static_use(outputs) * 100, unit = "%", tolerance = abs(0.5),
+      worked = (function()
+        local sum, longest, terms = busy_and_longest(outputs)
+        return code("busy      " .. terms .. " = " .. grouped(sum) .. " slot-steps\n"
+          .. "of        " .. #outputs .. " slots × " .. grouped(longest) .. " steps (the longest) = "
+          .. grouped(#outputs * longest) .. " slot-steps\n"
+          .. "used      " .. grouped(sum) .. " ÷ " .. grouped(#outputs * longest) .. " = "
+          .. f(static_use(outputs) * 100) .. "%")
+      end)(),
       hints = { "The batch runs as long as its longest request.",
                 "(100 + 200 + 300 + 1,000) ÷ (4 × 1,000)." },
     },
@@ -264,6 +283,14 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
             .. "1,500 tokens of prompt plus output. How many can run at once?",
       expected = avg_fit.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5),
       model = MODEL, diagnose = "capacity",
+      worked = code("block     16 tokens × " .. grouped(avg_fit.kv_bytes_per_token) .. " B = "
+        .. grouped(avg_fit.block_bytes) .. " B (" .. avg_fit.block_bytes // 1024 .. " KiB)\n"
+        .. "budget    ⌊" .. BUDGET .. " GiB ÷ " .. grouped(avg_fit.block_bytes) .. " B⌋ = "
+        .. grouped(avg_fit.num_gpu_blocks) .. " blocks\n"
+        .. "request   ⌈" .. grouped(AVG) .. " ÷ 16⌉ = " .. avg_fit.blocks_per_request .. " blocks\n"
+        .. "fit       ⌊" .. grouped(avg_fit.num_gpu_blocks) .. " ÷ " .. avg_fit.blocks_per_request
+        .. "⌋ = ⌊" .. f(avg_fit.num_gpu_blocks / avg_fit.blocks_per_request, 2) .. "⌋ = "
+        .. avg_fit.max_concurrent_seqs .. " sequences"),
       hints = { "Blocks per request: ⌈1,500 ÷ 16⌉.", "10 GiB ÷ 896 KiB per block = 11,702 blocks." },
     },
     numeric {
@@ -275,6 +302,20 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
       expected = rtx.decode_tokens_per_s / REPLY, unit = "requests/s", tolerance = rel(0.03),
       -- the tokens/s, 867.4, not divided by the 500 tokens of a reply
       slips = { tokens_per_s = rtx.decode_tokens_per_s },
+      worked = (function()
+        local cache = rtx.kv_bytes_per_token * rtx.context          -- B one sequence reads a step
+        local caches = rtx.batch * cache / 1e9
+        local read = rtx.weights_bytes / 1e9 + caches
+        return code("cache     " .. grouped(rtx.kv_bytes_per_token) .. " B × " .. grouped(rtx.context)
+          .. " tokens = " .. f(cache / 1e6, 2) .. " MB a sequence, read each step\n"
+          .. "caches    " .. rtx.batch .. " × " .. f(cache / 1e6, 2) .. " MB = " .. f(caches, 3) .. " GB\n"
+          .. "step      " .. f(rtx.weights_bytes / 1e9, 3) .. " GB of weights (read once) + "
+          .. f(caches, 3) .. " GB = " .. f(read, 3) .. " GB\n"
+          .. "tokens/s  " .. rtx.batch .. " × " .. grouped(rtx.bandwidth_gbps) .. " GB/s ÷ "
+          .. f(read, 3) .. " GB = " .. f(rtx.decode_tokens_per_s, 2) .. " tokens/s\n"
+          .. "requests  " .. f(rtx.decode_tokens_per_s, 2) .. " ÷ " .. REPLY .. " tokens a reply = "
+          .. f(rtx.decode_tokens_per_s / REPLY, 3) .. " requests/s")
+      end)(),
       hints = { "Tokens/s in total: 22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB.",
                 "Each request needs 500 of those tokens." },
     },
@@ -290,7 +331,8 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
       params = { offered = {4} },
       expected = function(p)
         return in_flight, "rate      " .. f(served.request_throughput, 2) .. " requests/s completed "
-          .. "over the run (not the offered " .. p.offered .. "/s: the run starts and ends empty)\n"
+          .. "over the run\n          (not the offered " .. p.offered .. "/s: the run starts and "
+          .. "ends empty)\n"
           .. "time      " .. f(served_s, 2) .. " s from send to last token, on average\n"
           .. "in flight " .. f(served.request_throughput, 2) .. " × " .. f(served_s, 2) .. " = "
           .. f(in_flight, 2) .. " on average over the run"

@@ -21,6 +21,10 @@ local with = (shared_full + N * blocks(SHARED + OWN - shared_full * BLOCK)) * bl
 local function f(x, places) return fixed(x, places or 2) end
 local n = grouped -- 57344 -> "57,344"
 
+-- for the exercises' worked lines
+local per_token = block_bytes // BLOCK                                -- 57,344 B
+local own_tokens = SHARED + OWN - shared_full * BLOCK                 -- 500
+
 return lesson {
   id = "prefix-caching",
   title = "Prefix caching: store a shared prompt once",
@@ -200,6 +204,12 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
             .. "their own, in 16-token BF16 blocks. How many GiB of KV do they hold without "
             .. "prefix caching?",
       expected = without / GiB, unit = "GiB", tolerance = rel(0.02), model = MODEL,
+      worked = code("a block     " .. BLOCK .. " tokens × " .. n(per_token) .. " B = " .. n(block_bytes) .. " B\n"
+        .. "a request   ⌈(" .. n(SHARED) .. " + " .. OWN .. ") ÷ " .. BLOCK .. "⌉ = ⌈"
+        .. f((SHARED + OWN) / BLOCK) .. "⌉ = " .. blocks(SHARED + OWN) .. " blocks\n"
+        .. N .. " requests " .. N .. " × " .. blocks(SHARED + OWN) .. " × " .. n(block_bytes) .. " B = "
+        .. n(without) .. " B\n"
+        .. "in GiB      " .. n(without) .. " B ÷ 2^30 = " .. f(without / GiB, 3) .. " GiB"),
       hints = { "Each request: ⌈2,500 ÷ 16⌉ blocks of 16 × 57,344 B.", "Times 20." },
     },
     numeric {
@@ -207,6 +217,13 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
       prompt = "With prefix caching, the system prompt's blocks are held once. How many GiB do "
             .. "the same 20 requests hold?",
       expected = with / GiB, unit = "GiB", tolerance = rel(0.02), model = MODEL,
+      worked = code("prompt      " .. n(SHARED) .. " ÷ " .. BLOCK .. " = " .. shared_full
+        .. " full blocks, held once\n"
+        .. "own         " .. N .. " × ⌈" .. own_tokens .. " ÷ " .. BLOCK .. "⌉ = " .. N .. " × "
+        .. blocks(own_tokens) .. " = " .. N * blocks(own_tokens) .. " blocks\n"
+        .. "total       (" .. shared_full .. " + " .. N * blocks(own_tokens) .. ") × " .. n(block_bytes)
+        .. " B = " .. n(with) .. " B\n"
+        .. "in GiB      " .. n(with) .. " B ÷ 2^30 = " .. f(with / GiB, 3) .. " GiB"),
       hints = { "The prompt: 2,000 ÷ 16 = 125 blocks, once.",
                 "Each request's own 500 tokens: ⌈500 ÷ 16⌉ blocks." },
     },

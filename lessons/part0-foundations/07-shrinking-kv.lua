@@ -50,6 +50,12 @@ local fp8_log = kv.calc{model = MODEL, kv_dtype = "fp8", seq = 8192, kv_budget_g
 local function f(x, places) return fixed(x, places or 1) end
 local n = grouped -- 57344 -> "57,344"
 
+-- For the exercises' worked lines.
+local q72 = kv.model("qwen2.5-72b")
+local fp8_72 = per_token{model = "qwen2.5-72b", kv_dtype = "fp8"}
+local fp8_7b = fp8_log.kv_bytes_per_token
+local fp8_raw = 58.53 * GiB / fp8_log.block_bytes                  -- 136,993.6 before the floor
+
 return lesson {
   id = "shrinking-kv",
   title = "Smaller KV: GQA, MLA, fp8 and windows",
@@ -288,12 +294,20 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
       prompt = "If Qwen2.5-7B gave each of its 28 query heads its own KV head (plain multi-head "
             .. "attention), how many KiB would one token take in BF16?",
       expected = mha / 1024, unit = "KiB", per = "token", tolerance = rel(0.01), model = MODEL,
+      worked = code("per token  2 (K, V) × " .. qwen.layers .. " layers × " .. qwen.heads
+          .. " KV heads × " .. qwen.head_dim .. " dims × 2 B\n"
+          .. "           = " .. n(mha) .. " B\n"
+          .. "in KiB     " .. n(mha) .. " B ÷ 1,024 = " .. n(mha // 1024) .. " KiB ("
+          .. mha // gqa .. "× GQA's " .. n(gqa // 1024) .. " KiB)"),
       hints = { "2 × layers × heads × head dim × bytes, with 28 heads." },
     },
     numeric {
       id = "mqa-per-token",
       prompt = "And with a single KV head shared by all 28 query heads (multi-query attention)?",
       expected = mqa / 1024, unit = "KiB", per = "token", tolerance = rel(0.01),
+      worked = code("per token  2 (K, V) × " .. qwen.layers .. " layers × 1 KV head × "
+          .. qwen.head_dim .. " dims × 2 B = " .. n(mqa) .. " B\n"
+          .. "in KiB     " .. n(mqa) .. " B ÷ 1,024 = " .. n(mqa // 1024) .. " KiB"),
       hints = { "One KV head: 2 × 28 × 1 × 128 × 2 B." },
     },
     numeric {
@@ -302,6 +316,12 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
             .. "Its 128 heads have 192-dimension keys and 128-dimension values. How many times "
             .. "smaller is the latent cache than full per-head keys and values?",
       expected = ds_full / mla, unit = "x", tolerance = rel(0.02),
+      worked = code("latent  " .. ds.layers .. " layers × (" .. ds.mla_rank .. " + " .. ds.mla_rope_dim
+          .. ") dims × 2 B = " .. n(mla) .. " B a token (BF16)\n"
+          .. "full    " .. ds.layers .. " × " .. ds.heads .. " heads × (" .. 128 + ds.mla_rope_dim
+          .. " + 128) dims × 2 B = " .. n(ds_full) .. " B a token\n"
+          .. "ratio   " .. n(ds_full) .. " ÷ " .. n(mla) .. " ≈ " .. f(ds_full / mla, 1)
+          .. "× (the 2 B cancels)"),
       hints = { "Latent: 61 × 576 × 2 B per token.",
                 "Full: 61 × 128 × (192 + 128) × 2 B per token." },
     },
@@ -311,6 +331,10 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
             .. "8 KV heads of 128 dims) take?",
       expected = per_token{model = "qwen2.5-72b", kv_dtype = "fp8"} / 1024,
       unit = "KiB", per = "token", tolerance = rel(0.01), model = "qwen2.5-72b", kv_dtype = "fp8",
+      worked = code("per token  2 (K, V) × " .. q72.layers .. " layers × " .. q72.kv_heads
+          .. " KV heads × " .. q72.head_dim .. " dims × 1 B (fp8)\n"
+          .. "           = " .. n(fp8_72) .. " B\n"
+          .. "in KiB     " .. n(fp8_72) .. " B ÷ 1,024 = " .. n(fp8_72 // 1024) .. " KiB"),
       hints = { "2 (K and V) × layers × KV heads × head dim × 1 byte.", "A KiB is 1,024 bytes." },
     },
     numeric {
@@ -320,6 +344,12 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
             .. "blocks does that make?",
       expected = fp8_log.num_gpu_blocks, unit = "blocks", tolerance = rel(0.001), model = MODEL,
       diagnose = "capacity", kv_dtype = "fp8",
+      worked = code("per token  2 (K, V) × " .. qwen.layers .. " layers × " .. qwen.kv_heads
+          .. " KV heads × " .. qwen.head_dim .. " dims × 1 B = " .. n(fp8_7b) .. " B\n"
+          .. "a block    16 tokens × " .. n(fp8_7b) .. " B = " .. n(fp8_log.block_bytes) .. " B\n"
+          .. "blocks     ⌊58.53 × 2^30 B ÷ " .. n(fp8_log.block_bytes) .. " B⌋ = ⌊"
+          .. n(math.floor(fp8_raw)) .. "." .. math.floor(fp8_raw * 10) % 10 .. "⌋\n"
+          .. "           = " .. n(fp8_log.num_gpu_blocks) .. " blocks (whole blocks only)"),
       hints = { "A block: 16 tokens × 28 KiB.", "58.53 × 2^30 ÷ 458,752." },
     },
     numeric {
@@ -327,6 +357,11 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
       prompt = "Gemma-3-27B keeps 52 of its 62 layers on a 1,024-token window. How many GiB "
             .. "would one 32,768-token request hold in BF16 if every layer kept the whole context?",
       expected = gemma_full / GiB, unit = "GiB", per = "sequence", tolerance = rel(0.02), model = "gemma-3-27b",
+      worked = code("per token  2 (K, V) × " .. g3.layers .. " layers × " .. g3.kv_heads
+          .. " KV heads × " .. g3.head_dim .. " dims × 2 B\n"
+          .. "           = " .. n(gemma.kv_bytes_per_token) .. " B (every layer whole: no window)\n"
+          .. "request    " .. n(gemma.kv_bytes_per_token) .. " B × " .. n(SEQ) .. " ÷ 2^30 = "
+          .. f(gemma_full / GiB, 2) .. " GiB"),
       hints = { "2 × 62 layers × 16 KV heads × 128 × 2 B per token.", "Times 32,768, in GiB." },
     },
     choice {

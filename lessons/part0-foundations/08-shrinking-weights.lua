@@ -30,6 +30,25 @@ local awq = kv.calc{model = MODEL, gpu = "rtx4090", util = 0.9, seq = 8192,
 
 local function f(x, places) return fixed(x, places or 2) end
 
+-- Worked lines for the exercises, from the same results their expected values use.
+local n = grouped
+local q32 = kv.calc{model = "qwen2.5-32b", weights_dtype = "int4"}
+local q32_params = kv.calc{model = "qwen2.5-32b"}.weights_bytes / 2   -- 32,763,876,352
+local function fit_worked(r, weights_line)
+  local usable = r.kv_budget_bytes + r.weights_bytes
+  return code("weights  " .. weights_line .. "\n"
+    .. "usable   ⌊0.9 × 24 × 2^30⌋ = " .. n(usable) .. " B\n"
+    .. "budget   " .. n(usable) .. " − " .. n(r.weights_bytes) .. " = " .. n(r.kv_budget_bytes)
+    .. " B (" .. f(budget(r)) .. " GiB)\n"
+    .. "block    " .. r.block_size .. " tokens × " .. n(r.kv_bytes_per_token) .. " B (BF16 cache) = "
+    .. n(r.block_bytes) .. " B\n"
+    .. "blocks   ⌊" .. n(r.kv_budget_bytes) .. " ÷ " .. n(r.block_bytes) .. "⌋ = "
+    .. n(r.num_gpu_blocks) .. "\n"
+    .. "fit      ⌊" .. n(r.num_gpu_blocks) .. " ÷ " .. r.blocks_per_request .. " blocks (8,192 ÷ "
+    .. r.block_size .. ")⌋ = ⌊" .. f(r.max_concurrency) .. "⌋ = " .. r.max_concurrent_seqs
+    .. " sequences")
+end
+
 return lesson {
   id = "shrinking-weights",
   title = "Shrinking the weights: AWQ, GPTQ, fp8",
@@ -213,6 +232,8 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       id = "fp8-weights",
       prompt = "How many GiB do Qwen2.5-7B's 7,615,616,512 parameters take as fp8 weights?",
       expected = fp8.weights_bytes / GiB, unit = "GiB", tolerance = rel(0.02),
+      worked = code("fp8      " .. n(PARAMS) .. " parameters × 1 B = " .. n(fp8.weights_bytes) .. " B\n"
+        .. "GiB      " .. n(fp8.weights_bytes) .. " B ÷ 2^30 = " .. f(fp8.weights_bytes / GiB) .. " GiB"),
       diagnose = "units",
       hints = { "One byte a parameter.", "A GiB is 2^30 bytes." },
     },
@@ -221,6 +242,9 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       prompt = "How many GiB do Qwen2.5-32B's 32,763,876,352 parameters take at 4.125 bits a "
             .. "weight (4-bit with a scale per 128)?",
       expected = kv.calc{model = "qwen2.5-32b", weights_dtype = "int4"}.weights_bytes / GiB,
+      worked = code("bits     4 + 16 ÷ 128 (fp16 scale per 128) = 4.125 bits a weight\n"
+        .. "bytes    " .. n(q32_params) .. " × 4.125 ÷ 8 = " .. n(q32.weights_bytes) .. " B\n"
+        .. "GiB      " .. n(q32.weights_bytes) .. " B ÷ 2^30 = " .. f(q32.weights_bytes / GiB) .. " GiB"),
       unit = "GiB", tolerance = rel(0.02), diagnose = "units",
       hints = { "Parameters × 4.125 ÷ 8 bytes.", "A GiB is 2^30 bytes." },
     },
@@ -229,6 +253,7 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       prompt = "On an RTX 4090 (24 GiB) at gpu_memory_utilization 0.9, with BF16 weights and "
             .. "activations ignored, how many 8,192-token Qwen2.5-7B sequences fit?",
       expected = bf16.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5), model = MODEL,
+      worked = fit_worked(bf16, n(PARAMS) .. " × 2 B = " .. n(bf16.weights_bytes) .. " B"),
       diagnose = "capacity",
       hints = { "Budget: 24 × 0.9 − 14.18 GiB.", "Each sequence: 512 blocks of 896 KiB." },
     },
@@ -237,6 +262,7 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       prompt = "Same GPU and setting, but with 4-bit weights (4.125 bits a weight). How many "
             .. "8,192-token sequences fit now?",
       expected = int4.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5), model = MODEL,
+      worked = fit_worked(int4, n(PARAMS) .. " × 4.125 bits ÷ 8 = " .. n(int4.weights_bytes) .. " B"),
       diagnose = "capacity",
       hints = { "Budget: 24 × 0.9 − 3.66 GiB.", "The cache is still BF16: 0.4375 GiB a sequence." },
     },
@@ -246,6 +272,14 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
             .. "4.125 bits, how many times faster can a memory-bound decode step run than with "
             .. "BF16 weights?",
       expected = int4.decode_tokens_per_s / bf16.decode_tokens_per_s, unit = "x",
+      worked = code("step     batch 1, no context: a step reads the weights once, so its\n"
+        .. "         speed goes as 1 ÷ weight bytes\n"
+        .. "BF16     " .. n(PARAMS) .. " × 2 B = " .. n(bf16.weights_bytes) .. " B\n"
+        .. "4-bit    " .. n(PARAMS) .. " × 4.125 bits ÷ 8 = " .. n(int4.weights_bytes) .. " B\n"
+        .. "speedup  " .. n(bf16.weights_bytes) .. " ÷ " .. n(int4.weights_bytes) .. " = 16 ÷ 4.125 = "
+        .. f(int4.decode_tokens_per_s / bf16.decode_tokens_per_s) .. "×\n"
+        .. "4090     " .. n(bf16.bandwidth_gbps) .. " GB/s: " .. f(bf16.decode_tokens_per_s) .. " → "
+        .. f(int4.decode_tokens_per_s) .. " tokens/s"),
       tolerance = rel(0.02),
       hints = { "The step reads the weights once.", "16 bits ÷ 4.125 bits." },
     },
@@ -256,6 +290,12 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
             .. "(544,997,376 parameters each) stay BF16. A decode step at batch 1 reads one row "
             .. "of the embedding but all of lm_head. How many times faster than BF16 can it run?",
       expected = awq_ceiling, unit = "x", tolerance = rel(0.02),
+      worked = code("BF16     (" .. n(PARAMS) .. " − " .. n(EMBED) .. " embedding) × 2 B = "
+        .. n(bf16_step) .. " B\n"
+        .. "body     " .. n(BODY) .. " × " .. fixed(AWQ_BITS, 5) .. " bits ÷ 8 = " .. n(awq_body) .. " B\n"
+        .. "AWQ      " .. n(awq_body) .. " + " .. n(EMBED) .. " lm_head × 2 B = " .. n(awq_step) .. " B\n"
+        .. "speedup  " .. n(bf16_step) .. " ÷ " .. n(awq_step) .. " = " .. f(awq_ceiling) .. "×\n"
+        .. "         (the one embedding row, " .. n(kv.model(MODEL).hidden) .. " × 2 B, left out of both)"),
       hints = { "BF16 step: every parameter but the embedding table, 2 bytes each.",
                 "AWQ step: the quantised body at 4.156 bits plus lm_head at 2 bytes." },
     },

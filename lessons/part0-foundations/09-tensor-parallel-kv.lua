@@ -33,6 +33,12 @@ local lite_doubled = math.floor(63.73 * 2^30 / (16 * 2 * lite.kv_bytes_per_token
 
 local n = grouped -- 57344 -> "57,344"
 
+-- Worked lines for the log exercises, from the same results their expected values use.
+local tp4_gpu = per_gpu(MODEL, 4)                         -- 14,336 B a token on each GPU
+local tp4_blocks = "blocks   ⌊67.34 × 2^30 B ÷ (" .. tp4.block_size .. " × " .. n(tp4_gpu) .. " B)⌋ = ⌊"
+  .. n(tp4.kv_budget_bytes) .. " ÷ " .. n(tp4.block_bytes) .. "⌋\n"
+  .. "         = " .. n(tp4.num_gpu_blocks) .. " blocks on each GPU (log: 315,205)"
+
 return lesson {
   id = "tensor-parallel-kv",
   title = "Tensor parallelism and the KV cache",
@@ -289,6 +295,11 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
             .. "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, BF16) at TP 4. How many 16-token "
             .. "blocks does each GPU hold?",
       expected = tp4.num_gpu_blocks, unit = "blocks", tolerance = rel(0.001),
+      worked = code("heads    " .. qwen.kv_heads .. " KV heads ÷ TP 4 = " .. tp4.kv_heads_per_gpu
+        .. " on each GPU\n"
+        .. "per GPU  2 × " .. qwen.layers .. " layers × " .. tp4.kv_heads_per_gpu .. " head × " .. qwen.head_dim
+        .. " dims × 2 B = " .. n(tp4_gpu) .. " B a token\n"
+        .. tp4_blocks),
       hints = { "Each GPU holds one KV head: 14,336 B a token.", "67.34 × 2^30 ÷ (16 × 14,336)." },
     },
     numeric {
@@ -296,6 +307,11 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       prompt = "From those blocks, what maximum concurrency does vLLM report for requests of "
             .. "8,192 tokens?",
       expected = tp4.max_concurrency, unit = "x", tolerance = rel(0.002),
+      worked = code(tp4_blocks .. "\n"
+        .. "tokens   " .. n(tp4.num_gpu_blocks) .. " × " .. tp4.block_size .. " = "
+        .. n(tp4.num_gpu_blocks * tp4.block_size) .. " tokens\n"
+        .. "conc.    " .. n(tp4.num_gpu_blocks * tp4.block_size) .. " ÷ 8,192 = "
+        .. string.format("%.2f", tp4.max_concurrency) .. "x (log: 615.63x)"),
       hints = { "Blocks × 16 tokens ÷ 8,192." },
     },
     numeric {
@@ -311,7 +327,8 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
           .. r.kv_heads_per_gpu .. "\n"
           .. "per token   2 × " .. m.layers .. " layers × " .. r.kv_heads_per_gpu
           .. (r.kv_heads_per_gpu == 1 and " KV head/GPU × " or " KV heads/GPU × ")
-          .. m.head_dim .. " dims × 2 B = " .. grouped(b) .. " B = " .. fixed(b / 1024, 0) .. " KiB"
+          .. m.head_dim .. " dims × 2 B\n            = " .. grouped(b) .. " B = " .. fixed(b / 1024, 0)
+          .. " KiB"
       end,
       unit = "KiB", per = "token", tolerance = rel(0.01), model = "llama-3.1-70b",
       hints = { "KV heads per GPU: 8 ÷ TP, but never fewer than one.",
@@ -322,6 +339,15 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       prompt = "DeepSeek-V2-Lite (MLA: 27 layers, latent 512 + 64 dimensions, BF16) runs at TP "
             .. "4 with 63.73 GiB of KV memory on each GPU. How many tokens of cache does that hold?",
       expected = lite.kv_tokens, unit = "tokens", tolerance = rel(0.001),
+      worked = code("latent   27 layers × (512 + 64) × 2 B = " .. n(lite.kv_bytes_per_token)
+        .. " B a token: one latent,\n"
+        .. "         no separate K and V, and whole on every GPU at TP 4\n"
+        .. "block    " .. lite.block_size .. " × " .. n(lite.kv_bytes_per_token) .. " B = "
+        .. n(lite.block_bytes) .. " B\n"
+        .. "blocks   ⌊63.73 × 2^30 B ÷ " .. n(lite.block_bytes) .. " B⌋ = ⌊" .. n(lite.kv_budget_bytes)
+        .. " ÷ " .. n(lite.block_bytes) .. "⌋ = " .. n(lite.num_gpu_blocks) .. "\n"
+        .. "tokens   " .. n(lite.num_gpu_blocks) .. " × " .. lite.block_size .. " = "
+        .. n(lite.kv_tokens) .. " tokens (log: 2,199,888)"),
       slips = { latent_split = lite_split, kv_doubled = lite_doubled },
       hints = { "The latent is not split: every GPU holds 27 × 576 × 2 B a token.",
                 "Whole 16-token blocks: ⌊63.73 × 2^30 ÷ (16 × 31,104)⌋ × 16." },

@@ -343,6 +343,12 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
             .. "layers, 8 KV heads of 128 dims, BF16) with 16-token blocks. How many blocks is "
             .. "that?",
       expected = llama.num_gpu_blocks, unit = "blocks", tolerance = abs(2),
+      worked = code("block    16 tokens × 2 (K, V) × 32 layers × 8 KV heads × 128 dims × 2 B\n"
+        .. "         = " .. n(block_bytes) .. " B = " .. f(block_bytes / 2^20, 0) .. " MiB\n"
+        .. "blocks   ⌊" .. AVAILABLE .. " GiB ÷ 2 MiB⌋ = ⌊" .. AVAILABLE .. " × " .. n(GiB / block_bytes)
+        .. "⌋ = ⌊" .. n(math.floor(AVAILABLE * GiB / block_bytes))
+        .. fixed(AVAILABLE * GiB / block_bytes % 1, 2):sub(2) .. "⌋ = "
+        .. n(llama.num_gpu_blocks) .. " blocks"),
       model = "llama-3.1-8b", diagnose = "capacity",
       hints = { "One block: 16 × 2 × 32 × 8 × 128 × 2 bytes.", "That is exactly 2 MiB." },
     },
@@ -350,6 +356,13 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
       id = "log-tokens",
       prompt = "What will the next line, \"GPU KV cache size: N tokens\", say?",
       expected = llama.kv_tokens, unit = "tokens", tolerance = abs(32),
+      worked = code("blocks   ⌊" .. AVAILABLE .. " GiB ÷ " .. f(block_bytes / 2^20, 0) .. " MiB a block⌋ = "
+        .. n(llama.num_gpu_blocks) .. "\n"
+        .. "tokens   " .. n(llama.num_gpu_blocks) .. " blocks × 16 tokens = " .. n(llama.kv_tokens)
+        .. " tokens\n"
+        .. "         (the real log says 476,016, one block fewer: its " .. AVAILABLE
+        .. " GiB is\n"
+        .. "         itself rounded)"),
       model = "llama-3.1-8b", diagnose = "capacity",
       hints = { "Blocks × 16." },
     },
@@ -357,6 +370,12 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
       id = "log-concurrency",
       prompt = "And \"Maximum concurrency for 8,192 tokens per request\"?",
       expected = llama.max_concurrency, unit = "x", tolerance = abs(0.01),
+      worked = code("cache     " .. n(llama.num_gpu_blocks) .. " blocks × 16 = " .. n(llama.kv_tokens)
+        .. " tokens\n"
+        .. "request   ⌈8,192 tokens ÷ 16⌉ = " .. n(llama.blocks_per_request) .. " blocks\n"
+        .. "conc.     " .. n(llama.num_gpu_blocks) .. " ÷ " .. n(llama.blocks_per_request) .. " = "
+        .. n(llama.kv_tokens) .. " ÷ 8,192 = " .. fixed(llama.max_concurrency, 4) .. " → "
+        .. f(llama.max_concurrency) .. "x"),
       model = "llama-3.1-8b", diagnose = "capacity",
       hints = { "Tokens ÷ 8,192.", "For this model, 8,192 tokens are exactly 1 GiB." },
     },
@@ -368,6 +387,16 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
             .. "profiling, what \"Available KV cache "
             .. "memory\" do you expect?",
       expected = predicted.kv_budget_bytes / GiB, unit = "GiB", tolerance = rel(0.01),
+      worked = code("requested  " .. LOG_UTIL .. " × " .. H100_SEEN .. " GiB = "
+        .. fixed(LOG_UTIL * H100_SEEN, 4) .. " GiB\n"
+        .. "weights    " .. n(predicted.weights_bytes / 2) .. " params × 2 B = "
+        .. n(predicted.weights_bytes) .. " B\n"
+        .. "           = " .. f(predicted.weights_bytes / 1e9) .. " GB = "
+        .. fixed(llama_weights, 4) .. " GiB\n"
+        .. "available  " .. fixed(LOG_UTIL * H100_SEEN, 4) .. " − " .. fixed(llama_weights, 4)
+        .. " − " .. OVERHEAD .. " GiB = " .. f(predicted.kv_budget_bytes / GiB) .. " GiB\n"
+        .. "           (the log itself reads " .. AVAILABLE .. ": that setup's overhead was "
+        .. f(LOG_UTIL * H100_SEEN - llama_weights - AVAILABLE) .. " GiB)"),
       diagnose = "units", left_out = { overhead = predicted.kv_budget_bytes / GiB + OVERHEAD },
       hints = { "0.95 × 79.19 GiB first.", "Then subtract 16.06 GB (14.96 GiB) and 1.5 GiB." },
     },
@@ -409,6 +438,15 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
             .. "rope scaling on so the config allows long contexts: what is the largest "
             .. "max_model_len vLLM 0.26's KV memory check will accept, in tokens?",
       expected = rtx.max_model_len_fits, unit = "tokens", tolerance = rel(0.01),
+      worked = code("budget   0.9 × 24 GiB − " .. fixed(rtx.weights_bytes / GiB, 3)
+        .. " GiB of weights − 1 GiB = " .. fixed(rtx.kv_budget_bytes / GiB, 3) .. " GiB\n"
+        .. "         = " .. n(rtx.kv_budget_bytes) .. " B\n"
+        .. "block    16 tokens × 2 × 28 layers × 4 KV heads × 128 dims × 2 B = "
+        .. n(rtx.block_bytes) .. " B\n"
+        .. "blocks   ⌊" .. n(rtx.kv_budget_bytes) .. " B ÷ " .. n(rtx.block_bytes) .. " B⌋ = "
+        .. n(rtx.num_gpu_blocks) .. "\n"
+        .. "longest  ⌈len ÷ 16⌉ ≤ " .. n(rtx.num_gpu_blocks) .. " blocks → len ≤ "
+        .. n(rtx.num_gpu_blocks) .. " × 16 = " .. n(rtx.max_model_len_fits) .. " tokens"),
       model = "qwen2.5-7b", diagnose = "capacity",
       hints = { "Budget: 0.9 × 24 − 14.18 − 1 GiB.",
                 "Whole 16-token blocks of 896 KiB, times 16." },

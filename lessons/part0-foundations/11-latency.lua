@@ -33,6 +33,10 @@ local e2e_s = (prefill_ms + (REPLY - 1) * tmax) / 1000
 local rate_at_slo = bmax / e2e_s                     -- Little's law: λ = L ÷ W
 local LAMBDA, TTFT_S, TPOT_S = 4, 0.5, 0.020         -- the Little's-law exercise
 local W = TTFT_S + REPLY * TPOT_S
+-- figures for the exercises' worked lines
+local s32 = step(32, CONTEXT)
+local kv_seq = CONTEXT * s32.kv_bytes_per_token               -- one sequence's cache, B
+local slo_read = SLO_TPOT_MS / 1000 * h100.bandwidth_gbps * 1e9  -- what a 20 ms step may read, B
 
 local function f(x, places) return fixed(x, places or 1) end
 
@@ -241,6 +245,16 @@ Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
             .. "28 layers, 4 KV heads of 128 dims) of 8,192 tokens each, memory-bound. What is "
             .. "each sequence's TPOT, in ms?",
       expected = t32, unit = "ms", tolerance = rel(0.03), model = MODEL,
+      worked = code("KV/token  2 × " .. m.layers .. " layers × " .. m.kv_heads .. " KV heads × "
+        .. m.head_dim .. " dims × 2 B = " .. grouped(s32.kv_bytes_per_token) .. " B\n"
+        .. "KV read   32 × " .. grouped(CONTEXT) .. " tokens × " .. grouped(s32.kv_bytes_per_token)
+        .. " B = " .. fixed(32 * kv_seq / 1e9, 2) .. " GB\n"
+        .. "one step  " .. fixed(s32.weights_bytes / 1e9, 2) .. " GB of weights (read once) + "
+        .. fixed(32 * kv_seq / 1e9, 2) .. " GB = " .. fixed((s32.weights_bytes + 32 * kv_seq) / 1e9, 2)
+        .. " GB\n"
+        .. "TPOT      " .. fixed((s32.weights_bytes + 32 * kv_seq) / 1e9, 2) .. " GB ÷ "
+        .. grouped(h100.bandwidth_gbps) .. " GB/s = " .. fixed(t32, 2)
+        .. " ms (a token per sequence a step)"),
       hints = { "One step reads the weights once and 32 caches; each sequence gets one token.",
                 "(15.23 + 32 × 8,192 × 57,344 ÷ 10⁹) GB ÷ 3,352 GB/s." },
     },
@@ -276,6 +290,16 @@ Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
       prompt = "Same H100 and model, every sequence at 8,192 tokens of context. The service "
             .. "promises a TPOT of at most 20 ms. How many sequences can decode at once?",
       expected = bmax, unit = "sequences", tolerance = abs(0.5), model = MODEL,
+      worked = code("per seq   " .. grouped(CONTEXT) .. " tokens × " .. grouped(s32.kv_bytes_per_token)
+        .. " B = " .. fixed(kv_seq / 1e9, 4) .. " GB of KV\n"
+        .. "one step  " .. SLO_TPOT_MS .. " ms × " .. grouped(h100.bandwidth_gbps) .. " GB/s = "
+        .. fixed(slo_read / 1e9, 2) .. " GB may be read\n"
+        .. "batch     ⌊(" .. fixed(slo_read / 1e9, 2) .. " − " .. fixed(s32.weights_bytes / 1e9, 2)
+        .. ") GB ÷ " .. fixed(kv_seq / 1e9, 4) .. " GB⌋ = ⌊"
+        .. fixed((slo_read - s32.weights_bytes) / kv_seq, 1) .. "⌋ = " .. bmax
+        .. " sequences\n"
+        .. "check     TPOT at " .. bmax .. " = " .. fixed(tmax, 2) .. " ms; at " .. (bmax + 1) .. " = "
+        .. fixed(tpot_ms(bmax + 1, CONTEXT), 2) .. " ms, over " .. SLO_TPOT_MS .. " ms"),
       hints = { "20 ms × 3,352 GB/s is what one step may read.",
                 "(67.04 − 15.23) GB ÷ 0.4698 GB per sequence, rounded down." },
     },
@@ -285,6 +309,10 @@ Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
             .. "streams 500 more tokens at 20 ms each. How many requests are in flight on "
             .. "average?",
       expected = LAMBDA * W, unit = "requests", tolerance = rel(0.02),
+      worked = code("time each  W = " .. TTFT_S .. " s + " .. REPLY .. " × " .. fixed(TPOT_S, 3)
+        .. " s = " .. f(W) .. " s\n"
+        .. "in flight  L = λ × W = " .. LAMBDA .. " requests/s × " .. f(W) .. " s = "
+        .. f(LAMBDA * W, 0) .. " requests"),
       hints = { "Little's law: in flight = arrival rate × time each spends.",
                 "Each spends 0.5 + 500 × 0.020 s." },
     },

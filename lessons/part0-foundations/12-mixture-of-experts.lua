@@ -238,6 +238,12 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       prompt = "Qwen3-30B-A3B has 30.53 billion parameters, 3.35 billion active per token. How "
             .. "many GiB do its BF16 weights take in GPU memory?",
       expected = total_b / 2^30, unit = "GiB", tolerance = rel(0.02), diagnose = "units",
+      worked = code("resident  every expert stays in memory: all " .. fixed(total_b / 2 / 1e9, 2)
+        .. "e9 parameters, not 3.35e9\n"
+        .. "bytes     " .. grouped(total_b / 2) .. " params × 2 B (BF16) = " .. grouped(total_b)
+        .. " B\n"
+        .. "GiB       " .. grouped(total_b) .. " B ÷ 2^30 = " .. fixed(total_b / 2^30, 2) .. " GiB ("
+        .. fixed(total_b / GB, 2) .. " GB)"),
       slips = { active_params = active_b / 2^30 },
       hints = { "Memory holds every expert, not just the active ones.",
                 "30.53e9 × 2 bytes, in GiB." },
@@ -248,6 +254,16 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
             .. "with 8,192 tokens of context decode? Its 3.353 billion active parameters are "
             .. "read in BF16; its cache is 48 layers × 4 KV heads × 128 dims, K and V, 2 bytes.",
       expected = q.decode_tokens_per_s_memory, unit = "tokens/s", tolerance = rel(0.03),
+      worked = code("weights   " .. fixed(active_b / 2 / 1e9, 3) .. "e9 active params × 2 B = "
+        .. fixed(active_b / GB, 3) .. " GB (shared + 8 of 128 experts)\n"
+        .. "KV/token  2 × 48 layers × 4 KV heads × 128 dims × 2 B = "
+        .. grouped(q.kv_bytes_per_token) .. " B\n"
+        .. "KV read   " .. grouped(CONTEXT) .. " tokens × " .. grouped(q.kv_bytes_per_token) .. " B = "
+        .. fixed(kv_seq / GB, 3) .. " GB\n"
+        .. "one step  " .. fixed(active_b / GB, 3) .. " + " .. fixed(kv_seq / GB, 3) .. " = "
+        .. fixed((active_b + kv_seq) / GB, 3) .. " GB read for one token\n"
+        .. "speed     " .. grouped(bw / GB) .. " GB/s ÷ " .. fixed((active_b + kv_seq) / GB, 3)
+        .. " GB = " .. f(q.decode_tokens_per_s_memory, 0) .. " tokens/s"),
       -- the same step reading every expert's weights instead of the active ones
       slips = { total_params = bw / (total_b + kv_seq) },
       -- the active weights alone, the cache's read left out: 3,352 ÷ 6.706 = 499.9 tok/s
@@ -277,6 +293,16 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
             .. "experts 8 of 128 per layer. At batch 64 with even, independent routing, how many GB of "
             .. "weights does one decode step read?",
       expected = read_64 / GB, unit = "GB", tolerance = rel(0.02), diagnose = "units",
+      worked = code("split     total = shared + experts; active = shared + experts × 8/128\n"
+        .. "experts   (" .. fixed(total_b / GB, 3) .. " − " .. fixed(active_b / GB, 3)
+        .. ") GB ÷ (1 − 8/128) = " .. fixed(experts_b / GB, 3) .. " GB\n"
+        .. "shared    " .. fixed(total_b / GB, 3) .. " − " .. fixed(experts_b / GB, 3) .. " = "
+        .. fixed(shared_b / GB, 3) .. " GB (attention, embeddings, norms, router)\n"
+        .. "touched   1 − (120/128)^64 = 1 − " .. fixed(1 - q64.decode_experts_touched, 4) .. " = "
+        .. fixed(100 * q64.decode_experts_touched, 2) .. "% of each layer's experts\n"
+        .. "read      " .. fixed(shared_b / GB, 3) .. " + " .. fixed(experts_b / GB, 3) .. " × "
+        .. fixed(q64.decode_experts_touched, 4) .. " = " .. fixed(read_64 / GB, 2)
+        .. " GB a step, shared by the batch"),
       hints = { "Experts: (61.06 − 6.71) ÷ (1 − 8/128) GB; the rest is shared.",
                 "Shared + experts × (1 − (120/128)^64)." },
     },

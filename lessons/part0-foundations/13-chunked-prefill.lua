@@ -245,6 +245,10 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
             .. "2 FLOPs per parameter per token, on an H100 at its 989 TFLOP/s BF16 peak. How "
             .. "many ms does the step take?",
       expected = step_s(8192) * 1000, unit = "ms", tolerance = rel(0.02),
+      worked = code("FLOPs     2 × " .. f(PARAMS / 1e9, 4) .. "e9 × " .. grouped(8192) .. " tokens = "
+        .. f(2 * PARAMS * 8192 / 1e12, 2) .. " TFLOP\n"
+        .. "time      " .. f(2 * PARAMS * 8192 / 1e12, 2) .. " TFLOP ÷ " .. grouped(h100.tflops)
+        .. " TFLOP/s = " .. f(2 * PARAMS * 8192 / FLOPS, 4) .. " s = " .. ms(step_s(8192)) .. " ms"),
       hints = { "FLOPs: 2 × parameters × tokens.", "2 × 7.6156e9 × 8,192 ÷ 989e12 s." },
     },
     numeric {
@@ -274,6 +278,11 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
             .. "of prompt and output, and none of its blocks are left in the prefix cache. At "
             .. "an H100's 989 TFLOP/s peak, how many ms does its recompute take?",
       expected = recompute_ms, unit = "ms", tolerance = rel(0.02),
+      worked = code("prefill   all " .. grouped(RESUME) .. " tokens again, 2 FLOPs per parameter each\n"
+        .. "FLOPs     2 × " .. f(PARAMS / 1e9, 4) .. "e9 × " .. grouped(RESUME) .. " = "
+        .. f(2 * PARAMS * RESUME / 1e12, 2) .. " TFLOP\n"
+        .. "time      " .. f(2 * PARAMS * RESUME / 1e12, 2) .. " TFLOP ÷ " .. grouped(h100.tflops)
+        .. " TFLOP/s = " .. f(recompute_ms, 2) .. " ms"),
       hints = { "Recompute is a prefill of every token it held.", "2 × 7.6156e9 × 6,010 ÷ 989e12 s." },
     },
     numeric {
@@ -281,6 +290,12 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
       prompt = "The same 6,010-token request resumes with 16-token blocks, and every one of its "
             .. "full blocks is still in the prefix cache. How many tokens does vLLM recompute?",
       expected = RESUME - cached, unit = "tokens", tolerance = abs(0.5),
+      worked = code("lookup    at most " .. grouped(RESUME) .. " − 1 = " .. grouped(RESUME - 1)
+        .. " tokens can hit (the last is computed)\n"
+        .. "cached    ⌊" .. grouped(RESUME - 1) .. " ÷ " .. BS .. "⌋ = " .. (RESUME - 1) // BS
+        .. " full blocks × " .. BS .. " = " .. grouped(cached) .. " tokens\n"
+        .. "recompute " .. grouped(RESUME) .. " − " .. grouped(cached) .. " = "
+        .. grouped(RESUME - cached) .. " tokens"),
       hints = { "Only full blocks are cached.", "6,010 − 16 × ⌊6,009 ÷ 16⌋." },
     },
     choice {

@@ -283,6 +283,13 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
             .. "(independently, until the first rejection). How many tokens does a step "
             .. "yield on average, the target's own token included?",
       expected = expected(ALPHA, K), unit = "tokens", tolerance = rel(0.02),
+      worked = code("a step   1 (the target's own) + α + α² + α³: draft i counts only when\n"
+        .. "         drafts 1 … i are all accepted, each with chance α = " .. fixed(ALPHA, 1) .. "\n"
+        .. "         = 1 + " .. fixed(ALPHA, 1) .. " + " .. fixed(ALPHA ^ 2, 2) .. " + "
+        .. fixed(ALPHA ^ 3, 3) .. "\n"
+        .. "         = (1 − " .. fixed(ALPHA, 1) .. "^" .. (K + 1) .. ") ÷ (1 − " .. fixed(ALPHA, 1)
+        .. ") = " .. fixed(1 - ALPHA ^ (K + 1), 4) .. " ÷ " .. fixed(1 - ALPHA, 1) .. " = "
+        .. fixed(expected(ALPHA, K), 3) .. " tokens"),
       hints = { "1 + α + α² + α³: the target always adds one token.",
                 "(1 − 0.8⁴) ÷ (1 − 0.8)." },
     },
@@ -316,6 +323,12 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
             .. "one decoder layer of the same shape, cached in the same pool. How many bytes "
             .. "of KV does one token take?",
       expected = eagle.kv_bytes_per_token, unit = "B", per = "token", tolerance = rel(0.005), model = MODEL,
+      worked = code("layers     " .. m.layers .. " target + 1 EAGLE = " .. (m.layers + 1) .. ", all cached in one pool\n"
+        .. "per token  2 (K, V) × " .. (m.layers + 1) .. " × " .. m.kv_heads .. " KV heads × "
+        .. m.head_dim .. " dims × 2 B = " .. grouped(eagle.kv_bytes_per_token) .. " B\n"
+        .. "           (" .. grouped(base.kv_bytes_per_token) .. " B for the " .. m.layers
+        .. " layers alone, + " .. grouped(eagle.kv_bytes_per_token - base.kv_bytes_per_token)
+        .. " B)"),
       hints = { "2 (K and V) × layers × KV heads × head dim × 2 bytes.", "33 layers, not 32." },
     },
     numeric {
@@ -323,6 +336,16 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
       prompt = "With that EAGLE head, 40 GiB of KV in 16-token blocks, and requests of 8,192 "
             .. "tokens, how many requests fit at once?",
       expected = eagle.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5),
+      worked = code("block      " .. eagle.block_size .. " tokens × " .. grouped(eagle.kv_bytes_per_token)
+        .. " B = " .. grouped(eagle.block_bytes) .. " B\n"
+        .. "pool       ⌊" .. BUDGET .. " × 2^30 B ÷ " .. grouped(eagle.block_bytes) .. " B⌋ = ⌊"
+        .. grouped(eagle.kv_budget_bytes) .. " ÷ " .. grouped(eagle.block_bytes) .. "⌋\n"
+        .. "           = " .. grouped(eagle.num_gpu_blocks) .. " blocks\n"
+        .. "a request  " .. grouped(SEQ) .. " ÷ " .. eagle.block_size .. " = "
+        .. grouped(eagle.blocks_per_request) .. " blocks\n"
+        .. "fit        ⌊" .. grouped(eagle.num_gpu_blocks) .. " ÷ " .. grouped(eagle.blocks_per_request)
+        .. "⌋ = ⌊" .. fixed(eagle.max_concurrency, 2) .. "⌋ = " .. eagle.max_concurrent_seqs
+        .. " requests (" .. base.max_concurrent_seqs .. " without the head)"),
       model = MODEL, diagnose = "capacity",
       hints = { "A block: 16 × 135,168 B.", "⌊40 GiB ÷ block⌋ blocks ÷ 512 blocks per request." },
     },
@@ -333,6 +356,11 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
             .. "sequence (4 positions each), from about how many sequences is the verification "
             .. "step compute-bound, still counting the weights only?",
       expected = ridge / (K + 1), unit = "sequences", tolerance = rel(0.03),
+      worked = code("ridge      about " .. grouped(ridge) .. " tokens per step, weights only (empty cache)\n"
+        .. "a sequence the last accepted token + " .. K .. " drafts = " .. (K + 1) .. " positions\n"
+        .. "from       " .. grouped(ridge) .. " ÷ " .. (K + 1) .. " = " .. fixed(ridge / (K + 1), 0)
+        .. " sequences (" .. fixed(ridge / (K + 1), 0) .. " × " .. (K + 1) .. " = "
+        .. grouped(ridge) .. " positions a step)"),
       hints = { "Each sequence brings k + 1 positions to the step.", "296 ÷ 4." },
     },
     choice {

@@ -25,6 +25,7 @@ local token_layer = h32.kv_bytes_per_token / attn_layers          -- one attenti
 local state_blocks = h4.blocks_per_request - math.ceil(4096 / h4.block_size)
 
 local function f(x, places) return fixed(x, places or 1) end
+local page16 = 16 * token_layer                     -- one attention layer's 16-token page, B
 
 return lesson {
   id = "hybrid-models",
@@ -216,6 +217,16 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
             .. "grows the attention block to the smallest multiple of 16 tokens whose page "
             .. "holds one state. How many tokens is a block?",
       expected = h32.attention_block_size, unit = "tokens", tolerance = abs(0.5),
+      worked = code("16 tokens  16 × " .. grouped(token_layer) .. " B = " .. grouped(page16)
+          .. " B of one layer\n"
+          .. "state      " .. grouped(state_layer) .. " B ÷ " .. grouped(page16) .. " B = "
+          .. f(state_layer / page16, 4) .. " → ⌈" .. f(state_layer / page16, 4) .. "⌉ = "
+          .. h32.attention_block_size // 16 .. "\n"
+          .. "block      16 × " .. h32.attention_block_size // 16 .. " = "
+          .. grouped(h32.attention_block_size) .. " tokens: " .. grouped(h32.attention_block_size)
+          .. " × " .. grouped(token_layer) .. " B\n"
+          .. "           = " .. grouped(h32.attention_block_size * token_layer) .. " B ≥ "
+          .. grouped(state_layer) .. " B state"),
       hints = { "The page of one layer is block tokens × 4,096 B.",
                 "16 × ⌈3,207,168 ÷ (16 × 4,096)⌉." },
     },
@@ -226,6 +237,10 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
             .. "context?",
       expected = h32.state_bytes_per_request / MiB, unit = "MiB", tolerance = rel(0.01),
       diagnose = "units",
+      worked = code("state    " .. h32.state_layers .. " layers × " .. grouped(state_layer) .. " B = "
+          .. grouped(h32.state_bytes_per_request) .. " B at any context\n"
+          .. "in MiB   " .. grouped(h32.state_bytes_per_request) .. " B ÷ 2^20 = "
+          .. f(h32.state_bytes_per_request / MiB, 4) .. " MiB"),
       hints = { "The state does not depend on the context.", "48 × 3,207,168 B, in MiB." },
     },
     numeric {

@@ -544,6 +544,12 @@ one light-load step: GPU part + fixed engine part
             .. "and the engine adds " .. f(light.overhead_ms, 1) .. " ms to the step. Ignoring "
             .. "attention, tokenisation and the network, what is the TTFT in ms?",
       expected = idle_ttft_ms, unit = "ms", tolerance = rel(0.03),
+      worked = code("prefill  2 × " .. f(small.params, 3) .. "e9 params × " .. grouped(PROMPT) .. " tokens = "
+        .. f(2 * small.params * PROMPT / 1e3, 3) .. "e12 FLOPs\n"
+        .. "         ÷ " .. f(light.tflops, 2) .. "e12 FLOP/s = " .. f(prefill_ms, 3) .. " ms, one step\n"
+        .. "TTFT     " .. f(prefill_ms, 3) .. " + " .. f(light.overhead_ms, 1) .. " ms engine = "
+        .. f(idle_ttft_ms, 3) .. " ms\n"
+        .. "         (that step samples the first token: no decode step in it)"),
       hints = { "The step that finishes the prefill samples the first token: no decode step.",
                 "2 × parameters × tokens ÷ FLOP/s, plus the engine's time (the rule the "
                 .. "prompt gives; the section says what it over-counts)." },
@@ -555,6 +561,14 @@ one light-load step: GPU part + fixed engine part
             .. f(busy.request_throughput, 1) .. " requests/s and a mean end-to-end latency of "
             .. f(busy.mean_e2el_ms, 1) .. " ms. How many requests are in flight on average?",
       expected = busy_in_flight, unit = "requests", tolerance = rel(0.03),
+      worked = code("Little   in flight L = throughput λ × time in the system W\n"
+        .. "W        " .. f(busy.mean_e2el_ms, 1) .. " ms ÷ 1,000 = " .. f(busy.mean_e2el_ms / 1000, 4) .. " s\n"
+        .. "L        " .. f(busy.request_throughput, 1) .. " req/s × " .. f(busy.mean_e2el_ms / 1000, 4)
+        .. " s = " .. f(math.floor(busy.request_throughput * 10 + 0.5) / 10
+                   * (math.floor(busy.mean_e2el_ms * 10 + 0.5) / 1e4), 2)
+        .. " (the prompt's rounded figures)\n"
+        .. "         unrounded " .. f(busy.request_throughput, 2) .. " × " .. f(busy.mean_e2el_ms / 1000, 5)
+        .. " s = " .. f(busy_in_flight, 2) .. " ≈ " .. f(busy_in_flight, 1) .. " requests"),
       serving = BUSY,
       hints = { "Little's law: L = λ × W.", "Convert the latency to seconds first." },
     },

@@ -558,6 +558,10 @@ return lesson {
       expected = safe, unit = "requests",
       serving = PRE_CAPPED,
       tolerance = abs(0.5), diagnose = "units",
+      worked = code("a request  ⌈(" .. grouped(PRE.input_len) .. " + " .. grouped(PRE.output_len)
+          .. ") ÷ " .. BS .. "⌉ = " .. per_req_blocks .. " blocks at full length\n"
+          .. "together   ⌊" .. grouped(cap.num_gpu_blocks) .. " ÷ " .. per_req_blocks .. "⌋ = ⌊"
+          .. f(cap.num_gpu_blocks / per_req_blocks, 2) .. "⌋ = " .. safe .. " requests"),
       hints = { "A request at full length holds ⌈2,048 ÷ 16⌉ blocks.",
                 "⌊blocks ÷ blocks per request⌋." },
     },
@@ -571,6 +575,10 @@ return lesson {
       expected = max_recomputed, unit = "tokens",
       serving = PRE,
       tolerance = rel(0.01),
+      worked = code("per victim  computed tokens → 0; at most " .. grouped(PRE.input_len)
+          .. " + " .. grouped(PRE.output_len) .. " = " .. grouped(FULL_LEN) .. " tokens\n"
+          .. "bound       " .. pre_free.preemptions .. " preemptions × " .. grouped(FULL_LEN)
+          .. " tokens = " .. grouped(max_recomputed) .. " tokens"),
       hints = { "Preemption sets a request's computed tokens to zero.",
                 "preemptions × (1,024 + 1,024)." },
     },
@@ -581,6 +589,11 @@ return lesson {
             .. "none of its blocks survive in the prefix cache. How many free KV blocks of 16 "
             .. "tokens must there be before the waiting loop admits it again?",
       expected = resume_blocks, unit = "blocks", tolerance = abs(0.5),
+      worked = code("so far     " .. grouped(PRE.input_len) .. " prompt + " .. RESUME_GEN
+          .. " generated = " .. grouped(PRE.input_len + RESUME_GEN) .. " tokens, all to recompute\n"
+          .. "gate       ⌈" .. grouped(PRE.input_len + RESUME_GEN) .. " ÷ " .. BS .. "⌉ = ⌈"
+          .. f((PRE.input_len + RESUME_GEN) / BS, 2) .. "⌉ = " .. resume_blocks
+          .. " free blocks, the whole sequence"),
       hints = { "The gate wants blocks for the whole sequence so far, not its first chunk.",
                 "⌈(prompt + generated) ÷ 16⌉." },
     },

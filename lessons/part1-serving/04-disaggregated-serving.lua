@@ -672,6 +672,11 @@ return lesson {
             .. "crosses one NDR InfiniBand port at its 400 Gb/s line rate, with nothing else "
             .. "on the link. How many ms does the transfer take?",
       expected = xfer_ms(IB_NDR), unit = "ms", tolerance = rel(0.03),
+      worked = code("KV         " .. grouped(KVT) .. " B × " .. grouped(PROMPT) .. " tokens = "
+          .. grouped(kv_req) .. " B\n"
+          .. "link       400 Gb/s ÷ 8 bits a byte = " .. IB_NDR .. " GB/s\n"
+          .. "transfer   " .. grouped(kv_req) .. " B ÷ " .. IB_NDR .. "e9 B/s = "
+          .. f(xfer_ms(IB_NDR), 2) .. " ms"),
       hints = { "400 Gb/s is 50 GB/s: 8 bits to the byte.",
                 "131,072 × 8,192 B ÷ 50e9 B/s." },
     },
@@ -703,6 +708,13 @@ return lesson {
             .. "TFLOP/s, how many ms does a step take that carries a full 8,192-token "
             .. "prompt chunk, counting 2 FLOPs per parameter per token?",
       expected = chunk_ms, unit = "ms", tolerance = rel(0.03),
+      worked = code("work       2 × " .. f(m.params, 2) .. "e9 × 8,192 tokens = "
+          .. f(2 * PARAMS * 8192 / 1e14, 3) .. "e14 FLOPs\n"
+          .. "achieved   0.55 × " .. grouped(g.tflops) .. "e12 = " .. f(TFLOPS_ACH / 1e12, 2)
+          .. "e12 FLOP/s\n"
+          .. "step       " .. f(2 * PARAMS * 8192 / 1e14, 3) .. "e14 ÷ "
+          .. f(TFLOPS_ACH / 1e12, 2) .. "e12 FLOP/s = " .. f(chunk_ms / 1000, 4)
+          .. " s = " .. f(chunk_ms, 1) .. " ms"),
       hints = { "Every decode in that step waits this long for its token.",
                 "2 × 8.03e9 × 8,192 ÷ (0.55 × 989e12) s." },
     },
@@ -714,6 +726,10 @@ return lesson {
       expected = itl_ratio, unit = "x",
       serving = long,
       tolerance = rel(0.03),
+      worked = code("input 128    P99 ITL " .. f(rs.p99_itl_ms, 3) .. " ms\n"
+          .. "input 8,192  P99 ITL " .. f(rl.p99_itl_ms, 3) .. " ms\n"
+          .. "ratio        " .. f(rl.p99_itl_ms, 3) .. " ÷ " .. f(rs.p99_itl_ms, 3) .. " = "
+          .. f(itl_ratio, 2) .. "×"),
       hints = { "Read P99 ITL from both runs and divide.",
                 "The tail is the steps that carry an 8,192-token chunk." },
     },

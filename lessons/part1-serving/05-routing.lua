@@ -618,7 +618,8 @@ return lesson {
         local t = touched(p.n, p.r)
         local h = 1 - t / p.r
         return h * 100,
-          "request k hits when one of the k − 1 before it chose its replica: 1 − (1 − 1/N)^(k−1)\n"
+          "request k hits when one of the k − 1 before it chose its replica:\n"
+          .. "          1 − (1 − 1/N)^(k−1)\n"
           .. "touched   " .. p.n .. " × (1 − (1 − 1/" .. p.n .. ")^" .. p.r .. ") = "
           .. fixed(t, 2) .. " replicas, one miss each\n"
           .. "hit rate  1 − " .. fixed(t, 2) .. " ÷ " .. p.r .. " = " .. fixed(h * 100, 1) .. "%"
@@ -634,6 +635,13 @@ return lesson {
             .. "(nothing evicted), how many prompt tokens does one session have prefilled in all, "
             .. "on average?",
       expected = tok_rand, unit = "tokens", tolerance = rel(0.02),
+      worked = code("own         " .. R .. " requests × " .. Q .. " new tokens = " .. n(R * Q) .. " tokens\n"
+        .. "touched     " .. N .. " × (1 − (" .. (N - 1) .. "/" .. N .. ")^" .. R .. ") = " .. N .. " × (1 − "
+        .. fixed(((N - 1) / N) ^ R, 5) .. ") = " .. fixed(copies, 4) .. " replicas\n"
+        .. "prefix      prefilled once on each: " .. fixed(copies, 4) .. " × " .. n(P) .. " = "
+        .. n(copies * P) .. " tokens\n"
+        .. "session     " .. n(R * Q) .. " + " .. n(copies * P) .. " = " .. n(tok_rand)
+        .. " tokens (later ones on a replica hit)"),
       hints = { "Every request prefills its own " .. Q .. " tokens.",
                 "The prefix is prefilled once on each replica the session touches: "
                 .. N .. "(1 − (" .. (N - 1) .. "/" .. N .. ")^" .. R .. ")." },
@@ -644,6 +652,12 @@ return lesson {
             .. "prefills " .. n(P + Q) .. " tokens, a hit only the " .. Q .. " new ones. How many "
             .. "ms of TTFT does the hit save (the simulator's medians)?",
       expected = saved_ms, unit = "ms", tolerance = rel(0.05),
+      worked = code("miss   kv.sim median TTFT, " .. n(P + Q) .. "-token prompt = " .. f(miss.median_ttft_ms) .. " ms\n"
+        .. "hit    kv.sim median TTFT, " .. Q .. "-token prompt   = " .. f(hit.median_ttft_ms) .. " ms\n"
+        .. "       (one request at a time, so no queueing; the hit's attention over\n"
+        .. "       the cached prefix is left out)\n"
+        .. "saved  " .. f(miss.median_ttft_ms) .. " − " .. f(hit.median_ttft_ms) .. " = "
+        .. f(saved_ms) .. " ms of TTFT"),
       serving = MISS,
       hints = { "Simulate both prompts, " .. n(P + Q) .. " and " .. Q .. " tokens, with "
                 .. "--max-concurrency 1.",
@@ -656,6 +670,12 @@ return lesson {
             .. "how many GiB of the fleet's KV cache does that prefix occupy after the session's "
             .. R .. " requests, on average over sessions?",
       expected = copies * prefix_bytes / GiB, unit = "GiB", tolerance = rel(0.03), model = MODEL,
+      worked = code("one copy  " .. n(P) .. " tokens × " .. n(c.kv_bytes_per_token) .. " B = "
+        .. n(prefix_bytes) .. " B ÷ 2^30 = " .. f(prefix_bytes / GiB, 2) .. " GiB\n"
+        .. "copies    one on each replica touched: " .. N .. " × (1 − (" .. (N - 1) .. "/" .. N .. ")^"
+        .. R .. ") = " .. fixed(copies, 4) .. "\n"
+        .. "fleet     " .. fixed(copies, 4) .. " × " .. f(prefix_bytes / GiB, 2) .. " GiB = "
+        .. f(copies * prefix_bytes / GiB, 3) .. " GiB"),
       diagnose = "units",
       hints = { "One copy: " .. n(P) .. " tokens × " .. n(c.kv_bytes_per_token) .. " B.",
                 "One copy on each replica the session touched: " .. f(copies, 2) .. " of them." },

@@ -576,6 +576,13 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
             .. "in all 32 layers (hidden 4,096; 32 heads and 8 KV heads of 128; "
             .. "intermediate_size 14,336), stored in BF16. How many MiB is it?",
       expected = A16 / 2^20, unit = "MiB", tolerance = rel(0.02), diagnose = "units",
+      worked = code("per layer  7 × " .. grouped(m.hidden) .. " + 2 × " .. m.heads .. " × "
+          .. m.head_dim .. " + 2 × " .. m.kv_heads .. " × " .. m.head_dim .. " + 3 × "
+          .. grouped(INTERMEDIATE[MODEL]) .. "\n"
+          .. "           = " .. grouped(PER) .. " values per unit of rank\n"
+          .. "adapter    16 × " .. m.layers .. " layers × " .. grouped(PER) .. " × 2 B = "
+          .. grouped(A16) .. " B\n"
+          .. "in MiB     " .. grouped(A16) .. " B ÷ 2^20 = " .. mib(A16) .. " MiB"),
       hints = { "Each target W (out × in) adds r × (in + out) values.",
                 "Per layer per rank: 7h + 2·H·d + 2·Hkv·d + 3I; × 16 × 32 × 2 B." },
     },
@@ -594,12 +601,12 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
         local per = per_rank(mm, inter)
         local bytes = p.slots * adapter_bytes(p.model, p.rank)
         return bytes / 2^30,
-          "per layer per rank  7 × " .. grouped(mm.hidden) .. " + 2 × " .. mm.heads .. " × "
+          "a layer   7 × " .. grouped(mm.hidden) .. " + 2 × " .. mm.heads .. " × "
           .. mm.head_dim .. " + 2 × " .. mm.kv_heads .. " × " .. mm.head_dim .. " + 3 × "
-          .. grouped(inter) .. " = " .. grouped(per) .. "\n"
-          .. "slots              " .. p.slots .. " × " .. p.rank .. " × " .. mm.layers
-          .. " layers × " .. grouped(per) .. " × 2 B = " .. grouped(bytes) .. " B = "
-          .. fixed(bytes / 2^30, 3) .. " GiB"
+          .. grouped(inter) .. "\n          = " .. grouped(per) .. " values per unit of rank\n"
+          .. "slots     " .. p.slots .. " × " .. p.rank .. " × " .. mm.layers
+          .. " layers × " .. grouped(per) .. " × 2 B = " .. grouped(bytes) .. " B\n"
+          .. "          = " .. fixed(bytes / 2^30, 3) .. " GiB"
       end,
       unit = "GiB", tolerance = rel(0.02), diagnose = "units",
       hints = { "Every slot is shaped for max_lora_rank, whatever the adapters' rank.",
@@ -614,6 +621,14 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
             .. "the slots before the KV cache is sized. How many tokens of KV cache does that "
             .. "cost?",
       expected = tokens_lost, unit = "tokens", tolerance = rel(0.02),
+      worked = code("per rank   " .. m.layers .. " × " .. grouped(PER) .. " + 2 × ("
+          .. grouped(VOCAB) .. " + " .. grouped(m.hidden) .. ") = "
+          .. grouped(slot_values(1)) .. " values a slot\n"
+          .. "slots      " .. SLOTS .. " × " .. RANK .. " × " .. grouped(slot_values(1))
+          .. " × 2 B = " .. grouped(slot_bytes) .. " B\n"
+          .. "KV lost    " .. grouped(slot_bytes) .. " B ÷ "
+          .. grouped(base.kv_bytes_per_token) .. " B a token = " .. grouped(tokens_lost)
+          .. " tokens"),
       hints = { "Per slot per unit of rank: 32 × 81,920 + 2 × (128,256 + 4,096); "
                 .. "embed_tokens holds vocab × r and hidden × r, lm_head the same.",
                 "8 × 64 × that × 2 B, divided by 131,072 B per token." },
@@ -624,6 +639,9 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
             .. "At the line rate of a 100 Gb/s network link, at least how many seconds does "
             .. "fetching them take?",
       expected = big_net, unit = "s", tolerance = rel(0.02),
+      worked = code("line rate  100 Gb/s ÷ 8 bits a byte = 12.5 GB/s\n"
+          .. "fetch      " .. f(big.weights_bytes / 1e9, 1) .. " GB ÷ 12.5 GB/s = "
+          .. f(big_net, 2) .. " s at best"),
       hints = { "100 Gb/s is 12.5 GB/s.", "Bytes ÷ bytes per second." },
     },
     numeric {
@@ -634,6 +652,11 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
             .. "many requests are in the system (running or waiting) on average? (Little's "
             .. "law gives it; at this load nothing waits, so it is the running batch.)",
       expected = quiet.mean_running, unit = "requests", tolerance = rel(0.1),
+      worked = code("Little's law  in system = arrival rate × time in the system\n"
+          .. "              0.5 req/s × " .. f(quiet.mean_e2el_ms / 1000, 3) .. " s = "
+          .. f(0.5 * quiet.mean_e2el_ms / 1000, 3) .. " requests\n"
+          .. "kv.sim        time-averaged running batch " .. f(quiet.mean_running, 3)
+          .. " ≈ " .. f(quiet.mean_running, 2) .. " requests"),
       serving = quiet_setup,
       hints = { "Little's law: in the system = arrival rate × time in the system.",
                 "0.5 requests/s × the mean latency in seconds." },
