@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 /* `kvtutor [--db FILE] [--lessons DIR] [--learner NAME] [open LESSON_ID]`:
- * opens the database, gathers the lesson files and starts the terminal app. */
+ * opens the database, gathers the lesson files and starts the terminal app;
+ * with --keys FILE, the same app on a virtual terminal, driven by a script
+ * of keys, its screen printed after each step (ui_harness.h). */
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_db.h"
@@ -12,19 +14,137 @@
 #include <string.h>
 #include <time.h>
 
+#include "kvt_text.h"
 #include "ui.h"
+#include "ui_harness.h"
 #include "ui_term.h"
 
-static const struct cli_spec spec = {
-    .cmd = NULL, .globals = CLI_G_DB | CLI_G_LESSONS | CLI_G_LEARNER, .max_pos = 2};
+enum { F_KEYS, F_SIZE };
+static const struct cli_flag flags[] = {
+    [F_KEYS] = {"--keys", NULL, "FILE", .kind = CLI_STR},
+    [F_SIZE] = {"--size", NULL, "COLSxLINES", .kind = CLI_STR},
+};
+static const struct cli_spec spec = {.cmd = NULL,
+                                     .flags = flags,
+                                     .nflags = 2,
+                                     .globals = CLI_G_DB | CLI_G_LESSONS | CLI_G_LEARNER,
+                                     .max_pos = 2};
+
+#define SCRIPT_MAX (1u << 20) /* a script's bytes */
+#define SCREEN_CAP 65536      /* one screen as text */
+
+/* "80x24": at least the app's 80 × 24 is not required (a smaller one shows
+ * its notice), at most 500 × 200. */
+static bool parse_size(const char *v, int *cols, int *lines)
+{
+    char *end;
+    long c = strtol(v, &end, 10), l;
+    if (end == v || *end != 'x')
+        return false;
+    v = end + 1;
+    l = strtol(v, &end, 10);
+    if (end == v || *end || c < 20 || c > 500 || l < 5 || l > 200)
+        return false;
+    *cols = (int)c;
+    *lines = (int)l;
+    return true;
+}
+
+/* Reads the whole script: a file, or standard input for "-". NULL with a
+ * message said when it cannot be read or is too large. */
+static char *read_script(const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    char *buf, safe[256];
+    size_t n;
+
+    if (!f) {
+        fprintf(stderr, "kvtutor: --keys %s: cannot read it\n", kvt_safe(path, safe, sizeof safe));
+        return NULL;
+    }
+    buf = malloc(SCRIPT_MAX + 1);
+    n = buf ? fread(buf, 1, SCRIPT_MAX + 1, f) : 0;
+    if (f != stdin)
+        fclose(f);
+    if (!buf || n > SCRIPT_MAX) {
+        fprintf(stderr, "kvtutor: --keys %s: %s\n", kvt_safe(path, safe, sizeof safe),
+                buf ? "larger than 1 MiB" : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (memchr(buf, '\0', n)) {
+        fprintf(stderr, "kvtutor: --keys %s: holds a NUL byte, not a script of keys\n",
+                kvt_safe(path, safe, sizeof safe));
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* The app on a virtual terminal: each line of the script a step (blank
+ * lines and lines starting with '#' skipped), the screen printed after each
+ * as "── line N: LINE" and its rows (N counts every line of the script). Ends at the script's end,
+ * or where the app quits; every answer is saved as in the app. */
+static int run_script(const struct ui_options *o, const char *path, int cols, int lines)
+{
+    char *script = read_script(path), *line, *next, why[256];
+    char *screen = malloc(SCREEN_CAP);
+    struct ui_harness *h;
+    int rc = 0, step = 0;
+
+    if (!script || !screen) {
+        free(script);
+        free(screen);
+        return 1;
+    }
+    if (!(h = ui_harness_open(o, cols, lines, why, sizeof why))) {
+        fprintf(stderr, "kvtutor: --keys: %s\n", why);
+        free(script);
+        free(screen);
+        return 1;
+    }
+    printf("── start\n%s", ui_harness_screen(h, screen, SCREEN_CAP));
+    for (line = script; line && *line && !ui_harness_done(h); line = next) {
+        char err[128], shown[256];
+        size_t len = strcspn(line, "\n");
+        next = line[len] ? line + len + 1 : NULL;
+        line[len] = '\0';
+        if (len && line[len - 1] == '\r')
+            line[--len] = '\0';
+        step++;
+        if (!len || line[0] == '#')
+            continue;
+        if (ui_harness_step(h, line, err, sizeof err) != 0) {
+            fprintf(stderr, "kvtutor: --keys %s:%d: %s\n", kvt_safe(path, shown, sizeof shown),
+                    step, err);
+            rc = 2;
+            break;
+        }
+        printf("── line %d: %s\n%s", step, kvt_safe(line, shown, sizeof shown),
+               ui_harness_screen(h, screen, SCREEN_CAP));
+    }
+    if (rc == 0 && ui_harness_done(h))
+        printf("── the app quit\n");
+    ui_harness_close(h);
+    free(script);
+    free(screen);
+    return fflush(stdout) == 0 ? rc : 1;
+}
 
 static int app_usage(FILE *out)
 {
-    fputs("usage: kvtutor [--db FILE] [--lessons DIR] [--learner NAME] [open LESSON_ID]\n\n"
+    fputs("usage: kvtutor [--db FILE] [--lessons DIR] [--learner NAME] [open LESSON_ID]\n"
+          "               [--keys FILE [--size COLSxLINES]]\n\n"
           "Opens the tutor: the course map, lessons, exercises and the interviewer's\n"
           "follow-ups. Lessons come from the bundled folder, then\n"
           "$XDG_DATA_HOME/kvtutor/lessons, then --lessons (a later lesson with the same id\n"
-          "replaces an earlier one). Press ? in the app for its keys.\n",
+          "replaces an earlier one). Press ? in the app for its keys.\n\n"
+          "--keys FILE (- for standard input) runs the app without a terminal, on a\n"
+          "virtual one of --size (default 80x24), typing each line of FILE as one step\n"
+          "and printing the screen after it as text; <Enter>, <Esc>, <Tab>, <Up>, <C-x>,\n"
+          "<F1> and the like name keys (man kvtutor lists them), <lt> is a '<', and\n"
+          "lines starting with # are skipped. Answers are saved as in the app.\n",
           out);
     return out == stdout ? 0 : 2;
 }
@@ -37,7 +157,7 @@ int cli_app(int argc, char **argv)
     struct ui_options o = {0};
     char data[4096], dsl[CLI_DSL_CAP], probe_cuda[4096], probe_cpu[4096], build[128];
     struct timespec ts;
-    int rc;
+    int rc, cols = 80, lines = 24;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     o.started_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
@@ -49,6 +169,11 @@ int cli_app(int argc, char **argv)
         return cli_usage_error(NULL, "%s: unknown command", a.pos[0]);
     if (a.npos == 1)
         return cli_usage_error(NULL, "open needs a LESSON_ID");
+    if (a.given[F_SIZE] && !a.given[F_KEYS])
+        return cli_usage_error(NULL, "--size is for --keys: a real terminal has its own size");
+    if (a.given[F_SIZE] && !parse_size(a.text[F_SIZE], &cols, &lines))
+        return cli_usage_error(NULL, "--size %s: write COLSxLINES, 20x5 to 500x200 (80x24)",
+                               a.text[F_SIZE]);
     if (cli_lx_opts("app", &o.lx, dsl, data, sizeof data) != 0)
         return 2;
     if ((rc = cli_db_open("app", a.db, a.learner, (int64_t)time(NULL), &db)) != 0)
@@ -67,7 +192,7 @@ int cli_app(int argc, char **argv)
     o.lesson_paths = files.paths;
     o.n_lessons = files.n;
     o.open_lesson = a.npos == 2 ? a.pos[1] : NULL;
-    rc = ui_run(&o);
+    rc = a.given[F_KEYS] ? run_script(&o, a.text[F_KEYS], cols, lines) : ui_run(&o);
     cli_files_free(&files);
     cli_db_close(&db);
     /* a quit by SIGINT, SIGTERM or SIGHUP ends as that signal, now that

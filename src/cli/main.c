@@ -86,7 +86,8 @@ static void version(void)
 /* Global flags may come before the command's name ("kvtutor --db F stats"):
  * they are handed to the command first, ahead of its own arguments, so one
  * parser (cli_args.h) reads them in either place. argv[1..argc) is reordered
- * in place: the command's name, then the globals, then the rest. Returns how
+ * in place: the command's name, then the globals, then the rest (unless what
+ * follows them is a flag, the app's own: then as it is). Returns how
  * many arguments the leading globals took. */
 static int globals_first(int argc, char **argv)
 {
@@ -94,7 +95,9 @@ static int globals_first(int argc, char **argv)
 
     while (i < argc && cli_is_global(argc, argv, i, &takes))
         i += takes;
-    if (i > 1 && i < argc) {
+    /* a flag after them is the app's own (--keys, --help): nothing to move,
+     * or the globals would be read as its value */
+    if (i > 1 && i < argc && argv[i][0] != '-') {
         char *name = argv[i];
         memmove(argv + 2, argv + 1, (size_t)(i - 1) * sizeof *argv);
         argv[1] = name;

@@ -120,6 +120,76 @@ const char *ui_harness_screen(struct ui_harness *h, char *out, size_t cap)
     return out;
 }
 
+/* The keys a script names (ui_harness.h, and the man page, list them). */
+static const struct {
+    const char *name;
+    int key;   /* a curses key code, or 0 */
+    wint_t ch; /* else a character */
+} named[] = {
+    {"Enter", 0, L'\r'},    {"Esc", 0, 27},          {"Tab", 0, L'\t'},
+    {"Space", 0, L' '},     {"lt", 0, L'<'},         {"BS", KEY_BACKSPACE, 0},
+    {"Del", KEY_DC, 0},     {"Up", KEY_UP, 0},       {"Down", KEY_DOWN, 0},
+    {"Left", KEY_LEFT, 0},  {"Right", KEY_RIGHT, 0}, {"Home", KEY_HOME, 0},
+    {"End", KEY_END, 0},    {"PgUp", KEY_PPAGE, 0},  {"PgDn", KEY_NPAGE, 0},
+    {"S-Tab", KEY_BTAB, 0},
+};
+
+int ui_harness_step(struct ui_harness *h, const char *step, char *err, size_t cap)
+{
+    const char *p = step;
+
+    while (*p && !h->done) {
+        const char *end = *p == '<' ? strchr(p, '>') : NULL;
+        size_t n;
+        if (!end) { /* text up to the next '<' */
+            char text[512];
+            n = strcspn(p + (*p == '<'), "<") + (*p == '<');
+            if (n >= sizeof text)
+                n = sizeof text - 1;
+            memcpy(text, p, n);
+            text[n] = '\0';
+            ui_harness_type(h, text);
+            p += n;
+            continue;
+        }
+        n = (size_t)(end - p - 1);
+        {
+            bool found = false;
+            for (size_t i = 0; i < sizeof named / sizeof named[0] && !found; i++)
+                if (strlen(named[i].name) == n && strncmp(named[i].name, p + 1, n) == 0) {
+                    found = true;
+                    if (named[i].key) {
+                        ui_harness_key(h, named[i].key);
+                    } else {
+                        ui_app_key(&h->ui, OK, named[i].ch);
+                        frame(h);
+                    }
+                }
+            /* <C-x>: the control character; <F1> to <F12> */
+            if (!found && n == 3 && p[1] == 'C' && p[2] == '-' && p[3] >= 'a' && p[3] <= 'z') {
+                found = true;
+                ui_app_key(&h->ui, OK, (wint_t)(p[3] - 'a' + 1));
+                frame(h);
+            } else if (!found && (n == 2 || n == 3) && p[1] == 'F' && p[2] >= '1' && p[2] <= '9') {
+                int f = p[2] - '0';
+                if (n == 3)
+                    f = p[3] >= '0' && p[3] <= '2' && f == 1 ? 10 + (p[3] - '0') : 0;
+                if (f >= 1 && f <= 12) {
+                    found = true;
+                    ui_harness_key(h, KEY_F(f));
+                }
+            }
+            if (!found) {
+                snprintf(err, cap, "unknown key <%.*s> (write <lt> for a '<')",
+                         (int)(n < 40 ? n : 40), p + 1);
+                return -1;
+            }
+        }
+        p = end + 1;
+    }
+    return 0;
+}
+
 bool ui_harness_done(const struct ui_harness *h)
 {
     return h->done || h->ui.quit;

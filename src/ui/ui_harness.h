@@ -29,6 +29,14 @@ void ui_harness_type(struct ui_harness *h, const char *text);
 /* One curses key code (KEY_DOWN, KEY_F(1), ...), then a frame. */
 void ui_harness_key(struct ui_harness *h, int key);
 
+/* One step of a script: its text typed, with keys named in angle brackets
+ * (<Enter>, <Esc>, <Tab>, <Space>, <BS>, <Del>, <Up>, <Down>, <Left>,
+ * <Right>, <Home>, <End>, <PgUp>, <PgDn>, <S-Tab>, <F1>..<F12>, <C-a>..<C-z>,
+ * <lt> for a '<'), a frame after each key. -1 with the reason in err for a
+ * name it does not know (the keys before it were sent); 0 otherwise, also
+ * when the app quit part-way. */
+int ui_harness_step(struct ui_harness *h, const char *step, char *err, size_t cap);
+
 /* The screen as drawn last, one line a row with trailing blanks dropped,
  * UTF-8, into out (cut at cap). Returns out. */
 const char *ui_harness_screen(struct ui_harness *h, char *out, size_t cap);

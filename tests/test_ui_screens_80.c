@@ -1,0 +1,402 @@
+/* The bundled course's screens at 80x24, the smallest terminal the app
+ * takes, in-process (ui_harness.h): help lists the keys of the screen it
+ * came from, settings edit as a form, a graded exercise's lines wrap and
+ * its status line is whole, counts in the singular, a result taller than
+ * the screen scrolls, an interview's summary, the playground's keys and a
+ * log's lines, one new exercise a day, and refusals that wrap rather than
+ * lose their instruction. These were tmux checks (test_tui_80.sh keeps
+ * what needs a real terminal: resizes, the welcome back, the probe). */
+#define _POSIX_C_SOURCE 200809L
+#include <glob.h>
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lx.h"
+#include "store.h"
+#include "tmp_dir.h"
+#include "ui_harness.h"
+
+struct fx {
+    char dir[256], db[320];
+    struct store *st;
+    glob_t lessons;
+    struct ui_options o;
+    char screen[16384], line[1024];
+    struct ui_harness *h; /* closed by teardown when a test fails half-way */
+};
+
+/* The bundled course in its order (Part 0, then Part 1), a new database. */
+static int setup(void **state)
+{
+    struct fx *f = calloc(1, sizeof *f);
+    struct store_error err;
+    if (!f || tmp_dir_make(f->dir, sizeof f->dir, "kvt_ui_80_") != 0)
+        return -1;
+    snprintf(f->db, sizeof f->db, "%s/progress.db", f->dir);
+    if (store_open(f->db, false, &f->st, &err) != KVT_E_OK ||
+        store_learner(f->st, "default", 1000, &f->o.learner_id, &err) != KVT_E_OK)
+        return -1;
+    if (glob(KVT_SOURCE_DIR "/lessons/part0-foundations/*.lua", 0, NULL, &f->lessons) != 0 ||
+        glob(KVT_SOURCE_DIR "/lessons/part1-serving/*.lua", GLOB_APPEND, NULL, &f->lessons) != 0)
+        return -1;
+    f->o.store = f->st;
+    f->o.db_path = f->db;
+    f->o.learner = "default";
+    lx_default_opts(&f->o.lx);
+    f->o.lx.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
+    f->o.lesson_paths = f->lessons.gl_pathv;
+    f->o.n_lessons = f->lessons.gl_pathc;
+    f->o.build = "test";
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fx *f = *state;
+    ui_harness_close(f->h);
+    store_close(f->st);
+    globfree(&f->lessons);
+    tmp_dir_remove(f->dir);
+    free(f);
+    return 0;
+}
+
+static const char *shown(struct fx *f)
+{
+    return ui_harness_screen(f->h, f->screen, sizeof f->screen);
+}
+
+/* The screen's last line with text, without its margins. */
+static const char *status_line(struct fx *f)
+{
+    const char *s = shown(f), *last = s, *p = s;
+    size_t n;
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        if (strspn(p, " ") < len)
+            last = p;
+        p += len + (p[len] == '\n');
+    }
+    last += strspn(last, " ");
+    n = strcspn(last, "\n");
+    while (n > 0 && last[n - 1] == ' ')
+        n--;
+    snprintf(f->line, sizeof f->line, "%.*s", (int)n, last);
+    return f->line;
+}
+
+#define on_screen(f, text)                                                                         \
+    do {                                                                                           \
+        const char *s_ = shown(f);                                                                 \
+        if (!strstr(s_, text))                                                                     \
+            fail_msg("not on the screen: \"%s\"; the screen:\n%s", text, s_);                      \
+    } while (0)
+#define not_on_screen(f, text)                                                                     \
+    do {                                                                                           \
+        const char *s_ = shown(f);                                                                 \
+        if (strstr(s_, text))                                                                      \
+            fail_msg("on the screen, and should not be: \"%s\"; the screen:\n%s", text, s_);       \
+    } while (0)
+#define status_is(f, want)                                                                         \
+    do {                                                                                           \
+        if (strcmp(status_line(f), want) != 0)                                                     \
+            fail_msg("the status line is \"%s\", not \"%s\"", f->line, want);                      \
+    } while (0)
+
+static void open80(struct fx *f)
+{
+    char why[256];
+    if (!(f->h = ui_harness_open(&f->o, 80, 24, why, sizeof why)))
+        fail_msg("harness: %s", why);
+    on_screen(f, "Course map");
+}
+
+static void close80(struct fx *f)
+{
+    ui_harness_close(f->h);
+    f->h = NULL;
+}
+
+/* Help lists the keys of the screen it came from, even asked twice. */
+static void help_is_the_screens_own(void **state)
+{
+    struct fx *f = *state;
+    open80(f);
+    ui_harness_type(f->h, "g\r");
+    on_screen(f, "Direct answer");
+    ui_harness_type(f->h, "?");
+    on_screen(f, "follow: open the selected link");
+    ui_harness_type(f->h, "?");
+    /* the help from a lesson is still shown: not the course map's keys */
+    on_screen(f, "follow: open the selected link");
+    not_on_screen(f, "review: today's due");
+    on_screen(f, "default │ q back");
+    {
+        const char *any = strstr(shown(f), "Anywhere:");
+        assert_non_null(any);
+        assert_non_null(strstr(any, "saved as given."));
+    }
+    ui_harness_type(f->h, "q");
+    on_screen(f, "Direct answer");
+    status_is(f, "default │ ? help  e exercises  f follow-ups  i interview  Tab link");
+    close80(f);
+}
+
+/* Settings: Enter changes a setting; the first key typed replaces the
+ * value, an editing key first edits it. */
+static void settings_edit_as_a_form(void **state)
+{
+    struct fx *f = *state;
+    open80(f);
+    ui_harness_type(f->h, "S");
+    on_screen(f, "Desired retention");
+    on_screen(f, "default │ ? help  Enter change");
+    ui_harness_type(f->h, "\r");
+    on_screen(f, "default │ F1 help");
+    ui_harness_type(f->h, "0.85\r");
+    on_screen(f, "Desired retention saved");
+    {
+        const char *r = strstr(shown(f), "Desired retention");
+        assert_non_null(r);
+        r += strlen("Desired retention");
+        r += strspn(r, " ");
+        if (strncmp(r, "0.85", 4) != 0)
+            fail_msg("the retention does not read 0.85:\n%s", f->screen);
+    }
+    /* 20, Backspace, 5 is 25 */
+    ui_harness_type(f->h, "j\r");
+    on_screen(f, "default │ F1 help");
+    ui_harness_step(f->h, "<BS>5<Enter>", f->line, sizeof f->line);
+    on_screen(f, "New exercises a day saved");
+    {
+        const char *r = strstr(shown(f), "New exercises a day ");
+        assert_non_null(r);
+        r += strlen("New exercises a day");
+        r += strspn(r, " ");
+        if (strncmp(r, "25", 2) != 0)
+            fail_msg("new exercises a day does not read 25:\n%s", f->screen);
+    }
+    close80(f);
+}
+
+/* A graded exercise, a follow-up typed across the line, help while typing,
+ * then progress in the singular. */
+static void graded_exercise_and_progress(void **state)
+{
+    struct fx *f = *state;
+    const char *words = "quantise the weights with AWQ and keep the KV cache in fp8 to fit more";
+    char typed[128];
+    open80(f);
+    ui_harness_type(f->h, "ge");
+    on_screen(f, "Answer:");
+    ui_harness_type(f->h, "28 KiB\r");
+    on_screen(f, "Not quite.");
+    /* the exercise's own lines (01-kv-cache.lua, per-token):
+     * 2 × 28 × 4 × 128 × 2 B = 57,344 B */
+    on_screen(f, "= 57,344 B");
+    on_screen(f, "Enter saves, goes on");
+    status_is(f, "default │ ? help  Enter/n next  a again  h hint  1-4 rate  f follow-ups");
+    ui_harness_type(f->h, "f");
+    on_screen(f, "Answer in your words:");
+    /* 70 characters, more than the numeric field's 68 columns */
+    ui_harness_type(f->h, words);
+    on_screen(f, words);
+    ui_harness_step(f->h, "<C-u><F1>", typed, sizeof typed);
+    on_screen(f, "Ctrl-U/W");
+    ui_harness_type(f->h, "q");
+    on_screen(f, "Answer in your words:");
+    ui_harness_type(f->h, "\033");
+    on_screen(f, "Course map");
+    ui_harness_type(f->h, "p");
+    on_screen(f, "1 answer, 0% right · streak 1 day");
+    on_screen(f, "Seen: 1 exercise, 0 follow-ups, 0 lesson questions");
+    close80(f);
+}
+
+/* A follow-up with no hints offers no hint key, and no f. */
+static void followup_offers_no_hint(void **state)
+{
+    struct fx *f = *state;
+    open80(f);
+    ui_harness_type(f->h, "gf");
+    on_screen(f, "Answer in your words:");
+    ui_harness_type(f->h, "No idea.\r");
+    on_screen(f, "Rating:");
+    status_is(f, "default │ ? help  Enter/n next  a again  1-4 rate");
+    close80(f);
+}
+
+/* A graded answer taller than the screen says there is more below, until
+ * its end is reached. */
+static void tall_result_scrolls(void **state)
+{
+    struct fx *f = *state;
+    open80(f);
+    ui_harness_type(f->h, "gi");
+    on_screen(f, "The interviewer asks:");
+    ui_harness_type(f->h, "The KV cache grows with every token of each request, while the "
+                          "weights are loaded once; decode is memory-bound\r");
+    on_screen(f, "Rating:");
+    on_screen(f, "more below: Space");
+    ui_harness_type(f->h, "   ");
+    not_on_screen(f, "more below");
+    close80(f);
+}
+
+/* An interview's summary offers no answer keys. */
+static void interview_summary_keys(void **state)
+{
+    struct fx *f = *state;
+    open80(f);
+    ui_harness_type(f->h, "gi");
+    on_screen(f, "The interviewer asks:");
+    for (int i = 0; i < 6; i++) {
+        ui_harness_type(f->h, "No idea.\r");
+        on_screen(f, "Rating:");
+        ui_harness_type(f->h, "\r");
+    }
+    on_screen(f, "Interview score");
+    status_is(f, "default │ ? help");
+    close80(f);
+}
+
+/* The playground's o and l named by what they open; a log with a long
+ * name: its tally, the name whole, its own GPU, the lines in column 2. */
+static void playground_keys_and_log(void **state)
+{
+    struct fx *f = *state;
+    const char *s;
+    open80(f);
+    ui_harness_type(f->h, "=");
+    on_screen(f, "Calculator playground");
+    ui_harness_type(f->h, "?");
+    on_screen(f, "config.json: open one for the model");
+    on_screen(f, "log: open a vLLM start-up log");
+    ui_harness_type(f->h, "q");
+    on_screen(f, "Calculator playground");
+    ui_harness_type(f->h, "l");
+    on_screen(f, "vLLM log path:");
+    ui_harness_type(f->h,
+                    KVT_SOURCE_DIR "/tests/fixtures/vllm-logs/v0.19.0-r030-gemma-3-27b.log\r");
+    on_screen(f, "vLLM 0.19.0 log: 3 match, 0 differ, 1 not recomputed");
+    on_screen(f, "File: v0.19.0-r030-gemma-3-27b.log");
+    /* measured on its own GPU: no preset's 24 GiB over its 19.53 GiB */
+    on_screen(f, "GPU    the log's own");
+    not_on_screen(f, "RTX 4090");
+    s = shown(f);
+    assert_true(strstr(s, "\n  Assumed: ") != NULL);
+    assert_true(strstr(s, "\n  line 4  Available KV cache memory") != NULL);
+    close80(f);
+}
+
+/* One new exercise a day (a fresh database): before any answer, progress
+ * says how to start; the review summary in the singular; then nothing left
+ * for today. A 64-character learner name leaves the map's keys room. */
+static void one_new_a_day(void **state)
+{
+    struct fx *f = *state;
+    const char *name = "a-learner-name-of-sixty-four-characters-the-longest-allowed-xyzw";
+    char line[160];
+    open80(f);
+    ui_harness_type(f->h, "p");
+    on_screen(f, "No answers yet. Open a lesson");
+    not_on_screen(f, "Accuracy by concept");
+    ui_harness_type(f->h, "q");
+    on_screen(f, "Course map");
+    ui_harness_type(f->h, "S");
+    on_screen(f, "New exercises a day");
+    ui_harness_type(f->h, "j\r1\r");
+    on_screen(f, "New exercises a day saved");
+    ui_harness_type(f->h, "q");
+    on_screen(f, "0 due today · 1 new");
+    ui_harness_type(f->h, "r");
+    on_screen(f, "review · 1 of 1");
+    ui_harness_type(f->h, "56 KiB\r"); /* 57,344 B = 56 KiB a token */
+    on_screen(f, "Right.");
+    ui_harness_type(f->h, "\r");
+    on_screen(f, "1 of 1 answer right.");
+    ui_harness_type(f->h, "q");
+    on_screen(f, "Course map");
+    ui_harness_type(f->h, "r");
+    on_screen(f, "Nothing is due today, and no new exercise is left for today.");
+    ui_harness_type(f->h, "qS");
+    on_screen(f, "Learner");
+    ui_harness_type(f->h, "jj\r");
+    snprintf(line, sizeof line, "%s\r", name);
+    ui_harness_type(f->h, line);
+    on_screen(f, "Learner saved");
+    ui_harness_type(f->h, "q");
+    on_screen(f, "Course map");
+    if (!strstr(status_line(f), "Enter/l open"))
+        fail_msg("a long learner name crowds out the map's keys: \"%s\"", f->line);
+    close80(f);
+}
+
+/* Refusals longer than the line wrap under the screen, so the instruction
+ * is read whole; a shorter one replaces it. */
+static void refusals_wrap(void **state)
+{
+    struct fx *f = *state;
+    char nolog[600], line[700];
+    FILE *fp;
+    open80(f);
+    ui_harness_type(f->h, "ge");
+    on_screen(f, "Answer:");
+    /* "Not an answer kvtutor can read: bits or bytes? ..." is 117 columns */
+    ui_harness_type(f->h, "5 kb\r");
+    on_screen(f, "Not an answer kvtutor can read: bits or bytes? \"kb\" could be either");
+    on_screen(f, "or bytes for bytes, bit or bits for bits");
+    on_screen(f, "│ F1 help  Enter submit");
+    ui_harness_step(f->h, "<C-u>five<Enter>", line, sizeof line);
+    on_screen(f, "Not an answer kvtutor can read: an answer starts with a number");
+    not_on_screen(f, "or bits for bits");
+    ui_harness_step(f->h, "<C-u><Esc>", line, sizeof line);
+    on_screen(f, "Course map");
+    /* a file that is not a vLLM log, by a path of more than 70 characters */
+    snprintf(nolog, sizeof nolog, "%s/a-long-folder-name-to-push-the-message-past-80-columns",
+             f->dir);
+    snprintf(line, sizeof line, "mkdir -p '%s'", nolog);
+    assert_int_equal(system(line), 0);
+    strcat(nolog, "/not-a-log.txt");
+    fp = fopen(nolog, "w");
+    assert_non_null(fp);
+    fputs("hello\n", fp);
+    fclose(fp);
+    ui_harness_type(f->h, "=");
+    on_screen(f, "Calculator playground");
+    ui_harness_type(f->h, "l");
+    on_screen(f, "vLLM log path:");
+    snprintf(line, sizeof line, "%s\r", nolog);
+    ui_harness_type(f->h, line);
+    /* the path named (where it wraps depends on the folder's length) */
+    on_screen(f, "/a-long-folder-name-to-push-the-message-past-80-columns/");
+    on_screen(f, "no capacity line: is it a vLLM start-up log?");
+    close80(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(help_is_the_screens_own, setup, teardown),
+        cmocka_unit_test_setup_teardown(settings_edit_as_a_form, setup, teardown),
+        cmocka_unit_test_setup_teardown(graded_exercise_and_progress, setup, teardown),
+        cmocka_unit_test_setup_teardown(followup_offers_no_hint, setup, teardown),
+        cmocka_unit_test_setup_teardown(tall_result_scrolls, setup, teardown),
+        cmocka_unit_test_setup_teardown(interview_summary_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(playground_keys_and_log, setup, teardown),
+        cmocka_unit_test_setup_teardown(one_new_a_day, setup, teardown),
+        cmocka_unit_test_setup_teardown(refusals_wrap, setup, teardown),
+    };
+    if (!setlocale(LC_ALL, "C.UTF-8"))
+        setlocale(LC_ALL, "");
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
