@@ -1,0 +1,200 @@
+/* Numbers on the app's screens, in-process (ui_harness.h): a sign against
+ * its number ("7x", "93.9%"), a share just short of all never shown as
+ * 100%, an expected value in the course's format to its tolerance (never a
+ * raw decimal), and the playground's figures at 80 columns: vLLM's
+ * concurrency, a settings row that breaks between items, weights that do
+ * not fit said by how much. These were tmux checks (test_tui_numbers.sh
+ * keeps the progress screen over an import and the probe screen). */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lx.h"
+#include "store.h"
+#include "tmp_dir.h"
+#include "ui_harness.h"
+
+#define SCREENS KVT_SOURCE_DIR "/tests/fixtures/screens/"
+
+struct fx {
+    char dir[256], db[320];
+    struct store *st;
+    char *paths[1];
+    struct ui_options o;
+    char screen[16384];
+    struct ui_harness *h;
+};
+
+/* One fixture lesson and a new database; the test names the lesson. */
+static int setup(void **state)
+{
+    struct fx *f = calloc(1, sizeof *f);
+    struct store_error err;
+    if (!f || tmp_dir_make(f->dir, sizeof f->dir, "kvt_ui_numbers_") != 0)
+        return -1;
+    snprintf(f->db, sizeof f->db, "%s/progress.db", f->dir);
+    if (store_open(f->db, false, &f->st, &err) != KVT_E_OK ||
+        store_learner(f->st, "default", 1000, &f->o.learner_id, &err) != KVT_E_OK)
+        return -1;
+    f->o.store = f->st;
+    f->o.db_path = f->db;
+    f->o.learner = "default";
+    lx_default_opts(&f->o.lx);
+    f->o.lx.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
+    f->o.lesson_paths = f->paths;
+    f->o.n_lessons = 1;
+    f->o.build = "test";
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fx *f = *state;
+    ui_harness_close(f->h);
+    store_close(f->st);
+    tmp_dir_remove(f->dir);
+    free(f);
+    return 0;
+}
+
+static const char *shown(struct fx *f)
+{
+    return ui_harness_screen(f->h, f->screen, sizeof f->screen);
+}
+
+#define on_screen(f, text)                                                                         \
+    do {                                                                                           \
+        const char *s_ = shown(f);                                                                 \
+        if (!strstr(s_, text))                                                                     \
+            fail_msg("not on the screen: \"%s\"; the screen:\n%s", text, s_);                      \
+    } while (0)
+#define not_on_screen(f, text)                                                                     \
+    do {                                                                                           \
+        const char *s_ = shown(f);                                                                 \
+        if (strstr(s_, text))                                                                      \
+            fail_msg("on the screen, and should not be: \"%s\"; the screen:\n%s", text, s_);       \
+    } while (0)
+
+static void open_on(struct fx *f, const char *file, const char *lesson, int cols, int lines)
+{
+    char why[256];
+    f->paths[0] = (char *)file;
+    f->o.open_lesson = lesson;
+    if (!(f->h = ui_harness_open(&f->o, cols, lines, why, sizeof why)))
+        fail_msg("harness: %s", why);
+}
+
+/* "x" and "%" against their numbers; 100 + 100 of 201 key points is 99.5%,
+ * in the follow-up's result and in the interview's score. */
+static void signs_and_shares(void **state)
+{
+    struct fx *f = *state;
+    open_on(f, SCREENS "fmt-check.lua", "fmt-check", 100, 30);
+    on_screen(f, "Which letters?");
+    ui_harness_type(f->h, "e");
+    on_screen(f, "exercise 1 of 2");
+    ui_harness_type(f->h, "7\r");
+    on_screen(f, "Expected: 7x, within 1% (±0.07x)");
+    on_screen(f, "Read as: 7x");
+    ui_harness_type(f->h, "\r");
+    on_screen(f, "exercise 2 of 2");
+    ui_harness_type(f->h, "93.9\r");
+    on_screen(f, "Expected: 93.9%, within ±0.5%");
+    on_screen(f, "Read as: 93.9%");
+    ui_harness_type(f->h, "\r");
+    on_screen(f, "Which letters?");
+    ui_harness_type(f->h, "alpha and beta\r");
+    on_screen(f, "Key points covered: 99.5% (weight 200 of 201)");
+    ui_harness_type(f->h, "\r");
+    on_screen(f, "3 of 3 answers right");
+    ui_harness_type(f->h, "q");
+    on_screen(f, "Which letters?");
+    ui_harness_type(f->h, "i");
+    on_screen(f, "Which letters?");
+    ui_harness_type(f->h, "alpha and beta\r");
+    /* answered once today already: practice, not rated */
+    on_screen(f, "Practice: recorded, not rated (one review a day).");
+    ui_harness_type(f->h, "\r");
+    on_screen(f, "Interview score: 99.5% of the key points");
+}
+
+/* 3% of 1,423.34 is 42.70: shown as ±42.7, and the value to the units such
+ * a tolerance makes sense of: 1,423, grouped. */
+static void expected_value_to_its_tolerance(void **state)
+{
+    struct fx *f = *state;
+    open_on(f, SCREENS "dec-check.lua", "dec-check", 100, 30);
+    ui_harness_type(f->h, "e");
+    on_screen(f, "How many tokens a second?");
+    ui_harness_type(f->h, "9\r");
+    on_screen(f, "Expected: 1,423 tokens/s, within 3% (±42.7 tokens/s)");
+    not_on_screen(f, "1423.3");
+}
+
+/* The playground at 80x24. Qwen2.5-7B on an RTX 4090: 24 GiB × 0.92 =
+ * 23,708,219,883 B usable, less 7,615,616,512 × 2 B of weights =
+ * 8,476,986,859 B of KV; a block is 16 × 2 × 4 × 128 × 2 B × 28 layers =
+ * 917,504 B: 9,239 blocks; 8,192 tokens are 512 blocks: 9,239 ÷ 512 =
+ * 18.045, which vLLM prints "18.04x". */
+static void playground_at_80(void **state)
+{
+    struct fx *f = *state;
+    const char *s, *tp;
+    open_on(f, SCREENS "dec-check.lua", NULL, 80, 24);
+    on_screen(f, "Course map");
+    ui_harness_type(f->h, "=");
+    on_screen(f, "Calculator playground");
+    on_screen(f, "Max concurrency at 8,192 tokens: 18.04x  →  18 whole sequences");
+    on_screen(f, "Qwen/Qwen2.5-7B-Instruct  (KV 56 KiB a token)");
+    on_screen(f, "GPU    RTX 4090: 24 GiB, 1,008 GB/s");
+    /* 24 GiB × (1 − 0.92) = 1.92 GiB held back, with the minus sign */
+    on_screen(f, "░ reserve (1 − util) 1.92 GiB");
+    on_screen(f, "128k");
+    /* four doublings of the context (131,072) and eight of the batch (256):
+     * the row is 2 + 78 columns, so TP moves to a row of its own */
+    ui_harness_type(f->h, "ccccbbbbbbbb");
+    on_screen(f, "context 131,072 tokens · batch 256 · KV auto · weights auto · util 0.92");
+    s = shown(f);
+    tp = strstr(s, "\n    TP 1\n");
+    assert_non_null(tp);
+    ui_harness_type(f->h, "CCCCBBBBBBBB");
+    /* Qwen2.5-14B: 14,770,033,664 × 2 B = 29,540,067,328 B (27.5 GiB)
+     * against 23,708,219,883 B usable: 5,831,847,445 B = 5.43 GiB over */
+    ui_harness_type(f->h, "m");
+    on_screen(f, "The weights do not fit: 5.43 GiB over what one GPU may use");
+    on_screen(f, "█ weights 27.5 GiB · usable 22.1 GiB (24 GiB × 0.92)");
+    not_on_screen(f, "KV budget");
+    not_on_screen(f, "Max concurrency");
+    not_on_screen(f, "0.00");
+    ui_harness_type(f->h, "a");
+    on_screen(f, "budget     24 GiB × 0.92 − 27.5 GiB weights < 0: none");
+    /* no "blocks ... →" line: there are no blocks without a budget */
+    s = shown(f);
+    for (const char *l = s; *l;) {
+        size_t len = strcspn(l, "\n");
+        const char *b = strstr(l, "blocks "), *arrow = strstr(l, "→");
+        if (b && arrow && b < l + len && arrow > b && arrow < l + len)
+            fail_msg("a blocks line without a budget:\n%s", s);
+        l += len + (l[len] == '\n');
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(signs_and_shares, setup, teardown),
+        cmocka_unit_test_setup_teardown(expected_value_to_its_tolerance, setup, teardown),
+        cmocka_unit_test_setup_teardown(playground_at_80, setup, teardown),
+    };
+    if (!setlocale(LC_ALL, "C.UTF-8"))
+        setlocale(LC_ALL, "");
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
