@@ -22,9 +22,13 @@ else
 fi
 
 status_line() { screen | sed '/^$/d' | tail -1; }
+# still_running WHAT: the app still reads keys: ? opens its help (a
+# screen only the app draws), q goes back to the map
 still_running() {
-  sleep 0.5
-  if screen | grep -qF "EXIT="; then bad "$1: the app exited"; else ok "$1"; fi
+  tm send-keys -t app '?'
+  if wait_for "Help: the keys" && ! screen | grep -qF "EXIT="; then ok "$1"; else bad "$1: the app exited"; fi
+  tm send-keys -t app q
+  wait_for "Course map" >/dev/null
 }
 
 start_shell
@@ -81,7 +85,7 @@ check "q goes back from the settings" "Course map"
 # --- progress: Enter does nothing there, so it is not offered ---
 tm send-keys -t app p
 wait_for "Progress" >/dev/null
-sleep 0.3
+wait_for "│ ? help" >/dev/null
 if status_line | grep -qF "Enter"; then bad "the progress screen offers no Enter"; else ok "the progress screen offers no Enter"; fi
 tm send-keys -t app q
 check "q goes back from progress" "Course map"
@@ -128,7 +132,7 @@ check "Esc over a typed answer warns first" "Esc again drops it"
 if screen | grep -qF "Course map"; then bad "the answer stays after one Esc"; else ok "the answer stays after one Esc"; fi
 tm send-keys -t app Escape
 check "a second Esc leaves the exercise" "Course map"
-sleep 0.3
+wait_for "Enter/l open" >/dev/null
 # the warning was about the answer: on the map Enter opens a lesson
 if screen | grep -qF "Esc again drops it"; then bad "the warning goes with the exercise it was about"; else ok "the warning goes with the exercise it was about"; fi
 
@@ -139,7 +143,7 @@ check "practice counts exercises apart from follow-ups" "practice · exercise 1 
 tm send-keys -t app "56 KiB" Enter
 wait_for "Right." >/dev/null
 tm send-keys -t app a
-sleep 0.2
+wait_for "Answer:" >/dev/null
 tm send-keys -t app "56 KiB" Enter
 wait_for "Right." >/dev/null
 # the second answer today is practice: no rating is asked, so no rating key
@@ -157,7 +161,7 @@ tm send-keys -t app q
 wait_for "Practice: recorded" >/dev/null
 check "n goes on as Enter does, and the status line says so" "Enter/n next"
 tm send-keys -t app a
-sleep 0.2
+wait_for "Answer:" >/dev/null
 tm send-keys -t app "28 KiB" Enter
 wait_for "Not quite." >/dev/null
 tm send-keys -t app f
