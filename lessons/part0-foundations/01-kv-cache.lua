@@ -363,7 +363,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
         .. n(seed.num_gpu_blocks) .. "\n"
         .. "sequence    8,192 tokens ÷ 16 = " .. n(seed.blocks_per_request) .. " blocks ("
         .. f(at_8k, 4) .. " GiB)\n"
-        .. "fit         ⌊" .. n(seed.num_gpu_blocks) .. " ÷ " .. n(seed.blocks_per_request) .. " = "
+        .. "fit         ⌊" .. n(seed.num_gpu_blocks) .. " ÷ " .. n(seed.blocks_per_request) .. "⌋ = ⌊"
         .. f(seed.max_concurrency) .. "⌋ = " .. seed.max_concurrent_seqs .. " whole sequences"),
       diagnose = "capacity",
       hints = { "One sequence needs 0.4375 GiB.", "Round down: half a sequence cannot run." },
@@ -374,7 +374,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
             .. "would its cache be with one KV head per query head?",
       expected = qwen.heads / qwen.kv_heads, unit = "x", tolerance = abs(0.05), diagnose = "units",
       worked = code("GQA (now)   2 × " .. shape .. " × 2 B = " .. n(per_token) .. " B\n"
-        .. "one per Q   2 × " .. qwen.layers .. " layers × " .. qwen.heads .. " KV heads × "
+        .. "MHA         2 × " .. qwen.layers .. " layers × " .. qwen.heads .. " KV heads × "
         .. qwen.head_dim .. " dims × 2 B = " .. n(mha_per_token) .. " B\n"
         .. "ratio       " .. n(mha_per_token) .. " B ÷ " .. n(per_token) .. " B = " .. qwen.heads
         .. " ÷ " .. qwen.kv_heads .. " = " .. n(qwen.heads / qwen.kv_heads) .. "×"),
@@ -397,8 +397,8 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       prompt = "If every Qwen2.5-7B weight were stored in 4 bits with an fp16 scale per group of "
             .. "128 (4.125 bits a weight), how many GiB would the weights take?",
       expected = int4_weights, unit = "GiB", tolerance = rel(0.02), diagnose = "units",
-      worked = code("params      " .. n(qwen.params * 1e9) .. " (the 7.6 billion), all at 4.125 bits\n"
-        .. "bits        4 + 16 ÷ 128 (one fp16 scale a group) = 4.125 bits a weight\n"
+      worked = code("bits        4 + 16 ÷ 128 (one fp16 scale a group) = 4.125 bits a weight\n"
+        .. "params      " .. n(qwen.params * 1e9) .. " (the 7.6 billion), every one 4-bit\n"
         .. "bytes       " .. n(qwen.params * 1e9) .. " × 4.125 ÷ 8 = " .. n(int4_weights * GiB) .. " B\n"
         .. "in GiB      " .. n(int4_weights * GiB) .. " B ÷ 2^30 = " .. f(int4_weights, 3) .. " GiB"),
       hints = { "7.6 billion parameters × 4.125 bits ÷ 8 bits per byte." },
@@ -417,7 +417,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
         .. "blocks      ⌊" .. n(int4_fit.kv_budget_bytes) .. " B ÷ " .. n(int4_fit.block_bytes) .. " B⌋ = "
         .. n(int4_fit.num_gpu_blocks) .. "\n"
         .. "sequence    8,192 tokens ÷ 16 = " .. n(int4_fit.blocks_per_request) .. " blocks\n"
-        .. "fit         ⌊" .. n(int4_fit.num_gpu_blocks) .. " ÷ " .. n(int4_fit.blocks_per_request) .. " = "
+        .. "fit         ⌊" .. n(int4_fit.num_gpu_blocks) .. " ÷ " .. n(int4_fit.blocks_per_request) .. "⌋ = ⌊"
         .. f(int4_fit.max_concurrency, 3) .. "⌋ = " .. int4_fit.max_concurrent_seqs .. " whole sequences"),
       hints = { "The budget is 24 GiB minus the 4-bit weights.", "Each sequence still needs 0.4375 GiB." },
     },

@@ -14,6 +14,14 @@ local wasted = 1 - USED / MAX_LEN                                      -- share 
 local function f(x, places) return fixed(x, places or 1) end
 local n = grouped -- 57344 -> "57,344"
 
+-- The exercises' worked lines start from the bytes of one token, from the model's shape.
+local qwen = kv.model(MODEL)
+local token_line = "token     2 (K, V) × " .. qwen.layers .. " layers × " .. qwen.kv_heads
+  .. " KV heads × " .. qwen.head_dim .. " dims × 2 B = " .. n(per_token) .. " B\n"
+-- vLLM V1's BlockPool takes one block off the free queue as its null block.
+local usable = paged.num_gpu_blocks - 1
+local usable_fit = usable // paged.blocks_per_request
+
 return lesson {
   id = "paged-attention",
   title = "PagedAttention: blocks, not reservations",
@@ -196,7 +204,7 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
             .. "max_model_len = 32,768 tokens. How many requests fit in a 10 GiB budget?",
       expected = contiguous.max_concurrent_seqs, unit = "requests", tolerance = abs(0.5),
       model = MODEL, diagnose = "capacity",
-      worked = code("reserve   " .. n(per_token) .. " B × " .. n(MAX_LEN) .. " tokens = "
+      worked = code(token_line .. "reserve   " .. n(per_token) .. " B × " .. n(MAX_LEN) .. " tokens = "
         .. n(per_token * MAX_LEN) .. " B = " .. f(per_token * MAX_LEN / GiB, 2) .. " GiB\n"
         .. "fit       ⌊" .. BUDGET .. " GiB ÷ " .. f(per_token * MAX_LEN / GiB, 2) .. " GiB⌋ = ⌊"
         .. f(BUDGET * GiB / (per_token * MAX_LEN), 2) .. "⌋ = "
@@ -209,14 +217,17 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
             .. "2,000 tokens each fit in the same 10 GiB?",
       expected = paged.max_concurrent_seqs, unit = "requests", tolerance = abs(0.5),
       model = MODEL, diagnose = "capacity",
-      worked = code("block     16 tokens × " .. n(per_token) .. " B = " .. n(paged.block_bytes)
+      worked = code(token_line .. "block     16 tokens × " .. n(per_token) .. " B = " .. n(paged.block_bytes)
         .. " B (" .. paged.block_bytes // 1024 .. " KiB)\n"
         .. "budget    ⌊" .. BUDGET .. " GiB ÷ " .. n(paged.block_bytes) .. " B⌋ = "
         .. n(paged.num_gpu_blocks) .. " blocks\n"
         .. "request   ⌈" .. n(USED) .. " ÷ 16⌉ = " .. paged.blocks_per_request .. " blocks\n"
         .. "fit       ⌊" .. n(paged.num_gpu_blocks) .. " ÷ " .. paged.blocks_per_request .. "⌋ = ⌊"
         .. f(paged.num_gpu_blocks / paged.blocks_per_request, 2) .. "⌋ = "
-        .. paged.max_concurrent_seqs .. " requests"),
+        .. paged.max_concurrent_seqs .. " requests\n"
+        .. "          vLLM keeps 1 block as its null block: ⌊" .. n(usable) .. " ÷ "
+        .. paged.blocks_per_request .. "⌋ = " .. usable_fit
+        .. (usable_fit == paged.max_concurrent_seqs and " too" or "")),
       hints = { "Blocks per request: 2,000 ÷ 16, rounded up.",
                 "Blocks in the budget: 10 GiB ÷ (16 × 57,344 B)." },
     },
@@ -248,7 +259,7 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
       prompt = "At most how many KiB of Qwen2.5-7B BF16 cache does one request leave empty in "
             .. "its last 16-token block?",
       expected = 15 * per_token / 1024, unit = "KiB", per = "sequence", tolerance = rel(0.01), model = MODEL,
-      worked = code("worst     the last block holds 1 token: 16 − 1 = 15 slots empty\n"
+      worked = code(token_line .. "worst     the last block holds 1 token: 16 − 1 = 15 slots empty\n"
         .. "bytes     15 × " .. n(per_token) .. " B = " .. n(15 * per_token) .. " B\n"
         .. "KiB       " .. n(15 * per_token) .. " B ÷ 1,024 = " .. f(15 * per_token / 1024, 0)
         .. " KiB per request"),

@@ -36,6 +36,11 @@ end
 
 local function f(x, places) return fixed(x, places or 1) end
 
+-- The exercises' worked lines start from the bytes of one token, from the model's shape.
+local qwen = kv.model(MODEL)
+local token_line = "token     2 (K, V) × " .. qwen.layers .. " layers × " .. qwen.kv_heads
+  .. " KV heads × " .. qwen.head_dim .. " dims × 2 B = " .. grouped(avg_fit.kv_bytes_per_token) .. " B\n"
+
 -- The static batch's busy slot-steps and length, for the static-use worked lines.
 local function busy_and_longest(lens)
   local sum, longest, terms = 0, 0, {}
@@ -283,14 +288,23 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
             .. "1,500 tokens of prompt plus output. How many can run at once?",
       expected = avg_fit.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5),
       model = MODEL, diagnose = "capacity",
-      worked = code("block     16 tokens × " .. grouped(avg_fit.kv_bytes_per_token) .. " B = "
+      worked = (function()
+        -- vLLM V1's BlockPool takes one block off the free queue as its null block.
+        local usable = avg_fit.num_gpu_blocks - 1
+        local usable_fit = usable // avg_fit.blocks_per_request
+        return code(token_line .. "block     16 tokens × " .. grouped(avg_fit.kv_bytes_per_token) .. " B = "
         .. grouped(avg_fit.block_bytes) .. " B (" .. avg_fit.block_bytes // 1024 .. " KiB)\n"
         .. "budget    ⌊" .. BUDGET .. " GiB ÷ " .. grouped(avg_fit.block_bytes) .. " B⌋ = "
         .. grouped(avg_fit.num_gpu_blocks) .. " blocks\n"
-        .. "request   ⌈" .. grouped(AVG) .. " ÷ 16⌉ = " .. avg_fit.blocks_per_request .. " blocks\n"
+        .. "request   ⌈" .. grouped(AVG) .. " ÷ 16⌉ = " .. avg_fit.blocks_per_request .. " blocks (each at its full "
+        .. grouped(AVG) .. " tokens)\n"
         .. "fit       ⌊" .. grouped(avg_fit.num_gpu_blocks) .. " ÷ " .. avg_fit.blocks_per_request
         .. "⌋ = ⌊" .. f(avg_fit.num_gpu_blocks / avg_fit.blocks_per_request, 2) .. "⌋ = "
-        .. avg_fit.max_concurrent_seqs .. " sequences"),
+        .. avg_fit.max_concurrent_seqs .. " sequences\n"
+        .. "          vLLM keeps 1 block as its null block: ⌊" .. grouped(usable) .. " ÷ "
+        .. avg_fit.blocks_per_request .. "⌋ = " .. usable_fit
+        .. (usable_fit == avg_fit.max_concurrent_seqs and " too" or ""))
+      end)(),
       hints = { "Blocks per request: ⌈1,500 ÷ 16⌉.", "10 GiB ÷ 896 KiB per block = 11,702 blocks." },
     },
     numeric {
@@ -306,11 +320,13 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
         local cache = rtx.kv_bytes_per_token * rtx.context          -- B one sequence reads a step
         local caches = rtx.batch * cache / 1e9
         local read = rtx.weights_bytes / 1e9 + caches
-        return code("cache     " .. grouped(rtx.kv_bytes_per_token) .. " B × " .. grouped(rtx.context)
+        return code(token_line .. "cache     " .. grouped(rtx.kv_bytes_per_token) .. " B × " .. grouped(rtx.context)
           .. " tokens = " .. f(cache / 1e6, 2) .. " MB a sequence, read each step\n"
           .. "caches    " .. rtx.batch .. " × " .. f(cache / 1e6, 2) .. " MB = " .. f(caches, 3) .. " GB\n"
-          .. "step      " .. f(rtx.weights_bytes / 1e9, 3) .. " GB of weights (read once) + "
-          .. f(caches, 3) .. " GB = " .. f(read, 3) .. " GB\n"
+          .. "weights   " .. f(rtx.weights_bytes / 1e9, 3) .. " GB (the prompt's "
+          .. f(rtx.weights_bytes / 1e9, 2) .. ", unrounded), read once a step\n"
+          .. "step      " .. f(rtx.weights_bytes / 1e9, 3) .. " + " .. f(caches, 3) .. " GB = "
+          .. f(read, 3) .. " GB\n"
           .. "tokens/s  " .. rtx.batch .. " × " .. grouped(rtx.bandwidth_gbps) .. " GB/s ÷ "
           .. f(read, 3) .. " GB = " .. f(rtx.decode_tokens_per_s, 2) .. " tokens/s\n"
           .. "requests  " .. f(rtx.decode_tokens_per_s, 2) .. " ÷ " .. REPLY .. " tokens a reply = "
@@ -330,12 +346,15 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
       -- one value drawn, so the exercise carries its own worked arithmetic
       params = { offered = {4} },
       expected = function(p)
+        local rounded = tonumber(f(served.request_throughput, 2)) * tonumber(f(served_s, 2))
         return in_flight, "rate      " .. f(served.request_throughput, 2) .. " requests/s completed "
           .. "over the run\n          (not the offered " .. p.offered .. "/s: the run starts and "
           .. "ends empty)\n"
           .. "time      " .. f(served_s, 2) .. " s from send to last token, on average\n"
           .. "in flight " .. f(served.request_throughput, 2) .. " × " .. f(served_s, 2) .. " = "
-          .. f(in_flight, 2) .. " on average over the run"
+          .. f(rounded, 3) .. " (the figures as the prompt rounds them)\n"
+          .. "          " .. f(served.request_throughput, 3) .. " × " .. f(served_s, 3) .. " = "
+          .. f(in_flight, 2) .. " unrounded: on average over the run"
       end,
       unit = "requests", tolerance = rel(0.02),
       hints = { "Little's law: requests in the system = the rate they pass through × the time "

@@ -207,7 +207,7 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
       worked = code("a block     " .. BLOCK .. " tokens × " .. n(per_token) .. " B = " .. n(block_bytes) .. " B\n"
         .. "a request   ⌈(" .. n(SHARED) .. " + " .. OWN .. ") ÷ " .. BLOCK .. "⌉ = ⌈"
         .. f((SHARED + OWN) / BLOCK) .. "⌉ = " .. blocks(SHARED + OWN) .. " blocks\n"
-        .. N .. " requests " .. N .. " × " .. blocks(SHARED + OWN) .. " × " .. n(block_bytes) .. " B = "
+        .. "requests    " .. N .. " × " .. blocks(SHARED + OWN) .. " × " .. n(block_bytes) .. " B = "
         .. n(without) .. " B\n"
         .. "in GiB      " .. n(without) .. " B ÷ 2^30 = " .. f(without / GiB, 3) .. " GiB"),
       hints = { "Each request: ⌈2,500 ÷ 16⌉ blocks of 16 × 57,344 B.", "Times 20." },
@@ -218,8 +218,8 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
             .. "the same 20 requests hold?",
       expected = with / GiB, unit = "GiB", tolerance = rel(0.02), model = MODEL,
       worked = code("prompt      " .. n(SHARED) .. " ÷ " .. BLOCK .. " = " .. shared_full
-        .. " full blocks, held once\n"
-        .. "own         " .. N .. " × ⌈" .. own_tokens .. " ÷ " .. BLOCK .. "⌉ = " .. N .. " × "
+        .. (SHARED % BLOCK == 0 and " exactly: all full, held once\n" or " full blocks, held once\n")
+        .. "own         each starts a new block: " .. N .. " × ⌈" .. own_tokens .. " ÷ " .. BLOCK .. "⌉ = " .. N .. " × "
         .. blocks(own_tokens) .. " = " .. N * blocks(own_tokens) .. " blocks\n"
         .. "total       (" .. shared_full .. " + " .. N * blocks(own_tokens) .. ") × " .. n(block_bytes)
         .. " B = " .. n(with) .. " B\n"

@@ -303,7 +303,9 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
     },
     numeric {
       id = "mqa-per-token",
-      prompt = "And with a single KV head shared by all 28 query heads (multi-query attention)?",
+      prompt = "If Qwen2.5-7B (" .. qwen.layers .. " layers, " .. qwen.head_dim .. "-dim heads) had a "
+            .. "single KV head shared by all " .. qwen.heads .. " query heads (multi-query "
+            .. "attention), how many KiB would one token take in BF16?",
       expected = mqa / 1024, unit = "KiB", per = "token", tolerance = rel(0.01),
       worked = code("per token  2 (K, V) × " .. qwen.layers .. " layers × 1 KV head × "
           .. qwen.head_dim .. " dims × 2 B = " .. n(mqa) .. " B\n"
@@ -354,8 +356,10 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
     },
     numeric {
       id = "gemma-window",
-      prompt = "Gemma-3-27B keeps 52 of its 62 layers on a 1,024-token window. How many GiB "
-            .. "would one 32,768-token request hold in BF16 if every layer kept the whole context?",
+      prompt = "Gemma-3-27B (" .. g3.layers .. " layers, " .. g3.kv_heads .. " KV heads of "
+            .. g3.head_dim .. " dims) keeps " .. g3.sliding_layers .. " of its layers on a "
+            .. n(g3.sliding_window) .. "-token window. How many GiB would one " .. n(SEQ)
+            .. "-token request hold in BF16 if every layer kept the whole context?",
       expected = gemma_full / GiB, unit = "GiB", per = "sequence", tolerance = rel(0.02), model = "gemma-3-27b",
       worked = code("per token  2 (K, V) × " .. g3.layers .. " layers × " .. g3.kv_heads
           .. " KV heads × " .. g3.head_dim .. " dims × 2 B\n"

@@ -34,17 +34,25 @@ local function f(x, places) return fixed(x, places or 2) end
 local n = grouped
 local q32 = kv.calc{model = "qwen2.5-32b", weights_dtype = "int4"}
 local q32_params = kv.calc{model = "qwen2.5-32b"}.weights_bytes / 2   -- 32,763,876,352
-local function fit_worked(r, weights_line)
-  local usable = r.kv_budget_bytes + r.weights_bytes
-  return code("weights  " .. weights_line .. "\n"
-    .. "usable   ⌊0.9 × 24 × 2^30⌋ = " .. n(usable) .. " B\n"
-    .. "budget   " .. n(usable) .. " − " .. n(r.weights_bytes) .. " = " .. n(r.kv_budget_bytes)
+local qm = kv.model(MODEL)
+-- what the prompt calls quantised but AWQ keeps 16-bit: q/k/v biases and RMSNorm weights
+local NORM_BIAS = qm.layers * (qm.heads + 2 * qm.kv_heads) * qm.head_dim
+                + (2 * qm.layers + 1) * qm.hidden                     -- 333,312
+local norm_bias_b = NORM_BIAS * (16 - AWQ_BITS) / 8                     -- 493,449 B
+local awq_exact = bf16_step / (awq_step + norm_bias_b)                  -- 3.1560
+local function fit_worked(r, weights_line, note)
+  local requested = r.kv_budget_bytes + r.weights_bytes
+  return code("weights   " .. weights_line .. "\n"
+    .. (note or "")
+    .. "requested ⌊0.9 × 24 × 2^30⌋ = " .. n(requested) .. " B\n"
+    .. "          (the round 24 GiB given; vLLM sees ≈23.6 GiB on a real 4090)\n"
+    .. "budget    " .. n(requested) .. " − " .. n(r.weights_bytes) .. " = " .. n(r.kv_budget_bytes)
     .. " B (" .. f(budget(r)) .. " GiB)\n"
-    .. "block    " .. r.block_size .. " tokens × " .. n(r.kv_bytes_per_token) .. " B (BF16 cache) = "
-    .. n(r.block_bytes) .. " B\n"
-    .. "blocks   ⌊" .. n(r.kv_budget_bytes) .. " ÷ " .. n(r.block_bytes) .. "⌋ = "
+    .. "block     " .. r.block_size .. " × 2 × " .. qm.layers .. " layers × " .. qm.kv_heads
+    .. " KV heads × " .. qm.head_dim .. " × 2 B = " .. n(r.block_bytes) .. " B (BF16)\n"
+    .. "blocks    ⌊" .. n(r.kv_budget_bytes) .. " ÷ " .. n(r.block_bytes) .. "⌋ = "
     .. n(r.num_gpu_blocks) .. "\n"
-    .. "fit      ⌊" .. n(r.num_gpu_blocks) .. " ÷ " .. r.blocks_per_request .. " blocks (8,192 ÷ "
+    .. "fit       ⌊" .. n(r.num_gpu_blocks) .. " ÷ " .. r.blocks_per_request .. " blocks (8,192 ÷ "
     .. r.block_size .. ")⌋ = ⌊" .. f(r.max_concurrency) .. "⌋ = " .. r.max_concurrent_seqs
     .. " sequences")
 end
@@ -152,7 +160,7 @@ return lesson {
 BF16    7,615,616,512 × 2 B                 = 15.23 GB = 14.18 GiB
 fp8     7,615,616,512 × 1 B                 =  7.62 GB =  7.09 GiB
 int4    7,615,616,512 × 4.125 ÷ 8 B         =  3.93 GB =  3.66 GiB
-budget  24 GiB × 0.9 − weights              = 7.42 | 14.51 | 17.94 GiB
+budget  24 GiB × 0.9 − weights              = 7.41 | 14.51 | 17.94 GiB
 fit     budget ÷ 896 KiB ÷ 512 blocks       = 16 | 33 | 41 sequences of 8k
 speed   1,008 GB/s ÷ 15.23 GB = 66 tok/s;  ÷ 3.93 GB = 257 tok/s (batch 1, no context)
 exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
@@ -250,8 +258,9 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
     },
     numeric {
       id = "bf16-fit-4090",
-      prompt = "On an RTX 4090 (24 GiB) at gpu_memory_utilization 0.9, with BF16 weights and "
-            .. "activations ignored, how many 8,192-token Qwen2.5-7B sequences fit?",
+      prompt = "On an RTX 4090, its total taken as the round 24 GiB, at gpu_memory_utilization "
+            .. "0.9, with BF16 weights and activations ignored, how many 8,192-token Qwen2.5-7B "
+            .. "sequences fit?",
       expected = bf16.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5), model = MODEL,
       worked = fit_worked(bf16, n(PARAMS) .. " × 2 B = " .. n(bf16.weights_bytes) .. " B"),
       diagnose = "capacity",
@@ -259,10 +268,13 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
     },
     numeric {
       id = "int4-fit-4090",
-      prompt = "Same GPU and setting, but with 4-bit weights (4.125 bits a weight). How many "
-            .. "8,192-token sequences fit now?",
+      prompt = "Same GPU (24 GiB) and setting, but with 4-bit weights (4.125 bits a weight, "
+            .. "every weight). How many 8,192-token sequences fit now?",
       expected = int4.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5), model = MODEL,
-      worked = fit_worked(int4, n(PARAMS) .. " × 4.125 bits ÷ 8 = " .. n(int4.weights_bytes) .. " B"),
+      worked = fit_worked(int4, n(PARAMS) .. " × 4.125 bits ÷ 8 = " .. n(int4.weights_bytes) .. " B",
+        "          (simple model: embedding and lm_head at 4.125 bits too; a real\n"
+        .. "          AWQ file, " .. f(awq_file / GiB) .. " GiB, leaves room for " .. awq.max_concurrent_seqs
+        .. " sequences)\n"),
       diagnose = "capacity",
       hints = { "Budget: 24 × 0.9 − 3.66 GiB.", "The cache is still BF16: 0.4375 GiB a sequence." },
     },
@@ -273,21 +285,21 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
             .. "BF16 weights?",
       expected = int4.decode_tokens_per_s / bf16.decode_tokens_per_s, unit = "x",
       worked = code("step     batch 1, no context: a step reads the weights once, so its\n"
-        .. "         speed goes as 1 ÷ weight bytes\n"
-        .. "BF16     " .. n(PARAMS) .. " × 2 B = " .. n(bf16.weights_bytes) .. " B\n"
+        .. "         speed goes as 1 ÷ weight bytes, whatever the model and GPU\n"
+        .. "BF16     Qwen2.5-7B, say: " .. n(PARAMS) .. " × 2 B = " .. n(bf16.weights_bytes) .. " B\n"
         .. "4-bit    " .. n(PARAMS) .. " × 4.125 bits ÷ 8 = " .. n(int4.weights_bytes) .. " B\n"
         .. "speedup  " .. n(bf16.weights_bytes) .. " ÷ " .. n(int4.weights_bytes) .. " = 16 ÷ 4.125 = "
         .. f(int4.decode_tokens_per_s / bf16.decode_tokens_per_s) .. "×\n"
-        .. "4090     " .. n(bf16.bandwidth_gbps) .. " GB/s: " .. f(bf16.decode_tokens_per_s) .. " → "
-        .. f(int4.decode_tokens_per_s) .. " tokens/s"),
+        .. "RTX 4090 " .. n(bf16.bandwidth_gbps) .. " GB/s: " .. f(bf16.decode_tokens_per_s, 0) .. " → "
+        .. f(int4.decode_tokens_per_s, 0) .. " tokens/s"),
       tolerance = rel(0.02),
       hints = { "The step reads the weights once.", "16 bits ÷ 4.125 bits." },
     },
     numeric {
       id = "awq-speedup-exact",
-      prompt = "Now a real AWQ checkpoint of Qwen2.5-7B: 6,525,621,760 quantised parameters at "
-            .. "4 + 20/128 bits (scale and zero-point per 128), while the embedding and lm_head "
-            .. "(544,997,376 parameters each) stay BF16. A decode step at batch 1 reads one row "
+      prompt = "Now a real AWQ checkpoint of Qwen2.5-7B: 6,525,621,760 other parameters, counted "
+            .. "as quantised at 4 + 20/128 bits (scale and zero-point per 128), while the "
+            .. "embedding and lm_head (544,997,376 parameters each) stay 16-bit. A decode step at batch 1 reads one row "
             .. "of the embedding but all of lm_head. How many times faster than BF16 can it run?",
       expected = awq_ceiling, unit = "x", tolerance = rel(0.02),
       worked = code("BF16     (" .. n(PARAMS) .. " − " .. n(EMBED) .. " embedding) × 2 B = "
@@ -295,7 +307,10 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
         .. "body     " .. n(BODY) .. " × " .. fixed(AWQ_BITS, 5) .. " bits ÷ 8 = " .. n(awq_body) .. " B\n"
         .. "AWQ      " .. n(awq_body) .. " + " .. n(EMBED) .. " lm_head × 2 B = " .. n(awq_step) .. " B\n"
         .. "speedup  " .. n(bf16_step) .. " ÷ " .. n(awq_step) .. " = " .. f(awq_ceiling) .. "×\n"
-        .. "         (the one embedding row, " .. n(kv.model(MODEL).hidden) .. " × 2 B, left out of both)"),
+        .. "         (the one embedding row, " .. n(kv.model(MODEL).hidden) .. " × 2 B, left out of both;\n"
+        .. "         " .. n(NORM_BIAS) .. " norm and bias values of the body stay 16-bit in the\n"
+        .. "         file: +" .. n(norm_bias_b) .. " B, " .. fixed(awq_exact, 4) .. "× against "
+        .. fixed(awq_ceiling, 4) .. "×)"),
       hints = { "BF16 step: every parameter but the embedding table, 2 bytes each.",
                 "AWQ step: the quantised body at 4.156 bits plus lm_head at 2 bytes." },
     },

@@ -37,7 +37,9 @@ local n = grouped -- 57344 -> "57,344"
 local tp4_gpu = per_gpu(MODEL, 4)                         -- 14,336 B a token on each GPU
 local tp4_blocks = "blocks   ⌊67.34 × 2^30 B ÷ (" .. tp4.block_size .. " × " .. n(tp4_gpu) .. " B)⌋ = ⌊"
   .. n(tp4.kv_budget_bytes) .. " ÷ " .. n(tp4.block_bytes) .. "⌋\n"
-  .. "         = " .. n(tp4.num_gpu_blocks) .. " blocks on each GPU (log: 315,205)"
+  .. "         = " .. n(tp4.num_gpu_blocks) .. " blocks on each GPU (log: 5,043,280 tokens ÷ 16\n"
+  .. "         = 315,205: 67.34 GiB is itself rounded, ±0.005 GiB = ±"
+  .. fixed(0.005 * 2^30 / tp4.block_bytes, 0) .. " blocks)"
 
 return lesson {
   id = "tensor-parallel-kv",
@@ -310,8 +312,12 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       worked = code(tp4_blocks .. "\n"
         .. "tokens   " .. n(tp4.num_gpu_blocks) .. " × " .. tp4.block_size .. " = "
         .. n(tp4.num_gpu_blocks * tp4.block_size) .. " tokens\n"
-        .. "conc.    " .. n(tp4.num_gpu_blocks * tp4.block_size) .. " ÷ 8,192 = "
-        .. string.format("%.2f", tp4.max_concurrency) .. "x (log: 615.63x)"),
+        .. "request  ⌈8,192 (max_model_len) ÷ " .. tp4.block_size .. "⌉ = " .. n(tp4.blocks_per_request)
+        .. " blocks\n"
+        .. "conc.    " .. n(tp4.num_gpu_blocks) .. " ÷ " .. n(tp4.blocks_per_request) .. " = "
+        .. n(tp4.num_gpu_blocks * tp4.block_size) .. " ÷ 8,192 = "
+        .. string.format("%.2f", tp4.max_concurrency) .. "x\n"
+        .. "         (log: 615.63x, from its own 315,205 blocks)"),
       hints = { "Blocks × 16 tokens ÷ 8,192." },
     },
     numeric {
@@ -323,8 +329,10 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
       expected = function(p)
         local m, r = kv.model("llama-3.1-70b"), kv.calc{model = "llama-3.1-70b", tp = p.tp}
         local b = per_gpu("llama-3.1-70b", p.tp)
-        return b / 1024, "heads/GPU   max(1, " .. m.kv_heads .. " KV heads // TP " .. p.tp .. ") = "
-          .. r.kv_heads_per_gpu .. "\n"
+        return b / 1024, "heads/GPU   max(1, ⌊" .. m.kv_heads .. " KV heads ÷ TP " .. p.tp .. "⌋) = max(1, "
+          .. m.kv_heads // p.tp .. ") = " .. r.kv_heads_per_gpu .. "\n"
+          .. (p.tp > m.kv_heads and ("            (each KV head copied to " .. p.tp .. " ÷ " .. m.kv_heads
+            .. " = " .. p.tp // m.kv_heads .. " GPUs)\n") or "")
           .. "per token   2 × " .. m.layers .. " layers × " .. r.kv_heads_per_gpu
           .. (r.kv_heads_per_gpu == 1 and " KV head/GPU × " or " KV heads/GPU × ")
           .. m.head_dim .. " dims × 2 B\n            = " .. grouped(b) .. " B = " .. fixed(b / 1024, 0)
@@ -347,7 +355,10 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
         .. "blocks   ⌊63.73 × 2^30 B ÷ " .. n(lite.block_bytes) .. " B⌋ = ⌊" .. n(lite.kv_budget_bytes)
         .. " ÷ " .. n(lite.block_bytes) .. "⌋ = " .. n(lite.num_gpu_blocks) .. "\n"
         .. "tokens   " .. n(lite.num_gpu_blocks) .. " × " .. lite.block_size .. " = "
-        .. n(lite.kv_tokens) .. " tokens (log: 2,199,888)"),
+        .. n(lite.kv_tokens) .. " tokens (log: 2,199,888)\n"
+        .. "         (16-token blocks, as the log's count is a multiple of 16, not 64;\n"
+        .. "         63.73 GiB is itself rounded, ±"
+        .. fixed(0.005 * 2^30 / lite.block_bytes, 0) .. " blocks)"),
       slips = { latent_split = lite_split, kv_doubled = lite_doubled },
       hints = { "The latent is not split: every GPU holds 27 × 576 × 2 B a token.",
                 "Whole 16-token blocks: ⌊63.73 × 2^30 ÷ (16 × 31,104)⌋ × 16." },

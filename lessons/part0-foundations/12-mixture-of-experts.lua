@@ -240,8 +240,9 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       expected = total_b / 2^30, unit = "GiB", tolerance = rel(0.02), diagnose = "units",
       worked = code("resident  every expert stays in memory: all " .. fixed(total_b / 2 / 1e9, 2)
         .. "e9 parameters, not 3.35e9\n"
-        .. "bytes     " .. grouped(total_b / 2) .. " params × 2 B (BF16) = " .. grouped(total_b)
-        .. " B\n"
+        .. "bytes     " .. grouped(total_b / 2) .. " params (the prompt's " .. fixed(total_b / 2 / 1e9, 2)
+        .. " billion unrounded)\n"
+        .. "          × 2 B (BF16) = " .. grouped(total_b) .. " B\n"
         .. "GiB       " .. grouped(total_b) .. " B ÷ 2^30 = " .. fixed(total_b / 2^30, 2) .. " GiB ("
         .. fixed(total_b / GB, 2) .. " GB)"),
       slips = { active_params = active_b / 2^30 },
@@ -256,6 +257,9 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       expected = q.decode_tokens_per_s_memory, unit = "tokens/s", tolerance = rel(0.03),
       worked = code("weights   " .. fixed(active_b / 2 / 1e9, 3) .. "e9 active params × 2 B = "
         .. fixed(active_b / GB, 3) .. " GB (shared + 8 of 128 experts)\n"
+        .. "          (the whole " .. fixed(embed_b / GB, 2) .. " GB embedding table counted, as in the "
+        .. "prompt's\n"
+        .. "          3.353e9, though a step reads one row of it)\n"
         .. "KV/token  2 × 48 layers × 4 KV heads × 128 dims × 2 B = "
         .. grouped(q.kv_bytes_per_token) .. " B\n"
         .. "KV read   " .. grouped(CONTEXT) .. " tokens × " .. grouped(q.kv_bytes_per_token) .. " B = "
@@ -294,12 +298,15 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
             .. "weights does one decode step read?",
       expected = read_64 / GB, unit = "GB", tolerance = rel(0.02), diagnose = "units",
       worked = code("split     total = shared + experts; active = shared + experts × 8/128\n"
+        .. "          (" .. fixed(total_b / GB, 3) .. " and " .. fixed(active_b / GB, 3) .. " GB: the prompt's "
+        .. fixed(total_b / GB, 2) .. " and " .. fixed(active_b / GB, 2) .. " unrounded)\n"
         .. "experts   (" .. fixed(total_b / GB, 3) .. " − " .. fixed(active_b / GB, 3)
         .. ") GB ÷ (1 − 8/128) = " .. fixed(experts_b / GB, 3) .. " GB\n"
         .. "shared    " .. fixed(total_b / GB, 3) .. " − " .. fixed(experts_b / GB, 3) .. " = "
         .. fixed(shared_b / GB, 3) .. " GB (attention, embeddings, norms, router)\n"
         .. "touched   1 − (120/128)^64 = 1 − " .. fixed(1 - q64.decode_experts_touched, 4) .. " = "
         .. fixed(100 * q64.decode_experts_touched, 2) .. "% of each layer's experts\n"
+        .. "          (an expected share: one batch touches a few more or fewer)\n"
         .. "read      " .. fixed(shared_b / GB, 3) .. " + " .. fixed(experts_b / GB, 3) .. " × "
         .. fixed(q64.decode_experts_touched, 4) .. " = " .. fixed(read_64 / GB, 2)
         .. " GB a step, shared by the batch"),

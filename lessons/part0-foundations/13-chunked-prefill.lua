@@ -248,7 +248,8 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
       worked = code("FLOPs     2 × " .. f(PARAMS / 1e9, 4) .. "e9 × " .. grouped(8192) .. " tokens = "
         .. f(2 * PARAMS * 8192 / 1e12, 2) .. " TFLOP\n"
         .. "time      " .. f(2 * PARAMS * 8192 / 1e12, 2) .. " TFLOP ÷ " .. grouped(h100.tflops)
-        .. " TFLOP/s = " .. f(2 * PARAMS * 8192 / FLOPS, 4) .. " s = " .. ms(step_s(8192)) .. " ms"),
+        .. " TFLOP/s = " .. f(2 * PARAMS * 8192 / FLOPS, 4) .. " s = " .. ms(step_s(8192)) .. " ms\n"
+        .. "          a floor: peak FLOP/s, attention's own FLOPs left out"),
       hints = { "FLOPs: 2 × parameters × tokens.", "2 × 7.6156e9 × 8,192 ÷ 989e12 s." },
     },
     numeric {
@@ -282,7 +283,8 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
         .. "FLOPs     2 × " .. f(PARAMS / 1e9, 4) .. "e9 × " .. grouped(RESUME) .. " = "
         .. f(2 * PARAMS * RESUME / 1e12, 2) .. " TFLOP\n"
         .. "time      " .. f(2 * PARAMS * RESUME / 1e12, 2) .. " TFLOP ÷ " .. grouped(h100.tflops)
-        .. " TFLOP/s = " .. f(recompute_ms, 2) .. " ms"),
+        .. " TFLOP/s = " .. f(recompute_ms, 2) .. " ms\n"
+        .. "          a floor: peak FLOP/s, attention's own FLOPs left out"),
       hints = { "Recompute is a prefill of every token it held.", "2 × 7.6156e9 × 6,010 ÷ 989e12 s." },
     },
     numeric {
@@ -291,7 +293,8 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
             .. "full blocks is still in the prefix cache. How many tokens does vLLM recompute?",
       expected = RESUME - cached, unit = "tokens", tolerance = abs(0.5),
       worked = code("lookup    at most " .. grouped(RESUME) .. " − 1 = " .. grouped(RESUME - 1)
-        .. " tokens can hit (the last is computed)\n"
+        .. " tokens can hit\n"
+        .. "          (the last token is always recomputed, for its logits)\n"
         .. "cached    ⌊" .. grouped(RESUME - 1) .. " ÷ " .. BS .. "⌋ = " .. (RESUME - 1) // BS
         .. " full blocks × " .. BS .. " = " .. grouped(cached) .. " tokens\n"
         .. "recompute " .. grouped(RESUME) .. " − " .. grouped(cached) .. " = "

@@ -356,9 +356,9 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
             .. "sequence (4 positions each), from about how many sequences is the verification "
             .. "step compute-bound, still counting the weights only?",
       expected = ridge / (K + 1), unit = "sequences", tolerance = rel(0.03),
-      worked = code("ridge      about " .. grouped(ridge) .. " tokens per step, weights only (empty cache)\n"
-        .. "a sequence the last accepted token + " .. K .. " drafts = " .. (K + 1) .. " positions\n"
-        .. "from       " .. grouped(ridge) .. " ÷ " .. (K + 1) .. " = " .. fixed(ridge / (K + 1), 0)
+      worked = code("ridge       about " .. grouped(ridge) .. " tokens per step, weights only (empty cache)\n"
+        .. "a sequence  the last accepted token + " .. K .. " drafts = " .. (K + 1) .. " positions\n"
+        .. "from        " .. grouped(ridge) .. " ÷ " .. (K + 1) .. " = " .. fixed(ridge / (K + 1), 0)
         .. " sequences (" .. fixed(ridge / (K + 1), 0) .. " × " .. (K + 1) .. " = "
         .. grouped(ridge) .. " positions a step)"),
       hints = { "Each sequence brings k + 1 positions to the step.", "296 ÷ 4." },

@@ -26,6 +26,11 @@ local state_blocks = h4.blocks_per_request - math.ceil(4096 / h4.block_size)
 
 local function f(x, places) return fixed(x, places or 1) end
 local page16 = 16 * token_layer                     -- one attention layer's 16-token page, B
+local padded = h32.attention_block_size * token_layer -- a state page padded to the attention page
+local pages = state_blocks // (h32.kv_cache_groups - 1) -- state pages a layer, align mode
+-- Blackwell (SM100) with FlashInfer at head dim 256 aligns the block to 32 tokens, not 16
+-- (HybridAttentionMambaModelConfig.verify_and_update_config, kernel_block_alignment_size).
+local block32 = 32 * math.ceil(state_layer / (32 * token_layer))
 
 return lesson {
   id = "hybrid-models",
@@ -226,21 +231,28 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
           .. grouped(h32.attention_block_size) .. " tokens: " .. grouped(h32.attention_block_size)
           .. " × " .. grouped(token_layer) .. " B\n"
           .. "           = " .. grouped(h32.attention_block_size * token_layer) .. " B ≥ "
-          .. grouped(state_layer) .. " B state"),
+          .. grouped(state_layer) .. " B state\n"
+          .. "why 16     the attention kernel's alignment; on Blackwell (SM100) with\n"
+          .. "           FlashInfer at head dim 256 it is 32: 32 × ⌈"
+          .. f(state_layer / (32 * token_layer), 2) .. "⌉ = " .. grouped(block32) .. " tokens"),
       hints = { "The page of one layer is block tokens × 4,096 B.",
                 "16 × ⌈3,207,168 ÷ (16 × 4,096)⌉." },
     },
     numeric {
       id = "state-per-request",
       prompt = "Each of Qwen3.5-27B's 48 gated-delta-net layers keeps 3,207,168 B of state per "
-            .. "request. How many MiB of state does one request hold at 100,000 tokens of "
-            .. "context?",
+            .. "request. How many MiB is the model's recurrent state for one request at 100,000 "
+            .. "tokens of context (one unpadded state per layer, not the pages vLLM holds for it)?",
       expected = h32.state_bytes_per_request / MiB, unit = "MiB", tolerance = rel(0.01),
       diagnose = "units",
       worked = code("state    " .. h32.state_layers .. " layers × " .. grouped(state_layer) .. " B = "
           .. grouped(h32.state_bytes_per_request) .. " B at any context\n"
           .. "in MiB   " .. grouped(h32.state_bytes_per_request) .. " B ÷ 2^20 = "
-          .. f(h32.state_bytes_per_request / MiB, 4) .. " MiB"),
+          .. f(h32.state_bytes_per_request / MiB, 4) .. " MiB\n"
+          .. "vLLM     pages more: each state padded to " .. grouped(padded) .. " B, "
+          .. pages .. " a layer in\n"
+          .. "         align mode: " .. state_blocks .. " blocks × " .. f(h32.block_bytes / MiB, 0)
+          .. " MiB = " .. f(state_blocks * h32.block_bytes / MiB, 0) .. " MiB of state pages"),
       hints = { "The state does not depend on the context.", "48 × 3,207,168 B, in MiB." },
     },
     numeric {

@@ -561,13 +561,19 @@ one light-load step: GPU part + fixed engine part
             .. f(busy.request_throughput, 1) .. " requests/s and a mean end-to-end latency of "
             .. f(busy.mean_e2el_ms, 1) .. " ms. How many requests are in flight on average?",
       expected = busy_in_flight, unit = "requests", tolerance = rel(0.03),
-      worked = code("Little   in flight L = throughput λ × time in the system W\n"
-        .. "W        " .. f(busy.mean_e2el_ms, 1) .. " ms ÷ 1,000 = " .. f(busy.mean_e2el_ms / 1000, 4) .. " s\n"
-        .. "L        " .. f(busy.request_throughput, 1) .. " req/s × " .. f(busy.mean_e2el_ms / 1000, 4)
+      worked = code("Little's law  in flight L = throughput λ × time in the system W\n"
+        .. "λ             what passes through: " .. grouped(busy.completed) .. " done ÷ "
+        .. f(busy.duration_s, 3) .. " s run = " .. f(busy.request_throughput, 1) .. " req/s,\n"
+        .. "              not the " .. BUSY.request_rate .. "/s offered: arrivals end at "
+        .. grouped(BUSY.num_prompts) .. " ÷ " .. BUSY.request_rate .. " = "
+        .. f(BUSY.num_prompts / BUSY.request_rate, 3) .. " s,\n"
+        .. "              then the run drains\n"
+        .. "W             " .. f(busy.mean_e2el_ms, 1) .. " ms ÷ 1,000 = " .. f(busy.mean_e2el_ms / 1000, 4) .. " s\n"
+        .. "L             " .. f(busy.request_throughput, 1) .. " req/s × " .. f(busy.mean_e2el_ms / 1000, 4)
         .. " s = " .. f(math.floor(busy.request_throughput * 10 + 0.5) / 10
                    * (math.floor(busy.mean_e2el_ms * 10 + 0.5) / 1e4), 2)
-        .. " (the prompt's rounded figures)\n"
-        .. "         unrounded " .. f(busy.request_throughput, 2) .. " × " .. f(busy.mean_e2el_ms / 1000, 5)
+        .. " (the prompt's figures)\n"
+        .. "              unrounded " .. f(busy.request_throughput, 2) .. " × " .. f(busy.mean_e2el_ms / 1000, 5)
         .. " s = " .. f(busy_in_flight, 2) .. " ≈ " .. f(busy_in_flight, 1) .. " requests"),
       serving = BUSY,
       hints = { "Little's law: L = λ × W.", "Convert the latency to seconds first." },

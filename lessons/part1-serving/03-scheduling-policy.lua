@@ -561,7 +561,10 @@ return lesson {
       worked = code("a request  ⌈(" .. grouped(PRE.input_len) .. " + " .. grouped(PRE.output_len)
           .. ") ÷ " .. BS .. "⌉ = " .. per_req_blocks .. " blocks at full length\n"
           .. "together   ⌊" .. grouped(cap.num_gpu_blocks) .. " ÷ " .. per_req_blocks .. "⌋ = ⌊"
-          .. f(cap.num_gpu_blocks / per_req_blocks, 2) .. "⌋ = " .. safe .. " requests"),
+          .. f(cap.num_gpu_blocks / per_req_blocks, 2) .. "⌋ = " .. safe .. " requests\n"
+          .. "           (the null block leaves " .. grouped(cap.num_gpu_blocks - 1)
+          .. " to allocate: ⌊" .. grouped(cap.num_gpu_blocks - 1) .. " ÷ " .. per_req_blocks
+          .. "⌋ = " .. (cap.num_gpu_blocks - 1) // per_req_blocks .. ")"),
       hints = { "A request at full length holds ⌈2,048 ÷ 16⌉ blocks.",
                 "⌊blocks ÷ blocks per request⌋." },
     },
@@ -575,10 +578,13 @@ return lesson {
       expected = max_recomputed, unit = "tokens",
       serving = PRE,
       tolerance = rel(0.01),
-      worked = code("per victim  computed tokens → 0; at most " .. grouped(PRE.input_len)
+      worked = code("per victim  computed tokens → 0; fewer than " .. grouped(PRE.input_len)
           .. " + " .. grouped(PRE.output_len) .. " = " .. grouped(FULL_LEN) .. " tokens\n"
           .. "bound       " .. pre_free.preemptions .. " preemptions × " .. grouped(FULL_LEN)
-          .. " tokens = " .. grouped(max_recomputed) .. " tokens"),
+          .. " tokens = " .. grouped(max_recomputed) .. " tokens\n"
+          .. "            (tight: at most " .. grouped(PRE.output_len - 1) .. " outputs, so "
+          .. pre_free.preemptions .. " × " .. grouped(FULL_LEN - 1) .. " = "
+          .. grouped(pre_free.preemptions * (FULL_LEN - 1)) .. ")"),
       hints = { "Preemption sets a request's computed tokens to zero.",
                 "preemptions × (1,024 + 1,024)." },
     },

@@ -12,6 +12,7 @@ local BS = 16          -- vLLM's default block size
 local GiB = 2^30
 
 local c = kv.calc{model = MODEL, gpu = GPU, seq = P + Q + OUT}
+local mm = kv.model(MODEL)                              -- its shapes, for the worked lines
 local prefix_bytes = P * c.kv_bytes_per_token          -- one copy of one session's prefix
 local prefix_blocks = P // BS
 local prefixes_per_replica = c.num_gpu_blocks // prefix_blocks
@@ -610,19 +611,21 @@ return lesson {
   exercises = {
     numeric {
       id = "hit-rate-random",
-      prompt = "A session sends {r} requests that open with the same long prefix. Each goes to "
-            .. "one of {n} replicas at random, and nothing is evicted. What share of the "
-            .. "session's requests find the prefix already cached, in %?",
+      prompt = "A session sends {r} requests, one after another, that open with the same long "
+            .. "prefix. Each goes to one of {n} replicas at random, and nothing is evicted. What "
+            .. "share of the session's requests find the prefix already cached, in %?",
       params = { n = {2, 4, 8, 16, 32}, r = range(4, 40, 2) },
       expected = function(p)
         local t = touched(p.n, p.r)
         local h = 1 - t / p.r
+        local q = "(" .. (p.n - 1) .. "/" .. p.n .. ")"
         return h * 100,
-          "request k hits when one of the k − 1 before it chose its replica:\n"
-          .. "          1 − (1 − 1/N)^(k−1)\n"
-          .. "touched   " .. p.n .. " × (1 − (1 − 1/" .. p.n .. ")^" .. p.r .. ") = "
-          .. fixed(t, 2) .. " replicas, one miss each\n"
-          .. "hit rate  1 − " .. fixed(t, 2) .. " ÷ " .. p.r .. " = " .. fixed(h * 100, 1) .. "%"
+          "request k  misses unless one of the k − 1 before it chose its replica:\n"
+          .. "           hits with chance 1 − " .. q .. "^(k−1)\n"
+          .. "misses     Σ " .. q .. "^(k−1), k = 1 … " .. p.r .. " = " .. p.n .. " × (1 − "
+          .. q .. "^" .. p.r .. ")\n"
+          .. "           = " .. fixed(t, 2) .. ": one per replica touched\n"
+          .. "hit rate   1 − " .. fixed(t, 2) .. " ÷ " .. p.r .. " = " .. fixed(h * 100, 1) .. "%"
       end,
       unit = "%", tolerance = abs(1.5),
       hints = { "Each replica the session touches misses once; every other request hits.",
@@ -630,8 +633,8 @@ return lesson {
     },
     numeric {
       id = "session-prefill",
-      prompt = "Sessions of " .. R .. " requests each open with the same " .. n(P) .. " tokens "
-            .. "and add " .. Q .. " of their own. Routed at random over " .. N .. " replicas "
+      prompt = "Sessions of " .. R .. " requests, sent one after another, each open with the "
+            .. "same " .. n(P) .. " tokens and add " .. Q .. " of their own. Routed at random over " .. N .. " replicas "
             .. "(nothing evicted), how many prompt tokens does one session have prefilled in all, "
             .. "on average?",
       expected = tok_rand, unit = "tokens", tolerance = rel(0.02),
@@ -666,12 +669,15 @@ return lesson {
     numeric {
       id = "prefix-memory",
       prompt = "One session's " .. n(P) .. "-token prefix in " .. MODEL .. " (BF16 KV). Under "
-            .. "random routing over " .. N .. " replicas with " .. R .. " requests a session, "
+            .. "random routing over " .. N .. " replicas with " .. R .. " requests a session "
+            .. "(sent one after another), "
             .. "how many GiB of the fleet's KV cache does that prefix occupy after the session's "
             .. R .. " requests, on average over sessions?",
       expected = copies * prefix_bytes / GiB, unit = "GiB", tolerance = rel(0.03), model = MODEL,
-      worked = code("one copy  " .. n(P) .. " tokens × " .. n(c.kv_bytes_per_token) .. " B = "
-        .. n(prefix_bytes) .. " B ÷ 2^30 = " .. f(prefix_bytes / GiB, 2) .. " GiB\n"
+      worked = code("one copy  2 × " .. mm.layers .. " layers × " .. mm.kv_heads .. " KV heads × "
+        .. mm.head_dim .. " × 2 B = " .. n(c.kv_bytes_per_token) .. " B a token\n"
+        .. "          × " .. n(P) .. " tokens = " .. n(prefix_bytes) .. " B ÷ 2^30 = "
+        .. f(prefix_bytes / GiB, 2) .. " GiB\n"
         .. "copies    one on each replica touched: " .. N .. " × (1 − (" .. (N - 1) .. "/" .. N .. ")^"
         .. R .. ") = " .. fixed(copies, 4) .. "\n"
         .. "fleet     " .. fixed(copies, 4) .. " × " .. f(prefix_bytes / GiB, 2) .. " GiB = "

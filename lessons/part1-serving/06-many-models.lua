@@ -30,6 +30,26 @@ local function adapter_bytes(name, rank)
   local mm = kv.model(name)
   return rank * mm.layers * per_rank(mm, INTERMEDIATE[name]) * BF16
 end
+-- A model's shapes as a prompt gives them, from the same preset and table.
+local function shapes(name)
+  local mm = kv.model(name)
+  return name .. ": " .. mm.layers .. " layers, hidden " .. grouped(mm.hidden) .. ", "
+      .. mm.heads .. " heads and " .. mm.kv_heads .. " KV heads of " .. mm.head_dim
+      .. ", intermediate_size " .. grouped(INTERMEDIATE[name])
+end
+-- A GiB figure written exactly when it has at most 5 decimals (these are binary
+-- fractions: 0.3125, 2.40625), else rounded to 4 with ≈.
+local function exact_gib(x)
+  for places = 1, 5 do
+    local scaled = x * 10 ^ places
+    if math.abs(scaled - math.floor(scaled + 0.5)) < 1e-6 then
+      return "= " .. fixed(x, places)
+    end
+  end
+  return "≈ " .. fixed(x, 4)
+end
+local RULE = "rule       each target W (out × in) adds r × (in + out) values:\n"
+          .. "           q, o: h + H·d; k, v: h + Hkv·d; gate, up, down: h + I\n"
 
 -- LlamaForCausalLM declares embedding_modules {embed_tokens, lm_head}, so with no
 -- target_modules vLLM wraps those too: VocabParallelEmbeddingWithLoRA holds lora_a of
@@ -83,6 +103,10 @@ local busy_setup = { model = MODEL, gpu = "h100", max_model_len = 8192, input_le
 local quiet = kv.sim(quiet_setup)
 local busy = kv.sim(busy_setup)
 local used = 0.5 / busy.request_throughput
+-- E2E time that is not running time: a request that arrives during a step joins the
+-- batch when that step ends (kvtutor sim's loop; the running batch is counted per step).
+local quiet_wait_ms = quiet.mean_e2el_ms
+                    - quiet.mean_running * quiet.duration_s / quiet.completed * 1000
 
 local function f(x, p) return fixed(x, p or 1) end
 local function mib(x, p) return fixed(x / 2^20, p or 1) end
@@ -576,7 +600,7 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
             .. "in all 32 layers (hidden 4,096; 32 heads and 8 KV heads of 128; "
             .. "intermediate_size 14,336), stored in BF16. How many MiB is it?",
       expected = A16 / 2^20, unit = "MiB", tolerance = rel(0.02), diagnose = "units",
-      worked = code("per layer  7 × " .. grouped(m.hidden) .. " + 2 × " .. m.heads .. " × "
+      worked = code(RULE .. "per layer  7 × " .. grouped(m.hidden) .. " + 2 × " .. m.heads .. " × "
           .. m.head_dim .. " + 2 × " .. m.kv_heads .. " × " .. m.head_dim .. " + 3 × "
           .. grouped(INTERMEDIATE[MODEL]) .. "\n"
           .. "           = " .. grouped(PER) .. " values per unit of rank\n"
@@ -591,8 +615,8 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
       prompt = "vLLM serves {model} with --enable-lora --max-loras {slots} --max-lora-rank "
             .. "{rank} and target_modules limited to q, k, v, o, gate, up and down of every layer "
             .. "(so no embedding or lm_head slots), in BF16. How many GiB of GPU memory do the "
-            .. "slots reserve? (MLP intermediate_size: 14,336 for "
-            .. "llama-3.1-8b and mistral-7b-v0.3, 18,944 for qwen2.5-7b.)",
+            .. "slots reserve? (Shapes from config.json, " .. shapes("llama-3.1-8b") .. "; "
+            .. shapes("mistral-7b-v0.3") .. "; " .. shapes("qwen2.5-7b") .. ".)",
       params = { model = {"llama-3.1-8b", "qwen2.5-7b", "mistral-7b-v0.3"},
                  slots = {2, 4, 8, 16}, rank = {16, 32, 64, 128} },
       expected = function(p)
@@ -601,12 +625,13 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
         local per = per_rank(mm, inter)
         local bytes = p.slots * adapter_bytes(p.model, p.rank)
         return bytes / 2^30,
-          "a layer   7 × " .. grouped(mm.hidden) .. " + 2 × " .. mm.heads .. " × "
+          RULE
+          .. "a layer    7 × " .. grouped(mm.hidden) .. " + 2 × " .. mm.heads .. " × "
           .. mm.head_dim .. " + 2 × " .. mm.kv_heads .. " × " .. mm.head_dim .. " + 3 × "
-          .. grouped(inter) .. "\n          = " .. grouped(per) .. " values per unit of rank\n"
-          .. "slots     " .. p.slots .. " × " .. p.rank .. " × " .. mm.layers
+          .. grouped(inter) .. "\n           = " .. grouped(per) .. " values per unit of rank\n"
+          .. "slots      " .. p.slots .. " × " .. p.rank .. " × " .. mm.layers
           .. " layers × " .. grouped(per) .. " × 2 B = " .. grouped(bytes) .. " B\n"
-          .. "          = " .. fixed(bytes / 2^30, 3) .. " GiB"
+          .. "           " .. exact_gib(bytes / 2^30) .. " GiB"
       end,
       unit = "GiB", tolerance = rel(0.02), diagnose = "units",
       hints = { "Every slot is shaped for max_lora_rank, whatever the adapters' rank.",
@@ -621,9 +646,11 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
             .. "the slots before the KV cache is sized. How many tokens of KV cache does that "
             .. "cost?",
       expected = tokens_lost, unit = "tokens", tolerance = rel(0.02),
-      worked = code("per rank   " .. m.layers .. " × " .. grouped(PER) .. " + 2 × ("
+      worked = code("a slot     " .. m.layers .. " × " .. grouped(PER) .. " + 2 × ("
           .. grouped(VOCAB) .. " + " .. grouped(m.hidden) .. ") = "
-          .. grouped(slot_values(1)) .. " values a slot\n"
+          .. grouped(slot_values(1)) .. " values\n"
+          .. "           per unit of rank (embed_tokens and lm_head each hold\n"
+          .. "           vocab × r + hidden × r)\n"
           .. "slots      " .. SLOTS .. " × " .. RANK .. " × " .. grouped(slot_values(1))
           .. " × 2 B = " .. grouped(slot_bytes) .. " B\n"
           .. "KV lost    " .. grouped(slot_bytes) .. " B ÷ "
@@ -656,7 +683,14 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
           .. "              0.5 req/s × " .. f(quiet.mean_e2el_ms / 1000, 3) .. " s = "
           .. f(0.5 * quiet.mean_e2el_ms / 1000, 3) .. " requests\n"
           .. "kv.sim        time-averaged running batch " .. f(quiet.mean_running, 3)
-          .. " ≈ " .. f(quiet.mean_running, 2) .. " requests"),
+          .. " ≈ " .. f(quiet.mean_running, 2) .. " requests\n"
+          .. "why lower     the run's own rate: " .. grouped(quiet.completed) .. " ÷ "
+          .. grouped(quiet.duration_s) .. " s = " .. f(quiet.request_throughput, 4) .. " req/s,\n"
+          .. "              × " .. f(quiet.mean_e2el_ms / 1000, 3) .. " s = "
+          .. f(quiet.request_throughput * quiet.mean_e2el_ms / 1000, 3) .. "; and "
+          .. f(quiet_wait_ms, 2) .. " ms a request of waiting for a\n"
+          .. "              step under way counts in E2E, not as running.\n"
+          .. "              Either figure is within 10%"),
       serving = quiet_setup,
       hints = { "Little's law: in the system = arrival rate × time in the system.",
                 "0.5 requests/s × the mean latency in seconds." },
