@@ -145,26 +145,31 @@ static int check_module(const char *module)
                 char err[200];
                 static const struct lx_fact facts[] = {
                     {"read_gbps", 900.0}, {"peak_gbps", 1008.0}, {"free_gib", 22.0}};
-                if (lx_draw_measured(l, e, 1, facts, 3, &d, err, sizeof err) != KVT_E_OK)
-                    fail_msg("%s: exercise %s: %s", l->id, x->id, err);
-                /* the app shows it at 80 columns, indented by 2: a longer line
-                 * wraps and its columns no longer line up */
-                for (const char *ln = d.worked; *ln;) {
-                    size_t cut = strcspn(ln, "\n");
-                    if (kvt_text_width(ln, cut) > 76) {
-                        print_error("%s: exercise %s: a worked line of %zu columns, over 76: "
-                                    "%.*s\n",
-                                    l->id, x->id, kvt_text_width(ln, cut), (int)cut, ln);
-                        misses++;
+                /* eight draws, as lint's, for the widths of drawn figures */
+                for (uint64_t seed = 1; seed <= (x->n_params ? 8u : 1u); seed++) {
+                    if (lx_draw_measured(l, e, seed, facts, 3, &d, err, sizeof err) != KVT_E_OK)
+                        fail_msg("%s: exercise %s: %s", l->id, x->id, err);
+                    /* the app shows it at 80 columns, indented by 2: a longer
+                     * line wraps and its columns no longer line up */
+                    for (const char *ln = d.worked; *ln;) {
+                        size_t cut = strcspn(ln, "\n");
+                        if (kvt_text_width(ln, cut) > 76) {
+                            print_error("%s: exercise %s, draw %u: a worked line of %zu "
+                                        "columns, over 76: %.*s\n",
+                                        l->id, x->id, (unsigned)seed, kvt_text_width(ln, cut),
+                                        (int)cut, ln);
+                            misses++;
+                        }
+                        ln += cut + (ln[cut] == '\n');
                     }
-                    ln += cut + (ln[cut] == '\n');
-                }
-                if (!d.worked[0]) {
-                    print_error("%s: exercise %s: no worked arithmetic of its own (%s)\n", l->id,
-                                x->id,
-                                x->has_value ? "worked = code [[...]]"
-                                             : "expected(p) returns value, worked");
-                    misses++;
+                    if (!d.worked[0]) {
+                        print_error("%s: exercise %s: no worked arithmetic of its own (%s)\n",
+                                    l->id, x->id,
+                                    x->has_value ? "worked = code [[...]]"
+                                                 : "expected(p) returns value, worked");
+                        misses++;
+                        break;
+                    }
                 }
             }
             if (x->kind != LX_FREETEXT)

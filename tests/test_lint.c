@@ -449,6 +449,7 @@ static void test_one_message_at_the_fault(void **state)
          * the line of `expected =` */
         {"worked-drawn-misses.lua", 32, "the worked arithmetic at layers="},
         {"worked-beside-function.lua", 33, "'worked' is for a fixed value; expected(p) returns"},
+        {"worked-escape.lua", 33, "'worked' holds control, escape or bidi characters"},
         {"followups-text.lua", 17, "lesson: 'followups' must be a list of followup { ... }"},
         /* a '}' closed one line early: the field lands in the list, unread */
         {"list-named-field.lua", 25,

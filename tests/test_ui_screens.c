@@ -126,6 +126,32 @@ static void fixed_exercise_shows_its_worked_lines(void **state)
     f->h = NULL;
 }
 
+/* A worked line wider than the screen wraps between words, and its last
+ * figure stays with its unit: 75 columns, where 80 leave 74 beside the
+ * margin and indent, so "= 56 KiB" goes to the next row whole. */
+static void wide_worked_line_wraps_whole(void **state)
+{
+    struct fx *f = *state;
+    char why[256], err[64];
+    const char *s;
+    struct ui_harness *h = f->h = ui_harness_open(&f->o, 80, 24, why, sizeof why);
+
+    if (!h)
+        fail_msg("harness: %s", why);
+    ui_harness_type(h, "e");
+    assert_int_equal(ui_harness_step(h, "1 GiB<Enter>n1 KiB<Enter>n", err, sizeof err), 0);
+    assert_on_screen(f, h, "how many KiB of KV cache a token?");
+    ui_harness_type(h, "9 KiB\r");
+    s = shown(f, h);
+    /* the continuation 2 past the line's indent: column 5 */
+    if (!strstr(s, "\n     = 56 KiB\n"))
+        fail_msg("\"= 56 KiB\" is not a row of its own:\n%s", s);
+    if (strstr(s, "= 56\n") || strstr(s, " =\n"))
+        fail_msg("a row ends on \"=\" or a number without its unit:\n%s", s);
+    ui_harness_close(h);
+    f->h = NULL;
+}
+
 /* A right answer is credited as such, with the tolerance it was held to. */
 static void right_answer_is_credited(void **state)
 {
@@ -169,6 +195,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(wrong_answer_shows_own_arithmetic, setup, teardown),
         cmocka_unit_test_setup_teardown(fixed_exercise_shows_its_worked_lines, setup, teardown),
+        cmocka_unit_test_setup_teardown(wide_worked_line_wraps_whole, setup, teardown),
         cmocka_unit_test_setup_teardown(right_answer_is_credited, setup, teardown),
         cmocka_unit_test_setup_teardown(too_small_says_so_and_quits, setup, teardown),
     };

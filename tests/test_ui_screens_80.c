@@ -175,7 +175,7 @@ static void settings_edit_as_a_form(void **state)
     /* 20, Backspace, 5 is 25 */
     ui_harness_type(f->h, "j\r");
     on_screen(f, "default │ F1 help");
-    ui_harness_step(f->h, "<BS>5<Enter>", f->line, sizeof f->line);
+    assert_int_equal(ui_harness_step(f->h, "<BS>5<Enter>", f->line, sizeof f->line), 0);
     on_screen(f, "New exercises a day saved");
     {
         const char *r = strstr(shown(f), "New exercises a day ");
@@ -210,7 +210,7 @@ static void graded_exercise_and_progress(void **state)
     /* 70 characters, more than the numeric field's 68 columns */
     ui_harness_type(f->h, words);
     on_screen(f, words);
-    ui_harness_step(f->h, "<C-u><F1>", typed, sizeof typed);
+    assert_int_equal(ui_harness_step(f->h, "<C-u><F1>", typed, sizeof typed), 0);
     on_screen(f, "Ctrl-U/W");
     ui_harness_type(f->h, "q");
     on_screen(f, "Answer in your words:");
@@ -356,10 +356,10 @@ static void refusals_wrap(void **state)
     on_screen(f, "Not an answer kvtutor can read: bits or bytes? \"kb\" could be either");
     on_screen(f, "or bytes for bytes, bit or bits for bits");
     on_screen(f, "│ F1 help  Enter submit");
-    ui_harness_step(f->h, "<C-u>five<Enter>", line, sizeof line);
+    assert_int_equal(ui_harness_step(f->h, "<C-u>five<Enter>", line, sizeof line), 0);
     on_screen(f, "Not an answer kvtutor can read: an answer starts with a number");
     not_on_screen(f, "or bits for bits");
-    ui_harness_step(f->h, "<C-u><Esc>", line, sizeof line);
+    assert_int_equal(ui_harness_step(f->h, "<C-u><Esc>", line, sizeof line), 0);
     on_screen(f, "Course map");
     /* a file that is not a vLLM log, by a path of more than 70 characters */
     snprintf(nolog, sizeof nolog, "%s/a-long-folder-name-to-push-the-message-past-80-columns",

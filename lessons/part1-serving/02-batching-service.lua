@@ -637,7 +637,7 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
             .. "batch fills first, after " .. grouped(w * 1000) .. " ms\nbatch    " .. b .. " requests"
         end
         return b, line1 .. "max_wait " .. grouped(p.wait_ms) .. " ms comes first: the first "
-          .. "request and those arriving in its " .. grouped(p.wait_ms) .. " ms\nbatch    1 + ⌊"
+          .. "request\n         and those arriving in its " .. grouped(p.wait_ms) .. " ms\nbatch    1 + ⌊"
           .. f(p.wait_ms / 1000, 2) .. " s × " .. p.rate .. "/s⌋ = " .. b .. " requests"
       end,
       unit = "requests", tolerance = abs(0.5),

@@ -9,6 +9,7 @@
 #include "cli_lessons.h"
 #include "cli_paths.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,19 +32,21 @@ static const struct cli_spec spec = {.cmd = NULL,
                                      .max_pos = 2};
 
 #define SCRIPT_MAX (1u << 20) /* a script's bytes */
-#define SCREEN_CAP 65536      /* one screen as text */
 
-/* "80x24": at least the app's 80 × 24 is not required (a smaller one shows
- * its notice), at most 500 × 200. */
+/* "80x24": digits, 'x', digits, from 20x5 to 500x200 (below the app's
+ * 80 × 24 it shows its too-small notice, which a test may want). */
 static bool parse_size(const char *v, int *cols, int *lines)
 {
     char *end;
-    long c = strtol(v, &end, 10), l;
-    if (end == v || *end != 'x')
+    long c, l;
+    if (!isdigit((unsigned char)v[0]))
+        return false;
+    c = strtol(v, &end, 10);
+    if (*end != 'x' || !isdigit((unsigned char)end[1]))
         return false;
     v = end + 1;
     l = strtol(v, &end, 10);
-    if (end == v || *end || c < 20 || c > 500 || l < 5 || l > 200)
+    if (*end || c < 20 || c > 500 || l < 5 || l > 200)
         return false;
     *cols = (int)c;
     *lines = (int)l;
@@ -64,6 +67,13 @@ static char *read_script(const char *path)
     }
     buf = malloc(SCRIPT_MAX + 1);
     n = buf ? fread(buf, 1, SCRIPT_MAX + 1, f) : 0;
+    if (buf && ferror(f)) { /* a folder, a read error */
+        fprintf(stderr, "kvtutor: --keys %s: cannot read it\n", kvt_safe(path, safe, sizeof safe));
+        if (f != stdin)
+            fclose(f);
+        free(buf);
+        return NULL;
+    }
     if (f != stdin)
         fclose(f);
     if (!buf || n > SCRIPT_MAX) {
@@ -84,27 +94,27 @@ static char *read_script(const char *path)
 
 /* The app on a virtual terminal: each line of the script a step (blank
  * lines and lines starting with '#' skipped), the screen printed after each
- * as "── line N: LINE" and its rows (N counts every line of the script). Ends at the script's end,
- * or where the app quits; every answer is saved as in the app. */
-static int run_script(const struct ui_options *o, const char *path, int cols, int lines)
+ * as "── line N: LINE" and its rows (N counts every line of the script).
+ * Ends at the script's end, or where the app quits; every answer is saved
+ * as in the app. The script is read (and checked) by the caller. */
+static int run_script(const struct ui_options *o, const char *path, char *script, int cols,
+                      int lines)
 {
-    char *script = read_script(path), *line, *next, why[256];
-    char *screen = malloc(SCREEN_CAP);
+    size_t cap = (size_t)cols * (size_t)lines * 4 + (size_t)lines + 1; /* 4: UTF-8's most */
+    char *screen = malloc(cap), *line, *next, why[256];
     struct ui_harness *h;
     int rc = 0, step = 0;
 
-    if (!script || !screen) {
-        free(script);
-        free(screen);
+    if (!screen) {
+        fprintf(stderr, "kvtutor: --keys: out of memory\n");
         return 1;
     }
     if (!(h = ui_harness_open(o, cols, lines, why, sizeof why))) {
         fprintf(stderr, "kvtutor: --keys: %s\n", why);
-        free(script);
         free(screen);
         return 1;
     }
-    printf("── start\n%s", ui_harness_screen(h, screen, SCREEN_CAP));
+    printf("── start\n%s", ui_harness_screen(h, screen, cap));
     for (line = script; line && *line && !ui_harness_done(h); line = next) {
         char err[128], shown[256];
         size_t len = strcspn(line, "\n");
@@ -117,19 +127,42 @@ static int run_script(const struct ui_options *o, const char *path, int cols, in
             continue;
         if (ui_harness_step(h, line, err, sizeof err) != 0) {
             fprintf(stderr, "kvtutor: --keys %s:%d: %s\n", kvt_safe(path, shown, sizeof shown),
-                    step, err);
+                    step, kvt_safe(err, why, sizeof why));
             rc = 2;
             break;
         }
         printf("── line %d: %s\n%s", step, kvt_safe(line, shown, sizeof shown),
-               ui_harness_screen(h, screen, SCREEN_CAP));
+               ui_harness_screen(h, screen, cap));
     }
     if (rc == 0 && ui_harness_done(h))
         printf("── the app quit\n");
     ui_harness_close(h);
-    free(script);
     free(screen);
     return fflush(stdout) == 0 ? rc : 1;
+}
+
+/* Every line of a script is text a learner could type: UTF-8 without
+ * control, escape or bidi characters (keys that need them are named, as
+ * <Esc>); a line may end in CR. 0, or 2 with the line named. */
+static int check_script(const char *path, const char *script)
+{
+    int n = 0;
+    for (const char *line = script; *line;) {
+        size_t len = strcspn(line, "\n"), body = len;
+        char safe[256];
+        n++;
+        if (body && line[body - 1] == '\r')
+            body--;
+        if (!kvt_text_is_safe(line, body, 0)) {
+            fprintf(stderr,
+                    "kvtutor: --keys %s:%d: a control, escape or bidi character, or bytes that "
+                    "are not UTF-8: name keys as <Esc>, <Tab>, <C-u>\n",
+                    kvt_safe(path, safe, sizeof safe), n);
+            return 2;
+        }
+        line += len + (line[len] == '\n');
+    }
+    return 0;
 }
 
 static int app_usage(FILE *out)
@@ -158,6 +191,7 @@ int cli_app(int argc, char **argv)
     char data[4096], dsl[CLI_DSL_CAP], probe_cuda[4096], probe_cpu[4096], build[128];
     struct timespec ts;
     int rc, cols = 80, lines = 24;
+    char *script = NULL;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     o.started_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
@@ -174,10 +208,23 @@ int cli_app(int argc, char **argv)
     if (a.given[F_SIZE] && !parse_size(a.text[F_SIZE], &cols, &lines))
         return cli_usage_error(NULL, "--size %s: write COLSxLINES, 20x5 to 500x200 (80x24)",
                                a.text[F_SIZE]);
-    if (cli_lx_opts("app", &o.lx, dsl, data, sizeof data) != 0)
+    /* the script first: a bad one is said before any database is made */
+    if (a.given[F_KEYS]) {
+        if (!(script = read_script(a.text[F_KEYS])))
+            return 1;
+        if ((rc = check_script(a.text[F_KEYS], script)) != 0) {
+            free(script);
+            return rc;
+        }
+    }
+    if (cli_lx_opts("app", &o.lx, dsl, data, sizeof data) != 0) {
+        free(script);
         return 2;
-    if ((rc = cli_db_open("app", a.db, a.learner, (int64_t)time(NULL), &db)) != 0)
+    }
+    if ((rc = cli_db_open("app", a.db, a.learner, (int64_t)time(NULL), &db)) != 0) {
+        free(script);
         return rc;
+    }
     /* course order: bundled, then the learner's own, then --lessons */
     cli_course_files(a.lessons, data, &files);
     o.store = db.st;
@@ -192,7 +239,8 @@ int cli_app(int argc, char **argv)
     o.lesson_paths = files.paths;
     o.n_lessons = files.n;
     o.open_lesson = a.npos == 2 ? a.pos[1] : NULL;
-    rc = a.given[F_KEYS] ? run_script(&o, a.text[F_KEYS], cols, lines) : ui_run(&o);
+    rc = script ? run_script(&o, a.text[F_KEYS], script, cols, lines) : ui_run(&o);
+    free(script);
     cli_files_free(&files);
     cli_db_close(&db);
     /* a quit by SIGINT, SIGTERM or SIGHUP ends as that signal, now that

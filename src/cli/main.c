@@ -87,7 +87,7 @@ static void version(void)
  * they are handed to the command first, ahead of its own arguments, so one
  * parser (cli_args.h) reads them in either place. argv[1..argc) is reordered
  * in place: the command's name, then the globals, then the rest (unless what
- * follows them is a flag, the app's own: then as it is). Returns how
+ * follows them is one of the app's own flags: then as it is). Returns how
  * many arguments the leading globals took. */
 static int globals_first(int argc, char **argv)
 {
@@ -95,9 +95,10 @@ static int globals_first(int argc, char **argv)
 
     while (i < argc && cli_is_global(argc, argv, i, &takes))
         i += takes;
-    /* a flag after them is the app's own (--keys, --help): nothing to move,
+    /* a flag of the app's own after them (--keys, --size): nothing to move,
      * or the globals would be read as its value */
-    if (i > 1 && i < argc && argv[i][0] != '-') {
+    if (i > 1 && i < argc && strncmp(argv[i], "--keys", 6) != 0 &&
+        strncmp(argv[i], "--size", 6) != 0) {
         char *name = argv[i];
         memmove(argv + 2, argv + 1, (size_t)(i - 1) * sizeof *argv);
         argv[1] = name;
@@ -117,6 +118,11 @@ int main(int argc, char **argv)
         glyphs = &utf8;
 
     nglobal = globals_first(argc, argv);
+    /* the version, whatever global flags come before it */
+    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+        version();
+        return 0;
+    }
     /* no command, "open", or global flags and then the app's own (--help): the app */
     if (nglobal == argc - 1 || strcmp(argv[1], "open") == 0 || (nglobal > 0 && argv[1][0] == '-'))
         return cli_app(argc - 1, argv + 1);

@@ -250,18 +250,20 @@ enum kvt_err lx_draw_measured(struct lx_lesson *l, size_t exercise, uint64_t see
                               const struct lx_fact *facts, size_t n_facts, struct lx_draw *out,
                               char *err, size_t err_cap);
 
-/* The drawn parameters as "model=qwen2.5-7b, seq=8192" ("" without any),
- * cut to fit cap; returns the length written. */
 /* Whether worked arithmetic shows the expected value: some figure written in
  * it ("57,344", "0.4375", "47.8%"; signs ignored) lies within `allowed` of
- * |value|. A check on the author, not on the learner: the lines cannot end
- * on another number than the one graded without the loader saying so. */
+ * |value|. A check on the author, not on the learner, and a coarse one: it
+ * catches lines that never come to the graded number (a slip, lines left
+ * from another figure), not a figure that happens to equal it on the way
+ * (an expected 2 is "reached" by a leading "2 ×"). */
 bool lx_worked_reaches(const char *worked, double value, double allowed);
 
 /* What an answer may be off by at this expected value: the tolerance, or
  * its fraction of |value| when relative. */
 double lx_allowed(const struct lx_exercise *e, double value);
 
+/* The drawn parameters as "model=qwen2.5-7b, seq=8192" ("" without any),
+ * cut to fit cap; returns the length written. */
 size_t lx_draw_params_text(const struct lx_draw *d, char *buf, size_t cap);
 
 /* Grading one typed answer, the same way everywhere (the app, kvtutor ask). */

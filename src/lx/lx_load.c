@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kvt_format.h"
+#include "kvt_text.h"
 #include "lx_brief.h"
 #include "lx_read.h"
 #include "lx_source.h"
@@ -208,6 +209,13 @@ static void check_draws(struct lx_reader *c)
             }
             if (!lx_value_ok(c, e, d.value, where, "the expected value"))
                 break;
+            if (!kvt_text_is_safe(d.worked, strlen(d.worked), KVT_KEEP_NEWLINES)) {
+                lx_problem(c, e->expected_line ? e->expected_line : e->line,
+                           "%s: the worked arithmetic expected(p) returns holds control, escape "
+                           "or bidi characters a terminal would obey",
+                           where);
+                break;
+            }
             if (d.worked[0] && !lx_worked_reaches(d.worked, d.value, lx_allowed(e, d.value))) {
                 char v[48];
                 kvt_fmt_number(d.value, 6, v, sizeof v);

@@ -202,7 +202,8 @@ const char *lx_code_field(struct lx_reader *c, int t, const char *key, bool requ
                           const char *what, int line)
 {
     lua_State *L = c->L;
-    const char *s = NULL;
+    const char *s = NULL, *v = NULL;
+    size_t len = 0;
     int at, ty;
 
     t = lua_absindex(L, t);
@@ -211,21 +212,24 @@ const char *lx_code_field(struct lx_reader *c, int t, const char *key, bool requ
     if (ty == LUA_TTABLE) {
         lua_pushliteral(L, "text");
         if (lua_rawget(L, -2) == LUA_TSTRING)
-            s = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
-        lua_pop(L, 1);
+            v = lua_tolstring(L, -1, &len);
+        lua_replace(L, -2); /* the text (or nil) in the table's place */
     } else if (ty == LUA_TSTRING) {
-        s = lx_arena_str(&c->p->arena, lua_tostring(L, -1), lua_rawlen(L, -1));
+        v = lua_tolstring(L, -1, &len);
     }
-    lua_pop(L, 1);
     if (ty == LUA_TNIL) {
         if (required)
             lx_missing(c, t, key, line, what, "(a code [[ ... ]] block of arithmetic)");
-    } else if (!s) {
+    } else if (!v) {
         lx_problem(c, at, "%s: '%s' must be code [[ ... ]] or text", what, key);
-    } else if (!kvt_text_is_safe(s, strlen(s), KVT_KEEP_NEWLINES)) {
+    } else if (!kvt_text_is_safe(v, len, KVT_KEEP_NEWLINES) || memchr(v, '\0', len)) {
+        /* the whole text, a NUL included: the app would show it cut there */
         lx_problem(c, at, "%s: '%s' holds control, escape or bidi characters a terminal would obey",
                    what, key);
+    } else {
+        s = lx_arena_str(&c->p->arena, v, len); /* NULL: the arena marks the lesson failed */
     }
+    lua_pop(L, 1);
     return s;
 }
 

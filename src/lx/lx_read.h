@@ -77,11 +77,11 @@ int lx_field(struct lx_reader *c, int t, const char *key);
 void lx_check_list(struct lx_reader *c, int t, const char *what, const char *key, int line);
 /* Pushes t[i] (raw) and returns its type. */
 int lx_item(struct lx_reader *c, int t, size_t i);
-/* A text field: NULL when absent (and a problem when required). */
 /* code [[ ... ]] or text under key, kept in the arena; NULL when absent or
  * wrong (said, and said missing when required). */
 const char *lx_code_field(struct lx_reader *c, int t, const char *key, bool required,
                           const char *what, int line);
+/* A text field: NULL when absent (and a problem when required). */
 const char *lx_str_field(struct lx_reader *c, int t, const char *key, bool required,
                          const char *what, int line);
 /* A list of text at t[key] (one text counts as a list of one). */

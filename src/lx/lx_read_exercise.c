@@ -389,8 +389,9 @@ static void read_numeric(struct lx_reader *c, int t, struct lx_exercise *e, size
             lx_problem(c, at, "%s: 'expected' must be a number or a function", where);
         lua_pop(L, 1);
     }
-    /* a fixed exercise's own arithmetic; a drawn one returns its own beside
-     * the number, so the two can never be told apart from what was drawn */
+    /* a fixed exercise's own arithmetic; one with an expected function
+     * returns its own beside the number, and both at once would leave two
+     * texts for one figure: refused */
     at = lx_key_line(c, t, "worked", e->line);
     e->worked = lx_code_field(c, t, "worked", false, where, e->line);
     if (e->worked && ty == LUA_TFUNCTION)

@@ -50,10 +50,10 @@ struct ui_harness *ui_harness_open(const struct ui_options *o, int cols, int lin
     return h;
 }
 
-void ui_harness_type(struct ui_harness *h, const char *text)
+/* len bytes of text typed, a character at a time. */
+static void type_n(struct ui_harness *h, const char *text, size_t len)
 {
     mbstate_t st;
-    size_t len = strlen(text);
 
     memset(&st, 0, sizeof st);
     while (len > 0 && !h->done) {
@@ -72,6 +72,11 @@ void ui_harness_type(struct ui_harness *h, const char *text)
         text += n;
         len -= n;
     }
+}
+
+void ui_harness_type(struct ui_harness *h, const char *text)
+{
+    type_n(h, text, strlen(text));
 }
 
 void ui_harness_key(struct ui_harness *h, int key)
@@ -134,58 +139,59 @@ static const struct {
     {"S-Tab", KEY_BTAB, 0},
 };
 
+/* Sends the key named by name[0..n); false when it names none. */
+static bool named_key(struct ui_harness *h, const char *name, size_t n)
+{
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strlen(named[i].name) == n && strncmp(named[i].name, name, n) == 0) {
+            if (named[i].key) {
+                ui_harness_key(h, named[i].key);
+            } else {
+                ui_app_key(&h->ui, OK, named[i].ch);
+                frame(h);
+            }
+            return true;
+        }
+    /* <C-x>: the control character */
+    if (n == 3 && name[0] == 'C' && name[1] == '-' && name[2] >= 'a' && name[2] <= 'z') {
+        ui_app_key(&h->ui, OK, (wint_t)(name[2] - 'a' + 1));
+        frame(h);
+        return true;
+    }
+    /* <F1> to <F12> */
+    if ((n == 2 || n == 3) && name[0] == 'F' && name[1] >= '1' && name[1] <= '9') {
+        int f = n == 2                                               ? name[1] - '0'
+                : name[1] == '1' && name[2] >= '0' && name[2] <= '2' ? 10 + (name[2] - '0')
+                                                                     : 0;
+        if (f >= 1) {
+            ui_harness_key(h, KEY_F(f));
+            return true;
+        }
+    }
+    return false;
+}
+
 int ui_harness_step(struct ui_harness *h, const char *step, char *err, size_t cap)
 {
     const char *p = step;
 
     while (*p && !h->done) {
-        const char *end = *p == '<' ? strchr(p, '>') : NULL;
-        size_t n;
-        if (!end) { /* text up to the next '<' */
-            char text[512];
-            n = strcspn(p + (*p == '<'), "<") + (*p == '<');
-            if (n >= sizeof text)
-                n = sizeof text - 1;
-            memcpy(text, p, n);
-            text[n] = '\0';
-            ui_harness_type(h, text);
-            p += n;
-            continue;
-        }
-        n = (size_t)(end - p - 1);
-        {
-            bool found = false;
-            for (size_t i = 0; i < sizeof named / sizeof named[0] && !found; i++)
-                if (strlen(named[i].name) == n && strncmp(named[i].name, p + 1, n) == 0) {
-                    found = true;
-                    if (named[i].key) {
-                        ui_harness_key(h, named[i].key);
-                    } else {
-                        ui_app_key(&h->ui, OK, named[i].ch);
-                        frame(h);
-                    }
-                }
-            /* <C-x>: the control character; <F1> to <F12> */
-            if (!found && n == 3 && p[1] == 'C' && p[2] == '-' && p[3] >= 'a' && p[3] <= 'z') {
-                found = true;
-                ui_app_key(&h->ui, OK, (wint_t)(p[3] - 'a' + 1));
-                frame(h);
-            } else if (!found && (n == 2 || n == 3) && p[1] == 'F' && p[2] >= '1' && p[2] <= '9') {
-                int f = p[2] - '0';
-                if (n == 3)
-                    f = p[3] >= '0' && p[3] <= '2' && f == 1 ? 10 + (p[3] - '0') : 0;
-                if (f >= 1 && f <= 12) {
-                    found = true;
-                    ui_harness_key(h, KEY_F(f));
-                }
-            }
-            if (!found) {
+        /* a name is <letters, digits, '-'>; any other '<' is typed as it is */
+        size_t n = *p == '<' ? strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                             "0123456789-")
+                             : 0;
+        if (*p == '<' && n > 0 && p[1 + n] == '>') {
+            if (!named_key(h, p + 1, n)) {
                 snprintf(err, cap, "unknown key <%.*s> (write <lt> for a '<')",
                          (int)(n < 40 ? n : 40), p + 1);
                 return -1;
             }
+            p += n + 2;
+        } else {
+            size_t run = 1 + strcspn(p + 1, "<"); /* up to the next '<' */
+            type_n(h, p, run);
+            p += run;
         }
-        p = end + 1;
     }
     return 0;
 }

@@ -47,7 +47,8 @@ grep -qE "answers +1, 0% right" "$work/stats" && ok "the scripted answer is save
 # from standard input, at another size
 printf 'e\n' | "$KVTUTOR" --db "$work/p2.db" open kv-cache --keys - --size 100x30 > "$work/out" 2> "$work/err"
 rc=$?
-if [ "$rc" = 0 ] && after 1 | grep -qF "How many bytes of KV cache" && [ "$(after 1 | wc -l)" -le 30 ]; then
+# 30 rows and a status line wider than 80 columns: the size was taken
+if [ "$rc" = 0 ] && after 1 | grep -qF "How many bytes of KV cache" && [ "$(after 1 | wc -l)" = 30 ]; then
   ok "a script from standard input, 100x30"
 else
   bad "a script from standard input, 100x30: exit $rc, $(cat "$work/err")"
@@ -74,6 +75,53 @@ rc=$?
 rc=$?
 [ "$rc" = 1 ] && grep -qF "no-such-file: cannot read it" "$work/err" &&
   ok "a missing script is named" || bad "a missing script: exit $rc, $(cat "$work/err")"
+
+# hostile scripts: nothing raw reaches the terminal, nothing hangs
+# a '<' that starts no name is typed as it is: "<3" and "a < b" reach the
+# answer field (and, not starting with a number, are refused there)
+printf 'e\n<3 and a < b\n' > "$work/lt"
+"$KVTUTOR" --db "$work/p4.db" open kv-cache --keys "$work/lt" > "$work/out" 2> "$work/err"
+rc=$?
+[ "$rc" = 0 ] && after 2 | grep -qF "Answer: <3 and a < b" &&
+  ok "a '<' that names no key is typed" || bad "a lone '<': exit $rc, $(cat "$work/err")"
+# an escape sequence in a line, or as a key name: refused, nothing raw on stderr
+printf 'e\n\033]0;pwned\a<Enter>\n' > "$work/esc"
+"$KVTUTOR" --db "$work/p5.db" --keys "$work/esc" > "$work/out" 2> "$work/err"
+rc=$?
+if [ "$rc" = 2 ] && grep -qF ":2: a control, escape or bidi character" "$work/err" &&
+  ! grep -q $'\033' "$work/err" "$work/out"; then
+  ok "a control character in a script is refused, by line"
+else
+  bad "a control character in a script: exit $rc, $(cat -v "$work/err")"
+fi
+[ ! -e "$work/p5.db" ] && ok "a refused script makes no database" || bad "a refused script made a database"
+printf 'e\n<\033]0;x\a>\n' > "$work/esc2"
+"$KVTUTOR" --db "$work/p5.db" --keys "$work/esc2" > /dev/null 2> "$work/err"
+rc=$?
+[ "$rc" = 2 ] && ! grep -q $'\033' "$work/err" && ok "an escape inside <...> is refused, not echoed" ||
+  bad "an escape inside <...>: exit $rc, $(cat -v "$work/err")"
+# a NUL byte, and a script that is a folder
+printf 'e\0q\n' > "$work/nul"
+"$KVTUTOR" --db "$work/p5.db" --keys "$work/nul" > /dev/null 2> "$work/err"
+rc=$?
+[ "$rc" = 1 ] && grep -qF "holds a NUL byte" "$work/err" && ok "a NUL byte is refused" || bad "a NUL byte: exit $rc, $(cat "$work/err")"
+"$KVTUTOR" --db "$work/p5.db" --keys "$work" > /dev/null 2> "$work/err"
+rc=$?
+[ "$rc" = 1 ] && grep -qF "cannot read it" "$work/err" && ok "a folder as the script is refused" || bad "a folder as the script: exit $rc, $(cat "$work/err")"
+# CRLF line ends are read as line ends
+printf 'e\r\n28 KiB<Enter>\r\n' > "$work/crlf"
+"$KVTUTOR" --db "$work/p6.db" open kv-cache --keys "$work/crlf" > "$work/out" 2> "$work/err"
+rc=$?
+[ "$rc" = 0 ] && after 2 | grep -qF "Expected: 57,344 B" && ok "CRLF line ends" || bad "CRLF line ends: exit $rc, $(cat "$work/err")"
+# one line of 600,000 multibyte characters (1.2 MB would pass the cap: 300,000
+# "é", 600,000 bytes) typed in under a minute, no hang
+python3 -c "import sys; sys.stdout.write('e\n' + 'é' * 300000 + '\n')" > "$work/long"
+timeout 120 "$KVTUTOR" --db "$work/p7.db" open kv-cache --keys "$work/long" > "$work/out" 2> "$work/err"
+rc=$?
+[ "$rc" = 0 ] && ok "a line of 300,000 two-byte characters runs through" || bad "a long line: exit $rc, $(head -c 300 "$work/err")"
+# global flags before the app's own stay out of its value; --version still works
+"$KVTUTOR" --db "$work/p8.db" --version > "$work/out" 2>&1 && grep -q "kvtutor" "$work/out" &&
+  ok "--db F --version prints the version" || bad "--db F --version: $(cat "$work/out")"
 
 echo "app_keys: $passed passed, $failed failed"
 [ "$failed" = 0 ]
