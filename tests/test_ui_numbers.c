@@ -16,87 +16,41 @@
 
 #include <cmocka.h>
 
-#include "lx.h"
-#include "store.h"
-#include "tmp_dir.h"
-#include "ui_harness.h"
+#include "screen_fx.h"
 
 #define SCREENS KVT_SOURCE_DIR "/tests/fixtures/screens/"
 
-struct fx {
-    char dir[256], db[320];
-    struct store *st;
-    char *paths[1];
-    struct ui_options o;
-    char screen[16384];
-    struct ui_harness *h;
-};
+static char *paths[1]; /* the one fixture lesson a test opens */
 
-/* One fixture lesson and a new database; the test names the lesson. */
 static int setup(void **state)
 {
-    struct fx *f = calloc(1, sizeof *f);
-    struct store_error err;
-    if (!f || tmp_dir_make(f->dir, sizeof f->dir, "kvt_ui_numbers_") != 0)
+    struct screen_fx *f = screen_fx_new("kvt_ui_numbers_");
+    if (!f)
         return -1;
-    snprintf(f->db, sizeof f->db, "%s/progress.db", f->dir);
-    if (store_open(f->db, false, &f->st, &err) != KVT_E_OK ||
-        store_learner(f->st, "default", 1000, &f->o.learner_id, &err) != KVT_E_OK)
-        return -1;
-    f->o.store = f->st;
-    f->o.db_path = f->db;
-    f->o.learner = "default";
-    lx_default_opts(&f->o.lx);
-    f->o.lx.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
-    f->o.lesson_paths = f->paths;
+    f->o.lesson_paths = paths;
     f->o.n_lessons = 1;
-    f->o.build = "test";
     *state = f;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct fx *f = *state;
-    ui_harness_close(f->h);
-    store_close(f->st);
-    tmp_dir_remove(f->dir);
-    free(f);
+    screen_fx_free(*state);
     return 0;
 }
 
-static const char *shown(struct fx *f)
+static void open_on(struct screen_fx *f, const char *file, const char *lesson, int cols, int lines)
 {
-    return ui_harness_screen(f->h, f->screen, sizeof f->screen);
-}
-
-#define on_screen(f, text)                                                                         \
-    do {                                                                                           \
-        const char *s_ = shown(f);                                                                 \
-        if (!strstr(s_, text))                                                                     \
-            fail_msg("not on the screen: \"%s\"; the screen:\n%s", text, s_);                      \
-    } while (0)
-#define not_on_screen(f, text)                                                                     \
-    do {                                                                                           \
-        const char *s_ = shown(f);                                                                 \
-        if (strstr(s_, text))                                                                      \
-            fail_msg("on the screen, and should not be: \"%s\"; the screen:\n%s", text, s_);       \
-    } while (0)
-
-static void open_on(struct fx *f, const char *file, const char *lesson, int cols, int lines)
-{
-    char why[256];
-    f->paths[0] = (char *)file;
+    paths[0] = (char *)file;
     f->o.open_lesson = lesson;
-    if (!(f->h = ui_harness_open(&f->o, cols, lines, why, sizeof why)))
-        fail_msg("harness: %s", why);
+    screen_fx_open(f, cols, lines);
 }
 
 /* "x" and "%" against their numbers; 100 + 100 of 201 key points is 99.5%,
  * in the follow-up's result and in the interview's score. */
 static void signs_and_shares(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     open_on(f, SCREENS "fmt-check.lua", "fmt-check", 100, 30);
     on_screen(f, "Which letters?");
     ui_harness_type(f->h, "e");
@@ -130,7 +84,7 @@ static void signs_and_shares(void **state)
  * a tolerance makes sense of: 1,423, grouped. */
 static void expected_value_to_its_tolerance(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     open_on(f, SCREENS "dec-check.lua", "dec-check", 100, 30);
     ui_harness_type(f->h, "e");
     on_screen(f, "How many tokens a second?");
@@ -146,7 +100,7 @@ static void expected_value_to_its_tolerance(void **state)
  * 18.045, which vLLM prints "18.04x". */
 static void playground_at_80(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     const char *s, *tp;
     open_on(f, SCREENS "dec-check.lua", NULL, 80, 24);
     on_screen(f, "Course map");
@@ -162,7 +116,7 @@ static void playground_at_80(void **state)
      * the row is 2 + 78 columns, so TP moves to a row of its own */
     ui_harness_type(f->h, "ccccbbbbbbbb");
     on_screen(f, "context 131,072 tokens · batch 256 · KV auto · weights auto · util 0.92");
-    s = shown(f);
+    s = screen_fx_shown(f);
     tp = strstr(s, "\n    TP 1\n");
     assert_non_null(tp);
     ui_harness_type(f->h, "CCCCBBBBBBBB");
@@ -177,7 +131,7 @@ static void playground_at_80(void **state)
     ui_harness_type(f->h, "a");
     on_screen(f, "budget     24 GiB × 0.92 − 27.5 GiB weights < 0: none");
     /* no "blocks ... →" line: there are no blocks without a budget */
-    s = shown(f);
+    s = screen_fx_shown(f);
     for (const char *l = s; *l;) {
         size_t len = strcspn(l, "\n");
         const char *b = strstr(l, "blocks "), *arrow = strstr(l, "→");

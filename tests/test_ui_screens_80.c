@@ -19,117 +19,40 @@
 
 #include <cmocka.h>
 
-#include "lx.h"
-#include "store.h"
-#include "tmp_dir.h"
-#include "ui_harness.h"
+#include "screen_fx.h"
 
-struct fx {
-    char dir[256], db[320];
-    struct store *st;
-    glob_t lessons;
-    struct ui_options o;
-    char screen[16384], line[1024];
-    struct ui_harness *h; /* closed by teardown when a test fails half-way */
-};
+static glob_t lessons; /* the bundled course, one test at a time */
 
 /* The bundled course in its order (Part 0, then Part 1), a new database. */
 static int setup(void **state)
 {
-    struct fx *f = calloc(1, sizeof *f);
-    struct store_error err;
-    if (!f || tmp_dir_make(f->dir, sizeof f->dir, "kvt_ui_80_") != 0)
+    struct screen_fx *f = screen_fx_new("kvt_ui_80_");
+    if (!f || glob(KVT_SOURCE_DIR "/lessons/part0-foundations/*.lua", 0, NULL, &lessons) != 0 ||
+        glob(KVT_SOURCE_DIR "/lessons/part1-serving/*.lua", GLOB_APPEND, NULL, &lessons) != 0)
         return -1;
-    snprintf(f->db, sizeof f->db, "%s/progress.db", f->dir);
-    if (store_open(f->db, false, &f->st, &err) != KVT_E_OK ||
-        store_learner(f->st, "default", 1000, &f->o.learner_id, &err) != KVT_E_OK)
-        return -1;
-    if (glob(KVT_SOURCE_DIR "/lessons/part0-foundations/*.lua", 0, NULL, &f->lessons) != 0 ||
-        glob(KVT_SOURCE_DIR "/lessons/part1-serving/*.lua", GLOB_APPEND, NULL, &f->lessons) != 0)
-        return -1;
-    f->o.store = f->st;
-    f->o.db_path = f->db;
-    f->o.learner = "default";
-    lx_default_opts(&f->o.lx);
-    f->o.lx.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
-    f->o.lesson_paths = f->lessons.gl_pathv;
-    f->o.n_lessons = f->lessons.gl_pathc;
-    f->o.build = "test";
+    f->o.lesson_paths = lessons.gl_pathv;
+    f->o.n_lessons = lessons.gl_pathc;
     *state = f;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct fx *f = *state;
-    ui_harness_close(f->h);
-    store_close(f->st);
-    globfree(&f->lessons);
-    tmp_dir_remove(f->dir);
-    free(f);
+    screen_fx_free(*state);
+    globfree(&lessons);
     return 0;
 }
 
-static const char *shown(struct fx *f)
+static void open80(struct screen_fx *f)
 {
-    return ui_harness_screen(f->h, f->screen, sizeof f->screen);
-}
-
-/* The screen's last line with text, without its margins. */
-static const char *status_line(struct fx *f)
-{
-    const char *s = shown(f), *last = s, *p = s;
-    size_t n;
-    while (*p) {
-        size_t len = strcspn(p, "\n");
-        if (strspn(p, " ") < len)
-            last = p;
-        p += len + (p[len] == '\n');
-    }
-    last += strspn(last, " ");
-    n = strcspn(last, "\n");
-    while (n > 0 && last[n - 1] == ' ')
-        n--;
-    snprintf(f->line, sizeof f->line, "%.*s", (int)n, last);
-    return f->line;
-}
-
-#define on_screen(f, text)                                                                         \
-    do {                                                                                           \
-        const char *s_ = shown(f);                                                                 \
-        if (!strstr(s_, text))                                                                     \
-            fail_msg("not on the screen: \"%s\"; the screen:\n%s", text, s_);                      \
-    } while (0)
-#define not_on_screen(f, text)                                                                     \
-    do {                                                                                           \
-        const char *s_ = shown(f);                                                                 \
-        if (strstr(s_, text))                                                                      \
-            fail_msg("on the screen, and should not be: \"%s\"; the screen:\n%s", text, s_);       \
-    } while (0)
-#define status_is(f, want)                                                                         \
-    do {                                                                                           \
-        if (strcmp(status_line(f), want) != 0)                                                     \
-            fail_msg("the status line is \"%s\", not \"%s\"", f->line, want);                      \
-    } while (0)
-
-static void open80(struct fx *f)
-{
-    char why[256];
-    if (!(f->h = ui_harness_open(&f->o, 80, 24, why, sizeof why)))
-        fail_msg("harness: %s", why);
+    screen_fx_open(f, 80, 24);
     on_screen(f, "Course map");
-}
-
-static void close80(struct fx *f)
-{
-    ui_harness_close(f->h);
-    f->h = NULL;
 }
 
 /* Help lists the keys of the screen it came from, even asked twice. */
 static void help_is_the_screens_own(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     open80(f);
     ui_harness_type(f->h, "g\r");
     on_screen(f, "Direct answer");
@@ -141,21 +64,21 @@ static void help_is_the_screens_own(void **state)
     not_on_screen(f, "review: today's due");
     on_screen(f, "default │ q back");
     {
-        const char *any = strstr(shown(f), "Anywhere:");
+        const char *any = strstr(screen_fx_shown(f), "Anywhere:");
         assert_non_null(any);
         assert_non_null(strstr(any, "saved as given."));
     }
     ui_harness_type(f->h, "q");
     on_screen(f, "Direct answer");
     status_is(f, "default │ ? help  e exercises  f follow-ups  i interview  Tab link");
-    close80(f);
+    screen_fx_close(f);
 }
 
 /* Settings: Enter changes a setting; the first key typed replaces the
  * value, an editing key first edits it. */
 static void settings_edit_as_a_form(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     open80(f);
     ui_harness_type(f->h, "S");
     on_screen(f, "Desired retention");
@@ -165,7 +88,7 @@ static void settings_edit_as_a_form(void **state)
     ui_harness_type(f->h, "0.85\r");
     on_screen(f, "Desired retention saved");
     {
-        const char *r = strstr(shown(f), "Desired retention");
+        const char *r = strstr(screen_fx_shown(f), "Desired retention");
         assert_non_null(r);
         r += strlen("Desired retention");
         r += strspn(r, " ");
@@ -178,21 +101,21 @@ static void settings_edit_as_a_form(void **state)
     assert_int_equal(ui_harness_step(f->h, "<BS>5<Enter>", f->line, sizeof f->line), 0);
     on_screen(f, "New exercises a day saved");
     {
-        const char *r = strstr(shown(f), "New exercises a day ");
+        const char *r = strstr(screen_fx_shown(f), "New exercises a day ");
         assert_non_null(r);
         r += strlen("New exercises a day");
         r += strspn(r, " ");
         if (strncmp(r, "25", 2) != 0)
             fail_msg("new exercises a day does not read 25:\n%s", f->screen);
     }
-    close80(f);
+    screen_fx_close(f);
 }
 
 /* A graded exercise, a follow-up typed across the line, help while typing,
  * then progress in the singular. */
 static void graded_exercise_and_progress(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     const char *words = "quantise the weights with AWQ and keep the KV cache in fp8 to fit more";
     char typed[128];
     open80(f);
@@ -219,27 +142,27 @@ static void graded_exercise_and_progress(void **state)
     ui_harness_type(f->h, "p");
     on_screen(f, "1 answer, 0% right · streak 1 day");
     on_screen(f, "Seen: 1 exercise, 0 follow-ups, 0 lesson questions");
-    close80(f);
+    screen_fx_close(f);
 }
 
 /* A follow-up with no hints offers no hint key, and no f. */
 static void followup_offers_no_hint(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     open80(f);
     ui_harness_type(f->h, "gf");
     on_screen(f, "Answer in your words:");
     ui_harness_type(f->h, "No idea.\r");
     on_screen(f, "Rating:");
     status_is(f, "default │ ? help  Enter/n next  a again  1-4 rate");
-    close80(f);
+    screen_fx_close(f);
 }
 
 /* A graded answer taller than the screen says there is more below, until
  * its end is reached. */
 static void tall_result_scrolls(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     open80(f);
     ui_harness_type(f->h, "gi");
     on_screen(f, "The interviewer asks:");
@@ -249,13 +172,13 @@ static void tall_result_scrolls(void **state)
     on_screen(f, "more below: Space");
     ui_harness_type(f->h, "   ");
     not_on_screen(f, "more below");
-    close80(f);
+    screen_fx_close(f);
 }
 
 /* An interview's summary offers no answer keys. */
 static void interview_summary_keys(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     open80(f);
     ui_harness_type(f->h, "gi");
     on_screen(f, "The interviewer asks:");
@@ -266,14 +189,14 @@ static void interview_summary_keys(void **state)
     }
     on_screen(f, "Interview score");
     status_is(f, "default │ ? help");
-    close80(f);
+    screen_fx_close(f);
 }
 
 /* The playground's o and l named by what they open; a log with a long
  * name: its tally, the name whole, its own GPU, the lines in column 2. */
 static void playground_keys_and_log(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     const char *s;
     open80(f);
     ui_harness_type(f->h, "=");
@@ -292,10 +215,10 @@ static void playground_keys_and_log(void **state)
     /* measured on its own GPU: no preset's 24 GiB over its 19.53 GiB */
     on_screen(f, "GPU    the log's own");
     not_on_screen(f, "RTX 4090");
-    s = shown(f);
+    s = screen_fx_shown(f);
     assert_true(strstr(s, "\n  Assumed: ") != NULL);
     assert_true(strstr(s, "\n  line 4  Available KV cache memory") != NULL);
-    close80(f);
+    screen_fx_close(f);
 }
 
 /* One new exercise a day (a fresh database): before any answer, progress
@@ -303,7 +226,7 @@ static void playground_keys_and_log(void **state)
  * for today. A 64-character learner name leaves the map's keys room. */
 static void one_new_a_day(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     const char *name = "a-learner-name-of-sixty-four-characters-the-longest-allowed-xyzw";
     char line[160];
     open80(f);
@@ -336,16 +259,16 @@ static void one_new_a_day(void **state)
     on_screen(f, "Learner saved");
     ui_harness_type(f->h, "q");
     on_screen(f, "Course map");
-    if (!strstr(status_line(f), "Enter/l open"))
+    if (!strstr(screen_fx_status(f), "Enter/l open"))
         fail_msg("a long learner name crowds out the map's keys: \"%s\"", f->line);
-    close80(f);
+    screen_fx_close(f);
 }
 
 /* Refusals longer than the line wrap under the screen, so the instruction
  * is read whole; a shorter one replaces it. */
 static void refusals_wrap(void **state)
 {
-    struct fx *f = *state;
+    struct screen_fx *f = *state;
     char nolog[600], line[700];
     FILE *fp;
     open80(f);
@@ -380,7 +303,7 @@ static void refusals_wrap(void **state)
     /* the path named (where it wraps depends on the folder's length) */
     on_screen(f, "/a-long-folder-name-to-push-the-message-past-80-columns/");
     on_screen(f, "no capacity line: is it a vLLM start-up log?");
-    close80(f);
+    screen_fx_close(f);
 }
 
 int main(void)
