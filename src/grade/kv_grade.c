@@ -157,6 +157,11 @@ static bool within(double got, double want, double allowed)
     return fabs(got - want) <= allowed + 1e-12 * fabs(want);
 }
 
+double kv_grade_allowed(bool relative, double tolerance, double expected)
+{
+    return relative ? tolerance * fabs(expected) : tolerance;
+}
+
 void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_numeric_result *r)
 {
     double scale_in, scale_ex = ex->unit ? ex->unit->scale : 1, rel;
@@ -166,7 +171,7 @@ void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_
     memset(r, 0, sizeof *r);
     r->mistake = KV_MISTAKE_NONE;
     r->parsed = NAN;
-    r->allowed = ex->relative ? ex->tolerance * fabs(ex->expected) : ex->tolerance;
+    r->allowed = kv_grade_allowed(ex->relative, ex->tolerance, ex->expected);
     if (kv_answer_parse(typed, &r->answer, r->why, sizeof r->why) != KVT_E_OK) {
         r->verdict = KV_INVALID;
         return;

@@ -157,6 +157,10 @@ struct kv_numeric_result {
     char why[200];           /* for invalid answers: what could not be read */
 };
 
+/* What an answer may be off by at this expected value: the tolerance, or
+ * its fraction of |expected| when relative. */
+double kv_grade_allowed(bool relative, double tolerance, double expected);
+
 /* Grades one typed answer against the exercise. Never fails: bad input is
  * an invalid verdict with a reason. */
 void kv_grade_numeric(const struct kv_numeric *ex, const char *typed, struct kv_numeric_result *r);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv_grade.h"
 #include "kv_presets.h"
 #include "kvt_format.h"
 #include "kvt_template.h"
@@ -298,7 +299,7 @@ size_t lx_draw_params_text(const struct lx_draw *d, char *buf, size_t cap)
 
 double lx_allowed(const struct lx_exercise *e, double value)
 {
-    return e->relative ? e->tolerance * fabs(value) : e->tolerance;
+    return kv_grade_allowed(e->relative, e->tolerance, value); /* the grader's own rule */
 }
 
 /* One figure as the course writes them: digits with ',' between thousands
@@ -315,10 +316,7 @@ static double read_figure(const char *s, const char **end)
             digits[n++] = *s++;
         } else if (*s == ',' && !point && n > 0 && isdigit((unsigned char)s[1]) &&
                    isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]) &&
-                   !isdigit((unsigned char)s[4])) {
-            s++;
-        } else if (*s == ',' && !point && n > 0 && isdigit((unsigned char)s[1]) &&
-                   isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]) && s[4] == ',') {
+                   !isdigit((unsigned char)s[4])) { /* "57,344" and "1,234,567" */
             s++;
         } else if (*s == '.' && !point && isdigit((unsigned char)s[1])) {
             point = true;
