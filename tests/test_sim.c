@@ -422,6 +422,77 @@ static void percentiles_as_numpy(void **state)
     assert_near(sim_percentile(v, 0, 50), 0, 1e-12);
 }
 
+/* ITL over gaps kept with their counts, as numpy.percentile reads the
+ * expanded list. Gaps (s, count): (0.004, 1) (0.001, 2) (0.003, 1)
+ * (0.002, 1) expand to [1, 1, 2, 3, 4] ms: median at position 2 = 2 ms;
+ * p99 at 4 x 0.99 = 3.96, between 3 and 4 ms = 3.96 ms; mean 11 / 5 =
+ * 2.2 ms. Ten thousand gaps of 10,000 down to 1 us, one each, in falling
+ * order: median at 4,999.5 = 5,000.5 us; p99 at 9,999 x 0.99 = 9,899.01,
+ * between 9,900 and 9,901 us = 9,900.01 us. A thousand equal gaps of 5 ms
+ * give 5 ms for both; one gap gives itself. */
+static int cmp_ms(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void itl_percentiles_over_counted_gaps(void **state)
+{
+    struct sim_gap few[] = {{0.004, 1}, {0.001, 2}, {0.003, 1}, {0.002, 1}};
+    struct sim_gap one[] = {{0.007, 1}};
+    struct sim_gap *many = malloc(10000 * sizeof *many), *same = malloc(1000 * sizeof *same);
+    struct sim_run r = {0};
+    struct sim_metrics m;
+
+    (void)state;
+    assert_non_null(many);
+    assert_non_null(same);
+    r.gaps = few;
+    r.ngaps = 4;
+    assert_int_equal(sim_report(&r, &m), KVT_E_OK);
+    assert_near(m.itl_ms.median, 2, 1e-9);
+    assert_near(m.itl_ms.p99, 3.96, 1e-9);
+    assert_near(m.itl_ms.mean, 2.2, 1e-9);
+    for (size_t i = 0; i < 10000; i++)
+        many[i] = (struct sim_gap){(double)(10000 - i) * 1e-6, 1};
+    r.gaps = many;
+    r.ngaps = 10000;
+    assert_int_equal(sim_report(&r, &m), KVT_E_OK);
+    assert_near(m.itl_ms.median, 5.0005, 1e-9);
+    assert_near(m.itl_ms.p99, 9.90001, 1e-9);
+    for (size_t i = 0; i < 1000; i++)
+        same[i] = (struct sim_gap){0.005, 1};
+    r.gaps = same;
+    r.ngaps = 1000;
+    assert_int_equal(sim_report(&r, &m), KVT_E_OK);
+    assert_near(m.itl_ms.median, 5, 1e-9);
+    assert_near(m.itl_ms.p99, 5, 1e-9);
+    r.gaps = one;
+    r.ngaps = 1;
+    assert_int_equal(sim_report(&r, &m), KVT_E_OK);
+    assert_near(m.itl_ms.median, 7, 1e-9);
+    assert_near(m.itl_ms.p99, 7, 1e-9);
+    /* against the expanded list sorted, over random gaps with ties */
+    srand(7);
+    for (int trial = 0; trial < 300; trial++) {
+        size_t n = 1 + (size_t)rand() % 300, total = 0;
+        double flat[900];
+        for (size_t i = 0; i < n; i++) {
+            many[i] = (struct sim_gap){(double)(rand() % 40) * 1e-3, 1 + (uint64_t)(rand() % 3)};
+            for (uint64_t c = 0; c < many[i].count; c++)
+                flat[total++] = many[i].gap * 1000;
+        }
+        qsort(flat, total, sizeof *flat, cmp_ms);
+        r.gaps = many;
+        r.ngaps = n;
+        assert_int_equal(sim_report(&r, &m), KVT_E_OK);
+        assert_near(m.itl_ms.median, sim_percentile(flat, total, 50), 1e-9);
+        assert_near(m.itl_ms.p99, sim_percentile(flat, total, 99), 1e-9);
+    }
+    free(many);
+    free(same);
+}
+
 /* EngineArgs.get_batch_defaults, row by row. */
 static void batch_defaults(void **state)
 {
@@ -524,6 +595,7 @@ int main(void)
         cmocka_unit_test(workload_shape),
         cmocka_unit_test(gamma_moments),
         cmocka_unit_test(percentiles_as_numpy),
+        cmocka_unit_test(itl_percentiles_over_counted_gaps),
         cmocka_unit_test(batch_defaults),
         cmocka_unit_test(step_time_by_hand),
         cmocka_unit_test(bad_input),

@@ -46,63 +46,123 @@ static struct sim_stat stat_of(double *v, size_t n)
     return s;
 }
 
-/* The k-th smallest of the gaps expanded by their counts; cum[j] = gaps
- * up to and including entry j. */
-static double gap_at(const struct sim_gap *g, const uint64_t *cum, size_t n, uint64_t k)
+static void swap_gap(struct sim_gap *a, struct sim_gap *b)
 {
-    size_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cum[mid] > k)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return g[lo].gap;
+    struct sim_gap t = *a;
+    *a = *b;
+    *b = t;
 }
 
-static double gap_percentile(const struct sim_gap *g, const uint64_t *cum, size_t n, uint64_t total,
-                             double p)
+static double median3(double a, double b, double c)
 {
-    double pos = (double)(total - 1) * p / 100, frac;
-    uint64_t lo = (uint64_t)floor(pos);
-    double a = gap_at(g, cum, n, lo);
+    if (a > b) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    return c < a ? a : c > b ? b : c;
+}
 
-    if (lo >= total - 1)
-        return a;
-    frac = pos - (double)lo;
-    return a + (gap_at(g, cum, n, lo + 1) - a) * frac;
+/* The smallest gap in g[from .. n). */
+static double gap_min(const struct sim_gap *g, size_t from, size_t n)
+{
+    double m = g[from].gap;
+    for (size_t i = from + 1; i < n; i++)
+        if (g[i].gap < m)
+            m = g[i].gap;
+    return m;
+}
+
+/* The k-th and (k+1)-th smallest (from 0) of the gaps expanded by their
+ * counts, k + 1 < the total, found by selection in place (g is reordered,
+ * not sorted): a run of one request at a time gives a gap a step, and
+ * sorting a few hundred thousand of them was most of what a lesson's
+ * simulations cost. Three-way partitions around a median of three, so runs
+ * of equal or ordered gaps stay linear; past a bound on passes (an input
+ * that defeats the pivot) the rest of the range is sorted instead. Every
+ * entry at or past `hi` is larger than all of g[lo .. hi), so the
+ * (k+1)-th is the least of them once g[lo .. hi) runs out. */
+static void gap_ranks(struct sim_gap *g, size_t n, uint64_t k, double *at, double *next)
+{
+    size_t lo = 0, hi = n;
+    int passes = 0;
+
+    while (hi - lo > 1) {
+        double pivot;
+        size_t lt = lo, i = lo, gt = hi;
+        uint64_t below = 0, equal = 0;
+
+        if (++passes > 128) {
+            qsort(g + lo, hi - lo, sizeof *g, cmp_gap);
+            for (i = lo; i + 1 < hi && k >= g[i].count; i++)
+                k -= g[i].count;
+            *at = g[i].gap;
+            *next = k + 1 < g[i].count ? *at : gap_min(g, i + 1, n);
+            return;
+        }
+        pivot = median3(g[lo].gap, g[lo + (hi - lo) / 2].gap, g[hi - 1].gap);
+        while (i < gt) {
+            if (g[i].gap < pivot) {
+                below += g[i].count;
+                swap_gap(&g[lt++], &g[i++]);
+            } else if (g[i].gap > pivot) {
+                swap_gap(&g[i], &g[--gt]);
+            } else {
+                equal += g[i++].count;
+            }
+        }
+        if (k < below) {
+            hi = lt;
+        } else if (k < below + equal) {
+            *at = pivot;
+            *next = k + 1 < below + equal ? pivot : gap_min(g, gt, n);
+            return;
+        } else {
+            k -= below + equal;
+            lo = gt;
+        }
+    }
+    *at = g[lo].gap;
+    *next = k + 1 < g[lo].count ? *at : gap_min(g, lo + 1, n);
+}
+
+/* numpy.percentile over the expanded gaps (total of them). */
+static double gap_percentile(struct sim_gap *g, size_t n, uint64_t total, double p)
+{
+    double pos = (double)(total - 1) * p / 100, a, b;
+    uint64_t lo = (uint64_t)floor(pos);
+
+    if (lo >= total - 1) { /* the largest */
+        double m = g[0].gap;
+        for (size_t i = 1; i < n; i++)
+            if (g[i].gap > m)
+                m = g[i].gap;
+        return m;
+    }
+    gap_ranks(g, n, lo, &a, &b);
+    return a + (b - a) * (pos - (double)lo);
 }
 
 static enum kvt_err itl_stat(const struct sim_run *r, struct sim_stat *s)
 {
     struct sim_gap *g;
-    uint64_t *cum, total = 0;
+    uint64_t total = 0;
     double sum = 0;
 
     s->mean = s->median = s->p99 = 0;
     if (r->ngaps == 0)
         return KVT_E_OK;
-    g = malloc(r->ngaps * sizeof *g);
-    cum = malloc(r->ngaps * sizeof *cum);
-    if (!g || !cum) {
-        free(g);
-        free(cum);
+    if (!(g = malloc(r->ngaps * sizeof *g)))
         return KVT_E_NOMEM;
-    }
-    for (size_t i = 0; i < r->ngaps; i++)
-        g[i] = r->gaps[i];
-    qsort(g, r->ngaps, sizeof *g, cmp_gap);
     for (size_t i = 0; i < r->ngaps; i++) {
+        g[i] = r->gaps[i];
         total += g[i].count;
-        cum[i] = total;
         sum += g[i].gap * (double)g[i].count;
     }
     s->mean = sum / (double)total * 1000;
-    s->median = gap_percentile(g, cum, r->ngaps, total, 50) * 1000;
-    s->p99 = gap_percentile(g, cum, r->ngaps, total, 99) * 1000;
+    s->median = gap_percentile(g, r->ngaps, total, 50) * 1000;
+    s->p99 = gap_percentile(g, r->ngaps, total, 99) * 1000;
     free(g);
-    free(cum);
     return KVT_E_OK;
 }
 
