@@ -439,6 +439,9 @@ static void test_one_message_at_the_fault(void **state)
         {"bad-option.lua", 38, "exercise 'bound': options[1] must be text or option { ... }"},
         {"module-title-empty.lua", 6, "module_title is empty"},
         {"bad-lesson-id.lua", 3, "lesson: id \"Lint Case\" must be 1 to 64 lower-case"},
+        /* the course reads a file's id from its text, without running it */
+        {"id-computed.lua", 3, "lesson: write the id as one plain string, id = \"lint-case\""},
+        {"id-twice.lua", 3, "lesson: write the id as one plain string, id = \"other-case\""},
         {"reserved-id.lua", 28, "exercise 'question': \"question\" and \"followup-N\" name"},
         /* the first exercise with the id starts on line 27 */
         {"duplicate-exercise-id.lua", 35, "the id is used twice (also line 27)"},

@@ -180,7 +180,7 @@ static void test_prerequisites(void **state)
     free_paths(paths, 3);
 }
 
-static void test_lookup_loads_from_the_end(void **state)
+static void test_lookup_runs_only_the_files_that_name_the_id(void **state)
 {
     (void)state;
     char **paths = write_course(course, N_COURSE);
@@ -193,11 +193,14 @@ static void test_lookup_loads_from_the_end(void **state)
     assert_int_equal(at, 5);
     for (size_t i = 0; i < 5; i++)
         assert_null(lx_course_at(c, i));
-    /* "a" is the first file: every later one is tried on the way */
+    /* "a" is the first file: the later ones are passed over unrun, their
+     * text writing another id (or, the broken one, none) */
     assert_non_null(lx_course_find(c, "a", &at));
     assert_int_equal(at, 0);
-    assert_non_null(lx_course_at(c, 3));
+    for (size_t i = 1; i < 5; i++)
+        assert_false(lx_course_loaded(c, i));
     /* a failed file stays failed, and says so again */
+    assert_int_not_equal(lx_course_load(c, 4, NULL), KVT_E_OK);
     assert_int_not_equal(lx_course_load(c, 4, NULL), KVT_E_OK);
     assert_int_equal(lx_course_load(c, 3, NULL), KVT_E_OK);
     /* take hands the lesson over; replace puts one back */
@@ -291,7 +294,7 @@ int main(void)
         cmocka_unit_test(test_order_and_shadowing),
         cmocka_unit_test(test_numbering),
         cmocka_unit_test(test_prerequisites),
-        cmocka_unit_test(test_lookup_loads_from_the_end),
+        cmocka_unit_test(test_lookup_runs_only_the_files_that_name_the_id),
         cmocka_unit_test(test_lessons_folder_shadows_bundled),
         cmocka_unit_test(test_concept_names),
         cmocka_unit_test(test_empty_concept_title),

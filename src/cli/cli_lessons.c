@@ -185,10 +185,14 @@ struct lx_lesson *cli_find_lesson(const char *id, const char *extra, const char 
 
     if (seen_cap)
         seen[0] = '\0';
-    if (c && lx_course_find(c, id, &at))
+    if (c && lx_course_find(c, id, &at)) {
         found = lx_course_take(c, at);
-    else if (c && seen_cap)
+    } else if (c && seen_cap) {
+        /* the lessons there are, to say which: every file is run for it */
+        for (size_t i = 0; i < lx_course_size(c); i++)
+            lx_course_load(c, i, NULL);
         lx_course_ids_text(c, seen, seen_cap);
+    }
     lx_course_free(c);
     return found;
 }

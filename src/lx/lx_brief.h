@@ -31,6 +31,13 @@ struct lx_lesson *lx_brief_decode(const char *path, const char *hash, const char
  * than a lesson may be. */
 bool lx_file_hash(const char *path, char out[17]);
 
+/* The lesson id the file at path writes in its lesson table, read from its
+ * text without running it (lx_source_lesson_id); false when it cannot be
+ * read or writes none as one plain string. The loader refuses a lesson whose
+ * id is not the one its text writes, so a file that loads always peeks to
+ * its id, and a lookup may pass over a file that peeks to another. */
+bool lx_peek_id(const char *path, char *out, size_t cap);
+
 /* The same over a buffer, for lx_load. */
 void lx_hash_bytes(const void *p, size_t n, char out[17]);
 

@@ -17,6 +17,9 @@ struct lx_course {
      * (lx_brief.h) until it is loaded */
     struct lx_lesson **lessons;
     bool *tried;
+    /* per slot, the id its file's text writes (lx_peek_id): "" when it
+     * writes none, NULL until peeked */
+    char **peeked;
     /* per slot, whether it is live, worked out once for all slots when
      * first asked after a change (the map asks for every row, often);
      * live[n] says whether the others are known */
@@ -36,8 +39,9 @@ struct lx_course *lx_course_new(char *const *paths, size_t n, const struct lx_op
     c->paths = calloc(n ? n : 1, sizeof *c->paths);
     c->lessons = calloc(n ? n : 1, sizeof *c->lessons);
     c->tried = calloc(n ? n : 1, sizeof *c->tried);
+    c->peeked = calloc(n ? n : 1, sizeof *c->peeked);
     c->live = calloc(n + 1, sizeof *c->live);
-    if (!c->paths || !c->lessons || !c->tried || !c->live) {
+    if (!c->paths || !c->lessons || !c->tried || !c->peeked || !c->live) {
         lx_course_free(c);
         return NULL;
     }
@@ -56,8 +60,10 @@ void lx_course_free(struct lx_course *c)
         return;
     for (size_t i = 0; i < c->n; i++) {
         free(c->paths[i]);
+        free(c->peeked[i]);
         lx_free(c->lessons[i]);
     }
+    free(c->peeked);
     free(c->paths);
     free(c->lessons);
     free(c->tried);
@@ -178,12 +184,25 @@ static size_t last_with(const struct lx_course *c, const char *id)
     return SIZE_MAX;
 }
 
+/* Whether slot i's file may hold lesson `id`: its text writes that id, or
+ * it could not be peeked for want of memory (then it is loaded to see). */
+static bool may_hold(struct lx_course *c, size_t i, const char *id)
+{
+    if (!c->peeked[i]) {
+        char buf[256];
+        bool found = lx_peek_id(c->paths[i], buf, sizeof buf);
+        if (!(c->peeked[i] = strdup(found ? buf : "")))
+            return true;
+    }
+    return strcmp(c->peeked[i], id) == 0;
+}
+
 struct lx_lesson *lx_course_find(struct lx_course *c, const char *id, size_t *index)
 {
-    /* later files shadow earlier ones: search from the end, loading as we
-     * go (a brief already knows its id) */
+    /* later files shadow earlier ones: search from the end (a brief already
+     * knows its id), loading only a file whose text writes this id */
     for (size_t i = c->n; i-- > 0;) {
-        if (!c->lessons[i])
+        if (!c->lessons[i] && !c->tried[i] && may_hold(c, i, id))
             lx_course_load(c, i, NULL);
         if (c->lessons[i] && strcmp(c->lessons[i]->id, id) == 0) {
             if (index)

@@ -7,8 +7,9 @@
  * earlier in their module.
  *
  * Files are loaded on demand: lx_course_load loads one, lx_course_find
- * loads from the end backward until it meets the id (so a command stops at
- * the first folder that has the lesson). A slot may instead hold the
+ * looks from the end backward until it meets the id, loading only a file
+ * whose text writes that id (lx_peek_id: the loader refuses any other, so
+ * `kvtutor ask kv-cache` runs one lesson, not the course). A slot may instead hold the
  * lesson's brief (lx_brief.h: its catalogue entry, kept in the progress
  * database beside the file's hash): the queries below answer from it
  * without running the lesson, and lx_course_at loads the whole lesson the
@@ -70,8 +71,9 @@ struct lx_lesson *lx_course_take(struct lx_course *c, size_t i);
 void lx_course_replace(struct lx_course *c, size_t i, struct lx_lesson *fresh);
 
 /* The live lesson with this id (the last file that has it), its slot in
- * *index; NULL when no file has it. Loads files from the end as needed; the
- * lesson found may be a brief (lx_course_at(*index) for the whole). */
+ * *index; NULL when no file has it. Loads, from the end, the files whose
+ * text writes this id; the lesson found may be a brief (lx_course_at(*index)
+ * for the whole). */
 struct lx_lesson *lx_course_find(struct lx_course *c, const char *id, size_t *index);
 
 /* Lesson i is live: loaded and not shadowed by a later lesson with its id. */

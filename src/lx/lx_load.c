@@ -97,6 +97,22 @@ static char *read_file(const char *path, size_t *len, struct lx_report *rep)
     return buf;
 }
 
+bool lx_peek_id(const char *path, char *out, size_t cap)
+{
+    struct lx_report ignored = {0};
+    size_t len = 0;
+    char *src = read_file(path, &len, &ignored);
+    struct lx_source *s = src ? lx_source_scan(src, len) : NULL;
+    bool found = s && lx_source_lesson_id(s, out, cap);
+
+    lx_source_free(s);
+    free(src);
+    lx_report_free(&ignored);
+    if (!found && cap)
+        out[0] = '\0';
+    return found;
+}
+
 #define GLOSSARY_KEY "kvtutor.glossary"
 
 /* Runs lua/glossary.lua, beside the DSL, and keeps the groups it returns in

@@ -682,6 +682,11 @@ void lx_read_lesson(struct lx_reader *c, int t)
         lx_problem(c, l->id_line,
                    "lesson: id \"%s\" must be 1 to %d lower-case letters, digits, '-', '_', '.'",
                    l->id, LX_MAX_ID);
+    else if (l->id && c->src && !lx_source_lesson_id_is(c->src, l->id))
+        lx_problem(c, l->id_line,
+                   "lesson: write the id as one plain string, id = \"%s\", so the course can "
+                   "find this lesson without running every file",
+                   l->id);
     l->title = lx_str_field(c, t, "title", true, "lesson", line);
     l->module = lx_str_field(c, t, "module", true, "lesson", line);
     l->module_title = lx_str_field(c, t, "module_title", false, "lesson", line);

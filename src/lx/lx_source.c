@@ -25,8 +25,9 @@ struct field {
     size_t key_len; /* 0 for a listed value */
     size_t pos;     /* listed values: 1-based; 0 for a key */
     int line;
-    int child;  /* the constructor its value starts with, or -1 */
-    size_t seq; /* its place in the source, among all fields */
+    int child;   /* the constructor its value starts with, or -1 */
+    size_t seq;  /* its place in the source, among all fields */
+    size_t vtok; /* the token its value starts at */
 };
 
 struct table {
@@ -242,10 +243,11 @@ static void index_tables(struct lx_source *s)
         struct tok *t = &s->toks[i];
         struct frame *f = &st[top];
         if (f->what == '{' && f->at_start && !(t->kind == TOK_PUNCT && t->punct == '}')) {
-            struct field fl = {f->table, NULL, 0, 0, t->line, -1, 0};
+            struct field fl = {f->table, NULL, 0, 0, t->line, -1, 0, i};
             f->at_start = false;
             if (t->kind == TOK_NAME && is_punct(s, i + 1, '=')) {
                 fl.key = t->text, fl.key_len = t->len;
+                fl.vtok = i + 2;
                 f->field = add_field(s, fl);
                 f->value = true;
                 i++; /* the '=' */
@@ -255,6 +257,7 @@ static void index_tables(struct lx_source *s)
                 s->toks[i + 1].kind == TOK_STRING && s->toks[i + 1].text &&
                 is_punct(s, i + 2, ']') && is_punct(s, i + 3, '=')) {
                 fl.key = s->toks[i + 1].text, fl.key_len = s->toks[i + 1].len;
+                fl.vtok = i + 4;
                 f->field = add_field(s, fl);
                 f->value = true;
                 i += 3;
@@ -447,16 +450,25 @@ int lx_source_line(const struct lx_source *s, int table)
     return s && table >= 0 && (size_t)table < s->n_tables ? s->tables[table].line : 0;
 }
 
+/* The constructor's field by key (or place): its index in s->fields, or -1. */
+static long field_at(const struct lx_source *s, int table, const char *key, size_t pos);
+
 static int field_line(const struct lx_source *s, int table, const char *key, size_t pos, int *child)
 {
-    struct field want = {table, key, key ? strlen(key) : 0, key ? 0 : pos, 0, -1, 0};
+    long at = field_at(s, table, key, pos);
+    if (child)
+        *child = at < 0 ? -1 : s->fields[at].child;
+    return at < 0 ? 0 : s->fields[at].line;
+}
+
+static long field_at(const struct lx_source *s, int table, const char *key, size_t pos)
+{
+    struct field want = {table, key, key ? strlen(key) : 0, key ? 0 : pos, 0, -1, 0, 0};
     bool pos_only = key == NULL;
     size_t lo, hi;
 
-    if (child)
-        *child = -1;
     if (!s || table < 0 || (size_t)table >= s->n_tables)
-        return 0;
+        return -1;
     /* the first of the constructor's fields not before `want` (seq 0 sorts
      * it ahead of every field of that name or place) */
     lo = s->tables[table].first;
@@ -470,10 +482,8 @@ static int field_line(const struct lx_source *s, int table, const char *key, siz
     }
     if (lo == s->tables[table].first + s->tables[table].n_own || s->fields[lo].pos != want.pos ||
         (!pos_only && cmp_key(s->fields[lo].key, s->fields[lo].key_len, key, want.key_len) != 0))
-        return 0;
-    if (child)
-        *child = s->fields[lo].child;
-    return s->fields[lo].line;
+        return -1;
+    return (long)lo;
 }
 
 int lx_source_key(const struct lx_source *s, int table, const char *key, int *child)
@@ -489,4 +499,43 @@ int lx_source_item(const struct lx_source *s, int table, size_t pos, int *child)
 int lx_source_return_line(const struct lx_source *s)
 {
     return s ? s->return_line : 0;
+}
+
+bool lx_source_literal(const struct lx_source *s, int table, const char *key, char *out, size_t cap)
+{
+    long at = field_at(s, table, key, 0);
+    const struct tok *t;
+    size_t v;
+
+    if (cap)
+        out[0] = '\0';
+    if (at < 0)
+        return false;
+    if ((size_t)at + 1 < s->n_fields && s->fields[at + 1].table == table &&
+        s->fields[at + 1].pos == 0 &&
+        cmp_key(s->fields[at + 1].key, s->fields[at + 1].key_len, key, strlen(key)) == 0)
+        return false; /* written twice: Lua keeps the last, a reader might take the first */
+    v = s->fields[at].vtok;
+    if (v >= s->n_toks || (t = &s->toks[v])->kind != TOK_STRING || !t->text ||
+        memchr(t->text, '\\', t->len) || t->len + 1 > cap ||
+        !(v + 1 < s->n_toks &&
+          (is_punct(s, v + 1, ',') || is_punct(s, v + 1, ';') || is_punct(s, v + 1, '}'))))
+        return false;
+    memcpy(out, t->text, t->len);
+    out[t->len] = '\0';
+    return true;
+}
+
+bool lx_source_lesson_id(const struct lx_source *s, char *out, size_t cap)
+{
+    int t = lx_source_find(s, "lesson", 0);
+    if (t < 0)
+        t = lx_source_find(s, NULL, 0); /* `return my_lesson { ... }` */
+    return lx_source_literal(s, t, "id", out, cap);
+}
+
+bool lx_source_lesson_id_is(const struct lx_source *s, const char *id)
+{
+    char lit[256];
+    return lx_source_lesson_id(s, lit, sizeof lit) && strcmp(lit, id) == 0;
 }

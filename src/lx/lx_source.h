@@ -12,6 +12,7 @@
 #ifndef LX_SOURCE_H
 #define LX_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct lx_source;
@@ -37,6 +38,22 @@ int lx_source_key(const struct lx_source *s, int table, const char *key, int *ch
 
 /* The same for the pos-th listed value (1-based). */
 int lx_source_item(const struct lx_source *s, int table, size_t pos, int *child);
+
+/* The value of field `key` of constructor `table` when it is written as one
+ * short string with no escapes (`id = "kv-cache",`), copied to out; false
+ * (out empty) for any other value, a key written twice, or a value longer
+ * than cap - 1. */
+bool lx_source_literal(const struct lx_source *s, int table, const char *key, char *out,
+                       size_t cap);
+
+/* The id the lesson's table writes, as lx_source_literal reads it: the
+ * constructor the chunk returns (`return lesson {`), else the last `lesson
+ * {`, else the last returned constructor. The loader refuses a lesson whose
+ * id is not this, so a catalogue can read a file's id without running it. */
+bool lx_source_lesson_id(const struct lx_source *s, char *out, size_t cap);
+
+/* Whether that id is `id`. */
+bool lx_source_lesson_id_is(const struct lx_source *s, const char *id);
 
 /* The line of the chunk's last `return` outside any function or block;
  * 0 when it has none. */

@@ -1,5 +1,6 @@
-/* fuzz_lesson: a lesson file, any bytes, loaded through the sandbox with
- * tight limits; a lesson that loads has every numeric exercise drawn and
+/* fuzz_lesson: a lesson file, any bytes, its id read from the text as the
+ * catalogue reads it (no Lua has parsed these bytes), then loaded through
+ * the sandbox with tight limits; a lesson that loads has every numeric exercise drawn and
  * every exercise graded, as the app would. */
 #define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "lx.h"
+#include "lx_brief.h"
 
 #ifndef KVT_DSL
 #error "KVT_DSL must name lua/kvtutor.lua"
@@ -30,6 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fwrite(data, 1, size, f);
     fclose(f);
 
+    {
+        char id[256];
+        lx_peek_id(path, id, sizeof id);
+    }
     lx_default_opts(&o);
     o.load_ms = 300; /* a hostile loop costs the fuzzer this much, no more */
     o.call_ms = 50;
