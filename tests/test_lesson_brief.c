@@ -304,6 +304,80 @@ static void test_warm_equals_full(void **state)
     store_close(st);
 }
 
+/* What the callbacks saw of one opening: the slots in the order reported,
+ * and the first problem of each failed file. */
+struct seen {
+    size_t slots[32], n;
+    char failures[512];
+};
+
+static void saw(void *ctx, size_t i, enum kvt_err e, const struct lx_report *rep)
+{
+    struct seen *s = ctx;
+    size_t used = strlen(s->failures);
+    if (s->n < 32)
+        s->slots[s->n++] = i;
+    if (e != KVT_E_OK)
+        snprintf(s->failures + used, sizeof s->failures - used, "%zu: %s; ", i,
+                 rep->n ? rep->items[0].msg : "?");
+}
+
+static struct lx_course *open_threads(struct store *st, int64_t learner, const char *build,
+                                      unsigned threads, struct seen *s,
+                                      struct tutor_course_result *r)
+{
+    const struct tutor_course_open how = {.lx = &opts,
+                                          .store = st,
+                                          .learner_id = learner,
+                                          .build = build,
+                                          .after = saw,
+                                          .ctx = s,
+                                          .threads = threads};
+    struct lx_course *c;
+    memset(s, 0, sizeof *s);
+    assert_int_equal(tutor_course_open(paths, n_paths, &how, &c, r), KVT_E_OK);
+    return c;
+}
+
+/* Files run side by side change nothing the caller sees: the same courses,
+ * briefs and maps, every file reported once in course order, the broken
+ * one's problem word for word, whether they run on one thread or four. */
+static void test_threads_change_nothing(void **state)
+{
+    struct tutor_course_result r1, r4, rf;
+    struct seen s1, s4, sf;
+    struct lx_course *one, *four, *full;
+    int64_t learner;
+    struct store *st = open_db(&learner);
+    (void)state;
+    schedule(st, "kv-cache", "per-token", -2, "", "");
+    schedule(st, "extra", "question", 3, "", "");
+    one = open_threads(st, learner, "test-build-t1", 1, &s1, &r1);
+    four = open_threads(st, learner, "test-build-t4", 4, &s4, &r4);
+    full = open_threads(NULL, 0, NULL, 4, &sf, &rf); /* no database: every lesson whole */
+    assert_int_equal(r1.failed, 1);
+    assert_int_equal(r4.failed, 1);
+    assert_int_equal(rf.failed, 1);
+    assert_int_equal(s1.n, n_paths);
+    assert_int_equal(s4.n, n_paths);
+    assert_int_equal(sf.n, n_paths);
+    for (size_t i = 0; i < n_paths; i++) {
+        assert_int_equal(s1.slots[i], i);
+        assert_int_equal(s4.slots[i], i);
+        assert_int_equal(sf.slots[i], i);
+    }
+    assert_string_not_equal(s1.failures, "");
+    assert_string_equal(s1.failures, s4.failures);
+    assert_string_equal(s1.failures, sf.failures);
+    assert_int_equal(briefed(one), 17);
+    assert_int_equal(briefed(four), 17);
+    assert_int_equal(briefed(full), 0);
+    assert_same_map(one, four, st, learner);
+    assert_same_map(one, full, st, learner);
+    tutor_course_close(one), tutor_course_close(four), tutor_course_close(full);
+    store_close(st);
+}
+
 /* A file whose bytes changed is loaded again, and its new brief kept. */
 static void test_changed_file(void **state)
 {
@@ -413,7 +487,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_brief_round_trip),    cmocka_unit_test(test_warm_equals_full),
         cmocka_unit_test(test_changed_file),        cmocka_unit_test(test_sync_from_briefs),
-        cmocka_unit_test(test_changed_after_start),
+        cmocka_unit_test(test_changed_after_start), cmocka_unit_test(test_threads_change_nothing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,6 +9,7 @@
 
 #include "lx_brief.h"
 #include "store_brief.h"
+#include "tutor_load.h"
 #include "tutor_sync.h"
 
 static bool stopped(const struct tutor_course_open *o)
@@ -270,6 +271,48 @@ static bool engine_of(const struct tutor_course_open *o, const struct lx_opts *l
     return snprintf(out, cap, "%s dsl:%s", o->build, dsl) < (int)cap;
 }
 
+/* What a load on a worker thread makes of a lesson that is kept as a
+ * brief: the brief's text, the brief, its fingerprints; the lesson itself
+ * is freed there (its sandbox's memory given back). Where memory runs out
+ * the whole lesson stays, as the course then holds it. */
+struct made {
+    char *text, *fps, *hash;
+    struct lx_lesson *brief;
+};
+
+static void make_brief(struct tutor_load_job *job, void *ctx)
+{
+    struct made *m = calloc(1, sizeof *m);
+    (void)ctx;
+    if (!m)
+        return;
+    m->text = lx_brief_encode(job->lesson);
+    m->brief = m->text ? lx_brief_decode(job->path, job->lesson->hash, m->text) : NULL;
+    m->fps = fingerprints_text(job->lesson);
+    m->hash = dup(job->lesson->hash);
+    if (!m->brief || !m->fps || !m->hash) {
+        lx_free(m->brief);
+        free(m->text), free(m->fps), free(m->hash);
+        free(m);
+        return;
+    }
+    lx_free(job->lesson);
+    job->lesson = NULL;
+    job->made = m;
+}
+
+static void job_free(struct tutor_load_job *job)
+{
+    struct made *m = job->made;
+    lx_report_free(&job->rep);
+    lx_free(job->lesson);
+    if (m) {
+        lx_free(m->brief);
+        free(m->text), free(m->fps), free(m->hash);
+        free(m);
+    }
+}
+
 enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_course_open *o,
                                struct lx_course **out, struct tutor_course_result *r)
 {
@@ -280,8 +323,10 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
     struct kept kept = {0};
     struct stored_set have = {0};
     struct store_brief_row *fresh = NULL;
+    struct tutor_load_job *jobs = NULL;
+    struct tutor_loader *ld = NULL;
     char **fps = NULL;
-    size_t n_fresh = 0;
+    size_t n_fresh = 0, n_jobs = 0;
     bool briefs;
 
     memset(r, 0, sizeof *r);
@@ -292,6 +337,11 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
     *out = c = lx_course_new(paths, n, &lx);
     if (!c)
         return KVT_E_NOMEM;
+    if (!(jobs = calloc(n + 1, sizeof *jobs))) {
+        lx_course_free(c);
+        *out = NULL;
+        return KVT_E_NOMEM;
+    }
     briefs = engine_of(o, &lx, engine, sizeof engine) &&
              (fps = calloc(n + 1, sizeof *fps)) != NULL &&
              (fresh = calloc(n + 1, sizeof *fresh)) != NULL;
@@ -302,9 +352,9 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         if (store_brief_each(o->store, keep_row, &kept, &ignored) != KVT_E_OK || kept.oom)
             kept.n = 0;
     }
-    for (size_t i = 0; i < n && !stopped(o); i++) {
-        struct lx_report rep = {0};
-        enum kvt_err le;
+    /* the files whose briefs are kept take no time; the others are run,
+     * several at once, and taken back in course order */
+    for (size_t i = 0; i < n; i++) {
         char hash[17];
         const struct store_brief_row *row;
         struct lx_lesson *l;
@@ -312,6 +362,7 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         if (briefs && lx_file_hash(paths[i], hash) && (row = kept_find(&kept, paths[i], hash)) &&
             (l = lx_brief_decode(paths[i], hash, row->brief)) != NULL) {
             if (fingerprints_fit(l, row->fingerprints) && (fps[i] = dup(row->fingerprints))) {
+                struct lx_report rep = {0};
                 lx_course_put_brief(c, i, l);
                 if (o->after)
                     o->after(o->ctx, i, KVT_E_OK, &rep);
@@ -319,32 +370,56 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
             }
             lx_free(l);
         }
+        jobs[n_jobs++] = (struct tutor_load_job){.path = paths[i], .slot = i};
+    }
+    if (n_jobs &&
+        !(ld = tutor_load_start(jobs, n_jobs, &lx, o->threads, briefs ? make_brief : NULL, NULL)))
+        e = KVT_E_NOMEM;
+    for (size_t k = 0; ld && k < n_jobs && !stopped(o); k++) {
+        struct tutor_load_job *job = &jobs[k];
+        struct made *m;
+        size_t i = job->slot;
+
+        if (!tutor_load_wait(ld, k))
+            break;
         /* the progress line counts the files run: a brief takes no time */
         if (o->before)
             o->before(o->ctx, i, n);
-        if ((le = lx_course_load(c, i, &rep)) != KVT_E_OK)
+        if (job->e != KVT_E_OK)
             r->failed++;
         if (o->after)
-            o->after(o->ctx, i, le, &rep);
-        lx_report_free(&rep);
-        if (briefs && le == KVT_E_OK) {
-            /* kept for the next start; the lesson itself waits, as a brief,
-             * until it is needed (its sandbox's memory is given back) */
-            struct lx_lesson *full = lx_course_at(c, i);
-            struct store_brief_row *f = &fresh[n_fresh];
-            char *text = lx_brief_encode(full);
-            struct lx_lesson *b = text ? lx_brief_decode(paths[i], full->hash, text) : NULL;
-            fps[i] = fingerprints_text(full);
-            *f = (struct store_brief_row){paths[i], dup(full->hash), engine, text, fps[i]};
-            if (!b || !fps[i] || !f->content_hash) {
-                lx_free(b);
-                free(text);
-                free((char *)f->content_hash);
-                continue;
-            }
-            n_fresh++;
-            lx_course_put_brief(c, i, b);
+            o->after(o->ctx, i, job->e, &job->rep);
+        if (job->e != KVT_E_OK) {
+            lx_course_replace(c, i, NULL); /* tried, and failed: said once */
+            continue;
         }
+        if (!(m = job->made)) {
+            /* no brief kept (no database, or out of memory): the whole lesson */
+            lx_course_replace(c, i, job->lesson);
+            job->lesson = NULL;
+            continue;
+        }
+        /* kept for the next start; the lesson waits, as a brief, until it
+         * is needed */
+        fps[i] = m->fps;
+        fresh[n_fresh++] = (struct store_brief_row){paths[i], m->hash, engine, m->text, m->fps};
+        lx_course_put_brief(c, i, m->brief);
+        m->fps = m->hash = m->text = NULL;
+        m->brief = NULL;
+    }
+    tutor_load_end(ld);
+    for (size_t k = 0; k < n_jobs; k++)
+        job_free(&jobs[k]);
+    free(jobs);
+    if (e != KVT_E_OK) {
+        for (size_t i = 0; fps && i < n; i++)
+            free(fps[i]);
+        free(fps);
+        free(fresh);
+        kept_free(&kept);
+        lx_course_free(c);
+        *out = NULL;
+        return e;
     }
     if (briefs && !stopped(o) && !store_readonly(o->store)) {
         struct store_error ignored;

@@ -43,6 +43,10 @@ struct tutor_course_open {
     void (*before)(void *ctx, size_t i, size_t n);
     void (*after)(void *ctx, size_t i, enum kvt_err e, const struct lx_report *rep);
     void *ctx;
+    /* files run at once (tutor_load.h): 0, one a core (at most 4); 1, one
+     * after another on the caller's thread. The callbacks above run on the
+     * caller's thread, in file order, whatever this is. */
+    unsigned threads;
 };
 
 struct tutor_course_result {
