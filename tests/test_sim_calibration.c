@@ -102,13 +102,36 @@ static const struct figure {
     {"avg_latency_s", "mean_e2e_ms", 0.001, LATENCY},
 };
 
+/* The public runs by source: each a different GPU, model family, engine
+ * release and benchmark, so holding one back tests what the constants do
+ * on a setup they were not fitted to. */
+static const char *const sources[] = {"h100 nightly latency", "rtx4090 mistral serve",
+                                      "h100 dbrx latency", "a100 qwen2 serve"};
+enum { N_SOURCES = 4 };
+
+static int source_of(const char *id)
+{
+    return strncmp(id, "bk-h100", 7) == 0     ? 0
+           : strncmp(id, "4090", 4) == 0      ? 1
+           : strncmp(id, "h100-dbrx", 9) == 0 ? 2
+                                              : 3;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static void simulate(const struct row *w, struct sim_metrics *m)
+/* The four constants of sim_step.h, as one point of a search. */
+struct consts {
+    double mem, compute, overhead_s, latency_s;
+};
+
+static const struct consts shipped = {SIM_MEM_EFFICIENCY, SIM_COMPUTE_EFFICIENCY,
+                                      SIM_STEP_OVERHEAD_S, SIM_ALLREDUCE_LATENCY_S};
+
+static void simulate(const struct row *w, const struct consts *k, struct sim_metrics *m)
 {
     const struct kv_gpu_preset *g = kv_gpu_preset_find(w->gpu);
     struct kv_model model = dbrx;
@@ -144,10 +167,11 @@ static void simulate(const struct row *w, struct sim_metrics *m)
     c.max_num_seqs = seqs;
     c.max_num_batched_tokens = tokens;
     c.max_concurrency = w->concurrency;
-    assert_int_equal(sim_hw_from_calc(r, g->peak_gbps * SIM_MEM_EFFICIENCY,
-                                      g->bf16_tflops * SIM_COMPUTE_EFFICIENCY, sim_link_gbps(g),
-                                      &c.hw),
+    assert_int_equal(sim_hw_from_calc(r, g->peak_gbps * k->mem, g->bf16_tflops * k->compute,
+                                      sim_link_gbps(g), &c.hw),
                      KVT_E_OK);
+    c.hw.overhead_s = k->overhead_s;
+    c.hw.allreduce_latency_s = k->latency_s;
     spec.input_len = w->in;
     spec.output_len = w->out;
     spec.num_prompts = w->mode == LATENCY ? w->batch : w->prompts;
@@ -189,7 +213,7 @@ static void calibration(void **state)
                 break;
         if (k == tsv_count(&t))
             fail_msg("%s is not in the fixture", rows[i].id);
-        simulate(&rows[i], &m);
+        simulate(&rows[i], &shipped, &m);
         for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++) {
             const char *cell = tsv_get(&t, k, figures[f].column);
             double real, sim, err;
@@ -216,8 +240,109 @@ static void calibration(void **state)
                  median, DOC_MEDIAN_ERROR, (double)within / (double)nerr, DOC_WITHIN_25);
 }
 
+/* Every figure of every row with constants k, in rows order: err[j] is
+ * figure j's signed error, grp[j] the source it comes from. */
+static size_t all_errors(const struct tsv *t, const struct consts *k, double *err, int *grp)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct sim_metrics m;
+        size_t r;
+        for (r = 0; r < tsv_count(t); r++)
+            if (strcmp(tsv_get(t, r, "id"), rows[i].id) == 0)
+                break;
+        assert_true(r < tsv_count(t));
+        simulate(&rows[i], k, &m);
+        for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++) {
+            const char *cell = tsv_get(t, r, figures[f].column);
+            double real;
+            if (figures[f].mode != rows[i].mode || !cell || !*cell)
+                continue;
+            real = strtod(cell, NULL) * figures[f].scale;
+            err[n] = (figure_of(&m, figures[f].name) - real) / real;
+            grp[n++] = source_of(rows[i].id);
+        }
+    }
+    return n;
+}
+
+static double median_abs(const double *err, const int *grp, size_t n, int keep, bool in)
+{
+    double a[64];
+    size_t m = 0;
+    for (size_t j = 0; j < n; j++)
+        if ((grp[j] == keep) == in)
+            a[m++] = fabs(err[j]);
+    qsort(a, m, sizeof a[0], cmp_double);
+    return sim_percentile(a, m, 50);
+}
+
+/* The constants on runs they were not set on. For each of the four
+ * sources in turn, the constants are searched again over the other three
+ * alone (81 points around the shipped one; the least median error there
+ * wins), and the held-back source's figures are predicted with them. The
+ * held-back errors, pooled over the four turns, are what the method does on
+ * runs it never saw. The issue's goal is a median of at most 10% and 90%
+ * within 25%; the first run gave 12.3% and 33 of 36 (docs/simulator.md), so
+ * the median is held to that figure until a change earns better. */
+#define HELD_BACK_MEDIAN 0.125
+#define HELD_BACK_WITHIN (33.0 / 36)
+
+static void held_back_sources(void **state)
+{
+    static const double mem[] = {0.60, 0.65, 0.75}, comp[] = {0.45, 0.55, 0.65},
+                        over[] = {0.0004, 0.0007, 0.0012}, lat[] = {10e-6, 20e-6, 30e-6};
+    enum { POINTS = 81 };
+    double(*err)[64] = calloc(POINTS, sizeof *err), held[64], pooled[64];
+    int grp[64];
+    size_t n = 0, npool = 0, within = 0;
+    struct consts pts[POINTS];
+    struct tsv t;
+
+    (void)state;
+    assert_non_null(err);
+    assert_int_equal(tsv_load("serving-benchmarks-public.tsv", &t), 0);
+    for (size_t p = 0; p < POINTS; p++) {
+        pts[p] = (struct consts){mem[p / 27], comp[p / 9 % 3], over[p / 3 % 3], lat[p % 3]};
+        n = all_errors(&t, &pts[p], err[p], grp);
+    }
+    tsv_free(&t);
+    printf("%-22s %-28s %12s %8s\n", "held back", "set on the rest", "figures", "median");
+    for (int g = 0; g < N_SOURCES; g++) {
+        size_t best = 0, m = 0;
+        for (size_t p = 1; p < POINTS; p++)
+            if (median_abs(err[p], grp, n, g, false) < median_abs(err[best], grp, n, g, false))
+                best = p;
+        for (size_t j = 0; j < n; j++)
+            if (grp[j] == g) {
+                held[m++] = fabs(err[best][j]);
+                pooled[npool++] = fabs(err[best][j]);
+                within += fabs(err[best][j]) <= 0.25;
+            }
+        qsort(held, m, sizeof held[0], cmp_double);
+        printf("%-22s mem %.2f comp %.2f %.1f ms %2.0f us %5zu %7.1f%%\n", sources[g],
+               pts[best].mem, pts[best].compute, pts[best].overhead_s * 1000,
+               pts[best].latency_s * 1e6, m, 100 * sim_percentile(held, m, 50));
+    }
+    qsort(pooled, npool, sizeof pooled[0], cmp_double);
+    printf("held back, pooled: %zu figures, median |error| %.1f%%, %zu within 25%% (%.0f%%)\n",
+           npool, 100 * sim_percentile(pooled, npool, 50), within,
+           100.0 * (double)within / (double)npool);
+    assert_int_equal(npool, 36);
+    printf("goal (median <= 10%%, >= 90%% within 25%%): %s\n",
+           sim_percentile(pooled, npool, 50) <= 0.10 && within >= 0.9 * (double)npool ? "met"
+                                                                                      : "NOT met");
+    if (sim_percentile(pooled, npool, 50) > HELD_BACK_MEDIAN ||
+        (double)within / (double)npool < HELD_BACK_WITHIN)
+        fail_msg("held back: median %.3f (at most %.3f), within 25%% %.2f (at least %.2f)",
+                 sim_percentile(pooled, npool, 50), HELD_BACK_MEDIAN,
+                 (double)within / (double)npool, HELD_BACK_WITHIN);
+    free(err);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(calibration)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(calibration),
+                                       cmocka_unit_test(held_back_sources)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
