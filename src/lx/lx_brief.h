@@ -13,6 +13,7 @@
 #define LX_BRIEF_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "lx.h"
 
@@ -37,6 +38,16 @@ bool lx_file_hash(const char *path, char out[17]);
  * id is not the one its text writes, so a file that loads always peeks to
  * its id, and a lookup may pass over a file that peeks to another. */
 bool lx_peek_id(const char *path, char *out, size_t cap);
+
+/* The file's stamp, as text: its size, inode, device and its modification
+ * and change times to the nanosecond. A kept hash taken with the same stamp
+ * still holds, as git's index trusts the same stat data, provided the file
+ * had *settled by `now` (Unix seconds, when the stamp is taken): changed
+ * more than two seconds before, since a change in the same tick of a coarse
+ * clock would leave the stamp the same. false when the path cannot be
+ * stat'ed or is not a regular file. */
+#define LX_STAMP_CAP 96
+bool lx_file_stamp(const char *path, int64_t now, char out[LX_STAMP_CAP], bool *settled);
 
 /* The same over a buffer, for lx_load. */
 void lx_hash_bytes(const void *p, size_t n, char out[17]);

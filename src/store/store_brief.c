@@ -23,13 +23,15 @@ enum kvt_err store_brief_each(struct store *st, store_brief_fn *fn, void *ctx,
 {
     sqlite3_stmt *s;
     enum kvt_err e = prepare(
-        st, "SELECT path, content_hash, engine, brief, fingerprints FROM lesson_brief", &s, err);
+        st, "SELECT path, content_hash, engine, brief, fingerprints, file_stamp FROM lesson_brief",
+        &s, err);
     int rc;
 
     if (e != KVT_E_OK)
         return e;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        struct store_brief_row r = {text(s, 0), text(s, 1), text(s, 2), text(s, 3), text(s, 4)};
+        struct store_brief_row r = {text(s, 0), text(s, 1), text(s, 2),
+                                    text(s, 3), text(s, 4), text(s, 5)};
         if (fn(ctx, &r) != 0)
             break;
     }
@@ -50,15 +52,16 @@ enum kvt_err store_brief_put(struct store *st, const struct store_brief_row *row
         return e;
     if ((e = prepare(st,
                      "INSERT OR REPLACE INTO lesson_brief (path, content_hash, engine, brief, "
-                     "fingerprints) VALUES (?1, ?2, ?3, ?4, ?5)",
+                     "fingerprints, file_stamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                      &s, err)) != KVT_E_OK)
         goto fail;
     for (size_t i = 0; i < n; i++) {
-        const char *v[] = {rows[i].path, rows[i].content_hash, rows[i].engine, rows[i].brief,
-                           rows[i].fingerprints};
+        const char *v[] = {rows[i].path,         rows[i].content_hash,
+                           rows[i].engine,       rows[i].brief,
+                           rows[i].fingerprints, rows[i].file_stamp ? rows[i].file_stamp : ""};
         int rc = SQLITE_OK;
         sqlite3_reset(s);
-        for (int k = 0; k < 5 && rc == SQLITE_OK; k++)
+        for (int k = 0; k < 6 && rc == SQLITE_OK; k++)
             rc = sqlite3_bind_text(s, k + 1, v[k], -1, SQLITE_STATIC);
         if (rc == SQLITE_OK)
             rc = sqlite3_step(s);

@@ -1,4 +1,4 @@
-/* store_brief.h: the lesson briefs the progress database keeps (db/0005),
+/* store_brief.h: the lesson briefs the progress database keeps (db/0006, db/0008),
  * and the stored fingerprints of every schedule read at once.
  *
  * The store keeps the texts as given and never reads them: the tutor layer
@@ -14,6 +14,9 @@
 
 struct store_brief_row {
     const char *path, *content_hash, *engine, *brief, *fingerprints;
+    /* the file's stamp when content_hash was taken (lx_file_stamp), or ""
+     * (NULL when putting: "") where it proves nothing */
+    const char *file_stamp;
 };
 
 /* Each kept row, in no order; fn returns non-zero to stop. The row's texts

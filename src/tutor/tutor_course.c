@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lx_brief.h"
 #include "store_brief.h"
@@ -67,11 +68,11 @@ static int keep_row(void *ctx, const struct store_brief_row *r)
         k->cap = cap;
     }
     to = &k->rows[k->n];
-    *to = (struct store_brief_row){dup(r->path), dup(r->content_hash), k->engine, dup(r->brief),
-                                   dup(r->fingerprints)};
-    if (!to->path || !to->content_hash || !to->brief || !to->fingerprints) {
+    *to = (struct store_brief_row){dup(r->path),  dup(r->content_hash), k->engine,
+                                   dup(r->brief), dup(r->fingerprints), dup(r->file_stamp)};
+    if (!to->path || !to->content_hash || !to->brief || !to->fingerprints || !to->file_stamp) {
         free((char *)to->path), free((char *)to->content_hash), free((char *)to->brief);
-        free((char *)to->fingerprints);
+        free((char *)to->fingerprints), free((char *)to->file_stamp);
         k->oom = true;
         return 1;
     }
@@ -86,8 +87,21 @@ static void kept_free(struct kept *k)
         free((char *)k->rows[i].content_hash);
         free((char *)k->rows[i].brief);
         free((char *)k->rows[i].fingerprints);
+        free((char *)k->rows[i].file_stamp);
     }
     free(k->rows);
+}
+
+/* The row of path whose file stamp is this one (a stamp kept only for a
+ * settled file: lx_file_stamp), so its hash holds without reading. */
+static const struct store_brief_row *kept_stamped(const struct kept *k, const char *path,
+                                                  const char *stamp)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (k->rows[i].file_stamp[0] && strcmp(k->rows[i].path, path) == 0 &&
+            strcmp(k->rows[i].file_stamp, stamp) == 0)
+            return &k->rows[i];
+    return NULL;
 }
 
 static const struct store_brief_row *kept_find(const struct kept *k, const char *path,
@@ -326,6 +340,8 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
     struct tutor_load_job *jobs = NULL;
     struct tutor_loader *ld = NULL;
     char **fps = NULL;
+    char(*stamps)[LX_STAMP_CAP] = NULL;
+    int64_t now = o->now ? o->now : (int64_t)time(NULL);
     size_t n_fresh = 0, n_jobs = 0;
     bool briefs;
 
@@ -344,7 +360,8 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
     }
     briefs = engine_of(o, &lx, engine, sizeof engine) &&
              (fps = calloc(n + 1, sizeof *fps)) != NULL &&
-             (fresh = calloc(n + 1, sizeof *fresh)) != NULL;
+             (fresh = calloc(n + 1, sizeof *fresh)) != NULL &&
+             (stamps = calloc(n + 1, sizeof *stamps)) != NULL;
     if (briefs) {
         struct store_error ignored;
         kept.engine = engine;
@@ -354,24 +371,44 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
     }
     /* the files whose briefs are kept take no time; the others are run,
      * several at once, and taken back in course order */
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; briefs && i < n; i++) {
         char hash[17];
-        const struct store_brief_row *row;
+        const struct store_brief_row *row = NULL;
         struct lx_lesson *l;
+        bool settled = false, by_stamp = false;
 
-        if (briefs && lx_file_hash(paths[i], hash) && (row = kept_find(&kept, paths[i], hash)) &&
-            (l = lx_brief_decode(paths[i], hash, row->brief)) != NULL) {
+        /* the stamp first: a file whose stamp is kept is not read */
+        if (lx_file_stamp(paths[i], now, stamps[i], &settled) && settled &&
+            (row = kept_stamped(&kept, paths[i], stamps[i])) != NULL)
+            by_stamp = true;
+        else if (lx_file_hash(paths[i], hash))
+            row = kept_find(&kept, paths[i], hash);
+        if (!settled)
+            stamps[i][0] = '\0'; /* proves nothing: the next start hashes it again */
+        if (row && (l = lx_brief_decode(paths[i], row->content_hash, row->brief)) != NULL) {
             if (fingerprints_fit(l, row->fingerprints) && (fps[i] = dup(row->fingerprints))) {
                 struct lx_report rep = {0};
                 lx_course_put_brief(c, i, l);
                 if (o->after)
                     o->after(o->ctx, i, KVT_E_OK, &rep);
+                /* the same bytes under a new stamp (a checkout, a copy):
+                 * the row is kept again with it, so the next start reads nothing */
+                if (!by_stamp && stamps[i][0]) {
+                    char *h = dup(row->content_hash), *t = dup(row->brief);
+                    if (h && t)
+                        fresh[n_fresh++] =
+                            (struct store_brief_row){paths[i], h, engine, t, fps[i], stamps[i]};
+                    else
+                        free(h), free(t);
+                }
                 continue;
             }
             lx_free(l);
         }
         jobs[n_jobs++] = (struct tutor_load_job){.path = paths[i], .slot = i};
     }
+    for (size_t i = 0; !briefs && i < n; i++)
+        jobs[n_jobs++] = (struct tutor_load_job){.path = paths[i], .slot = i};
     if (n_jobs &&
         !(ld = tutor_load_start(jobs, n_jobs, &lx, o->threads, briefs ? make_brief : NULL, NULL)))
         e = KVT_E_NOMEM;
@@ -402,7 +439,8 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         /* kept for the next start; the lesson waits, as a brief, until it
          * is needed */
         fps[i] = m->fps;
-        fresh[n_fresh++] = (struct store_brief_row){paths[i], m->hash, engine, m->text, m->fps};
+        fresh[n_fresh++] =
+            (struct store_brief_row){paths[i], m->hash, engine, m->text, m->fps, stamps[i]};
         lx_course_put_brief(c, i, m->brief);
         m->fps = m->hash = m->text = NULL;
         m->brief = NULL;
@@ -416,6 +454,7 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
             free(fps[i]);
         free(fps);
         free(fresh);
+        free(stamps);
         kept_free(&kept);
         lx_course_free(c);
         *out = NULL;
@@ -455,6 +494,7 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         free(fps[i]);
     free(fps);
     free(fresh);
+    free(stamps);
     kept_free(&kept);
     stored_free(&have);
     return e;

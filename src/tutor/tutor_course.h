@@ -47,6 +47,9 @@ struct tutor_course_open {
      * after another on the caller's thread. The callbacks above run on the
      * caller's thread, in file order, whatever this is. */
     unsigned threads;
+    /* Unix seconds, for which files have settled (lx_file_stamp); 0: the
+     * clock's */
+    int64_t now;
 };
 
 struct tutor_course_result {
