@@ -91,6 +91,10 @@ void ui_app_init(struct ui *ui, const struct ui_options *o);
 int ui_app_open(struct ui *ui);
 bool ui_app_frame(struct ui *ui);
 void ui_app_key(struct ui *ui, int kind, wint_t ch);
+/* Whether the top screen takes typed text (an answer, a search): text that
+ * is still arriving there is drawn once it is all in, so a paste costs one
+ * draw, not one a character. */
+bool ui_app_editing(const struct ui *ui);
 void ui_app_close(struct ui *ui);
 
 /* Screens. */

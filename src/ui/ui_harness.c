@@ -68,9 +68,13 @@ static void type_n(struct ui_harness *h, const char *text, size_t len)
             break;
         }
         ui_app_key(&h->ui, OK, (wint_t)wc);
-        frame(h);
         text += n;
         len -= n;
+        /* as the app does with a paste: a field drawn once the text is in */
+        if (h->ui.quit || h->ui.depth == 0)
+            h->done = true;
+        else if (len == 0 || !ui_app_editing(&h->ui))
+            frame(h);
     }
 }
 

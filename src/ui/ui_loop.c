@@ -237,6 +237,15 @@ bool ui_app_frame(struct ui *ui)
     return true;
 }
 
+bool ui_app_editing(const struct ui *ui)
+{
+    const struct ui_screen *top;
+    if (ui->depth == 0)
+        return false;
+    top = &ui->stack[ui->depth - 1];
+    return (top->ops->context(top->self) & UC_EDIT) != 0;
+}
+
 void ui_app_key(struct ui *ui, int kind, wint_t ch)
 {
     struct ui_screen *top;
@@ -311,6 +320,12 @@ static void loop(struct ui *ui, uint64_t started)
         wint_t ch;
         int kind;
 
+        /* text still arriving in a field (a paste) is drawn once it is in */
+        if (ui->draws > 0 && ui_app_editing(ui) && more_input()) {
+            kind = get_wch(&ch);
+            ui_app_key(ui, kind, ch);
+            continue;
+        }
         /* wake up for signals and resizes, and often while a screen works */
         timeout(busy ? 50 : 200);
         if (!ui_app_frame(ui))
