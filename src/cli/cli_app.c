@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-/* `kvtutor [--db FILE] [--lessons DIR] [--learner NAME] [open LESSON_ID]`:
+/* `kvtutor [--db FILE] [--lessons PATH] [--learner NAME] [open LESSON_ID]`:
  * opens the database, gathers the lesson files and starts the terminal app;
  * with --keys FILE, the same app on a virtual terminal, driven by a script
  * of keys, its screen printed after each step (ui_harness.h). */
@@ -167,12 +167,13 @@ static int check_script(const char *path, const char *script)
 
 static int app_usage(FILE *out)
 {
-    fputs("usage: kvtutor [--db FILE] [--lessons DIR] [--learner NAME] [open LESSON_ID]\n"
+    fputs("usage: kvtutor [--db FILE] [--lessons PATH] [--learner NAME] [open LESSON_ID]\n"
           "               [--keys FILE [--size COLSxLINES]]\n\n"
           "Opens the tutor: the course map, lessons, exercises and the interviewer's\n"
           "follow-ups. Lessons come from the bundled folder, then\n"
-          "$XDG_DATA_HOME/kvtutor/lessons, then --lessons (a later lesson with the same id\n"
-          "replaces an earlier one). Press ? in the app for its keys.\n\n"
+          "$XDG_DATA_HOME/kvtutor/lessons, then --lessons, a folder or one .lua file (a\n"
+          "later lesson with the same id replaces an earlier one). Press ? in the app for\n"
+          "its keys.\n\n"
           "--keys FILE (- for standard input) runs the app without a terminal, on a\n"
           "virtual one of --size (default 80x24), typing each line of FILE as one step\n"
           "and printing the screen after it as text; <Enter>, <Esc>, <Tab>, <Up>, <C-x>,\n"

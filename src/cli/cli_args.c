@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli_json.h"
 #include "kvt_text.h"
@@ -14,7 +15,7 @@ static const struct {
     unsigned bit;
 } globals[] = {
     {"--db", "FILE", CLI_G_DB},
-    {"--lessons", "DIR", CLI_G_LESSONS},
+    {"--lessons", "PATH", CLI_G_LESSONS},
     {"--learner", "NAME", CLI_G_LEARNER},
 };
 
@@ -138,6 +139,23 @@ static int parse_value(const struct cli_spec *s, struct cli_args *a, int id, con
     return 0;
 }
 
+/* Why --lessons PATH cannot be read as lessons, or NULL: a folder of them,
+ * or one lesson file, is what it takes. */
+static const char *lessons_path_fault(const char *path)
+{
+    struct stat sb;
+    size_t n = strlen(path);
+    if (stat(path, &sb) != 0)
+        return "no such folder or lesson file";
+    if (S_ISDIR(sb.st_mode))
+        return NULL;
+    if (!S_ISREG(sb.st_mode))
+        return "not a folder or a lesson file";
+    if (n < 5 || strcmp(path + n - 4, ".lua") != 0)
+        return "a lesson file's name ends in .lua";
+    return NULL;
+}
+
 /* "-3" or "-.5" is a negative number, never a flag. */
 static bool is_flag(const char *arg)
 {
@@ -204,6 +222,11 @@ int cli_parse(const struct cli_spec *s, int argc, char **argv, struct cli_args *
         if (!*val)
             return cli_usage_error(s->cmd, "%s needs a value (%s)", name,
                                    metavar ? metavar : "text");
+        if (g >= 0 && globals[g].bit == CLI_G_LESSONS && lessons_path_fault(val)) {
+            char f[KVT_SAFE_FIELD];
+            return cli_usage_error(s->cmd, "--lessons %s: %s", kvt_safe(val, f, sizeof f),
+                                   lessons_path_fault(val));
+        }
         if (g >= 0)
             *global_dst[g] = val;
         else if (parse_value(s, a, id, arg, (int)len, val) != 0)

@@ -36,8 +36,9 @@ enum cli_kind {
 
 /* Global flags: a command names the ones it uses in cli_spec.globals. */
 enum {
-    CLI_G_DB = 1,      /* --db FILE: the progress database */
-    CLI_G_LESSONS = 2, /* --lessons DIR: a folder of lessons after the others */
+    CLI_G_DB = 1, /* --db FILE: the progress database */
+    CLI_G_LESSONS =
+        2, /* --lessons PATH: a folder of lessons, or one lesson file, after the others */
     CLI_G_LEARNER = 4, /* --learner NAME: whose progress */
 };
 

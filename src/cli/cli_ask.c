@@ -45,8 +45,8 @@ struct outcome {
 static int ask_usage(FILE *out)
 {
     fputs("usage: kvtutor ask LESSON_ID ITEM_ID \"ANSWER\" [--seed N] [--json]\n"
-          "                   [--lessons DIR] [--measured NAME=VALUE]\n"
-          "       kvtutor ask --list [--json] [--lessons DIR]\n\n"
+          "                   [--lessons PATH] [--measured NAME=VALUE]\n"
+          "       kvtutor ask --list [--json] [--lessons PATH]\n\n"
           "Grades one answer to one item, as the app would. ITEM_ID is an exercise's id,\n"
           "\"question\" (the lesson's own question) or \"followup-N\" (its N-th follow-up);\n"
           "--list names every lesson's items. For an exercise: the verdict, the expected\n"

@@ -128,9 +128,13 @@ void cli_course_files(const char *extra, const char *data, struct cli_files *f)
 {
     char dirs[3][4096];
     size_t nd = cli_lesson_dirs(extra, data, dirs);
+    struct stat sb;
     /* cli_lesson_dirs lists them in search order: the course runs the other way */
     for (size_t d = nd; d-- > 0;)
         cli_files_walk(f, dirs[d]);
+    /* --lessons naming one lesson file: last, as a folder there would be */
+    if (extra && stat(extra, &sb) == 0 && S_ISREG(sb.st_mode))
+        cli_files_add(f, extra);
 }
 
 struct lx_course *cli_course(const char *extra, const char *data, const struct lx_opts *opts)

@@ -37,8 +37,8 @@ int cli_lx_opts(const char *cmd, struct lx_opts *opts, char dsl[CLI_DSL_CAP], ch
 size_t cli_lesson_dirs(const char *extra, const char *data, char dirs[][4096]);
 
 /* The lesson files of those folders in course order: the bundled first,
- * then the learner's, then `extra` (--lessons), so that a later file
- * shadows an earlier lesson with the same id. */
+ * then the learner's, then `extra` (--lessons: a folder, or one lesson
+ * file), so that a later file shadows an earlier lesson with the same id. */
 void cli_course_files(const char *extra, const char *data, struct cli_files *f);
 
 /* The course catalogue over cli_course_files; NULL when out of memory. */

@@ -100,7 +100,7 @@ static bool known_id(struct lx_course *checked, struct lx_course **bundled, cons
 static int lint_usage(FILE *out)
 {
     fputs("usage: kvtutor lint [--deadline-ms N] FILE|DIR...\n"
-          "       kvtutor lint --answers FILE.tsv [--json] [--lessons DIR]\n\n"
+          "       kvtutor lint --answers FILE.tsv [--json] [--lessons PATH]\n\n"
           "Loads each lesson in its own sandbox and checks it: required fields, unique ids,\n"
           "every expected value computable and finite, units known, links and requires\n"
           "that resolve, prerequisites placed before the lessons that need them,\n"

@@ -49,7 +49,7 @@ struct item_tally {
 
 static int usage(FILE *out)
 {
-    fputs("usage: kvtutor lint --answers FILE.tsv [--json] [--lessons DIR]\n\n"
+    fputs("usage: kvtutor lint --answers FILE.tsv [--json] [--lessons PATH]\n\n"
           "Grades every row of an answer table as `kvtutor ask` would and says where the\n"
           "rubric and the table disagree. The table is tab-separated, '#' lines are\n"
           "comments, and its first other line names the columns; it needs lesson, item,\n"

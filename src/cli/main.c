@@ -50,7 +50,7 @@ const struct cli_glyphs *cli_glyphs(void)
 
 static void usage(FILE *out)
 {
-    fputs("usage: kvtutor [--db FILE] [--lessons DIR] [--learner NAME] [open LESSON_ID]\n"
+    fputs("usage: kvtutor [--db FILE] [--lessons PATH] [--learner NAME] [open LESSON_ID]\n"
           "       kvtutor COMMAND [ARGS]\n\n"
           "kvtutor teaches how LLM serving uses GPU memory, with numbers you can check.\n"
           "Without a command it opens the tutor in the terminal.\n\n"

@@ -119,6 +119,20 @@ python3 -c "import sys; sys.stdout.write('e\n' + 'é' * 300000 + '\n')" > "$work
 timeout 120 "$KVTUTOR" --db "$work/p7.db" open kv-cache --keys "$work/long" > "$work/out" 2> "$work/err"
 rc=$?
 [ "$rc" = 0 ] && ok "a line of 300,000 two-byte characters runs through" || bad "a long line: exit $rc, $(head -c 300 "$work/err")"
+# --lessons names one lesson file as well as a folder: its lesson opens; a
+# path that is neither is refused, naming it, before anything is made
+sed 's/^  id = "kv-cache"/  id = "my-draft"/; s/^  title = "/  title = "Draft: /' \
+  "$(dirname "$0")/../../lessons/part0-foundations/01-kv-cache.lua" > "$work/draft.lua"
+printf '\n' > "$work/none"
+"$KVTUTOR" --db "$work/p9.db" --lessons "$work/draft.lua" open my-draft --keys "$work/none" > "$work/out" 2> "$work/err"
+rc=$?
+[ "$rc" = 0 ] && sed -n '2p' "$work/out" | grep -qF "kvtutor · Draft: " && ok "--lessons FILE: the file's lesson opens" ||
+  bad "--lessons FILE: exit $rc, $(head -3 "$work/out") $(cat "$work/err")"
+"$KVTUTOR" --db "$work/p10.db" --lessons "$work/no-such-lessons" --keys "$work/none" > /dev/null 2> "$work/err"
+rc=$?
+[ "$rc" = 2 ] && grep -qF -- "--lessons $work/no-such-lessons: no such folder or lesson file" "$work/err" &&
+  [ ! -e "$work/p10.db" ] && ok "--lessons naming nothing is refused" ||
+  bad "--lessons naming nothing: exit $rc, $(cat "$work/err")"
 # global flags before the app's own stay out of its value; --version still works
 "$KVTUTOR" --db "$work/p8.db" --version > "$work/out" 2>&1 && grep -q "kvtutor" "$work/out" &&
   ok "--db F --version prints the version" || bad "--db F --version: $(cat "$work/out")"
