@@ -44,11 +44,13 @@ static const struct limits tables[] = {
     /* correct unsure: 27 of 64 (42.2%) measured, over the 25% goal */
     {"table-1-terse.tsv", 64, 5, 10, 42.2, 40},
     {"table-2-natural.tsv", 64, 5, 10, 25, 40},
-    /* wrong unsure: 59 of 128 (46.1%) measured, over the 40% goal */
-    {"table-3-wrong.tsv", 128, 5, 10, 25, 46.1},
+    /* wrong unsure: 57 of 128 (44.5%) measured, over the 40% goal (59 before a give-up
+     * covering no point was called wrong) */
+    {"table-3-wrong.tsv", 128, 5, 10, 25, 44.6},
     /* the final table (docs/answers.md): correct refused 6 of 128 (4.7%), unsure 26 (20.3%);
-     * wrong credited 1 (0.8%), wrong unsure 85 of 128 (66.4%), over the 40% goal */
-    {"table-final.tsv", 256, 5, 10, 25, 66.5},
+     * wrong credited 1 (0.8%), wrong unsure 76 of 128 (59.4%; 85 before a give-up covering
+     * no point was called wrong), over the 40% goal */
+    {"table-final.tsv", 256, 5, 10, 25, 59.4},
     /* Part 1 (docs/answers.md, "Part 1's tables"): each lesson's table a was written from its
      * prompts alone and the rubric tuned on it; table b, from the same writer, was held out and
      * graded once at the end. Where b is over the goal its measured figure is the limit. */

@@ -85,8 +85,9 @@ static void run(const struct kv_text_item *item, const struct row *rows, size_t 
 }
 
 /* Three verdicts: wrong only on evidence (a misconception, a point
- * contradicted, nothing but lists and hedges), correct on a pass, unsure
- * otherwise. Decode is memory-bound (weight 2), prefill compute-bound (1). */
+ * contradicted, nothing but lists and hedges, a give-up and no point
+ * stated), correct on a pass, unsure otherwise. Decode is memory-bound (weight 2), prefill
+ * compute-bound (1). */
 static void test_three_verdicts(void **state)
 {
     static const struct {
@@ -106,6 +107,14 @@ static void test_three_verdicts(void **state)
         /* a hedge covers nothing, the claim beside it a third of the weight */
         {"Decode depends on many factors; prefill is compute-bound.", KV_UNSURE, false, true,
          false},
+        /* giving up on one clause and stating no point anywhere: the non-answer an
+         * interviewer marks down, though the other clause claims something */
+        {"Decode is a GPU thing; how fast it runs depends on various factors.", KV_WRONG, false,
+         true, false},
+        /* vague words alone are no give-up: "perhaps" and "might" are how a careful
+         * candidate speaks */
+        {"Decode reads every weight once a step; it might be slower, perhaps.", KV_UNSURE, false,
+         true, false},
         /* nothing against it, not enough for it */
         {"Decode is slow.", KV_UNSURE, false, false, false},
         {"prefill, decode, bandwidth, FLOPs, tensor cores, GEMV, batch", KV_WRONG, false, false,

@@ -408,6 +408,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         }
         hedge = kv_hedges_hedge(ans, &cl[k]);
         r->hedged |= hedge;
+        r->gave_up |= hedge;
         size_t before = r->n_found + r->n_contra, covered_before = 0;
         for (size_t i = 0; i < n_pts; i++)
             covered_before += r->covered[i];
@@ -502,8 +503,10 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     if ((r->n_found || r->n_contra) && r->score >= KV_TEXT_PASS)
         r->score = KV_TEXT_PASS - 0.01;
     /* wrong only on evidence; a pass with none is correct; the rest the
-     * learner checks */
-    if (r->n_found || r->n_contra || (r->no_claim && r->got == 0))
+     * learner checks. An answer that gives up on a clause ("it depends on
+     * several factors") and states none of the points is the non-answer an
+     * interviewer marks down, whatever else it says in passing */
+    if (r->n_found || r->n_contra || (r->no_claim && r->got == 0) || (r->gave_up && r->got == 0))
         r->verdict = KV_WRONG;
     else if (r->score >= KV_TEXT_PASS)
         r->verdict = KV_CORRECT;

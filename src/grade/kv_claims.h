@@ -99,6 +99,8 @@ struct kv_text_result {
     bool list;     /* some clause was a keyword list: say what is true of what */
     bool no_claim; /* every clause was a keyword list or a hedge: no claim at all */
     bool hedged;   /* some clause was a hedge ("it depends"): it covered nothing */
+    bool gave_up;  /* some clause was a hedge or a give-up outright ("it depends on several
+                      factors", "no idea"), not only vague words ("about", "maybe") */
     char why[200]; /* invalid: why the answer was not graded */
 };
 
