@@ -51,6 +51,10 @@ static const struct limits tables[] = {
      * wrong credited 1 (0.8%), wrong unsure 76 of 128 (59.4%; 85 before a give-up covering
      * no point was called wrong), over the 40% goal */
     {"table-final.tsv", 256, 5, 10, 25, 59.4},
+    /* round 4 (docs/answers.md), written from the prompts alone and graded once on the grader
+     * with the give-up rule: correct refused 4 of 80 (5.0%), unsure 19 (23.8%); wrong credited
+     * 1 (1.3%), wrong unsure 58 of 80 (72.5%), over the 40% goal */
+    {"table-round4.tsv", 160, 5, 10, 25, 72.5},
     /* Part 1 (docs/answers.md, "Part 1's tables"): each lesson's table a was written from its
      * prompts alone and the rubric tuned on it; table b, from the same writer, was held out and
      * graded once at the end. Where b is over the goal its measured figure is the limit. */
