@@ -484,6 +484,13 @@ static void test_one_message_at_the_fault(void **state)
     if (r.status != 0)
         fail_msg("clean.lua, the base of the others, fails: %s", r.err);
     run_free(&r);
+    /* `return my_lesson {` beside a helper whose own `return {` is not the chunk's:
+     * its id is read from the lesson's table */
+    path(file, sizeof file, "lint", "returned-wrapper.lua");
+    r = lint(NULL, file, NULL);
+    if (r.status != 0)
+        fail_msg("returned-wrapper.lua fails: %s", r.err);
+    run_free(&r);
     /* an exercise's own worked lines, reaching 57,344 B through 2,048 B a layer */
     path(file, sizeof file, "lint", "worked-fixed.lua");
     r = lint(NULL, file, NULL);

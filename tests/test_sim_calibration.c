@@ -111,10 +111,12 @@ enum { N_SOURCES = 4 };
 
 static int source_of(const char *id)
 {
-    return strncmp(id, "bk-h100", 7) == 0     ? 0
-           : strncmp(id, "4090", 4) == 0      ? 1
-           : strncmp(id, "h100-dbrx", 9) == 0 ? 2
-                                              : 3;
+    static const char *const prefix[N_SOURCES] = {"bk-h100", "4090", "h100-dbrx", "a100"};
+    for (int g = 0; g < N_SOURCES; g++)
+        if (strncmp(id, prefix[g], strlen(prefix[g])) == 0)
+            return g;
+    fail_msg("%s: no source for this run: add it to sources[]", id);
+    return -1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -259,6 +261,7 @@ static size_t all_errors(const struct tsv *t, const struct consts *k, double *er
             if (figures[f].mode != rows[i].mode || !cell || !*cell)
                 continue;
             real = strtod(cell, NULL) * figures[f].scale;
+            assert_true(n < 64); /* the arrays the search keeps */
             err[n] = (figure_of(&m, figures[f].name) - real) / real;
             grp[n++] = source_of(rows[i].id);
         }

@@ -103,10 +103,11 @@ bool lx_file_stamp(const char *path, int64_t now, char out[LX_STAMP_CAP], bool *
     *settled = false;
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
         return false;
-    snprintf(out, LX_STAMP_CAP, "%lld:%llu:%llu:%lld.%09ld:%lld.%09ld", (long long)sb.st_size,
-             (unsigned long long)sb.st_ino, (unsigned long long)sb.st_dev,
-             (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec, (long long)sb.st_ctim.tv_sec,
-             (long)sb.st_ctim.tv_nsec);
+    if (snprintf(out, LX_STAMP_CAP, "%lld:%llu:%llu:%lld.%09ld:%lld.%09ld", (long long)sb.st_size,
+                 (unsigned long long)sb.st_ino, (unsigned long long)sb.st_dev,
+                 (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
+                 (long long)sb.st_ctim.tv_sec, (long)sb.st_ctim.tv_nsec) >= LX_STAMP_CAP)
+        return false; /* cannot be: 20-digit fields fit */
     /* a change after now, even in the same tick of a coarse file system's
      * clock, gives a later change time than one two seconds before now */
     *settled = (int64_t)sb.st_ctim.tv_sec + 2 < now && (int64_t)sb.st_mtim.tv_sec + 2 < now;

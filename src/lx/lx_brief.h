@@ -46,7 +46,7 @@ bool lx_peek_id(const char *path, char *out, size_t cap);
  * more than two seconds before, since a change in the same tick of a coarse
  * clock would leave the stamp the same. false when the path cannot be
  * stat'ed or is not a regular file. */
-#define LX_STAMP_CAP 96
+#define LX_STAMP_CAP 160
 bool lx_file_stamp(const char *path, int64_t now, char out[LX_STAMP_CAP], bool *settled);
 
 /* The same over a buffer, for lx_load. */

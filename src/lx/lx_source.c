@@ -287,6 +287,11 @@ static void index_tables(struct lx_source *s)
             switch (t->punct) {
             case '{': {
                 int tb = add_table(s, i);
+                /* `return {` inside a function or block returns from it, not
+                 * from the chunk: only the chunk's own return marks its table */
+                for (int k = 1; tb >= 0 && s->tables[tb].returned && k <= top; k++)
+                    if (st[k].what == 'b')
+                        s->tables[tb].returned = false;
                 /* the field waiting for it: in `name({`, one frame down */
                 struct frame *owner =
                     f->what == '(' && top > 0 && is_punct(s, i - 1, '(') ? &st[top - 1] : f;

@@ -24,8 +24,9 @@ void lx_source_free(struct lx_source *s);
 
 /* The constructor written as `kind { ... }` (or `kind({ ... })`) on `line`,
  * the first of them; with line 0, the one the chunk returns (`return kind
- * {`), else the last. Kind NULL with line 0: the last constructor a
- * `return` is followed by, whatever its name. -1 when there is none. */
+ * {`), else the last. Kind NULL with line 0: the constructor the chunk's
+ * own `return` is followed by (a `return` inside a function or block does
+ * not count), whatever its name. -1 when there is none. */
 int lx_source_find(const struct lx_source *s, const char *kind, int line);
 
 /* The line of the brace of constructor `table`; 0 for -1. */
@@ -48,7 +49,7 @@ bool lx_source_literal(const struct lx_source *s, int table, const char *key, ch
 
 /* The id the lesson's table writes, as lx_source_literal reads it: the
  * constructor the chunk returns (`return lesson {`), else the last `lesson
- * {`, else the last returned constructor. The loader refuses a lesson whose
+ * {`, else the one the chunk's own `return` is followed by. The loader refuses a lesson whose
  * id is not this, so a catalogue can read a file's id without running it. */
 bool lx_source_lesson_id(const struct lx_source *s, char *out, size_t cap);
 

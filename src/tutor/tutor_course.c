@@ -417,11 +417,11 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         struct made *m;
         size_t i = job->slot;
 
-        if (!tutor_load_wait(ld, k))
-            break;
         /* the progress line counts the files run: a brief takes no time */
         if (o->before)
             o->before(o->ctx, i, n);
+        if (!tutor_load_wait(ld, k))
+            break;
         if (job->e != KVT_E_OK)
             r->failed++;
         if (o->after)
@@ -450,6 +450,10 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         job_free(&jobs[k]);
     free(jobs);
     if (e != KVT_E_OK) {
+        for (size_t i = 0; i < n_fresh; i++) {
+            free((char *)fresh[i].content_hash);
+            free((char *)fresh[i].brief);
+        }
         for (size_t i = 0; fps && i < n; i++)
             free(fps[i]);
         free(fps);

@@ -45,7 +45,9 @@ struct tutor_course_open {
     void *ctx;
     /* files run at once (tutor_load.h): 0, one a core (at most 4); 1, one
      * after another on the caller's thread. The callbacks above run on the
-     * caller's thread, in file order, whatever this is. */
+     * caller's thread whatever this is: first `after` for each file opened
+     * from its brief, then before and after for each file run, each group
+     * in file order. */
     unsigned threads;
     /* Unix seconds, for which files have settled (lx_file_stamp); 0: the
      * clock's */
