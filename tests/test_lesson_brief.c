@@ -429,9 +429,10 @@ static void test_file_stamps(void **state)
      * one (valgrind, a sanitizer) cannot settle them early */
     assert_int_equal(stat(draft, &d), 0);
     assert_int_equal(stat(extra, &e), 0);
-    changed = d.st_ctim.tv_sec > e.st_ctim.tv_sec ? d.st_ctim.tv_sec : e.st_ctim.tv_sec;
-    /* a second after their last change: not settled, not stamped */
+    /* a second after the older one's last change: neither settled, none stamped */
+    changed = d.st_ctim.tv_sec < e.st_ctim.tv_sec ? d.st_ctim.tv_sec : e.st_ctim.tv_sec;
     tutor_course_close(open_at(st, learner, changed + 1, &r));
+    changed = d.st_ctim.tv_sec > e.st_ctim.tv_sec ? d.st_ctim.tv_sec : e.st_ctim.tv_sec;
     assert_int_equal(stamped_here(st), 0);
     /* ten seconds on, both are settled: stamped */
     tutor_course_close(open_at(st, learner, changed + 10, &r));
