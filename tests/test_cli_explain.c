@@ -104,6 +104,9 @@ static void test_formats_match(void **state)
         {"vllm-logs/v0.11.0-h08-qwen3-14b.log", "configs/qwen3-14b.config.json", "0.11.0", 42656,
          1.30},
         {"vllm-logs/v0.6.4-r001-llama-3.1-8b.log", NULL, "0.6.4.post1", 0, 1.56},
+        /* a Mamba2 hybrid whose SSM state is the config's float32 (test_hf_families) */
+        {"vllm-logs/v0.21.0-n01-nemotron-3-nano-30b-a3b.log",
+         "configs/nemotron-3-nano-30b-a3b.config.json", "0.21.0", 5769184, 22.01},
     };
     (void)state;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -216,6 +219,19 @@ static void test_newer_model_kinds(void **state)
         assert_non_null(
             strstr(json_string_value(json_object_get(line_of(j, "kv_tokens", 0), "why")),
                    "1,484 to 1,487 blocks"));
+        json_decref(j);
+    }
+    {
+        /* n01's "Add 1 padding layers, may waste at most 4.35%": the padding
+         * is in the recurrent kind, 23 Mamba2 layers in groups of 6 take 4
+         * groups (24 slots), and 1 / 23 = 4.35% (the comparison looked only
+         * at the full and sliding kinds and marked it a miss) */
+        json_t *j = explain_json("vllm-logs/v0.21.0-n01-nemotron-3-nano-30b-a3b.log",
+                                 "configs/nemotron-3-nano-30b-a3b.config.json");
+        json_t *p = line_of(j, "padding_layers", 0);
+        assert_int_equal(match_of(p), 1);
+        assert_non_null(strstr(json_string_value(json_object_get(p, "why")),
+                               "the 23 recurrent layers 4 groups (1 padding)"));
         json_decref(j);
     }
 }

@@ -203,6 +203,85 @@ static void test_unmodelled_families_refused(void **state)
     assert_int_equal(m.kv_heads, 2);
 }
 
+/* NVIDIA-Nemotron-3-Nano-30B-A3B (NemotronHForCausalLM) under vLLM 0.21.0,
+ * as a public start-up log on a GB10 ran it (--mamba-cache-mode none,
+ * max_model_len 262,144): "Available KV cache memory: 34.32 GiB", "GPU KV
+ * cache size: 5,769,184 tokens", "Maximum concurrency for 262,144 tokens per
+ * request: 22.01x", "Add 1 padding layers". vLLM's NemotronH hook takes the
+ * config's mamba_ssm_cache_dtype (float32) for the SSM state; read as the
+ * conv state's bf16 the block was 1,072 tokens and the log missed (22.47x).
+ * By hand, one Mamba2 layer's state:
+ *   conv 3 × (64 × 64 + 2 × 8 × 128) × 2 B = 36,864 B
+ *   SSM  64 × 64 × 128 × 4 B             = 2,097,152 B   → 2,134,016 B
+ * attention, one token one layer: 2 × 2 heads × 128 × 2 B = 1,024 B, so the
+ * block grows to 16 × ceil(2,134,016 / 16,384) = 16 × 131 = 2,096 tokens;
+ * 6 attention + 23 Mamba layers group 6 at a time: 1 + 4 groups, 1 padding
+ * layer; a block id = 6 × 2,096 × 1,024 = 12,877,824 B;
+ * floor(34.32 × 2^30 / 12,877,824) = floor(2,861.57) = 2,861 blocks;
+ * a request: ceil(262,144 / 2,096) + 4 × 1 = 126 + 4 = 130 blocks;
+ * int(2,861 / 130 × 262,144) = 5,769,184 tokens, 22.01x. */
+static void test_nemotron_h_ssm_dtype_from_config(void **state)
+{
+    (void)state;
+    struct loaded l = load_ok("nemotron-3-nano-30b-a3b.config.json");
+    struct kv_deploy d;
+    struct kv_result r;
+
+    assert_true(l.m.nemotron_h);
+    assert_int_equal(l.m.ssm_cache_dtype, KV_DTYPE_FP32);
+    kv_deploy_defaults(&d);
+    assert_true(kv_vllm_parse("0.21.0", &d.vllm));
+    d.kv_budget_gib = 34.32;
+    d.max_model_len = 262144;
+    d.mamba_mode = KV_MAMBA_NONE;
+    assert_int_equal(kv_calc(&l.m, &d, &r, NULL, NULL), KVT_E_OK);
+    assert_int_equal(r.deploy.mamba_ssm_dtype, KV_DTYPE_FP32);
+    assert_int_equal(r.state_layer_bytes, 2134016);
+    assert_int_equal(r.attention_block_size, 2096);
+    assert_int_equal(r.padding_layers, 1);
+    assert_int_equal(r.block_set_bytes, 12877824);
+    assert_int_equal(r.num_gpu_blocks, 2861);
+    assert_int_equal(r.blocks_per_request, 130);
+    assert_int_equal(r.kv_tokens, 5769184);
+    assert_true(r.max_concurrency > 22.005 && r.max_concurrency < 22.015);
+}
+
+/* The same model with no mamba_ssm_cache_dtype in its config: vLLM's hook
+ * falls back to float16 (PR #29978), float32 from PR #39032 (applied from
+ * 0.20.0); before the hook (applied from 0.13.0) the key is not read at
+ * all and the SSM state takes the conv state's dtype. An explicit
+ * --mamba-ssm-cache-dtype always wins. SSM bytes a layer: 64 × 64 × 128 =
+ * 524,288 values, × 2 B = 1,048,576 (16-bit) or × 4 B = 2,097,152. */
+static void test_nemotron_h_ssm_default_by_release(void **state)
+{
+    (void)state;
+    struct loaded l = load_ok("nemotron-3-nano-30b-a3b.config.json");
+    const struct {
+        const char *version;
+        enum kv_dtype asked, want;
+    } rows[] = {
+        {"0.12.0", KV_DTYPE_AUTO, KV_DTYPE_BF16}, {"0.13.0", KV_DTYPE_AUTO, KV_DTYPE_FP16},
+        {"0.19.0", KV_DTYPE_AUTO, KV_DTYPE_FP16}, {"0.20.0", KV_DTYPE_AUTO, KV_DTYPE_FP32},
+        {"0.26.0", KV_DTYPE_AUTO, KV_DTYPE_FP32}, {"0.26.0", KV_DTYPE_BF16, KV_DTYPE_BF16},
+    };
+
+    l.m.ssm_cache_dtype = KV_DTYPE_AUTO; /* as if the config left the key out */
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct kv_deploy d;
+        struct kv_result r;
+        kv_deploy_defaults(&d);
+        assert_true(kv_vllm_parse(rows[i].version, &d.vllm));
+        d.kv_budget_gib = 34.32;
+        d.mamba_ssm_dtype = rows[i].asked;
+        assert_int_equal(kv_calc(&l.m, &d, &r, NULL, NULL), KVT_E_OK);
+        if (r.deploy.mamba_ssm_dtype != rows[i].want)
+            fail_msg("%s: SSM %s, wanted %s", rows[i].version,
+                     kv_dtype_name(r.deploy.mamba_ssm_dtype), kv_dtype_name(rows[i].want));
+        assert_int_equal(r.state_layer_bytes,
+                         36864 + (rows[i].want == KV_DTYPE_FP32 ? 2097152 : 1048576));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +293,8 @@ int main(void)
         cmocka_unit_test(test_mla_without_rope_refused),
         cmocka_unit_test(test_sliding_pattern_of_one),
         cmocka_unit_test(test_unmodelled_families_refused),
+        cmocka_unit_test(test_nemotron_h_ssm_dtype_from_config),
+        cmocka_unit_test(test_nemotron_h_ssm_default_by_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -210,6 +210,12 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
     }
     if (d->mamba_dtype == KV_DTYPE_AUTO)
         d->mamba_dtype = m->dtype; /* mamba_cache_dtype=auto: the model dtype */
+    if (d->mamba_ssm_dtype == KV_DTYPE_AUTO && m->nemotron_h && rules->nemotron_ssm_hook)
+        /* vllm/model_executor/models/config.py, NemotronHForCausalLMConfig:
+         * auto becomes the config's mamba_ssm_cache_dtype, else the release's default */
+        d->mamba_ssm_dtype = m->ssm_cache_dtype != KV_DTYPE_AUTO ? m->ssm_cache_dtype
+                             : rules->nemotron_ssm_fp32          ? KV_DTYPE_FP32
+                                                                 : KV_DTYPE_FP16;
     if (d->mamba_ssm_dtype == KV_DTYPE_AUTO)
         /* mamba_ssm_cache_dtype=auto: the config's mamba_ssm_dtype, else the conv state's */
         d->mamba_ssm_dtype = m->ssm_dtype != KV_DTYPE_AUTO ? m->ssm_dtype : d->mamba_dtype;

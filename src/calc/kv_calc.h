@@ -192,6 +192,12 @@ struct kv_model {
     uint32_t ssm_state_dim;  /* GDN linear_key_head_dim; Mamba2 ssm_state_size */
     uint32_t conv_kernel;    /* conv taps; the state keeps conv_kernel - 1 (+ k) */
     enum kv_dtype ssm_dtype; /* the config's mamba_ssm_dtype (AUTO = the conv state's) */
+    /* NemotronH (architecture NemotronHForCausalLM or NemotronHPuzzleForCausalLM):
+     * vLLM's per-architecture hook sets the SSM dtype from the config's
+     * mamba_ssm_cache_dtype (ssm_cache_dtype; AUTO = not given), else from the
+     * release's default (kv_rules.nemotron_ssm_*) */
+    bool nemotron_h;
+    enum kv_dtype ssm_cache_dtype;
 
     uint32_t mtp_layers; /* MTP draft layers the config carries (0 = none) */
     /* DeepSeek-V3.2's sparse MLA: the indexer's key (index_head_dim values,

@@ -75,6 +75,8 @@ size_t kv_figures(const struct kv_result *r, struct kv_figure *out, size_t cap)
     u(&s, "attention_block_size", r->attention_block_size > 0, r->attention_block_size);
     u(&s, "state_layers", true, r->state_layers);
     u(&s, "state_bytes_per_request", r->state_layers > 0, r->state_bytes_per_request);
+    t(&s, "mamba_dtype", r->state_layers > 0 ? kv_dtype_name(dp->mamba_dtype) : NULL);
+    t(&s, "mamba_ssm_dtype", r->state_layers > 0 ? kv_dtype_name(dp->mamba_ssm_dtype) : NULL);
     t(&s, "mamba_cache_mode",
       r->state_layers == 0              ? NULL
       : r->mamba_mode == KV_MAMBA_ALIGN ? "align"

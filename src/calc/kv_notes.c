@@ -33,8 +33,8 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
                       "a request; unverified against a log");
     if (r->state_layers > 0 && r->model.state_kind == KV_STATE_MAMBA2)
         kv_rules_note(n, KV_NOTE_MAMBA,
-                      "Mamba2 state shapes follow vLLM's MambaStateShapeCalculator; no public "
-                      "log in the fixtures checks them");
+                      "Mamba2 state shapes follow vLLM's MambaStateShapeCalculator; one public "
+                      "log checks them (Nemotron-3-Nano-30B-A3B, vLLM 0.21.0)");
     if (asked->kv_dtype == KV_DTYPE_INT8 ||
         (asked->kv_dtype == KV_DTYPE_FP32 && r->model.dtype != KV_DTYPE_FP32))
         kv_rules_note(n, KV_NOTE_ALWAYS,
@@ -77,9 +77,11 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
 }
 
 /* Keeps the release's notes that bear on this result. */
-static void keep_notes(struct kv_result *r, bool util_defaulted)
+static void keep_notes(struct kv_result *r, const struct kv_deploy *asked, bool util_defaulted)
 {
     struct kv_rules *rules = &r->rules;
+    const bool nemotron_auto =
+        r->state_layers > 0 && r->model.nemotron_h && asked->mamba_ssm_dtype == KV_DTYPE_AUTO;
     size_t n = 0;
 
     for (size_t i = 0; i < rules->n_notes; i++) {
@@ -100,6 +102,12 @@ static void keep_notes(struct kv_result *r, bool util_defaulted)
         case KV_NOTE_MAMBA:
             keep = r->state_layers > 0;
             break;
+        case KV_NOTE_NEMOTRON_SSM:
+            keep = nemotron_auto;
+            break;
+        case KV_NOTE_NEMOTRON_DEFAULT:
+            keep = nemotron_auto && r->model.ssm_cache_dtype == KV_DTYPE_AUTO;
+            break;
         case KV_NOTE_ADMISSION:
             keep = false; /* the scheduler's, said by kvtutor sim (sim_bench.h) */
             break;
@@ -114,6 +122,6 @@ static void keep_notes(struct kv_result *r, bool util_defaulted)
 
 void kv_notes(struct kv_result *r, const struct kv_deploy *asked, bool util_defaulted)
 {
-    keep_notes(r, util_defaulted);
+    keep_notes(r, asked, util_defaulted);
     model_notes(r, asked);
 }

@@ -26,26 +26,37 @@ static const struct rule_set {
     bool sliding_in_flight;
     bool mamba_align_default;
     bool full_isl_admission;
+    bool nemotron_ssm_hook, nemotron_ssm_fp32;
     const char *pre_note;
 } sets[] = {
     /* V1's first modelled release: the floor of every older log too */
-    {V(6, 0), 0.9, false, KV_GROUP_MIN, false, false, false, PRE_NOTE("0.6.0 to 0.11")},
+    {V(6, 0), 0.9, false, KV_GROUP_MIN, false, false, false, false, false,
+     PRE_NOTE("0.6.0 to 0.11")},
     /* PR #29303 (merged 2025-11-24): the largest bucket within 1.25 x */
-    {V(12, 0), 0.9, false, KV_GROUP_MAX_125, false, false, false, PRE_NOTE("0.12.0 to 0.17")},
+    {V(12, 0), 0.9, false, KV_GROUP_MAX_125, false, false, false, false, false, PRE_NOTE("0.12")},
+    /* PR #29978 (opened 2025-12-03): NemotronH's SSM state takes the config's
+     * mamba_ssm_cache_dtype, else float16 */
+    {V(13, 0), 0.9, false, KV_GROUP_MAX_125, false, false, false, true, false,
+     PRE_NOTE("0.13.0 to 0.17")},
     /* PR #36684 (merged 2026-03-10): 1.25 -> 1.5 */
-    {V(18, 0), 0.9, false, KV_GROUP_MAX_150, false, false, false, PRE_NOTE("0.18.0 to 0.20.0")},
+    {V(18, 0), 0.9, false, KV_GROUP_MAX_150, false, false, false, true, false,
+     PRE_NOTE("0.18.0 to 0.19")},
+    /* PR #39032 (opened 2026-04-05): NemotronH's default float16 -> float32 */
+    {V(20, 0), 0.9, false, KV_GROUP_MAX_150, false, false, false, true, true, PRE_NOTE("0.20.0")},
     /* 0.20.1 logs: one line "GPU KV cache size: N tokens, Maximum
      * concurrency ..." with N = int(concurrency x max_model_len); Mamba
      * groups hold 2 + k blocks with prefix caching on (align mode) */
-    {V(20, 1), 0.9, true, KV_GROUP_MAX_150, false, true, false, PRE_NOTE("0.20.1 to 0.23")},
+    {V(20, 1), 0.9, true, KV_GROUP_MAX_150, false, true, false, true, true,
+     PRE_NOTE("0.20.1 to 0.23")},
     /* PR #37307 (opened 2026-03-17): SchedulerConfig.scheduler_reserve_full_isl,
      * True; a patch written for 0.24.0 finds its admission call in
      * scheduler.py, the first release with evidence */
-    {V(24, 0), 0.9, true, KV_GROUP_MAX_150, false, true, true, PRE_NOTE("0.24")},
+    {V(24, 0), 0.9, true, KV_GROUP_MAX_150, false, true, true, true, true, PRE_NOTE("0.24")},
     /* 0.25.0's CacheConfig: gpu_memory_utilization = 0.92 */
-    {V(25, 0), 0.92, true, KV_GROUP_MAX_150, false, true, true, PRE_NOTE("0.25")},
+    {V(25, 0), 0.92, true, KV_GROUP_MAX_150, false, true, true, true, true, PRE_NOTE("0.25")},
     /* PR #47728 (merged 2026-07): windows keep W - 1 + max_in_flight_tokens */
-    {V(26, 0), 0.92, true, KV_GROUP_MAX_150, true, true, true, PRE_NOTE("0.26 and later")},
+    {V(26, 0), 0.92, true, KV_GROUP_MAX_150, true, true, true, true, true,
+     PRE_NOTE("0.26 and later")},
 };
 
 /* Boundaries the public sources cannot date: a release inside [lo, hi)
@@ -74,6 +85,14 @@ static const struct window {
      "admission: scheduler_reserve_full_isl (a waiting request's whole sequence must find free "
      "blocks; PR #37307, opened 2026-03-17) has no dated first release; kvtutor sim applies it "
      "from 0.24.0 and admits on the first chunk before"},
+    {V(12, 0), V(14, 0), KV_NOTE_NEMOTRON_SSM,
+     "NemotronH's SSM state dtype: the config's mamba_ssm_cache_dtype (else float16) is read "
+     "since PR #29978 (opened 2025-12-03), the model dtype before; the first release carrying "
+     "it is unverified, so it is applied from 0.13.0"},
+    {V(19, 0), V(21, 0), KV_NOTE_NEMOTRON_DEFAULT,
+     "NemotronH's SSM state dtype when the config gives none: float16, then float32 since PR "
+     "#39032 (opened 2026-04-05); the first release carrying it is unverified, so float32 is "
+     "applied from 0.20.0"},
     {V(25, 0), V(27, 0), KV_NOTE_SLIDING,
      "sliding-window blocks per request: W - 1 + max_in_flight_tokens (PR #47728, merged "
      "2026-07) instead of W - 1 + max_num_batched_tokens; the first release carrying it is "
@@ -203,6 +222,8 @@ void kv_vllm_rules(const struct kv_vllm_version *want, struct kv_rules *out)
         .sliding_in_flight = set->sliding_in_flight,
         .mamba_align_default = set->mamba_align_default,
         .full_isl_admission = set->full_isl_admission,
+        .nemotron_ssm_hook = set->nemotron_ssm_hook,
+        .nemotron_ssm_fp32 = set->nemotron_ssm_fp32,
     };
     if (kv_vllm_compare(&v, &sets[0].from) < 0)
         kv_rules_note(out, KV_NOTE_ALWAYS,

@@ -37,12 +37,14 @@ enum kv_group_rule {
  * model and deployment at hand. */
 enum kv_note_topic {
     KV_NOTE_ALWAYS,
-    KV_NOTE_UTIL,      /* the gpu_memory_utilization default */
-    KV_NOTE_TOKENS,    /* the "GPU KV cache size" line */
-    KV_NOTE_GROUPS,    /* hybrid grouping */
-    KV_NOTE_SLIDING,   /* sliding-window blocks per request */
-    KV_NOTE_MAMBA,     /* Mamba / linear-attention blocks per request */
-    KV_NOTE_ADMISSION, /* the scheduler's admission gate: kvtutor sim's, never calc's */
+    KV_NOTE_UTIL,             /* the gpu_memory_utilization default */
+    KV_NOTE_TOKENS,           /* the "GPU KV cache size" line */
+    KV_NOTE_GROUPS,           /* hybrid grouping */
+    KV_NOTE_SLIDING,          /* sliding-window blocks per request */
+    KV_NOTE_MAMBA,            /* Mamba / linear-attention blocks per request */
+    KV_NOTE_ADMISSION,        /* the scheduler's admission gate: kvtutor sim's, never calc's */
+    KV_NOTE_NEMOTRON_SSM,     /* NemotronH's SSM dtype: the config's key read at all */
+    KV_NOTE_NEMOTRON_DEFAULT, /* NemotronH's SSM dtype when the config has none */
 };
 
 struct kv_note {
@@ -61,6 +63,10 @@ struct kv_rules {
      * is admitted only when its whole sequence so far finds free blocks, not
      * its first chunk alone (kvtutor sim's scheduler, sim_sched.h) */
     bool full_isl_admission;
+    /* vllm/model_executor/models/config.py, NemotronHForCausalLMConfig: for
+     * NemotronH with mamba_ssm_cache_dtype auto, the SSM state takes the
+     * config's mamba_ssm_cache_dtype, else float16 (float32 when _fp32) */
+    bool nemotron_ssm_hook, nemotron_ssm_fp32;
     size_t n_notes;
     struct kv_note notes[KV_VLLM_NOTES_MAX]; /* what was assumed or is unverified */
 };

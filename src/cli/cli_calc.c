@@ -189,7 +189,7 @@ static const struct cli_flag flags[F__COUNT] = {
                        .dtypes = "auto|bf16|fp16|fp32", .help = "Mamba conv state dtype"},
     [F_MAMBA_SSM_DTYPE] = {"--mamba-ssm-cache-dtype", NULL, "T", K_DTYPE, S_ENGINE,
                            KV_FIELD_KV_DTYPE, .dtypes = "auto|bf16|fp16|fp32",
-                           .help = "Mamba SSM state dtype (auto: the config's mamba_ssm_dtype)"},
+                           .help = "Mamba SSM state dtype (auto: the config's, as vLLM reads it)"},
     [F_BACKEND] = {"--attention-backend", NULL, "NAME", K_STR, S_ENGINE, KV_FIELD_ATTENTION_BACKEND,
                    .help = "FLASH_ATTN|FLASHINFER|TRITON_ATTN|FLASHMLA|FLASHMLA_SPARSE|"
                            "CUTLASS_MLA|FLASHINFER_MLA|TRITON_MLA"},

@@ -88,7 +88,7 @@ static const char *model_name(const struct calc_view *v, char *buf, size_t cap)
 static void header(FILE *out, const struct calc_view *v)
 {
     const struct kv_result *r = &v->r;
-    char name[200], text[600], items[5][160];
+    char name[200], text[600], items[6][160];
     size_t n = 0, used = 0;
 
     fprintf(out, "%s\n", model_name(v, name, sizeof name));
@@ -99,6 +99,9 @@ static void header(FILE *out, const struct calc_view *v)
                  kv_dtype_name(r->weights_dtype), kv_dtype_name(r->model.experts_dtype));
     snprintf(items[n++], sizeof items[0], "KV cache %s%s", kv_dtype_name(r->kv_dtype),
              r->model.dtype == r->kv_dtype ? " (auto: the model's dtype)" : "");
+    if (r->state_layers > 0)
+        snprintf(items[n++], sizeof items[0], "state conv %s, SSM %s",
+                 kv_dtype_name(r->deploy.mamba_dtype), kv_dtype_name(r->deploy.mamba_ssm_dtype));
     if (v->gpu)
         snprintf(items[n++], sizeof items[0], "on %s", v->gpu->name);
     snprintf(items[n++], sizeof items[0], "TP %u, PP %u", r->deploy.tp, r->deploy.pp);

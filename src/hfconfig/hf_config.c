@@ -307,6 +307,32 @@ static const struct {
 
 /* Hybrid models: which layers keep a recurrent state and its shape; refuses
  * a kind of layer the calculator does not model, naming it. */
+
+/* vllm/model_executor/models/config.py, NemotronHForCausalLMConfig: MODELS_CONFIG_MAP
+ * keys the hook by architecture; with --mamba-ssm-cache-dtype auto it takes the
+ * config's mamba_ssm_cache_dtype (Nemotron-3-Nano's says float32), else the
+ * release's default (kv_vllm.h). */
+static enum kvt_err read_nemotron_h_ssm(const struct hf_src *s, struct kv_model *m)
+{
+    json_t *arch = json_array_get(json_object_get(s->root, "architectures"), 0);
+    const char *name = json_is_string(arch) ? json_string_value(arch) : "";
+    const char *dt;
+    enum kv_dtype t;
+
+    if (strcmp(name, "NemotronHForCausalLM") != 0 &&
+        strcmp(name, "NemotronHPuzzleForCausalLM") != 0)
+        return KVT_E_OK;
+    m->nemotron_h = true;
+    dt = hf_get_str(s, "mamba_ssm_cache_dtype");
+    if (!dt || strcmp(dt, "auto") == 0)
+        return KVT_E_OK;
+    if (!kv_dtype_parse(dt, &t) || (t != KV_DTYPE_FP32 && t != KV_DTYPE_FP16 && t != KV_DTYPE_BF16))
+        return hf_say(s->err, KVT_E_PARSE,
+                      "mamba_ssm_cache_dtype is not float32, float16 or bfloat16");
+    m->ssm_cache_dtype = t;
+    return KVT_E_OK;
+}
+
 static enum kvt_err read_hybrid(const struct hf_src *s, struct kv_model *m,
                                 struct hf_config_info *info)
 {
@@ -396,6 +422,8 @@ static enum kvt_err read_hybrid(const struct hf_src *s, struct kv_model *m,
                           "mamba_ssm_dtype is not float32, float16 or bfloat16");
         m->ssm_dtype = t;
     }
+    if ((e = read_nemotron_h_ssm(s, m)))
+        return e;
     if ((e = ANY(s, &m->mtp_layers, "num_nextn_predict_layers", "mtp_num_hidden_layers")))
         return e;
     return KVT_E_OK;

@@ -185,22 +185,23 @@ void explain_memory(const struct explain_ctx *c, struct vllm_verdict *v)
 }
 
 /* "Add N padding layers, may waste at most X%": one line per kind of layer
- * whose count is not a whole number of groups. The calculator's grouping
- * gives each kind's padding; the line matches the kind with its N and X. */
+ * (full, sliding, recurrent state) whose count is not a whole number of
+ * groups. The calculator's grouping gives each kind's padding; the line
+ * matches the kind with its N and X. */
 void explain_padding(const struct explain_ctx *c, const struct vllm_line *l, struct vllm_verdict *v)
 {
     struct kv_result r;
-    uint32_t pad[2] = {0, 0}, layers[2], groups[2];
-    const char *names[2] = {"full", "sliding"};
+    uint32_t pad[3] = {0, 0, 0}, layers[3], groups[3];
+    const char *names[3] = {"full", "sliding", "recurrent"};
     int hit = -1;
 
     if (explain_run(c, 1.0, c->log->args.max_model_len, &r, NULL) != KVT_E_OK) {
         snprintf(v->how, sizeof v->how, "Not recomputed: the calculator has no figure for it here");
         return;
     }
-    layers[0] = r.full_layers, layers[1] = r.sliding_layers;
-    groups[0] = r.full_groups, groups[1] = r.sliding_groups;
-    for (int k = 0; k < 2 && r.hybrid; k++) {
+    layers[0] = r.full_layers, layers[1] = r.sliding_layers, layers[2] = r.state_layers;
+    groups[0] = r.full_groups, groups[1] = r.sliding_groups, groups[2] = r.state_groups;
+    for (int k = 0; k < 3 && r.hybrid; k++) {
         pad[k] = groups[k] * r.group_size - layers[k];
         if (pad[k] == l->count && pad[k] > 0 &&
             fabs(floor(100.0 * pad[k] / layers[k] * 100 + 0.5) / 100 - l->value) < 1e-9)
@@ -221,6 +222,9 @@ void explain_padding(const struct explain_ctx *c, const struct vllm_line *l, str
              "the %u sliding layers %u group%s (%u padding)",
              r.group_size, layers[0], groups[0], groups[0] == 1 ? "" : "s", pad[0], layers[1],
              groups[1], groups[1] == 1 ? "" : "s", pad[1]);
+    if (layers[2] > 0)
+        explain_addf(v->how, sizeof v->how, ", the %u recurrent layers %u group%s (%u padding)",
+                     layers[2], groups[2], groups[2] == 1 ? "" : "s", pad[2]);
     if (hit >= 0) {
         char share[64];
         /* vLLM's own "%.2f%%" */
