@@ -740,6 +740,57 @@ static void test_two_writers(void **state)
     assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 600);
 }
 
+static void count_wait(void *ctx)
+{
+    ++*(int *)ctx;
+}
+
+/* Another process holds the write lock for 600 ms: the answer waits for
+ * it and lands, and the wait is said once (at a quarter of a second), not
+ * at every retry; a write that finds the database free says nothing. */
+static void test_wait_is_said(void **state)
+{
+    (void)state;
+    const char *p = path_of("wait.db");
+    struct store *st = open_ok(p);
+    struct store_error err;
+    struct store_attempt a;
+    int waits = 0, ready[2], status;
+    int64_t ann;
+    char byte;
+    pid_t holder;
+
+    store_on_wait(st, count_wait, &waits);
+    assert_int_equal(store_learner(st, "ann", T0, &ann, &err), KVT_E_OK);
+    a = attempt(ann, "kv-cache", "per-token", 0, T0);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_int_equal(waits, 0);
+
+    assert_int_equal(pipe(ready), 0);
+    holder = fork();
+    if (holder == 0) {
+        sqlite3 *db;
+        close(ready[0]);
+        if (sqlite3_open(p, &db) != SQLITE_OK ||
+            sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+            _exit(3);
+        if (write(ready[1], "x", 1) != 1)
+            _exit(4);
+        sqlite3_sleep(600);
+        _exit(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : 5);
+    }
+    close(ready[1]);
+    assert_int_equal(read(ready[0], &byte, 1), 1); /* the lock is held from here */
+    close(ready[0]);
+    a = attempt(ann, "kv-cache", "per-token", 0, T0 + 60);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_int_equal(waits, 1);
+    waitpid(holder, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 2);
+    store_close(st);
+}
+
 static void test_read_only_file(void **state)
 {
     (void)state;
@@ -881,6 +932,7 @@ int main(void)
         cmocka_unit_test(test_misconception_diagnoses),
         cmocka_unit_test(test_sigkill_loses_nothing_acknowledged),
         cmocka_unit_test(test_two_writers),
+        cmocka_unit_test(test_wait_is_said),
         cmocka_unit_test(test_read_only_file),
         cmocka_unit_test(test_deleted_while_open),
     };

@@ -7,6 +7,7 @@
 
 #include "cli_json.h"
 #include "kvt_text.h"
+#include "tutor_progress.h"
 
 #define DEFAULT_LEARNER "default"
 
@@ -57,6 +58,13 @@ int cli_db_error(const char *cmd, const char *path, const struct store_error *er
     return 1;
 }
 
+/* An import, an export or a second app holds the write lock: one line,
+ * not a silent wait of seconds. */
+static void say_waiting(void *ctx)
+{
+    fprintf(stderr, "kvtutor %s: %s\n", (const char *)ctx, tutor_db_wait_text());
+}
+
 int cli_db_open(const char *cmd, const char *db_path, const char *learner, int64_t now,
                 struct cli_db *db)
 {
@@ -83,6 +91,7 @@ int cli_db_open(const char *cmd, const char *db_path, const char *learner, int64
     }
     if (store_open(db->path, db_path == NULL, &db->st, &err) != KVT_E_OK)
         return cli_db_error(cmd, db->path, &err);
+    tutor_db_on_wait(db->st, say_waiting, (void *)cmd); /* the app says it on its screen */
     if (learner)
         snprintf(db->learner, sizeof db->learner, "%s", learner);
     else

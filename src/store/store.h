@@ -35,6 +35,12 @@ enum kvt_err store_open(const char *path, bool create_folder, struct store **out
                         struct store_error *err);
 void store_close(struct store *st);
 
+/* fn(ctx) is called once in each wait for the database that passes a
+ * quarter of a second: another kvtutor (an import, a second app) holds the
+ * write lock, and this one waits up to 10 s for it before giving up with
+ * KVT_E_DB_LOCKED. fn says so to the learner; NULL says nothing. */
+void store_on_wait(struct store *st, void (*fn)(void *ctx), void *ctx);
+
 bool store_readonly(const struct store *st);
 
 /* True once after a write found the file deleted while open (the learner

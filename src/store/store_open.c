@@ -16,6 +16,7 @@
 /* "kvtu" in ASCII: marks the file as ours for file(1) and for this check. */
 #define KVT_APPLICATION_ID 0x6b767475
 #define BUSY_TIMEOUT_MS    10000
+#define WAIT_SAY_MS        250
 
 int store_latest_version(void)
 {
@@ -193,11 +194,51 @@ fail:
     return e;
 }
 
+static const int busy_steps[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
+#define BUSY_STEPS ((int)(sizeof busy_steps / sizeof busy_steps[0]))
+
+/* Milliseconds slept in the first `count` steps, the last step repeated. */
+static int slept_before(int count)
+{
+    int ms = 0;
+    for (int i = 0; i < count && i < BUSY_STEPS; i++)
+        ms += busy_steps[i];
+    if (count > BUSY_STEPS)
+        ms += (count - BUSY_STEPS) * busy_steps[BUSY_STEPS - 1];
+    return ms;
+}
+
+/* SQLite's own busy wait (sqliteDefaultBusyCallback's steps, growing to 100
+ * ms, BUSY_TIMEOUT_MS in all), which also says once a wait, as it passes
+ * WAIT_SAY_MS, that the database is held: an answer given while another
+ * kvtutor imports would otherwise sit for seconds with no word. `count` is
+ * how many times this one wait has called back already. */
+static int busy_wait(void *arg, int count)
+{
+    struct store *st = arg;
+    int slept = slept_before(count);
+    int step = busy_steps[count < BUSY_STEPS ? count : BUSY_STEPS - 1];
+
+    if (slept >= BUSY_TIMEOUT_MS)
+        return 0;
+    if (st->on_wait && slept >= WAIT_SAY_MS &&
+        (count == 0 || slept_before(count - 1) < WAIT_SAY_MS))
+        st->on_wait(st->wait_ctx);
+    sqlite3_sleep(step < BUSY_TIMEOUT_MS - slept ? step : BUSY_TIMEOUT_MS - slept);
+    return 1;
+}
+
+void store_on_wait(struct store *st, void (*fn)(void *ctx), void *ctx)
+{
+    st->on_wait = fn;
+    st->wait_ctx = ctx;
+}
+
 static enum kvt_err configure(struct store *st, struct store_error *err)
 {
     int rc;
 
-    sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+    sqlite3_busy_handler(st->db, busy_wait, st);
     sqlite3_extended_result_codes(st->db, 1);
     if ((rc = store_exec(st, "PRAGMA foreign_keys = ON")) != SQLITE_OK)
         return store_fail(st, rc, err);

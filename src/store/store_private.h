@@ -17,6 +17,8 @@ struct store {
     char *path;      /* as opened: where the file is looked for again at each write */
     bool recreated;  /* written again at path since store_recreated last said so */
     char gone[4400]; /* why every write is refused: another file took the path (and its copy) */
+    void (*on_wait)(void *ctx); /* store_on_wait */
+    void *wait_ctx;
 };
 
 /* Fills *err (when not NULL) and returns code; a long detail is cut. */

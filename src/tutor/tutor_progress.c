@@ -106,6 +106,17 @@ const char *tutor_db_notice(struct store *st)
                : NULL;
 }
 
+void tutor_db_on_wait(struct store *st, void (*fn)(void *ctx), void *ctx)
+{
+    if (st)
+        store_on_wait(st, fn, ctx);
+}
+
+const char *tutor_db_wait_text(void)
+{
+    return "waiting for the database: another kvtutor is writing to it (up to 10 s)";
+}
+
 bool tutor_progress_saved(const struct store *st)
 {
     return !store_readonly(st);

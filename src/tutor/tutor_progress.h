@@ -77,6 +77,14 @@ bool tutor_progress_saved(const struct store *st);
  * just acknowledged was saved, but only because the file was put back. */
 const char *tutor_db_notice(struct store *st);
 
+/* fn(ctx) is called once in each wait for the database that passes a
+ * quarter of a second (another kvtutor, an import or a second app, holds
+ * its write lock; a write waits up to 10 s, then fails as locked): the
+ * caller shows tutor_db_wait_text() at once, or the wait looks like a hang.
+ * NULL stops it. */
+void tutor_db_on_wait(struct store *st, void (*fn)(void *ctx), void *ctx);
+const char *tutor_db_wait_text(void);
+
 /* Switches to learner `name`, created when new, and keeps the choice.
  * Returns KVT_E_OK with *id; KVT_E_RANGE with the rule's reason in *why; or
  * the store's code. */

@@ -510,6 +510,19 @@ void ui_app_close(struct ui *ui)
     ui->course = NULL;
 }
 
+/* Another kvtutor holds the database while a write waits for it: said on
+ * the message row at once, drawn alone (the screen may be halfway through
+ * its step); the next frame draws the screen's own message over it. */
+static void say_waiting(void *ctx)
+{
+    (void)ctx;
+    if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES)
+        return;
+    mvhline(LINES - 2, 0, ' ', COLS);
+    ui_put(LINES - 2, 1, COLS - 2, tutor_db_wait_text(), A_BOLD);
+    refresh();
+}
+
 int ui_run(const struct ui_options *o)
 {
     struct ui ui;
@@ -522,16 +535,19 @@ int ui_run(const struct ui_options *o)
         fprintf(stderr, "kvtutor: %s\n", why);
         return 2;
     }
+    tutor_db_on_wait(o->store, say_waiting, NULL);
     watch_keys_while_loading(true);
     rc = ui_app_open(&ui);
     watch_keys_while_loading(false);
     if (rc != 0) {
+        tutor_db_on_wait(o->store, NULL, NULL);
         ui_term_stop();
         fprintf(stderr, "kvtutor: out of memory\n");
         return 2;
     }
     loop(&ui, started);
     ui_app_close(&ui);
+    tutor_db_on_wait(o->store, NULL, NULL);
     ui_term_stop();
     return 0;
 }
