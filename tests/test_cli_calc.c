@@ -331,6 +331,39 @@ static void test_weights_do_not_fit_is_a_result(void **state)
     json_decref(j);
 }
 
+/* The state's dtypes in --json and the header: Nemotron-3-Nano's config
+ * names float32 for the SSM state (vLLM's NemotronH hook), the conv state
+ * takes the model's bf16 (test_hf_families works its bytes by hand). */
+static void test_state_dtypes_shown(void **state)
+{
+    (void)state;
+    const char *fx = getenv("KVT_FIXTURES");
+    char args[512];
+    struct run_result r;
+    json_t *j;
+
+    snprintf(args, sizeof args,
+             "--config %s/configs/nemotron-3-nano-30b-a3b.config.json --vllm 0.21.0 "
+             "--kv-budget-gib 34.32 --mamba-cache-mode none",
+             fx ? fx : "fixtures");
+    j = calc_json(args);
+    assert_string_equal(json_string_value(json_object_get(j, "mamba_dtype")), "bf16");
+    assert_string_equal(json_string_value(json_object_get(j, "mamba_ssm_dtype")), "fp32");
+    assert_int_equal(jint(j, "kv_tokens"), 5769184);
+    json_decref(j);
+    {
+        char line[600];
+        snprintf(line, sizeof line, "calc %s", args);
+        r = kvtutor(line);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "state conv bf16, SSM fp32"));
+        run_free(&r);
+    }
+    j = calc_json("--model llama-3.1-8b");
+    assert_true(json_is_null(json_object_get(j, "mamba_ssm_dtype")));
+    json_decref(j);
+}
+
 static void test_flags_override_preset(void **state)
 {
     (void)state;
@@ -853,6 +886,7 @@ int main(void)
         cmocka_unit_test(test_json_without_float_noise),
         cmocka_unit_test(test_decode_ceiling_is_the_lower),
         cmocka_unit_test(test_weights_do_not_fit_is_a_result),
+        cmocka_unit_test(test_state_dtypes_shown),
         cmocka_unit_test(test_flags_override_preset),
         cmocka_unit_test(test_max_model_len_past_the_positions),
         cmocka_unit_test(test_full_length_ceiling_beside_the_headline),

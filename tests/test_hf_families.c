@@ -5,6 +5,7 @@
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -246,16 +247,30 @@ static void test_nemotron_h_ssm_dtype_from_config(void **state)
     assert_true(r.max_concurrency > 22.005 && r.max_concurrency < 22.015);
 }
 
-/* The same model with no mamba_ssm_cache_dtype in its config: vLLM's hook
- * falls back to float16 (PR #29978), float32 from PR #39032 (applied from
- * 0.20.0); before the hook (applied from 0.13.0) the key is not read at
- * all and the SSM state takes the conv state's dtype. An explicit
- * --mamba-ssm-cache-dtype always wins. SSM bytes a layer: 64 × 64 × 128 =
- * 524,288 values, × 2 B = 1,048,576 (16-bit) or × 4 B = 2,097,152. */
+/* True when the result carries a note that contains `says`. */
+static bool noted(const struct kv_result *r, const char *says)
+{
+    for (size_t i = 0; i < r->rules.n_notes; i++)
+        if (strstr(r->rules.notes[i].text, says))
+            return true;
+    return false;
+}
+
+/* The same model with no mamba_ssm_cache_dtype in its config (the fixture
+ * is Nemotron-3-Nano's with the key taken out): vLLM's hook falls back to
+ * float16 (PR #29978), float32 from PR #39032 (applied from 0.20.0); before
+ * the hook (applied from 0.13.0) the key is not read at all and the SSM
+ * state takes the conv state's dtype. An explicit --mamba-ssm-cache-dtype
+ * always wins. SSM bytes a layer: 64 × 64 × 128 = 524,288 values, × 2 B =
+ * 1,048,576 (16-bit) or × 4 B = 2,097,152. Where the default decides, a
+ * note says the boundary is unverified; where the config names the dtype,
+ * no note. A config that says "auto" leaves the flag's auto as it is. */
 static void test_nemotron_h_ssm_default_by_release(void **state)
 {
     (void)state;
-    struct loaded l = load_ok("nemotron-3-nano-30b-a3b.config.json");
+    struct loaded l = load_ok("nemotron-h-no-ssm-cache-dtype.config.json");
+    struct loaded keyed = load_ok("nemotron-3-nano-30b-a3b.config.json");
+    struct loaded automatic = load_ok("nemotron-h-ssm-cache-auto.config.json");
     const struct {
         const char *version;
         enum kv_dtype asked, want;
@@ -265,7 +280,9 @@ static void test_nemotron_h_ssm_default_by_release(void **state)
         {"0.26.0", KV_DTYPE_AUTO, KV_DTYPE_FP32}, {"0.26.0", KV_DTYPE_BF16, KV_DTYPE_BF16},
     };
 
-    l.m.ssm_cache_dtype = KV_DTYPE_AUTO; /* as if the config left the key out */
+    assert_true(l.m.nemotron_h);
+    assert_int_equal(l.m.ssm_cache_dtype, KV_DTYPE_AUTO);
+    assert_false(automatic.m.nemotron_h);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct kv_deploy d;
         struct kv_result r;
@@ -279,6 +296,20 @@ static void test_nemotron_h_ssm_default_by_release(void **state)
                      kv_dtype_name(r.deploy.mamba_ssm_dtype), kv_dtype_name(rows[i].want));
         assert_int_equal(r.state_layer_bytes,
                          36864 + (rows[i].want == KV_DTYPE_FP32 ? 2097152 : 1048576));
+        if (strcmp(rows[i].version, "0.19.0") == 0)
+            assert_true(noted(&r, "when the config gives none"));
+    }
+    {
+        struct kv_deploy d;
+        struct kv_result r;
+        kv_deploy_defaults(&d);
+        assert_true(kv_vllm_parse("0.19.0", &d.vllm));
+        d.kv_budget_gib = 34.32;
+        assert_int_equal(kv_calc(&keyed.m, &d, &r, NULL, NULL), KVT_E_OK);
+        assert_int_equal(r.deploy.mamba_ssm_dtype, KV_DTYPE_FP32);
+        assert_false(noted(&r, "when the config gives none"));
+        assert_int_equal(kv_calc(&automatic.m, &d, &r, NULL, NULL), KVT_E_OK);
+        assert_int_equal(r.deploy.mamba_ssm_dtype, KV_DTYPE_BF16);
     }
 }
 

@@ -745,33 +745,20 @@ static void count_wait(void *ctx)
     ++*(int *)ctx;
 }
 
-/* Another process holds the write lock for 600 ms: the answer waits for
- * it and lands, and the wait is said once (at a quarter of a second), not
- * at every retry; a write that finds the database free says nothing. */
-static void test_wait_is_said(void **state)
+/* Another process takes the write lock of `path` and keeps it 600 ms;
+ * returns once it is held. */
+static pid_t hold_lock(const char *path)
 {
-    (void)state;
-    const char *p = path_of("wait.db");
-    struct store *st = open_ok(p);
-    struct store_error err;
-    struct store_attempt a;
-    int waits = 0, ready[2], status;
-    int64_t ann;
+    int ready[2];
     char byte;
     pid_t holder;
-
-    store_on_wait(st, count_wait, &waits);
-    assert_int_equal(store_learner(st, "ann", T0, &ann, &err), KVT_E_OK);
-    a = attempt(ann, "kv-cache", "per-token", 0, T0);
-    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
-    assert_int_equal(waits, 0);
 
     assert_int_equal(pipe(ready), 0);
     holder = fork();
     if (holder == 0) {
         sqlite3 *db;
         close(ready[0]);
-        if (sqlite3_open(p, &db) != SQLITE_OK ||
+        if (sqlite3_open(path, &db) != SQLITE_OK ||
             sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
             _exit(3);
         if (write(ready[1], "x", 1) != 1)
@@ -782,12 +769,55 @@ static void test_wait_is_said(void **state)
     close(ready[1]);
     assert_int_equal(read(ready[0], &byte, 1), 1); /* the lock is held from here */
     close(ready[0]);
+    return holder;
+}
+
+static void holder_done(pid_t holder)
+{
+    int status;
+    waitpid(holder, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Another process holds the write lock for 600 ms: the answer waits for
+ * it and lands, and the wait is said once (about a quarter of a second
+ * in), not at every retry; a write that finds the database free says
+ * nothing. After the file is deleted and written again (store_recreated)
+ * the wait is still said, by the same hook, on the new connection. */
+static void test_wait_is_said(void **state)
+{
+    (void)state;
+    const char *p = path_of("wait.db");
+    struct store *st = open_ok(p);
+    struct store_error err;
+    struct store_attempt a;
+    int waits = 0;
+    int64_t ann;
+    pid_t holder;
+
+    store_on_wait(st, count_wait, &waits);
+    assert_int_equal(store_learner(st, "ann", T0, &ann, &err), KVT_E_OK);
+    a = attempt(ann, "kv-cache", "per-token", 0, T0);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_int_equal(waits, 0);
+
+    holder = hold_lock(p);
     a = attempt(ann, "kv-cache", "per-token", 0, T0 + 60);
     assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
     assert_int_equal(waits, 1);
-    waitpid(holder, &status, 0);
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    holder_done(holder);
     assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 2);
+
+    assert_int_equal(unlink(p), 0);
+    a = attempt(ann, "kv-cache", "per-token", 0, T0 + 120);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_true(store_recreated(st));
+    holder = hold_lock(p);
+    a = attempt(ann, "kv-cache", "per-token", 0, T0 + 180);
+    assert_int_equal(store_record_attempt(st, &a, NULL, NULL, &err), KVT_E_OK);
+    assert_int_equal(waits, 2);
+    holder_done(holder);
+    assert_int_equal(sql_int(p, "SELECT count(*) FROM attempt"), 4);
     store_close(st);
 }
 

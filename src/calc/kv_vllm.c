@@ -87,7 +87,8 @@ static const struct window {
      "from 0.24.0 and admits on the first chunk before"},
     {V(12, 0), V(14, 0), KV_NOTE_NEMOTRON_SSM,
      "NemotronH's SSM state dtype: the config's mamba_ssm_cache_dtype (else float16) is read "
-     "since PR #29978 (opened 2025-12-03), the model dtype before; the first release carrying "
+     "since PR #29978 (opened 2025-12-03); before it, the config's mamba_ssm_dtype or else the "
+     "conv state's dtype; the first release carrying "
      "it is unverified, so it is applied from 0.13.0"},
     {V(19, 0), V(21, 0), KV_NOTE_NEMOTRON_DEFAULT,
      "NemotronH's SSM state dtype when the config gives none: float16, then float32 since PR "

@@ -322,9 +322,13 @@ static enum kvt_err read_nemotron_h_ssm(const struct hf_src *s, struct kv_model 
     if (strcmp(name, "NemotronHForCausalLM") != 0 &&
         strcmp(name, "NemotronHPuzzleForCausalLM") != 0)
         return KVT_E_OK;
-    m->nemotron_h = true;
     dt = hf_get_str(s, "mamba_ssm_cache_dtype");
-    if (!dt || strcmp(dt, "auto") == 0)
+    /* "auto" in the config leaves the flag's auto as it is: the hook
+     * changes nothing and the SSM state follows the general rule */
+    if (dt && strcmp(dt, "auto") == 0)
+        return KVT_E_OK;
+    m->nemotron_h = true;
+    if (!dt)
         return KVT_E_OK;
     if (!kv_dtype_parse(dt, &t) || (t != KV_DTYPE_FP32 && t != KV_DTYPE_FP16 && t != KV_DTYPE_BF16))
         return hf_say(s->err, KVT_E_PARSE,

@@ -35,10 +35,16 @@ enum kvt_err store_open(const char *path, bool create_folder, struct store **out
                         struct store_error *err);
 void store_close(struct store *st);
 
-/* fn(ctx) is called once in each wait for the database that passes a
- * quarter of a second: another kvtutor (an import, a second app) holds the
- * write lock, and this one waits up to 10 s for it before giving up with
- * KVT_E_DB_LOCKED. fn says so to the learner; NULL says nothing. */
+/* How long a write waits for another connection's write lock before it
+ * gives up with KVT_E_DB_LOCKED. */
+#define STORE_BUSY_TIMEOUT_S  10
+#define STORE_BUSY_TIMEOUT_MS (STORE_BUSY_TIMEOUT_S * 1000)
+
+/* fn(ctx) is called once in each wait for the database, about a quarter of
+ * a second in: another kvtutor (an import, a second app) holds the write
+ * lock, and this one waits up to STORE_BUSY_TIMEOUT_MS for it. fn says so
+ * to the learner; NULL says nothing. Kept when the store reopens its file
+ * (store_recreated). */
 void store_on_wait(struct store *st, void (*fn)(void *ctx), void *ctx);
 
 bool store_readonly(const struct store *st);

@@ -121,10 +121,15 @@ enum kvt_err store_check_moved(struct store *st, struct store_error *err)
         st->readonly = true;
         return e;
     }
-    /* the new connection takes the old one's place; callers hold the same pointer */
+    /* the new connection takes the old one's place; callers hold the same
+     * pointer, and the busy wait, registered with `fresh`, is given st
+     * (fresh is freed) and the caller's wait notice */
     free(st->path);
+    fresh->on_wait = st->on_wait;
+    fresh->wait_ctx = st->wait_ctx;
     *st = *fresh;
     free(fresh);
+    store_watch_busy(st);
     st->recreated = true;
     return KVT_E_OK;
 }

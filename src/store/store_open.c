@@ -15,7 +15,6 @@
 
 /* "kvtu" in ASCII: marks the file as ours for file(1) and for this check. */
 #define KVT_APPLICATION_ID 0x6b767475
-#define BUSY_TIMEOUT_MS    10000
 #define WAIT_SAY_MS        250
 
 int store_latest_version(void)
@@ -209,8 +208,9 @@ static int slept_before(int count)
 }
 
 /* SQLite's own busy wait (sqliteDefaultBusyCallback's steps, growing to 100
- * ms, BUSY_TIMEOUT_MS in all), which also says once a wait, as it passes
- * WAIT_SAY_MS, that the database is held: an answer given while another
+ * ms, STORE_BUSY_TIMEOUT_MS in all), which also says once a wait, about a
+ * quarter of a second in (before the sleep that passes WAIT_SAY_MS, 228 ms
+ * into it), that the database is held: an answer given while another
  * kvtutor imports would otherwise sit for seconds with no word. `count` is
  * how many times this one wait has called back already. */
 static int busy_wait(void *arg, int count)
@@ -219,13 +219,18 @@ static int busy_wait(void *arg, int count)
     int slept = slept_before(count);
     int step = busy_steps[count < BUSY_STEPS ? count : BUSY_STEPS - 1];
 
-    if (slept >= BUSY_TIMEOUT_MS)
+    if (slept >= STORE_BUSY_TIMEOUT_MS)
         return 0;
-    if (st->on_wait && slept >= WAIT_SAY_MS &&
-        (count == 0 || slept_before(count - 1) < WAIT_SAY_MS))
+    /* before the sleep that takes this wait past WAIT_SAY_MS: said once */
+    if (st->on_wait && slept < WAIT_SAY_MS && slept + step >= WAIT_SAY_MS)
         st->on_wait(st->wait_ctx);
-    sqlite3_sleep(step < BUSY_TIMEOUT_MS - slept ? step : BUSY_TIMEOUT_MS - slept);
+    sqlite3_sleep(step < STORE_BUSY_TIMEOUT_MS - slept ? step : STORE_BUSY_TIMEOUT_MS - slept);
     return 1;
+}
+
+void store_watch_busy(struct store *st)
+{
+    sqlite3_busy_handler(st->db, busy_wait, st);
 }
 
 void store_on_wait(struct store *st, void (*fn)(void *ctx), void *ctx)
@@ -238,7 +243,7 @@ static enum kvt_err configure(struct store *st, struct store_error *err)
 {
     int rc;
 
-    sqlite3_busy_handler(st->db, busy_wait, st);
+    store_watch_busy(st);
     sqlite3_extended_result_codes(st->db, 1);
     if ((rc = store_exec(st, "PRAGMA foreign_keys = ON")) != SQLITE_OK)
         return store_fail(st, rc, err);

@@ -56,6 +56,10 @@ enum kvt_err store_begin(struct store *st, struct store_error *err);
 enum kvt_err store_commit(struct store *st, struct store_error *err);
 void store_rollback(struct store *st);
 
+/* Registers the busy wait (store_open.c) on st->db, its argument st: again
+ * after st->db or st itself is replaced. */
+void store_watch_busy(struct store *st);
+
 /* Before a write: when the open file has been unlinked or replaced at its
  * path (SQLITE_FCNTL_HAS_MOVED), writes what the connection still holds
  * back to the path and reopens it there (st->recreated set), or, where

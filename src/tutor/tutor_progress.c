@@ -112,9 +112,13 @@ void tutor_db_on_wait(struct store *st, void (*fn)(void *ctx), void *ctx)
         store_on_wait(st, fn, ctx);
 }
 
+#define TEXT_OF(x)     #x
+#define NUMBER_TEXT(x) TEXT_OF(x)
+
 const char *tutor_db_wait_text(void)
 {
-    return "waiting for the database: another kvtutor is writing to it (up to 10 s)";
+    return "waiting for the database: another kvtutor is writing to it (up to " NUMBER_TEXT(
+        STORE_BUSY_TIMEOUT_S) " s)";
 }
 
 bool tutor_progress_saved(const struct store *st)

@@ -511,15 +511,20 @@ void ui_app_close(struct ui *ui)
 }
 
 /* Another kvtutor holds the database while a write waits for it: said on
- * the message row at once, drawn alone (the screen may be halfway through
- * its step); the next frame draws the screen's own message over it. */
+ * the message row at once, over the last frame drawn (the screen is
+ * halfway through its step, so it is not drawn again), the cursor put back
+ * where the frame left it; the next frame draws the screen's own message
+ * over it. A terminal below the minimum size shows only its own notice. */
 static void say_waiting(void *ctx)
 {
+    int y, x;
     (void)ctx;
     if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES)
         return;
+    getyx(stdscr, y, x);
     mvhline(LINES - 2, 0, ' ', COLS);
     ui_put(LINES - 2, 1, COLS - 2, tutor_db_wait_text(), A_BOLD);
+    move(y, x);
     refresh();
 }
 
