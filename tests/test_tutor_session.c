@@ -390,13 +390,17 @@ static void test_retry_after_answer_is_practice(void **state)
     assert_int_equal(attempts(f).rated, 1);
     tutor_session_free(s);
 
-    /* a new session the same day: still practice; the next day, a review */
+    /* a new session the same day: still practice; the next day, a review
+     * (per-token has an answer, so practice would resume past it: asked
+     * for by name, as a search that found it opens it) */
     s = tutor_session_practice(&f->env, 0, false, NULL);
+    assert_true(tutor_seek(s, TUTOR_EXERCISE, 0));
     assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
     assert_true(tutor_attempt(s)->practice);
     tutor_session_free(s);
     wall_now += DAY;
     s = tutor_session_practice(&f->env, 0, false, NULL);
+    assert_true(tutor_seek(s, TUTOR_EXERCISE, 0));
     assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
     assert_false(tutor_attempt(s)->practice);
     tutor_session_free(s);
@@ -407,9 +411,56 @@ static void review_per_token(struct fx *f, int rating)
 {
     struct store_error err;
     struct tutor_session *s = tutor_session_practice(&f->env, 0, false, NULL);
+    assert_true(tutor_seek(s, TUTOR_EXERCISE, 0)); /* answered before: not where it resumes */
     assert_int_equal(answer(s, "57344 B", 30), TUTOR_GRADED);
     assert_null(tutor_choose(s, rating));
     assert_int_equal(tutor_next(s, &err), KVT_E_OK);
+    tutor_session_free(s);
+}
+
+/* Practice resumes at the first item never answered (per-token answered,
+ * bound skipped: it resumes at bound), and the lesson is done once every
+ * item has an answer, per-token's from the earlier session included. A
+ * skipped item records nothing. With every item answered it starts over. */
+static void test_practice_resumes_where_left(void **state)
+{
+    struct fx *f = *state;
+    struct store_error err;
+    char why[256], pos[64];
+    bool done, found;
+    struct tutor_session *s = tutor_session_practice(&f->env, 0, false, NULL);
+
+    assert_int_equal(store_lesson_seen(f->st, f->learner, "tutor-test", "line:0", wall_now, &err),
+                     KVT_E_OK);
+    assert_int_equal(tutor_resumed_at(s), 0);
+    assert_int_equal(answer(s, "57344 B", 30), TUTOR_GRADED);
+    assert_int_equal(tutor_next(s, &err), KVT_E_OK);
+    assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
+    assert_string_equal(tutor_attempt(s)->id, "bound");
+    tutor_skip(s); /* on to the follow-up, bound left unanswered */
+    assert_int_equal(attempts(f).n, 1);
+    tutor_session_free(s);
+
+    s = tutor_session_practice(&f->env, 0, false, NULL);
+    assert_int_equal(tutor_resumed_at(s), 1);
+    assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
+    assert_string_equal(tutor_attempt(s)->id, "bound");
+    mono_now += 5;
+    assert_int_equal(tutor_answer(s, "1", &err), TUTOR_GRADED);
+    assert_int_equal(tutor_next(s, &err), KVT_E_OK);
+    assert_int_equal(answer(s, "store it in fp8", 10), TUTOR_GRADED);
+    assert_int_equal(tutor_next(s, &err), KVT_E_OK);
+    assert_true(tutor_finished(s));
+    assert_int_equal(tutor_finish(s, &err), KVT_E_OK);
+    tutor_session_free(s);
+    assert_int_equal(
+        store_lesson_get(f->st, f->learner, "tutor-test", pos, sizeof pos, &done, &found, &err),
+        KVT_E_OK);
+    assert_true(found && done);
+
+    s = tutor_session_practice(&f->env, 0, false, NULL);
+    assert_int_equal(tutor_resumed_at(s), 0);
+    assert_false(tutor_seek(s, TUTOR_QUESTION, 0)); /* practice has no question item */
     tutor_session_free(s);
 }
 
@@ -622,6 +673,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unreadable_is_not_an_answer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hinted_right_is_at_most_hard, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retry_after_answer_is_practice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_practice_resumes_where_left, setup, teardown),
         cmocka_unit_test_setup_teardown(test_review_queue_and_new_per_day, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cram_asks_no_rating, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interview_summary, setup, teardown),

@@ -304,33 +304,6 @@ void lx_course_ids_text(const struct lx_course *c, char *out, size_t cap)
     }
 }
 
-static bool contains(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; hay && *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && (hay[i] | 0x20) == (needle[i] | 0x20))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
-
-bool lx_lesson_mentions(const struct lx_lesson *l, const char *needle)
-{
-    const char *fields[] = {l->title, l->concept, l->id, l->question, l->answer, l->worked};
-    if (!needle[0])
-        return true;
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        if (contains(fields[i], needle))
-            return true;
-    for (size_t i = 0; i < l->n_sections; i++)
-        if (contains(l->sections[i].title, needle) || contains(l->sections[i].text, needle))
-            return true;
-    return false;
-}
-
 const char *lx_course_module_title(struct lx_course *c, const char *module)
 {
     for (size_t i = 0; i < lx_course_size(c); i++) {

@@ -110,11 +110,6 @@ const char *lx_course_module_title(struct lx_course *c, const char *module);
  * when no live lesson tests it (the caller has only the stored id). */
 const char *lx_course_concept_title(struct lx_course *c, const char *concept);
 
-/* Whether the lesson mentions `needle` (ASCII case ignored) in its title,
- * concept, id, question, answer, worked arithmetic or any section: what the
- * map's search looks in. An empty needle matches every lesson. */
-bool lx_lesson_mentions(const struct lx_lesson *l, const char *needle);
-
 /* The live lessons' ids in course order, ", " between them, cut to fit. */
 void lx_course_ids_text(const struct lx_course *c, char *out, size_t cap);
 

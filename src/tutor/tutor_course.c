@@ -576,9 +576,44 @@ void tutor_course_after_text(struct lx_course *c, const struct lx_lesson *l, cha
     lx_course_after_text(c, l, out, cap);
 }
 
-bool tutor_lesson_mentions(const struct lx_lesson *l, const char *needle)
+bool tutor_lesson_find(const struct lx_lesson *l, const char *needle, struct lx_hit *hit)
 {
-    return lx_lesson_mentions(l, needle);
+    return lx_lesson_find(l, needle, hit);
+}
+
+const char *tutor_hit_place(const struct lx_lesson *l, const struct lx_hit *h, char *out,
+                            size_t cap)
+{
+    switch (h->where) {
+    case LX_HIT_TITLE:
+        snprintf(out, cap, "the title");
+        break;
+    case LX_HIT_QUESTION:
+        snprintf(out, cap, "the question");
+        break;
+    case LX_HIT_ANSWER:
+        snprintf(out, cap, "the direct answer");
+        break;
+    case LX_HIT_SECTION:
+        snprintf(out, cap, "section \"%s\"",
+                 h->index < l->n_sections ? l->sections[h->index].title : "?");
+        break;
+    case LX_HIT_WORKED:
+        snprintf(out, cap, "the worked arithmetic");
+        break;
+    case LX_HIT_FOLLOWUP:
+        snprintf(out, cap, "follow-up %zu", h->index + 1);
+        break;
+    case LX_HIT_EXERCISE:
+        snprintf(out, cap, "exercise %zu", h->index + 1);
+        break;
+    case LX_HIT_NAME:
+        snprintf(out, cap, "its id or concept");
+        break;
+    default:
+        snprintf(out, cap, "%s", "");
+    }
+    return out;
 }
 
 void tutor_course_close(struct lx_course *c)

@@ -24,6 +24,7 @@
 
 #include "lx.h"
 #include "lx_course.h"
+#include "lx_search.h"
 #include "store.h"
 
 struct tutor_course_open {
@@ -91,7 +92,12 @@ const char *tutor_course_module_title(struct lx_course *c, const char *module);
 void tutor_course_requires_text(struct lx_course *c, const struct lx_lesson *l, const char *lead,
                                 char *out, size_t cap);
 void tutor_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *out, size_t cap);
-bool tutor_lesson_mentions(const struct lx_lesson *l, const char *needle); /* the map's search */
+/* The map's search (lx_search.h): where in the lesson the learner's words
+ * first occur, and that place for people: "follow-up 2", "section "Why it
+ * fills up"", "exercise 3" (empty for LX_HIT_NONE). */
+bool tutor_lesson_find(const struct lx_lesson *l, const char *needle, struct lx_hit *hit);
+const char *tutor_hit_place(const struct lx_lesson *l, const struct lx_hit *h, char *out,
+                            size_t cap);
 void tutor_course_close(struct lx_course *c);
 
 #endif

@@ -34,6 +34,10 @@ struct tutor_session {
     struct lx_lesson *one; /* tutor_session_one: the lesson, outside any course */
     struct lx_fact facts[3];
     size_t n_facts;
+    /* practice: each item answered at some time, before this session or
+     * in it (NULL without a store), and where the session began */
+    bool *had;
+    size_t resumed;
 };
 
 static double system_monotonic(void)
@@ -127,6 +131,67 @@ static bool add(struct tutor_session *s, struct tutor_item it)
     return true;
 }
 
+struct seen_walk {
+    struct tutor_session *s;
+    const struct lx_lesson *l;
+};
+
+static int mark_had(void *ctx, const char *learner, const struct store_attempt *a)
+{
+    struct seen_walk *w = ctx;
+    struct tutor_item it;
+    (void)learner;
+
+    if (a->learner_id != w->s->env.learner_id || !a->lesson_id || !a->exercise_id ||
+        strcmp(a->lesson_id, w->l->id) != 0 || !tutor_item_parse(w->l, a->exercise_id, &it))
+        return 0;
+    for (size_t i = 0; i < w->s->n_items; i++)
+        if (w->s->items[i].part == it.part && w->s->items[i].index == it.index)
+            w->s->had[i] = true;
+    return 0;
+}
+
+/* Practice begins at the first item the learner has never answered, as
+ * rustlings resumes at the first exercise not done; from the start when
+ * every one has an answer (or the answers cannot be read). False when out
+ * of memory. */
+static bool resume(struct tutor_session *s, const struct lx_lesson *l)
+{
+    struct seen_walk w = {s, l};
+    struct store_error err;
+
+    if (!s->env.store || s->n_items == 0)
+        return true;
+    if (!(s->had = calloc(s->n_items, sizeof *s->had)))
+        return false;
+    if (store_each_attempt(s->env.store, mark_had, &w, &err) != KVT_E_OK) {
+        memset(s->had, 0, s->n_items * sizeof *s->had);
+        return true;
+    }
+    while (s->pos < s->n_items && s->had[s->pos])
+        s->pos++;
+    if (s->pos == s->n_items)
+        s->pos = 0;
+    s->resumed = s->pos;
+    return true;
+}
+
+size_t tutor_resumed_at(const struct tutor_session *s)
+{
+    return s->resumed;
+}
+
+bool tutor_seek(struct tutor_session *s, enum tutor_part part, size_t index)
+{
+    for (size_t i = 0; s->mode == TUTOR_PRACTICE && i < s->n_items; i++)
+        if (s->items[i].part == part && s->items[i].index == index) {
+            s->pos = s->resumed = i;
+            s->shown = false;
+            return true;
+        }
+    return false;
+}
+
 struct tutor_session *tutor_session_practice(const struct tutor_env *env, size_t lesson,
                                              bool followups_only, size_t *waiting)
 {
@@ -147,6 +212,8 @@ struct tutor_session *tutor_session_practice(const struct tutor_env *env, size_t
     for (size_t i = 0; i < l->n_followups; i++)
         if (!add(s, (struct tutor_item){lesson, TUTOR_FOLLOWUP, i}))
             goto oom;
+    if (!resume(s, l))
+        goto oom;
     if (waiting)
         *waiting = wait;
     return s;
@@ -218,6 +285,7 @@ void tutor_session_free(struct tutor_session *s)
     if (!s)
         return;
     free(s->items);
+    free(s->had);
     free(s);
 }
 
@@ -348,6 +416,8 @@ enum kvt_err tutor_save(struct tutor_session *s, struct store_error *err)
     if (store_record_attempt(s->env.store, &a->record, NULL, NULL, err) != KVT_E_OK)
         return err->code;
     a->saved = true;
+    if (s->had && s->pos < s->n_items)
+        s->had[s->pos] = true;
     return KVT_E_OK;
 }
 
@@ -512,6 +582,16 @@ enum kvt_err tutor_to_followups(struct tutor_session *s, bool *moved, struct sto
     return e;
 }
 
+/* Every item of the practice has an answer, given today or before: the
+ * lesson is done, whether this session began at its start or resumed. */
+static bool all_had(const struct tutor_session *s)
+{
+    for (size_t i = 0; s->had && i < s->n_items; i++)
+        if (!s->had[i])
+            return false;
+    return s->had != NULL;
+}
+
 enum kvt_err tutor_finish(struct tutor_session *s, struct store_error *err)
 {
     const struct lx_lesson *l = slot_lesson(s, s->first_lesson);
@@ -521,7 +601,7 @@ enum kvt_err tutor_finish(struct tutor_session *s, struct store_error *err)
     if (!s->env.store || store_readonly(s->env.store))
         return KVT_E_OK;
     tutor_summary(s, &sum);
-    if (s->mode == TUTOR_PRACTICE && s->n_items && s->answered >= s->n_items)
+    if (s->mode == TUTOR_PRACTICE && s->n_items && all_had(s))
         e = store_lesson_done(s->env.store, s->env.learner_id, l->id, wall(s), err);
     if (s->mode == TUTOR_INTERVIEW && s->answered > 0)
         e = store_interview(s->env.store, s->env.learner_id, l->id, s->started_at, sum.seconds,

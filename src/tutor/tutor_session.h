@@ -101,6 +101,16 @@ struct tutor_session *tutor_session_one(const struct tutor_env *env, struct lx_l
                                         struct tutor_item it);
 void tutor_session_free(struct tutor_session *s);
 
+/* Practice begins at the first item the learner has never answered (from
+ * the start when each has an answer): the position it began at, 0 for the
+ * start. The lesson is marked done once every item has an answer, some
+ * given in an earlier session. */
+size_t tutor_resumed_at(const struct tutor_session *s);
+/* Before the first tutor_begin: practice begins at this item instead (a
+ * search found the learner's words in it). False when the session has no
+ * such item. */
+bool tutor_seek(struct tutor_session *s, enum tutor_part part, size_t index);
+
 enum tutor_mode tutor_mode(const struct tutor_session *s);
 size_t tutor_count(const struct tutor_session *s);
 size_t tutor_position(const struct tutor_session *s); /* 0-based; == count when finished */
@@ -183,8 +193,9 @@ enum kvt_err tutor_to_followups(struct tutor_session *s, bool *moved, struct sto
  * follow-up ahead in the session: what tutor_to_followups goes to. */
 bool tutor_followups_ahead(const struct tutor_session *s);
 
-/* The end: a practice session that answered every item marks the lesson
- * done; an interview is recorded with its score. Call once finished. */
+/* The end: a practice session after which every item of it has an answer
+ * (tutor_resumed_at) marks the lesson done; an interview is recorded with
+ * its score. Call once finished. */
 enum kvt_err tutor_finish(struct tutor_session *s, struct store_error *err);
 
 struct tutor_summary {

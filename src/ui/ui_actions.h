@@ -28,6 +28,7 @@ enum {
     UC_MAP_LESSON = 131072,     /* the course map with a lesson selected (a search may find none) */
     UC_SERVE = 262144,          /* the playground's serving view */
     UC_RESULT_SERVING = 524288, /* a graded exercise whose figures come from a serving setup */
+    UC_SKIP = 1048576,          /* typing an answer in practice: Ctrl-N leaves it for later */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE | UC_SERVE,
     UC_KNOBS = UC_CALC | UC_SERVE, /* the playground's deployment, in both of its views */
 };
@@ -66,7 +67,7 @@ enum {
     X(SAVE_AGAIN, UC_RESULT_UNSAVED, 's', 0, 0, "s", "save: try the unsaved answer again")         \
     X(PRACTISE, UC_MAP_LESSON | UC_READ, 'e', 0, 0, "e", "exercises: practise the lesson")         \
     X(REVIEW, UC_MAP, 'r', 0, 0, "r", "review: today's due exercises, then new ones")              \
-    X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons: titles and the lessons' text")              \
+    X(SEARCH, UC_MAP, '/', 0, 0, "/", "search lessons: their text, follow-ups and exercises")      \
     X(PROGRESS, UC_MAP, 'p', 0, 0, "p", "progress: answers, accuracy, activity, mistakes")         \
     X(FOLLOWUPS, UC_MAP_LESSON | UC_READ | UC_RESULT_FOLLOWUPS, 'f', 0, 0, "f",                    \
       "follow-ups: the interviewer's questions")                                                   \
@@ -115,7 +116,7 @@ enum {
     X(FOLLOW_LINK, UC_READ, '\r', KEY_ENTER, 'l', "Enter/l", "follow: open the selected link")     \
     X(RELOAD, UC_READ, 'R', 0, 0, "R", "reload the lesson from disk (for its author)")             \
     X(KEEP_SEARCH, UC_SEARCH, '\r', KEY_ENTER, 0, "Enter",                                         \
-      "done: keep the lessons found (Enter again opens one)")                                      \
+      "done: keep the lessons found (Enter again opens one where found)")                          \
     X(CLEAR_SEARCH, UC_SEARCH, 27, 0, 0, "Esc", "clear: drop the search, every lesson again")      \
     X(SUBMIT, UC_EDIT, '\r', KEY_ENTER, 0, "Enter", "submit")                                      \
     X(LEAVE_ANSWER, UC_ANSWER, 27, 0, 0, "Esc",                                                    \
@@ -123,7 +124,8 @@ enum {
     X(CANCEL, UC_EDIT, 27, 0, 0, "Esc", "stop typing")                                             \
     X(MATCH_NEXT, UC_SEARCH, KEY_DOWN, 0, 0, "Down/Up", "move through the lessons found")          \
     X(MATCH_PREV, UC_SEARCH, KEY_UP, 0, 0, NULL, "up")                                             \
-    X(EDIT_HINT, UC_HINTS, '\t', 0, 0, "Tab", "hint")
+    X(EDIT_HINT, UC_HINTS, '\t', 0, 0, "Tab", "hint")                                              \
+    X(SKIP, UC_SKIP, 14, 0, 0, "C-n", "skip: on to the next, this one left unanswered")
 
 enum ui_action {
     UI_NONE = 0,

@@ -100,7 +100,11 @@ void ui_app_close(struct ui *ui);
 /* Screens. */
 struct ui_screen ui_map_new(struct ui *ui);
 struct ui_screen ui_reader_new(struct ui *ui, size_t lesson);
+/* the reader scrolled to where a search found its words */
+struct ui_screen ui_reader_new_at(struct ui *ui, size_t lesson, const struct lx_hit *hit);
 struct ui_screen ui_quiz_new(struct ui *ui, size_t lesson, bool followups_only);
+/* practice from exercise `exercise` (a search found its words there) */
+struct ui_screen ui_quiz_new_at(struct ui *ui, size_t lesson, size_t exercise);
 struct ui_screen ui_review_new(struct ui *ui, bool cram);
 /* What the app's sessions work with: its store, learner, settings, course. */
 struct tutor_env ui_tutor_env(struct ui *ui);

@@ -20,6 +20,7 @@
 struct row {
     size_t lesson; /* slot in the course (lx_course_at), or SIZE_MAX for a module heading */
     const char *module;
+    struct lx_hit hit; /* while searching: where the search found its words */
 };
 
 struct map {
@@ -43,20 +44,21 @@ static void build(struct map *m, struct ui *ui)
     m->n_rows = 0;
     for (size_t i = 0; m->rows && i < tutor_course_size(ui->course); i++) {
         const struct lx_lesson *l = tutor_course_brief(ui->course, i), *whole;
+        struct lx_hit hit = {LX_HIT_NONE, 0, ""};
         /* a later lesson with the same id replaces this one */
         if (!tutor_course_live(ui->course, i))
             continue;
         /* a search reads the whole text: the lesson is loaded for it */
         if (m->search.buf[0] &&
             (!(whole = tutor_course_at(ui->course, i)) || !tutor_course_live(ui->course, i) ||
-             !tutor_lesson_mentions(whole, m->search.buf)))
+             !tutor_lesson_find(whole, m->search.buf, &hit)))
             continue;
         l = tutor_course_brief(ui->course, i);
         if (!module || strcmp(module, l->module) != 0) {
             module = l->module;
-            m->rows[m->n_rows++] = (struct row){SIZE_MAX, module};
+            m->rows[m->n_rows++] = (struct row){SIZE_MAX, module, {LX_HIT_NONE, 0, ""}};
         }
-        m->rows[m->n_rows++] = (struct row){i, l->module};
+        m->rows[m->n_rows++] = (struct row){i, l->module, hit};
     }
     if (m->selected >= m->n_rows || (m->n_rows && m->rows[m->selected].lesson == SIZE_MAX))
         m->selected = m->n_rows > 1 ? 1 : 0;
@@ -238,6 +240,15 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
             put_cell(y, x, w.due, c.due, true, a);
         }
     }
+    if (m->search.len && m->n_rows && m->rows[m->selected].lesson != SIZE_MAX &&
+        m->rows[m->selected].hit.where != LX_HIT_NONE) {
+        /* where the words are, and them in their sentence: Enter opens there */
+        const struct row *row = &m->rows[m->selected];
+        char place[256], line[512];
+        tutor_hit_place(tutor_course_at(ui->course, row->lesson), &row->hit, place, sizeof place);
+        snprintf(line, sizeof line, "in %s: %s", place, row->hit.snippet);
+        put_cell(top + rows - 2, 2, cols - 4, line, false, A_DIM);
+    }
     if (m->searching) {
         ui_put(top + rows - 1, 2, 2, "/", A_BOLD);
         ui_edit_draw(&m->search, top + rows - 1, 4, cols - 6);
@@ -246,7 +257,7 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         char line[1024];
         /* name the prerequisites the row only numbers */
         tutor_course_requires_text(ui->course, l, "Take first: ", line, sizeof line);
-        if (line[0]) /* cut after a whole title: the row numbers them all */
+        if (line[0] && !m->search.len) /* cut after a whole title: the row numbers them all */
             put_cell(top + rows - 2, 2, cols - 4, line, false, A_DIM);
         struct tutor_done d = done_of(m, m->rows[m->selected].lesson);
         /* the id is what `kvtutor open` and `reset` take; the concept id is
@@ -367,8 +378,16 @@ static void map_action(void *self, struct ui *ui, enum ui_action a)
         if (lesson == SIZE_MAX || !loads(m, ui, lesson))
             break;
         forget_stats(m);
-        ui_push(ui, a == UI_OPEN ? ui_reader_new(ui, lesson)
-                                 : ui_quiz_new(ui, lesson, a == UI_FOLLOWUPS));
+        if (a == UI_OPEN && m->search.len) {
+            /* opened at what the search found: an exercise in practice,
+             * anything else in the reader */
+            struct lx_hit hit = m->rows[m->selected].hit;
+            ui_push(ui, hit.where == LX_HIT_EXERCISE ? ui_quiz_new_at(ui, lesson, hit.index)
+                                                     : ui_reader_new_at(ui, lesson, &hit));
+        } else {
+            ui_push(ui, a == UI_OPEN ? ui_reader_new(ui, lesson)
+                                     : ui_quiz_new(ui, lesson, a == UI_FOLLOWUPS));
+        }
         break;
     default:
         break;

@@ -227,7 +227,8 @@ static unsigned quiz_context(void *self)
         return UC_EDIT | UC_ANSWER | UC_HISTORY |
                (!tutor_finished(q->s) && tutor_attempt(q->s)->hints < tutor_hints_total(q->s)
                     ? UC_HINTS
-                    : 0);
+                    : 0) |
+               (tutor_mode(q->s) == TUTOR_PRACTICE ? UC_SKIP : 0);
     /* the summary (or nothing to do) is a page to read: no answer keys */
     if (q->phase == SUMMARY || tutor_count(q->s) == 0)
         return UC_PAGE;
@@ -487,6 +488,16 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
             begin(q, ui);
         }
         return;
+    case UI_SKIP:
+        /* nothing recorded: practice resumes at the first item left
+         * unanswered (tutor_resumed_at) */
+        if (q->phase != TYPING || tutor_finished(q->s))
+            break;
+        ui_say(ui, UI_INFO, "skipped \"%s\": left unanswered, practice comes back to it",
+               tutor_attempt(q->s)->id);
+        tutor_skip(q->s);
+        begin(q, ui);
+        break;
     case UI_RETRY:
         if (q->phase != RESULT || unsaved(q, ui))
             break;
@@ -640,6 +651,20 @@ struct ui_screen ui_quiz_new(struct ui *ui, size_t lesson, bool followups_only)
                "%zu exercise%s here use%s your own measurement: press P on the course map to "
                "take it.",
                waiting, waiting == 1 ? "" : "s", waiting == 1 ? "s" : "");
+    else if (s && tutor_resumed_at(s) > 0)
+        ui_say(ui, UI_INFO, "resumed at the first one you have not answered: %zu before it %s",
+               tutor_resumed_at(s),
+               tutor_resumed_at(s) == 1 ? "has your answer" : "have your answers");
+    return start(ui, s);
+}
+
+struct ui_screen ui_quiz_new_at(struct ui *ui, size_t lesson, size_t exercise)
+{
+    struct tutor_env env = ui_tutor_env(ui);
+    struct tutor_session *s = tutor_session_practice(&env, lesson, false, NULL);
+
+    if (s && !tutor_seek(s, TUTOR_EXERCISE, exercise))
+        ui_say(ui, UI_INFO, "that exercise uses your own measurement: press P on the course map");
     return start(ui, s);
 }
 

@@ -18,7 +18,19 @@ struct reader {
     int built_cols;
     size_t first;
     int link; /* the selected link, -1 none */
+    /* opened from a search: scrolled to that place once the lines are
+     * laid out (seek), the line it starts on (anchor) */
+    struct lx_hit at;
+    bool seek;
+    size_t anchor;
 };
+
+/* Where a search's place begins: the line about to be added. */
+static void mark(struct reader *r, enum lx_hit_where where, size_t index)
+{
+    if (r->seek && r->at.where == where && r->at.index == index)
+        r->anchor = r->lines.n;
+}
 
 static void heading(struct ui_lines *l, const char *text)
 {
@@ -38,6 +50,7 @@ static void build(struct reader *r, struct ui *ui, int cols)
     /* the question first: it is what the lesson answers; what it was
      * checked against and builds on come after it (the module and concept
      * ids are for commands, not for reading) */
+    mark(r, LX_HIT_QUESTION, 0);
     heading(&r->lines, "Question");
     ui_lines_text(&r->lines, l->question, width, 2, A_NORMAL);
     snprintf(meta, sizeof meta, "Checked against %s", l->baseline);
@@ -45,18 +58,22 @@ static void build(struct reader *r, struct ui *ui, int cols)
     tutor_course_requires_text(ui->course, l, "Builds on: ", meta, sizeof meta);
     if (meta[0])
         ui_lines_text(&r->lines, meta, width, 2, A_DIM);
+    mark(r, LX_HIT_ANSWER, 0);
     heading(&r->lines, "Direct answer");
     ui_lines_text(&r->lines, l->answer, width, 2, A_NORMAL);
     for (size_t i = 0; i < l->n_sections; i++) {
+        mark(r, LX_HIT_SECTION, i);
         heading(&r->lines, l->sections[i].title);
         ui_lines_text(&r->lines, l->sections[i].text, width, 2, A_NORMAL);
     }
+    mark(r, LX_HIT_WORKED, 0);
     heading(&r->lines, "Worked");
     ui_lines_code(&r->lines, l->worked, width, 2, ui_color(UI_C_WORKED));
     heading(&r->lines, "What an interviewer asks next");
     for (size_t i = 0; i < l->n_followups; i++) {
         char q[1024];
         snprintf(q, sizeof q, "%zu. %s", i + 1, l->followups[i].question);
+        mark(r, LX_HIT_FOLLOWUP, i);
         ui_lines_text(&r->lines, q, width, 2, A_NORMAL);
     }
     ui_lines_text(&r->lines, "Press e to practise the exercises, f for these follow-ups.", width, 2,
@@ -93,8 +110,13 @@ static void reader_draw(void *self, struct ui *ui, int top, int rows, int cols)
     int view = rows - 1;
     char where[64];
 
-    if (r->built_cols != cols)
+    if (r->built_cols != cols) {
         build(r, ui, cols);
+        if (r->seek) { /* once: a resize later keeps the learner's place */
+            r->first = r->anchor;
+            r->seek = false;
+        }
+    }
     if (r->lines.n > (size_t)view && r->first > r->lines.n - (size_t)view)
         r->first = r->lines.n - (size_t)view;
     ui_lines_draw(&r->lines, r->first, top, view, cols, r->link);
@@ -249,4 +271,16 @@ struct ui_screen ui_reader_new(struct ui *ui, size_t lesson)
                       &r->first);
     save_position(r, ui);
     return (struct ui_screen){&ops, r};
+}
+
+struct ui_screen ui_reader_new_at(struct ui *ui, size_t lesson, const struct lx_hit *hit)
+{
+    struct ui_screen s = ui_reader_new(ui, lesson);
+    struct reader *r = s.self;
+
+    if (r && hit->where != LX_HIT_NONE) {
+        r->at = *hit;
+        r->seek = true;
+    }
+    return s;
 }

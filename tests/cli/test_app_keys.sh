@@ -44,6 +44,50 @@ grep -q '^── the app quit$' "$work/out" && ok "q on the map quits the app, a
 "$KVTUTOR" --db "$work/p.db" stats > "$work/stats" 2>&1
 grep -qE "answers +1, 0% right" "$work/stats" && ok "the scripted answer is saved" || bad "the scripted answer is saved: $(cat "$work/stats")"
 
+# C-n skips an exercise, recording nothing; practice then resumes at the
+# first one never answered (per-sequence-8k, after per-token's answer)
+cat > "$work/keys" <<'KEYS'
+e
+57344 B<Enter>
+n
+<C-n>
+<Esc>
+e
+KEYS
+"$KVTUTOR" --db "$work/skip.db" open kv-cache --keys "$work/keys" > "$work/out" 2> "$work/err"
+after 4 | grep -qF 'skipped "per-sequence-8k": left unanswered' && after 4 | grep -qF "exercise 3 of 12" &&
+  ok "C-n skips to the next exercise and says so" || bad "C-n skips: $(after 4 | tail -4)"
+"$KVTUTOR" --db "$work/skip.db" stats > "$work/stats" 2>&1
+grep -qE "answers +1," "$work/stats" && ok "a skipped exercise records nothing" || bad "after a skip: $(cat "$work/stats")"
+after 6 | grep -qF "exercise 2 of 12" && after 6 | grep -qF "How much KV cache does one 8,192-token" &&
+  after 6 | grep -qF "resumed at the first one you have not answered: 1 before it has your answer" &&
+  ok "practice resumes at the first exercise never answered" || bad "resume: $(after 6 | head -4; after 6 | tail -3)"
+
+# search finds a follow-up's question and an exercise's prompt, shows the
+# words where they stand, and Enter opens the lesson there: the reader at
+# the follow-up (lesson 1's 0.99 question, its third follow-up), practice
+# at the exercise ("whole 8,192-token Qwen2.5-7B sequences" is only in
+# kv-cache's fourth prompt, concurrency-24gb)
+cat > "$work/keys" <<'KEYS'
+/0.99<Enter>
+<Enter>
+<Esc>
+<Esc>
+/whole 8,192-token Qwen2.5-7B<Enter>
+<Enter>
+KEYS
+"$KVTUTOR" --db "$work/search.db" --keys "$work/keys" > "$work/out" 2> "$work/err"
+after 1 | grep -qF 'in follow-up 3: Why is setting gpu_memory_utilization to 0.99 risky?' &&
+  ok "a search shows where a follow-up holds the words" || bad "search 0.99: $(after 1 | tail -4)"
+# the page that holds it (the reader stops at the lesson's last page), not the top
+after 2 | grep -qF "3. Why is setting gpu_memory_utilization to 0.99 risky?" &&
+  ! after 2 | grep -qF "Direct answer" &&
+  ok "Enter opens the lesson at that follow-up" || bad "opened at the follow-up: $(after 2 | head -5)"
+after 5 | grep -qF "in exercise 4: " && ok "a search finds an exercise's prompt" ||
+  bad "search in a prompt: $(after 5 | tail -4)"
+after 6 | grep -qF "practice · exercise 4 of 12" && after 6 | grep -qF "whole 8,192-token Qwen2.5-7B sequences" &&
+  ok "Enter opens practice at that exercise" || bad "opened at the exercise: $(after 6 | head -5)"
+
 # from standard input, at another size
 printf 'e\n' | "$KVTUTOR" --db "$work/p2.db" open kv-cache --keys - --size 100x30 > "$work/out" 2> "$work/err"
 rc=$?

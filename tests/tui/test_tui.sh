@@ -31,7 +31,7 @@ check "the reader shows the worked arithmetic further down" "Question"
 tm send-keys -t app q
 check "q goes back to the map" "Course map"
 tm send-keys -t app '?'
-check "? shows the help generated from the actions" "search lessons: titles and the lessons' text"
+check "? shows the help generated from the actions" "search lessons: their text, follow-ups and exercises"
 tm send-keys -t app q
 tm send-keys -t app e
 check "e starts the exercises" "How many bytes of KV cache does one token take"

@@ -78,11 +78,13 @@ fi
 run_app
 check "the app opens and says nothing will be saved" "is read-only: you can practise, but nothing will be saved"
 tm send-keys -t app e
-wait_for "How many bytes of KV cache" >/dev/null
-tm send-keys -t app "56 KiB" Enter
+# per-token has its answer (above): practice resumes at per-sequence-8k,
+# 56 KiB x 8,192 = 448 MiB = 0.4375 GiB
+check "practice resumes at the first exercise not answered" "practice · exercise 2 of"
+tm send-keys -t app "0.4375 GiB" Enter
 wait_for "Right." >/dev/null
 tm send-keys -t app Enter
-check "practice goes on without saving" "practice · exercise 2 of"
+check "practice goes on without saving" "practice · exercise 3 of"
 quit_from_map "on a read-only mount"
 
 report tui-disk

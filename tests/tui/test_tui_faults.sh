@@ -195,7 +195,7 @@ done
 use_probe clean
 run_app "2>$work/app.err"
 wait_for "Course map" >/dev/null
-screens=("Enter|q|Direct answer" "e|C-u Escape|practice · exercise 1 of" "=|q|Calculator playground"
+screens=("Enter|q|Direct answer" "e|C-u Escape|practice · exercise " "=|q|Calculator playground"
          "p|q|Progress of" "?|q|Help: the keys that work here" "S|q|kvtutor · Settings"
          "P|Escape|Memory bandwidth probe")
 per=$(((RESIZES + ${#screens[@]} - 1) / ${#screens[@]}))
