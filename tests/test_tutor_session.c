@@ -591,6 +591,82 @@ static int count_hashes(void *ctx, const char *learner, const char *lesson_id,
     return 0;
 }
 
+/* A timed mock interview: 60 s an answer, 2 min in all. The first answer's
+ * time runs out with nothing typed: it is passed, nothing recorded; the
+ * second (the last) is answered past the 2 minutes: the interview ends for
+ * want of questions, not of time. In a second interview the 2 minutes run
+ * out mid-answer: it ends there, said in the summary. Practice is never
+ * timed, nor an interview without limits. */
+static void test_interview_limits(void **state)
+{
+    struct fx *f = *state;
+    struct store_error err;
+    struct tutor_summary sum;
+    struct tutor_clock c;
+    char why[256];
+    struct tutor_env env = f->env;
+    struct tutor_session *s;
+
+    env.interview_answer_seconds = 60;
+    env.interview_minutes = 2;
+    s = tutor_session_interview(&env, 0);
+    assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
+    tutor_interview_clock(s, &c);
+    assert_true(c.answer_limited && c.session_limited);
+    assert_true(c.answer_left == 60 && c.session_left == 120);
+    mono_now += 59;
+    assert_int_equal(tutor_time_up(s), TUTOR_TIME_OK);
+    mono_now += 1; /* 60 s: zero */
+    assert_int_equal(tutor_time_up(s), TUTOR_TIME_ANSWER_UP);
+    tutor_pass(s);
+    assert_int_equal(tutor_position(s), 1);
+    assert_int_equal(attempts(f).n, 0);
+
+    assert_int_equal(answer(s, "store it in fp8", 30), TUTOR_GRADED); /* 90 s in */
+    assert_int_equal(tutor_time_up(s), TUTOR_TIME_OK); /* a graded answer is not cut off */
+    mono_now += 31;                                    /* 121 s: past the 2 minutes */
+    assert_int_equal(tutor_next(s, &err), KVT_E_OK);
+    assert_true(tutor_finished(s));
+    tutor_summary(s, &sum);
+    assert_int_equal(sum.answered, 1);
+    assert_int_equal(sum.passed, 1);
+    assert_false(sum.out_of_time);
+    assert_int_equal(attempts(f).n, 1);
+    tutor_session_free(s);
+
+    /* the whole interview's time, at zero, mid-answer */
+    s = tutor_session_interview(&env, 0);
+    assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
+    mono_now += 50;
+    assert_int_equal(tutor_answer(s, "the KV cache takes gpu memory per sequence", &err),
+                     TUTOR_GRADED);
+    assert_int_equal(tutor_next(s, &err), KVT_E_OK);
+    assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
+    mono_now += 70; /* 120 s in all, 70 s into this answer: the interview's limit first */
+    assert_int_equal(tutor_time_up(s), TUTOR_TIME_SESSION_UP);
+    tutor_pass(s);
+    tutor_end(s);
+    assert_true(tutor_finished(s));
+    tutor_summary(s, &sum);
+    assert_true(sum.out_of_time);
+    assert_int_equal(sum.answered, 1);
+    assert_int_equal(sum.passed, 1);
+    tutor_session_free(s);
+
+    s = tutor_session_practice(&env, 0, false, NULL);
+    assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
+    mono_now += 1000;
+    tutor_interview_clock(s, &c);
+    assert_false(c.answer_limited || c.session_limited);
+    assert_int_equal(tutor_time_up(s), TUTOR_TIME_OK);
+    tutor_session_free(s);
+    s = tutor_session_interview(&f->env, 0); /* the fixture's env: no limits */
+    assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
+    mono_now += 100000;
+    assert_int_equal(tutor_time_up(s), TUTOR_TIME_OK);
+    tutor_session_free(s);
+}
+
 static void test_changed_answer_restarts_schedule(void **state)
 {
     struct fx *f = *state;
@@ -677,6 +753,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_review_queue_and_new_per_day, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cram_asks_no_rating, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interview_summary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interview_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_changed_answer_restarts_schedule, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fingerprints, setup, teardown),
         cmocka_unit_test(test_rating_rule),

@@ -34,7 +34,8 @@ static int teardown(void **state)
 }
 
 /* The defaults the README and `kvtutor config` state: 0.9 retention, 20
- * new exercises a day; with no database and with an empty one alike. */
+ * new exercises a day, a mock interview of 2 minutes an answer and 15 in
+ * all; with no database and with an empty one alike. */
 static void test_defaults(void **state)
 {
     struct tutor_settings a, b;
@@ -44,6 +45,8 @@ static void test_defaults(void **state)
     assert_true(a.fsrs.desired_retention == 0.9 && b.fsrs.desired_retention == 0.9);
     assert_int_equal(a.new_per_day, 20);
     assert_int_equal(b.new_per_day, 20);
+    assert_int_equal(a.interview_answer_seconds, 120);
+    assert_int_equal(b.interview_minutes, 15);
 }
 
 /* Saved values are read back; refused ones change neither the session nor
@@ -56,6 +59,10 @@ static void test_set_and_load(void **state)
     } rows[] = {
         {"desired_retention", "0.85", true},
         {"new_per_day", "5", true},
+        {"interview_answer_seconds", "45", true},
+        {"interview_minutes", "0", true},
+        {"interview_minutes", "121", false},
+        {"interview_answer_seconds", "-1", false},
         {"desired_retention", "0.99", false},
         {"desired_retention", "0.91.5", false},
         {"new_per_day", "501", false},
@@ -78,13 +85,19 @@ static void test_set_and_load(void **state)
             /* field by field: the struct's padding is no value */
             assert_true(before.fsrs.desired_retention == s.fsrs.desired_retention);
             assert_int_equal(before.new_per_day, s.new_per_day);
+            assert_int_equal(before.interview_minutes, s.interview_minutes);
+            assert_int_equal(before.interview_answer_seconds, s.interview_answer_seconds);
         }
     }
     assert_true(s.fsrs.desired_retention == 0.85);
     assert_int_equal(s.new_per_day, 5);
+    assert_int_equal(s.interview_answer_seconds, 45);
+    assert_int_equal(s.interview_minutes, 0);
     tutor_settings_load(st, &again);
     assert_true(again.fsrs.desired_retention == 0.85);
     assert_int_equal(again.new_per_day, 5);
+    assert_int_equal(again.interview_answer_seconds, 45);
+    assert_int_equal(again.interview_minutes, 0);
 }
 
 /* A value the rule refuses, written past it (a hand edit, an older

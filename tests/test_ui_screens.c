@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <curses.h>
 
 #include "screen_fx.h"
 
@@ -152,6 +153,54 @@ static void too_small_says_so_and_quits(void **state)
     f->h = NULL;
 }
 
+static double ui_clock;
+static double fake_clock(void)
+{
+    return ui_clock;
+}
+
+static char *kv_cache[1] = {(char *)KVT_SOURCE_DIR "/lessons/part0-foundations/01-kv-cache.lua"};
+
+/* A timed mock interview, 30 s an answer (the settings), on a clock the
+ * test moves: the title counts down and the first screen says what happens
+ * at zero; at zero what was typed is graded as the answer; with nothing
+ * typed the question is passed and the next one asked. */
+static void interview_time_runs_out(void **state)
+{
+    struct screen_fx *f = *state;
+    struct store_error err;
+    char why[256];
+    struct ui_harness *h;
+
+    f->o.lesson_paths = kv_cache;
+    f->o.open_lesson = "kv-cache";
+    f->o.monotonic = fake_clock;
+    ui_clock = 1000;
+    assert_int_equal(store_setting_set(f->st, "interview_answer_seconds", "30", &err), KVT_E_OK);
+    assert_int_equal(store_setting_set(f->st, "interview_minutes", "0", &err), KVT_E_OK);
+    if (!(h = f->h = ui_harness_open(&f->o, 80, 24, why, sizeof why)))
+        fail_msg("harness: %s", why);
+    ui_harness_type(h, "i");
+    on_screen(f, "mock interview · 1 of");
+    on_screen(f, "⏱ answer 0:30");
+    on_screen(f, "at zero what you typed is your answer");
+    ui_clock += 10;
+    ui_harness_type(h, "Each sequence keeps its keys and values in GPU memory");
+    on_screen(f, "⏱ answer 0:20");
+    ui_clock += 20; /* zero */
+    ui_harness_key(h, KEY_RESIZE);
+    on_screen(f, "time's up: your answer was taken as typed");
+    on_screen(f, "What an interviewer wants to hear:");
+    ui_harness_type(h, "\r");
+    on_screen(f, "mock interview · 2 of");
+    ui_clock += 31;
+    ui_harness_key(h, KEY_RESIZE);
+    on_screen(f, "time's up: the question was passed with no answer");
+    on_screen(f, "mock interview · 3 of");
+    ui_harness_close(h);
+    f->h = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +209,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(wide_worked_line_wraps_whole, setup, teardown),
         cmocka_unit_test_setup_teardown(right_answer_is_credited, setup, teardown),
         cmocka_unit_test_setup_teardown(too_small_says_so_and_quits, setup, teardown),
+        cmocka_unit_test_setup_teardown(interview_time_runs_out, setup, teardown),
     };
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");

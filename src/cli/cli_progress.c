@@ -290,6 +290,8 @@ static const struct setting {
     {"learner", "who is learning: progress is kept per name"},
     {"desired_retention", "the recall probability reviews aim for, 0.7 to 0.97"},
     {"new_per_day", "new exercises reviews bring in each day, 0 to 500"},
+    {"interview_answer_seconds", "seconds for each interview answer, 0 (none) to 1800"},
+    {"interview_minutes", "minutes for a whole interview, 0 (none) to 120"},
 };
 
 static const struct setting *find_setting(const char *key)
@@ -325,7 +327,7 @@ int cli_config(int argc, char **argv)
     if (o.help) {
         puts("usage: kvtutor config get KEY | set KEY VALUE | list   [--db FILE]\n\nSettings:");
         for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
-            printf("  %-18s %s (default %s)\n", settings[i].key, settings[i].help,
+            printf("  %-25s %s (default %s)\n", settings[i].key, settings[i].help,
                    store_setting_fallback(settings[i].key));
         return 0;
     }
@@ -336,13 +338,15 @@ int cli_config(int argc, char **argv)
     if (strcmp(o.pos[0], "list") != 0) {
         if (o.npos < 2) {
             return cli_usage_error("config",
-                                   "%s needs a KEY (learner, desired_retention, new_per_day); "
+                                   "%s needs a KEY (learner, desired_retention, new_per_day, "
+                                   "interview_answer_seconds, interview_minutes); "
                                    "usage: kvtutor config get KEY | set KEY VALUE | list",
                                    o.pos[0]);
         }
         if (!(s = find_setting(o.pos[1]))) {
             return cli_usage_error("config",
-                                   "%s: unknown setting (learner, desired_retention, new_per_day)",
+                                   "%s: unknown setting (learner, desired_retention, "
+                                   "new_per_day, interview_answer_seconds, interview_minutes)",
                                    o.pos[1]);
         }
         if ((strcmp(o.pos[0], "set") == 0) != (o.npos == 3)) {
@@ -371,7 +375,7 @@ int cli_config(int argc, char **argv)
                 puts(found ? kvt_safe(value, f1, sizeof f1)
                            : store_setting_fallback(settings[i].key));
             else
-                printf("%-18s %s\n", settings[i].key,
+                printf("%-25s %s\n", settings[i].key,
                        found ? kvt_safe(value, f1, sizeof f1)
                              : store_setting_fallback(settings[i].key));
         }

@@ -32,7 +32,7 @@ static const struct command commands[] = {
     {"probe", cli_probe, "measure this machine's memory bandwidth and your decode ceiling"},
     {"lint", cli_lint, "check lesson files: fields, values, units, links (for instructors)"},
     {"stats", cli_stats, "your progress: accuracy, what is due, streak, frequent mistakes"},
-    {"config", cli_config, "settings: learner, desired_retention, new_per_day"},
+    {"config", cli_config, "settings: learner, retention, new a day, interview limits"},
     {"reset", cli_reset, "start one lesson over (asks first)"},
     {"export", cli_export, "every attempt and schedule, as JSON or CSV"},
     {"import", cli_import, "merge a JSON export from another machine"},

@@ -434,13 +434,28 @@ fail:
     return e;
 }
 
+/* Every setting, its default and, for the numbers, the range the rule
+ * takes and the words that say it. A limit of 0 seconds or minutes is
+ * "none". */
 static const struct {
     const char *key, *fallback;
-} known_settings[] = {{"learner", "default"}, {"desired_retention", "0.9"}, {"new_per_day", "20"}};
+    bool whole;
+    double lo, hi;
+    const char *rule;
+} known_settings[] = {
+    {"learner", "default", false, 0, 0, NULL},
+    {"desired_retention", "0.9", false, 0.7, 0.97, "a number from 0.7 to 0.97"},
+    {"new_per_day", "20", true, 0, 500, "a whole number from 0 to 500"},
+    {"interview_answer_seconds", "120", true, 0, 1800,
+     "a whole number of seconds from 0 (no limit) to 1800"},
+    {"interview_minutes", "15", true, 0, 120, "a whole number of minutes from 0 (no limit) to 120"},
+};
+
+#define N_SETTINGS (sizeof known_settings / sizeof known_settings[0])
 
 const char *store_setting_fallback(const char *key)
 {
-    for (size_t i = 0; i < sizeof known_settings / sizeof known_settings[0]; i++)
+    for (size_t i = 0; i < N_SETTINGS; i++)
         if (strcmp(known_settings[i].key, key) == 0)
             return known_settings[i].fallback;
     return NULL;
@@ -450,9 +465,13 @@ const char *store_setting_check(const char *key, const char *value)
 {
     char *end;
     double v;
+    size_t k = 0;
 
-    if (!store_setting_fallback(key))
-        return "unknown setting (learner, desired_retention, new_per_day)";
+    while (k < N_SETTINGS && strcmp(known_settings[k].key, key) != 0)
+        k++;
+    if (k == N_SETTINGS)
+        return "unknown setting (learner, desired_retention, new_per_day, "
+               "interview_answer_seconds, interview_minutes)";
     if (strcmp(key, "learner") == 0) {
         size_t n = strlen(value);
         if (n == 0 || n > 64)
@@ -464,14 +483,12 @@ const char *store_setting_check(const char *key, const char *value)
     }
     /* plain decimals only: strtod would also take "nan", "inf" and hex */
     if (!*value || strspn(value, "0123456789.") != strlen(value))
-        return strcmp(key, "new_per_day") == 0 ? "a whole number from 0 to 500"
-                                               : "a number from 0.7 to 0.97";
+        return known_settings[k].rule;
     v = strtod(value, &end);
     /* "0.91.5" and "0.8.8": strtod stops at the second point; the rest must not be dropped */
     if (*end != '\0' || strchr(value, '.') != strrchr(value, '.'))
-        return strcmp(key, "new_per_day") == 0 ? "a whole number from 0 to 500"
-                                               : "a number from 0.7 to 0.97";
-    if (strcmp(key, "new_per_day") == 0)
-        return strchr(value, '.') || v > 500 ? "a whole number from 0 to 500" : NULL;
-    return v >= 0.7 && v <= 0.97 ? NULL : "a number from 0.7 to 0.97";
+        return known_settings[k].rule;
+    if (known_settings[k].whole && strchr(value, '.'))
+        return known_settings[k].rule;
+    return v >= known_settings[k].lo && v <= known_settings[k].hi ? NULL : known_settings[k].rule;
 }

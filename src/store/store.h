@@ -64,9 +64,10 @@ int store_latest_version(void);
 enum kvt_err store_learner(struct store *st, const char *name, int64_t now, int64_t *id,
                            struct store_error *err);
 
-/* The settings kvtutor keeps: learner, desired_retention (0.7 to 0.97) and
- * new_per_day (0 to 500). check: NULL when `value` is acceptable for `key`,
- * else why not; `fallback` is the value in force while unset. */
+/* The settings kvtutor keeps: learner, desired_retention (0.7 to 0.97),
+ * new_per_day (0 to 500), interview_answer_seconds (0 to 1800) and
+ * interview_minutes (0 to 120; 0 for either: no limit). check: NULL when `value` is acceptable for
+ * `key`, else why not; `fallback` is the value in force while unset. */
 const char *store_setting_check(const char *key, const char *value);
 const char *store_setting_fallback(const char *key); /* NULL: no such setting */
 

@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 /* Study sessions: see tutor_session.h. The session owns the rules; the
  * app's quiz screen and `kvtutor ask` only show what it decided. */
 #include "tutor_session.h"
@@ -11,56 +10,10 @@
 #include <time.h>
 
 #include "store_report.h"
+#include "tutor_session_priv.h"
 #include "tutor_names.h"
 #include "tutor_queue.h"
 #include "tutor_sync.h"
-
-#define MAX_TIMES 64
-
-struct tutor_session {
-    struct tutor_env env;
-    enum tutor_mode mode;
-    struct tutor_item *items;
-    size_t n_items, cap, pos;
-    double began;       /* monotonic, the session */
-    int64_t started_at; /* wall, the session */
-    double item_began;  /* monotonic, the current attempt */
-    bool shown;         /* the current item's expected answer has been shown */
-    struct tutor_attempt at;
-    double times[MAX_TIMES];
-    double score_sum;
-    unsigned answered, right;
-    size_t first_lesson;   /* practice and interview: the lesson */
-    struct lx_lesson *one; /* tutor_session_one: the lesson, outside any course */
-    struct lx_fact facts[3];
-    size_t n_facts;
-    /* practice: each item answered at some time, before this session or
-     * in it (NULL without a store), and where the session began */
-    bool *had;
-    size_t resumed;
-};
-
-static double system_monotonic(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int64_t system_wall(void)
-{
-    return (int64_t)time(NULL);
-}
-
-static double mono(const struct tutor_session *s)
-{
-    return s->env.monotonic ? s->env.monotonic() : system_monotonic();
-}
-
-static int64_t wall(const struct tutor_session *s)
-{
-    return s->env.wall ? s->env.wall() : system_wall();
-}
 
 enum fsrs_rating tutor_rating_rule(bool correct, bool hinted, double seconds, double quick_seconds)
 {
@@ -101,8 +54,8 @@ static struct tutor_session *session_new(const struct tutor_env *env, enum tutor
         return NULL;
     s->env = *env;
     s->mode = mode;
-    s->began = mono(s);
-    s->started_at = wall(s);
+    s->began = tutor_mono(s);
+    s->started_at = tutor_wall(s);
     if (env->facts_given) {
         s->n_facts = env->n_facts < 3 ? env->n_facts : 3;
         if (s->n_facts > 0) /* facts may be NULL when there are none */
@@ -334,7 +287,7 @@ static bool reviewed_today(const struct tutor_session *s, const struct lx_lesson
     if (!s->env.store ||
         store_review_get(s->env.store, s->env.learner_id, l->id, id, &r, &err) != KVT_E_OK)
         return false;
-    return r.last_review / 86400 == wall(s) / 86400;
+    return r.last_review / 86400 == tutor_wall(s) / 86400;
 }
 
 enum kvt_err tutor_begin(struct tutor_session *s, char *why, size_t cap)
@@ -355,15 +308,15 @@ enum kvt_err tutor_begin(struct tutor_session *s, char *why, size_t cap)
     a->lesson = l;
     tutor_item_id(l, it, a->id, sizeof a->id);
     a->practice = s->mode == TUTOR_CRAM || retry || reviewed_today(s, l, a->id);
-    s->item_began = mono(s);
+    s->item_began = tutor_mono(s);
     if (it.part == TUTOR_EXERCISE && l->exercises[it.index].kind == LX_NUMERIC) {
         enum kvt_err e;
         if (s->env.fixed_seed) {
             a->seed = s->env.seed;
         } else {
             /* each attempt its own numbers; the seed is saved to replay them */
-            a->seed = (uint64_t)wall(s) * 2654435761u ^ (uint64_t)(it.index + 1) * 40503u ^
-                      (uint64_t)(system_monotonic() * 1e6);
+            a->seed = (uint64_t)tutor_wall(s) * 2654435761u ^ (uint64_t)(it.index + 1) * 40503u ^
+                      (uint64_t)(tutor_system_mono() * 1e6);
             a->seed &= 0x7fffffffffffffffull;
         }
         e = lx_draw_measured(l, it.index, a->seed, s->facts, s->n_facts, &a->draw, why, cap);
@@ -442,7 +395,7 @@ enum tutor_answered tutor_answer(struct tutor_session *s, const char *typed,
         return TUTOR_UNREAD; /* not an answer: the learner types again */
     a->graded = true;
     s->shown = true;
-    a->seconds = mono(s) - s->item_began;
+    a->seconds = tutor_mono(s) - s->item_began;
     right = a->grade.verdict == KV_CORRECT;
     a->diagnosed = false;
     a->diagnosis[0] = '\0';
@@ -487,7 +440,7 @@ enum tutor_answered tutor_answer(struct tutor_session *s, const char *typed,
         .hinted = a->hints > 0,
         .rating = 0,
         .seconds = a->seconds,
-        .created_at = wall(s),
+        .created_at = tutor_wall(s),
     };
     if (numeric) {
         const struct lx_exercise *e = &l->exercises[a->item.index];
@@ -541,6 +494,8 @@ enum kvt_err tutor_next(struct tutor_session *s, struct store_error *err)
 {
     enum kvt_err e = tutor_rate(s, err);
     tutor_skip(s);
+    if (tutor_session_time_over(s)) /* an interview past its time asks nothing more */
+        tutor_end(s);
     return e;
 }
 
@@ -602,7 +557,7 @@ enum kvt_err tutor_finish(struct tutor_session *s, struct store_error *err)
         return KVT_E_OK;
     tutor_summary(s, &sum);
     if (s->mode == TUTOR_PRACTICE && s->n_items && all_had(s))
-        e = store_lesson_done(s->env.store, s->env.learner_id, l->id, wall(s), err);
+        e = store_lesson_done(s->env.store, s->env.learner_id, l->id, tutor_wall(s), err);
     if (s->mode == TUTOR_INTERVIEW && s->answered > 0)
         e = store_interview(s->env.store, s->env.learner_id, l->id, s->started_at, sum.seconds,
                             (int)s->answered, sum.score, sum.review ? sum.review : "", err);
@@ -615,9 +570,11 @@ void tutor_summary(const struct tutor_session *s, struct tutor_summary *out)
         .answered = s->answered,
         .right = s->right,
         .score = s->answered ? s->score_sum / s->answered : 0,
-        .seconds = mono(s) - s->began,
+        .seconds = tutor_mono(s) - s->began,
         .times = s->times,
         .n_times = s->answered < MAX_TIMES ? s->answered : MAX_TIMES,
+        .passed = s->passed,
+        .out_of_time = s->out_of_time,
     };
     if (s->mode == TUTOR_INTERVIEW && s->answered && out->score < TUTOR_INTERVIEW_PASS)
     out->review = slot_lesson(s, s->first_lesson)->concept;

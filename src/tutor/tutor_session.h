@@ -72,6 +72,8 @@ struct tutor_env {
      * seconds for what is recorded and what is due. */
     double (*monotonic)(void);
     int64_t (*wall)(void);
+    /* A mock interview's limits (tutor_settings.h), 0 = none. */
+    unsigned interview_answer_seconds, interview_minutes;
 };
 
 /* The rating rule before any override: wrong -> Again; right after a hint
@@ -205,8 +207,31 @@ struct tutor_summary {
     const double *times; /* seconds for each answer (the first 64) */
     size_t n_times;
     const char *review; /* interview: the concept to review, or NULL when in hand */
+    unsigned passed;    /* interview: questions whose time ran out with nothing typed */
+    bool out_of_time;   /* interview: ended by its own limit (tutor_end) */
 };
 
 void tutor_summary(const struct tutor_session *s, struct tutor_summary *out);
+
+/* A mock interview's clocks: time for the answer being given and for the
+ * whole interview, from env's limits (0: none, *_limited false). Other
+ * sessions are never limited. */
+struct tutor_clock {
+    bool answer_limited, session_limited;
+    double answer_left, session_left; /* seconds; <= 0 once run out */
+    double elapsed;                   /* since the session began */
+};
+void tutor_interview_clock(const struct tutor_session *s, struct tutor_clock *out);
+
+/* What the limits say now, for an item not yet graded. At zero, as in a
+ * real interview, the candidate is cut off: the answer typed so far is
+ * graded as given (tutor_answer), or, with nothing typed, the question is
+ * passed (tutor_pass: nothing recorded, counted in the summary). When the
+ * whole interview's time is up, tutor_end then ends it: the summary counts
+ * what was answered. */
+enum tutor_time { TUTOR_TIME_OK, TUTOR_TIME_ANSWER_UP, TUTOR_TIME_SESSION_UP };
+enum tutor_time tutor_time_up(const struct tutor_session *s);
+void tutor_pass(struct tutor_session *s);
+void tutor_end(struct tutor_session *s);
 
 #endif

@@ -15,6 +15,10 @@ static bool apply(struct tutor_settings *s, const char *key, const char *value)
         s->fsrs.desired_retention = strtod(value, NULL);
     else if (strcmp(key, "new_per_day") == 0)
         s->new_per_day = (unsigned)strtoul(value, NULL, 10);
+    else if (strcmp(key, "interview_answer_seconds") == 0)
+        s->interview_answer_seconds = (unsigned)strtoul(value, NULL, 10);
+    else if (strcmp(key, "interview_minutes") == 0)
+        s->interview_minutes = (unsigned)strtoul(value, NULL, 10);
     else
         return false;
     return true;
@@ -33,7 +37,8 @@ void tutor_settings_text(struct store *st, const char *key, char *buf, size_t ca
 
 void tutor_settings_load(struct store *st, struct tutor_settings *out)
 {
-    static const char *const keys[] = {"desired_retention", "new_per_day"};
+    static const char *const keys[] = {"desired_retention", "new_per_day",
+                                       "interview_answer_seconds", "interview_minutes"};
 
     fsrs_default_params(&out->fsrs);
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {

@@ -11,6 +11,8 @@
 struct tutor_settings {
     struct fsrs_params fsrs; /* FSRS-6 defaults with the desired retention */
     unsigned new_per_day;    /* new exercises reviews bring in a day */
+    /* a mock interview's limits (tutor_session.h), 0 = none */
+    unsigned interview_answer_seconds, interview_minutes;
 };
 
 /* The settings kept in `st` (NULL: the defaults). A value that is missing,

@@ -3,6 +3,7 @@
  * scheduled is the session's to decide; this file says it in words. */
 #include "ui_app.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +255,35 @@ static void title_with_clock(char *t, size_t cap, const char *head, const char *
     snprintf(t, cap, "%s%s%s", head, fit, clock);
 }
 
+/* m:ss of a count of seconds, never below 0:00 */
+static void min_sec(double seconds, char *out, size_t cap)
+{
+    int s = seconds > 0 ? (int)ceil(seconds) : 0;
+    snprintf(out, cap, "%d:%02d", s / 60, s % 60);
+}
+
+/* The interview's clock for the title: what is left of the answer's time
+ * and of the whole interview where they are limited, else the time taken. */
+static void interview_clock(const struct quiz *q, char *out, size_t cap)
+{
+    struct tutor_clock c;
+    char a[16], s[16];
+
+    tutor_interview_clock(q->s, &c);
+    min_sec(c.answer_left, a, sizeof a);
+    min_sec(c.session_left, s, sizeof s);
+    if (q->phase == TYPING && c.answer_limited && c.session_limited)
+        snprintf(out, cap, " · ⏱ answer %s · all %s", a, s);
+    else if (q->phase == TYPING && c.answer_limited)
+        snprintf(out, cap, " · ⏱ answer %s", a);
+    else if (c.session_limited && q->phase != SUMMARY)
+        snprintf(out, cap, " · ⏱ all %s", s);
+    else {
+        int secs = (int)c.elapsed;
+        snprintf(out, cap, " · ⏱ %02d:%02d", secs / 60, secs % 60);
+    }
+}
+
 static const char *quiz_title(void *self, struct ui *ui)
 {
     static char t[1024];
@@ -261,15 +291,11 @@ static const char *quiz_title(void *self, struct ui *ui)
                                         "mock interview"};
     struct quiz *q = self;
     enum tutor_mode mode = tutor_mode(q->s);
-    char clock[32] = "", head[128];
+    char clock[64] = "", head[128];
     (void)ui;
 
-    if (mode == TUTOR_INTERVIEW) {
-        struct tutor_summary sum;
-        tutor_summary(q->s, &sum);
-        int secs = (int)sum.seconds;
-        snprintf(clock, sizeof clock, " · ⏱ %02d:%02d", secs / 60, secs % 60);
-    }
+    if (mode == TUTOR_INTERVIEW)
+        interview_clock(q, clock, sizeof clock);
     if (q->phase == SUMMARY || tutor_count(q->s) == 0) {
         snprintf(t, sizeof t, "kvtutor · %s · done%s", names[mode], clock);
     } else if (mode == TUTOR_PRACTICE) {
@@ -321,6 +347,16 @@ static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int c
                  kvt_fmt_percent(sum.score, share, sizeof share), (int)sum.seconds / 60,
                  (int)sum.seconds % 60);
         ui_put(++y, 2, cols - 4, line, A_BOLD);
+        if (sum.out_of_time) {
+            snprintf(line, sizeof line, "The interview's time ran out after %u of %zu questions.",
+                     sum.answered + sum.passed, tutor_count(q->s));
+            ui_put(++y, 2, cols - 4, line, ui_color(UI_C_WARN));
+        }
+        if (sum.passed) {
+            snprintf(line, sizeof line, "%u question%s passed: time ran out with nothing typed.",
+                     sum.passed, sum.passed == 1 ? "" : "s");
+            ui_put(++y, 2, cols - 4, line, ui_color(UI_C_WARN));
+        }
         for (size_t i = 0; i < sum.n_times && y < top + rows - 3; i++) {
             snprintf(line, sizeof line, "answer %zu: %.0f s", i + 1, sum.times[i]);
             ui_put(++y, 4, cols - 6, line, A_NORMAL);
@@ -562,6 +598,33 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
     }
 }
 
+/* A mock interview at zero (tutor_time_up): the answer stands as typed,
+ * or, with nothing typed (or nothing that reads as an answer), the
+ * question is passed; when the whole interview's time is up it ends. */
+static void quiz_tick(void *self, struct ui *ui)
+{
+    struct quiz *q = self;
+    enum tutor_time t;
+
+    if (q->phase != TYPING || tutor_mode(q->s) != TUTOR_INTERVIEW ||
+        (t = tutor_time_up(q->s)) == TUTOR_TIME_OK)
+        return;
+    if (q->edit.len > 0) {
+        submit(q, ui);
+        if (q->phase == RESULT) {
+            ui_say(ui, UI_INFO, "time's up: your answer was taken as typed");
+            return;
+        }
+    }
+    tutor_pass(q->s);
+    if (t == TUTOR_TIME_SESSION_UP)
+        tutor_end(q->s);
+    begin(q, ui);
+    ui_say(ui, UI_BAD, "%s",
+           t == TUTOR_TIME_SESSION_UP ? "time's up: the interview is over"
+                                      : "time's up: the question was passed with no answer");
+}
+
 static void quiz_text(void *self, struct ui *ui, uint32_t cp)
 {
     struct quiz *q = self;
@@ -614,6 +677,7 @@ static const struct ui_screen_ops ops = {
     .leave = quiz_leave,
     .destroy = quiz_destroy,
     .at_stake = quiz_at_stake,
+    .tick = quiz_tick,
 };
 
 struct tutor_env ui_tutor_env(struct ui *ui)
@@ -624,6 +688,9 @@ struct tutor_env ui_tutor_env(struct ui *ui)
         .fsrs = &ui->settings.fsrs,
         .new_per_day = ui->settings.new_per_day,
         .course = ui->course,
+        .monotonic = ui->opt.monotonic,
+        .interview_answer_seconds = ui->settings.interview_answer_seconds,
+        .interview_minutes = ui->settings.interview_minutes,
     };
 }
 
@@ -671,7 +738,20 @@ struct ui_screen ui_quiz_new_at(struct ui *ui, size_t lesson, size_t exercise)
 struct ui_screen ui_interview_new(struct ui *ui, size_t lesson)
 {
     struct tutor_env env = ui_tutor_env(ui);
-    return start(ui, tutor_session_interview(&env, lesson));
+    struct ui_screen s = start(ui, tutor_session_interview(&env, lesson));
+    char a[16] = "", m[32] = "";
+
+    /* what the clock in the title counts down, and what happens at zero */
+    if (env.interview_answer_seconds)
+        min_sec(env.interview_answer_seconds, a, sizeof a);
+    if (env.interview_minutes)
+        snprintf(m, sizeof m, "%u min in all", env.interview_minutes);
+    if (a[0] || m[0])
+        ui_say(ui, UI_INFO,
+               "timed: %s%s%s%s; at zero what you typed is your answer (S on the map sets the "
+               "limits)",
+               a[0] ? a : "", a[0] ? " an answer" : "", a[0] && m[0] ? ", " : "", m[0] ? m : "");
+    return s;
 }
 
 struct ui_screen ui_review_new(struct ui *ui, bool cram)

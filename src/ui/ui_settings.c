@@ -17,6 +17,10 @@ static const struct {
      "the chance of remembering an exercise when it comes back (0.7 to 0.97)"},
     {"new_per_day", "New exercises a day",
      "how many unseen exercises reviews bring in each day (0 to 500)"},
+    {"interview_answer_seconds", "Interview: seconds an answer",
+     "time for each interview answer; at zero, what is typed stands (0: none)"},
+    {"interview_minutes", "Interview: minutes in all",
+     "the whole interview; at zero it ends, the answer as typed (0: none)"},
     {"learner", "Learner", "progress is kept per name: switch to share this machine"},
 };
 

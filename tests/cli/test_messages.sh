@@ -39,12 +39,17 @@ row 1 "a folder, not an export file" "" -- import "$work" --db "$db"
 row 1 "a CSV file; import reads the JSON export (kvtutor export --format json)" "" \
   -- import "$work/attempts.csv" --db "$db"
 # config get without a key: the usage, not "(none): unknown setting"
-row 2 "get needs a KEY (learner, desired_retention, new_per_day); usage: kvtutor config get KEY" \
+row 2 "get needs a KEY (learner, desired_retention, new_per_day, interview_answer_seconds, interview_minutes); usage: kvtutor config get KEY" \
   "(none)" -- config get --db "$db"
 # numbers parsed strictly: strtod would stop at the second point
 row 2 "desired_retention 0.91.5: a number from 0.7 to 0.97" "" -- config set desired_retention 0.91.5 --db "$db"
 row 2 "desired_retention 0.8.8: a number from 0.7 to 0.97" "" -- config set desired_retention 0.8.8 --db "$db"
 row 2 "new_per_day 2.0.0: a whole number from 0 to 500" "" -- config set new_per_day 2.0.0 --db "$db"
+# the interview's limits: whole numbers in range, 0 for none
+row 2 "interview_minutes 200: a whole number of minutes from 0 (no limit) to 120" "" -- config set interview_minutes 200 --db "$db"
+row 2 "interview_answer_seconds 1.5: a whole number of seconds from 0 (no limit) to 1800" "" -- config set interview_answer_seconds 1.5 --db "$db"
+row 0 "" "" -- config set interview_answer_seconds 0 --db "$db"
+row 0 "0" "" -- config get interview_answer_seconds --db "$db"
 row 0 "" "" -- config set desired_retention 0.85 --db "$db"
 row 0 "0.85" "" -- config get desired_retention --db "$db"
 # a value out of range names the range; a value names the flag as typed

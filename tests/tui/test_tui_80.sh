@@ -62,9 +62,11 @@ if [ "$(status_line)" = "$want" ]; then ok "the map's status line fits 80 column
 tm send-keys -t app g j j j j j j j j j j j j
 check "the prerequisites' titles are cut after a whole one" "Take first: Continuous batching keeps the budget full · Prefix caching…"
 check "the lesson's id and counts fit 80 columns" "chunked-prefill · done: 0/6 exercises, 0/2 follow-ups, not the question"
-# its 57-column title beside an interview's head and clock: cut, the clock kept
+# its 57-column title beside an interview's head and its two clocks (2:00
+# an answer, 15:00 in all by default, counting down): cut, the clocks kept
 tm send-keys -t app i
-check "an interview's clock stays on the title bar of a long title" "Chunked prefill and preemption… · ⏱ 00:0"
+check "an interview's clocks stay on the title bar of a long title" "Chunked… · ⏱ answer 1:"
+check "with the whole interview's" "· all 14:"
 tm send-keys -t app Escape
 wait_for "Course map" >/dev/null
 tm send-keys -t app g

@@ -78,7 +78,8 @@ if [ "$before" = "$after" ]; then ok "cram leaves every schedule as it was"; els
 # --- a mock interview, with the clock, to its summary ---
 tm send-keys -t app i
 check "i starts a mock interview with the lesson's question" "The interviewer asks:"
-check "the clock is on screen" "⏱ 00:0"
+# the defaults: 2:00 an answer, 15:00 in all, counting down
+check "the clocks are on screen" "⏱ answer 1:"
 tm send-keys -t app "The weights are a one-time cost; the KV cache grows per sequence, and concurrency is how many fit in what is left." Enter
 check "the answer is scored on key points" "Key points covered"
 for _ in 1 2 3 4 5; do
