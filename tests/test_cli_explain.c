@@ -515,6 +515,90 @@ static char *slurp(const char *name)
     return buf;
 }
 
+/* `text` with every `from` replaced by `to` (same length or not), allocated. */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    size_t n = 0, fl = strlen(from), tl = strlen(to);
+    for (const char *p = strstr(text, from); p; p = strstr(p + fl, from))
+        n++;
+    char *out = malloc(strlen(text) + n * tl + 1), *o = out;
+    assert_non_null(out);
+    for (const char *p = text, *q; (q = strstr(p, from)) || *p;) {
+        if (!q) {
+            strcpy(o, p);
+            return out;
+        }
+        memcpy(o, p, (size_t)(q - p));
+        o += q - p;
+        memcpy(o, to, tl);
+        o += tl;
+        p = q + fl;
+    }
+    *o = '\0';
+    return out;
+}
+
+static json_t *explain_text_json(const char *text)
+{
+    struct run_result r = explain("-", NULL, "--json", text);
+    json_error_t err;
+    json_t *j = json_loads(r.out, 0, &err);
+    if (r.status != 0 || !j)
+        fail_msg("explain-log -: exit %d: %s", r.status, r.err);
+    run_free(&r);
+    return j;
+}
+
+/* A line that does not match says what single change would make it: r044's
+ * start-up (Llama-3.1-8B, 58.11 GiB) printing twice its figures, as an fp8
+ * cache the engine line does not show would. By hand: fp8 halves the page,
+ * 16 x 2 x 8 x 128 x 1 B = 32 KiB a layer, 1 MiB a block of 32 layers;
+ * 58.11 GiB / 1 MiB = 59,504 blocks x 16 = 952,064 tokens (951,984 to
+ * 952,144 over the GiB's rounding, 952,032 inside); TP 2 halves the heads
+ * a GPU keeps, the same; and 952,032 / 16 = 59,502 blocks of 2 MiB is
+ * 116.21 GiB of KV memory. A figure nothing gives says so (9,999,999,999
+ * tokens: 16,384 GiB, the most tried, holds 8,388,608 blocks of 2 MiB,
+ * 134,217,728 tokens, 8 times that at TP 8 and twice in fp8, still short);
+ * a line that matches has none. */
+static void test_what_would_match(void **state)
+{
+    char *log = slurp("vllm-logs/v0.19.0-r044-llama-3.1-8b.log");
+    char *a = replaced(log, "476,016 tokens", "952,032 tokens");
+    char *twice = replaced(a, "58.11x", "116.22x");
+    char *odd = replaced(log, "476,016 tokens", "9,999,999,999 tokens");
+    json_t *j = explain_text_json(twice), *t;
+    const char *w;
+    (void)state;
+
+    t = line_of(j, "kv_tokens", 0);
+    assert_int_equal(match_of(t), 0);
+    w = json_string_value(json_object_get(t, "would_match"));
+    assert_non_null(w);
+    assert_non_null(strstr(w, "--kv-cache-dtype fp8"));
+    assert_non_null(strstr(w, "--tensor-parallel-size 2"));
+    assert_non_null(strstr(w, "116.21 GiB of KV memory instead of the logged 58.11"));
+    assert_int_equal(match_of(line_of(j, "concurrency", 0)), 0);
+    assert_non_null(
+        strstr(json_string_value(json_object_get(line_of(j, "concurrency", 0), "would_match")),
+               "--kv-cache-dtype fp8"));
+    json_decref(j);
+    j = explain_text_json(odd);
+    w = json_string_value(json_object_get(line_of(j, "kv_tokens", 0), "would_match"));
+    assert_non_null(w);
+    assert_non_null(strstr(w, "no single change tried makes it match"));
+    assert_true(json_is_null(json_object_get(line_of(j, "concurrency", 0), "would_match")));
+    json_decref(j);
+    {
+        struct run_result r = explain("-", NULL, NULL, twice);
+        assert_non_null(strstr(r.out, "What would make it match (one change each, recomputed):"));
+        run_free(&r);
+    }
+    free(log);
+    free(a);
+    free(twice);
+    free(odd);
+}
+
 /* Two real start-ups one after the other, as `tee -a serve.log` keeps them
  * across a restart: Gemma-3-27B under 0.19.0 (7 lines), then Llama-3.1-8B
  * under V0 0.6.4.post1. Each is explained under its own model and release,
@@ -627,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_values_not_taken),
         cmocka_unit_test(test_version_conflict_noted),
         cmocka_unit_test(test_two_startups),
+        cmocka_unit_test(test_what_would_match),
         cmocka_unit_test(test_help_lists_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

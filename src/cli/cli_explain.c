@@ -185,12 +185,12 @@ static void wrapped(FILE *out, int indent, const char *label, const char *text)
 }
 
 /* The changes, one a line: the core joins them with "; ". */
-static void changes(FILE *out, const char *text)
+static void changes(FILE *out, const char *head, const char *text)
 {
     char item[VLLM_WHY_MAX];
     const char *p = text;
 
-    fputs("  What would change it:\n", out);
+    fprintf(out, "  %s:\n", head);
     while (*p) {
         const char *semi = strstr(p, "; ");
         size_t n = semi ? (size_t)(semi - p) : strlen(p);
@@ -297,8 +297,10 @@ static void print_human(FILE *out, const char *text, const struct vllm_log *log,
             fprintf(out, "  %s\n", v->match == VLLM_MATCH_YES ? g->check : g->cross);
         }
         wrapped(out, 2, "", v->how);
+        if (v->would_match[0])
+            changes(out, "What would make it match (one change each, recomputed)", v->would_match);
         if (v->change[0])
-            changes(out, v->change);
+            changes(out, "What would change it", v->change);
     }
     fprintf(out, "\n%zu line%s: %zu match, %zu differ, %zu not recomputed\n", ex->n,
             ex->n == 1 ? "" : "s", ex->matched, ex->mismatched, ex->unchecked);
@@ -354,6 +356,8 @@ static json_t *run_json(const char *text, const struct vllm_log *log, const stru
                             v->has_computed ? json_pack("[oo]", num(l->kind, v->computed_lo),
                                                         num(l->kind, v->computed_hi))
                                             : json_null());
+        json_object_set_new(j, "would_match",
+                            v->would_match[0] ? json_string(v->would_match) : json_null());
         json_object_set_new(j, "match",
                             v->match == VLLM_MATCH_UNCHECKED
                                 ? json_null()

@@ -71,6 +71,10 @@ void calc_log_layout(struct calc *c, int width)
                                                          : ui_color(UI_C_WRONG));
         }
         ui_lines_text(l, v->how, width, 3, A_NORMAL);
+        if (v->would_match[0]) {
+            snprintf(buf, sizeof buf, "What would make it match: %s", v->would_match);
+            ui_lines_text(l, buf, width, 3, A_NORMAL);
+        }
         if (v->change[0]) {
             snprintf(buf, sizeof buf, "What would change it: %s", v->change);
             ui_lines_text(l, buf, width, 3, A_DIM);

@@ -16,8 +16,6 @@
 
 #include "kvt_format.h"
 
-#define GIB_HALF 0.005 /* half of the last printed digit of a GiB figure */
-
 void explain_addf(char *buf, size_t cap, const char *fmt, ...)
 {
     size_t n = strlen(buf);
@@ -129,7 +127,7 @@ bool explain_figure(const struct explain_ctx *c, const struct vllm_line *l,
     }
 }
 
-static bool in_range(const struct vllm_line *l, double lo, double hi)
+bool explain_in_range(const struct vllm_line *l, double lo, double hi)
 {
     if (l->kind == VLLM_LINE_CONCURRENCY) {
         /* printed with %.2f: compare at two decimals */
@@ -240,7 +238,7 @@ static void explain_without_budget(const struct explain_ctx *c, const struct vll
         return;
     v->has_computed = true;
     v->computed = v->computed_lo;
-    v->match = in_range(l, v->computed_lo, v->computed_hi) ? VLLM_MATCH_YES : VLLM_MATCH_NO;
+    v->match = explain_in_range(l, v->computed_lo, v->computed_hi) ? VLLM_MATCH_YES : VLLM_MATCH_NO;
     snprintf(v->how, sizeof v->how,
              "the log has no \"Available KV cache memory\" line; its size line means %s to %s "
              "blocks",
@@ -303,7 +301,7 @@ static void explain_line(const struct explain_ctx *c, const struct vllm_log *log
         return;
     }
     v->has_computed = true;
-    v->match = in_range(l, v->computed_lo, v->computed_hi) ? VLLM_MATCH_YES : VLLM_MATCH_NO;
+    v->match = explain_in_range(l, v->computed_lo, v->computed_hi) ? VLLM_MATCH_YES : VLLM_MATCH_NO;
 
     explain_how_blocks(c, &mid, gib, v->how, sizeof v->how);
     switch (l->kind) {
@@ -339,11 +337,13 @@ static void explain_line(const struct explain_ctx *c, const struct vllm_log *log
     default:
         break;
     }
-    if (v->match == VLLM_MATCH_NO)
+    if (v->match == VLLM_MATCH_NO) {
         explain_addf(
             v->how, sizeof v->how,
             ". It does not match: the model, the block size or a setting the log does not show "
             "differs from what the calculator was given");
+        explain_what_matches(c, l, &mid, gib, len, v->would_match, sizeof v->would_match);
+    }
 }
 
 enum kvt_err vllm_explain(const struct vllm_log *log, const struct kv_model *m, bool utf8,

@@ -31,6 +31,9 @@ struct vllm_verdict {
     double computed_lo, computed_hi; /* at the two ends of the budget's rounding */
     char how[VLLM_WHY_MAX];          /* how the number arises */
     char change[VLLM_WHY_MAX];       /* what would change it; may be empty */
+    /* a line that does not match: what would make it ("; " between
+     * items), or why nothing tried would; empty otherwise */
+    char would_match[VLLM_WHY_MAX / 2];
 };
 
 struct vllm_explain {

@@ -23,6 +23,11 @@ struct explain_ctx {
     bool v0;            /* V0 rules for concurrency */
 };
 
+#define GIB_HALF 0.005 /* half of the last printed digit of a GiB figure */
+
+/* Whether line l's logged figure lies in [lo, hi] as the line prints it. */
+bool explain_in_range(const struct vllm_line *l, double lo, double hi);
+
 /* Appends printf-formatted text to buf, cut to fit cap. */
 void explain_addf(char *buf, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -61,6 +66,14 @@ void explain_how_request(const struct explain_ctx *c, const struct kv_result *r,
 
 /* What would move line l's figure, each change recomputed, into out. */
 void explain_what_changes(const struct explain_ctx *c, const struct vllm_line *l,
+                          const struct kv_result *r, double gib, uint64_t len, char *out,
+                          size_t cap);
+
+/* For a line that does not match: the single changes that would make the
+ * calculator print the logged figure (the KV memory that gives it, a
+ * kv_cache_dtype, a block size or a TP degree the log may not show, another
+ * release's rules), each recomputed, into out; or why none was found. */
+void explain_what_matches(const struct explain_ctx *c, const struct vllm_line *l,
                           const struct kv_result *r, double gib, uint64_t len, char *out,
                           size_t cap);
 

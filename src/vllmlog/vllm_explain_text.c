@@ -304,3 +304,110 @@ const char *vllm_explain_figure(enum vllm_line_kind k, double v, char *buf, size
         return buf;
     }
 }
+
+/* Whether these settings print line l's logged figure at this budget,
+ * within the budget's printed rounding. */
+static bool reproduces(const struct explain_ctx *k, const struct vllm_line *l, double gib,
+                       uint64_t len)
+{
+    struct kv_result lo, hi;
+    double a, b;
+
+    return explain_run(k, gib - GIB_HALF > 0 ? gib - GIB_HALF : gib, len, &lo, NULL) == KVT_E_OK &&
+           explain_run(k, gib + GIB_HALF, len, &hi, NULL) == KVT_E_OK &&
+           explain_figure(k, l, &lo, len, &a) && explain_figure(k, l, &hi, len, &b) &&
+           explain_in_range(l, a, b);
+}
+
+/* The KV memory, at vLLM's two printed decimals, that prints the logged
+ * figure under these settings: the figures grow with the memory, so the
+ * smallest budget reaching it is found by halving [0.01, 16384] GiB.
+ * 0 when none does. */
+static double budget_for(const struct explain_ctx *k, const struct vllm_line *l, uint64_t len)
+{
+    double lo = 0.01, hi = 16384;
+    struct kv_result r;
+    double f;
+
+    for (int i = 0; i < 60 && hi - lo > 0.001; i++) {
+        double mid = (lo + hi) / 2;
+        if (explain_run(k, mid, len, &r, NULL) == KVT_E_OK && explain_figure(k, l, &r, len, &f) &&
+            f >= l->value - 1e-9)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    for (double g = floor(hi * 100) / 100; g <= hi + 0.02; g += 0.01)
+        if (reproduces(k, l, g, len))
+            return g;
+    return 0;
+}
+
+void explain_what_matches(const struct explain_ctx *c, const struct vllm_line *l,
+                          const struct kv_result *r, double gib, uint64_t len, char *out,
+                          size_t cap)
+{
+    static const char *const releases[] = {"0.11.0", "0.19.0", "0.20.1", "0.24.0", "0.26.0"};
+    static const uint32_t blocks[] = {16, 32, 64, 128};
+    struct explain_ctx k = *c;
+    double g = budget_for(c, l, len);
+    char a1[32], a2[32];
+
+    out[0] = '\0';
+    if (g > 0 && fabs(g - gib) >= 0.01)
+        explain_addf(out, cap,
+                     "%s GiB of KV memory instead of the logged %s (the KV memory line may "
+                     "come from another start-up); ",
+                     kvt_fmt_fixed(g, 2, a1, sizeof a1), kvt_fmt_fixed(gib, 2, a2, sizeof a2));
+    k.d.kv_dtype = r->kv_elem_bytes > 1 ? KV_DTYPE_FP8 : KV_DTYPE_AUTO;
+    if (reproduces(&k, l, gib, len))
+        explain_addf(out, cap, "--kv-cache-dtype %s; ", r->kv_elem_bytes > 1 ? "fp8" : "auto");
+    k.d.kv_dtype = c->d.kv_dtype;
+    for (size_t i = 0; !r->hybrid && !r->mla && i < sizeof blocks / sizeof blocks[0]; i++) {
+        if (blocks[i] == r->deploy.block_size)
+            continue;
+        k.d.block_size = blocks[i];
+        if (reproduces(&k, l, gib, len))
+            explain_addf(out, cap, "--block-size %u; ", blocks[i]);
+    }
+    k.d.block_size = c->d.block_size;
+    for (uint32_t tp = 1; tp <= 8; tp *= 2) {
+        if (tp == c->d.tp)
+            continue;
+        k.d.tp = tp;
+        if (reproduces(&k, l, gib, len))
+            explain_addf(out, cap, "--tensor-parallel-size %u; ", tp);
+    }
+    k.d.tp = c->d.tp;
+    for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++) {
+        struct kv_vllm_version v;
+        struct kv_rules now, then;
+        if (!kv_vllm_parse(releases[i], &v))
+            continue;
+        kv_vllm_rules(&c->d.vllm, &now);
+        kv_vllm_rules(&v, &then);
+        /* only a release whose rules for this line differ */
+        if (then.tokens_from_concurrency == now.tokens_from_concurrency &&
+            then.group_rule == now.group_rule && then.sliding_in_flight == now.sliding_in_flight &&
+            then.mamba_align_default == now.mamba_align_default &&
+            then.nemotron_ssm_hook == now.nemotron_ssm_hook &&
+            then.nemotron_ssm_fp32 == now.nemotron_ssm_fp32)
+            continue;
+        k.d.vllm = v;
+        if (reproduces(&k, l, gib, len))
+            explain_addf(out, cap,
+                         "vLLM %s's rules (the log's version may not be the one that "
+                         "ran); ",
+                         releases[i]);
+    }
+    {
+        size_t n = strlen(out);
+        if (n >= 2 && out[n - 2] == ';')
+            out[n - 2] = '\0';
+    }
+    if (!out[0])
+        snprintf(out, cap,
+                 "no single change tried makes it match (the KV memory, kv_cache_dtype, the "
+                 "block size, TP, another release's rules): the model likely differs (give its "
+                 "config.json with --config)");
+}
