@@ -29,6 +29,7 @@ enum {
     UC_SERVE = 262144,          /* the playground's serving view */
     UC_RESULT_SERVING = 524288, /* a graded exercise whose figures come from a serving setup */
     UC_SKIP = 1048576,          /* typing an answer in practice: Ctrl-N leaves it for later */
+    UC_PATH = 2097152,          /* typing a file's path: Tab completes it */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE | UC_SERVE,
     UC_KNOBS = UC_CALC | UC_SERVE, /* the playground's deployment, in both of its views */
 };
@@ -125,7 +126,8 @@ enum {
     X(MATCH_NEXT, UC_SEARCH, KEY_DOWN, 0, 0, "Down/Up", "move through the lessons found")          \
     X(MATCH_PREV, UC_SEARCH, KEY_UP, 0, 0, NULL, "up")                                             \
     X(EDIT_HINT, UC_HINTS, '\t', 0, 0, "Tab", "hint")                                              \
-    X(SKIP, UC_SKIP, 14, 0, 0, "C-n", "skip: on to the next, this one left unanswered")
+    X(SKIP, UC_SKIP, 14, 0, 0, "C-n", "skip: on to the next, this one left unanswered")            \
+    X(COMPLETE_PATH, UC_PATH, '\t', 0, 0, "Tab", "complete the path, as a shell does")
 
 enum ui_action {
     UI_NONE = 0,

@@ -24,6 +24,7 @@
 #include "ui_term.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
+#include "tutor_path.h"
 #include "vllm_explain.h"
 #include "vllm_log.h"
 
@@ -91,7 +92,7 @@ static const char *model_name(const struct calc *c)
 static unsigned calc_context(void *self)
 {
     struct calc *c = self;
-    return c->typing ? UC_EDIT : c->serving ? UC_SERVE : UC_CALC;
+    return c->typing ? UC_EDIT | (c->typing_params ? 0 : UC_PATH) : c->serving ? UC_SERVE : UC_CALC;
 }
 
 static const char *calc_title(void *self, struct ui *ui)
@@ -463,6 +464,16 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
         c->typing_log = true;
         c->typing_params = false;
         break;
+    case UI_COMPLETE_PATH: {
+        char done[1024], names[512];
+        size_t found = tutor_path_complete(c->path.buf, done, sizeof done, names, sizeof names);
+        if (found == 0)
+            ui_say(ui, UI_INFO, "no file or folder begins with that");
+        else if (found > 1)
+            ui_say(ui, UI_INFO, "%zu match: %s", found, names);
+        ui_edit_set(&c->path, done);
+        break;
+    }
     case UI_CANCEL:
         if (c->typing_params) {
             ui_say(ui, UI_INFO, "%s not loaded: its weights are unknown without a parameter count",

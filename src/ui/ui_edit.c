@@ -5,6 +5,7 @@
 #include <curses.h>
 #include <string.h>
 
+#include "kvt_text.h"
 #include "ui_draw.h"
 
 /* Length of the UTF-8 sequence starting with byte c (1 for a stray byte). */
@@ -251,15 +252,29 @@ void ui_edit_remember(struct ui_edit *e)
 void ui_edit_draw(const struct ui_edit *e, int y, int x, int width)
 {
     char before[1024];
-    int used;
+    size_t from = 0;
+    int used, lead = 0;
 
-    memcpy(before, e->buf, e->cursor);
-    before[e->cursor] = '\0';
+    /* a line wider than the field scrolls, as readline's does: the text
+     * before the cursor keeps its last columns, "<" marking what is out of
+     * sight, so the cursor and what was just typed are always seen */
+    while (width > 3 && kvt_text_width(e->buf + from, e->cursor - from) > (size_t)(width - 3)) {
+        from++;
+        while (from < e->cursor && ((unsigned char)e->buf[from] & 0xC0) == 0x80)
+            from++;
+    }
+    memcpy(before, e->buf + from, e->cursor - from);
+    before[e->cursor - from] = '\0';
     move(y, x);
     for (int i = 0; i < width; i++)
         addch(' ');
+    if (from > 0) {
+        ui_put(y, x, 1, "<", A_DIM);
+        lead = 1;
+    }
     /* an offered value is drawn as selected: typing replaces it */
-    used = ui_put(y, x, width - 1, before, A_BOLD | (e->offered ? A_REVERSE : 0));
+    used =
+        lead + ui_put(y, x + lead, width - 1 - lead, before, A_BOLD | (e->offered ? A_REVERSE : 0));
     ui_put(y, x + used, width - 1 - used, e->buf + e->cursor,
            A_BOLD | (e->offered ? A_REVERSE : 0));
     move(y, x + used);

@@ -169,11 +169,16 @@ static uint64_t now_us(void)
 }
 
 /* True when another key is already waiting: a key that arrives with
- * others at once is part of a paste, not typed. The key is put back. */
+ * others at once is part of a paste, not typed. The key is put back. On
+ * the virtual terminal (ui_harness.h) keys are handed over one at a time,
+ * never read from curses, so none is ever waiting there (its input reads
+ * as waiting, and a scripted Tab was taken for a pasted one). */
 static bool more_input(void)
 {
     wint_t next;
     int kind;
+    if (ui_term_is_virtual())
+        return false;
     timeout(0);
     kind = get_wch(&next);
     if (kind == ERR)

@@ -195,6 +195,11 @@ int ui_term_start_virtual(int width, int height, char *why, size_t cap)
     return 0;
 }
 
+bool ui_term_is_virtual(void)
+{
+    return virt != NULL;
+}
+
 void ui_term_stop(void)
 {
     if (virt) {

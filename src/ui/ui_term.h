@@ -23,6 +23,8 @@ int ui_term_start(char *why, size_t cap);
  * /dev/null, no key arrives but those the caller hands the app, no signal
  * is caught and colours are off. 0, or -1 with a reason in why. */
 int ui_term_start_virtual(int width, int height, char *why, size_t cap);
+/* True on the virtual terminal: its keys never come through curses. */
+bool ui_term_is_virtual(void);
 
 /* Restores the terminal (or frees the virtual one); safe to call twice and
  * from atexit. */

@@ -7,6 +7,7 @@
 #   bash tests/cli/test_app_keys.sh build/kvtutor
 set -u
 KVTUTOR=${1:?usage: test_app_keys.sh KVTUTOR}
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /tmp/kvt_app_keys.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME="$work/home" XDG_DATA_HOME="$work/data"
@@ -87,6 +88,25 @@ after 5 | grep -qF "in exercise 4: " && ok "a search finds an exercise's prompt"
   bad "search in a prompt: $(after 5 | tail -4)"
 after 6 | grep -qF "practice · exercise 4 of 12" && after 6 | grep -qF "whole 8,192-token Qwen2.5-7B sequences" &&
   ok "Enter opens practice at that exercise" || bad "opened at the exercise: $(after 6 | head -5)"
+
+# Tab completes a path in the playground's config.json prompt, as a shell
+# does: several files to their common beginning, named; then one, whole
+cat > "$work/keys" <<'KEYS'
+=
+o
+tests/fixtures/configs/nemo<Tab>
+3<Tab>
+KEYS
+(cd "$here/../.." && "$KVTUTOR" --db "$work/tab.db" --keys "$work/keys") > "$work/out" 2> "$work/err"
+after 3 | grep -qF "config.json path:  tests/fixtures/configs/nemotron-" &&
+  after 3 | grep -qF "3 match: nemotron-3-nano-30b-a3b.config.json" &&
+  ok "Tab completes a path to what the files share, and names them" || bad "Tab, several: $(after 3 | tail -5)"
+after 4 | grep -qF "/configs/nemotron-3-nano-30b-a3b.config.json" &&
+  ok "Tab completes a path that one file begins with" || bad "Tab, one: $(after 4 | tail -5)"
+# the path (58 columns) is wider than its field at 80 columns (57): the field
+# scrolls to keep the cursor and the end in sight, "<" marking the rest
+after 4 | grep -qF "config.json path:  <" && ok "a line wider than its field scrolls, marked <" ||
+  bad "the field does not scroll: $(after 4 | grep -F "path:")"
 
 # from standard input, at another size
 printf 'e\n' | "$KVTUTOR" --db "$work/p2.db" open kv-cache --keys - --size 100x30 > "$work/out" 2> "$work/err"
