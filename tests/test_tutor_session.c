@@ -437,8 +437,14 @@ static void test_practice_resumes_where_left(void **state)
     assert_int_equal(tutor_next(s, &err), KVT_E_OK);
     assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
     assert_string_equal(tutor_attempt(s)->id, "bound");
-    tutor_skip(s); /* on to the follow-up, bound left unanswered */
+    tutor_pass(s); /* C-n: on to the follow-up, bound left unanswered */
     assert_int_equal(attempts(f).n, 1);
+    {
+        struct tutor_summary sum;
+        tutor_summary(s, &sum);
+        assert_int_equal(sum.passed, 1); /* the summary says one was skipped */
+        assert_int_equal(sum.answered, 1);
+    }
     tutor_session_free(s);
 
     s = tutor_session_practice(&f->env, 0, false, NULL);

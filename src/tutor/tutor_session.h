@@ -207,7 +207,7 @@ struct tutor_summary {
     const double *times; /* seconds for each answer (the first 64) */
     size_t n_times;
     const char *review; /* interview: the concept to review, or NULL when in hand */
-    unsigned passed;    /* interview: questions whose time ran out with nothing typed */
+    unsigned passed;    /* passed over unanswered (tutor_pass): skipped, or out of time */
     bool out_of_time;   /* interview: ended by its own limit (tutor_end) */
 };
 
@@ -231,6 +231,8 @@ void tutor_interview_clock(const struct tutor_session *s, struct tutor_clock *ou
  * what was answered. */
 enum tutor_time { TUTOR_TIME_OK, TUTOR_TIME_ANSWER_UP, TUTOR_TIME_SESSION_UP };
 enum tutor_time tutor_time_up(const struct tutor_session *s);
+/* Passes the item being answered over, unanswered and unrecorded, counted
+ * (tutor_summary's passed): time ran out, or the learner skipped it. */
 void tutor_pass(struct tutor_session *s);
 void tutor_end(struct tutor_session *s);
 

@@ -173,6 +173,7 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     const struct kv_gpu_preset *g = &kv_gpu_presets(&n)[c->gpu];
     struct kv_result r;
     enum kv_field bad;
+    enum kvt_err e;
     char line[1200], a1[32], a2[32], a3[32], a4[32], a5[32], util[32];
     int y = top + 1;
     (void)ui;
@@ -236,9 +237,18 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
             ui_lines_draw(&c->log_lines, c->log_top, y, top + rows - y, cols - 2, -1);
         return;
     }
-    if (run(c, c->seq, &r, &bad) != KVT_E_OK) {
-        snprintf(line, sizeof line, "This combination cannot be laid out: %s (%s).",
-                 kvt_strerror(KVT_E_TP_KV_HEADS), kv_field_name(bad));
+    if ((e = run(c, c->seq, &r, &bad)) != KVT_E_OK) {
+        /* the calculator's own reason, as kvtutor calc gives it: a context past
+         * the model's positions is not a TP fault */
+        if (e == KVT_E_MAX_LEN)
+            snprintf(line, sizeof line,
+                     "A context of %s tokens is past the model's %s positions "
+                     "(max_position_embeddings): vLLM refuses it. C halves the context.",
+                     kvt_fmt_int(c->seq, a1, sizeof a1),
+                     kvt_fmt_int(r.model.max_position, a2, sizeof a2));
+        else
+            snprintf(line, sizeof line, "This combination cannot be laid out: %s (%s).",
+                     kvt_strerror(e), kv_field_name(bad));
         calc_put_wrapped(y, 2, cols - 4, 0, line, ui_color(UI_C_WRONG));
         return;
     }

@@ -341,9 +341,17 @@ static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int c
     snprintf(line, sizeof line, "%u of %u answer%s right. Every answer%s is saved.", sum.right,
              sum.answered, sum.answered == 1 ? "" : "s", mode == TUTOR_CRAM ? "" : " and rating");
     ui_put(y++, 2, cols - 4, line, A_BOLD);
+    if (mode == TUTOR_PRACTICE && sum.passed) {
+        snprintf(line, sizeof line, "%u skipped with C-n: practice begins at the first next time.",
+                 sum.passed);
+        ui_put(++y, 2, cols - 4, line, ui_color(UI_C_WARN));
+    }
     if (mode == TUTOR_INTERVIEW && sum.answered) {
         char share[32];
-        snprintf(line, sizeof line, "Interview score: %s of the key points, in %d:%02d",
+        /* the mean of the answers' scores, not the points pooled: said so */
+        snprintf(line, sizeof line,
+                 "Interview score: %s of the key points (each answer's share, averaged), in "
+                 "%d:%02d",
                  kvt_fmt_percent(sum.score, share, sizeof share), (int)sum.seconds / 60,
                  (int)sum.seconds % 60);
         ui_put(++y, 2, cols - 4, line, A_BOLD);
@@ -531,7 +539,7 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
             break;
         ui_say(ui, UI_INFO, "skipped \"%s\": left unanswered, practice comes back to it",
                tutor_attempt(q->s)->id);
-        tutor_skip(q->s);
+        tutor_pass(q->s); /* counted: the summary says how many were left */
         begin(q, ui);
         break;
     case UI_RETRY:

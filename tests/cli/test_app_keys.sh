@@ -108,6 +108,14 @@ after 4 | grep -qF "/configs/nemotron-3-nano-30b-a3b.config.json" &&
 after 4 | grep -qF "config.json path:  <" && ok "a line wider than its field scrolls, marked <" ||
   bad "the field does not scroll: $(after 4 | grep -F "path:")"
 
+# the playground names the calculator's own reason: Qwen2.5-7B at 65,536
+# tokens (8,192 doubled three times) is past its 32,768 positions, not a
+# tensor-parallel fault (TP is 1)
+printf '=\nc\nc\nc\n' > "$work/keys"
+"$KVTUTOR" --db "$work/calcerr.db" --keys "$work/keys" > "$work/out" 2> "$work/err"
+after 4 | grep -qF "past the model's 32,768 positions" && ! after 4 | grep -qF "tensor-parallel" &&
+  ok "the playground says why a setup cannot be laid out" || bad "playground refusal: $(after 4 | grep -A1 -F "laid out")"
+
 # from standard input, at another size
 printf 'e\n' | "$KVTUTOR" --db "$work/p2.db" open kv-cache --keys - --size 100x30 > "$work/out" 2> "$work/err"
 rc=$?
