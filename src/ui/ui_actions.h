@@ -49,11 +49,13 @@ enum {
     X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'j', KEY_DOWN, 0, "j/k",   \
       "move down / up (or the arrows)")                                                            \
     X(UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'k', KEY_UP, 0, NULL, "up")  \
-    X(PAGE_DOWN, UC_MAP | UC_READ | UC_RESULT, ' ', KEY_NPAGE, 0, "Space/b",                       \
+    X(PAGE_DOWN, UC_MAP | UC_READ | UC_RESULT | UC_PAGE | UC_HELP, ' ', KEY_NPAGE, 0, "Space/b",   \
       "page down / up (or PgDn/PgUp)")                                                             \
-    X(PAGE_UP, UC_MAP | UC_READ | UC_RESULT, 'b', KEY_PPAGE, 0, NULL, "page up")                   \
-    X(TOP, UC_MAP | UC_READ, 'g', KEY_HOME, 0, "g/G", "top / bottom (or Home/End)")                \
-    X(BOTTOM, UC_MAP | UC_READ, 'G', KEY_END, 0, NULL, "to the bottom")                            \
+    X(PAGE_UP, UC_MAP | UC_READ | UC_RESULT | UC_PAGE | UC_HELP, 'b', KEY_PPAGE, 0, NULL,          \
+      "page up")                                                                                   \
+    X(TOP, UC_MAP | UC_READ | UC_PAGE | UC_HELP, 'g', KEY_HOME, 0, "g/G",                          \
+      "top / bottom (or Home/End)")                                                                \
+    X(BOTTOM, UC_MAP | UC_READ | UC_PAGE | UC_HELP, 'G', KEY_END, 0, NULL, "to the bottom")        \
     X(OPEN, UC_MAP_LESSON, '\r', KEY_ENTER, 'l', "Enter/l", "open the selected lesson")            \
     X(CHANGE, UC_SETTINGS, '\r', KEY_ENTER, 0, "Enter", "change the selected setting")             \
     X(NEXT, UC_RESULT, 'n', '\r', KEY_ENTER, "Enter/n", "next: save the rating and go on")         \

@@ -21,6 +21,7 @@ struct progress {
     struct ui_lines lines;
     int built_cols;
     size_t first;
+    size_t view; /* rows of lines the last draw had */
 };
 
 /* A concept by its name; the stored id only when no lesson of the course
@@ -180,18 +181,35 @@ static void progress_draw(void *self, struct ui *ui, int top, int rows, int cols
     struct progress *p = self;
     if (p->built_cols != cols)
         build(p, ui, cols);
-    ui_lines_draw(&p->lines, p->first, top + 1, rows - 1, cols, -1);
+    p->view = rows > 2 ? (size_t)(rows - 2) : 1;
+    /* never past the last page: the bottom row is the last line */
+    if (p->lines.n > p->view && p->first > p->lines.n - p->view)
+        p->first = p->lines.n - p->view;
+    if (p->lines.n <= p->view)
+        p->first = 0;
+    ui_lines_draw(&p->lines, p->first, top + 1, rows - 2, cols, -1);
+    if (p->first + p->view < p->lines.n) /* what is left, and the key to it */
+        ui_put(top + rows - 1, 2, cols - 4, "more below: Space or j", A_DIM);
 }
 
 static void progress_action(void *self, struct ui *ui, enum ui_action a)
 {
     struct progress *p = self;
+    size_t page = p->view > 1 ? p->view - 1 : 1;
     if (a == UI_BACK)
         ui_pop(ui);
     else if (a == UI_DOWN && p->first + 1 < p->lines.n)
         p->first++;
     else if (a == UI_UP && p->first > 0)
         p->first--;
+    else if (a == UI_PAGE_DOWN)
+        p->first += page; /* drawn no further than the last page */
+    else if (a == UI_PAGE_UP)
+        p->first = p->first > page ? p->first - page : 0;
+    else if (a == UI_TOP)
+        p->first = 0;
+    else if (a == UI_BOTTOM)
+        p->first = p->lines.n;
 }
 
 static void progress_destroy(void *self)
