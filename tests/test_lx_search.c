@@ -138,6 +138,27 @@ static void test_snippet_cut_at_words(void **state)
     assert_null(strstr(h.snippet, "  "));
 }
 
+/* A search longer than the snippet's room: the snippet is cut at a whole
+ * character, never inside one (é is two bytes), and says so with "...". */
+static void test_snippet_whole_characters(void **state)
+{
+    static char text[600], needle[300];
+    static struct lx_section one[1];
+    struct lx_lesson l = lesson();
+    struct lx_hit h;
+    (void)state;
+    for (size_t i = 0; i < 280; i += 2)
+        memcpy(text + i, "\xc3\xa9", 2); /* é x 140 */
+    memcpy(needle, text, 280);
+    one[0] = (struct lx_section){"S", text, 1};
+    l.sections = one;
+    l.n_sections = 1;
+    assert_true(lx_lesson_find(&l, needle, &h));
+    assert_int_equal(strcmp(h.snippet + strlen(h.snippet) - 3, "..."), 0);
+    for (size_t i = 0; i + 3 < strlen(h.snippet); i += 2)
+        assert_int_equal(memcmp(h.snippet + i, "\xc3\xa9", 2), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_no_spoilers),
         cmocka_unit_test(test_case_folding),
         cmocka_unit_test(test_snippet_cut_at_words),
+        cmocka_unit_test(test_snippet_whole_characters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,11 +101,48 @@ static void test_nothing_to_complete(void **state)
     assert_true(strlen(list) < 20);
 }
 
+/* More matches than the list keeps (600 "abc" files, then "abd" ones): every
+ * one is counted and narrows the common beginning to "ab", as a shell
+ * would, not only those kept */
+static void test_many_matches(void **state)
+{
+    char sub[512], name[600], out[1024], list[256], typed[600];
+    (void)state;
+    snprintf(sub, sizeof sub, "%s/many", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    for (int i = 0; i < 600; i++) {
+        FILE *f;
+        snprintf(name, sizeof name, "%s/abc%03d", sub, i);
+        assert_non_null(f = fopen(name, "w"));
+        fclose(f);
+    }
+    for (int i = 0; i < 7; i++) {
+        FILE *f;
+        snprintf(name, sizeof name, "%s/abd%d", sub, i);
+        assert_non_null(f = fopen(name, "w"));
+        fclose(f);
+    }
+    snprintf(typed, sizeof typed, "%s/a", sub);
+    assert_int_equal(tutor_path_complete(typed, out, sizeof out, list, sizeof list), 607);
+    ends_with(out, "/many/ab");
+    ends_with(list, "...");
+    /* a name with a control character is never offered */
+    snprintf(name, sizeof name, "%s/zz\x1b[2J", sub);
+    {
+        FILE *f = fopen(name, "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    snprintf(typed, sizeof typed, "%s/zz", sub);
+    assert_int_equal(tutor_path_complete(typed, out, sizeof out, list, sizeof list), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_completes),
         cmocka_unit_test(test_nothing_to_complete),
+        cmocka_unit_test(test_many_matches),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -451,6 +451,7 @@ static void test_practice_resumes_where_left(void **state)
     assert_int_equal(tutor_resumed_at(s), 1);
     assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
     assert_string_equal(tutor_attempt(s)->id, "bound");
+    assert_false(tutor_seek(s, TUTOR_EXERCISE, 0)); /* begun: the attempt in hand stays */
     mono_now += 5;
     assert_int_equal(tutor_answer(s, "1", &err), TUTOR_GRADED);
     assert_int_equal(tutor_next(s, &err), KVT_E_OK);

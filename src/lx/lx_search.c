@@ -36,6 +36,7 @@ static void snippet(const char *text, const char *at, size_t n, char *out, size_
     const char *from = at, *to = at + n, *end = text + strlen(text);
     size_t o = 0;
     bool cut_front, cut_back, was_space = false;
+    const char *p;
 
     while (from > text && (size_t)(at - from) < 60)
         from--;
@@ -53,7 +54,17 @@ static void snippet(const char *text, const char *at, size_t n, char *out, size_
     cut_back = to < end;
     if (cut_front && o + 4 < cap)
         o += (size_t)snprintf(out + o, cap - o, "...");
-    for (const char *p = from; p < to && o + 4 < cap; p++) {
+    for (p = from; p < to && o + 4 < cap; p++) {
+        /* a whole UTF-8 character or none: its bytes, and "..." after it, fit */
+        if (((unsigned char)*p & 0xC0) == 0xC0) {
+            size_t len = ((unsigned char)*p & 0xF0) == 0xF0   ? 4
+                         : ((unsigned char)*p & 0xE0) == 0xE0 ? 3
+                                                              : 2;
+            if (o + len + 4 >= cap) {
+                cut_back = true;
+                break;
+            }
+        }
         if (space(*p)) {
             if (!was_space && o > 0)
                 out[o++] = ' ';
@@ -63,6 +74,8 @@ static void snippet(const char *text, const char *at, size_t n, char *out, size_
         was_space = false;
         out[o++] = *p;
     }
+    if (p < to)
+        cut_back = true; /* the room ran out before the text */
     while (o > 0 && out[o - 1] == ' ')
         o--;
     if (cut_back && o + 4 < cap)

@@ -27,67 +27,73 @@ static bool plain(const char *name)
 size_t tutor_path_complete(const char *typed, char *out, size_t cap, char *list, size_t list_cap)
 {
     const char *slash = strrchr(typed, '/'), *base = slash ? slash + 1 : typed;
-    char dir[1024], shown[1024];
+    char dir[1024], shown[1024], first[256] = "";
     char *names[MAX_NAMES];
-    size_t n = 0, blen = strlen(base), common = 0, o = 0;
+    size_t n = 0, kept = 0, blen = strlen(base), common = 0, o = 0;
+    int w;
     DIR *d;
     struct dirent *e;
 
     snprintf(out, cap, "%s", typed);
     if (list_cap)
         list[0] = '\0';
-    /* the folder as the file system reads it, and as the learner typed it */
+    /* the folder as the file system reads it, and as the learner typed it;
+     * one that does not fit is not opened cut short */
     snprintf(shown, sizeof shown, "%.*s", slash ? (int)(slash - typed + 1) : 0, typed);
     if (!slash)
-        snprintf(dir, sizeof dir, ".");
+        w = snprintf(dir, sizeof dir, ".");
     else if (strncmp(typed, "~/", 2) == 0 && getenv("HOME"))
-        snprintf(dir, sizeof dir, "%s/%.*s", getenv("HOME"), (int)(slash - typed - 1), typed + 2);
+        w = snprintf(dir, sizeof dir, "%s/%.*s", getenv("HOME"), (int)(slash - typed - 1),
+                     typed + 2);
     else
-        snprintf(dir, sizeof dir, "%.*s", slash == typed ? 1 : (int)(slash - typed), typed);
-    if (!(d = opendir(dir)))
+        w = snprintf(dir, sizeof dir, "%.*s", slash == typed ? 1 : (int)(slash - typed), typed);
+    if (w < 0 || (size_t)w >= sizeof dir || strlen(typed) >= sizeof shown || !(d = opendir(dir)))
         return 0;
-    while ((e = readdir(d)) != NULL && n < MAX_NAMES) {
+    /* every match counts and narrows the common beginning; the first
+     * MAX_NAMES are kept for the list */
+    while ((e = readdir(d)) != NULL) {
+        size_t k = 0;
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
             (e->d_name[0] == '.' && base[0] != '.') || strncmp(e->d_name, base, blen) != 0 ||
-            !plain(e->d_name))
+            !plain(e->d_name) || strlen(e->d_name) >= sizeof first)
             continue;
-        if (!(names[n] = strdup(e->d_name)))
-            break;
-        n++;
+        if (n++ == 0) {
+            snprintf(first, sizeof first, "%s", e->d_name);
+            common = strlen(first);
+        } else {
+            while (k < common && e->d_name[k] == first[k])
+                k++;
+            common = k;
+        }
+        if (kept < MAX_NAMES && (names[kept] = strdup(e->d_name)) != NULL)
+            kept++;
     }
     closedir(d);
     if (n == 0)
         return 0;
-    qsort(names, n, sizeof names[0], by_name);
-    common = strlen(names[0]);
-    for (size_t i = 1; i < n; i++) {
-        size_t k = 0;
-        while (k < common && names[i][k] == names[0][k])
-            k++;
-        common = k;
-    }
+    qsort(names, kept, sizeof names[0], by_name);
     /* a common beginning never ends inside a UTF-8 sequence */
-    while (common > blen && ((unsigned char)names[0][common] & 0xC0) == 0x80)
+    while (common > blen && ((unsigned char)first[common] & 0xC0) == 0x80)
         common--;
     if (n == 1) {
         char full[2048];
         struct stat st;
         bool folder;
-        snprintf(full, sizeof full, "%s/%s", dir, names[0]);
+        snprintf(full, sizeof full, "%s/%s", dir, first);
         folder = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
-        snprintf(out, cap, "%s%s%s", shown, names[0], folder ? "/" : "");
+        snprintf(out, cap, "%s%s%s", shown, first, folder ? "/" : "");
     } else {
-        snprintf(out, cap, "%s%.*s", shown, (int)common, names[0]);
-        for (size_t i = 0; i < n && list_cap; i++) {
+        snprintf(out, cap, "%s%.*s", shown, (int)common, first);
+        for (size_t i = 0; i < kept && list_cap; i++) {
             size_t need = strlen(names[i]) + (o ? 2 : 0);
-            if (o + need + 4 >= list_cap) {
+            if (o + need + 4 >= list_cap || (i + 1 == kept && kept < n)) {
                 snprintf(list + o, list_cap - o, "%s...", o ? "  " : "");
                 break;
             }
             o += (size_t)snprintf(list + o, list_cap - o, "%s%s", o ? "  " : "", names[i]);
         }
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < kept; i++)
         free(names[i]);
     return n;
 }

@@ -136,6 +136,8 @@ size_t tutor_resumed_at(const struct tutor_session *s)
 
 bool tutor_seek(struct tutor_session *s, enum tutor_part part, size_t index)
 {
+    if (s->at.lesson) /* begun: the attempt in hand is the item at pos */
+        return false;
     for (size_t i = 0; s->mode == TUTOR_PRACTICE && i < s->n_items; i++)
         if (s->items[i].part == part && s->items[i].index == index) {
             s->pos = s->resumed = i;
@@ -369,8 +371,10 @@ enum kvt_err tutor_save(struct tutor_session *s, struct store_error *err)
     if (store_record_attempt(s->env.store, &a->record, NULL, NULL, err) != KVT_E_OK)
         return err->code;
     a->saved = true;
-    if (s->had && s->pos < s->n_items)
-        s->had[s->pos] = true;
+    for (size_t i = 0; s->had && i < s->n_items; i++) /* the item this attempt answers */
+        if (s->items[i].lesson == a->item.lesson && s->items[i].part == a->item.part &&
+            s->items[i].index == a->item.index)
+            s->had[i] = true;
     return KVT_E_OK;
 }
 

@@ -110,7 +110,7 @@ void tutor_session_free(struct tutor_session *s);
 size_t tutor_resumed_at(const struct tutor_session *s);
 /* Before the first tutor_begin: practice begins at this item instead (a
  * search found the learner's words in it). False when the session has no
- * such item. */
+ * such item, or has begun. */
 bool tutor_seek(struct tutor_session *s, enum tutor_part part, size_t index);
 
 enum tutor_mode tutor_mode(const struct tutor_session *s);

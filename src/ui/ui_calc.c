@@ -480,7 +480,7 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
         if (found == 0)
             ui_say(ui, UI_INFO, "no file or folder begins with that");
         else if (found > 1)
-            ui_say(ui, UI_INFO, "%zu match: %s", found, names);
+            ui_say(ui, UI_INFO, "%zu matches: %s", found, names);
         ui_edit_set(&c->path, done);
         break;
     }

@@ -30,6 +30,7 @@ struct quiz {
     int body_cols;
     size_t scroll;
     bool leave_armed; /* q pressed once over an unsaved answer */
+    bool skip_armed;  /* C-n pressed once over a typed answer */
 };
 
 static const char *const rating_names[] = {"", "again", "hard", "good", "easy"};
@@ -50,6 +51,7 @@ static void begin(struct quiz *q, struct ui *ui)
     q->scroll = 0;
     q->body_cols = 0;
     q->leave_armed = false;
+    q->skip_armed = false;
     ui_edit_clear(&q->edit);
     while (!tutor_finished(q->s) && tutor_begin(q->s, why, sizeof why) != KVT_E_OK) {
         ui_say(ui, UI_BAD, "skipped \"%s\": its answer cannot be computed (%s)",
@@ -537,6 +539,13 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
          * unanswered (tutor_resumed_at) */
         if (q->phase != TYPING || tutor_finished(q->s))
             break;
+        /* a typed answer is not thrown away by one stray C-n, as by Esc */
+        if (q->edit.len > 0 && !q->skip_armed) {
+            q->skip_armed = true;
+            ui_say(ui, UI_BAD, "your answer is not submitted: Enter submits it, C-n again skips");
+            break;
+        }
+        q->skip_armed = false;
         ui_say(ui, UI_INFO, "skipped \"%s\": left unanswered, practice comes back to it",
                tutor_attempt(q->s)->id);
         tutor_pass(q->s); /* counted: the summary says how many were left */
@@ -637,6 +646,7 @@ static void quiz_text(void *self, struct ui *ui, uint32_t cp)
 {
     struct quiz *q = self;
     (void)ui;
+    q->skip_armed = false; /* typing on: a C-n asked for is off */
     ui_edit_insert(&q->edit, cp);
 }
 

@@ -64,6 +64,17 @@ after 6 | grep -qF "exercise 2 of 12" && after 6 | grep -qF "How much KV cache d
   after 6 | grep -qF "resumed at the first one you have not answered: 1 before it has your answer" &&
   ok "practice resumes at the first exercise never answered" || bad "resume: $(after 6 | head -4; after 6 | tail -3)"
 
+# C-n over a typed answer asks first, as Esc does: the answer stays
+cat > "$work/keys" <<'KEYS'
+e
+57344<C-n>
+ B<Enter>
+KEYS
+"$KVTUTOR" --db "$work/skip2.db" open kv-cache --keys "$work/keys" > "$work/out" 2> "$work/err"
+after 2 | grep -qF "your answer is not submitted: Enter submits it, C-n again skips" &&
+  after 2 | grep -qF "exercise 1 of 12" && after 3 | grep -qF "Right." &&
+  ok "C-n over a typed answer asks first and keeps it" || bad "C-n over an answer: $(after 2 | tail -3)"
+
 # search finds a follow-up's question and an exercise's prompt, shows the
 # words where they stand, and Enter opens the lesson there: the reader at
 # the follow-up (lesson 1's 0.99 question, its third follow-up), practice
@@ -99,7 +110,7 @@ tests/fixtures/configs/nemo<Tab>
 KEYS
 (cd "$here/../.." && "$KVTUTOR" --db "$work/tab.db" --keys "$work/keys") > "$work/out" 2> "$work/err"
 after 3 | grep -qF "config.json path:  tests/fixtures/configs/nemotron-" &&
-  after 3 | grep -qF "3 match: nemotron-3-nano-30b-a3b.config.json" &&
+  after 3 | grep -qF "3 matches: nemotron-3-nano-30b-a3b.config.json" &&
   ok "Tab completes a path to what the files share, and names them" || bad "Tab, several: $(after 3 | tail -5)"
 after 4 | grep -qF "/configs/nemotron-3-nano-30b-a3b.config.json" &&
   ok "Tab completes a path that one file begins with" || bad "Tab, one: $(after 4 | tail -5)"
