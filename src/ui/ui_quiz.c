@@ -736,10 +736,13 @@ struct ui_screen ui_quiz_new(struct ui *ui, size_t lesson, bool followups_only)
                "%zu exercise%s here use%s your own measurement: press P on the course map to "
                "take it.",
                waiting, waiting == 1 ? "" : "s", waiting == 1 ? "s" : "");
-    else if (s && tutor_resumed_at(s) > 0)
-        ui_say(ui, UI_INFO, "resumed at the first one you have not answered: %zu before it %s",
-               tutor_resumed_at(s),
+    if (s && tutor_resumed_at(s) > 0) { /* said after the measurement's note, not instead */
+        char before[sizeof ui->message];
+        snprintf(before, sizeof before, "%s", waiting ? ui->message : "");
+        ui_say(ui, UI_INFO, "%s%sresumed at the first one you have not answered: %zu before it %s",
+               before, before[0] ? " " : "", tutor_resumed_at(s),
                tutor_resumed_at(s) == 1 ? "has your answer" : "have your answers");
+    }
     return start(ui, s);
 }
 
@@ -749,7 +752,9 @@ struct ui_screen ui_quiz_new_at(struct ui *ui, size_t lesson, size_t exercise)
     struct tutor_session *s = tutor_session_practice(&env, lesson, false, NULL);
 
     if (s && !tutor_seek(s, TUTOR_EXERCISE, exercise))
-        ui_say(ui, UI_INFO, "that exercise uses your own measurement: press P on the course map");
+        ui_say(ui, UI_INFO,
+               "that exercise is not in this practice: it needs your own measurement (P on the "
+               "map), or the lesson changed since the search");
     return start(ui, s);
 }
 

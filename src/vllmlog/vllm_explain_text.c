@@ -4,6 +4,7 @@
 #include "vllm_explain_priv.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -343,6 +344,22 @@ static double budget_for(const struct explain_ctx *k, const struct vllm_line *l,
     return 0;
 }
 
+/* Appends one item whole, or not at all where it would not fit: a list
+ * never ends halfway through a change. */
+static void add_item(char *out, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_item(char *out, size_t cap, const char *fmt, ...)
+{
+    char item[512];
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(item, sizeof item, fmt, ap);
+    va_end(ap);
+    if (n > 0 && (size_t)n < sizeof item && strlen(out) + (size_t)n < cap)
+        strcat(out, item);
+}
+
 void explain_what_matches(const struct explain_ctx *c, const struct vllm_line *l,
                           const struct kv_result *r, double gib, uint64_t len, char *out,
                           size_t cap)
@@ -355,20 +372,20 @@ void explain_what_matches(const struct explain_ctx *c, const struct vllm_line *l
 
     out[0] = '\0';
     if (g > 0 && fabs(g - gib) >= 0.01)
-        explain_addf(out, cap,
-                     "%s GiB of KV memory instead of the logged %s (the KV memory line may "
-                     "come from another start-up); ",
-                     kvt_fmt_fixed(g, 2, a1, sizeof a1), kvt_fmt_fixed(gib, 2, a2, sizeof a2));
+        add_item(out, cap,
+                 "%s GiB of KV memory instead of the logged %s (the KV memory line may "
+                 "come from another start-up); ",
+                 kvt_fmt_fixed(g, 2, a1, sizeof a1), kvt_fmt_fixed(gib, 2, a2, sizeof a2));
     k.d.kv_dtype = r->kv_elem_bytes > 1 ? KV_DTYPE_FP8 : KV_DTYPE_AUTO;
     if (reproduces(&k, l, gib, len))
-        explain_addf(out, cap, "--kv-cache-dtype %s; ", r->kv_elem_bytes > 1 ? "fp8" : "auto");
+        add_item(out, cap, "--kv-cache-dtype %s; ", r->kv_elem_bytes > 1 ? "fp8" : "auto");
     k.d.kv_dtype = c->d.kv_dtype;
     for (size_t i = 0; !r->hybrid && !r->mla && i < sizeof blocks / sizeof blocks[0]; i++) {
         if (blocks[i] == r->deploy.block_size)
             continue;
         k.d.block_size = blocks[i];
         if (reproduces(&k, l, gib, len))
-            explain_addf(out, cap, "--block-size %u; ", blocks[i]);
+            add_item(out, cap, "--block-size %u; ", blocks[i]);
     }
     k.d.block_size = c->d.block_size;
     for (uint32_t tp = 1; tp <= 8; tp *= 2) {
@@ -376,7 +393,7 @@ void explain_what_matches(const struct explain_ctx *c, const struct vllm_line *l
             continue;
         k.d.tp = tp;
         if (reproduces(&k, l, gib, len))
-            explain_addf(out, cap, "--tensor-parallel-size %u; ", tp);
+            add_item(out, cap, "--tensor-parallel-size %u; ", tp);
     }
     k.d.tp = c->d.tp;
     for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++) {
@@ -395,10 +412,10 @@ void explain_what_matches(const struct explain_ctx *c, const struct vllm_line *l
             continue;
         k.d.vllm = v;
         if (reproduces(&k, l, gib, len))
-            explain_addf(out, cap,
-                         "vLLM %s's rules (the log's version may not be the one that "
-                         "ran); ",
-                         releases[i]);
+            add_item(out, cap,
+                     "vLLM %s's rules (the log's version may not be the one that "
+                     "ran); ",
+                     releases[i]);
     }
     {
         size_t n = strlen(out);
