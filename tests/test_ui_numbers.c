@@ -3,7 +3,8 @@
  * 100%, an expected value in the course's format to its tolerance (never a
  * raw decimal), and the playground's figures at 80 columns: vLLM's
  * concurrency, a settings row that breaks between items, weights that do
- * not fit said by how much. These were tmux checks (test_tui_numbers.sh
+ * not fit said by how much; the serving view's figures and its scrolling at
+ * 80x24. These were tmux checks (test_tui_numbers.sh
  * keeps the progress screen over an import and the probe screen). */
 #include <locale.h>
 #include <setjmp.h>
@@ -141,12 +142,72 @@ static void playground_at_80(void **state)
     }
 }
 
+/* The line of the screen that holds `text`, into buf; fails when none. */
+static const char *line_with(struct screen_fx *f, const char *text, char *buf, size_t cap)
+{
+    const char *s = screen_fx_shown(f), *at = strstr(s, text), *b;
+    size_t len;
+    if (!at)
+        fail_msg("no line with \"%s\"; the screen:\n%s", text, s);
+    for (b = at; b > s && b[-1] != '\n'; b--)
+        ;
+    len = strcspn(b, "\n");
+    snprintf(buf, cap, "%.*s", (int)len, b);
+    return buf;
+}
+
+/* The serving view at 80x24 (= then s): its figures in the course's format,
+ * the headline's p99 TTFT the same text as the knee's marked row shows for
+ * that rate (it was "p99 714.82 ms" beside "715"), and a view taller than
+ * the screen that scrolls to vLLM's defaults and the `kvtutor sim` command
+ * rather than leave them out, saying there is more until there is not. */
+static void serving_view_at_80(void **state)
+{
+    struct screen_fx *f = *state;
+    char head[256], row[256], p99[32];
+    const char *a, *e;
+    open_on(f, SCREENS "dec-check.lua", NULL, 80, 24);
+    ui_harness_type(f->h, "=s");
+    on_screen(f, "serving under load");
+    on_screen(f, "rate 2 req/s");
+    line_with(f, "TTFT median", head, sizeof head);
+    /* the p99 TTFT as the headline writes it: between "p99 " and " ms" */
+    a = strstr(head, "p99 ");
+    assert_non_null(a);
+    e = strstr(a, " ms");
+    assert_non_null(e);
+    snprintf(p99, sizeof p99, " %.*s ", (int)(e - a - 4), a + 4);
+    line_with(f, "\xe2\x96\xb6", row, sizeof row); /* ▶, the rate shown */
+    if (!strstr(row, p99))
+        fail_msg("the knee's row \"%s\" lacks the headline's p99%s", row, p99);
+    /* no two-decimal figure of vllm bench's own ("195.58 ms", "252.66 tok/s") */
+    for (const char *d = head; (d = strchr(d, '.')) != NULL; d++)
+        if (d[1] >= '0' && d[1] <= '9' && d[2] >= '0' && d[2] <= '9' && d > head + 2 &&
+            d[-3] >= '0' && d[-3] <= '9')
+            fail_msg("a figure of 100 or more with decimals in \"%s\"", head);
+    on_screen(f, "tok/s out");
+    not_on_screen(f, ".66 tok/s");
+    on_screen(f, "more below: Space or j");
+    not_on_screen(f, "kvtutor sim --model");
+    ui_harness_type(f->h, " ");
+    /* the RTX 4090 preset's vLLM defaults (tests/tui/test_tui_sim.sh reads
+     * the same from kvtutor sim --json) and the command, whole */
+    on_screen(f, "max_num_seqs 256, max_num_batched_tokens 2,048");
+    on_screen(f, "kvtutor sim --model qwen2.5-7b --gpu rtx4090 --max-model-len 8192");
+    on_screen(f, "--request-rate 2");
+    not_on_screen(f, "more below");
+    ui_harness_type(f->h, "b");
+    on_screen(f, "input 1,024 · output 128 tokens");
+    on_screen(f, "more below: Space or j");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(signs_and_shares, setup, teardown),
         cmocka_unit_test_setup_teardown(expected_value_to_its_tolerance, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_at_80, setup, teardown),
+        cmocka_unit_test_setup_teardown(serving_view_at_80, setup, teardown),
     };
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");

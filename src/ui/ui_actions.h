@@ -46,13 +46,13 @@ enum {
     X(LEFT, UC_VIEW, KEY_LEFT, 0, 0, "Left", "back one screen, never a quit")                      \
     X(ESCAPE, UC_VIEW, 27, 0, 0, "Esc", "back one screen; on the course map it clears a search")   \
     X(QUIT, UC_VIEW, 'Q', 0, 0, "Q", "quit kvtutor from any screen")                               \
-    X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'j', KEY_DOWN, 0, "j/k",   \
+    X(DOWN, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_KNOBS, 'j', KEY_DOWN, 0, "j/k",  \
       "move down / up (or the arrows)")                                                            \
-    X(UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_CALC, 'k', KEY_UP, 0, NULL, "up")  \
-    X(PAGE_DOWN, UC_MAP | UC_READ | UC_RESULT | UC_PAGE | UC_HELP, ' ', KEY_NPAGE, 0, "Space/b",   \
-      "page down / up (or PgDn/PgUp)")                                                             \
-    X(PAGE_UP, UC_MAP | UC_READ | UC_RESULT | UC_PAGE | UC_HELP, 'b', KEY_PPAGE, 0, NULL,          \
-      "page up")                                                                                   \
+    X(UP, UC_MAP | UC_READ | UC_HELP | UC_RESULT | UC_PAGE | UC_KNOBS, 'k', KEY_UP, 0, NULL, "up") \
+    X(PAGE_DOWN, UC_MAP | UC_READ | UC_RESULT | UC_PAGE | UC_HELP | UC_SERVE, ' ', KEY_NPAGE, 0,   \
+      "Space/b", "page down / up (or PgDn/PgUp)")                                                  \
+    X(PAGE_UP, UC_MAP | UC_READ | UC_RESULT | UC_PAGE | UC_HELP | UC_SERVE, 'b', KEY_PPAGE, 0,     \
+      NULL, "page up")                                                                             \
     X(TOP, UC_MAP | UC_READ | UC_PAGE | UC_HELP, 'g', KEY_HOME, 0, "g/G",                          \
       "top / bottom (or Home/End)")                                                                \
     X(BOTTOM, UC_MAP | UC_READ | UC_PAGE | UC_HELP, 'G', KEY_END, 0, NULL, "to the bottom")        \

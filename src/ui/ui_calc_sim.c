@@ -8,6 +8,9 @@
  *     rates around the capacity, as bars;
  *   - KV usage and the running batch over the run, as sparklines;
  *   - the `kvtutor sim` command that gives the same figures.
+ * Figures are in the course's format (kvt_format.h), the knee's and the
+ * headline's alike. Where the terminal is too short for all of it, the view
+ * scrolls (j/k, Space/b), the headline first, and says there is more below.
  * A run is tutor_sim_prompts requests, every point of the sweep too; the
  * results are kept until an input changes, so a redraw runs nothing. */
 #include "ui_app.h"
@@ -58,6 +61,8 @@ struct calc_sim {
     struct tutor_sim_result res;
     struct tutor_sim_timeline tl;
     struct tutor_sim_sweep sw;
+    int first;       /* the view's first row shown, when it is taller than the screen */
+    int view, total; /* rows shown and rows laid out, at the last draw */
 };
 
 bool calc_sim_open(struct calc *c)
@@ -178,7 +183,8 @@ static void hbar(int y, int x, int width, double share, attr_t attr)
     double e = share * width * 8;
     int whole, part;
 
-    if (!(share > 0))
+    y = ui_scroll_row(y);
+    if (!(share > 0) || y < 0)
         return;
     if (e < 1)
         e = 1;
@@ -199,6 +205,9 @@ static void spark(int y, int x, const double *v, size_t n, double top, attr_t at
     static const char ascii[] = "_.-~=+*#";
     bool u = ui_term_utf8();
 
+    y = ui_scroll_row(y);
+    if (y < 0)
+        return;
     attron(attr);
     for (size_t i = 0; i < n; i++) {
         int level;
@@ -217,7 +226,7 @@ static void spark(int y, int x, const double *v, size_t n, double top, attr_t at
 }
 
 /* The knee: a row a rate, p99 TTFT's bar and figure, then p99 TPOT's. */
-static int draw_sweep(const struct calc *c, int y, int end, int width)
+static int draw_sweep(const struct calc *c, int y, int width)
 {
     const struct calc_sim *v = c->sim;
     const struct tutor_sim_sweep *sw = &v->sw;
@@ -240,7 +249,7 @@ static int draw_sweep(const struct calc *c, int y, int end, int width)
         if (sw->p[i].tpot_ms.p99 > tpot_top)
             tpot_top = sw->p[i].tpot_ms.p99;
     }
-    for (size_t i = 0; i < sw->n && y < end; i++, y++) {
+    for (size_t i = 0; i < sw->n; i++, y++) {
         const struct tutor_sim_point *p = &sw->p[i];
         bool here = fabs(p->rate - v->rate) <= 1e-9 * p->rate;
         bool over = p->rate > sw->capacity;
@@ -261,21 +270,17 @@ static int draw_sweep(const struct calc *c, int y, int end, int width)
     return y - y0;
 }
 
-void calc_sim_draw(struct calc *c, int y, int top, int rows, int cols)
+/* The view laid out from row 0 of its own (ui_scroll_begin places it),
+ * most wanted first: the workload, the headline figures, the knee, the
+ * timeline, then vLLM's defaults and the command. `roomy`: a blank row
+ * between the parts. Returns the rows it takes. */
+static int layout(struct calc *c, int width, int spark_w, bool roomy)
 {
     struct calc_sim *v = c->sim;
     const struct sim_metrics *m = &v->res.m;
-    int width = cols - 4, end = top + rows, spark_w = width - LABEL_W - SPARK_SUFFIX_W;
-    /* rows beyond the 16 an 80x24 terminal leaves: blank lines between the
-     * parts, then the command */
-    bool roomy = end - y >= 22;
     char line[1400], a1[48], a2[48], a3[48], a4[48], a5[48];
+    int y = 0;
 
-    if (spark_w < 8)
-        spark_w = 8;
-    if (spark_w > TUTOR_SIM_COLUMNS)
-        spark_w = TUTOR_SIM_COLUMNS;
-    recompute(c, (size_t)spark_w);
     {
         char in[48], out[48], rate[64], conc[64];
         const char *items[4] = {in, out, rate, conc};
@@ -294,23 +299,27 @@ void calc_sim_draw(struct calc *c, int y, int top, int rows, int cols)
                  "This load cannot be simulated: %s. Keys: i/I and o/O the lengths, c/C the "
                  "context, t/T TP, g/G the GPU.",
                  v->run_why);
-        calc_put_wrapped(y + 1, 2, width, 0, line, ui_color(UI_C_WRONG));
-        return;
+        return y + 1 + calc_put_wrapped(y + 1, 2, width, 0, line, ui_color(UI_C_WRONG));
     }
-    /* as vllm bench serve prints them: ms and rates to two decimals */
-    snprintf(line, sizeof line,
-             "TTFT median %.2f ms, p99 %.2f ms · TPOT median %.2f ms, p99 %.2f ms",
-             m->ttft_ms.median, m->ttft_ms.p99, m->tpot_ms.median, m->tpot_ms.p99);
+    /* in the course's figures, as the knee below shows them (`kvtutor sim`
+     * prints vllm bench serve's two decimals, for holding beside a run) */
+    snprintf(line, sizeof line, "TTFT median %s ms, p99 %s ms · TPOT median %s ms, p99 %s ms",
+             kvt_fmt_amount(m->ttft_ms.median, a1, sizeof a1),
+             kvt_fmt_amount(m->ttft_ms.p99, a2, sizeof a2),
+             kvt_fmt_amount(m->tpot_ms.median, a3, sizeof a3),
+             kvt_fmt_amount(m->tpot_ms.p99, a4, sizeof a4));
     y += calc_put_wrapped(y, 2, width, 2, line, ui_color(UI_C_RIGHT) | A_BOLD);
     {
         char thr[96], tok[64], lim[96];
         const char *items[3] = {thr, tok, lim};
+        kvt_fmt_amount(m->request_throughput, a1, sizeof a1);
         if (v->sweep_err == KVT_E_OK)
-            snprintf(thr, sizeof thr, "%.2f req/s (capacity %.2f)", m->request_throughput,
-                     v->sw.capacity);
+            snprintf(thr, sizeof thr, "%s req/s (capacity %s)", a1,
+                     kvt_fmt_amount(v->sw.capacity, a2, sizeof a2));
         else
-            snprintf(thr, sizeof thr, "%.2f req/s", m->request_throughput);
-        snprintf(tok, sizeof tok, "%.2f tok/s out", m->output_throughput);
+            snprintf(thr, sizeof thr, "%s req/s", a1);
+        snprintf(tok, sizeof tok, "%s tok/s out",
+                 kvt_fmt_rate(m->output_throughput, a1, sizeof a1));
         snprintf(lim, sizeof lim, "capped by %s (%s)", tutor_sim_limit_text(m->limit),
                  kvt_fmt_percent(m->limit_share, a1, sizeof a1));
         y += calc_put_items(y, 2, width, items, 3, " · ", A_NORMAL);
@@ -328,34 +337,27 @@ void calc_sim_draw(struct calc *c, int y, int top, int rows, int cols)
                  kvt_fmt_count(m->preemptions, "preemption", "preemptions", a1, sizeof a1));
         y += calc_put_items(y, 2, width, items, 3, " · ", A_NORMAL);
     }
-    if (roomy) {
-        snprintf(line, sizeof line,
-                 "max_num_seqs %s, max_num_batched_tokens %s: vLLM's defaults for vllm serve on "
-                 "this GPU",
-                 kvt_fmt_int(v->res.max_num_seqs, a4, sizeof a4),
-                 kvt_fmt_int(v->res.max_num_batched_tokens, a5, sizeof a5));
-        y += calc_put_wrapped(y, 2, width, 2, line, A_DIM);
-    }
     y += roomy;
-    if (y < end)
-        y += draw_sweep(c, y, end, width);
+    y += draw_sweep(c, y, width);
     y += roomy;
-    if (y < end) {
-        /* against the whole cache, so that a full one reads as full */
-        snprintf(line, sizeof line, " of 100%% · %s s",
-                 kvt_fmt_amount(v->tl.duration_s, a2, sizeof a2));
-        ui_put(y, 2, LABEL_W, "KV used", ui_color(UI_C_HEADING) | A_BOLD);
-        spark(y, 2 + LABEL_W, v->tl.kv, v->tl.n, 1, ui_color(UI_C_CHART));
-        ui_put(y++, 2 + LABEL_W + (int)v->tl.n, SPARK_SUFFIX_W, line, A_NORMAL);
-    }
-    if (y < end) {
-        snprintf(line, sizeof line, " mean %s running",
-                 kvt_fmt_amount(m->mean_running, a1, sizeof a1));
-        ui_put(y, 2, LABEL_W, "batch", ui_color(UI_C_HEADING) | A_BOLD);
-        spark(y, 2 + LABEL_W, v->tl.running, v->tl.n, v->tl.running_peak, ui_color(UI_C_CHART));
-        ui_put(y++, 2 + LABEL_W + (int)v->tl.n, SPARK_SUFFIX_W, line, A_NORMAL);
-    }
-    if (roomy && y + 1 < end) {
+    /* against the whole cache, so that a full one reads as full */
+    snprintf(line, sizeof line, " of 100%% · %s s",
+             kvt_fmt_amount(v->tl.duration_s, a2, sizeof a2));
+    ui_put(y, 2, LABEL_W, "KV used", ui_color(UI_C_HEADING) | A_BOLD);
+    spark(y, 2 + LABEL_W, v->tl.kv, v->tl.n, 1, ui_color(UI_C_CHART));
+    ui_put(y++, 2 + LABEL_W + spark_w, SPARK_SUFFIX_W, line, A_NORMAL);
+    snprintf(line, sizeof line, " mean %s running", kvt_fmt_amount(m->mean_running, a1, sizeof a1));
+    ui_put(y, 2, LABEL_W, "batch", ui_color(UI_C_HEADING) | A_BOLD);
+    spark(y, 2 + LABEL_W, v->tl.running, v->tl.n, v->tl.running_peak, ui_color(UI_C_CHART));
+    ui_put(y++, 2 + LABEL_W + spark_w, SPARK_SUFFIX_W, line, A_NORMAL);
+    y += roomy;
+    snprintf(line, sizeof line,
+             "max_num_seqs %s, max_num_batched_tokens %s: vLLM's defaults for vllm serve on this "
+             "GPU",
+             kvt_fmt_int(v->res.max_num_seqs, a4, sizeof a4),
+             kvt_fmt_int(v->res.max_num_batched_tokens, a5, sizeof a5));
+    y += calc_put_wrapped(y, 2, width, 2, line, A_DIM);
+    {
         char model[1200];
         struct tutor_sim_setup s;
         size_t n;
@@ -370,9 +372,48 @@ void calc_sim_draw(struct calc *c, int y, int top, int rows, int cols)
             snprintf(model, sizeof model, "--model %.*s", (int)strcspn(name, ","), name);
         }
         tutor_sim_command(&s, model, line, sizeof line);
-        y++;
-        calc_put_wrapped(y, 2, width, 2, line, A_DIM);
+        y += calc_put_wrapped(y, 2, width, 2, line, A_DIM);
     }
+    return y;
+}
+
+void calc_sim_draw(struct calc *c, int y, int top, int rows, int cols)
+{
+    struct calc_sim *v = c->sim;
+    int width = cols - 4, end = top + rows, spark_w = width - LABEL_W - SPARK_SUFFIX_W;
+    int total, view = end - y;
+    bool roomy = true;
+
+    if (spark_w < 8)
+        spark_w = 8;
+    if (spark_w > TUTOR_SIM_COLUMNS)
+        spark_w = TUTOR_SIM_COLUMNS;
+    if (view < 1)
+        return;
+    recompute(c, (size_t)spark_w);
+    spark_w = (int)v->tl.n;
+    /* measured first, with nothing shown: blank rows between the parts only
+     * where the whole view then still fits */
+    ui_scroll_begin(0, 0, 0);
+    total = layout(c, width, spark_w, true);
+    if (total > view) {
+        roomy = false;
+        total = layout(c, width, spark_w, false);
+    }
+    ui_scroll_end();
+    if (total > view && view > 1)
+        view--; /* the last row says there is more */
+    if (v->first > total - view)
+        v->first = total - view;
+    if (v->first < 0)
+        v->first = 0;
+    v->view = view;
+    v->total = total;
+    ui_scroll_begin(v->first, y, y + view);
+    layout(c, width, spark_w, roomy);
+    ui_scroll_end();
+    if (v->first + view < total)
+        ui_put(end - 1, 2, width, "more below: Space or j", A_DIM);
 }
 
 bool calc_sim_action(struct calc *c, struct ui *ui, enum ui_action a)
@@ -381,6 +422,21 @@ bool calc_sim_action(struct calc *c, struct ui *ui, enum ui_action a)
     (void)ui;
 
     switch (a) {
+    case UI_DOWN:
+        v->first++; /* drawn no further than the last page */
+        return true;
+    case UI_UP:
+        if (v->first > 0)
+            v->first--;
+        return true;
+    case UI_PAGE_DOWN:
+        v->first += v->view > 1 ? v->view - 1 : 1;
+        return true;
+    case UI_PAGE_UP:
+        v->first -= v->view > 1 ? v->view - 1 : 1;
+        if (v->first < 0)
+            v->first = 0;
+        return true;
     case UI_SIM_RATE_UP:
     case UI_SIM_RATE_DOWN:
         v->rate = tutor_sim_rate_step(v->rate, a == UI_SIM_RATE_UP);

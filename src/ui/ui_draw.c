@@ -3,6 +3,7 @@
  * clips by display width, not bytes. */
 #include "ui_draw.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,14 +37,43 @@ static size_t seq_len(unsigned char c)
     return c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
 }
 
+/* The scrolled layout being drawn, if any (ui_scroll_begin). */
+static struct {
+    bool on;
+    int first, top, end;
+} layout_view;
+
+void ui_scroll_begin(int first, int top, int end)
+{
+    layout_view.on = true;
+    layout_view.first = first;
+    layout_view.top = top;
+    layout_view.end = end;
+}
+
+void ui_scroll_end(void)
+{
+    layout_view.on = false;
+}
+
+int ui_scroll_row(int y)
+{
+    if (!layout_view.on)
+        return y;
+    y = y - layout_view.first + layout_view.top;
+    return y >= layout_view.top && y < layout_view.end ? y : -1;
+}
+
 int ui_put(int y, int x, int width, const char *text, attr_t attr)
 {
     char safe[4096];
-    size_t len = kvt_sanitize(text, strlen(text), safe, sizeof safe, 0), i = 0;
+    size_t len, i = 0;
     int cols = 0;
 
-    if (width <= 0)
+    y = ui_scroll_row(y);
+    if (width <= 0 || y < 0)
         return 0;
+    len = kvt_sanitize(text, strlen(text), safe, sizeof safe, 0);
     move(y, x);
     attron(attr);
     while (i < len) {

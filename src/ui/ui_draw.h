@@ -38,6 +38,17 @@ void ui_color_start(void);
  * anything beyond ASCII is shown as '?'. Returns the columns used. */
 int ui_put(int y, int x, int width, const char *text, attr_t attr);
 
+/* A layout taller than the screen, drawn in its own rows and shown from its
+ * row `first` at screen row `top`, down to row `end` (not drawn): between
+ * begin and end, ui_put draws layout row y at screen row y - first + top,
+ * or nothing when that falls outside. ui_scroll_row maps a row the same way
+ * for code that draws cells itself (-1: not shown); outside a scroll it is
+ * the row itself. So a screen lays out once, whatever the terminal's height,
+ * and scrolls by changing `first`. */
+void ui_scroll_begin(int first, int top, int end);
+void ui_scroll_end(void);
+int ui_scroll_row(int y);
+
 /* Wrapped text with light markup: *emphasis* and `code`. Adds the lines to
  * `lines` (see ui_lines) for a screen to scroll through. */
 struct ui_line {

@@ -4,7 +4,9 @@
 # view's keys change the rate, fp8 KV, TP, the lengths and the client's
 # concurrency; the knee chart's row for the rate shown carries the same p99;
 # the timeline's mean batch is the run's; a load over the context is refused
-# with its reason; the view fits 80x24. Prints "N passed, N failed".
+# with its reason; at 80x24 the view scrolls to what does not fit. Figures
+# are in the course's format (kvt_format.h), not vllm bench's two decimals.
+# Prints "N passed, N failed".
 set -u
 KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
 work=$(mktemp -d /tmp/kvt_tui_sim.XXXXXX)
@@ -24,8 +26,13 @@ sim() {
 }
 # key NAME: a number from $work/sim.json
 key() { grep -o "\"$1\": [-0-9.eE+]*" "$work/sim.json" | awk '{print $2}'; }
-# vLLM's benchmark prints ms and rates to two decimals (awk: a double, as C)
-two() { awk -v v="$1" 'BEGIN { printf "%.2f", v }'; }
+# tok/s as kvtutor writes rates (kvt_format.h): whole and grouped from 100
+# up, one decimal below, trailing zero dropped
+rate() {
+  if awk -v v="$1" 'BEGIN { exit !(v >= 100) }'; then amount "$1"; else
+    awk -v v="$1" 'BEGIN { s = sprintf("%.1f", v); sub(/\.0$/, "", s); print s }'
+  fi
+}
 # kvtutor's amounts (kvt_format.h): about three significant digits, whole
 # values from 100 up grouped by thousands, trailing zeros dropped
 amount() {
@@ -59,12 +66,12 @@ check_figures() {
   local what=$1 cap row p99
   shift
   sim "$@" --request-rate inf
-  cap=$(two "$(key request_throughput)")
+  cap=$(amount "$(key request_throughput)")
   sim "$@"
   check "$what: TTFT and TPOT as kvtutor sim's" \
-    "TTFT median $(two "$(key median_ttft_ms)") ms, p99 $(two "$(key p99_ttft_ms)") ms · TPOT median $(two "$(key median_tpot_ms)") ms, p99 $(two "$(key p99_tpot_ms)") ms"
+    "TTFT median $(amount "$(key median_ttft_ms)") ms, p99 $(amount "$(key p99_ttft_ms)") ms · TPOT median $(amount "$(key median_tpot_ms)") ms, p99 $(amount "$(key p99_tpot_ms)") ms"
   check "$what: the throughput, against the capacity at rate inf" \
-    "$(two "$(key request_throughput)") req/s (capacity $cap) · $(two "$(key output_throughput)") tok/s out · capped by $(limit_text)"
+    "$(amount "$(key request_throughput)") req/s (capacity $cap) · $(rate "$(key output_throughput)") tok/s out · capped by $(limit_text)"
   check "$what: the largest batch" "largest batch $(key max_running) of $(key max_num_seqs)"
   p99=$(amount "$(key p99_ttft_ms)")
   row=$(screen | grep -F "▶")
@@ -149,8 +156,8 @@ base=$lesson_base
 # are around the capacity, so the rate shown has no marked row there
 sim --input-len 1024 --output-len 128 --request-rate 4
 check "the exercise's setup: TTFT and TPOT as kvtutor sim's" \
-  "TTFT median $(two "$(key median_ttft_ms)") ms, p99 $(two "$(key p99_ttft_ms)") ms · TPOT median $(two "$(key median_tpot_ms)") ms, p99 $(two "$(key p99_tpot_ms)") ms"
-check "the exercise's setup: its throughput" "$(two "$(key request_throughput)") req/s (capacity"
+  "TTFT median $(amount "$(key median_ttft_ms)") ms, p99 $(amount "$(key p99_ttft_ms)") ms · TPOT median $(amount "$(key median_tpot_ms)") ms, p99 $(amount "$(key p99_tpot_ms)") ms"
+check "the exercise's setup: its throughput" "$(amount "$(key request_throughput)") req/s (capacity"
 check "the exercise's setup: the knee is drawn" "p99 TTFT ms (500 requests each)"
 tm send-keys -t app q
 check "q goes back to the exercise" "p99 TTFT at 4 requests/s"
@@ -165,9 +172,13 @@ wait_for "Course map" >/dev/null
 tm send-keys -t app '=' s
 check "80x24: the view opens" "serving under load"
 sim --input-len 1024 --output-len 128 --request-rate 2
-check "80x24: the headline" "TTFT median $(two "$(key median_ttft_ms)") ms"
+check "80x24: the headline" "TTFT median $(amount "$(key median_ttft_ms)") ms"
 check "80x24: the knee's heading" "p99 TTFT ms (500 requests each)"
-check "80x24: the timeline's last row" "mean $(amount "$(key mean_running)") running"
+check "80x24: the KV timeline" "KV used"
+check "80x24: the rest is below" "more below: Space or j"
+tm send-keys -t app Space
+check "80x24: Space shows the timeline's last row" "mean $(amount "$(key mean_running)") running"
+check "80x24: and the command" "kvtutor sim --model qwen2.5-7b --gpu rtx4090"
 tm send-keys -t app q
 wait_for "Max concurrency against context length" >/dev/null
 quit_from_map "80x24"
