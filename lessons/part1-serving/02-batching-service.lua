@@ -107,14 +107,21 @@ local long10, long11, longcap = long_at(10.5), long_at(halvings[1].rate), long_a
 
 local function f(x, places) return fixed(x, places or 1) end
 local function s_of(ms) return f(ms / 1000, 2) .. " s" end
+-- A rate the ladder or the bisection chose, without trailing zeros, as the serving view's rungs
+-- read: 4, 12.5, 11.25, 11.5625 (never "4.00" beside "11.2500"). Six places keep every rate
+-- exact through four halvings of a quarter-wide rung gap (1.25 to 1.5 gives 1.265625 at the
+-- fourth); this lesson halves three times.
+local function r_of(x) return (fixed(x, 6):gsub("0+$", ""):gsub("%.$", "")) end
 
 local ladder_lines = {}
 for _, p in ipairs(ladder) do
-  ladder_lines[#ladder_lines + 1] = "rate " .. f(p.rate, 2) .. "/s    p99 TTFT " .. s_of(p.run.p99_ttft_ms)
+  ladder_lines[#ladder_lines + 1] = string.format("rate %-10s p99 TTFT %s", r_of(p.rate) .. "/s",
+                                                  s_of(p.run.p99_ttft_ms))
 end
 local halving_lines = {}
 for _, p in ipairs(halvings) do
-  halving_lines[#halving_lines + 1] = "rate " .. f(p.rate, 4) .. "/s  p99 TTFT " .. s_of(p.run.p99_ttft_ms)
+  halving_lines[#halving_lines + 1] = string.format("rate %-10s p99 TTFT %s", r_of(p.rate) .. "/s",
+                                                   s_of(p.run.p99_ttft_ms))
 end
 
 return lesson {
@@ -285,7 +292,7 @@ return lesson {
           .. "preempted requests are prefilled again (" .. cap.preemptions .. " preemptions in "
           .. "that run against " .. r10.preemptions .. " at 10/s), work a run fed below its "
           .. "limit does not repeat. And a run of "
-          .. KNEE.num_prompts .. " requests at " .. f(halvings[1].rate, 2) .. "/s sends its last "
+          .. KNEE.num_prompts .. " requests at " .. r_of(halvings[1].rate) .. "/s sends its last "
           .. "after " .. f(KNEE.num_prompts / halvings[1].rate, 0)
           .. " s: a short overload builds a queue of only (offered − sustained rate) × its "
           .. "length. So the knee of this exercise, about " .. f(knee_rate, 1) .. "/s, is the knee of a "
@@ -293,7 +300,7 @@ return lesson {
           .. " requests, above what the engine sustains for long. Runs of " .. grouped(LONG)
           .. " requests show it: at 10.5/s the p99 TTFT stays at " .. s_of(long10.p99_ttft_ms)
           .. " (" .. f(long10.request_throughput, 2) .. " requests/s completed), at "
-          .. f(halvings[1].rate, 2) .. "/s it reaches " .. s_of(long11.p99_ttft_ms) .. " ("
+          .. r_of(halvings[1].rate) .. "/s it reaches " .. s_of(long11.p99_ttft_ms) .. " ("
           .. f(long11.request_throughput, 2) .. " completed), and sent all at once they complete "
           .. f(longcap.request_throughput, 2) .. " requests/s against the burst's "
           .. f(cap.request_throughput, 2) .. ", the ramp and drain weighing less. A burst's "
@@ -382,6 +389,7 @@ knee       ]] .. table.concat(ladder_lines, "\n           ") .. [[
 
 halving    ]] .. table.concat(halving_lines, "\n           ") .. [[
 
+           straight line across ]] .. r_of(lo.rate) .. [[ and ]] .. r_of(hi.rate) .. [[:
            p99 TTFT = 1 s at ≈ ]] .. f(knee_rate, 2) .. [[ requests/s
 queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] .. f(2 * cap.request_throughput, 1) .. [[ requests]]),
 
@@ -583,12 +591,13 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
       params = { slo_ms = {SLO_MS} },
       expected = function(p)
         return knee_rate, table.concat(ladder_lines, "\n") .. "\n"
-          .. "→ passes " .. f(p.slo_ms / 1000, 0) .. " s between " .. f(rung_lo.rate, 2)
-          .. " and " .. f(rung_hi.rate, 2) .. "/s; halve the bracket:\n"
+          .. "→ passes " .. f(p.slo_ms / 1000, 0) .. " s between " .. r_of(rung_lo.rate)
+          .. " and " .. r_of(rung_hi.rate) .. "/s; halve the bracket:\n"
           .. table.concat(halving_lines, "\n") .. "\n"
-          .. "straight line across " .. f(lo.rate, 4) .. " (" .. s_of(lo.run.p99_ttft_ms)
-          .. ") and " .. f(hi.rate, 4) .. " (" .. s_of(hi.run.p99_ttft_ms) .. "): "
-          .. f(knee_rate, 2) .. " requests/s"
+          .. "straight line across " .. r_of(lo.rate) .. " (" .. s_of(lo.run.p99_ttft_ms)
+          .. ") and " .. r_of(hi.rate) .. " (" .. s_of(hi.run.p99_ttft_ms) .. "):\n≈ "
+          .. f(knee_rate, 2) .. " requests/s, an estimate: p99 bends upward inside the bracket,\n"
+          .. "so the line errs low, the safe side"
       end,
       unit = "requests/s",
       serving = KNEE,
@@ -596,8 +605,8 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
       hints = { "Open the playground's serving view on Llama-3.1-8B and the H100 with "
                   .. grouped(IN) .. " in, " .. OUT .. " out, and step the rate with r/R: the "
                   .. "knee's bars show p99 TTFT per rung.",
-                "It passes 1 s between two rungs: " .. f(rung_lo.rate, 1) .. "/s gives "
-                  .. s_of(rung_lo.run.p99_ttft_ms) .. ", " .. f(rung_hi.rate, 1) .. "/s gives "
+                "It passes 1 s between two rungs: " .. r_of(rung_lo.rate) .. "/s gives "
+                  .. s_of(rung_lo.run.p99_ttft_ms) .. ", " .. r_of(rung_hi.rate) .. "/s gives "
                   .. s_of(rung_hi.run.p99_ttft_ms) .. ". Halve the bracket "
                   .. "with kvtutor sim --request-rate." },
     },
