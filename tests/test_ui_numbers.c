@@ -99,10 +99,13 @@ static void expected_value_to_its_tolerance(void **state)
  * 8,476,986,859 B of KV; a block is 16 × 2 × 4 × 128 × 2 B × 28 layers =
  * 917,504 B: 9,239 blocks; 8,192 tokens are 512 blocks: 9,239 ÷ 512 =
  * 18.045, which vLLM prints "18.04x". */
+static const char *line_with(struct screen_fx *f, const char *text, char *buf, size_t cap);
+
 static void playground_at_80(void **state)
 {
     struct screen_fx *f = *state;
     const char *s, *tp;
+    char row[256];
     open_on(f, SCREENS "dec-check.lua", NULL, 80, 24);
     on_screen(f, "Course map");
     ui_harness_type(f->h, "=");
@@ -113,6 +116,16 @@ static void playground_at_80(void **state)
     /* 24 GiB × (1 − 0.92) = 1.92 GiB held back, with the minus sign */
     on_screen(f, "░ reserve (1 − util) 1.92 GiB");
     on_screen(f, "128k");
+    /* the chart's rows as vLLM logs its concurrency (the line above too):
+     * 9,239 blocks of 16 tokens; 1,024 tokens take 64 blocks, 8,192 take 512:
+     * 9,239 / 64 = 144.36x, 9,239 / 512 = 18.04x (it drew "144" and "18") */
+    on_screen(f, "144.36x");
+    s = line_with(f, "    8k ", row, sizeof row);
+    assert_non_null(strstr(s, "18.04x"));
+    /* Qwen2.5-7B's config.json: max_position_embeddings 32,768; a longer
+     * row says vLLM refuses it rather than drawing a zero */
+    s = line_with(f, "   64k ", row, sizeof row);
+    assert_non_null(strstr(s, "past the model's 32,768 positions: vLLM refuses it"));
     /* four doublings of the context (131,072) and eight of the batch (256):
      * the row is 2 + 78 columns, so TP moves to a row of its own */
     ui_harness_type(f->h, "ccccbbbbbbbb");

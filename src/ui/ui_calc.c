@@ -347,10 +347,20 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     ui_put(y++, 2, cols - 4, "Max concurrency against context length",
            ui_color(UI_C_HEADING) | A_BOLD);
     {
+        /* a row a length, its figure as vLLM logs "Maximum concurrency for
+         * N tokens per request" (the line above too); a length vLLM refuses
+         * for this model says why instead of drawing a zero */
         double most = 0, conc[8];
-        for (int i = 0; i < 8 && y + i < top + rows; i++) {
+        bool past[8];
+        const struct kv_model *m =
+            c->model == SIZE_MAX ? &c->config : &kv_model_presets(&n)[c->model].model;
+        for (int i = 0; i < 8; i++) {
             struct kv_result rr;
-            conc[i] = run(c, (uint64_t)1024 << i, &rr, &bad) == KVT_E_OK ? rr.max_concurrency : 0;
+            enum kv_field why = KV_FIELD__COUNT;
+            bool ok = run(c, (uint64_t)1024 << i, &rr, &why) == KVT_E_OK;
+            conc[i] = ok ? rr.max_concurrency : 0;
+            past[i] = !ok && why == KV_FIELD_MAX_MODEL_LEN && m->max_position &&
+                      ((uint64_t)1024 << i) > m->max_position;
             if (conc[i] > most)
                 most = conc[i];
         }
@@ -359,8 +369,14 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
             attr_t at = ((uint64_t)1024 << i) == c->seq ? ui_color(UI_C_RIGHT) | A_BOLD : A_NORMAL;
             snprintf(line, sizeof line, "%4uk", 1u << i);
             ui_put(y, 2, 6, line, at);
+            if (past[i]) {
+                snprintf(line, sizeof line, "past the model's %s positions: vLLM refuses it",
+                         kvt_fmt_int(m->max_position, a1, sizeof a1));
+                ui_put(y, 8, cols - 10, line, A_DIM);
+                continue;
+            }
             bar(y, 8, (int)lround(part * (cols - 24)), (double[]){1}, (attr_t[]){at}, 1);
-            kvt_fmt_amount(conc[i], line, sizeof line);
+            kvt_fmt_concurrency_vllm(conc[i], line, sizeof line);
             ui_put(y, cols - 14, 12, line, at);
         }
     }
