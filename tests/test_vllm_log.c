@@ -118,6 +118,28 @@ static void test_one_line_format(void **state)
     free(log);
 }
 
+/* The logo's version and model, where no other line states them, as 0.24's
+ * banner prints them ("█  version 0.24.0", "█  model   NAME"); a real 0.24
+ * log, whose engine line states the same version, has no note about two
+ * versions (it read "vLLM n at line 2" from "version", past a 3-byte "█"). */
+static void test_logo_lines(void **state)
+{
+    (void)state;
+    struct vllm_log *log = parse_text(
+        "INFO 07-06 10:00:01 [utils.py:299]  \xe2\x96\x84\xe2\x96\x84 \xe2\x96\x88  version "
+        "0.24.0\n"
+        "INFO 07-06 10:00:01 [utils.py:299]   \xe2\x96\x88  model   Qwen/Qwen3-8B\n"
+        "INFO 07-06 10:00:52 [kv_cache_utils.py:2146] GPU KV cache size: 476,016 tokens\n");
+    assert_string_equal(log->version, "0.24.0");
+    assert_string_equal(log->args.model, "Qwen/Qwen3-8B");
+    free(log);
+    log = parse_file("v0.24.0-r044-llama-3.1-8b.log");
+    assert_string_equal(log->version, "0.24.0");
+    for (size_t i = 0; i < log->n_problems; i++)
+        fail_msg("line %zu: %s", log->problems[i].line_no, log->problems[i].what);
+    free(log);
+}
+
 static void test_hybrid_lines(void **state)
 {
     (void)state;
@@ -733,6 +755,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_line_format),
         cmocka_unit_test(test_one_line_format),
+        cmocka_unit_test(test_logo_lines),
         cmocka_unit_test(test_hybrid_lines),
         cmocka_unit_test(test_v0_format),
         cmocka_unit_test(test_padding_layers),

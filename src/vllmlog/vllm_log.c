@@ -139,6 +139,9 @@ static void take_version(struct parser *ps, const char *p, const char *end, int 
     }
 }
 
+#define LOGO_VERSION "\xe2\x96\x88  version "
+#define LOGO_MODEL   "\xe2\x96\x88  model "
+
 static void on_line(struct parser *ps, const char *line, const char *end)
 {
     struct vllm_log *o = ps->out;
@@ -239,11 +242,12 @@ static void on_line(struct parser *ps, const char *line, const char *end)
     /* the version */
     if ((m = vllm_scan_find(line, end, "vLLM API server version ")) != NULL)
         take_version(ps, m + 24, end, 1);
-    if ((m = vllm_scan_find(line, end, "\xe2\x96\x88  version ")) !=
-        NULL) /* the logo: "█  version X" */
-        take_version(ps, vllm_scan_spaces(m + 11, end), end, 1);
-    if ((m = vllm_scan_find(line, end, "\xe2\x96\x88  model ")) != NULL && !from_line->model[0])
-        read_token(vllm_scan_spaces(m + 9, end), end, from_line->model, sizeof from_line->model);
+    /* the logo: "█  version X" and "█  model   NAME"; "█" is three bytes */
+    if ((m = vllm_scan_find(line, end, LOGO_VERSION)) != NULL)
+        take_version(ps, vllm_scan_spaces(m + strlen(LOGO_VERSION), end), end, 1);
+    if ((m = vllm_scan_find(line, end, LOGO_MODEL)) != NULL && !from_line->model[0])
+        read_token(vllm_scan_spaces(m + strlen(LOGO_MODEL), end), end, from_line->model,
+                   sizeof from_line->model);
     if ((m = vllm_scan_find(line, end, "LLM engine (v")) != NULL) {
         take_version(ps, m + 13, end, 2);
         if (vllm_scan_find(line, m, "a V1 ") != NULL)
