@@ -269,8 +269,20 @@ static void test_human_output(void **state)
     /* the figures as vLLM prints them: two decimals and an x */
     assert_non_null(strstr(r.out, "line 9  Maximum concurrency for 8,192 tokens per request: "
                                   "58.11x\n  logged 58.11x, computed 58.11x"));
+    /* the worked quotient as the line prints it: 29,752 / 512 = 58.109375,
+     * "58.11x", not a raw "58.1094" beside the logged 58.11x */
+    assert_non_null(strstr(r.out, "29,752 / 512 = 58.11x"));
+    assert_null(strstr(r.out, "58.1094"));
     assert_non_null(strstr(r.out, "What would change it:"));
     assert_non_null(strstr(r.out, "3 lines: 2 match, 0 differ, 1 not recomputed"));
+    run_free(&r);
+    /* from 0.20.1 the token line is int(concurrency x max_model_len): its
+     * worked line names the quotient's parts, not a 4-decimal concurrency */
+    r = explain("vllm-logs/v0.24.0-r044-llama-3.1-8b.log", NULL, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.out, "int(29,752 / 512 \xc3\x97 8,192)") || strstr(r.out, "58.1094") ||
+        strstr(r.out, "Note:"))
+        fail_msg("%s", r.out);
     run_free(&r);
     /* Gemma-3-27B under 0.19: the log sets no max_num_batched_tokens, so the
      * default 8,192 is assumed, grouped; 8 padding layers of 52 sliding ones

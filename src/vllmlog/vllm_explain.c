@@ -246,7 +246,7 @@ static void explain_without_budget(const struct explain_ctx *c, const struct vll
     explain_how_request(c, &rl, len, v->how, sizeof v->how);
     explain_addf(v->how, sizeof v->how, "; %s / %s = %s", kvt_fmt_int(lo, a1, sizeof a1),
                  kvt_fmt_int(rl.blocks_per_request, a2, sizeof a2),
-                 kvt_fmt_fixed(rl.max_concurrency, 4, a3, sizeof a3));
+                 kvt_fmt_concurrency_vllm(rl.max_concurrency, a3, sizeof a3));
 }
 
 static void explain_line(const struct explain_ctx *c, const struct vllm_log *log, size_t i,
@@ -309,9 +309,10 @@ static void explain_line(const struct explain_ctx *c, const struct vllm_log *log
         if (explain_tokens_from_concurrency(l, &mid))
             explain_addf(
                 v->how, sizeof v->how,
-                "; printed as int(concurrency %s max_model_len) = int(%s %s %s) (vLLM 0.20.1 "
-                "and later)",
-                c->x, kvt_fmt_real(mid.max_concurrency, 4, a1, sizeof a1), c->x,
+                "; printed as int(concurrency %s max_model_len) = int(%s / %s %s %s) (vLLM "
+                "0.20.1 and later)",
+                c->x, explain_fint(mid.num_gpu_blocks, a1, sizeof a1),
+                explain_fint(mid.blocks_per_request, a3, sizeof a3), c->x,
                 explain_fint(len, a2, sizeof a2));
         else
             explain_addf(
@@ -327,10 +328,11 @@ static void explain_line(const struct explain_ctx *c, const struct vllm_log *log
                          mid.deploy.block_size, explain_fint(len, a1, sizeof a1));
         } else {
             explain_how_request(c, &mid, len, v->how, sizeof v->how);
+            /* as vLLM prints it (%.2fx): the line's own figure, no raw quotient */
             explain_addf(v->how, sizeof v->how, "; %s / %s = %s",
                          explain_fint(mid.num_gpu_blocks, a1, sizeof a1),
                          explain_fint(mid.blocks_per_request, a2, sizeof a2),
-                         kvt_fmt_real(mid.max_concurrency, 4, a3, sizeof a3));
+                         kvt_fmt_concurrency_vllm(mid.max_concurrency, a3, sizeof a3));
         }
         explain_what_changes(c, l, &mid, gib, len, v->change, sizeof v->change);
         break;
