@@ -153,9 +153,10 @@ static void test_prerequisites(void **state)
         {"1.lua", "a", "Alpha", "m1", "{ \"b\" }", NULL, NULL}, /* b comes later in m1 */
         {"2.lua", "b", "Beta", "m1", "{ \"nowhere\" }", NULL, NULL},
         {"3.lua", "c", "Gamma", "m2", "{ \"a\", \"nowhere\", \"b\" }", NULL, NULL},
+        {"4.lua", "d", "Delta", "m2", "{ \"b\", \"c\", \"a\" }", NULL, NULL},
     };
-    char **paths = write_course(s, 3), text[256];
-    struct lx_course *c = load_all(paths, 3);
+    char **paths = write_course(s, 4), text[256];
+    struct lx_course *c = load_all(paths, 4);
     size_t at = 99;
 
     assert_int_equal(lx_course_requirement(c, 0, 0, &at), LX_REQ_LATER);
@@ -168,16 +169,20 @@ static void test_prerequisites(void **state)
     /* titles where a lesson has the id, the id itself where none does */
     lx_course_requires_text(c, lx_course_at(c, 2), "Builds on: ", text, sizeof text);
     assert_string_equal(text, "Builds on: Alpha · nowhere · Beta");
-    /* by number in the lesson's own module ("after 2"), by title across
-     * modules, the id only where no lesson has it */
+    /* by number in the lesson's own module ("after 2"), across modules by
+     * the module's name (no module_title: its id) and its numbers, the id
+     * last where no lesson has it */
     lx_course_after_text(c, lx_course_at(c, 0), text, sizeof text);
     assert_string_equal(text, "after 2");
     lx_course_after_text(c, lx_course_at(c, 2), text, sizeof text);
-    assert_string_equal(text, "after Alpha, nowhere, Beta");
+    assert_string_equal(text, "after m1: 1,2; nowhere");
+    /* its own module first, then the other's, smallest number first */
+    lx_course_after_text(c, lx_course_at(c, 3), text, sizeof text);
+    assert_string_equal(text, "after 1; m1: 1,2");
     lx_course_requires_text(c, lx_course_at(c, 1), "", text, 4); /* cut to fit */
     assert_string_equal(text, "now");
     lx_course_free(c);
-    free_paths(paths, 3);
+    free_paths(paths, 4);
 }
 
 static void test_lookup_runs_only_the_files_that_name_the_id(void **state)

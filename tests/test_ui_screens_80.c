@@ -306,6 +306,27 @@ static void refusals_wrap(void **state)
     screen_fx_close(f);
 }
 
+/* The map's prerequisites: another module's by its short name and the
+ * numbers its rows show, whole at 120 columns (they were cut to a title,
+ * "after Prefill…"); at 80 the foot line names them. request-path requires
+ * prefill-decode, continuous-batching and latency: Part 0's 3, 5 and 11;
+ * disaggregated-serving names them 3, 13, 11 and reads smallest first. */
+static void map_names_other_modules(void **state)
+{
+    struct screen_fx *f = *state;
+    screen_fx_open(f, 120, 40);
+    on_screen(f, "Course map");
+    on_screen(f, "after Part 0: 3,5,11 ");
+    on_screen(f, "after Part 0: 3,11,13 ");
+    not_on_screen(f, "after Prefill");
+    not_on_screen(f, "\xe2\x80\xa6"); /* nothing on the map is cut at 120 columns */
+    screen_fx_close(f);
+    open80(f);
+    ui_harness_type(f->h, "jjjjjjjjjjjjjjj"); /* the 16th lesson: Part 1's first */
+    on_screen(f, "Take first: Prefill and decode on the roofline");
+    screen_fx_close(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +339,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(playground_keys_and_log, setup, teardown),
         cmocka_unit_test_setup_teardown(one_new_a_day, setup, teardown),
         cmocka_unit_test_setup_teardown(refusals_wrap, setup, teardown),
+        cmocka_unit_test_setup_teardown(map_names_other_modules, setup, teardown),
     };
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 
 struct lx_course {
@@ -266,26 +267,95 @@ void lx_course_requires_text(struct lx_course *c, const struct lx_lesson *l, con
     }
 }
 
+/* snprintf onto out at *used, keeping *used within cap */
+static void after_add(char *out, size_t cap, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void after_add(char *out, size_t cap, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    int w;
+    if (*used >= cap)
+        return;
+    va_start(ap, fmt);
+    w = vsnprintf(out + *used, cap - *used, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        *used = *used + (size_t)w < cap ? *used + (size_t)w : cap;
+}
+
+/* A module's short name for a row: its title up to " · " ("Part 0" of
+ * "Part 0 · Foundations"), else the whole title. */
+static void module_label(struct lx_course *c, const char *module, char *out, size_t cap)
+{
+    const char *t = lx_course_module_title(c, module), *dot = strstr(t, " \xc2\xb7 ");
+    snprintf(out, cap, "%.*s", dot ? (int)(dot - t) : (int)strlen(t), t);
+}
+
+/* The module of l's k-th prerequisite and its number there (*num); NULL
+ * when no lesson has that id. */
+static const char *req_module(struct lx_course *c, const struct lx_lesson *l, size_t k, size_t *num)
+{
+    size_t at = SIZE_MAX;
+    const struct lx_lesson *r = lx_course_find(c, l->requires[k], &at);
+    if (num)
+        *num = r ? lx_course_number(c, at) : 0;
+    return r ? r->module : NULL;
+}
+
+/* The numbers of l's prerequisites in `module`, smallest first ("3,5,11"). */
+static void after_numbers(struct lx_course *c, const struct lx_lesson *l, const char *module,
+                          char *out, size_t cap, size_t *used)
+{
+    const char *sep = "";
+    for (size_t last = 0;;) {
+        size_t best = SIZE_MAX, num;
+        for (size_t k = 0; k < l->n_requires; k++) {
+            const char *m = req_module(c, l, k, &num);
+            if (m && strcmp(m, module) == 0 && num > last && num < best)
+                best = num;
+        }
+        if (best == SIZE_MAX)
+            return;
+        after_add(out, cap, used, "%s%zu", sep, best);
+        sep = ",", last = best;
+    }
+}
+
 void lx_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *out, size_t cap)
 {
     size_t used = 0;
+    const char *mod;
+
     if (cap)
         out[0] = '\0';
-    for (size_t k = 0; k < l->n_requires && used < cap; k++) {
-        size_t at = SIZE_MAX;
-        const struct lx_lesson *req = lx_course_find(c, l->requires[k], &at);
-        int w;
-        if (req && strcmp(req->module, l->module) == 0)
-            w = snprintf(out + used, cap - used, "%s%zu", k ? "," : "after ",
-                         lx_course_number(c, at));
-        else /* another module's lesson has no number here: its title (the id
-              * only when no lesson has it, which lint refuses) */
-            w = snprintf(out + used, cap - used, "%s%s", k ? ", " : "after ",
-                         req ? req->title : l->requires[k]);
-        if (w < 0)
+    /* the lesson's own module first, by number ("after 2,4") */
+    for (size_t k = 0; k < l->n_requires; k++)
+        if ((mod = req_module(c, l, k, NULL)) && strcmp(mod, l->module) == 0) {
+            after_add(out, cap, &used, "after ");
+            after_numbers(c, l, l->module, out, cap, &used);
             break;
-        used += (size_t)w;
+        }
+    /* then each other module, in the order the lesson first names it, by
+     * its short name and the numbers its rows show ("Part 0: 3,5,11") */
+    for (size_t k = 0; k < l->n_requires; k++) {
+        char label[128];
+        bool seen = false;
+        if (!(mod = req_module(c, l, k, NULL)) || strcmp(mod, l->module) == 0)
+            continue;
+        for (size_t j = 0; j < k && !seen; j++) {
+            const char *mj = req_module(c, l, j, NULL);
+            seen = mj && strcmp(mj, mod) == 0;
+        }
+        if (seen)
+            continue;
+        module_label(c, mod, label, sizeof label);
+        after_add(out, cap, &used, "%s%s: ", used ? "; " : "after ", label);
+        after_numbers(c, l, mod, out, cap, &used);
     }
+    /* an id no lesson has (lint refuses it), as it is written */
+    for (size_t k = 0; k < l->n_requires; k++)
+        if (!req_module(c, l, k, NULL))
+            after_add(out, cap, &used, "%s%s", used ? "; " : "after ", l->requires[k]);
 }
 
 void lx_course_ids_text(const struct lx_course *c, char *out, size_t cap)

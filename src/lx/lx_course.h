@@ -96,9 +96,10 @@ enum lx_requirement lx_course_requirement(struct lx_course *c, size_t i, size_t 
 void lx_course_requires_text(struct lx_course *c, const struct lx_lesson *l, const char *lead,
                              char *out, size_t cap);
 
-/* "after 2,4": l's prerequisites by number when in l's module, else by
- * title ("after 2, The KV cache caps concurrency"); "" when it requires
- * none. */
+/* "after 2,4": l's prerequisites by the numbers the map shows, those of l's
+ * module first, then each other module's under its short name, its title up
+ * to " · " ("after 2; Part 0: 3,5"); an id no lesson has as written; ""
+ * when it requires none. */
 void lx_course_after_text(struct lx_course *c, const struct lx_lesson *l, char *out, size_t cap);
 
 /* The module's name for people: the module_title of the first live lesson

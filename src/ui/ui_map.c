@@ -150,7 +150,10 @@ struct layout {
     int num, title, after, done, due;
 };
 
-#define AFTER_MAX 16 /* "after 4,7,13,14": the foot line names them all */
+/* the prerequisites' column when the titles need the room ("after
+ * 4,7,13,14"); wider where the longest title still fits, and the foot line
+ * names them all */
+#define AFTER_MAX 16
 
 static int width_of(const char *s)
 {
@@ -175,10 +178,13 @@ static struct layout layout_of(struct map *m, struct ui *ui, int cols)
         if (width_of(tutor_course_brief(ui->course, i)->title) > longest)
             longest = width_of(tutor_course_brief(ui->course, i)->title);
     }
-    if (w.after > AFTER_MAX)
-        w.after = AFTER_MAX;
     /* 3 columns of margin and number, 2 between cells, 2 of margin right */
     room = cols - 2 - (3 + w.num + 2) - (w.after ? w.after + 2 : 0) - (w.done + 2) - (w.due + 2);
+    if (room < longest && w.after > AFTER_MAX) {
+        int give = longest - room < w.after - AFTER_MAX ? longest - room : w.after - AFTER_MAX;
+        w.after -= give;
+        room += give;
+    }
     w.title = room < longest ? room : longest;
     if (w.title < 8)
         w.title = 8;
