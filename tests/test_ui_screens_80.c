@@ -327,6 +327,36 @@ static void map_names_other_modules(void **state)
     screen_fx_close(f);
 }
 
+/* Settings show the progress database's path whole, as it is what a
+ * learner copies to back up progress (it was cut at the screen's edge with
+ * no mark): under its label, broken after a '/', a space in it kept. A
+ * path of 8 lines' worth at 80x24 is cut on the last row left, marked. */
+static void settings_show_the_whole_path(void **state)
+{
+    struct screen_fx *f = *state;
+    const char *longp = "/srv/course data/cohort-2026/learners/with a long name/and/folders/"
+                        "nested/several/levels/deep/progress.db";
+    char huge[1200];
+    f->o.db_path = longp;
+    open80(f);
+    ui_harness_type(f->h, "S");
+    on_screen(f, "Progress database:\n");
+    /* 80 columns less 4 of indent and 4 of margin: 72 a line; 72 columns
+     * of the path end inside "nested/", so the line ends after the last '/'
+     * before them, "folders/", the path's 68th column */
+    on_screen(f, "    /srv/course data/cohort-2026/learners/with a long name/and/folders/\n"
+                 "    nested/several/levels/deep/progress.db\n");
+    screen_fx_close(f);
+    memset(huge, 'x', sizeof huge - 1);
+    huge[0] = '/';
+    huge[sizeof huge - 1] = '\0';
+    f->o.db_path = huge;
+    open80(f);
+    ui_harness_type(f->h, "S");
+    on_screen(f, "xxx\xe2\x80\xa6");
+    screen_fx_close(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +370,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(one_new_a_day, setup, teardown),
         cmocka_unit_test_setup_teardown(refusals_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(map_names_other_modules, setup, teardown),
+        cmocka_unit_test_setup_teardown(settings_show_the_whole_path, setup, teardown),
     };
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");

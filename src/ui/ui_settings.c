@@ -4,6 +4,8 @@
 #include "ui_draw.h"
 #include "ui_edit.h"
 #include "tutor_progress.h"
+#include "kvt_text.h"
+#include "ui_term.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,62 @@ static const char *settings_title(void *self, struct ui *ui)
     return "kvtutor · Settings";
 }
 
+/* Where the answers go: not a setting, but asked for here, and whole, as
+ * it is what a learner copies to back up or move progress. On the label's
+ * line when it fits; else on the lines below, broken after a '/' where one
+ * falls in the second half of a line; an ellipsis only when the rows left
+ * run out. */
+static void draw_db_path(struct ui *ui, int y, int end, int cols)
+{
+    static const char label[] = "Progress database: ";
+    char path[4200], fit[4200];
+    const char *p = path;
+    size_t len, next;
+    int width = cols - 8;
+
+    if (y >= end)
+        return;
+    kvt_sanitize(ui->opt.db_path ? ui->opt.db_path : "(none)",
+                 ui->opt.db_path ? strlen(ui->opt.db_path) : 6, path, sizeof path, 0);
+    len = strlen(path);
+    if ((int)kvt_text_width(path, len) <= cols - 4 - (int)strlen(label)) {
+        snprintf(fit, sizeof fit, "%s%s", label, path);
+        ui_put(y, 2, cols - 4, fit, A_NORMAL);
+        return;
+    }
+    ui_put(y, 2, cols - 4, "Progress database:", A_NORMAL);
+    while (len && ++y < end && width > 0) {
+        size_t n = 0;
+        /* whole characters up to the width: a path's spaces are part of it,
+         * so no break drops one */
+        for (int used = 0; n < len;) {
+            size_t c = 1;
+            while (n + c < len && ((unsigned char)p[n + c] & 0xC0) == 0x80)
+                c++;
+            used += (int)kvt_text_width(p + n, c);
+            if (used > width)
+                break;
+            n += c;
+        }
+        next = n;
+        if (n < len) {
+            for (size_t k = n; k > n / 2; k--)
+                if (p[k - 1] == '/') {
+                    n = next = k;
+                    break;
+                }
+        }
+        if (n < len && y + 1 == end) { /* the last row: say that more is cut */
+            kvt_text_fit(p, width, ui_term_utf8() ? "\xe2\x80\xa6" : "...", fit, sizeof fit);
+            ui_put(y, 4, width, fit, A_NORMAL);
+            return;
+        }
+        snprintf(fit, sizeof fit, "%.*s", (int)n, p);
+        ui_put(y, 4, width, fit, A_NORMAL);
+        p += next, len -= next;
+    }
+}
+
 static void settings_draw(void *self, struct ui *ui, int top, int rows_, int cols)
 {
     struct settings *s = self;
@@ -67,15 +125,7 @@ static void settings_draw(void *self, struct ui *ui, int top, int rows_, int col
             ui_put(y, 34, cols - 36, v, a);
         ui_put(y + 1, 4, cols - 6, rows[i].help, A_DIM);
     }
-    {
-        /* where the answers go: not a setting, but asked for here */
-        char where[1100];
-        int y = top + 2 + (int)N_ROWS * 3;
-        snprintf(where, sizeof where, "Progress database: %s",
-                 ui->opt.db_path ? ui->opt.db_path : "(none)");
-        if (y < top + rows_)
-            ui_put(y, 2, cols - 4, where, A_NORMAL);
-    }
+    draw_db_path(ui, top + 2 + (int)N_ROWS * 3, top + rows_, cols);
 }
 
 static void apply(struct settings *s, struct ui *ui)
