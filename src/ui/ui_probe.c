@@ -108,7 +108,9 @@ static int draw_device(struct probe_screen *p, int y, int cols)
         ui_put(y++, 2, cols - 4, p->gpu_note, A_DIM);
     if (!p->tp.log.has_device) {
         ui_put(y++, 2, cols - 4,
-               p->tp.running ? "Starting the probe..." : "The probe did not describe the device.",
+               p->tp.running                    ? "Starting the probe..."
+               : p->tp.out.end == PROBE_STOPPED ? "Stopped before the probe described the device."
+                                                : "The probe did not describe the device.",
                A_NORMAL);
         return y;
     }
@@ -265,17 +267,23 @@ static void probe_draw(void *self, struct ui *ui, int top, int rows, int cols)
     y = draw_kernels(p, y, cols) + 1;
     if (!p->tp.running && p->tp.out.end != PROBE_OK) {
         char line[700];
-        snprintf(line, sizeof line, "The probe %s: %s", tutor_probe_end_name(&p->tp),
-                 p->tp.out.message[0] ? p->tp.out.message : "no reason given");
-        ui_put(y++, 2, cols - 4, line, ui_color(UI_C_WRONG) | A_BOLD);
-        ui_put(y++, 2, cols - 4, "Press r to run it again.", A_NORMAL);
+        if (p->tp.out.end == PROBE_STOPPED) /* asked for: not a failure */
+            ui_put(y++, 2, cols - 4, "Stopped before the run finished; it is kept as stopped.",
+                   A_BOLD);
+        else {
+            snprintf(line, sizeof line, "The probe %s: %s", tutor_probe_end_name(&p->tp),
+                     p->tp.out.message[0] ? p->tp.out.message : "no reason given");
+            ui_put(y++, 2, cols - 4, line, ui_color(UI_C_WRONG) | A_BOLD);
+        }
+        ui_put(y++, 2, cols - 4, "Press r to run it again, q to go back.", A_NORMAL);
         return;
     }
     y = draw_paged(p, y, end - y, cols);
     if (y < end - 5)
         draw_ceiling(p, y + 1, cols);
     if (p->tp.running)
-        ui_put(end - 1, 2, cols - 4, "Measuring... keys still work; q stops the probe.", A_DIM);
+        ui_put(end - 1, 2, cols - 4, "Measuring... keys still work; q or Esc stops the probe.",
+               A_DIM);
 }
 
 static void probe_action(void *self, struct ui *ui, enum ui_action a)
@@ -285,6 +293,14 @@ static void probe_action(void *self, struct ui *ui, enum ui_action a)
 
     switch (a) {
     case UI_BACK:
+        /* q stops a running probe, as the screen says, and stays to show
+         * what it measured; a second q goes back */
+        if (p->tp.running) {
+            tutor_probe_cancel(&p->tp); /* kept as stopped */
+            record(p, ui);
+            ui_say(ui, UI_INFO, "Probe stopped; r runs it again, q goes back");
+            return;
+        }
         ui_pop(ui);
         return;
     case UI_PROBE_MODEL_NEXT:

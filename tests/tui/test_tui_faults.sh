@@ -41,7 +41,7 @@ run_app "2>$work/app.err"
 wait_for "Course map" >/dev/null
 tm send-keys -t app P
 check "a crashing probe is reported as a crash" "The probe crashed: killed by signal 11"
-check "the app stays up and offers a new run" "Press r to run it again."
+check "the app stays up and offers a new run" "Press r to run it again, q to go back."
 quit_from_map "after a probe crash"
 if [ "$(sql "SELECT outcome FROM probe_run ORDER BY id DESC LIMIT 1")" = crashed ]; then
   ok "the crashed run is kept as crashed"
@@ -57,7 +57,7 @@ wait_for "Course map" >/dev/null
 tm send-keys -t app P
 check "a figure no machine has fails the run, named" \
   "The probe failed: its read result line says gbps_best 1e+300, outside 0 to 1,000,000"
-check "and a new run is offered" "Press r to run it again."
+check "and a new run is offered" "Press r to run it again, q to go back."
 # the read bar stays empty and no ceiling is drawn; the sound paged line is
 # shown, as any figures measured before a failure are
 if screen | grep -E "^ *read .*GB/s|Your decode ceiling" >/dev/null; then
@@ -79,7 +79,7 @@ use_probe clean
 run_app "2>$work/app.err"
 wait_for "Course map" >/dev/null
 tm send-keys -t app P
-wait_for "Press r to run it again." >/dev/null
+wait_for "Press r to run it again, q to go back." >/dev/null
 tm send-keys -t app Escape Q
 wait_for "EXIT=" >/dev/null
 mkdir -p "$work/mine"
