@@ -221,6 +221,36 @@ static void playground_keys_and_log(void **state)
     screen_fx_close(f);
 }
 
+/* A config.json opened in the playground wins over the preset a log names
+ * (explain-log's --config): the log says which model explains it and why,
+ * and a model changed while the log is shown closes it, rather than leave
+ * its figures under a model they are not for. r044 is Llama-3.1-8B's log;
+ * Qwen3-14B's config gives other figures (0 match). Wide, so the note
+ * stays on one line whatever the checkout's path. */
+static void playground_log_names_its_model(void **state)
+{
+    struct screen_fx *f = *state;
+    screen_fx_open(f, 220, 40);
+    on_screen(f, "Course map");
+    ui_harness_type(f->h, "=o" KVT_SOURCE_DIR "/tests/fixtures/configs/qwen3-14b.config.json\r");
+    on_screen(f, "qwen3-14b.config.json loaded");
+    ui_harness_type(f->h,
+                    "l" KVT_SOURCE_DIR "/tests/fixtures/vllm-logs/v0.19.0-r044-llama-3.1-8b.log\r");
+    on_screen(f, "vLLM 0.19.0 log: 0 match");
+    on_screen(f, "qwen3-14b.config.json, the config.json opened with o, not the log's "
+                 "meta-llama/Llama-3.1-8B-Instruct: an opened config wins");
+    ui_harness_type(f->h, "m");
+    on_screen(f, "the log closed: it was explained against the model before");
+    not_on_screen(f, "vLLM 0.19.0 log:");
+    /* a preset chosen: the log is explained under the model it names */
+    ui_harness_type(f->h,
+                    "l" KVT_SOURCE_DIR "/tests/fixtures/vllm-logs/v0.19.0-r044-llama-3.1-8b.log\r");
+    on_screen(
+        f, "Model: meta-llama/Llama-3.1-8B-Instruct (the preset llama-3.1-8b), named by the log");
+    on_screen(f, "vLLM 0.19.0 log: 2 match, 0 differ");
+    screen_fx_close(f);
+}
+
 /* One new exercise a day (a fresh database): before any answer, progress
  * says how to start; the review summary in the singular; then nothing left
  * for today. A 64-character learner name leaves the map's keys room. */
@@ -367,6 +397,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(tall_result_scrolls, setup, teardown),
         cmocka_unit_test_setup_teardown(interview_summary_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_keys_and_log, setup, teardown),
+        cmocka_unit_test_setup_teardown(playground_log_names_its_model, setup, teardown),
         cmocka_unit_test_setup_teardown(one_new_a_day, setup, teardown),
         cmocka_unit_test_setup_teardown(refusals_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(map_names_other_modules, setup, teardown),

@@ -387,6 +387,19 @@ static void cycle(size_t *i, size_t n, bool back)
     *i = back ? (*i + n - 1) % n : (*i + 1) % n;
 }
 
+/* A log shown was explained against the model before: its figures would
+ * sit under a model they are not for, so it closes and says how to see it
+ * again (the model the log is explained against: ui_calc_log.c). */
+static void model_changed(struct calc *c, struct ui *ui)
+{
+    if (!c->ex)
+        return;
+    calc_log_close(c);
+    ui_say(ui, UI_INFO,
+           "the log closed: it was explained against the model before; l opens it again%s",
+           c->model == SIZE_MAX ? " against this config.json" : " against the model it names");
+}
+
 static void calc_action(void *self, struct ui *ui, enum ui_action a)
 {
     struct calc *c = self;
@@ -430,6 +443,7 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
             c->model = 0;
         else
             cycle(&c->model, n, a == UI_CALC_MODEL_PREV);
+        model_changed(c, ui);
         break;
     case UI_CALC_GPU_NEXT:
     case UI_CALC_GPU_PREV:
@@ -534,6 +548,7 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
             ui_edit_clear(&c->path);
             ui_say(ui, UI_GOOD, "%s loaded, with %sB parameters", c->config_name,
                    kvt_fmt_amount(b, a1, sizeof a1));
+            model_changed(c, ui);
             break;
         }
         if (tutor_config_load(c->path.buf, &m, &info, why, sizeof why) != KVT_E_OK) {
@@ -558,6 +573,7 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
         c->typing = false;
         /* the error line of an earlier try is stale now */
         ui_say(ui, UI_GOOD, "%s loaded", c->config_name);
+        model_changed(c, ui);
         break;
     }
     default:

@@ -40,6 +40,7 @@ void calc_log_layout(struct calc *c, int width)
     /* lines from column 2, as the playground's own; the file named whole */
     snprintf(buf, sizeof buf, "File: %s", c->log_name);
     ui_lines_text(l, buf, width, 1, A_DIM);
+    ui_lines_text(l, c->log_model, width, 1, c->model == SIZE_MAX ? ui_color(UI_C_WARN) : A_DIM);
     if (ex->assumed[0]) {
         snprintf(buf, sizeof buf, "Assumed: %s", ex->assumed);
         ui_lines_text(l, buf, width, 1, A_DIM);
@@ -146,6 +147,21 @@ void calc_log_open(struct calc *c, struct ui *ui, const char *path)
     c->log_text = text;
     if (p)
         c->model = (size_t)(p - models);
+    /* which model the figures are computed for: an opened config.json wins
+     * over the model the log names (tutor_log_model), so say so, and how
+     * to explain the log under its own */
+    if (!p && log->args.model[0])
+        snprintf(c->log_model, sizeof c->log_model,
+                 "Model: %s, the config.json opened with o, not the log's %s: an opened "
+                 "config wins (explain-log's --config). For the log's own model, pick a preset "
+                 "with m and open the log again",
+                 c->config_name, kvt_safe(log->args.model, why, KVT_SAFE_FIELD));
+    else if (!p)
+        snprintf(c->log_model, sizeof c->log_model,
+                 "Model: %s, the config.json opened with o (the log names none)", c->config_name);
+    else
+        snprintf(c->log_model, sizeof c->log_model, "Model: %s (the preset %.*s), named by the log",
+                 p->id, (int)strcspn(p->alias, ","), p->alias);
     {
         const char *base = strrchr(path, '/');
         if (nr > 1)

@@ -44,6 +44,7 @@ struct calc {
     size_t log_top; /* first line shown */
     char log_title[600];
     char log_name[KVT_SAFE_FIELD]; /* the log's file name, whole on a line of its own */
+    char log_model[1400];          /* which model explains it, and why that one */
     char *log_text;                /* the lines the verdicts quote live in it */
     struct vllm_log *log;
 
