@@ -185,6 +185,25 @@ static void test_prerequisites(void **state)
     free_paths(paths, 4);
 }
 
+/* Another module's name on a row: its title up to " · ", or the whole
+ * title when two modules' short titles read the same ("Part 1" twice). */
+static void test_after_labels(void **state)
+{
+    (void)state;
+    static const struct spec s[] = {
+        {"1.lua", "a", "Alpha", "m0", "", NULL, "module_title = \"Part 0 \xc2\xb7 Base\","},
+        {"2.lua", "b", "Beta", "m1", "", NULL, "module_title = \"Part 1 \xc2\xb7 Serving\","},
+        {"3.lua", "c", "Gamma", "m2", "{ \"b\", \"a\" }", NULL,
+         "module_title = \"Part 1 \xc2\xb7 Beyond\","},
+    };
+    char **paths = write_course(s, 3), text[256];
+    struct lx_course *c = load_all(paths, 3);
+    lx_course_after_text(c, lx_course_at(c, 2), text, sizeof text);
+    assert_string_equal(text, "after Part 1 \xc2\xb7 Serving: 1; Part 0: 1");
+    lx_course_free(c);
+    free_paths(paths, 3);
+}
+
 static void test_lookup_runs_only_the_files_that_name_the_id(void **state)
 {
     (void)state;
@@ -299,6 +318,7 @@ int main(void)
         cmocka_unit_test(test_order_and_shadowing),
         cmocka_unit_test(test_numbering),
         cmocka_unit_test(test_prerequisites),
+        cmocka_unit_test(test_after_labels),
         cmocka_unit_test(test_lookup_runs_only_the_files_that_name_the_id),
         cmocka_unit_test(test_lessons_folder_shadows_bundled),
         cmocka_unit_test(test_concept_names),

@@ -283,12 +283,31 @@ static void after_add(char *out, size_t cap, size_t *used, const char *fmt, ...)
         *used = *used + (size_t)w < cap ? *used + (size_t)w : cap;
 }
 
-/* A module's short name for a row: its title up to " · " ("Part 0" of
- * "Part 0 · Foundations"), else the whole title. */
-static void module_label(struct lx_course *c, const char *module, char *out, size_t cap)
+/* The part of a module's title before " · " ("Part 0" of "Part 0 ·
+ * Foundations"), else the whole title. */
+static void short_title(struct lx_course *c, const char *module, char *out, size_t cap)
 {
     const char *t = lx_course_module_title(c, module), *dot = strstr(t, " \xc2\xb7 ");
     snprintf(out, cap, "%.*s", dot ? (int)(dot - t) : (int)strlen(t), t);
+}
+
+/* A module's name on a row: its short title, or its whole title when
+ * another module's short title reads the same (an instructor's "Part 1 ·
+ * Beyond" beside the bundled "Part 1 · Serving ..."). */
+static void module_label(struct lx_course *c, const char *module, char *out, size_t cap)
+{
+    char other[128];
+    short_title(c, module, out, cap);
+    for (size_t i = 0; i < lx_course_size(c); i++) {
+        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_brief(c, i) : NULL;
+        if (!l || strcmp(l->module, module) == 0)
+            continue;
+        short_title(c, l->module, other, sizeof other);
+        if (strcmp(other, out) == 0) {
+            snprintf(out, cap, "%s", lx_course_module_title(c, module));
+            return;
+        }
+    }
 }
 
 /* The module of l's k-th prerequisite and its number there (*num); NULL
