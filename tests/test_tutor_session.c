@@ -602,14 +602,17 @@ static int count_hashes(void *ctx, const char *learner, const char *lesson_id,
  * time runs out with nothing typed: it is passed, nothing recorded; the
  * second (the last) is answered past the 2 minutes: the interview ends for
  * want of questions, not of time. In a second interview the 2 minutes run
- * out mid-answer: it ends there, said in the summary. Practice is never
- * timed, nor an interview without limits. */
+ * out mid-answer, with words typed that are no answer: it ends there, said
+ * in the summary. In a third the answer's time runs out on a typed answer:
+ * it is graded as given and recorded. Practice is never timed, nor an
+ * interview without limits. */
 static void test_interview_limits(void **state)
 {
     struct fx *f = *state;
     struct store_error err;
     struct tutor_summary sum;
     struct tutor_clock c;
+    struct tutor_cutoff cut;
     char why[256];
     struct tutor_env env = f->env;
     struct tutor_session *s;
@@ -623,9 +626,15 @@ static void test_interview_limits(void **state)
     assert_true(c.answer_left == 60 && c.session_left == 120);
     mono_now += 59;
     assert_int_equal(tutor_time_up(s), TUTOR_TIME_OK);
+    cut = tutor_cut_off(s, "the KV cache", &err); /* time left: nothing happens */
+    assert_int_equal(cut.why, TUTOR_TIME_OK);
+    assert_false(cut.taken || cut.unread || cut.ended);
+    assert_int_equal(tutor_position(s), 0);
     mono_now += 1; /* 60 s: zero */
     assert_int_equal(tutor_time_up(s), TUTOR_TIME_ANSWER_UP);
-    tutor_pass(s);
+    cut = tutor_cut_off(s, "", &err);
+    assert_int_equal(cut.why, TUTOR_TIME_ANSWER_UP);
+    assert_false(cut.taken || cut.unread || cut.ended);
     assert_int_equal(tutor_position(s), 1);
     assert_int_equal(attempts(f).n, 0);
 
@@ -651,13 +660,36 @@ static void test_interview_limits(void **state)
     assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
     mono_now += 70; /* 120 s in all, 70 s into this answer: the interview's limit first */
     assert_int_equal(tutor_time_up(s), TUTOR_TIME_SESSION_UP);
-    tutor_pass(s);
-    tutor_end(s);
+    cut = tutor_cut_off(s, "?!", &err); /* no words: not an answer */
+    assert_int_equal(cut.why, TUTOR_TIME_SESSION_UP);
+    assert_false(cut.taken);
+    assert_true(cut.unread && cut.ended);
+    assert_string_equal(cut.unread_why, "no answer: write what you would say");
     assert_true(tutor_finished(s));
     tutor_summary(s, &sum);
     assert_true(sum.out_of_time);
     assert_int_equal(sum.answered, 1);
     assert_int_equal(sum.passed, 1);
+    assert_int_equal(sum.unread, 1);
+    assert_int_equal(attempts(f).n, 2); /* one from each interview; "?!" recorded nothing */
+    tutor_session_free(s);
+
+    /* the answer's own limit on a typed answer: graded as given, recorded */
+    s = tutor_session_interview(&env, 0);
+    assert_int_equal(tutor_begin(s, why, sizeof why), KVT_E_OK);
+    mono_now += 60;
+    cut = tutor_cut_off(s, "each sequence keeps its KV cache in gpu memory", &err);
+    assert_int_equal(cut.why, TUTOR_TIME_ANSWER_UP);
+    assert_true(cut.taken);
+    assert_int_equal(cut.graded, TUTOR_GRADED);
+    assert_false(cut.unread || cut.ended);
+    assert_true(tutor_attempt(s)->graded);
+    assert_int_equal(tutor_time_up(s), TUTOR_TIME_OK); /* graded: not cut off again */
+    assert_int_equal(attempts(f).n, 3);
+    assert_int_equal(tutor_next(s, &err), KVT_E_OK);
+    tutor_summary(s, &sum);
+    assert_int_equal(sum.answered, 1);
+    assert_int_equal(sum.passed, 0);
     tutor_session_free(s);
 
     s = tutor_session_practice(&env, 0, false, NULL);

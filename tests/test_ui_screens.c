@@ -197,6 +197,13 @@ static void interview_time_runs_out(void **state)
     ui_harness_key(h, KEY_RESIZE);
     on_screen(f, "time's up: the question was passed with no answer");
     on_screen(f, "mock interview · 3 of");
+    /* words that are no answer are not "nothing typed": the reason is said */
+    ui_harness_type(h, "?!");
+    ui_clock += 30;
+    ui_harness_key(h, KEY_RESIZE);
+    on_screen(f, "time's up: what you typed is not an answer kvtutor can read (no answer: write");
+    on_screen(f, "what you would say); the question was passed");
+    on_screen(f, "mock interview · 4 of");
     ui_harness_close(h);
     f->h = NULL;
 }

@@ -175,7 +175,8 @@ static void tall_result_scrolls(void **state)
     screen_fx_close(f);
 }
 
-/* An interview's summary offers no answer keys. */
+/* An interview's summary offers no answer keys, and its lines wrap: the
+ * score's line (82 columns with its indent) keeps its time. */
 static void interview_summary_keys(void **state)
 {
     struct screen_fx *f = *state;
@@ -188,6 +189,10 @@ static void interview_summary_keys(void **state)
         ui_harness_type(f->h, "\r");
     }
     on_screen(f, "Interview score");
+    on_screen(f, "(each answer's share, averaged), in");
+    on_screen(f, "   0:0"); /* the time, wrapped to the next line */
+    on_screen(f, "answer 6: ");
+    on_screen(f, "q goes back; the progress screen (p on the map) has the rest.");
     status_is(f, "default │ ? help");
     screen_fx_close(f);
 }

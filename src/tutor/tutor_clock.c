@@ -2,6 +2,7 @@
 /* A session's clocks and a mock interview's limits: see tutor_session.h. */
 #include "tutor_session_priv.h"
 
+#include <stdio.h>
 #include <time.h>
 
 double tutor_system_mono(void)
@@ -70,4 +71,29 @@ void tutor_end(struct tutor_session *s)
     s->out_of_time = true;
     s->pos = s->n_items;
     s->shown = false;
+}
+
+struct tutor_cutoff tutor_cut_off(struct tutor_session *s, const char *typed,
+                                  struct store_error *err)
+{
+    struct tutor_cutoff c = {.why = tutor_time_up(s)};
+
+    if (c.why == TUTOR_TIME_OK)
+        return c;
+    if (typed && *typed) {
+        c.graded = tutor_answer(s, typed, err);
+        if (c.graded != TUTOR_UNREAD) {
+            c.taken = true;
+            return c;
+        }
+        c.unread = true;
+        snprintf(c.unread_why, sizeof c.unread_why, "%s", s->at.grade.why);
+        s->unread++;
+    }
+    tutor_pass(s);
+    if (c.why == TUTOR_TIME_SESSION_UP) {
+        tutor_end(s);
+        c.ended = true;
+    }
+    return c;
 }

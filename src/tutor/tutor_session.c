@@ -578,6 +578,7 @@ void tutor_summary(const struct tutor_session *s, struct tutor_summary *out)
         .times = s->times,
         .n_times = s->answered < MAX_TIMES ? s->answered : MAX_TIMES,
         .passed = s->passed,
+        .unread = s->unread,
         .out_of_time = s->out_of_time,
     };
     if (s->mode == TUTOR_INTERVIEW && s->answered && out->score < TUTOR_INTERVIEW_PASS)

@@ -208,6 +208,7 @@ struct tutor_summary {
     size_t n_times;
     const char *review; /* interview: the concept to review, or NULL when in hand */
     unsigned passed;    /* passed over unanswered (tutor_pass): skipped, or out of time */
+    unsigned unread;    /* of those, cut off with typed words that were not an answer */
     bool out_of_time;   /* interview: ended by its own limit (tutor_end) */
 };
 
@@ -235,5 +236,24 @@ enum tutor_time tutor_time_up(const struct tutor_session *s);
  * (tutor_summary's passed): time ran out, or the learner skipped it. */
 void tutor_pass(struct tutor_session *s);
 void tutor_end(struct tutor_session *s);
+
+/* The one rule for an interview at zero, for the screen's clock tick to
+ * call with what is typed so far: nothing happens while time is left (why
+ * is TUTOR_TIME_OK). At zero the typed words are graded as the answer
+ * (taken, with tutor_answer's result in graded: a TUTOR_UNSAVED answer's
+ * err says why, and tutor_save retries). With nothing typed, or words that
+ * are not an answer (unread), the question is passed; and when the whole
+ * interview's time is up, the interview ends (ended). A taken answer ends
+ * the interview at tutor_next instead, once its result has been seen. */
+struct tutor_cutoff {
+    enum tutor_time why;
+    bool taken;
+    enum tutor_answered graded;
+    bool unread;
+    char unread_why[200]; /* unread: what could not be read, as tutor_answer's grade.why */
+    bool ended;
+};
+struct tutor_cutoff tutor_cut_off(struct tutor_session *s, const char *typed,
+                                  struct store_error *err);
 
 #endif

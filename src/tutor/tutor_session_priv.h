@@ -31,6 +31,7 @@ struct tutor_session {
     /* interview: questions passed with no answer when their time ran out,
      * and whether the interview's own time ran out (tutor_clock.c) */
     unsigned passed;
+    unsigned unread; /* of those passed at zero, with words typed that were not an answer */
     bool out_of_time;
 };
 

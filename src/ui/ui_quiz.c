@@ -18,6 +18,7 @@
 #include "tutor_sim.h"
 #include "ui_draw.h"
 #include "ui_edit.h"
+#include "ui_quiz_body.h"
 #include "ui_term.h"
 
 enum phase { TYPING, RESULT, SUMMARY };
@@ -65,6 +66,21 @@ static void begin(struct quiz *q, struct ui *ui)
         ui_say(ui, UI_INFO, "already reviewed today: this answer is practice, not rated");
 }
 
+/* A graded answer: its result is shown from the top. */
+static void show_result(struct quiz *q)
+{
+    ui_edit_remember(&q->edit);
+    q->phase = RESULT;
+    q->body_cols = 0;
+    q->scroll = 0;
+}
+
+static void say_unsaved(struct ui *ui, const char *head, const struct store_error *err)
+{
+    ui_say(ui, UI_BAD, "%syour answer was not saved (%s: %s); s tries again", head,
+           kvt_strerror(err->code), err->detail);
+}
+
 static void submit(struct quiz *q, struct ui *ui)
 {
     struct store_error err;
@@ -72,154 +88,20 @@ static void submit(struct quiz *q, struct ui *ui)
 
     if (q->edit.len == 0)
         return;
-    ui_edit_remember(&q->edit);
     switch (tutor_answer(q->s, q->edit.buf, &err)) {
     case TUTOR_UNREAD:
         /* not an answer: nothing was recorded; the learner types again */
+        ui_edit_remember(&q->edit);
         ui_say(ui, UI_BAD, "Not an answer kvtutor can read: %s",
                a->grade.why[0] ? a->grade.why : "try again");
         return;
     case TUTOR_UNSAVED:
-        ui_say(ui, UI_BAD, "your answer was not saved (%s: %s); s tries again",
-               kvt_strerror(err.code), err.detail);
+        say_unsaved(ui, "", &err);
         break;
     case TUTOR_GRADED:
         break;
     }
-    q->phase = RESULT;
-    q->body_cols = 0;
-    q->scroll = 0;
-}
-
-/* Why the answer got its score: the points covered (with the learner's
- * words), the points missed, any misconception with its correction, and
- * the weights behind the score. */
-static void add_points(struct ui_lines *b, const struct tutor_parts *t,
-                       const struct kv_text_result *r, double score, int width)
-{
-    char line[800], share[32], got[32], total[32];
-    /* as kvtutor ask writes it: a share that is not all never reads as 100% */
-    snprintf(line, sizeof line, "Key points covered: %s (weight %s of %s%s)",
-             kvt_fmt_percent(score, share, sizeof share),
-             kvt_fmt_number(r->got, 3, got, sizeof got),
-             kvt_fmt_number(r->total, 3, total, sizeof total),
-             r->n_found ? "; a misconception holds it under a pass" : "");
-    ui_lines_text(b, line, width, 2, A_NORMAL);
-    for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++) {
-        snprintf(line, sizeof line, "%s %s", r->covered[i] ? "✓" : "·", t->points[i].text);
-        ui_lines_text(b, line, width, 4, r->covered[i] ? ui_color(UI_C_RIGHT) : A_DIM);
-        if (r->covered[i]) {
-            snprintf(line, sizeof line, "you said: \"%s\"", r->quote[i]);
-            ui_lines_text(b, line, width, 6, A_DIM);
-        } else if (r->contradicted[i]) {
-            snprintf(line, sizeof line, "✗ contradicted: \"%s\"", r->contra_quote[i]);
-            ui_lines_text(b, line, width, 6, ui_color(UI_C_WRONG) | A_BOLD);
-        }
-    }
-    for (size_t m = 0; m < t->n_mis && m < KV_MAX_MISCONCEPTIONS; m++) {
-        if (!r->found[m])
-            continue;
-        snprintf(line, sizeof line, "✗ \"%s\": %s", r->mis_quote[m], t->mis[m].why);
-        ui_lines_text(b, line, width, 4, ui_color(UI_C_WRONG) | A_BOLD);
-    }
-    if (r->list)
-        ui_lines_text(b, "A list of terms says nothing of anything: say what is true of what.",
-                      width, 4, ui_color(UI_C_WARN));
-}
-
-static void build_numeric(struct ui_lines *b, const struct lx_lesson *l,
-                          const struct lx_exercise *e, const struct lx_draw *d,
-                          const struct lx_grade *g, int w)
-{
-    char line[1200], num[256];
-    const char *unit = e->unit ? e->unit : "";
-    snprintf(line, sizeof line, "Expected: %s", tutor_item_expected(g, unit, "±", num, sizeof num));
-    ui_lines_text(b, line, w, 2, A_NORMAL);
-    {
-        char read[256];
-        snprintf(line, sizeof line, "Read as: %s",
-                 kv_numeric_read_as(&g->num, unit, read, sizeof read));
-    }
-    ui_lines_text(b, line, w, 2, A_DIM);
-    if (g->num.mistake != KV_MISTAKE_NONE && g->verdict == KV_WRONG) {
-        snprintf(line, sizeof line, "Diagnosis: %s", kv_mistake_text(g->num.mistake));
-        ui_lines_text(b, line, w, 2, ui_color(UI_C_WARN) | A_BOLD);
-    }
-    ui_lines_blank(b);
-    /* the exercise's own arithmetic with its drawn figures, else the lesson's example */
-    ui_lines_code(b, d->worked[0] ? d->worked : l->worked, w, 2, ui_color(UI_C_WORKED));
-}
-
-/* The serving setup the attempt's exercise takes its figures from, or NULL. */
-static const struct lx_serving *serving_of(const struct tutor_attempt *a)
-{
-    const struct lx_exercise *e;
-    if (!a || !a->lesson || a->item.part != TUTOR_EXERCISE ||
-        a->item.index >= a->lesson->n_exercises)
-        return NULL;
-    e = &a->lesson->exercises[a->item.index];
-    return e->serving.given ? &e->serving : NULL;
-}
-
-/* The graded view: verdict, what was expected, the diagnosis, the model. */
-static void build_result(struct quiz *q, int cols)
-{
-    const struct tutor_attempt *a = tutor_attempt(q->s);
-    const struct lx_lesson *l = a->lesson;
-    const struct lx_grade *g = &a->grade;
-    size_t idx = a->item.index;
-    int w = cols - 4;
-    char line[1200];
-
-    ui_lines_free(&q->body);
-    q->body_cols = cols;
-    /* a long answer is graded whole; the screen shows its first 1,000 bytes */
-    snprintf(line, sizeof line, "Your answer: %.1000s%s", a->answer,
-             strlen(a->answer) > 1000 ? "..." : "");
-    ui_lines_text(&q->body, line, w, 2, A_NORMAL);
-    if (g->verdict == KV_UNSURE)
-        /* neither right nor wrong on the grader's evidence: never shown as wrong */
-        ui_lines_text(&q->body, "Not sure: check each point below against what you said.", w, 2,
-                      ui_color(UI_C_WARN) | A_BOLD);
-    else
-        ui_lines_text(&q->body, g->verdict == KV_CORRECT ? "Right." : "Not quite.", w, 2,
-                      g->verdict == KV_CORRECT ? ui_color(UI_C_RIGHT) | A_BOLD
-                                               : ui_color(UI_C_WRONG) | A_BOLD);
-    if (tutor_item_spoken(a->item)) {
-        struct tutor_parts t;
-        tutor_item_parts(l, a->item, &t);
-        add_points(&q->body, &t, &g->text, g->score, w);
-        ui_lines_blank(&q->body);
-        ui_lines_text(&q->body, "What an interviewer wants to hear:", w, 2, A_BOLD);
-        ui_lines_text(&q->body, t.model, w, 4, A_NORMAL);
-        return;
-    }
-    const struct lx_exercise *e = &l->exercises[idx];
-    if (serving_of(a)) {
-        ui_lines_text(&q->body,
-                      "Its figures come from a simulated serving run: v opens the same setup "
-                      "in the playground's serving view.",
-                      w, 2, A_DIM);
-    }
-    if (e->kind == LX_NUMERIC) {
-        build_numeric(&q->body, l, e, &a->draw, g, w);
-    } else if (e->kind == LX_CHOICE) {
-        if (g->picked >= 0 && e->options[g->picked].why)
-            ui_lines_text(&q->body, e->options[g->picked].why, w, 4, A_NORMAL);
-        if (g->verdict != KV_CORRECT && g->correct_option >= 0) {
-            snprintf(line, sizeof line, "The answer: %s", e->options[g->correct_option].text);
-            ui_lines_text(&q->body, line, w, 2, A_BOLD);
-            if (e->options[g->correct_option].why)
-                ui_lines_text(&q->body, e->options[g->correct_option].why, w, 4, A_NORMAL);
-        }
-    } else {
-        struct tutor_parts t;
-        tutor_item_parts(l, a->item, &t);
-        add_points(&q->body, &t, &g->text, g->score, w);
-        ui_lines_blank(&q->body);
-        ui_lines_text(&q->body, "A model answer:", w, 2, A_BOLD);
-        ui_lines_text(&q->body, e->model_answer, w, 4, A_NORMAL);
-    }
+    show_result(q);
 }
 
 static unsigned quiz_context(void *self)
@@ -242,7 +124,8 @@ static unsigned quiz_context(void *self)
     return UC_RESULT | (at->hints < tutor_hints_total(q->s) ? UC_RESULT_HINTS : 0) |
            (tutor_followups_ahead(q->s) ? UC_RESULT_FOLLOWUPS : 0) |
            (at->graded && at->max_rating > 0 && !at->rated ? UC_RESULT_RATED : 0) |
-           (tutor_unsaved(q->s) ? UC_RESULT_UNSAVED : 0) | (serving_of(at) ? UC_RESULT_SERVING : 0);
+           (tutor_unsaved(q->s) ? UC_RESULT_UNSAVED : 0) |
+           (ui_quiz_serving_of(at) ? UC_RESULT_SERVING : 0);
 }
 
 /* head, the lesson's title and the clock, the title cut (after a whole
@@ -322,64 +205,21 @@ static const char *quiz_title(void *self, struct ui *ui)
     return t;
 }
 
-static void draw_summary(struct quiz *q, struct ui *ui, int top, int rows, int cols)
+/* The body in rows y .. y + rows - 1, its last row kept for "more below"
+ * when it is taller (a model answer below the key points at 80x24, an
+ * interview's answer times). */
+static void draw_body(struct quiz *q, int y, int rows, int cols)
 {
-    enum tutor_mode mode = tutor_mode(q->s);
-    struct tutor_summary sum;
-    char line[512];
-    int y = top + 1;
-
-    if (tutor_count(q->s) == 0) {
-        ui_put(y, 2, cols - 4,
-               mode == TUTOR_REVIEW ? "Nothing is due today, and no new exercise is left for today."
-               : mode == TUTOR_CRAM
-                   ? "Nothing to cram yet: cram goes over exercises you have answered."
-                   : "Nothing to practise here yet.",
-               A_BOLD);
-        ui_put(y + 2, 2, cols - 4, "q goes back.", A_NORMAL);
+    int room = rows - 1;
+    if (room <= 0)
         return;
-    }
-    tutor_summary(q->s, &sum);
-    snprintf(line, sizeof line, "%u of %u answer%s right. Every answer%s is saved.", sum.right,
-             sum.answered, sum.answered == 1 ? "" : "s", mode == TUTOR_CRAM ? "" : " and rating");
-    ui_put(y++, 2, cols - 4, line, A_BOLD);
-    if (mode == TUTOR_PRACTICE && sum.passed) {
-        snprintf(line, sizeof line, "%u skipped with C-n: practice begins at the first next time.",
-                 sum.passed);
-        ui_put(++y, 2, cols - 4, line, ui_color(UI_C_WARN));
-    }
-    if (mode == TUTOR_INTERVIEW && sum.answered) {
-        char share[32];
-        /* the mean of the answers' scores, not the points pooled: said so */
-        snprintf(line, sizeof line,
-                 "Interview score: %s of the key points (each answer's share, averaged), in "
-                 "%d:%02d",
-                 kvt_fmt_percent(sum.score, share, sizeof share), (int)sum.seconds / 60,
-                 (int)sum.seconds % 60);
-        ui_put(++y, 2, cols - 4, line, A_BOLD);
-        if (sum.out_of_time) {
-            snprintf(line, sizeof line, "The interview's time ran out after %u of %zu questions.",
-                     sum.answered + sum.passed, tutor_count(q->s));
-            ui_put(++y, 2, cols - 4, line, ui_color(UI_C_WARN));
-        }
-        if (sum.passed) {
-            snprintf(line, sizeof line, "%u question%s passed: time ran out with nothing typed.",
-                     sum.passed, sum.passed == 1 ? "" : "s");
-            ui_put(++y, 2, cols - 4, line, ui_color(UI_C_WARN));
-        }
-        for (size_t i = 0; i < sum.n_times && y < top + rows - 3; i++) {
-            snprintf(line, sizeof line, "answer %zu: %.0f s", i + 1, sum.times[i]);
-            ui_put(++y, 4, cols - 6, line, A_NORMAL);
-        }
-        /* the concept by its name; its id only when no lesson names it */
-        snprintf(line, sizeof line, "To review: %s",
-                 sum.review ? tutor_concept_name(ui->course, sum.review)
-                            : "nothing; this concept is in hand");
-        ui_put(y + 2, 2, cols - 4, line, sum.review ? ui_color(UI_C_WARN) : A_NORMAL);
-        y += 2;
-    }
-    ui_put(y + 2, 2, cols - 4, "q goes back; the progress screen (p on the map) has the rest.",
-           A_NORMAL);
+    if (q->body.n > (size_t)room && q->scroll > q->body.n - (size_t)room)
+        q->scroll = q->body.n - (size_t)room;
+    if (q->body.n <= (size_t)room)
+        q->scroll = 0;
+    ui_lines_draw(&q->body, q->scroll, y, room, cols, -1);
+    if (q->scroll + (size_t)room < q->body.n)
+        ui_put(y + room, cols - 20, 18, "more below: Space", A_DIM);
 }
 
 /* The bottom line of a graded item: the rating, or why none is asked. */
@@ -436,10 +276,14 @@ static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
     const struct tutor_attempt *a = tutor_attempt(q->s);
     struct ui_lines head = {0};
     bool spoken;
-    int y, room;
+    int y;
 
     if (q->phase == SUMMARY || tutor_count(q->s) == 0) {
-        draw_summary(q, ui, top, rows, cols);
+        if (q->body_cols != cols) {
+            ui_quiz_build_summary(&q->body, ui, q->s, cols);
+            q->body_cols = cols;
+        }
+        draw_body(q, top + 1, rows - 1, cols);
         return;
     }
     spoken = tutor_item_spoken(a->item);
@@ -453,18 +297,11 @@ static void quiz_draw(void *self, struct ui *ui, int top, int rows, int cols)
                      spoken ? cols - 4 : cols - 12);
         return;
     }
-    if (q->body_cols != cols)
-        build_result(q, cols);
-    room = top + rows - 2 - y;
-    if (room > 0) {
-        if (q->body.n > (size_t)room && q->scroll > q->body.n - (size_t)room)
-            q->scroll = q->body.n - (size_t)room;
-        ui_lines_draw(&q->body, q->scroll, y, room, cols, -1);
-        /* a result taller than the screen (a model answer below the key
-         * points, at 80x24) says so on the line above the rating */
-        if (q->scroll + (size_t)room < q->body.n)
-            ui_put(top + rows - 2, cols - 20, 18, "more below: Space", A_DIM);
+    if (q->body_cols != cols) {
+        ui_quiz_build_result(&q->body, a, cols);
+        q->body_cols = cols;
     }
+    draw_body(q, y, top + rows - 1 - y, cols);
     draw_rating(a, tutor_mode(q->s), top + rows - 1, cols);
 }
 
@@ -579,7 +416,8 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
         break;
     case UI_SERVING_VIEW: {
         /* the same setup in the playground: the view runs it as kv.sim did */
-        const struct lx_serving *sv = q->phase == RESULT ? serving_of(tutor_attempt(q->s)) : NULL;
+        const struct lx_serving *sv =
+            q->phase == RESULT ? ui_quiz_serving_of(tutor_attempt(q->s)) : NULL;
         struct tutor_sim_setup setup;
         char reason[300];
         if (!sv)
@@ -615,31 +453,36 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
     }
 }
 
-/* A mock interview at zero (tutor_time_up): the answer stands as typed,
- * or, with nothing typed (or nothing that reads as an answer), the
- * question is passed; when the whole interview's time is up it ends. */
+/* A mock interview at zero: tutor_cut_off decides; the screen says what
+ * happened, and never lets a later message hide an answer not saved. */
 static void quiz_tick(void *self, struct ui *ui)
 {
     struct quiz *q = self;
-    enum tutor_time t;
+    struct store_error err;
+    struct tutor_cutoff c;
 
-    if (q->phase != TYPING || tutor_mode(q->s) != TUTOR_INTERVIEW ||
-        (t = tutor_time_up(q->s)) == TUTOR_TIME_OK)
+    if (q->phase != TYPING)
         return;
-    if (q->edit.len > 0) {
-        submit(q, ui);
-        if (q->phase == RESULT) {
+    c = tutor_cut_off(q->s, q->edit.buf, &err);
+    if (c.why == TUTOR_TIME_OK)
+        return;
+    if (c.taken) {
+        show_result(q);
+        if (c.graded == TUTOR_UNSAVED)
+            say_unsaved(ui, "time's up: your answer was taken as typed, but ", &err);
+        else
             ui_say(ui, UI_INFO, "time's up: your answer was taken as typed");
-            return;
-        }
+        return;
     }
-    tutor_pass(q->s);
-    if (t == TUTOR_TIME_SESSION_UP)
-        tutor_end(q->s);
     begin(q, ui);
-    ui_say(ui, UI_BAD, "%s",
-           t == TUTOR_TIME_SESSION_UP ? "time's up: the interview is over"
-                                      : "time's up: the question was passed with no answer");
+    if (c.unread)
+        ui_say(ui, UI_BAD, "time's up: what you typed is not an answer kvtutor can read%s%s%s; %s",
+               c.unread_why[0] ? " (" : "", c.unread_why, c.unread_why[0] ? ")" : "",
+               c.ended ? "the interview is over" : "the question was passed");
+    else
+        ui_say(ui, UI_BAD, "%s",
+               c.ended ? "time's up: the interview is over"
+                       : "time's up: the question was passed with no answer");
 }
 
 static void quiz_text(void *self, struct ui *ui, uint32_t cp)
