@@ -257,7 +257,8 @@ void ui_edit_draw(const struct ui_edit *e, int y, int x, int width)
 
     /* a line wider than the field scrolls, as readline's does: the text
      * before the cursor keeps its last columns, "<" marking what is out of
-     * sight, so the cursor and what was just typed are always seen */
+     * sight, so the cursor and what was just typed are always seen; ">" in
+     * the last column marks text past the right edge */
     while (width > 3 && kvt_text_width(e->buf + from, e->cursor - from) > (size_t)(width - 3)) {
         from++;
         while (from < e->cursor && ((unsigned char)e->buf[from] & 0xC0) == 0x80)
@@ -277,6 +278,9 @@ void ui_edit_draw(const struct ui_edit *e, int y, int x, int width)
         lead + ui_put(y, x + lead, width - 1 - lead, before, A_BOLD | (e->offered ? A_REVERSE : 0));
     ui_put(y, x + used, width - 1 - used, e->buf + e->cursor,
            A_BOLD | (e->offered ? A_REVERSE : 0));
+    if (width > 3 &&
+        kvt_text_width(e->buf + e->cursor, e->len - e->cursor) > (size_t)(width - 1 - used))
+        ui_put(y, x + width - 1, 1, ">", A_DIM);
     move(y, x + used);
     curs_set(1);
 }

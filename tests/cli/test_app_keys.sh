@@ -107,6 +107,7 @@ cat > "$work/keys" <<'KEYS'
 o
 tests/fixtures/configs/nemo<Tab>
 3<Tab>
+<Home>
 KEYS
 (cd "$here/../.." && "$KVTUTOR" --db "$work/tab.db" --keys "$work/keys") > "$work/out" 2> "$work/err"
 after 3 | grep -qF "config.json path:  tests/fixtures/configs/nemotron-" &&
@@ -118,6 +119,12 @@ after 4 | grep -qF "/configs/nemotron-3-nano-30b-a3b.config.json" &&
 # scrolls to keep the cursor and the end in sight, "<" marking the rest
 after 4 | grep -qF "config.json path:  <" && ok "a line wider than its field scrolls, marked <" ||
   bad "the field does not scroll: $(after 4 | grep -F "path:")"
+# Home: the cursor at the start, the path's end past the field's right edge,
+# marked ">" in its last column (57 columns from column 21, counted from 0:
+# column 77, 77 characters before it)
+after 5 | grep -F "config.json path:  tests/fixtures/" | grep -qE '^.{77}>' &&
+  ok "text past a field's right edge is marked >" ||
+  bad "the field's right side: $(after 5 | grep -F "path:")"
 
 # the playground names the calculator's own reason: Qwen2.5-7B at 65,536
 # tokens (8,192 doubled three times) is past its 32,768 positions, not a
