@@ -367,7 +367,21 @@ static void test_rate_later_and_resume(void **state)
                      KVT_E_OK);
     assert_true(found && done);
     assert_string_equal(pos, "section:4");
+    /* practised to the end from the map, its reader never opened: done all
+     * the same, with no reading position; done again keeps the first time */
+    assert_int_equal(store_lesson_done(st, ann, "prefill", T0 + 140, &err), KVT_E_OK);
+    assert_int_equal(store_lesson_done(st, ann, "prefill", T0 + 150, &err), KVT_E_OK);
+    done = found = false;
+    assert_int_equal(store_lesson_get(st, ann, "prefill", pos, sizeof pos, &done, &found, &err),
+                     KVT_E_OK);
+    assert_true(found && done);
+    assert_string_equal(pos, "");
+    assert_int_equal(store_lesson_last(st, ann, last, sizeof last, &found, &err), KVT_E_OK);
+    assert_string_equal(last, "prefill");
     store_close(st);
+    assert_int_equal(sql_int(path_of("rate.db"), "SELECT completed_at - started_at FROM "
+                                                 "lesson_progress WHERE lesson_id = 'prefill'"),
+                     0); /* the first time: T0 + 140 both */
 }
 
 static void test_refusals(void **state)

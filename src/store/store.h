@@ -127,8 +127,10 @@ enum kvt_err store_rate_attempt(struct store *st, const char *uid, int rating,
                                 const struct fsrs_params *p, struct store_review *review,
                                 struct store_error *err);
 
-/* Lesson progress: opened (with a reading position the UI chooses), done,
- * where it stood, and the lesson open most recently (to resume). */
+/* Lesson progress: opened (with a reading position the UI chooses), done
+ * (whether or not its reader was ever opened: practice from the map
+ * finishes a lesson too; the first time done is kept), where it stood, and
+ * the lesson worked on most recently (to resume). */
 enum kvt_err store_lesson_seen(struct store *st, int64_t learner_id, const char *lesson_id,
                                const char *position, int64_t now, struct store_error *err);
 enum kvt_err store_lesson_done(struct store *st, int64_t learner_id, const char *lesson_id,

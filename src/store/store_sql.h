@@ -46,8 +46,10 @@
       "VALUES (?1, ?2, ?3, ?4, ?3) ON CONFLICT (learner_id, lesson_id) DO UPDATE SET position = "  \
       "excluded.position, updated_at = excluded.updated_at")                                       \
     X(LESSON_DONE, "ITI",                                                                          \
-      "UPDATE lesson_progress SET completed_at = coalesce(completed_at, ?3), updated_at = ?3 "     \
-      "WHERE learner_id = ?1 AND lesson_id = ?2")                                                  \
+      "INSERT INTO lesson_progress (learner_id, lesson_id, started_at, completed_at, updated_at) " \
+      "VALUES (?1, ?2, ?3, ?3, ?3) ON CONFLICT (learner_id, lesson_id) DO UPDATE SET "             \
+      "completed_at = coalesce(completed_at, excluded.completed_at), updated_at = "                \
+      "excluded.updated_at")                                                                       \
     X(LESSON_GET, "IT",                                                                            \
       "SELECT position, completed_at IS NOT NULL FROM lesson_progress WHERE learner_id = ?1 AND "  \
       "lesson_id = ?2")                                                                            \
