@@ -318,6 +318,52 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         why = "every later token attends over all earlier keys and values, so they are reread at every step" },
       },
     },
+    followup {
+      question = "Why is the KV cache called a trade of memory for compute? What would a decode "
+              .. "step cost without it?",
+      answer = "Without it, each step would recompute the keys and values of every earlier token "
+            .. "in every layer, and since a layer's keys come from the layer below, that means "
+            .. "running the whole model over the context again: a step at context n would cost "
+            .. "about n tokens' worth of arithmetic instead of one, and a reply's total would "
+            .. "grow with the square of its length. The cache keeps them instead, "
+            .. n(per_token) .. " B a token for Qwen2.5-7B, so a step computes only the new "
+            .. "token. The price is memory that grows with every token, the budget that caps "
+            .. "concurrency in this lesson, and the bandwidth to read all of it at every step.",
+      points = {
+        point { "without it each step recomputes every earlier token's keys and values", weight = 2,
+                about = {"without it", "without the cache", "without a cache", "each step", "every step",
+                         "the model", "decode"},
+                said = {"recompute", "recomputes", "recomputing", "recalculate", "redo", "reprocess",
+                        "rerun", "re-run", "compute again", "run the whole model over"},
+                accept = {"recompute the keys and values", "recompute k and v", "recompute all previous",
+                          "reprocess the whole context", "reprocess the prefix", "recompute the whole prefix",
+                          "recompute the prefix", "recomputing the prefix", "recomputing the context"} },
+        point { "that work grows with the context: quadratic over a reply",
+                about = {"the cost", "the work", "the compute", "the arithmetic", "it", "each step", "FLOPs",
+                         "a reply", "the total"},
+                said = {"grows with the context", "quadratic", "quadratically", "square", "n squared",
+                        "grows with the length", "proportional to the context", "linear in the context",
+                        "n times"},
+                accept = {"quadratic", "o(n^2)", "o(n²)"} },
+        point { "the price is memory for every token, the budget that caps concurrency",
+                about = {"the cache", "the KV cache", "it", "memory", "the price", "the cost", "the trade"},
+                said = {"memory", "grows with every token", "per token", "caps concurrency",
+                        "limits concurrency", "bytes per token", "fills the GPU", "costs memory",
+                        "uses memory", "spends memory", "takes memory"},
+                accept = {"57,344", "56 kib", "costs memory", "uses memory", "memory per token",
+                          "spends memory", "trades memory"} },
+      },
+      misconceptions = {
+        misconception { about = {"the KV cache", "the cache", "it", "caching"},
+                        said = {"saves memory", "reduces memory", "less memory", "frees memory", "saves gpu memory"},
+                        why = "the cache spends memory to save arithmetic: it grows by " .. n(per_token)
+                            .. " B a token; what it saves is the recomputation" },
+        misconception { about = {"without the cache", "without it", "without a cache", "the model"},
+                        said = {"cannot generate", "can't generate", "could not generate", "impossible",
+                                "would not work", "different output", "different tokens"},
+                        why = "decoding without a cache still works and gives the same tokens; each step only recomputes the context's keys and values" },
+      },
+    },
   },
 
   exercises = {

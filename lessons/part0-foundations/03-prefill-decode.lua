@@ -8,7 +8,8 @@ local h100 = kv.gpu("h100")
 local params = kv.calc{model = MODEL}.weights_bytes / 2          -- 7,615,616,512 parameters
 local ridge = h100.tflops * 1e12 / (h100.bandwidth_gbps * 1e9)   -- 295.05 FLOP per byte
 local PROMPT = 2048
-local KV_8K = kv.calc{model = MODEL}.kv_bytes_per_token * 8192    -- 469,762,048 B = 448 MiB
+local per_token = kv.calc{model = MODEL}.kv_bytes_per_token              -- 57,344 B
+local KV_8K = per_token * 8192    -- 469,762,048 B = 448 MiB
 local GROUP = qwen.heads // qwen.kv_heads                        -- 7 query heads per KV head
 -- Qwen2.5-7B-Instruct's config.json: vocab_size 152,064, untied embedding and lm_head
 local VOCAB = 152064
@@ -32,6 +33,12 @@ local n = grouped -- 57344 -> "57,344"
 -- P(P+1)/2 query-key pairs a layer
 local attn_flops = 4 * qwen.heads * qwen.head_dim * qwen.layers * PROMPT * (PROMPT + 1) / 2
 local vllm_prefill_flops = 2 * (params - 2 * embed_params) * PROMPT + 2 * embed_params + attn_flops
+-- follow-up 4: attention's FLOPs for an N-token prompt, 2 × layers × heads × head_dim × N(N + 1),
+-- against the weights' 2 × params × N: a share of (N + 1) × width ÷ params, the two equal at
+-- N + 1 = params ÷ width (7,615,616,512 ÷ 100,352 = 75,888.9)
+local attn_width = qwen.layers * qwen.heads * qwen.head_dim                  -- 100,352
+local attn_even = params / attn_width
+local function attn_share(tokens) return (tokens + 1) * attn_width / params end
 
 return lesson {
   id = "prefill-decode",
@@ -255,6 +262,61 @@ compute-bound   batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
         misconception { about = {"weights", "the model weights"},
                         said = {"move per request", "are transferred", "are sent per request"},
                         why = "each side loads the weights once; per request only the KV cache moves" },
+      },
+    },
+    followup {
+      question = "Is a prefill's cost linear in the prompt's length? Where does that stop being "
+              .. "true, and what grows with the context in decode?",
+      answer = "The weights' matrix multiplies are linear: 2 FLOP per parameter per token, "
+            .. "2 × " .. f(params / 1e9, 2) .. " billion × N for Qwen2.5-7B. Attention's own FLOPs "
+            .. "are not: each token's query meets the key of every token before it, QKᵀ and PV "
+            .. "at 2 FLOP a multiply-add, 2 × layers × heads × head_dim × N(N + 1) in all, "
+            .. "which grows with the square of the prompt. Against the weights that is (N + 1) ÷ "
+            .. n(math.floor(attn_even + 0.5)) .. " of their FLOPs for Qwen2.5-7B (" .. qwen.layers
+            .. " layers × " .. qwen.heads .. " heads × " .. qwen.head_dim .. " dims = "
+            .. n(attn_width) .. " against " .. n(params) .. " parameters): about "
+            .. f(100 * attn_share(8192), 0) .. "% at 8,192 tokens, " .. f(100 * attn_share(32768), 0)
+            .. "% at 32,768, and past about " .. n(math.floor(attn_even / 1000 + 0.5)) .. ",000 tokens "
+            .. "the larger part. FlashAttention does not change that count: it keeps the score "
+            .. "matrix out of HBM, which saves memory traffic, not FLOPs. In decode the matching "
+            .. "cost is bytes: each step reads every earlier token's keys and values ("
+            .. n(per_token) .. " B a token), so a step's KV read grows with the context and a "
+            .. "whole reply's with context × length.",
+      points = {
+        point { "the weights' matrix multiplies are linear in the prompt",
+                about = {"the weights", "the matrix multiplies", "the linear layers", "the MLP",
+                         "the projections", "the weight FLOPs", "2 FLOP per parameter", "the GEMMs"},
+                said = {"linear", "linearly", "proportional", "per token", "grow linearly", "scale linearly"},
+                accept = {"2 × params × n", "2pn", "2 flop per parameter per token"} },
+        point { "attention's own FLOPs grow with the square of the prompt", weight = 3,
+                about = {"attention", "attention's FLOPs", "attention FLOPs", "QK^T", "QKᵀ", "the scores",
+                         "the score matrix", "each token", "self-attention"},
+                said = {"quadratic", "quadratically", "square", "n^2", "n²", "every earlier token",
+                        "every token before it", "all previous tokens", "all earlier tokens"},
+                accept = {"quadratic", "o(n^2)", "o(n²)"} },
+        point { "it matters at long prompts: as large as the weights' near 76k tokens here",
+                about = {"it", "attention", "the quadratic term", "the quadratic part", "attention's share"},
+                said = {"dominates", "matters", "takes over", "overtakes", "at long prompts", "long context",
+                        "long contexts", "long prompts", "the larger part", "the bigger part"},
+                accept = {"75,8", "75,9", "76k", "76,000", "long prompts", "long context"} },
+        point { "in decode each step reads every earlier token's keys and values",
+                about = {"decode", "each decode step", "a decode step", "each step", "every step", "decoding"},
+                said = {"reads the whole kv", "reads all", "every earlier token", "grows with the context",
+                        "reads the cache", "more kv", "reads more", "kv reads grow", "the whole cache"},
+                accept = {"kv read", "reads the kv cache", "kv reads"} },
+      },
+      misconceptions = {
+        misconception { about = {"FlashAttention", "flash attention", "FA2", "FA3"},
+                        said = {"linear", "makes it linear", "removes the quadratic", "fewer flops",
+                                "reduces the flops", "less compute", "less arithmetic"},
+                        why = "FlashAttention tiles attention so the N × N scores never go to HBM: it saves memory traffic, and the FLOPs stay quadratic" },
+        misconception { about = {"attention", "attention's FLOPs", "attention FLOPs", "self-attention", "the scores"},
+                        said = {"linear", "linearly", "grow linearly", "grows linearly", "proportional to the prompt"},
+                        why = "each token's query meets every earlier key, so attention's FLOPs grow with the square of the prompt; it is the weights' part that is linear" },
+        misconception { about = {"the weights", "the matrix multiplies", "the linear layers", "the MLP", "the projections",
+                                 "the weight FLOPs", "the GEMMs"},
+                        said = {"quadratic", "quadratically", "square", "squared"},
+                        why = "the weights' FLOPs are 2 per parameter per token, linear in the prompt; the quadratic part is attention's" },
       },
     },
   },

@@ -195,6 +195,53 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
                         why = "vLLM V1 has no copy-on-write: the children share full prompt blocks through prefix caching and each allocates its own partial block (copy-on-write was V0 and the paper)" },
       },
     },
+    followup {
+      question = "PagedAttention or FlashAttention: which does vLLM use, and what does each "
+              .. "solve?",
+      answer = "Both, for different problems. PagedAttention is memory management: the cache "
+            .. "lives in fixed-size blocks found through a block table, so a request holds only "
+            .. "the blocks it has filled and blocks can be shared. FlashAttention is a kernel: it "
+            .. "tiles attention so the score matrix never goes to HBM, which cuts memory traffic "
+            .. "without changing the result. vLLM V1 runs FlashAttention kernels (FlashInfer or "
+            .. "others on some GPUs and models) that read the keys and values through the block "
+            .. "table (FlashAttentionImpl.forward passes it to flash_attn_varlen_func), so the "
+            .. "two work together. Paging has a price: the PagedAttention paper measured its "
+            .. "attention kernel 20–26% slower than FasterTransformer's contiguous one, for the "
+            .. "indirection; vAttention (Prabhu et al., 2024) keeps each request's cache "
+            .. "virtually contiguous with CUDA's virtual memory API instead, so unmodified "
+            .. "kernels can run.",
+      points = {
+        point { "PagedAttention manages the cache's memory in blocks", weight = 2,
+                about = {"PagedAttention", "paged attention", "paging", "the first", "vLLM's blocks"},
+                said = {"memory management", "manages memory", "manages the cache", "blocks", "block table",
+                        "allocation", "allocates", "fragmentation", "pages", "where the cache lives",
+                        "how the cache is stored", "virtual memory"} },
+        point { "FlashAttention is a kernel that cuts attention's memory traffic", weight = 2,
+                about = {"FlashAttention", "flash attention", "the kernel", "FA2", "FA3", "the second"},
+                said = {"kernel", "tiles", "tiling", "fused", "memory traffic", "io-aware", "on-chip",
+                        "sram", "faster kernel", "fewer hbm reads", "computes attention", "score matrix",
+                        "never materializes", "never materialises", "compute"} },
+        point { "they work together: V1's kernels read paged KV through the block table", weight = 2,
+                about = {"vLLM", "V1", "they", "the two", "FlashAttention kernels", "the kernels",
+                         "FlashAttention"},
+                said = {"together", "block table", "reads paged", "over paged kv", "paged kv",
+                        "complementary", "not alternatives", "combines", "uses both", "on top of"},
+                accept = {"complementary", "block_table", "block table", "paged kv", "uses both"} },
+        point { "paging costs kernel speed (20–26% in the paper); vAttention avoids it",
+                accept = {"20-26", "20–26", "20 to 26", "vattention", "indirection", "overhead",
+                          "slower kernel", "kernel overhead"} },
+      },
+      misconceptions = {
+        misconception { about = {"PagedAttention", "paged attention"},
+                        said = {"faster attention", "speeds up attention", "faster kernel", "reduces flops",
+                                "fewer flops", "computes attention faster", "faster math"},
+                        why = "PagedAttention is about where the cache lives; its own kernel was slower than a contiguous one (20–26% in the paper): the throughput gain comes from fitting more requests" },
+        misconception { about = {"FlashAttention", "flash attention"},
+                        said = {"pages the cache", "manages the cache", "reduces fragmentation", "allocates blocks",
+                                "stores the cache in blocks", "frees memory"},
+                        why = "FlashAttention is a kernel: it saves the score matrix's memory traffic, but it does not decide where a request's cache lives" },
+      },
+    },
   },
 
   exercises = {

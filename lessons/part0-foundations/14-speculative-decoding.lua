@@ -274,6 +274,66 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
                         why = "each running request needs room for its k draft tokens every step: the scheduler reserves lookahead slots" },
       },
     },
+    followup {
+      question = "How does vLLM decide which draft tokens to keep, and what happens to the keys "
+              .. "and values it already wrote for the rejected ones?",
+      answer = "The target scores all k guesses in one step. With greedy sampling a guess is kept "
+            .. "while it equals the target's own top token. With sampling, a guess x is kept with "
+            .. "probability min(1, p(x) ÷ q(x)), p the target's probability and q the draft's (an "
+            .. "n-gram draft has no q: x is kept with probability p(x)); at the first rejection a "
+            .. "replacement is drawn from what is left of the target's distribution, max(0, p − q) "
+            .. "renormalised, and the later guesses are dropped; when all k are kept the target's "
+            .. "own next token is added as a bonus. A step yields 1 to k + 1 tokens and the output "
+            .. "follows the target's distribution (Leviathan et al., 2023, which vLLM's "
+            .. "RejectionSampler, vllm/v1/sample/rejection_sampler.py, follows). Nothing is copied "
+            .. "back for the rejected tokens: their keys and values were written into the "
+            .. "request's slots during verification, the scheduler subtracts them from "
+            .. "num_computed_tokens (Scheduler.update_from_output), and the next step writes over "
+            .. "those slots. Their blocks were reserved ahead as lookahead slots and stay with the "
+            .. "request.",
+      points = {
+        point { "a guess is kept with probability min(1, p/q); greedy: while it is the target's top token",
+                weight = 3,
+                about = {"a guess", "a draft token", "each draft token", "each guess", "the token", "draft tokens",
+                         "the draft's token", "a proposed token"},
+                said = {"min(1", "p/q", "ratio", "p(x)/q(x)", "matches the target", "equals the target's",
+                        "target's argmax", "argmax", "probability ratio", "the target agrees",
+                        "target's top token", "target's own token"},
+                accept = {"min(1, p/q)", "min(1,p/q)", "p(x)/q(x)", "p(x) / q(x)", "min(1, p / q)",
+                          "while the target agrees", "while it matches", "while they match",
+                          "target's argmax", "the target's top token"} },
+        point { "at the first rejection a replacement comes from max(0, p − q), the rest dropped; all kept adds a bonus",
+                weight = 2,
+                about = {"the first rejection", "a rejection", "a rejected token", "the rest", "the later guesses",
+                         "the replacement", "all accepted", "the bonus token", "after a rejection"},
+                said = {"resample", "resampled", "max(0", "p - q", "p − q", "residual", "dropped", "discarded",
+                        "bonus", "recovered", "replacement", "thrown away"},
+                accept = {"max(0, p - q)", "max(0, p − q)", "max(0,p-q)", "bonus token", "recovered token",
+                          "resample", "resamples", "resampled"} },
+        point { "the output follows the target's distribution",
+                about = {"the output", "the output distribution", "the result", "the text", "the tokens"},
+                said = {"target's distribution", "same distribution", "unchanged", "identical", "lossless",
+                        "same as the target", "as if the target", "exactly the target"} },
+        point { "the rejected keys and values are written over: num_computed_tokens goes back", weight = 3,
+                about = {"the rejected tokens' keys and values", "the rejected KV", "their KV", "their keys and values",
+                         "the slots", "the KV of rejected tokens", "the cache", "num_computed_tokens",
+                         "the rejected tokens' KV", "rejected kv", "those slots"},
+                said = {"overwritten", "written over", "rolled back", "roll back", "rewound", "rewind", "decremented",
+                        "subtracted", "not counted", "reused", "overwrite", "goes back"},
+                accept = {"num_computed_tokens", "overwritten", "written over", "overwrite"} },
+      },
+      misconceptions = {
+        misconception { about = {"the rejected tokens' KV", "the rejected KV", "their blocks", "the blocks",
+                                 "vLLM", "the rejected keys and values", "their KV"},
+                        said = {"frees the blocks", "freed", "deallocates", "deallocated", "copied back",
+                                "copies back", "snapshot", "restores"},
+                        why = "vLLM copies and frees nothing: the scheduler counts the rejected positions as not computed, so the next step writes over their slots, and the lookahead blocks stay with the request" },
+        misconception { about = {"a guess", "a draft token", "the draft", "each draft token", "vLLM"},
+                        said = {"above a threshold", "a threshold", "confidence", "if it is likely",
+                                "if its probability is high"},
+                        why = "vLLM V1's rejection sampler has no threshold: a guess is kept with probability min(1, p ÷ q), which is what keeps the output the target's distribution" },
+      },
+    },
   },
 
   exercises = {
