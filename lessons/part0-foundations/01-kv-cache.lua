@@ -222,8 +222,8 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       question = "Why is setting gpu_memory_utilization to 0.99 risky?",
       answer = "Not because activations outgrow the profile: vLLM's profile run already takes "
             .. "the worst batch of max_num_batched_tokens. What it does not see is memory "
-            .. "allocated outside that pass: NCCL buffers (around 2 GiB per GPU at TP 2 and "
-            .. "above), the sampler's top-k, top-p and logprob buffers (its profiled pass may "
+            .. "allocated outside that pass: NCCL buffers made at the first collectives under "
+            .. "tensor parallelism, the sampler's top-k, top-p and logprob buffers (its profiled pass may "
             .. "skip them), MoE load imbalance, encoder caches, "
             .. "fragmentation, and before 0.21 the CUDA graph pools. With 1% left, any of those "
             .. "can run the server out of memory in production. And at 0.99 vLLM often refuses to "
@@ -334,16 +334,19 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                 about = {"without it", "without the cache", "without a cache", "each step", "every step",
                          "the model", "decode"},
                 said = {"recompute", "recomputes", "recomputing", "recalculate", "redo", "reprocess",
-                        "rerun", "re-run", "compute again", "run the whole model over"},
+                        "rerun", "re-run", "reruns", "re-runs", "re-running", "compute again",
+                        "run the whole model over", "full forward", "forward pass over"},
                 accept = {"recompute the keys and values", "recompute k and v", "recompute all previous",
                           "reprocess the whole context", "reprocess the prefix", "recompute the whole prefix",
-                          "recompute the prefix", "recomputing the prefix", "recomputing the context"} },
+                          "recompute the prefix", "recomputing the prefix", "recomputing the context",
+                          "full forward over the context", "forward pass over the whole context",
+                          "re-runs the whole prefix", "reruns the whole prefix"} },
         point { "that work grows with the context: quadratic over a reply",
                 about = {"the cost", "the work", "the compute", "the arithmetic", "it", "each step", "FLOPs",
                          "a reply", "the total"},
                 said = {"grows with the context", "quadratic", "quadratically", "square", "n squared",
                         "grows with the length", "proportional to the context", "linear in the context",
-                        "n times"},
+                        "n times", "n tokens of compute", "o(n)"},
                 accept = {"quadratic", "o(n^2)", "o(n²)"} },
         point { "the price is memory for every token, the budget that caps concurrency",
                 about = {"the cache", "the KV cache", "it", "memory", "the price", "the cost", "the trade"},
@@ -351,7 +354,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         "limits concurrency", "bytes per token", "fills the GPU", "costs memory",
                         "uses memory", "spends memory", "takes memory"},
                 accept = {"57,344", "56 kib", "costs memory", "uses memory", "memory per token",
-                          "spends memory", "trades memory"} },
+                          "spends memory", "trades memory", "per-token memory"} },
       },
       misconceptions = {
         misconception { about = {"the KV cache", "the cache", "it", "caching"},
@@ -362,6 +365,14 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         said = {"cannot generate", "can't generate", "could not generate", "impossible",
                                 "would not work", "different output", "different tokens"},
                         why = "decoding without a cache still works and gives the same tokens; each step only recomputes the context's keys and values" },
+        misconception { about = {"a decode step", "the step", "each step", "without the cache", "without it", "you"},
+                        said = {"only the first layer", "first layer", "about the same", "cost the same",
+                                "small overhead", "one token's compute", "still cost one token", "saves the softmax"},
+                        why = "every layer's keys come from the layer below, so without a cache a step reruns the whole model over the context: about n tokens' work, not one" },
+        misconception { about = {"the KV cache", "the cache", "its memory", "it"},
+                        said = {"allocated once at the maximum", "does not grow", "doesn't grow", "fixed size",
+                                "never grows"},
+                        why = "the cache grows by a token's keys and values every step; vLLM allocates its blocks as tokens are scheduled" },
       },
     },
   },

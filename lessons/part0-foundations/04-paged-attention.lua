@@ -40,7 +40,7 @@ return lesson {
   answer = "Before it, servers gave each request one contiguous region sized for the longest "
         .. "output it might produce, because the final length is unknown up front. Most of that "
         .. "region was never filled, and the gaps between regions could not be reused. "
-        .. "PagedAttention stores the cache in fixed-size blocks (16 tokens in vLLM) allocated "
+        .. "PagedAttention stores the cache in fixed-size blocks (16 tokens by default in vLLM) allocated "
         .. "as a request grows, with a per-request block table mapping logical positions to "
         .. "physical blocks, the way an operating system pages memory. A request then wastes at "
         .. "most one partly filled block, so the same memory holds many more real tokens; the "
@@ -93,7 +93,11 @@ return lesson {
       title = "Blocks and block tables",
       text = "vLLM cuts the KV memory into blocks of 16 tokens across all layers: "
           .. n(16 * per_token) .. " bytes (" .. 16 * per_token // 1024 .. " KiB) for "
-          .. "Qwen2.5-7B. A request takes a new block only when its last one is full, and its "
+          .. "Qwen2.5-7B. Sixteen is the default for standard attention (--block-size sets it); "
+          .. "some backends force their own (vllm/platforms/cuda.py: 64 tokens for FlashMLA, "
+          .. "128 for CUTLASS MLA, for DeepSeek-style MLA models), and hybrid models take blocks "
+          .. "of hundreds of tokens so that an attention block's page is at least a recurrent state's "
+          .. "page (lesson 15). A request takes a new block only when its last one is full, and its "
           .. "block table lists which physical blocks hold its tokens in order. The attention "
           .. "kernel follows the table, so the blocks can sit anywhere in memory; any free block "
           .. "fits any request, and external fragmentation disappears.",
@@ -234,12 +238,18 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
       misconceptions = {
         misconception { about = {"PagedAttention", "paged attention"},
                         said = {"faster attention", "speeds up attention", "faster kernel", "reduces flops",
-                                "fewer flops", "computes attention faster", "faster math"},
+                                "fewer flops", "computes attention faster", "faster math", "is faster",
+                                "tiles the score matrix", "fused kernel", "keeps the score matrix", "sram"},
                         why = "PagedAttention is about where the cache lives; its own kernel was slower than a contiguous one (20–26% in the paper): the throughput gain comes from fitting more requests" },
         misconception { about = {"FlashAttention", "flash attention"},
                         said = {"pages the cache", "manages the cache", "reduces fragmentation", "allocates blocks",
-                                "stores the cache in blocks", "frees memory"},
+                                "stores the cache in blocks", "frees memory", "memory manager", "into pages",
+                                "splits the kv cache", "needs a contiguous", "requires a contiguous", "cannot use",
+                                "can't use"},
                         why = "FlashAttention is a kernel: it saves the score matrix's memory traffic, but it does not decide where a request's cache lives" },
+        misconception { about = {"they", "the two", "PagedAttention and FlashAttention", "vLLM"},
+                        said = {"competing", "competitors", "compete", "approximates", "approximate attention"},
+                        why = "the two do different jobs and vLLM runs both: paged memory, read by FlashAttention-style kernels that compute exact attention" },
       },
     },
   },

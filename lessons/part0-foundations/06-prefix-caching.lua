@@ -116,8 +116,10 @@ return lesson {
           .. "reads its whole context at every step, shared blocks included. The exception is "
           .. "cascade attention: when enough running requests share a long prefix, vLLM V1's "
           .. "FlashAttention backend can attend over the shared blocks once for the whole batch "
-          .. "and read them once. It is opt-in in recent releases (vllm/config/model.py, "
-          .. "ModelConfig.disable_cascade_attn defaults to True; --no-disable-cascade-attn), "
+          .. "and read them once. It has been opt-in since March 2026 (vllm-project/vllm#36318, "
+          .. "for numerical safety; earlier V1 releases used it when the heuristic said so): "
+          .. "vllm/config/model.py's ModelConfig.disable_cascade_attn defaults to True, and "
+          .. "--no-disable-cascade-attn turns it on, "
           .. "and even then a heuristic decides per step whether to use it.",
     },
   },
@@ -169,7 +171,7 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
             .. "hold them, but each decode step still reads every sequence's whole context, "
             .. "shared blocks included. The indirect gain is capacity: the memory saved lets "
             .. "more sequences run at once, which raises total throughput. The exception is "
-            .. "cascade attention, opt-in in recent vLLM releases: with many requests on one "
+            .. "cascade attention, opt-in since March 2026 (vllm#36318): with many requests on one "
             .. "long shared prefix it reads the shared blocks once for the batch.",
       points = {
         point { "decode still reads the whole context", weight = 2, polarity = "no",

@@ -74,7 +74,8 @@ return lesson {
   question = "Name the ways modern models and engines shrink the KV cache per token, and say "
           .. "roughly what each saves on a real model.",
 
-  answer = "Four, and they multiply. Grouped-query attention stores fewer KV heads than query "
+  answer = "Four, and most of them multiply (MLA takes the place of GQA rather than "
+        .. "multiplying with it). Grouped-query attention stores fewer KV heads than query "
         .. "heads: Qwen2.5-7B keeps " .. qwen.kv_heads .. " for " .. qwen.heads .. ", "
         .. mha // gqa .. " times less than full multi-head attention, and multi-query attention "
         .. "goes to one. Multi-head latent attention (DeepSeek) caches one compressed latent per "
@@ -144,8 +145,10 @@ return lesson {
           .. "non-default args) reports 58.53 GiB available and a GPU KV cache of 2,192,000 "
           .. "tokens (vLLM V1 logs tokens, not blocks): 137,000 blocks of 16; the calculator "
           .. "gives " .. n(fp8_log.num_gpu_blocks) .. " blocks (the log rounds "
-          .. "the GiB). It is independent of the weights' dtype, and attention must dequantise "
-          .. "as it reads, with per-tensor scales to keep the error small.",
+          .. "the GiB). It is independent of the weights' dtype. Attention reads the fp8 values "
+          .. "with per-tensor scales to keep the error small: some kernels dequantise as they "
+          .. "read, and FlashAttention 3 on Hopper computes in fp8, quantising the query too "
+          .. "(vllm/v1/attention/backends/flash_attn.py, FlashAttentionImpl.forward).",
     },
     section {
       title = "Shorter memories: sliding windows",

@@ -19,7 +19,7 @@ local EMBED = 152064 * kv.model(MODEL).hidden             -- 544,997,376 per tab
 local BODY = PARAMS - 2 * EMBED                           -- 6,525,621,760 quantised
 local AWQ_BITS = 4 + (16 + 4) / 128                       -- 4.15625
 local awq_body = BODY * AWQ_BITS / 8                      -- 3,390,264,430 B
-local awq_file = awq_body + 2 * EMBED * 2                 -- embedding and lm_head in BF16
+local awq_file = awq_body + 2 * EMBED * 2                 -- embedding and lm_head 16-bit (FP16 there)
 -- A decode step at batch 1 reads one embedding row but all of lm_head.
 local bf16_step = (PARAMS - EMBED) * 2                    -- 14,141,238,272 B
 local awq_step = awq_body + EMBED * 2                     -- 4,480,259,182 B
@@ -62,8 +62,9 @@ return lesson {
   title = "Shrinking the weights: AWQ, GPTQ, fp8",
   module = "part0-foundations",
   baseline = "Lin et al., \"AWQ\" (MLSys 2024) and Frantar et al., \"GPTQ\" (ICLR 2023): 4-bit "
-          .. "weights with an fp16 scale per group of 128 (4.125 bits a weight; AWQ adds a 4-bit "
-          .. "zero-point, 4.16); gpu_memory_utilization 0.9, the default up to vLLM 0.24 (0.92 "
+          .. "weights with an fp16 scale per group of 128 (4.125 bits a weight; the 4-bit zero-point "
+          .. "a group that AWQ and GPTQ checkpoints both store, qzeros in vLLM's AWQLinearMethod "
+          .. "and GPTQLinearMethod, makes it 4.16); gpu_memory_utilization 0.9, the default up to vLLM 0.24 (0.92 "
           .. "from 0.25: vllm/config/cache.py, CacheConfig); Qwen2.5-7B-Instruct's config.json "
           .. "(vocab 152,064, untied embeddings); RTX 4090 "
           .. "memory and bandwidth from NVIDIA's data sheet, as in kvtutor gpus",
@@ -86,7 +87,8 @@ return lesson {
         .. "step reads fewer bytes, under a third as many, and runs up to ~"
         .. f(awq_ceiling, 1) .. " times faster. The cache is separate: "
         .. "keys and values are computed in the activation dtype and stored in kv_cache_dtype, "
-        .. "still BF16 unless you also ask for fp8.",
+        .. "still 16-bit unless you also ask for fp8 (BF16 for this model, FP16 for its published "
+        .. "AWQ checkpoint, whose config.json says float16: 2 bytes either way).",
 
   points = {
     point { "the memory freed goes to the KV budget", weight = 2,

@@ -277,7 +277,9 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
       answer = "It sets the KV cache per GPU directly: vLLM uses the bytes as given instead of "
             .. "deriving the cache from gpu_memory_utilization less what profiling measured "
             .. "(vllm/config/cache.py, CacheConfig.kv_cache_memory_bytes; "
-            .. "Worker.determine_available_memory returns it without profiling). The capacity is "
+            .. "Worker.determine_available_memory still runs the profile pass, which compiles "
+            .. "the model for max_num_batched_tokens, but skips the memory profiling and returns "
+            .. "the bytes). The capacity is "
             .. "then the same on every card and every run, and two servers can share a GPU by "
             .. "bytes. The headroom becomes your job: if the weights, activations, graphs and "
             .. "your figure do not fit the card, the server runs out of memory.",
@@ -354,7 +356,9 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
     },
     numeric {
       id = "log-tokens",
-      prompt = "What will the next line, \"GPU KV cache size: N tokens\", say?",
+      prompt = "What will the next line, \"GPU KV cache size: N tokens\", say? (vLLM 0.19 to "
+            .. "0.24 print it on its own line; later sources print the same figure at the start "
+            .. "of one line with the maximum concurrency.)",
       expected = llama.kv_tokens, unit = "tokens", tolerance = abs(32),
       worked = code("blocks   ⌊" .. AVAILABLE .. " GiB ÷ " .. f(block_bytes / 2^20, 0) .. " MiB a block⌋ = "
         .. n(llama.num_gpu_blocks) .. "\n"

@@ -67,7 +67,9 @@ return lesson {
         .. "model's own MTP layers) guesses k tokens; the target then checks all k + 1 positions "
         .. "in one forward pass, which reads the weights once, so verification costs about one "
         .. "ordinary step. Rejection sampling keeps the output distribution exactly the "
-        .. "target's, and every step yields at least one token. It costs KV memory for the "
+        .. "target's in theory (vLLM's docs promise that up to floating-point numerics: a "
+        .. "batched verification can differ from one-token steps in the last bits), and every "
+        .. "step yields at least one token. It costs KV memory for the "
         .. "draft's layers, lookahead slots for the k draft tokens of every running request, "
         .. "and FLOPs for tokens that are rejected. At a large batch of short sequences the "
         .. "FLOPs are no longer idle: counting the weights alone, k + 1 positions per sequence "
@@ -309,7 +311,8 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
                 said = {"resample", "resampled", "max(0", "p - q", "p − q", "residual", "dropped", "discarded",
                         "bonus", "recovered", "replacement", "thrown away"},
                 accept = {"max(0, p - q)", "max(0, p − q)", "max(0,p-q)", "bonus token", "recovered token",
-                          "resample", "resamples", "resampled"} },
+                          "resample", "resamples", "resampled", "draw a replacement", "draws a replacement",
+                          "leftover distribution", "residual distribution"} },
         point { "the output follows the target's distribution",
                 about = {"the output", "the output distribution", "the result", "the text", "the tokens"},
                 said = {"target's distribution", "same distribution", "unchanged", "identical", "lossless",
@@ -320,17 +323,19 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
                          "the rejected tokens' KV", "rejected kv", "those slots"},
                 said = {"overwritten", "written over", "rolled back", "roll back", "rewound", "rewind", "decremented",
                         "subtracted", "not counted", "reused", "overwrite", "goes back"},
-                accept = {"num_computed_tokens", "overwritten", "written over", "overwrite"} },
+                accept = {"num_computed_tokens", "overwritten", "written over", "overwrite", "writes over",
+                          "write over", "computed-token count", "marked uncomputed", "count as unwritten"} },
       },
       misconceptions = {
         misconception { about = {"the rejected tokens' KV", "the rejected KV", "their blocks", "the blocks",
                                  "vLLM", "the rejected keys and values", "their KV"},
                         said = {"frees the blocks", "freed", "deallocates", "deallocated", "copied back",
-                                "copies back", "snapshot", "restores"},
+                                "copies back", "snapshot", "restores", "copied out", "free pool",
+                                "rollback pass", "recomputes the cache"},
                         why = "vLLM copies and frees nothing: the scheduler counts the rejected positions as not computed, so the next step writes over their slots, and the lookahead blocks stay with the request" },
         misconception { about = {"a guess", "a draft token", "the draft", "each draft token", "vLLM"},
                         said = {"above a threshold", "a threshold", "confidence", "if it is likely",
-                                "if its probability is high"},
+                                "if its probability is high", "min(1, q/p)", "q/p", "keeps checking"},
                         why = "vLLM V1's rejection sampler has no threshold: a guess is kept with probability min(1, p ÷ q), which is what keeps the output the target's distribution" },
       },
     },

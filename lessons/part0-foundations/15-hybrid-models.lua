@@ -136,8 +136,12 @@ return lesson {
           .. "-token blocks and pays its state blocks even when short, so short requests gain "
           .. "least. Prefix caching can only reuse whole blocks, and in align mode keeps a "
           .. "state checkpoint only at block boundaries: a shared prefix shorter than one block "
-          .. "is recomputed. The recurrent layers' state is also read and written in full at "
-          .. "every decode step, whatever the context.",
+          .. "is recomputed. That is the rule this course's releases follow; newer sources "
+          .. "loosen it (--prefix-match-unit, a finer matching unit that divides the block, "
+          .. "vllm-project/vllm#46384, merged mid-2026; --enable-mamba-fine-grained-prefix-cache, "
+          .. "a checkpoint where an earlier request's shared prefix ended, #53945, September "
+          .. "2026), and whether 0.26 has the first is unverified. The recurrent layers' state "
+          .. "is also read and written in full at every decode step, whatever the context.",
     },
   },
 

@@ -9,8 +9,12 @@
  * NEG_REACH tokens before it ("is not at all memory-bound", "neither prefill
  * nor decode is"), with no "but", "so" or "because" between ("not
  * compute-bound but memory-bound")? Further back, a negator is about something else ("with
- * no margin a server can run out of memory"). */
-#define NEG_REACH 4
+ * no margin a server can run out of memory"). "Without" is a preposition: it
+ * denies its own object ("without recomputing", "without any waste"), not the
+ * verb after that object ("without it every step reruns the prefix" says the
+ * step reruns it), so it reaches one word at most. */
+#define NEG_REACH     4
+#define WITHOUT_REACH 2
 static bool negated_at(const struct kv_tok *ans, size_t a, size_t at)
 {
     /* "but", "rather" turn the claim round; "so", "because", "since",
@@ -20,7 +24,7 @@ static bool negated_at(const struct kv_tok *ans, size_t a, size_t at)
     bool neg = false;
     for (size_t i = at > a + NEG_REACH ? at - NEG_REACH : a; i < at; i++) {
         if (ans[i].neg)
-            neg = true;
+            neg = neg || strcmp(ans[i].s, "without") != 0 || at - i <= WITHOUT_REACH;
         else if (kv_words_in_stems(ans[i].s, unneg) && !(i > a && ans[i - 1].neg))
             neg = false; /* "not because ..." denies the reason */
     }
