@@ -242,6 +242,19 @@ static void test_claims_prefill_decode(void **state)
          {true, false},
          {false, false},
          true},
+        /* "without" denies its own object, not the claim past it: "without batching" says
+         * nothing against decode being memory-bound; "without being memory-bound" leaves the
+         * point uncovered, and, being no plain denial (denied_at), unsure rather than wrong */
+        {"Decode without big batches stays memory-bound.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"Decode runs without being memory-bound.",
+         KV_UNSURE,
+         {false, false},
+         {false, false},
+         false},
         /* negation, within its clause only */
         {"Decode is not at all memory-bound.", KV_WRONG, {false, false}, {false, false}, false},
         {"Decode isn't memory bound.", KV_WRONG, {false, false}, {false, false}, false},
