@@ -115,8 +115,9 @@ return lesson {
           .. "tokens, each holding all 28 layers: 896 KiB a block, " .. n(seed.num_gpu_blocks)
           .. " blocks, " .. seed.max_concurrent_seqs .. " whole sequences of 8,192 tokens. A real "
           .. "deployment gets fewer: gpu_memory_utilization (0.92 by default from vLLM 0.25, 0.9 "
-          .. "before) holds some memory back, and the profiled activation peak and (from 0.21) "
-          .. "the CUDA graphs take their share before the cache is sized.",
+          .. "before) holds some memory back, and the profiled activation peak and (from 0.21, "
+          .. "where VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is on by default) the CUDA graphs "
+          .. "take their share before the cache is sized.",
     },
     section {
       title = "What follows",
@@ -324,8 +325,10 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       answer = "Without it, each step would recompute the keys and values of every earlier token "
             .. "in every layer, and since a layer's keys come from the layer below, that means "
             .. "running the whole model over the context again: a step at context n would cost "
-            .. "about n tokens' worth of arithmetic instead of one, and a reply's total would "
-            .. "grow with the square of its length. The cache keeps them instead, "
+            .. "about n tokens' worth of weight arithmetic instead of one (and attention over n "
+            .. "tokens each, n² a step), so a reply's weight FLOPs would grow with the square of "
+            .. "its length and its attention FLOPs with the cube, where the cache keeps them "
+            .. "linear and quadratic. The cache keeps them instead, "
             .. n(per_token) .. " B a token for Qwen2.5-7B, so a step computes only the new "
             .. "token. The price is memory that grows with every token, the budget that caps "
             .. "concurrency in this lesson, and the bandwidth to read all of it at every step.",
@@ -341,13 +344,13 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                           "recompute the prefix", "recomputing the prefix", "recomputing the context",
                           "full forward over the context", "forward pass over the whole context",
                           "re-runs the whole prefix", "reruns the whole prefix"} },
-        point { "that work grows with the context: quadratic over a reply",
+        point { "that work grows with the context: quadratic (attention cubic) over a reply",
                 about = {"the cost", "the work", "the compute", "the arithmetic", "it", "each step", "FLOPs",
                          "a reply", "the total"},
                 said = {"grows with the context", "quadratic", "quadratically", "square", "n squared",
                         "grows with the length", "proportional to the context", "linear in the context",
-                        "n times", "n tokens of compute", "o(n)"},
-                accept = {"quadratic", "o(n^2)", "o(n²)"} },
+                        "n times", "n tokens of compute", "o(n)", "cubic", "n^3", "n³"},
+                accept = {"quadratic", "o(n^2)", "o(n²)", "cubic", "o(n^3)", "o(n³)"} },
         point { "the price is memory for every token, the budget that caps concurrency",
                 about = {"the cache", "the KV cache", "it", "memory", "the price", "the cost", "the trade"},
                 said = {"memory", "grows with every token", "per token", "caps concurrency",

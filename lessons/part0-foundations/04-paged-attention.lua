@@ -244,7 +244,7 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
         misconception { about = {"FlashAttention", "flash attention"},
                         said = {"pages the cache", "manages the cache", "reduces fragmentation", "allocates blocks",
                                 "stores the cache in blocks", "frees memory", "memory manager", "into pages",
-                                "splits the kv cache", "needs a contiguous", "requires a contiguous", "cannot use",
+                                "splits the kv cache", "cannot use",
                                 "can't use"},
                         why = "FlashAttention is a kernel: it saves the score matrix's memory traffic, but it does not decide where a request's cache lives" },
         misconception { about = {"they", "the two", "PagedAttention and FlashAttention", "vLLM"},

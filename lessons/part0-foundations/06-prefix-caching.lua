@@ -93,7 +93,10 @@ return lesson {
           .. "hash and the block's own tokens (plus extra keys such as a LoRA adapter or image "
           .. "inputs). The chain makes a block's hash stand for the whole prefix up to it. A new "
           .. "request hashes its prompt's full blocks and walks the table until the first miss; "
-          .. "everything before the miss is reused. Freed blocks stay cached until memory is "
+          .. "everything before the miss is reused, except that the last prompt token is always "
+          .. "computed again so the step has logits to sample from "
+          .. "(KVCacheManager.get_computed_blocks caps a hit at the prompt's length − 1): a "
+          .. "prompt cached whole, block-aligned, gives up its last block. Freed blocks stay cached until memory is "
           .. "needed and are evicted least recently used first.",
     },
     section {
@@ -114,8 +117,10 @@ return lesson {
           .. "random benchmarks) share nothing. Under memory pressure the cached blocks are the "
           .. "first evicted. And decode speed is unchanged by default: every sequence still "
           .. "reads its whole context at every step, shared blocks included. The exception is "
-          .. "cascade attention: when enough running requests share a long prefix, vLLM V1's "
-          .. "FlashAttention backend can attend over the shared blocks once for the whole batch "
+          .. "cascade attention: when every running request shares a long prefix (the common "
+          .. "prefix counts only blocks all of them hold, "
+          .. "KVCacheManager.get_num_common_prefix_blocks), vLLM V1's FlashAttention backend "
+          .. "(FlashInfer's has a cascade path of its own) can attend over the shared blocks once for the whole batch "
           .. "and read them once. It has been opt-in since March 2026 (vllm-project/vllm#36318, "
           .. "for numerical safety; earlier V1 releases used it when the heuristic said so): "
           .. "vllm/config/model.py's ModelConfig.disable_cascade_attn defaults to True, and "
@@ -231,8 +236,9 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
     },
     numeric {
       id = "shared-tokens",
-      prompt = "Every request starts with the same {prefix}-token prompt. With {block}-token "
-            .. "blocks, how many of those tokens can prefix caching reuse?",
+      prompt = "Every request starts with the same {prefix}-token system prompt, followed by "
+            .. "its own question. With {block}-token blocks, how many of those shared tokens "
+            .. "can prefix caching reuse?",
       params = { prefix = range(100, 5000, 73), block = {16, 32} },
       expected = function(p)
         local n = (p.prefix // p.block) * p.block

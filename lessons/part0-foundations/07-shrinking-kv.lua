@@ -259,8 +259,11 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
             .. "range, so E4M3 is the usual pick, and plain fp8 means E4M3 in vLLM "
             .. "(vllm/config/cache.py, CacheConfig.cache_dtype). Its small range needs a scale: "
             .. "a per-tensor k_scale and v_scale (per head with FlashAttention) maps the values "
-            .. "into range, 1.0 unless calibrated (calculate_kv_scales, or scales shipped in an "
-            .. "llm-compressor checkpoint). E5M2 can go without a scale but loses precision. Both "
+            .. "into range: in vLLM 0.26 they come from the checkpoint when it ships calibrated "
+            .. "scales (llm-compressor, Quark) and are 1.0 otherwise; the runtime estimate "
+            .. "--calculate-kv-scales was deprecated in vllm-project/vllm#37201 (March 2026) and "
+            .. "removed in #49389 (July 2026). With FlashAttention 3 the query is quantised to "
+            .. "fp8 too, so its q_scale matters as well. E5M2 can go without a scale but loses precision. Both "
             .. "are one byte, so the capacity is the same.",
       points = {
         point { "E4M3: more precision, less range", weight = 2,

@@ -321,7 +321,7 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       prompt = "You load an AWQ 4-bit Qwen2.5-7B and change nothing else. How many bytes does "
             .. "one token of its KV cache take?",
       options = {
-        option { "57,344: the cache is still BF16", correct = true,
+        option { "57,344: the cache is still 16-bit (FP16 here, the checkpoint's dtype)", correct = true,
                  why = "keys and values are stored in kv_cache_dtype, which defaults to the model dtype" },
         option { "14,336: a quarter, like the weights",
                  why = "quantising the weights does not change how the cache is stored" },

@@ -5,6 +5,9 @@ local MODEL = "qwen2.5-7b"
 local m = kv.model(MODEL)
 local h100 = kv.gpu("h100")
 local PROMPT = 2048                                  -- tokens in the prompt
+-- A chat service: each turn sends a 2,048-token prompt onto a conversation whose earlier
+-- turns are already in the prefix cache, so a decoding sequence holds about 8,192 tokens of
+-- context while only the new 2,048 are prefilled.
 local CONTEXT = 8192                                 -- context each decoding sequence holds
 local REPLY = 500                                    -- tokens per reply
 local SLO_TPOT_MS = 20                               -- the service's TPOT objective
@@ -31,6 +34,7 @@ local bmax = max_batch(SLO_TPOT_MS, CONTEXT)
 local tmax = tpot_ms(bmax, CONTEXT)
 local e2e_s = (prefill_ms + (REPLY - 1) * tmax) / 1000
 local rate_at_slo = bmax / e2e_s                     -- Little's law: λ = L ÷ W
+local prefill_share = rate_at_slo * prefill_ms / 1000  -- of each second, the arrivals' prefill
 local LAMBDA, TTFT_S, TPOT_S = 4, 0.5, 0.020         -- the Little's-law exercise
 local W = TTFT_S + REPLY * TPOT_S
 -- figures for the exercises' worked lines
@@ -64,7 +68,8 @@ return lesson {
           .. "report goodput rather than throughput?",
 
   answer = "TTFT, time to first token, is how long a request waits for its first token: queueing "
-        .. "plus the prefill of its prompt, which is compute-bound. TPOT, time per output token, "
+        .. "plus the prefill of its prompt, which is compute-bound once the prompt is longer than a "
+        .. "few hundred tokens (the GPU's ridge). TPOT, time per output token, "
         .. "is the average gap between the tokens after that: one decode step, which is "
         .. "memory-bound and grows with the batch and its context. A bigger batch raises "
         .. "throughput but slows every sequence, so throughput alone rewards a server that "
@@ -93,8 +98,8 @@ return lesson {
   },
   misconceptions = {
     misconception { about = {"TTFT", "time to first token", "first token"},
-                    said = {"memory-bound", "decode step", "one decode"},
-                    why = "the first token comes out of the prompt's prefill, a compute-bound pass over every prompt token, after any queueing" },
+                    said = {"decode step", "one decode"},
+                    why = "the first token comes out of the prompt's prefill, a pass over every prompt token (compute-bound past a few hundred tokens), after any queueing" },
     misconception { about = {"goodput"},
                     said = {"same as throughput", "all requests", "tokens per second", "total throughput"},
                     why = "goodput counts only the requests that meet every SLO, per second; requests that miss add throughput, not goodput" },
@@ -107,11 +112,18 @@ return lesson {
     section {
       title = "Two latencies, two phases",
       text = "A streamed reply has two waits. TTFT runs from the request's arrival to its first "
-          .. "token: time in the queue, then the prefill of the prompt. Prefill is a compute-bound "
-          .. "pass over every prompt token: " .. grouped(PROMPT) .. " tokens of Qwen2.5-7B take "
+          .. "token: time in the queue, then the prefill of the prompt (measured at the client, "
+          .. "it also holds the HTTP round trip and tokenisation, and under chunked prefill "
+          .. "every step the prompt's chunks share with other work). Take a chat service whose "
+          .. "every turn sends a " .. grouped(PROMPT) .. "-token prompt onto a conversation "
+          .. "already in the prefix cache, so a decoding sequence holds about "
+          .. grouped(CONTEXT) .. " tokens of context and only the new tokens are prefilled. "
+          .. "Past a few hundred tokens (the H100's ridge, about 295 FLOPs a byte) prefill is a "
+          .. "compute-bound pass over every prompt token: " .. grouped(PROMPT) .. " tokens of Qwen2.5-7B take "
           .. "2 × " .. f(m.params, 2) .. " billion parameters × " .. grouped(PROMPT) .. " ÷ "
           .. grouped(h100.tflops) .. " TFLOP/s = " .. f(prefill_ms, 1) .. " ms on an idle H100, "
-          .. "at its paper peak. After that, each token costs one decode step, memory-bound: with "
+          .. "at its paper peak (attention's own FLOPs left out). After that, each token costs one "
+          .. "decode step (without speculative decoding), memory-bound: with "
           .. "32 sequences of " .. grouped(CONTEXT) .. " tokens, a step reads the weights once "
           .. "and 32 caches, and each sequence gets a token every " .. f(t32, 2) .. " ms.",
     },
@@ -156,7 +168,12 @@ return lesson {
           .. f(prefill_ms, 1) .. " ms of prefill plus " .. (REPLY - 1) .. " steps of "
           .. f(tmax, 2) .. " ms (" .. f(e2e_s, 2) .. " s), the H100 serves at most "
           .. f(rate_at_slo, 2) .. " requests/s of " .. REPLY .. "-token replies within the "
-          .. "objective. Turned round: at " .. LAMBDA .. " requests/s with " .. f(W, 1)
+          .. "objective. That is a decode-only bound: each arrival also brings its "
+          .. f(prefill_ms, 1) .. " ms of prefill, " .. f(100 * prefill_share, 0) .. "% of every "
+          .. "second at " .. f(rate_at_slo, 1) .. " requests/s, and under chunked prefill "
+          .. "those tokens ride in the decode steps and lengthen them past " .. SLO_TPOT_MS
+          .. " ms, so the rate that meets the objective is lower; a load test (or Part 1's "
+          .. "simulator) finds it. Turned round: at " .. LAMBDA .. " requests/s with " .. f(W, 1)
           .. " s each, " .. f(LAMBDA * W, 0) .. " are in flight, and memory must hold them all.",
     },
   },
@@ -168,6 +185,8 @@ SLO 20 ms   15.23 + b × 0.4698 ≤ 20 ms × 3,352 GB/s = 67.04 GB
             b ≤ (67.04 − 15.23) ÷ 0.4698 = 110.3      → 110 sequences, 19.96 ms
 one request 31.5 ms + 499 × 19.96 ms                  = 9.99 s
 Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
+prefill     11.0 requests/s × 31.5 ms                 = 0.35 s of every second:
+            a decode-only bound; the prefill lengthens the steps
             4 requests/s × (0.5 + 500 × 0.020) s      = 42 in flight]],
 
   followups = {
@@ -198,8 +217,8 @@ Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
                                 "catches the freezes", "is the same as ITL"},
                         why = "TPOT is one average per request; a single stall spreads over all its tokens, and only the ITL tail shows it" },
         misconception { about = {"freezes", "stalls", "it", "cause"},
-                        said = {"network", "client", "tokenizer"},
-                        why = "the server's own steps stall: a long prefill sharing the step, or a preempted sequence waiting to be recomputed" },
+                        said = {"only the network", "just the network", "only the client", "tokenizer"},
+                        why = "a client-side stall shows in the client's ITL, but a steady mean TPOT with freezes points at the server's own steps: a long prefill sharing the step, or a preempted sequence waiting to be recomputed; compare vLLM's server-side inter-token histogram to tell them apart (detokenising runs incrementally in the front-end process, off the engine's steps)" },
       },
     },
     followup {
@@ -209,8 +228,10 @@ Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
             .. "requests hold: more sequences than that slows every one of them past the "
             .. "target. Then apply Little's law: the rate you can serve is that many requests in "
             .. "flight divided by the time each one takes, TTFT plus its output tokens times "
-            .. "the TPOT. Check that memory holds that many caches, and measure goodput at that "
-            .. "rate, since the requests that miss the SLO do not count.",
+            .. "the TPOT. That bound counts decode only: the arrivals' prefills share the steps "
+            .. "under chunked prefill and lengthen them, so leave room for them. Check that "
+            .. "memory holds that many caches, and measure goodput at that rate, since the "
+            .. "requests that miss the SLO do not count.",
       points = {
         point { "the SLO caps the batch: the largest batch within 20 ms", weight = 2,
                 about = {"batch", "largest batch", "sequences", "step time", "concurrency", "bigger batches",
@@ -330,13 +351,14 @@ Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
     },
     choice {
       id = "goodput-falls",
-      prompt = "Doubling max_num_seqs raises a server's throughput from 10 to 12 requests/s, and "
-            .. "its P99 TPOT from 18 ms to 26 ms. The SLO is TPOT ≤ 20 ms. What happened to "
-            .. "goodput?",
+      prompt = "Doubling max_num_seqs raises a server's throughput from 10 to 12 requests/s. "
+            .. "Before, every request's TPOT was under 18 ms; now the median request's TPOT is "
+            .. "26 ms. The SLO is TPOT ≤ 20 ms. What happened to goodput?",
       options = {
-        option { "It fell: many requests now miss the TPOT objective and no longer count",
+        option { "It fell: at least half the requests now miss the TPOT objective and no longer "
+                 .. "count, so at most 6 of the 12 requests/s are good",
                  correct = true,
-                 why = "goodput counts only the requests that meet every SLO" },
+                 why = "goodput counts only the requests that meet every SLO: it was 10, now at most 12 × 0.5" },
         option { "It rose to 12 requests/s with the throughput",
                  why = "requests over 20 ms add throughput, not goodput" },
         option { "It is unchanged: goodput depends only on TTFT",
@@ -348,8 +370,8 @@ Little      110 in flight ÷ 9.99 s                    = 11.0 requests/s
     freetext {
       id = "ttft-vs-tpot",
       prompt = "In two or three sentences: what sets a request's TTFT, and what sets its TPOT?",
-      answer = "TTFT is time in the queue plus the prefill of the prompt, a compute-bound pass "
-            .. "that grows with the prompt's length. TPOT is the time of one decode step, "
+      answer = "TTFT is time in the queue plus the prefill of the prompt, a pass that grows "
+            .. "with the prompt's length and is compute-bound past a few hundred tokens. TPOT is the time of one decode step, "
             .. "memory-bound: the weights plus every running sequence's cache read once, so it "
             .. "grows with the batch and the context.",
       points = {

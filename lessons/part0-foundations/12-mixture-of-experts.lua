@@ -134,9 +134,11 @@ return lesson {
           .. "batch × 8 experts); real routers are skewed, and tokens of similar requests pick "
           .. "alike, so a real batch touches somewhat fewer on average; but the "
           .. "conclusion holds: past a few dozen tokens, a decode step reads nearly the total, "
-          .. "not the active, weights. On the H100, vLLM's unquantised MoE runs its Triton "
-          .. "kernel (vllm/model_executor/layers/fused_moe/fused_moe.py, fused_moe_kernel after "
-          .. "moe_align_block_size; other GPUs may get FlashInfer's), which launches work only "
+          .. "not the active, weights. In vLLM 0.26 the unquantised MoE's kernel is chosen by "
+          .. "select_unquantized_moe_backend (vllm/model_executor/layers/fused_moe/oracle/"
+          .. "unquantized.py): on the H100 it is the Triton experts kernel (fused_moe_kernel "
+          .. "after moe_align_block_size) unless --moe-backend names another, and other GPUs "
+          .. "may get FlashInfer's; the Triton kernel launches work only "
           .. "for experts that received tokens, so an untouched expert is never read; "
           .. "at a few tokens an expert its GEMMs reach less bandwidth than a dense one, so these "
           .. "are ceilings, not speeds.",
@@ -160,7 +162,8 @@ return lesson {
           .. "for. Expert parallelism "
           .. "(--enable-expert-parallel in vLLM) spreads whole experts over GPUs, so each GPU "
           .. "reads only its own touched experts, at the price of a step as slow as its busiest "
-          .. "GPU and, where attention runs data-parallel, an all-to-all dispatch and combine "
+          .. "GPU (--enable-eplb, expert-parallel load balancing, replicates hot experts to "
+          .. "even that out) and, where attention runs data-parallel, an all-to-all dispatch and combine "
           .. "around every MoE layer (vllm/model_executor/layers/fused_moe/config.py, "
           .. "FusedMoEParallelConfig.use_all2all_kernels; with plain TP the outputs are "
           .. "all-reduced as before). kvtutor sim does not model it.",
@@ -183,7 +186,9 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
             .. "about 98% of the experts in every layer, and the step reads nearly all 61 GB of "
             .. "weights, as a dense 30B model would. That read is shared by the batch, and the "
             .. "FLOPs per token stay those of the 3.3B active parameters; but the batch-1 "
-            .. "advantage in bytes is gone.",
+            .. "advantage in bytes is gone. And each touched expert's GEMM sees only about "
+            .. "64 × 8 ÷ 128 = 4 tokens, so it reads its weights less efficiently than a dense "
+            .. "layer does: a real step is slower than that roofline.",
       points = {
         point { "the batch touches nearly all experts", weight = 2, polarity = "no",
                 about = {"64 tokens", "batch", "tokens together", "the batch", "step"},

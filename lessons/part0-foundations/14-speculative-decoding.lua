@@ -280,11 +280,14 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
       question = "How does vLLM decide which draft tokens to keep, and what happens to the keys "
               .. "and values it already wrote for the rejected ones?",
       answer = "The target scores all k guesses in one step. With greedy sampling a guess is kept "
-            .. "while it equals the target's own top token. With sampling, a guess x is kept with "
-            .. "probability min(1, p(x) ÷ q(x)), p the target's probability and q the draft's (an "
-            .. "n-gram draft has no q: x is kept with probability p(x)); at the first rejection a "
-            .. "replacement is drawn from what is left of the target's distribution, max(0, p − q) "
-            .. "renormalised, and the later guesses are dropped; when all k are kept the target's "
+            .. "while it equals the target's own top token. With sampling, the rule of Leviathan et "
+            .. "al. keeps a guess x with probability min(1, p(x) ÷ q(x)), p the target's "
+            .. "probability and q the draft's, and at the first rejection draws a replacement "
+            .. "from max(0, p − q) renormalised. vLLM 0.26's drafters (EAGLE, MTP, a draft model, "
+            .. "n-gram) propose their top token and the model runner passes no draft "
+            .. "probabilities (draft_probs=None in gpu_model_runner.py), so q is all on x: x is "
+            .. "kept with probability p(x), and a rejected x is replaced by a draw from p with x "
+            .. "removed, renormalised. Either way the later guesses are dropped; when all k are kept the target's "
             .. "own next token is added as a bonus. A step yields 1 to k + 1 tokens and the output "
             .. "follows the target's distribution (Leviathan et al., 2023, which vLLM's "
             .. "RejectionSampler, vllm/v1/sample/rejection_sampler.py, follows). Nothing is copied "
@@ -336,7 +339,7 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
         misconception { about = {"a guess", "a draft token", "the draft", "each draft token", "vLLM"},
                         said = {"above a threshold", "a threshold", "confidence", "if it is likely",
                                 "if its probability is high", "min(1, q/p)", "q/p", "keeps checking"},
-                        why = "vLLM V1's rejection sampler has no threshold: a guess is kept with probability min(1, p ÷ q), which is what keeps the output the target's distribution" },
+                        why = "vLLM V1's rejection sampler has no threshold: a guess is kept with probability min(1, p ÷ q), p(x) itself for vLLM 0.26's top-token drafters, which is what keeps the output the target's distribution" },
       },
     },
   },
