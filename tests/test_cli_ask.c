@@ -605,7 +605,7 @@ static void test_list_names_every_item(void **state)
         static const char *const want[][2] = {
             {"per-token", "numeric"},   {"what-caps", "choice"},    {"why-not-compute", "freetext"},
             {"followup-1", "followup"}, {"followup-4", "followup"}, {"question", "question"}};
-        assert_int_equal(json_array_size(items), 18);
+        assert_int_equal(json_array_size(items), 19);
         for (size_t w = 0; w < 6; w++) {
             bool found = false;
             for (size_t k = 0; k < json_array_size(items) && !found; k++) {
@@ -679,11 +679,11 @@ static void test_question_and_followups(void **state)
     }
     /* follow-ups are numbered from 1, up to the lesson's own count */
     for (size_t i = 0; i < 3; i++) {
-        static const char *const ids[] = {"followup-0", "followup-6", "followup-01"};
+        static const char *const ids[] = {"followup-0", "followup-7", "followup-01"};
         char *argv[] = {(char *)run_kvtutor_path(), "ask", "kv-cache", (char *)ids[i], "x", NULL};
         struct run_result r;
         assert_int_equal(run_cmd(argv, NULL, &r), 0);
-        if (r.status != 2 || !strstr(r.err, "followup-5, question"))
+        if (r.status != 2 || !strstr(r.err, "followup-6, question"))
             fail_msg("ask kv-cache %s: exit %d: %s", ids[i], r.status, r.err);
         run_free(&r);
     }

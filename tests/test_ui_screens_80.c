@@ -183,7 +183,7 @@ static void interview_summary_keys(void **state)
     open80(f);
     ui_harness_type(f->h, "gi");
     on_screen(f, "The interviewer asks:");
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) { /* the question and the lesson's six follow-ups */
         ui_harness_type(f->h, "No idea.\r");
         on_screen(f, "Rating:");
         ui_harness_type(f->h, "\r");

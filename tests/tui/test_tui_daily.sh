@@ -82,7 +82,7 @@ check "i starts a mock interview with the lesson's question" "The interviewer as
 check "the clocks are on screen" "⏱ answer 1:"
 tm send-keys -t app "The weights are a one-time cost; the KV cache grows per sequence, and concurrency is how many fit in what is left." Enter
 check "the answer is scored on key points" "Key points covered"
-for _ in 1 2 3 4 5; do
+for _ in 1 2 3 4 5 6; do # the six follow-ups
   tm send-keys -t app Enter
   sleep 0.2
   tm send-keys -t app "decode is memory-bound; use fp8 and quantize the weights with AWQ" Enter
@@ -98,7 +98,7 @@ case $review in
   *) bad "the summary names the concept, not its id: \"$review\"" ;;
 esac
 interviews=$(sql "SELECT count(*) || ':' || answered FROM interview")
-if [ "$interviews" = "1:6" ]; then ok "the interview is kept in the database"; else bad "interview rows: $interviews"; fi
+if [ "$interviews" = "1:7" ]; then ok "the interview is kept in the database"; else bad "interview rows: $interviews"; fi
 tm send-keys -t app q
 
 # --- the playground against kvtutor calc ---

@@ -53,13 +53,13 @@ check "an exercise is graded" "Right."
 # wraps: test_ui_screens, in-process)
 if status_line | grep -qF "f follow-ups"; then ok "f is offered on a graded exercise"; else bad "f is offered on a graded exercise: \"$(status_line)\""; fi
 tm send-keys -t app f
-check "f goes to the first follow-up" "practice · follow-up 1 of 5"
+check "f goes to the first follow-up" "practice · follow-up 1 of 6"
 tm send-keys -t app "Quantize the weights with AWQ and store the KV cache in fp8" Enter
 check "the follow-up is graded" "Rating:"
 if status_line | grep -qF "f follow-ups"; then bad "no f on a graded follow-up: \"$(status_line)\""; else ok "no f on a graded follow-up"; fi
 tm send-keys -t app f
 sleep 0.5
-if screen | grep -qF "follow-up 1 of 5" && screen | grep -qF "Rating:"; then
+if screen | grep -qF "follow-up 1 of 6" && screen | grep -qF "Rating:"; then
   ok "f on a graded follow-up does not go on as Enter does"
 else
   bad "f on a graded follow-up does not go on as Enter does"
@@ -69,7 +69,7 @@ fi
 # (01-kv-cache.lua, follow-up 2: "shrinks the cache" said of PagedAttention;
 # its correction "PagedAttention changes where the cache lives, not its size: ...")
 tm send-keys -t app Enter
-check "Enter goes on to the next follow-up" "practice · follow-up 2 of 5"
+check "Enter goes on to the next follow-up" "practice · follow-up 2 of 6"
 tm send-keys -t app "PagedAttention shrinks the cache" Enter
 check "the misconception is shown" "✗ \"PagedAttention shrinks the cache\""
 tm send-keys -t app q

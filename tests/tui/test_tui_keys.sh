@@ -165,12 +165,12 @@ wait_for "Answer:" >/dev/null
 tm send-keys -t app "28 KiB" Enter
 wait_for "Not quite." >/dev/null
 tm send-keys -t app f
-check "follow-ups are numbered apart" "practice · follow-up 1 of 5"
+check "follow-ups are numbered apart" "practice · follow-up 1 of 6"
 tm send-keys -t app "Quantize the weights with AWQ and store the KV cache in fp8" Enter
 wait_for "Key points covered" >/dev/null
 tm send-keys -t app q
 check "the map counts the exercise once" " 1/12 done"
-check "the foot line counts follow-ups apart" "kv-cache · done: 1/12 exercises, 1/5 follow-ups"
+check "the foot line counts follow-ups apart" "kv-cache · done: 1/12 exercises, 1/6 follow-ups"
 # --- progress names diagnoses and lessons, not their ids ---
 tm send-keys -t app p
 check "a diagnosis is named, not its id" "1× left out the x2 for K and V"
