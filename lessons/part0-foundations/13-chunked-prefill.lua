@@ -38,6 +38,18 @@ local cached = (RESUME - 1) // BS * BS               -- full blocks a cache hit 
 local function f(x, places) return fixed(x, places or 1) end
 local function ms(x, places) return fixed(x * 1000, places or 1) end
 
+-- What the step times leave out: causal attention's own FLOPs, 4 × layers × heads × head_dim
+-- per query-key pair (QK^T and PV), P(P + 1)/2 pairs over the whole prompt, lesson 3's
+-- convention. The fourth 8,128-token chunk (positions 24,384 to 32,512) attends over 28,448
+-- earlier positions on average.
+local model = kv.model(MODEL)
+local attn_pair = 4 * model.layers * model.heads * model.head_dim        -- 401,408 FLOPs
+local attn_prompt_s = attn_pair * PROMPT * (PROMPT + 1) / 2 / FLOPS
+local attn_share = attn_prompt_s / (2 * PARAMS * PROMPT / FLOPS)
+local CHUNK = 8192 - DECODES
+local chunk4_context = 3 * CHUNK + (CHUNK + 1) / 2
+local attn_chunk4_s = attn_pair * CHUNK * chunk4_context / FLOPS
+
 return lesson {
   id = "chunked-prefill",
   title = "Chunked prefill and preemption: one token budget per step",
@@ -71,7 +83,7 @@ return lesson {
         .. "and slow, so the decoding requests see long gaps; a small budget keeps the gaps "
         .. "short and spreads the prefill over more steps, raising TTFT once the chunks are "
         .. "too small to keep the GPU busy. When blocks run out, vLLM preempts the most "
-        .. "recently admitted request: its blocks are freed and it is recomputed later, a "
+        .. "recently admitted request (under the default FCFS policy): its blocks are freed and it is recomputed later, a "
         .. "new prefill over its prompt and output so far, unless the prefix cache still holds "
         .. "those blocks.",
 
@@ -129,7 +141,11 @@ return lesson {
           .. ms(step_s(8192)) .. " ms at the paper's peak, so for " .. (s8k - 1) .. " steps "
           .. "every decoding user waits " .. ms(step_s(8192)) .. " ms for a token instead of "
           .. ms(decode_only, 2) .. ". The prompt's first token comes after " .. s8k .. " steps, "
-          .. ms(t8k) .. " ms.",
+          .. ms(t8k) .. " ms. These times are a floor: they leave out attention's own FLOPs, "
+          .. "and at " .. grouped(PROMPT) .. " tokens those add " .. ms(attn_prompt_s, 0)
+          .. " ms over the whole prompt (" .. fixed(attn_share * 100, 0) .. "% on top of the "
+          .. "matrix multiplies). They grow chunk by chunk, since each chunk attends over every "
+          .. "earlier one: the fourth adds about " .. ms(attn_chunk4_s, 0) .. " ms to its step.",
     },
     section {
       title = "The trade",
@@ -140,7 +156,12 @@ return lesson {
           .. " tokens, too few to make a step compute-bound, so each step costs the weight "
           .. "and cache read: " .. s512 .. " steps, " .. ms(t512) .. " ms to the first token. "
           .. "Below the ridge point a smaller budget only adds steps. The ITL tail and the "
-          .. "TTFT are the two ends of this one setting.",
+          .. "TTFT are the two ends of this one setting. vLLM has a second knob for the same "
+          .. "trade: --long-prefill-token-threshold caps the tokens one request may take in a "
+          .. "step (Scheduler.schedule applies it to running and waiting requests alike), so a "
+          .. "long prompt moves in smaller chunks while short prompts and decodes still fill "
+          .. "the budget. Disaggregated prefill, in Part 1, takes the prompts off the decoding "
+          .. "GPUs altogether.",
     },
     section {
       title = "Preemption: free now, recompute later",
@@ -204,7 +225,7 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
                         why = "it caps the tokens one step processes; max_num_seqs caps the sequences, and the KV budget is set by gpu_memory_utilization" },
         misconception { about = {"TTFT", "time to first token"},
                         said = {"falls", "improves", "gets shorter"},
-                        why = "TTFT cannot improve: the same prefill is spread over more steps, each also paying the weight read" },
+                        why = "the long prompt's own TTFT cannot improve: the same prefill is spread over more steps, each also paying the weight read (a short request that arrives mid-step waits less for the step in flight, but that is not what moves here)" },
       },
     },
     followup {
@@ -321,7 +342,8 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
       id = "preemption-cost",
       prompt = "In two or three sentences: what does vLLM do when the KV cache runs out during "
             .. "decoding, and what does it cost?",
-      answer = "It preempts the most recently admitted request: its blocks are freed and it "
+      answer = "Under the default FCFS policy it preempts the most recently admitted request "
+            .. "(with --scheduling-policy priority, the lowest-priority one): its blocks are freed and it "
             .. "goes back to the head of the waiting queue. Later it is recomputed, a prefill "
             .. "over its prompt and the output so far, which costs GPU time and stalls that "
             .. "user; prefix-cache hits on blocks not yet reused cut the recompute.",
