@@ -35,6 +35,13 @@ local kv_edge = verify_flop_ms / kv_ms_per_token                  -- 1,661 token
 local kv_seq_ms = SEQ * kv_ms_per_token                            -- 0.32 ms at 8,192
 local function ctx_at(b) return (b * verify_flop_ms - weights_ms) / (b * kv_ms_per_token) end
 local BIG = 256
+-- The 512-sequence batch job of the choice item: the tokens each of 512 requests can hold in
+-- the 40 GiB pool with the EAGLE head, whole blocks (19,859 // 512 = 38 blocks, 608 tokens),
+-- against the context below which its verification step turns compute-bound.
+local JOB = 512
+local job_tokens = eagle.num_gpu_blocks // JOB * eagle.block_size
+-- Plain decode at that batch (one position a sequence) is compute-bound only below this.
+local plain_ctx = (JOB * verify_flop_ms / (K + 1) - weights_ms) / (JOB * kv_ms_per_token)
 local seqs_kv_gib = math.floor(ridge / (K + 1) + 0.5) * SEQ * base.kv_bytes_per_token / 2^30  -- 74 GiB
 
 local function f(x, places) return fixed(x, places or 1) end
@@ -139,7 +146,8 @@ return lesson {
           .. ", against 1 without a draft. The draft's own steps are the price: a separate "
           .. "small model, an EAGLE head (one decoder layer over the target's hidden states), "
           .. "or MTP layers trained with the model (DeepSeek-V3 ships one). n-gram drafting "
-          .. "looks the guess up in the prompt and costs no model at all.",
+          .. "looks the guess up in the request's own tokens, prompt and output so far "
+          .. "(NgramProposer), and costs no model at all.",
     },
     section {
       title = "What the draft costs in memory",
@@ -150,7 +158,10 @@ return lesson {
           .. grouped(SEQ) .. " tokens instead of " .. base.max_concurrent_seqs .. ". vLLM's "
           .. "scheduler also allocates k lookahead slots for every running request at each "
           .. "step (num_lookahead_tokens, for EAGLE and draft models), and the guesses count "
-          .. "against the step's token budget.",
+          .. "against the step's token budget. Unverified guesses never reach the "
+          .. "prefix cache: KVCacheManager.allocate_slots caches full blocks only up to the "
+          .. "request's finalised tokens (request.num_tokens, which counts accepted tokens, not "
+          .. "drafts), so a rejected guess's KV is never found by another request.",
     },
     section {
       title = "When it stops paying",
@@ -169,7 +180,10 @@ return lesson {
           .. "compute-bound; at batch " .. BIG .. " it stays memory-bound above about "
           .. grouped(ctx_at(BIG)) .. " tokens. Speculative decoding is first a latency tool: it "
           .. "shines at low batch and for long outputs, is turned down or off at large batches "
-          .. "of short requests, and at long context can still pay at large batch (\"MagicDec\", "
+          .. "of short requests (vLLM does not turn it off by itself: V0's "
+          .. "speculative_disable_by_batch_size has no V1 counterpart, and a per-batch-size "
+          .. "num_speculative_tokens_per_batch_size in recent sources, not dated to a release, "
+          .. "is the operator's to set), and at long context can still pay at large batch (\"MagicDec\", "
           .. "arXiv 2408.11049, 2024). All this counts 2 FLOPs per parameter a position, "
           .. "not attention's own FLOPs: at about 16 FLOPs per KV byte they are small, and "
           .. "counting them moves the edge of about 1,661 tokens out only a few percent.",
@@ -438,7 +452,12 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
         option { "An interactive assistant at batch 4 with a tight TPOT target", correct = true,
                  why = "a small batch is memory-bound: verification uses idle FLOPs and cuts the time per token" },
         option { "An offline batch job at 512 sequences per step",
-                 why = "that step is compute-bound: the extra positions cost FLOPs that were already busy" },
+                 why = "40 GiB holds 512 requests only at about " .. grouped(job_tokens)
+                     .. " tokens each, and below about " .. grouped(ctx_at(JOB)) .. " tokens "
+                     .. "the " .. (K + 1) .. " positions a sequence make that verification step "
+                     .. "compute-bound: the extra positions cost FLOPs that were already busy "
+                     .. "(plain decode at 512 stays memory-bound above about "
+                     .. grouped(plain_ctx) .. " tokens)" },
         option { "A prefill-heavy workload of long prompts and one-token answers",
                  why = "speculation speeds decode; a one-token answer has no decode to speed up" },
         option { "Any deployment equally: it is free",
