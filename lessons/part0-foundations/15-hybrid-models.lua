@@ -21,6 +21,13 @@ local h128 = hy(131072)
 local f8 = hy(32768, "fp8")
 local state_layer = h32.state_bytes_per_request / h32.state_layers
 local attn_layers = 16
+-- What one gated-delta-net layer's state holds, from the config.json: 48 value heads of
+-- 128 x 128 recurrent state in FP32 (mamba_ssm_dtype "float32"), and the short convolution's
+-- last 3 inputs (linear_conv_kernel_dim 4, minus 1) over 2 x 16 x 128 key + 48 x 128 value
+-- channels in BF16. --kv-cache-dtype touches neither.
+local SSM = 48 * 128 * 128 * 4                                    -- 3,145,728 B
+local CONV = (4 - 1) * (2 * 16 * 128 + 48 * 128) * 2              -- 61,440 B
+assert(SSM + CONV == state_layer, "the state's parts do not add up to the calculator's")
 local token_layer = h32.kv_bytes_per_token / attn_layers          -- one attention layer, one token
 local state_blocks = h4.blocks_per_request - math.ceil(4096 / h4.block_size)
 
@@ -42,7 +49,8 @@ return lesson {
           .. "to 16 × ⌈state page ÷ (16 × attention bytes per token)⌉ tokens and the state page "
           .. "padded to match (vllm/model_executor/models/config.py, "
           .. "HybridAttentionMambaModelConfig.verify_and_update_config, logged as \"Setting "
-          .. "attention block size to %d tokens\"), layers grouped so every group has the same "
+          .. "attention block size to %d tokens\"; later sources move the rule to "
+          .. "Platform._align_hybrid_block_size, vllm-project/vllm#52895), layers grouped so every group has the same "
           .. "page (vllm/v1/core/kv_cache_utils.py, _get_kv_cache_groups_uniform_page_size), two "
           .. "state blocks per group and request in mamba_cache_mode align, the default with "
           .. "prefix caching (vllm/v1/kv_cache_interface.py, MambaSpec.max_memory_usage_bytes); "
@@ -98,7 +106,10 @@ return lesson {
       text = "An attention layer keeps K and V for every token: Qwen3.5-27B's 16 attention layers "
           .. "cache " .. grouped(h32.kv_bytes_per_token) .. " B a token in BF16. A "
           .. "gated-delta-net layer instead folds each token into a recurrent state of fixed "
-          .. "size, here " .. f(state_layer / MiB, 2) .. " MiB a layer, "
+          .. "size, here " .. f(state_layer / MiB, 2) .. " MiB a layer ("
+          .. grouped(SSM) .. " B of recurrent state, 48 heads of 128 × 128 kept in FP32 "
+          .. "as the config's mamba_ssm_dtype asks, and " .. grouped(CONV) .. " B of BF16 "
+          .. "convolution state; an fp8 KV cache leaves both as they are), "
           .. f(h32.state_bytes_per_request / MiB, 1) .. " MiB for all 48, the same at 100 "
           .. "tokens or 100,000. The state costs as much as "
           .. grouped(h32.state_bytes_per_request / h32.kv_bytes_per_token) .. " tokens of the "
@@ -134,13 +145,22 @@ return lesson {
       title = "The price of big blocks",
       text = "Every request rounds its attention cache up to whole " .. grouped(h32.attention_block_size)
           .. "-token blocks and pays its state blocks even when short, so short requests gain "
-          .. "least. Prefix caching can only reuse whole blocks, and in align mode keeps a "
-          .. "state checkpoint only at block boundaries: a shared prefix shorter than one block "
-          .. "is recomputed. That is the rule this course's releases follow; newer sources "
-          .. "loosen it (--prefix-match-unit, a finer matching unit that divides the block, "
-          .. "vllm-project/vllm#46384, merged mid-2026; --enable-mamba-fine-grained-prefix-cache, "
-          .. "a checkpoint where an earlier request's shared prefix ended, #53945, September "
-          .. "2026), and whether 0.26 has the first is unverified. The recurrent layers' state "
+          .. "least. Prefix caching is coarser still. In align mode a request keeps one state "
+          .. "checkpoint from its prompt, at the prompt's last block boundary, and a hit must "
+          .. "cover every group: a later request reuses anything, even the attention blocks "
+          .. "that match, only if that boundary falls inside the prefix the two share. On "
+          .. "Qwen3.5-4B (528-token blocks, prompts of about 2,200 tokens) a 1,600-token shared "
+          .. "prefix gave 52 of 64 requests a hit and a 1,500-token one gave none "
+          .. "(vllm-project/vllm#45238, June 2026); a shared prefix shorter than one block is "
+          .. "always recomputed. That is the rule this course's releases follow; newer sources "
+          .. "loosen it. --prefix-match-unit (#46384, merged mid-2026; whether 0.26 has it is "
+          .. "unverified) matches in a finer unit that must divide the block, so the kept "
+          .. "checkpoint sits nearer the prompt's end: that helps a conversation's next turn, "
+          .. "which continues the whole earlier prompt, more than requests that share only a "
+          .. "system prompt. --enable-mamba-fine-grained-prefix-cache (#53945, September 2026, "
+          .. "after 0.26) also keeps a checkpoint where a shared prefix ends, but it is off by "
+          .. "default and works only in align mode with an EAGLE or MTP drafter on the Mamba "
+          .. "group and a match unit smaller than the block. The recurrent layers' state "
           .. "is also read and written in full at every decode step, whatever the context.",
     },
   },
@@ -164,8 +184,10 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
             .. "token, so vLLM grows the attention block to the smallest multiple of 16 tokens "
             .. "whose page holds a state, 784 tokens, and pads the state page to match. Prefix "
             .. "caching then works in 784-token blocks: only whole blocks are reused, and the "
-            .. "recurrent state is checkpointed only at block boundaries, so a shared prefix "
-            .. "shorter than a block is recomputed.",
+            .. "recurrent state is kept only at a block boundary (in align mode one per request, "
+            .. "the last before its prompt ends), so a shared prefix shorter than a block is "
+            .. "recomputed, and a later request hits only if that boundary lies inside the "
+            .. "prefix it shares.",
       points = {
         point { "one page size for every layer in the pool", weight = 2,
                 about = {"vLLM", "pool", "page", "page size", "it", "allocator", "hybrid allocator"},
