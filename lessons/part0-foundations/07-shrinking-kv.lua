@@ -15,6 +15,10 @@ local mqa = per_token{kv_heads = 1}                       -- 14,336 B, 1 KV head
 local ds = kv.model("deepseek-v3")
 local mla = per_token{model = "deepseek-v3", kv_dtype = "bf16"}           -- 70,272 B
 local ds_full = ds.layers * ds.heads * ((128 + ds.mla_rope_dim) + 128) * 2  -- 4,997,120 B
+-- MLA in fp8: plain fp8 is one byte a dimension (576 B a layer); fp8_ds_mla keeps the 512
+-- latent dims in fp8 with 4 FP32 scales and the 64 rope dims in BF16: 512 + 16 + 128 = 656 B.
+local mla_fp8 = per_token{model = "deepseek-v3", kv_dtype = "fp8"}         -- 35,136 B
+local mla_ds = per_token{model = "deepseek-v3", kv_dtype = "fp8_ds_mla"}   -- 40,016 B
 
 -- Gemma-3-27B: 52 of 62 layers attend over a 1,024-token window.
 local g3 = kv.model("gemma-3-27b")
@@ -118,8 +122,11 @@ return lesson {
           .. "Grouped-query attention lets a group of query heads share one: Qwen2.5-7B has "
           .. qwen.heads .. " query heads and " .. qwen.kv_heads .. " KV heads, so a token costs "
           .. gqa // 1024 .. " KiB instead of " .. mha // 1024 .. " KiB. Multi-query attention, "
-          .. "one KV head for all, would make it " .. mqa // 1024 .. " KiB. The GQA paper found "
-          .. "grouping keeps quality close to full attention where one head loses more.",
+          .. "one KV head for all, would make it " .. mqa // 1024 .. " KiB. The GQA paper's quality "
+          .. "result is for checkpoints uptrained from multi-head ones with about 5% of the "
+          .. "original pre-training compute: eight groups came close to full attention where "
+          .. "one head lost more. Models trained with GQA from the start, as most are now, "
+          .. "were not what it measured.",
     },
     section {
       title = "A latent instead of heads: MLA",
@@ -148,7 +155,12 @@ return lesson {
           .. "the GiB). It is independent of the weights' dtype. Attention reads the fp8 values "
           .. "with per-tensor scales to keep the error small: some kernels dequantise as they "
           .. "read, and FlashAttention 3 on Hopper computes in fp8, quantising the query too "
-          .. "(vllm/v1/attention/backends/flash_attn.py, FlashAttentionImpl.forward).",
+          .. "(vllm/v1/attention/backends/flash_attn.py, FlashAttentionImpl.forward). MLA "
+          .. "halves too in plain fp8, " .. n(mla_fp8) .. " B a token for DeepSeek-V3, but "
+          .. "the fp8_ds_mla layout of DeepSeek's sparse MLA kernels keeps the positional "
+          .. "key in BF16 and a scale for each 128 latent dims: " .. n(mla_ds) .. " B, "
+          .. f(mla_ds / mla * 100, 0) .. "% of BF16, not half "
+          .. "(vllm/v1/kv_cache_interface.py, MLAAttentionSpec.page_size_bytes).",
     },
     section {
       title = "Shorter memories: sliding windows",
@@ -170,6 +182,17 @@ return lesson {
           .. f(gemma_held / GiB, 2) .. " GiB in all, almost all of it the 10 full layers' whole "
           .. "context. The longer the context, the bigger the "
           .. "saving, since the sliding share stops growing.",
+    },
+    section {
+      title = "Beyond the four",
+      text = "Two designs cut the cache in the architecture itself. Hybrid models replace most "
+          .. "attention layers with linear-attention or Mamba layers, each keeping a state of "
+          .. "fixed size however long the context (lesson 15). Cross-layer KV sharing lets "
+          .. "several layers attend over one layer's keys and values, so only that layer "
+          .. "stores them (Brandon et al., \"Reducing Transformer Key-Value Cache Size with "
+          .. "Cross-Layer Attention\", 2024; Gemma 3n shares this way, and vLLM maps such a "
+          .. "layer to the one it reads through kv_sharing_target_layer_name, allocating it no "
+          .. "cache of its own).",
     },
   },
 
