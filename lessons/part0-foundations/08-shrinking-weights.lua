@@ -123,7 +123,11 @@ return lesson {
           .. "checkpoints keep the embedding and the output layer (lm_head) in 16 bits, and AWQ "
           .. "stores a 4-bit zero-point beside each group's scale, 4 + 20/128 ≈ "
           .. f(AWQ_BITS) .. " bits: Qwen2.5-7B's AWQ weights come to about "
-          .. f(awq_file / GiB) .. " GiB.",
+          .. f(awq_file / GiB) .. " GiB. GPTQ checkpoints quantised symmetrically (sym "
+          .. "true, the usual case) need no zero-points on the GPU: vLLM's Marlin path keeps "
+          .. "none for them. The bytes do not change shape, but their layout does: on Ampere "
+          .. "and later vLLM runs AWQ and GPTQ through its Marlin kernels (awq_marlin, "
+          .. "gptq_marlin), which repack the 4-bit weights into their own tile order at load.",
     },
     section {
       title = "Every byte freed goes to the cache",
@@ -151,7 +155,8 @@ return lesson {
     section {
       title = "The cache keeps its own dtype",
       text = "Weights are stored; keys and values are computed at run time by multiplying "
-          .. "activations (BF16) with the dequantised weights, and then written in "
+          .. "activations (16-bit: BF16 in the original model, FP16 in Qwen's AWQ checkpoint, "
+          .. "whose config asks for it) with the dequantised weights, and then written in "
           .. "kv_cache_dtype. A 4-bit model therefore still caches 56 KiB a token unless you set "
           .. "kv_cache_dtype=fp8 as well. The two choices stack: 4-bit weights and an fp8 cache "
           .. "together give the most room.",
@@ -178,7 +183,8 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
             .. "multiplies, and weight-only 4-bit kernels still multiply in 16-bit after "
             .. "unpacking, so the arithmetic is the same and the unpacking adds work. Weights "
             .. "and activations both in fp8, on tensor cores that run fp8 at twice the BF16 "
-            .. "rate, is what speeds prefill up.",
+            .. "rate, is what speeds prefill up; that needs Ada or Hopper or later, since on "
+            .. "Ampere vLLM runs an fp8 checkpoint as weight-only W8A16 through Marlin.",
       points = {
         point { "much less than decode: hardly faster", weight = 2, polarity = "no",
                 accept = {"much less than decode", "hardly faster", "not much faster", "barely faster",
