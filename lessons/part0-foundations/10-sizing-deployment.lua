@@ -148,7 +148,9 @@ return lesson {
           .. f(predicted.kv_budget_bytes / GiB) .. " GiB; it reads " .. AVAILABLE .. ", so this "
           .. "setup's overhead was " .. f(LOG_UTIL * H100_SEEN - llama_weights - AVAILABLE)
           .. " GiB. Its 16,384-token sibling log (also 58.11 GiB) has a profiling line that "
-          .. "splits 17.12 GiB of non-KV memory into 14.99 GiB of weights, 1.89 GiB of torch "
+          .. "splits 17.12 GiB of non-KV memory into 14.99 GiB of weights (" .. f(llama_weights, 2)
+          .. " from the parameters at 2 B each; the loaded model also holds buffers such as the "
+          .. "rotary tables), 1.89 GiB of torch "
           .. "peak and 0.25 GiB of memory outside PyTorch grown since the snapshot; the CUDA "
           .. "context is not in it. The overhead is the "
           .. "one figure you cannot compute from the configuration: it depends on "
@@ -181,8 +183,11 @@ return lesson {
     },
     section {
       title = "Why 0.99 is risky",
-      text = "Not because activations outgrow the profile: the profile run already takes the "
-          .. "worst batch, max_num_batched_tokens tokens. The (1 − utilisation) share must hold "
+      text = "Not mainly because activations outgrow the profile: the profile run already "
+          .. "pushes a batch of max_num_batched_tokens tokens through the model. It does skip "
+          .. "attention, though: with no attention metadata the attention layers return at once "
+          .. "(FlashAttentionImpl.forward), so a backend's attention workspace is not measured. "
+          .. "The (1 − utilisation) share must hold "
           .. "two things vLLM never subtracts. First what was there at its start-up snapshot: "
           .. "the CUDA context and NCCL's start-up buffers (under tensor parallelism they can "
           .. "reach several GiB a GPU: vllm-project/vllm#25359 saw 78.59 GiB free before NCCL "
@@ -471,8 +476,8 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
       id = "why-not-099",
       prompt = "A colleague sets gpu_memory_utilization=0.99 to get more KV cache. What do you "
             .. "tell them?",
-      answer = "It leaves almost no headroom. vLLM's profile run already takes the worst "
-            .. "max_num_batched_tokens batch, but the CUDA context and NCCL's start-up buffers "
+      answer = "It leaves almost no headroom. vLLM's profile run already pushes a "
+            .. "max_num_batched_tokens batch through the model (attention skipped), but the CUDA context and NCCL's start-up buffers "
             .. "(never subtracted: they predate vLLM's memory snapshot), the sampler's top-k and "
             .. "logprob buffers, allocator fragmentation and any other process on the GPU need "
             .. "memory the profile did not count; with 1% spare, the server either refuses to start (free "
