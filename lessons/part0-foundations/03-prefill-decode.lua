@@ -24,6 +24,15 @@ local function weights_read_ms(gpu)
   return 2 * params / (gpu.bandwidth_gbps * 1e9) * 1e3
 end
 
+-- The context past which no batch reaches the ridge: a sequence adds 2 FLOPs a parameter
+-- and, per cached token, 4 x layers x heads x head_dim attention FLOPs (QK^T and PV) against
+-- that token's KV bytes read. Only while a sequence's FLOP time exceeds its KV read time can a
+-- big enough batch turn the step compute-bound: (2P/F) / (kv/B - attn/F) tokens.
+local FLOPS, BW = h100.tflops * 1e12, h100.bandwidth_gbps * 1e9
+local attn_per_ctx = 4 * qwen.layers * qwen.heads * qwen.head_dim       -- 401,408 FLOPs
+local ctx_edge = (2 * params / FLOPS) / (per_token / BW - attn_per_ctx / FLOPS)   -- about 922
+local ctx_edge_weights = (2 * params / FLOPS) / (per_token / BW)                  -- about 900
+
 local function f(x, places) return fixed(x, places or 1) end
 local n = grouped -- 57344 -> "57,344"
 
@@ -139,8 +148,11 @@ return lesson {
           .. "read, " .. f(weights_read_ms(h100), 2) .. " ms on an H100, during which the "
           .. "tensor cores could have done " .. f(ridge, 0) .. " times the work. Decode becomes "
           .. "compute-bound only when the batch reaches the ridge: "
-          .. kv.calc{model = MODEL, gpu = "h100"}.compute_bound_batch .. " sequences, and "
-          .. "more once their caches are counted.",
+          .. kv.calc{model = MODEL, gpu = "h100"}.compute_bound_batch .. " sequences with "
+          .. "empty caches. Their caches push that out, and past about " .. n(ctx_edge, 0)
+          .. " tokens of context (" .. n(ctx_edge_weights, 0) .. " counting the weights' FLOPs "
+          .. "alone) no batch gets there: each sequence's cache then takes longer to read than "
+          .. "its FLOPs take to do.",
     },
     section {
       title = "What engines do with this",
