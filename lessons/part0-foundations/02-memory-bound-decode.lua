@@ -139,7 +139,7 @@ return lesson {
           .. "per second at batch 1 is therefore memory bandwidth ÷ bytes per step. On an "
           .. "RTX 4090 (" .. f(rtx4090.bandwidth_gbps, 0) .. " GB/s on paper) that is "
           .. f(decode(rtx4090.bandwidth_gbps, 1)) .. " tokens/s, whatever its 165 TFLOP/s. Real "
-          .. "kernels reach 85 to 95% of the paper figure, which is why the probe measures it "
+          .. "kernels reach about 85 to 93% of the paper figure, which is why the probe measures it "
           .. "rather than trusting the data sheet.",
     },
     section {
@@ -153,10 +153,10 @@ return lesson {
     section {
       title = "Context length eats throughput",
       text = "Every token of context is read again at every step, so a long context costs "
-          .. "speed as well as room. On an H100 (" .. f(kv.gpu("h100").bandwidth_gbps, 0)
-          .. " GB/s on paper), 32 sequences of 8,192 tokens decode " .. f(h100(8192, 32), 0)
-          .. " tokens/s in total; the same 32 at 32,768 tokens decode " .. f(h100(32768, 32), 0)
-          .. ", because their caches now weigh "
+          .. "speed as well as room. On an H100 SXM (" .. f(kv.gpu("h100").bandwidth_gbps, 0)
+          .. " GB/s on paper), 32 sequences of 8,192 tokens decode at most " .. f(h100(8192, 32), 0)
+          .. " tokens/s in total; the same 32 at 32,768 tokens at most " .. f(h100(32768, 32), 0)
+          .. " (roofline ceilings, which real kernels approach from below), because their caches now weigh "
           .. f(32 * 32768 * base.kv_bytes_per_token / GB, 0) .. " GB a step against "
           .. f(weights / GB, 0) .. " GB of weights. Past the "
           .. "point where the caches outweigh the weights, a bigger batch buys little: each "
@@ -211,7 +211,7 @@ H100, 32 × 32k context
                         why = "HBM reads go from the GPU's own memory controllers to its SMs: PCIe, the host and the tensor cores are not on the path" },
         misconception { about = {"data sheet", "the spec", "peak"},
                         said = {"is achievable", "can be reached", "reach 100%"},
-                        why = "the data sheet multiplies clock by bus width as if every cycle moved data; streaming reads reach about 90 to 93% on HBM" },
+                        why = "the data sheet multiplies clock by bus width as if every cycle moved data; streaming reads reach about 85 to 93% of it" },
       },
     },
     followup {
@@ -219,8 +219,12 @@ H100, 32 × 32k context
       answer = "Both, when the cache is a large share of the bytes per step: halving the KV bytes "
             .. "halves that part of each step's reads. At batch 1 with short context the weights "
             .. "dominate and the gain is small; at large batch and long context the caches "
-            .. "dominate and decode gets close to twice as fast, on top of fitting twice the "
-            .. "sequences.",
+            .. "dominate and the bytes allow close to twice the speed, on top of fitting twice "
+            .. "the sequences. That is the ceiling; measured gains in vLLM have been smaller, "
+            .. "since kernels spend time dequantising: in vllm-project/vllm#42058, Qwen3-8B at "
+            .. "concurrency 8 on vLLM 0.26 decoded 0.4 to 5.5% faster on an A100 with prefill "
+            .. "2.5 to 5% slower, and RTX 4090s showed about 21% faster decode and 12% slower "
+            .. "prefill.",
       points = {
         point { "it reads fewer bytes per step", weight = 2,
                 about = {"it", "fp8", "fp8 cache", "each step", "decode", "KV bytes", "the cache"},
