@@ -97,7 +97,12 @@ return lesson {
           .. "computed again so the step has logits to sample from "
           .. "(KVCacheManager.get_computed_blocks caps a hit at the prompt's length − 1): a "
           .. "prompt cached whole, block-aligned, gives up its last block. Freed blocks stay cached until memory is "
-          .. "needed and are evicted least recently used first.",
+          .. "needed and are evicted roughly least recently used first: the free queue hands "
+          .. "out the block freed longest ago, and a finished request frees its blocks tail "
+          .. "first (KVCacheManager.free), so its own last blocks go before the prefix it "
+          .. "shares. In vLLM V1 prefix caching is on by default, the hash is sha256 unless "
+          .. "--prefix-caching-hash-algo says otherwise, and a request's cache_salt keeps its "
+          .. "blocks apart from other tenants'.",
     },
     section {
       title = "What it saves",

@@ -135,7 +135,9 @@ return lesson {
           .. "TP // KV heads ranks (vLLM 0.26, ModelConfig.verify_with_parallel_config in "
           .. "vllm/config/model.py), and then a head's copies hold different tokens. At TP 16 "
           .. "with --decode-context-parallel-size 2 each GPU averages "
-          .. n(per_gpu("llama-3.1-70b", 16) / 2) .. " bytes a token.",
+          .. n(per_gpu("llama-3.1-70b", 16) / 2) .. " bytes a token, where the attention "
+          .. "backend supports it (vLLM refuses one that cannot return the softmax statistics "
+          .. "the ranks' partial results are merged with).",
     },
     section {
       title = "MLA is not split by head",
@@ -146,7 +148,10 @@ return lesson {
           .. "DeepSeek-V2-Lite (27 layers, 512 + 64 dimensions) holds "
           .. n(27 * 576 * 2) .. " bytes a token on every GPU at any TP; its TP 4 log reports "
           .. "2,199,888 tokens of cache from 63.73 GiB per GPU, and the calculator gets "
-          .. n(lite.kv_tokens) .. ". Under plain TP, more GPUs add room only through the "
+          .. n(lite.kv_tokens) .. " (with vLLM's configured 16-token blocks; a backend such as "
+          .. "FlashMLA asks for 64, CUTLASS MLA for 128, which moves the rounding, not the bytes "
+          .. "a token). Every GPU gets the same number of blocks: vLLM sizes all ranks to the "
+          .. "one with the least free memory (get_kv_cache_configs). Under plain TP, more GPUs add room only through the "
           .. "weights they take off each GPU. vLLM's decode context parallelism "
           .. "(--decode-context-parallel-size c, dividing the TP size) splits by token instead: "
           .. "each GPU of the group keeps every c-th token, " .. n(27 * 576 * 2 / 4)
