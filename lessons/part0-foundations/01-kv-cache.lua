@@ -117,12 +117,16 @@ return lesson {
           .. "deployment gets fewer: gpu_memory_utilization (0.92 by default from vLLM 0.25, 0.9 "
           .. "before) holds some memory back, and the profiled activation peak and (from 0.21, "
           .. "where VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is on by default) the CUDA graphs "
-          .. "take their share before the cache is sized.",
+          .. "take their share before the cache is sized. The round 24 is itself an upper bound: "
+          .. "a card is sold by its memory chips, and the driver reports a little less as "
+          .. "usable (an H100 80GB shows 79.19 GiB).",
     },
     section {
       title = "What follows",
       text = "Everything that raises serving throughput makes more KV fit or wastes less of it: "
-          .. "quantising the weights frees memory for cache; an fp8 cache halves every token; "
+          .. "quantising the weights frees memory for cache; an fp8 cache halves every token "
+          .. "(FlashAttention reads it on Hopper, through FA3; on older GPUs vLLM needs a "
+          .. "backend that can, such as FlashInfer); "
           .. "grouped-query attention already stores " .. qwen.heads // qwen.kv_heads .. " times "
           .. "less than one KV head per query head would; PagedAttention stops contiguous "
           .. "allocation from wasting memory; continuous batching keeps the budget full; prefix "
