@@ -543,6 +543,7 @@ static void test_bad_input_one_line_exit_2(void **state)
          {"--kv-cache-memory-bytes", "--kv-budget-gib", NULL}},
         {"calc --model qwen2.5-7b --tp 2 --dcp 4", {"--dcp 4", "--tp 2", NULL}},
         {"calc --model qwen2.5-7b --kv-dtype fp8_ds_mla", {"--kv-dtype", NULL}},
+        {"calc --model deepseek-v3 --kv-dtype fp8_ds_mla", {"fp8_ds_mla", "dense MLA", NULL}},
         {"calc --model qwen2.5-7b --tp", {"--tp needs a value", NULL}},
         {"calc --model qwen2.5-7b --json=yes", {"--json", NULL}},
         {"calc --config /nonexistent/config.json", {"/nonexistent/config.json", "No such", NULL}},

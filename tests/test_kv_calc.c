@@ -680,6 +680,14 @@ static void test_mla_dtypes_and_backends(void **state)
     m.mla_rank = 256;
     assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_CONFLICT);
     assert_int_equal(bad, KV_FIELD_KV_DTYPE);
+    /* and only a sparse MLA model: dense MLA's backends (FlashMLABackend) take
+     * auto, fp8 and fp8_e4m3, so no backend reads fp8_ds_mla for DeepSeek-V3 */
+    m.mla_rank = 512;
+    m.index_head_dim = 0;
+    d.kv_dtype = KV_DTYPE_FP8_DS_MLA;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_CONFLICT);
+    assert_int_equal(bad, KV_FIELD_KV_DTYPE);
+    assert_int_equal(other, KV_FIELD_INDEX_HEAD_DIM);
 
     /* dense MLA (DeepSeek-V3): CUTLASS MLA's 128 on SM100, 16 kept on Hopper
      * (row r022, vLLM 0.19 on H100), FlashMLA's 64 when named */

@@ -8,7 +8,7 @@ local per_token = kv.calc{model = MODEL}.kv_bytes_per_token           -- 57,344 
 local GiB = 2^30
 local at_8k = per_token * 8192 / GiB                                   -- 0.4375 GiB
 local at_32k = per_token * 32768 / GiB                                 -- 1.75 GiB
-local bf16_weights = kv.calc{model = MODEL}.weights_bytes / GiB        -- 14.18 GiB
+local bf16_weights = kv.calc{model = MODEL}.weights_bytes / GiB        -- 14.19 GiB
 local int4_weights = kv.calc{model = MODEL, weights_dtype = "int4"}.weights_bytes / GiB
 local seed = kv.calc{model = MODEL, seq = 8192, kv_budget_gib = 10}   -- the card's example
 

@@ -18,7 +18,11 @@ local ds_full = ds.layers * ds.heads * ((128 + ds.mla_rope_dim) + 128) * 2  -- 4
 -- MLA in fp8: plain fp8 is one byte a dimension (576 B a layer); fp8_ds_mla keeps the 512
 -- latent dims in fp8 with 4 FP32 scales and the 64 rope dims in BF16: 512 + 16 + 128 = 656 B.
 local mla_fp8 = per_token{model = "deepseek-v3", kv_dtype = "fp8"}         -- 35,136 B
-local mla_ds = per_token{model = "deepseek-v3", kv_dtype = "fp8_ds_mla"}   -- 40,016 B
+-- fp8_ds_mla is the sparse MLA kernels' layout, so DeepSeek-V3.2's (dense V3 has no
+-- backend for it): 61 x (656 + the indexer's 128 fp8 keys + one fp32 scale) = 48,068 B,
+-- against 61 x (1,152 + 132) = 78,324 B with the latent in BF16 (the indexer stays fp8).
+local mla_ds = per_token{model = "deepseek-v3.2", kv_dtype = "fp8_ds_mla"}   -- 48,068 B
+local mla_ds_bf16 = per_token{model = "deepseek-v3.2", kv_dtype = "bf16"}    -- 78,324 B
 
 -- Gemma-3-27B: 52 of 62 layers attend over a 1,024-token window.
 local g3 = kv.model("gemma-3-27b")
@@ -138,8 +142,9 @@ return lesson {
           .. " bytes: " .. f(ds_full / mla, 0) .. " times more. Because the latent is shared by "
           .. "all heads, plain tensor parallelism cannot split it by head: every GPU of the TP "
           .. "group holds all of it. Two things avoid that copy: decode context parallelism "
-          .. "(--decode-context-parallel-size) stripes the cache by token across the TP group, "
-          .. "each GPU keeping every c-th token's latent, and data-parallel attention with expert "
+          .. "(--decode-context-parallel-size c, which divides the TP size) stripes the cache "
+          .. "by token across c GPUs of the TP group, each keeping every c-th token's latent "
+          .. "(with c below TP, each stripe is still copied TP ÷ c times), and data-parallel attention with expert "
           .. "parallelism gives each GPU its own requests' latents while the experts are shared "
           .. "out. MLA replaces GQA rather than multiplying with it: there are no KV heads left "
           .. "to group.",
@@ -157,10 +162,14 @@ return lesson {
           .. "read, and FlashAttention 3 on Hopper computes in fp8, quantising the query too "
           .. "(vllm/v1/attention/backends/flash_attn.py, FlashAttentionImpl.forward). MLA "
           .. "halves too in plain fp8, " .. n(mla_fp8) .. " B a token for DeepSeek-V3, but "
-          .. "the fp8_ds_mla layout of DeepSeek's sparse MLA kernels keeps the positional "
-          .. "key in BF16 and a scale for each 128 latent dims: " .. n(mla_ds) .. " B, "
-          .. f(mla_ds / mla * 100, 0) .. "% of BF16, not half "
-          .. "(vllm/v1/kv_cache_interface.py, MLAAttentionSpec.page_size_bytes).",
+          .. "DeepSeek-V3.2's sparse MLA kernels use their own layout, fp8_ds_mla, which "
+          .. "keeps the positional key in BF16 and a scale for each 128 latent dims (656 B a "
+          .. "layer instead of 576), beside the fp8 keys of V3.2's indexer: " .. n(mla_ds)
+          .. " B a token, " .. f(mla_ds / mla_ds_bf16 * 100, 0) .. "% of the "
+          .. n(mla_ds_bf16) .. " B with a BF16 latent, not half "
+          .. "(vllm/v1/kv_cache_interface.py, MLAAttentionSpec.page_size_bytes; "
+          .. "DeepseekV32IndexerCache.get_kv_cache_spec). Dense V3 cannot take it: its "
+          .. "MLA backends accept auto, fp8 and fp8_e4m3 (FlashMLABackend).",
     },
     section {
       title = "Shorter memories: sliding windows",
@@ -221,7 +230,8 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
             .. "per token that every head reads, so under plain TP every GPU needs all of it: each "
             .. "GPU holds the full latent cache, and adding GPUs does not shrink it per GPU. "
             .. "vLLM's decode context parallelism (--decode-context-parallel-size) is the way "
-            .. "out: it stripes the latent cache by token across the TP group, and data-parallel "
+            .. "out: it stripes the latent cache by token across c GPUs of the TP group (c "
+            .. "divides TP and may be smaller), and data-parallel "
             .. "attention with expert parallelism avoids the copies by giving each GPU its own "
             .. "requests.",
       points = {

@@ -126,8 +126,11 @@ return lesson {
           .. f(awq_file / GiB) .. " GiB. GPTQ checkpoints quantised symmetrically (sym "
           .. "true, the usual case) need no zero-points on the GPU: vLLM's Marlin path keeps "
           .. "none for them. The bytes do not change shape, but their layout does: on Ampere "
-          .. "and later vLLM runs AWQ and GPTQ through its Marlin kernels (awq_marlin, "
-          .. "gptq_marlin), which repack the 4-bit weights into their own tile order at load.",
+          .. "and later vLLM loads AWQ and GPTQ with its awq_marlin and gptq_marlin methods, "
+          .. "which repack the 4-bit weights into a kernel's own tile order at load. The kernel "
+          .. "is the first that can run the layer (choose_mp_linear_kernel, in "
+          .. "vllm/model_executor/kernels/linear): Marlin on Ampere and Ada, while on an H100 "
+          .. "symmetric GPTQ goes to Machete, Hopper's mixed-input kernel, despite the name.",
     },
     section {
       title = "Every byte freed goes to the cache",
@@ -164,7 +167,7 @@ return lesson {
   },
 
   worked = code [[
-BF16    7,615,616,512 × 2 B                 = 15.23 GB = 14.18 GiB
+BF16    7,615,616,512 × 2 B                 = 15.23 GB = 14.19 GiB
 fp8     7,615,616,512 × 1 B                 =  7.62 GB =  7.09 GiB
 int4    7,615,616,512 × 4.125 ÷ 8 B         =  3.93 GB =  3.66 GiB
 budget  24 GiB × 0.9 − weights              = 7.41 | 14.51 | 17.94 GiB
@@ -182,9 +185,12 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       answer = "Much less than decode. Prefill is compute-bound: its time is the matrix "
             .. "multiplies, and weight-only 4-bit kernels still multiply in 16-bit after "
             .. "unpacking, so the arithmetic is the same and the unpacking adds work. Weights "
-            .. "and activations both in fp8, on tensor cores that run fp8 at twice the BF16 "
-            .. "rate, is what speeds prefill up; that needs Ada or Hopper or later, since on "
-            .. "Ampere vLLM runs an fp8 checkpoint as weight-only W8A16 through Marlin.",
+            .. "and activations both in 8 bits, on tensor cores that run them at twice the "
+            .. "BF16 rate, is what speeds prefill up: fp8 W8A8 needs Ada or Hopper or later (on "
+            .. "Ampere vLLM runs an fp8 checkpoint as weight-only W8A16 through Marlin), while "
+            .. "INT8 W8A8 speeds prefill up on Ampere too, whose tensor cores run INT8 at twice "
+            .. "the BF16 rate (an A100: 624 against 312 dense TOPS; vLLM's CUTLASS scaled_mm "
+            .. "kernels).",
       points = {
         point { "much less than decode: hardly faster", weight = 2, polarity = "no",
                 accept = {"much less than decode", "hardly faster", "not much faster", "barely faster",
@@ -197,8 +203,9 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
                 about = {"kernels", "weight-only kernels", "4-bit kernels", "weights", "it", "arithmetic"},
                 said = {"16-bit", "dequantize", "dequantise", "unpack", "same arithmetic", "BF16", "FP16",
                         "is the same"} },
-        point { "fp8 compute is what speeds it up",
-                about = {"fp8", "W8A8", "fp8 compute", "weights and activations"},
+        point { "8-bit compute (fp8, or INT8 W8A8) is what speeds it up",
+                about = {"fp8", "W8A8", "fp8 compute", "weights and activations", "INT8 W8A8",
+                         "int8 compute"},
                 said = {"speeds", "faster", "twice", "tensor cores"},
                 accept = {"w8a8"} },
       },
@@ -272,7 +279,7 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       expected = bf16.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5), model = MODEL,
       worked = fit_worked(bf16, n(PARAMS) .. " × 2 B = " .. n(bf16.weights_bytes) .. " B"),
       diagnose = "capacity",
-      hints = { "Budget: 24 × 0.9 − 14.18 GiB.", "Each sequence: 512 blocks of 896 KiB." },
+      hints = { "Budget: 24 × 0.9 − 14.19 GiB.", "Each sequence: 512 blocks of 896 KiB." },
     },
     numeric {
       id = "int4-fit-4090",

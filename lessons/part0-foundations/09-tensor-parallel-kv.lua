@@ -66,7 +66,8 @@ return lesson {
         .. "split further and are replicated: each GPU still holds a whole head, so its share stops "
         .. "shrinking and the cluster stores copies. An MLA model's latent is read by every "
         .. "head, so under plain TP every GPU keeps all of it; decode context parallelism "
-        .. "(splitting the cache by token across the TP group) or data-parallel attention "
+        .. "(splitting the cache by token across c GPUs of the TP group, c dividing the TP "
+        .. "size) or data-parallel attention "
         .. "with expert parallelism is what avoids that copy.",
 
   points = {
@@ -156,7 +157,9 @@ return lesson {
           .. "(--decode-context-parallel-size c, dividing the TP size) splits by token instead: "
           .. "each GPU of the group keeps every c-th token, " .. n(27 * 576 * 2 / 4)
           .. " bytes a token per GPU at c = 4, and data-parallel attention with expert "
-          .. "parallelism gives each GPU its own requests' latents instead of copies.",
+          .. "parallelism gives each GPU its own requests' latents instead of copies, at the "
+          .. "price of a whole copy of the attention and other non-expert weights on every GPU "
+          .. "(only the experts are split).",
     },
   },
 

@@ -249,7 +249,9 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
       answer = "First at the inputs: the utilisation the server really ran at (the "
             .. "non-default args; the default is 0.92 from vLLM 0.25, 0.9 before). Then at the "
             .. "subtractions you could not compute: peak activations grow with "
-            .. "max_num_batched_tokens (and the vocabulary size for the logits), CUDA graph "
+            .. "max_num_batched_tokens, and the logits with max_num_seqs (the profiling pass "
+            .. "samples one row of the vocabulary for each of max_num_seqs requests, "
+            .. "GPUModelRunner.profile_run), CUDA graph "
             .. "capture takes memory per captured batch size (subtracted from 0.21 on), and "
             .. "non-torch memory allocated after the start-up snapshot (kernels loaded lazily "
             .. "on first use, library handles, NCCL buffers made at the first collectives) "
@@ -261,7 +263,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
       points = {
         point { "activations grow with max_num_batched_tokens", weight = 2,
                 about = {"activations", "peak activations", "activation memory", "profiling"},
-                said = {"grow", "max_num_batched_tokens", "logits", "vocabulary", "larger"},
+                said = {"grow", "max_num_batched_tokens", "logits", "vocabulary", "larger", "max_num_seqs"},
                 accept = {"max_num_batched_tokens", "activation peak", "peak activations", "activation memory",
                           "activations"} },
         point { "CUDA graphs and non-torch memory",
@@ -416,7 +418,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
     },
     numeric {
       id = "util-sweep",
-      prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, 14.18 GiB of weights) in BF16 on "
+      prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, 14.19 GiB of weights) in BF16 on "
             .. "an RTX 4090, its total taken as the round 24 GiB, with 1 GiB of overhead, "
             .. "gpu_memory_utilization {util} and "
             .. "--max-model-len 8192. vLLM 0.26 logs its maximum concurrency for 8,192 tokens per "
@@ -443,19 +445,19 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
           .. "          shorter requests fit more"
       end,
       unit = "sequences", tolerance = abs(0.5), model = "qwen2.5-7b", diagnose = "capacity",
-      hints = { "Budget: util × 24 GiB − 14.18 GiB − 1 GiB.",
+      hints = { "Budget: util × 24 GiB − 14.19 GiB − 1 GiB.",
                 "Each sequence: 0.4375 GiB; round down." },
     },
     numeric {
       id = "max-len-fits",
-      prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, 14.18 GiB of weights) in BF16 on "
+      prompt = "Qwen2.5-7B (28 layers, 4 KV heads of 128 dims, 14.19 GiB of weights) in BF16 on "
             .. "an RTX 4090, its total taken as the round 24 GiB, at gpu_memory_utilization 0.9 "
             .. "with 1 GiB of overhead, YaRN "
             .. "rope scaling on so the config allows long contexts: what is the largest "
             .. "max_model_len vLLM 0.26's KV memory check will accept, in tokens?",
       expected = rtx.max_model_len_fits, unit = "tokens", tolerance = rel(0.01),
       worked = code("weights  " .. n(rtx.weights_bytes) .. " B = " .. fixed(rtx.weights_bytes / GiB, 3)
-        .. " GiB (the prompt's 14.18, unrounded)\n"
+        .. " GiB (the prompt's 14.19, unrounded)\n"
         .. "budget   0.9 × 24 GiB − " .. fixed(rtx.weights_bytes / GiB, 3)
         .. " GiB − 1 GiB = " .. fixed(rtx.kv_budget_bytes / GiB, 3) .. " GiB = "
         .. n(rtx.kv_budget_bytes) .. " B\n"
@@ -469,7 +471,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         .. "longest  ⌈len ÷ 16⌉ ≤ " .. n(rtx.num_gpu_blocks) .. " blocks → len ≤ "
         .. n(rtx.num_gpu_blocks) .. " × 16 = " .. n(rtx.max_model_len_fits) .. " tokens"),
       model = "qwen2.5-7b", diagnose = "capacity",
-      hints = { "Budget: 0.9 × 24 − 14.18 − 1 GiB.",
+      hints = { "Budget: 0.9 × 24 − 14.19 − 1 GiB.",
                 "Whole 16-token blocks of 896 KiB, times 16." },
     },
     freetext {

@@ -134,7 +134,10 @@ return lesson {
           .. "over its decode. ITL is every gap between streamed chunks, pooled over all "
           .. "requests. A request whose decode stalls once for half a second, because a long "
           .. "prompt's prefill shared its step or it was preempted, barely moves its TPOT but "
-          .. "shows in the P99 ITL, and the user sees the stall.",
+          .. "shows in the P99 ITL, and the user sees the stall. A gap is per chunk, not per "
+          .. "token: with speculative decoding one step streams all its accepted tokens in one "
+          .. "chunk, so the mean ITL (time ÷ chunks) comes out above the TPOT (time ÷ tokens), "
+          .. "about the tokens a step yields times higher.",
     },
     section {
       title = "The batch trades latency for throughput",
@@ -384,6 +387,13 @@ prefill     11.0 requests/s × 31.5 ms                 = 0.35 s of every second:
         point { "TPOT grows with batch and context",
                 about = {"it", "TPOT", "step", "decode step"},
                 said = {"grows", "batch", "context", "longer"} },
+      },
+      misconceptions = {
+        misconception { about = {"TPOT", "time per output token"},
+                        said = {"total generation time divided", "total time divided",
+                                "end-to-end latency divided", "whole request time divided",
+                                "total latency divided", "total generation time ÷", "total time ÷"},
+                        why = "TPOT leaves the first token out: vLLM's calculate_metrics takes (latency − TTFT) ÷ (output tokens − 1), the pace of decode steps after the prefill" },
       },
     },
   },

@@ -9,7 +9,7 @@ local CONTEXT = 8192
 local q = kv.calc{model = MODEL, seq = CONTEXT, context = CONTEXT, gpu = "h100"}
 local total_b = q.weights_bytes_total                -- every expert, BF16
 local active_b = q.active_weight_bytes               -- what one token reads
--- total = shared + experts; active = shared + experts × K/E
+-- total = non-expert + experts; active = non-expert + experts × K/E
 local experts_b = (total_b - active_b) / (1 - K / E)
 local shared_b = total_b - experts_b
 local bw = kv.gpu("h100").bandwidth_gbps * GB
@@ -59,7 +59,7 @@ return lesson {
 
   answer = "Memory pays for every expert: all 30.5 billion parameters stay resident, about 61 GB "
         .. "in BF16, because any token may be routed to any expert. Speed at batch 1 follows the "
-        .. "active parameters: a step reads the shared layers and the 8 experts per layer the "
+        .. "active parameters: a step reads the non-expert layers and the 8 experts per layer the "
         .. "token chose, about 6.7 GB, so it decodes like a 3B dense model. At a serving batch "
         .. "that advantage fades: 64 tokens each picking 8 of 128 experts touch nearly all of "
         .. "them in every layer, so the step reads almost the whole 61 GB, shared among the "
@@ -109,9 +109,10 @@ return lesson {
     },
     section {
       title = "Batch 1: the active parameters",
-      text = "One token reads the shared layers (attention, embeddings, norms, router) and its "
-          .. "8 experts per layer. Splitting the preset's figures: total = shared + experts, "
-          .. "active = shared + experts × 8/128, so the experts hold " .. f(experts_b / GB, 2)
+      text = "One token reads the non-expert layers (attention, embeddings, norms, router; not "
+          .. "\"shared experts\", which this model has none of) and its "
+          .. "8 experts per layer. Splitting the preset's figures: total = non-expert + experts, "
+          .. "active = non-expert + experts × 8/128, so the experts hold " .. f(experts_b / GB, 2)
           .. " GB and the rest " .. f(shared_b / GB, 2) .. " GB. At " .. grouped(CONTEXT)
           .. " tokens of context an H100's ceiling is " .. f(q.decode_tokens_per_s, 0)
           .. " tokens/s at batch 1, close to what a 3B dense model would reach. (This count, "
@@ -173,7 +174,7 @@ return lesson {
   worked = code [[
 weights     30.53e9 params × 2 B                       = 61.06 GB, all resident
 active      3.353e9 × 2 B                              = 6.71 GB read per token at batch 1
-experts     (61.06 − 6.71) ÷ (1 − 8/128)               = 57.98 GB; shared 3.08 GB
+experts     (61.06 − 6.71) ÷ (1 − 8/128)               = 57.98 GB; non-expert 3.08 GB
 batch 1     3,352 ÷ (6.71 + 8,192 × 98,304 B = 0.805)  = 446 tokens/s
 touched     1 − (1 − 8/128)^64 = 1 − 0.0161            = 98.4% of experts at batch 64
 batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights per step
@@ -336,7 +337,7 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       id = "why-moe-fast",
       prompt = "In two or three sentences: why does an MoE model decode fast at batch 1, and "
             .. "why does the advantage in bytes fade at a large batch?",
-      answer = "At batch 1 a step reads only the shared layers and the few experts the token was "
+      answer = "At batch 1 a step reads only the non-expert layers and the few experts the token was "
             .. "routed to, the active parameters, so it moves far fewer bytes than the model's "
             .. "size. At a large batch every token picks its own experts, so together they touch "
             .. "nearly all of them and the step reads almost the whole model.",

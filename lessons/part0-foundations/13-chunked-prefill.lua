@@ -54,9 +54,12 @@ return lesson {
   id = "chunked-prefill",
   title = "Chunked prefill and preemption: one token budget per step",
   module = "part0-foundations",
-  baseline = "vLLM V1's scheduler (vllm/v1/core/sched/scheduler.py at commit 00024d3, "
+  baseline = "vLLM 0.26's V1 scheduler (vllm/v1/core/sched/scheduler.py, "
           .. "Scheduler.schedule: running requests first, then waiting ones, within "
           .. "max_num_scheduled_tokens; a prompt longer than the budget left is cut to it; "
+          .. "a waiting or preempted request is admitted only when the free blocks hold its "
+          .. "whole sequence so far, SchedulerConfig.scheduler_reserve_full_isl, on by 0.24 at the latest, "
+          .. "vllm#37307; "
           .. "preemption pops the last running request under FCFS and admits no waiting request "
           .. "that step; Scheduler._preempt_request frees the blocks and zeroes "
           .. "num_computed_tokens; a resumed request looks up its tokens with "
@@ -126,7 +129,10 @@ return lesson {
           .. "every request the tokens it still needs, within max_num_batched_tokens. It "
           .. "serves the running requests first (a decoding one needs one token), then admits "
           .. "waiting ones into what is left; a prompt longer than the rest is cut to it and "
-          .. "continues next step. On an H100, `vllm serve` defaults to a budget of 8,192 tokens "
+          .. "continues next step. From 0.24 at the latest, a waiting request is admitted only when the free "
+          .. "blocks hold its whole prompt, though only its first chunk runs "
+          .. "(SchedulerConfig.scheduler_reserve_full_isl, on by default; before, the first "
+          .. "chunk's blocks were enough, and a long prompt could be preempted halfway). On an H100, `vllm serve` defaults to a budget of 8,192 tokens "
           .. "and 1,024 sequences; on smaller cards and A100s to 2,048 and 256 "
           .. "(EngineArgs.get_batch_defaults).",
     },

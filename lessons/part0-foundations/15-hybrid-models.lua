@@ -17,6 +17,11 @@ end
 
 local h32 = hy(32768)
 local h4 = hy(4096)
+-- With 3 MTP draft tokens (calc: vLLM 0.26 rules): align mode keeps 1 + k state blocks a
+-- group instead of 2, the MTP layer adds an attention layer, and the conv state holds the
+-- k draft tokens too, so 21 blocks of a larger page a request.
+local h4_mtp = kv.calc{model = MODEL, seq = 4096, kv_budget_gib = BUDGET,
+                       spec_method = "mtp", spec_tokens = 3}
 local h128 = hy(131072)
 local f8 = hy(32768, "fp8")
 local state_layer = h32.state_bytes_per_request / h32.state_layers
@@ -219,7 +224,12 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
             .. "cache: each request pays its state blocks, two per state group in align mode, "
             .. "however short it is. Its attention cache is also rounded up to whole 784-token "
             .. "blocks, six for 4,096 tokens. At short context these fixed costs dominate; the "
-            .. "fourfold saving shows only at long context, where the attention cache does.",
+            .. "fourfold saving shows only at long context, where the attention cache does. "
+            .. "Speculative decoding makes it worse: each state group keeps one more state block "
+            .. "for every draft token, so with 3 MTP tokens a 4,096-token request holds "
+            .. h4_mtp.blocks_per_request .. " blocks, of a larger page since the MTP layer is "
+            .. "cached too, and " .. h4_mtp.max_concurrent_seqs
+            .. " fit, not " .. h4.max_concurrent_seqs .. ".",
       points = {
         point { "the fixed state is paid by every request, however short", weight = 2,
                 about = {"fixed state", "state", "each request", "state blocks"},

@@ -196,6 +196,12 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
         /* 512 fp8 latent values, 4 fp32 scales, 64 bf16 rope values */
         if (m->mla_rank != 512 || m->mla_rope_dim != 64)
             return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);
+        /* the layout of the sparse MLA kernels (DeepSeek-V3.2's indexer): a dense
+         * MLA model's backends take auto, fp8 or fp8_e4m3 only
+         * (vllm/v1/attention/backends/mla/flashmla.py, FlashMLABackend
+         * .supported_kv_cache_dtypes), so vLLM finds no backend for it */
+        if (m->index_head_dim == 0)
+            return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_INDEX_HEAD_DIM);
     } else if (d->kv_dtype == KV_DTYPE_NVFP4) {
         if (m->mla_rank > 0)
             return kv_fail(c, KVT_E_CONFLICT, KV_FIELD_KV_DTYPE, KV_FIELD_MLA_RANK);

@@ -99,7 +99,8 @@
     X(NUM_GPU_BLOCKS_OVERRIDE, "num_gpu_blocks_override")                                          \
     X(KV_CACHE_MEMORY_BYTES, "kv_cache_memory_bytes")                                              \
     X(ATTENTION_BACKEND, "attention_backend")                                                      \
-    X(PP_PARTITION, "pp_partition")
+    X(PP_PARTITION, "pp_partition")                                                                \
+    X(INDEX_HEAD_DIM, "index_head_dim")
 
 enum kv_field {
 #define KV_FIELD_ENUM(name, str) KV_FIELD_##name,

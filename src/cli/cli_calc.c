@@ -574,6 +574,11 @@ int cli_calc_error(const char *cmd, const struct cli_args *a, enum kvt_err e, en
                            a->text[F_PP_PARTITION], (unsigned long long)sum, m->layers,
                            (unsigned long long)sum, m->layers);
     }
+    if (e == KVT_E_CONFLICT && other == KV_FIELD_INDEX_HEAD_DIM)
+        return usage_error(
+            "--kv-dtype fp8_ds_mla: the layout of the sparse MLA kernels "
+            "(DeepSeek-V3.2's indexer); this model is dense MLA, whose backends take "
+            "auto, fp8 or fp8_e4m3 (FlashMLABackend.supported_kv_cache_dtypes)");
     if (e == KVT_E_CONFLICT && bad == KV_FIELD_PP_PARTITION)
         return usage_error("--pp-partition %s: a hand-written split is modelled only when every "
                            "layer holds the same kind of KV, and this model has %s, whose "

@@ -169,8 +169,10 @@ int cli_gpus(int argc, char **argv)
         printf(GPU_ROW, g[i].name, g[i].aliases, g[i].compute_cap, mem, g[i].memory_type, bw, tf,
                l2);
     }
-    puts("\nMEM is the marketed size taken as GiB; the driver reports a little less (an\n"
-         "H100 80GB shows 79.19 GiB): pass --gpu-mem-gib with what nvidia-smi shows for\n"
-         "exact budgets. BF16 is dense, without sparsity. ~ marks unconfirmed figures.");
+    puts("\nMEM is the marketed size taken as GiB; CUDA reports a little less (an H100\n"
+         "80GB: 79.19 GiB from torch.cuda.mem_get_info, which vLLM sizes from;\n"
+         "nvidia-smi's MiB total is a little higher): pass --gpu-mem-gib with CUDA's\n"
+         "figure for exact budgets. BF16 is dense, without sparsity. ~ marks unconfirmed\n"
+         "figures.");
     return 0;
 }
