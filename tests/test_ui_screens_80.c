@@ -392,6 +392,39 @@ static void settings_show_the_whole_path(void **state)
     screen_fx_close(f);
 }
 
+/* The screen's words with every run of spaces and line breaks made one
+ * space: a wrapped paragraph reads as one line. */
+static int in_flow(struct screen_fx *f, const char *text)
+{
+    static char flat[sizeof f->screen];
+    const char *s = screen_fx_shown(f);
+    size_t n = 0;
+
+    for (; *s && n + 1 < sizeof flat; s++) {
+        int space = *s == ' ' || *s == '\n';
+        if (space && (n == 0 || flat[n - 1] == ' '))
+            continue;
+        flat[n++] = space ? ' ' : *s;
+    }
+    flat[n] = '\0';
+    return strstr(flat, text) != NULL;
+}
+
+/* A lesson's baseline runs to 2,764 bytes (many-models): the reader shows it
+ * whole, to its last words, where a 1,024-byte line buffer cut it. */
+static void reader_shows_long_baseline_whole(void **state)
+{
+    struct screen_fx *f = *state;
+    f->o.open_lesson = "many-models";
+    screen_fx_open(f, 80, 24);
+    on_screen(f, "Checked against");
+    for (int i = 0; i < 12 && !in_flow(f, "and a 100 Gb/s line rate"); i++)
+        ui_harness_type(f->h, " ");
+    if (!in_flow(f, "and a 100 Gb/s line rate"))
+        fail_msg("the baseline's end is not shown:\n%s", f->screen);
+    screen_fx_close(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +440,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(refusals_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(map_names_other_modules, setup, teardown),
         cmocka_unit_test_setup_teardown(settings_show_the_whole_path, setup, teardown),
+        cmocka_unit_test_setup_teardown(reader_shows_long_baseline_whole, setup, teardown),
     };
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");

@@ -38,6 +38,23 @@ static void heading(struct ui_lines *l, const char *text)
     ui_lines_verbatim(l, text, 0, ui_color(UI_C_HEADING) | A_BOLD);
 }
 
+/* label and text as one wrapped paragraph, as long as the text is: a
+ * lesson's baseline or follow-up may run to thousands of bytes */
+static void labelled(struct ui_lines *l, const char *label, const char *text, int width,
+                     attr_t attr)
+{
+    size_t n = strlen(label) + strlen(text) + 1;
+    char *s = malloc(n);
+
+    if (!s) { /* the text still shows, without its label */
+        ui_lines_text(l, text, width, 2, attr);
+        return;
+    }
+    snprintf(s, n, "%s%s", label, text);
+    ui_lines_text(l, s, width, 2, attr);
+    free(s);
+}
+
 static void build(struct reader *r, struct ui *ui, int cols)
 {
     const struct lx_lesson *l = tutor_course_at(ui->course, r->lesson);
@@ -53,8 +70,7 @@ static void build(struct reader *r, struct ui *ui, int cols)
     mark(r, LX_HIT_QUESTION, 0);
     heading(&r->lines, "Question");
     ui_lines_text(&r->lines, l->question, width, 2, A_NORMAL);
-    snprintf(meta, sizeof meta, "Checked against %s", l->baseline);
-    ui_lines_text(&r->lines, meta, width, 2, A_DIM);
+    labelled(&r->lines, "Checked against ", l->baseline, width, A_DIM);
     tutor_course_requires_text(ui->course, l, "Builds on: ", meta, sizeof meta);
     if (meta[0])
         ui_lines_text(&r->lines, meta, width, 2, A_DIM);
@@ -71,10 +87,10 @@ static void build(struct reader *r, struct ui *ui, int cols)
     ui_lines_code(&r->lines, l->worked, width, 2, ui_color(UI_C_WORKED));
     heading(&r->lines, "What an interviewer asks next");
     for (size_t i = 0; i < l->n_followups; i++) {
-        char q[1024];
-        snprintf(q, sizeof q, "%zu. %s", i + 1, l->followups[i].question);
+        char num[24];
+        snprintf(num, sizeof num, "%zu. ", i + 1);
         mark(r, LX_HIT_FOLLOWUP, i);
-        ui_lines_text(&r->lines, q, width, 2, A_NORMAL);
+        labelled(&r->lines, num, l->followups[i].question, width, A_NORMAL);
     }
     ui_lines_text(&r->lines, "Press e to practise the exercises, f for these follow-ups.", width, 2,
                   A_DIM);
