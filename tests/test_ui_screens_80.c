@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -425,6 +426,72 @@ static void reader_shows_long_baseline_whole(void **state)
     screen_fx_close(f);
 }
 
+/* The concurrency chart at 80x24 when the model's name takes two rows (a
+ * config.json in a deep folder, on an H100 PCIe): seven of its eight rows
+ * fit, so six show with "more below", and j brings the 128k row in. */
+static void playground_chart_scrolls(void **state)
+{
+    struct screen_fx *f = *state;
+    char dir[512], path[600], keys[800];
+    FILE *in = fopen(KVT_SOURCE_DIR "/tests/fixtures/configs/qwen3.5-27b.config.json", "rb");
+    FILE *out;
+    int ch;
+
+    snprintf(dir, sizeof dir, "%s/configs-kept-in-a-folder-whose-name-is-long", f->dir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(path, sizeof path, "%s/qwen3.5-27b.config.json", dir);
+    out = fopen(path, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    while ((ch = fgetc(in)) != EOF)
+        fputc(ch, out);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+
+    open80(f);
+    snprintf(keys, sizeof keys, "=o%s\r", path);
+    ui_harness_type(f->h, keys);
+    ui_harness_type(f->h, "gggggggg"); /* RTX 4090 to H100 PCIe: the weights fit */
+    on_screen(f, "H100 PCIe");
+    on_screen(f, "Max concurrency against context length");
+    on_screen(f, "more below: j");
+    not_on_screen(f, "128k");
+    ui_harness_type(f->h, "jj");
+    on_screen(f, "128k");
+    on_screen(f, "more above: k");
+    not_on_screen(f, "more below");
+    ui_harness_type(f->h, "j"); /* at the end: nothing moves */
+    on_screen(f, "128k");
+    ui_harness_type(f->h, "kk");
+    not_on_screen(f, "128k");
+    on_screen(f, "  1k ");
+    screen_fx_close(f);
+}
+
+/* An explained log taller than the screen pages with Space, ends at its
+ * last line (End, or j held down, never scrolls into blank rows) and goes
+ * back with Home. */
+static void playground_log_pages(void **state)
+{
+    struct screen_fx *f = *state;
+    char end[16384];
+    open80(f);
+    ui_harness_type(f->h,
+                    "=l" KVT_SOURCE_DIR "/tests/fixtures/vllm-logs/v0.19.0-r030-gemma-3-27b.log\r");
+    on_screen(f, "File: v0.19.0-r030-gemma-3-27b.log");
+    on_screen(f, "more below: Space or j");
+    ui_harness_type(f->h, " ");
+    not_on_screen(f, "File: v0.19.0-r030-gemma-3-27b.log");
+    assert_int_equal(ui_harness_step(f->h, "<End>", f->line, sizeof f->line), 0);
+    on_screen(f, "the log's end: k, PgUp or Home go back up");
+    snprintf(end, sizeof end, "%s", screen_fx_shown(f));
+    ui_harness_type(f->h, "jjjjj");
+    assert_string_equal(screen_fx_shown(f), end);
+    assert_int_equal(ui_harness_step(f->h, "<Home>", f->line, sizeof f->line), 0);
+    on_screen(f, "File: v0.19.0-r030-gemma-3-27b.log");
+    screen_fx_close(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +508,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(map_names_other_modules, setup, teardown),
         cmocka_unit_test_setup_teardown(settings_show_the_whole_path, setup, teardown),
         cmocka_unit_test_setup_teardown(reader_shows_long_baseline_whole, setup, teardown),
+        cmocka_unit_test_setup_teardown(playground_chart_scrolls, setup, teardown),
+        cmocka_unit_test_setup_teardown(playground_log_pages, setup, teardown),
     };
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");

@@ -115,6 +115,11 @@ enum {
     X(CALC_CONFIG, UC_CALC, 'o', 0, 0, "o", "config.json: open one for the model")                 \
     X(CALC_LOG, UC_CALC, 'l', 0, 0, "l",                                                           \
       "log: open a vLLM start-up log, its KV cache lines explained")                               \
+    X(CALC_PAGE_DOWN, UC_CALC, ' ', KEY_NPAGE, 0, "Space/PgUp",                                    \
+      "page an explained log down / up (PgDn pages down too)")                                     \
+    X(CALC_PAGE_UP, UC_CALC, KEY_PPAGE, 0, 0, NULL, NULL)                                          \
+    X(CALC_TOP, UC_CALC, KEY_HOME, 0, 0, "Home/End", "an explained log's top / end")               \
+    X(CALC_BOTTOM, UC_CALC, KEY_END, 0, 0, NULL, NULL)                                             \
     X(NEXT_LINK, UC_READ, '\t', 0, 0, "Tab", "link: select the next linked lesson")                \
     X(FOLLOW_LINK, UC_READ, '\r', KEY_ENTER, 'l', "Enter/l", "follow: open the selected link")     \
     X(RELOAD, UC_READ, 'R', 0, 0, "R", "reload the lesson from disk (for its author)")             \

@@ -2,12 +2,14 @@
  * config.json), and the deployment knobs on keys. Every key recomputes the
  * memory breakdown, the concurrency and the decode ceiling with the same
  * calculator as `kvtutor calc`, draws the memory as a bar and the maximum
- * concurrency against context length as a chart.
+ * concurrency against context length as a chart (j/k scroll it when the
+ * screen is too short for its eight rows).
  *
  * `l` opens a vLLM start-up log the way `kvtutor explain-log` does (the same
  * reader, parser and explanation): its capacity lines, recomputed and
- * explained, replace the chart until `q`; j/k scroll them. A log whose model
- * is not a preset is explained with the config.json opened with `o`. */
+ * explained, replace the chart until `q`; j/k, Space/PgDn/PgUp and Home/End
+ * move through them, never past the last line. A log whose model is not a
+ * preset is explained with the config.json opened with `o`. */
 #include "ui_app.h"
 #include "ui_calc_priv.h"
 
@@ -230,11 +232,24 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
     if (c->ex) {
         if (c->log_width != cols - 4)
             calc_log_layout(c, cols - 4);
-        if (c->log_top >= c->log_lines.n)
-            c->log_top = c->log_lines.n ? c->log_lines.n - 1 : 0;
         ui_put(y++, 2, cols - 4, c->log_title, ui_color(UI_C_HEADING) | A_BOLD);
-        if (y < top + rows)
-            ui_lines_draw(&c->log_lines, c->log_top, y, top + rows - y, cols - 2, -1);
+        {
+            int room = top + rows - y;
+            /* taller than the room: its last row says where the rest is */
+            bool more = room > 1 && c->log_lines.n > (size_t)room;
+            c->log_rows = room > 0 ? room - (more ? 1 : 0) : 0;
+            /* the last page ends at the last line, never on blank rows */
+            if (c->log_top > calc_log_max_top(c))
+                c->log_top = calc_log_max_top(c);
+            if (c->log_rows > 0)
+                ui_lines_draw(&c->log_lines, c->log_top, y, c->log_rows, cols - 2, -1);
+            if (more)
+                ui_put(y + c->log_rows, 2, cols - 4,
+                       c->log_top < calc_log_max_top(c)
+                           ? "more below: Space or j"
+                           : "the log's end: k, PgUp or Home go back up",
+                       A_DIM);
+        }
         return;
     }
     if ((e = run(c, c->seq, &r, &bad)) != KVT_E_OK) {
@@ -364,7 +379,20 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
             if (conc[i] > most)
                 most = conc[i];
         }
-        for (int i = 0; i < 8 && y < top + rows; i++, y++) {
+        /* too short for all eight rows: a window of them, j/k move it, and
+         * the last row says what is past it */
+        int room = top + rows - y, first = 0, last = 8;
+        if (room < 8) {
+            int shown = room > 2 ? room - 1 : 1;
+            c->chart_max_top = 8 - shown;
+            if (c->chart_top > c->chart_max_top)
+                c->chart_top = c->chart_max_top;
+            first = c->chart_top;
+            last = first + shown;
+        } else {
+            c->chart_top = c->chart_max_top = 0;
+        }
+        for (int i = first; i < last && y < top + rows; i++, y++) {
             double part = most > 0 ? conc[i] / most : 0;
             attr_t at = ((uint64_t)1024 << i) == c->seq ? ui_color(UI_C_RIGHT) | A_BOLD : A_NORMAL;
             snprintf(line, sizeof line, "%4uk", 1u << i);
@@ -379,6 +407,12 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
             kvt_fmt_concurrency_vllm(conc[i], line, sizeof line);
             ui_put(y, cols - 14, 12, line, at);
         }
+        if (first > 0 || last < 8)
+            ui_put(y, 2, cols - 4,
+                   first > 0 && last < 8 ? "more above: k · more below: j"
+                   : last < 8            ? "more below: j"
+                                         : "more above: k",
+                   A_DIM);
     }
 }
 
@@ -431,10 +465,33 @@ static void calc_action(void *self, struct ui *ui, enum ui_action a)
     case UI_UP:
         if (c->ex && c->log_top > 0)
             c->log_top--;
+        else if (!c->ex && c->chart_top > 0)
+            c->chart_top--;
         return;
     case UI_DOWN:
-        if (c->ex && c->log_top + 1 < c->log_lines.n)
+        if (c->ex && c->log_top < calc_log_max_top(c))
             c->log_top++;
+        else if (!c->ex && c->chart_top < c->chart_max_top)
+            c->chart_top++;
+        return;
+    case UI_CALC_PAGE_DOWN:
+        if (c->ex) {
+            size_t page = c->log_rows > 1 ? (size_t)c->log_rows - 1 : 1;
+            c->log_top =
+                c->log_top + page < calc_log_max_top(c) ? c->log_top + page : calc_log_max_top(c);
+        }
+        return;
+    case UI_CALC_PAGE_UP:
+        if (c->ex) {
+            size_t page = c->log_rows > 1 ? (size_t)c->log_rows - 1 : 1;
+            c->log_top = c->log_top > page ? c->log_top - page : 0;
+        }
+        return;
+    case UI_CALC_TOP:
+        c->log_top = 0;
+        return;
+    case UI_CALC_BOTTOM:
+        c->log_top = calc_log_max_top(c);
         return;
     case UI_CALC_MODEL_NEXT:
     case UI_CALC_MODEL_PREV:

@@ -28,6 +28,12 @@ void calc_log_close(struct calc *c)
 
 /* The explanation as lines of `width` columns: the same verdicts and words
  * as `kvtutor explain-log`. */
+size_t calc_log_max_top(const struct calc *c)
+{
+    size_t rows = c->log_rows > 0 ? (size_t)c->log_rows : 1;
+    return c->log_lines.n > rows ? c->log_lines.n - rows : 0;
+}
+
 void calc_log_layout(struct calc *c, int width)
 {
     const struct vllm_explain *ex = c->ex;

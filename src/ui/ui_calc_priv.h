@@ -42,6 +42,10 @@ struct calc {
     struct ui_lines log_lines; /* laid out for log_width columns */
     int log_width;
     size_t log_top; /* first line shown */
+    int log_rows;   /* the rows the log had when last drawn: how far it pages */
+    /* the concurrency chart's first row when the screen is too short for all
+     * eight (j/k scroll it); chart_max_top: the last drawn limit */
+    int chart_top, chart_max_top;
     char log_title[600];
     char log_name[KVT_SAFE_FIELD]; /* the log's file name, whole on a line of its own */
     char log_model[1400];          /* which model explains it, and why that one */
@@ -85,6 +89,10 @@ void calc_log_close(struct calc *c);
 /* Lays the explanation out as lines of `width` columns: the same verdicts
  * and words as `kvtutor explain-log`. */
 void calc_log_layout(struct calc *c, int width);
+
+/* The log's last first line: the one that puts its end on the last row
+ * drawn (0 when it fits). */
+size_t calc_log_max_top(const struct calc *c);
 
 /* Opens a vLLM start-up log as `kvtutor explain-log` does and points the
  * playground's knobs at its settings; on failure says why on the message
