@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cmocka.h>
 
@@ -63,6 +64,12 @@ static void found(const char *needle, enum lx_hit_where where, size_t index, con
         fail_msg("\"%s\": found at %d/%zu, wanted %d/%zu", needle, h.where, h.index, where, index);
     if (snippet && strcmp(h.snippet, snippet) != 0)
         fail_msg("\"%s\": snippet \"%s\", wanted \"%s\"", needle, h.snippet, snippet);
+    /* match_at points at the words found (the screen keeps them in view);
+     * a needle of single spaces reads the same in the folded snippet */
+    if (!strpbrk(needle, "\t\n") && !strstr(needle, "  ") &&
+        strncasecmp(h.snippet + h.match_at, needle, strlen(needle)) != 0)
+        fail_msg("\"%s\": match_at %zu points at \"%s\"", needle, h.match_at,
+                 h.snippet + h.match_at);
 }
 
 static void not_found(const char *needle)

@@ -492,6 +492,30 @@ static void playground_log_pages(void **state)
     screen_fx_close(f);
 }
 
+/* A search's snippet line keeps the matched word in view: "preempt" first
+ * matches deep in a section with a long name, and the line, cut at 80
+ * columns, ended before the word. */
+static void search_snippet_shows_the_match(void **state)
+{
+    struct screen_fx *f = *state;
+    const char *in, *eol;
+    open80(f);
+    ui_harness_type(f->h, "/preempt");
+    on_screen(f, "/ preempt");
+    in = strstr(screen_fx_shown(f), "\n  in ");
+    if (!in)
+        fail_msg("no snippet line:\n%s", f->screen);
+    eol = strchr(in + 1, '\n');
+    assert_non_null(eol);
+    {
+        char row[512];
+        snprintf(row, sizeof row, "%.*s", (int)(eol - in - 1), in + 1);
+        if (!strstr(row, "preempt"))
+            fail_msg("the snippet line has no \"preempt\": %s", row);
+    }
+    screen_fx_close(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -510,6 +534,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(reader_shows_long_baseline_whole, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_chart_scrolls, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_log_pages, setup, teardown),
+        cmocka_unit_test_setup_teardown(search_snippet_shows_the_match, setup, teardown),
     };
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");

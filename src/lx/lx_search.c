@@ -31,7 +31,8 @@ static bool space(char c)
 /* The snippet: from a space about 60 bytes before the match to one about
  * 120 after it, white space folded to single spaces. Cutting only at
  * spaces keeps every UTF-8 sequence whole. */
-static void snippet(const char *text, const char *at, size_t n, char *out, size_t cap)
+static void snippet(const char *text, const char *at, size_t n, char *out, size_t cap,
+                    size_t *match_at)
 {
     const char *from = at, *to = at + n, *end = text + strlen(text);
     size_t o = 0;
@@ -54,7 +55,10 @@ static void snippet(const char *text, const char *at, size_t n, char *out, size_
     cut_back = to < end;
     if (cut_front && o + 4 < cap)
         o += (size_t)snprintf(out + o, cap - o, "...");
+    *match_at = o;
     for (p = from; p < to && o + 4 < cap; p++) {
+        if (p == at)
+            *match_at = o;
         /* a whole UTF-8 character or none: its bytes, and "..." after it, fit */
         if (((unsigned char)*p & 0xC0) == 0xC0) {
             size_t len = ((unsigned char)*p & 0xF0) == 0xF0   ? 4
@@ -92,7 +96,7 @@ static bool look(const char *text, const char *needle, size_t n, enum lx_hit_whe
     if (hit) {
         hit->where = where;
         hit->index = index;
-        snippet(text, at, n, hit->snippet, sizeof hit->snippet);
+        snippet(text, at, n, hit->snippet, sizeof hit->snippet, &hit->match_at);
     }
     return true;
 }
@@ -102,7 +106,7 @@ bool lx_lesson_find(const struct lx_lesson *l, const char *needle, struct lx_hit
     size_t n = strlen(needle);
 
     if (hit)
-        *hit = (struct lx_hit){LX_HIT_NONE, 0, ""};
+        *hit = (struct lx_hit){LX_HIT_NONE, 0, "", 0};
     if (n == 0)
         return true;
     if (look(l->title, needle, n, LX_HIT_TITLE, 0, hit) ||

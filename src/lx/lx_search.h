@@ -35,6 +35,7 @@ struct lx_hit {
     /* the words around the match on one line (runs of white space made
      * one space), cut at spaces, "..." where cut; UTF-8 kept whole */
     char snippet[LX_HIT_SNIPPET];
+    size_t match_at; /* the match's first byte in snippet, so a short line can keep it in view */
 };
 
 /* True when `needle` occurs in the lesson, with the first place in *hit

@@ -44,7 +44,7 @@ static void build(struct map *m, struct ui *ui)
     m->n_rows = 0;
     for (size_t i = 0; m->rows && i < tutor_course_size(ui->course); i++) {
         const struct lx_lesson *l = tutor_course_brief(ui->course, i), *whole;
-        struct lx_hit hit = {LX_HIT_NONE, 0, ""};
+        struct lx_hit hit = {LX_HIT_NONE, 0, "", 0};
         /* a later lesson with the same id replaces this one */
         if (!tutor_course_live(ui->course, i))
             continue;
@@ -56,7 +56,7 @@ static void build(struct map *m, struct ui *ui)
         l = tutor_course_brief(ui->course, i);
         if (!module || strcmp(module, l->module) != 0) {
             module = l->module;
-            m->rows[m->n_rows++] = (struct row){SIZE_MAX, module, {LX_HIT_NONE, 0, ""}};
+            m->rows[m->n_rows++] = (struct row){SIZE_MAX, module, {LX_HIT_NONE, 0, "", 0}};
         }
         m->rows[m->n_rows++] = (struct row){i, l->module, hit};
     }
@@ -200,6 +200,36 @@ static void put_cell(int y, int x, int width, const char *text, bool right, attr
     ui_put(y, right ? x + width - used : x, width, fit, a);
 }
 
+/* The snippet from where its match stays in `width` columns with the
+ * match's own `needle` bytes: when the match would end past the line, the
+ * front is dropped at a space, about a third of the line before the match,
+ * and "..." marks the cut. Returns the start within snippet; *dots is set
+ * when the front was cut. */
+static size_t snippet_start(const struct lx_hit *hit, size_t needle, int width, bool *dots)
+{
+    const char *s = hit->snippet;
+    size_t at = hit->match_at, len = strlen(s), from;
+    int before = width / 3;
+
+    *dots = false;
+    if (at > len)
+        at = len;
+    if (needle > len - at)
+        needle = len - at;
+    if ((int)kvt_text_width(s, at + needle) <= width)
+        return 0;
+    from = at;
+    /* back from the match while the words before it take a third of the line */
+    while (from > 0 && (int)kvt_text_width(s + from - 1, at - from + 1) <= before)
+        from--;
+    while (from < at && s[from] != ' ')
+        from++; /* to a space: no word cut */
+    while (from < at && s[from] == ' ')
+        from++;
+    *dots = true;
+    return from;
+}
+
 static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
 {
     struct map *m = self;
@@ -250,9 +280,17 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
         m->rows[m->selected].hit.where != LX_HIT_NONE) {
         /* where the words are, and them in their sentence: Enter opens there */
         const struct row *row = &m->rows[m->selected];
-        char place[256], line[512];
+        char place[256], line[512], head[300];
+        bool dots;
+        size_t from;
         tutor_hit_place(tutor_course_at(ui->course, row->lesson), &row->hit, place, sizeof place);
-        snprintf(line, sizeof line, "in %s: %s", place, row->hit.snippet);
+        snprintf(head, sizeof head, "in %s: ", place);
+        /* the matched words stay on the line, however long the place's name */
+        from = snippet_start(&row->hit, m->search.len,
+                             cols - 4 - (int)kvt_text_width(head, strlen(head)) - 3, &dots);
+        snprintf(line, sizeof line, "%s%s%s", head,
+                 dots && strncmp(row->hit.snippet + from, "...", 3) != 0 ? "..." : "",
+                 row->hit.snippet + from);
         put_cell(top + rows - 2, 2, cols - 4, line, false, A_DIM);
     }
     if (m->searching) {
