@@ -516,6 +516,32 @@ static void search_snippet_shows_the_match(void **state)
     screen_fx_close(f);
 }
 
+/* The settings form answers the keys its help lists: G, End and Space go
+ * to its last setting (Learner), g, Home and b back to its first. Enter
+ * then edits the one selected, so the field that opens tells which it is. */
+static void settings_top_and_bottom(void **state)
+{
+    struct screen_fx *f = *state;
+    static const char *const down[] = {"G", "<End>", "<Space>"}, *const up[] = {"g", "<Home>", "b"};
+    open80(f);
+    ui_harness_type(f->h, "S");
+    on_screen(f, "Desired retention");
+    for (size_t i = 0; i < 3; i++) {
+        char step[32];
+        snprintf(step, sizeof step, "%s<Enter>", down[i]);
+        assert_int_equal(ui_harness_step(f->h, step, f->line, sizeof f->line), 0);
+        /* a learner's name: only that row takes it */
+        snprintf(step, sizeof step, "learner%zu<Enter>", i);
+        assert_int_equal(ui_harness_step(f->h, step, f->line, sizeof f->line), 0);
+        on_screen(f, "Learner saved");
+        snprintf(step, sizeof step, "%s<Enter>", up[i]);
+        assert_int_equal(ui_harness_step(f->h, step, f->line, sizeof f->line), 0);
+        ui_harness_type(f->h, "0.8\r");
+        on_screen(f, "Desired retention saved");
+    }
+    screen_fx_close(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -535,6 +561,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(playground_chart_scrolls, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_log_pages, setup, teardown),
         cmocka_unit_test_setup_teardown(search_snippet_shows_the_match, setup, teardown),
+        cmocka_unit_test_setup_teardown(settings_top_and_bottom, setup, teardown),
     };
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");

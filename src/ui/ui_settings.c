@@ -170,6 +170,15 @@ static void settings_action(void *self, struct ui *ui, enum ui_action a)
         if (s->selected + 1 < N_ROWS)
             s->selected++;
         break;
+    /* the form is one page: its top and bottom are its first and last setting */
+    case UI_TOP:
+    case UI_PAGE_UP:
+        s->selected = 0;
+        break;
+    case UI_BOTTOM:
+    case UI_PAGE_DOWN:
+        s->selected = N_ROWS - 1;
+        break;
     case UI_CHANGE: {
         char v[128];
         value_of(ui, s->selected, v, sizeof v);
