@@ -343,6 +343,12 @@ static void test_widths_and_wrapping(void **state)
     assert_string_equal(wrap_all("2 × 28 × 4", 6), "2 × 28|× 4");
     assert_string_equal(wrap_all("one\ntwo three", 20), "one|two three");
     assert_string_equal(wrap_all("a  b", 1), "a|b");
+    /* a path wider than the line breaks after a '/' in the line's second
+     * half ("/srv/models/" ends at column 12 of 20), never inside a name;
+     * a '/' before half the line (column 5 of 20) would leave a short row */
+    assert_string_equal(wrap_all("/srv/models/qwen3-14b/config.json", 20),
+                        "/srv/models/|qwen3-14b/|config.json");
+    assert_string_equal(wrap_all("/srv/averyveryverylongname", 20), "/srv/averyveryverylo|ngname");
     /* a number keeps its unit: "one 24 GB GPU" at 7 columns breaks before
      * "24", not between "24" and "GB"; punctuation after the unit counts
      * with it; "x" is a product sign, not a unit; a word that is no unit

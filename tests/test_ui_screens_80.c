@@ -542,6 +542,42 @@ static void settings_top_and_bottom(void **state)
     screen_fx_close(f);
 }
 
+/* A config.json refused at a long path: the message breaks the path after a
+ * folder (its file's name whole on the next row), is read to its end, and
+ * the path stays in the field to be corrected. The folder is sized so the
+ * path's last '/' falls at column 60 of the 78 the message has. */
+static void config_refusal_wraps_at_a_folder(void **state)
+{
+    struct screen_fx *f = *state;
+    char dir[512], path[600], keys[800];
+    size_t pad = strlen(f->dir) + 12 < 58 ? 58 - strlen(f->dir) : 10;
+    FILE *in = fopen(KVT_SOURCE_DIR "/tests/fixtures/configs/zamba2-2.7b.config.json", "rb");
+    FILE *out;
+    int ch;
+
+    snprintf(dir, sizeof dir, "%s/%.*s", f->dir, (int)pad,
+             "configs-kept-for-the-course-in-a-folder-of-their-own-here-and-there");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(path, sizeof path, "%s/zamba2-2.7b.config.json", dir);
+    out = fopen(path, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    while ((ch = fgetc(in)) != EOF)
+        fputc(ch, out);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+
+    open80(f);
+    snprintf(keys, sizeof keys, "=o%s\r", path);
+    ui_harness_type(f->h, keys);
+    on_screen(f, "zamba2-2.7b.config.json: model_type zamba2");
+    on_screen(f, "which kvtutor does not size");
+    /* still typing, the rejected path in the field */
+    on_screen(f, "config.json path:");
+    on_screen(f, "zamba2-2.7b.config.json\n");
+    screen_fx_close(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -562,6 +598,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(playground_log_pages, setup, teardown),
         cmocka_unit_test_setup_teardown(search_snippet_shows_the_match, setup, teardown),
         cmocka_unit_test_setup_teardown(settings_top_and_bottom, setup, teardown),
+        cmocka_unit_test_setup_teardown(config_refusal_wraps_at_a_folder, setup, teardown),
     };
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");

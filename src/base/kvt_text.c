@@ -215,6 +215,9 @@ size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next)
     /* where a line too narrow for a joined run breaks it after all: after a
      * sign first (join 0), else between a number and its unit (join 1) */
     size_t last_join[2] = {0, 0};
+    /* a word wider than the line (a file's path) breaks after its last '/'
+     * that fits, so each line ends on a folder, not inside a name */
+    size_t after_slash = 0, slash_cols = 0; /* used only past half the line: no short rows */
     bool seen_space = false, seen_join[2] = {false, false};
 
     if (width < 1)
@@ -249,8 +252,16 @@ size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next)
                 *next = after_space;
                 return last_space;
             }
+            if (after_slash > 0 && after_slash < i && 2 * slash_cols >= (size_t)width) {
+                *next = after_slash;
+                return after_slash;
+            }
             *next = i > 0 ? i : n; /* one word wider than the line: cut it */
             return i > 0 ? i : n;
+        }
+        if (cp == '/') {
+            after_slash = i + 1;
+            slash_cols = cols + (size_t)w;
         }
         cols += (size_t)w;
         i += n;

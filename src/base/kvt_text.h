@@ -46,7 +46,9 @@ size_t kvt_text_width(const char *text, size_t len);
 /* The next line of a paragraph wrapped to `width` columns: returns how many
  * bytes of text[0..len) go on it (breaking after a space when possible, but
  * never between a number and its unit, "24 GB"; in the middle of a word only
- * when the word alone is wider than the line, never inside a UTF-8
+ * when the word alone is wider than the line, then after its last '/' in the
+ * line's second half where it has one (a path breaks at a folder), never
+ * inside a UTF-8
  * sequence), and *next the offset where the following
  * line starts (past the spaces it broke on). 0 when len is 0. */
 size_t kvt_wrap_line(const char *text, size_t len, int width, size_t *next);

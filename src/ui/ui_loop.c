@@ -61,7 +61,7 @@ void ui_pop(struct ui *ui)
  * UI_MESSAGE_LINES lines (the last cut after a whole word with an ellipsis
  * only past that), so that a refusal is read whole at 80 columns. Returns
  * the lines used; line[i] is one of them, sanitised. */
-#define UI_MESSAGE_LINES 3
+#define UI_MESSAGE_LINES 4
 static int message_lines(const char *message, int width, char line[][512])
 {
     char safe[1024];
