@@ -58,7 +58,7 @@ return lesson {
             accept = {"identical kv", "identical cache", "same kv", "computed once"} },
     point { "blocks are found by hashing their tokens and their parent", weight = 2,
             about = {"vLLM", "blocks", "each block", "it", "lookup"},
-            said = {"hash", "radix", "tree", "lookup"},
+            said = {"hash", "lookup"},
             accept = {"hash"} },
     point { "it saves memory and prefill compute", weight = 2,
             about = {"it", "prefix caching", "that", "cached tokens", "reuse"},
@@ -77,6 +77,9 @@ return lesson {
     misconception { about = {"prompts", "requests"},
                     said = {"only need to be similar", "similar enough", "roughly the same", "semantically similar"},
                     why = "only identical tokens from the first one on share a cache: each block's hash includes the block before it" },
+    misconception { about = {"vLLM", "it", "prefix caching", "prefixes", "the lookup", "the cache"},
+                    said = {"radix tree", "prefix tree", "trie", "RadixAttention"},
+                    why = "vLLM keeps no tree: a table maps each full block's hash, which chains its parent's hash, to the cached block (BlockPool.cached_block_hash_to_block), and a lookup walks the prompt's block hashes until the first miss; the radix tree is SGLang's RadixAttention" },
   },
 
   sections = {
@@ -100,7 +103,8 @@ return lesson {
           .. "needed and are evicted roughly least recently used first: the free queue hands "
           .. "out the block freed longest ago, and a finished request frees its blocks tail "
           .. "first (KVCacheManager.free), so its own last blocks go before the prefix it "
-          .. "shares. In vLLM V1 prefix caching is on by default, the hash is sha256 unless "
+          .. "shares. In vLLM V1 prefix caching is on by default, the hash is sha256 (the default "
+          .. "since v0.10.2; Python's built-in hash before) unless "
           .. "--prefix-caching-hash-algo says otherwise, and a request's cache_salt keeps its "
           .. "blocks apart from other tenants'.",
     },
@@ -154,7 +158,10 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
             .. "block and therefore every hash after it. Then whether the cached blocks survive "
             .. "between requests: with the cache full, they are evicted before they are reused. "
             .. "A different LoRA adapter, or different images in a multimodal prompt, also change "
-            .. "the hash.",
+            .. "the hash. And read the figure per engine: every replica, and every data-parallel "
+            .. "rank, keeps its own prefix cache, so a prompt cached on one is a miss on the "
+            .. "others until each has computed it once, and a router that scatters a user's turns "
+            .. "over N replicas gets their history hits on about 1 in N.",
       points = {
         point { "something variable at the start of the prompt", weight = 2,
                 about = {"prompt", "prompts", "template", "start", "first block", "first token",

@@ -18,6 +18,9 @@ local ds_full = ds.layers * ds.heads * ((128 + ds.mla_rope_dim) + 128) * 2  -- 4
 -- MLA in fp8: plain fp8 is one byte a dimension (576 B a layer); fp8_ds_mla keeps the 512
 -- latent dims in fp8 with 4 FP32 scales and the 64 rope dims in BF16: 512 + 16 + 128 = 656 B.
 local mla_fp8 = per_token{model = "deepseek-v3", kv_dtype = "fp8"}         -- 35,136 B
+-- nvfp4: head_dim / 2 B of 4-bit values + head_dim / 16 fp8 scales for each of K and V:
+-- 2 x 28 layers x 4 heads x (64 + 8) = 16,128 B for Qwen2.5-7B, 57,344 / 16,128 = 3.56x.
+local nvfp4 = per_token{kv_dtype = "nvfp4"}
 -- fp8_ds_mla is the sparse MLA kernels' layout, so DeepSeek-V3.2's (dense V3 has no
 -- backend for it): 61 x (656 + the indexer's 128 fp8 keys + one fp32 scale) = 48,068 B,
 -- against 61 x (1,152 + 132) = 78,324 B with the latent in BF16 (the indexer stays fp8).
@@ -169,7 +172,13 @@ return lesson {
           .. n(mla_ds_bf16) .. " B with a BF16 latent, not half "
           .. "(vllm/v1/kv_cache_interface.py, MLAAttentionSpec.page_size_bytes; "
           .. "DeepseekV32IndexerCache.get_kv_cache_spec). Dense V3 cannot take it: its "
-          .. "MLA backends accept auto, fp8 and fp8_e4m3 (FlashMLABackend).",
+          .. "MLA backends accept auto, fp8 and fp8_e4m3 (FlashMLABackend). Four bits came "
+          .. "later: kv_cache_dtype=nvfp4, merged in April 2026 for Blackwell (SM100) "
+          .. "through FlashInfer's trtllm-gen kernels (vllm#40177; the first release that "
+          .. "carries it is not pinned down here), stores 4-bit values with an fp8 scale for "
+          .. "each 16, head_dim ÷ 2 + head_dim ÷ 16 bytes a head for keys and again for "
+          .. "values: " .. n(nvfp4) .. " B a token for Qwen2.5-7B, "
+          .. f(gqa / nvfp4, 2) .. "× smaller than BF16, not 4×, because of the scales.",
     },
     section {
       title = "Shorter memories: sliding windows",

@@ -38,7 +38,7 @@ local qm = kv.model(MODEL)
 -- what the prompt calls quantised but AWQ keeps 16-bit: q/k/v biases and RMSNorm weights
 local NORM_BIAS = qm.layers * (qm.heads + 2 * qm.kv_heads) * qm.head_dim
                 + (2 * qm.layers + 1) * qm.hidden                     -- 333,312
-local norm_bias_b = NORM_BIAS * (16 - AWQ_BITS) / 8                     -- 493,449 B
+local norm_bias_b = NORM_BIAS * (16 - AWQ_BITS) / 8                     -- 493,458 B
 local awq_exact = bf16_step / (awq_step + norm_bias_b)                  -- 3.1560
 local function fit_worked(r, weights_line, note)
   local requested = r.kv_budget_bytes + r.weights_bytes
@@ -115,8 +115,15 @@ return lesson {
   sections = {
     section {
       title = "What 4 bits really costs",
-      text = "AWQ and GPTQ store each weight in 4 bits and, for every group of 128 weights, an "
-          .. "fp16 scale: 4 + 16/128 = 4.125 bits a weight. For Qwen2.5-7B's 7.6 billion "
+      text = "AWQ and GPTQ choose their 4-bit values differently, from a few hundred "
+          .. "calibration samples. AWQ finds the weight channels that meet the largest "
+          .. "activations, the ~1% that matter most, and scales them up before rounding so they "
+          .. "lose less precision, folding the inverse scale into the layer before. GPTQ rounds "
+          .. "a layer's weights a column at a time and adjusts the columns not yet rounded to "
+          .. "cancel the error, using second-order information from the calibration inputs "
+          .. "(their Hessian); act-order (desc_act) rounds the columns with the largest "
+          .. "activations first. Both store each weight in 4 bits and, for every group of 128 "
+          .. "weights, an fp16 scale: 4 + 16/128 = 4.125 bits a weight. For Qwen2.5-7B's 7.6 billion "
           .. "parameters that is " .. f(int4.weights_bytes / GiB) .. " GiB, against "
           .. f(bf16.weights_bytes / GiB) .. " GiB in BF16 and " .. f(fp8.weights_bytes / GiB)
           .. " GiB in fp8. That is the simple model, every weight at 4.125 bits. Published "
@@ -130,7 +137,10 @@ return lesson {
           .. "which repack the 4-bit weights into a kernel's own tile order at load. The kernel "
           .. "is the first that can run the layer (choose_mp_linear_kernel, in "
           .. "vllm/model_executor/kernels/linear): Marlin on Ampere and Ada, while on an H100 "
-          .. "symmetric GPTQ goes to Machete, Hopper's mixed-input kernel, despite the name.",
+          .. "symmetric GPTQ goes to Machete, Hopper's mixed-input kernel, despite the name, "
+          .. "unless it was quantised with act-order and tensor parallelism splits the layer's "
+          .. "input, which Machete cannot take (MacheteLinearKernel.can_implement): Marlin "
+          .. "runs it.",
     },
     section {
       title = "Every byte freed goes to the cache",

@@ -90,8 +90,10 @@ return lesson {
                     said = {"only the active", "only 3B", "3.3 billion fit", "6.7 GB of memory",
                             "only active experts"},
                     why = "every expert must be resident: any token may be routed to any expert, so memory pays for all 30.5 billion parameters" },
-    misconception { about = {"large batch", "serving batch", "big batch", "batch 64", "many sequences", "at scale"},
-                    said = {"reads only the active", "only 3B read", "like a 3B model", "only 8 experts"},
+    misconception { about = {"large batch", "serving batch", "big batch", "batch 64", "many sequences", "at scale",
+                             "many users", "many requests", "under load", "concurrent requests", "high concurrency"},
+                    said = {"reads only the active", "only reads the active", "just the active", "only the active experts",
+                            "only the 3B active", "only reads the 3B", "only 3B read", "like a 3B model", "only 8 experts"},
                     why = "each token picks its own experts: 64 tokens picking 8 of 128 touch about 98% of them, so the step reads nearly every expert" },
   },
 

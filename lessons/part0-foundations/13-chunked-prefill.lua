@@ -120,6 +120,10 @@ return lesson {
                     said = {"swaps to CPU", "swapped to CPU", "drops the request", "fails the request",
                             "copies the blocks"},
                     why = "vLLM V1 frees the preempted request's blocks and recomputes its cache later; it does not swap it out or drop it" },
+    misconception { about = {"preemption", "vLLM", "it", "the scheduler", "victim"},
+                    said = {"oldest running request", "preempts the oldest", "oldest request", "longest-running request",
+                            "earliest request", "first request admitted", "the request that arrived first"},
+                    why = "under first-come-first-served vLLM preempts the last request of its running list, the most recently admitted, so the oldest keep going; under priority scheduling, the lowest priority, the later arrival among equals (Scheduler.schedule)" },
   },
 
   sections = {
@@ -187,7 +191,13 @@ return lesson {
           .. "not yet reused are hits, so at best " .. grouped(cached) .. " of its "
           .. grouped(RESUME) .. " tokens come back for free and " .. grouped(RESUME - cached)
           .. " are recomputed. Under memory pressure, though, the blocks were freed because "
-          .. "another request needed them, so many will have been reused.",
+          .. "another request needed them, so many will have been reused. A KV connector that "
+          .. "keeps copies off the GPU changes that: with vLLM's own CPU offloading "
+          .. "(--kv-offloading-size) or LMCache, blocks already stored there survive the "
+          .. "preemption, and when the request is scheduled again the scheduler asks the "
+          .. "connector for the tokens it holds beyond the GPU's hits "
+          .. "(get_num_new_matched_tokens) and loads them: a copy from host memory instead of "
+          .. "a prefill.",
     },
   },
 

@@ -118,7 +118,11 @@ return lesson {
           .. f(h32.state_bytes_per_request / MiB, 1) .. " MiB for all 48, the same at 100 "
           .. "tokens or 100,000. The state costs as much as "
           .. grouped(h32.state_bytes_per_request / h32.kv_bytes_per_token) .. " tokens of the "
-          .. "attention cache.",
+          .. "attention cache. It saves time as well as memory: such a layer does the same "
+          .. "work for each token, so its share of a prefill grows linearly with the prompt "
+          .. "rather than quadratically, and a decode step reads and updates the same state at "
+          .. "token 100 or 100,000; only the 16 attention layers read a cache that grows with "
+          .. "the context.",
     },
     section {
       title = "Why the blocks grow",
