@@ -198,6 +198,40 @@ static void interview_summary_keys(void **state)
     screen_fx_close(f);
 }
 
+/* Enter with nothing typed says what it waits for, in an interview and in
+ * practice (where Ctrl-N skips), and leaves the question where it was. */
+static void empty_enter_says_why(void **state)
+{
+    struct screen_fx *f = *state;
+    open80(f);
+    ui_harness_type(f->h, "gi");
+    on_screen(f, "The interviewer asks:");
+    ui_harness_type(f->h, "\r");
+    on_screen(f, "Nothing typed yet: write an answer, then Enter (Esc leaves)");
+    on_screen(f, "The interviewer asks:");
+    ui_harness_type(f->h, "\x1b\x1bge");
+    on_screen(f, "How many bytes of KV cache does one token take");
+    ui_harness_type(f->h, "\r");
+    on_screen(f, "Nothing typed yet: write an answer, then Enter (Ctrl-N skips this one)");
+    screen_fx_close(f);
+}
+
+/* A lesson reopened part-way down says so, and how to get to its top; a
+ * lesson opened at its start says nothing. */
+static void reader_says_it_resumed(void **state)
+{
+    struct screen_fx *f = *state;
+    open80(f);
+    ui_harness_type(f->h, "g\r");
+    on_screen(f, "The KV cache caps concurrency");
+    not_on_screen(f, "Back where you left off");
+    ui_harness_type(f->h, "  q");
+    on_screen(f, "Course map");
+    ui_harness_type(f->h, "\r");
+    on_screen(f, "Back where you left off; g goes to the top");
+    screen_fx_close(f);
+}
+
 /* The playground's o and l named by what they open; a log with a long
  * name: its tally, the name whole, its own GPU, the lines in column 2. */
 static void playground_keys_and_log(void **state)
@@ -587,6 +621,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(followup_offers_no_hint, setup, teardown),
         cmocka_unit_test_setup_teardown(tall_result_scrolls, setup, teardown),
         cmocka_unit_test_setup_teardown(interview_summary_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(empty_enter_says_why, setup, teardown),
+        cmocka_unit_test_setup_teardown(reader_says_it_resumed, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_keys_and_log, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_log_names_its_model, setup, teardown),
         cmocka_unit_test_setup_teardown(one_new_a_day, setup, teardown),

@@ -86,8 +86,12 @@ static void submit(struct quiz *q, struct ui *ui)
     struct store_error err;
     const struct tutor_attempt *a = tutor_attempt(q->s);
 
-    if (q->edit.len == 0)
+    if (q->edit.len == 0) {
+        /* Enter on an empty field did nothing, silently: say what it waits for */
+        ui_say(ui, UI_INFO, "Nothing typed yet: write an answer, then Enter%s",
+               tutor_mode(q->s) == TUTOR_PRACTICE ? " (Ctrl-N skips this one)" : " (Esc leaves)");
         return;
+    }
     switch (tutor_answer(q->s, q->edit.buf, &err)) {
     case TUTOR_UNREAD:
         /* not an answer: nothing was recorded; the learner types again */

@@ -275,7 +275,7 @@ static const struct ui_screen_ops ops = {
     .destroy = reader_destroy,
 };
 
-struct ui_screen ui_reader_new(struct ui *ui, size_t lesson)
+static struct ui_screen open_reader(struct ui *ui, size_t lesson)
 {
     struct reader *r = calloc(1, sizeof *r);
 
@@ -289,9 +289,20 @@ struct ui_screen ui_reader_new(struct ui *ui, size_t lesson)
     return (struct ui_screen){&ops, r};
 }
 
+struct ui_screen ui_reader_new(struct ui *ui, size_t lesson)
+{
+    struct ui_screen s = open_reader(ui, lesson);
+    struct reader *r = s.self;
+
+    /* a lesson opened part-way down reads as a different lesson: say why */
+    if (r && r->first > 0)
+        ui_say(ui, UI_INFO, "Back where you left off; g goes to the top");
+    return s;
+}
+
 struct ui_screen ui_reader_new_at(struct ui *ui, size_t lesson, const struct lx_hit *hit)
 {
-    struct ui_screen s = ui_reader_new(ui, lesson);
+    struct ui_screen s = open_reader(ui, lesson);
     struct reader *r = s.self;
 
     if (r && hit->where != LX_HIT_NONE) {
