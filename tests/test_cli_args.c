@@ -75,6 +75,24 @@ static bool exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
+/* A KVTUTOR_PROBE_SIZE_MIB that is not a whole number stops the app before it
+ * starts, naming the variable and its value; no database is made. */
+static void test_probe_size_env_refused(void **state)
+{
+    char env_size[] = "KVTUTOR_PROBE_SIZE_MIB=1.5G";
+    char *envs[] = {xdg_env, env_size, NULL};
+    char line[600], fresh[520];
+    struct run_result r;
+    (void)state;
+    snprintf(fresh, sizeof fresh, "%s/probe-size.db", dir);
+    snprintf(line, sizeof line, "--db %s", fresh);
+    assert_int_equal(run_kvtutor_words(line, envs, &r), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "KVTUTOR_PROBE_SIZE_MIB: \"1.5G\" is not a whole number of MiB"));
+    assert_false(exists(fresh));
+    run_free(&r);
+}
+
 /* Each pair runs the same request with the global flag before and after the
  * command's name: both must succeed and print the same. */
 static void test_global_flags_either_side(void **state)
@@ -292,6 +310,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_global_flags_either_side),
+        cmocka_unit_test(test_probe_size_env_refused),
         cmocka_unit_test(test_lessons_flag_is_used),
         cmocka_unit_test(test_one_usage_error_format),
         cmocka_unit_test(test_help_after_globals),

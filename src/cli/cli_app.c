@@ -183,6 +183,28 @@ static int app_usage(FILE *out)
     return out == stdout ? 0 : 2;
 }
 
+/* KVTUTOR_PROBE_SIZE_MIB: the read buffer the probe screen's runs use, in
+ * MiB, handed to the probe as --size-mib (its range is the probe's to say).
+ * Anything but a whole number is refused here, before the app starts. */
+static int probe_size(const char **out)
+{
+    const char *v = getenv("KVTUTOR_PROBE_SIZE_MIB");
+    char safe[64];
+    size_t n;
+
+    *out = NULL;
+    if (!v || !*v)
+        return 0;
+    n = strspn(v, "0123456789");
+    if (v[n] != '\0' || n > 9)
+        return cli_usage_error(NULL,
+                               "KVTUTOR_PROBE_SIZE_MIB: \"%s\" is not a whole number of MiB "
+                               "(e.g. 256; unset, the probe's own size)",
+                               kvt_safe(v, safe, sizeof safe));
+    *out = v;
+    return 0;
+}
+
 int cli_app(int argc, char **argv)
 {
     struct cli_args a;
@@ -209,6 +231,8 @@ int cli_app(int argc, char **argv)
     if (a.given[F_SIZE] && !parse_size(a.text[F_SIZE], &cols, &lines))
         return cli_usage_error(NULL, "--size %s: write COLSxLINES, 20x5 to 500x200 (80x24)",
                                a.text[F_SIZE]);
+    if ((rc = probe_size(&o.probe_size_mib)) != 0)
+        return rc;
     /* the script first: a bad one is said before any database is made */
     if (a.given[F_KEYS]) {
         if (!(script = read_script(a.text[F_KEYS])))

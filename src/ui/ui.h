@@ -22,8 +22,9 @@ struct ui_options {
     uint64_t started_us;     /* CLOCK_MONOTONIC when the command began, for the startup figure */
     const char *probe_cuda;  /* the probe programs (docs/probes.md); NULL: none */
     const char *probe_cpu;
-    const char *build;         /* the program's identity, for the lesson briefs (tutor_course.h) */
-    double (*monotonic)(void); /* sessions' clock in seconds; NULL: the system's (tests set it) */
+    const char *probe_size_mib; /* the probes' --size-mib (KVTUTOR_PROBE_SIZE_MIB); NULL: theirs */
+    const char *build;          /* the program's identity, for the lesson briefs (tutor_course.h) */
+    double (*monotonic)(void);  /* sessions' clock in seconds; NULL: the system's (tests set it) */
 };
 
 /* Runs the app. Returns the exit status: 0, or 2 when there is no usable

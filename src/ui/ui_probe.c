@@ -29,7 +29,10 @@ struct probe_screen {
 static void start(struct probe_screen *p, struct ui *ui, const char *kind)
 {
     const char *program = strcmp(kind, "cuda") == 0 ? ui->opt.probe_cuda : ui->opt.probe_cpu;
-    char *argv[] = {(char *)program, NULL};
+    /* a smaller read buffer measures sooner (KVTUTOR_PROBE_SIZE_MIB); the
+     * probe itself checks the size and names the bound a wrong one breaks */
+    char *argv[] = {(char *)program, ui->opt.probe_size_mib ? "--size-mib" : NULL,
+                    (char *)ui->opt.probe_size_mib, NULL};
 
     tutor_probe_free(&p->tp);
     /* Ctrl-C, SIGTERM or SIGHUP to the app stop the probe's group at once,

@@ -18,7 +18,7 @@ app() {
   stop_server
   for _ in 1 2 3; do
     tm -f /dev/null new-session -d -s app -x 100 -y 32 \
-      "env HOME=$work LANG=C.UTF-8 TERM=xterm-256color ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} $KVTUTOR --db $db; sleep 30" 2>/dev/null
+      "env HOME=$work LANG=C.UTF-8 TERM=xterm-256color $TUI_PROBE_SIZE ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} $KVTUTOR --db $db; sleep 30" 2>/dev/null
     sleep 0.3
     tm has-session -t app 2>/dev/null && break
   done
@@ -74,6 +74,13 @@ check "at batch 1" "batch 1 "
 
 gbps=$(sql "SELECT read_gbps FROM probe_run WHERE outcome = 'ok' ORDER BY id DESC LIMIT 1")
 if [ -n "$gbps" ]; then ok "the run is in the database ($gbps GB/s)"; else bad "no ok run in the database"; fi
+# KVTUTOR_PROBE_SIZE_MIB=256 (tui_lib.sh) reached the probe: 256 x 2^20 B read
+if sql "SELECT figures FROM probe_run WHERE outcome = 'ok' ORDER BY id DESC LIMIT 1" |
+  grep -q '"kernel":"read","bytes":268435456,'; then
+  ok "KVTUTOR_PROBE_SIZE_MIB sets the probe's buffer (268,435,456 B)"
+else
+  bad "the read kernel did not read the 256 MiB KVTUTOR_PROBE_SIZE_MIB asked for"
+fi
 # The screen rounds the stored double to one decimal (a whole number from
 # 100 GB/s). Rounding the text sqlite3 prints instead can land on the other
 # side of a tie (18.45 is stored as 18.4499...), so take the figure from the
