@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wchar.h>
 
 #include "ui_app.h"
@@ -143,9 +144,28 @@ static const struct {
     {"S-Tab", KEY_BTAB, 0},
 };
 
+/* <Wait>: frames, 50 ms apart, while the screen on top is busy (a probe
+ * running), for at most UI_HARNESS_WAIT_S; a script cannot otherwise see a
+ * run's end, since its keys arrive at once. Returns at once when idle. */
+static void wait_idle(struct ui_harness *h)
+{
+    const struct timespec pause = {0, 50 * 1000 * 1000};
+    for (int i = 0; i < UI_HARNESS_WAIT_S * 20 && !h->done && h->ui.depth > 0; i++) {
+        const struct ui_screen *top = &h->ui.stack[h->ui.depth - 1];
+        if (!top->ops->busy || !top->ops->busy(top->self))
+            break;
+        nanosleep(&pause, NULL);
+        frame(h);
+    }
+}
+
 /* Sends the key named by name[0..n); false when it names none. */
 static bool named_key(struct ui_harness *h, const char *name, size_t n)
 {
+    if (n == 4 && strncmp(name, "Wait", 4) == 0) {
+        wait_idle(h);
+        return true;
+    }
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
         if (strlen(named[i].name) == n && strncmp(named[i].name, name, n) == 0) {
             if (named[i].key) {

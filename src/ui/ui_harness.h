@@ -32,10 +32,13 @@ void ui_harness_key(struct ui_harness *h, int key);
 /* One step of a script: its text typed, with keys named in angle brackets
  * (<Enter>, <Esc>, <Tab>, <Space>, <BS>, <Del>, <Up>, <Down>, <Left>,
  * <Right>, <Home>, <End>, <PgUp>, <PgDn>, <S-Tab>, <F1>..<F12>, <C-a>..<C-z>,
- * <lt> for a '<'), a frame after each key. -1 with the reason in err for a
+ * <lt> for a '<'), a frame after each key; <Wait> is no key: it waits while
+ * the screen works (a probe running: UI_HARNESS_WAIT_S at most), drawing
+ * as it goes. -1 with the reason in err for a
  * name it does not know (the keys before it were sent); 0 otherwise, also
  * when the app quit part-way. */
 int ui_harness_step(struct ui_harness *h, const char *step, char *err, size_t cap);
+enum { UI_HARNESS_WAIT_S = 300 };
 
 /* The screen as drawn last, one line a row with trailing blanks dropped,
  * UTF-8, into out (cut at cap). Returns out. */

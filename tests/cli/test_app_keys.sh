@@ -45,6 +45,28 @@ grep -q '^── the app quit$' "$work/out" && ok "q on the map quits the app, a
 "$KVTUTOR" --db "$work/p.db" stats > "$work/stats" 2>&1
 grep -qE "answers +1, 0% right" "$work/stats" && ok "the scripted answer is saved" || bad "the scripted answer is saved: $(cat "$work/stats")"
 
+# <Wait> lets a script see a probe run end: P starts it, <Wait> returns once
+# it has (a 64 MiB buffer: a second or two), and the next screen shows the
+# ceiling drawn from the run, which is saved as the app saves it
+cat > "$work/keys" <<'KEYS'
+<Wait>
+P
+<Wait>
+KEYS
+KVTUTOR_PROBE_SIZE_MIB=64 "$KVTUTOR" --db "$work/w.db" --keys "$work/keys" > "$work/out" 2> "$work/err"
+rc=$?
+[ "$rc" = 0 ] && ok "<Wait> is a step a script may take: exit 0" || bad "<Wait>: exit $rc: $(cat "$work/err")"
+after 1 | grep -qF "Course map" && ok "<Wait> on an idle screen goes on at once" || bad "<Wait> on the map"
+after 2 | grep -qF "Measuring..." && ok "P starts the probe" || bad "P starts the probe: $(after 2)"
+if after 3 | grep -qF "Your decode ceiling: Qwen/Qwen2.5-7B-Instruct"; then
+  after 3 | grep -qF "Measuring..." && bad "<Wait> returned with the probe still running" ||
+    ok "<Wait> returns once the run has ended, its ceiling drawn"
+else
+  bad "<Wait>: no ceiling on the screen after it: $(after 3)"
+fi
+[ "$(sqlite3 "$work/w.db" "SELECT outcome FROM probe_run")" = ok ] &&
+  ok "the waited-for run is saved" || bad "the waited-for run is not saved as ok"
+
 # C-n skips an exercise, recording nothing; practice then resumes at the
 # first one never answered (per-sequence-8k, after per-token's answer)
 cat > "$work/keys" <<'KEYS'
