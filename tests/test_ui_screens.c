@@ -91,7 +91,8 @@ static void fixed_exercise_shows_its_worked_lines(void **state)
 
 /* A worked line wider than the screen wraps between words, and its last
  * figure stays with its unit: 75 columns, where 80 leave 74 beside the
- * margin and indent, so "= 56 KiB" goes to the next row whole. */
+ * margin and indent, so "= 56 KiB" goes to the next row whole, under the
+ * line's value (57,344 B, after its first " = "). */
 static void wide_worked_line_wraps_whole(void **state)
 {
     struct screen_fx *f = *state;
@@ -106,9 +107,22 @@ static void wide_worked_line_wraps_whole(void **state)
     on_screen(f, "how many KiB of KV cache a token?");
     ui_harness_type(h, "9 KiB\r");
     s = screen_fx_shown(f);
-    /* the continuation 2 past the line's indent: column 5 */
-    if (!strstr(s, "\n     = 56 KiB\n"))
-        fail_msg("\"= 56 KiB\" is not a row of its own:\n%s", s);
+    {
+        const char *v = strstr(s, "= 57,344 B\n"), *row, *cont;
+        size_t lead, cols_before = 0;
+        if (!v)
+            fail_msg("no \"= 57,344 B\" at a row's end:\n%s", s);
+        for (row = v; row > s && row[-1] != '\n'; row--)
+            ;
+        cont = strchr(v, '\n') + 1;
+        lead = strspn(cont, " ");
+        /* the continuation's "=" in the column of the value's first digit:
+         * the columns (not bytes: "×" takes two) up to "= " and past it */
+        for (const char *c = row; c < v + 2; c++)
+            cols_before += ((unsigned char)*c & 0xC0) != 0x80;
+        if (strncmp(cont + lead, "= 56 KiB\n", 9) != 0 || lead != cols_before)
+            fail_msg("\"= 56 KiB\" is not a row of its own under the value:\n%s", s);
+    }
     if (strstr(s, "= 56\n") || strstr(s, " =\n"))
         fail_msg("a row ends on \"=\" or a number without its unit:\n%s", s);
     ui_harness_close(h);

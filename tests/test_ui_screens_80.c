@@ -232,6 +232,39 @@ static void reader_says_it_resumed(void **state)
     screen_fx_close(f);
 }
 
+/* Wrapped lines keep their columns at 80x24: a numbered follow-up hangs
+ * under its text (a wrapped "64." at the margin read as item 64), "Builds
+ * on" under its first title, and a worked line's tail under its value. The
+ * title bar holds the title, so the page does not repeat it. */
+static void reader_hangs_wrapped_lines(void **state)
+{
+    struct screen_fx *f = *state;
+    open80(f);
+    /* Part 1's lesson 6, the last on the map: its follow-ups at its end */
+    ui_harness_type(f->h, "G\rG");
+    on_screen(f, "   1. Your adapters are all rank 8, but the deployment sets --max-lora-rank\n"
+                 "      64. What does that cost, and what would you change?\n");
+    ui_harness_type(f->h, "q");
+    on_screen(f, "Course map");
+    /* Part 0's lesson 10 builds on three lessons */
+    ui_harness_type(f->h, "g"
+                          "jjjjjjjjj"
+                          "\r");
+    on_screen(f, "kvtutor · Sizing a deployment, as vLLM logs it\n\n Question\n");
+    ui_harness_type(f->h, " ");
+    /* under "Continuous", 3 + 11 columns in ("   Builds on: ") */
+    on_screen(f, "\n              weights: AWQ, GPTQ, fp8 · Tensor parallelism and the KV cache\n");
+    ui_harness_type(f->h, "q");
+    /* lesson 7's worked GQA line is 79 columns: "(7×)" goes under 57,344 */
+    ui_harness_type(f->h, "g"
+                          "jjjjjj"
+                          "\r"
+                          "      ");
+    on_screen(f, "   GQA    2 × 28 × 4 × 128 × 2 B                       =  57,344 B =  56 KiB\n"
+                 "                                                          (7×)\n");
+    screen_fx_close(f);
+}
+
 /* The playground's o and l named by what they open; a log with a long
  * name: its tally, the name whole, its own GPU, the lines in column 2. */
 static void playground_keys_and_log(void **state)
@@ -393,7 +426,10 @@ static void map_names_other_modules(void **state)
     screen_fx_close(f);
     open80(f);
     ui_harness_type(f->h, "jjjjjjjjjjjjjjj"); /* the 16th lesson: Part 1's first */
-    on_screen(f, "Take first: Prefill and decode on the roofline");
+    /* all three of its prerequisites, each shortened to a share of the
+     * line (the row's "after Part 0…" numbers none of them at 80 columns) */
+    on_screen(f, "Take first: Prefill and decode… · Continuous… · Latency: TTFT…\n");
+    on_screen(f, "request-path · done: 0/6 exercises, 0/3 follow-ups, 0/1 question\n");
     screen_fx_close(f);
 }
 
@@ -623,6 +659,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(interview_summary_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(empty_enter_says_why, setup, teardown),
         cmocka_unit_test_setup_teardown(reader_says_it_resumed, setup, teardown),
+        cmocka_unit_test_setup_teardown(reader_hangs_wrapped_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_keys_and_log, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_log_names_its_model, setup, teardown),
         cmocka_unit_test_setup_teardown(one_new_a_day, setup, teardown),

@@ -145,6 +145,19 @@ static void push_copy(struct ui_lines *l, int pad, const char *text, size_t n, i
     push_line(l, (struct ui_line){t, NULL, attr, indent, -1});
 }
 
+/* The column after the first " = " of line[0..n) and the spaces after it,
+ * when a continuation there keeps at least 16 columns; else -1. */
+static int value_column(const char *line, size_t n, int width)
+{
+    for (size_t i = 1; i + 1 < n; i++)
+        if (line[i] == '=' && line[i - 1] == ' ' && line[i + 1] == ' ') {
+            size_t v = i + 1 + strspn(line + i + 1, " ");
+            int col = (int)kvt_text_width(line, v < n ? v : n);
+            return col + 16 <= width ? col : -1;
+        }
+    return -1;
+}
+
 void ui_lines_code(struct ui_lines *l, const char *text, int width, int indent, attr_t attr)
 {
     const char *p = text;
@@ -154,8 +167,12 @@ void ui_lines_code(struct ui_lines *l, const char *text, int width, int indent, 
         int hang;
         if (lead > n)
             lead = n;
-        /* continuation lines 2 past the line's own indent, if that leaves room */
-        hang = (int)lead + 2 < width / 2 ? (int)lead + 2 : (int)lead;
+        /* continuation lines under the line's value, the column after its
+         * first " = ", so a wrapped tail reads as part of the figure; else 2
+         * past the line's own indent, if that leaves room */
+        hang = value_column(p, n, width);
+        if (hang < 0)
+            hang = (int)lead + 2 < width / 2 ? (int)lead + 2 : (int)lead;
         if (width <= 0 || kvt_text_width(p, n) <= (size_t)width || hang >= width) {
             push_copy(l, 0, p, n, indent, attr);
         } else {
@@ -193,6 +210,12 @@ static size_t strip_markup(const char *in, size_t len, char *out, unsigned char 
 
 void ui_lines_text(struct ui_lines *l, const char *text, int width, int indent, attr_t attr)
 {
+    ui_lines_hanging(l, text, width, indent, 0, attr);
+}
+
+void ui_lines_hanging(struct ui_lines *l, const char *text, int width, int indent, int hang,
+                      attr_t attr)
+{
     size_t len = strlen(text), n, pos = 0;
     char *plain = malloc(len + 1);
     unsigned char *style = malloc(len + 1);
@@ -205,15 +228,18 @@ void ui_lines_text(struct ui_lines *l, const char *text, int width, int indent, 
     n = strip_markup(text, len, plain, style);
     plain[n] = '\0';
     width -= indent;
+    if (hang < 0 || hang > width / 2)
+        hang = 0; /* a narrow screen keeps its columns for the words */
     while (pos < n) {
-        size_t next, take = kvt_wrap_line(plain + pos, n - pos, width, &next);
+        int h = pos ? hang : 0;
+        size_t next, take = kvt_wrap_line(plain + pos, n - pos, width - h, &next);
         char *t = malloc(take + 1);
         unsigned char *st = malloc(take + 1);
         if (t && st) {
             memcpy(t, plain + pos, take);
             t[take] = '\0';
             memcpy(st, style + pos, take);
-            push_line(l, (struct ui_line){t, st, attr, indent, -1});
+            push_line(l, (struct ui_line){t, st, attr, indent + h, -1});
         } else {
             free(t);
             free(st);

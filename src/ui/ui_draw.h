@@ -65,10 +65,16 @@ struct ui_lines {
 };
 
 void ui_lines_text(struct ui_lines *l, const char *text, int width, int indent, attr_t attr);
+/* The same with a hanging indent: lines after the first start `hang`
+ * columns further in, under the words after a label ("1. ", "Builds on: ");
+ * none where that would leave less than half the width. */
+void ui_lines_hanging(struct ui_lines *l, const char *text, int width, int indent, int hang,
+                      attr_t attr);
 void ui_lines_verbatim(struct ui_lines *l, const char *text, int indent, attr_t attr);
 /* Code or worked arithmetic: each line as written, except that a line wider
- * than `width` (indent included) wraps at spaces, its continuation lines 2
- * columns past its own indent, rather than run off the screen. */
+ * than `width` (indent included) wraps at spaces, rather than run off the
+ * screen: its continuation lines under its value (after its first " = ")
+ * where that leaves 16 columns, else 2 columns past its own indent. */
 void ui_lines_code(struct ui_lines *l, const char *text, int width, int indent, attr_t attr);
 void ui_lines_blank(struct ui_lines *l);
 void ui_lines_free(struct ui_lines *l);

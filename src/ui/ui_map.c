@@ -230,6 +230,49 @@ static size_t snippet_start(const struct lx_hit *hit, size_t needle, int width, 
     return from;
 }
 
+/* "Take first: A · B · C" in `width` columns: when the titles are too long
+ * together, each is cut to a fair share (a short one leaves its spare to
+ * the others), so that none is dropped: a row in another module only says
+ * "after Part 0…" at 80 columns. */
+static void take_first(struct ui *ui, const struct lx_lesson *l, int width, char *out, size_t cap)
+{
+    static const char lead[] = "Take first: ", sep[] = " · ";
+    const char *ell = ui_term_utf8() ? "…" : "...";
+    const char *titles[64];
+    size_t n = l->n_requires < 64 ? l->n_requires : 64, used = 0;
+    int room, share, widest_short = 0, n_long = 0;
+
+    out[0] = '\0';
+    if (n == 0)
+        return;
+    for (size_t k = 0; k < n; k++) {
+        const struct lx_lesson *req = tutor_course_find(ui->course, l->requires[k], NULL);
+        titles[k] = req ? req->title : l->requires[k];
+    }
+    room = width - width_of(lead) - (int)(n - 1) * width_of(sep);
+    share = room / (int)n;
+    /* titles within the share keep their width; the rest split what is left */
+    for (size_t k = 0; k < n; k++) {
+        if (width_of(titles[k]) <= share)
+            widest_short += width_of(titles[k]);
+        else
+            n_long++;
+    }
+    if (n_long)
+        share = (room - widest_short) / n_long;
+    if (share < 4)
+        share = 4;
+    for (size_t k = 0; k < n && used < cap; k++) {
+        char fit[512];
+        int w;
+        kvt_text_fit(titles[k], share, ell, fit, sizeof fit);
+        w = snprintf(out + used, cap - used, "%s%s", k ? sep : lead, fit);
+        if (w < 0)
+            break;
+        used += (size_t)w < cap - used ? (size_t)w : cap - used - 1;
+    }
+}
+
 static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
 {
     struct map *m = self;
@@ -299,16 +342,17 @@ static void map_draw(void *self, struct ui *ui, int top, int rows, int cols)
     } else if (m->n_rows && m->rows[m->selected].lesson != SIZE_MAX) {
         const struct lx_lesson *l = tutor_course_brief(ui->course, m->rows[m->selected].lesson);
         char line[1024];
-        /* name the prerequisites the row only numbers */
-        tutor_course_requires_text(ui->course, l, "Take first: ", line, sizeof line);
-        if (line[0] && !m->search.len) /* cut after a whole title: the row numbers them all */
+        /* name the prerequisites the row only numbers: every one of them,
+         * each title shortened to its share of the line if need be */
+        take_first(ui, l, cols - 4, line, sizeof line);
+        if (line[0] && !m->search.len)
             put_cell(top + rows - 2, 2, cols - 4, line, false, A_DIM);
         struct tutor_done d = done_of(m, m->rows[m->selected].lesson);
         /* the id is what `kvtutor open` and `reset` take; the concept id is
          * left out (internal, and it pushed the counts past 80 columns) */
         snprintf(line, sizeof line, "%s · done: %zu/%zu exercises, %zu/%zu follow-ups%s", l->id,
                  d.exercises, l->n_exercises, d.followups, l->n_followups,
-                 l->n_points ? (d.question ? ", the question" : ", not the question") : "");
+                 l->n_points ? (d.question ? ", 1/1 question" : ", 0/1 question") : "");
         put_cell(top + rows - 1, 2, cols - 4, line, false, A_DIM);
     }
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kvt_text.h"
 #include "tutor_course.h"
 #include "tutor_progress.h"
 
@@ -39,11 +40,14 @@ static void heading(struct ui_lines *l, const char *text)
 }
 
 /* label and text as one wrapped paragraph, as long as the text is: a
- * lesson's baseline or follow-up may run to thousands of bytes */
-static void labelled(struct ui_lines *l, const char *label, const char *text, int width,
+ * lesson's baseline or follow-up may run to thousands of bytes. With
+ * `hang`, the lines after the first start under the text, not the label
+ * (a numbered item: a wrapped "64." must not read as item 64). */
+static void labelled(struct ui_lines *l, const char *label, const char *text, int width, bool hang,
                      attr_t attr)
 {
     size_t n = strlen(label) + strlen(text) + 1;
+    int h = hang ? (int)kvt_text_width(label, strlen(label)) : 0;
     char *s = malloc(n);
 
     if (!s) { /* the text still shows, without its label */
@@ -51,7 +55,7 @@ static void labelled(struct ui_lines *l, const char *label, const char *text, in
         return;
     }
     snprintf(s, n, "%s%s", label, text);
-    ui_lines_text(l, s, width, 2, attr);
+    ui_lines_hanging(l, s, width, 2, h, attr);
     free(s);
 }
 
@@ -63,17 +67,20 @@ static void build(struct reader *r, struct ui *ui, int cols)
 
     ui_lines_free(&r->lines);
     r->built_cols = cols;
-    ui_lines_text(&r->lines, l->title, width, 0, A_BOLD);
+    /* the title bar shows the title; the page repeats it only where the bar
+     * has to cut it ("kvtutor · " and a column either side) */
+    if ((int)kvt_text_width(l->title, strlen(l->title)) + 12 > cols)
+        ui_lines_text(&r->lines, l->title, width, 0, A_BOLD);
     /* the question first: it is what the lesson answers; what it was
      * checked against and builds on come after it (the module and concept
      * ids are for commands, not for reading) */
     mark(r, LX_HIT_QUESTION, 0);
     heading(&r->lines, "Question");
     ui_lines_text(&r->lines, l->question, width, 2, A_NORMAL);
-    labelled(&r->lines, "Checked against ", l->baseline, width, A_DIM);
-    tutor_course_requires_text(ui->course, l, "Builds on: ", meta, sizeof meta);
+    labelled(&r->lines, "Checked against ", l->baseline, width, false, A_DIM);
+    tutor_course_requires_text(ui->course, l, "", meta, sizeof meta);
     if (meta[0])
-        ui_lines_text(&r->lines, meta, width, 2, A_DIM);
+        labelled(&r->lines, "Builds on: ", meta, width, true, A_DIM);
     mark(r, LX_HIT_ANSWER, 0);
     heading(&r->lines, "Direct answer");
     ui_lines_text(&r->lines, l->answer, width, 2, A_NORMAL);
@@ -90,7 +97,7 @@ static void build(struct reader *r, struct ui *ui, int cols)
         char num[24];
         snprintf(num, sizeof num, "%zu. ", i + 1);
         mark(r, LX_HIT_FOLLOWUP, i);
-        labelled(&r->lines, num, l->followups[i].question, width, A_NORMAL);
+        labelled(&r->lines, num, l->followups[i].question, width, true, A_NORMAL);
     }
     ui_lines_text(&r->lines, "Press e to practise the exercises, f for these follow-ups.", width, 2,
                   A_DIM);

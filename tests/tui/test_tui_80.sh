@@ -60,8 +60,8 @@ if [ "$(status_line)" = "$want" ]; then ok "the map's status line fits 80 column
 # the foot lines of lesson 13 (13-chunked-prefill.lua: after 5, 6 and 11;
 # 6 exercises, 2 follow-ups, key points for its question): whole words
 tm send-keys -t app g j j j j j j j j j j j j
-check "the prerequisites' titles are cut after a whole one" "Take first: Continuous batching keeps the budget full · Prefix caching…"
-check "the lesson's id and counts fit 80 columns" "chunked-prefill · done: 0/6 exercises, 0/2 follow-ups, not the question"
+check "every prerequisite is named, each title shortened to its share" "Take first: Continuous… · Prefix caching… · Latency: TTFT…"
+check "the lesson's id and counts fit 80 columns" "chunked-prefill · done: 0/6 exercises, 0/2 follow-ups, 0/1 question"
 # its 57-column title beside an interview's head and its two clocks (2:00
 # an answer, 15:00 in all by default, counting down): cut, the clocks kept
 tm send-keys -t app i
