@@ -78,7 +78,7 @@ return lesson {
                     said = {"only need to be similar", "similar enough", "roughly the same", "semantically similar"},
                     why = "only identical tokens from the first one on share a cache: each block's hash includes the block before it" },
     misconception { about = {"vLLM", "it", "prefix caching", "prefixes", "the lookup", "the cache"},
-                    said = {"radix tree", "prefix tree", "trie", "RadixAttention"},
+                    said = {"radix tree", "RadixAttention"},
                     why = "vLLM keeps no tree: a table maps each full block's hash, which chains its parent's hash, to the cached block (BlockPool.cached_block_hash_to_block), and a lookup walks the prompt's block hashes until the first miss; the radix tree is SGLang's RadixAttention" },
   },
 
@@ -160,8 +160,9 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
             .. "A different LoRA adapter, or different images in a multimodal prompt, also change "
             .. "the hash. And read the figure per engine: every replica, and every data-parallel "
             .. "rank, keeps its own prefix cache, so a prompt cached on one is a miss on the "
-            .. "others until each has computed it once, and a router that scatters a user's turns "
-            .. "over N replicas gets their history hits on about 1 in N.",
+            .. "others until each has computed it once, and a user's earlier turns hit only on "
+            .. "the replica that served them: a router that scatters turns over N replicas finds "
+            .. "that history on about 1 in N (the shared system prompt still hits everywhere).",
       points = {
         point { "something variable at the start of the prompt", weight = 2,
                 about = {"prompt", "prompts", "template", "start", "first block", "first token",

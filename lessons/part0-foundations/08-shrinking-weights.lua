@@ -115,10 +115,11 @@ return lesson {
   sections = {
     section {
       title = "What 4 bits really costs",
-      text = "AWQ and GPTQ choose their 4-bit values differently, from a few hundred "
-          .. "calibration samples. AWQ finds the weight channels that meet the largest "
-          .. "activations, the ~1% that matter most, and scales them up before rounding so they "
-          .. "lose less precision, folding the inverse scale into the layer before. GPTQ rounds "
+      text = "AWQ and GPTQ choose their 4-bit values differently, from a small calibration "
+          .. "set (128 samples in both papers). AWQ scales each input channel of a layer by a "
+          .. "factor grown from its activations' size before rounding, so the ~1% of channels "
+          .. "that meet the largest activations lose the least precision, and folds the "
+          .. "inverse into the layer before. GPTQ rounds "
           .. "a layer's weights a column at a time and adjusts the columns not yet rounded to "
           .. "cancel the error, using second-order information from the calibration inputs "
           .. "(their Hessian); act-order (desc_act) rounds the columns with the largest "

@@ -121,8 +121,9 @@ return lesson {
                             "copies the blocks"},
                     why = "vLLM V1 frees the preempted request's blocks and recomputes its cache later; it does not swap it out or drop it" },
     misconception { about = {"preemption", "vLLM", "it", "the scheduler", "victim"},
-                    said = {"oldest running request", "preempts the oldest", "oldest request", "longest-running request",
-                            "earliest request", "first request admitted", "the request that arrived first"},
+                    said = {"preempts the oldest", "evicts the oldest", "oldest is preempted", "oldest one is preempted",
+                            "longest-running", "running longest", "arrived first", "preempts the earliest",
+                            "preempts the first request"},
                     why = "under first-come-first-served vLLM preempts the last request of its running list, the most recently admitted, so the oldest keep going; under priority scheduling, the lowest priority, the later arrival among equals (Scheduler.schedule)" },
   },
 

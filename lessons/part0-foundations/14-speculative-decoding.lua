@@ -119,17 +119,19 @@ return lesson {
                     why = "rejection sampling accepts a draft token only as often as the target would have produced it: the output distribution is exactly the target's" },
     misconception { about = {"token", "draft token", "guess", "each guess", "it", "vLLM", "output", "the output"},
                     said = {"above a threshold", "over a threshold", "confidence threshold", "probability threshold",
+                            "confidence cutoff", "high enough probability", "probability is high enough",
                             "approximately the target's", "approximately the same", "close to the target's",
-                            "roughly the target's", "approximately matches"},
-                    why = "no threshold: with sampling a guess x is kept with probability min(1, p(x) ÷ q(x)), and on a rejection the next token is drawn from max(0, p − q), normalised; that makes the output distribution exactly the target's, not close to it (greedy keeps a guess while it equals the target's top token)" },
+                            "roughly the target's", "approximately matches", "nearly identical", "closely tracks",
+                            "almost the same"},
+                    why = "vLLM V1 has no threshold (V0's typical-acceptance sampler had one, and changed the distribution): with sampling a guess x is kept with probability min(1, p(x) ÷ q(x)), and on a rejection the next token is drawn from max(0, p − q), normalised; that makes the output distribution exactly the target's, not close to it (greedy keeps a guess while it equals the target's top token)" },
     misconception { about = {"large batch", "at a large batch", "it", "speedup"},
                     said = {"always faster", "always helps", "scales with batch"},
                     why = "with short sequences, at a large batch the verification step turns compute-bound (k + 1 positions per sequence reach the ridge at about a quarter of the plain batch): the extra tokens cost real FLOPs, and the gain shrinks or reverses; only long contexts, where each sequence's KV read dominates, keep it paying" },
     -- Not the bare "draft": "an n-gram draft needs no KV cache" is right (ngram_proposer.py
-    -- holds no cache), and the glossary keeps "drafter" out of every group for the same reason.
-    misconception { about = {"draft model", "EAGLE head", "draft head", "MTP layers", "MTP head",
-                             "draft's layers", "small model"},
-                    said = {"no memory", "free memory", "needs no KV", "no cache"},
+    -- holds no cache), and a misconception cannot yet tell it from "the draft needs no KV".
+    misconception { about = {"draft model", "small draft", "draft network", "EAGLE head", "draft head", "MTP layers", "MTP head",
+                             "draft's layers", "small model", "EAGLE draft", "MTP draft"},
+                    said = {"no memory", "free memory", "needs no KV", "no cache", "costs no memory"},
                     why = "a draft that attends keeps its own KV: an EAGLE head's layer or MTP layers are cached beside the target's, and each request needs lookahead slots" },
   },
 
@@ -291,7 +293,7 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
                 said = {"lookahead", "k draft tokens", "slots", "reserves", "allocates"} },
       },
       misconceptions = {
-        misconception { about = {"EAGLE head", "it", "head", "draft model", "EAGLE"},
+        misconception { about = {"EAGLE head", "it", "head", "draft model", "EAGLE", "EAGLE draft"},
                         said = {"no kv", "needs no cache", "costs no memory", "no memory", "holds none of its own",
                                 "reuses the target's KV cache", "reuses the target's cache"},
                         why = "the EAGLE head attends over the sequence, so its keys and values are cached in the same pool" },

@@ -15,6 +15,52 @@
  * step reruns it), so it reaches one word at most. */
 #define NEG_REACH     4
 #define WITHOUT_REACH 2
+#define CONTRAST_BACK 6
+
+/* Does token i open a contrast: "instead of", "rather than", "unlike", "as
+ * opposed to"? What follows it in the clause is the thing set aside, not
+ * claimed ("chained block hashes rather than SGLang's radix tree"). */
+static bool word_is(const struct kv_tok *t, const char *w)
+{
+    const char *const one[] = {w, NULL};
+    return kv_words_in_stems(t->s, one);
+}
+
+static bool contrast_at(const struct kv_tok *ans, size_t i, size_t at)
+{
+    if (word_is(&ans[i], "unlike"))
+        return true;
+    if (i + 1 >= at)
+        return false;
+    return (word_is(&ans[i], "instead") && word_is(&ans[i + 1], "of")) ||
+           (word_is(&ans[i], "rather") && word_is(&ans[i + 1], "than")) ||
+           (word_is(&ans[i], "opposed") && i > 0 && word_is(&ans[i - 1], "as"));
+}
+
+/* Is the phrasing at `at` set aside by a contrast before it in its clause
+ * ("instead of", "rather than", "unlike"), with no turn ("but", "so") in
+ * between? It reaches into a relative clause on what was set aside
+ * ("unlike typical acceptance, which keeps a token above a threshold"). Read
+ * for what a clause says of its subject (claims, misconceptions), not for a
+ * plain point's phrasing, which may name what is avoided ("instead of idling
+ * until the longest request ends" covers "no waiting for the longest"). */
+static bool contrasted_at(const struct kv_tok *ans, size_t a, size_t at)
+{
+    static const char *const turns[] = {"but",   "rather",    "so",    "because",
+                                        "since", "therefore", "hence", NULL};
+    bool contrast = false;
+    size_t from = a;
+    if (a > 0 && word_is(&ans[a], "which")) /* not "that": "That removes ..." opens a sentence */
+        from = a > CONTRAST_BACK ? a - CONTRAST_BACK : 0;
+    for (size_t i = from; i < at; i++) {
+        if (contrast_at(ans, i, at + 1))
+            contrast = true;
+        else if (kv_words_in_stems(ans[i].s, turns))
+            contrast = false;
+    }
+    return contrast;
+}
+
 static bool negated_at(const struct kv_tok *ans, size_t a, size_t at)
 {
     /* "but", "rather" turn the claim round; "so", "because", "since",
@@ -25,7 +71,8 @@ static bool negated_at(const struct kv_tok *ans, size_t a, size_t at)
     for (size_t i = at > a + NEG_REACH ? at - NEG_REACH : a; i < at; i++) {
         if (ans[i].neg)
             neg = neg || strcmp(ans[i].s, "without") != 0 || at - i <= WITHOUT_REACH;
-        else if (kv_words_in_stems(ans[i].s, unneg) && !(i > a && ans[i - 1].neg))
+        else if (kv_words_in_stems(ans[i].s, unneg) && !(i > a && ans[i - 1].neg) &&
+                 !contrast_at(ans, i, at + 1))
             neg = false; /* "not because ..." denies the reason */
     }
     return neg;
@@ -126,7 +173,7 @@ bool kvc_claim_at(const struct ctx *c, const struct kv_tok *ans, const struct cl
                     continue; /* the same words cannot be both the subject and the claim */
                 if (predicative && i < at + len)
                     continue;
-                if (!q->neg && negated_at(ans, cl->a, i))
+                if (!q->neg && (negated_at(ans, cl->a, i) || contrasted_at(ans, cl->a, i)))
                     continue;
                 if (bound_elsewhere(c, ans, cl, i, i + q->n, at, about))
                     continue;
