@@ -265,6 +265,21 @@ static void reader_hangs_wrapped_lines(void **state)
     screen_fx_close(f);
 }
 
+/* A TP the model's heads refuse says so with the model's own figures
+ * (Qwen2.5-7B: 28 query heads, 4 KV heads; TP 8 is a multiple of 4, so the
+ * KV heads could be copied, but 28 / 8 = 3.5 query heads a GPU is the
+ * fault), not the calculator's field name "(tp)". */
+static void playground_tp_refusal_names_heads(void **state)
+{
+    struct screen_fx *f = *state;
+    open80(f);
+    ui_harness_type(f->h, "=ttt");
+    on_screen(f, "TP 8 cannot lay this model out: tensor-parallel degree must divide the query\n"
+                 "  heads; it has 28 query heads and 4 KV heads. t/T change TP.");
+    not_on_screen(f, "(tp)");
+    screen_fx_close(f);
+}
+
 /* The playground's o and l named by what they open; a log with a long
  * name: its tally, the name whole, its own GPU, the lines in column 2. */
 static void playground_keys_and_log(void **state)
@@ -660,6 +675,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(empty_enter_says_why, setup, teardown),
         cmocka_unit_test_setup_teardown(reader_says_it_resumed, setup, teardown),
         cmocka_unit_test_setup_teardown(reader_hangs_wrapped_lines, setup, teardown),
+        cmocka_unit_test_setup_teardown(playground_tp_refusal_names_heads, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_keys_and_log, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_log_names_its_model, setup, teardown),
         cmocka_unit_test_setup_teardown(one_new_a_day, setup, teardown),

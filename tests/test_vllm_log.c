@@ -467,7 +467,7 @@ static void test_explain_two_line(void **state)
      * and half the length needs half the blocks */
     assert_non_null(
         strstr(c->change, "--kv-cache-dtype fp8 (1 B an element instead of 2): 116.22x"));
-    assert_non_null(strstr(c->change, "--max-model-len 4,096: 116.22x"));
+    assert_non_null(strstr(c->change, "--max-model-len 4096: 116.22x"));
     assert_non_null(strstr(c->how, "29,752 blocks"));
     free(ex);
     free(log);
@@ -559,7 +559,7 @@ static void test_explain_below_one(void **state)
     assert_float_equal(c->computed, 0.1875, 1e-12);
     assert_non_null(strstr(c->change, "below 1, not one request of 131,072 tokens fits"));
     assert_non_null(strstr(c->change, "a single request can be at most 24,576 tokens"));
-    assert_non_null(strstr(c->change, "--max-model-len 65,536: 0.38x"));
+    assert_non_null(strstr(c->change, "--max-model-len 65536: 0.38x"));
     free(ex);
     free(log);
 }

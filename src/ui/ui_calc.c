@@ -261,6 +261,12 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                      "(max_position_embeddings): vLLM refuses it. C halves the context.",
                      kvt_fmt_int(c->seq, a1, sizeof a1),
                      kvt_fmt_int(r.model.max_position, a2, sizeof a2));
+        else if (e == KVT_E_TP_HEADS || e == KVT_E_TP_KV_HEADS)
+            /* the figures the rule is about, not the field's internal name */
+            snprintf(line, sizeof line,
+                     "TP %u cannot lay this model out: %s; it has %u query heads and %u KV "
+                     "heads. t/T change TP.",
+                     c->tp, kvt_strerror(e), r.model.heads, r.model.kv_heads);
         else
             snprintf(line, sizeof line, "This combination cannot be laid out: %s (%s).",
                      kvt_strerror(e), kv_field_name(bad));

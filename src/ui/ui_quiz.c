@@ -75,6 +75,22 @@ static void show_result(struct quiz *q)
     q->scroll = 0;
 }
 
+/* Where practice is, counted by kind as the map counts: "exercise 3 of 12"
+ * agrees with "3/12 done", follow-ups are numbered apart. */
+static const char *practice_place(struct quiz *q, char *out, size_t cap)
+{
+    size_t pos = tutor_position(q->s), at = 0, of = 0;
+    enum tutor_part part = tutor_item_at(q->s, pos).part;
+    for (size_t i = 0; i < tutor_count(q->s); i++)
+        if (tutor_item_at(q->s, i).part == part) {
+            at += i < pos;
+            of++;
+        }
+    snprintf(out, cap, "%s %zu of %zu", part == TUTOR_FOLLOWUP ? "follow-up" : "exercise", at + 1,
+             of);
+    return out;
+}
+
 static void say_unsaved(struct ui *ui, const char *head, const struct store_error *err)
 {
     ui_say(ui, UI_BAD, "%syour answer was not saved (%s: %s); s tries again", head,
@@ -188,17 +204,10 @@ static const char *quiz_title(void *self, struct ui *ui)
     if (q->phase == SUMMARY || tutor_count(q->s) == 0) {
         snprintf(t, sizeof t, "kvtutor · %s · done%s", names[mode], clock);
     } else if (mode == TUTOR_PRACTICE) {
-        /* counted by kind, as the map counts: "exercise 3 of 12" agrees
-         * with "3/12 done", follow-ups are numbered apart */
-        size_t pos = tutor_position(q->s), at = 0, of = 0;
-        enum tutor_part part = tutor_item_at(q->s, pos).part;
-        for (size_t i = 0; i < tutor_count(q->s); i++)
-            if (tutor_item_at(q->s, i).part == part) {
-                at += i < pos;
-                of++;
-            }
-        snprintf(head, sizeof head, "kvtutor · %s · %s %zu of %zu · ", names[mode],
-                 part == TUTOR_FOLLOWUP ? "follow-up" : "exercise", at + 1, of);
+        char place[64];
+        size_t pos = tutor_position(q->s);
+        snprintf(head, sizeof head, "kvtutor · %s · %s · ", names[mode],
+                 practice_place(q, place, sizeof place));
         title_with_clock(t, sizeof t, head, tutor_lesson_at(q->s, pos)->title, clock);
     } else {
         snprintf(head, sizeof head, "kvtutor · %s · %zu of %zu · ", names[mode],
@@ -387,8 +396,11 @@ static void quiz_action(void *self, struct ui *ui, enum ui_action a)
             break;
         }
         q->skip_armed = false;
-        ui_say(ui, UI_INFO, "skipped \"%s\": left unanswered, practice comes back to it",
-               tutor_attempt(q->s)->id);
+        {
+            char place[64];
+            ui_say(ui, UI_INFO, "skipped %s: left unanswered, practice comes back to it",
+                   practice_place(q, place, sizeof place));
+        }
         tutor_pass(q->s); /* counted: the summary says how many were left */
         begin(q, ui);
         break;

@@ -138,7 +138,8 @@ void explain_what_changes(const struct explain_ctx *c, const struct vllm_line *l
                      explain_fint(r->max_model_len_fits, a1, sizeof a1));
     /* the size printed up to 0.20.0 does not depend on the request length */
     if (len >= 2 && (l->kind == VLLM_LINE_CONCURRENCY || explain_tokens_from_concurrency(l, r))) {
-        snprintf(what, sizeof what, "--max-model-len %s", explain_fint(len / 2, a1, sizeof a1));
+        /* a flag as it is typed: vLLM's parser takes no thousands separator */
+        snprintf(what, sizeof what, "--max-model-len %llu", (unsigned long long)(len / 2));
         alternative(c, l, gib, len / 2, what, out, cap);
     }
     if (r->kv_elem_bytes > 1) {
