@@ -280,6 +280,26 @@ static void playground_tp_refusal_names_heads(void **state)
     screen_fx_close(f);
 }
 
+/* A free-text result at 80x24: one clause that covers three points is
+ * quoted once, not three times (the model answer was pushed off the
+ * screen), and a wrapped quote hangs under its first word. */
+static void result_quotes_a_clause_once(void **state)
+{
+    struct screen_fx *f = *state;
+    open80(f);
+    ui_harness_type(f->h, "ge");
+    for (int i = 0; i < 11; i++) /* to the 12th exercise, why-not-compute */
+        ui_harness_key(f->h, 14);
+    ui_harness_type(f->h, "decode rereads the weights and whole cache each step so it is memory "
+                          "bandwidth bound, and the cache memory caps how many sequences fit; "
+                          "flops sit idle\r");
+    on_screen(f, "       you said: \"decode rereads the weights and whole cache each step so it\n"
+                 "                 is memory bandwidth bound,");
+    on_screen(f, "     ✓ each step rereads the weights and the KV cache\n"
+                 "       you said it in the words quoted above\n");
+    screen_fx_close(f);
+}
+
 /* The playground's o and l named by what they open; a log with a long
  * name: its tally, the name whole, its own GPU, the lines in column 2. */
 static void playground_keys_and_log(void **state)
@@ -676,6 +696,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(reader_says_it_resumed, setup, teardown),
         cmocka_unit_test_setup_teardown(reader_hangs_wrapped_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_tp_refusal_names_heads, setup, teardown),
+        cmocka_unit_test_setup_teardown(result_quotes_a_clause_once, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_keys_and_log, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_log_names_its_model, setup, teardown),
         cmocka_unit_test_setup_teardown(one_new_a_day, setup, teardown),

@@ -28,21 +28,32 @@ static void add_points(struct ui_lines *b, const struct tutor_parts *t,
              r->n_found ? "; a misconception holds it under a pass" : "");
     ui_lines_text(b, line, width, 2, A_NORMAL);
     for (size_t i = 0; i < t->n_points && i < KV_MAX_POINTS; i++) {
+        /* wrapped lines hang under the text, not the mark */
         snprintf(line, sizeof line, "%s %s", r->covered[i] ? "✓" : "·", t->points[i].text);
-        ui_lines_text(b, line, width, 4, r->covered[i] ? ui_color(UI_C_RIGHT) : A_DIM);
+        ui_lines_hanging(b, line, width, 4, 2, r->covered[i] ? ui_color(UI_C_RIGHT) : A_DIM);
         if (r->covered[i]) {
-            snprintf(line, sizeof line, "you said: \"%s\"", r->quote[i]);
-            ui_lines_text(b, line, width, 6, A_DIM);
+            /* one clause may cover several points: quoted once, then named */
+            size_t same = i;
+            for (size_t j = 0; j < i; j++)
+                if (r->covered[j] && strcmp(r->quote[j], r->quote[i]) == 0) {
+                    same = j;
+                    break;
+                }
+            if (same == i)
+                snprintf(line, sizeof line, "you said: \"%s\"", r->quote[i]);
+            else
+                snprintf(line, sizeof line, "you said it in the words quoted above");
+            ui_lines_hanging(b, line, width, 6, same == i ? 10 : 0, A_DIM);
         } else if (r->contradicted[i]) {
             snprintf(line, sizeof line, "✗ contradicted: \"%s\"", r->contra_quote[i]);
-            ui_lines_text(b, line, width, 6, ui_color(UI_C_WRONG) | A_BOLD);
+            ui_lines_hanging(b, line, width, 6, 2, ui_color(UI_C_WRONG) | A_BOLD);
         }
     }
     for (size_t m = 0; m < t->n_mis && m < KV_MAX_MISCONCEPTIONS; m++) {
         if (!r->found[m])
             continue;
         snprintf(line, sizeof line, "✗ \"%s\": %s", r->mis_quote[m], t->mis[m].why);
-        ui_lines_text(b, line, width, 4, ui_color(UI_C_WRONG) | A_BOLD);
+        ui_lines_hanging(b, line, width, 4, 2, ui_color(UI_C_WRONG) | A_BOLD);
     }
     if (r->list)
         ui_lines_text(b, "A list of terms says nothing of anything: say what is true of what.",
