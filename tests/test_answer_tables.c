@@ -55,6 +55,10 @@ static const struct limits tables[] = {
      * with the give-up rule: correct refused 4 of 80 (5.0%), unsure 19 (23.8%); wrong credited
      * 1 (1.3%), wrong unsure 58 of 80 (72.5%), over the 40% goal */
     {"table-round4.tsv", 160, 5, 10, 25, 72.5},
+    /* round 5 (docs/answers.md), written from 40 items' prompts alone and graded once, kept
+     * unseen: correct refused 2 of 80 (2.5%), unsure 11 (13.8%); wrong credited 5 (6.25%, over
+     * the 5% goal), wrong unsure 42 of 80 (52.5%), over the 40% goal */
+    {"table-round5.tsv", 160, 6.25, 10, 25, 52.5},
     /* Part 1 (docs/answers.md, "Part 1's tables"): each lesson's table a was written from its
      * prompts alone and the rubric tuned on it; table b, from the same writer, was held out and
      * graded once at the end. Where b is over the goal its measured figure is the limit. */
