@@ -115,6 +115,22 @@ static void test_three_verdicts(void **state)
          * candidate speaks */
         {"Decode reads every weight once a step; it might be slower, perhaps.", KV_UNSURE, false,
          true, false},
+        /* leaving the question open and stating no point: a non-answer, in
+         * whatever shape ("sometimes", an experiment left undescribed, the rest
+         * of "it depends on" cut off by a comma) */
+        {"Sometimes prefill is slower and sometimes not, so you'd have to measure it.", KV_WRONG,
+         false, true, true},
+        {"It depends on the workload, the model and the hardware.", KV_WRONG, false, true, true},
+        {"Both phases have pros and cons; it's hard to say in general.", KV_WRONG, false, true,
+         true},
+        {"There are a lot of things involved, so just try it and see.", KV_WRONG, false, true,
+         true},
+        /* a method with its object is not a deferral: nothing against it */
+        {"Measure the step time of each phase with a profiler and compare it with the roofline.",
+         KV_UNSURE, false, false, false},
+        /* and a point stated beside an open clause still counts: two thirds of
+         * the weight pass */
+        {"Decode is memory-bound; prefill you'd have to measure.", KV_CORRECT, false, true, false},
         /* nothing against it, not enough for it */
         {"Decode is slow.", KV_UNSURE, false, false, false},
         {"prefill, decode, bandwidth, FLOPs, tensor cores, GEMV, batch", KV_WRONG, false, false,

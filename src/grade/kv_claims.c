@@ -450,6 +450,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         kv_hedges_words(item->points[i].text, &pw[i]);
     }
     r->no_claim = n_cl > 0;
+    bool prev_hedge = false; /* the clause before was a hedge */
     for (size_t k = 0; k < n_cl; k++) {
         const struct clause *prev = k > 0 && !cl[k - 1].list ? &cl[k - 1] : NULL;
         bool hedge;
@@ -535,10 +536,15 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
             size_t after = r->n_found + r->n_contra;
             for (size_t i = 0; i < n_pts; i++)
                 after += r->covered[i];
-            if (!hedge && after == before && kv_hedges_vague(ans, &cl[k])) {
-                hedge = true;
-                r->hedged = true;
+            if (!hedge && after == before) {
+                int vague = kv_hedges_vague(ans, &cl[k]);
+                if (vague != KV_VAGUE_NONE || (prev_hedge && kv_hedges_generic(ans, &cl[k]))) {
+                    hedge = true;
+                    r->hedged = true;
+                    r->left_open |= vague == KV_VAGUE_OPEN;
+                }
             }
+            prev_hedge = hedge;
             r->no_claim &= hedge;
         }
     }
@@ -555,9 +561,12 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         r->score = KV_TEXT_PASS - 0.01;
     /* wrong only on evidence; a pass with none is correct; the rest the
      * learner checks. An answer that gives up on a clause ("it depends on
-     * several factors") and states none of the points is the non-answer an
-     * interviewer marks down, whatever else it says in passing */
-    if (r->n_found || r->n_contra || (r->no_claim && r->got == 0) || (r->gave_up && r->got == 0))
+     * several factors") or leaves the question open ("sometimes it helps,
+     * you'd have to measure it") and states none of the points is the
+     * non-answer an interviewer marks down, whatever else it says in
+     * passing */
+    if (r->n_found || r->n_contra || (r->no_claim && r->got == 0) ||
+        ((r->gave_up || r->left_open) && r->got == 0))
         r->verdict = KV_WRONG;
     else if (r->score >= KV_TEXT_PASS)
         r->verdict = KV_CORRECT;

@@ -96,12 +96,14 @@ struct kv_text_result {
     bool contradicted[KV_MAX_POINTS]; /* a clause says the point's claim is not so */
     char contra_quote[KV_MAX_POINTS][KV_QUOTE_MAX];
     size_t n_contra;
-    bool list;     /* some clause was a keyword list: say what is true of what */
-    bool no_claim; /* every clause was a keyword list or a hedge: no claim at all */
-    bool hedged;   /* some clause was a hedge ("it depends"): it covered nothing */
-    bool gave_up;  /* some clause was a hedge or a give-up outright ("it depends on several
-                      factors", "no idea"), not only vague words ("about", "maybe") */
-    char why[200]; /* invalid: why the answer was not graded */
+    bool list;      /* some clause was a keyword list: say what is true of what */
+    bool no_claim;  /* every clause was a keyword list or a hedge: no claim at all */
+    bool hedged;    /* some clause was a hedge ("it depends"): it covered nothing */
+    bool gave_up;   /* some clause was a hedge or a give-up outright ("it depends on several
+                       factors", "no idea"), not only vague words ("about", "maybe") */
+    bool left_open; /* some clause that said nothing else left the question open ("sometimes
+                     * it helps", "you'd have to measure it") */
+    char why[200];  /* invalid: why the answer was not graded */
 };
 
 /* Grades `typed` against the item. Never fails: an empty answer, or one

@@ -106,42 +106,119 @@ bool kv_hedges_words_in(const struct kv_tok *ans, const struct clause *cl, const
     return hits >= 3 && hits * 4 >= w->n * 3;
 }
 
-/* Words that leave a claim open: "depends", "depending", "varies", "maybe",
- * "might", "perhaps", "somewhat", "possibly", and "many knobs" or "lots of
- * things". */
-bool kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
+/* What "it depends on" may name and still say nothing. */
+static const char *const generic[] = {
+    "on",          "the",          "and",           "or",       "of",
+    "your",        "workload",     "model",         "hardware", "setup",
+    "setups",      "gpu",          "task",          "kernel",   "situation",
+    "case",        "use",          "configuration", "config",   "load",
+    "traffic",     "system",       "details",       "scenario", "application",
+    "environment", "interconnect", "batch",         "context",  "length",
+    "number",      "users",        "rate",          "hit",      "engine",
+    "size",        "many",         "various",       "factors",  "things",
+    "other",       "lot",          "lots",          "several",  "a",
+    "exact",       "specific",     "particular",    "really",   "version",
+    "versions",    "settings",     "deployment",    "deployed", "network",
+    "cluster",     "framework",    "pattern",       "mix",      "implementation",
+    "business",    "variants",     "cache",         "how",      "it",
+    "is",          "you",          "configure",     "set",      "client",
+    "metrics",     "all",          "together",      NULL};
+
+/* A clause whose every word is one "it depends on" may name: the rest of a
+ * hedge's list cut off by a comma ("it depends on the workload, the model
+ * and the hardware"). */
+bool kv_hedges_generic(const struct kv_tok *ans, const struct clause *cl)
 {
-    static const char *const open[] = {"depend", "depending", "vary",     "varies",   "maybe",
-                                       "might",  "perhaps",   "somewhat", "possibly", NULL};
-    static const char *const many[] = {"many", "lot", "lots", "various", "several", NULL};
-    static const char *const things[] = {"knobs", "things", "factors", "options", "ways", NULL};
-    /* what "it depends on" may name and still say nothing */
-    static const char *const generic[] = {
-        "on",           "the",           "and",      "or",          "of",
-        "your",         "workload",      "model",    "hardware",    "setup",
-        "gpu",          "task",          "kernel",   "situation",   "case",
-        "use",          "configuration", "config",   "load",        "traffic",
-        "system",       "details",       "scenario", "application", "environment",
-        "interconnect", "batch",         "context",  "length",      "number",
-        "users",        "rate",          "hit",      "engine",      "size",
-        "many",         "various",       "factors",  "things",      "other",
-        "lot",          "lots",          "several",  "a",           "exact",
-        "specific",     "particular",    "really",   NULL};
+    if (cl->b <= cl->a)
+        return false;
+    for (size_t i = cl->a; i < cl->b; i++)
+        if (ans[i].neg || kv_words_has_digit(ans[i].s) || !kv_words_in_stems(ans[i].s, generic))
+            return false;
+    return true;
+}
+
+/* Leaving the answer to an experiment not described: "you'd have to
+ * measure it", "so you should benchmark them", "just try it and see",
+ * "I'd look at the logs". A method with its object ("sweep the rate and
+ * keep the p99 under 20 ms") is not this: the verb must end the clause but
+ * for pronouns and words that name no method. */
+static bool defers(const struct kv_tok *ans, const struct clause *cl)
+{
+    static const char *const verb[] = {"benchmark", "measure", "profile",    "test",
+                                       "evaluate",  "try",     "tune",       "check",
+                                       "look",      "see",     "experiment", NULL};
+    static const char *const frame[] = {"would", "should", "need", "have", "must",
+                                        "just",  "could",  "can",  "to",   NULL};
+    static const char *const tail[] = {
+        "it",       "them", "this", "that", "both", "to",      "know",   "see",   "and",
+        "at",       "the",  "docs", "logs", "log",  "some",    "tuning", "first", "out",
+        "yourself", "case", "each", "by",   "real", "results", NULL};
+    for (size_t i = cl->a; i < cl->b; i++)
+        if (ans[i].neg)
+            return false; /* "there's no timetable to tune" */
     for (size_t i = cl->a; i < cl->b; i++) {
+        bool framed = false, bare = true;
+        if (!kv_words_in_stems(ans[i].s, verb))
+            continue;
+        for (size_t j = i > cl->a + 3 ? i - 3 : cl->a; j < i; j++)
+            framed = framed || kv_words_in_stems(ans[j].s, frame);
+        for (size_t j = i + 1; j < cl->b && bare; j++)
+            bare = !ans[j].neg &&
+                   (kv_words_in_stems(ans[j].s, tail) || kv_words_in_stems(ans[j].s, generic) ||
+                    kv_words_in_stems(ans[j].s, verb));
+        if (framed && bare)
+            return true;
+    }
+    return false;
+}
+
+/* Words that leave a claim open: "depends", "depending", "varies", "maybe",
+ * "might", "perhaps", "somewhat", "possibly", "sometimes", "in some cases",
+ * "hard to say", "pros and cons", "it comes down to", "many knobs", "a lot
+ * of things", "a few mechanisms", and an experiment left undescribed. */
+int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
+{
+    /* a soft word qualifies a claim a learner may still be making ("it
+     * might come later"); the others leave the question open */
+    static const char *const soft[] = {"maybe", "might", "perhaps", "somewhat", "possibly", NULL};
+    static const char *const open[] = {"depend",    "depending",   "vary", "varies",
+                                       "sometimes", "complicated", NULL};
+    static const char *const many[] = {"many", "lot", "lots", "various", "several", "few", NULL};
+    static const char *const things[] = {"knobs",         "things",     "factors", "options",
+                                         "ways",          "mechanisms", "tweaks",  "components",
+                                         "possibilities", "reasons",    NULL};
+    for (size_t i = cl->a; i < cl->b; i++) {
+        const char *prev = i > cl->a ? ans[i - 1].s : "";
+        const char *prev2 = i > cl->a + 1 ? ans[i - 2].s : "";
         if (strcmp(ans[i].s, "depend") == 0 || strcmp(ans[i].s, "depending") == 0) {
             bool all = true;
             for (size_t j = i + 1; j < cl->b && all; j++)
                 all = kv_words_in_stems(ans[j].s, generic);
             if (all)
-                return true;
+                return KV_VAGUE_OPEN;
             continue;
         }
+        if (kv_words_in_stems(ans[i].s, soft))
+            return KV_VAGUE_SOFT;
         if (kv_words_in_stems(ans[i].s, open) ||
-            (i > cl->a && kv_words_in_stems(ans[i].s, things) &&
-             kv_words_in_stems(ans[i - 1].s, many)))
-            return true;
+            (kv_words_in_stems(ans[i].s, things) &&
+             (kv_words_in_stems(prev, many) ||
+              (strcmp(prev, "of") == 0 && kv_words_in_stems(prev2, many)))))
+            return KV_VAGUE_OPEN;
+        /* "in some cases", "hard to say", "pros and cons", "comes down to" */
+        if ((kv_words_in_stems(ans[i].s, (const char *const[]){"case", "cases", NULL}) &&
+             strcmp(prev, "some") == 0) ||
+            (kv_words_in_stems(ans[i].s, (const char *const[]){"say", NULL}) &&
+             strcmp(prev, "to") == 0 &&
+             kv_words_in_stems(prev2, (const char *const[]){"hard", "difficult", NULL})) ||
+            (kv_words_in_stems(ans[i].s, (const char *const[]){"con", "cons", NULL}) &&
+             strcmp(prev, "and") == 0 &&
+             kv_words_in_stems(prev2, (const char *const[]){"pro", "pros", NULL})) ||
+            (kv_words_in_stems(ans[i].s, (const char *const[]){"down", NULL}) &&
+             kv_words_in_stems(prev, (const char *const[]){"comes", "come", NULL})))
+            return KV_VAGUE_OPEN;
     }
-    return false;
+    return defers(ans, cl) ? KV_VAGUE_OPEN : KV_VAGUE_NONE;
 }
 
 /* A hedge says nothing of anything: "it depends", "that depends" at the
@@ -153,6 +230,55 @@ bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl)
                                         "numerous", "different", "lot",     NULL};
     static const char *const stuff[] = {"factors", "things", "aspects", "variables", NULL};
     static const char *const subj[] = {"it", "that", "this", "everything", "all", NULL};
+    /* what names nothing an answer could be checked against */
+    static const char *const nothing[] = {"the",
+                                          "and",
+                                          "or",
+                                          "of",
+                                          "your",
+                                          "a",
+                                          "workload",
+                                          "model",
+                                          "hardware",
+                                          "setup",
+                                          "situation",
+                                          "case",
+                                          "use",
+                                          "configuration",
+                                          "config",
+                                          "system",
+                                          "details",
+                                          "scenario",
+                                          "application",
+                                          "environment",
+                                          "implementation",
+                                          "version",
+                                          "settings",
+                                          "deployment",
+                                          "factors",
+                                          "things",
+                                          "many",
+                                          "various",
+                                          "several",
+                                          "lot",
+                                          "lots",
+                                          "other",
+                                          "exact",
+                                          "specific",
+                                          "particular",
+                                          "really",
+                                          "kernel",
+                                          "load",
+                                          "traffic",
+                                          "business",
+                                          "how",
+                                          "it",
+                                          "is",
+                                          "you",
+                                          "configure",
+                                          "set",
+                                          "on",
+                                          NULL};
     /* "No idea", "I don't know", "not sure", "dunno": giving up claims nothing */
     static const char *const give_up[] = {"idea", "know", "sure", "clue", "dunno", "idk", NULL};
     if (cl->b - cl->a <= 4)
@@ -171,6 +297,16 @@ bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl)
         if (i > cl->a && kv_words_in_stems(ans[i].s, stuff) &&
             kv_words_in_stems(ans[i - 1].s, vague))
             return true;
+        /* "it depends on the workload and the hardware": what it depends on
+         * names nothing the question is about */
+        if (i > cl->a && kv_words_in_stems(ans[i - 1].s, subj) && strcmp(ans[i].s, "depend") == 0 &&
+            i + 2 < cl->b && strcmp(ans[i + 1].s, "on") == 0) {
+            bool empty = true;
+            for (size_t j = i + 2; j < cl->b && empty; j++)
+                empty = kv_words_in_stems(ans[j].s, nothing);
+            if (empty)
+                return true;
+        }
     }
     return false;
 }

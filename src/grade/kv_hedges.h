@@ -38,8 +38,15 @@ void kv_hedges_words(const char *text, struct words *w);
  * exactly where the text has one. */
 bool kv_hedges_words_in(const struct kv_tok *ans, const struct clause *cl, const struct words *w);
 /* Vague words ("depending on the setup", "maybe"): a hedge when the clause
- * said nothing else a point or misconception knows. */
-bool kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl);
+ * said nothing else a point or misconception knows. SOFT words ("might",
+ * "perhaps") may qualify a claim the rubric does not know; OPEN ones
+ * ("it depends on the setup", "sometimes", "you'd have to measure it")
+ * leave the question open. */
+enum { KV_VAGUE_NONE, KV_VAGUE_SOFT, KV_VAGUE_OPEN };
+int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl);
+/* Every word of the clause is one a hedge's "depends on" may name ("the
+ * model and the hardware"): the rest of a hedge, cut off by a comma. */
+bool kv_hedges_generic(const struct kv_tok *ans, const struct clause *cl);
 /* A hedge or a give-up: "it depends", "various factors", "no idea". */
 bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl);
 
