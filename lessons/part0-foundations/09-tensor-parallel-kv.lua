@@ -92,6 +92,9 @@ return lesson {
             said = {"not split", "every GPU", "all of it", "whole", "replicated", "read by every head"} },
   },
   misconceptions = {
+    misconception { about = {"each GPU", "every GPU", "the sequence", "the tokens", "GPU 0", "each rank"},
+                    said = {"quarter of the tokens", "first quarter", "sharded by tokens", "sharded by position", "split by tokens", "token ranges", "a range of tokens", "its own tokens", "part of the sequence"},
+                    why = "tensor parallelism splits the KV heads, not the tokens: every GPU holds every token's keys and values for its own heads (KV heads ÷ TP, replicated when there are fewer KV heads than GPUs)" },
     misconception { about = {"cache", "KV cache", "each GPU", "every GPU"},
                     said = {"full cache on every GPU", "whole cache on every GPU", "holds the whole cache",
                             "full cache for all heads", "whole cache for all heads", "full KV cache for all heads",

@@ -340,6 +340,9 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
                 accept = {"own copy of the weights", "own weights", "two copies", "weights twice", "duplicate weights"} },
       },
       misconceptions = {
+        misconception { about = {"gpu_memory_utilization", "it", "the fraction", "utilization", "utilisation"},
+                        said = {"memory that is free", "memory that's free", "what the first left", "what is left over", "left over", "free when the instance starts"},
+                        why = "it is a fraction of the card's total memory, per instance; the second server's start-up compares what is free with utilisation × total and refuses to start at 0.9" },
         misconception { about = {"gpu_memory_utilization", "the fraction", "utilization", "utilisation"},
                         said = {"of the free memory", "of what is left", "fraction of free memory", "of the remaining memory"},
                         why = "it is a fraction of the card's total memory, per instance; the second server's start-up checks it against what is free" },
@@ -501,6 +504,12 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
                 accept = {"fp8", "quantis", "quantiz", "small steps", "max_model_len"} },
       },
       misconceptions = {
+        misconception { about = {"the KV cache", "KV cache size", "the KV cache size", "the cache size"},
+                        said = {"max_num_seqs times max_model_len", "fixed by max_num_seqs", "set by max_num_seqs", "max_num_seqs × max_model_len", "max_num_seqs multiplied by max_model_len"},
+                        why = "V1 sizes the KV cache from the memory left under utilisation × total after the profile run (Worker.determine_available_memory); max_num_seqs and max_model_len reserve nothing" },
+        misconception { about = {"the setting", "gpu_memory_utilization", "it", "utilization"},
+                        said = {"only limits the weights", "limits only the weights", "only caps the weights", "only applies to the weights"},
+                        why = "gpu_memory_utilization bounds everything vLLM takes on the card, and what the weights, activations and graphs leave of it becomes KV cache" },
         misconception { about = {"profiling run", "the profile", "profiling", "the profile run"},
                         said = {"accounts for NCCL", "covers NCCL", "counts NCCL", "includes NCCL",
                                 "accounts for everything"},

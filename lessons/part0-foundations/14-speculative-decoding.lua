@@ -257,6 +257,12 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
                         "still pays", "may not get slower"} },
       },
       misconceptions = {
+        misconception { about = {"the acceptance rate", "acceptance", "it"},
+                        said = {"drops to zero", "becomes zero", "falls to zero"},
+                        why = "acceptance depends on how well the drafter predicts the target, not on the batch size; what changes at batch 256 is the cost of verifying k + 1 positions for every sequence" },
+        misconception { about = {"the draft model's KV cache", "the draft's cache", "the draft KV", "the drafter's KV"},
+                        said = {"copied into the target", "copied to the target", "saturates PCIe", "over PCIe"},
+                        why = "the drafter's KV lives on the same GPU in its own layers' blocks; nothing is copied between caches or over PCIe" },
         -- Plain decode at batch 256 is memory-bound (256 < the ridge of about 295 FLOPs per
         -- byte), and with KV reads counted a k = 3 step stays so above about 1.2k tokens, so
         -- "memory-bound" at batch 256 is not a misconception; more idle FLOPs at a larger
@@ -358,6 +364,9 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
                           "write over", "computed-token count", "marked uncomputed", "count as unwritten"} },
       },
       misconceptions = {
+        misconception { about = {"vLLM", "it", "draft tokens", "every draft token", "the guesses"},
+                        said = {"even after an earlier one was rejected", "after a rejection", "every draft token whose", "keeps every draft token"},
+                        why = "acceptance stops at the first rejected guess: later guesses were drafted after a token the target did not choose, so they are discarded and a replacement token is sampled" },
         misconception { about = {"the rejected tokens' KV", "the rejected KV", "their blocks", "the blocks",
                                  "vLLM", "the rejected keys and values", "their KV"},
                         said = {"frees the blocks", "freed", "deallocates", "deallocated", "copied back",

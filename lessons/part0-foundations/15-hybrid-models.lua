@@ -343,6 +343,12 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
                 accept = {"fixed size", "fixed-size", "constant", "recurrent", "updates a state"} },
       },
       misconceptions = {
+        misconception { about = {"vLLM", "it", "the Mamba state", "the state"},
+                        said = {"caps the Mamba state at max_model_len", "compresses older tokens", "compresses the older tokens", "into fp8"},
+                        why = "the state is not a store of tokens to cap or compress: it has a fixed size by construction, each token updating it in place" },
+        misconception { about = {"attention KV", "the KV cache", "attention keys and values"},
+                        said = {"can't be quantized", "cannot be quantised", "can't be quantised", "cannot be quantized"},
+                        why = "attention KV can be stored in fp8 (kv_cache_dtype); it grows with the context because each token's keys and values are kept" },
         misconception { about = {"recurrent state", "state", "the state"},
                         said = {"quantised", "quantized", "compressed more", "more aggressively", "shrinks"},
                         why = "the state has a fixed size by construction: each token updates it in place, whatever the context length" },
