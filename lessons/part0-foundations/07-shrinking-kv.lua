@@ -287,6 +287,9 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
                 accept = {"evaluat", "benchmark", "evals", "eval suite"} },
       },
       misconceptions = {
+        misconception { about = {"the attention kernel", "attention kernel", "it", "the kernel"},
+                        said = {"needs matching dtypes", "matching dtypes", "unless the weights are also fp8", "weights are also fp8"},
+                        why = "an fp8 KV cache does not depend on the weights' dtype: the attention backend reads the fp8 keys and values with their scales whatever dtype the weights are in" },
         misconception { about = {"fp8", "fp8 cache", "it"},
                         said = {"no accuracy loss", "lossless", "exactly the same", "no effect on accuracy",
                                 "never hurts"},

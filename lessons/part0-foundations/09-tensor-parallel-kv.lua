@@ -267,6 +267,9 @@ MLA      27 × (512 + 64) × 2 B = 31,104 B per GPU at any TP
                 accept = {"step together", "dummy", "synchron", "lockstep", "aligned"} },
       },
       misconceptions = {
+        misconception { about = {"MLA", "DeepSeek's MLA", "the MLA cache", "it"},
+                        said = {"has 128 KV heads", "128 KV heads", "many KV heads", "split 16 per GPU"},
+                        why = "MLA caches one latent vector per token and layer, shared by every head, so tensor parallelism cannot split it: each GPU holds the whole latent cache" },
         misconception { about = {"data-parallel attention", "DP attention", "data parallel attention"},
                         said = {"duplicates the cache", "copies the cache", "replicates the KV cache"},
                         why = "each DP rank holds only its own requests' cache; it is TP that copies an MLA latent to every GPU" },

@@ -201,6 +201,12 @@ return lesson {
             said = {"recompute", "recomputed", "abort", "aborted", "freed", "frees its blocks"} },
   },
   misconceptions = {
+    misconception { about = {"latency", "the latency"},
+                    said = {"goes down as load increases", "falls as load rises", "drops as load increases", "decreases as load increases", "goes down as load rises"},
+                    why = "latency rises with load: a bigger batch makes each decode step longer, and past capacity requests queue, so TTFT grows without bound" },
+    misconception { about = {"vLLM", "it", "the server"},
+                    said = {"lowers max_tokens", "cuts max_tokens", "reduces max_tokens", "shortens the replies", "truncates the replies"},
+                    why = "vLLM never changes a request's max_tokens: under overload it queues the new requests and preempts running ones" },
     misconception { about = {"vLLM", "vLLM itself", "the engine", "vLLM 0.26"},
                     said = {"returns 429", "sends 429", "rejects requests when full",
                             "rate limits", "drops requests", "returns too many requests",

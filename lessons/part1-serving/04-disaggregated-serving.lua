@@ -182,6 +182,12 @@ return lesson {
                       "needs a fast network", "more gpus", "adds to ttft"} },
   },
   misconceptions = {
+    misconception { about = {"it", "disaggregation", "disaggregated serving", "disaggregated prefill"},
+                    said = {"splits one prompt across", "splits the prompt across", "prefill pieces in parallel", "merge them", "prefills pieces of the prompt"},
+                    why = "disaggregation puts the prefill and decode phases on separate instances and moves the finished KV cache from one to the other; one prompt is prefilled by one prefill instance" },
+    misconception { about = {"the cost", "the only cost"},
+                    said = {"larger all-reduce", "an all-reduce", "all-reduce"},
+                    why = "the costs are moving each request's KV cache between instances and running two fleets that must be sized for the mix" },
     misconception { about = {"disaggregation", "disaggregated serving", "it", "splitting"},
                     said = {"shrinks the kv cache", "reduces the kv cache", "compresses the cache",
                             "fewer kv bytes"},
