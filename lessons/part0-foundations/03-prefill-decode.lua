@@ -102,7 +102,10 @@ return lesson {
   },
   misconceptions = {
     misconception { about = {"prefill", "prompt processing"}, said = {"memory-bound"},
-                    why = "prefill pushes thousands of tokens through each weight it reads: thousands of FLOPs per byte, compute-bound" },
+                    unless = {"short prompt", "token prompt", "small prompt", "tiny prompt", "token prefill", "short prefill",
+                               "token chunk", "short chunk", "few tokens", "dozen tokens", "handful of tokens",
+                               "below the ridge", "tokens at batch 1"},
+                    why = "prefill does about as many FLOPs a byte of weights as the prompt has tokens: compute-bound past the ridge, about 295 tokens on an H100; only a prompt shorter than that waits on memory" },
     misconception { about = {"decode", "generation"},
                     said = {"compute-bound at batch 1", "always compute-bound", "compute-bound even at batch 1"},
                     why = "at batch 1 decode does about one FLOP per byte; it turns compute-bound only near the ridge, ~296 sequences on an H100" },
