@@ -518,7 +518,13 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                 quote(typed, ans, &cl[k], r->mis_quote[m], sizeof r->mis_quote[m]);
             }
         }
-        {
+        /* a clause that names a misconception's `unless` case speaks of that
+         * case ("prefill of a 20-token prompt is memory-bound"): no point's
+         * claim turned round is read into it */
+        bool special = false;
+        for (size_t m = 0; m < n_mis && !special; m++)
+            special = unless[m].n && said_in(&c, ans, &cl[k], unless[m]);
+        if (!special) {
             /* a clause that covered nothing and turns a point's direction round
              * ("TTFT goes down" where TTFT rises) contradicts it */
             size_t now = 0;
