@@ -797,6 +797,12 @@ static void test_unless(void **state)
          {true, false},
          {true, false},
          false},
+        /* nor is the case read as decode's claim given to prefill */
+        {"Prefill of a 20-token prompt is memory-bound; decode is memory-bound.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
     };
     run(&item, rows, N(rows));
 }
