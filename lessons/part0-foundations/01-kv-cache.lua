@@ -118,8 +118,10 @@ return lesson {
     },
     section {
       title = "The budget on a 24 GB card",
-      text = "24 GiB less ~14 GiB of weights leaves ~10 GiB. vLLM carves that into blocks of 16 "
-          .. "tokens, each holding all 28 layers: 896 KiB a block, " .. n(seed.num_gpu_blocks)
+      text = "24 GiB less ~14 GiB of weights leaves ~10 GiB. vLLM keeps one KV tensor per layer "
+          .. "and cuts each into pages of 16 tokens; a block id names one "
+          .. 16 * per_token // 1024 // qwen.layers .. " KiB page in each of the " .. qwen.layers
+          .. " layers, " .. 16 * per_token // 1024 .. " KiB in all, so the budget holds " .. n(seed.num_gpu_blocks)
           .. " blocks, " .. seed.max_concurrent_seqs .. " whole sequences of 8,192 tokens. A real "
           .. "deployment gets fewer: gpu_memory_utilization (0.92 by default from vLLM 0.25, 0.9 "
           .. "before) holds some memory back, and the profiled activation peak and (from 0.21, "
@@ -132,8 +134,9 @@ return lesson {
       title = "What follows",
       text = "Everything that raises serving throughput makes more KV fit or wastes less of it: "
           .. "quantising the weights frees memory for cache; an fp8 cache halves every token "
-          .. "(FlashAttention reads it on Hopper, through FA3; on older GPUs vLLM needs a "
-          .. "backend that can, such as FlashInfer); "
+          .. "(FlashAttention reads it on Hopper, through FA3; on other GPUs, older or newer "
+          .. "such as Blackwell, vLLM needs a backend that can, such as FlashInfer or Triton "
+          .. "attention); "
           .. "grouped-query attention already stores " .. qwen.heads // qwen.kv_heads .. " times "
           .. "less than one KV head per query head would; PagedAttention stops contiguous "
           .. "allocation from wasting memory; continuous batching keeps the budget full; prefix "
@@ -152,8 +155,8 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
   followups = {
     followup {
       question = "How would you triple that concurrency on the same GPU?",
-      answer = "Attack the cache and what surrounds it: quantise the weights (AWQ or GPTQ "
-            .. "frees about 8 GiB for KV) and store the cache in fp8 (half the bytes per token). "
+      answer = "Attack the cache and what surrounds it: quantise the weights (a 4-bit AWQ or "
+            .. "GPTQ checkpoint of 5 to 6 GiB frees about 8 to 9 GiB for KV) and store the cache in fp8 (half the bytes per token). "
             .. "Lowering max_model_len does not free memory by itself: vLLM allocates blocks as "
             .. "tokens are scheduled, so a request holds only what it has used. A lower "
             .. "max_model_len bounds the longest request, the start-up fit check and the logged "
@@ -177,7 +180,8 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       },
       misconceptions = {
         misconception { about = {"max_num_seqs", "max num seqs", "the batch limit"},
-                        said = {"raise", "increase", "set higher", "triple"},
+                        said = {"raise", "increase", "set higher", "triple", "three times", "more request slots",
+                                "more slots", "multiplies the slots", "splits the cache", "divides the cache"},
                         why = "max_num_seqs is only a cap: more sequences run only if their caches fit in memory" },
         misconception { about = {"PagedAttention", "paged attention"},
                         said = {"shrinks the cache", "fewer bytes per token", "compresses", "halves the bytes",
@@ -187,6 +191,12 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         said = {"reserves for its full length", "reserves the full context", "reserves max_model_len",
                                 "reserves its maximum length", "preallocates its full length", "reserves memory up front"},
                         why = "vLLM V1 allocates blocks as tokens are scheduled (KVCacheManager.allocate_slots); max_model_len reserves nothing, it bounds the longest request and the start-up check" },
+        misconception { about = {"FP8 compute", "tensor-core compute", "tensor cores", "TFLOP rate", "FLOP rate",
+                                 "FLOPs", "more compute", "faster compute"},
+                        said = {"triples the number of decode streams", "more decode streams", "triples concurrency",
+                                "more concurrent requests", "more requests in parallel", "triples the number of requests",
+                                "raises concurrency"},
+                        why = "decode at this size waits on memory, not arithmetic, and concurrency is capped by how many sequences' KV fits; more FLOPs free no memory (fp8 KV or 4-bit weights do)" },
       },
     },
     followup {
@@ -237,9 +247,11 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
     },
     followup {
       question = "Why is setting gpu_memory_utilization to 0.99 risky?",
-      answer = "Not because activations outgrow the profile: vLLM's profile run already takes "
-            .. "the worst batch of max_num_batched_tokens. What it does not see is memory "
-            .. "allocated outside that pass: NCCL buffers made at the first collectives under "
+      answer = "Not mainly because activations outgrow the profile: vLLM's profile run already "
+            .. "pushes a max_num_batched_tokens batch through the model, though it skips "
+            .. "attention (with no attention metadata FlashAttentionImpl.forward returns at once, "
+            .. "so an attention backend's workspace is not measured). What it does not see "
+            .. "either is memory allocated outside that pass: NCCL buffers made at the first collectives under "
             .. "tensor parallelism, the sampler's top-k, top-p and logprob buffers (its profiled pass may "
             .. "skip them), MoE load imbalance, encoder caches, "
             .. "fragmentation, and before 0.21 the CUDA graph pools. With 1% left, any of those "
@@ -285,8 +297,11 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
     followup {
       question = "Prefill or decode: which one is memory-bound?",
       answer = "Decode is memory-bound. It produces one token per sequence per step, so it reads all the weights "
-            .. "and the cache for very little arithmetic. Prefill pushes the whole prompt through "
-            .. "at once, reusing each weight for many tokens, which makes it compute-bound.",
+            .. "and the cache for very little arithmetic, until the batch nears the GPU's ridge "
+            .. "(about " .. kv.calc{model = "qwen2.5-7b", gpu = "h100"}.compute_bound_batch
+            .. " short sequences on an H100). Prefill pushes the whole prompt through "
+            .. "at once, reusing each weight for every prompt token, which makes it compute-bound "
+            .. "past a few hundred tokens; a prompt shorter than that waits on memory too.",
       points = {
         point { "decode is memory-bound", weight = 2,
                 about = {"decode", "generation", "each new token", "decoding"},
@@ -340,6 +355,9 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         said = {"are reused", "reused at every step", "read at every step", "needed at later steps",
                                 "should be cached", "are cached too"},
                         why = "a query is used only at its own step; later tokens attend with their own queries to earlier keys and values" },
+        misconception { about = {"query", "queries", "Q"},
+                        said = {"cheap to recompute", "cheap to recalculate", "recomputed cheaply"},
+                        why = "queries are not cached because nothing reads them again, not because they are cheap: each is used only at its own step and never recomputed" },
         misconception { about = {"vLLM", "prefix caching", "the cache", "it"},
                         said = {"caches queries", "caches the queries", "stores queries", "stores the queries",
                                 "keeps the queries", "caches queries too", "queries as well"},
