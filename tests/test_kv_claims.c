@@ -47,8 +47,8 @@ static const struct kv_point phase_points[] = {
     {.text = "prefill is compute-bound", .about = PH(pre_about), .said = PH(pre_said), .weight = 1},
 };
 static const struct kv_misconception phase_mis[] = {
-    {PH(pre_about), PH(mis_pre_said), "prefill reuses each weight for thousands of tokens"},
-    {PH(dec_about), PH(mis_dec_said), "decode reads every weight for one token per sequence"},
+    {PH(pre_about), PH(mis_pre_said), "prefill reuses each weight for thousands of tokens", {0}},
+    {PH(dec_about), PH(mis_dec_said), "decode reads every weight for one token per sequence", {0}},
 };
 static const struct kv_text_item phase = {phase_points, N(phase_points), phase_mis, N(phase_mis),
                                           &glossary};
@@ -485,7 +485,7 @@ static void test_yes_no_short(void **state)
          .weight = 1},
     };
     static const struct kv_misconception mis[] = {
-        {PH(mis_about), PH(mis_said), "each step still reads the shared blocks"},
+        {PH(mis_about), PH(mis_said), "each step still reads the shared blocks", {0}},
     };
     static const struct kv_text_item item = {points, N(points), mis, N(mis), &glossary};
     static const struct row rows[] = {
@@ -704,7 +704,7 @@ static void test_binding(void **state)
          .weight = 1},
     };
     static const struct kv_misconception kv_mis[] = {
-        {PH(kv_about), PH(kv_mis_said), "every later token reads them"},
+        {PH(kv_about), PH(kv_mis_said), "every later token reads them", {0}},
     };
     static const struct kv_text_item kv = {kv_points, N(kv_points), kv_mis, N(kv_mis), NULL};
     static const struct row rows[] = {
@@ -770,6 +770,43 @@ static void test_verbs(void **state)
             fail_msg("\"%s\": verb %d, want %d", rows[i].word, !rows[i].verb, rows[i].verb);
 }
 
+/* A misconception's `unless` names the case where its claim holds: "prefill of
+ * a 20-token prompt is memory-bound" is true, so it is not the misconception
+ * "prefill is memory-bound", which the bare claim still is. */
+static void test_unless(void **state)
+{
+    (void)state;
+    static const char *const short_prompt[] = {"short prompt", "token prompt"};
+    static const struct kv_misconception mis[] = {
+        {PH(pre_about), PH(mis_pre_said), "compute-bound past the ridge", PH(short_prompt)},
+    };
+    static const struct kv_text_item item = {phase_points, N(phase_points), mis, N(mis), &glossary};
+    static const struct row rows[] = {
+        {"Decode is memory-bound; prefill of a 20-token prompt is memory-bound too.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"Decode is memory-bound; a short prompt's prefill is memory-bound too.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+        {"Decode is memory-bound and prefill is memory-bound too.",
+         KV_WRONG,
+         {true, false},
+         {true, false},
+         false},
+        /* nor is the case read as decode's claim given to prefill */
+        {"Prefill of a 20-token prompt is memory-bound; decode is memory-bound.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+    };
+    run(&item, rows, N(rows));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -787,6 +824,7 @@ int main(void)
         cmocka_unit_test(test_typos),
         cmocka_unit_test(test_verbs),
         cmocka_unit_test(test_binding),
+        cmocka_unit_test(test_unless),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,6 +76,13 @@ return lesson {
                     why = "decode does about 2 FLOPs per weight per sequence: it runs out of memory bandwidth and capacity long before arithmetic" },
     misconception { about = {"decode"}, said = {"compute-bound"},
                     why = "decode reads every weight and the whole cache for one token per sequence: it is memory-bound" },
+    misconception { about = {"vLLM", "each request", "every request", "a request", "max_model_len"},
+                    said = {"reserves max_model_len", "reserves the full context", "reserves its maximum length",
+                            "reserves memory up front", "up front", "preallocates", "reservations"},
+                    why = "vLLM V1 allocates blocks as tokens are scheduled (KVCacheManager.allocate_slots); max_model_len reserves nothing, it bounds the longest request and the start-up check" },
+    misconception { about = {"KV cache", "the cache", "decode", "it"},
+                    said = {"host memory", "CPU memory", "CPU RAM", "over PCIe", "on the host", "system memory"},
+                    why = "the KV cache lives in GPU memory (HBM) next to the weights; decode is memory-bound on HBM bandwidth, not on PCIe" },
   },
 
   sections = {
@@ -111,8 +118,10 @@ return lesson {
     },
     section {
       title = "The budget on a 24 GB card",
-      text = "24 GiB less ~14 GiB of weights leaves ~10 GiB. vLLM carves that into blocks of 16 "
-          .. "tokens, each holding all 28 layers: 896 KiB a block, " .. n(seed.num_gpu_blocks)
+      text = "24 GiB less ~14 GiB of weights leaves ~10 GiB. vLLM keeps one KV tensor per layer "
+          .. "and cuts each into pages of 16 tokens; a block id names one "
+          .. 16 * per_token // 1024 // qwen.layers .. " KiB page in each of the " .. qwen.layers
+          .. " layers, " .. 16 * per_token // 1024 .. " KiB in all, so the budget holds " .. n(seed.num_gpu_blocks)
           .. " blocks, " .. seed.max_concurrent_seqs .. " whole sequences of 8,192 tokens. A real "
           .. "deployment gets fewer: gpu_memory_utilization (0.92 by default from vLLM 0.25, 0.9 "
           .. "before) holds some memory back, and the profiled activation peak and (from 0.21, "
@@ -125,8 +134,9 @@ return lesson {
       title = "What follows",
       text = "Everything that raises serving throughput makes more KV fit or wastes less of it: "
           .. "quantising the weights frees memory for cache; an fp8 cache halves every token "
-          .. "(FlashAttention reads it on Hopper, through FA3; on older GPUs vLLM needs a "
-          .. "backend that can, such as FlashInfer); "
+          .. "(FlashAttention reads it on Hopper, through FA3; on other GPUs, older or newer "
+          .. "such as Blackwell, vLLM needs a backend that can, such as FlashInfer or Triton "
+          .. "attention); "
           .. "grouped-query attention already stores " .. qwen.heads // qwen.kv_heads .. " times "
           .. "less than one KV head per query head would; PagedAttention stops contiguous "
           .. "allocation from wasting memory; continuous batching keeps the budget full; prefix "
@@ -145,8 +155,8 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
   followups = {
     followup {
       question = "How would you triple that concurrency on the same GPU?",
-      answer = "Attack the cache and what surrounds it: quantise the weights (AWQ or GPTQ "
-            .. "frees about 8 GiB for KV) and store the cache in fp8 (half the bytes per token). "
+      answer = "Attack the cache and what surrounds it: quantise the weights (a 4-bit AWQ or "
+            .. "GPTQ checkpoint of 5 to 6 GiB frees about 8 to 9 GiB for KV) and store the cache in fp8 (half the bytes per token). "
             .. "Lowering max_model_len does not free memory by itself: vLLM allocates blocks as "
             .. "tokens are scheduled, so a request holds only what it has used. A lower "
             .. "max_model_len bounds the longest request, the start-up fit check and the logged "
@@ -170,15 +180,23 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       },
       misconceptions = {
         misconception { about = {"max_num_seqs", "max num seqs", "the batch limit"},
-                        said = {"raise", "increase", "set higher", "triple"},
+                        said = {"raise", "increase", "set higher", "triple", "three times", "more request slots",
+                                "more slots", "multiplies the slots", "splits the cache", "divides the cache"},
                         why = "max_num_seqs is only a cap: more sequences run only if their caches fit in memory" },
         misconception { about = {"PagedAttention", "paged attention"},
-                        said = {"shrinks the cache", "fewer bytes per token", "compresses"},
+                        said = {"shrinks the cache", "fewer bytes per token", "compresses", "halves the bytes",
+                                "halves the cache", "bytes per token again", "smaller per token", "fewer bytes"},
                         why = "PagedAttention wastes less memory but stores the same bytes per token" },
         misconception { about = {"request", "each request", "a request", "max_model_len"},
                         said = {"reserves for its full length", "reserves the full context", "reserves max_model_len",
                                 "reserves its maximum length", "preallocates its full length", "reserves memory up front"},
                         why = "vLLM V1 allocates blocks as tokens are scheduled (KVCacheManager.allocate_slots); max_model_len reserves nothing, it bounds the longest request and the start-up check" },
+        misconception { about = {"FP8 compute", "tensor-core compute", "tensor cores", "TFLOP rate", "FLOP rate",
+                                 "FLOPs", "more compute", "faster compute"},
+                        said = {"triples the number of decode streams", "more decode streams", "triples concurrency",
+                                "more concurrent requests", "more requests in parallel", "triples the number of requests",
+                                "raises concurrency"},
+                        why = "decode at this size waits on memory, not arithmetic, and concurrency is capped by how many sequences' KV fits; more FLOPs free no memory (fp8 KV or 4-bit weights do)" },
       },
     },
     followup {
@@ -198,7 +216,9 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         "wastes less", "less fragmentation", "no fragmentation"},
                 accept = {"no holes", "nothing is set aside", "nothing set aside", "stop over-reserving",
                           "stops over-reserving", "no over-reservation", "without over-reserving",
-                          "fixes waste", "what it fixes is waste", "less waste", "almost no waste"} },
+                          "fixes waste", "what it fixes is waste", "less waste", "almost no waste",
+                          "almost no fragmentation", "little fragmentation", "hardly any fragmentation",
+                          "near-zero fragmentation", "not contiguous per-request", "no contiguous"} },
         point { "capacity rises, the bytes per token do not",
                 about = {"capacity", "effective capacity", "how many sequences fit", "concurrency"},
                 said = {"rises", "raising", "increases", "goes up", "more", "improves"},
@@ -211,7 +231,8 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       misconceptions = {
         misconception { about = {"PagedAttention", "paged attention", "it"},
                         said = {"fewer bytes per token", "shrinks the cache", "compresses", "smaller cache per token",
-                                "reduces the bytes per token", "quantizes"},
+                                "reduces the bytes per token", "quantizes", "in fewer bytes", "fewer bytes",
+                                "halves the bytes", "less memory per token", "smaller per token"},
                         why = "PagedAttention changes where the cache lives, not its size: a token still costs 2 × layers × KV heads × head_dim × bytes" },
         misconception { about = {"PagedAttention", "paged attention", "it"},
                         said = {"reserves one contiguous", "reserves a contiguous", "allocates one contiguous",
@@ -219,15 +240,18 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         why = "a contiguous region sized for the maximum length is what PagedAttention replaces: it hands out fixed-size blocks as the sequence grows" },
         misconception { about = {"PagedAttention", "paged attention", "it", "the cache", "the KV cache"},
                         said = {"host memory", "on the host", "to the host", "CPU memory", "to the CPU",
-                                "swaps", "offloads"},
+                                "swaps", "offloads", "paged out", "pages out", "CPU RAM", "system memory",
+                                "to disk", "to RAM"},
                         why = "the virtual-memory likeness is the block table: the blocks stay in GPU memory, and paging here is how they are handed out, not a move to the host" },
       },
     },
     followup {
       question = "Why is setting gpu_memory_utilization to 0.99 risky?",
-      answer = "Not because activations outgrow the profile: vLLM's profile run already takes "
-            .. "the worst batch of max_num_batched_tokens. What it does not see is memory "
-            .. "allocated outside that pass: NCCL buffers made at the first collectives under "
+      answer = "Not mainly because activations outgrow the profile: vLLM's profile run already "
+            .. "pushes a max_num_batched_tokens batch through the model, though it skips "
+            .. "attention (with no attention metadata FlashAttentionImpl.forward returns at once, "
+            .. "so an attention backend's workspace is not measured). What it does not see "
+            .. "either is memory allocated outside that pass: NCCL buffers made at the first collectives under "
             .. "tensor parallelism, the sampler's top-k, top-p and logprob buffers (its profiled pass may "
             .. "skip them), MoE load imbalance, encoder caches, "
             .. "fragmentation, and before 0.21 the CUDA graph pools. With 1% left, any of those "
@@ -251,6 +275,10 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                 accept = {"refuse to start", "fail at start", "cuda context", "other process"} },
       },
       misconceptions = {
+        misconception { about = {"gpu_memory_utilization", "the fraction", "utilization", "0.99", "it"},
+                        said = {"fraction of the free memory", "of the free memory", "of free memory",
+                                "share of the free memory", "of the memory free", "of what is free", "of the remaining memory"},
+                        why = "the fraction is of the card's total memory (CacheConfig.gpu_memory_utilization; Worker.init_device compares the free memory with it), which is why 0.99 can fail to start when other memory is already held" },
         misconception { about = {"vLLM", "server", "it", "0.99"},
                         said = {"cannot run out of memory", "can't OOM", "never runs out of memory", "will not OOM",
                                 "is safe", "no risk"},
@@ -259,18 +287,21 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         said = {"outgrow the profile", "grow past", "grow beyond", "exceed what the profile",
                                 "larger than profiled", "more than the profile measured", "overflow", "not profiled",
                                 "aren't profiled", "unprofiled"},
-                        why = "the profile run already takes the worst batch of max_num_batched_tokens: the activation peak is in it; what it misses is memory allocated outside that pass" },
+                        why = "the profile run pushes a max_num_batched_tokens batch through the model, so the linear layers' activation peak is in it (its attention is skipped, see the answer); what it misses is memory allocated outside that pass" },
         misconception { about = {"profile", "profile run", "profiling", "vLLM"},
                         said = {"one small batch", "a single request", "misses the activation peak", "underestimates activations",
                                 "does not include activations"},
-                        why = "the profile run takes the worst max_num_batched_tokens batch (gpu_model_runner.py, profile_run); the activation peak is in it" },
+                        why = "the profile run pushes a max_num_batched_tokens batch through the model (gpu_model_runner.py, profile_run), so the linear layers' activation peak is in it; what it skips is attention's own workspace and memory allocated outside the pass" },
       },
     },
     followup {
       question = "Prefill or decode: which one is memory-bound?",
       answer = "Decode is memory-bound. It produces one token per sequence per step, so it reads all the weights "
-            .. "and the cache for very little arithmetic. Prefill pushes the whole prompt through "
-            .. "at once, reusing each weight for many tokens, which makes it compute-bound.",
+            .. "and the cache for very little arithmetic, until the batch nears the GPU's ridge "
+            .. "(about " .. kv.calc{model = "qwen2.5-7b", gpu = "h100"}.compute_bound_batch
+            .. " short sequences on an H100). Prefill pushes the whole prompt through "
+            .. "at once, reusing each weight for every prompt token, which makes it compute-bound "
+            .. "past a few hundred tokens; a prompt shorter than that waits on memory too.",
       points = {
         point { "decode is memory-bound", weight = 2,
                 about = {"decode", "generation", "each new token", "decoding"},
@@ -287,9 +318,15 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       },
       misconceptions = {
         misconception { about = {"prefill", "prompt processing"}, said = {"memory-bound"},
-                        why = "prefill reuses each weight for every prompt token: thousands of FLOPs per byte, compute-bound" },
-        misconception { about = {"decode", "generation"}, said = {"compute-bound"},
-                        why = "decode reads every weight for one token per sequence: about one FLOP per byte, memory-bound" },
+                        unless = {"short prompt", "token prompt", "small prompt", "tiny prompt", "token prefill", "short prefill",
+                                   "token chunk", "short chunk", "few tokens", "dozen tokens", "handful of tokens",
+                                   "below the ridge", "tokens at batch 1"},
+                        why = "prefill reuses each weight for every prompt token, about as many FLOPs a byte as the prompt has tokens: compute-bound past a few hundred tokens (the H100's ridge, about 295 FLOPs a byte); only a short prompt's prefill waits on memory" },
+        misconception { about = {"decode", "generation"},
+                        said = {"is compute-bound", "are compute-bound", "always compute-bound", "compute-bound at batch 1",
+                                "compute-bound even at batch 1", "compute-bound at any batch", "compute-bound at small batch",
+                                "stays compute-bound"},
+                        why = "decode reads every weight for one token per sequence: about as many FLOPs a byte as the batch has sequences, memory-bound until the batch nears the ridge (about 296 short sequences on an H100)" },
       },
     },
     followup {
@@ -318,6 +355,13 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         said = {"are reused", "reused at every step", "read at every step", "needed at later steps",
                                 "should be cached", "are cached too"},
                         why = "a query is used only at its own step; later tokens attend with their own queries to earlier keys and values" },
+        misconception { about = {"query", "queries", "Q"},
+                        said = {"cheap to recompute", "cheap to recalculate", "recomputed cheaply"},
+                        why = "queries are not cached because nothing reads them again, not because they are cheap: each is used only at its own step and never recomputed" },
+        misconception { about = {"vLLM", "prefix caching", "the cache", "it"},
+                        said = {"caches queries", "caches the queries", "stores queries", "stores the queries",
+                                "keeps the queries", "caches queries too", "queries as well"},
+                        why = "vLLM's cache holds only keys and values, prefix caching included: a query is used at its own step and then dropped" },
         misconception { about = {"keys and values", "K and V", "the KV cache"},
                         said = {"used only once", "used once", "never reused", "not reused"},
                         why = "every later token attends over all earlier keys and values, so they are reread at every step" },

@@ -13,6 +13,9 @@ local rtx4090 = kv.gpu("rtx4090")
 -- Qwen2.5-7B-Instruct's config.json: vocab_size 152,064, hidden 3,584, untied embeddings.
 local VOCAB = 152064
 local embed = VOCAB * kv.model(MODEL).hidden * 2                      -- 1,089,994,752 B
+local shape = kv.model(MODEL)
+-- attention at 8k: QK^T and PV, 2 FLOPs a multiply-add each, over every head and layer
+local attn_8k = 4 * shape.layers * shape.heads * shape.head_dim * 8192  -- 3,288,334,336 FLOP
 
 local function decode(gbps, batch)
   return kv.calc{model = MODEL, seq = 8192, context = 8192, batch = batch,
@@ -76,10 +79,11 @@ return lesson {
 
   answer = "Each decode step produces one token per sequence but has to stream every weight "
         .. "and that sequence's whole KV cache out of memory to do it: about 15.7 GB for "
-        .. "Qwen2.5-7B at 8k context in BF16, for roughly 15 GFLOP of arithmetic, one "
+        .. "Qwen2.5-7B at 8k context in BF16, for roughly 15 GFLOP in the weight matrices "
+        .. "(attention over the 8k context adds about " .. f(attn_8k / 1e9, 1) .. "), about one "
         .. "floating-point operation per byte. A GPU with ~1 TB/s of bandwidth can only do that "
         .. "~64 times a second, so decode runs at memory speed and the FLOPs sit idle. The "
-        .. "number to measure is the achievable read bandwidth: tokens/s at batch 1 is that "
+        .. "number to measure is the achievable read bandwidth: tokens/s at batch 1 is at most that "
         .. "bandwidth divided by the bytes one step reads. Batching helps because the weights "
         .. "are read once for every sequence in the step.",
 
@@ -112,6 +116,13 @@ return lesson {
     misconception { about = {"measure", "the number", "predict"},
                     said = {"TFLOP/s", "peak compute", "clock speed", "FLOPs"},
                     why = "the FLOPs sit idle in decode: tokens/s at batch 1 is read bandwidth ÷ bytes per step" },
+    misconception { about = {"batching", "each sequence", "every sequence", "batch", "it"},
+                    said = {"own copy of the weights", "its own copy", "copy of the weights", "own weights",
+                            "separate copy", "weights per sequence", "copies of the weights"},
+                    why = "the weights exist once in GPU memory; a batched step reads them once and applies them to every sequence in it, which is why batching helps" },
+    misconception { about = {"measure", "the number", "predict", "weights", "decode", "it"},
+                    said = {"PCIe", "from the host", "host to GPU", "host-to-device", "CPU memory", "over the bus"},
+                    why = "the weights and the cache stay in the GPU's own memory (HBM) during decode; what a step waits on is HBM read bandwidth, not PCIe" },
   },
 
   sections = {
@@ -135,12 +146,17 @@ return lesson {
     },
     section {
       title = "The ceiling is bandwidth divided by bytes",
-      text = "When the arithmetic is this thin, the step takes as long as the reads do. Tokens "
-          .. "per second at batch 1 is therefore memory bandwidth ÷ bytes per step. On an "
-          .. "RTX 4090 (" .. f(rtx4090.bandwidth_gbps, 0) .. " GB/s on paper) that is "
-          .. f(decode(rtx4090.bandwidth_gbps, 1)) .. " tokens/s, whatever its 165 TFLOP/s. Real "
-          .. "kernels reach about 85 to 93% of the paper figure, which is why the probe measures it "
-          .. "rather than trusting the data sheet.",
+      text = "When the arithmetic is this thin, the step takes at least as long as the reads "
+          .. "do. Tokens per second at batch 1 is therefore at most memory bandwidth ÷ bytes per "
+          .. "step: a ceiling. On an RTX 4090 (" .. f(rtx4090.bandwidth_gbps, 0) .. " GB/s on "
+          .. "paper) that is " .. f(decode(rtx4090.bandwidth_gbps, 1)) .. " tokens/s, whatever "
+          .. "its " .. f(rtx4090.tflops, 1) .. " TFLOP/s. Real runs fall short of it twice over. "
+          .. "The memory itself delivers about 85 to 93% of the paper figure, which is why the "
+          .. "probe measures it rather than trusting the data sheet. And part of each step is "
+          .. "not reading at all: launching the hundreds of small kernels a step runs, sampling "
+          .. "the next token, the scheduler and input preparation on the CPU, and under tensor "
+          .. "parallelism the all-reduces. vLLM 0.26 captures steps in CUDA graphs by default, "
+          .. "replaying a whole step with one launch, to hide most of the launch gaps.",
     },
     section {
       title = "Why batching works, and where it stops",
@@ -186,8 +202,7 @@ H100, 32 × 32k context
       question = "Your measured bandwidth is 90% of the data sheet's. Where does the rest go?",
       answer = "Refresh cycles, bank and page conflicts, read-write turnarounds and the memory "
             .. "controller's own overheads: the data sheet multiplies the clock by the bus width "
-            .. "as if every cycle moved data. Well-written streaming reads reach about 90 to 93% on HBM "
-            .. "parts; a kernel that reads in small scattered pieces, like a paged gather with "
+            .. "as if every cycle moved data. Well-written streaming reads reach about 85 to 93% of it;  a kernel that reads in small scattered pieces, like a paged gather with "
             .. "tiny blocks, loses more.",
       points = {
         point { "the peak assumes every cycle transfers data",
@@ -210,7 +225,7 @@ H100, 32 × 32k context
                         said = {"PCIe", "the CPU", "the host", "tensor cores", "compute-saturated"},
                         why = "HBM reads go from the GPU's own memory controllers to its SMs: PCIe, the host and the tensor cores are not on the path" },
         misconception { about = {"data sheet", "the spec", "peak"},
-                        said = {"is achievable", "can be reached", "reach 100%"},
+                        said = {"is achievable", "can be reached", "reach 100%", "reaches 100%", "hit 100%"},
                         why = "the data sheet multiplies clock by bus width as if every cycle moved data; streaming reads reach about 85 to 93% of it" },
       },
     },
@@ -223,7 +238,9 @@ H100, 32 × 32k context
             .. "the sequences. That is the ceiling; measured gains in vLLM have been smaller, "
             .. "since kernels spend time dequantising: in vllm-project/vllm#42058, Qwen3-8B at "
             .. "concurrency 8 on vLLM 0.26 decoded 0.4 to 5.5% faster on an A100 with prefill "
-            .. "2.5 to 5% slower, and RTX 4090s showed about 21% faster decode and 12% slower "
+            .. "2.5 to 5% slower (run with enforce_eager, so without CUDA graphs, and at most 16k "
+            .. "tokens a request, where the caches were at most about half of a step's bytes), "
+            .. "and RTX 4090s showed about 21% faster decode and 12% slower "
             .. "prefill.",
       points = {
         point { "it reads fewer bytes per step", weight = 2,
@@ -251,7 +268,9 @@ H100, 32 × 32k context
                         said = {"doesn't fit more", "does not fit more", "no more sequences",
                                 "number of blocks is fixed", "tensor cores", "twice the FLOPs",
                                 "more FLOPs", "only at batch 1", "only at batch one",
-                                "only with short prompts"},
+                                "only with short prompts", "always twice as fast", "exactly twice as fast",
+                                "always doubles", "twice as fast at any", "always 2x", "doubles decode speed at any",
+                                "twice as fast at batch 1", "doubles speed at batch 1"},
                         why = "the gain comes from reading fewer bytes, largest when the caches dominate (large batch, long context); and half the bytes per token fit twice the sequences" },
       },
     },
@@ -290,6 +309,9 @@ H100, 32 × 32k context
         misconception { about = {"MBU", "model bandwidth utilization", "it"},
                         said = {"FLOPs achieved", "compute utilization", "tensor core utilization", "FLOP utilization"},
                         why = "MBU measures memory bandwidth; FLOP utilisation is MFU, which is low for decode anyway" },
+        misconception { about = {"decode run", "good decode run", "good run", "MBU", "a run"},
+                        said = {"reaches 100%", "reach 100%", "100% MBU", "hits 100%", "full peak bandwidth"},
+                        why = "MBU is measured against the data-sheet peak, which no run reaches: the memory itself delivers about 85 to 93% of it, and launches, sampling and host work take part of each step" },
         misconception { about = {"MBU", "the bytes", "bytes read"},
                         said = {"only the weights", "ignores the KV cache", "just the weights"},
                         why = "a decode step reads the weights and every sequence's cache; at long context or large batch the cache dominates" },

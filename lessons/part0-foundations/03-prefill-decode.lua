@@ -72,9 +72,10 @@ return lesson {
           .. "stop being memory-bound?",
 
   answer = "What decides it is arithmetic intensity: floating-point operations per byte read "
-        .. "from memory. Prefill pushes the whole prompt, thousands of tokens, through each weight it "
-        .. "reads, "
-        .. "so it does thousands of FLOPs per byte and waits on the tensor cores. Decode pushes "
+        .. "from memory. Prefill pushes the whole prompt through each weight it reads, about as "
+        .. "many FLOPs per byte as the prompt has tokens, so a prompt of thousands of tokens "
+        .. "waits on the tensor cores (a prompt, or a chunk, shorter than the ridge below waits "
+        .. "on memory like decode). Decode pushes "
         .. "one token per sequence through each weight, about one FLOP per byte in BF16 at "
         .. "batch 1, and waits on memory. The GPU's ridge point, peak FLOP/s ÷ bandwidth, is "
         .. "the intensity where the two limits meet: 295 FLOP per byte on an H100, so decode "
@@ -96,16 +97,28 @@ return lesson {
                     "only at a batch", "near a batch"} },
     point { "the ridge point is peak FLOP/s divided by bandwidth", weight = 2,
             about = {"ridge", "ridge point", "crossover", "compute-bound batch", "batch size"},
-            said = {"divided by bandwidth", "÷ bandwidth", "divided by", "over bandwidth", "295", "296",
+            said = {"divided by bandwidth", "÷ bandwidth", "FLOP/s divided by", "over bandwidth", "295", "296",
                     "300", "peak FLOP/s"},
             accept = {"roofline"} },
   },
   misconceptions = {
     misconception { about = {"prefill", "prompt processing"}, said = {"memory-bound"},
-                    why = "prefill pushes thousands of tokens through each weight it reads: thousands of FLOPs per byte, compute-bound" },
+                    unless = {"short prompt", "token prompt", "small prompt", "tiny prompt", "token prefill", "short prefill",
+                               "token chunk", "short chunk", "few tokens", "dozen tokens", "handful of tokens",
+                               "below the ridge", "tokens at batch 1"},
+                    why = "prefill does about as many FLOPs a byte of weights as the prompt has tokens: compute-bound past the ridge, about 295 tokens on an H100; only a prompt shorter than that waits on memory" },
     misconception { about = {"decode", "generation"},
                     said = {"compute-bound at batch 1", "always compute-bound", "compute-bound even at batch 1"},
                     why = "at batch 1 decode does about one FLOP per byte; it turns compute-bound only near the ridge, ~296 sequences on an H100" },
+    misconception { about = {"ridge", "ridge point", "crossover"},
+                    said = {"bandwidth divided by", "bandwidth over peak", "bandwidth over FLOP",
+                            "bytes per second divided by"},
+                    why = "the ridge is peak FLOP/s ÷ bandwidth, 989e12 ÷ 3,352e9 = 295 FLOP a byte on an H100; the inverse, 0.0034, is bytes per FLOP" },
+    misconception { about = {"KV cache", "the cache", "cache", "caches"},
+                    said = {"shared by every sequence", "shared across the batch", "shared by the batch",
+                            "shared among sequences", "shared by all sequences", "shared across sequences",
+                            "shared by the sequences", "shared between sequences"},
+                    why = "each sequence reads its own cache, so the cache's part of a step does not gain from the batch; long contexts push the compute-bound batch out, past about 922 tokens beyond reach" },
   },
 
   sections = {
@@ -132,7 +145,9 @@ return lesson {
           .. "parameters × " .. n(PROMPT) .. " tokens ÷ " .. f(h100.tflops, 0) .. " TFLOP/s ≈ "
           .. f(prefill_ms(PROMPT, h100)) .. " ms for Qwen2.5-7B at full tensor-core speed. "
           .. "Real kernels fall short of the peak, so a measured prefill takes longer; it never "
-          .. "gets shorter by adding bandwidth.",
+          .. "gets shorter by adding bandwidth. The same rule puts short prompts on the other "
+          .. "side: a prompt or a prefill chunk of fewer than about " .. f(ridge, 0) .. " tokens "
+          .. "does fewer FLOPs per byte than the H100's ridge and waits on memory.",
     },
     section {
       title = "Decode sits far to the left",
@@ -140,8 +155,10 @@ return lesson {
           .. "attention over each sequence's cache. With grouped-query attention each cached K "
           .. "and V value serves heads ÷ kv_heads query heads: per token of context, attention "
           .. "does about 4 × H × d FLOPs on 4 × Hkv × d bytes (BF16), so its intensity is about "
-          .. "the group size, " .. GROUP .. " FLOP per byte for Qwen2.5-7B (hundreds for MLA, "
-          .. "where every head reads one shared latent). At batch 1 a long context therefore "
+          .. "the group size, " .. GROUP .. " FLOP per byte for Qwen2.5-7B (hundreds for MLA "
+          .. "on the weight-absorbed path vLLM's MLA backends take for decode, where every head "
+          .. "reads one shared latent; expanding the latent into per-head keys and values first "
+          .. "would lose that). At batch 1 a long context therefore "
           .. "raises the step's overall intensity, from 1 toward " .. GROUP .. "; what stays true "
           .. "is that the cache's part does not grow with the batch, because each sequence's "
           .. "cache is its own. At batch 1 the step takes as long as the weights take to "
@@ -165,12 +182,12 @@ return lesson {
   },
 
   worked = code [[
-ridge, H100     989 TFLOP/s ÷ 3,352 GB/s                    = 295.05 FLOP/B
-intensity       2 FLOP × N tokens ÷ 2 B per weight          = N FLOP/B
-prefill 2,048   2 × 7,615,616,512 × 2,048 ÷ 989e12          = 31.5 ms (compute-bound)
-decode, batch 1 2 B × 7,615,616,512 ÷ 3,352e9               = 4.54 ms (memory-bound)
-compute-bound   batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
-                (weights alone; the KV reads add bytes)]],
+ridge, H100       989 TFLOP/s ÷ 3,352 GB/s           = 295.05 FLOP/B
+intensity         2 FLOP × N tokens ÷ 2 B per weight = N FLOP/B
+prefill 2,048     2 × 7,615,616,512 × 2,048 ÷ 989e12 = 31.5 ms (compute-bound)
+decode, batch 1   2 B × 7,615,616,512 ÷ 3,352e9      = 4.54 ms (memory-bound)
+compute-bound     batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
+                  (weights alone; the KV reads add bytes)]],
 
   followups = {
     followup {
@@ -215,9 +232,16 @@ compute-bound   batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
       answer = "A step that includes a whole long prefill takes as long as that prefill's "
             .. "arithmetic, tens or hundreds of milliseconds, and every decode in the batch waits "
             .. "for the step to end: the inter-token latency spikes. Chunked prefill caps the "
-            .. "tokens per step (max_num_batched_tokens), splitting the prompt over several "
-            .. "steps so each step stays short, and it fills the compute that memory-bound "
-            .. "decode leaves idle.",
+            .. "tokens per step (max_num_batched_tokens), splitting a prompt longer than the cap "
+            .. "over several steps, and it fills the compute that memory-bound decode leaves "
+            .. "idle. It bounds the stall rather than removing it: a step that carries a "
+            .. n(PROMPT) .. "-token chunk still adds about " .. f(prefill_ms(PROMPT, h100)) .. " ms "
+            .. "of arithmetic to every decode in it, and a smaller cap trades the long prompt's "
+            .. "TTFT for the others' inter-token latency. The cap matters: vLLM 0.26's `vllm "
+            .. "serve` defaults to 8,192 tokens a step on an H100, so a prompt up to 8k still "
+            .. "goes in one step of about " .. f(prefill_ms(8192, h100), 0) .. " ms at peak; "
+            .. "bounding the stall means lowering max_num_batched_tokens (or setting "
+            .. "--long-prefill-token-threshold).",
       points = {
         point { "decodes in the same step wait for the prefill", weight = 2,
                 about = {"decodes", "decode", "running decodes", "every decode", "batch", "inter-token latency",
@@ -276,8 +300,14 @@ compute-bound   batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
                         said = {"only the token ids", "just the tokens", "only the text", "only the last token",
                                 "only the prompt tokens"},
                         why = "decode needs every layer's keys and values for every prompt token: 56 KiB a token, not the token ids" },
+        misconception { about = {"the decode GPU", "decode GPU", "the decode side", "decode side", "the decode node",
+                                 "the decode instance"},
+                        said = {"rebuilds", "recomputes", "re-prefills", "reprefills", "computes the KV again",
+                                "prefills again", "redoes the prefill"},
+                        why = "rebuilding the cache on the decode GPU would be the prefill again, which is what disaggregation moves away: the decode side receives the prompt's keys and values, 56 KiB a token" },
         misconception { about = {"weights", "the model weights"},
-                        said = {"move per request", "are transferred", "are sent per request"},
+                        said = {"move per request", "are transferred", "are sent per request", "sent with each request",
+                                "with each request", "sent with every request", "also sent", "move with each request"},
                         why = "each side loads the weights once; per request only the KV cache moves" },
       },
     },

@@ -71,10 +71,12 @@ return lesson {
   misconceptions = {
     misconception { about = {"PagedAttention", "paging", "it"},
                     said = {"fewer bytes per token", "shrinks each token", "compresses", "quantizes",
-                            "reduces the bytes per token", "smaller KV per token"},
+                            "reduces the bytes per token", "smaller KV per token", "half the bytes", "halves the bytes",
+                            "in fewer bytes", "fewer bytes"},
                     why = "PagedAttention changes how the cache is allocated, not what a token costs: the bytes per token are unchanged" },
     misconception { about = {"PagedAttention", "paging", "it"},
-                    said = {"swaps to the CPU", "offloads to the CPU", "moves the cache to the CPU"},
+                    said = {"swaps to the CPU", "offloads to the CPU", "moves the cache to the CPU", "to CPU memory",
+                            "to host memory", "to the host", "paged out", "pages out", "CPU RAM", "paging cold blocks"},
                     why = "the blocks live in GPU memory; paging here is about allocation, not swapping to the host" },
   },
 
@@ -91,13 +93,17 @@ return lesson {
     },
     section {
       title = "Blocks and block tables",
-      text = "vLLM cuts the KV memory into blocks of 16 tokens across all layers: "
-          .. n(16 * per_token) .. " bytes (" .. 16 * per_token // 1024 .. " KiB) for "
-          .. "Qwen2.5-7B. Sixteen is the default for standard attention (--block-size sets it); "
+      text = "vLLM allocates the whole KV pool once, at start-up: one tensor per layer, sized "
+          .. "by the memory budget (GPUModelRunner.initialize_kv_cache). Each tensor is cut into "
+          .. "pages of 16 tokens, and a block id names the same page in every layer: "
+          .. 16 * per_token // 1024 // qwen.layers .. " KiB in each of Qwen2.5-7B's " .. qwen.layers
+          .. " layers, " .. n(16 * per_token) .. " bytes (" .. 16 * per_token // 1024 .. " KiB) "
+          .. "in all. Giving a request a block means taking a free id off the block pool's queue "
+          .. "(BlockPool), never asking CUDA for memory. Sixteen is the default for standard attention (--block-size sets it); "
           .. "in 0.26 the attention backend chosen states its own when it needs one "
-          .. "(get_preferred_block_size, asked by Platform.update_block_size_for_backend): 64 "
-          .. "tokens for FlashMLA and FlashInfer MLA, 128 for CUTLASS MLA, for DeepSeek-style "
-          .. "MLA models), and hybrid models take blocks "
+          .. "(get_preferred_block_size, asked by Platform.update_block_size_for_backend): for "
+          .. "DeepSeek-style MLA models 64 tokens with FlashMLA and FlashInfer MLA, 128 with "
+          .. "CUTLASS MLA; and hybrid models take blocks "
           .. "of hundreds of tokens so that an attention block's page is at least a recurrent state's "
           .. "page (lesson 15). A request takes a new block only when its last one is full, and its "
           .. "block table lists which physical blocks hold its tokens in order. The attention "
@@ -164,7 +170,8 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
       },
       misconceptions = {
         misconception { about = {"block size of 1", "1-token blocks", "one-token blocks", "smaller blocks"},
-                        said = {"faster", "no downside", "free", "costs nothing"},
+                        said = {"faster", "no downside", "free", "costs nothing", "more GPU memory per token",
+                                "more memory per token", "more bytes per token", "more KV per token"},
                         why = "one-token blocks cost a table entry and a scattered read per token unless the kernel is built for that layout (SGLang's FlashInfer default is 1)" },
       },
     },
@@ -176,7 +183,9 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
             .. "caching lets them share the prompt's full blocks: their block tables point at "
             .. "the same physical blocks, with a reference count on each. Each child then writes "
             .. "its own partial last block and its own generated tokens; there is no "
-            .. "copy-on-write in V1 (that was vLLM V0 and the PagedAttention paper).",
+            .. "copy-on-write in V1 (that was vLLM V0 and the PagedAttention paper). The sharing "
+            .. "is prefix caching's, on by default in V1: with --no-enable-prefix-caching each "
+            .. "child prefills and stores the prompt itself.",
       points = {
         point { "the sequences share the prompt's blocks", weight = 3,
                 about = {"sequences", "four sequences", "completions", "block tables", "the prompt",
@@ -197,7 +206,9 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
         misconception { about = {"vLLM", "V1", "vLLM V1", "the partial block", "the last block", "block table",
                                  "samples", "four samples"},
                         said = {"copy-on-write", "copies on write", "copy on write", "copy a block whenever",
-                                "copies a block when", "copy a block when"},
+                                "copies a block when", "copy a block when", "copies it first", "copies it before",
+                                "copies the partial block", "copies the shared block", "copies the block first",
+                                "duplicates the block", "copied before it is written"},
                         why = "vLLM V1 has no copy-on-write: the children share full prompt blocks through prefix caching and each allocates its own partial block (copy-on-write was V0 and the paper)" },
       },
     },
@@ -253,6 +264,9 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
         misconception { about = {"they", "the two", "PagedAttention and FlashAttention", "vLLM"},
                         said = {"competing", "competitors", "compete", "approximates", "approximate attention"},
                         why = "the two do different jobs and vLLM runs both: paged memory, read by FlashAttention-style kernels that compute exact attention" },
+        misconception { about = {"FlashAttention", "flash attention"},
+                        said = {"approximation", "approximates", "approximate", "inexact", "not exact"},
+                        why = "FlashAttention computes exact attention: it tiles the computation so the score matrix never goes to HBM, and the result is the same up to rounding (Dao et al., 2022)" },
       },
     },
   },

@@ -10,6 +10,7 @@ local full_fit = kv.calc{model = MODEL, seq = 8192, kv_budget_gib = BUDGET}
 -- The same card with vLLM's reserve (0.9, the default before vLLM 0.25, as lesson 8 computes it,
 -- activations left out).
 local at_util = kv.calc{model = MODEL, gpu = "rtx4090", util = 0.9, seq = 8192}
+local at_util_026 = kv.calc{model = MODEL, gpu = "rtx4090", util = 0.92, seq = 8192}  -- 0.26's default
 local REPLY = 500                                    -- tokens per response
 local rtx = kv.calc{model = MODEL, seq = 8192, context = 8192, batch = full_fit.max_concurrent_seqs,
                     bandwidth_gbps = kv.gpu("rtx4090").bandwidth_gbps}
@@ -104,8 +105,21 @@ return lesson {
     misconception { about = {"continuous batching", "it"},
                     said = {"reduces memory per request", "fewer bytes", "shrinks the cache", "compresses"},
                     why = "continuous batching does not change what a sequence costs; it keeps the KV budget and the step full" },
+    misconception { about = {"vLLM", "each admitted request", "each request", "every request", "a request",
+                             "max_model_len"},
+                    said = {"reserves max_model_len", "reserves the full context", "reserves its maximum length",
+                            "reserves memory up front", "up front", "preallocates"},
+                    why = "vLLM V1 allocates blocks as tokens are scheduled (KVCacheManager.allocate_slots); 0.26 checks at admission that the prompt fits, and nothing reserves max_model_len" },
+    misconception { about = {"every added sequence", "each added sequence", "each extra sequence", "each new sequence",
+                             "every new sequence", "every extra sequence"},
+                    said = {"makes the step compute-bound", "compute-bound"},
+                    unless = {"short context", "short contexts", "prefill chunks", "with prefill", "past the ridge",
+                              "ridge point"},
+                    why = "at long context each added sequence brings its own cache read, so the step stays memory-bound; it turns compute-bound only at short contexts or with prefill in it" },
     misconception { about = {"what limits it", "what stops", "limit"},
-                    said = {"compute first", "only compute", "FLOPs first", "compute alone"},
+                    said = {"compute first", "only compute", "FLOPs first", "compute alone", "is compute"},
+                    unless = {"short context", "short contexts", "prefill chunks", "with prefill", "past the ridge",
+                              "ridge point"},
                     why = "memory runs out first: the blocks the running sequences need; decode at long context stays memory-bound, and compute limits a step only at short contexts or with prefill chunks in it" },
   },
 
@@ -122,9 +136,16 @@ return lesson {
       title = "Schedule every step",
       text = "Orca's idea: the unit of scheduling is one iteration, not one request. At each "
           .. "step vLLM's scheduler keeps the running sequences, drops those that finished, "
-          .. "and admits waiting ones while blocks and the step's token budget allow. A new "
+          .. "and admits waiting ones while blocks, the step's token budget and max_num_seqs "
+          .. "allow. In vLLM 0.26 a waiting request is admitted only when its whole prompt fits "
+          .. "in free blocks, not just its first chunk (SchedulerConfig.scheduler_reserve_full_isl, "
+          .. "on by default), and none is admitted in a step that had to preempt. A new "
           .. "request's prefill joins the same step as everyone else's decode (chunked if "
-          .. "long), so no slot waits for a batch to drain.",
+          .. "long), so no slot waits for a batch to drain. Sequences of different lengths share "
+          .. "a step without padding: the scheduled tokens of every request are laid end to end "
+          .. "in one flat batch for the matrix multiplies, and attention takes each request's "
+          .. "own span and context from offsets (a variable-length kernel, as Orca's selective "
+          .. "batching did).",
     },
     section {
       title = "Memory decides the batch",
@@ -151,7 +172,9 @@ return lesson {
           .. "seconds each one takes. On an RTX 4090 with the first lesson's " .. BUDGET
           .. " GiB of cache (24 GiB less the weights, nothing held back), "
           .. full_fit.max_concurrent_seqs .. " sequences of 8,192 tokens fit; at "
-          .. "gpu_memory_utilization 0.9 (the default before vLLM 0.25; 0.92 from 0.25) the budget is smaller and " .. at_util.max_concurrent_seqs .. " fit, as the lesson on "
+          .. "vLLM 0.26's default gpu_memory_utilization of 0.92 the budget is smaller and "
+          .. at_util_026.max_concurrent_seqs .. " fit (" .. at_util.max_concurrent_seqs .. " at 0.9, "
+          .. "the default before 0.25), as the lesson on "
           .. "weights shows. With " .. full_fit.max_concurrent_seqs .. ", a decode step reads "
           .. "the weights once and " .. full_fit.max_concurrent_seqs .. " caches, for "
           .. f(rtx.decode_tokens_per_s, 0) .. " tokens/s in total, "
@@ -187,8 +210,9 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
     followup {
       question = "The KV cache fills up while 200 sequences are decoding. What does vLLM do, "
               .. "and what does it cost?",
-      answer = "It preempts: the most recently admitted sequences give up their blocks and go "
-            .. "back to the waiting queue, and when memory frees they are recomputed from their "
+      answer = "It preempts: under the default first-come-first-served policy the most recently "
+            .. "admitted sequences (the last of the running list) give up their blocks and go "
+            .. "back to the waiting queue (under the priority policy, the lowest priority), and when memory frees they are recomputed from their "
             .. "tokens (a new prefill) rather than copied back. Nothing is lost, but the "
             .. "recomputation spends GPU time and those requests see their latency jump.",
       points = {
@@ -200,7 +224,8 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
                         "waiting queue"},
                 accept = {"preemption"} },
         point { "they are recomputed later", weight = 2,
-                about = {"they", "them", "preempted sequences", "those requests", "their cache", "it", "their KV"},
+                about = {"they", "them", "preempted sequences", "those requests", "their cache", "it", "their KV",
+                         "requests", "newest requests", "preempted requests", "sequences"},
                 said = {"recompute", "re-prefill", "prefill again", "rebuilt", "new prefill"},
                 accept = {"recomputation"} },
         point { "the cost is wasted compute and latency",
@@ -212,12 +237,23 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
                         said = {"crashes", "OOM", "out of memory", "drops the request", "fails the request",
                                 "rejects"},
                         why = "vLLM preempts: the newest sequences (first-come-first-served; the lowest priority under the priority policy) free their blocks and are recomputed later; nothing is dropped" },
+        misconception { about = {"preemption", "vLLM", "it", "the scheduler", "victim"},
+                        said = {"preempts the oldest", "evicts the oldest", "oldest is preempted", "oldest one is preempted",
+                                "longest-running", "running longest", "arrived first", "preempts the earliest",
+                                "preempts the first request", "oldest running"},
+                        why = "under first-come-first-served vLLM preempts the last request of its running list, the most recently admitted, so the oldest keep going; under priority scheduling, the lowest priority (Scheduler.schedule)" },
+        misconception { about = {"their KV", "their cache", "the KV", "KV", "it", "they", "blocks", "their blocks"},
+                        said = {"swapped to CPU", "swapped out", "swaps", "copied to CPU", "CPU memory", "copied back",
+                                "over PCIe", "PCIe time", "to host memory", "offloaded"},
+                        why = "vLLM V1 recomputes a preempted request: its blocks are freed and its computed tokens reset, and a new prefill rebuilds the cache (Scheduler._preempt_request); nothing is swapped to the CPU" },
       },
     },
     followup {
       question = "You double max_num_seqs and throughput barely moves. Give two reasons.",
       answer = "The batch may already be held back by memory: the KV budget fits fewer "
-            .. "sequences than the cap, so the new cap is never reached. Or the extra sequences "
+            .. "sequences than the cap, so the new cap is never reached. Or by demand: too few "
+            .. "requests arrive to fill even the old cap (the lesson's served run never went past "
+            .. served.max_running .. " of its " .. served.max_num_seqs .. " slots). Or the extra sequences "
             .. "each bring a full cache read, so at long context the step time grows almost as "
             .. "fast as the batch; and at short contexts, past the ridge point, decode turns "
             .. "compute-bound and more sequences only add latency.",
@@ -230,6 +266,11 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
                         "the real limit", "the real bottleneck", "is the cap", "binds first", "only fits"},
                 accept = {"cap isn't binding", "cap is not binding", "cap wasn't binding", "cap was not binding",
                           "max_num_seqs isn't binding", "max_num_seqs is not binding"} },
+        point { "too few requests arrive to fill the cap",
+                about = {"arrival rate", "arrivals", "demand", "requests", "too few requests", "the load",
+                         "traffic", "the rate"},
+                said = {"too low", "too few", "fill", "not enough", "never reaches", "arrive", "limits"},
+                accept = {"arrival rate", "demand-limited", "not enough traffic", "not enough requests"} },
         point { "each extra sequence adds its own cache read",
                 about = {"extra sequences", "each sequence", "each extra sequence", "more sequences",
                          "step time", "longer steps", "steps"},

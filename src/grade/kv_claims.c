@@ -364,7 +364,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     size_t n_mis = item->n_mis < KV_MAX_MISCONCEPTIONS ? item->n_mis : KV_MAX_MISCONCEPTIONS;
     size_t len = typed ? strlen(typed) : 0, n_ans, n_cl, n_gloss = 0, n_abouts = 0;
     struct set *gloss = NULL, *abouts = NULL, *accept = NULL, *about = NULL, *said = NULL,
-               *shorts = NULL;
+               *shorts = NULL, *unless = NULL;
     struct kv_tok *ans = NULL;
     struct clause *cl = NULL;
     struct kv_verbs verbs;
@@ -392,7 +392,8 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     about = calloc(n_pts + n_mis + 1, sizeof *about);
     said = calloc(n_pts + n_mis + 1, sizeof *said);
     shorts = calloc(n_pts + 1, sizeof *shorts);
-    if (!ans || !cl || !abouts || !accept || !about || !said || !shorts ||
+    unless = calloc(n_mis + 1, sizeof *unless);
+    if (!ans || !cl || !abouts || !accept || !about || !said || !shorts || !unless ||
         (item->glossary && item->glossary->n && !gloss)) {
         snprintf(r->why, sizeof r->why, "out of memory grading the answer");
         goto done;
@@ -427,6 +428,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     for (size_t m = 0; m < n_mis; m++) {
         about[n_pts + m] = kvc_compile(&c, &item->mis[m].about, NULL, gloss, n_gloss, false);
         said[n_pts + m] = kvc_compile(&c, &item->mis[m].said, NULL, gloss, n_gloss, false);
+        unless[m] = kvc_compile(&c, &item->mis[m].unless, NULL, gloss, n_gloss, false);
         if (about[n_pts + m].n)
             abouts[n_abouts++] = about[n_pts + m];
     }
@@ -504,6 +506,10 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         for (size_t m = 0; m < n_mis; m++) {
             if (r->found[m] || !about[n_pts + m].n || !said[n_pts + m].n)
                 continue;
+            /* the clause names the case where the claim holds: "prefill of a
+             * 20-token prompt is memory-bound" is true, "prefill is" is not */
+            if (unless[m].n && said_in(&c, ans, &cl[k], unless[m]))
+                continue;
             if (claim_in(&c, ans, &cl[k], about[n_pts + m], said[n_pts + m]) ||
                 pronoun_claim(&c, ans, prev, &cl[k], about[n_pts + m], said[n_pts + m], abouts,
                               n_abouts)) {
@@ -512,7 +518,13 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                 quote(typed, ans, &cl[k], r->mis_quote[m], sizeof r->mis_quote[m]);
             }
         }
-        {
+        /* a clause that names a misconception's `unless` case speaks of that
+         * case ("prefill of a 20-token prompt is memory-bound"): no point's
+         * claim turned round is read into it */
+        bool special = false;
+        for (size_t m = 0; m < n_mis && !special; m++)
+            special = unless[m].n && said_in(&c, ans, &cl[k], unless[m]);
+        if (!special) {
             /* a clause that covered nothing and turns a point's direction round
              * ("TTFT goes down" where TTFT rises) contradicts it */
             size_t now = 0;
@@ -581,6 +593,7 @@ done:
     free(about);
     free(said);
     free(shorts);
+    free(unless);
     free(c.pool);
     free(c.seqs);
 }

@@ -62,6 +62,9 @@ struct kv_point {
 struct kv_misconception {
     struct kv_phrases about, said;
     const char *why; /* the correction shown when it is found */
+    /* conditions under which the claim is true ("a short prompt" for
+     * "prefill is memory-bound"): a clause that states one is not matched */
+    struct kv_phrases unless;
 };
 
 /* Groups of equivalent terms, each group a list of phrasings. */

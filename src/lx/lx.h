@@ -65,8 +65,8 @@ struct lx_point {
 
 /* A wrong claim a candidate might make, and why it is wrong. */
 struct lx_misconception {
-    const char **about, **said;
-    size_t n_about, n_said;
+    const char **about, **said, **unless;
+    size_t n_about, n_said, n_unless;
     const char *why;
 };
 

@@ -472,6 +472,7 @@ struct lx_misconception *lx_read_misconceptions(struct lx_reader *c, int t, size
             m->about = lx_str_list(c, -1, "about", &m->n_about, "misconception", ml);
             m->said = lx_str_list(c, -1, "said", &m->n_said, "misconception", ml);
             m->why = lx_str_field(c, -1, "why", true, "misconception", ml);
+            m->unless = lx_str_list(c, -1, "unless", &m->n_unless, "misconception", ml);
             if (m->n_about == 0 || m->n_said == 0)
                 lx_problem(c, ml, "misconception: needs 'about' and 'said' phrasings");
             (*n)++;

@@ -25,7 +25,7 @@ static const char *const freetext_keys[] = {EXERCISE_KEYS, "points", "answer", "
 static const char *const option_keys[] = {"text", "correct", "why", NULL};
 static const char *const point_keys[] = {"text",  "accept", "about",    "said",
                                          "short", "weight", "polarity", NULL};
-static const char *const misconception_keys[] = {"about", "said", "why", NULL};
+static const char *const misconception_keys[] = {"about", "said", "why", "unless", NULL};
 
 static const struct lx_shape_info shapes[LX_SHAPE__COUNT] = {
     [LX_SHAPE_LESSON] = {"lesson", lesson_keys, false},
