@@ -68,6 +68,25 @@ for i, m in ipairs(SHARE_MODELS) do
 end
 
 local function f(x, places) return fixed(x, places or 1) end
+-- Worked rows whose results line up: each row is {label, arithmetic, result[, sign]}; the
+-- arithmetic is padded to the widest one, counted in characters, not bytes (× and ÷ are two
+-- bytes each). A plain string is a line of its own.
+local function aligned(rows)
+  local width = 0
+  for _, r in ipairs(rows) do
+    if type(r) == "table" then width = math.max(width, utf8.len(r[1] .. r[2])) end
+  end
+  local out = {}
+  for i, r in ipairs(rows) do
+    if type(r) == "table" then
+      out[i] = r[1] .. r[2] .. string.rep(" ", width - utf8.len(r[1] .. r[2]))
+               .. " " .. (r[4] or "=") .. " " .. r[3]
+    else
+      out[i] = r
+    end
+  end
+  return table.concat(out, "\n")
+end
 
 return lesson {
   id = "request-path",
@@ -358,17 +377,29 @@ return lesson {
     },
   },
 
-  worked = code([[
-idle TTFT, Qwen2.5-0.5B on an H100, 1,024-token prompt (kvtutor sim's achieved peaks)
-  prefill   2 × ]] .. f(small.params, 3) .. [[e9 × 1,024 ÷ ]] .. f(light.tflops, 2) .. [[e12   = ]] .. f(prefill_ms, 2) .. [[ ms
-  + engine  ]] .. f(light.overhead_ms, 1) .. [[ ms a step                  = ]] .. f(idle_ttft_ms, 2) .. [[ ms
-  logits only where sampled: 2 × (]] .. f(small.params, 3) .. [[e9 − ]] .. f(embed_params / 1e9, 3) .. [[e9 tied head) × 1,024 ÷ ]] .. f(light.tflops, 2) .. [[e12 = ]] .. f(body_prefill_ms, 2) .. [[ ms, TTFT ]] .. f(body_ttft_ms, 2) .. [[ ms
-  sim       median TTFT at ]] .. LIGHT.request_rate .. [[ req/s          = ]] .. f(light.median_ttft_ms, 2) .. [[ ms (p99 ]] .. f(light.p99_ttft_ms, 2) .. [[)
-            median TTFT at ]] .. BUSY.request_rate .. [[ req/s (]] .. f(busy_share, 0) .. [[% of ]] .. f(cap.request_throughput, 0) .. [[) = ]] .. f(busy.median_ttft_ms, 2) .. [[ ms (p99 ]] .. f(busy.p99_ttft_ms, 2) .. [[)
-  Little    ]] .. f(busy.request_throughput, 1) .. [[ req/s × ]] .. f(busy.mean_e2el_ms / 1000, 4) .. [[ s = ]] .. f(busy_in_flight, 1) .. [[ in flight
-one light-load step: GPU part + fixed engine part
-  0.5B      ]] .. f(small_gpu, 2) .. [[ + ]] .. f(light.overhead_ms, 1) .. [[ = ]] .. f(light.step_ms, 2) .. [[ ms, engine ]] .. f(small_cpu_share, 0) .. [[%; overlapped max = ]] .. f(small_overlap, 2) .. [[ ms
-  7B        ]] .. f(large_gpu, 2) .. [[ + ]] .. f(large.overhead_ms, 1) .. [[ = ]] .. f(large.step_ms, 2) .. [[ ms, engine ]] .. f(large_cpu_share, 0) .. [[%; overlapped max = ]] .. f(large_overlap, 2) .. [[ ms]]),
+  worked = code(aligned({
+    "idle TTFT, Qwen2.5-0.5B on an H100, 1,024-token prompt (kvtutor sim's achieved peaks)",
+    {"  prefill   ", "2 × " .. f(small.params, 3) .. "e9 × 1,024 ÷ " .. f(light.tflops, 2) .. "e12",
+     f(prefill_ms, 2) .. " ms"},
+    {"  + engine  ", f(light.overhead_ms, 1) .. " ms a step", f(idle_ttft_ms, 2) .. " ms"},
+    "  logits only where sampled: the body, " .. f(small.params, 3) .. "e9 − "
+      .. f(embed_params / 1e9, 3) .. "e9 tied head",
+    {"  prefill   ", "2 × " .. f(small.params - embed_params / 1e9, 3) .. "e9 × 1,024 ÷ "
+      .. f(light.tflops, 2) .. "e12", f(body_prefill_ms, 2) .. " ms"},
+    {"  + engine  ", f(light.overhead_ms, 1) .. " ms a step", f(body_ttft_ms, 2) .. " ms TTFT"},
+    {"  sim       ", "median TTFT at " .. LIGHT.request_rate .. " req/s",
+     f(light.median_ttft_ms, 2) .. " ms (p99 " .. f(light.p99_ttft_ms, 2) .. ")"},
+    {"            ", "median TTFT at " .. BUSY.request_rate .. " req/s (" .. f(busy_share, 0)
+      .. "% of " .. f(cap.request_throughput, 0) .. ")",
+     f(busy.median_ttft_ms, 2) .. " ms (p99 " .. f(busy.p99_ttft_ms, 2) .. ")"},
+    {"  Little    ", f(busy.request_throughput, 1) .. " req/s × " .. f(busy.mean_e2el_ms, 1) .. " ms",
+     f(busy_in_flight, 1) .. " in flight", "≈"},
+    "one light-load step: GPU part + fixed engine part",
+    "  0.5B      " .. f(small_gpu, 2) .. " + " .. f(light.overhead_ms, 1) .. " = " .. f(light.step_ms, 2)
+      .. " ms, engine " .. f(small_cpu_share, 0) .. "%; overlapped max = " .. f(small_overlap, 2) .. " ms",
+    "  7B        " .. f(large_gpu, 2) .. " + " .. f(large.overhead_ms, 1) .. " = " .. f(large.step_ms, 2)
+      .. " ms, engine " .. f(large_cpu_share, 0) .. "%; overlapped max = " .. f(large_overlap, 2) .. " ms",
+  })),
 
   followups = {
     followup {
@@ -561,9 +592,9 @@ one light-load step: GPU part + fixed engine part
       expected = idle_ttft_ms, unit = "ms", tolerance = rel(0.03),
       worked = code("prefill  2 × " .. f(small.params, 3) .. "e9 params × " .. grouped(PROMPT) .. " tokens = "
         .. f(2 * small.params * PROMPT / 1e3, 3) .. "e12 FLOPs\n"
-        .. "         ÷ " .. f(light.tflops, 2) .. "e12 FLOP/s = " .. f(prefill_ms, 3) .. " ms, one step\n"
-        .. "TTFT     " .. f(prefill_ms, 3) .. " + " .. f(light.overhead_ms, 1) .. " ms engine = "
-        .. f(idle_ttft_ms, 3) .. " ms\n"
+        .. "         ÷ " .. f(light.tflops, 2) .. "e12 FLOP/s = " .. f(prefill_ms, 2) .. " ms, one step\n"
+        .. "TTFT     " .. f(prefill_ms, 2) .. " + " .. f(light.overhead_ms, 1) .. " ms engine = "
+        .. f(idle_ttft_ms, 2) .. " ms\n"
         .. "         (that step samples the first token: no decode step in it)"),
       hints = { "The step that finishes the prefill samples the first token: no decode step.",
                 "2 × parameters × tokens ÷ FLOP/s, plus the engine's time (the rule the "

@@ -38,7 +38,9 @@ KNEE.request_rate = rung_hi.rate
 -- Three halvings between the two rungs, then a straight line across the last bracket.
 local halvings = {}
 for i = 1, 3 do
-  local mid = (lo.rate + hi.rate) / 2
+  -- the midpoint to two decimals, the rate a learner would pass to --request-rate: the
+  -- simulated p99 is sensitive to the rate's last digits (Poisson gaps are scaled to it)
+  local mid = math.floor((lo.rate + hi.rate) / 2 * 100 + 0.5) / 100
   local p = {rate = mid, run = at(mid)}
   halvings[i] = p
   if p.run.p99_ttft_ms > SLO_MS then hi = p else lo = p end
@@ -108,10 +110,9 @@ local long10, long11, longcap = long_at(10.5), long_at(halvings[1].rate), long_a
 local function f(x, places) return fixed(x, places or 1) end
 local function s_of(ms) return f(ms / 1000, 2) .. " s" end
 -- A rate the ladder or the bisection chose, without trailing zeros, as the serving view's rungs
--- read: 4, 12.5, 11.25, 11.5625 (never "4.00" beside "11.2500"). Six places keep every rate
--- exact through four halvings of a quarter-wide rung gap (1.25 to 1.5 gives 1.265625 at the
--- fourth); this lesson halves three times.
-local function r_of(x) return (fixed(x, 6):gsub("0+$", ""):gsub("%.$", "")) end
+-- read: 4, 12.5, 11.25, 11.88 (never "4.00" beside "11.2500"); the bisection rounds its
+-- midpoints to two decimals, so two places show every rate exactly.
+local function r_of(x) return (fixed(x, 2):gsub("0+$", ""):gsub("%.$", "")) end
 
 local ladder_lines = {}
 for _, p in ipairs(ladder) do
@@ -263,7 +264,7 @@ return lesson {
           .. "It exceeds the static estimate mainly because of the batch size: the static batcher "
           .. "stops at " .. SB .. " while the engine runs up to " .. cap.max_running .. " requests "
           .. "at once (the KV cache holds " .. kv_fit .. " whole " .. grouped(IN + OUT) .. "-token "
-          .. "sequences; max_num_seqs, " .. cap.max_num_seqs .. ", is not the limit). The same "
+          .. "sequences; max_num_seqs, " .. grouped(cap.max_num_seqs) .. ", is not the limit). The same "
           .. "estimate for a static batch of " .. BIG .. " gives " .. f(batch_s(BIG), 2) .. " s a "
           .. "batch, " .. f(big_rate, 2) .. " requests/s, no less than the simulated engine. With "
           .. "every request writing the same " .. OUT .. " tokens, a static batcher as large "
@@ -376,7 +377,7 @@ return lesson {
           .. "the gateway also caps the requests it lets into vLLM at once, near the batch the "
           .. "KV cache holds (" .. kv_fit .. " whole " .. grouped(IN + OUT) .. "-token sequences "
           .. "here; the simulated engine peaks at " .. cap.max_running .. " running), not "
-          .. "max_num_seqs (" .. cap.max_num_seqs .. "). Without that cap the gateway's queue "
+          .. "max_num_seqs (" .. grouped(cap.max_num_seqs) .. "). Without that cap the gateway's queue "
           .. "stays empty and the waiting happens in vLLM's unbounded one. A request's TTFT "
           .. "is then the gateway's wait + the engine's wait + its prefill, and the budget "
           .. "covers all three. When prompt sizes vary, bound the queue in tokens, not "
@@ -386,7 +387,7 @@ return lesson {
   },
 
   worked = code([[
-static     fill ]] .. SB .. [[ at ]] .. FR .. [[/s: (]] .. SB .. [[ − 1) ÷ ]] .. FR .. [[ = ]] .. f((SB - 1) / FR, 3) .. [[ s > max_wait ]] .. f(FW, 1) .. [[ s
+static     fill ]] .. SB .. [[ at ]] .. FR .. [[/s: (]] .. SB .. [[ − 1) ÷ ]] .. FR .. [[ = ]] .. f((SB - 1) / FR, 2) .. [[ s > max_wait ]] .. f(FW, 1) .. [[ s
            → leaves after ]] .. f(fwait, 1) .. [[ s with 1 + ⌊]] .. f(FW, 1) .. [[ × ]] .. FR .. [[⌋ = ]] .. fb .. [[ requests
 one batch  ]] .. SB .. [[ × ]] .. grouped(IN) .. [[ tokens prefill ]] .. f(prefill_s(SB), 3) .. [[ s + ]] .. OUT .. [[ × ]] .. f(decode_step_s(SB) * 1000, 2) .. [[ ms = ]] .. f(batch_s(SB), 2) .. [[ s
            → ]] .. SB .. [[ ÷ ]] .. f(batch_s(SB), 2) .. [[ s = ]] .. f(static_rate, 2) .. [[ requests/s at most
@@ -396,7 +397,7 @@ knee       ]] .. table.concat(ladder_lines, "\n           ") .. [[
 halving    ]] .. table.concat(halving_lines, "\n           ") .. [[
 
            straight line across ]] .. r_of(lo.rate) .. [[ and ]] .. r_of(hi.rate) .. [[:
-           p99 TTFT = 1 s at ≈ ]] .. f(knee_rate, 2) .. [[ requests/s
+           p99 TTFT = 1 s at ≈ ]] .. f(knee_rate, 1) .. [[ requests/s
 queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] .. f(2 * cap.request_throughput, 1) .. [[ requests]]),
 
   followups = {
@@ -602,7 +603,7 @@ queue      ]] .. f(cap.request_throughput, 2) .. [[ requests/s × 2 s wait = ]] 
           .. table.concat(halving_lines, "\n") .. "\n"
           .. "straight line across " .. r_of(lo.rate) .. " (" .. s_of(lo.run.p99_ttft_ms)
           .. ") and " .. r_of(hi.rate) .. " (" .. s_of(hi.run.p99_ttft_ms) .. "):\n≈ "
-          .. f(knee_rate, 2) .. " requests/s, an estimate: p99 bends upward inside the bracket,\n"
+          .. f(knee_rate, 1) .. " requests/s, an estimate: p99 bends upward inside the bracket,\n"
           .. "so the line errs low, the safe side"
       end,
       unit = "requests/s",

@@ -64,7 +64,21 @@ local B, D, T = 8192, 64, 2048
 local TF4090 = kv.gpu("rtx4090").tflops
 
 local function f(x, places) return fixed(x, places or 1) end
+-- A figure to about three significant digits, as the app prints an amount (kvt_fmt_amount):
+-- 177, 96.3, 7.62; grouped from 1,000.
+local function amount(x)
+  local a = math.abs(x)
+  if a >= 100 then return grouped(x) end
+  return fixed(x, a >= 10 and 1 or a >= 1 and 2 or 3)
+end
 local function pct(a, b) return fixed((a / b - 1) * 100, 0) end
+
+-- A head-of-line row of the worked block; the figures right-aligned, so that a two-digit ITL
+-- lines up under a three-digit one.
+local function hol_row(label, r)
+  return string.format("  %-18s p99 ITL %6s ms   median TTFT %6s ms\n", label,
+                       f(r.p99_itl_ms, 1), f(r.median_ttft_ms, 1))
+end
 
 return lesson {
   id = "scheduling-policy",
@@ -279,8 +293,8 @@ return lesson {
           .. "to zero, so on resuming it is prefilled again over its prompt and every token it "
           .. "has generated (prefix-cache hits on blocks not reused since cut that). On an RTX "
           .. "4090 at its " .. f(TF4090) .. " TFLOP/s peak, a Qwen2.5-7B victim holding " .. grouped(VICTIM_OLD)
-          .. " tokens costs " .. f(old_ms) .. " ms of prefill; one admitted a moment ago with "
-          .. grouped(VICTIM_NEW) .. " costs " .. f(new_ms) .. " ms. A victim may also be "
+          .. " tokens costs " .. amount(old_ms) .. " ms of prefill; one admitted a moment ago with "
+          .. grouped(VICTIM_NEW) .. " costs " .. amount(new_ms) .. " ms. A victim may also be "
           .. "caught mid-prefill, with less than its prompt computed, so what one preemption "
           .. "throws away lies anywhere below the request's full length. Simulated, "
           .. PRE.num_prompts .. " requests of " .. grouped(PRE.input_len) .. " + "
@@ -331,16 +345,13 @@ return lesson {
   worked = code(
        "head-of-line (sim, H100, " .. HOL.num_prompts .. " prompts " .. grouped(HOL_MIN) .. "–"
     .. grouped(HOL_MAX) .. " tok, " .. HOL.request_rate .. " req/s)\n"
-    .. "  budget 8,192         p99 ITL " .. f(hol_default.p99_itl_ms, 1) .. " ms   median TTFT "
-    .. f(hol_default.median_ttft_ms, 1) .. " ms\n"
-    .. "  whole prompts        p99 ITL " .. f(hol_whole.p99_itl_ms, 1) .. " ms   median TTFT "
-    .. f(hol_whole.median_ttft_ms, 1) .. " ms\n"
-    .. "  budget 2,048         p99 ITL " .. f(hol_small.p99_itl_ms, 1) .. " ms   median TTFT "
-    .. f(hol_small.median_ttft_ms, 1) .. " ms\n"
+    .. hol_row("budget 8,192", hol_default)
+    .. hol_row("whole prompts", hol_whole)
+    .. hol_row("budget 2,048", hol_small)
     .. "threshold  " .. grouped(B) .. " − " .. D .. " decodes − " .. grouped(T) .. " = "
     .. grouped(B - D - T) .. " tokens a step for the waiting queue\n"
-    .. "recompute  2 × " .. f(PARAMS / 1e9, 4) .. "e9 × " .. grouped(VICTIM_OLD) .. " ÷ " .. f(TF4090) .. "e12 = "
-    .. f(old_ms) .. " ms   (" .. grouped(VICTIM_NEW) .. " tokens: " .. f(new_ms) .. " ms)\n"
+    .. "recompute  2 × " .. f(PARAMS / 1e9, 2) .. "e9 × " .. grouped(VICTIM_OLD) .. " ÷ " .. f(TF4090) .. "e12 = "
+    .. amount(old_ms) .. " ms   (" .. grouped(VICTIM_NEW) .. " tokens: " .. amount(new_ms) .. " ms)\n"
     .. "safe cap   ⌊" .. grouped(cap.num_gpu_blocks) .. " blocks ÷ ⌈2,048 ÷ 16⌉ = "
     .. per_req_blocks .. "⌋ = " .. safe .. " requests\n"
     .. "uncapped   " .. pre_free.preemptions .. " preemptions < " .. pre_free.preemptions
@@ -618,8 +629,8 @@ return lesson {
         local ms = 2 * params * 1e9 * n / (tf * 1e12) * 1000
         return ms, "tokens     " .. grouped(p.prompt) .. " prompt + " .. grouped(p.generated)
           .. " generated = " .. grouped(n) .. "\n"
-          .. "recompute  2 × " .. f(params, 4) .. "e9 × " .. grouped(n) .. " ÷ " .. f(tf, 1)
-          .. "e12 FLOP/s = " .. f(ms, 2) .. " ms"
+          .. "recompute  2 × " .. f(params, 2) .. "e9 × " .. grouped(n) .. " ÷ " .. f(tf, 1)
+          .. "e12 FLOP/s ≈ " .. amount(ms) .. " ms"
       end,
       unit = "ms", tolerance = rel(0.03),
       hints = { "Recompute is a prefill of the prompt and every token generated so far.",
