@@ -78,10 +78,14 @@ return lesson {
                     why = "decode reads every weight and the whole cache for one token per sequence: it is memory-bound" },
     misconception { about = {"vLLM", "each request", "every request", "a request", "max_model_len"},
                     said = {"reserves max_model_len", "reserves the full context", "reserves its maximum length",
-                            "reserves memory up front", "up front", "preallocates", "reservations"},
+                            "reserves memory up front", "reserves each request's", "preallocates each request",
+                            "preallocates per request", "preallocates the whole context"},
+                    unless = {"pool", "at start-up", "at startup", "when it starts", "start-up", "gpu_memory_utilization",
+                              "profile", "checks", "whole prompt fits", "prompt must fit"},
                     why = "vLLM V1 allocates blocks as tokens are scheduled (KVCacheManager.allocate_slots); max_model_len reserves nothing, it bounds the longest request and the start-up check" },
     misconception { about = {"KV cache", "the cache", "decode", "it"},
                     said = {"host memory", "CPU memory", "CPU RAM", "over PCIe", "on the host", "system memory"},
+                    unless = {"offload", "kv_offloading", "spill", "LMCache", "tier", "cpu_offload_gb"},
                     why = "the KV cache lives in GPU memory (HBM) next to the weights; decode is memory-bound on HBM bandwidth, not on PCIe" },
   },
 
@@ -247,7 +251,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
     },
     followup {
       question = "Why is setting gpu_memory_utilization to 0.99 risky?",
-      answer = "Not mainly because activations outgrow the profile: vLLM's profile run already "
+      answer = "Not because activations outgrow the profile: vLLM's profile run already "
             .. "pushes a max_num_batched_tokens batch through the model, though it skips "
             .. "attention (with no attention metadata FlashAttentionImpl.forward returns at once, "
             .. "so an attention backend's workspace is not measured). What it does not see "
@@ -287,6 +291,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         said = {"outgrow the profile", "grow past", "grow beyond", "exceed what the profile",
                                 "larger than profiled", "more than the profile measured", "overflow", "not profiled",
                                 "aren't profiled", "unprofiled"},
+                        unless = {"attention", "workspace"},
                         why = "the profile run pushes a max_num_batched_tokens batch through the model, so the linear layers' activation peak is in it (its attention is skipped, see the answer); what it misses is memory allocated outside that pass" },
         misconception { about = {"profile", "profile run", "profiling", "vLLM"},
                         said = {"one small batch", "a single request", "misses the activation peak", "underestimates activations",
@@ -326,6 +331,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         said = {"is compute-bound", "are compute-bound", "always compute-bound", "compute-bound at batch 1",
                                 "compute-bound even at batch 1", "compute-bound at any batch", "compute-bound at small batch",
                                 "stays compute-bound"},
+                        unless = {"ridge", "large batch", "big batch", "huge batch", "hundreds of sequences", "very large batches"},
                         why = "decode reads every weight for one token per sequence: about as many FLOPs a byte as the batch has sequences, memory-bound until the batch nears the ridge (about 296 short sequences on an H100)" },
       },
     },

@@ -122,6 +122,7 @@ return lesson {
                     why = "the weights exist once in GPU memory; a batched step reads them once and applies them to every sequence in it, which is why batching helps" },
     misconception { about = {"measure", "the number", "predict", "weights", "decode", "it"},
                     said = {"PCIe", "from the host", "host to GPU", "host-to-device", "CPU memory", "over the bus"},
+                    unless = {"cpu_offload_gb", "offload", "spill", "don't fit", "do not fit"},
                     why = "the weights and the cache stay in the GPU's own memory (HBM) during decode; what a step waits on is HBM read bandwidth, not PCIe" },
   },
 
@@ -155,8 +156,10 @@ return lesson {
           .. "probe measures it rather than trusting the data sheet. And part of each step is "
           .. "not reading at all: launching the hundreds of small kernels a step runs, sampling "
           .. "the next token, the scheduler and input preparation on the CPU, and under tensor "
-          .. "parallelism the all-reduces. vLLM 0.26 captures steps in CUDA graphs by default, "
-          .. "replaying a whole step with one launch, to hide most of the launch gaps.",
+          .. "parallelism the all-reduces. vLLM 0.26 captures CUDA graphs by default to hide most "
+          .. "of the launch gaps (cudagraph_mode FULL_AND_PIECEWISE): a pure-decode step "
+          .. "replays as one full graph, a step that mixes in prefill as piecewise graphs "
+          .. "around attention, each at the nearest captured batch size.",
     },
     section {
       title = "Why batching works, and where it stops",

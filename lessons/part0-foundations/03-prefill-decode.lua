@@ -118,6 +118,7 @@ return lesson {
                     said = {"shared by every sequence", "shared across the batch", "shared by the batch",
                             "shared among sequences", "shared by all sequences", "shared across sequences",
                             "shared by the sequences", "shared between sequences"},
+                    unless = {"prefix", "common prompt", "same prompt", "system prompt", "shared blocks", "prefix caching"},
                     why = "each sequence reads its own cache, so the cache's part of a step does not gain from the batch; long contexts push the compute-bound batch out, past about 922 tokens beyond reach" },
   },
 
@@ -238,8 +239,8 @@ compute-bound     batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
             .. n(PROMPT) .. "-token chunk still adds about " .. f(prefill_ms(PROMPT, h100)) .. " ms "
             .. "of arithmetic to every decode in it, and a smaller cap trades the long prompt's "
             .. "TTFT for the others' inter-token latency. The cap matters: vLLM 0.26's `vllm "
-            .. "serve` defaults to 8,192 tokens a step on an H100, so a prompt up to 8k still "
-            .. "goes in one step of about " .. f(prefill_ms(8192, h100), 0) .. " ms at peak; "
+            .. "serve` defaults to 8,192 tokens a step on an H100, shared with the step's decodes "
+            .. "(one token each), so a prompt up to 8k less those still goes in one step of about " .. f(prefill_ms(8192, h100), 0) .. " ms at peak; "
             .. "bounding the stall means lowering max_num_batched_tokens (or setting "
             .. "--long-prefill-token-threshold).",
       points = {
@@ -304,6 +305,8 @@ compute-bound     batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
                                  "the decode instance"},
                         said = {"rebuilds", "recomputes", "re-prefills", "reprefills", "computes the KV again",
                                 "prefills again", "redoes the prefill"},
+                        unless = {"fails", "failed", "failure", "lost", "falls back", "fallback", "times out", "timeout",
+                                  "kv_load_failure_policy"},
                         why = "rebuilding the cache on the decode GPU would be the prefill again, which is what disaggregation moves away: the decode side receives the prompt's keys and values, 56 KiB a token" },
         misconception { about = {"weights", "the model weights"},
                         said = {"move per request", "are transferred", "are sent per request", "sent with each request",

@@ -77,6 +77,8 @@ return lesson {
     misconception { about = {"PagedAttention", "paging", "it"},
                     said = {"swaps to the CPU", "offloads to the CPU", "moves the cache to the CPU", "to CPU memory",
                             "to host memory", "to the host", "paged out", "pages out", "CPU RAM", "paging cold blocks"},
+                    unless = {"kv_offloading", "OffloadingConnector", "offloading connector", "LMCache", "connector",
+                              "separate feature", "a separate", "optional"},
                     why = "the blocks live in GPU memory; paging here is about allocation, not swapping to the host" },
   },
 

@@ -108,7 +108,10 @@ return lesson {
     misconception { about = {"vLLM", "each admitted request", "each request", "every request", "a request",
                              "max_model_len"},
                     said = {"reserves max_model_len", "reserves the full context", "reserves its maximum length",
-                            "reserves memory up front", "up front", "preallocates"},
+                            "reserves memory up front", "reserves each request's", "preallocates each request",
+                            "preallocates per request", "preallocates the whole context"},
+                    unless = {"pool", "at start-up", "at startup", "when it starts", "start-up", "gpu_memory_utilization",
+                              "profile", "checks", "whole prompt fits", "prompt must fit", "prompt fits"},
                     why = "vLLM V1 allocates blocks as tokens are scheduled (KVCacheManager.allocate_slots); 0.26 checks at admission that the prompt fits, and nothing reserves max_model_len" },
     misconception { about = {"every added sequence", "each added sequence", "each extra sequence", "each new sequence",
                              "every new sequence", "every extra sequence"},
@@ -145,7 +148,8 @@ return lesson {
           .. "a step without padding: the scheduled tokens of every request are laid end to end "
           .. "in one flat batch for the matrix multiplies, and attention takes each request's "
           .. "own span and context from offsets (a variable-length kernel, as Orca's selective "
-          .. "batching did).",
+          .. "batching did). Only the batch's total token count is rounded up, to the nearest "
+          .. "size a CUDA graph was captured for.",
     },
     section {
       title = "Memory decides the batch",
@@ -245,6 +249,7 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
         misconception { about = {"their KV", "their cache", "the KV", "KV", "it", "they", "blocks", "their blocks"},
                         said = {"swapped to CPU", "swapped out", "swaps", "copied to CPU", "CPU memory", "copied back",
                                 "over PCIe", "PCIe time", "to host memory", "offloaded"},
+                        unless = {"kv_offloading", "OffloadingConnector", "offloading connector", "LMCache", "connector"},
                         why = "vLLM V1 recomputes a preempted request: its blocks are freed and its computed tokens reset, and a new prefill rebuilds the cache (Scheduler._preempt_request); nothing is swapped to the CPU" },
       },
     },
@@ -267,10 +272,13 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
                 accept = {"cap isn't binding", "cap is not binding", "cap wasn't binding", "cap was not binding",
                           "max_num_seqs isn't binding", "max_num_seqs is not binding"} },
         point { "too few requests arrive to fill the cap",
-                about = {"arrival rate", "arrivals", "demand", "requests", "too few requests", "the load",
+                about = {"arrival rate", "arrivals", "demand", "too few requests", "the load",
                          "traffic", "the rate"},
-                said = {"too low", "too few", "fill", "not enough", "never reaches", "arrive", "limits"},
-                accept = {"arrival rate", "demand-limited", "not enough traffic", "not enough requests"} },
+                said = {"too low", "too few", "not enough", "never reaches", "can't fill", "cannot fill",
+                        "doesn't fill", "does not fill", "never fills", "is the limit", "limits the batch",
+                        "arrive to fill", "arrive too slowly"},
+                accept = {"arrival rate", "demand-limited", "not enough traffic", "not enough requests",
+                          "too little load", "too little traffic", "too little demand", "low load", "light load"} },
         point { "each extra sequence adds its own cache read",
                 about = {"extra sequences", "each sequence", "each extra sequence", "more sequences",
                          "step time", "longer steps", "steps"},
