@@ -197,7 +197,7 @@ static void interview_time_runs_out(void **state)
     ui_harness_type(h, "i");
     on_screen(f, "mock interview · 1 of");
     on_screen(f, "⏱ answer 0:30");
-    on_screen(f, "at zero what you typed is your answer");
+    on_screen(f, "Timed: 0:30 an answer. At 0:00 what you typed is your answer");
     ui_clock += 10;
     ui_harness_type(h, "Each sequence keeps its keys and values in GPU memory");
     on_screen(f, "⏱ answer 0:20");

@@ -199,7 +199,9 @@ static void interview_summary_keys(void **state)
 }
 
 /* Enter with nothing typed says what it waits for, in an interview and in
- * practice (where Ctrl-N skips), and leaves the question where it was. */
+ * practice (where Ctrl-N skips), and leaves the question where it was; the
+ * note goes once the learner types (it said "nothing typed" above a typed
+ * answer). */
 static void empty_enter_says_why(void **state)
 {
     struct screen_fx *f = *state;
@@ -209,6 +211,9 @@ static void empty_enter_says_why(void **state)
     ui_harness_type(f->h, "\r");
     on_screen(f, "Nothing typed yet: write an answer, then Enter (Esc leaves)");
     on_screen(f, "The interviewer asks:");
+    ui_harness_type(f->h, "d");
+    not_on_screen(f, "Nothing typed yet");
+    ui_harness_type(f->h, "\x7f"); /* the field empty again, for Esc below */
     ui_harness_type(f->h, "\x1b\x1bge");
     on_screen(f, "How many bytes of KV cache does one token take");
     ui_harness_type(f->h, "\r");

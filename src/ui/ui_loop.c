@@ -287,9 +287,14 @@ void ui_app_key(struct ui *ui, int kind, wint_t ch)
              * warning before leaving does not follow to the map) */
             ui->message[0] = '\0';
             top->ops->action(top->self, ui, a);
-        } else if (kind == OK && ch >= 0x20 && ch != 0x7F)
+        } else if (kind == OK && ch >= 0x20 && ch != 0x7F) {
+            /* a note ("Nothing typed yet", the interview's limits) is
+             * read once typing starts; a refusal stays until the next
+             * step, so the learner can fix what it names */
+            if (ui->message_kind == UI_INFO)
+                ui->message[0] = '\0';
             top->ops->text(top->self, ui, (uint32_t)ch);
-        else
+        } else
             top->ops->edit_key(top->self, ui, (int)ch);
         return;
     }

@@ -626,13 +626,14 @@ struct ui_screen ui_interview_new(struct ui *ui, size_t lesson)
     /* what the clock in the title counts down, and what happens at zero */
     if (env.interview_answer_seconds)
         min_sec(env.interview_answer_seconds, a, sizeof a);
-    if (env.interview_minutes)
-        snprintf(m, sizeof m, "%u min in all", env.interview_minutes);
+    if (env.interview_minutes) /* m:ss, as the title's clock counts it */
+        min_sec(env.interview_minutes * 60.0, m, sizeof m);
     if (a[0] || m[0])
         ui_say(ui, UI_INFO,
-               "timed: %s%s%s%s; at zero what you typed is your answer (S on the map sets the "
-               "limits)",
-               a[0] ? a : "", a[0] ? " an answer" : "", a[0] && m[0] ? ", " : "", m[0] ? m : "");
+               "Timed: %s%s%s%s%s. At 0:00 what you typed is your answer; S on the map "
+               "sets the limits.",
+               a[0] ? a : "", a[0] ? " an answer" : "", a[0] && m[0] ? ", " : "", m[0] ? m : "",
+               m[0] ? " in all" : "");
     return s;
 }
 
