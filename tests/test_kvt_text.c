@@ -148,7 +148,17 @@ static void test_rates_by_their_size(void **state)
 
 /* The formatting rules of kvt_format.h, one row per case, each expected
  * text from hand arithmetic. */
-enum fmt_kind { F_BYTES, F_AMOUNT, F_VLLM_GIB, F_PERCENT, F_SHORTEST, F_RATE, F_FIXED2, F_VLLM_X };
+enum fmt_kind {
+    F_BYTES,
+    F_AMOUNT,
+    F_VLLM_GIB,
+    F_PERCENT,
+    F_SHORTEST,
+    F_RATE,
+    F_FIXED2,
+    F_VLLM_X,
+    F_MS
+};
 
 static const struct {
     enum fmt_kind kind;
@@ -211,6 +221,13 @@ static const struct {
     /* rates, as before: one decimal below 100 */
     {F_RATE, 66.24, "66.2"},        /* */
     {F_RATE, 220074.11, "220,074"}, /* */
+    /* latencies in the unit that keeps them short */
+    {F_MS, 714.6, "715 ms"},    /* whole from 100, as an amount */
+    {F_MS, 52.61, "52.6 ms"},   /* */
+    {F_MS, 999.6, "1 s"},       /* not "1,000 ms" */
+    {F_MS, 1417, "1.42 s"},     /* 1.417 s */
+    {F_MS, 39555, "39.6 s"},    /* a p99 past the knee */
+    {F_MS, 250000, "4.17 min"}, /* 250 / 60 = 4.1667 */
 };
 
 static void run_fmt_rows(const char *locale)
@@ -229,6 +246,7 @@ static void run_fmt_rows(const char *locale)
                           : fmt_rows[i].kind == F_PERCENT  ? kvt_fmt_percent(v, buf, sizeof buf)
                           : fmt_rows[i].kind == F_SHORTEST ? kvt_fmt_shortest(v, buf, sizeof buf)
                           : fmt_rows[i].kind == F_FIXED2   ? kvt_fmt_fixed(v, 2, buf, sizeof buf)
+                          : fmt_rows[i].kind == F_MS       ? kvt_fmt_ms(v, buf, sizeof buf)
                           : fmt_rows[i].kind == F_VLLM_X
                               ? kvt_fmt_concurrency_vllm(v, buf, sizeof buf)
                               : kvt_fmt_rate(v, buf, sizeof buf);

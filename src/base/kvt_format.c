@@ -134,6 +134,23 @@ const char *kvt_fmt_amount(double v, char *buf, size_t cap)
     return kvt_fmt_real(v, amount_decimals(v), buf, cap); /* 99.96 -> "100", as above */
 }
 
+const char *kvt_fmt_ms(double ms, char *buf, size_t cap)
+{
+    char num[64];
+    const char *unit = "ms";
+
+    /* 999.6 ms rounds to "1,000 ms" by the amount rule: a second, then */
+    if (isfinite(ms) && fabs(ms) >= 999.5 && fabs(ms) < 119500) {
+        ms /= 1000;
+        unit = "s";
+    } else if (isfinite(ms) && fabs(ms) >= 119500) {
+        ms /= 60000;
+        unit = "min";
+    }
+    snprintf(buf, cap, "%s %s", kvt_fmt_amount(ms, num, sizeof num), unit);
+    return buf;
+}
+
 const char *kvt_fmt_rate(double v, char *buf, size_t cap)
 {
     if (isfinite(v) && fabs(v) >= 100)

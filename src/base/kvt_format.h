@@ -58,6 +58,12 @@ const char *kvt_fmt_near(double v, double tolerance, char *buf, size_t cap);
  * trailing zeros dropped. */
 const char *kvt_fmt_amount(double v, char *buf, size_t cap);
 
+/* A latency in milliseconds with its unit, in the unit that keeps it short,
+ * by kvt_fmt_amount's rule: "715 ms" below a second, seconds below two
+ * minutes (1417 -> "1.42 s", 39555 -> "39.6 s"), minutes past that
+ * (250000 -> "4.17 min"). A simulated p99 of minutes read as "39,555 ms". */
+const char *kvt_fmt_ms(double ms, char *buf, size_t cap);
+
 /* A rate written by its size, so that figures side by side read alike: whole
  * and grouped from 100 up (10846.1 -> "10,846"), one decimal below
  * (66.24 -> "66.2"). For tok/s and GB/s. */

@@ -238,10 +238,10 @@ static int draw_sweep(const struct calc *c, int y, int width)
     if (v->sweep_err != KVT_E_OK)
         return 0;
     ui_put(y, 2, LABEL_W, " req/s", ui_color(UI_C_HEADING) | A_BOLD);
-    snprintf(a, sizeof a, "p99 TTFT ms (%s requests each)",
+    snprintf(a, sizeof a, "p99 TTFT (%s requests each)",
              kvt_fmt_int(tutor_sim_prompts(v->output), label_n, sizeof label_n));
     ui_put(y, 2 + LABEL_W, panel, a, ui_color(UI_C_HEADING) | A_BOLD);
-    ui_put(y, 2 + LABEL_W + panel, panel, "p99 TPOT ms", ui_color(UI_C_HEADING) | A_BOLD);
+    ui_put(y, 2 + LABEL_W + panel, panel, "p99 TPOT", ui_color(UI_C_HEADING) | A_BOLD);
     y++;
     for (size_t i = 0; i < sw->n; i++) {
         if (sw->p[i].ttft_ms.p99 > ttft_top)
@@ -261,11 +261,10 @@ static int draw_sweep(const struct calc *c, int y, int width)
         ui_put(y, 2, LABEL_W, label, at);
         hbar(y, 2 + LABEL_W, barw, ttft_top > 0 ? p->ttft_ms.p99 / ttft_top : 0,
              here ? at : bar_at);
-        ui_put(y, 2 + LABEL_W + barw + 1, 8, kvt_fmt_amount(p->ttft_ms.p99, a, sizeof a), at);
+        ui_put(y, 2 + LABEL_W + barw + 1, 8, kvt_fmt_ms(p->ttft_ms.p99, a, sizeof a), at);
         hbar(y, 2 + LABEL_W + panel, barw, tpot_top > 0 ? p->tpot_ms.p99 / tpot_top : 0,
              here ? at : bar_at);
-        ui_put(y, 2 + LABEL_W + panel + barw + 1, 8, kvt_fmt_amount(p->tpot_ms.p99, a, sizeof a),
-               at);
+        ui_put(y, 2 + LABEL_W + panel + barw + 1, 8, kvt_fmt_ms(p->tpot_ms.p99, a, sizeof a), at);
     }
     return y - y0;
 }
@@ -303,25 +302,24 @@ static int layout(struct calc *c, int width, int spark_w, bool roomy)
     }
     /* in the course's figures, as the knee below shows them (`kvtutor sim`
      * prints vllm bench serve's two decimals, for holding beside a run) */
-    snprintf(line, sizeof line, "TTFT median %s ms, p99 %s ms · TPOT median %s ms, p99 %s ms",
-             kvt_fmt_amount(m->ttft_ms.median, a1, sizeof a1),
-             kvt_fmt_amount(m->ttft_ms.p99, a2, sizeof a2),
-             kvt_fmt_amount(m->tpot_ms.median, a3, sizeof a3),
-             kvt_fmt_amount(m->tpot_ms.p99, a4, sizeof a4));
+    snprintf(
+        line, sizeof line, "TTFT median %s, p99 %s · TPOT median %s, p99 %s",
+        kvt_fmt_ms(m->ttft_ms.median, a1, sizeof a1), kvt_fmt_ms(m->ttft_ms.p99, a2, sizeof a2),
+        kvt_fmt_ms(m->tpot_ms.median, a3, sizeof a3), kvt_fmt_ms(m->tpot_ms.p99, a4, sizeof a4));
     y += calc_put_wrapped(y, 2, width, 2, line, ui_color(UI_C_RIGHT) | A_BOLD);
     {
         char thr[96], tok[64], lim[96];
         const char *items[3] = {thr, tok, lim};
         kvt_fmt_amount(m->request_throughput, a1, sizeof a1);
         if (v->sweep_err == KVT_E_OK)
-            snprintf(thr, sizeof thr, "%s req/s (capacity %s)", a1,
+            snprintf(thr, sizeof thr, "%s req/s (capacity %s req/s)", a1,
                      kvt_fmt_amount(v->sw.capacity, a2, sizeof a2));
         else
             snprintf(thr, sizeof thr, "%s req/s", a1);
         snprintf(tok, sizeof tok, "%s tok/s out",
                  kvt_fmt_rate(m->output_throughput, a1, sizeof a1));
-        snprintf(lim, sizeof lim, "capped by %s (%s)", tutor_sim_limit_text(m->limit),
-                 kvt_fmt_percent(m->limit_share, a1, sizeof a1));
+        snprintf(lim, sizeof lim, "capped by %s (%s)",
+                 tutor_sim_limit_text(m->limit), kvt_fmt_percent(m->limit_share, a1, sizeof a1));
         y += calc_put_items(y, 2, width, items, 3, " · ", A_NORMAL);
     }
     {

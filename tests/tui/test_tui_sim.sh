@@ -51,6 +51,17 @@ amount() {
     print s
   }'
 }
+# kvt_fmt_ms: an amount in ms below a second, in s below two minutes, else
+# in min (999.6 -> "1 s", 39555 -> "39.6 s")
+ms() {
+  if awk -v v="$1" 'BEGIN { exit !(v >= 119500) }'; then
+    echo "$(amount "$(awk -v v="$1" 'BEGIN { printf "%.17g", v / 60000 }')") min"
+  elif awk -v v="$1" 'BEGIN { exit !(v >= 999.5) }'; then
+    echo "$(amount "$(awk -v v="$1" 'BEGIN { printf "%.17g", v / 1000 }')") s"
+  else
+    echo "$(amount "$1") ms"
+  fi
+}
 limit_text() {
   case $(grep -o '"limit": "[a-z_]*"' "$work/sim.json" | cut -d'"' -f4) in
     arrivals) echo "arrivals" ;;
@@ -69,11 +80,11 @@ check_figures() {
   cap=$(amount "$(key request_throughput)")
   sim "$@"
   check "$what: TTFT and TPOT as kvtutor sim's" \
-    "TTFT median $(amount "$(key median_ttft_ms)") ms, p99 $(amount "$(key p99_ttft_ms)") ms · TPOT median $(amount "$(key median_tpot_ms)") ms, p99 $(amount "$(key p99_tpot_ms)") ms"
+    "TTFT median $(ms "$(key median_ttft_ms)"), p99 $(ms "$(key p99_ttft_ms)") · TPOT median $(ms "$(key median_tpot_ms)"), p99 $(ms "$(key p99_tpot_ms)")"
   check "$what: the throughput, against the capacity at rate inf" \
-    "$(amount "$(key request_throughput)") req/s (capacity $cap) · $(rate "$(key output_throughput)") tok/s out · capped by $(limit_text)"
+    "$(amount "$(key request_throughput)") req/s (capacity $cap req/s) · $(rate "$(key output_throughput)") tok/s out · capped by $(limit_text)"
   check "$what: the largest batch" "largest batch $(key max_running) of $(key max_num_seqs)"
-  p99=$(amount "$(key p99_ttft_ms)")
+  p99=$(ms "$(key p99_ttft_ms)")
   row=$(screen | grep -F "▶")
   if [[ "$row" == *" $p99 "* ]]; then ok "$what: the knee's marked row has the p99 TTFT ($p99)"; else bad "$what: the marked row lacks $p99: $row"; fi
   check "$what: the timeline's mean batch is the run's" "mean $(amount "$(key mean_running)") running"
@@ -87,7 +98,7 @@ wait_for "Calculator playground" >/dev/null
 tm send-keys -t app s
 check "s opens the serving view" "serving under load"
 check "the workload is shown" "input 1,024 · output 128 tokens · rate 2 req/s · concurrency no limit"
-check "the sweep's size is said" "p99 TTFT ms (500 requests each)"
+check "the sweep's size is said" "p99 TTFT (500 requests each)"
 check_figures "the first setting" --input-len 1024 --output-len 128 --request-rate 2
 check "the command is shown" "kvtutor sim --model qwen2.5-7b --gpu rtx4090 --max-model-len 8192"
 
@@ -124,7 +135,7 @@ tm send-keys -t app s
 check "the view keeps its workload" "input 2,048 · output 256 tokens · rate 2.5 req/s · concurrency 32"
 # o twice: 1,024 output tokens; 2^18 / 1,024 = 256 requests a run, said so
 tm send-keys -t app o o
-check "long outputs: fewer requests, said on screen" "p99 TTFT ms (256 requests each)"
+check "long outputs: fewer requests, said on screen" "p99 TTFT (256 requests each)"
 tm send-keys -t app q
 wait_for "Max concurrency against context length" >/dev/null
 quit_from_map "the serving view"
@@ -156,9 +167,9 @@ base=$lesson_base
 # are around the capacity, so the rate shown has no marked row there
 sim --input-len 1024 --output-len 128 --request-rate 4
 check "the exercise's setup: TTFT and TPOT as kvtutor sim's" \
-  "TTFT median $(amount "$(key median_ttft_ms)") ms, p99 $(amount "$(key p99_ttft_ms)") ms · TPOT median $(amount "$(key median_tpot_ms)") ms, p99 $(amount "$(key p99_tpot_ms)") ms"
+  "TTFT median $(ms "$(key median_ttft_ms)"), p99 $(ms "$(key p99_ttft_ms)") · TPOT median $(ms "$(key median_tpot_ms)"), p99 $(ms "$(key p99_tpot_ms)")"
 check "the exercise's setup: its throughput" "$(amount "$(key request_throughput)") req/s (capacity"
-check "the exercise's setup: the knee is drawn" "p99 TTFT ms (500 requests each)"
+check "the exercise's setup: the knee is drawn" "p99 TTFT (500 requests each)"
 tm send-keys -t app q
 check "q goes back to the exercise" "p99 TTFT at 4 requests/s"
 base=$first_base
@@ -172,8 +183,8 @@ wait_for "Course map" >/dev/null
 tm send-keys -t app '=' s
 check "80x24: the view opens" "serving under load"
 sim --input-len 1024 --output-len 128 --request-rate 2
-check "80x24: the headline" "TTFT median $(amount "$(key median_ttft_ms)") ms"
-check "80x24: the knee's heading" "p99 TTFT ms (500 requests each)"
+check "80x24: the headline" "TTFT median $(ms "$(key median_ttft_ms)")"
+check "80x24: the knee's heading" "p99 TTFT (500 requests each)"
 check "80x24: the KV timeline" "KV used"
 check "80x24: the rest is below" "more below: Space or j"
 tm send-keys -t app Space
