@@ -287,8 +287,11 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
                 accept = {"evaluat", "benchmark", "evals", "eval suite"} },
       },
       misconceptions = {
-        misconception { about = {"the attention kernel", "attention kernel", "it", "the kernel"},
-                        said = {"needs matching dtypes", "matching dtypes", "unless the weights are also fp8", "weights are also fp8"},
+        misconception { about = {"the attention kernel", "attention kernel", "it", "the kernel", "an fp8 KV cache", "fp8 KV"},
+                        said = {"needs fp8 weights", "requires fp8 weights", "only works with fp8 weights",
+                                "only works if the weights are fp8", "the weights must be fp8", "the weights must also be fp8",
+                                "needs the weights in fp8", "needs matching dtypes", "unless the weights are also fp8"},
+                        unless = {"independent", "whether", "query", "FlashAttention 3", "FA3"},
                         why = "an fp8 KV cache does not depend on the weights' dtype: the attention backend reads the fp8 keys and values with their scales whatever dtype the weights are in" },
         misconception { about = {"fp8", "fp8 cache", "it"},
                         said = {"no accuracy loss", "lossless", "exactly the same", "no effect on accuracy",

@@ -249,6 +249,7 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
       misconceptions = {
         misconception { about = {"accuracy", "the accuracy"},
                         said = {"the same as with one scale per tensor", "same as one scale per tensor", "same as a single scale"},
+                        unless = {"well-behaved", "without outliers", "no outliers", "narrow range", "uniform", "when the range"},
                         why = "the group exists for accuracy: an outlier stretches only its own group's range, so the other weights keep their precision" },
         misconception { about = {"tensor cores"},
                         said = {"only multiply tiles of exactly 128", "tiles of exactly 128"},

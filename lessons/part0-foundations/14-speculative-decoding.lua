@@ -257,7 +257,7 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
                         "still pays", "may not get slower"} },
       },
       misconceptions = {
-        misconception { about = {"the acceptance rate", "acceptance", "it"},
+        misconception { about = {"the acceptance rate", "acceptance", "acceptance length", "the accepted tokens"},
                         said = {"drops to zero", "becomes zero", "falls to zero"},
                         why = "acceptance depends on how well the drafter predicts the target, not on the batch size; what changes at batch 256 is the cost of verifying k + 1 positions for every sequence" },
         misconception { about = {"the draft model's KV cache", "the draft's cache", "the draft KV", "the drafter's KV"},
@@ -365,7 +365,9 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
       },
       misconceptions = {
         misconception { about = {"vLLM", "it", "draft tokens", "every draft token", "the guesses"},
-                        said = {"even after an earlier one was rejected", "after a rejection", "every draft token whose", "keeps every draft token"},
+                        said = {"even after an earlier one was rejected", "keeps later guesses even after", "keeps guesses after a rejection",
+                                "still accepts tokens after a rejection", "keeps every draft token whose", "keeps every draft token"},
+                        unless = {"discard", "drop", "thrown away", "stops", "later guesses are"},
                         why = "acceptance stops at the first rejected guess: later guesses were drafted after a token the target did not choose, so they are discarded and a replacement token is sampled" },
         misconception { about = {"the rejected tokens' KV", "the rejected KV", "their blocks", "the blocks",
                                  "vLLM", "the rejected keys and values", "their KV"},
