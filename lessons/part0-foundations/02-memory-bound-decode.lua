@@ -79,8 +79,9 @@ return lesson {
 
   answer = "Each decode step produces one token per sequence but has to stream every weight "
         .. "and that sequence's whole KV cache out of memory to do it: about 15.7 GB for "
-        .. "Qwen2.5-7B at 8k context in BF16, for roughly 15 GFLOP in the weight matrices "
-        .. "(attention over the 8k context adds about " .. f(attn_8k / 1e9, 1) .. "), about one "
+        .. "Qwen2.5-7B at 8k context in BF16, for about " .. f((weights - embed) / 1e9, 1)
+        .. " GFLOP in the weight matrices (2 a parameter, the embedding being a lookup; "
+        .. "attention over the 8k context adds about " .. f(attn_8k / 1e9, 1) .. "), about one "
         .. "floating-point operation per byte. A GPU with ~1 TB/s of bandwidth can only do that "
         .. "~64 times a second, so decode runs at memory speed and the FLOPs sit idle. The "
         .. "number to measure is the achievable read bandwidth: tokens/s at batch 1 is at most that "
@@ -117,12 +118,15 @@ return lesson {
                     said = {"TFLOP/s", "peak compute", "clock speed", "FLOPs"},
                     why = "the FLOPs sit idle in decode: tokens/s at batch 1 is read bandwidth ÷ bytes per step" },
     misconception { about = {"batching", "each sequence", "every sequence", "batch", "it"},
-                    said = {"own copy of the weights", "its own copy", "copy of the weights", "own weights",
-                            "separate copy", "weights per sequence", "copies of the weights"},
+                    said = {"its own copy of the weights", "own copy of the weights", "copies of the weights",
+                            "a copy of the model per sequence", "loads the weights for each sequence"},
+                    unless = {"no sequence", "none", "one copy", "single copy", "shared", "shares", "once for",
+                              "cost of reading"},
                     why = "the weights exist once in GPU memory; a batched step reads them once and applies them to every sequence in it, which is why batching helps" },
     misconception { about = {"measure", "the number", "predict", "weights", "decode", "it"},
                     said = {"PCIe", "from the host", "host to GPU", "host-to-device", "CPU memory", "over the bus"},
-                    unless = {"cpu_offload_gb", "offload", "spill", "don't fit", "do not fit"},
+                    unless = {"cpu_offload_gb", "offload", "spill", "don't fit", "do not fit", "once", "at load", "load time",
+                              "loaded", "at start-up", "at startup", "stay in HBM", "stays in HBM"},
                     why = "the weights and the cache stay in the GPU's own memory (HBM) during decode; what a step waits on is HBM read bandwidth, not PCIe" },
   },
 
@@ -155,11 +159,15 @@ return lesson {
           .. "The memory itself delivers about 85 to 93% of the paper figure, which is why the "
           .. "probe measures it rather than trusting the data sheet. And part of each step is "
           .. "not reading at all: launching the hundreds of small kernels a step runs, sampling "
-          .. "the next token, the scheduler and input preparation on the CPU, and under tensor "
-          .. "parallelism the all-reduces. vLLM 0.26 captures CUDA graphs by default to hide most "
+          .. "the next token, under tensor parallelism the all-reduces, and the CPU's own work "
+          .. "(scheduling, preparing the inputs), which vLLM 0.26 overlaps with the GPU's step "
+          .. "by default (async scheduling), so it shows only when it outlasts the step. vLLM 0.26 captures CUDA graphs by default to hide most "
           .. "of the launch gaps (cudagraph_mode FULL_AND_PIECEWISE): a pure-decode step "
-          .. "replays as one full graph, a step that mixes in prefill as piecewise graphs "
-          .. "around attention, each at the nearest captured batch size.",
+          .. "replays as one full graph where the attention backend supports it, a mixed step "
+          .. "of up to max_cudagraph_capture_size tokens (at most 512 by default) as piecewise "
+          .. "graphs around attention, padded to the nearest captured size; a bigger step, "
+          .. "such as one carrying a long prefill chunk, runs without a graph, where the "
+          .. "launch gaps matter little.",
     },
     section {
       title = "Why batching works, and where it stops",

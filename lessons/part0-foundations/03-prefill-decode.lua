@@ -105,7 +105,9 @@ return lesson {
     misconception { about = {"prefill", "prompt processing"}, said = {"memory-bound"},
                     unless = {"short prompt", "token prompt", "small prompt", "tiny prompt", "token prefill", "short prefill",
                                "token chunk", "short chunk", "few tokens", "dozen tokens", "handful of tokens",
-                               "below the ridge", "tokens at batch 1"},
+                               "below the ridge", "tokens at batch 1", "fewer than", "shorter than", "tokens or fewer",
+                               "under about", "chunk under", "prompt under", "prefill under", "below about", "small chunk",
+                               "short chunks"},
                     why = "prefill does about as many FLOPs a byte of weights as the prompt has tokens: compute-bound past the ridge, about 295 tokens on an H100; only a prompt shorter than that waits on memory" },
     misconception { about = {"decode", "generation"},
                     said = {"compute-bound at batch 1", "always compute-bound", "compute-bound even at batch 1"},
@@ -119,7 +121,7 @@ return lesson {
                             "shared among sequences", "shared by all sequences", "shared across sequences",
                             "shared by the sequences", "shared between sequences"},
                     unless = {"prefix", "common prompt", "same prompt", "system prompt", "shared blocks", "prefix caching"},
-                    why = "each sequence reads its own cache, so the cache's part of a step does not gain from the batch; long contexts push the compute-bound batch out, past about 922 tokens beyond reach" },
+                    why = "each sequence reads its own cache, so the cache's part of a step does not gain from the batch; long contexts push the compute-bound batch out, and past about 922 tokens of context no batch on an H100 reaches the ridge at all" },
   },
 
   sections = {
@@ -159,7 +161,8 @@ return lesson {
           .. "the group size, " .. GROUP .. " FLOP per byte for Qwen2.5-7B (hundreds for MLA "
           .. "on the weight-absorbed path vLLM's MLA backends take for decode, where every head "
           .. "reads one shared latent; expanding the latent into per-head keys and values first "
-          .. "would lose that). At batch 1 a long context therefore "
+          .. "would lose that; per GPU it is heads ÷ TP, so about 240 for DeepSeek-V3's 128 heads "
+          .. "on one GPU or under data-parallel attention and about 30 at TP 8). At batch 1 a long context therefore "
           .. "raises the step's overall intensity, from 1 toward " .. GROUP .. "; what stays true "
           .. "is that the cache's part does not grow with the batch, because each sequence's "
           .. "cache is its own. At batch 1 the step takes as long as the weights take to "
@@ -239,7 +242,8 @@ compute-bound     batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
             .. n(PROMPT) .. "-token chunk still adds about " .. f(prefill_ms(PROMPT, h100)) .. " ms "
             .. "of arithmetic to every decode in it, and a smaller cap trades the long prompt's "
             .. "TTFT for the others' inter-token latency. The cap matters: vLLM 0.26's `vllm "
-            .. "serve` defaults to 8,192 tokens a step on an H100, shared with the step's decodes "
+            .. "serve` defaults to 8,192 tokens a step on an H100 (2,048 on an A100 or a card under "
+            .. "70 GiB), shared with the step's decodes "
             .. "(one token each), so a prompt up to 8k less those still goes in one step of about " .. f(prefill_ms(8192, h100), 0) .. " ms at peak; "
             .. "bounding the stall means lowering max_num_batched_tokens (or setting "
             .. "--long-prefill-token-threshold).",
@@ -306,7 +310,8 @@ compute-bound     batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
                         said = {"rebuilds", "recomputes", "re-prefills", "reprefills", "computes the KV again",
                                 "prefills again", "redoes the prefill"},
                         unless = {"fails", "failed", "failure", "lost", "falls back", "fallback", "times out", "timeout",
-                                  "kv_load_failure_policy"},
+                                  "kv_load_failure_policy", "otherwise", "would", "if only", "defeat", "defeats", "avoids",
+                                  "avoid", "instead of", "what disaggregation"},
                         why = "rebuilding the cache on the decode GPU would be the prefill again, which is what disaggregation moves away: the decode side receives the prompt's keys and values, 56 KiB a token" },
         misconception { about = {"weights", "the model weights"},
                         said = {"move per request", "are transferred", "are sent per request", "sent with each request",

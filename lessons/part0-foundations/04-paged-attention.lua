@@ -72,13 +72,15 @@ return lesson {
     misconception { about = {"PagedAttention", "paging", "it"},
                     said = {"fewer bytes per token", "shrinks each token", "compresses", "quantizes",
                             "reduces the bytes per token", "smaller KV per token", "half the bytes", "halves the bytes",
-                            "in fewer bytes", "fewer bytes"},
+                            "in fewer bytes", "fewer bytes a token"},
+                    unless = {"waste", "wastes", "wasted", "idle", "unused", "reserved", "fragmentation", "empty"},
                     why = "PagedAttention changes how the cache is allocated, not what a token costs: the bytes per token are unchanged" },
     misconception { about = {"PagedAttention", "paging", "it"},
                     said = {"swaps to the CPU", "offloads to the CPU", "moves the cache to the CPU", "to CPU memory",
                             "to host memory", "to the host", "paged out", "pages out", "CPU RAM", "paging cold blocks"},
                     unless = {"kv_offloading", "OffloadingConnector", "offloading connector", "LMCache", "connector",
-                              "separate feature", "a separate", "optional"},
+                              "separate feature", "a separate", "optional", "none of", "stays in GPU", "stay in GPU",
+                              "stays on the GPU", "in HBM", "from HBM"},
                     why = "the blocks live in GPU memory; paging here is about allocation, not swapping to the host" },
   },
 
@@ -104,8 +106,8 @@ return lesson {
           .. "(BlockPool), never asking CUDA for memory. Sixteen is the default for standard attention (--block-size sets it); "
           .. "in 0.26 the attention backend chosen states its own when it needs one "
           .. "(get_preferred_block_size, asked by Platform.update_block_size_for_backend): for "
-          .. "DeepSeek-style MLA models 64 tokens with FlashMLA and FlashInfer MLA, 128 with "
-          .. "CUTLASS MLA; and hybrid models take blocks "
+          .. "DeepSeek-style MLA models 64 tokens with FlashMLA, 32 or 64 with FlashInfer MLA "
+          .. "(its get_supported_kernel_block_sizes), 128 with CUTLASS MLA; and hybrid models take blocks "
           .. "of hundreds of tokens so that an attention block's page is at least a recurrent state's "
           .. "page (lesson 15). A request takes a new block only when its last one is full, and its "
           .. "block table lists which physical blocks hold its tokens in order. The attention "
@@ -172,8 +174,10 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
       },
       misconceptions = {
         misconception { about = {"block size of 1", "1-token blocks", "one-token blocks", "smaller blocks"},
-                        said = {"faster", "no downside", "free", "costs nothing", "more GPU memory per token",
-                                "more memory per token", "more bytes per token", "more KV per token"},
+                        said = {"faster", "no downside", "free", "costs nothing", "more KV per token", "more GPU memory per token",
+                                "more memory per token", "more bytes per token",
+                                "more bytes of KV per token", "more cache per token", "bigger KV per token"},
+                        unless = {"block table", "metadata", "bookkeeping", "table entry"},
                         why = "one-token blocks cost a table entry and a scattered read per token unless the kernel is built for that layout (SGLang's FlashInfer default is 1)" },
       },
     },
@@ -211,6 +215,8 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
                                 "copies a block when", "copy a block when", "copies it first", "copies it before",
                                 "copies the partial block", "copies the shared block", "copies the block first",
                                 "duplicates the block", "copied before it is written"},
+                        unless = {"V0", "vLLM V0", "paper", "PagedAttention paper", "used to", "older vLLM", "no copy-on-write",
+                                  "has no"},
                         why = "vLLM V1 has no copy-on-write: the children share full prompt blocks through prefix caching and each allocates its own partial block (copy-on-write was V0 and the paper)" },
       },
     },
@@ -267,7 +273,8 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
                         said = {"competing", "competitors", "compete", "approximates", "approximate attention"},
                         why = "the two do different jobs and vLLM runs both: paged memory, read by FlashAttention-style kernels that compute exact attention" },
         misconception { about = {"FlashAttention", "flash attention"},
-                        said = {"approximation", "approximates", "approximate", "inexact", "not exact"},
+                        said = {"approximation", "approximates", "approximate attention", "inexact"},
+                        unless = {"rounding", "bit-identical", "bitwise", "floating-point", "up to", "summation order"},
                         why = "FlashAttention computes exact attention: it tiles the computation so the score matrix never goes to HBM, and the result is the same up to rounding (Dao et al., 2022)" },
       },
     },

@@ -110,19 +110,22 @@ return lesson {
                     said = {"reserves max_model_len", "reserves the full context", "reserves its maximum length",
                             "reserves memory up front", "reserves each request's", "preallocates each request",
                             "preallocates per request", "preallocates the whole context"},
-                    unless = {"pool", "at start-up", "at startup", "when it starts", "start-up", "gpu_memory_utilization",
-                              "profile", "checks", "whole prompt fits", "prompt must fit", "prompt fits"},
+                    unless = {"whole pool", "the pool once", "pool at start-up", "pool at startup", "allocates the pool",
+                              "gpu_memory_utilization", "start-up check", "startup check", "checks that the prompt fits",
+                              "whole prompt fits", "prompt must fit", "prompt fits", "for the KV cache", "for the cache"},
                     why = "vLLM V1 allocates blocks as tokens are scheduled (KVCacheManager.allocate_slots); 0.26 checks at admission that the prompt fits, and nothing reserves max_model_len" },
     misconception { about = {"every added sequence", "each added sequence", "each extra sequence", "each new sequence",
                              "every new sequence", "every extra sequence"},
                     said = {"makes the step compute-bound", "compute-bound"},
                     unless = {"short context", "short contexts", "prefill chunks", "with prefill", "past the ridge",
-                              "ridge point"},
+                              "ridge point", "short sequences", "short requests", "large batch", "large batches",
+                              "big batch", "hundreds of sequences", "batch of"},
                     why = "at long context each added sequence brings its own cache read, so the step stays memory-bound; it turns compute-bound only at short contexts or with prefill in it" },
     misconception { about = {"what limits it", "what stops", "limit"},
                     said = {"compute first", "only compute", "FLOPs first", "compute alone", "is compute"},
                     unless = {"short context", "short contexts", "prefill chunks", "with prefill", "past the ridge",
-                              "ridge point"},
+                              "ridge point", "short sequences", "short requests", "large batch", "large batches",
+                              "big batch", "hundreds of sequences", "batch of"},
                     why = "memory runs out first: the blocks the running sequences need; decode at long context stays memory-bound, and compute limits a step only at short contexts or with prefill chunks in it" },
   },
 
@@ -147,9 +150,10 @@ return lesson {
           .. "long), so no slot waits for a batch to drain. Sequences of different lengths share "
           .. "a step without padding: the scheduled tokens of every request are laid end to end "
           .. "in one flat batch for the matrix multiplies, and attention takes each request's "
-          .. "own span and context from offsets (a variable-length kernel, as Orca's selective "
-          .. "batching did). Only the batch's total token count is rounded up, to the nearest "
-          .. "size a CUDA graph was captured for.",
+          .. "own span and context from offsets in one variable-length kernel (Orca's selective "
+          .. "batching made the same split, but ran attention request by request). A step small "
+          .. "enough for a CUDA graph (up to 512 tokens by default) is padded up to the nearest "
+          .. "captured size; a larger one runs unpadded, without a graph.",
     },
     section {
       title = "Memory decides the batch",
@@ -243,13 +247,16 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
                         why = "vLLM preempts: the newest sequences (first-come-first-served; the lowest priority under the priority policy) free their blocks and are recomputed later; nothing is dropped" },
         misconception { about = {"preemption", "vLLM", "it", "the scheduler", "victim"},
                         said = {"preempts the oldest", "evicts the oldest", "oldest is preempted", "oldest one is preempted",
-                                "longest-running", "running longest", "arrived first", "preempts the earliest",
-                                "preempts the first request", "oldest running"},
+                                "preempts the earliest", "preempts the first request", "preempts the longest-running",
+                                "evicts the longest-running", "first to arrive is preempted", "preempts the one that arrived first",
+                                "preempts whichever arrived first"},
+                        unless = {"keeps", "spares", "keep going", "keep running", "survive", "protected"},
                         why = "under first-come-first-served vLLM preempts the last request of its running list, the most recently admitted, so the oldest keep going; under priority scheduling, the lowest priority (Scheduler.schedule)" },
         misconception { about = {"their KV", "their cache", "the KV", "KV", "it", "they", "blocks", "their blocks"},
                         said = {"swapped to CPU", "swapped out", "swaps", "copied to CPU", "CPU memory", "copied back",
                                 "over PCIe", "PCIe time", "to host memory", "offloaded"},
-                        unless = {"kv_offloading", "OffloadingConnector", "offloading connector", "LMCache", "connector"},
+                        unless = {"kv_offloading", "OffloadingConnector", "offloading connector", "LMCache", "connector",
+                                  "V0", "vLLM V0", "used to", "older vLLM"},
                         why = "vLLM V1 recomputes a preempted request: its blocks are freed and its computed tokens reset, and a new prefill rebuilds the cache (Scheduler._preempt_request); nothing is swapped to the CPU" },
       },
     },
@@ -277,7 +284,8 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
                 said = {"too low", "too few", "not enough", "never reaches", "can't fill", "cannot fill",
                         "doesn't fill", "does not fill", "never fills", "is the limit", "limits the batch",
                         "arrive to fill", "arrive too slowly"},
-                accept = {"arrival rate", "demand-limited", "not enough traffic", "not enough requests",
+                accept = {"low arrival rate", "arrival rate is too low", "arrival rate too low", "too few arrivals",
+                          "demand-limited", "not enough traffic", "not enough requests",
                           "too little load", "too little traffic", "too little demand", "low load", "light load"} },
         point { "each extra sequence adds its own cache read",
                 about = {"extra sequences", "each sequence", "each extra sequence", "more sequences",
