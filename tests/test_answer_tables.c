@@ -44,21 +44,27 @@ static const struct limits tables[] = {
     /* correct unsure: 27 of 64 (42.2%) measured, over the 25% goal */
     {"table-1-terse.tsv", 64, 5, 10, 42.2, 40},
     {"table-2-natural.tsv", 64, 5, 10, 25, 40},
-    /* wrong unsure: 57 of 128 (44.5%) measured, over the 40% goal (59 before a give-up
-     * covering no point was called wrong) */
-    {"table-3-wrong.tsv", 128, 5, 10, 25, 44.6},
+    /* wrong unsure: 48 of 128 (37.5%) since round 6's misconceptions (57 before them, 59
+     * before a give-up covering no point was called wrong); credited 5 (3.9%) */
+    {"table-3-wrong.tsv", 128, 5, 10, 25, 40},
     /* the final table (docs/answers.md): correct refused 6 of 128 (4.7%), unsure 26 (20.3%);
-     * wrong credited 1 (0.8%), wrong unsure 76 of 128 (59.4%; 85 before a give-up covering
-     * no point was called wrong), over the 40% goal */
-    {"table-final.tsv", 256, 5, 10, 25, 59.4},
+     * wrong credited 1 (0.8%), wrong unsure 70 of 128 (54.7%, over the 40% goal; 76 before
+     * round 6's misconceptions, 85 before a give-up covering no point was called wrong) */
+    {"table-final.tsv", 256, 5, 10, 25, 54.7},
     /* round 4 (docs/answers.md), written from the prompts alone and graded once on the grader
-     * with the give-up rule: correct refused 4 of 80 (5.0%), unsure 19 (23.8%); wrong credited
-     * 1 (1.3%), wrong unsure 58 of 80 (72.5%), over the 40% goal */
-    {"table-round4.tsv", 160, 5, 10, 25, 72.5},
-    /* round 5 (docs/answers.md), written from 40 items' prompts alone and graded once, kept
-     * unseen: correct refused 2 of 80 (2.5%), unsure 11 (13.8%); wrong credited 5 (6.25%, over
-     * the 5% goal), wrong unsure 42 of 80 (52.5%), over the 40% goal */
-    {"table-round5.tsv", 160, 6.25, 10, 25, 52.5},
+     * with the give-up rule: correct refused 4 of 80 (5.0%), unsure 19 (23.8%; 20 since);
+     * wrong credited 1 (1.3%), wrong unsure 58 of 80 (72.5%), 43 (53.8%) since round 6's
+     * misconceptions, still over the 40% goal */
+    {"table-round4.tsv", 160, 5, 10, 25, 53.8},
+    /* round 5 (docs/answers.md), written from 40 items' prompts alone and graded once:
+     * correct refused 2 of 80 (2.5%), unsure 11 (13.8%); wrong credited 5 (6.25%), wrong
+     * unsure 42 (52.5%). Round 6 wrote misconceptions against it, so it is a development
+     * table now: wrong credited 3 (3.75%), unsure 12 (15%), within the goals */
+    {"table-round5.tsv", 160, 5, 10, 25, 40},
+    /* round 6 (docs/answers.md), written from 40 other items' prompts alone, graded once after
+     * every lesson change and never tuned on: correct refused 3 of 80 (3.75%), unsure 16 (20%);
+     * wrong credited 6 (7.5%, over the 5% goal), wrong unsure 44 of 80 (55%, over the 40%) */
+    {"table-round6.tsv", 160, 7.5, 10, 25, 55},
     /* Part 1 (docs/answers.md, "Part 1's tables"): each lesson's table a was written from its
      * prompts alone and the rubric tuned on it; table b, from the same writer, was held out and
      * graded once at the end. Where b is over the goal its measured figure is the limit. */
