@@ -7,7 +7,7 @@
  * numeric exercise, and that every question and follow-up has claim points
  * and misconceptions. And a vague answer passes none of them. And every
  * numeric exercise returns its own worked arithmetic, in lines of at most
- * 76 columns. */
+ * 76 columns. And no misconception trips on its own correction. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
@@ -73,6 +73,38 @@ static void check_vague(const char *where, const struct lx_grade *g)
     }
 }
 
+/* A misconception's correction states the truth, so graded as an answer it
+ * must not trip that misconception: one that does names a topic ("different
+ * temperatures", "after a rejection") rather than the false claim, and would
+ * refuse a learner who wrote the correction in their own words. */
+static void check_corrections(const char *where, const struct lx_misconception *mis, size_t n,
+                              void (*grade)(const void *, size_t, const char *, struct lx_grade *),
+                              const void *ctx, size_t at)
+{
+    struct lx_grade g;
+    for (size_t m = 0; m < n && m < KV_MAX_MISCONCEPTIONS; m++) {
+        grade(ctx, at, mis[m].why, &g);
+        if (g.text.found[m]) {
+            print_error("%s: misconception %zu trips on its own correction (\"%s\" in \"%s\")\n",
+                        where, m + 1, g.text.mis_quote[m], mis[m].why);
+            misses++;
+        }
+    }
+}
+static void grade_q(const void *l, size_t at, const char *typed, struct lx_grade *g)
+{
+    (void)at;
+    lx_grade_question(l, typed, g);
+}
+static void grade_f(const void *l, size_t at, const char *typed, struct lx_grade *g)
+{
+    lx_grade_followup(l, at, typed, g);
+}
+static void grade_e(const void *l, size_t at, const char *typed, struct lx_grade *g)
+{
+    lx_grade(l, at, NULL, typed, g);
+}
+
 /* Every question and follow-up is graded on claims and checked for the
  * misconceptions it invites, not only on phrases. */
 static void check_claims(const char *where, const struct lx_point *pts, size_t n, size_t n_mis)
@@ -122,6 +154,7 @@ static int check_module(const char *module)
         lx_grade_question(l, l->answer, &g);
         check_text(where, l->points, l->n_points, &g);
         check_claims(where, l->points, l->n_points, l->n_mis);
+        check_corrections(where, l->mis, l->n_mis, grade_q, l, 0);
         lx_grade_question(l, vague, &g);
         check_vague(where, &g);
         for (size_t f = 0; f < l->n_followups; f++) {
@@ -130,6 +163,7 @@ static int check_module(const char *module)
             check_text(where, l->followups[f].points, l->followups[f].n_points, &g);
             check_claims(where, l->followups[f].points, l->followups[f].n_points,
                          l->followups[f].n_mis);
+            check_corrections(where, l->followups[f].mis, l->followups[f].n_mis, grade_f, l, f);
             lx_grade_followup(l, f, vague, &g);
             check_vague(where, &g);
         }
@@ -177,6 +211,7 @@ static int check_module(const char *module)
             snprintf(where, sizeof where, "%s: exercise %s", l->id, x->id);
             lx_grade(l, e, NULL, x->model_answer, &g);
             check_text(where, x->points, x->n_points, &g);
+            check_corrections(where, x->mis, x->n_mis, grade_e, l, e);
             lx_grade(l, e, NULL, vague, &g);
             check_vague(where, &g);
         }

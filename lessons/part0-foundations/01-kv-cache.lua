@@ -255,6 +255,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
         misconception { about = {"PagedAttention", "paged attention", "it"},
                         said = {"reserves one contiguous", "reserves a contiguous", "allocates one contiguous",
                                 "allocates a contiguous", "sized for the maximum length"},
+                        unless = {"replaces", "replaced", "instead of", "what paging avoids"},
                         why = "a contiguous region sized for the maximum length is what PagedAttention replaces: it hands out fixed-size blocks as the sequence grows" },
         misconception { about = {"PagedAttention", "paged attention", "it", "the cache", "the KV cache"},
                         said = {"host memory", "on the host", "to the host", "CPU memory", "to the CPU",

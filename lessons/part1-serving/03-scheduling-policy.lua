@@ -415,7 +415,9 @@ return lesson {
                                  "larger value", "priority 10", "batch jobs at 10"},
                         said = {"higher priority", "more urgent", "served first", "goes first",
                                 "runs first", "ahead of"},
-                        why = "vLLM orders by (priority, arrival) and serves the lower value first: priority 0 is ahead of priority 10" },
+                        unless = {"0 is ahead", "0 goes first", "0 runs first", "0 is served first", "lower value first",
+                                  "lower number first", "lower value is served", "lower number is served"},
+                        why = "vLLM orders by (priority, arrival) and serves the lower value first: priority 0 runs before priority 10" },
       },
     },
     followup {
@@ -554,6 +556,7 @@ return lesson {
                         why = "more requests at once need more blocks: raising the cap makes preemption more frequent, not less" },
         misconception { about = {"max_num_seqs", "max-num-seqs"},
                         said = {"raise", "raising", "increase", "increasing", "higher"},
+                        unless = {"more frequent", "more often", "more preemption", "preemption worse", "makes it worse"},
                         why = "more requests at once need more blocks: raising max_num_seqs makes preemption more frequent, not less" },
       },
     },

@@ -520,6 +520,8 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
                                 "admitted immediately", "admitted at once", "is scheduled immediately",
                                 "runs on the base", "uses the base model", "without the adapter",
                                 "without its adapter"},
+                        unless = {"not served without", "never served without", "not run without", "never runs without",
+                                  "never without"},
                         why = "the scheduler leaves the request waiting until a slot is free; running adapters are not evicted and the request is not served without its adapter" },
       },
     },

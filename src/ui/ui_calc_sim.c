@@ -318,8 +318,8 @@ static int layout(struct calc *c, int width, int spark_w, bool roomy)
             snprintf(thr, sizeof thr, "%s req/s", a1);
         snprintf(tok, sizeof tok, "%s tok/s out",
                  kvt_fmt_rate(m->output_throughput, a1, sizeof a1));
-        snprintf(lim, sizeof lim, "capped by %s (%s)",
-                 tutor_sim_limit_text(m->limit), kvt_fmt_percent(m->limit_share, a1, sizeof a1));
+        snprintf(lim, sizeof lim, "capped by %s (%s)", tutor_sim_limit_text(m->limit),
+                 kvt_fmt_percent(m->limit_share, a1, sizeof a1));
         y += calc_put_items(y, 2, width, items, 3, " · ", A_NORMAL);
     }
     {
