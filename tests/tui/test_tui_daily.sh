@@ -14,7 +14,7 @@ app() { # starts the app in a fresh 100x30 terminal
   stop_server
   for _ in 1 2 3; do
     tm -f /dev/null new-session -d -s app -x 100 -y 30 \
-      "env HOME=$work LANG=C.UTF-8 TERM=xterm-256color ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} $KVTUTOR --db $db; sleep 30" 2>/dev/null
+      "env HOME=$work LANG=C.UTF-8 TERM=xterm-256color ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} $KVTUTOR --db $db; echo EXIT=\$?; sleep 30" 2>/dev/null
     sleep 0.3
     tm has-session -t app 2>/dev/null && break
   done
@@ -36,7 +36,7 @@ sleep 0.2
 tm send-keys -t app Escape
 wait_for "Course map" >/dev/null
 tm send-keys -t app Q
-sleep 0.5
+wait_for "EXIT=" >/dev/null # the app has ended and closed the database
 
 # --- reviews: make the per-token exercise due, review it, see it rescheduled ---
 today=$(( $(date +%s) / 86400 ))
@@ -50,7 +50,8 @@ check "the review session says what it is" "review · 1 of"
 tm send-keys -t app "56 KiB" Enter
 check "the review is graded" "Right."
 tm send-keys -t app 3 Enter
-sleep 0.5
+# the next item shows once the rating is stored
+wait_for "review · 2 of" >/dev/null
 due=$(sql "SELECT due_day FROM review_state WHERE exercise_id = 'per-token'")
 reps=$(sql "SELECT reps FROM review_state WHERE exercise_id = 'per-token'")
 if [ "$due" -gt "$today" ] && [ "$reps" = 2 ]; then
@@ -148,7 +149,7 @@ check "a setting is saved" "saved"
 tm send-keys -t app Enter C-u "1.5" Enter
 check "a bad value is refused with the rule" "0.7 to 0.97"
 tm send-keys -t app Escape q Q
-sleep 0.3
+wait_for "EXIT=" >/dev/null # the app has ended and closed the database
 if [ "$(sql "SELECT value FROM setting WHERE key = 'desired_retention'")" = 0.85 ]; then
   ok "the retention is in the database"
 else

@@ -58,7 +58,7 @@ tm send-keys -t app "Quantize the weights with AWQ and store the KV cache in fp8
 check "the follow-up is graded" "Rating:"
 if status_line | grep -qF "f follow-ups"; then bad "no f on a graded follow-up: \"$(status_line)\""; else ok "no f on a graded follow-up"; fi
 tm send-keys -t app f
-sleep 0.5
+keys_handled "Rating:"
 if screen | grep -qF "follow-up 1 of 6" && screen | grep -qF "Rating:"; then
   ok "f on a graded follow-up does not go on as Enter does"
 else

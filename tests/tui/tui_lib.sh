@@ -31,6 +31,17 @@ wait_for() {
   return 1
 }
 
+# keys_handled TEXT: returns once every key sent so far has been handled, on
+# a screen where ? opens help: help is asked for after them, so once it shows
+# they have run; q closes it and TEXT, on the screen below, shows again. For
+# checking that a key changed nothing, with no fixed sleep before the check.
+keys_handled() {
+  tm send-keys -t app '?'
+  wait_for "Help: the keys that work here" >/dev/null || bad "help did not open after the keys"
+  tm send-keys -t app q
+  wait_for "$1" >/dev/null
+}
+
 # check DESCRIPTION TEXT [TENTHS]
 check() { if wait_for "$2" "${3:-50}"; then ok "$1"; else bad "$1 (no \"$2\")"; fi; }
 
