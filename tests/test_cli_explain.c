@@ -269,9 +269,9 @@ static void test_human_output(void **state)
     /* the figures as vLLM prints them: two decimals and an x */
     assert_non_null(strstr(r.out, "line 9  Maximum concurrency for 8,192 tokens per request: "
                                   "58.11x\n  logged 58.11x, computed 58.11x"));
-    /* the worked quotient as the line prints it: 29,752 / 512 = 58.109375,
+    /* the worked quotient as the line prints it: 29,752 ÷ 512 = 58.109375,
      * "58.11x", not a raw "58.1094" beside the logged 58.11x */
-    assert_non_null(strstr(r.out, "29,752 / 512 = 58.11x"));
+    assert_non_null(strstr(r.out, "29,752 ÷ 512 = 58.11x"));
     assert_null(strstr(r.out, "58.1094"));
     assert_non_null(strstr(r.out, "What would change it:"));
     assert_non_null(strstr(r.out, "3 lines: 2 match, 0 differ, 1 not recomputed"));

@@ -334,6 +334,27 @@ static void playground_keys_and_log(void **state)
     screen_fx_close(f);
 }
 
+/* A logged line wider than the screen is wrapped under its text, not cut at
+ * the edge (where "Maximum concurrency for 8,192 to" read as vLLM's line);
+ * the worked lines divide with ÷, as the course writes it. */
+static void long_log_line_wraps(void **state)
+{
+    struct screen_fx *f = *state;
+    const char *s;
+    open80(f);
+    ui_harness_type(f->h, "=l");
+    on_screen(f, "vLLM log path:");
+    ui_harness_type(f->h,
+                    KVT_SOURCE_DIR "/tests/fixtures/vllm-logs/one-line-r044-llama-3.1-8b.log\r");
+    on_screen(f, "File: one-line-r044-llama-3.1-8b.log");
+    ui_harness_type(f->h, " ");
+    s = screen_fx_shown(f);
+    assert_true(strstr(s, "line 8  GPU KV cache size: 476,016 tokens, Maximum concurrency for\n"
+                          "          8,192 tokens per request: 58.11x") != NULL);
+    on_screen(f, "58.11 GiB \xc3\xb7 2 MiB = 29,752 blocks");
+    screen_fx_close(f);
+}
+
 /* A config.json opened in the playground wins over the preset a log names
  * (explain-log's --config): the log says which model explains it and why,
  * and a model changed while the log is shown closes it, rather than leave
@@ -702,6 +723,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(reader_hangs_wrapped_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_tp_refusal_names_heads, setup, teardown),
         cmocka_unit_test_setup_teardown(result_quotes_a_clause_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(long_log_line_wraps, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_keys_and_log, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_log_names_its_model, setup, teardown),
         cmocka_unit_test_setup_teardown(one_new_a_day, setup, teardown),

@@ -61,8 +61,13 @@ void calc_log_layout(struct calc *c, int width)
 
         ui_lines_blank(l);
         kvt_sanitize(c->log_text + ln->msg, ln->msg_len, text, sizeof text, 0);
-        snprintf(buf, sizeof buf, "line %zu  %s", ln->line_no, text);
-        ui_lines_verbatim(l, buf, 1, A_BOLD);
+        /* the logged line whole, wrapped under its text (cut at the
+         * screen's edge it read as a shorter line of vLLM's) */
+        {
+            int label = snprintf(buf, sizeof buf, "line %zu  ", ln->line_no);
+            snprintf(buf + label, sizeof buf - (size_t)label, "%s", text);
+            ui_lines_hanging(l, buf, width, 1, label, A_BOLD);
+        }
         if (v->has_computed) {
             bool whole = ln->kind == VLLM_LINE_KV_TOKENS || ln->kind == VLLM_LINE_GPU_BLOCKS ||
                          ln->kind == VLLM_LINE_ATTN_BLOCK || ln->kind == VLLM_LINE_PAD_LAYERS;

@@ -244,7 +244,7 @@ static void explain_without_budget(const struct explain_ctx *c, const struct vll
              "blocks",
              kvt_fmt_int(lo, a1, sizeof a1), kvt_fmt_int(hi, a2, sizeof a2));
     explain_how_request(c, &rl, len, v->how, sizeof v->how);
-    explain_addf(v->how, sizeof v->how, "; %s / %s = %s", kvt_fmt_int(lo, a1, sizeof a1),
+    explain_addf(v->how, sizeof v->how, "; %s %s %s = %s", kvt_fmt_int(lo, a1, sizeof a1), c->div,
                  kvt_fmt_int(rl.blocks_per_request, a2, sizeof a2),
                  kvt_fmt_concurrency_vllm(rl.max_concurrency, a3, sizeof a3));
 }
@@ -324,13 +324,13 @@ static void explain_line(const struct explain_ctx *c, const struct vllm_log *log
         break;
     case VLLM_LINE_CONCURRENCY:
         if (c->v0) {
-            explain_addf(v->how, sizeof v->how, "; V0 prints blocks %s %u / %s", c->x,
-                         mid.deploy.block_size, explain_fint(len, a1, sizeof a1));
+            explain_addf(v->how, sizeof v->how, "; V0 prints blocks %s %u %s %s", c->x,
+                         mid.deploy.block_size, c->div, explain_fint(len, a1, sizeof a1));
         } else {
             explain_how_request(c, &mid, len, v->how, sizeof v->how);
             /* as vLLM prints it (%.2fx): the line's own figure, no raw quotient */
-            explain_addf(v->how, sizeof v->how, "; %s / %s = %s",
-                         explain_fint(mid.num_gpu_blocks, a1, sizeof a1),
+            explain_addf(v->how, sizeof v->how, "; %s %s %s = %s",
+                         explain_fint(mid.num_gpu_blocks, a1, sizeof a1), c->div,
                          explain_fint(mid.blocks_per_request, a2, sizeof a2),
                          kvt_fmt_concurrency_vllm(mid.max_concurrency, a3, sizeof a3));
         }
@@ -351,7 +351,8 @@ static void explain_line(const struct explain_ctx *c, const struct vllm_log *log
 enum kvt_err vllm_explain(const struct vllm_log *log, const struct kv_model *m, bool utf8,
                           struct vllm_explain *out, enum kv_field *bad)
 {
-    struct explain_ctx c = {.log = log, .m = *m, .x = utf8 ? "\xc3\x97" : "x"};
+    struct explain_ctx c = {
+        .log = log, .m = *m, .x = utf8 ? "\xc3\x97" : "x", .div = utf8 ? "\xc3\xb7" : "/"};
     struct kv_result probe;
     char why_blocked[sizeof out->blocked] = "";
     enum kvt_err e;

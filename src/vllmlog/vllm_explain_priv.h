@@ -20,6 +20,7 @@ struct explain_ctx {
     struct kv_model m;
     struct kv_deploy d; /* budget and max_model_len are set per line */
     const char *x;      /* the multiplication sign */
+    const char *div;    /* the division sign, as the course writes it (÷; "/" in ASCII) */
     bool v0;            /* V0 rules for concurrency */
 };
 

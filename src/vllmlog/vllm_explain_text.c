@@ -64,8 +64,8 @@ void explain_how_blocks(const struct explain_ctx *c, const struct kv_result *r, 
                      r->tensors_per_gpu == 1 ? "" : "s",
                      r->deploy.pp > 1 ? " on this pipeline stage" : "",
                      kvt_fmt_bytes((double)r->block_set_bytes, a2, sizeof a2));
-    explain_addf(how, cap, "; %s GiB / %s = %s blocks", kvt_fmt_real(gib, 2, a3, sizeof a3),
-                 kvt_fmt_bytes((double)r->block_set_bytes, a1, sizeof a1),
+    explain_addf(how, cap, "; %s GiB %s %s = %s blocks", kvt_fmt_real(gib, 2, a3, sizeof a3),
+                 c->div, kvt_fmt_bytes((double)r->block_set_bytes, a1, sizeof a1),
                  explain_fint(r->num_gpu_blocks, a2, sizeof a2));
 }
 
@@ -280,9 +280,9 @@ void explain_state_line(const struct explain_ctx *c, const struct vllm_line *l,
             fabs(floor(pct * 100 + 0.5) / 100 - l->value) < 1e-9 ? VLLM_MATCH_YES : VLLM_MATCH_NO;
         snprintf(v->how, sizeof v->how,
                  "the page is %s B and one layer's state %s B, so each state page carries "
-                 "100 %s (%s - %s) / %s = %s%% of padding",
+                 "100 %s (%s - %s) %s %s = %s%% of padding",
                  kvt_fmt_int(r.page_bytes, a1, sizeof a1),
-                 kvt_fmt_int(r.state_layer_bytes, a2, sizeof a2), c->x, a1, a2, a2,
+                 kvt_fmt_int(r.state_layer_bytes, a2, sizeof a2), c->x, a1, a2, c->div, a2,
                  kvt_fmt_fixed(pct, 2, a4, sizeof a4)); /* vLLM's own "%.2f%%" */
     }
 }
