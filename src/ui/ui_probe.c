@@ -14,6 +14,7 @@
 #include "kv_ceiling.h"
 #include "kv_presets.h"
 #include "kvt_format.h"
+#include "kvt_text.h"
 #include "tutor_probe.h"
 #include "ui_term.h"
 #include "ui_draw.h"
@@ -226,7 +227,16 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
     struct kv_ceiling cp = kv_ceiling_at(&m->model, p->seq, peak, free_bytes);
     snprintf(line, sizeof line, "Your decode ceiling: %s, sequences of %s tokens", m->id,
              kvt_fmt_int(p->seq, b1, sizeof b1));
-    ui_put(y++, 2, cols - 4, line, ui_color(UI_C_HEADING) | A_BOLD);
+    if (kvt_text_width(line, strlen(line)) > (size_t)(cols - 4)) {
+        /* a long model id: the sequence length on a line of its own, not
+         * cut at the edge ("sequences of 8,192 to") */
+        snprintf(line, sizeof line, "Your decode ceiling: %s,", m->id);
+        ui_put(y++, 2, cols - 4, line, ui_color(UI_C_HEADING) | A_BOLD);
+        snprintf(line, sizeof line, "sequences of %s tokens", b1);
+        ui_put(y++, 4, cols - 6, line, ui_color(UI_C_HEADING) | A_BOLD);
+    } else {
+        ui_put(y++, 2, cols - 4, line, ui_color(UI_C_HEADING) | A_BOLD);
+    }
     if (!cm.ok) {
         ui_put(y++, 4, cols - 6, cm.why, A_NORMAL);
         return y;
@@ -237,6 +247,17 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
         snprintf(line + strlen(line), sizeof line - strlen(line), "    at peak %s GB/s",
                  tps(peak, b2, sizeof b2));
     ui_put(y++, 4, cols - 6, line, A_NORMAL);
+    if (cm.fill_batch == 0) {
+        /* it does not fit: say so first, and give batch 1's ceiling as
+         * what a card with room would read, not as this one's */
+        snprintf(line, sizeof line, "The weights and one sequence do not fit in %s free.",
+                 kvt_fmt_bytes(free_bytes, b3, sizeof b3));
+        ui_put(y++, 4, cols - 6, line, ui_color(UI_C_WRONG));
+        snprintf(line, sizeof line, "%-30s %10s tok/s", "batch 1, given the room",
+                 tps(cm.batch1_tps, b1, sizeof b1));
+        ui_put(y++, 4, cols - 6, line, A_DIM);
+        return y;
+    }
     snprintf(line, sizeof line, "%-30s %10s tok/s", "batch 1", tps(cm.batch1_tps, b1, sizeof b1));
     if (cp.ok)
         snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tok/s",
@@ -252,10 +273,6 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
             snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tok/s",
                      tps(cp.fill_tps, b1, sizeof b1));
         ui_put(y++, 4, cols - 6, line, ui_color(UI_C_RIGHT) | A_BOLD);
-    } else {
-        snprintf(line, sizeof line, "The weights and one sequence do not fit in %s free.",
-                 kvt_fmt_bytes(free_bytes, b3, sizeof b3));
-        ui_put(y++, 4, cols - 6, line, ui_color(UI_C_WRONG));
     }
     return y;
 }

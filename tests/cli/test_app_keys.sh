@@ -67,6 +67,38 @@ fi
 [ "$(sqlite3 "$work/w.db" "SELECT outcome FROM probe_run")" = ok ] &&
   ok "the waited-for run is saved" || bad "the waited-for run is not saved as ok"
 
+# The ceiling for each preset in turn (m), on the measured run: a model that
+# cannot fit (Qwen3-235B-A22B, 470 GB of weights) says so before its batch-1
+# figure, which is then what it would read given the room; a long model id
+# puts the sequence length on a line of its own rather than cutting it.
+{ echo '<Wait>'; echo P; echo '<Wait>'; for _ in $(seq 16); do echo m; done; } > "$work/keys"
+KVTUTOR_PROBE_SIZE_MIB=64 "$KVTUTOR" --db "$work/m.db" --keys "$work/keys" > "$work/out" 2> "$work/err"
+big=""
+long=""
+for n in $(seq 4 19); do
+  s=$(after "$n")
+  if [ -z "$big" ] && grep -qF "Your decode ceiling: Qwen/Qwen3-235B-A22B" <<< "$s"; then big=$n; fi
+  if [ -z "$long" ] && grep -qF "Your decode ceiling: meta-llama/Llama-3.1-8B-Instruct" <<< "$s"; then long=$n; fi
+done
+if [ -n "$big" ]; then
+  s=$(after "$big")
+  fit=$(grep -n "do not fit in" <<< "$s" | cut -d: -f1)
+  given=$(grep -n "batch 1, given the room" <<< "$s" | cut -d: -f1)
+  if [ -n "$fit" ] && [ -n "$given" ] && [ "$fit" -lt "$given" ] &&
+    ! grep -qE "^ +batch 1 +[0-9]" <<< "$s"; then
+    ok "a model that cannot fit says so, its batch-1 figure given the room"
+  else
+    bad "the 235B ceiling: $s"
+  fi
+else
+  bad "m never reached Qwen3-235B-A22B"
+fi
+if [ -n "$long" ] && after "$long" | grep -qE "^ +sequences of 8,192 tokens$"; then
+  ok "a long model id leaves the sequence length whole, on its own line"
+else
+  bad "the Llama ceiling's heading: $(after "${long:-4}" | grep -A1 "decode ceiling")"
+fi
+
 # C-n skips an exercise, recording nothing; practice then resumes at the
 # first one never answered (per-sequence-8k, after per-token's answer)
 cat > "$work/keys" <<'KEYS'
