@@ -125,8 +125,8 @@ return lesson {
                     why = "the weights exist once in GPU memory; a batched step reads them once and applies them to every sequence in it, which is why batching helps" },
     misconception { about = {"measure", "the number", "predict", "weights", "decode", "it"},
                     said = {"PCIe", "from the host", "host to GPU", "host-to-device", "CPU memory", "over the bus"},
-                    unless = {"cpu_offload_gb", "offload", "spill", "don't fit", "do not fit", "once", "at load", "load time",
-                              "loaded", "at start-up", "at startup", "stay in HBM", "stays in HBM"},
+                    unless = {"cpu_offload_gb", "cpu-offload-gb", "weight offloading", "don't fit", "do not fit", "only once", "once at load", "at load", "load time",
+                              "loaded once", "at start-up", "at startup", "stay in HBM", "stays in HBM", "nothing comes", "nothing goes"},
                     why = "the weights and the cache stay in the GPU's own memory (HBM) during decode; what a step waits on is HBM read bandwidth, not PCIe" },
   },
 

@@ -343,7 +343,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         misconception { about = {"gpu_memory_utilization", "it", "the fraction", "utilization", "utilisation"},
                         said = {"fraction of the memory that is free", "fraction of the memory that's free", "fraction of what the first left",
                                 "share of what is left over", "of the memory free when the instance starts", "of what the first instance left"},
-                        unless = {"check", "compare", "against", "less KV", "weights"},
+                        unless = {"check", "compare", "against", "less KV", "own copy of the weights", "weights of its own"},
                         why = "it is a fraction of the card's total memory, per instance; the second server's start-up compares what is free with utilisation × total and refuses to start at the default 0.92 (0.9 before vLLM 0.25)" },
         misconception { about = {"gpu_memory_utilization", "the fraction", "utilization", "utilisation"},
                         said = {"of the free memory", "of what is left", "fraction of free memory", "of the remaining memory"},

@@ -347,7 +347,7 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
                         said = {"caps the Mamba state at max_model_len", "caps the state at max_model_len",
                                 "compresses older tokens into fp8", "quantises old tokens to fp8", "quantizes old tokens to fp8",
                                 "evicts older tokens from the state", "evicts old tokens from the state", "drops the oldest tokens"},
-                        unless = {"summary", "fixed-size", "fixed size", "attention", "KV"},
+                        unless = {"fixed summary", "summary of", "attention KV", "attention layers", "the KV cache"},
                         why = "the state is not a store of tokens to cap or compress: it has a fixed size by construction, each token updating it in place" },
         misconception { about = {"attention KV", "the KV cache", "attention keys and values"},
                         said = {"can't be quantized", "cannot be quantised", "can't be quantised", "cannot be quantized"},

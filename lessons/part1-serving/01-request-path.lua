@@ -203,7 +203,7 @@ return lesson {
                     said = {"waits until every sequence has finished", "waits for the current batch to finish", "waits until the batch finishes",
                             "until every sequence in the current batch has finished", "waits for the batch to finish",
                             "waits for the batch to drain", "waits until every sequence in the batch"},
-                    unless = {"step", "iteration", "forward pass"},
+                    unless = {"current step", "batch's step", "step to end", "step to finish", "next step", "current iteration", "iteration to end", "forward pass in flight", "current forward pass"},
                     why = "vLLM schedules every step: a waiting request joins the running batch at the next step if its blocks and the token budget allow (Scheduler.schedule), with no wait for the batch to drain" },
     misconception { about = {"TTFT", "time to first token"},
                     said = {"reloading the weights", "loading the weights", "copying the weights"},

@@ -207,7 +207,7 @@ return lesson {
                     why = "latency rises with load: a bigger batch makes each decode step longer, and past capacity requests queue, so TTFT grows without bound" },
     misconception { about = {"vLLM", "vLLM itself", "the engine"},
                     said = {"lowers max_tokens", "cuts max_tokens", "reduces max_tokens", "shortens the replies", "truncates the replies"},
-                    unless = {"gateway", "proxy", "we", "you", "operator", "free-tier", "max_model_len"},
+                    unless = {"gateway", "proxy", "we can", "you can", "we lower", "you lower", "operator", "free-tier", "to fit max_model_len", "clamps"},
                     why = "vLLM never lowers max_tokens because of load (it only clamps it to fit max_model_len: get_max_tokens in vllm/entrypoints/utils.py); under overload it queues new requests and preempts running ones" },
     misconception { about = {"vLLM", "vLLM itself", "the engine", "vLLM 0.26"},
                     said = {"returns 429", "sends 429", "rejects requests when full",
