@@ -208,6 +208,8 @@ static void serving_view_at_80(void **state)
     on_screen(f, "max_num_seqs 256, max_num_batched_tokens 2,048");
     on_screen(f, "kvtutor sim --model qwen2.5-7b --gpu rtx4090 --max-model-len 8192");
     on_screen(f, "--request-rate 2");
+    /* wrapped between flags: each flag on the line of its value */
+    on_screen(f, "--util 0.92");
     not_on_screen(f, "more below");
     ui_harness_type(f->h, "b");
     on_screen(f, "input 1,024 · output 128 tokens");

@@ -370,7 +370,20 @@ static int layout(struct calc *c, int width, int spark_w, bool roomy)
             snprintf(model, sizeof model, "--model %.*s", (int)strcspn(name, ","), name);
         }
         tutor_sim_command(&s, model, line, sizeof line);
-        y += calc_put_wrapped(y, 2, width, 2, line, A_DIM);
+        {
+            /* wrapped between flags, never between a flag and its value
+             * ("--util" at a line's end, "0.92" on the next) */
+            const char *items[32];
+            size_t n_items = 0;
+            char *p = line;
+            items[n_items++] = p;
+            while ((p = strstr(p, " --")) != NULL && n_items < sizeof items / sizeof items[0]) {
+                *p = '\0';
+                p += 1;
+                items[n_items++] = p;
+            }
+            y += calc_put_items(y, 2, width, items, n_items, " ", A_DIM);
+        }
     }
     return y;
 }
