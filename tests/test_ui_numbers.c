@@ -174,6 +174,22 @@ static const char *line_with(struct screen_fx *f, const char *text, char *buf, s
  * that rate (it was "p99 714.82 ms" beside "715"), and a view taller than
  * the screen that scrolls to vLLM's defaults and the `kvtutor sim` command
  * rather than leave them out, saying there is more until there is not. */
+/* A rate past the knee's ladder (its top rung is 8 req/s here) is a row of
+ * its own, marked, with the headline's p99: the ▶ never goes missing. */
+static void rate_past_the_ladder(void **state)
+{
+    struct screen_fx *f = *state;
+    char row[256];
+    open_on(f, SCREENS "dec-check.lua", NULL, 100, 30);
+    ui_harness_type(f->h, "=s");
+    on_screen(f, "rate 2 req/s");
+    ui_harness_type(f->h, "rrrrrrr"); /* 2.5, 3, 4, 5, 6, 8, 10 */
+    on_screen(f, "rate 10 req/s");
+    line_with(f, "\xe2\x96\xb6", row, sizeof row);
+    if (!strstr(row, " 10 "))
+        fail_msg("the marked row \"%s\" is not 10 req/s", row);
+}
+
 static void serving_view_at_80(void **state)
 {
     struct screen_fx *f = *state;
@@ -223,6 +239,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(expected_value_to_its_tolerance, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_at_80, setup, teardown),
         cmocka_unit_test_setup_teardown(serving_view_at_80, setup, teardown),
+        cmocka_unit_test_setup_teardown(rate_past_the_ladder, setup, teardown),
     };
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");

@@ -234,23 +234,49 @@ static int draw_sweep(const struct calc *c, int y, int width)
     double ttft_top = 0, tpot_top = 0;
     char a[48], label_n[32];
     int y0 = y;
+    /* the rungs, and the rate shown as a row of its own where no rung is
+     * it (past the ladder's top, or between rungs), so the ▶ is always
+     * somewhere: its figures are the run the headline reports */
+    struct tutor_sim_point pts[TUTOR_SIM_SWEEP + 1];
+    size_t n = 0;
+    bool on_rung = false, extra;
 
     if (v->sweep_err != KVT_E_OK)
         return 0;
+    for (size_t i = 0; i < sw->n; i++)
+        on_rung = on_rung || fabs(sw->p[i].rate - v->rate) <= 1e-9 * sw->p[i].rate;
+    extra = !on_rung && v->run_err == KVT_E_OK && isfinite(v->rate);
+    for (size_t i = 0; i < sw->n; i++) {
+        if (extra && v->rate < sw->p[i].rate) {
+            pts[n++] = (struct tutor_sim_point){.rate = v->rate,
+                                                .ttft_ms = v->res.m.ttft_ms,
+                                                .tpot_ms = v->res.m.tpot_ms,
+                                                .request_throughput = v->res.m.request_throughput,
+                                                .limit = v->res.m.limit};
+            extra = false;
+        }
+        pts[n++] = sw->p[i];
+    }
+    if (extra)
+        pts[n++] = (struct tutor_sim_point){.rate = v->rate,
+                                            .ttft_ms = v->res.m.ttft_ms,
+                                            .tpot_ms = v->res.m.tpot_ms,
+                                            .request_throughput = v->res.m.request_throughput,
+                                            .limit = v->res.m.limit};
     ui_put(y, 2, LABEL_W, " req/s", ui_color(UI_C_HEADING) | A_BOLD);
     snprintf(a, sizeof a, "p99 TTFT (%s requests each)",
              kvt_fmt_int(tutor_sim_prompts(v->output), label_n, sizeof label_n));
     ui_put(y, 2 + LABEL_W, panel, a, ui_color(UI_C_HEADING) | A_BOLD);
     ui_put(y, 2 + LABEL_W + panel, panel, "p99 TPOT", ui_color(UI_C_HEADING) | A_BOLD);
     y++;
-    for (size_t i = 0; i < sw->n; i++) {
-        if (sw->p[i].ttft_ms.p99 > ttft_top)
-            ttft_top = sw->p[i].ttft_ms.p99;
-        if (sw->p[i].tpot_ms.p99 > tpot_top)
-            tpot_top = sw->p[i].tpot_ms.p99;
+    for (size_t i = 0; i < n; i++) {
+        if (pts[i].ttft_ms.p99 > ttft_top)
+            ttft_top = pts[i].ttft_ms.p99;
+        if (pts[i].tpot_ms.p99 > tpot_top)
+            tpot_top = pts[i].tpot_ms.p99;
     }
-    for (size_t i = 0; i < sw->n; i++, y++) {
-        const struct tutor_sim_point *p = &sw->p[i];
+    for (size_t i = 0; i < n; i++, y++) {
+        const struct tutor_sim_point *p = &pts[i];
         bool here = fabs(p->rate - v->rate) <= 1e-9 * p->rate;
         bool over = p->rate > sw->capacity;
         attr_t at = here ? ui_color(UI_C_RIGHT) | A_BOLD : A_NORMAL;
