@@ -581,6 +581,8 @@ void tutor_summary(const struct tutor_session *s, struct tutor_summary *out)
         .unread = s->unread,
         .out_of_time = s->out_of_time,
     };
-    if (s->mode == TUTOR_INTERVIEW && s->answered && out->score < TUTOR_INTERVIEW_PASS)
-    out->review = slot_lesson(s, s->first_lesson)->concept;
+    if (s->mode == TUTOR_INTERVIEW && s->answered && out->score < TUTOR_INTERVIEW_PASS) {
+        out->review = slot_lesson(s, s->first_lesson)->concept;
+        out->review_lesson = slot_lesson(s, s->first_lesson)->title;
+    }
 }

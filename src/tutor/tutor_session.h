@@ -206,10 +206,11 @@ struct tutor_summary {
     double seconds;      /* since the session began */
     const double *times; /* seconds for each answer (the first 64) */
     size_t n_times;
-    const char *review; /* interview: the concept to review, or NULL when in hand */
-    unsigned passed;    /* passed over unanswered (tutor_pass): skipped, or out of time */
-    unsigned unread;    /* of those, cut off with typed words that were not an answer */
-    bool out_of_time;   /* interview: ended by its own limit (tutor_end) */
+    const char *review;        /* interview: the concept to review, or NULL when in hand */
+    const char *review_lesson; /* the title of the lesson that teaches it, with review */
+    unsigned passed;           /* passed over unanswered (tutor_pass): skipped, or out of time */
+    unsigned unread;           /* of those, cut off with typed words that were not an answer */
+    bool out_of_time;          /* interview: ended by its own limit (tutor_end) */
 };
 
 void tutor_summary(const struct tutor_session *s, struct tutor_summary *out);

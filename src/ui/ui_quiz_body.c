@@ -213,14 +213,21 @@ void ui_quiz_build_summary(struct ui_lines *body, struct ui *ui, const struct tu
         if (sum.passed)
             ui_lines_text(body, line, w, 2, ui_color(UI_C_WARN));
         for (size_t i = 0; i < sum.n_times; i++) {
-            snprintf(line, sizeof line, "answer %zu: %.0f s", i + 1, sum.times[i]);
+            /* m:ss, as the title's clock and the score line count time */
+            int t = (int)(sum.times[i] + 0.5);
+            snprintf(line, sizeof line, "answer %zu: %d:%02d", i + 1, t / 60, t % 60);
             ui_lines_text(body, line, w - 2, 4, A_NORMAL);
         }
         if (sum.answered) {
-            /* the concept by its name; its id only when no lesson names it */
-            snprintf(line, sizeof line, "To review: %s",
-                     sum.review ? tutor_concept_name(ui->course, sum.review)
-                                : "nothing; this concept is in hand");
+            /* the concept by its name (its id only when no lesson names it),
+             * and the lesson that teaches it, by the title the map shows */
+            if (sum.review && sum.review_lesson && sum.review_lesson[0])
+                snprintf(line, sizeof line, "To review: %s, in the lesson \"%s\"",
+                         tutor_concept_name(ui->course, sum.review), sum.review_lesson);
+            else
+                snprintf(line, sizeof line, "To review: %s",
+                         sum.review ? tutor_concept_name(ui->course, sum.review)
+                                    : "nothing; this concept is in hand");
             ui_lines_blank(body);
             ui_lines_text(body, line, w, 2, sum.review ? ui_color(UI_C_WARN) : A_NORMAL);
         }

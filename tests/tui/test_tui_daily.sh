@@ -92,10 +92,11 @@ done
 tm send-keys -t app Enter
 check "the interview ends with a summary" "Interview score"
 check "the summary gives the time of each answer" "answer 1:"
-# the concept to review by its name (concept_title in 01-kv-cache.lua), never its id
+# the concept to review by its name (concept_title in 01-kv-cache.lua), never its id,
+# and the lesson that teaches it by its title (the map's name for it)
 review=$(screen | grep -o "To review: .*" | sed 's/ *$//')
 case $review in
-  "To review: The KV cache budget" | "To review: nothing; this concept is in hand") ok "the summary names the concept: $review" ;;
+  'To review: The KV cache budget, in the lesson "The KV cache caps concurrency"' | "To review: nothing; this concept is in hand") ok "the summary names the concept: $review" ;;
   *) bad "the summary names the concept, not its id: \"$review\"" ;;
 esac
 interviews=$(sql "SELECT count(*) || ':' || answered FROM interview")
