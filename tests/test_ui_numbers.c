@@ -169,27 +169,39 @@ static const char *line_with(struct screen_fx *f, const char *text, char *buf, s
     return buf;
 }
 
-/* The serving view at 80x24 (= then s): its figures in the course's format,
- * the headline's p99 TTFT the same text as the knee's marked row shows for
- * that rate (it was "p99 714.82 ms" beside "715"), and a view taller than
- * the screen that scrolls to vLLM's defaults and the `kvtutor sim` command
- * rather than leave them out, saying there is more until there is not. */
 /* A rate past the knee's ladder (its top rung is 8 req/s here) is a row of
  * its own, marked, with the headline's p99: the ▶ never goes missing. */
 static void rate_past_the_ladder(void **state)
 {
     struct screen_fx *f = *state;
-    char row[256];
+    char row[256], head[256], last[256], p99[32];
+    const char *a, *e;
     open_on(f, SCREENS "dec-check.lua", NULL, 100, 30);
     ui_harness_type(f->h, "=s");
     on_screen(f, "rate 2 req/s");
     ui_harness_type(f->h, "rrrrrrr"); /* 2.5, 3, 4, 5, 6, 8, 10 */
     on_screen(f, "rate 10 req/s");
+    line_with(f, "TTFT median", head, sizeof head);
+    /* the headline's p99 TTFT, between "p99 " and " ·" ("51.8 s") */
+    a = strstr(head, "p99 ");
+    assert_non_null(a);
+    e = strstr(a, " \xc2\xb7");
+    assert_non_null(e);
+    snprintf(p99, sizeof p99, " %.*s ", (int)(e - a - 4), a + 4);
     line_with(f, "\xe2\x96\xb6", row, sizeof row);
-    if (!strstr(row, " 10 "))
-        fail_msg("the marked row \"%s\" is not 10 req/s", row);
+    if (!strstr(row, " 10 ") || !strstr(row, p99))
+        fail_msg("the marked row \"%s\" is not 10 req/s with the headline's p99%s", row, p99);
+    /* the last row: past the ladder's top, nothing below it */
+    line_with(f, "     8 ", last, sizeof last);
+    if (strstr(screen_fx_shown(f), row) < strstr(screen_fx_shown(f), last))
+        fail_msg("the 10 req/s row is not below the 8 req/s rung");
 }
 
+/* The serving view at 80x24 (= then s): its figures in the course's format,
+ * the headline's p99 TTFT the same text as the knee's marked row shows for
+ * that rate (it was "p99 714.82 ms" beside "715"), and a view taller than
+ * the screen that scrolls to vLLM's defaults and the `kvtutor sim` command
+ * rather than leave them out, saying there is more until there is not. */
 static void serving_view_at_80(void **state)
 {
     struct screen_fx *f = *state;
@@ -200,10 +212,11 @@ static void serving_view_at_80(void **state)
     on_screen(f, "serving under load");
     on_screen(f, "rate 2 req/s");
     line_with(f, "TTFT median", head, sizeof head);
-    /* the p99 TTFT as the headline writes it: between "p99 " and " ms" */
+    /* the p99 TTFT as the headline writes it, with its unit: between
+     * "p99 " and " ·" ("715 ms") */
     a = strstr(head, "p99 ");
     assert_non_null(a);
-    e = strstr(a, " ms");
+    e = strstr(a, " \xc2\xb7");
     assert_non_null(e);
     snprintf(p99, sizeof p99, " %.*s ", (int)(e - a - 4), a + 4);
     line_with(f, "\xe2\x96\xb6", row, sizeof row); /* ▶, the rate shown */

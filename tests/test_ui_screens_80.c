@@ -353,6 +353,16 @@ static void long_log_line_wraps(void **state)
                           "          8,192 tokens per request: 58.11x") != NULL);
     on_screen(f, "58.11 GiB \xc3\xb7 2 MiB = 29,752 blocks");
     screen_fx_close(f);
+    /* the same log, its line 8 ending "(*x* `y`)": a log's * and ` are its
+     * own characters, shown as logged, not read as the lessons' markup */
+    open80(f);
+    ui_harness_type(f->h, "=l");
+    on_screen(f, "vLLM log path:");
+    ui_harness_type(f->h, KVT_SOURCE_DIR "/tests/fixtures/screens/markup-chars.log\r");
+    on_screen(f, "File: markup-chars.log");
+    ui_harness_type(f->h, " ");
+    on_screen(f, "58.11x (*x* `y`)");
+    screen_fx_close(f);
 }
 
 /* A config.json opened in the playground wins over the preset a log names

@@ -61,6 +61,7 @@ struct ui {
     int depth;
     char message[512];
     enum ui_say message_kind;
+    bool message_until_typed; /* the note goes once the learner types (ui_say clears it) */
     bool quit;
     bool quit_armed; /* a quit was asked for with something at stake: the same key again quits */
     uint64_t draws;

@@ -62,11 +62,25 @@ void calc_log_layout(struct calc *c, int width)
         ui_lines_blank(l);
         kvt_sanitize(c->log_text + ln->msg, ln->msg_len, text, sizeof text, 0);
         /* the logged line whole, wrapped under its text (cut at the
-         * screen's edge it read as a shorter line of vLLM's) */
+         * screen's edge it read as a shorter line of vLLM's), verbatim:
+         * a log's * and ` are its own characters, not markup */
         {
             int label = snprintf(buf, sizeof buf, "line %zu  ", ln->line_no);
-            snprintf(buf + label, sizeof buf - (size_t)label, "%s", text);
-            ui_lines_hanging(l, buf, width, 1, label, A_BOLD);
+            size_t len = strlen(text), pos = 0, next;
+            while (pos < len) {
+                int room = width - 1 - label;
+                size_t take = kvt_wrap_line(text + pos, len - pos, room > 20 ? room : 20, &next);
+                if (take == 0)
+                    break;
+                if (pos == 0) {
+                    snprintf(buf + label, sizeof buf - (size_t)label, "%.*s", (int)take, text);
+                    ui_lines_verbatim(l, buf, 1, A_BOLD);
+                } else {
+                    snprintf(buf, sizeof buf, "%.*s", (int)take, text + pos);
+                    ui_lines_verbatim(l, buf, 1 + label, A_BOLD);
+                }
+                pos += next;
+            }
         }
         if (v->has_computed) {
             bool whole = ln->kind == VLLM_LINE_KV_TOKENS || ln->kind == VLLM_LINE_GPU_BLOCKS ||

@@ -245,24 +245,22 @@ static int draw_sweep(const struct calc *c, int y, int width)
         return 0;
     for (size_t i = 0; i < sw->n; i++)
         on_rung = on_rung || fabs(sw->p[i].rate - v->rate) <= 1e-9 * sw->p[i].rate;
-    extra = !on_rung && v->run_err == KVT_E_OK && isfinite(v->rate);
+    /* inf (all at once) goes last, past every rung */
+    extra = !on_rung && v->run_err == KVT_E_OK && !isnan(v->rate);
+    const struct tutor_sim_point shown = {.rate = v->rate,
+                                          .ttft_ms = v->res.m.ttft_ms,
+                                          .tpot_ms = v->res.m.tpot_ms,
+                                          .request_throughput = v->res.m.request_throughput,
+                                          .limit = v->res.m.limit};
     for (size_t i = 0; i < sw->n; i++) {
         if (extra && v->rate < sw->p[i].rate) {
-            pts[n++] = (struct tutor_sim_point){.rate = v->rate,
-                                                .ttft_ms = v->res.m.ttft_ms,
-                                                .tpot_ms = v->res.m.tpot_ms,
-                                                .request_throughput = v->res.m.request_throughput,
-                                                .limit = v->res.m.limit};
+            pts[n++] = shown;
             extra = false;
         }
         pts[n++] = sw->p[i];
     }
     if (extra)
-        pts[n++] = (struct tutor_sim_point){.rate = v->rate,
-                                            .ttft_ms = v->res.m.ttft_ms,
-                                            .tpot_ms = v->res.m.tpot_ms,
-                                            .request_throughput = v->res.m.request_throughput,
-                                            .limit = v->res.m.limit};
+        pts[n++] = shown;
     ui_put(y, 2, LABEL_W, " req/s", ui_color(UI_C_HEADING) | A_BOLD);
     snprintf(a, sizeof a, "p99 TTFT (%s requests each)",
              kvt_fmt_int(tutor_sim_prompts(v->output), label_n, sizeof label_n));
@@ -277,7 +275,7 @@ static int draw_sweep(const struct calc *c, int y, int width)
     }
     for (size_t i = 0; i < n; i++, y++) {
         const struct tutor_sim_point *p = &pts[i];
-        bool here = fabs(p->rate - v->rate) <= 1e-9 * p->rate;
+        bool here = p->rate == v->rate || fabs(p->rate - v->rate) <= 1e-9 * p->rate;
         bool over = p->rate > sw->capacity;
         attr_t at = here ? ui_color(UI_C_RIGHT) | A_BOLD : A_NORMAL;
         attr_t bar_at = over ? ui_color(UI_C_WARN) : ui_color(UI_C_CHART);
@@ -365,8 +363,8 @@ static int layout(struct calc *c, int width, int spark_w, bool roomy)
     y += draw_sweep(c, y, width);
     y += roomy;
     /* against the whole cache, so that a full one reads as full */
-    snprintf(line, sizeof line, " of 100%% · %s s",
-             kvt_fmt_amount(v->tl.duration_s, a2, sizeof a2));
+    snprintf(line, sizeof line, " of 100%% · %s", /* in the knee's units */
+             kvt_fmt_ms(v->tl.duration_s * 1000, a2, sizeof a2));
     ui_put(y, 2, LABEL_W, "KV used", ui_color(UI_C_HEADING) | A_BOLD);
     spark(y, 2 + LABEL_W, v->tl.kv, v->tl.n, 1, ui_color(UI_C_CHART));
     ui_put(y++, 2 + LABEL_W + spark_w, SPARK_SUFFIX_W, line, A_NORMAL);
@@ -408,7 +406,15 @@ static int layout(struct calc *c, int width, int spark_w, bool roomy)
                 p += 1;
                 items[n_items++] = p;
             }
-            y += calc_put_items(y, 2, width, items, n_items, " ", A_DIM);
+            bool fits = true; /* a long --config PATH wraps within itself */
+            for (size_t i = 0; i < n_items; i++)
+                fits = fits && kvt_text_width(items[i], strlen(items[i])) <= (size_t)width - 2;
+            if (fits) {
+                y += calc_put_items(y, 2, width, items, n_items, " ", A_DIM);
+            } else {
+                tutor_sim_command(&s, model, line, sizeof line); /* whole again */
+                y += calc_put_wrapped(y, 2, width, 2, line, A_DIM);
+            }
         }
     }
     return y;

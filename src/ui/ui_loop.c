@@ -28,6 +28,7 @@ void ui_say(struct ui *ui, enum ui_say kind, const char *fmt, ...)
     vsnprintf(ui->message, sizeof ui->message, fmt, ap);
     va_end(ap);
     ui->message_kind = kind;
+    ui->message_until_typed = false;
 }
 
 void ui_push(struct ui *ui, struct ui_screen s)
@@ -288,10 +289,10 @@ void ui_app_key(struct ui *ui, int kind, wint_t ch)
             ui->message[0] = '\0';
             top->ops->action(top->self, ui, a);
         } else if (kind == OK && ch >= 0x20 && ch != 0x7F) {
-            /* a note ("Nothing typed yet", the interview's limits) is
-             * read once typing starts; a refusal stays until the next
-             * step, so the learner can fix what it names */
-            if (ui->message_kind == UI_INFO)
+            /* a note that asks for typing ("Nothing typed yet", the
+             * interview's limits) is read once typing starts; others (a
+             * completion's matches, a refusal) stay until the next step */
+            if (ui->message_until_typed)
                 ui->message[0] = '\0';
             top->ops->text(top->self, ui, (uint32_t)ch);
         } else

@@ -255,6 +255,9 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
         ui_put(y++, 4, cols - 6, line, ui_color(UI_C_WRONG));
         snprintf(line, sizeof line, "%-30s %10s tok/s", "batch 1, given the room",
                  tps(cm.batch1_tps, b1, sizeof b1));
+        if (cp.ok)
+            snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tok/s",
+                     tps(cp.batch1_tps, b2, sizeof b2));
         ui_put(y++, 4, cols - 6, line, A_DIM);
         return y;
     }
@@ -263,7 +266,7 @@ static int draw_ceiling(struct probe_screen *p, int y, int cols)
         snprintf(line + strlen(line), sizeof line - strlen(line), "   %s tok/s",
                  tps(cp.batch1_tps, b2, sizeof b2));
     ui_put(y++, 4, cols - 6, line, A_NORMAL);
-    if (cm.fill_batch > 0) {
+    {
         char label[80];
         snprintf(label, sizeof label, "batch %s (fills %s free)",
                  kvt_fmt_int(cm.fill_batch, b1, sizeof b1),

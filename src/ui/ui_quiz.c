@@ -106,6 +106,7 @@ static void submit(struct quiz *q, struct ui *ui)
         /* Enter on an empty field did nothing, silently: say what it waits for */
         ui_say(ui, UI_INFO, "Nothing typed yet: write an answer, then Enter%s",
                tutor_mode(q->s) == TUTOR_PRACTICE ? " (Ctrl-N skips this one)" : " (Esc leaves)");
+        ui->message_until_typed = true;
         return;
     }
     switch (tutor_answer(q->s, q->edit.buf, &err)) {
@@ -634,6 +635,7 @@ struct ui_screen ui_interview_new(struct ui *ui, size_t lesson)
                "sets the limits.",
                a[0] ? a : "", a[0] ? " an answer" : "", a[0] && m[0] ? ", " : "", m[0] ? m : "",
                m[0] ? " in all" : "");
+    ui->message_until_typed = true;
     return s;
 }
 

@@ -193,8 +193,8 @@ void ui_quiz_build_summary(struct ui_lines *body, struct ui *ui, const struct tu
             snprintf(line, sizeof line,
                      "Interview score: %s of the key points (each answer's share, averaged), "
                      "in %d:%02d",
-                     kvt_fmt_percent(sum.score, share, sizeof share), (int)sum.seconds / 60,
-                     (int)sum.seconds % 60);
+                     kvt_fmt_percent(sum.score, share, sizeof share), (int)(sum.seconds + 0.5) / 60,
+                     (int)(sum.seconds + 0.5) % 60);
             ui_lines_text(body, line, w, 2, A_BOLD);
         }
         if (sum.out_of_time) {
@@ -213,7 +213,7 @@ void ui_quiz_build_summary(struct ui_lines *body, struct ui *ui, const struct tu
         if (sum.passed)
             ui_lines_text(body, line, w, 2, ui_color(UI_C_WARN));
         for (size_t i = 0; i < sum.n_times; i++) {
-            /* m:ss, as the title's clock and the score line count time */
+            /* m:ss, rounded as the score line's total is */
             int t = (int)(sum.times[i] + 0.5);
             snprintf(line, sizeof line, "answer %zu: %d:%02d", i + 1, t / 60, t % 60);
             ui_lines_text(body, line, w - 2, 4, A_NORMAL);

@@ -43,7 +43,7 @@ fill
 tm send-keys -t app "56 KiB" Enter
 check "an answer the full disk refused is said to be unsaved" "your answer was not saved (the disk is full"
 tm send-keys -t app Enter
-keys_handled "your answer was not saved"
+keys_handled "How many bytes of KV cache"
 check "Enter does not move on past an unsaved answer" "How many bytes of KV cache"
 tm send-keys -t app q
 check "q warns before leaving an unsaved answer" "q again leaves without it"

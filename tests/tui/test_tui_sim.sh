@@ -164,12 +164,16 @@ lesson_base="sim --model llama-3.1-8b --gpu h100 --max-model-len 131072 --util 0
 first_base=$base
 base=$lesson_base
 # 4 req/s is far below this setup's capacity (about 23): the knee's rows
-# are around the capacity, so the rate shown has no marked row there
+# are around the capacity, so the rate shown is a marked row of its own,
+# below them, with the headline's p99
 sim --input-len 1024 --output-len 128 --request-rate 4
 check "the exercise's setup: TTFT and TPOT as kvtutor sim's" \
   "TTFT median $(ms "$(key median_ttft_ms)"), p99 $(ms "$(key p99_ttft_ms)") · TPOT median $(ms "$(key median_tpot_ms)"), p99 $(ms "$(key p99_tpot_ms)")"
 check "the exercise's setup: its throughput" "$(amount "$(key request_throughput)") req/s (capacity"
 check "the exercise's setup: the knee is drawn" "p99 TTFT (500 requests each)"
+p99=$(ms "$(key p99_ttft_ms)")
+row=$(screen | grep -F "▶")
+if [[ "$row" == *" 4 "*" $p99 "* ]]; then ok "the exercise's setup: 4 req/s is a marked row ($p99)"; else bad "the exercise's setup: the marked row: $row"; fi
 tm send-keys -t app q
 check "q goes back to the exercise" "p99 TTFT at 4 requests/s"
 base=$first_base

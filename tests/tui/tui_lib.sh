@@ -39,7 +39,7 @@ keys_handled() {
   tm send-keys -t app '?'
   wait_for "Help: the keys that work here" >/dev/null || bad "help did not open after the keys"
   tm send-keys -t app q
-  wait_for "$1" >/dev/null
+  wait_for "$1" >/dev/null || bad "after help closed, no \"$1\""
 }
 
 # check DESCRIPTION TEXT [TENTHS]
