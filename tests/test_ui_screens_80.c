@@ -334,6 +334,29 @@ static void playground_keys_and_log(void **state)
     screen_fx_close(f);
 }
 
+/* Help names the keys that move through a page only where there is more
+ * than fits: not on an empty progress page, yet on a graded follow-up (its
+ * key points and model answer) taller than 80x24. */
+static void help_moves_only_where_it_scrolls(void **state)
+{
+    struct screen_fx *f = *state;
+    open80(f);
+    ui_harness_type(f->h, "p");
+    on_screen(f, "Progress of");
+    not_on_screen(f, "more below");
+    ui_harness_type(f->h, "?");
+    on_screen(f, "Help: the keys that work here");
+    not_on_screen(f, "j/k");
+    not_on_screen(f, "Space/b");
+    ui_harness_type(f->h, "qqf");
+    on_screen(f, "follow-up 1 of");
+    ui_harness_type(f->h, "decode is memory bound\r");
+    on_screen(f, "more below: Space");
+    ui_harness_type(f->h, "?");
+    on_screen(f, "j/k");
+    screen_fx_close(f);
+}
+
 /* A logged line wider than the screen is wrapped under its text, not cut at
  * the edge (where "Maximum concurrency for 8,192 to" read as vLLM's line);
  * the worked lines divide with ÷, as the course writes it. */
@@ -734,6 +757,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(playground_tp_refusal_names_heads, setup, teardown),
         cmocka_unit_test_setup_teardown(result_quotes_a_clause_once, setup, teardown),
         cmocka_unit_test_setup_teardown(long_log_line_wraps, setup, teardown),
+        cmocka_unit_test_setup_teardown(help_moves_only_where_it_scrolls, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_keys_and_log, setup, teardown),
         cmocka_unit_test_setup_teardown(playground_log_names_its_model, setup, teardown),
         cmocka_unit_test_setup_teardown(one_new_a_day, setup, teardown),

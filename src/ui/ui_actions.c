@@ -85,11 +85,20 @@ void ui_action_keys(unsigned context, int width, char *buf, size_t cap)
         snprintf(buf, cap, "q back"); /* help lists nothing else of its own */
 }
 
+/* The keys that move through a page: nothing to say of them where it fits. */
+static bool moves(enum ui_action id)
+{
+    return id == UI_DOWN || id == UI_UP || id == UI_PAGE_DOWN || id == UI_PAGE_UP || id == UI_TOP ||
+           id == UI_BOTTOM;
+}
+
 bool ui_action_doc(unsigned context, size_t i, const char **label, const char **help)
 {
     size_t seen = 0;
     for (size_t k = 0; k < N; k++) {
         if (!(table[k].ctx & context) || !table[k].label || !table[k].help || shadowed(k, context))
+            continue;
+        if ((context & UC_STILL) && moves(table[k].id))
             continue;
         if (seen++ == i) {
             *label = table[k].label;

@@ -30,6 +30,7 @@ enum {
     UC_RESULT_SERVING = 524288, /* a graded exercise whose figures come from a serving setup */
     UC_SKIP = 1048576,          /* typing an answer in practice: Ctrl-N leaves it for later */
     UC_PATH = 2097152,          /* typing a file's path: Tab completes it */
+    UC_STILL = 4194304, /* a page that fits the screen: help leaves out the keys that move */
     UC_VIEW = UC_MAP | UC_READ | UC_RESULT | UC_HELP | UC_CALC | UC_PAGE | UC_PROBE | UC_SERVE,
     UC_KNOBS = UC_CALC | UC_SERVE, /* the playground's deployment, in both of its views */
 };

@@ -164,8 +164,9 @@ static void build(struct progress *p, struct ui *ui, int cols)
 
 static unsigned progress_context(void *self)
 {
-    (void)self;
-    return UC_PAGE;
+    const struct progress *p = self;
+    /* as last drawn: a page that fits has nothing to move through */
+    return UC_PAGE | (p->built_cols && p->lines.n <= p->view ? UC_STILL : 0);
 }
 
 static const char *progress_title(void *self, struct ui *ui)

@@ -30,6 +30,7 @@ struct quiz {
     struct ui_lines body;
     int body_cols;
     size_t scroll;
+    size_t body_room; /* the body's rows at the last draw */
     bool leave_armed; /* q pressed once over an unsaved answer */
     bool skip_armed;  /* C-n pressed once over a typed answer */
 };
@@ -137,7 +138,7 @@ static unsigned quiz_context(void *self)
                (tutor_mode(q->s) == TUTOR_PRACTICE ? UC_SKIP : 0);
     /* the summary (or nothing to do) is a page to read: no answer keys */
     if (q->phase == SUMMARY || tutor_count(q->s) == 0)
-        return UC_PAGE;
+        return UC_PAGE | (q->body_room && q->body.n <= q->body_room ? UC_STILL : 0);
     /* f skips the rest of the exercises: offered only where it differs from
      * Enter; 1-4 only where a rating is asked (not in cram, nor for practice),
      * s only while a database error keeps the answer unsaved */
@@ -146,7 +147,8 @@ static unsigned quiz_context(void *self)
            (tutor_followups_ahead(q->s) ? UC_RESULT_FOLLOWUPS : 0) |
            (at->graded && at->max_rating > 0 && !at->rated ? UC_RESULT_RATED : 0) |
            (tutor_unsaved(q->s) ? UC_RESULT_UNSAVED : 0) |
-           (ui_quiz_serving_of(at) ? UC_RESULT_SERVING : 0);
+           (ui_quiz_serving_of(at) ? UC_RESULT_SERVING : 0) |
+           (q->body_room && q->body.n <= q->body_room ? UC_STILL : 0);
 }
 
 /* head, the lesson's title and the clock, the title cut (after a whole
@@ -225,6 +227,7 @@ static const char *quiz_title(void *self, struct ui *ui)
 static void draw_body(struct quiz *q, int y, int rows, int cols)
 {
     int room = rows - 1;
+    q->body_room = room > 0 ? (size_t)room : 0;
     if (room <= 0)
         return;
     if (q->body.n > (size_t)room && q->scroll > q->body.n - (size_t)room)
