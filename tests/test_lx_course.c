@@ -146,6 +146,36 @@ static void test_numbering(void **state)
     free_paths(paths, N_COURSE);
 }
 
+/* The catalogue's answers follow each change to its slots: once the draft
+ * of "b" is taken out, the bundled "b" is live again, found by its id and
+ * numbered in its place (m1: a 1, b 2, d 3); put back, the draft shadows
+ * it again. */
+static void test_answers_follow_changes(void **state)
+{
+    (void)state;
+    char **paths = write_course(course, N_COURSE);
+    struct lx_course *c = load_all(paths, N_COURSE);
+    struct lx_lesson *draft;
+    size_t at = 99;
+
+    assert_int_equal(lx_course_number(c, 3), 2);
+    draft = lx_course_take(c, 5);
+    assert_non_null(draft);
+    assert_string_equal(lx_course_find(c, "b", &at)->title, "Beta");
+    assert_int_equal(at, 1);
+    assert_true(lx_course_live(c, 1));
+    assert_int_equal(lx_course_number(c, 1), 2);
+    assert_int_equal(lx_course_number(c, 3), 3);
+    assert_int_equal(lx_course_number(c, 5), 0);
+    lx_course_replace(c, 5, draft);
+    assert_ptr_equal(lx_course_find(c, "b", &at), draft);
+    assert_int_equal(at, 5);
+    assert_false(lx_course_live(c, 1));
+    assert_int_equal(lx_course_number(c, 3), 2);
+    lx_course_free(c);
+    free_paths(paths, N_COURSE);
+}
+
 static void test_prerequisites(void **state)
 {
     (void)state;
@@ -317,6 +347,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_and_shadowing),
         cmocka_unit_test(test_numbering),
+        cmocka_unit_test(test_answers_follow_changes),
         cmocka_unit_test(test_prerequisites),
         cmocka_unit_test(test_after_labels),
         cmocka_unit_test(test_lookup_runs_only_the_files_that_name_the_id),

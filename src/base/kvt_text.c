@@ -141,6 +141,8 @@ int kvt_char_width(uint32_t cp)
 
     if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
         return 0;
+    if (cp < 0x300) /* the text the course is mostly written in: no table holds it */
+        return 1;
     for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
         if (cp >= zero[i].lo && cp <= zero[i].hi)
             return 0;

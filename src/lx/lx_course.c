@@ -11,6 +11,10 @@
 #include <stdarg.h>
 #include <string.h>
 
+struct course_module {
+    const char *name, *title; /* title: the first live module_title given, else name */
+};
+
 struct lx_course {
     struct lx_opts opts;
     char **paths;
@@ -21,10 +25,19 @@ struct lx_course {
     /* per slot, the id its file's text writes (lx_peek_id): "" when it
      * writes none, NULL until peeked */
     char **peeked;
-    /* per slot, whether it is live, worked out once for all slots when
-     * first asked after a change (the map asks for every row, often);
-     * live[n] says whether the others are known */
-    bool *live;
+    /* The index, worked out once for all slots when first asked after a
+     * change (the map asks for every row, often, and a row asks for its
+     * prerequisites' numbers and modules: without it a draw of 100 lessons
+     * is quadratic). live[n] says whether the rest is known. */
+    bool *live;     /* per slot: loaded and not shadowed */
+    size_t *number; /* per slot: its number in its module, 0 when not live */
+    size_t *by_id;  /* open addressing over lesson ids: the last slot with
+                     * each id, SIZE_MAX where empty; by_id_cap entries */
+    size_t by_id_cap;
+    struct course_module *mods; /* the live lessons' modules, in course order */
+    size_t nmods;
+    bool settled; /* every slot is loaded, briefed or tried: lookup by id
+                   * needs no file read, and by_id answers it */
     size_t n;
     lx_course_loaded_fn *on_load;
     void *on_load_ctx;
@@ -42,7 +55,13 @@ struct lx_course *lx_course_new(char *const *paths, size_t n, const struct lx_op
     c->tried = calloc(n ? n : 1, sizeof *c->tried);
     c->peeked = calloc(n ? n : 1, sizeof *c->peeked);
     c->live = calloc(n + 1, sizeof *c->live);
-    if (!c->paths || !c->lessons || !c->tried || !c->peeked || !c->live) {
+    c->number = calloc(n ? n : 1, sizeof *c->number);
+    c->mods = calloc(n ? n : 1, sizeof *c->mods);
+    for (c->by_id_cap = 8; c->by_id_cap < 2 * n; c->by_id_cap *= 2)
+        ;
+    c->by_id = malloc(c->by_id_cap * sizeof *c->by_id);
+    if (!c->paths || !c->lessons || !c->tried || !c->peeked || !c->live || !c->number || !c->mods ||
+        !c->by_id) {
         lx_course_free(c);
         return NULL;
     }
@@ -69,6 +88,9 @@ void lx_course_free(struct lx_course *c)
     free(c->lessons);
     free(c->tried);
     free(c->live);
+    free(c->number);
+    free(c->mods);
+    free(c->by_id);
     if (c->on_load_free)
         c->on_load_free(c->on_load_ctx);
     free(c);
@@ -176,13 +198,71 @@ void lx_course_replace(struct lx_course *c, size_t i, struct lx_lesson *fresh)
     c->live[c->n] = false;
 }
 
-/* The last loaded lesson with this id, or SIZE_MAX. */
-static size_t last_with(const struct lx_course *c, const char *id)
+static size_t hash_id(const char *id)
 {
-    for (size_t i = c->n; i-- > 0;)
-        if (c->lessons[i] && strcmp(c->lessons[i]->id, id) == 0)
-            return i;
-    return SIZE_MAX;
+    size_t h = 14695981039346656037u;
+    for (; *id; id++)
+        h = (h ^ (unsigned char)*id) * 1099511628211u;
+    return h;
+}
+
+/* by_id's entry for id: the slot holding it, or the empty entry where it
+ * would go. */
+static size_t *id_entry(const struct lx_course *c, const char *id)
+{
+    size_t mask = c->by_id_cap - 1;
+    for (size_t h = hash_id(id) & mask;; h = (h + 1) & mask)
+        if (c->by_id[h] == SIZE_MAX || strcmp(c->lessons[c->by_id[h]]->id, id) == 0)
+            return &c->by_id[h];
+}
+
+/* Works out the index (struct lx_course) unless it is known. The ids
+ * fill by_id from the end, so the first slot an id is met at is the last
+ * file with it: the live one (later files shadow earlier). by_id_cap is at
+ * least twice the slots, so the probe always ends. */
+static void index_course(const struct lx_course *c)
+{
+    struct lx_course *m = (struct lx_course *)c; /* the index is a cache */
+
+    if (c->live[c->n])
+        return;
+    m->settled = true;
+    for (size_t h = 0; h < c->by_id_cap; h++)
+        c->by_id[h] = SIZE_MAX;
+    for (size_t i = c->n; i-- > 0;) {
+        size_t *e;
+        c->live[i] = false;
+        if (!c->lessons[i]) {
+            m->settled = m->settled && c->tried[i];
+            continue;
+        }
+        if (*(e = id_entry(c, c->lessons[i]->id)) == SIZE_MAX)
+            *e = i, c->live[i] = true;
+    }
+    m->nmods = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct lx_lesson *l = c->lessons[i];
+        size_t k = 0;
+        c->number[i] = 0;
+        if (!c->live[i])
+            continue;
+        while (k < c->nmods && strcmp(c->mods[k].name, l->module) != 0)
+            k++;
+        if (k == c->nmods) {
+            c->mods[k].name = c->mods[k].title = l->module;
+            m->nmods++;
+        }
+        if (c->mods[k].title == c->mods[k].name && l->module_title)
+            c->mods[k].title = l->module_title;
+    }
+    /* numbers: each module's live lessons from 1 in course order */
+    for (size_t k = 0; k < c->nmods; k++) {
+        size_t num = 0;
+        for (size_t i = 0; i < c->n; i++)
+            if (c->live[i] && strcmp(c->lessons[i]->module, c->mods[k].name) == 0)
+                c->number[i] = ++num;
+    }
+    c->live[c->n] = true;
 }
 
 /* Whether slot i's file may hold lesson `id`: its text writes that id, or
@@ -200,6 +280,15 @@ static bool may_hold(struct lx_course *c, size_t i, const char *id)
 
 struct lx_lesson *lx_course_find(struct lx_course *c, const char *id, size_t *index)
 {
+    index_course(c);
+    if (c->settled) {
+        size_t at = *id_entry(c, id);
+        if (at == SIZE_MAX)
+            return NULL;
+        if (index)
+            *index = at;
+        return c->lessons[at];
+    }
     /* later files shadow earlier ones: search from the end (a brief already
      * knows its id), loading only a file whose text writes this id */
     for (size_t i = c->n; i-- > 0;) {
@@ -218,23 +307,16 @@ bool lx_course_live(const struct lx_course *c, size_t i)
 {
     if (i >= c->n)
         return false;
-    if (!c->live[c->n]) {
-        for (size_t j = 0; j < c->n; j++)
-            c->live[j] = c->lessons[j] && last_with(c, c->lessons[j]->id) == j;
-        c->live[c->n] = true;
-    }
+    index_course(c);
     return c->live[i];
 }
 
 size_t lx_course_number(const struct lx_course *c, size_t i)
 {
-    size_t n = 0;
-    if (!lx_course_live(c, i))
+    if (i >= c->n)
         return 0;
-    for (size_t j = 0; j <= i; j++)
-        if (lx_course_live(c, j) && strcmp(c->lessons[j]->module, c->lessons[i]->module) == 0)
-            n++;
-    return n;
+    index_course(c);
+    return c->number[i];
 }
 
 enum lx_requirement lx_course_requirement(struct lx_course *c, size_t i, size_t k, size_t *at)
@@ -298,11 +380,11 @@ static void module_label(struct lx_course *c, const char *module, char *out, siz
 {
     char other[128];
     short_title(c, module, out, cap);
-    for (size_t i = 0; i < lx_course_size(c); i++) {
-        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_brief(c, i) : NULL;
-        if (!l || strcmp(l->module, module) == 0)
+    index_course(c);
+    for (size_t k = 0; k < c->nmods; k++) {
+        if (strcmp(c->mods[k].name, module) == 0)
             continue;
-        short_title(c, l->module, other, sizeof other);
+        short_title(c, c->mods[k].name, other, sizeof other);
         if (strcmp(other, out) == 0) {
             snprintf(out, cap, "%s", lx_course_module_title(c, module));
             return;
@@ -395,11 +477,10 @@ void lx_course_ids_text(const struct lx_course *c, char *out, size_t cap)
 
 const char *lx_course_module_title(struct lx_course *c, const char *module)
 {
-    for (size_t i = 0; i < lx_course_size(c); i++) {
-        const struct lx_lesson *l = lx_course_live(c, i) ? lx_course_brief(c, i) : NULL;
-        if (l && l->module_title && strcmp(l->module, module) == 0)
-            return l->module_title;
-    }
+    index_course(c);
+    for (size_t k = 0; k < c->nmods; k++)
+        if (strcmp(c->mods[k].name, module) == 0)
+            return c->mods[k].title;
     return module;
 }
 
