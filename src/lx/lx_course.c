@@ -13,6 +13,7 @@
 
 struct course_module {
     const char *name, *title; /* title: the first live module_title given, else name */
+    size_t lessons;           /* live lessons met so far: the next one's number - 1 */
 };
 
 struct lx_course {
@@ -198,12 +199,12 @@ void lx_course_replace(struct lx_course *c, size_t i, struct lx_lesson *fresh)
     c->live[c->n] = false;
 }
 
-static size_t hash_id(const char *id)
+static size_t hash_id(const char *id) /* FNV-1a */
 {
-    size_t h = 14695981039346656037u;
+    uint64_t h = 14695981039346656037u;
     for (; *id; id++)
         h = (h ^ (unsigned char)*id) * 1099511628211u;
-    return h;
+    return (size_t)h;
 }
 
 /* by_id's entry for id: the slot holding it, or the empty entry where it
@@ -248,19 +249,11 @@ static void index_course(const struct lx_course *c)
             continue;
         while (k < c->nmods && strcmp(c->mods[k].name, l->module) != 0)
             k++;
-        if (k == c->nmods) {
-            c->mods[k].name = c->mods[k].title = l->module;
-            m->nmods++;
-        }
+        if (k == c->nmods)
+            c->mods[m->nmods++] = (struct course_module){l->module, l->module, 0};
         if (c->mods[k].title == c->mods[k].name && l->module_title)
             c->mods[k].title = l->module_title;
-    }
-    /* numbers: each module's live lessons from 1 in course order */
-    for (size_t k = 0; k < c->nmods; k++) {
-        size_t num = 0;
-        for (size_t i = 0; i < c->n; i++)
-            if (c->live[i] && strcmp(c->lessons[i]->module, c->mods[k].name) == 0)
-                c->number[i] = ++num;
+        c->number[i] = ++c->mods[k].lessons; /* from 1 in course order */
     }
     c->live[c->n] = true;
 }
