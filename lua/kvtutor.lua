@@ -54,11 +54,19 @@ function code(text)
   return mark({ text = text }, "code")
 end
 
--- Numbers in text: fixed(57.321, 1) is "57.3"; grouped(57344) is "57,344"
--- (rounded to a whole number first). Figures computed in the lesson read
--- the same way as those the app prints.
+-- Numbers in text: fixed(57.321, 1) is "57.3" and fixed(1650.4, 0) is
+-- "1,650" (the whole part grouped in threes, as the app prints figures);
+-- grouped(57344) is "57,344" (rounded to a whole number first). Figures
+-- computed in the lesson read the same way as those the app prints. A
+-- lesson that needs the rounded value as a number rounds it itself
+-- (tonumber of string.format), since a grouped figure is text.
 function fixed(x, places)
-  return string.format("%." .. (places or 0) .. "f", x)
+  local s = string.format("%." .. (places or 0) .. "f", x)
+  local sign, whole, rest = s:match("^(-?)(%d+)(.*)$")
+  if not whole or #whole < 4 then
+    return s -- short, or inf and nan as string.format writes them
+  end
+  return sign .. whole:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "") .. rest
 end
 
 function grouped(x)

@@ -53,7 +53,7 @@ local function decode_worked(gbps, batch)
   -- uses it ("912.37"), so the shown figures give the shown result
   local shown = rate(gbps)
   if tonumber((shown:gsub(",", ""))) ~= gbps then
-    local whole, part = fixed(gbps, 2):match("^(%d+)%.(%d+)$")
+    local whole, part = string.format("%.2f", gbps):match("^(%d+)%.(%d+)$")
     part = part:gsub("0+$", "")
     shown = grouped(tonumber(whole)) .. (part ~= "" and "." .. part or "")
   end

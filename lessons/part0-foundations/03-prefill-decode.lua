@@ -401,7 +401,7 @@ compute-bound     batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
         local r = g.tflops * 1e12 / (g.bandwidth_gbps * 1e9)
         -- enough decimals that the ceiling of the figure shown is the graded batch
         local places = 2
-        while math.ceil(tonumber(fixed(r, places))) ~= b and places < 6 do places = places + 1 end
+        while math.ceil(tonumber(string.format("%." .. places .. "f", r))) ~= b and places < 6 do places = places + 1 end
         local rs = fixed(r, places)
         return b, "ridge    " .. (g.tflops % 1 == 0 and grouped(g.tflops) or fixed(g.tflops, 1))
           .. " × 10^12 FLOP/s ÷ (" .. grouped(g.bandwidth_gbps) .. " × 10^9 B/s) = " .. rs

@@ -405,7 +405,7 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
       -- one value drawn, so the exercise carries its own worked arithmetic
       params = { offered = {4} },
       expected = function(p)
-        local rounded = tonumber(f(served.request_throughput, 2)) * tonumber(f(served_s, 2))
+        local rounded = tonumber(string.format("%.2f", served.request_throughput)) * tonumber(string.format("%.2f", served_s))
         return in_flight, "rate      " .. f(served.request_throughput, 2) .. " requests/s completed "
           .. "over the run\n          (not the offered " .. p.offered .. "/s: the run starts and "
           .. "ends empty)\n"

@@ -740,7 +740,7 @@ return lesson {
       worked = code("input 128    P99 ITL (ms): " .. f(rs.p99_itl_ms, 2) .. ", as the report prints it\n"
           .. "input 8,192  P99 ITL (ms): " .. f(rl.p99_itl_ms, 2) .. "\n"
           .. "ratio        " .. f(rl.p99_itl_ms, 2) .. " ÷ " .. f(rs.p99_itl_ms, 2) .. " = "
-          .. f(tonumber(f(rl.p99_itl_ms, 2)) / tonumber(f(rs.p99_itl_ms, 2)), 2) .. "×\n"
+          .. f(tonumber(string.format("%.2f", rl.p99_itl_ms)) / tonumber(string.format("%.2f", rs.p99_itl_ms)), 2) .. "×\n"
           .. "             unrounded (--json p99_itl_ms): " .. f(rl.p99_itl_ms, 3) .. " ÷ "
           .. f(rs.p99_itl_ms, 3) .. " = " .. f(itl_ratio, 2) .. "×"),
       hints = { "Read P99 ITL from both runs and divide.",

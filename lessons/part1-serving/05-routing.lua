@@ -62,7 +62,8 @@ local LOADED_RANDOM = setup(in_rand, RATE, 500)
 local LOADED_STICKY = setup(in_stick, RATE, 500)
 local lr, ls = kv.sim(LOADED_RANDOM), kv.sim(LOADED_STICKY)
 local lr_long = kv.sim(setup(in_rand, RATE, 1000))
-local cap_rand = kv.sim(setup(in_rand, "inf", 500)).request_throughput
+local all_rand = kv.sim(setup(in_rand, "inf", 500))
+local cap_rand = all_rand.request_throughput
 local cap_stick = kv.sim(setup(in_stick, "inf", 500)).request_throughput
 
 -- Capacity: if the whole KV cache held nothing but prefixes.
@@ -248,17 +249,19 @@ return lesson {
           .. " ms, " .. f(saved_ms, 0) .. " ms saved. Per session, random routing prefills "
           .. n(tok_rand) .. " prompt tokens and affinity " .. n(tok_stick) .. ". Under load the "
           .. "gap decides where the knee is. A stand-in with the random policy's mean of "
-          .. n(mean_rand) .. " uncached tokens a request can complete at most "
-          .. f(cap_rand, 2) .. " requests/s on one replica, so at " .. RATE .. " requests/s "
-          .. "it is overloaded: it completes " .. f(lr.request_throughput, 2) .. " requests/s, "
+          .. n(mean_rand) .. " uncached tokens a request completes " .. f(cap_rand, 2)
+          .. " requests/s on one replica when all 500 are sent at once, its capacity, so at "
+          .. RATE .. " requests/s it is overloaded: it completes " .. f(lr.request_throughput, 2)
+          .. " requests/s (the all-at-once run had " .. all_rand.preemptions
+          .. " preemptions, each prefilled again, this run " .. lr.preemptions .. "); "
           .. "its queue grows for as long as the load lasts, and its median TTFT has no "
           .. "steady value (" .. f(lr.median_ttft_ms, 0) .. " ms over 500 requests, "
           .. f(lr_long.median_ttft_ms, 0) .. " ms over 1,000, and climbing). The run also "
           .. "fills the KV cache (" .. pct(lr.peak_kv_usage, 0) .. "% at its peak, "
           .. lr.preemptions .. " preemptions), a symptom of the queue rather than its cause: the "
           .. "capacity is set by the prefill compute each request needs. With affinity's mean of "
-          .. n(mean_stick) .. " the same replica can complete " .. f(cap_stick, 2)
-          .. " requests/s and keeps up with the " .. RATE .. ": " .. f(ls.request_throughput, 2)
+          .. n(mean_stick) .. " the same replica's capacity is " .. f(cap_stick, 2)
+          .. " requests/s and it keeps up with the " .. RATE .. ": " .. f(ls.request_throughput, 2)
           .. " requests/s at a median TTFT of " .. f(ls.median_ttft_ms, 0) .. " ms. These are "
           .. "simulated estimates of equal mean prefill work, not a measurement of the real "
           .. "mix of full misses and hits, which spreads TTFT wider.",
