@@ -84,6 +84,14 @@ check_figures() {
   check "$what: the throughput, against the capacity at rate inf" \
     "$(amount "$(key request_throughput)") req/s (capacity $cap req/s) · $(rate "$(key output_throughput)") tok/s out · capped by $(limit_text)"
   check "$what: the largest batch" "largest batch $(key max_running) of $(key max_num_seqs)"
+  # the peak as blocks, the share times the blocks (a share one block short
+  # of full would read "99.997%"), "all N blocks" when every one was in use
+  peak=$(awk -v u="$(key peak_kv_usage)" -v n="$(key num_gpu_blocks)" 'BEGIN { printf "%.0f", u * n }')
+  if [ "$peak" = "$(key num_gpu_blocks)" ]; then
+    check "$what: the peak KV in blocks" "peak KV all $(amount "$peak") blocks"
+  else
+    check "$what: the peak KV in blocks" "peak KV $(amount "$peak") of $(amount "$(key num_gpu_blocks)") blocks"
+  fi
   p99=$(ms "$(key p99_ttft_ms)")
   row=$(screen | grep -F "▶")
   if [[ "$row" == *" $p99 "* ]]; then ok "$what: the knee's marked row has the p99 TTFT ($p99)"; else bad "$what: the marked row lacks $p99: $row"; fi
