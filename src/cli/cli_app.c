@@ -177,7 +177,8 @@ static int app_usage(FILE *out)
           "--keys FILE (- for standard input) runs the app without a terminal, on a\n"
           "virtual one of --size (default 80x24), typing each line of FILE as one step\n"
           "and printing the screen after it as text; <Enter>, <Esc>, <Tab>, <Up>, <C-x>,\n"
-          "<F1> and the like name keys (man kvtutor lists them), <lt> is a '<', and\n"
+          "<F1> and the like name keys (man kvtutor lists them), <lt> is a '<',\n"
+          "<Wait 90s> moves the app's clock on (a timed interview runs out), and\n"
           "lines starting with # are skipped. Answers are saved as in the app.\n",
           out);
     return out == stdout ? 0 : 2;

@@ -22,6 +22,11 @@ int64_t tutor_wall(const struct tutor_session *s)
     return s->env.wall ? s->env.wall() : (int64_t)time(NULL);
 }
 
+double tutor_session_seconds(const struct tutor_session *s)
+{
+    return (s->ended > 0 ? s->ended : tutor_mono(s)) - s->began;
+}
+
 void tutor_interview_clock(const struct tutor_session *s, struct tutor_clock *out)
 {
     double now = tutor_mono(s);
@@ -30,7 +35,7 @@ void tutor_interview_clock(const struct tutor_session *s, struct tutor_clock *ou
     *out = (struct tutor_clock){
         .answer_limited = interview && s->env.interview_answer_seconds > 0,
         .session_limited = interview && s->env.interview_minutes > 0,
-        .elapsed = now - s->began,
+        .elapsed = tutor_session_seconds(s),
     };
     if (out->answer_limited)
         out->answer_left = s->env.interview_answer_seconds - (now - s->item_began);
@@ -71,6 +76,8 @@ void tutor_end(struct tutor_session *s)
     s->out_of_time = true;
     s->pos = s->n_items;
     s->shown = false;
+    if (s->ended == 0)
+        s->ended = tutor_mono(s);
 }
 
 struct tutor_cutoff tutor_cut_off(struct tutor_session *s, const char *typed,

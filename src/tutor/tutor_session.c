@@ -333,6 +333,10 @@ void tutor_skip(struct tutor_session *s)
     if (!tutor_finished(s))
         s->pos++;
     s->shown = false;
+    /* the session's time stops with its last item, not when the learner
+     * leaves the summary */
+    if (tutor_finished(s) && s->ended == 0)
+        s->ended = tutor_mono(s);
 }
 
 size_t tutor_hints_total(const struct tutor_session *s)
@@ -574,7 +578,7 @@ void tutor_summary(const struct tutor_session *s, struct tutor_summary *out)
         .answered = s->answered,
         .right = s->right,
         .score = s->answered ? s->score_sum / s->answered : 0,
-        .seconds = tutor_mono(s) - s->began,
+        .seconds = tutor_session_seconds(s),
         .times = s->times,
         .n_times = s->answered < MAX_TIMES ? s->answered : MAX_TIMES,
         .passed = s->passed,

@@ -221,9 +221,13 @@ void tutor_summary(const struct tutor_session *s, struct tutor_summary *out);
 struct tutor_clock {
     bool answer_limited, session_limited;
     double answer_left, session_left; /* seconds; <= 0 once run out */
-    double elapsed;                   /* since the session began */
+    double elapsed;                   /* tutor_session_seconds */
 };
 void tutor_interview_clock(const struct tutor_session *s, struct tutor_clock *out);
+/* Seconds from the session's start to now, or to the moment its last item
+ * was left (answered, passed, or the interview's time up): the time a
+ * finished session took stays what it was while its summary is read. */
+double tutor_session_seconds(const struct tutor_session *s);
 
 /* What the limits say now, for an item not yet graded. At zero, as in a
  * real interview, the candidate is cut off: the answer typed so far is

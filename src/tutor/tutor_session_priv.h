@@ -13,6 +13,7 @@ struct tutor_session {
     struct tutor_item *items;
     size_t n_items, cap, pos;
     double began;       /* monotonic, the session */
+    double ended;       /* monotonic, when the last item was left; 0 until then */
     int64_t started_at; /* wall, the session */
     double item_began;  /* monotonic, the current attempt */
     bool shown;         /* the current item's expected answer has been shown */

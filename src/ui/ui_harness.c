@@ -4,6 +4,8 @@
 
 #include <curses.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +18,19 @@ struct ui_harness {
     struct ui ui;
     bool done;
 };
+
+/* The sessions' clock under a script: the system's, plus what <Wait 90s>
+ * steps have moved it on (one harness at a time, so one offset). A script's
+ * keys arrive at once, so without it a timed interview's clock would never
+ * reach zero. */
+static double clock_ahead;
+
+static double script_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + clock_ahead;
+}
 
 static void frame(struct ui_harness *h)
 {
@@ -36,7 +51,14 @@ struct ui_harness *ui_harness_open(const struct ui_options *o, int cols, int lin
         snprintf(why, cap, "out of memory");
         return NULL;
     }
-    ui_app_init(&h->ui, o);
+    {
+        struct ui_options own = *o;
+        if (!own.monotonic) {
+            clock_ahead = 0;
+            own.monotonic = script_clock;
+        }
+        ui_app_init(&h->ui, &own);
+    }
     if (ui_term_start_virtual(cols, lines, why, cap) != 0) {
         free(h);
         return NULL;
@@ -159,6 +181,41 @@ static void wait_idle(struct ui_harness *h)
     }
 }
 
+/* <Wait 90s>, <Wait 2m>: the script's clock moved on that far, a second at
+ * a time, each second a frame (as the app draws its clock), so a timed
+ * interview's limits run out as they would. Reads the step at p (just past
+ * "<Wait "); returns what it consumed up to and past the '>', 0 when it is
+ * no such step. Under a caller's own clock (tests set one) the time cannot
+ * move, and the step is refused. */
+static size_t wait_for_time(struct ui_harness *h, const char *p, char *err, size_t cap)
+{
+    char *end;
+    long n;
+
+    if (*p < '0' || *p > '9')
+        return 0;
+    n = strtol(p, &end, 10);
+    if ((*end != 's' && *end != 'm') || end[1] != '>')
+        return 0;
+    if (*end == 'm')
+        n = n > LONG_MAX / 60 ? LONG_MAX : n * 60;
+    if (n > UI_HARNESS_CLOCK_MAX_S) {
+        snprintf(err, cap, "<Wait %.*s>: at most %d s of clock a step", (int)(end + 1 - p), p,
+                 UI_HARNESS_CLOCK_MAX_S);
+        return SIZE_MAX;
+    }
+    if (h->ui.opt.monotonic != script_clock) {
+        snprintf(err, cap, "<Wait %.*s>: this harness runs on its caller's clock",
+                 (int)(end + 1 - p), p);
+        return SIZE_MAX;
+    }
+    for (long i = 0; i < n && !h->done; i++) {
+        clock_ahead += 1.0;
+        frame(h);
+    }
+    return (size_t)(end + 2 - p);
+}
+
 /* Sends the key named by name[0..n); false when it names none. */
 static bool named_key(struct ui_harness *h, const char *name, size_t n)
 {
@@ -200,6 +257,17 @@ int ui_harness_step(struct ui_harness *h, const char *step, char *err, size_t ca
     const char *p = step;
 
     while (*p && !h->done) {
+        if (strncmp(p, "<Wait ", 6) == 0) {
+            size_t used = wait_for_time(h, p + 6, err, cap);
+            if (used == SIZE_MAX)
+                return -1;
+            if (used > 0) {
+                p += 6 + used;
+                continue;
+            }
+            snprintf(err, cap, "<Wait %.20s: write a time as <Wait 90s> or <Wait 2m>", p + 6);
+            return -1;
+        }
         /* a name is <letters, digits, '-'>; any other '<' is typed as it is */
         size_t n = *p == '<' ? strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                              "0123456789-")

@@ -34,11 +34,14 @@ void ui_harness_key(struct ui_harness *h, int key);
  * <Right>, <Home>, <End>, <PgUp>, <PgDn>, <S-Tab>, <F1>..<F12>, <C-a>..<C-z>,
  * <lt> for a '<'), a frame after each key; <Wait> is no key: it waits while
  * the screen works (a probe running: UI_HARNESS_WAIT_S at most), drawing
- * as it goes. -1 with the reason in err for a
+ * as it goes; <Wait 90s> or <Wait 2m> moves the sessions' clock on that far
+ * (a timed interview's limits run out), a frame each second, at most
+ * UI_HARNESS_CLOCK_MAX_S a step, and only where the options left the clock
+ * to the harness (o->monotonic NULL). -1 with the reason in err for a
  * name it does not know (the keys before it were sent); 0 otherwise, also
  * when the app quit part-way. */
 int ui_harness_step(struct ui_harness *h, const char *step, char *err, size_t cap);
-enum { UI_HARNESS_WAIT_S = 300 };
+enum { UI_HARNESS_WAIT_S = 300, UI_HARNESS_CLOCK_MAX_S = 3 * 3600 };
 
 /* The screen as drawn last, one line a row with trailing blanks dropped,
  * UTF-8, into out (cut at cap). Returns out. */

@@ -187,8 +187,9 @@ static void interview_clock(const struct quiz *q, char *out, size_t cap)
     else if (c.session_limited && q->phase != SUMMARY)
         snprintf(out, cap, " · ⏱ all %s", s);
     else {
-        int secs = (int)c.elapsed;
-        snprintf(out, cap, " · ⏱ %02d:%02d", secs / 60, secs % 60);
+        /* the time taken, in the m:ss the limits are written in */
+        int secs = c.elapsed > 0 ? (int)c.elapsed : 0;
+        snprintf(out, cap, " · ⏱ %d:%02d", secs / 60, secs % 60);
     }
 }
 

@@ -188,6 +188,36 @@ printf '=\nc\nc\nc\n' > "$work/keys"
 after 4 | grep -qF "past the model's 32,768 positions" && ! after 4 | grep -qF "tensor-parallel" &&
   ok "the playground says why a setup cannot be laid out" || bad "playground refusal: $(after 4 | grep -A1 -F "laid out")"
 
+# A timed interview's clock under a script: <Wait 30s> moves it on, the
+# answer's limit runs out, and the session's time stops with its last item.
+# The defaults (kvtutor config): 2:00 an answer, 15:00 in all; lesson 1's
+# interview asks 7 questions, so with nothing typed each is passed at 2:00
+# and the seventh at 7 x 2:00 = 14:00, inside the 15:00.
+cat > "$work/keys" <<'KEYS'
+i
+<Wait 30s>
+<Wait 95s>
+<Wait 20m>
+KEYS
+"$KVTUTOR" --db "$work/iv.db" --keys "$work/keys" > "$work/out" 2> "$work/err"
+after 1 | grep -qF "1 of 7 · The KV cache… · ⏱ answer 2:00 · all 15:00" &&
+  after 2 | grep -qF "1 of 7 · The KV cache… · ⏱ answer 1:30 · all 14:30" &&
+  ok "<Wait 30s> runs the interview's clocks on 30 s" || bad "<Wait 30s>: $(after 2 | head -1)"
+# 30 + 95 = 125 s: the first answer's 2:00 ran out 5 s ago
+after 3 | grep -qF "2 of 7 · The KV cache… · ⏱ answer 1:55 · all 12:55" &&
+  after 3 | grep -qF "time's up: the question was passed with no answer" &&
+  ok "at 0:00 with nothing typed the question is passed" || bad "answer time up: $(after 3 | head -1; after 3 | tail -2)"
+after 4 | grep -qF "mock interview · done · ⏱ 14:00" &&
+  after 4 | grep -qF "7 questions passed: time ran out with nothing typed." &&
+  ok "the finished interview's clock stops at its last item (14:00)" ||
+  bad "the finished interview: $(after 4 | head -6)"
+for step in "<Wait 4h>" "<Wait 99999s>" "<Wait soon>"; do
+  printf '%s\n' "$step" | "$KVTUTOR" --db "$work/iv.db" --keys - > "$work/out" 2> "$work/err"
+  rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l < "$work/err")" = 1 ] && grep -qF "<Wait" "$work/err" &&
+    ok "$step is refused in one line: $(cat "$work/err")" || bad "$step: exit $rc: $(cat "$work/err")"
+done
+
 # from standard input, at another size
 printf 'e\n' | "$KVTUTOR" --db "$work/p2.db" open kv-cache --keys - --size 100x30 > "$work/out" 2> "$work/err"
 rc=$?
