@@ -535,6 +535,10 @@ static void test_bad_input_one_line_exit_2(void **state)
         {"calc --model qwen2.5-7b --attention-backend FOO", {"--attention-backend FOO", NULL}},
         {"calc --model qwen2.5-7b --attention-backend flashmla",
          {"--attention-backend flashmla", "--mla-rank", NULL}},
+        /* FlashInfer-MLA's kernels take 32 and 64 (get_supported_kernel_block_sizes):
+         * a given 48 is a multiple of neither, and vLLM refuses the backend */
+        {"calc --model deepseek-v3 --gpu b200 --attention-backend FLASHINFER_MLA --block-size 48",
+         {"--block-size 48", "FlashInfer-MLA: a multiple of 32 tokens", NULL}},
         {"calc --model qwen2.5-7b --kv-cache-memory-bytes 1.5G",
          {"--kv-cache-memory-bytes 1.5G", "decimals", NULL}},
         {"calc --model qwen2.5-7b --kv-cache-memory-bytes 8GiB", {"--kv-cache-memory-bytes", NULL}},

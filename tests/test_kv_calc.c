@@ -709,28 +709,33 @@ static void test_mla_dtypes_and_backends(void **state)
     assert_int_equal(r.rules.n_notes, 1);
     assert_non_null(strstr(r.rules.notes[0].text, "FLASHMLA"));
 
-    /* FlashInfer-MLA (vllm/platforms/cuda.py, CudaPlatformBase.check_and_update_config
-     * at 002db495): a configured 32 or multiple of 64 is kept, anything else
-     * becomes 64. Default 16 -> 64; a page of 64 x (512 + 64) x 2 B = 73,728 B;
-     * 32 -> 32, 128 -> 128, 48 -> 64 */
+    /* FlashInfer-MLA: its kernels take 32 and 64
+     * (FlashInferMLABackend.get_supported_kernel_block_sizes); the default
+     * 16 becomes the preferred size, the smallest of them
+     * (AttentionBackend.get_preferred_block_size): 32, a page of
+     * 32 x (512 + 64) x 2 B = 36,864 B, with a note that older sources made
+     * it 64. A size given is kept when a multiple of 32 or 64 (32, 96, 128)
+     * and refused otherwise (48: vLLM's supports_block_size rejects it) */
     d.gpu_sm = 100;
     d.backend = KV_BACKEND_FLASHINFER_MLA;
     r = run(&m, &d);
-    assert_int_equal(r.deploy.block_size, 64);
-    assert_int_equal(r.page_bytes, 73728);
-    assert_int_equal(r.rules.n_notes, 0);
+    assert_int_equal(r.deploy.block_size, 32);
+    assert_int_equal(r.page_bytes, 36864);
+    assert_int_equal(r.rules.n_notes, 1);
+    assert_non_null(strstr(r.rules.notes[0].text, "preferred 32"));
     d.block_size = 32;
-    assert_int_equal(run(&m, &d).deploy.block_size, 32);
+    r = run(&m, &d);
+    assert_int_equal(r.deploy.block_size, 32);
+    assert_int_equal(r.rules.n_notes, 0);
+    d.block_size = 96;
+    assert_int_equal(run(&m, &d).deploy.block_size, 96);
     d.block_size = 128;
     assert_int_equal(run(&m, &d).deploy.block_size, 128);
-    /* ... where the copies of cuda.py disagree (others make 128 into 64): a note */
-    r = run(&m, &d);
-    assert_int_equal(r.rules.n_notes, 1);
-    assert_non_null(strstr(r.rules.notes[0].text, "unverified"));
-    d.block_size = 32;
-    assert_int_equal(run(&m, &d).rules.n_notes, 0);
     d.block_size = 48;
-    assert_int_equal(run(&m, &d).deploy.block_size, 64);
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_BLOCK_BACKEND);
+    assert_int_equal(bad, KV_FIELD_BLOCK_SIZE);
+    assert_int_equal(other, KV_FIELD_ATTENTION_BACKEND);
+    d.block_size = 32;
     /* on Hopper vLLM refuses the backend: the result says so */
     d.gpu_sm = 90;
     r = run(&m, &d);

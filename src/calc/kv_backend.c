@@ -38,11 +38,19 @@ bool kv_backend_is_mla(enum kv_backend b)
            b == KV_BACKEND_TRITON_MLA;
 }
 
-/* vllm/platforms/cuda.py, CudaPlatformBase.check_and_update_config:
- * FlashMLA and FlashMLA-sparse 64, CUTLASS MLA 128; FlashInfer-MLA keeps a
- * configured 32 or a multiple of 64 (its kernels take 32 and 64,
- * FlashInferMLABackend.get_supported_kernel_block_sizes) and makes anything
- * else 64. */
+/* FlashMLA and FlashMLA-sparse 64, CUTLASS MLA 128 (each backend's one
+ * kernel block size). FlashInfer-MLA's kernels take 32 and 64
+ * (FlashInferMLABackend.get_supported_kernel_block_sizes, flashinfer_mla.py
+ * at 002d68ef00d4): a block size left at vLLM's default 16 becomes the
+ * backend's preferred one, the smallest it takes, 32
+ * (AttentionBackend.get_preferred_block_size, vllm/v1/attention/backend.py at
+ * 0014ca6b; Platform.update_block_size_for_backend applies it only when no
+ * size was given); a size given must be a multiple of one of them
+ * (supports_block_size), else vLLM refuses the backend: 0 here. An
+ * explicit --block-size 16 is not told apart from the default, so it gets
+ * 32 too (docs/calculator.md). Older sources forced sizes in
+ * CudaPlatformBase.check_and_update_config (vllm/platforms/cuda.py at
+ * 002db4951e0c: FlashInfer-MLA's 16 became 64); no release dates the change. */
 uint32_t kv_backend_block(enum kv_backend b, uint32_t configured)
 {
     switch (b) {
@@ -52,7 +60,9 @@ uint32_t kv_backend_block(enum kv_backend b, uint32_t configured)
     case KV_BACKEND_CUTLASS_MLA:
         return 128;
     case KV_BACKEND_FLASHINFER_MLA:
-        return configured == 32 || configured % 64 == 0 ? configured : 64;
+        if (configured == 16)
+            return 32;
+        return configured % 32 == 0 ? configured : 0;
     default:
         return configured;
     }

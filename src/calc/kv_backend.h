@@ -12,8 +12,9 @@
 bool kv_backend_is_mla(enum kv_backend b);
 
 /* The block size vLLM runs with under backend b when `configured` was asked
- * for (vllm/platforms/cuda.py, CudaPlatformBase.check_and_update_config):
- * a size some MLA backends force, else the configured one. */
+ * for (16 standing for vLLM's default): a size some MLA backends fix, the
+ * backend's preferred size for the default, else the configured one; 0 when
+ * the backend cannot run blocks of that size (vLLM refuses it). */
 uint32_t kv_backend_block(enum kv_backend b, uint32_t configured);
 
 #endif

@@ -168,7 +168,12 @@ static enum kvt_err resolve_deploy(const struct kv_model *m, struct kv_deploy *d
         else if (d->gpu_sm >= 100 && d->gpu_sm < 110)
             d->backend = KV_BACKEND_CUTLASS_MLA;
     }
-    d->block_size = kv_backend_block(d->backend, d->block_size);
+    {
+        uint32_t block = kv_backend_block(d->backend, d->block_size);
+        if (block == 0)
+            return kv_fail(c, KVT_E_BLOCK_BACKEND, KV_FIELD_BLOCK_SIZE, KV_FIELD_ATTENTION_BACKEND);
+        d->block_size = block;
+    }
     /* sparse MLA runs on 64-token blocks whichever backend was named */
     if (m->index_head_dim > 0)
         d->block_size = 64;

@@ -46,14 +46,15 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
                       "FlashInfer-MLA runs only on compute capability 10.x GPUs "
                       "(FlashInferMLABackend.supports_compute_capability): vLLM refuses it on "
                       "this one");
-    /* docs/calculator.md: 002db4951e0c keeps 128, 192, ...; other copies of
-     * cuda.py keep only 32 and 64 */
-    if (r->deploy.backend == KV_BACKEND_FLASHINFER_MLA && asked->block_size > 64 &&
-        asked->block_size % 64 == 0 && r->deploy.block_size == asked->block_size)
+    /* docs/calculator.md: the preferred-size rule is read in 2026 sources;
+     * older ones forced 64, and no release dates the change */
+    if (r->deploy.backend == KV_BACKEND_FLASHINFER_MLA && asked->block_size == 16)
         kv_rules_note(n, KV_NOTE_ALWAYS,
-                      "FlashInfer-MLA: a configured block past 64 tokens is kept, as "
-                      "vllm/platforms/cuda.py does at 002db4951e0c; other copies of it make "
-                      "every size but 32 and 64 into 64, and no release dates either: unverified");
+                      "FlashInfer-MLA: the default block size 16 becomes the backend's preferred "
+                      "32 (AttentionBackend.get_preferred_block_size); an explicit "
+                      "--block-size 16 would be refused, and older sources made it 64 "
+                      "(vllm/platforms/cuda.py at 002db4951e0c): no release dates the change, "
+                      "unverified");
     if (r->kv_dtype == KV_DTYPE_INT8_PTH || r->kv_dtype == KV_DTYPE_FP8_PTH)
         kv_rules_note(n, KV_NOTE_ALWAYS,
                       "per-token-head KV dtype: 4 B of fp32 scale a head a token beside the "
