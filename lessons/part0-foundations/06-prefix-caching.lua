@@ -72,7 +72,7 @@ return lesson {
   },
   misconceptions = {
     misconception { about = {"the prefill", "the full prefill", "the whole prefill"},
-                    said = {"still runs in full", "still runs anyway", "is still computed for every request", "still computed for every request", "still runs for every request anyway", "still runs for every request with a hit", "still runs for every request on a hit", "still runs in full on a hit", "still runs even on a hit",
+                    said = {"still runs in full", "still runs anyway", "is still computed for every request", "still computed for every request", "still runs for every request anyway", "still runs for every request", "still runs for every request with a hit", "still runs for every request on a hit", "still runs in full on a hit", "still runs even on a hit",
                             "is recomputed even when cached", "still runs even when cached", "still runs even when the prefix is cached"},
                     unless = {"differ", "miss", "no hit", "own tokens", "the rest", "uncached", "suffix", "last token",
                               "unique", "evicted", "disabled", "turned off", "is off"},

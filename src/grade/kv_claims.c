@@ -96,6 +96,28 @@ static bool said_in(const struct ctx *c, const struct kv_tok *ans, const struct 
     return false;
 }
 
+/* A misconception's `unless` case named in clause k, or in a clause before
+ * it in the same sentence when k follows a colon: the words after a colon
+ * spell out the ones before it ("when prompts differ it does not help: the
+ * whole prefill still runs"), so they speak of the same case. */
+static bool unless_case(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                        size_t k, struct set unless)
+{
+    if (!unless.n)
+        return false;
+    if (said_in(c, ans, &cl[k], unless))
+        return true;
+    if (cl[k].a >= cl[k].b || ans[cl[k].a].brk != KV_BRK_LABEL)
+        return false;
+    for (size_t j = k; j-- > 0;) {
+        if (!cl[j].list && said_in(c, ans, &cl[j], unless))
+            return true;
+        if (cl[j].a < cl[j].b && (ans[cl[j].a].brk == KV_BRK_HARD || cl[j].a == 0))
+            break; /* the sentence's first clause */
+    }
+    return false;
+}
+
 /* The length of the longest phrasing of one's set that starts at token i of
  * the clause; 0 when none does. */
 size_t kvc_len_at(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl, size_t i,
@@ -508,7 +530,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                 continue;
             /* the clause names the case where the claim holds: "prefill of a
              * 20-token prompt is memory-bound" is true, "prefill is" is not */
-            if (unless[m].n && said_in(&c, ans, &cl[k], unless[m]))
+            if (unless_case(&c, ans, cl, k, unless[m]))
                 continue;
             if (claim_in(&c, ans, &cl[k], about[n_pts + m], said[n_pts + m]) ||
                 pronoun_claim(&c, ans, prev, &cl[k], about[n_pts + m], said[n_pts + m], abouts,
@@ -523,7 +545,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
          * claim turned round is read into it */
         bool special = false;
         for (size_t m = 0; m < n_mis && !special; m++)
-            special = unless[m].n && said_in(&c, ans, &cl[k], unless[m]);
+            special = unless_case(&c, ans, cl, k, unless[m]);
         if (!special) {
             /* a clause that covered nothing and turns a point's direction round
              * ("TTFT goes down" where TTFT rises) contradicts it */
