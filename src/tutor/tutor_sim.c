@@ -134,6 +134,14 @@ static enum kvt_err say(const struct tutor_sim_setup *s, const struct sim_bench 
 
     switch (bw->fault) {
     case SIM_FAULT_CALC:
+        if (bw->err == KVT_E_TP_HEADS || bw->err == KVT_E_TP_KV_HEADS)
+            /* the figures the rule is about, as the calculator view gives
+             * them, not the field's internal name */
+            return fail(why, cap, e,
+                        "TP %u cannot lay this model out: %s; it has %u query heads and %u "
+                        "KV heads",
+                        s->tp ? s->tp : 1, kvt_strerror(bw->err), s->model->heads,
+                        s->model->kv_heads);
         return fail(why, cap, e, "this deployment cannot be laid out: %s (%s)",
                     kvt_strerror(bw->err), kv_field_name(bw->bad));
     case SIM_FAULT_WEIGHTS:

@@ -39,6 +39,9 @@ struct map {
 static void build(struct map *m, struct ui *ui)
 {
     const char *module = NULL;
+    /* the lesson selected stays selected wherever the rows put it (a search
+     * typed or cleared), as long as it is among them */
+    size_t was = m->rows && m->selected < m->n_rows ? m->rows[m->selected].lesson : SIZE_MAX;
     free(m->rows);
     m->rows = calloc(tutor_course_size(ui->course) * 2 + 1, sizeof *m->rows);
     m->n_rows = 0;
@@ -58,6 +61,8 @@ static void build(struct map *m, struct ui *ui)
             module = l->module;
             m->rows[m->n_rows++] = (struct row){SIZE_MAX, module, {LX_HIT_NONE, 0, "", 0}};
         }
+        if (i == was)
+            m->selected = m->n_rows;
         m->rows[m->n_rows++] = (struct row){i, l->module, hit};
     }
     if (m->selected >= m->n_rows || (m->n_rows && m->rows[m->selected].lesson == SIZE_MAX))

@@ -218,6 +218,23 @@ for step in "<Wait 4h>" "<Wait 99999s>" "<Wait soon>"; do
     ok "$step is refused in one line: $(cat "$work/err")" || bad "$step: exit $rc: $(cat "$work/err")"
 done
 
+# Esc clears a search and keeps the lesson chosen from it selected: "TPOT"
+# finds lessons 3 and 11 of Part 0 and lesson 4 of Part 1; Down picks the
+# second found, Enter keeps the search, Esc clears it
+printf '/\nTPOT\n<Down>\n<Enter>\n<Esc>\n' |
+  "$KVTUTOR" --db "$work/sel.db" --keys - > "$work/out" 2> "$work/err"
+picked=$(after 4 | grep -E '^  [a-z-]+ · done:' | awk '{print $1}')
+[ -n "$picked" ] && after 5 | grep -qE "^  $picked · done:" &&
+  ok "Esc after a search keeps the lesson picked from it ($picked)" ||
+  bad "the selection after Esc: picked '$picked', then $(after 5 | grep -E '· done:')"
+
+# the serving view says why TP 8 cannot serve Qwen2.5-7B in the model's
+# figures (28 query heads, 4 KV heads; 28 / 8 is not whole), not a field name
+printf '=\ns\nt\nt\nt\n' | "$KVTUTOR" --db "$work/tp.db" --keys - > "$work/out" 2> "$work/err"
+after 5 | tr -s ' \n' ' ' | grep -qF "TP 8 cannot lay this model out: tensor-parallel degree must divide the query heads; it has 28 query heads and 4 KV heads" &&
+  ! after 5 | grep -qF "(tp)" && ok "the serving view's TP refusal names the model's heads" ||
+  bad "the serving view at TP 8: $(after 5 | grep -A2 -F cannot)"
+
 # from standard input, at another size
 printf 'e\n' | "$KVTUTOR" --db "$work/p2.db" open kv-cache --keys - --size 100x30 > "$work/out" 2> "$work/err"
 rc=$?
