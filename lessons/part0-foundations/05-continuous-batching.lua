@@ -158,7 +158,7 @@ return lesson {
     section {
       title = "Memory decides the batch",
       text = "How many sequences run at once is how many caches fit. With the first lesson's "
-          .. BUDGET .. " GiB and requests that average " .. AVG .. " tokens of prompt and "
+          .. BUDGET .. " GiB and requests that average " .. grouped(AVG) .. " tokens of prompt and "
           .. "output, paging fits " .. avg_fit.max_concurrent_seqs .. " of them, not the "
           .. full_fit.max_concurrent_seqs .. " that 8k-token requests would leave room for. Continuous batching is what turns that room into "
           .. "throughput: without it, the room empties as requests finish.",

@@ -377,7 +377,7 @@ return lesson {
     .. "prefill      random " .. R .. " × " .. Q .. " + " .. f(copies, 2) .. " × " .. n(P) .. " = "
     .. n(tok_rand) .. " tokens a session; sticky " .. R .. " × " .. Q .. " + " .. n(P) .. " = "
     .. n(tok_stick) .. "\n"
-    .. "one hit      kv.sim TTFT " .. f(miss.median_ttft_ms) .. " ms (" .. n(P + Q) .. " tokens) − "
+    .. "one hit      kvtutor sim TTFT " .. f(miss.median_ttft_ms) .. " ms (" .. n(P + Q) .. " tokens) − "
     .. f(hit.median_ttft_ms) .. " ms (" .. Q .. ") = " .. f(saved_ms) .. " ms\n"
     .. "loaded       " .. RATE .. " req/s a replica: random stand-in " .. n(mean_rand) .. " tokens, capacity "
     .. f(cap_rand, 2) .. " req/s < " .. RATE .. ": overloaded, TTFT " .. f(lr.median_ttft_ms, 0)
@@ -658,8 +658,8 @@ return lesson {
             .. "prefills " .. n(P + Q) .. " tokens, a hit only the " .. Q .. " new ones. How many "
             .. "ms of TTFT does the hit save (the simulator's medians)?",
       expected = saved_ms, unit = "ms", tolerance = rel(0.05),
-      worked = code("miss   kv.sim median TTFT, " .. n(P + Q) .. "-token prompt = " .. f(miss.median_ttft_ms) .. " ms\n"
-        .. "hit    kv.sim median TTFT, " .. Q .. "-token prompt   = " .. f(hit.median_ttft_ms) .. " ms\n"
+      worked = code("miss   kvtutor sim median TTFT, " .. n(P + Q) .. "-token prompt = " .. f(miss.median_ttft_ms) .. " ms\n"
+        .. "hit    kvtutor sim median TTFT, " .. Q .. "-token prompt   = " .. f(hit.median_ttft_ms) .. " ms\n"
         .. "       (one request at a time, so no queueing; the hit's attention over\n"
         .. "       the cached prefix is left out)\n"
         .. "saved  " .. f(miss.median_ttft_ms) .. " − " .. f(hit.median_ttft_ms) .. " = "

@@ -380,7 +380,7 @@ return lesson {
     },
     section {
       title = "When a model earns its own replicas",
-      text = "A dedicated replica pays for a GPU whatever the traffic. In kv.sim, Llama-3.1-8B "
+      text = "A dedicated replica pays for a GPU whatever the traffic. In kvtutor sim, Llama-3.1-8B "
           .. "on one H100 with 1,024-token prompts and 128-token replies serves "
           .. f(busy.request_throughput, 1) .. " requests/s when every request is queued at "
           .. "once; a fine-tune that gets 0.5 requests/s keeps " .. f(quiet.mean_running, 2)
@@ -689,7 +689,7 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
     },
     numeric {
       id = "idle-replica",
-      prompt = "In kv.sim, Llama-3.1-8B on one H100 (max_model_len 8,192) serves a fine-tune "
+      prompt = "In kvtutor sim, Llama-3.1-8B on one H100 (max_model_len 8,192) serves a fine-tune "
             .. "that sends 0.5 requests/s of 1,024 prompt tokens and 128 output tokens. "
             .. "Its mean end-to-end latency is " .. grouped(quiet.mean_e2el_ms) .. " ms. How "
             .. "many requests are in the system (running or waiting) on average? (Little's "
@@ -698,7 +698,7 @@ replica   0.5 req/s ÷ ]] .. f(busy.request_throughput, 1) .. " req/s saturated 
       worked = code("Little's law  in system = arrival rate × time in the system\n"
           .. "              0.5 req/s × " .. f(quiet.mean_e2el_ms / 1000, 3) .. " s = "
           .. f(0.5 * quiet.mean_e2el_ms / 1000, 3) .. " requests\n"
-          .. "kv.sim        time-averaged running batch " .. f(quiet.mean_running, 3)
+          .. "kvtutor sim   time-averaged running batch " .. f(quiet.mean_running, 3)
           .. " ≈ " .. f(quiet.mean_running, 2) .. " requests\n"
           .. "why lower     the run's own rate: " .. grouped(quiet.completed) .. " ÷ "
           .. grouped(quiet.duration_s) .. " s = " .. f(quiet.request_throughput, 4) .. " req/s,\n"
