@@ -302,7 +302,16 @@ static void test_near_its_tolerance(void **state)
     assert_string_equal(kvt_fmt_near(0.4375, 0.00875, buf, sizeof buf), "0.4375");
     /* 1% of 57,344 = 573.44: none, grouped */
     assert_string_equal(kvt_fmt_near(57344, 573.44, buf, sizeof buf), "57,344");
-    assert_string_equal(kvt_fmt_near(1234.5678, 0.05, buf, sizeof buf), "1,234.568");
+    /* 0.05 asks for 3 decimals; the value ends at 4, one more: written whole */
+    assert_string_equal(kvt_fmt_near(1234.5678, 0.05, buf, sizeof buf), "1,234.5678");
+    assert_string_equal(kvt_fmt_near(1234.567891, 0.05, buf, sizeof buf), "1,234.568");
+    /* 77 / 16 = 4.8125 GiB within 2% (0.09625): 3 decimals would round the
+     * tie to even, "4.812", beside a worked "= 4.8125 GiB"; 9 / 16 = 0.5625
+     * within 2% (0.01125) the same */
+    assert_string_equal(kvt_fmt_near(4.8125, 0.09625, buf, sizeof buf), "4.8125");
+    assert_string_equal(kvt_fmt_near(0.5625, 0.01125, buf, sizeof buf), "0.5625");
+    /* 1.203125 ends at 6 decimals, three past the 3 asked: rounded */
+    assert_string_equal(kvt_fmt_near(1.203125, 0.0240625, buf, sizeof buf), "1.203");
     assert_string_equal(kvt_fmt_near(7, 0.05, buf, sizeof buf), "7");
     assert_string_equal(kvt_fmt_near(0.123456789, 0, buf, sizeof buf), "0.123457");
 }

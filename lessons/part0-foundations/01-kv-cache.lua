@@ -568,7 +568,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
         return gib, "per token   2 × " .. m.layers .. " layers × " .. m.kv_heads .. " KV heads × "
           .. m.head_dim .. " dims × 2 B = " .. grouped(r.kv_bytes_per_token) .. " B\n"
           .. "sequence    " .. grouped(r.kv_bytes_per_token) .. " B × " .. grouped(p.seq)
-          .. " tokens ÷ 2^30 = " .. fixed(gib, 4) .. " GiB"
+          .. " tokens ÷ 2^30 = " .. (fixed(gib, 4):gsub("0+$", ""):gsub("%.$", "")) .. " GiB"
       end,
       unit = "GiB", per = "sequence", tolerance = rel(0.02), model = "qwen3-8b",
       hints = { "Per token: 2 (K and V) × layers × KV heads × head dim × 2 bytes.",

@@ -40,7 +40,7 @@ end
 -- A GiB figure written exactly when it has at most 5 decimals (these are binary
 -- fractions: 0.3125, 2.40625), else rounded to 4 with ≈.
 local function exact_gib(x)
-  for places = 1, 5 do
+  for places = 0, 5 do
     local scaled = x * 10 ^ places
     if math.abs(scaled - math.floor(scaled + 0.5)) < 1e-6 then
       return "= " .. fixed(x, places)
