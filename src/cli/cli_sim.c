@@ -332,10 +332,14 @@ static void print_human(FILE *out, const struct sim_view *s)
             m->overhead_ms);
     fprintf(out, "  memory, compute     %.2f ms, %.2f ms a step on average\n", m->memory_ms,
             m->compute_ms);
-    fprintf(out, "  memory-bound steps  %.0f%%  (at %.0f GB/s and %.0f TFLOP/s per GPU)\n",
-            100 * m->memory_bound_share, s->b.bandwidth_gbps, s->b.tflops);
-    fprintf(out, "  peak KV usage       %.1f%% of %s blocks of %u tokens\n", 100 * m->peak_kv_usage,
-            kvt_fmt_int(s->b.sc.num_blocks, g1, sizeof g1), s->b.sc.block_size);
+    /* shares as the app writes them (kvt_fmt_percent: never "100%" short of
+     * all), the peak as blocks, as the serving view shows it */
+    fprintf(out, "  memory-bound steps  %s  (at %.0f GB/s and %.0f TFLOP/s per GPU)\n",
+            kvt_fmt_percent(m->memory_bound_share, g1, sizeof g1), s->b.bandwidth_gbps,
+            s->b.tflops);
+    fprintf(out, "  peak KV usage       %s of %s blocks of %u tokens (%s)\n",
+            kvt_fmt_int(m->peak_blocks, g1, sizeof g1), kvt_fmt_int(m->num_blocks, g2, sizeof g2),
+            s->b.sc.block_size, kvt_fmt_percent(m->peak_kv_usage, g3, sizeof g3));
     fprintf(out, "  largest batch       %s running (max_num_seqs %s, budget %s tokens)\n",
             kvt_fmt_int(m->max_running, g1, sizeof g1),
             kvt_fmt_int(s->b.sc.max_num_seqs, g2, sizeof g2),
@@ -356,8 +360,8 @@ static void print_human(FILE *out, const struct sim_view *s)
             len -= next;
         }
     }
-    fprintf(out, "  batch capped by     %s (%.0f%% of the busy time)\n", sim_limit_name(m->limit),
-            100 * m->limit_share);
+    fprintf(out, "  batch capped by     %s (%s of the busy time)\n", sim_limit_name(m->limit),
+            kvt_fmt_percent(m->limit_share, g1, sizeof g1));
     fputs("Not modelled: async scheduling overlap, speculative decoding acceptance,\n"
           "detokenisation, the network.\n",
           out);

@@ -204,6 +204,8 @@ enum kvt_err sim_report(const struct sim_run *r, struct sim_metrics *m)
     m->preemptions = r->preemptions;
     m->max_running = r->max_running;
     m->steps = r->steps;
+    m->peak_blocks = r->peak_blocks;
+    m->num_blocks = r->num_blocks;
     m->peak_kv_usage = r->num_blocks ? (double)r->peak_blocks / (double)r->num_blocks : 0;
     m->limit = SIM_LIMIT_ARRIVALS;
     for (int l = 0; l < SIM_LIMIT__COUNT; l++)

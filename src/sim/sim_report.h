@@ -27,10 +27,11 @@ struct sim_metrics {
     struct sim_stat ttft_ms, tpot_ms, itl_ms, e2el_ms;
     /* the scheduler */
     uint64_t preemptions, max_running, steps;
-    double peak_kv_usage; /* peak blocks in use / blocks */
-    double mean_running;  /* time-weighted over the duration */
-    enum sim_limit limit; /* what capped the batch for the most step time */
-    double limit_share;   /* that share of the busy time */
+    uint64_t peak_blocks, num_blocks; /* the most blocks in use at once, of these */
+    double peak_kv_usage;             /* peak_blocks / num_blocks */
+    double mean_running;              /* time-weighted over the duration */
+    enum sim_limit limit;             /* what capped the batch for the most step time */
+    double limit_share;               /* that share of the busy time */
     /* the step-time split: mean ms per step, and the memory-bound share */
     double step_ms, memory_ms, compute_ms, comm_ms, overhead_ms, memory_bound_share;
 };

@@ -352,13 +352,13 @@ static int layout(struct calc *c, int width, int spark_w, bool roomy)
         /* blocks, not a share: a cache one block short of full reads
          * "99.997%" as a share (the share never rounds to all), which says
          * less than the count does */
-        uint64_t peak = (uint64_t)llround(m->peak_kv_usage * (double)v->res.num_blocks);
-        if (peak == v->res.num_blocks)
+        if (m->peak_blocks == m->num_blocks)
             snprintf(kv, sizeof kv, "peak KV all %s blocks",
-                     kvt_fmt_int(v->res.num_blocks, a2, sizeof a2));
+                     kvt_fmt_int(m->num_blocks, a2, sizeof a2));
         else
-            snprintf(kv, sizeof kv, "peak KV %s of %s blocks", kvt_fmt_int(peak, a1, sizeof a1),
-                     kvt_fmt_int(v->res.num_blocks, a2, sizeof a2));
+            snprintf(kv, sizeof kv, "peak KV %s of %s blocks",
+                     kvt_fmt_int(m->peak_blocks, a1, sizeof a1),
+                     kvt_fmt_int(m->num_blocks, a2, sizeof a2));
         snprintf(batch, sizeof batch, "largest batch %s of %s",
                  kvt_fmt_int(m->max_running, a3, sizeof a3),
                  kvt_fmt_int(v->res.max_num_seqs, a4, sizeof a4));
