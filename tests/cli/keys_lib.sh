@@ -1,9 +1,11 @@
+# shellcheck shell=bash
 # keys_lib.sh: what the in-process screen tests share. They drive the app
 # with `kvtutor --keys -` (no terminal, no tmux, no sleeps): a test writes
 # its keys with `step`, notes the line a check reads with `here`, runs the
 # script once with `play`, then checks the screen printed after each noted
 # line. Source it after setting $KVTUTOR and $work (a fresh folder, removed
 # on exit); it sets $db inside $work and the counters.
+: "${work:?set work to a fresh folder first}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME="$work/home" XDG_DATA_HOME="$work/data"
 db="$work/progress.db"
 passed=0
