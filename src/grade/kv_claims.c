@@ -97,22 +97,19 @@ static bool said_in(const struct ctx *c, const struct kv_tok *ans, const struct 
 }
 
 /* A misconception's `unless` case named in clause k, or in a clause before
- * it in the same sentence when k follows a colon: the words after a colon
- * spell out the ones before it ("when prompts differ it does not help: the
- * whole prefill still runs"), so they speak of the same case. */
+ * it in the same sentence: a condition set first ("if the blocks are
+ * evicted, the prefill still runs"; "when prompts differ it does not help:
+ * the whole prefill still runs") holds for the words after it. A later
+ * sentence starts afresh. */
 static bool unless_case(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
                         size_t k, struct set unless)
 {
     if (!unless.n)
         return false;
-    if (said_in(c, ans, &cl[k], unless))
-        return true;
-    if (cl[k].a >= cl[k].b || ans[cl[k].a].brk != KV_BRK_LABEL)
-        return false;
-    for (size_t j = k; j-- > 0;) {
+    for (size_t j = k + 1; j-- > 0;) {
         if (!cl[j].list && said_in(c, ans, &cl[j], unless))
             return true;
-        if (cl[j].a < cl[j].b && (ans[cl[j].a].brk == KV_BRK_HARD || cl[j].a == 0))
+        if (cl[j].a >= cl[j].b || cl[j].a == 0 || ans[cl[j].a].brk == KV_BRK_HARD)
             break; /* the sentence's first clause */
     }
     return false;
