@@ -538,7 +538,11 @@ static void test_bad_input_one_line_exit_2(void **state)
         /* FlashInfer-MLA's kernels take 32 and 64 (get_supported_kernel_block_sizes):
          * a given 48 is a multiple of neither, and vLLM refuses the backend */
         {"calc --model deepseek-v3 --gpu b200 --attention-backend FLASHINFER_MLA --block-size 48",
-         {"--block-size 48", "FlashInfer-MLA: a multiple of 32 tokens", NULL}},
+         {"--block-size 48", "32 for FlashInfer-MLA", NULL}},
+        /* FlashMLA's kernels take 64 only: a given 32 is refused (since
+         * vllm#35122; before it, cuda.py forced 64) */
+        {"calc --model deepseek-v3 --attention-backend FLASHMLA --block-size 32",
+         {"--block-size 32", "64 tokens for FlashMLA", NULL}},
         {"calc --model qwen2.5-7b --kv-cache-memory-bytes 1.5G",
          {"--kv-cache-memory-bytes 1.5G", "decimals", NULL}},
         {"calc --model qwen2.5-7b --kv-cache-memory-bytes 8GiB", {"--kv-cache-memory-bytes", NULL}},

@@ -703,6 +703,13 @@ static void test_mla_dtypes_and_backends(void **state)
     d.backend = KV_BACKEND_FLASHMLA;
     r = run(&m, &d);
     assert_int_equal(r.deploy.block_size, 64);
+    /* a size given is kept when FlashMLA's 64 divides it, refused otherwise
+     * (AttentionBackend.supports_block_size) */
+    d.block_size = 128;
+    assert_int_equal(run(&m, &d).deploy.block_size, 128);
+    d.block_size = 32;
+    assert_int_equal(kv_calc(&m, &d, &r, &bad, &other), KVT_E_BLOCK_BACKEND);
+    d.block_size = 16;
     /* the default dense-MLA block on Hopper is an assumption, and says so */
     d.backend = KV_BACKEND_DEFAULT;
     r = run(&m, &d);

@@ -62,8 +62,7 @@ local LOADED_RANDOM = setup(in_rand, RATE, 500)
 local LOADED_STICKY = setup(in_stick, RATE, 500)
 local lr, ls = kv.sim(LOADED_RANDOM), kv.sim(LOADED_STICKY)
 local lr_long = kv.sim(setup(in_rand, RATE, 1000))
-local all_rand = kv.sim(setup(in_rand, "inf", 500))
-local cap_rand = all_rand.request_throughput
+local cap_rand = kv.sim(setup(in_rand, "inf", 500)).request_throughput
 local cap_stick = kv.sim(setup(in_stick, "inf", 500)).request_throughput
 
 -- Capacity: if the whole KV cache held nothing but prefixes.
@@ -249,11 +248,11 @@ return lesson {
           .. " ms, " .. f(saved_ms, 0) .. " ms saved. Per session, random routing prefills "
           .. n(tok_rand) .. " prompt tokens and affinity " .. n(tok_stick) .. ". Under load the "
           .. "gap decides where the knee is. A stand-in with the random policy's mean of "
-          .. n(mean_rand) .. " uncached tokens a request completes " .. f(cap_rand, 2)
-          .. " requests/s on one replica when all 500 are sent at once, its capacity, so at "
-          .. RATE .. " requests/s it is overloaded: it completes " .. f(lr.request_throughput, 2)
-          .. " requests/s (the all-at-once run had " .. all_rand.preemptions
-          .. " preemptions, each prefilled again, this run " .. lr.preemptions .. "); "
+          .. n(mean_rand) .. " uncached tokens a request has a capacity of about "
+          .. n(cap_rand) .. " requests/s on one replica: sent all at once, 500 of them complete "
+          .. "at " .. f(cap_rand, 2) .. " a second, start and drain included. At " .. RATE
+          .. " requests/s it is overloaded: it completes " .. f(lr.request_throughput, 2)
+          .. " requests/s, about that capacity and short of the " .. RATE .. " offered; "
           .. "its queue grows for as long as the load lasts, and its median TTFT has no "
           .. "steady value (" .. f(lr.median_ttft_ms, 0) .. " ms over 500 requests, "
           .. f(lr_long.median_ttft_ms, 0) .. " ms over 1,000, and climbing). The run also "
@@ -380,7 +379,7 @@ return lesson {
     .. "one hit      kvtutor sim TTFT " .. f(miss.median_ttft_ms) .. " ms (" .. n(P + Q) .. " tokens) − "
     .. f(hit.median_ttft_ms) .. " ms (" .. Q .. ") = " .. f(saved_ms) .. " ms\n"
     .. "loaded       " .. RATE .. " req/s a replica: random stand-in " .. n(mean_rand) .. " tokens, capacity "
-    .. f(cap_rand, 2) .. " req/s < " .. RATE .. ": overloaded, TTFT " .. f(lr.median_ttft_ms, 0)
+    .. f(cap_rand, 2) .. " req/s (500 at once) < " .. RATE .. ": overloaded, TTFT " .. f(lr.median_ttft_ms, 0)
     .. " ms (500 requests), " .. f(lr_long.median_ttft_ms, 0) .. " ms (1,000)\n"
     .. "             sticky stand-in " .. n(mean_stick) .. " tokens, capacity " .. f(cap_stick, 2)
     .. " req/s: keeps up, TTFT " .. f(ls.median_ttft_ms, 0) .. " ms\n"

@@ -42,7 +42,7 @@ end
 local function exact_gib(x)
   for places = 0, 5 do
     local scaled = x * 10 ^ places
-    if math.abs(scaled - math.floor(scaled + 0.5)) < 1e-6 then
+    if math.abs(scaled - math.floor(scaled + 0.5)) < 1e-9 * math.max(1, math.abs(scaled)) then
       return "= " .. fixed(x, places)
     end
   end
@@ -153,7 +153,7 @@ return lesson {
           .. "VLLM_LORA_REQUEST_ASYNC_LOADING_CUDA), not the default path. Sleep mode "
           .. "levels 1 and 2: vLLM docs, features/sleep_mode (v0.10.2 and latest). Papers: "
           .. "S-LoRA (Sheng et al., MLSys 2024, abstract), Punica (Chen et al., MLSys 2024, "
-          .. "abstract). Shapes: kv.model plus intermediate_size from each config.json; link "
+          .. "abstract). Shapes: kvtutor models plus intermediate_size from each config.json; link "
           .. "rates from the PCI-SIG PCIe 4.0/5.0 line rates and a 100 Gb/s line rate",
   concept = "multi-model-serving",
   concept_title = "Many models on one fleet",
@@ -315,7 +315,7 @@ return lesson {
           .. " GiB (" .. gib(proj_bytes) .. " GiB if target_modules names the seven "
           .. "projections only). These buffers are made inside load_model's memory profiler, so they count "
           .. "as model memory and the KV cache gets what is left: on an H100 at the default "
-          .. "0.92, kv.calc's " .. gib(base.kv_budget_bytes) .. " GiB of cache becomes "
+          .. "0.92, kvtutor calc's " .. gib(base.kv_budget_bytes) .. " GiB of cache becomes "
           .. gib(lora.kv_budget_bytes) .. " GiB, " .. grouped(tokens_lost) .. " tokens fewer, "
           .. base.max_concurrent_seqs .. " full 8,192-token sequences become "
           .. lora.max_concurrent_seqs .. ". You can see it: the \"Model loading took X GiB\" "

@@ -21,8 +21,8 @@
     X(PP_PARTITION_SUM, "the partition's layer counts must add up to the model's layers")          \
     X(OVERFLOW, "figures overflow 64-bit arithmetic")                                              \
     X(MAX_LEN, "max_model_len is past the model's positions (max_position_embeddings)")            \
-    X(BLOCK_BACKEND, "the attention backend's kernels cannot run blocks of that size "             \
-                     "(FlashInfer-MLA: a multiple of 32 tokens)")                                  \
+    X(BLOCK_BACKEND, "the attention backend's kernels cannot run blocks of that size (a multiple " \
+                     "of 64 tokens for FlashMLA, 128 for CUTLASS MLA, 32 for FlashInfer-MLA)")     \
     X(NOT_FOUND, "no such preset")                                                                 \
     X(PARSE, "malformed input")                                                                    \
     X(IO, "cannot read the file")                                                                  \

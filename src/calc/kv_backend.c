@@ -38,32 +38,50 @@ bool kv_backend_is_mla(enum kv_backend b)
            b == KV_BACKEND_TRITON_MLA;
 }
 
-/* FlashMLA and FlashMLA-sparse 64, CUTLASS MLA 128 (each backend's one
- * kernel block size). FlashInfer-MLA's kernels take 32 and 64
- * (FlashInferMLABackend.get_supported_kernel_block_sizes, flashinfer_mla.py
- * at 002d68ef00d4): a block size left at vLLM's default 16 becomes the
- * backend's preferred one, the smallest it takes, 32
- * (AttentionBackend.get_preferred_block_size, vllm/v1/attention/backend.py at
- * 0014ca6b; Platform.update_block_size_for_backend applies it only when no
- * size was given); a size given must be a multiple of one of them
- * (supports_block_size), else vLLM refuses the backend: 0 here. An
- * explicit --block-size 16 is not told apart from the default, so it gets
- * 32 too (docs/calculator.md). Older sources forced sizes in
- * CudaPlatformBase.check_and_update_config (vllm/platforms/cuda.py at
- * 002db4951e0c: FlashInfer-MLA's 16 became 64); no release dates the change. */
+/* The block sizes an MLA backend's kernels take
+ * (get_supported_kernel_block_sizes): FlashMLA and FlashMLA-sparse 64,
+ * CUTLASS MLA 128, FlashInfer-MLA 32 and 64 (flashinfer_mla.py at
+ * 002d68ef00d4). Since vllm-project/vllm#35122 (February 2026) the backend
+ * decides (vllm/v1/attention/backend.py at 0014ca6b): a block size left at
+ * vLLM's default 16 becomes the backend's preferred one, the default when a
+ * kernel size divides it, else the smallest kernel size
+ * (AttentionBackend.get_preferred_block_size, applied by
+ * Platform.update_block_size_for_backend only when no size was given); a
+ * size given must be a multiple of a kernel size (supports_block_size),
+ * else vLLM refuses the backend: 0 here. An explicit --block-size 16 is not
+ * told apart from the default, so it gets the preferred size too
+ * (docs/calculator.md). Before #35122, CudaPlatformBase.check_and_update_config
+ * (vllm/platforms/cuda.py at 002db4951e0c, from #24692 of September 2025)
+ * forced sizes instead: FlashInfer-MLA's 16 became 64, FlashMLA took 64 and
+ * CUTLASS MLA 128 whatever was given. */
 uint32_t kv_backend_block(enum kv_backend b, uint32_t configured)
 {
+    static const uint32_t flashmla[] = {64, 0}, cutlass[] = {128, 0}, flashinfer[] = {32, 64, 0};
+    const uint32_t *sizes;
+
     switch (b) {
     case KV_BACKEND_FLASHMLA:
     case KV_BACKEND_FLASHMLA_SPARSE:
-        return 64;
+        sizes = flashmla;
+        break;
     case KV_BACKEND_CUTLASS_MLA:
-        return 128;
+        sizes = cutlass;
+        break;
     case KV_BACKEND_FLASHINFER_MLA:
-        if (configured == 16)
-            return 32;
-        return configured % 32 == 0 ? configured : 0;
+        sizes = flashinfer;
+        break;
     default:
         return configured;
+    }
+    for (const uint32_t *s = sizes; *s; s++)
+        if (configured % *s == 0)
+            return configured;
+    if (configured != 16)
+        return 0;
+    {
+        uint32_t least = sizes[0];
+        for (const uint32_t *s = sizes; *s; s++)
+            least = *s < least ? *s : least;
+        return least;
     }
 }

@@ -46,15 +46,16 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
                       "FlashInfer-MLA runs only on compute capability 10.x GPUs "
                       "(FlashInferMLABackend.supports_compute_capability): vLLM refuses it on "
                       "this one");
-    /* docs/calculator.md: the preferred-size rule is read in 2026 sources;
-     * older ones forced 64, and no release dates the change */
+    /* docs/calculator.md: the preferred-size rule came with vllm#35122
+     * (February 2026); before it cuda.py forced 64, and the first release
+     * with the change is not identified */
     if (r->deploy.backend == KV_BACKEND_FLASHINFER_MLA && asked->block_size == 16)
         kv_rules_note(n, KV_NOTE_ALWAYS,
                       "FlashInfer-MLA: the default block size 16 becomes the backend's preferred "
-                      "32 (AttentionBackend.get_preferred_block_size); an explicit "
-                      "--block-size 16 would be refused, and older sources made it 64 "
-                      "(vllm/platforms/cuda.py at 002db4951e0c): no release dates the change, "
-                      "unverified");
+                      "32 (AttentionBackend.get_preferred_block_size, since "
+                      "vllm-project/vllm#35122 of February 2026); an explicit --block-size 16 "
+                      "would be refused, and before that change vllm/platforms/cuda.py made it "
+                      "64: the first release with it is unverified");
     if (r->kv_dtype == KV_DTYPE_INT8_PTH || r->kv_dtype == KV_DTYPE_FP8_PTH)
         kv_rules_note(n, KV_NOTE_ALWAYS,
                       "per-token-head KV dtype: 4 B of fp32 scale a head a token beside the "
