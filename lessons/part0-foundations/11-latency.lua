@@ -133,7 +133,9 @@ return lesson {
           .. "compute-bound pass over every prompt token: " .. grouped(PROMPT) .. " tokens of Qwen2.5-7B take "
           .. "2 × " .. f(m.params, 2) .. " billion parameters × " .. grouped(PROMPT) .. " ÷ "
           .. grouped(h100.tflops) .. " TFLOP/s = " .. f(prefill_ms, 1) .. " ms on an idle H100, "
-          .. "at its paper peak (attention's own FLOPs left out). After that, each token costs one "
+          .. "at its paper peak (attention's own FLOPs left out, and the embedding and LM head "
+          .. "counted though the one is a lookup and the other runs only where a token is "
+          .. "sampled: an estimate, a little high on that count). After that, each token costs one "
           .. "decode step (without speculative decoding), memory-bound: with "
           .. "32 sequences of " .. grouped(CONTEXT) .. " tokens, a step reads the weights once "
           .. "and 32 caches, and each sequence gets a token every " .. f(t32, 2) .. " ms.",
@@ -249,13 +251,15 @@ prefill     11.0 requests/s × 31.5 ms                 = 0.35 s of every second:
       points = {
         point { "the SLO caps the batch: the largest batch within 20 ms", weight = 2,
                 about = {"batch", "largest batch", "sequences", "step time", "concurrency", "bigger batches",
-                         "P99 TPOT", "TPOT"},
+                         "P99 TPOT", "TPOT", "highest rate", "the highest rate"},
                 said = {"under 20 ms", "within", "stays under", "caps", "largest", "slows every", "longer steps",
                         "slower steps", "hits 20 ms", "reaches 20 ms"} },
-        point { "Little's law: rate = in flight ÷ time per request", weight = 2,
+        point { "the rate: Little's law (in flight ÷ time per request), or a sweep of the rate", weight = 2,
                 about = {"rate", "requests per second", "Little's law", "throughput"},
                 said = {"divided by", "in flight", "time each", "L = λW", "little's law"},
-                accept = {"little's law", "littles law"} },
+                accept = {"little's law", "littles law", "sweep the request rate", "sweep the rate",
+                          "sweeping the rate", "sweeping the request rate", "ramp the request rate",
+                          "ramp the rate"} },
         point { "memory must hold that many caches",
                 about = {"memory", "KV cache", "caches", "blocks"},
                 said = {"holds", "fit", "enough", "hold"} },

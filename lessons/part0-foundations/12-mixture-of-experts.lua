@@ -172,8 +172,10 @@ return lesson {
           .. "the dense model's: at batch 64 Qwen3-30B-A3B reads " .. f(read_64 / GB, 1)
           .. " GB a step where a dense model of its 30.5 billion parameters would read "
           .. f(total_b / GB, 1) .. ". With 64 sequences of " .. grouped(SHORT) .. " tokens (64 "
-          .. "of " .. grouped(CONTEXT) .. " do not fit one H100's cache: "
-          .. q.max_concurrent_seqs .. " do) the H100's ceiling is "
+          .. "of " .. grouped(CONTEXT) .. " do not fit one H100's cache: at most "
+          .. q.max_concurrent_seqs .. " do, by the calculator's full 80 GiB with no overhead, "
+          .. "and fewer once CUDA's own share, the activation peak and CUDA graphs are taken "
+          .. "out) the H100's ceiling is "
           .. grouped(q64.decode_tokens_per_s) .. " tokens/s (`kvtutor calc` counts the same "
           .. "way); counting only the active weights at every batch would claim "
           .. grouped(active_only_64) .. ", right at batch 1 and far too optimistic here. What "
@@ -219,7 +221,9 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
         point { "the step reads almost all the weights", weight = 2,
                 about = {"step", "it", "each step", "weights"},
                 said = {"reads nearly all", "61 GB", "whole model", "dense 30B", "all the weights",
-                        "nearly all"} },
+                        "nearly all", "approaches the full model", "close to the full model"},
+                accept = {"weight traffic approaches the full model", "traffic approaches the full model",
+                          "reads close to the full model", "reads almost the full model"} },
         point { "FLOPs per token stay those of the active parameters",
                 about = {"FLOPs", "compute", "arithmetic"},
                 said = {"active", "3.3B", "per token"} },
@@ -254,14 +258,20 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
         point { "they do not fit one 80 GB GPU", weight = 2,
                 about = {"they", "weights", "it", "model", "one GPU"},
                 said = {"do not fit", "does not fit", "too big", "no room", "won't load", "will not load",
-                        "can't load", "cannot load", "doesn't load", "does not load"} },
+                        "can't load", "cannot load", "doesn't load", "does not load"},
+                accept = {"more than the 80 GB card", "more than the 80 GB", "more than 80 GB",
+                          "bigger than the 80 GB", "larger than the 80 GB", "exceeds 80 GB",
+                          "exceeds the 80 GB"} },
         point { "active parameters decide batch-1 speed, not memory",
                 about = {"active parameters", "13B", "active"},
                 said = {"speed", "batch-1", "FLOPs", "not memory", "compute per token"} },
       },
       misconceptions = {
-        misconception { about = {"memory", "it", "weights"},
-                        said = {"only the active", "only 13B", "26 GB is enough", "fits one GPU"},
+        misconception { about = {"memory", "it", "weights", "the 26 GB", "26 GB", "one GPU", "the active experts",
+                                 "only the active experts"},
+                        said = {"only the active", "only 13B", "26 GB is enough", "fits one GPU", "is enough",
+                                "need to be resident", "needs to be resident", "fit on one GPU"},
+                        unless = {"not enough", "isn't enough", "all experts", "every expert", "all 47B"},
                         why = "any token may be routed to any expert, so all 47B parameters must be resident: about 93 GB in BF16" },
       },
     },

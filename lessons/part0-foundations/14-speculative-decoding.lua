@@ -192,8 +192,9 @@ return lesson {
           .. "shines at low batch and for long outputs, is turned down or off at large batches "
           .. "of short requests (vLLM does not turn it off by itself: V0's "
           .. "speculative_disable_by_batch_size has no V1 counterpart, and a per-batch-size "
-          .. "num_speculative_tokens_per_batch_size in recent sources, not dated to a release, "
-          .. "is the operator's to set), and at long context can still pay at large batch (\"MagicDec\", "
+          .. "num_speculative_tokens_per_batch_size of SpeculativeConfig's dynamic speculative "
+          .. "decoding control, in recent sources and not dated to a release, lets vLLM pick k by "
+          .. "batch size only once the operator sets it), and at long context can still pay at large batch (\"MagicDec\", "
           .. "arXiv 2408.11049, 2024). All this counts 2 FLOPs per parameter a position, "
           .. "not attention's own FLOPs: at about 16 FLOPs per KV byte they are small, and "
           .. "counting them moves the edge of about 1,661 tokens out only a few percent.",
@@ -318,13 +319,16 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
             .. "from max(0, p − q) renormalised. By default vLLM 0.26's drafters (EAGLE, MTP, a draft model, "
             .. "n-gram) propose their top token and the model runner passes no draft "
             .. "probabilities (draft_probs=None in gpu_model_runner.py; SpeculativeConfig's "
-            .. "draft_sample_method \"greedy\"; newer releases add \"probabilistic\", vllm#40269, "
-            .. "where the draft samples and passes its q), so q is all on x: x is "
+            .. "draft_sample_method \"greedy\"; \"probabilistic\", vllm#40269, merged by June "
+            .. "2026 and so in 0.26 as an opt-in, has the draft sample and pass its q), so q is all on x: x is "
             .. "kept with probability p(x), and a rejected x is replaced by a draw from p with x "
             .. "removed, renormalised. Either way the later guesses are dropped; when all k are kept the target's "
             .. "own next token is added as a bonus. A step yields 1 to k + 1 tokens and the output "
             .. "follows the target's distribution (Leviathan et al., 2023, which vLLM's "
-            .. "RejectionSampler, vllm/v1/sample/rejection_sampler.py, follows). Nothing is copied "
+            .. "RejectionSampler, vllm/v1/sample/rejection_sampler.py, follows, with "
+            .. "SpeculativeConfig's rejection_sample_method at its default \"standard\"; the "
+            .. "other methods of recent sources, \"synthetic\" among them, trade that exactness "
+            .. "for speed, and their first release is not identified). Nothing is copied "
             .. "back for the rejected tokens: their keys and values were written into the "
             .. "request's slots during verification, the scheduler subtracts them from "
             .. "num_computed_tokens (Scheduler.update_from_output), and the next step writes over "
@@ -340,7 +344,9 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
                         "target's top token", "target's own token"},
                 accept = {"min(1, p/q)", "min(1,p/q)", "p(x)/q(x)", "p(x) / q(x)", "min(1, p / q)",
                           "while the target agrees", "while it matches", "while they match",
-                          "target's argmax", "the target's top token"} },
+                          "target's argmax", "the target's top token",
+                          "accepted with probability p(x)", "kept with probability p(x)",
+                          "with probability p(x)"} },
         point { "at the first rejection a replacement comes from max(0, p − q), the rest dropped; all kept adds a bonus",
                 weight = 2,
                 about = {"the first rejection", "a rejection", "a rejected token", "the rest", "the later guesses",
@@ -497,6 +503,12 @@ compute-bound 296 tokens per step ÷ 4 per sequence                 ≈ 74 seque
             .. "weights and the cache, and the FLOPs sit idle. Verifying k + 1 positions reads "
             .. "the same weights once and only adds FLOPs, which were idle, so the step takes "
             .. "about as long.",
+      misconceptions = {
+        misconception { about = {"verification", "vLLM", "it", "the target", "only tokens"},
+                        said = {"uses a threshold", "a threshold", "above a threshold", "above it are computed",
+                                "only the likely tokens are computed", "skips the unlikely"},
+                        why = "verification computes every one of the k + 1 positions in one pass and has no threshold; it is cheap because the step is memory-bound, so the extra positions' FLOPs were idle" },
+      },
       points = {
         point { "the step is memory-bound: weights streamed, FLOPs idle", weight = 2,
                 accept = {"memory-bound", "memory bound", "bandwidth-bound", "idle", "stream",
