@@ -349,8 +349,9 @@ prefill     11.0 requests/s × 31.5 ms                 = 0.35 s of every second:
         .. fixed((smax.kv_budget_bytes + smax.weights_bytes) / smax.gpu_memory_utilization / 2^30, 0)
         .. " GiB less\n"
         .. "          " .. fixed(smax.weights_bytes / 2^30, 1) .. " GiB of weights leaves "
-        .. fixed(smax.kv_budget_bytes / 2^30, 1) .. " GiB, " .. smax.max_concurrent_seqs
-        .. " such sequences"),
+        .. fixed(smax.kv_budget_bytes / 2^30, 1) .. " GiB, at most " .. smax.max_concurrent_seqs
+        .. " such sequences\n"
+        .. "          (no overhead or activation peak taken out)"),
       hints = { "20 ms × 3,352 GB/s is what one step may read.",
                 "(67.04 − 15.23) GB ÷ 0.4698 GB per sequence, rounded down." },
     },

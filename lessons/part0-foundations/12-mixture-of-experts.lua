@@ -126,8 +126,9 @@ return lesson {
           .. " GB in BF16, against " .. f(active_b / GB, 2) .. " GB for the parameters one "
           .. "token uses. Mixtral-8x7B's " .. f(mixtral.weights_bytes_total / GB, 1) .. " GB of "
           .. "weights do not fit one 80 GiB H100 at all; at TP 2, each GPU holds half of every "
-          .. "expert and " .. mixtral_tp2.max_concurrent_seqs .. " sequences of 32,768 tokens "
-          .. "fit.",
+          .. "expert and at most " .. mixtral_tp2.max_concurrent_seqs .. " sequences of 32,768 "
+          .. "tokens fit (the calculator's full 80 GiB a GPU, before CUDA's own share, the "
+          .. "activation peak and CUDA graphs are taken out).",
     },
     section {
       title = "Batch 1: the active parameters",
