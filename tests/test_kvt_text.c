@@ -305,6 +305,9 @@ static void test_near_its_tolerance(void **state)
     /* 0.05 asks for 3 decimals; the value ends at 4, one more: written whole */
     assert_string_equal(kvt_fmt_near(1234.5678, 0.05, buf, sizeof buf), "1,234.5678");
     assert_string_equal(kvt_fmt_near(1234.567891, 0.05, buf, sizeof buf), "1,234.568");
+    /* (1 - 0.9^6) / (1 - 0.9) = 0.468559 / 0.1 = 4.68559 within 2% (0.0937)
+     * ends two decimals past the 3 asked: rounded, as the worked "4.686" */
+    assert_string_equal(kvt_fmt_near(4.68559, 0.0937, buf, sizeof buf), "4.686");
     /* 77 / 16 = 4.8125 GiB within 2% (0.09625): 3 decimals would round the
      * tie to even, "4.812", beside a worked "= 4.8125 GiB"; 9 / 16 = 0.5625
      * within 2% (0.01125) the same */

@@ -98,10 +98,10 @@ const char *kvt_fmt_near(double v, double tolerance, char *buf, size_t cap)
     if (isfinite(tolerance) && tolerance > 0)
         d = 1 - (int)floor(log10(tolerance));
     d = d < 0 ? 0 : d > 12 ? 12 : d;
-    /* a value that ends within two more decimals is written whole: 4.8125
+    /* a value that ends one decimal further is written whole: 4.8125
      * beside a worked line's "= 4.8125 GiB" is one figure, "4.812" another
-     * (and a tie rounded to even) */
-    for (int e = d + 1; e <= d + 2 && e <= 12 && isfinite(v); e++) {
+     * (a tie, rounded to even); 4.68559 stays 4.686 */
+    for (int e = d + 1; e <= d + 1 && e <= 12 && isfinite(v); e++) {
         double scaled = v * pow(10, e), whole_part = nearbyint(scaled);
         if (fabs(scaled - whole_part) <= 1e-12 * fmax(1000.0, fabs(scaled))) {
             double at_d = v * pow(10, d);

@@ -47,8 +47,8 @@ const char *kvt_fmt_number(double v, int decimals, char *buf, size_t cap);
 
 /* A value as precise as a tolerance around it makes sense of: the
  * decimals that show `tolerance` to two significant digits, grouped,
- * trailing zeros dropped; a value that ends within two decimals more is
- * written whole. (58.109375, 0.01) -> "58.109", (615.679688, 1.231) ->
+ * trailing zeros dropped; a value that ends one decimal further is written
+ * whole. (58.109375, 0.01) -> "58.109", (615.679688, 1.231) ->
  * "615.7", (0.4375, 0.00875) -> "0.4375", (4.8125, 0.0963) -> "4.8125",
  * (57344, 573) -> "57,344". A tolerance of 0 or less: six decimals at most. */
 const char *kvt_fmt_near(double v, double tolerance, char *buf, size_t cap);
