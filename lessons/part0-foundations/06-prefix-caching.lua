@@ -303,8 +303,8 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
         local pct = (1 - shared / unshared) * 100
         return pct, "alone    " .. p.n .. " × ⌈" .. grouped(p.shared + p.own) .. " ÷ 16⌉ = " .. p.n
           .. " × " .. blocks(p.shared + p.own) .. " = " .. grouped(unshared) .. " blocks\n"
-          .. "shared   " .. grouped(p.shared) .. " ÷ 16 + " .. p.n .. " × ⌈" .. p.own .. " ÷ 16⌉ = "
-          .. p.shared // BLOCK .. " + " .. p.n * blocks(p.own) .. " = " .. grouped(shared) .. "\n"
+          .. "shared   " .. grouped(p.shared) .. " ÷ 16 + " .. p.n .. " × ⌈" .. grouped(p.own) .. " ÷ 16⌉ = "
+          .. grouped(p.shared // BLOCK) .. " + " .. grouped(p.n * blocks(p.own)) .. " = " .. grouped(shared) .. "\n"
           .. "saved    1 − " .. grouped(shared) .. " ÷ " .. grouped(unshared) .. " = "
           .. fixed(pct, 1) .. "%"
       end,
@@ -352,6 +352,13 @@ partial      a 2,010-token prefix shares ⌊2,010 ÷ 16⌋ = 125 blocks; 10 toke
                         unless = {"summar", "truncat", "rewrit", "edit", "timestamp", "time at the top", "sliding", "drop",
                                   "stamps", "reorder"},
                         why = "a new turn appends tokens and never changes an earlier block's hash (each hash covers the tokens up to its block), so multi-turn chat and a fixed system prompt are where prefix caching saves most" },
+        misconception { about = {"chat with a shared system prompt", "a shared system prompt", "a shared prompt",
+                                 "RAG with a shared document", "a shared document", "a shared prefix",
+                                 "shared system prompts", "shared documents"},
+                        said = {"saves almost nothing", "save almost nothing", "saves nothing", "save nothing",
+                                "gains nothing", "gain nothing", "no benefit", "does not help", "doesn't help"},
+                        unless = {"shorter than a block", "tiny", "evicted", "evict", "changes", "differs", "timestamp"},
+                        why = "a prefix every request shares is exactly what prefix caching stores once: its blocks hash the same, so later requests skip its prefill and share its memory" },
       },
     },
   },

@@ -325,7 +325,7 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       id = "experts-touched",
       prompt = "Each token picks {k} of {e} experts in a layer, evenly and independently. What "
             .. "percentage of the layer's experts does a batch of {batch} tokens touch?",
-      params = { e = {16, 64, 128}, k = {2, 8}, batch = {1, 4, 16, 64} },
+      params = { e = {16, 64, 128}, k = {2, 8}, batch = {2, 4, 16, 64} },
       expected = function(p)
         local miss = (1 - p.k / p.e) ^ p.batch
         return 100 * (1 - miss), "one      misses an expert with 1 − " .. p.k .. "/" .. p.e .. " = "
