@@ -69,6 +69,17 @@ function fixed(x, places)
   return sign .. whole:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "") .. rest
 end
 
+-- fixed with its trailing zeros dropped, as the app drops them: upto(1.879, 4)
+-- is "1.879", upto(867.4, 2) is "867.4", upto(2, 2) is "2".
+function upto(x, places)
+  local s = fixed(x, places)
+  if s:find(".", 1, true) then
+    s = s:gsub("0+$", "")
+    s = s:gsub("%.$", "")
+  end
+  return s
+end
+
 function grouped(x)
   local whole = math.floor(math.abs(x) + 0.5)
   local digits = string.format("%d", whole):reverse():gsub("(%d%d%d)", "%1,"):reverse()

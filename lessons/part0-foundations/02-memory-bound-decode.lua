@@ -430,8 +430,8 @@ H100, 32 × 32k context
         local w, c = r.weights_bytes_total / 1e9, r.kv_bytes_per_token * p.context / 1e9
         local each = r.decode_tokens_per_s_memory / p.batch
         return each, "cache    " .. grouped(p.context) .. " tokens × " .. grouped(r.kv_bytes_per_token)
-          .. " B = " .. fixed(c, 4) .. " GB a sequence\n"
-          .. "step     " .. fixed(w, 2) .. " GB of weights + " .. p.batch .. " × " .. fixed(c, 4)
+          .. " B = " .. upto(c, 4) .. " GB a sequence\n"
+          .. "step     " .. fixed(w, 2) .. " GB of weights + " .. p.batch .. " × " .. upto(c, 4)
           .. " GB = " .. fixed(w + p.batch * c, 2) .. " GB\n"
           .. "total    " .. p.batch .. " × 3,352 GB/s ÷ " .. fixed(w + p.batch * c, 2) .. " GB = "
           .. grouped(r.decode_tokens_per_s_memory) .. " tokens/s\n"

@@ -387,7 +387,7 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
           .. "step      " .. f(rtx.weights_bytes / 1e9, 3) .. " + " .. f(caches, 3) .. " GB = "
           .. f(read, 3) .. " GB\n"
           .. "tokens/s  " .. rtx.batch .. " × " .. grouped(rtx.bandwidth_gbps) .. " GB/s ÷ "
-          .. f(read, 3) .. " GB = " .. f(rtx.decode_tokens_per_s, 2) .. " tokens/s\n"
+          .. f(read, 3) .. " GB = " .. upto(rtx.decode_tokens_per_s, 2) .. " tokens/s\n"
           .. "requests  " .. f(rtx.decode_tokens_per_s, 2) .. " ÷ " .. REPLY .. " tokens a reply = "
           .. f(rtx.decode_tokens_per_s / REPLY, 3) .. " requests/s")
       end)(),

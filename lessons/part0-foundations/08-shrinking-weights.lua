@@ -345,7 +345,7 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
         .. "speedup  " .. n(bf16_step) .. " ÷ " .. n(awq_step) .. " = " .. f(awq_ceiling) .. "×\n"
         .. "         (the one embedding row, " .. n(kv.model(MODEL).hidden) .. " × 2 B, left out of both;\n"
         .. "         " .. n(NORM_BIAS) .. " norm and bias values of the body stay 16-bit in the\n"
-        .. "         file: +" .. n(norm_bias_b) .. " B, " .. fixed(awq_exact, 4) .. "× against "
+        .. "         file: +" .. n(norm_bias_b) .. " B, " .. upto(awq_exact, 4) .. "× against "
         .. fixed(awq_ceiling, 4) .. "×)"),
       hints = { "BF16 step: every parameter but the embedding table, 2 bytes each.",
                 "AWQ step: the quantised body at 4.156 bits plus lm_head at 2 bytes." },
