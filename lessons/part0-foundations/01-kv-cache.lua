@@ -138,7 +138,9 @@ return lesson {
           .. "deployment gets fewer: gpu_memory_utilization (0.92 by default from vLLM 0.25, 0.9 "
           .. "before) holds some memory back, and the profiled activation peak and (from 0.21, "
           .. "where VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is on by default) the CUDA graphs "
-          .. "take their share before the cache is sized. The round 24 is itself an upper bound: "
+          .. "take their share before the cache is sized (that estimate can overshoot, as "
+          .. "vllm-project/vllm#45178 and #53013 report; setting the variable to 0 turns it off). "
+          .. "The round 24 is itself an upper bound: "
           .. "a card is sold by its memory chips, and the driver reports a little less as "
           .. "usable (an H100 80GB shows 79.19 GiB).",
     },
@@ -224,18 +226,20 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
             .. "leftover memory holds real cache, raising effective capacity, not the formula.",
       points = {
         point { "the cache lives in fixed-size blocks",
-                about = {"cache", "KV cache", "it", "PagedAttention", "memory"},
-                said = {"blocks", "pages", "paging", "fixed-size", "non-contiguous", "virtual memory"} },
+                about = {"cache", "KV cache", "it", "PagedAttention", "memory", "paging", "Paging"},
+                said = {"blocks", "pages", "paging", "fixed-size", "non-contiguous", "virtual memory"},
+                accept = {"fixed 16-token blocks", "hands out fixed", "blocks on demand", "fixed-size blocks"} },
         point { "it removes fragmentation and over-reservation", weight = 2,
                 about = {"fragmentation", "over-reservation", "waste", "wasted memory", "reserved memory",
                          "memory reserved but never used", "PagedAttention", "it"},
                 said = {"goes away", "removes", "eliminates", "avoids", "reduces", "no longer",
-                        "wastes less", "less fragmentation", "no fragmentation"},
+                        "wastes less", "less fragmentation", "no fragmentation", "disappears", "vanishes"},
                 accept = {"no holes", "nothing is set aside", "nothing set aside", "stop over-reserving",
                           "stops over-reserving", "no over-reservation", "without over-reserving",
                           "fixes waste", "what it fixes is waste", "less waste", "almost no waste",
                           "almost no fragmentation", "little fragmentation", "hardly any fragmentation",
-                          "near-zero fragmentation", "not contiguous per-request", "no contiguous"} },
+                          "near-zero fragmentation", "not contiguous per-request", "no contiguous",
+                          "fragmentation disappears", "no memory is reserved", "nothing is reserved"} },
         point { "capacity rises, the bytes per token do not",
                 about = {"capacity", "effective capacity", "how many sequences fit", "concurrency"},
                 said = {"rises", "raising", "increases", "goes up", "more", "improves"},
@@ -243,7 +247,8 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                           "doesn't change the bytes", "same bytes per token", "same size per token",
                           "doesn't touch the per-token size", "does not touch the per-token size",
                           "doesn't change the per-token size", "holds real tokens", "more live sequences",
-                          "holds more sequences", "more of it holds"} },
+                          "holds more sequences", "more of it holds", "keeps the bytes per token the same",
+                          "bytes per token the same", "more sequences fit"} },
       },
       misconceptions = {
         misconception { about = {"PagedAttention", "paged attention", "it"},
@@ -272,8 +277,8 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
             .. "attention (with no attention metadata FlashAttentionImpl.forward returns at once, "
             .. "so an attention backend's workspace is not measured). What it does not see "
             .. "either is memory allocated outside that pass: NCCL buffers made at the first collectives under "
-            .. "tensor parallelism, the sampler's top-k, top-p and logprob buffers (its profiled pass may "
-            .. "skip them), MoE load imbalance, encoder caches, "
+            .. "tensor parallelism, the sampler's logprob buffers (V1's "
+            .. "GPUModelRunner._dummy_sampler_run profiles top-k and top-p but not logprobs), MoE load imbalance, encoder caches, "
             .. "fragmentation, and before 0.21 the CUDA graph pools. With 1% left, any of those "
             .. "can run the server out of memory in production. And at 0.99 vLLM often refuses to "
             .. "start at all: the fraction is of the whole card, and the free memory at start-up "
@@ -295,8 +300,9 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                 accept = {"refuse to start", "fail at start", "cuda context", "other process"} },
       },
       misconceptions = {
-        misconception { about = {"gpu_memory_utilization", "the fraction", "utilization", "the setting"},
+        misconception { about = {"gpu_memory_utilization", "the fraction", "utilization", "the setting", "vLLM"},
                         said = {"fraction of the free memory", "fraction of free memory", "share of the free memory",
+                                "takes a fraction of the free memory", "takes a fraction of free memory",
                                 "percentage of the free memory", "percent of free memory", "fraction of what is free",
                                 "fraction of the remaining memory", "is of the free memory", "is of free memory"},
                         unless = {"headroom"},

@@ -292,7 +292,10 @@ H100, 32 × 32k context
             .. "times the steps per second, over the GPU's peak memory bandwidth (Databricks, \"LLM Inference Performance Engineering\", 2023). "
             .. "Qwen2.5-7B in BF16 with 8,192 tokens of context reads " .. f(step_bytes / GB, 2)
             .. " GB a step; measured at " .. MBU_TPS .. " tokens/s on an RTX 4090's 1,008 GB/s, "
-            .. "that is " .. f(step_bytes * MBU_TPS / 1008e9 * 100, 0) .. "%. It says how close "
+            .. "that is " .. f(step_bytes * MBU_TPS / 1008e9 * 100, 0) .. "%, counting every "
+            .. "weight as the definition does (the embedding is really a lookup; without its "
+            .. f(embed / GB, 2) .. " GB the step reads " .. f((step_bytes - embed) / GB, 2)
+            .. " GB, " .. f((step_bytes - embed) * MBU_TPS / 1008e9 * 100, 0) .. "%). It says how close "
             .. "decode runs to the memory roofline, which is the right yardstick for decode: "
             .. "MFU, the FLOP utilisation, is low for decode by nature.",
       points = {

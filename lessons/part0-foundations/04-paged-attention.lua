@@ -112,7 +112,9 @@ return lesson {
           .. "not changed: the rule of vllm-project/vllm#35122, February 2026; before it "
           .. "vllm/platforms/cuda.py set each size itself, 64 for FlashInfer MLA too); and hybrid models take blocks "
           .. "of hundreds of tokens so that an attention block's page is at least a recurrent state's "
-          .. "page (lesson 15). A request takes a new block only when its last one is full, and its "
+          .. "page (lesson 15). A decoding request takes a new block only when its last one is full (a prefill "
+          .. "chunk takes all the blocks it fills at once, and speculative decoding adds room for "
+          .. "its draft tokens), and its "
           .. "block table lists which physical blocks hold its tokens in order. The attention "
           .. "kernel follows the table, so the blocks can sit anywhere in memory; any free block "
           .. "fits any request, and external fragmentation disappears.",

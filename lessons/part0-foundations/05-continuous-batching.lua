@@ -181,8 +181,10 @@ return lesson {
           .. " GiB of cache (24 GiB less the weights, nothing held back), "
           .. full_fit.max_concurrent_seqs .. " sequences of 8,192 tokens fit; at "
           .. "vLLM 0.26's default gpu_memory_utilization of 0.92 the budget is smaller and "
-          .. at_util_026.max_concurrent_seqs .. " fit (" .. at_util.max_concurrent_seqs .. " at 0.9, "
-          .. "the default before 0.25), as the lesson on "
+          .. "at most " .. at_util_026.max_concurrent_seqs .. " fit (" .. at_util.max_concurrent_seqs
+          .. " at 0.9, the default before 0.25; upper bounds, on a round 24 GiB with the "
+          .. "activation peak and CUDA graphs left out, where the driver reports about 23.6 "
+          .. "GiB and a real engine fits a few fewer), as the lesson on "
           .. "weights shows. With " .. full_fit.max_concurrent_seqs .. ", a decode step reads "
           .. "the weights once and " .. full_fit.max_concurrent_seqs .. " caches, for "
           .. f(rtx.decode_tokens_per_s, 0) .. " tokens/s in total, "
