@@ -21,6 +21,9 @@ local mla_fp8 = per_token{model = "deepseek-v3", kv_dtype = "fp8"}         -- 35
 -- nvfp4: head_dim / 2 B of 4-bit values + head_dim / 16 fp8 scales for each of K and V:
 -- 2 x 28 layers x 4 heads x (64 + 8) = 16,128 B for Qwen2.5-7B, 57,344 / 16,128 = 3.56x.
 local nvfp4 = per_token{kv_dtype = "nvfp4"}
+-- per-token-head fp8 (vllm#38378): 1 B a value + a 4 B fp32 scale a head a token, for K and V:
+-- 2 x 28 x 4 x (128 + 4) = 29,568 B for Qwen2.5-7B
+local fp8_pth = per_token{kv_dtype = "fp8_per_token_head"}
 -- fp8_ds_mla is the sparse MLA kernels' layout, so DeepSeek-V3.2's (dense V3 has no
 -- backend for it): 61 x (656 + the indexer's 128 fp8 keys + one fp32 scale) = 48,068 B,
 -- against 61 x (1,152 + 132) = 78,324 B with the latent in BF16 (the indexer stays fp8).
@@ -154,7 +157,7 @@ return lesson {
     },
     section {
       title = "Fewer bits: an fp8 cache",
-      text = "kv_cache_dtype=fp8 stores each key and value in one byte, halving any model's "
+      text = "kv_cache_dtype=fp8, with per-tensor scales, stores each key and value in one byte, halving any model's "
           .. "cache: Qwen2.5-7B goes to " .. gqa // 2048 .. " KiB a token. A public vLLM 0.19 "
           .. "log of exactly that setup on one H100 (at gpu_memory_utilization 0.95, its "
           .. "non-default args) reports 58.53 GiB available and a GPU KV cache of 2,192,000 "
@@ -178,7 +181,13 @@ return lesson {
           .. "carries it is not pinned down here), stores 4-bit values with an fp8 scale for "
           .. "each 16, head_dim ÷ 2 + head_dim ÷ 16 bytes a head for keys and again for "
           .. "values: " .. n(nvfp4) .. " B a token for Qwen2.5-7B, "
-          .. f(gqa / nvfp4, 2) .. "× smaller than BF16, not 4×, because of the scales.",
+          .. f(gqa / nvfp4, 2) .. "× smaller than BF16, not 4×, because of the scales. "
+          .. "kv_cache_dtype=fp8_per_token_head and int8_per_token_head (vllm#38378, March "
+          .. "2026, the Triton attention backend; first release not pinned down) need no "
+          .. "calibration: each head of each token carries its own fp32 scale, 4 B beside its "
+          .. "head_dim bytes, so Qwen2.5-7B's cache is " .. n(fp8_pth) .. " B a token, "
+          .. f(fp8_pth / gqa * 100, 0) .. "% of BF16 rather than half "
+          .. "(AttentionSpec.page_size_bytes, KVQuantMode).",
     },
     section {
       title = "Shorter memories: sliding windows",
@@ -329,6 +338,11 @@ SWA    Gemma-3-27B at 32,768 tokens, vLLM 0.26: 1 full group + ]] .. sw_groups
                 accept = {"both are one byte", "one byte", "1 byte", "same capacity", "same size", "same memory"} },
       },
       misconceptions = {
+        misconception { about = {"E4M3", "e4m3", "fp8_e4m3", "it", "this format", "that format"},
+                        said = {"wider range than E5M2", "more range than E5M2", "larger range than E5M2",
+                                "has a wider range", "has more range", "has the wider range", "has the larger range"},
+                        unless = {"E5M2 has", "e5m2 has", "E5M2 keeps", "less range", "smaller range", "small range"},
+                        why = "E4M3 has the smaller range (±448 in OCP's E4M3FN, against E5M2's ±57,344) and the extra mantissa bit: precision is why it is the usual pick" },
         misconception { about = {"E5M2", "e5m2", "fp8_e5m2"},
                         said = {"more precision", "more precise", "higher precision"},
                         why = "E5M2 trades a mantissa bit for range: it is the less precise of the two" },
