@@ -90,6 +90,13 @@ const char *kvt_fmt_number(double v, int decimals, char *buf, size_t cap)
     return kvt_fmt_real(v, decimals, buf, cap);
 }
 
+/* v has no digit past its `decimals`-th (to rounding error). */
+static bool ends_at(double v, int decimals)
+{
+    double scaled = v * pow(10, decimals);
+    return fabs(scaled - nearbyint(scaled)) <= 1e-12 * fmax(1000.0, fabs(scaled));
+}
+
 const char *kvt_fmt_near(double v, double tolerance, char *buf, size_t cap)
 {
     int d = 6;
@@ -101,15 +108,8 @@ const char *kvt_fmt_near(double v, double tolerance, char *buf, size_t cap)
     /* a value that ends one decimal further is written whole: 4.8125
      * beside a worked line's "= 4.8125 GiB" is one figure, "4.812" another
      * (a tie, rounded to even); 4.68559 stays 4.686 */
-    for (int e = d + 1; e <= d + 1 && e <= 12 && isfinite(v); e++) {
-        double scaled = v * pow(10, e), whole_part = nearbyint(scaled);
-        if (fabs(scaled - whole_part) <= 1e-12 * fmax(1000.0, fabs(scaled))) {
-            double at_d = v * pow(10, d);
-            if (fabs(at_d - nearbyint(at_d)) > 1e-12 * fmax(1000.0, fabs(at_d)))
-                d = e;
-            break;
-        }
-    }
+    if (d < 12 && isfinite(v) && ends_at(v, d + 1) && !ends_at(v, d))
+        d++;
     kvt_fmt_real(v, d, num, sizeof num);
     /* the whole part grouped, as kvt_fmt_number groups a whole value */
     if (!strchr(num, '.'))
