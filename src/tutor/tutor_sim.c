@@ -126,6 +126,14 @@ static void workload(const struct tutor_sim_setup *s, double rate, struct sim_wo
     w->seed = s->seed;
 }
 
+const char *tutor_tp_refusal(unsigned tp, enum kvt_err e, unsigned heads, unsigned kv_heads,
+                             char *out, size_t cap)
+{
+    snprintf(out, cap, "TP %u cannot lay this model out: %s; it has %u query heads and %u KV heads",
+             tp, kvt_strerror(e), heads, kv_heads);
+    return out;
+}
+
 /* What stopped sim_bench, in the view's words: each names the input at fault. */
 static enum kvt_err say(const struct tutor_sim_setup *s, const struct sim_bench *b,
                         const struct sim_bench_why *bw, enum kvt_err e, char *why, size_t cap)
@@ -134,14 +142,12 @@ static enum kvt_err say(const struct tutor_sim_setup *s, const struct sim_bench 
 
     switch (bw->fault) {
     case SIM_FAULT_CALC:
-        if (bw->err == KVT_E_TP_HEADS || bw->err == KVT_E_TP_KV_HEADS)
-            /* the figures the rule is about, as the calculator view gives
-             * them, not the field's internal name */
-            return fail(why, cap, e,
-                        "TP %u cannot lay this model out: %s; it has %u query heads and %u "
-                        "KV heads",
-                        s->tp ? s->tp : 1, kvt_strerror(bw->err), s->model->heads,
-                        s->model->kv_heads);
+        if (bw->err == KVT_E_TP_HEADS || bw->err == KVT_E_TP_KV_HEADS) {
+            char tp[200];
+            return fail(why, cap, e, "%s",
+                        tutor_tp_refusal(s->tp ? s->tp : 1, bw->err, s->model->heads,
+                                         s->model->kv_heads, tp, sizeof tp));
+        }
         return fail(why, cap, e, "this deployment cannot be laid out: %s (%s)",
                     kvt_strerror(bw->err), kv_field_name(bw->bad));
     case SIM_FAULT_WEIGHTS:

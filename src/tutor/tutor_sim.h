@@ -132,6 +132,13 @@ enum kvt_err tutor_sim_sweep(const struct tutor_sim_setup *s, struct tutor_sim_s
  * one on it); the ends stay. */
 double tutor_sim_rate_step(double rate, bool up);
 
+/* Why TP cannot lay a model out, in the model's figures rather than a
+ * field's name: "TP 8 cannot lay this model out: tensor-parallel degree
+ * must divide the query heads; it has 28 query heads and 4 KV heads" (e
+ * is KVT_E_TP_HEADS or KVT_E_TP_KV_HEADS). Returns out. */
+const char *tutor_tp_refusal(unsigned tp, enum kvt_err e, unsigned heads, unsigned kv_heads,
+                             char *out, size_t cap);
+
 /* What capped the batch, for people: "KV blocks", "max_num_seqs", "the
  * token budget", "arrivals". */
 const char *tutor_sim_limit_text(enum sim_limit l);

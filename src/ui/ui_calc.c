@@ -27,6 +27,7 @@
 #include "ui_draw.h"
 #include "ui_edit.h"
 #include "tutor_path.h"
+#include "tutor_sim.h"
 #include "vllm_explain.h"
 #include "vllm_log.h"
 
@@ -261,13 +262,11 @@ static void calc_draw(void *self, struct ui *ui, int top, int rows, int cols)
                      "(max_position_embeddings): vLLM refuses it. C halves the context.",
                      kvt_fmt_int(c->seq, a1, sizeof a1),
                      kvt_fmt_int(r.model.max_position, a2, sizeof a2));
-        else if (e == KVT_E_TP_HEADS || e == KVT_E_TP_KV_HEADS)
-            /* the figures the rule is about, not the field's internal name */
-            snprintf(line, sizeof line,
-                     "TP %u cannot lay this model out: %s; it has %u query heads and %u KV "
-                     "heads. t/T change TP.",
-                     c->tp, kvt_strerror(e), r.model.heads, r.model.kv_heads);
-        else
+        else if (e == KVT_E_TP_HEADS || e == KVT_E_TP_KV_HEADS) {
+            char tp[200];
+            snprintf(line, sizeof line, "%s. t/T change TP.",
+                     tutor_tp_refusal(c->tp, e, r.model.heads, r.model.kv_heads, tp, sizeof tp));
+        } else
             snprintf(line, sizeof line, "This combination cannot be laid out: %s (%s).",
                      kvt_strerror(e), kv_field_name(bad));
         calc_put_wrapped(y, 2, cols - 4, 0, line, ui_color(UI_C_WRONG));
