@@ -56,6 +56,7 @@ bool kv_backend_is_mla(enum kv_backend b)
  * CUTLASS MLA 128 whatever was given. */
 uint32_t kv_backend_block(enum kv_backend b, uint32_t configured)
 {
+    /* each list smallest first, so sizes[0] is the preferred size */
     static const uint32_t flashmla[] = {64, 0}, cutlass[] = {128, 0}, flashinfer[] = {32, 64, 0};
     const uint32_t *sizes;
 
@@ -76,12 +77,5 @@ uint32_t kv_backend_block(enum kv_backend b, uint32_t configured)
     for (const uint32_t *s = sizes; *s; s++)
         if (configured % *s == 0)
             return configured;
-    if (configured != 16)
-        return 0;
-    {
-        uint32_t least = sizes[0];
-        for (const uint32_t *s = sizes; *s; s++)
-            least = *s < least ? *s : least;
-        return least;
-    }
+    return configured == 16 ? sizes[0] : 0;
 }
