@@ -197,6 +197,14 @@ static void interview_time_runs_out(void **state)
     ui_harness_type(h, "i");
     on_screen(f, "mock interview · 1 of");
     on_screen(f, "⏱ answer 0:30");
+    {
+        /* a script cannot move a clock its caller keeps: <Wait 5s> is
+         * refused by name and the clock stays where the caller has it */
+        char step_err[160];
+        assert_int_equal(ui_harness_step(h, "<Wait 5s>", step_err, sizeof step_err), -1);
+        assert_non_null(strstr(step_err, "<Wait 5s>: this harness runs on its caller's clock"));
+        on_screen(f, "⏱ answer 0:30");
+    }
     on_screen(f, "Timed: 0:30 an answer. At 0:00 what you typed is your answer");
     ui_clock += 10;
     ui_harness_type(h, "Each sequence keeps its keys and values in GPU memory");
