@@ -181,8 +181,11 @@ int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
     /* a soft word qualifies a claim a learner may still be making ("it
      * might come later"); the others leave the question open */
     static const char *const soft[] = {"maybe", "might", "perhaps", "somewhat", "possibly", NULL};
-    static const char *const open[] = {"depend",    "depending",   "vary", "varies",
-                                       "sometimes", "complicated", NULL};
+    /* "handled gracefully", "processed somehow", "sized appropriately",
+     * "something reasonable": a manner named instead of a mechanism */
+    static const char *const open[] = {"depend",     "depending",   "vary",     "varies",
+                                       "sometimes",  "complicated", "somehow",  "appropriately",
+                                       "gracefully", "reasonable",  "suitably", NULL};
     static const char *const many[] = {"many", "lot", "lots", "various", "several", "few", NULL};
     static const char *const things[] = {"knobs",         "things",     "factors", "options",
                                          "ways",          "mechanisms", "tweaks",  "components",
@@ -204,6 +207,27 @@ int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
             (kv_words_in_stems(ans[i].s, things) &&
              (kv_words_in_stems(prev, many) ||
               (strcmp(prev, "of") == 0 && kv_words_in_stems(prev2, many)))))
+            return KV_VAGUE_OPEN;
+        /* "vLLM handles it", "it deals with it", "takes care of this": the
+         * work named, not how it is done */
+        if (kv_words_in_stems(ans[i].s, (const char *const[]){"it", "this", "that", NULL}) &&
+            !(i + 1 < cl->b &&
+              kv_words_in_stems(ans[i + 1].s, (const char *const[]){"by", "with", "through", "via",
+                                                                    "using", NULL})) &&
+            (kv_words_in_stems(prev, (const char *const[]){"handles", "handle", "handled", NULL}) ||
+             (strcmp(prev, "with") == 0 &&
+              kv_words_in_stems(prev2, (const char *const[]){"deals", "deal", "dealt", NULL})) ||
+             (strcmp(prev, "of") == 0 &&
+              kv_words_in_stems(prev2, (const char *const[]){"care", NULL}))))
+            return KV_VAGUE_OPEN;
+        /* "it should be fine", "the client is mostly fine" */
+        if (kv_words_in_stems(ans[i].s, (const char *const[]){"fine", NULL}) &&
+            kv_words_in_stems(prev, (const char *const[]){"be", "mostly", "probably", NULL}))
+            return KV_VAGUE_OPEN;
+        /* "some kind of protection", "some sort of limit", "some trade-offs" */
+        if (strcmp(prev, "some") == 0 &&
+            kv_words_in_stems(ans[i].s,
+                              (const char *const[]){"kind", "sort", "trade", "tradeoffs", NULL}))
             return KV_VAGUE_OPEN;
         /* "in some cases", "hard to say", "pros and cons", "comes down to" */
         if ((kv_words_in_stems(ans[i].s, (const char *const[]){"case", "cases", NULL}) &&
