@@ -270,10 +270,15 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       misconceptions = {
         misconception { about = {"memory", "it", "weights", "the 26 GB", "26 GB", "one GPU", "the active experts",
                                  "only the active experts"},
-                        said = {"only the active", "only 13B", "26 GB is enough", "fits one GPU", "is enough",
-                                "need to be resident", "needs to be resident", "fit on one GPU"},
+                        said = {"only the active", "only 13B", "26 GB is enough", "is enough",
+                                "need to be resident", "needs to be resident"},
                         unless = {"not enough", "isn't enough", "all experts", "every expert", "all 47B"},
                         why = "any token may be routed to any expert, so all 47B parameters must be resident: about 93 GB in BF16" },
+        -- quantised to fp8 (about 47 GB) the weights do fit one 80 GB GPU
+        misconception { about = {"it", "weights", "the model", "Mixtral", "the 26 GB"},
+                        said = {"fits one GPU", "fit on one GPU", "fits on one GPU"},
+                        unless = {"not", "fp8", "FP8", "int8", "int4", "4-bit", "8-bit", "quantised", "quantized"},
+                        why = "in BF16 all 47B parameters are about 93 GB, more than one 80 GB GPU; only quantised (fp8, about 47 GB) do they fit" },
       },
     },
   },
