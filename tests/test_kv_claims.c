@@ -47,8 +47,8 @@ static const struct kv_point phase_points[] = {
     {.text = "prefill is compute-bound", .about = PH(pre_about), .said = PH(pre_said), .weight = 1},
 };
 static const struct kv_misconception phase_mis[] = {
-    {PH(pre_about), PH(mis_pre_said), "prefill reuses each weight for thousands of tokens", {0}},
-    {PH(dec_about), PH(mis_dec_said), "decode reads every weight for one token per sequence", {0}},
+    {PH(pre_about), PH(mis_pre_said), "prefill reuses each weight for thousands of tokens", {0}, false},
+    {PH(dec_about), PH(mis_dec_said), "decode reads every weight for one token per sequence", {0}, false},
 };
 static const struct kv_text_item phase = {phase_points, N(phase_points), phase_mis, N(phase_mis),
                                           &glossary};
@@ -485,7 +485,7 @@ static void test_yes_no_short(void **state)
          .weight = 1},
     };
     static const struct kv_misconception mis[] = {
-        {PH(mis_about), PH(mis_said), "each step still reads the shared blocks", {0}},
+        {PH(mis_about), PH(mis_said), "each step still reads the shared blocks", {0}, false},
     };
     static const struct kv_text_item item = {points, N(points), mis, N(mis), &glossary};
     static const struct row rows[] = {
@@ -704,7 +704,7 @@ static void test_binding(void **state)
          .weight = 1},
     };
     static const struct kv_misconception kv_mis[] = {
-        {PH(kv_about), PH(kv_mis_said), "every later token reads them", {0}},
+        {PH(kv_about), PH(kv_mis_said), "every later token reads them", {0}, false},
     };
     static const struct kv_text_item kv = {kv_points, N(kv_points), kv_mis, N(kv_mis), NULL};
     static const struct row rows[] = {
@@ -778,7 +778,7 @@ static void test_unless(void **state)
     (void)state;
     static const char *const short_prompt[] = {"short prompt", "token prompt"};
     static const struct kv_misconception mis[] = {
-        {PH(pre_about), PH(mis_pre_said), "compute-bound past the ridge", PH(short_prompt)},
+        {PH(pre_about), PH(mis_pre_said), "compute-bound past the ridge", PH(short_prompt), false},
     };
     static const struct kv_text_item item = {phase_points, N(phase_points), mis, N(mis), &glossary};
     static const struct row rows[] = {

@@ -353,6 +353,61 @@ static void test_worked_reaches(void **state)
     assert_false(lx_worked_reaches("", 1, 0.5));
 }
 
+/* How many misconception { ... } entries the course file has: counted from
+ * its text, not from the loader under test. */
+static size_t course_misconceptions(void)
+{
+    FILE *f = fopen(KVT_SOURCE_DIR "/lua/misconceptions.lua", "r");
+    char line[4096];
+    size_t n = 0;
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, "misconception {") != NULL && strncmp(line, "--", 2) != 0;
+    fclose(f);
+    return n;
+}
+
+/* lua/misconceptions.lua reaches every question in words (the lesson's,
+ * each follow-up, each free-text exercise) after the question's own, and
+ * no numeric one; a DSL folder without the file refuses to load, by name. */
+static void test_course_misconceptions_follow_each_question(void **state)
+{
+    (void)state;
+    char path[128], msgs[2048], dsl[160], cmd[512];
+    struct lx_lesson *l = NULL;
+    size_t n = course_misconceptions();
+    assert_true(n >= 1 && n <= LX_MAX_COURSE_MISCONCEPTIONS);
+    snprintf(path, sizeof path, "%s/course.lua", dir);
+    write_lesson(
+        path, "",
+        "freetext { id = \"why\", prompt = \"Why?\", answer = \"A.\", points = { \"a\" },"
+        " misconceptions = { misconception { about = {\"x\"}, said = {\"y\"}, why = \"z\" }"
+        " } },");
+    assert_int_equal(load(path, msgs, sizeof msgs, &l), KVT_E_OK);
+    assert_int_equal(l->n_mis, n);
+    assert_int_equal(l->followups[0].n_mis, n);
+    assert_true(l->followups[0].mis[0].course);
+    assert_int_equal(l->exercises[0].n_mis, 0); /* numeric */
+    assert_int_equal(l->exercises[1].n_mis, 1 + n);
+    assert_false(l->exercises[1].mis[0].course);
+    assert_string_equal(l->exercises[1].mis[0].why, "z");
+    for (size_t i = 1; i <= n; i++)
+        assert_true(l->exercises[1].mis[i].course);
+    lx_free(l);
+
+    /* the DSL and glossary alone, without the course's misconceptions */
+    snprintf(dsl, sizeof dsl, "%s/lua", dir);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s' && cp '%s/lua/kvtutor.lua' '%s/lua/glossary.lua' '%s/'", dsl,
+             KVT_SOURCE_DIR, KVT_SOURCE_DIR, dsl);
+    assert_int_equal(system(cmd), 0);
+    snprintf(dsl, sizeof dsl, "%s/lua/kvtutor.lua", dir);
+    opts.dsl = dsl;
+    assert_int_not_equal(load(path, msgs, sizeof msgs, NULL), KVT_E_OK);
+    opts.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
+    assert_non_null(strstr(msgs, "lua/misconceptions.lua"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -362,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_draw_is_a_struct),
         cmocka_unit_test(test_template),
         cmocka_unit_test(test_worked_reaches),
+        cmocka_unit_test(test_course_misconceptions_follow_each_question),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -381,7 +381,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     struct ctx c = {0};
     size_t n_pts = item->n_points < KV_MAX_POINTS ? item->n_points : KV_MAX_POINTS;
     size_t n_mis = item->n_mis < KV_MAX_MISCONCEPTIONS ? item->n_mis : KV_MAX_MISCONCEPTIONS;
-    size_t len = typed ? strlen(typed) : 0, n_ans, n_cl, n_gloss = 0, n_abouts = 0;
+    size_t len = typed ? strlen(typed) : 0, n_ans, n_cl, n_gloss = 0, n_abouts = 0, n_own;
     struct set *gloss = NULL, *abouts = NULL, *accept = NULL, *about = NULL, *said = NULL,
                *shorts = NULL, *unless = NULL;
     struct kv_tok *ans = NULL;
@@ -448,7 +448,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         about[n_pts + m] = kvc_compile(&c, &item->mis[m].about, NULL, gloss, n_gloss, false);
         said[n_pts + m] = kvc_compile(&c, &item->mis[m].said, NULL, gloss, n_gloss, false);
         unless[m] = kvc_compile(&c, &item->mis[m].unless, NULL, gloss, n_gloss, false);
-        if (about[n_pts + m].n)
+        if (about[n_pts + m].n && !item->mis[m].course)
             abouts[n_abouts++] = about[n_pts + m];
     }
     if (c.oom) {
@@ -464,7 +464,10 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     }
     c.abouts = abouts;
     c.n_abouts = n_abouts;
-    n_cl = kvc_clauses(&c, ans, n_ans, about, said, n_pts + n_mis, abouts, n_abouts, cl);
+    n_own = 0; /* the question's own misconceptions, before the course's */
+    while (n_own < n_mis && !item->mis[n_own].course)
+        n_own++;
+    n_cl = kvc_clauses(&c, ans, n_ans, about, said, n_pts + n_own, abouts, n_abouts, cl);
 
     for (size_t i = 0; i < n_pts; i++) {
         rule[i] = kv_hedges_rule(item->points[i].text);

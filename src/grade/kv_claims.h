@@ -65,6 +65,10 @@ struct kv_misconception {
     /* conditions under which the claim is true ("a short prompt" for
      * "prefill is memory-bound"): a clause that states one is not matched */
     struct kv_phrases unless;
+    /* course-wide (lua/misconceptions.lua), listed after the question's
+     * own: looked for in the clauses the question's phrasings make, never
+     * shaping them, so a course-wide claim cannot move another's words */
+    bool course;
 };
 
 /* Groups of equivalent terms, each group a list of phrasings. */
@@ -82,7 +86,7 @@ struct kv_text_item {
 };
 
 #define KV_MAX_POINTS         32
-#define KV_MAX_MISCONCEPTIONS 16
+#define KV_MAX_MISCONCEPTIONS 32    /* a question's own 16 and the course's 16 */
 #define KV_TEXT_MAX           16384 /* bytes: a longer answer is refused, never cut */
 #define KV_TEXT_PASS          0.5   /* the score that passes */
 #define KV_QUOTE_MAX          160

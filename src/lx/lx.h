@@ -68,6 +68,7 @@ struct lx_misconception {
     const char **about, **said, **unless;
     size_t n_about, n_said, n_unless;
     const char *why;
+    bool course; /* from lua/misconceptions.lua, after the question's own */
 };
 
 struct lx_option {

@@ -41,7 +41,7 @@ static void grade_points(const struct lx_lesson *l, const struct lx_point *p, si
                                    p[i].polarity};
     for (size_t i = 0; i < n_mis; i++)
         mis[i] = (struct kv_misconception){PH(m[i].about, m[i].n_about), PH(m[i].said, m[i].n_said),
-                                           m[i].why, PH(m[i].unless, m[i].n_unless)};
+                                           m[i].why, PH(m[i].unless, m[i].n_unless), m[i].course};
 #undef PH
     item.n_points = n;
     item.n_mis = n_mis;

@@ -113,40 +113,45 @@ bool lx_peek_id(const char *path, char *out, size_t cap)
     return found;
 }
 
-#define GLOSSARY_KEY "kvtutor.glossary"
+#define GLOSSARY_KEY       "kvtutor.glossary"
+#define MISCONCEPTIONS_KEY "kvtutor.misconceptions"
 
-/* Runs lua/glossary.lua, beside the DSL, and keeps the groups it returns in
- * the registry for the reader: the course's equivalent terms, which every
+/* Runs lua/NAME, beside the DSL, and keeps what it returns in the registry
+ * under key for the reader: the course's equivalent terms (glossary.lua)
+ * and its course-wide wrong claims (misconceptions.lua), which every
  * lesson shares. */
-static bool load_glossary(lua_State *L, const struct lx_opts *o, struct lx_report *rep)
+static bool load_course_file(lua_State *L, const struct lx_opts *o, const char *name,
+                             const char *what, const char *key, struct lx_report *rep)
 {
-    char path[4200], msg[600];
+    char path[4200], msg[600], chunk[64];
     const char *slash = strrchr(o->dsl, '/');
     struct lx_report sub = {0};
     size_t len = 0;
     char *src;
 
-    snprintf(path, sizeof path, "%.*sglossary.lua", slash ? (int)(slash - o->dsl + 1) : 0, o->dsl);
+    snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - o->dsl + 1) : 0, o->dsl, name);
     if (!(src = read_file(path, &len, &sub))) {
-        snprintf(msg, sizeof msg, "the course glossary (lua/glossary.lua) cannot be read%s%s",
-                 sub.n ? ": " : "", sub.n ? sub.items[0].msg : "");
+        snprintf(msg, sizeof msg, "%s (lua/%s) cannot be read%s%s", what, name, sub.n ? ": " : "",
+                 sub.n ? sub.items[0].msg : "");
         lx_report_add(rep, 0, msg);
         lx_report_free(&sub);
         return false;
     }
-    if (luaL_loadbufferx(L, src, len, "=glossary.lua", "t") != LUA_OK ||
+    snprintf(chunk, sizeof chunk, "=%s", name);
+    if (luaL_loadbufferx(L, src, len, chunk, "t") != LUA_OK ||
         lx_pcall(L, 0, 1, o->load_ms) != LUA_OK) {
-        snprintf(msg, sizeof msg, "the course glossary failed: %s", lx_errmsg(L));
+        snprintf(msg, sizeof msg, "%s failed: %s", what, lx_errmsg(L));
         lx_report_add(rep, 0, msg);
         free(src);
         return false;
     }
     free(src);
-    lua_setfield(L, LUA_REGISTRYINDEX, GLOSSARY_KEY);
+    lua_setfield(L, LUA_REGISTRYINDEX, key);
     return true;
 }
 
-/* Runs lua/kvtutor.lua in the fresh state, then lua/glossary.lua. */
+/* Runs lua/kvtutor.lua in the fresh state, then lua/glossary.lua and
+ * lua/misconceptions.lua (which uses the DSL's misconception { ... }). */
 static bool load_dsl(lua_State *L, const struct lx_opts *o, struct lx_report *rep)
 {
     size_t len = 0;
@@ -169,7 +174,9 @@ static bool load_dsl(lua_State *L, const struct lx_opts *o, struct lx_report *re
         return false;
     }
     free(src);
-    return load_glossary(L, o, rep);
+    return load_course_file(L, o, "glossary.lua", "the course glossary", GLOSSARY_KEY, rep) &&
+           load_course_file(L, o, "misconceptions.lua", "the course misconceptions",
+                            MISCONCEPTIONS_KEY, rep);
 }
 
 void lx_free(struct lx_lesson *l)
@@ -251,6 +258,8 @@ static int extract(lua_State *L)
 {
     struct lx_reader *c = lua_touserdata(L, 1);
     const char *kind = lua_type(L, 2) == LUA_TTABLE ? lx_kind_of(L, 2) : NULL;
+    struct lx_misconception *course;
+    size_t n_course = 0;
 
     if (!kind || strcmp(kind, "lesson") != 0) {
         lx_report_add(c->rep, lx_source_return_line(c->src),
@@ -260,7 +269,14 @@ static int extract(lua_State *L)
     lua_getfield(L, LUA_REGISTRYINDEX, GLOSSARY_KEY);
     lx_read_glossary(c, -1, "lua/glossary.lua", 0);
     lua_pop(L, 1);
+    /* read as a lesson's misconceptions = { ... } are, with their checks */
+    lua_createtable(L, 0, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, MISCONCEPTIONS_KEY);
+    lua_setfield(L, -2, "misconceptions");
+    course = lx_read_misconceptions(c, -1, &n_course, "lua/misconceptions.lua", 0);
+    lua_pop(L, 1);
     lx_read_lesson(c, 2);
+    lx_read_course_misconceptions(c, course, n_course);
     return 0;
 }
 

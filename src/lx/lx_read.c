@@ -488,6 +488,42 @@ struct lx_misconception *lx_read_misconceptions(struct lx_reader *c, int t, size
     return ms;
 }
 
+/* own[0..*n) then course[0..n_course), in the lesson's arena. */
+static struct lx_misconception *with_course(struct lx_reader *c, struct lx_misconception *own,
+                                            size_t *n, const struct lx_misconception *course,
+                                            size_t n_course)
+{
+    struct lx_misconception *all;
+    if (n_course == 0)
+        return own;
+    all = lx_arena_alloc(&c->p->arena, (*n + n_course) * sizeof *all);
+    if (!all)
+        return own; /* the arena's failure is reported as out of memory */
+    if (*n)
+        memcpy(all, own, *n * sizeof *all);
+    memcpy(all + *n, course, n_course * sizeof *all);
+    *n += n_course;
+    return all;
+}
+
+void lx_read_course_misconceptions(struct lx_reader *c, struct lx_misconception *course,
+                                   size_t n_course)
+{
+    struct lx_lesson *l = c->l;
+    if (!course || n_course > LX_MAX_COURSE_MISCONCEPTIONS)
+        return; /* too many: reported by the read, checked by none */
+    for (size_t i = 0; i < n_course; i++)
+        course[i].course = true;
+    l->mis = with_course(c, l->mis, &l->n_mis, course, n_course);
+    for (size_t i = 0; i < l->n_followups; i++)
+        l->followups[i].mis =
+            with_course(c, l->followups[i].mis, &l->followups[i].n_mis, course, n_course);
+    for (size_t i = 0; i < l->n_exercises; i++)
+        if (l->exercises[i].kind == LX_FREETEXT)
+            l->exercises[i].mis =
+                with_course(c, l->exercises[i].mis, &l->exercises[i].n_mis, course, n_course);
+}
+
 /* The glossary groups of table t (at its line); groups at their own lines. */
 void lx_read_glossary(struct lx_reader *c, int t, const char *what, int line)
 {

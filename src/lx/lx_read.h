@@ -92,6 +92,12 @@ struct lx_point *lx_read_points(struct lx_reader *c, int t, size_t *n, const cha
 /* t.misconceptions: misconception { about, said, why }, at most LX_MAX_MISCONCEPTIONS. */
 struct lx_misconception *lx_read_misconceptions(struct lx_reader *c, int t, size_t *n,
                                                 const char *what, int line);
+/* The course-wide misconceptions (lua/misconceptions.lua, read with
+ * lx_read_misconceptions) appended to every question's own: the lesson's
+ * question, each follow-up and each free-text exercise. A wrong claim the
+ * whole course knows is then found whichever item it is written under. */
+void lx_read_course_misconceptions(struct lx_reader *c, struct lx_misconception *course,
+                                   size_t n_course);
 /* The glossary groups at stack index t, appended to the lesson's. */
 void lx_read_glossary(struct lx_reader *c, int t, const char *what, int line);
 

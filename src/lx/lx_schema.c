@@ -5,8 +5,8 @@
 #include "kv_claims.h"
 
 _Static_assert(LX_MAX_POINTS == KV_MAX_POINTS, "a question's points must all be gradable");
-_Static_assert(LX_MAX_MISCONCEPTIONS == KV_MAX_MISCONCEPTIONS,
-               "a question's misconceptions must all be checked");
+_Static_assert(LX_MAX_MISCONCEPTIONS + LX_MAX_COURSE_MISCONCEPTIONS <= KV_MAX_MISCONCEPTIONS,
+               "a question's misconceptions and the course's must all be checked");
 
 static const char *const lesson_keys[] = {
     "id",       "title",        "module",        "baseline", "concept",
