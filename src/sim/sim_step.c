@@ -16,6 +16,7 @@ static const struct {
     {"B200", 900},          /* NVLink 5: 1.8 TB/s bidirectional */
     {"A100 80GB SXM", 300}, /* NVLink 3: 600 GB/s bidirectional */
     {"A100 40GB SXM", 300},
+    {"A100 80GB PCIe", 32}, /* PCIe 4.0 x16; NVLink bridges are optional */
     {"MI300X", 448},       /* Infinity Fabric: 7 links x 64 GB/s */
     {"H100 PCIe", 64},     /* PCIe 5.0 x16 */
     {"RTX 5090", 64},      /* PCIe 5.0 x16 */
