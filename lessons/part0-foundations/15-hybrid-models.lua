@@ -141,7 +141,10 @@ return lesson {
       title = "What it does to concurrency",
       text = "A request needs ⌈length ÷ " .. grouped(h32.attention_block_size) .. "⌉ attention "
           .. "blocks plus " .. state_blocks .. " state blocks (two per state group in align "
-          .. "mode: the running state and the last block-aligned one kept for prefix caching). "
+          .. "mode: the state this step writes and the previous step's, which it is copied "
+          .. "from and which is freed a step later; vLLM counts both against every request. A "
+          .. "checkpoint kept for prefix caching is a freed block that keeps its hash, in the "
+          .. "evictable pool, not held by the request). "
           .. "In " .. BUDGET .. " GiB (" .. grouped(h32.num_gpu_blocks) .. " blocks), that "
           .. "fits " .. h4.max_concurrent_seqs .. " requests of 4,096 tokens, "
           .. h32.max_concurrent_seqs .. " of 32,768 and " .. h128.max_concurrent_seqs
@@ -154,10 +157,13 @@ return lesson {
       title = "The price of big blocks",
       text = "Every request rounds its attention cache up to whole " .. grouped(h32.attention_block_size)
           .. "-token blocks and pays its state blocks even when short, so short requests gain "
-          .. "least. Prefix caching is coarser still. In align mode a request keeps one state "
-          .. "checkpoint from its prompt, at the prompt's last block boundary, and a hit must "
-          .. "cover every group: a later request reuses anything, even the attention blocks "
-          .. "that match, only if that boundary falls inside the prefix the two share. On "
+          .. "least. Prefix caching is coarser still. In align mode the state is cached only "
+          .. "where a step ends on a block boundary: a prompt prefilled in one step leaves one "
+          .. "checkpoint, at its last block boundary (a longer prompt leaves one where each of "
+          .. "its chunks ends, since align mode cuts prefill chunks to whole blocks, and decode "
+          .. "one at each boundary it crosses), and a hit must cover every group: a later "
+          .. "request reuses anything, even the attention blocks that match, only if such a "
+          .. "boundary falls inside the prefix the two share. On "
           .. "Qwen3.5-4B (528-token blocks, prompts of about 2,200 tokens) a 1,600-token shared "
           .. "prefix gave 52 of 64 requests a hit and a 1,500-token one gave none "
           .. "(vllm-project/vllm#45238, June 2026); a shared prefix shorter than one block is "
@@ -193,9 +199,10 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
             .. "token, so vLLM grows the attention block to the smallest multiple of 16 tokens "
             .. "whose page holds a state, 784 tokens, and pads the state page to match. Prefix "
             .. "caching then works in 784-token blocks: only whole blocks are reused, and the "
-            .. "recurrent state is kept only at a block boundary (in align mode one per request, "
-            .. "the last before its prompt ends), so a shared prefix shorter than a block is "
-            .. "recomputed, and a later request hits only if that boundary lies inside the "
+            .. "recurrent state is kept only where a step ends on a block boundary (for a "
+            .. "prompt prefilled in one step, the last boundary before its end), so a shared "
+            .. "prefix shorter than a block is "
+            .. "recomputed, and a later request hits only if such a boundary lies inside the "
             .. "prefix it shares.",
       points = {
         point { "one page size for every layer in the pool", weight = 2,
