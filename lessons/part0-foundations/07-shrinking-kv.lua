@@ -121,7 +121,8 @@ return lesson {
                     said = {"shrinks each token", "fewer bytes per token", "smaller per token"},
                     why = "PagedAttention wastes less memory and prefix caching shares blocks; neither changes what a token costs" },
     misconception { about = {"GQA", "grouped-query attention"},
-                    said = {"fewer query heads", "fewer layers", "smaller head dimension"},
+                    said = {"fewer query heads", "fewer layers", "smaller head dimension", "cuts the number of query heads",
+                            "reduces the number of query heads", "cuts the query heads", "removes query heads"},
                     why = "GQA keeps every query head; it shares each KV head among a group of them" },
   },
 

@@ -347,7 +347,8 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       prompt = "Qwen3-30B-A3B's BF16 weights: 61.06 GB in all, 6.71 GB active per token, "
             .. "experts 8 of 128 per layer. At batch 64 with even, independent routing, how many GB of "
             .. "weights does one decode step read?",
-      expected = read_64 / GB, unit = "GB", tolerance = rel(0.02), diagnose = "units",
+      -- 1%: the whole-model shortcut (61.06 GB, 1.6% over) must not pass
+      expected = read_64 / GB, unit = "GB", tolerance = rel(0.01), diagnose = "units",
       worked = code("split     total = shared + experts; active = shared + experts × 8/128\n"
         .. "          (" .. fixed(total_b / GB, 3) .. " and " .. fixed(active_b / GB, 3) .. " GB: the prompt's "
         .. fixed(total_b / GB, 2) .. " and " .. fixed(active_b / GB, 2) .. " unrounded)\n"
@@ -390,9 +391,15 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
         point { "batch 1 reads only the active experts", weight = 2,
                 accept = {"active", "few experts", "only the experts", "routed to"} },
         point { "a large batch touches nearly all experts", weight = 2,
-                accept = {"nearly all", "almost all", "every expert", "all of them", "whole model"} },
+                accept = {"nearly all", "almost all", "every expert", "all of them", "whole model",
+                          "entire expert set", "union covers", "approach those of a dense model",
+                          "approaches a dense model"} },
       },
       misconceptions = {
+        misconception { about = {"the tokens", "tokens", "a large batch", "large batch", "the batch"},
+                        said = {"same few experts", "the same experts", "all go to the same", "only the active ones",
+                                "never read", "whole model is never"},
+                        why = "each token is routed on its own, so a large batch's tokens spread over nearly every expert: the step reads almost the whole model" },
         misconception { about = {"active experts", "only the active experts", "the rest", "it", "experts"},
                         said = {"loaded into GPU memory", "runs out of memory", "has to load the rest",
                                 "load the rest", "loads the rest"},

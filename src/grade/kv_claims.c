@@ -107,7 +107,7 @@ static bool unless_case(const struct ctx *c, const struct kv_tok *ans, const str
     if (!unless.n)
         return false;
     for (size_t j = k + 1; j-- > 0;) {
-        if (!cl[j].list && said_in(c, ans, &cl[j], unless))
+        if (said_in(c, ans, &cl[j], unless)) /* a fragment names a case too */
             return true;
         if (cl[j].a >= cl[j].b || cl[j].a == 0 || ans[cl[j].a].brk == KV_BRK_HARD)
             break; /* the sentence's first clause */

@@ -86,7 +86,7 @@ struct kv_text_item {
 };
 
 #define KV_MAX_POINTS         32
-#define KV_MAX_MISCONCEPTIONS 32    /* a question's own 16 and the course's 16 */
+#define KV_MAX_MISCONCEPTIONS 40    /* a question's own 16 and the course's 24 */
 #define KV_TEXT_MAX           16384 /* bytes: a longer answer is refused, never cut */
 #define KV_TEXT_PASS          0.5   /* the score that passes */
 #define KV_QUOTE_MAX          160

@@ -273,7 +273,8 @@ static int extract(lua_State *L)
     lua_createtable(L, 0, 1);
     lua_getfield(L, LUA_REGISTRYINDEX, MISCONCEPTIONS_KEY);
     lua_setfield(L, -2, "misconceptions");
-    course = lx_read_misconceptions(c, -1, &n_course, "lua/misconceptions.lua", 0);
+    course = lx_read_misconceptions(c, -1, &n_course, "lua/misconceptions.lua", 0,
+                                    LX_MAX_COURSE_MISCONCEPTIONS);
     lua_pop(L, 1);
     lx_read_lesson(c, 2);
     lx_read_course_misconceptions(c, course, n_course);

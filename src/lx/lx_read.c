@@ -442,7 +442,7 @@ static void read_point(struct lx_reader *c, int t, struct lx_point *pt, const ch
 }
 
 struct lx_misconception *lx_read_misconceptions(struct lx_reader *c, int t, size_t *n,
-                                                const char *what, int line)
+                                                const char *what, int line, size_t max)
 {
     struct lx_misconception *ms = NULL;
     int at, ty;
@@ -482,9 +482,8 @@ struct lx_misconception *lx_read_misconceptions(struct lx_reader *c, int t, size
         lx_problem(c, at, "%s: 'misconceptions' must be a list of misconception { ... }", what);
     }
     lua_pop(c->L, 1);
-    if (*n > LX_MAX_MISCONCEPTIONS)
-        lx_problem(c, at, "%s: %zu misconceptions; at most %d are checked", what, *n,
-                   LX_MAX_MISCONCEPTIONS);
+    if (*n > max)
+        lx_problem(c, at, "%s: %zu misconceptions; at most %zu are checked", what, *n, max);
     return ms;
 }
 
@@ -667,7 +666,8 @@ static void read_followups(struct lx_reader *c, int t, int line)
             f->question = lx_str_field(c, -1, "question", true, "followup", fl);
             f->answer = lx_str_field(c, -1, "answer", true, "followup", fl);
             f->points = lx_read_points(c, -1, &f->n_points, "followup", fl);
-            f->mis = lx_read_misconceptions(c, -1, &f->n_mis, "followup", fl);
+            f->mis =
+                lx_read_misconceptions(c, -1, &f->n_mis, "followup", fl, LX_MAX_MISCONCEPTIONS);
             lua_pop(c->L, 1);
         }
         if (len == 0)
@@ -747,7 +747,7 @@ void lx_read_lesson(struct lx_reader *c, int t)
     } else {
         lua_pop(L, 1);
     }
-    l->mis = lx_read_misconceptions(c, t, &l->n_mis, "lesson", line);
+    l->mis = lx_read_misconceptions(c, t, &l->n_mis, "lesson", line, LX_MAX_MISCONCEPTIONS);
     if (lx_field(c, t, "glossary") != LUA_TNIL)
         lx_read_glossary(c, -1, "lesson", lx_key_line(c, t, "glossary", line));
     lua_pop(L, 1);

@@ -89,9 +89,10 @@ const char **lx_str_list(struct lx_reader *c, int t, const char *key, size_t *n,
                          int line);
 /* t.points: key points, at least one and at most LX_MAX_POINTS. */
 struct lx_point *lx_read_points(struct lx_reader *c, int t, size_t *n, const char *what, int line);
-/* t.misconceptions: misconception { about, said, why }, at most LX_MAX_MISCONCEPTIONS. */
+/* t.misconceptions: misconception { about, said, why }, at most max (a question's
+ * LX_MAX_MISCONCEPTIONS, the course file's LX_MAX_COURSE_MISCONCEPTIONS). */
 struct lx_misconception *lx_read_misconceptions(struct lx_reader *c, int t, size_t *n,
-                                                const char *what, int line);
+                                                const char *what, int line, size_t max);
 /* The course-wide misconceptions (lua/misconceptions.lua, read with
  * lx_read_misconceptions) appended to every question's own: the lesson's
  * question, each follow-up and each free-text exercise. A wrong claim the

@@ -556,7 +556,8 @@ void lx_read_exercises(struct lx_reader *c, int t, int line)
             } else {
                 e->kind = LX_FREETEXT;
                 e->points = lx_read_points(c, -1, &e->n_points, where, e->line);
-                e->mis = lx_read_misconceptions(c, -1, &e->n_mis, where, e->line);
+                e->mis =
+                    lx_read_misconceptions(c, -1, &e->n_mis, where, e->line, LX_MAX_MISCONCEPTIONS);
                 e->model_answer = lx_str_field(c, -1, "answer", true, where, e->line);
             }
             l->n_exercises++;

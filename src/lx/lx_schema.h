@@ -43,7 +43,7 @@ bool lx_shape_allows(enum lx_shape s, const char *key);
 #define LX_LIMITS(X)                                                                               \
     X(POINTS, 32, "key points in one question") /* kv_claims grades this many */                   \
     X(MISCONCEPTIONS, 16, "misconceptions in one question")                                        \
-    X(COURSE_MISCONCEPTIONS, 16, "course-wide misconceptions (lua/misconceptions.lua)")            \
+    X(COURSE_MISCONCEPTIONS, 24, "course-wide misconceptions (lua/misconceptions.lua)")            \
     X(GLOSSARY, 256, "glossary groups, the course's and the lesson's")                             \
     X(OPTIONS, 64, "options in one choice")                                                        \
     X(PARAMS, 16, "parameters in one exercise")                                                    \
