@@ -84,8 +84,9 @@ return lesson {
         .. "attention over the 8k context adds about " .. f(attn_8k / 1e9, 1) .. "), about one "
         .. "floating-point operation per byte. A GPU with ~1 TB/s of bandwidth can only do that "
         .. "~64 times a second, so decode runs at memory speed and the FLOPs sit idle. The "
-        .. "number to measure is the achievable read bandwidth: tokens/s at batch 1 is at most that "
-        .. "bandwidth divided by the bytes one step reads. Batching helps because the weights "
+        .. "number to measure is the achievable read bandwidth: at one token a step (no "
+        .. "speculative decoding, lesson 14) tokens/s at batch 1 is at most that bandwidth "
+        .. "divided by the bytes one step reads. Batching helps because the weights "
         .. "are read once for every sequence in the step.",
 
   points = {

@@ -150,7 +150,11 @@ return lesson {
           .. "shows in the P99 ITL, and the user sees the stall. A gap is per chunk, not per "
           .. "token: with speculative decoding one step streams all its accepted tokens in one "
           .. "chunk, so the mean ITL (time ÷ chunks) comes out above the TPOT (time ÷ tokens), "
-          .. "about the tokens a step yields times higher.",
+          .. "about the tokens a step yields times higher. Without speculation too, the API "
+          .. "server merges tokens into one streamed chunk when the client reads more slowly "
+          .. "than the engine produces them (RequestOutputCollector in "
+          .. "vllm/v1/engine/output_processor.py), so the gaps get fewer and longer while the "
+          .. "TPOT stays the same.",
     },
     section {
       title = "The batch trades latency for throughput",
