@@ -228,7 +228,8 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
       answer = "It does not change the bytes per token. It stores the cache in fixed-size blocks "
             .. "instead of one contiguous region per request, so memory reserved but never used "
             .. "(fragmentation, over-reservation for the maximum length) almost all goes away "
-            .. "(at most one partial block a request stays, lesson 4): more of the "
+            .. "(at most one partial block a request stays in each KV cache group, lesson 4): "
+            .. "more of the "
             .. "leftover memory holds real cache, raising effective capacity, not the formula.",
       points = {
         point { "the cache lives in fixed-size blocks",

@@ -473,7 +473,7 @@ compute-bound     batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
         option { "Decoding one sequence with a 100,000-token context",
                  why = "attention over the cache runs at about the GQA group size, 7 FLOP per byte for Qwen2.5-7B: far left of the ridge" },
         option { "Copying the KV cache of a preempted sequence to host memory",
-                 why = "a copy does no arithmetic at all (and V1 does not make it: a preempted request is recomputed, lesson 5; only a KV offloading connector copies blocks to host memory)" },
+                 why = "a copy does no arithmetic at all (and V1 does not make it: a preempted request is recomputed, lesson 5; a KV offloading connector copies blocks to host memory as they fill, not at preemption)" },
       },
     },
     freetext {

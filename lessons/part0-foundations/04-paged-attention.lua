@@ -242,8 +242,9 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
             .. "FlashAttention kernels were not what it measured); vAttention (Prabhu et al., 2024) keeps each request's cache "
             .. "virtually contiguous with CUDA's virtual memory API instead, so unmodified "
             .. "kernels can run. The paper's headline is the net of both: 2–4 times the "
-            .. "throughput of FasterTransformer and Orca at the same latency (§6), from the "
-            .. "larger batches the saved memory holds.",
+            .. "throughput of FasterTransformer and Orca at the same latency (its abstract; §6 "
+            .. "gives the figures by workload, against its authors' own Orca), from the larger "
+            .. "batches the saved memory holds.",
       points = {
         point { "PagedAttention manages the cache's memory in blocks", weight = 2,
                 about = {"PagedAttention", "paged attention", "paging", "the first", "vLLM's blocks"},

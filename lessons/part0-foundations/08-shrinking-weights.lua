@@ -201,10 +201,13 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
             .. "Ampere vLLM runs an fp8 checkpoint as weight-only W8A16 through Marlin), while "
             .. "INT8 W8A8 speeds prefill up on Ampere too, whose tensor cores run INT8 at twice "
             .. "the BF16 rate (an A100: 624 against 312 dense TOPS; vLLM's CUTLASS scaled_mm "
-            .. "kernels). Lower-precision compute goes further where the hardware has it: 4-bit "
-            .. "weights with 4-bit activations (NVFP4, MXFP4) on Blackwell, and 4-bit weights "
-            .. "with fp8 activations on Hopper (vLLM's CutlassW4A8LinearKernel); what does not "
-            .. "speed prefill up is 4-bit weights multiplied in 16 bits.",
+            .. "kernels). Blackwell goes further: NVFP4 checkpoints run 4-bit weights and "
+            .. "activations on its FP4 tensor cores. Hopper has no 4-bit tensor cores: vLLM's "
+            .. "CutlassW4A8LinearKernel (SM90 only) multiplies 4-bit weights with fp8 "
+            .. "activations at the FP8 rate, so prefill gains what fp8 W8A8 gains while the "
+            .. "4-bit weights cut decode's bytes. MXFP4 in vLLM on NVIDIA GPUs is a MoE weight "
+            .. "format run against MXFP8 or BF16 activations. What does not speed prefill up is "
+            .. "4-bit weights multiplied in 16 bits.",
       points = {
         point { "much less than decode: hardly faster", weight = 2, polarity = "no",
                 accept = {"much less than decode", "hardly faster", "not much faster", "barely faster",

@@ -150,11 +150,12 @@ return lesson {
           .. "shows in the P99 ITL, and the user sees the stall. A gap is per chunk, not per "
           .. "token: with speculative decoding one step streams all its accepted tokens in one "
           .. "chunk, so the mean ITL (time ÷ chunks) comes out above the TPOT (time ÷ tokens), "
-          .. "about the tokens a step yields times higher. Without speculation too, the API "
-          .. "server merges tokens into one streamed chunk when the client reads more slowly "
-          .. "than the engine produces them (RequestOutputCollector in "
-          .. "vllm/v1/engine/output_processor.py), so the gaps get fewer and longer while the "
-          .. "TPOT stays the same.",
+          .. "about the tokens a step yields times higher. Without speculation too, a streamed "
+          .. "request's tokens are merged into one chunk when its consumer falls behind the "
+          .. "engine (a slow client or, at high concurrency, a busy API-server event loop: "
+          .. "RequestOutputCollector in vllm/v1/engine/output_processor.py), so the gaps get "
+          .. "fewer and longer while the engine's time a token is unchanged; --stream-interval "
+          .. "N (default 1) sends N tokens a chunk on purpose (Part 1, lesson 1).",
     },
     section {
       title = "The batch trades latency for throughput",

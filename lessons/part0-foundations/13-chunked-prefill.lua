@@ -229,8 +229,9 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
             .. "prefilled. TTFT for long prompts rises a little, since the prefill is spread "
             .. "over four times as many steps, each paying the weight read; while the chunks "
             .. "keep the step compute-bound the total prefill time hardly changes. Going below "
-            .. "the ridge point, about 300 tokens on an H100 counting the weights and nearer 600 "
-            .. "with this step's 64 decodes' KV reads, makes steps memory-bound and "
+            .. "the ridge point, about 300 tokens a step on an H100 counting the weights and "
+            .. "nearer 600 with the 64 decodes' KV reads (about 520 of them the chunk), makes "
+            .. "steps memory-bound and "
             .. "only adds steps, so TTFT grows with little gain in ITL.",
       points = {
         point { "inter-token latency falls: shorter steps with a chunk", weight = 2,
