@@ -47,8 +47,16 @@ static const struct kv_point phase_points[] = {
     {.text = "prefill is compute-bound", .about = PH(pre_about), .said = PH(pre_said), .weight = 1},
 };
 static const struct kv_misconception phase_mis[] = {
-    {PH(pre_about), PH(mis_pre_said), "prefill reuses each weight for thousands of tokens", {0}, false},
-    {PH(dec_about), PH(mis_dec_said), "decode reads every weight for one token per sequence", {0}, false},
+    {PH(pre_about),
+     PH(mis_pre_said),
+     "prefill reuses each weight for thousands of tokens",
+     {0},
+     false},
+    {PH(dec_about),
+     PH(mis_dec_said),
+     "decode reads every weight for one token per sequence",
+     {0},
+     false},
 };
 static const struct kv_text_item phase = {phase_points, N(phase_points), phase_mis, N(phase_mis),
                                           &glossary};
@@ -807,9 +815,36 @@ static void test_unless(void **state)
     run(&item, rows, N(rows));
 }
 
+/* A question the answer denies at once ("Prefill memory-bound? No: ...")
+ * states nothing: its words are not read as the misconception they ask
+ * about, nor as covering a point; a denial's own case still reads as one. */
+static void test_rhetorical_question_and_negated_case(void **state)
+{
+    (void)state;
+    static const char *const short_prompt[] = {"short prompt"};
+    static const struct kv_misconception mis[] = {
+        {PH(pre_about), PH(mis_pre_said), "compute-bound past the ridge", PH(short_prompt), false},
+    };
+    static const struct kv_text_item item = {phase_points, N(phase_points), mis, N(mis), &glossary};
+    static const struct row rows[] = {
+        {"Is prefill memory-bound? No: prefill is compute-bound, and decode is memory-bound.",
+         KV_CORRECT,
+         {true, true},
+         {false, false},
+         false},
+        {"Decode is memory-bound; prefill is never memory-bound except for a short prompt.",
+         KV_CORRECT,
+         {true, false},
+         {false, false},
+         false},
+    };
+    run(&item, rows, N(rows));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rhetorical_question_and_negated_case),
         cmocka_unit_test(test_claims_prefill_decode),
         cmocka_unit_test(test_three_verdicts),
         cmocka_unit_test(test_reversals),

@@ -138,10 +138,12 @@ return lesson {
           .. "deployment gets fewer: gpu_memory_utilization (0.92 by default from vLLM 0.25, 0.9 "
           .. "before) holds some memory back, and the profiled activation peak takes its share "
           .. "before the cache is sized. So may the CUDA graphs, depending on the model runner: "
-          .. "Model Runner V2, which 0.26 picks by default for a dense model like this one "
-          .. "(vllm-project/vllm#44443, in the 0.25 releases; VLLM_USE_V2_MODEL_RUNNER decides "
-          .. "it), estimates 0 for them, so they come out of the headroom; the V1 runner (MoE "
-          .. "models, or VLLM_USE_V2_MODEL_RUNNER=0) subtracts its estimate, on by default from "
+          .. "Model Runner V2, which vLLM picks from 0.25.1 for a dense model like this one "
+          .. "(vllm-project/vllm#44443; MoE and hybrid models keep the V1 runner, and "
+          .. "VLLM_USE_V2_MODEL_RUNNER=0 or 1 overrides the choice), estimates 0 for them in "
+          .. "0.25.1 to 0.27 (a placeholder until vllm-project/vllm#53306), so they come out of "
+          .. "the headroom and their capture can run out of memory at start-up "
+          .. "(vllm-project/vllm#49224); the V1 runner subtracts its estimate, on by default from "
           .. "0.21 (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS; =0 turns it off), and that estimate "
           .. "can overshoot, as vllm-project/vllm#45178 and #53013 report. "
           .. "The round 24 is itself an upper bound: "
@@ -214,6 +216,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
                         said = {"reserves for its full length", "reserves the full context", "reserves max_model_len",
                                 "memory vLLM reserves for each request", "reserves for each request", "reserves per request",
                                 "reserves its maximum length", "preallocates its full length", "reserves memory up front"},
+                        unless = {"changes nothing", "there is none", "none", "zero"},
                         why = "vLLM V1 allocates blocks as tokens are scheduled (KVCacheManager.allocate_slots); max_model_len reserves nothing, it bounds the longest request and the start-up check" },
         misconception { about = {"FP8 compute", "tensor-core compute", "tensor cores", "TFLOP rate", "FLOP rate",
                                  "FLOPs", "more compute", "faster compute"},

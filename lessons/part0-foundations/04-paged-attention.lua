@@ -221,7 +221,7 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
                                 "copies the partial block", "copies the shared block", "copies the block first",
                                 "duplicates the block", "copied before it is written", "copies that block",
                                 "duplicates it", "duplicates that block"},
-                        unless = {"V0", "vLLM V0", "the paper describes", "the paper copies", "PagedAttention paper copies", "used to", "older vLLM", "no copy-on-write",
+                        unless = {"V0", "vLLM V0", "the paper describes", "the paper copies", "PagedAttention paper copies", "used to", "older vLLM", "no copy-on-write", "rather than", "recomputes",
                                   "has no copy-on-write", "V1 has no"},
                         why = "vLLM V1 has no copy-on-write: the children share full prompt blocks through prefix caching and each allocates its own partial block (copy-on-write was V0 and the paper)" },
       },

@@ -80,7 +80,7 @@ return lesson {
                     why = "a hit skips the cached prefix's prefill: the scheduler starts the request after its cached tokens (KVCacheManager.get_computed_blocks gives num_computed_tokens), so only the rest is computed" },
     misconception { about = {"identical blocks", "duplicate blocks", "the blocks", "blocks"},
                     said = {"deduplicated afterwards", "deduplicated after the prefill", "deduplicated after prefill", "deduplicated after it runs"},
-                    why = "nothing is merged after the fact: a request's block hashes are looked up before its prefill is scheduled, and a block enters the cache when it is allocated for the step that computes it, so a second identical prompt admitted later in the same step already shares the first one's full blocks (KVCacheManager.allocate_slots, cache_blocks); blocks computed apart are never merged afterwards" },
+                    why = "nothing is merged after the fact: a request's block hashes are looked up before its prefill is scheduled, and a block enters the cache when it is allocated for the step that computes it, so a second identical prompt admitted later in the same step already shares the full blocks the first one's scheduled chunk fills (KVCacheManager.allocate_slots, cache_blocks; a hybrid model's Mamba group defers it to the next step); blocks computed apart are never merged afterwards" },
     misconception { about = {"it", "prefix caching", "the cache", "the hash", "the block hash"},
                     said = {"does not help when requests use different temperatures",
                             "doesn't help when requests use different temperatures", "doesn't work with different temperatures",

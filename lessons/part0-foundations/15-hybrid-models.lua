@@ -158,8 +158,8 @@ return lesson {
       text = "Every request rounds its attention cache up to whole " .. grouped(h32.attention_block_size)
           .. "-token blocks and pays its state blocks even when short, so short requests gain "
           .. "least. Prefix caching is coarser still. In align mode the state is cached only "
-          .. "where a step ends on a block boundary: a prompt prefilled in one step leaves one "
-          .. "checkpoint, at its last block boundary (a longer prompt leaves one where each of "
+          .. "where a step ends on a block boundary: vLLM ends a step at the prompt's last block "
+          .. "boundary (the tail runs in the next step), so one checkpoint sits there (a longer prompt leaves one where each of "
           .. "its chunks ends, since align mode cuts prefill chunks to whole blocks, and decode "
           .. "one at each boundary it crosses), and a hit must cover every group: a later "
           .. "request reuses anything, even the attention blocks that match, only if such a "
@@ -199,8 +199,8 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
             .. "token, so vLLM grows the attention block to the smallest multiple of 16 tokens "
             .. "whose page holds a state, 784 tokens, and pads the state page to match. Prefix "
             .. "caching then works in 784-token blocks: only whole blocks are reused, and the "
-            .. "recurrent state is kept only where a step ends on a block boundary (for a "
-            .. "prompt prefilled in one step, the last boundary before its end), so a shared "
+            .. "recurrent state is kept only where a step ends on a block boundary (vLLM ends a "
+            .. "step at the prompt's last boundary, so one sits there), so a shared "
             .. "prefix shorter than a block is "
             .. "recomputed, and a later request hits only if such a boundary lies inside the "
             .. "prefix it shares.",

@@ -96,6 +96,17 @@ static bool said_in(const struct ctx *c, const struct kv_tok *ans, const struct 
     return false;
 }
 
+/* One of s's phrasings in the clause, negated or not: a case an `unless`
+ * names is named in "does not cut TPOT the way TP does" as in any clause. */
+static bool phrase_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                      struct set s)
+{
+    for (size_t i = cl->a; i < cl->b; i++)
+        if (kvc_len_at(c, ans, cl, i, s))
+            return true;
+    return false;
+}
+
 /* A misconception's `unless` case named in clause k, or in a clause before
  * it in the same sentence: a condition set first ("if the blocks are
  * evicted, the prefill still runs"; "when prompts differ it does not help:
@@ -107,7 +118,7 @@ static bool unless_case(const struct ctx *c, const struct kv_tok *ans, const str
     if (!unless.n)
         return false;
     for (size_t j = k + 1; j-- > 0;) {
-        if (said_in(c, ans, &cl[j], unless)) /* a fragment names a case too */
+        if (phrase_in(c, ans, &cl[j], unless)) /* a fragment names a case too */
             return true;
         if (cl[j].a >= cl[j].b || cl[j].a == 0 || ans[cl[j].a].brk == KV_BRK_HARD)
             break; /* the sentence's first clause */
@@ -428,6 +439,16 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         snprintf(r->why, sizeof r->why, "no answer: write what you would say");
         goto done;
     }
+    /* "TP splits by tokens? No, by heads": a question the answer denies at
+     * once states nothing; its words are neither claimed nor contradicted */
+    for (size_t i = 1; i < n_ans; i++)
+        if (ans[i].asked &&
+            kv_words_in_stems(ans[i].s, (const char *const[]){"no", "not", "nope", NULL}))
+            for (size_t j = i; j-- > 0;) {
+                ans[j].rhetorical = true;
+                if (ans[j].brk == KV_BRK_HARD)
+                    break;
+            }
 
     for (size_t g = 0; item->glossary && g < item->glossary->n; g++)
         gloss[n_gloss++] = kvc_compile(&c, &item->glossary->groups[g], NULL, NULL, 0, false);
@@ -481,6 +502,10 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         if (cl[k].list) {
             r->list = true;
             continue; /* a list says nothing of anything */
+        }
+        if (cl[k].a < cl[k].b && ans[cl[k].a].rhetorical) {
+            r->no_claim = false; /* a question put and denied: the denial is the claim */
+            continue;
         }
         hedge = kv_hedges_hedge(ans, &cl[k]);
         r->hedged |= hedge;

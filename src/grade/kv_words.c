@@ -171,6 +171,7 @@ struct tokenizer {
     bool continuation;     /* the next word follows a hyphen */
     bool joined;           /* the word being emitted follows a hyphen */
     bool op;               /* an =, + or * since the last token */
+    bool asked;            /* a question mark since the last token */
 };
 
 static void push(struct tokenizer *t, const char *s, unsigned start, unsigned end, bool word)
@@ -187,6 +188,9 @@ static void push(struct tokenizer *t, const char *s, unsigned start, unsigned en
     k->start = start;
     k->end = end;
     k->brk = t->pending;
+    k->asked = t->asked;
+    k->rhetorical = false;
+    t->asked = false;
     k->word = word;
     k->joined = t->joined;
     k->op = t->op;
@@ -342,7 +346,7 @@ static int special(const unsigned char *p, size_t *len)
 /* Cuts text into tokens; cap must be at least strlen(text) + 4. */
 size_t kv_words_tokenize(const char *text, struct kv_tok *out, size_t cap)
 {
-    struct tokenizer t = {out, 0, cap, KV_BRK_NONE, false, false, false};
+    struct tokenizer t = {out, 0, cap, KV_BRK_NONE, false, false, false, false};
     const unsigned char *s = (const unsigned char *)text;
     char w[KV_STEM_MAX * 2];
     size_t wn = 0, i = 0;
@@ -435,6 +439,8 @@ size_t kv_words_tokenize(const char *text, struct kv_tok *out, size_t cap)
         FLUSH();
         if (c == '.' || c == ';' || c == '?' || c == '!')
             set_break(&t, KV_BRK_HARD);
+        if (c == '?')
+            t.asked = true; /* the next token follows a question */
         else if (c == ':')
             set_break(&t, KV_BRK_LABEL);
         else if (c == ',')

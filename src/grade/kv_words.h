@@ -28,6 +28,8 @@ struct kv_tok {
     bool joined;         /* follows a hyphen: part of a compound ("compute-bound") */
     bool op;             /* follows an =, + or * : a formula's operator */
     bool typo_ok;        /* an answer's word the grader may read as a slip of typing */
+    bool asked;          /* the break before it ends a question ("TP splits tokens? No: ...") */
+    bool rhetorical;     /* in a question the answer goes on to deny (set by kv_claims) */
 };
 
 #define KV_VERBS_MAX 512
