@@ -642,5 +642,6 @@ done:
     free(shorts);
     free(unless);
     free(c.pool);
+    free(c.gidx);
     free(c.seqs);
 }

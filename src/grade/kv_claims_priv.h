@@ -32,6 +32,11 @@ struct ctx {
     const struct kv_verbs *verbs;
     const struct set *abouts; /* every about set of the item */
     size_t n_abouts;
+    /* the glossary's terms by their first word, so that a phrasing is
+     * rewritten only by groups that share a word with it (kv_phrasings.c) */
+    struct kvc_gterm *gidx;
+    size_t n_gidx;
+    const struct set *gidx_of; /* the glossary gidx was built for */
 };
 
 /* ---- kv_phrasings.c ---- */

@@ -3,6 +3,7 @@
  * makes (kv_claims_priv.h). */
 #include "kv_claims_priv.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,115 @@ bool kvc_seq_eq_at(const struct kv_tok *hay, size_t n_hay, size_t at, const stru
 
 #define PHRASE_TOKS  96
 #define MAX_VARIANTS 48
+#define MAX_GROUPS   512 /* the glossary groups the index marks; more: every group is tried */
+
+/* Phrasings tokenized once a process. The course's phrasings are the same
+ * text at every grading (a question's own and the course-wide ones), and
+ * tokenizing them was most of an answer's cost; a hit compares the whole
+ * text, so a lesson reloaded at the same address is read afresh. Kept for
+ * the process's life (still reachable at exit), and locked: graders may run
+ * on any thread. */
+#define TOK_CACHE 8192 /* entries, a power of two */
+#define TOK_PROBE 8
+static struct tok_entry {
+    char *text;
+    struct kv_tok *toks;
+    size_t n;
+} tok_cache[TOK_CACHE];
+static pthread_mutex_t tok_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static size_t tokenize_cached(const char *p, struct kv_tok *t, size_t cap)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    struct tok_entry *slot = NULL;
+    size_t n;
+    for (const unsigned char *q = (const unsigned char *)p; *q; q++)
+        h = (h ^ *q) * 1099511628211ull;
+    pthread_mutex_lock(&tok_lock);
+    for (size_t k = 0; k < TOK_PROBE; k++) {
+        struct tok_entry *e = &tok_cache[(h + k) & (TOK_CACHE - 1)];
+        if (!e->text) {
+            slot = e;
+            break;
+        }
+        if (strcmp(e->text, p) == 0 && e->n <= cap) {
+            memcpy(t, e->toks, e->n * sizeof *t);
+            n = e->n;
+            pthread_mutex_unlock(&tok_lock);
+            return n;
+        }
+    }
+    n = kv_words_tokenize(p, t, cap);
+    if (slot && n > 0) {
+        size_t len = strlen(p) + 1;
+        char *text = malloc(len);
+        struct kv_tok *toks = malloc(n * sizeof *toks);
+        if (text && toks) {
+            memcpy(text, p, len);
+            memcpy(toks, t, n * sizeof *toks);
+            *slot = (struct tok_entry){text, toks, n};
+        } else {
+            free(text);
+            free(toks);
+        }
+    }
+    pthread_mutex_unlock(&tok_lock);
+    return n;
+}
+
+struct kvc_gterm {
+    char s[KV_STEM_MAX]; /* the term's first word */
+    size_t g;            /* its group */
+};
+
+static int cmp_gterm(const void *x, const void *y)
+{
+    const struct kvc_gterm *a = x, *b = y;
+    int d = strcmp(a->s, b->s);
+    return d ? d : (a->g > b->g) - (a->g < b->g);
+}
+
+/* Builds c->gidx for the glossary: one entry a term, by its first word. */
+static void build_gidx(struct ctx *c, const struct set *gloss, size_t n_gloss)
+{
+    size_t n = 0;
+    free(c->gidx);
+    c->gidx = NULL;
+    c->n_gidx = 0;
+    c->gidx_of = gloss;
+    for (size_t g = 0; g < n_gloss; g++)
+        n += gloss[g].n;
+    if (n == 0 || !(c->gidx = malloc(n * sizeof *c->gidx))) {
+        c->oom |= n != 0;
+        return;
+    }
+    for (size_t g = 0; g < n_gloss; g++)
+        for (size_t a = 0; a < gloss[g].n; a++) {
+            const struct seq *q = &c->seqs[gloss[g].first + a];
+            if (q->n == 0)
+                continue;
+            snprintf(c->gidx[c->n_gidx].s, sizeof c->gidx[c->n_gidx].s, "%s", c->pool[q->off].s);
+            c->gidx[c->n_gidx++].g = g;
+        }
+    qsort(c->gidx, c->n_gidx, sizeof *c->gidx, cmp_gterm);
+}
+
+/* Marks in mark[] each group with a term whose first word is one of t's. */
+static void groups_sharing_a_word(const struct ctx *c, const struct kv_tok *t, size_t n, bool *mark)
+{
+    for (size_t k = 0; k < n; k++) {
+        size_t lo = 0, hi = c->n_gidx;
+        while (lo < hi) { /* the first entry not below t[k]'s word */
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(c->gidx[mid].s, t[k].s) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < c->n_gidx && strcmp(c->gidx[lo].s, t[k].s) == 0; lo++)
+            mark[c->gidx[lo].g] = true;
+    }
+}
 
 /* Each phrasing, and each way the glossary rewrites one term in it. */
 struct set kvc_compile(struct ctx *c, const struct kv_phrases *ph, const char *extra,
@@ -82,17 +192,27 @@ struct set kvc_compile(struct ctx *c, const struct kv_phrases *ph, const char *e
     struct set out = {c->n_seqs, 0};
     struct kv_tok t[PHRASE_TOKS], v[PHRASE_TOKS * 2];
     size_t total = (ph ? ph->n : 0) + (extra != NULL);
+    bool mark[MAX_GROUPS], indexed;
 
     for (size_t i = 0; i < total; i++) {
         const char *p = i < (ph ? ph->n : 0) ? ph->v[i] : extra;
         size_t n, variants = 0;
         if (!p || strlen(p) + 4 > PHRASE_TOKS)
             continue;
-        n = kv_words_tokenize(p, t, PHRASE_TOKS);
+        n = tokenize_cached(p, t, PHRASE_TOKS);
         if (n == 0)
             continue;
         seq_add(c, t, n);
+        indexed = n_gloss > 0 && n_gloss <= MAX_GROUPS;
+        if (indexed) {
+            if (c->gidx_of != gloss)
+                build_gidx(c, gloss, n_gloss);
+            memset(mark, 0, n_gloss * sizeof *mark);
+            groups_sharing_a_word(c, t, n, mark);
+        }
         for (size_t g = 0; g < n_gloss && variants < MAX_VARIANTS; g++) {
+            if (indexed && !mark[g])
+                continue; /* no term of it can stand in t: none starts with t's words */
             for (size_t a = 0; a < gloss[g].n; a++) {
                 /* seq_add may move the seqs and the pool: keep numbers, not pointers */
                 size_t at = SIZE_MAX, tn = c->seqs[gloss[g].first + a].n;
