@@ -55,7 +55,8 @@ static const struct limits tables[] = {
      * with the give-up rule: correct refused 4 of 80 (5.0%), unsure 19 (23.8%; 20 since);
      * wrong credited 1 (1.3%), wrong unsure 58 of 80 (72.5%), 43 (53.8%) since round 6's
      * misconceptions, still over the 40% goal */
-    {"table-round4.tsv", 160, 5, 10, 25, 53.8},
+    /* round 7's course-wide misconceptions: wrong unsure 39 (48.75%), correct refused 2 */
+    {"table-round4.tsv", 160, 5, 10, 25, 48.75},
     /* round 5 (docs/answers.md), written from 40 items' prompts alone and graded once:
      * correct refused 2 of 80 (2.5%), unsure 11 (13.8%); wrong credited 5 (6.25%), wrong
      * unsure 42 (52.5%). Round 6 wrote misconceptions against it, so it is a development
@@ -64,7 +65,14 @@ static const struct limits tables[] = {
     /* round 6 (docs/answers.md), written from 40 other items' prompts alone, graded once after
      * every lesson change and never tuned on: correct refused 3 of 80 (3.75%), unsure 16 (20%);
      * wrong credited 6 (7.5%, over the 5% goal), wrong unsure 44 of 80 (55%, over the 40%) */
-    {"table-round6.tsv", 160, 7.5, 10, 25, 55},
+    /* since round 7's course-wide misconceptions (a development table now): wrong credited 5
+     * (6.25%), wrong unsure 38 (47.5%), correct refused 3 */
+    {"table-round6.tsv", 160, 6.25, 10, 25, 47.5},
+    /* round 7 (docs/answers.md), written from 40 items' prompts alone (seed 20261214), graded
+     * once after every change of the round and never tuned on: correct refused 1 of 80
+     * (1.25%), unsure 13 (16.25%); wrong credited 5 (6.25%, over the 5% goal), wrong unsure 39
+     * of 80 (48.75%, over the 40% goal) */
+    {"table-round7.tsv", 160, 6.25, 10, 25, 48.75},
     /* Part 1 (docs/answers.md, "Part 1's tables"): each lesson's table a was written from its
      * prompts alone and the rubric tuned on it; table b, from the same writer, was held out and
      * graded once at the end. Where b is over the goal its measured figure is the limit. */
