@@ -17,17 +17,17 @@ static const struct {
     {"A100 80GB SXM", 300}, /* NVLink 3: 600 GB/s bidirectional */
     {"A100 40GB SXM", 300},
     {"A100 80GB PCIe", 32}, /* PCIe 4.0 x16; NVLink bridges are optional */
-    {"MI300X", 448},       /* Infinity Fabric: 7 links x 64 GB/s */
-    {"H100 PCIe", 64},     /* PCIe 5.0 x16 */
-    {"RTX 5090", 64},      /* PCIe 5.0 x16 */
-    {"L40S", 32},          /* PCIe 4.0 x16 */
-    {"L4", 32},            /* PCIe 4.0 x16 */
-    {"A10G", 32},          /* PCIe 4.0 x16 */
-    {"RTX 4090", 32},      /* PCIe 4.0 x16 */
-    {"RTX 4080", 32},      /* PCIe 4.0 x16 */
-    {"RTX 3090", 32},      /* PCIe 4.0 x16 */
-    {"RTX 3060 12GB", 32}, /* PCIe 4.0 x16 */
-    {"T4", 16},            /* PCIe 3.0 x16 */
+    {"MI300X", 448},        /* Infinity Fabric: 7 links x 64 GB/s */
+    {"H100 PCIe", 64},      /* PCIe 5.0 x16 */
+    {"RTX 5090", 64},       /* PCIe 5.0 x16 */
+    {"L40S", 32},           /* PCIe 4.0 x16 */
+    {"L4", 32},             /* PCIe 4.0 x16 */
+    {"A10G", 32},           /* PCIe 4.0 x16 */
+    {"RTX 4090", 32},       /* PCIe 4.0 x16 */
+    {"RTX 4080", 32},       /* PCIe 4.0 x16 */
+    {"RTX 3090", 32},       /* PCIe 4.0 x16 */
+    {"RTX 3060 12GB", 32},  /* PCIe 4.0 x16 */
+    {"T4", 16},             /* PCIe 3.0 x16 */
 };
 
 double sim_link_gbps(const struct kv_gpu_preset *g)
