@@ -35,6 +35,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
+    opts.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
     return tmp_dir_remove(dir);
 }
 
@@ -362,7 +363,8 @@ static size_t course_misconceptions(void)
     size_t n = 0;
     assert_non_null(f);
     while (fgets(line, sizeof line, f))
-        n += strstr(line, "misconception {") != NULL && strncmp(line, "--", 2) != 0;
+        n += strstr(line, "misconception {") != NULL &&
+             strncmp(line + strspn(line, " "), "--", 2) != 0;
     fclose(f);
     return n;
 }
@@ -404,8 +406,27 @@ static void test_course_misconceptions_follow_each_question(void **state)
     snprintf(dsl, sizeof dsl, "%s/lua/kvtutor.lua", dir);
     opts.dsl = dsl;
     assert_int_not_equal(load(path, msgs, sizeof msgs, NULL), KVT_E_OK);
-    opts.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
     assert_non_null(strstr(msgs, "lua/misconceptions.lua"));
+    /* one that returns nothing, or an entry without what it says: refused once, by name */
+    static const char *const broken[][2] = {
+        {"return nil\n", "must return a list"},
+        {"return { misconception { about = {\"x\"}, why = \"z\" } }\n",
+         "misconception 1 needs 'said' phrasings"},
+    };
+    for (size_t b = 0; b < sizeof broken / sizeof broken[0]; b++) {
+        char file[200];
+        FILE *f;
+        snprintf(file, sizeof file, "%s/lua/misconceptions.lua", dir);
+        f = fopen(file, "w");
+        assert_non_null(f);
+        fputs(broken[b][0], f);
+        fclose(f);
+        assert_int_not_equal(load(path, msgs, sizeof msgs, NULL), KVT_E_OK);
+        if (!strstr(msgs, "lua/misconceptions.lua") || !strstr(msgs, broken[b][1]))
+            fail_msg("%s: %s", broken[b][1], msgs);
+        assert_ptr_equal(strchr(msgs, '\n'), msgs + strlen(msgs) - 1); /* one line */
+    }
+    opts.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
 }
 
 int main(void)

@@ -96,14 +96,22 @@ static bool said_in(const struct ctx *c, const struct kv_tok *ans, const struct 
     return false;
 }
 
-/* One of s's phrasings in the clause, negated or not: a case an `unless`
- * names is named in "does not cut TPOT the way TP does" as in any clause. */
+/* One of s's phrasings in the clause, unless a negator stands right before
+ * it: a case an `unless` names is still named under the claim's own
+ * negation ("never OOMs from KV growth", "does not cut TPOT the way TP
+ * does"), not where it is itself denied ("without a short prompt"). */
 static bool phrase_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
                       struct set s)
 {
-    for (size_t i = cl->a; i < cl->b; i++)
-        if (kvc_len_at(c, ans, cl, i, s))
+    for (size_t i = cl->a; i < cl->b; i++) {
+        bool denied = false;
+        if (!kvc_len_at(c, ans, cl, i, s))
+            continue;
+        for (size_t j = i > cl->a + 2 ? i - 2 : cl->a; j < i; j++)
+            denied = denied || ans[j].neg;
+        if (!denied)
             return true;
+    }
     return false;
 }
 
@@ -444,9 +452,9 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     for (size_t i = 1; i < n_ans; i++)
         if (ans[i].asked &&
             kv_words_in_stems(ans[i].s, (const char *const[]){"no", "not", "nope", NULL}))
-            for (size_t j = i; j-- > 0;) {
+            for (size_t j = i; j-- > 0;) { /* back to the clause's start only */
                 ans[j].rhetorical = true;
-                if (ans[j].brk == KV_BRK_HARD)
+                if (ans[j].brk >= KV_BRK_COMMA)
                     break;
             }
 
@@ -568,8 +576,8 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         /* a clause that names a misconception's `unless` case speaks of that
          * case ("prefill of a 20-token prompt is memory-bound"): no point's
          * claim turned round is read into it */
-        bool special = false;
-        for (size_t m = 0; m < n_mis && !special; m++)
+        bool special = false; /* the question's own cases: the course's are not this question's */
+        for (size_t m = 0; m < n_own && !special; m++)
             special = unless_case(&c, ans, cl, k, unless[m]);
         if (!special) {
             /* a clause that covered nothing and turns a point's direction round

@@ -36,7 +36,8 @@ struct ctx {
      * rewritten only by groups that share a word with it (kv_phrasings.c) */
     struct kvc_gterm *gidx;
     size_t n_gidx;
-    const struct set *gidx_of; /* the glossary gidx was built for */
+    const struct set *gidx_of; /* the glossary gidx was built for, and its length */
+    size_t gidx_groups;
 };
 
 /* ---- kv_phrasings.c ---- */

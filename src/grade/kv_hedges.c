@@ -175,17 +175,20 @@ static bool defers(const struct kv_tok *ans, const struct clause *cl)
 /* Words that leave a claim open: "depends", "depending", "varies", "maybe",
  * "might", "perhaps", "somewhat", "possibly", "sometimes", "in some cases",
  * "hard to say", "pros and cons", "it comes down to", "many knobs", "a lot
- * of things", "a few mechanisms", and an experiment left undescribed. */
+ * of things", "a few mechanisms", an experiment left undescribed, and a
+ * manner instead of a mechanism: "somehow", "gracefully", "vLLM handles it"
+ * (not "handles it by ..."), "it should be fine", "some kind of". */
 int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
 {
     /* a soft word qualifies a claim a learner may still be making ("it
      * might come later"); the others leave the question open */
     static const char *const soft[] = {"maybe", "might", "perhaps", "somewhat", "possibly", NULL};
-    /* "handled gracefully", "processed somehow", "sized appropriately",
-     * "something reasonable": a manner named instead of a mechanism */
-    static const char *const open[] = {"depend",     "depending",   "vary",     "varies",
-                                       "sometimes",  "complicated", "somehow",  "appropriately",
-                                       "gracefully", "reasonable",  "suitably", NULL};
+    /* "handled gracefully", "processed somehow": a manner named instead of
+     * a mechanism ("appropriately" is not here: its stem is "appropriate"'s,
+     * which a claim may use) */
+    static const char *const open[] = {"depend",  "depending",  "vary",
+                                       "varies",  "sometimes",  "complicated",
+                                       "somehow", "gracefully", NULL};
     static const char *const many[] = {"many", "lot", "lots", "various", "several", "few", NULL};
     static const char *const things[] = {"knobs",         "things",     "factors", "options",
                                          "ways",          "mechanisms", "tweaks",  "components",
@@ -222,7 +225,8 @@ int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
             return KV_VAGUE_OPEN;
         /* "it should be fine", "the client is mostly fine" */
         if (kv_words_in_stems(ans[i].s, (const char *const[]){"fine", NULL}) &&
-            kv_words_in_stems(prev, (const char *const[]){"be", "mostly", "probably", NULL}))
+            kv_words_in_stems(prev, (const char *const[]){"be", "mostly", "probably", NULL}) &&
+            (i + 1 == cl->b || (!ans[i + 1].joined && ans[i + 1].brk >= KV_BRK_COMMA)))
             return KV_VAGUE_OPEN;
         /* "some kind of protection", "some sort of limit", "some trade-offs" */
         if (strcmp(prev, "some") == 0 &&

@@ -79,8 +79,9 @@ bool kvc_seq_eq_at(const struct kv_tok *hay, size_t n_hay, size_t at, const stru
 
 /* Phrasings tokenized once a process. The course's phrasings are the same
  * text at every grading (a question's own and the course-wide ones), and
- * tokenizing them was most of an answer's cost; a hit compares the whole
- * text, so a lesson reloaded at the same address is read afresh. Kept for
+ * tokenizing them was most of an answer's cost. Keyed by content, not
+ * address: a hit compares the whole text, so a lesson reloaded with other
+ * text at the same address is read afresh. Kept for
  * the process's life (still reachable at exit), and locked: graders may run
  * on any thread. */
 #define TOK_CACHE 8192 /* entries, a power of two */
@@ -114,7 +115,7 @@ static size_t tokenize_cached(const char *p, struct kv_tok *t, size_t cap)
         }
     }
     n = kv_words_tokenize(p, t, cap);
-    if (slot && n > 0) {
+    if (slot && n > 0 && n < cap) { /* a result cut short at cap is not kept */
         size_t len = strlen(p) + 1;
         char *text = malloc(len);
         struct kv_tok *toks = malloc(n * sizeof *toks);
@@ -151,6 +152,7 @@ static void build_gidx(struct ctx *c, const struct set *gloss, size_t n_gloss)
     c->gidx = NULL;
     c->n_gidx = 0;
     c->gidx_of = gloss;
+    c->gidx_groups = n_gloss;
     for (size_t g = 0; g < n_gloss; g++)
         n += gloss[g].n;
     if (n == 0 || !(c->gidx = malloc(n * sizeof *c->gidx))) {
@@ -205,7 +207,7 @@ struct set kvc_compile(struct ctx *c, const struct kv_phrases *ph, const char *e
         seq_add(c, t, n);
         indexed = n_gloss > 0 && n_gloss <= MAX_GROUPS;
         if (indexed) {
-            if (c->gidx_of != gloss)
+            if (c->gidx_of != gloss || c->gidx_groups != n_gloss)
                 build_gidx(c, gloss, n_gloss);
             memset(mark, 0, n_gloss * sizeof *mark);
             groups_sharing_a_word(c, t, n, mark);

@@ -121,7 +121,8 @@ bool lx_peek_id(const char *path, char *out, size_t cap)
  * and its course-wide wrong claims (misconceptions.lua), which every
  * lesson shares. */
 static bool load_course_file(lua_State *L, const struct lx_opts *o, const char *name,
-                             const char *what, const char *key, struct lx_report *rep)
+                             const char *what, const char *key,
+                             bool (*check)(lua_State *, char *, size_t), struct lx_report *rep)
 {
     char path[4200], msg[600], chunk[64];
     const char *slash = strrchr(o->dsl, '/');
@@ -131,13 +132,13 @@ static bool load_course_file(lua_State *L, const struct lx_opts *o, const char *
 
     snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - o->dsl + 1) : 0, o->dsl, name);
     if (!(src = read_file(path, &len, &sub))) {
-        snprintf(msg, sizeof msg, "%s (lua/%s) cannot be read%s%s", what, name, sub.n ? ": " : "",
-                 sub.n ? sub.items[0].msg : "");
+        snprintf(msg, sizeof msg, "%s (lua/%s): %s", what, name,
+                 sub.n ? sub.items[0].msg : "cannot be read");
         lx_report_add(rep, 0, msg);
         lx_report_free(&sub);
         return false;
     }
-    snprintf(chunk, sizeof chunk, "=%s", name);
+    snprintf(chunk, sizeof chunk, "=lua/%s", name);
     if (luaL_loadbufferx(L, src, len, chunk, "t") != LUA_OK ||
         lx_pcall(L, 0, 1, o->load_ms) != LUA_OK) {
         snprintf(msg, sizeof msg, "%s failed: %s", what, lx_errmsg(L));
@@ -146,7 +147,62 @@ static bool load_course_file(lua_State *L, const struct lx_opts *o, const char *
         return false;
     }
     free(src);
+    if (check && !check(L, msg, sizeof msg)) {
+        lx_report_add(rep, 0, msg);
+        lua_pop(L, 1);
+        return false;
+    }
     lua_setfield(L, LUA_REGISTRYINDEX, key);
+    return true;
+}
+
+/* lua/misconceptions.lua's shape, checked once here rather than once a
+ * lesson: a list of misconception { about, said, why }, each list a
+ * non-empty list of text. The value is on the stack's top. */
+static bool course_misconceptions_ok(lua_State *L, char *msg, size_t cap)
+{
+    static const char *const lists[] = {"about", "said", NULL};
+    size_t n;
+    if (!lua_istable(L, -1)) {
+        snprintf(msg, cap, "lua/misconceptions.lua: must return a list of misconception { ... }");
+        return false;
+    }
+    n = lua_rawlen(L, -1);
+    if (n > LX_MAX_COURSE_MISCONCEPTIONS) {
+        snprintf(msg, cap, "lua/misconceptions.lua: %zu misconceptions; at most %d are checked", n,
+                 LX_MAX_COURSE_MISCONCEPTIONS);
+        return false;
+    }
+    for (size_t i = 1; i <= n; i++) {
+        const char *kind, *bad = NULL;
+        lua_rawgeti(L, -1, (lua_Integer)i);
+        kind = lua_istable(L, -1) ? lx_kind_of(L, -1) : NULL;
+        if (!kind || strcmp(kind, "misconception") != 0)
+            bad = "must be misconception { ... }";
+        for (size_t k = 0; !bad && lists[k]; k++) {
+            lua_getfield(L, -1, lists[k]);
+            if (!lua_istable(L, -1) || lua_rawlen(L, -1) == 0)
+                bad = k == 0 ? "needs 'about' phrasings" : "needs 'said' phrasings";
+            for (size_t j = 1; !bad && j <= lua_rawlen(L, -1); j++) {
+                lua_rawgeti(L, -1, (lua_Integer)j);
+                if (lua_type(L, -1) != LUA_TSTRING)
+                    bad = "a phrasing is not text";
+                lua_pop(L, 1);
+            }
+            lua_pop(L, 1);
+        }
+        if (!bad) {
+            lua_getfield(L, -1, "why");
+            if (lua_type(L, -1) != LUA_TSTRING)
+                bad = "needs a 'why'";
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (bad) {
+            snprintf(msg, cap, "lua/misconceptions.lua: misconception %zu %s", i, bad);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -174,9 +230,9 @@ static bool load_dsl(lua_State *L, const struct lx_opts *o, struct lx_report *re
         return false;
     }
     free(src);
-    return load_course_file(L, o, "glossary.lua", "the course glossary", GLOSSARY_KEY, rep) &&
+    return load_course_file(L, o, "glossary.lua", "the course glossary", GLOSSARY_KEY, NULL, rep) &&
            load_course_file(L, o, "misconceptions.lua", "the course misconceptions",
-                            MISCONCEPTIONS_KEY, rep);
+                            MISCONCEPTIONS_KEY, course_misconceptions_ok, rep);
 }
 
 void lx_free(struct lx_lesson *l)
