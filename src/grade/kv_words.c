@@ -437,11 +437,10 @@ size_t kv_words_tokenize(const char *text, struct kv_tok *out, size_t cap)
             }
         }
         FLUSH();
-        if (c == '.' || c == ';' || c == '?' || c == '!')
+        if (c == '.' || c == ';' || c == '?' || c == '!') {
             set_break(&t, KV_BRK_HARD);
-        if (c == '?')
-            t.asked = true; /* the next token follows a question */
-        else if (c == ':')
+            t.asked = c == '?'; /* the next token follows a question */
+        } else if (c == ':')
             set_break(&t, KV_BRK_LABEL);
         else if (c == ',')
             set_break(&t, KV_BRK_COMMA);

@@ -16,7 +16,7 @@ import statistics
 import subprocess
 import sys
 
-# what docs/simulator.md reports for these 30 figures
+# copies of what docs/simulator.md reports for these 30 figures: change both together
 DOC_MEDIAN_ERROR = 0.382
 DOC_WITHIN_25 = 12
 
