@@ -97,48 +97,116 @@ static char *read_script(const char *path)
  * as "── line N: LINE" and its rows (N counts every line of the script).
  * Ends at the script's end, or where the app quits; every answer is saved
  * as in the app. The script is read (and checked) by the caller. */
-static int run_script(const struct ui_options *o, const char *path, char *script, int cols,
-                      int lines)
+/* One line of a script: typed as a step and the screen printed after it,
+ * or skipped (blank, #); 0, or 2 with the line named (an unknown key). */
+static int script_step(struct ui_harness *h, const char *path, int step, char *line, char *screen,
+                       size_t cap)
 {
-    size_t cap = (size_t)cols * (size_t)lines * 4 + (size_t)lines + 1; /* 4: UTF-8's most */
-    char *screen = malloc(cap), *line, *next, why[256];
-    struct ui_harness *h;
-    int rc = 0, step = 0;
+    char err[128], shown[256], why[256];
+    size_t len = strlen(line);
+    if (len && line[len - 1] == '\r')
+        line[--len] = '\0';
+    if (!len || line[0] == '#')
+        return 0;
+    if (ui_harness_step(h, line, err, sizeof err) != 0) {
+        fprintf(stderr, "kvtutor: --keys %s:%d: %s\n", kvt_safe(path, shown, sizeof shown), step,
+                kvt_safe(err, why, sizeof why));
+        return 2;
+    }
+    printf("── line %d: %s\n%s", step, kvt_safe(line, shown, sizeof shown),
+           ui_harness_screen(h, screen, cap));
+    return 0;
+}
 
-    if (!screen) {
+/* The harness for --size, its screen buffer, and the start screen. */
+static struct ui_harness *script_open(const struct ui_options *o, int cols, int lines,
+                                      char **screen, size_t *cap)
+{
+    char why[256];
+    struct ui_harness *h;
+    *cap = (size_t)cols * (size_t)lines * 4 + (size_t)lines + 1; /* 4: UTF-8's most */
+    if (!(*screen = malloc(*cap))) {
         fprintf(stderr, "kvtutor: --keys: out of memory\n");
-        return 1;
+        return NULL;
     }
     if (!(h = ui_harness_open(o, cols, lines, why, sizeof why))) {
         fprintf(stderr, "kvtutor: --keys: %s\n", why);
-        free(screen);
-        return 1;
+        free(*screen);
+        return NULL;
     }
-    printf("── start\n%s", ui_harness_screen(h, screen, cap));
-    for (line = script; line && *line && !ui_harness_done(h); line = next) {
-        char err[128], shown[256];
-        size_t len = strcspn(line, "\n");
-        next = line[len] ? line + len + 1 : NULL;
-        line[len] = '\0';
-        if (len && line[len - 1] == '\r')
-            line[--len] = '\0';
-        step++;
-        if (!len || line[0] == '#')
-            continue;
-        if (ui_harness_step(h, line, err, sizeof err) != 0) {
-            fprintf(stderr, "kvtutor: --keys %s:%d: %s\n", kvt_safe(path, shown, sizeof shown),
-                    step, kvt_safe(err, why, sizeof why));
-            rc = 2;
-            break;
-        }
-        printf("── line %d: %s\n%s", step, kvt_safe(line, shown, sizeof shown),
-               ui_harness_screen(h, screen, cap));
-    }
+    printf("── start\n%s", ui_harness_screen(h, *screen, *cap));
+    return h;
+}
+
+static int script_close(struct ui_harness *h, char *screen, int rc)
+{
     if (rc == 0 && ui_harness_done(h))
         printf("── the app quit\n");
     ui_harness_close(h);
     free(screen);
     return fflush(stdout) == 0 ? rc : 1;
+}
+
+static int run_script(const struct ui_options *o, const char *path, char *script, int cols,
+                      int lines)
+{
+    char *screen, *line, *next;
+    size_t cap;
+    struct ui_harness *h = script_open(o, cols, lines, &screen, &cap);
+    int rc = 0, step = 0;
+
+    if (!h)
+        return 1;
+    for (line = script; line && *line && !ui_harness_done(h) && rc == 0; line = next) {
+        size_t len = strcspn(line, "\n");
+        next = line[len] ? line + len + 1 : NULL;
+        line[len] = '\0';
+        rc = script_step(h, path, ++step, line, screen, cap);
+    }
+    return script_close(h, screen, rc);
+}
+
+/* --keys -: each line typed as it arrives on standard input, its screen
+ * printed and flushed before the next is read, so that a test can act
+ * between keys (remove the database, run a second process) and go on. A
+ * line is checked as a file's are, when it arrives. */
+static int run_stream(const struct ui_options *o, int cols, int lines)
+{
+    char *screen, *line = NULL;
+    size_t cap, lcap = 0, total = 0;
+    ssize_t got;
+    struct ui_harness *h = script_open(o, cols, lines, &screen, &cap);
+    int rc = 0, step = 0;
+
+    if (!h)
+        return 1;
+    fflush(stdout);
+    while (rc == 0 && !ui_harness_done(h) && (got = getline(&line, &lcap, stdin)) >= 0) {
+        size_t len = (size_t)got;
+        step++;
+        total += len;
+        if (len && line[len - 1] == '\n')
+            line[--len] = '\0';
+        if (total > SCRIPT_MAX) {
+            fprintf(stderr, "kvtutor: --keys -: larger than 1 MiB\n");
+            rc = 1;
+        } else if (!kvt_text_is_safe(line, len && line[len - 1] == '\r' ? len - 1 : len, 0)) {
+            fprintf(stderr,
+                    "kvtutor: --keys -:%d: a control, escape or bidi character, or bytes that "
+                    "are not UTF-8: name keys as <Esc>, <Tab>, <C-u>\n",
+                    step);
+            rc = 2;
+        } else {
+            rc = script_step(h, "-", step, line, screen, cap);
+            fflush(stdout);
+        }
+    }
+    if (rc == 0 && ferror(stdin)) {
+        fprintf(stderr, "kvtutor: --keys -: cannot read it\n");
+        rc = 1;
+    }
+    free(line);
+    return script_close(h, screen, rc);
 }
 
 /* Every line of a script is text a learner could type: UTF-8 without
@@ -174,11 +242,11 @@ static int app_usage(FILE *out)
           "$XDG_DATA_HOME/kvtutor/lessons, then --lessons, a folder or one .lua file (a\n"
           "later lesson with the same id replaces an earlier one). Press ? in the app for\n"
           "its keys.\n\n"
-          "--keys FILE (- for standard input) runs the app without a terminal, on a\n"
-          "virtual one of --size (default 80x24), typing each line of FILE as one step\n"
-          "and printing the screen after it as text; <Enter>, <Esc>, <Tab>, <Up>, <C-x>,\n"
-          "<F1> and the like name keys (man kvtutor lists them), <lt> is a '<',\n"
-          "<Wait 90s> moves the app's clock on (a timed interview runs out), and\n"
+          "--keys FILE (- for standard input, read as it arrives) runs the app without a\n"
+          "terminal, on a virtual one of --size (default 80x24), typing each line of FILE\n"
+          "as one step and printing the screen after it as text; <Enter>, <Esc>, <Tab>,\n"
+          "<Up>, <C-x>, <F1> and the like name keys (man kvtutor lists them), <lt> is a\n"
+          "'<', <Wait 90s> moves the app's clock on (a timed interview runs out), and\n"
           "lines starting with # are skipped. Answers are saved as in the app.\n",
           out);
     return out == stdout ? 0 : 2;
@@ -216,6 +284,7 @@ int cli_app(int argc, char **argv)
     struct timespec ts;
     int rc, cols = 80, lines = 24;
     char *script = NULL;
+    bool stream;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     o.started_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
@@ -235,7 +304,8 @@ int cli_app(int argc, char **argv)
     if ((rc = probe_size(&o.probe_size_mib)) != 0)
         return rc;
     /* the script first: a bad one is said before any database is made */
-    if (a.given[F_KEYS]) {
+    stream = a.given[F_KEYS] && strcmp(a.text[F_KEYS], "-") == 0;
+    if (a.given[F_KEYS] && !stream) {
         if (!(script = read_script(a.text[F_KEYS])))
             return 1;
         if ((rc = check_script(a.text[F_KEYS], script)) != 0) {
@@ -265,7 +335,9 @@ int cli_app(int argc, char **argv)
     o.lesson_paths = files.paths;
     o.n_lessons = files.n;
     o.open_lesson = a.npos == 2 ? a.pos[1] : NULL;
-    rc = script ? run_script(&o, a.text[F_KEYS], script, cols, lines) : ui_run(&o);
+    rc = stream   ? run_stream(&o, cols, lines)
+         : script ? run_script(&o, a.text[F_KEYS], script, cols, lines)
+                  : ui_run(&o);
     free(script);
     cli_files_free(&files);
     cli_db_close(&db);

@@ -56,3 +56,50 @@ report() {
   echo "$1: $passed passed, $failed failed"
   [ "$failed" = 0 ]
 }
+
+# A live session, for a test that acts between keys (removes the database,
+# runs a second process): `live_start [ARGS...]` starts the app reading its
+# keys from a pipe, `send LINE` types one line and waits for the screen it
+# prints (a screen is $SIZE's line count, 30 by default), `screen` prints
+# it, `live_end` closes the keys and waits for the app's exit in $played.
+# Nothing sleeps: each read waits for the app's own output.
+live_start() {
+  rows=${SIZE:-100x30}
+  rows=${rows#*x}
+  coproc LIVE { "$KVTUTOR" --db "$db" "$@" --keys - --size "${SIZE:-100x30}" 2> "$work/err"; }
+  live_out=${LIVE[0]}
+  live_in=${LIVE[1]}
+  live_pid=$LIVE_PID
+  read_screen "── start"
+}
+# read_screen HEADER: reads up to the line HEADER starts, then its screen
+read_screen() {
+  local line i
+  last=""
+  while IFS= read -r -t 60 line <&"$live_out"; do
+    case $line in "$1"*) break ;; "── the app quit") last="── the app quit"; return ;; esac
+  done
+  for ((i = 0; i < rows; i++)); do
+    IFS= read -r -t 60 line <&"$live_out" || break
+    last+="$line"$'\n'
+  done
+}
+live_n=0
+send() {
+  live_n=$((live_n + 1))
+  printf '%s\n' "$1" >&"$live_in"
+  read_screen "── line $live_n: "
+}
+screen() { printf '%s' "$last"; }
+# check_live DESCRIPTION TEXT: TEXT on the screen after the last `send`
+check_live() {
+  if screen | grep -qF -- "$2"; then ok "$1"; else
+    bad "$1 (no \"$2\" on the screen)"
+    screen | sed 's/^/  | /'
+  fi
+}
+live_end() {
+  exec {live_in}>&-
+  wait "$live_pid"
+  played=$?
+}
