@@ -57,49 +57,62 @@ report() {
   [ "$failed" = 0 ]
 }
 
-# A live session, for a test that acts between keys (removes the database,
-# runs a second process): `live_start [ARGS...]` starts the app reading its
-# keys from a pipe, `send LINE` types one line and waits for the screen it
-# prints (a screen is $SIZE's line count, 30 by default), `screen` prints
-# it, `live_end` closes the keys and waits for the app's exit in $played.
-# Nothing sleeps: each read waits for the app's own output.
+# Live sessions, for a test that acts between keys (removes the database,
+# runs a second app): `live_start WHO [ARGS...]` starts the app reading its
+# keys and writing its screens through two FIFOs, `put WHO LINE` types one
+# line, `take WHO` reads the screen printed after it, `send WHO LINE` does
+# both, `live_end WHO` closes WHO's keys and waits for its exit in $played.
+# Several sessions may run at once; a screen is $SIZE's line count (30 by
+# default). Nothing sleeps: each read waits for the app's own output.
+declare -A live_in live_out live_pid live_n last
 live_start() {
-  rows=${SIZE:-100x30}
-  rows=${rows#*x}
-  coproc LIVE { "$KVTUTOR" --db "$db" "$@" --keys - --size "${SIZE:-100x30}" 2> "$work/err"; }
-  live_out=${LIVE[0]}
-  live_in=${LIVE[1]}
-  live_pid=$LIVE_PID
-  read_screen "── start"
+  local who=$1 size=${SIZE:-100x30} fd
+  shift
+  rows=${size#*x}
+  mkfifo "$work/$who.in" "$work/$who.out"
+  "$KVTUTOR" --db "$db" "$@" --keys - --size "$size" \
+    < "$work/$who.in" > "$work/$who.out" 2> "$work/$who.err" &
+  live_pid[$who]=$!
+  exec {fd}> "$work/$who.in"
+  live_in[$who]=$fd
+  exec {fd}< "$work/$who.out"
+  live_out[$who]=$fd
+  live_n[$who]=0
+  read_screen "$who" "── start"
 }
-# read_screen HEADER: reads up to the line HEADER starts, then its screen
+# read_screen WHO HEADER: reads up to the line HEADER starts, then its screen
 read_screen() {
   local line i
-  last=""
-  while IFS= read -r -t 60 line <&"$live_out"; do
-    case $line in "$1"*) break ;; "── the app quit") last="── the app quit"; return ;; esac
+  last[$1]=""
+  while IFS= read -r -t 60 line <&"${live_out[$1]}"; do
+    case $line in "$2"*) break ;; "── the app quit") last[$1]="── the app quit"; return ;; esac
   done
   for ((i = 0; i < rows; i++)); do
-    IFS= read -r -t 60 line <&"$live_out" || break
-    last+="$line"$'\n'
+    IFS= read -r -t 60 line <&"${live_out[$1]}" || break
+    last[$1]+="$line"$'\n'
   done
 }
-live_n=0
-send() {
-  live_n=$((live_n + 1))
-  printf '%s\n' "$1" >&"$live_in"
-  read_screen "── line $live_n: "
+put() {
+  live_n[$1]=$((live_n[$1] + 1))
+  printf '%s\n' "$2" >&"${live_in[$1]}"
 }
-screen() { printf '%s' "$last"; }
-# check_live DESCRIPTION TEXT: TEXT on the screen after the last `send`
+take() { read_screen "$1" "── line ${live_n[$1]}: "; }
+send() {
+  put "$1" "$2"
+  take "$1"
+}
+# shows WHO TEXT: TEXT on WHO's last screen
+shows() { printf '%s' "${last[$1]}" | grep -qF -- "$2"; }
+# check_live WHO DESCRIPTION TEXT: TEXT on WHO's screen after its last step
 check_live() {
-  if screen | grep -qF -- "$2"; then ok "$1"; else
-    bad "$1 (no \"$2\" on the screen)"
-    screen | sed 's/^/  | /'
+  if shows "$1" "$3"; then ok "$2"; else
+    bad "$2 (no \"$3\" on the screen)"
+    printf '%s' "${last[$1]}" | sed 's/^/  | /'
   fi
 }
 live_end() {
-  exec {live_in}>&-
-  wait "$live_pid"
+  eval "exec ${live_in[$1]}>&-" # the end of its keys
+  cat <&"${live_out[$1]}" > /dev/null
+  wait "${live_pid[$1]}"
   played=$?
 }

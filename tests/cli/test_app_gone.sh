@@ -14,24 +14,24 @@ work=$(mktemp -d /tmp/kvt_app_gone.XXXXXX)
 sql() { sqlite3 "$db" "$1"; }
 
 "$KVTUTOR" stats --db "$db" >/dev/null
-live_start
-check_live "the course map is shown" "Course map"
-send e
-check_live "the first exercise is asked" "How many bytes of KV cache"
-send "56 KiB"
-send "<Enter>"
-check_live "the first answer is graded" "Expected:"
-send "<Enter>"
-check_live "and the session goes on" "practice · exercise 2 of"
+live_start app
+check_live app "the course map is shown" "Course map"
+send app e
+check_live app "the first exercise is asked" "How many bytes of KV cache"
+send app "56 KiB"
+send app "<Enter>"
+check_live app "the first answer is graded" "Expected:"
+send app "<Enter>"
+check_live app "and the session goes on" "practice · exercise 2 of"
 rm -f "$db"
-send "1"
-send "<Enter>"
-check_live "the answer after the removal says the file was written again" \
+send app "1"
+send app "<Enter>"
+check_live app "the answer after the removal says the file was written again" \
   "deleted while kvtutor ran: it is written again"
 if [ -f "$db" ]; then ok "the database is back at its path"; else bad "no file at $db"; fi
-send "<Esc>"
-send "Q"
-live_end
+send app "<Esc>"
+send app "Q"
+live_end app
 if [ "$played" = 0 ]; then ok "the app quits normally"; else bad "exit $played: $(tail -c 300 "$work/err")"; fi
 if [ "$(sql "SELECT count(*) FROM attempt")" = 2 ] && [ "$(sql "PRAGMA integrity_check")" = ok ]; then
   ok "both answers, the one before the removal too, are in the file, and it is intact"
