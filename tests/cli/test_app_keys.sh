@@ -254,6 +254,16 @@ if [ "$rc" = 2 ] && [ "$(wc -l < "$work/err")" = 1 ] && grep -qF ":2: unknown ke
 else
   bad "an unknown key name: exit $rc, $(cat "$work/err")"
 fi
+# from standard input, read as it arrives: a bad line is refused where it
+# arrives, by its line, and the steps before it ran
+printf 'e\n\033[A\n' | "$KVTUTOR" --db "$work/p3.db" --keys - > "$work/out" 2> "$work/err"
+rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l < "$work/err")" = 1 ] && grep -qF -- "--keys -:2: a control, escape or bidi character" "$work/err" &&
+  grep -q "^── line 1: e$" "$work/out"; then
+  ok "a control character on standard input is refused at its line, after the line before it ran"
+else
+  bad "a control character on standard input: exit $rc, $(cat "$work/err")"
+fi
 "$KVTUTOR" --db "$work/p3.db" --keys "$work/keys" --size 80by24 > /dev/null 2> "$work/err"
 rc=$?
 [ "$rc" = 2 ] && grep -qF -- "--size 80by24: write COLSxLINES" "$work/err" &&
