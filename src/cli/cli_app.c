@@ -53,11 +53,12 @@ static bool parse_size(const char *v, int *cols, int *lines)
     return true;
 }
 
-/* Reads the whole script: a file, or standard input for "-". NULL with a
- * message said when it cannot be read or is too large. */
+/* Reads a script file whole (standard input, "-", is read as it arrives:
+ * run_stream). NULL with a message said when it cannot be read or is too
+ * large. */
 static char *read_script(const char *path)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    FILE *f = fopen(path, "rb");
     char *buf, safe[256];
     size_t n;
 
@@ -69,13 +70,11 @@ static char *read_script(const char *path)
     n = buf ? fread(buf, 1, SCRIPT_MAX + 1, f) : 0;
     if (buf && ferror(f)) { /* a folder, a read error */
         fprintf(stderr, "kvtutor: --keys %s: cannot read it\n", kvt_safe(path, safe, sizeof safe));
-        if (f != stdin)
-            fclose(f);
+        fclose(f);
         free(buf);
         return NULL;
     }
-    if (f != stdin)
-        fclose(f);
+    fclose(f);
     if (!buf || n > SCRIPT_MAX) {
         fprintf(stderr, "kvtutor: --keys %s: %s\n", kvt_safe(path, safe, sizeof safe),
                 buf ? "larger than 1 MiB" : "out of memory");
