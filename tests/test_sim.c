@@ -190,6 +190,70 @@ static void whole_sequence_admission(void **state)
     sim_run_free(&run);
 }
 
+/* Prefix caching (on by default in V1): a preempted request finds its own
+ * blocks still cached when it comes back, unless they were taken since.
+ * The first-chunk run above: two of 64 in / 17 out over 6 blocks, budget 48.
+ *   Step 3: r1 is preempted holding 32 computed tokens = 2 full blocks,
+ *   freed tail first to the back of the free queue (the queue is otherwise
+ *   empty). r0 takes one block for its decode: the front one, r1's tail
+ *   (block 1), evicted; r1's block 0 stays cached.
+ *   Step 4: r1 would hit block 0 (16 tokens) and need ceil((16 + 47) / 16) = 4
+ *   blocks with 1 free: it waits. r0 runs to its 80 tokens (5 blocks) and
+ *   frees them behind r1's block. r1 then takes its 1 cached block back and
+ *   recomputes tokens 16 .. 63 only: 16 tokens hit. With prefix caching off,
+ *   nothing hits; the preemption is the same. */
+static void resumed_request_hits_its_own_blocks(void **state)
+{
+    struct sim_sched_config c = toy(6, 256, 48);
+    struct sim_request r[2];
+    struct sim_run run;
+    struct sim_metrics m;
+
+    (void)state;
+    burst(r, 2, 64, 17);
+    c.prefix_caching = true;
+    run_ok(&c, r, 2, &run, &m);
+    assert_int_equal(m.completed, 2);
+    assert_int_equal(m.preemptions, 1);
+    assert_int_equal(run.req[1].preemptions, 1);
+    assert_true(m.prefix_caching);
+    assert_int_equal(m.resume_hit_tokens, 16);
+    sim_run_free(&run);
+
+    c.prefix_caching = false;
+    run_ok(&c, r, 2, &run, &m);
+    assert_int_equal(m.preemptions, 1);
+    assert_false(m.prefix_caching);
+    assert_int_equal(m.resume_hit_tokens, 0);
+    sim_run_free(&run);
+}
+
+/* The oldest free block is evicted first: the burst above (four of 32 in /
+ * 33 out over 10 blocks, first-chunk admission).
+ *   Step 2: r3 is preempted with 32 computed tokens = 2 full blocks, freed
+ *   tail first; r2 takes one of them for its 33rd token, r3's tail.
+ *   At 48 tokens r0 takes the last free block, the oldest: r3's block 0, so
+ *   nothing of r3 is left cached. r1 finds none and r2, the last running,
+ *   is preempted with 48 computed tokens = 3 full blocks; r1 takes r2's
+ *   tail. r2 comes back first (it went to the front of the queue) to its
+ *   blocks 0 and 1, 32 tokens; r3 recomputes everything. */
+static void eviction_takes_the_oldest_free_blocks(void **state)
+{
+    struct sim_sched_config c = toy(10, 256, 1000);
+    struct sim_request r[4];
+    struct sim_run run;
+    struct sim_metrics m;
+
+    (void)state;
+    burst(r, 4, 32, 33);
+    c.prefix_caching = true;
+    run_ok(&c, r, 4, &run, &m);
+    assert_int_equal(m.completed, 4);
+    assert_int_equal(m.preemptions, 2);
+    assert_int_equal(m.resume_hit_tokens, 32);
+    sim_run_free(&run);
+}
+
 /* A 10,000-token prompt with a budget of 2,048: chunks of 2,048 x 4 and
  * 1,808: 5 steps, one token at the end of the fifth (output 1).
  * Every chunk is compute-bound (2,048 tokens: 40.96 ms of compute against at
@@ -587,6 +651,8 @@ int main(void)
         cmocka_unit_test(batch_caps_at_the_blocks),
         cmocka_unit_test(budget_splits_a_long_prompt),
         cmocka_unit_test(whole_sequence_admission),
+        cmocka_unit_test(resumed_request_hits_its_own_blocks),
+        cmocka_unit_test(eviction_takes_the_oldest_free_blocks),
         cmocka_unit_test(max_num_seqs_caps),
         cmocka_unit_test(token_budget_caps),
         cmocka_unit_test(client_concurrency),

@@ -299,8 +299,10 @@ return lesson {
           .. "throws away lies anywhere below the request's full length. Simulated, "
           .. PRE.num_prompts .. " requests of " .. grouped(PRE.input_len) .. " + "
           .. grouped(PRE.output_len) .. " tokens sent at once to that card (" .. grouped(cap.num_gpu_blocks)
-          .. " blocks, prefix caching off) cause " .. pre_free.preemptions .. " preemptions, "
-          .. "under " .. grouped(max_recomputed) .. " tokens prefilled twice; the run takes "
+          .. " blocks, prefix caching on as by default) cause " .. pre_free.preemptions
+          .. " preemptions, under " .. grouped(max_recomputed) .. " tokens to prefill again, and "
+          .. "fewer in fact: resumed victims found " .. grouped(pre_free.resume_hit_tokens)
+          .. " of their tokens still in the prefix cache. The run takes "
           .. f(pre_free.duration_s) .. " s at " .. grouped(pre_free.output_throughput)
           .. " output tokens/s. Capping the client at " .. safe .. " in flight, what the "
           .. "blocks hold at full length, gives " .. pre_capped.preemptions .. " preemptions, "
@@ -585,10 +587,11 @@ return lesson {
     numeric {
       id = "max-recomputed",
       prompt = "Sent all at once to that card with no cap, " .. PRE.num_prompts .. " such "
-            .. "requests cause " .. pre_free.preemptions .. " preemptions (kvtutor sim, no "
-            .. "prefix caching). A victim can be caught anywhere from mid-prefill to its last "
-            .. "token, so each preemption throws away less than a full-length request. At "
-            .. "most how many tokens do those preemptions send back to be prefilled again?",
+            .. "requests cause " .. pre_free.preemptions .. " preemptions (kvtutor sim). A "
+            .. "victim can be caught anywhere from mid-prefill to its last token, so each "
+            .. "preemption throws away less than a full-length request. Counting no prefix-cache "
+            .. "hit on resuming, at most how many tokens do those preemptions send back to be "
+            .. "prefilled again?",
       expected = max_recomputed, unit = "tokens",
       serving = PRE,
       tolerance = rel(0.01),

@@ -182,7 +182,8 @@ static const struct cli_flag flags[F__COUNT] = {
                                     "with prefix caching from 0.20.1)"},
     [F_NO_PREFIX_CACHING] = {"--no-prefix-caching", "--no-enable-prefix-caching", NULL, K_SWITCH,
                              S_ENGINE, KV_FIELD_NONE,
-                             .help = "prefix caching off: Mamba groups keep one state"},
+                             .help = "prefix caching off: Mamba groups keep one state (sim: a "
+                                     "resumed request recomputes all)"},
     [F_ALLOW_LONG] = {"--allow-long-max-model-len", NULL, NULL, K_SWITCH, S_ENGINE, KV_FIELD_NONE,
                       .help = "as VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a length past the model's"},
     [F_MAMBA_DTYPE] = {"--mamba-cache-dtype", NULL, "T", K_DTYPE, S_ENGINE, KV_FIELD_KV_DTYPE,

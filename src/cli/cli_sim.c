@@ -345,6 +345,17 @@ static void print_human(FILE *out, const struct sim_view *s)
             kvt_fmt_int(s->b.sc.max_num_seqs, g2, sizeof g2),
             kvt_fmt_int(s->b.sc.max_num_batched_tokens, g3, sizeof g3));
     fprintf(out, "  preemptions         %llu\n", (unsigned long long)m->preemptions);
+    /* what a resumed request recomputes: all of it, or less its own blocks
+     * still cached (the prefix cache, on by default) */
+    if (m->prefix_caching)
+        fprintf(out, "  prefix cache        on: resumed requests found %s tokens of their own\n",
+                kvt_fmt_int(m->resume_hit_tokens, g1, sizeof g1));
+    else if (s->b.sc.prefix_caching)
+        fputs("  prefix cache        not modelled for this model's KV groups: a resumed\n"
+              "                      request recomputes all its tokens\n",
+              out);
+    else
+        fputs("  prefix cache        off: a resumed request recomputes all its tokens\n", out);
     fprintf(out, "  admission           %s\n",
             s->b.sc.full_isl_admission ? "whole sequence must fit (scheduler_reserve_full_isl)"
                                        : "on the first chunk (before 0.24, or the flag)");
@@ -363,7 +374,7 @@ static void print_human(FILE *out, const struct sim_view *s)
     fprintf(out, "  batch capped by     %s (%s of the busy time)\n", sim_limit_name(m->limit),
             kvt_fmt_percent(m->limit_share, g1, sizeof g1));
     fputs("Not modelled: async scheduling overlap, speculative decoding acceptance,\n"
-          "detokenisation, the network.\n",
+          "detokenisation, the network, prompts sharing a prefix.\n",
           out);
 }
 

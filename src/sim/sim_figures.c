@@ -60,6 +60,13 @@ size_t sim_figures(const struct sim_bench *b, const struct sim_metrics *m, const
     if (strcmp(mode, "latency") == 0)
         REAL(&s, "avg_latency_s", m->duration_s);
     INT(&s, "preemptions", m->preemptions);
+    /* "on": modelled; "off": turned off; "unmodelled": on in vLLM, but this
+     * model's KV groups are not modelled, so a resumed request recomputes all */
+    TEXT(&s, "prefix_caching",
+         m->prefix_caching      ? "on"
+         : b->sc.prefix_caching ? "unmodelled"
+                                : "off");
+    INT(&s, "resume_hit_tokens", m->resume_hit_tokens);
     REAL(&s, "peak_kv_usage", m->peak_kv_usage);
     INT(&s, "max_running", m->max_running);
     REAL(&s, "mean_running", m->mean_running);

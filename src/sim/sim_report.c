@@ -202,6 +202,8 @@ enum kvt_err sim_report(const struct sim_run *r, struct sim_metrics *m)
         goto out;
 
     m->preemptions = r->preemptions;
+    m->prefix_caching = r->prefix_caching;
+    m->resume_hit_tokens = r->resume_hit_tokens;
     m->max_running = r->max_running;
     m->steps = r->steps;
     m->peak_blocks = r->peak_blocks;

@@ -27,6 +27,8 @@ struct sim_metrics {
     struct sim_stat ttft_ms, tpot_ms, itl_ms, e2el_ms;
     /* the scheduler */
     uint64_t preemptions, max_running, steps;
+    bool prefix_caching;              /* resumed requests hit their own blocks (sim_run) */
+    uint64_t resume_hit_tokens;       /* tokens they found cached, summed */
     uint64_t peak_blocks, num_blocks; /* the most blocks in use at once, of these */
     double peak_kv_usage;             /* peak_blocks / num_blocks */
     double mean_running;              /* time-weighted over the duration */

@@ -41,6 +41,21 @@ struct req {
     uint32_t emitted;   /* output tokens the client has */
     uint64_t blocks;    /* blocks held */
     uint64_t last_step; /* step that gave the last token */
+    /* preempted with prefix caching on: its first `cached` blocks are still
+     * in the free queue with their hashes, in segment `seg` (SEG_NONE: none) */
+    uint64_t cached, seg;
+};
+
+#define SEG_NONE UINT64_MAX
+#define SEG_ANON UINT64_MAX
+
+/* A run of free blocks in the free queue (block_pool.py, FreeKVCacheBlockQueue):
+ * `count` blocks freed together, evicted from the front. owner SEG_ANON: no
+ * request will hit them (random prompts share nothing); otherwise they are
+ * request owner's blocks 0 .. count-1, its tail first, so evicting from the
+ * front shortens its cached prefix. */
+struct seg {
+    uint64_t owner, count;
 };
 
 struct engine {
@@ -54,6 +69,12 @@ struct engine {
     uint64_t *sched_idx, *sched_new, nsched;
     uint64_t free_blocks;
     bool dense; /* one KV group: ceil(tokens / block) */
+    bool nomem; /* a free-queue allocation failed inside schedule() */
+    /* the free queue, with prefix caching on: segs[seg_head .. nsegs) hold
+     * free_blocks blocks in eviction order; segment k of the run is
+     * segs[k - seg_base] */
+    struct seg *segs;
+    uint64_t seg_head, nsegs, segs_cap, seg_base;
     /* the client */
     uint64_t next_send, in_flight;
     double slot_free_at;
@@ -103,27 +124,140 @@ static void client_release(struct engine *e, double t)
     }
 }
 
+static bool caching(const struct engine *e)
+{
+    return e->c->prefix_caching && e->dense;
+}
+
+/* Appends count blocks to the back of the free queue; false when out of memory. */
+static bool seg_push(struct engine *e, uint64_t owner, uint64_t count)
+{
+    if (count == 0)
+        return true;
+    if (owner == SEG_ANON && e->nsegs > e->seg_head && e->segs[e->nsegs - 1].owner == SEG_ANON) {
+        e->segs[e->nsegs - 1].count += count; /* one run of blocks nobody hits */
+        return true;
+    }
+    if (e->nsegs == e->segs_cap) {
+        if (e->seg_head >= e->nsegs / 2 && e->seg_head > 0) {
+            /* reuse the consumed front: segment numbers stay stable through seg_base */
+            memmove(e->segs, e->segs + e->seg_head, (e->nsegs - e->seg_head) * sizeof *e->segs);
+            e->seg_base += e->seg_head;
+            e->nsegs -= e->seg_head;
+            e->seg_head = 0;
+        } else {
+            uint64_t cap = e->segs_cap ? 2 * e->segs_cap : 64;
+            struct seg *g = realloc(e->segs, cap * sizeof *g);
+            if (!g)
+                return false;
+            e->segs = g;
+            e->segs_cap = cap;
+        }
+    }
+    if (owner != SEG_ANON) {
+        e->r[owner].cached = count;
+        e->r[owner].seg = e->seg_base + e->nsegs;
+    }
+    e->segs[e->nsegs++] = (struct seg){owner, count};
+    return true;
+}
+
+/* Takes n blocks from the front of the free queue (BlockPool.get_new_blocks:
+ * popleft_n, each cached block evicted as it is taken). */
+static void seg_take(struct engine *e, uint64_t n)
+{
+    while (n > 0) {
+        struct seg *g = &e->segs[e->seg_head];
+        uint64_t t = n < g->count ? n : g->count;
+        g->count -= t;
+        n -= t;
+        if (g->owner != SEG_ANON)
+            e->r[g->owner].cached = g->count;
+        if (g->count == 0) {
+            if (g->owner != SEG_ANON)
+                e->r[g->owner].seg = SEG_NONE;
+            e->seg_head++;
+        }
+    }
+}
+
+static uint64_t blocks_for(const struct engine *e, uint64_t tokens)
+{
+    return e->dense ? (tokens + e->c->block_size - 1) / e->c->block_size
+                    : sim_sched_blocks(e->c, tokens);
+}
+
 /* Grows request i's blocks to cover `tokens`; false (nothing taken) if the
  * free blocks do not suffice. */
 static bool allocate(struct engine *e, uint64_t i, uint64_t tokens)
 {
     struct req *q = &e->r[i];
-    uint64_t need = e->dense ? (tokens + e->c->block_size - 1) / e->c->block_size
-                             : sim_sched_blocks(e->c, tokens);
+    uint64_t need = blocks_for(e, tokens);
 
     if (need <= q->blocks)
         return true;
     if (need - q->blocks > e->free_blocks)
         return false;
+    if (caching(e))
+        seg_take(e, need - q->blocks);
     e->free_blocks -= need - q->blocks;
     q->blocks = need;
     return true;
 }
 
-static void release_blocks(struct engine *e, uint64_t i)
+/* Frees request i's blocks, its tail first (SingleTypeKVCacheManager.free:
+ * reversed); with prefix caching a preempted request's full, computed blocks
+ * keep their hashes (BlockPool.free_blocks leaves them cached until evicted).
+ * False when out of memory. */
+static bool release_blocks(struct engine *e, uint64_t i, bool preempted)
 {
-    e->free_blocks += e->r[i].blocks;
-    e->r[i].blocks = 0;
+    struct req *q = &e->r[i];
+    uint64_t full = q->computed / e->c->block_size, held = q->blocks;
+
+    if (full > held)
+        full = held;
+    e->free_blocks += held;
+    q->blocks = 0;
+    if (!caching(e))
+        return true;
+    if (!preempted)
+        return seg_push(e, SEG_ANON, held); /* a finished prompt nobody shares */
+    return seg_push(e, SEG_ANON, held - full) && seg_push(e, i, full);
+}
+
+/* Blocks a waiting request i finds in the prefix cache: its own, if it was
+ * preempted and they were not evicted since (KVCacheManager.get_computed_blocks,
+ * at most num_tokens - 1 tokens, whole blocks). */
+static uint64_t cache_hit(const struct engine *e, uint64_t i)
+{
+    const struct req *q = &e->r[i];
+    uint64_t most = ((uint64_t)q->input + q->emitted - 1) / e->c->block_size;
+
+    if (!caching(e) || q->seg == SEG_NONE || q->computed != 0)
+        return 0;
+    return q->cached < most ? q->cached : most;
+}
+
+/* Request i takes its `hit` cached blocks out of the free queue
+ * (BlockPool.touch) and starts from them. */
+static void take_hit(struct engine *e, uint64_t i, uint64_t hit)
+{
+    struct req *q = &e->r[i];
+
+    if (q->seg != SEG_NONE) {
+        struct seg *g = &e->segs[q->seg - e->seg_base];
+        /* the blocks past the hit stay where they are, for nobody */
+        g->count -= hit;
+        g->owner = SEG_ANON;
+        q->seg = SEG_NONE;
+    }
+    q->cached = 0;
+    if (hit == 0)
+        return;
+    e->free_blocks -= hit;
+    q->blocks = hit;
+    q->computed = (uint32_t)(hit * e->c->block_size);
+    e->out->resume_hit_tokens += (uint64_t)q->computed;
 }
 
 static bool add_gap(struct engine *e, double gap, uint64_t count)
@@ -179,7 +313,8 @@ static enum sim_limit schedule(struct engine *e)
         while (!allocate(e, i, (uint64_t)q->computed + take)) {
             /* FCFS: preempt the last admitted (scheduler.py: self.running.pop()) */
             uint64_t v = e->running[--e->nrun];
-            release_blocks(e, v);
+            if (!release_blocks(e, v, true))
+                e->nomem = true;
             e->r[v].computed = 0;
             e->out->req[v].preemptions++;
             e->out->preemptions++;
@@ -203,36 +338,35 @@ static enum sim_limit schedule(struct engine *e)
     while (!preempted && e->nwait > 0) {
         uint64_t i = e->wait[e->wait_head];
         struct req *q = &e->r[i];
-        uint64_t want = (uint64_t)q->input + q->emitted - q->computed, take;
+        /* a resumed request starts from its own blocks still cached; they are
+         * among the free blocks, so every check below counts them as free */
+        uint64_t hit = cache_hit(e, i), from = q->computed + hit * c->block_size;
+        uint64_t full = (uint64_t)q->input + q->emitted, want = full - from, take;
 
         if (e->nrun >= c->max_num_seqs)
             return SIM_LIMIT_MAX_NUM_SEQS;
         if (budget == 0 || (c->no_chunked_prefill && want > budget)) {
             /* out of budget: but if its whole prompt would not find blocks
              * either, more budget would not grow the batch; the cache caps it */
-            uint64_t need =
-                e->dense ? (want + c->block_size - 1) / c->block_size : sim_sched_blocks(c, want);
-            if (need > e->free_blocks)
+            if (blocks_for(e, full) > e->free_blocks)
                 blocked_kv = true;
             else
                 blocked_budget = true;
             break;
         }
         take = want < budget ? want : budget;
-        if (c->full_isl_admission) {
-            /* the admission gate: the whole sequence so far must fit the free
-             * blocks (a resumed request's output counts), so a long prompt is
-             * not admitted on its first chunk only to be preempted later */
-            uint64_t full = (uint64_t)q->input + q->emitted;
-            uint64_t need =
-                e->dense ? (full + c->block_size - 1) / c->block_size : sim_sched_blocks(c, full);
-            if (need > q->blocks + e->free_blocks) {
-                blocked_kv = true;
-                break;
-            }
-        }
-        if (!allocate(e, i, take)) {
+        /* the admission gate (full_isl_admission): the whole sequence so far
+         * must fit the free blocks (a resumed request's output counts), so a
+         * long prompt is not admitted on its first chunk only to be preempted
+         * later; without it the first chunk's blocks must */
+        if (blocks_for(e, c->full_isl_admission ? full : from + take) >
+            q->blocks + e->free_blocks) {
             blocked_kv = true;
+            break;
+        }
+        take_hit(e, i, hit);
+        if (!allocate(e, i, from + take)) {
+            blocked_kv = true; /* not reached: checked above */
             break;
         }
         wait_pop_front(e);
@@ -295,7 +429,8 @@ static bool finish_step(struct engine *e, uint64_t step, double dt, double t_end
     for (uint64_t k = 0; k < e->nrun; k++) {
         uint64_t i = e->running[k];
         if (e->r[i].emitted >= e->r[i].output) {
-            release_blocks(e, i);
+            if (!release_blocks(e, i, false))
+                return false;
             finished++;
         } else {
             e->running[kept++] = i;
@@ -353,6 +488,11 @@ enum kvt_err sim_sched_run(const struct sim_sched_config *c, const struct sim_re
     e.wait_cap = n;
     e.free_blocks = c->num_blocks;
     e.dense = !(c->calc && c->calc->kv_cache_groups > 1);
+    out->prefix_caching = caching(&e);
+    for (uint64_t i = 0; i < n; i++)
+        e.r[i].seg = SEG_NONE;
+    if (!seg_push(&e, SEG_ANON, c->num_blocks))
+        goto fail;
     out->n = n;
     out->num_blocks = c->num_blocks;
     for (uint64_t i = 0; i < n; i++) {
@@ -376,6 +516,10 @@ enum kvt_err sim_sched_run(const struct sim_sched_config *c, const struct sim_re
             continue;
         }
         lim = schedule(&e);
+        if (e.nomem) {
+            err = KVT_E_NOMEM;
+            goto fail;
+        }
         if (e.nsched == 0) {
             err = KVT_E_CONFLICT;
             goto fail;
@@ -406,6 +550,7 @@ enum kvt_err sim_sched_run(const struct sim_sched_config *c, const struct sim_re
         client_release(&e, t);
     }
     out->duration_s = t;
+    free(e.segs);
     free(e.r);
     free(e.wait);
     free(e.running);
@@ -413,6 +558,7 @@ enum kvt_err sim_sched_run(const struct sim_sched_config *c, const struct sim_re
     free(e.sched_new);
     return KVT_E_OK;
 fail:
+    free(e.segs);
     free(e.r);
     free(e.wait);
     free(e.running);

@@ -23,7 +23,18 @@
  *     output so far; it leaves after its last output token and frees its blocks.
  * Blocks: a request holding T tokens holds ceil(T / block_size) blocks per
  * full-attention group (kv_calc_blocks_per_request for sliding-window and
- * hybrid models). No prefix caching: random prompts share nothing.
+ * hybrid models).
+ * Prefix caching (on by default in V1): random prompts share nothing, but a
+ * preempted request's own blocks stay cached after they are freed. The free
+ * blocks form one queue (block_pool.py, FreeKVCacheBlockQueue): freed blocks
+ * join its back, a request's tail first (SingleTypeKVCacheManager.free), and
+ * new blocks come from its front, evicting what they held. A preempted
+ * request's computed full blocks that are still in the queue when it is
+ * scheduled again are its cache hit (KVCacheManager.get_computed_blocks: whole
+ * blocks, at most num_tokens - 1 tokens): it takes them back and recomputes
+ * only the rest. Modelled for models with one KV group; for sliding-window
+ * and hybrid models a resumed request recomputes everything (sim_run says
+ * which applied).
  *
  * The client (vllm/benchmarks/serve.py, benchmark): request i is sent at its
  * arrival, or, with max_concurrency, when one of the requests in flight
@@ -85,6 +96,9 @@ struct sim_sched_config {
      * request is admitted only if blocks for its whole sequence so far,
      * prompt and output, are free; false: its first chunk's suffice */
     bool full_isl_admission;
+    /* CacheConfig.enable_prefix_caching: a resumed request hits its own
+     * cached blocks (one KV group only; see above) */
+    bool prefix_caching;
     uint64_t max_concurrency; /* requests the client keeps in flight; 0: no limit */
     struct sim_hw hw;         /* the step-time model */
     bool trace;               /* keep every step's batch and blocks (sim_run.trace) */
@@ -119,6 +133,8 @@ struct sim_run {
     double duration_s;                                      /* the last request's finish */
     double busy_s, memory_s, compute_s, comm_s, overhead_s; /* summed over steps */
     uint64_t memory_bound_steps;
+    bool prefix_caching;              /* resumed requests hit their own blocks (config and model) */
+    uint64_t resume_hit_tokens;       /* tokens resumed requests found cached, summed */
     double limit_s[SIM_LIMIT__COUNT]; /* step time by what capped the batch */
     double running_s;                 /* integral of the running count over time */
     struct sim_sample *trace;         /* with sim_sched_config.trace: every step, in order */

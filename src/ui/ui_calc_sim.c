@@ -336,7 +336,9 @@ static int layout(struct calc *c, int width, int spark_w, bool roomy)
         const char *items[3] = {thr, tok, lim};
         kvt_fmt_amount(m->request_throughput, a1, sizeof a1);
         if (v->sweep_err == KVT_E_OK)
-            snprintf(thr, sizeof thr, "%s req/s (capacity %s req/s)", a1,
+            /* the unit once: with it twice the line passes 80 columns at
+             * two-decimal capacities and pushes the timeline off the screen */
+            snprintf(thr, sizeof thr, "%s req/s (capacity %s)", a1,
                      kvt_fmt_amount(v->sw.capacity, a2, sizeof a2));
         else
             snprintf(thr, sizeof thr, "%s req/s", a1);

@@ -86,7 +86,7 @@ check_figures() {
   check_at "$n" "$what: TTFT and TPOT as kvtutor sim's" \
     "TTFT median $(ms "$(key median_ttft_ms)"), p99 $(ms "$(key p99_ttft_ms)") · TPOT median $(ms "$(key median_tpot_ms)"), p99 $(ms "$(key p99_tpot_ms)")"
   check_at "$n" "$what: the throughput, against the capacity at rate inf" \
-    "$(amount "$(key request_throughput)") req/s (capacity $cap req/s) · $(rate "$(key output_throughput)") tok/s out · capped by $(limit_text)"
+    "$(amount "$(key request_throughput)") req/s (capacity $cap) · $(rate "$(key output_throughput)") tok/s out · capped by $(limit_text)"
   check_at "$n" "$what: the largest batch" "largest batch $(key max_running) of $(key max_num_seqs)"
   # the peak as blocks, the share times the blocks (a share one block short
   # of full would read "99.997%"), "all N blocks" when every one was in use
