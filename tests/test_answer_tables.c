@@ -73,6 +73,11 @@ static const struct limits tables[] = {
      * (1.25%), unsure 13 (16.25%); wrong credited 5 (6.25%, over the 5% goal), wrong unsure 39
      * of 80 (48.75%, over the 40% goal) */
     {"table-round7.tsv", 160, 6.25, 10, 25, 48.75},
+    /* round 8 (docs/answers.md), written from 40 items' prompts alone (seed 20261215) after
+     * round 7's grader had landed, graded once and never tuned on: correct refused 5 of 80
+     * (6.25%), unsure 15 (18.75%); wrong credited 4 (5.0%), wrong unsure 43 of 80 (53.75%,
+     * over the 40% goal) */
+    {"table-round8.tsv", 160, 5, 10, 25, 53.75},
     /* Part 1 (docs/answers.md, "Part 1's tables"): each lesson's table a was written from its
      * prompts alone and the rubric tuned on it; table b, from the same writer, was held out and
      * graded once at the end. Where b is over the goal its measured figure is the limit. */
