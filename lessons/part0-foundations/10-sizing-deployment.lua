@@ -58,14 +58,17 @@ return lesson {
         .. "of a profiling pass, memory outside PyTorch allocated since (kernels loaded "
         .. "lazily on first use, library handles) and, under the V1 model runner from 0.21 (MoE "
         .. "and hybrid models in 0.26, or VLLM_USE_V2_MODEL_RUNNER=0), the CUDA graphs' "
-        .. "estimate; Model Runner V2, the default for dense models from 0.25.1, estimates 0 "
-        .. "for them in 0.25.1 to 0.27. What is left it logs as available KV cache "
+        .. "estimate; Model Runner V2, the default for dense models from 0.25.0, estimates 0 "
+        .. "for them in 0.25.0 to 0.27. What is left it logs as available KV cache "
         .. "memory. The CUDA context and NCCL's start-up buffers are not subtracted: they "
         .. "exist before the snapshot, so they must fit in the other (1 − utilisation) share, "
         .. "and start-up checks that free memory covers the fraction requested. It cuts the "
-        .. "budget into blocks of block_size tokens across all layers; blocks × "
-        .. "block_size is the KV cache size in tokens, and that divided by the tokens one "
-        .. "request of max_model_len needs is the maximum concurrency. At 0.99 the 1% left "
+        .. "budget into blocks of block_size tokens across all layers; the blocks divided by "
+        .. "the blocks one request of max_model_len needs (summed over the cache's groups) is "
+        .. "the maximum concurrency, and from 0.20.1 the KV cache size it logs in tokens is "
+        .. "that concurrency × max_model_len (up to 0.19, blocks × block_size: the same for a "
+        .. "model with one group and a max_model_len that is a multiple of the block). At "
+        .. "0.99 the 1% left "
         .. "must hold the context, NCCL's buffers and all the profile did not see: the "
         .. "sampler's top-k and logprob buffers, allocator fragmentation, other processes. "
         .. "Either it refuses to start because the free memory is already below 99% of the "
@@ -78,10 +81,10 @@ return lesson {
                     "× total", "times total"},
             accept = {"minus the weights", "subtract", "less the weights", "left after", "utilization ×",
                       "utilisation ×"} },
-    point { "blocks × block size = tokens", weight = 2,
+    point { "the budget cut into blocks of block_size tokens", weight = 2,
             accept = {"blocks ×", "blocks x ", "blocks times", "× block", "times block", "times the block",
                       "block size", "block_size", "cache size in tokens"} },
-    point { "concurrency = tokens ÷ max_model_len", weight = 2,
+    point { "concurrency = blocks ÷ a max_model_len request's blocks (tokens ÷ max_model_len)", weight = 2,
             about = {"concurrency", "maximum concurrency", "max concurrency"},
             said = {"max_model_len", "divided by", "÷", "per request"} },
     point { "0.99 leaves no headroom: OOM under load", weight = 2,
@@ -107,7 +110,7 @@ return lesson {
                     why = "gpu_memory_utilization is a share of memory: it does not heat, throttle or starve the compute; the risk is that 1% of the card leaves no room for what the profile did not see" },
     misconception { about = {"concurrency", "maximum concurrency", "max concurrency"},
                     said = {"divided by block_size", "divided by the block size", "÷ block_size"},
-                    why = "concurrency is the cache's tokens (blocks × block size) divided by max_model_len" },
+                    why = "concurrency is the cache's blocks divided by the blocks one request of max_model_len needs (for one group, its tokens divided by max_model_len)" },
     misconception { about = {"0.99", "higher utilization", "it"},
                     said = {"is safe", "no risk", "always better", "free throughput"},
                     why = "vLLM sizes the cache from one profiling pass; at 0.99 nothing is left for what the profile missed" },
@@ -138,10 +141,10 @@ return lesson {
           .. "and came out of the (1 − utilisation) headroom: the Llama-3.1-8B log prints "
           .. "\"Estimated CUDA graph memory: 0.84 GiB total\" and then sizes the cache without "
           .. "it. Which model runner runs decides it too: the estimate is V1's "
-          .. "(GPUModelRunner); Model Runner V2, which vLLM picks for dense models from 0.25.1 "
+          .. "(GPUModelRunner); Model Runner V2, which vLLM picks for dense models from 0.25.0 "
           .. "(vllm-project/vllm#44443; MoE, hybrid and attention-free models keep V1, as does a "
           .. "setup V2 does not support yet, and VLLM_USE_V2_MODEL_RUNNER=0 or 1 overrides the "
-          .. "choice), estimates 0 in 0.25.1 to 0.27, a placeholder until vllm-project/vllm#53306 "
+          .. "choice), estimates 0 in 0.25.0 to 0.27, a placeholder until vllm-project/vllm#53306 "
           .. "(profile_cudagraph_memory in vllm/v1/worker/gpu/model_runner.py), so there the "
           .. "graphs come out of the headroom again, and their capture can run out of memory at "
           .. "start-up (vllm-project/vllm#49224). The total is what the driver "
@@ -394,6 +397,10 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         .. n(llama.num_gpu_blocks) .. "\n"
         .. "tokens   " .. n(llama.num_gpu_blocks) .. " blocks × 16 tokens = " .. n(llama.kv_tokens)
         .. " tokens\n"
+        .. "         (from 0.20.1 vLLM logs concurrency × max_model_len,\n"
+        .. "         " .. n(llama.num_gpu_blocks) .. " ÷ " .. n(llama.blocks_per_request)
+        .. " × 8,192, the same here:\n"
+        .. "         one group, and 8,192 a multiple of 16)\n"
         .. "         (the real log says 476,016, one block fewer: its " .. AVAILABLE
         .. " GiB is\n"
         .. "         itself rounded)"),
