@@ -457,9 +457,11 @@ static void test_gdn_hybrid(void **state)
      * a page of 2,146,304 B. 10 + 30 layers: 30 >= 1.5 x 10, groups of 10,
      * 1 + 3 groups. 5.98 GiB = 6,420,976,107 B / (2,146,304 x 10) = 299 blocks.
      * A request: ceil(131,072 / 2,096) = 63 + 3 x 2 (align) = 69;
-     * int(299 / 69 x 131,072) = 567,978 tokens. */
+     * int(299 / 69 x 131,072) = 567,978 tokens. The log's non-default args
+     * hold enable_prefix_caching True: a hybrid's default is off. */
     kv_deploy_defaults(&d);
     at(&d, "0.24.0");
+    d.enable_prefix_caching = true;
     d.kv_dtype = KV_DTYPE_FP8;
     d.kv_budget_gib = 5.98;
     d.max_model_len = 131072;
@@ -476,6 +478,16 @@ static void test_gdn_hybrid(void **state)
     assert_int_equal(r.num_gpu_blocks, 299);
     assert_int_equal(r.blocks_per_request, 69);
     assert_int_equal(r.kv_tokens, 567978);
+    /* without the flag a hybrid's prefix caching is off (up to 0.27): mode
+     * none, one state block a group: 63 + 3 x 1 = 66 blocks a request */
+    d.enable_prefix_caching = false;
+    r = run(&m, &d);
+    assert_int_equal(r.mamba_mode, KV_MAMBA_NONE);
+    assert_int_equal(r.blocks_per_request, 66);
+    /* a model with no recurrent state keeps V1's default, on */
+    assert_true(kv_prefix_caching_on(&(struct kv_model){.layers = 28}, &d));
+    assert_false(kv_prefix_caching_on(&m, &d));
+    d.enable_prefix_caching = true;
 
     /* 0.19: one block per Mamba group: 63 + 3 = 66, and the token line
      * floor(299 / 4 groups) x 2,096 = 74 x 2,096 = 155,104 */

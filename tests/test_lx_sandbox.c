@@ -574,7 +574,7 @@ static void test_kv_module(void **state)
      * vllm-logs-2x-public.tsv (worked in its .md): 567,978 tokens */
     assert_string_equal(sandbox_eval("return kv.calc{model = 'qwen3.6-35b-a3b', kv_dtype = 'fp8', "
                                      "kv_budget_gib = 5.98, max_model_len = 131072, "
-                                     "vllm = '0.24.0'}.kv_tokens",
+                                     "enable_prefix_caching = true, vllm = '0.24.0'}.kv_tokens",
                                      500),
                         "567978");
     /* one EAGLE layer: 33 layers x 2 x 8 x 128 x 2 B = 135,168 B a token */

@@ -6,8 +6,16 @@ local MODEL = "qwen3.5-27b"
 local BUDGET = 40                                    -- GiB of cache
 local GiB, MiB = 2^30, 2^20
 
+-- With prefix caching on, which a hybrid needs --enable-prefix-caching for up to 0.27
+-- (EngineArgs' default_prefix_caching is "supported and not is_hybrid"): the lesson's
+-- figures are for align mode, the mode that makes prefix caching work; off, the default,
+-- each group keeps one state block (hy_off).
 local function hy(seq, dtype)
-  return kv.calc{model = MODEL, seq = seq, kv_budget_gib = BUDGET, kv_dtype = dtype}
+  return kv.calc{model = MODEL, seq = seq, kv_budget_gib = BUDGET, kv_dtype = dtype,
+                 enable_prefix_caching = true}
+end
+local function hy_off(seq)
+  return kv.calc{model = MODEL, seq = seq, kv_budget_gib = BUDGET}
 end
 -- The same attention shape in all 64 layers: what a plain transformer would cache.
 local function dense(seq)
@@ -17,11 +25,11 @@ end
 
 local h32 = hy(32768)
 local h4 = hy(4096)
--- With 3 MTP draft tokens (calc: vLLM 0.26 rules): align mode keeps 1 + k state blocks a
+-- With 3 MTP draft tokens (calc: vLLM 0.26 rules): align mode keeps 2 + k state blocks a
 -- group instead of 2, the MTP layer adds an attention layer, and the conv state holds the
 -- k draft tokens too, so 21 blocks of a larger page a request.
 local h4_mtp = kv.calc{model = MODEL, seq = 4096, kv_budget_gib = BUDGET,
-                       spec_method = "mtp", spec_tokens = 3}
+                       spec_method = "mtp", spec_tokens = 3, enable_prefix_caching = true}
 local h128 = hy(131072)
 local f8 = hy(32768, "fp8")
 local state_layer = h32.state_bytes_per_request / h32.state_layers
@@ -57,8 +65,12 @@ return lesson {
           .. "attention block size to %d tokens\"; later sources move the rule to "
           .. "Platform._align_hybrid_block_size, vllm-project/vllm#52895), layers grouped so every group has the same "
           .. "page (vllm/v1/core/kv_cache_utils.py, _get_kv_cache_groups_uniform_page_size), two "
-          .. "state blocks per group and request in mamba_cache_mode align, the default with "
-          .. "prefix caching (vllm/v1/kv_cache_interface.py, MambaSpec.max_memory_usage_bytes); "
+          .. "state blocks per group and request in mamba_cache_mode align, the mode chosen "
+          .. "when prefix caching is on (vllm/v1/kv_cache_interface.py, "
+          .. "MambaSpec.max_memory_usage_bytes), one in mode none; prefix caching off by "
+          .. "default for hybrid models up to 0.27 (vllm/engine/arg_utils.py, "
+          .. "_set_default_chunked_prefill_and_prefix_caching_args: \"supported and not "
+          .. "is_hybrid\", vllm-project/vllm#23716; on by default from #50991, after 0.27); "
           .. "vLLM 0.19.0's log of Qwen3.5-27B at max_model_len 32,768 printing \"Setting "
           .. "attention block size to 784 tokens\" (vllm-project/vllm issue 40691, row h06 of "
           .. "tests/fixtures/vllm-logs-2x-public.tsv)",
@@ -151,7 +163,13 @@ return lesson {
           .. " of 131,072. A transformer with attention in all 64 layers would fit "
           .. dense(4096).max_concurrent_seqs .. ", " .. dense(32768).max_concurrent_seqs
           .. " and " .. dense(131072).max_concurrent_seqs .. ". In fp8, "
-          .. f8.max_concurrent_seqs .. " requests of 32,768 tokens fit.",
+          .. f8.max_concurrent_seqs .. " requests of 32,768 tokens fit. These figures are "
+          .. "for prefix caching on, which a hybrid model must ask for in vLLM 0.26 "
+          .. "(--enable-prefix-caching: its default is off for hybrids up to 0.27, and "
+          .. "mamba_cache_mode then resolves to none). Off, each state group keeps one block, "
+          .. "the running state, and " .. hy_off(4096).max_concurrent_seqs .. " requests of "
+          .. "4,096 tokens fit, " .. hy_off(32768).max_concurrent_seqs .. " of 32,768; no "
+          .. "prefix is then reused.",
     },
     section {
       title = "The price of big blocks",
@@ -229,8 +247,8 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
     },
     followup {
       question = "Qwen3.5-27B caches 4 times less per token than a 64-layer attention model of "
-              .. "the same shape. Why does it fit only 69 requests of 4,096 tokens in 40 GiB, not "
-              .. "4 × 40 = 160?",
+              .. "the same shape. With prefix caching on (--enable-prefix-caching), why does it fit "
+              .. "only 69 requests of 4,096 tokens in 40 GiB, not 4 × 40 = 160?",
       answer = "Because the fixed state costs as much as thousands of tokens of its attention "
             .. "cache: each request pays its state blocks, two per state group in align mode, "
             .. "however short it is. Its attention cache is also rounded up to whole 784-token "

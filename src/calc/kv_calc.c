@@ -10,6 +10,12 @@
 #include <stddef.h>
 #include <string.h>
 
+bool kv_prefix_caching_on(const struct kv_model *m, const struct kv_deploy *d)
+{
+    /* on by default in V1, except for hybrid models, which opt in */
+    return !d->no_prefix_caching && (m->state_layers == 0 || d->enable_prefix_caching);
+}
+
 static const char *const field_names[] = {
 #define KV_FIELD_STR(name, str) str,
     KV_FIELDS(KV_FIELD_STR)
@@ -577,7 +583,7 @@ enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct
     if (e == KVT_E_OK) {
         res->mamba_mode = d->mamba_mode;
         if (res->mamba_mode == KV_MAMBA_DEFAULT)
-            res->mamba_mode = !d->no_prefix_caching && res->rules.mamba_align_default
+            res->mamba_mode = kv_prefix_caching_on(&res->model, d) && res->rules.mamba_align_default
                                   ? KV_MAMBA_ALIGN
                                   : KV_MAMBA_NONE;
     }

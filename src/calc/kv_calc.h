@@ -222,8 +222,12 @@ struct kv_deploy {
     uint32_t block_size;    /* tokens per KV block; MLA backends fix theirs, hybrids grow it */
     uint64_t max_model_len; /* tokens per request (0 = the model's max_position) */
     uint64_t max_num_batched_tokens;
-    bool sync_scheduling;          /* --no-async-scheduling: one batch in flight per PP stage */
-    bool no_prefix_caching;        /* --no-prefix-caching: Mamba groups keep one running state */
+    bool sync_scheduling;   /* --no-async-scheduling: one batch in flight per PP stage */
+    bool no_prefix_caching; /* --no-prefix-caching: Mamba groups keep one running state */
+    /* --enable-prefix-caching: on for a hybrid model too, whose default is off
+     * (vllm/engine/arg_utils.py, _set_default_chunked_prefill_and_prefix_caching_args:
+     * "and not model_config.is_hybrid", PR #23716, until PR #50991 after 0.27) */
+    bool enable_prefix_caching;
     bool allow_long_max_model_len; /* VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: past max_position */
     enum kv_mamba_mode mamba_mode;
     enum kv_dtype mamba_dtype;     /* conv state; AUTO = the model dtype */
@@ -358,6 +362,11 @@ void kv_deploy_defaults(struct kv_deploy *d);
  * the fields at fault; *res is then unspecified. bad and other may be NULL. */
 enum kvt_err kv_calc(const struct kv_model *m, const struct kv_deploy *d, struct kv_result *res,
                      enum kv_field *bad, enum kv_field *other);
+
+/* Whether prefix caching is on for model m under d: V1's default, except
+ * for a hybrid (state_layers > 0), which needs enable_prefix_caching in the
+ * releases modelled; no_prefix_caching turns it off and wins over enable. */
+bool kv_prefix_caching_on(const struct kv_model *m, const struct kv_deploy *d);
 
 /* KV bytes one sequence reads per decode step at `context` tokens, summed
  * over all GPUs (replicated heads are read on every GPU that holds them);

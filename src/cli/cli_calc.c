@@ -57,6 +57,7 @@ enum flag_id {
     F_DCP,
     F_MAMBA_CACHE_MODE,
     F_NO_PREFIX_CACHING,
+    F_ENABLE_PREFIX_CACHING,
     F_ALLOW_LONG,
     F_MAMBA_DTYPE,
     F_MAMBA_SSM_DTYPE,
@@ -179,11 +180,15 @@ static const struct cli_flag flags[F__COUNT] = {
     [F_MAMBA_CACHE_MODE] = {"--mamba-cache-mode", NULL, "M", K_STR, S_ENGINE,
                             KV_FIELD_MAMBA_CACHE_MODE,
                             .help = "none|align|all: Mamba blocks a request (default: align "
-                                    "with prefix caching from 0.20.1)"},
+                                    "with prefix caching on, from 0.20.1)"},
     [F_NO_PREFIX_CACHING] = {"--no-prefix-caching", "--no-enable-prefix-caching", NULL, K_SWITCH,
                              S_ENGINE, KV_FIELD_NONE,
                              .help = "prefix caching off: Mamba groups keep one state (sim: a "
                                      "resumed request recomputes all)"},
+    [F_ENABLE_PREFIX_CACHING] = {"--enable-prefix-caching", NULL, NULL, K_SWITCH, S_ENGINE,
+                                 KV_FIELD_NONE,
+                                 .help = "prefix caching on for a hybrid model too (its default "
+                                         "is off up to 0.27): Mamba groups align"},
     [F_ALLOW_LONG] = {"--allow-long-max-model-len", NULL, NULL, K_SWITCH, S_ENGINE, KV_FIELD_NONE,
                       .help = "as VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a length past the model's"},
     [F_MAMBA_DTYPE] = {"--mamba-cache-dtype", NULL, "T", K_DTYPE, S_ENGINE, KV_FIELD_KV_DTYPE,
@@ -257,6 +262,7 @@ static int check_conflicts(const char *cmd, const struct cli_args *a)
         {F_KV_CACHE_MEMORY_BYTES, F_UTIL, "the budget is given, so the utilization is not used"},
         {F_KV_CACHE_MEMORY_BYTES, F_OVERHEAD_GIB, "the budget is given, so nothing is subtracted"},
         {F_NO_PREFIX_CACHING, F_MAMBA_CACHE_MODE, "the mode is what prefix caching decides"},
+        {F_NO_PREFIX_CACHING, F_ENABLE_PREFIX_CACHING, "prefix caching is either on or off"},
         {F_MLA_RANK, F_KV_HEADS, "an MLA cache has one latent, not KV heads"},
         {F_MLA_RANK, F_HEAD_DIM, "an MLA cache is sized by rank and rope dim, not head dim"},
         {F_WEIGHTS_GIB, F_WEIGHTS_DTYPE, "the weights' size is given, so their dtype is not used"},
@@ -472,6 +478,7 @@ static void apply_flags(const struct cli_args *a, struct kv_model *m, struct kv_
     apply_real(a, F_TFLOPS, &d->tflops);
     d->sync_scheduling = a->given[F_NO_ASYNC];
     d->no_prefix_caching = a->given[F_NO_PREFIX_CACHING];
+    d->enable_prefix_caching = a->given[F_ENABLE_PREFIX_CACHING];
     d->allow_long_max_model_len = a->given[F_ALLOW_LONG];
     apply_u32(a, F_SPEC_TOKENS, &d->spec_tokens);
     apply_u32(a, F_SPEC_LAYERS, &d->spec_layers);

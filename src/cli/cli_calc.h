@@ -20,7 +20,7 @@ struct calc_view {
 
 /* The model, precision, deployment and engine flags: rows [0, CLI_CALC_SETUP_FLAGS)
  * of calc's table, which `sim` puts first in its own so that both read them alike. */
-#define CLI_CALC_SETUP_FLAGS 48
+#define CLI_CALC_SETUP_FLAGS 49
 const struct cli_flag *cli_calc_setup_flags(void);
 
 /* Reads those rows of *a (given by `cmd`'s parser, same indexes) into *m and

@@ -101,6 +101,7 @@ static const struct input {
     DF(num_gpu_blocks_override, T_U64),
     DF(kv_cache_memory_bytes, T_U64),
     DF(no_prefix_caching, T_BOOL),
+    DF(enable_prefix_caching, T_BOOL),
     DF(allow_long_max_model_len, T_BOOL),
     DF(sync_scheduling, T_BOOL),
     {"spec_method", DEPLOY, T_WORD, offsetof(struct kv_deploy, spec_method), spec_words},

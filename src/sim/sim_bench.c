@@ -30,7 +30,7 @@ enum kvt_err sim_bench_prepare(const struct kv_model *m, struct kv_deploy *d,
     b->sc.no_chunked_prefill = s->no_chunked_prefill;
     /* on by default in V1 (CacheConfig.enable_prefix_caching); calc's
      * --no-prefix-caching turns it off for both */
-    b->sc.prefix_caching = !d->no_prefix_caching;
+    b->sc.prefix_caching = kv_prefix_caching_on(m, d);
     b->sc.max_concurrency = s->max_concurrency;
 
     if ((e = kv_calc(m, d, r, &why->bad, &why->other)) != KVT_E_OK)

@@ -135,6 +135,8 @@ void explain_settings(struct explain_ctx *c, char *assumed, size_t cap)
                      kvt_fmt_int(c->d.max_num_batched_tokens, tokens, sizeof tokens));
     if (a->prefix_caching == 0)
         c->d.no_prefix_caching = true;
+    else if (a->prefix_caching == 1)
+        c->d.enable_prefix_caching = true; /* a hybrid's default is off */
     if (strcmp(a->mamba_cache_mode, "none") == 0)
         c->d.mamba_mode = KV_MAMBA_NONE;
     else if (strcmp(a->mamba_cache_mode, "align") == 0)
