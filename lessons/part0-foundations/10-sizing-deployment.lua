@@ -66,8 +66,9 @@ return lesson {
         .. "budget into blocks of block_size tokens across all layers; the blocks divided by "
         .. "the blocks one request of max_model_len needs (summed over the cache's groups) is "
         .. "the maximum concurrency, and from 0.20.1 the KV cache size it logs in tokens is "
-        .. "that concurrency × max_model_len (up to 0.19, blocks × block_size: the same for a "
-        .. "model with one group and a max_model_len that is a multiple of the block). At "
+        .. "that concurrency × max_model_len (up to 0.19, the blocks ÷ the number of groups × "
+        .. "the smallest block size; 0.20.0 unverified; the two agree for a model with one "
+        .. "group and a max_model_len that is a multiple of the block). At "
         .. "0.99 the 1% left "
         .. "must hold the context, NCCL's buffers and all the profile did not see: the "
         .. "sampler's top-k and logprob buffers, allocator fragmentation, other processes. "
@@ -397,7 +398,8 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         .. n(llama.num_gpu_blocks) .. "\n"
         .. "tokens   " .. n(llama.num_gpu_blocks) .. " blocks × 16 tokens = " .. n(llama.kv_tokens)
         .. " tokens\n"
-        .. "         (from 0.20.1 vLLM logs concurrency × max_model_len,\n"
+        .. "         (from 0.20.1 vLLM logs concurrency × max_model_len, up to 0.19\n"
+        .. "         blocks ÷ groups × block size: one group here; 0.20.0 unverified;\n"
         .. "         " .. n(llama.num_gpu_blocks) .. " ÷ " .. n(llama.blocks_per_request)
         .. " × 8,192, the same here:\n"
         .. "         one group, and 8,192 a multiple of 16)\n"

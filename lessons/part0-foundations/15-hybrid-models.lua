@@ -167,7 +167,7 @@ return lesson {
           .. "for prefix caching on, which a hybrid model must ask for in vLLM 0.26 "
           .. "(--enable-prefix-caching: its default is off for hybrids up to 0.27, and "
           .. "mamba_cache_mode then resolves to none). Off, each state group keeps one block, "
-          .. "the running state, and " .. hy_off(4096).max_concurrent_seqs .. " requests of "
+          .. "the running state (1 + k with k draft tokens), and " .. hy_off(4096).max_concurrent_seqs .. " requests of "
           .. "4,096 tokens fit, " .. hy_off(32768).max_concurrent_seqs .. " of 32,768; no "
           .. "prefix is then reused.",
     },
