@@ -8,14 +8,16 @@
 -- would reach every lesson. At most 24.
 return {
   -- V1 preempts by recompute; swapping to CPU was V0's
-  misconception { about = {"preempted request", "preemption", "preempting", "preempts", "preempted", "preempt"},
+  misconception { about = {"preempted request", "preemption", "preempting", "preempts", "preempted", "preempt",
+                           "its blocks", "their blocks", "the victim's blocks"},
                   said = {"swaps its KV", "swaps the KV", "swaps their KV", "swapped out to CPU", "swaps it to CPU",
                           "swaps them to CPU", "swaps its cache", "copies its KV blocks to CPU", "copies the KV to CPU",
                           "copies its KV to CPU", "copies the blocks to CPU", "copies its blocks to CPU",
                           "swaps its KV cache to CPU",
                           "moves its KV cache to host memory", "KV cache to host memory", "to host RAM",
                           "KV blocks to CPU", "KV cache to CPU", "to CPU swap space", "swaps them back", "swap them back",
-                          "swapped back in"},
+                          "swapped back in", "parked in host RAM", "parked in CPU memory", "parked on the CPU",
+                          "restored from host memory", "swaps the preempted request", "swapped to CPU"},
                   unless = {"V0", "before V1", "vLLM before", "used to", "older", "removed", "dropped", "no longer", "than",
                             "instead of", "rather than", "connector", "offload", "LMCache", "NIXL", "kv_buffer_device",
                             "transfer", "disaggregat", "legacy", "could", "in vLLM 0", "vLLM 0.2", "vLLM 0.3", "vLLM 0.4",
@@ -24,7 +26,8 @@ return {
   misconception { about = {"vLLM", "V1", "the scheduler"},
                   said = {"swaps its KV", "swaps the KV", "swaps their KV", "swaps the extra sequences' KV",
                           "swaps them to CPU", "swaps it to CPU", "swapped out to CPU", "swaps them back",
-                          "to CPU swap space", "into swap space", "to swap space", "swaps its KV cache to CPU"},
+                          "to CPU swap space", "into swap space", "to swap space", "swaps its KV cache to CPU",
+                          "swaps the preempted request", "swaps the request to CPU", "swapped to CPU"},
                   unless = {"V0", "before V1", "vLLM before", "used to", "older", "removed", "dropped", "no longer", "than",
                             "instead of", "rather than", "legacy", "could", "in vLLM 0", "vLLM 0.2", "vLLM 0.3", "vLLM 0.4",
                             "vLLM 0.5", "vLLM 0.6"},

@@ -63,7 +63,9 @@ return lesson {
           .. "preemption by recomputation); Little's law; vllm/benchmarks/serve.py "
           .. "(calculate_metrics: request throughput = completed ÷ duration; E2EL measured by "
           .. "the client from send to last token); the simulated run is kvtutor sim's "
-          .. "(docs/simulator.md) at vLLM 0.26's defaults",
+          .. "(docs/simulator.md) with vllm serve's batch defaults for the GPU in 0.26 "
+          .. "(EngineArgs.get_batch_defaults; async scheduling, on in 0.26 where compatible, overlaps a step's CPU work with the next step's GPU work; the simulator "
+          .. "does not model that overlap)",
   concept = "continuous-batching",
   concept_title = "Continuous batching",
   requires = {"memory-bound-decode", "paged-attention"},
@@ -403,7 +405,7 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
     },
     numeric {
       id = "littles-law",
-      prompt = "A simulated vllm bench serve run (kvtutor sim, vLLM 0.26's defaults, 5 GiB of KV "
+      prompt = "A simulated vllm bench serve run (kvtutor sim, vllm serve's 0.26 defaults for the GPU, 5 GiB of KV "
             .. "cache) sends Qwen2.5-7B on an A100 80GB 200 requests (1,024 prompt + 128 output "
             .. "tokens) at 4 a second. It reports " .. f(served.request_throughput, 2)
             .. " requests/s completed over the run and a mean end-to-end latency of "

@@ -127,8 +127,9 @@ return lesson {
           .. "token uses. Mixtral-8x7B's " .. f(mixtral.weights_bytes_total / GB, 1) .. " GB of "
           .. "weights do not fit one 80 GiB H100 at all; at TP 2, each GPU holds half of every "
           .. "expert and at most " .. mixtral_tp2.max_concurrent_seqs .. " sequences of 32,768 "
-          .. "tokens fit (the calculator's full 80 GiB a GPU, before CUDA's own share, the "
-          .. "activation peak and CUDA graphs are taken out).",
+          .. "tokens fit (the calculator's 0.92 × 80 GiB a GPU, before the activation peak, "
+          .. "memory outside PyTorch and CUDA graphs are taken out; vLLM itself sees about "
+          .. "79.2 GiB of an H100 80GB).",
     },
     section {
       title = "Batch 1: the active parameters",
@@ -174,9 +175,9 @@ return lesson {
           .. " GB a step where a dense model of its 30.5 billion parameters would read "
           .. f(total_b / GB, 1) .. ". With 64 sequences of " .. grouped(SHORT) .. " tokens (64 "
           .. "of " .. grouped(CONTEXT) .. " do not fit one H100's cache: at most "
-          .. q.max_concurrent_seqs .. " do, by the calculator's full 80 GiB with no overhead, "
-          .. "and fewer once CUDA's own share, the activation peak and CUDA graphs are taken "
-          .. "out) the H100's ceiling is "
+          .. q.max_concurrent_seqs .. " do, by the calculator's 0.92 × 80 GiB with no other "
+          .. "overhead, and fewer once the activation peak, memory outside PyTorch and CUDA "
+          .. "graphs are taken out) the H100's ceiling is "
           .. grouped(q64.decode_tokens_per_s) .. " tokens/s (`kvtutor calc` counts the same "
           .. "way); counting only the active weights at every batch would claim "
           .. grouped(active_only_64) .. ", right at batch 1 and far too optimistic here. What "
@@ -188,8 +189,10 @@ return lesson {
           .. "for. Expert parallelism "
           .. "(--enable-expert-parallel in vLLM) spreads whole experts over GPUs, so each GPU "
           .. "reads only its own touched experts, at the price of a step as slow as its busiest "
-          .. "GPU (--enable-eplb, expert-parallel load balancing, replicates hot experts to "
-          .. "even that out) and, where attention runs data-parallel, an all-to-all dispatch and combine "
+          .. "GPU (--enable-eplb, expert-parallel load balancing, moves experts between GPUs "
+          .. "by their measured load from time to time, and replicates hot ones only when "
+          .. "--eplb-config sets num_redundant_experts above its default 0; EPLBConfig in "
+          .. "vllm/config/parallel.py) and, where attention runs data-parallel, an all-to-all dispatch and combine "
           .. "around every MoE layer (vllm/model_executor/layers/fused_moe/config.py, "
           .. "FusedMoEParallelConfig.use_all2all_kernels; with plain TP the outputs are "
           .. "all-reduced as before). kvtutor sim does not model it.",
