@@ -289,12 +289,55 @@ static void admission_by_release(void **state)
     json_decref(chunk);
 }
 
+/* Prefix caching as vLLM 0.26 sets it (arg_utils.py,
+ * _set_default_chunked_prefill_and_prefix_caching_args): on for a dense
+ * model, where a preempted request resumes from its own cached blocks (the
+ * 200-request burst above preempts); off for a hybrid unless asked for, and
+ * then named as not modelled for its groups; off with --no-prefix-caching. */
+static void prefix_cache_by_model(void **state)
+{
+    const char *dense = "sim --model qwen2.5-7b --gpu rtx4090 --max-model-len 4096 --input-len "
+                        "1024 --output-len 1024 --num-prompts 200";
+    const char *hybrid = "sim --model qwen3.5-27b --gpu h100 --num-prompts 20";
+    char args[400];
+    struct run_result r;
+    json_t *j;
+
+    (void)state;
+    j = json_of(dense);
+    assert_string_equal(json_string_value(json_object_get(j, "prefix_caching")), "on");
+    assert_true(json_integer_value(json_object_get(j, "preemptions")) > 0);
+    assert_true(json_integer_value(json_object_get(j, "resume_hit_tokens")) > 0);
+    json_decref(j);
+    r = kvtutor(dense);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "prefix cache        on: resumed requests found "));
+    run_free(&r);
+    snprintf(args, sizeof args, "%s --no-prefix-caching", dense);
+    j = json_of(args);
+    assert_string_equal(json_string_value(json_object_get(j, "prefix_caching")), "off");
+    assert_int_equal(json_integer_value(json_object_get(j, "resume_hit_tokens")), 0);
+    json_decref(j);
+    j = json_of(hybrid);
+    assert_string_equal(json_string_value(json_object_get(j, "prefix_caching")), "off");
+    json_decref(j);
+    snprintf(args, sizeof args, "%s --enable-prefix-caching", hybrid);
+    j = json_of(args);
+    assert_string_equal(json_string_value(json_object_get(j, "prefix_caching")), "unmodelled");
+    json_decref(j);
+    r = kvtutor(args);
+    assert_non_null(strstr(r.out, "not modelled for this model's KV groups"));
+    run_free(&r);
+}
+
 static void bad_input(void **state)
 {
     static const struct {
         const char *args, *says;
     } rows[] = {
         {"sim --model llama-3.1-8b --gpu h100 --request-rate 0", "--request-rate"},
+        {"sim --model llama-3.1-8b --gpu h100 --no-prefix-caching --enable-prefix-caching",
+         "--enable-prefix-caching"},
         {"sim --model llama-3.1-8b --gpu h100 --request-rate fast", "--request-rate"},
         {"sim --model llama-3.1-8b --gpu h100 --input-len 200000", "--input-len"},
         {"sim --model llama-3.1-8b --gpu h100 --max-model-len 2048 --output-len 2048",
@@ -353,6 +396,7 @@ int main(void)
         cmocka_unit_test(lesson_figures_are_the_commands),
         cmocka_unit_test(same_seed_same_output),
         cmocka_unit_test(admission_by_release),
+        cmocka_unit_test(prefix_cache_by_model),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(help),
     };
