@@ -4,8 +4,8 @@
  * raw decimal), and the playground's figures at 80 columns: vLLM's
  * concurrency, a settings row that breaks between items, weights that do
  * not fit said by how much; the serving view's figures and its scrolling at
- * 80x24. These were tmux checks (test_tui_numbers.sh
- * keeps the progress screen over an import and the probe screen). */
+ * 80x24. These were tmux checks (tests/cli/test_app_numbers.sh has the
+ * progress screen over an import and the probe screen). */
 #include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -79,6 +79,7 @@ live_start() {
   live_out[$who]=$fd
   live_n[$who]=0
   read_screen "$who" "── start"
+  [ -n "${last[$who]}" ] || bad "$who did not start: $(tail -c 300 "$work/$who.err")"
 }
 # read_screen WHO HEADER: reads up to the line HEADER starts, then its screen
 read_screen() {
@@ -115,4 +116,19 @@ live_end() {
   cat <&"${live_out[$1]}" > /dev/null
   wait "${live_pid[$1]}"
   played=$?
+}
+# until_live WHO TEXT: frames pass (<Wait 1s> steps; each frame reads what
+# the screen waits on, such as a probe's output) until TEXT is on WHO's
+# screen, for 30 s at most: a poll for a positive marker, never a fixed
+# wait. Each step moves the app's clock a second, which the probe screen
+# does not read.
+until_live() {
+  local i
+  for ((i = 0; i < 600; i++)); do
+    shows "$1" "$2" && return 0
+    [ "${last[$1]}" = "── the app quit" ] && return 1
+    sleep 0.05
+    send "$1" "<Wait 1s>"
+  done
+  shows "$1" "$2"
 }

@@ -2,13 +2,14 @@
 # Numbers on the app's screens read as `kvtutor stats` and `calc` write
 # them: counts grouped (1,200), a share that is not all or nothing never
 # shown as 100% or 0%, on the progress screen over an import and on the
-# probe screen of the installed app. The other screens' numbers are tested
-# in-process (test_ui_numbers.c). Prints "N passed, N failed".
+# probe screen of the installed app, in-process through `kvtutor --keys`.
+# The other screens' numbers are tested in test_ui_numbers.c. (It replaced
+# test_tui_numbers.sh, the same checks in tmux.)
 set -u
 KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
-work=$(mktemp -d /tmp/kvt_tui_numbers.XXXXXX)
-# shellcheck source=tui_lib.sh
-. "$(dirname "$0")/tui_lib.sh"
+work=$(mktemp -d /tmp/kvt_app_numbers.XXXXXX)
+# shellcheck source=keys_lib.sh
+. "$(dirname "$0")/keys_lib.sh"
 
 # --- the progress screen: 1,200 answers to kv-cache, 1,199 right; 300 to
 # memory-bound-decode, 1 right; 60 s each ---
@@ -31,35 +32,31 @@ now=$(date +%s)
 } > "$work/many.json"
 if "$KVTUTOR" import "$work/many.json" --db "$db" > /dev/null; then ok "1,500 answers imported"; else bad "import"; fi
 
-start_shell
-run_app
-wait_for "Course map" >/dev/null
-tm send-keys -t app p
+step p
+p=$(here)
+step q Q
+play
+check_at 0 "the app opens on the course map" "Course map"
 # 1,199 + 1 = 1,200 right of 1,500: 80%; 1,500 x 60 s = 1,500 minutes
-check "the answers are counted in thousands" "1,500 answers, 80% right ·"
-check "the minutes are grouped" "time answering: 1,500 min"
+check_at "$p" "the answers are counted in thousands" "1,500 answers, 80% right ·"
+check_at "$p" "the minutes are grouped" "time answering: 1,500 min"
 # 1,199 / 1,200 = 99.92%: 99.9%, not 100%; 1 / 300 = 0.33%: 0.3%, not 0%
-check "almost all right is not 100%" "The KV cache caps concurrency: 1,200 answers, 99.9% right, 0 due"
-check "almost none right is not 0%" "300 answers, 0.3% right, 0 due"
-check "a concept's share and count" "99.9% of 1,200"
-check "a concept's share, almost none" "0.3% of 300"
+check_at "$p" "almost all right is not 100%" "The KV cache caps concurrency: 1,200 answers, 99.9% right, 0 due"
+check_at "$p" "almost none right is not 0%" "300 answers, 0.3% right, 0 due"
+check_at "$p" "a concept's share and count" "99.9% of 1,200"
+check_at "$p" "a concept's share, almost none" "0.3% of 300"
 # the 1,500 answers were all given within the last 26 minutes: today's count
 # under the chart is 1.5k, not clamped at 99 (unless midnight fell between)
 if [ "$(date -d "@$((now - 1560))" +%F)" = "$(date -d "@$now" +%F)" ]; then
-  check "a day of 1,500 answers is labelled so, not clamped at 99" "1.5k"
-  if screen | grep -qE '(^| )99 *$'; then bad "no day clamped at 99"; else ok "no day clamped at 99"; fi
+  check_at "$p" "a day of 1,500 answers is labelled so, not clamped at 99" "1.5k"
+  if at "$p" | grep -qE '(^| )99 *$'; then bad "no day clamped at 99"; else ok "no day clamped at 99"; fi
 fi
-tm send-keys -t app q
-wait_for "Course map" >/dev/null
-tm send-keys -t app Q
-check "the app quits" "EXIT=0"
+quit_ok "after the progress screen"
 
 # (signs against their numbers, shares never all or nothing, expected
-# values to their tolerance, the playground at 80 columns: test_ui_numbers,
-# in-process)
-
-# (after a wrong answer, the arithmetic shown is the exercise's own with the
-# parameter drawn: test_ui_screens, in-process)
+# values to their tolerance, the playground at 80 columns: test_ui_numbers;
+# after a wrong answer, the arithmetic shown is the exercise's own with the
+# parameter drawn: test_ui_screens)
 
 # --- the probe screen: a kernel 99.7% of the way is not shown as done ---
 # (kvtutor installed beside a probe that reports 99.7% of its read pass and
@@ -67,7 +64,7 @@ check "the app quits" "EXIT=0"
 inst="$work/inst"
 mkdir -p "$inst/bin" "$inst/share" "$inst/libexec/kvtutor"
 cp "$KVTUTOR" "$inst/bin/kvtutor"
-ln -s "$(dirname "$KVTUTOR")/share/kvtutor" "$inst/share/kvtutor"
+ln -s "$(cd "$(dirname "$KVTUTOR")" && pwd)/share/kvtutor" "$inst/share/kvtutor"
 cat > "$inst/libexec/kvtutor/kvtutor-probe-cpu" <<'SH'
 #!/bin/sh
 echo '{"type":"device","kind":"cpu","name":"Fake CPU","threads":2,"free_bytes":1073741824}'
@@ -75,16 +72,19 @@ echo '{"type":"progress","kernel":"read","percent":99.7}'
 exec sleep 30
 SH
 chmod +x "$inst/libexec/kvtutor/kvtutor-probe-cpu"
-start_shell
-APP="$inst/bin/kvtutor" run_app
-wait_for "Course map" >/dev/null
-tm send-keys -t app P
-check "the fake probe runs" "Fake CPU"
-check "99.7% of the read pass reads as such, not 100%" "99.7%"
-if screen | grep -qF "100%"; then bad "no kernel shown at 100% before its result"; else ok "no kernel shown at 100% before its result"; fi
-tm send-keys -t app q
-wait_for "Course map" >/dev/null
-tm send-keys -t app Q
-check "the app quits after the probe" "EXIT=0"
+KVTUTOR="$inst/bin/kvtutor" live_start app
+send app P
+check_live app "P opens the probe screen" "Memory bandwidth probe"
+until_live app "99.7%"
+check_live app "the fake probe runs" "Fake CPU"
+check_live app "99.7% of the read pass reads as such, not 100%" "99.7%"
+if shows app "100%"; then bad "no kernel shown at 100% before its result"; else ok "no kernel shown at 100% before its result"; fi
+send app q
+check_live app "q stops the run" "Probe stopped"
+send app q
+check_live app "a second q goes back to the map" "Course map"
+send app Q
+live_end app
+if [ "$played" = 0 ]; then ok "the app quits after the probe"; else bad "exit $played after the probe: $(tail -c 300 "$work/app.err")"; fi
 
-report tui_numbers
+report app_numbers
