@@ -117,9 +117,27 @@ static int script_step(struct ui_harness *h, const char *path, int step, char *l
     return 0;
 }
 
-/* The harness for --size, its screen buffer, and the start screen. */
+/* What a wait on another kvtutor's lock prints: the screen that says so,
+ * under "── waiting during line N", flushed at once (a test holding the
+ * lock reads it, then lets go). */
+static struct script_wait {
+    struct ui_harness *h;
+    const int *step;
+    char *screen;
+    size_t cap;
+} script_wait;
+
+static void print_waiting(void *ctx)
+{
+    struct script_wait *w = ctx;
+    printf("── waiting during line %d\n%s", *w->step, ui_harness_screen(w->h, w->screen, w->cap));
+    fflush(stdout);
+}
+
+/* The harness for --size, its screen buffer, and the start screen; waits
+ * on the lock printed as they happen, numbered by *step. */
 static struct ui_harness *script_open(const struct ui_options *o, int cols, int lines,
-                                      char **screen, size_t *cap)
+                                      char **screen, size_t *cap, const int *step)
 {
     char why[256];
     struct ui_harness *h;
@@ -133,6 +151,8 @@ static struct ui_harness *script_open(const struct ui_options *o, int cols, int 
         free(*screen);
         return NULL;
     }
+    script_wait = (struct script_wait){h, step, *screen, *cap};
+    ui_harness_on_wait(h, print_waiting, &script_wait);
     printf("── start\n%s", ui_harness_screen(h, *screen, *cap));
     return h;
 }
@@ -151,8 +171,8 @@ static int run_script(const struct ui_options *o, const char *path, char *script
 {
     char *screen, *line, *next;
     size_t cap;
-    struct ui_harness *h = script_open(o, cols, lines, &screen, &cap);
     int rc = 0, step = 0;
+    struct ui_harness *h = script_open(o, cols, lines, &screen, &cap, &step);
 
     if (!h)
         return 1;
@@ -174,8 +194,8 @@ static int run_stream(const struct ui_options *o, int cols, int lines)
     char *screen, *line = NULL;
     size_t cap, lcap = 0, total = 0;
     ssize_t got;
-    struct ui_harness *h = script_open(o, cols, lines, &screen, &cap);
     int rc = 0, step = 0;
+    struct ui_harness *h = script_open(o, cols, lines, &screen, &cap, &step);
 
     if (!h)
         return 1;

@@ -97,6 +97,10 @@ void ui_app_key(struct ui *ui, int kind, wint_t ch);
  * draw, not one a character. */
 bool ui_app_editing(const struct ui *ui);
 void ui_app_close(struct ui *ui);
+/* A write that waits for another kvtutor's lock, said on the message row
+ * over the last frame (tutor_db_on_wait's hook, with the terminal and in
+ * the harness alike). */
+void ui_app_say_waiting(void);
 
 /* Screens. */
 struct ui_screen ui_map_new(struct ui *ui);

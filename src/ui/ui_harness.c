@@ -11,13 +11,31 @@
 #include <time.h>
 #include <wchar.h>
 
+#include "tutor_progress.h"
 #include "ui_app.h"
 #include "ui_term.h"
 
 struct ui_harness {
     struct ui ui;
     bool done;
+    void (*on_wait)(void *ctx);
+    void *on_wait_ctx;
 };
+
+/* The app's words for a wait on the lock, then the caller's look at them. */
+static void waiting(void *ctx)
+{
+    struct ui_harness *h = ctx;
+    ui_app_say_waiting();
+    if (h->on_wait)
+        h->on_wait(h->on_wait_ctx);
+}
+
+void ui_harness_on_wait(struct ui_harness *h, void (*fn)(void *ctx), void *ctx)
+{
+    h->on_wait = fn;
+    h->on_wait_ctx = ctx;
+}
 
 /* The sessions' clock under a script: the system's, plus what <Wait 90s>
  * steps have moved it on (one harness at a time, so one offset). A script's
@@ -63,7 +81,9 @@ struct ui_harness *ui_harness_open(const struct ui_options *o, int cols, int lin
         free(h);
         return NULL;
     }
+    tutor_db_on_wait(o->store, waiting, h);
     if (ui_app_open(&h->ui) != 0) {
+        tutor_db_on_wait(o->store, NULL, NULL);
         snprintf(why, cap, "out of memory");
         ui_term_stop();
         free(h);
@@ -298,6 +318,7 @@ void ui_harness_close(struct ui_harness *h)
     if (!h)
         return;
     ui_app_close(&h->ui);
+    tutor_db_on_wait(h->ui.opt.store, NULL, NULL);
     ui_term_stop();
     free(h);
 }

@@ -43,6 +43,12 @@ void ui_harness_key(struct ui_harness *h, int key);
 int ui_harness_step(struct ui_harness *h, const char *step, char *err, size_t cap);
 enum { UI_HARNESS_WAIT_S = 300, UI_HARNESS_CLOCK_MAX_S = 3 * 3600 };
 
+/* fn(ctx) each time a write waits for another kvtutor's lock, once the
+ * app has said so on the screen (read it with ui_harness_screen): the
+ * screen a learner sees during the wait, which the step's own screen,
+ * drawn after the write, no longer shows. NULL: no call. */
+void ui_harness_on_wait(struct ui_harness *h, void (*fn)(void *ctx), void *ctx);
+
 /* The screen as drawn last, one line a row with trailing blanks dropped,
  * UTF-8, into out (cut at cap). Returns out. */
 const char *ui_harness_screen(struct ui_harness *h, char *out, size_t cap);

@@ -526,10 +526,9 @@ void ui_app_close(struct ui *ui)
  * halfway through its step, so it is not drawn again), the cursor put back
  * where the frame left it; the next frame draws the screen's own message
  * over it. A terminal below the minimum size shows only its own notice. */
-static void say_waiting(void *ctx)
+void ui_app_say_waiting(void)
 {
     int y, x;
-    (void)ctx;
     if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES)
         return;
     getyx(stdscr, y, x);
@@ -537,6 +536,12 @@ static void say_waiting(void *ctx)
     ui_put(LINES - 2, 1, COLS - 2, tutor_db_wait_text(), A_BOLD);
     move(y, x);
     refresh();
+}
+
+static void say_waiting(void *ctx)
+{
+    (void)ctx;
+    ui_app_say_waiting();
 }
 
 int ui_run(const struct ui_options *o)
