@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The ways out that are not a key press, driven through tmux: a probe that
-# crashes, a lesson whose Lua fails while the learner practises, an injected
+# The ways out that are not a key press, driven through tmux: an injected
 # SIGSEGV, Ctrl-C while lessons are still loading, and a few hundred random
 # resizes across the screens. Each must leave `stty -g` as it was and keep
 # what was saved; under the sanitizer build, the app's stderr must stay free
-# of sanitizer reports. Prints "N passed, N failed".
+# of sanitizer reports. (A crashing probe, an impossible figure and a
+# lesson's Lua error are tested in-process: tests/cli/test_app_faults.sh.)
+# Prints "N passed, N failed".
 set -u
 KVTUTOR=${KVTUTOR:?set KVTUTOR to the kvtutor binary}
 RESIZES=${RESIZES:-300}
@@ -34,87 +35,6 @@ sanitizer_clean() {
 }
 
 start_shell
-
-# --- a probe that dies of SIGSEGV mid-run ---
-use_probe segv
-run_app "2>$work/app.err"
-wait_for "Course map" >/dev/null
-tm send-keys -t app P
-check "a crashing probe is reported as a crash" "The probe crashed: killed by signal 11"
-check "the app stays up and offers a new run" "Press r to run it again, q to go back."
-quit_from_map "after a probe crash"
-if [ "$(sql "SELECT outcome FROM probe_run ORDER BY id DESC LIMIT 1")" = crashed ]; then
-  ok "the crashed run is kept as crashed"
-else
-  bad "the crashed run: $(sql "SELECT outcome, message FROM probe_run")"
-fi
-sanitizer_clean "a probe crash"
-
-# --- a probe that exits 0 but reports 1e300 GB/s ---
-use_probe out_of_range
-run_app "2>$work/app.err"
-wait_for "Course map" >/dev/null
-tm send-keys -t app P
-check "a figure no machine has fails the run, named" \
-  "The probe failed: its read result line says gbps_best 1e+300, outside 0 to 1,000,000"
-check "and a new run is offered" "Press r to run it again, q to go back."
-# the read bar stays empty and no ceiling is drawn; the sound paged line is
-# shown, as any figures measured before a failure are
-if screen | grep -E "^ *read .*GB/s|Your decode ceiling" >/dev/null; then
-  bad "the refused read figure reached the screen"
-else
-  ok "no read figure or ceiling is drawn from it"
-fi
-quit_from_map "after an out-of-range probe"
-if [ "$(sql "SELECT outcome || ' ' || ifnull(read_gbps, 'none') FROM probe_run ORDER BY id DESC LIMIT 1")" = "failed none" ]; then
-  ok "the run is kept as failed, with no read figure for the lessons"
-else
-  bad "the out-of-range run: $(sql "SELECT outcome, read_gbps FROM probe_run ORDER BY id DESC LIMIT 1")"
-fi
-
-# --- a lesson whose Lua raises an error while the learner practises ---
-# Lint evaluates measured exercises at 900 GB/s, where this one works; the
-# fake probe measures 20 GB/s, where it raises.
-use_probe clean
-run_app "2>$work/app.err"
-wait_for "Course map" >/dev/null
-tm send-keys -t app P
-wait_for "Press r to run it again, q to go back." >/dev/null
-tm send-keys -t app Escape Q
-wait_for "EXIT=" >/dev/null
-mkdir -p "$work/mine"
-cat > "$work/mine/boom.lua" <<'LUA'
-return lesson {
-  id = "boom", title = "Fails on slow machines", module = "tests", baseline = "none",
-  concept = "faults", question = "Q?", answer = "A.",
-  sections = { section { title = "T", text = "x" } }, worked = "1 + 1 = 2",
-  followups = { followup { question = "F?", answer = "G.", points = { "g" } } },
-  exercises = {
-    numeric { id = "slow", measured = "read_gbps", unit = "GB/s",
-              prompt = "You measured {read_gbps} GB/s. Double it?",
-              expected = function(p)
-                if p.read_gbps < 100 then error("no formula below 100 GB/s") end
-                return 2 * p.read_gbps
-              end },
-    numeric { id = "two", prompt = "What is 1 + 1?", expected = 2, unit = "blocks" },
-  },
-}
-LUA
-attempts_before=$(sql "SELECT count(*) FROM attempt")
-run_app --lessons "$work/mine" open boom "2>$work/app.err"
-wait_for "Fails on slow machines" >/dev/null
-tm send-keys -t app e
-check "an exercise whose Lua fails is skipped with the lesson's error" "no formula below 100 GB/s"
-check "practice goes on with the next exercise" "What is 1 + 1?"
-tm send-keys -t app Escape Escape Q
-check "the app quits normally after a Lua error" "EXIT=0"
-stty_kept "after a Lua error"
-if [ "$(sql "SELECT count(*) FROM attempt")" = "$attempts_before" ]; then
-  ok "nothing was graded against the value that could not be computed"
-else
-  bad "an attempt was recorded for the failed exercise"
-fi
-sanitizer_clean "a Lua error"
 
 # --- an injected SIGSEGV after an answer was saved ---
 run_app "2>$work/app.err"
