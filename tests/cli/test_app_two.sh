@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two copies of the app on one progress database, each answering as fast as
 # it can for SECONDS_TO_RUN seconds (default 60, the benchmark; ctest runs
-# 5, a few hundred answers each), as two learners, in-process through live `kvtutor --keys -` sessions:
+# 5, some 70 answers each here), as two learners, in-process through live `kvtutor --keys -` sessions:
 # every answer that either screen acknowledged is in the database exactly
 # once, nothing that was not acknowledged is, neither app ever says an
 # answer was not saved, and the database is intact. Prints "N passed, N
