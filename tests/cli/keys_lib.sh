@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # keys_lib.sh: what the in-process screen tests share. They drive the app
-# with `kvtutor --keys -` (no terminal, no tmux, no sleeps): a test writes
+# with `kvtutor --keys -` (no terminal, no tmux, no fixed sleeps): a test writes
 # its keys with `step`, notes the line a check reads with `here`, runs the
 # script once with `play`, then checks the screen printed after each noted
 # line. Source it after setting $KVTUTOR and $work (a fresh folder, removed
@@ -63,7 +63,7 @@ report() {
 # line, `take WHO` reads the screen printed after it, `send WHO LINE` does
 # both, `live_end WHO` closes WHO's keys and waits for its exit in $played.
 # Several sessions may run at once; a screen is $SIZE's line count (30 by
-# default). Nothing sleeps: each read waits for the app's own output.
+# default). No fixed sleep: each read waits for the app's own output.
 declare -A live_in live_out live_pid live_n last
 live_start() {
   local who=$1 size=${SIZE:-100x30} fd

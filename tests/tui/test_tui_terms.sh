@@ -10,9 +10,13 @@ work=$(mktemp -d /tmp/kvt_terms.XXXXXX)
 
 tm -f /dev/null new-session -d -s app -x 100 -y 30 \
   "env -i HOME=$work PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} bash --norc --noprofile"
-sleep 0.3
-tm send-keys -t app "stty -g > $work/stty.before; PS1='$ '" Enter
-sleep 0.2
+# the shell is up once it has written the settings the runs are checked
+# against (a wait for that file, not a fixed pause)
+for _ in $(seq 100); do
+  tm send-keys -t app "stty -g > $work/stty.before.new && mv $work/stty.before.new $work/stty.before; PS1='$ '" Enter 2>/dev/null
+  for _ in $(seq 10); do [ -s "$work/stty.before" ] && break 2; sleep 0.05; done
+done
+[ -s "$work/stty.before" ] || bad "the shell never started"
 
 # Each run says EXIT<n>=status, n counting the runs: the last run's line
 # may still be on screen while this one starts, and must not be taken for it.
