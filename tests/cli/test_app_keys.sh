@@ -47,12 +47,9 @@ grep -qE "answers +1, 0% right" "$work/stats" && ok "the scripted answer is save
 
 # <Wait> lets a script see a probe run end: P starts it, <Wait> returns once
 # it has (a 64 MiB buffer: a second or two), and the next screen shows the
-# ceiling drawn from the run, which is saved as the app saves it
-cat > "$work/keys" <<'KEYS'
-<Wait>
-P
-<Wait>
-KEYS
+# ceiling drawn from the run, which is saved as the app saves it. The same
+# run then draws the ceiling for each preset in turn (m, lines 4 to 19).
+{ echo '<Wait>'; echo P; echo '<Wait>'; for _ in $(seq 16); do echo m; done; } > "$work/keys"
 KVTUTOR_PROBE_SIZE_MIB=64 "$KVTUTOR" --db "$work/w.db" --keys "$work/keys" > "$work/out" 2> "$work/err"
 rc=$?
 [ "$rc" = 0 ] && ok "<Wait> is a step a script may take: exit 0" || bad "<Wait>: exit $rc: $(cat "$work/err")"
@@ -71,8 +68,6 @@ fi
 # cannot fit (Qwen3-235B-A22B, 470 GB of weights) says so before its batch-1
 # figure, which is then what it would read given the room; a long model id
 # puts the sequence length on a line of its own rather than cutting it.
-{ echo '<Wait>'; echo P; echo '<Wait>'; for _ in $(seq 16); do echo m; done; } > "$work/keys"
-KVTUTOR_PROBE_SIZE_MIB=64 "$KVTUTOR" --db "$work/m.db" --keys "$work/keys" > "$work/out" 2> "$work/err"
 big=""
 long=""
 for n in $(seq 4 19); do
