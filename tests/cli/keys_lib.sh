@@ -21,24 +21,32 @@ step() { keys+=("$@"); }
 # here: the number of the script's last line so far, for `at`
 here() { echo "${#keys[@]}"; }
 # play [ARGS...]: the script run from its first line, with ARGS before
-# --keys; $SIZE (default 100x30) is the terminal. The keys start over.
+# --keys; $SIZE (default 100x30) is the terminal. The keys start over, and
+# the screens printed are read into $screen_at by line number (0: the start).
+declare -A screen_at
 play() {
   printf '%s\n' "${keys[@]}" |
     "$KVTUTOR" --db "$db" "$@" --keys - --size "${SIZE:-100x30}" > "$work/screens" 2> "$work/err"
   played=$?
   keys=()
+  # one pass in the shell itself: a test reads hundreds of screens, and a
+  # process for each (two seds) cost more than the app's own run
+  local line n=""
+  screen_at=()
+  while IFS= read -r line; do
+    case $line in
+      "── start") n=0 ;;
+      "── line "*": "*) n=${line#"── line "} n=${n%%:*} ;;
+      "── "*) n="" ;;
+      *) [ -n "$n" ] && screen_at[$n]+="$line"$'\n' ;;
+    esac
+  done < "$work/screens"
 }
 # at N: the screen printed after line N of the last script (0: before any key)
-at() {
-  if [ "$1" = 0 ]; then
-    sed -n '/^── start$/,/^── /p' "$work/screens" | sed '1d;/^── /d'
-  else
-    sed -n "/^── line $1: /,/^── /p" "$work/screens" | sed '1d;/^── /d'
-  fi
-}
+at() { printf '%s' "${screen_at[$1]-}"; }
 # check_at N DESCRIPTION TEXT: TEXT on the screen after line N
 check_at() {
-  if at "$1" | grep -qF -- "$3"; then ok "$2"; else
+  if [[ ${screen_at[$1]-} == *"$3"* ]]; then ok "$2"; else
     bad "$2 (no \"$3\" after line $1)"
     at "$1" | sed 's/^/  | /'
   fi
@@ -103,7 +111,7 @@ send() {
   take "$1"
 }
 # shows WHO TEXT: TEXT on WHO's last screen
-shows() { printf '%s' "${last[$1]}" | grep -qF -- "$2"; }
+shows() { [[ ${last[$1]} == *"$2"* ]]; }
 # check_live WHO DESCRIPTION TEXT: TEXT on WHO's screen after its last step
 check_live() {
   if shows "$1" "$3"; then ok "$2"; else
