@@ -162,7 +162,7 @@ step() {
   t1=$(date +%s.%N)
   printf '%s\n' "$rc" >"$work/$name.rc"
   printf '%s\n' "$limit" >"$work/$name.limit"
-  python3 -c "print(round($t1 - $t0, 3))" >"$work/$name.seconds"
+  awk -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.3f\n", t1 - t0 }' >"$work/$name.seconds"
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     printf 'timed out after %s s\n' "$limit" >"$work/$name.timedout"
     say "$name: timed out after $limit s"
