@@ -140,3 +140,17 @@ until_live() {
   done
   shows "$1" "$2"
 }
+
+# installed_copy DIR PROBE: the app as installed (DIR/bin/kvtutor beside
+# DIR/libexec/kvtutor/ and DIR/share/kvtutor), its CPU probe the script
+# PROBE, a stand-in the test writes; then KVTUTOR=DIR/bin/kvtutor runs it.
+# A later installed_copy DIR PROBE swaps the probe alone.
+installed_copy() {
+  if [ ! -e "$1/bin/kvtutor" ]; then
+    mkdir -p "$1/bin" "$1/share" "$1/libexec/kvtutor"
+    cp "$KVTUTOR" "$1/bin/kvtutor"
+    ln -s "$(cd "$(dirname "$KVTUTOR")" && pwd)/share/kvtutor" "$1/share/kvtutor"
+  fi
+  cp "$2" "$1/libexec/kvtutor/kvtutor-probe-cpu"
+  chmod +x "$1/libexec/kvtutor/kvtutor-probe-cpu"
+}

@@ -101,18 +101,14 @@ quit_ok "80 columns, again"
 # The app as installed (bin/, libexec/kvtutor/, share/kvtutor/), its CPU
 # probe a script with canned lines: block 16 at 5.8 GB/s against 5.94
 # contiguous is 100 x (1 - 5.8 / 5.94) = 2.4% slower; block 32 is faster.
-build_dir=$(cd "$(dirname "$KVTUTOR")" && pwd)
-mkdir -p "$work/inst/bin" "$work/inst/libexec/kvtutor" "$work/inst/share"
-cp "$KVTUTOR" "$work/inst/bin/kvtutor"
-ln -s "$build_dir/share/kvtutor" "$work/inst/share/kvtutor"
-cat > "$work/inst/libexec/kvtutor/kvtutor-probe-cpu" <<'PROBE'
+cat > "$work/canned.sh" <<'PROBE'
 #!/bin/sh
 echo '{"type":"device","kind":"cpu","name":"Fake CPU","threads":2,"free_bytes":8589934592}'
 echo '{"type":"result","kernel":"read","bytes":1073741824,"gbps_best":4.8,"gbps_median":4.7}'
 echo '{"type":"result","kernel":"paged","block_size":16,"bytes":1073741824,"gbps_best":5.9,"gbps_median":5.8,"contiguous_gbps_median":5.94,"tax_percent":2.4}'
 echo '{"type":"result","kernel":"paged","block_size":32,"bytes":1073741824,"gbps_best":6.1,"gbps_median":6.0,"contiguous_gbps_median":5.94,"tax_percent":-1.0}'
 PROBE
-chmod +x "$work/inst/libexec/kvtutor/kvtutor-probe-cpu"
+installed_copy "$work/inst" "$work/canned.sh"
 step P "<Wait>"
 probed=$(here)
 step q Q

@@ -17,14 +17,9 @@ work=$(mktemp -d /tmp/kvt_app_faults.XXXXXX)
 # The app as installed, in a folder of its own, so its probe can be swapped
 # for one of the fake probes the supervisor tests use.
 appdir="$work/app"
-mkdir -p "$appdir/libexec/kvtutor"
-cp "$KVTUTOR" "$appdir/kvtutor"
-ln -s "$(cd "$(dirname "$KVTUTOR")" && pwd)/share" "$appdir/share"
-KVTUTOR="$appdir/kvtutor"
-use_probe() {
-  cp "$here/../probes/$1.sh" "$appdir/libexec/kvtutor/kvtutor-probe-cpu"
-  chmod +x "$appdir/libexec/kvtutor/kvtutor-probe-cpu"
-}
+use_probe() { installed_copy "$appdir" "$here/../probes/$1.sh"; }
+use_probe clean
+KVTUTOR="$appdir/bin/kvtutor"
 sql() { sqlite3 "$db" "$1"; }
 sanitizer_clean() {
   if grep -qE "AddressSanitizer|LeakSanitizer|runtime error:" "$work/err" 2>/dev/null; then

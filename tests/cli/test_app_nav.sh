@@ -345,16 +345,13 @@ quit_at 1 "q on the course map with nothing at stake quits at once"
 
 # a probe still running (a fake one that waits): Q asks, Q again quits
 inst="$work/inst"
-mkdir -p "$inst/bin" "$inst/share" "$inst/libexec/kvtutor"
-cp "$KVTUTOR" "$inst/bin/kvtutor"
-ln -s "$(cd "$(dirname "$KVTUTOR")" && pwd)/share/kvtutor" "$inst/share/kvtutor"
-cat > "$inst/libexec/kvtutor/kvtutor-probe-cpu" << 'SH'
+cat > "$work/waits.sh" << 'SH'
 #!/bin/sh
 echo '{"type":"device","kind":"cpu","name":"Fake CPU","threads":2,"free_bytes":1073741824}'
 echo '{"type":"progress","kernel":"read","percent":10}'
 exec sleep 30
 SH
-chmod +x "$inst/libexec/kvtutor/kvtutor-probe-cpu"
+installed_copy "$inst" "$work/waits.sh"
 step P Q
 probe_asked_at=$(here)
 step Q

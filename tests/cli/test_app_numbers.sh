@@ -62,16 +62,13 @@ quit_ok "after the progress screen"
 # (kvtutor installed beside a probe that reports 99.7% of its read pass and
 # waits; no CUDA probe, so the host's)
 inst="$work/inst"
-mkdir -p "$inst/bin" "$inst/share" "$inst/libexec/kvtutor"
-cp "$KVTUTOR" "$inst/bin/kvtutor"
-ln -s "$(cd "$(dirname "$KVTUTOR")" && pwd)/share/kvtutor" "$inst/share/kvtutor"
-cat > "$inst/libexec/kvtutor/kvtutor-probe-cpu" <<'SH'
+cat > "$work/waits.sh" <<'SH'
 #!/bin/sh
 echo '{"type":"device","kind":"cpu","name":"Fake CPU","threads":2,"free_bytes":1073741824}'
 echo '{"type":"progress","kernel":"read","percent":99.7}'
 exec sleep 30
 SH
-chmod +x "$inst/libexec/kvtutor/kvtutor-probe-cpu"
+installed_copy "$inst" "$work/waits.sh"
 KVTUTOR="$inst/bin/kvtutor" live_start app
 send app P
 check_live app "P opens the probe screen" "Memory bandwidth probe"
