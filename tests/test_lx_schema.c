@@ -429,6 +429,43 @@ static void test_course_misconceptions_follow_each_question(void **state)
     opts.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
 }
 
+/* The course files are compiled once a process (lx_compiled.c) and every
+ * later sandbox loads that: a message from inside them still names their
+ * line, and a file rewritten to other bytes of the same length is run as
+ * it now reads, not as it was compiled. */
+static void test_course_files_compiled_once(void **state)
+{
+    char dsl[160], cmd[700], file[200], msgs[2048], path[200];
+    static const char *const texts[] = {"local x = 1\nerror(\"boom\")\n",
+                                        "local y = 1\nerror(\"bang\")\n"};
+    (void)state;
+    snprintf(path, sizeof path, "%s/compiled.lua", dir);
+    write_lesson(path, "", "");
+    snprintf(dsl, sizeof dsl, "%s/lua2", dir);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s' && cp '%s/lua/kvtutor.lua' '%s/lua/glossary.lua' '%s/'", dsl,
+             KVT_SOURCE_DIR, KVT_SOURCE_DIR, dsl);
+    assert_int_equal(system(cmd), 0);
+    snprintf(file, sizeof file, "%s/misconceptions.lua", dsl);
+    snprintf(dsl, sizeof dsl, "%s/lua2/kvtutor.lua", dir);
+    opts.dsl = dsl;
+    for (size_t t = 0; t < 2; t++) {
+        FILE *f = fopen(file, "w");
+        assert_non_null(f);
+        fputs(texts[t], f);
+        fclose(f);
+        for (int again = 0; again < 2; again++) { /* compiled, then from the cache */
+            assert_int_not_equal(load(path, msgs, sizeof msgs, NULL), KVT_E_OK);
+            if (!strstr(msgs, "lua/misconceptions.lua:2:") ||
+                !strstr(msgs, t == 0 ? "boom" : "bang"))
+                fail_msg("text %zu, load %d: %s", t, again + 1, msgs);
+        }
+    }
+    /* the course's own files again: every lesson loads as before */
+    opts.dsl = KVT_SOURCE_DIR "/lua/kvtutor.lua";
+    assert_int_equal(load(path, msgs, sizeof msgs, NULL), KVT_E_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_template),
         cmocka_unit_test(test_worked_reaches),
         cmocka_unit_test(test_course_misconceptions_follow_each_question),
+        cmocka_unit_test(test_course_files_compiled_once),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -139,7 +139,7 @@ static bool load_course_file(lua_State *L, const struct lx_opts *o, const char *
         return false;
     }
     snprintf(chunk, sizeof chunk, "=lua/%s", name);
-    if (luaL_loadbufferx(L, src, len, chunk, "t") != LUA_OK ||
+    if (lx_load_course_chunk(L, src, len, chunk) != LUA_OK ||
         lx_pcall(L, 0, 1, o->load_ms) != LUA_OK) {
         snprintf(msg, sizeof msg, "%s failed: %s", what, lx_errmsg(L));
         lx_report_add(rep, 0, msg);
@@ -222,7 +222,7 @@ static bool load_dsl(lua_State *L, const struct lx_opts *o, struct lx_report *re
         lx_report_free(&sub);
         return false;
     }
-    if (luaL_loadbufferx(L, src, len, "=kvtutor.lua", "t") != LUA_OK ||
+    if (lx_load_course_chunk(L, src, len, "=kvtutor.lua") != LUA_OK ||
         lx_pcall(L, 0, 0, o->load_ms) != LUA_OK) {
         snprintf(msg, sizeof msg, "the lesson DSL failed: %s", lx_errmsg(L));
         lx_report_add(rep, 0, msg);

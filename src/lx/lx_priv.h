@@ -36,6 +36,11 @@ const char *lx_arena_str(struct lx_arena *a, const char *s, size_t len);
 
 void lx_arena_free(struct lx_arena *a);
 
+/* luaL_loadbufferx(L, src, len, name, "t") for the course's own files
+ * (lua/kvtutor.lua and the files beside it), compiled once a process and
+ * shared by every state that loads the same bytes (lx_compiled.c). */
+int lx_load_course_chunk(lua_State *L, const char *src, size_t len, const char *name);
+
 /* Appends a problem, its message sanitised to one line. */
 void lx_report_add(struct lx_report *r, int line, const char *msg);
 
