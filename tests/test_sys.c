@@ -1,5 +1,6 @@
 /* test_sys.c: the platform layer (src/sys) on the system the suite runs on:
- * the program's own path, a close-on-exec pipe, random bytes, cores. */
+ * the program's own path, a close-on-exec pipe, random bytes, cores, the
+ * program's build id. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -88,6 +90,33 @@ static void test_core_count(void **state)
     assert_true(sys_core_count() >= 1);
 }
 
+/* The id readelf reads from this program's file is the one the program
+ * finds in its own memory: hex, the note's bytes in order. */
+static void test_build_id_is_the_notes(void **state)
+{
+    char got[130], exe[4096], cmd[4200], line[512], want[130] = "";
+    FILE *p;
+    (void)state;
+    assert_int_equal(sys_exe_path(exe, sizeof exe), 0);
+    assert_int_equal(sys_build_id(got, sizeof got), 0);
+    assert_true(strlen(got) >= 16 && strlen(got) % 2 == 0);
+    assert_int_equal(strspn(got, "0123456789abcdef"), strlen(got));
+    snprintf(cmd, sizeof cmd, "readelf -n '%s' 2>/dev/null", exe);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    while (fgets(line, sizeof line, p))
+        if (sscanf(line, " Build ID: %129s", want) == 1)
+            break;
+    pclose(p);
+    if (!want[0])
+        skip(); /* no readelf here: the format above is all that is checked */
+    assert_string_equal(got, want);
+    /* too small for every digit and the '\0' */
+    errno = 0;
+    assert_int_equal(sys_build_id(got, strlen(want)), -1);
+    assert_int_equal(errno, ENAMETOOLONG);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -100,6 +129,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_random_fills_and_differs),
         cmocka_unit_test(test_random_large),
         cmocka_unit_test(test_core_count),
+        cmocka_unit_test(test_build_id_is_the_notes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,9 +54,12 @@ struct lx_course *cli_course_open(const char *cmd, const char *extra, const char
                                   const struct lx_opts *opts, struct store *st, int64_t learner_id);
 
 /* The running program's identity for the lesson briefs (tutor_course.h):
- * its file's size, time and inode, so a rebuilt or upgraded kvtutor, whose
- * calculator may give other answers, loads every lesson again. Returns buf,
- * or NULL (no briefs) when the program cannot be found. */
+ * "elf:" and its build id (sys_build_id), a hash of the program the linker
+ * wrote, so a rebuilt or upgraded kvtutor, whose calculator may give other
+ * answers, loads every lesson again, while the same program installed
+ * elsewhere or stripped reads the briefs its build made. Without a build
+ * id, its file's size, time and inode. Returns buf, or NULL (no briefs)
+ * when neither can be found. */
 const char *cli_build_id(char *buf, size_t cap);
 
 /* The live lesson whose id is `id` (a --lessons draft before the learner's

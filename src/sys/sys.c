@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #if defined(__linux__)
+#include <link.h> /* dl_iterate_phdr, ElfW */
 #include <sys/random.h>
+#define HAVE_DL_ITERATE_PHDR 1
 #elif defined(__APPLE__)
 #include <mach-o/dyld.h>
 #elif defined(__FreeBSD__) || defined(__DragonFly__)
@@ -199,5 +201,67 @@ long sys_core_count(void)
     return n > 0 ? n : 1;
 #else
     return 1;
+#endif
+}
+
+#if defined(HAVE_DL_ITERATE_PHDR)
+struct note_search {
+    char *hex;
+    size_t cap;
+    int rc; /* 0 found; else the errno to give */
+};
+
+#define NOTE_ALIGN(n) (((n) + 3u) & ~(size_t)3u)
+#define NT_BUILD_ID   3 /* NT_GNU_BUILD_ID: not every libc names it */
+
+/* The first object dl_iterate_phdr lists is the program itself: its
+ * PT_NOTE segments are read for a note "GNU" of type 3. */
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    struct note_search *s = ctx;
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        const unsigned char *end = p + ph->p_memsz;
+        if (ph->p_type != PT_NOTE)
+            continue;
+        while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)(const void *)p;
+            const unsigned char *name = p + sizeof *n, *desc = name + NOTE_ALIGN(n->n_namesz);
+            if (n->n_namesz > (size_t)(end - name) || n->n_descsz > (size_t)(end - desc))
+                break; /* a note cut short: nothing after it can be trusted */
+            if (n->n_type == NT_BUILD_ID && n->n_namesz == 4 && memcmp(name, "GNU", 4) == 0 &&
+                n->n_descsz > 0) {
+                if (s->cap < 2 * (size_t)n->n_descsz + 1) {
+                    s->rc = ENAMETOOLONG;
+                } else {
+                    for (size_t k = 0; k < n->n_descsz; k++)
+                        snprintf(s->hex + 2 * k, 3, "%02x", desc[k]);
+                    s->rc = 0;
+                }
+                return 1;
+            }
+            p = desc + NOTE_ALIGN(n->n_descsz);
+        }
+    }
+    return 1; /* only the program itself */
+}
+#endif
+
+int sys_build_id(char *hex, size_t cap)
+{
+#if defined(HAVE_DL_ITERATE_PHDR)
+    struct note_search s = {hex, cap, ENOENT};
+    dl_iterate_phdr(find_build_id, &s);
+    if (s.rc == 0)
+        return 0;
+    errno = s.rc;
+    return -1;
+#else
+    (void)hex;
+    (void)cap;
+    errno = ENOENT;
+    return -1;
 #endif
 }

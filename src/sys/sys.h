@@ -38,4 +38,12 @@ int sys_random(void *buf, size_t len);
 /* Cores online now; at least 1 (1 where the system does not say). */
 long sys_core_count(void);
 
+/* The running program's build id as lowercase hex: the GNU build-id note
+ * the linker writes into an ELF program (a hash of its contents, the same
+ * in the build tree, once installed and once stripped), found through
+ * dl_iterate_phdr on Linux. -1 with errno: ENOENT when the program has no
+ * such note (a link with --build-id=none) or the system is not Linux, ENAMETOOLONG
+ * when it does not fit in cap. */
+int sys_build_id(char *hex, size_t cap);
+
 #endif
