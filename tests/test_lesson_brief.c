@@ -559,13 +559,116 @@ static void test_changed_after_start(void **state)
     store_close(st);
 }
 
+/* The rows an opening hands to keep, copied: what `lint --briefs` ships. */
+struct rows {
+    struct store_brief_row r[32];
+    size_t n;
+};
+
+static void keep_rows(void *ctx, const struct store_brief_row *rows, size_t n)
+{
+    struct rows *k = ctx;
+    for (size_t i = 0; i < n && k->n < 32; i++) {
+        const struct store_brief_row *r = &rows[i];
+        k->r[k->n++] = (struct store_brief_row){"",
+                                                strdup(r->content_hash),
+                                                strdup(r->engine),
+                                                strdup(r->brief),
+                                                strdup(r->fingerprints),
+                                                ""};
+    }
+}
+
+static void rows_free(struct rows *k)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        free((char *)k->r[i].content_hash), free((char *)k->r[i].engine);
+        free((char *)k->r[i].brief), free((char *)k->r[i].fingerprints);
+    }
+}
+
+static size_t runs;
+static void count_run(void *ctx, size_t i, size_t n)
+{
+    (void)ctx, (void)i, (void)n;
+    runs++;
+}
+
+static struct lx_course *open_shipped(struct store *st, int64_t learner, const char *build,
+                                      const struct rows *k, struct tutor_course_result *r)
+{
+    const struct tutor_course_open how = {.lx = &opts,
+                                          .store = st,
+                                          .learner_id = learner,
+                                          .build = build,
+                                          .shipped = k->r,
+                                          .n_shipped = k->n,
+                                          .before = count_run};
+    struct lx_course *c;
+    runs = 0;
+    assert_int_equal(tutor_course_open(paths, n_paths, &how, &c, r), KVT_E_OK);
+    return c;
+}
+
+/* Briefs made without a database (as the build makes them) open a first
+ * start in a new one without running those files, with the map a full
+ * load gives; made by another program, or damaged, they are passed over
+ * and the file is run. */
+static void test_shipped_briefs(void **state)
+{
+    struct rows k = {0};
+    struct tutor_course_result r, full;
+    const struct tutor_course_open make = {
+        .lx = &opts, .build = "test-ship-1", .keep = keep_rows, .ctx = &k};
+    struct lx_course *made, *a, *c;
+    int64_t learner;
+    struct store *st;
+    (void)state;
+    assert_int_equal(tutor_course_open(paths, n_paths, &make, &made, &r), KVT_E_OK);
+    tutor_course_close(made);
+    assert_int_equal(k.n, 17); /* 15 bundled + draft + extra; the broken file has none */
+
+    st = open_db(&learner);
+    schedule(st, "kv-cache", "per-token", -2, "", "");
+    a = open_shipped(st, learner, "test-ship-1", &k, &r);
+    assert_int_equal(runs, 1); /* the broken file alone */
+    assert_int_equal(r.failed, 1);
+    assert_int_equal(briefed(a), 17);
+    c = open_course(st, learner, NULL, &full);
+    assert_same_map(a, c, st, learner);
+    tutor_course_close(a);
+    /* kept in the database now: the next start runs nothing new either */
+    a = open_shipped(st, learner, "test-ship-1", &(struct rows){0}, &r);
+    assert_int_equal(runs, 1);
+    tutor_course_close(a);
+    store_close(st);
+
+    /* another program's rows prove nothing */
+    st = open_db(&learner);
+    a = open_shipped(st, learner, "test-ship-2", &k, &r);
+    assert_int_equal(runs, n_paths);
+    tutor_course_close(a);
+    store_close(st);
+
+    /* a damaged brief: that one file is run, and the map is still right */
+    free((char *)k.r[0].brief);
+    k.r[0].brief = strdup("not a brief");
+    st = open_db(&learner);
+    a = open_shipped(st, learner, "test-ship-1", &k, &r);
+    assert_int_equal(runs, 2);
+    assert_same_map(a, c, st, learner);
+    tutor_course_close(a), tutor_course_close(c);
+    store_close(st);
+    rows_free(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_brief_round_trip),    cmocka_unit_test(test_warm_equals_full),
-        cmocka_unit_test(test_changed_file),        cmocka_unit_test(test_sync_from_briefs),
-        cmocka_unit_test(test_changed_after_start), cmocka_unit_test(test_threads_change_nothing),
-        cmocka_unit_test(test_file_stamps),
+        cmocka_unit_test(test_shipped_briefs),         cmocka_unit_test(test_brief_round_trip),
+        cmocka_unit_test(test_warm_equals_full),       cmocka_unit_test(test_changed_file),
+        cmocka_unit_test(test_sync_from_briefs),       cmocka_unit_test(test_changed_after_start),
+        cmocka_unit_test(test_threads_change_nothing), cmocka_unit_test(test_file_stamps),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

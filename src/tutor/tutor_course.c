@@ -113,6 +113,20 @@ static const struct store_brief_row *kept_find(const struct kept *k, const char 
     return NULL;
 }
 
+/* A shipped row for these bytes, made by this program and DSL: wherever
+ * the file now lies, the same bytes load to the same brief. */
+static const struct store_brief_row *shipped_find(const struct tutor_course_open *o,
+                                                  const char *engine, const char *hash)
+{
+    for (size_t i = 0; i < o->n_shipped; i++) {
+        const struct store_brief_row *r = &o->shipped[i];
+        if (r->content_hash && r->engine && r->brief && r->fingerprints &&
+            strcmp(r->content_hash, hash) == 0 && strcmp(r->engine, engine) == 0)
+            return r;
+    }
+    return NULL;
+}
+
 /* The items of a lesson in sync order: exercises, follow-ups, the question. */
 static size_t n_items(const struct lx_lesson *l)
 {
@@ -291,7 +305,7 @@ static bool engine_of(const struct tutor_course_open *o, const struct lx_opts *l
                       size_t cap)
 {
     char dsl[17];
-    if (!o->store || !o->build || !lx_dsl_hash(lx, dsl))
+    if ((!o->store && !o->keep) || !o->build || !lx_dsl_hash(lx, dsl))
         return false;
     return snprintf(out, cap, "%s dsl:%s", o->build, dsl) < (int)cap;
 }
@@ -377,7 +391,8 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         struct store_error ignored;
         kept.engine = engine;
         /* a database that cannot give its briefs is opened the long way */
-        if (store_brief_each(o->store, keep_row, &kept, &ignored) != KVT_E_OK || kept.oom)
+        if (o->store &&
+            (store_brief_each(o->store, keep_row, &kept, &ignored) != KVT_E_OK || kept.oom))
             kept.n = 0;
     }
     /* the files whose briefs are kept take no time; the others are run,
@@ -386,14 +401,14 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         char hash[17];
         const struct store_brief_row *row = NULL;
         struct lx_lesson *l;
-        bool settled = false, by_stamp = false;
+        bool settled = false, by_stamp = false, from_shipped = false;
 
         /* the stamp first: a file whose stamp is kept is not read */
         if (lx_file_stamp(paths[i], now, stamps[i], &settled) && settled &&
             (row = kept_stamped(&kept, paths[i], stamps[i])) != NULL)
             by_stamp = true;
-        else if (lx_file_hash(paths[i], hash))
-            row = kept_find(&kept, paths[i], hash);
+        else if (lx_file_hash(paths[i], hash) && !(row = kept_find(&kept, paths[i], hash)))
+            from_shipped = (row = shipped_find(o, engine, hash)) != NULL;
         if (!settled)
             stamps[i][0] = '\0'; /* proves nothing: the next start hashes it again */
         if (row && (l = lx_brief_decode(paths[i], row->content_hash, row->brief)) != NULL) {
@@ -403,8 +418,9 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
                 if (o->after)
                     o->after(o->ctx, i, KVT_E_OK, &rep);
                 /* the same bytes under a new stamp (a checkout, a copy):
-                 * the row is kept again with it, so the next start reads nothing */
-                if (!by_stamp && stamps[i][0]) {
+                 * the row is kept again with it, so the next start reads
+                 * nothing; a shipped row is kept for its path even without */
+                if (!by_stamp && (stamps[i][0] || from_shipped)) {
                     char *h = dup(row->content_hash), *t = dup(row->brief);
                     if (h && t)
                         fresh[n_fresh++] =
@@ -475,7 +491,9 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
         *out = NULL;
         return e;
     }
-    if (briefs && !stopped(o) && !store_readonly(o->store)) {
+    if (briefs && o->keep && !stopped(o))
+        o->keep(o->ctx, fresh, n_fresh);
+    if (briefs && o->store && !stopped(o) && !store_readonly(o->store)) {
         struct store_error ignored;
         if (store_each_fingerprint(o->store, o->learner_id, keep_stored, &have, &r->err) !=
                 KVT_E_OK ||

@@ -26,6 +26,7 @@
 #include "lx_course.h"
 #include "lx_search.h"
 #include "store.h"
+#include "store_brief.h"
 
 struct tutor_course_open {
     const struct lx_opts *lx; /* copied; lx->stop, when set, ends the loading early */
@@ -37,12 +38,26 @@ struct tutor_course_open {
      * the next start instead of running the lesson (lx_brief.h). NULL:
      * every file is loaded. */
     const char *build;
+    /* Briefs made when the program was built, for the lessons it ships
+     * (`kvtutor lint --briefs`; their paths are not read): with a store and
+     * build, a file with none kept whose content hash and engine (build and
+     * DSL, as kept rows have) are a row's is opened from that row, as from a
+     * kept one, and the row is kept for the next start. So a first start
+     * runs only the files that are not the shipped ones. */
+    const struct store_brief_row *shipped;
+    size_t n_shipped;
     /* each may be NULL: before file i of n is loaded (a progress line; not
      * for a file opened from its brief, which runs nothing), and
      * after it, with lx_load's code and report (the caller's to read, not
      * to keep) */
     void (*before)(void *ctx, size_t i, size_t n);
     void (*after)(void *ctx, size_t i, enum kvt_err e, const struct lx_report *rep);
+    /* may be NULL: with build, the rows to keep for the next start (the
+     * files run, and shipped ones now under a stamp), once every file is
+     * opened; they are the caller's to read until it returns. A store
+     * keeps them too; without one this is how they are had (`lint
+     * --briefs`). */
+    void (*keep)(void *ctx, const struct store_brief_row *rows, size_t n);
     void *ctx;
     /* files run at once (tutor_load.h): 0, one a core (at most 4); 1, one
      * after another on the caller's thread. The callbacks above run on the
