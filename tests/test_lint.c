@@ -564,6 +564,75 @@ static void test_course_lints_clean(void **state)
     run_free(&r);
 }
 
+/* How many times needle occurs in the file at path (0 when unreadable). */
+static size_t count_in_file(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long len;
+    size_t n = 0;
+    if (!f)
+        return 0;
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    buf = calloc((size_t)len + 1, 1);
+    if (buf && fread(buf, 1, (size_t)len, f) == (size_t)len)
+        for (const char *p = buf; (p = strstr(p, needle)); p++)
+            n++;
+    free(buf);
+    fclose(f);
+    return n;
+}
+
+/* `lint --briefs`: one brief a lesson file, written only when every file
+ * passes and only where it can be written whole, and said otherwise. */
+static void test_briefs_written_when_clean(void **state)
+{
+    (void)state;
+    char dir[1100], out[200], bad[1100], nowhere[200];
+    struct run_result r;
+    struct stat sb;
+    size_t files = 0;
+
+    snprintf(dir, sizeof dir, "%s/../../lessons", fixtures);
+    snprintf(out, sizeof out, "%s/briefs.json", home);
+    r = lint(NULL, "--briefs", out, dir, NULL);
+    if (r.status != 0)
+        fail_msg("lint --briefs lessons/: exit %d\n%s", r.status, r.err);
+    assert_int_equal(sscanf(r.out, "%zu lesson files checked", &files), 1);
+    assert_true(files >= 21); /* Part 0's 15 and Part 1's lessons */
+    assert_non_null(strstr(r.out, "briefs written to"));
+    /* one entry a file, under this program's identity and the DSL's hash */
+    assert_int_equal(count_in_file(out, "\"content_hash\""), files);
+    assert_int_equal(count_in_file(out, "\"kvtutor_briefs\": 1"), 1);
+    assert_int_equal(count_in_file(out, " dsl:"), 1);
+    assert_int_equal(
+        count_in_file(out, "\"engine\": \"elf:") + count_in_file(out, "\"engine\": \"exe:"), 1);
+    assert_int_equal(count_in_file(out, "\"file\": \"01-kv-cache.lua\""), 1);
+    run_free(&r);
+
+    /* a file with a problem: its problems, exit 1, and no briefs at all */
+    snprintf(out, sizeof out, "%s/broken.json", home);
+    snprintf(bad, sizeof bad, "%s/lint/dsl-error.lua", fixtures);
+    r = lint(NULL, "--briefs", out, dir, bad, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "dsl-error.lua"));
+    assert_int_not_equal(stat(out, &sb), 0);
+    run_free(&r);
+
+    /* a folder that is not there: the flag and the path named, exit 1 */
+    snprintf(nowhere, sizeof nowhere, "%s/no-such-dir/briefs.json", home);
+    snprintf(bad, sizeof bad, "%s/lint/clean.lua", fixtures);
+    r = lint(NULL, "--briefs", nowhere, bad, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "kvtutor lint: --briefs "));
+    assert_non_null(strstr(r.err, "no-such-dir/briefs.json"));
+    assert_non_null(strstr(r.err, "cannot write"));
+    assert_int_not_equal(stat(nowhere, &sb), 0);
+    run_free(&r);
+}
+
 /* The DSL's number helpers (fixed, grouped), asserted inside a lesson: a
  * failed assert is a load error lint reports. */
 static void test_text_helpers(void **state)
@@ -792,6 +861,7 @@ int main(void)
         cmocka_unit_test(test_one_message_at_the_fault),
         cmocka_unit_test(test_folders_and_usage),
         cmocka_unit_test(test_course_lints_clean),
+        cmocka_unit_test(test_briefs_written_when_clean),
         cmocka_unit_test(test_requires_order),
         cmocka_unit_test(test_module_title_and_ids_agree),
         cmocka_unit_test(test_long_list_read_in_linear_time),

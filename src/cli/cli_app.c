@@ -5,6 +5,7 @@
  * of keys, its screen printed after each step (ui_harness.h). */
 #include "cli.h"
 #include "cli_args.h"
+#include "cli_briefs.h"
 #include "cli_db.h"
 #include "cli_lessons.h"
 #include "cli_paths.h"
@@ -298,6 +299,7 @@ int cli_app(int argc, char **argv)
     struct cli_args a;
     struct cli_db db;
     struct cli_files files = {0};
+    struct cli_shipped shipped;
     struct ui_options o = {0};
     char data[4096], dsl[CLI_DSL_CAP], probe_cuda[4096], probe_cpu[4096], build[128];
     struct timespec ts;
@@ -351,6 +353,9 @@ int cli_app(int argc, char **argv)
     o.learner = db.learner;
     o.learner_id = db.learner_id;
     o.build = cli_build_id(build, sizeof build);
+    cli_briefs_read(data, &shipped);
+    o.shipped = shipped.rows;
+    o.n_shipped = shipped.n;
     o.lesson_paths = files.paths;
     o.n_lessons = files.n;
     o.open_lesson = a.npos == 2 ? a.pos[1] : NULL;
@@ -358,6 +363,7 @@ int cli_app(int argc, char **argv)
          : script ? run_script(&o, a.text[F_KEYS], script, cols, lines)
                   : ui_run(&o);
     free(script);
+    cli_briefs_free(&shipped);
     cli_files_free(&files);
     cli_db_close(&db);
     /* a quit by SIGINT, SIGTERM or SIGHUP ends as that signal, now that

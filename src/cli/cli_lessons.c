@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_briefs.h"
 #include "cli_paths.h"
 #include "kvt_text.h"
 #include "sys.h"
@@ -167,21 +168,26 @@ const char *cli_build_id(char *buf, size_t cap)
 struct lx_course *cli_course_open(const char *cmd, const char *extra, const char *data,
                                   const struct lx_opts *opts, struct store *st, int64_t learner_id)
 {
-    char build[128];
-    const struct tutor_course_open how = {.lx = opts,
-                                          .store = st,
-                                          .learner_id = learner_id,
-                                          .build = cli_build_id(build, sizeof build)};
+    char build[160];
+    struct tutor_course_open how = {.lx = opts,
+                                    .store = st,
+                                    .learner_id = learner_id,
+                                    .build = cli_build_id(build, sizeof build)};
     struct tutor_course_result res;
     struct cli_files f = {0};
+    struct cli_shipped shipped;
     struct lx_course *c;
 
+    cli_briefs_read(data, &shipped);
+    how.shipped = shipped.rows;
+    how.n_shipped = shipped.n;
     cli_course_files(extra, data, &f);
     if (tutor_course_open(f.paths, f.n, &how, &c, &res) != KVT_E_OK && c) {
         char id[KVT_SAFE_FIELD], why[KVT_SAFE_FIELD];
         fprintf(stderr, "kvtutor %s: the schedules of %s were not checked: %s\n", cmd,
                 kvt_safe(res.sync_stuck, id, sizeof id), kvt_safe(res.err.detail, why, sizeof why));
     }
+    cli_briefs_free(&shipped);
     cli_files_free(&f);
     return c;
 }

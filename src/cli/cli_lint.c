@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "cli_args.h"
+#include "cli_briefs.h"
 #include "cli_lessons.h"
 
 #include <dirent.h>
@@ -97,9 +98,57 @@ static bool known_id(struct lx_course *checked, struct lx_course **bundled, cons
     return *bundled && lx_course_find(*bundled, id, NULL);
 }
 
+/* --briefs: where the rows go, and whether they got there */
+struct briefs_out {
+    const char *path;
+    bool called;
+    int rc;
+    char why[600];
+};
+
+static void write_briefs(void *ctx, const struct store_brief_row *rows, size_t n)
+{
+    struct briefs_out *b = ctx;
+    b->called = true;
+    b->rc = cli_briefs_write(b->path, rows, n, b->why, sizeof b->why);
+}
+
+/* The briefs the app opens these files from on a first start, made by this
+ * program (cli_briefs.h): a second opening, as the app's but with no
+ * database, that hands its rows to write_briefs. */
+static int make_briefs(const struct cli_files *files, const struct lx_opts *opts, const char *path)
+{
+    char build[160], safe[KVT_SAFE_FIELD], why[KVT_SAFE_FIELD];
+    struct briefs_out b = {.path = path, .rc = -1};
+    struct tutor_course_open how = {.lx = opts, .keep = write_briefs, .ctx = &b};
+    struct tutor_course_result res;
+    struct lx_course *c;
+
+    if (!(how.build = cli_build_id(build, sizeof build))) {
+        fprintf(stderr, "kvtutor lint: --briefs: this program's build cannot be named "
+                        "(no build id, and its file cannot be read)\n");
+        return 1;
+    }
+    if (tutor_course_open(files->paths, files->n, &how, &c, &res) != KVT_E_OK || !c || res.failed ||
+        !b.called) {
+        snprintf(b.why, sizeof b.why, "%s",
+                 res.failed ? "a lesson did not load the second time" : "out of memory");
+        b.rc = -1;
+    }
+    lx_course_free(c);
+    if (b.rc != 0) {
+        fprintf(stderr, "kvtutor lint: --briefs %s: %s\n", kvt_safe(path, safe, sizeof safe),
+                kvt_safe(b.why, why, sizeof why));
+        return 1;
+    }
+    printf("%zu brief%s written to %s\n", files->n, files->n == 1 ? "" : "s",
+           kvt_safe(path, safe, sizeof safe));
+    return 0;
+}
+
 static int lint_usage(FILE *out)
 {
-    fputs("usage: kvtutor lint [--deadline-ms N] FILE|DIR...\n"
+    fputs("usage: kvtutor lint [--deadline-ms N] [--briefs OUT.json] FILE|DIR...\n"
           "       kvtutor lint --answers FILE.tsv [--json] [--lessons PATH]\n\n"
           "Loads each lesson in its own sandbox and checks it: required fields, unique ids,\n"
           "every expected value computable and finite, units known, links and requires\n"
@@ -110,6 +159,9 @@ static int lint_usage(FILE *out)
           "  FILE:LINE: error: MESSAGE\n"
           "Exit 0 when every file passes, 1 when any has a problem, 2 for a usage error.\n"
           "--deadline-ms sets the time one lesson may take to load (default 2000).\n"
+          "--briefs writes, once every file passes, the briefs a first start opens them\n"
+          "from without running them (the build writes share/kvtutor/briefs.json so for\n"
+          "the bundled lessons); they hold for this program and these bytes only.\n"
           "--answers grades a table of answers against the rubrics (see lint --answers\n"
           "--help).\n\n"
           "Limits (a lesson past one is refused):\n",
@@ -127,9 +179,10 @@ int cli_lint(int argc, char **argv)
 {
     static const struct cli_flag flags[] = {
         {"--deadline-ms", NULL, "N", .kind = CLI_UINT, .umax = 600000},
+        {"--briefs", NULL, "OUT.json", .kind = CLI_STR},
     };
     static const struct cli_spec spec = {
-        .cmd = "lint", .flags = flags, .nflags = 1, .max_pos = CLI_MANY};
+        .cmd = "lint", .flags = flags, .nflags = 2, .max_pos = CLI_MANY};
     struct cli_args a;
     struct lx_opts opts;
     struct cli_files files = {0};
@@ -262,6 +315,8 @@ int cli_lint(int argc, char **argv)
     if (course && bad_files == 0)
         printf("%zu lesson file%s checked: no problems\n", files.n, files.n == 1 ? "" : "s");
     rc = !course ? 2 : bad_files ? 1 : 0;
+    if (rc == 0 && a.given[1])
+        rc = make_briefs(&files, &opts, a.text[1]);
     lx_course_free(course);
     lx_course_free(bundled);
     cli_files_free(&files);

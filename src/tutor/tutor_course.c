@@ -449,6 +449,7 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
             o->before(o->ctx, i, n);
         if (!tutor_load_wait(ld, k))
             break;
+        r->run++;
         if (job->e != KVT_E_OK)
             r->failed++;
         if (o->after)

@@ -32,7 +32,7 @@ struct tutor_course_open {
     const struct lx_opts *lx; /* copied; lx->stop, when set, ends the loading early */
     struct store *store;      /* NULL: nothing to sync */
     int64_t learner_id;
-    /* The program's identity (cli: its file's size and time), with a store:
+    /* The program's identity (cli_build_id: its GNU build id), with a store:
      * each file's brief and fingerprints are then kept in the database and,
      * while the file's bytes, this and the DSL are the same, read back at
      * the next start instead of running the lesson (lx_brief.h). NULL:
@@ -72,6 +72,7 @@ struct tutor_course_open {
 
 struct tutor_course_result {
     size_t failed;          /* files that could not be loaded */
+    size_t run;             /* files run (the others opened from a kept or shipped brief) */
     size_t restarted;       /* schedules started over by the sync */
     const char *sync_stuck; /* the lesson id whose sync failed, or NULL */
     struct store_error err; /* why, when sync_stuck is set */

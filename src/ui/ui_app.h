@@ -65,6 +65,7 @@ struct ui {
     bool quit;
     bool quit_armed; /* a quit was asked for with something at stake: the same key again quits */
     uint64_t draws;
+    size_t files_run; /* lesson files the opening ran, not opened from a brief (the report) */
     struct tutor_settings settings; /* desired retention, new a day (tutor_settings.h) */
     char learner[128];              /* the current learner's name (opt.learner points here) */
 };

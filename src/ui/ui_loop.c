@@ -345,8 +345,10 @@ static void loop(struct ui *ui, uint64_t started)
         if (ui->draws++ == 0 && bench && *bench) {
             struct rusage ru;
             getrusage(RUSAGE_SELF, &ru);
-            ui_term_later("first draw after %.1f ms; max resident %ld KiB",
-                          (double)(now_us() - started) / 1000.0, ru.ru_maxrss);
+            ui_term_later("first draw after %.1f ms; max resident %ld KiB; %zu of %zu lesson "
+                          "files run",
+                          (double)(now_us() - started) / 1000.0, ru.ru_maxrss, ui->files_run,
+                          ui->opt.n_lessons);
             return;
         }
         kind = get_wch(&ch);
@@ -478,6 +480,8 @@ int ui_app_open(struct ui *ui)
                                           .store = o->store,
                                           .learner_id = o->learner_id,
                                           .build = o->build,
+                                          .shipped = o->shipped,
+                                          .n_shipped = o->n_shipped,
                                           .before = show_loading,
                                           .after = note_failure,
                                           .ctx = ui};
@@ -490,6 +494,7 @@ int ui_app_open(struct ui *ui)
     e = tutor_course_open(o->lesson_paths, o->n_lessons, &how, &ui->course, &res);
     if (e == KVT_E_NOMEM)
         return -1;
+    ui->files_run = res.run;
     if (res.failed > 1)
         ui_say(ui, UI_BAD, "%zu lesson files could not be loaded; run kvtutor lint on them",
                res.failed);

@@ -18,5 +18,5 @@ for i in $(seq 10); do
   times+=("$(sed -n 's/first draw after \([0-9.]*\) ms.*/\1/p' "$work/run$i.txt")")
 done
 printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print "median first draw: " a[int((NR+1)/2)] " ms (target: under 50 ms)"}'
-sed -n 's/.*max resident \([0-9]*\) KiB/\1/p' "$work"/run*.txt | sort -n | tail -1 |
+sed -n 's/.*max resident \([0-9]*\) KiB.*/\1/p' "$work"/run*.txt | sort -n | tail -1 |
   awk '{print "largest resident size: " $1 " KiB (target: under 16384 KiB)"}'

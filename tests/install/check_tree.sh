@@ -69,5 +69,58 @@ expect "probe --help" 0 "usage: kvtutor probe" "$kvt" probe --help
 expect "probe --cpu runs the installed helper" 0 "libexec/kvtutor/kvtutor-probe-cpu" \
   "$kvt" probe --cpu --no-record -- --size-mib 32 --threads 1
 
+# A first start runs none of the bundled lessons: the build's briefs
+# (share/kvtutor/briefs.json, one entry a lesson file) open them. The app
+# says how many files it ran in its first-draw report, which needs a
+# terminal: tmux gives it one.
+briefs="$root/share/kvtutor/briefs.json"
+nb=$(grep -c '"content_hash"' "$briefs" 2>/dev/null)
+if [ "${nb:-0}" -eq "$n" ]; then ok "briefs.json holds the $n bundled lessons"; else bad "briefs.json holds ${nb:-no} briefs for $n lessons"; fi
+# first_start DB NAME [ARGS...]: the app's first-draw line, into $work/NAME.txt
+first_start() {
+  local db=$1 name=$2
+  shift 2
+  rm -f "$work/$name.txt"
+  tmux -S "$work/tmux" -f /dev/null new-session -d -x 100 -y 30 \
+    "env LANG=C.UTF-8 KVTUTOR_EXIT_AFTER_FIRST_DRAW=1 $kvt --db $db $* 2> $work/$name.txt"
+  for _ in $(seq 300); do
+    grep -q 'first draw' "$work/$name.txt" 2>/dev/null && break
+    sleep 0.1
+  done
+}
+if command -v tmux >/dev/null; then
+  first_start "$work/p1.db" first
+  if grep -q "; 0 of $n lesson files run" "$work/first.txt"; then
+    ok "a first start runs none of the $n bundled lessons"
+  else
+    bad "a first start ran bundled lessons: $(cat "$work/first.txt")"
+  fi
+  # a changed file is run, even one that is a bundled lesson with one byte more
+  mkdir -p "$work/mine"
+  f=$(find "$root/share/kvtutor/lessons" -name '*.lua' | sort | head -1)
+  { cat "$f"; echo "-- a learner's copy"; } > "$work/mine/$(basename "$f")"
+  first_start "$work/p2.db" changed --lessons "$work/mine"
+  if grep -q "; 1 of $((n + 1)) lesson files run" "$work/changed.txt"; then
+    ok "a changed copy of a bundled lesson is run"
+  else
+    bad "a changed copy: $(cat "$work/changed.txt")"
+  fi
+  # damaged briefs cost the time of running the lessons, nothing more
+  if [ -w "$briefs" ]; then
+    cp "$briefs" "$work/briefs.kept"
+    head -c 300 "$work/briefs.kept" > "$briefs"
+    first_start "$work/p3.db" damaged
+    cp "$work/briefs.kept" "$briefs"
+    if grep -q "; $n of $n lesson files run" "$work/damaged.txt"; then
+      ok "damaged briefs: every lesson is run"
+    else
+      bad "damaged briefs: $(cat "$work/damaged.txt")"
+    fi
+  fi
+  tmux -S "$work/tmux" kill-server 2>/dev/null
+else
+  echo "note: tmux is not installed; the first-start checks skipped"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
