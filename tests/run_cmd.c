@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -160,4 +161,12 @@ size_t run_count_lines(const char *s)
     for (size_t i = 0; i < len; i++)
         n += s[i] == '\n';
     return n + (len > 0 && s[len - 1] != '\n');
+}
+
+double run_children_cpu_ms(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 }

@@ -39,4 +39,10 @@ int run_kvtutor_words(const char *line, char *const envs[], struct run_result *r
 /* Lines in s (a final line without '\n' counts). */
 size_t run_count_lines(const char *s);
 
+/* CPU milliseconds (user and system) the children waited for so far have
+ * used. A test bounds this, not the wall clock, where it checks that a
+ * limit is enforced: a limit not enforced burns the CPU, while a busy
+ * machine only stretches the wall clock. */
+double run_children_cpu_ms(void);
+
 #endif

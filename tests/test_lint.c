@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,15 +46,6 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* CPU time the children have used so far (those reaped). */
-static double children_cpu_ms(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_CHILDREN, &ru);
-    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
-}
-
 /* The CPU time the last lint run burned. The deadline bounds below are on
  * it: a deadline that is not enforced burns seconds of CPU, while a loaded
  * machine only stretches the wall clock (which then guards against a hang
@@ -85,9 +75,9 @@ static struct run_result lint(double *ms, ...)
     assert_non_null(getcwd(cwd, sizeof cwd));
     assert_int_equal(chdir(home), 0);
     t0 = now_ms();
-    double c0 = children_cpu_ms();
+    double c0 = run_children_cpu_ms();
     assert_int_equal(run_cmd(argv, env, &r), 0);
-    lint_cpu_ms = children_cpu_ms() - c0;
+    lint_cpu_ms = run_children_cpu_ms() - c0;
     if (ms)
         *ms = now_ms() - t0;
     assert_int_equal(chdir(cwd), 0);
@@ -689,15 +679,6 @@ static void test_module_title_and_ids_agree(void **state)
     run_free(&r);
 }
 
-/* CPU seconds used by the children waited for so far. */
-static double children_cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_CHILDREN, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
-
 /* Finding a field's line costs the same however long the lists before it
  * are: a lesson just under the 1 MiB cap whose hints list 200,000 values
  * (each one looked up by place) is read in well under a second of CPU, not
@@ -730,9 +711,9 @@ static void test_long_list_read_in_linear_time(void **state)
     }
     fclose(in);
     assert_int_equal(fclose(out), 0);
-    cpu = children_cpu_s();
+    cpu = run_children_cpu_ms() / 1e3;
     r = lint(NULL, file, NULL);
-    cpu = children_cpu_s() - cpu;
+    cpu = run_children_cpu_ms() / 1e3 - cpu;
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "long-list.lua:32: error: "));
     assert_non_null(strstr(r.err, "unknown unit \"furlongs\""));
