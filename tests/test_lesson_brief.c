@@ -594,20 +594,39 @@ static void count_run(void *ctx, size_t i, size_t n)
     runs++;
 }
 
-static struct lx_course *open_shipped(struct store *st, int64_t learner, const char *build,
-                                      const struct rows *k, struct tutor_course_result *r)
+/* tutor_shipped's rows: k's, counting the times they are asked for */
+static size_t asks;
+static const struct store_brief_row *give_rows(void *ctx, size_t *n)
 {
+    const struct rows *k = ctx;
+    asks++;
+    *n = k->n;
+    return k->r;
+}
+
+/* The first np files opened with k's rows as the shipped ones; runs and
+ * asks count the files run and the times the rows were asked for. */
+static struct lx_course *open_shipped_n(struct store *st, int64_t learner, const char *build,
+                                        const struct rows *k, size_t np,
+                                        struct tutor_course_result *r)
+{
+    const struct tutor_shipped src = {give_rows, (void *)k};
     const struct tutor_course_open how = {.lx = &opts,
                                           .store = st,
                                           .learner_id = learner,
                                           .build = build,
-                                          .shipped = k->r,
-                                          .n_shipped = k->n,
+                                          .shipped = &src,
                                           .before = count_run};
     struct lx_course *c;
-    runs = 0;
-    assert_int_equal(tutor_course_open(paths, n_paths, &how, &c, r), KVT_E_OK);
+    runs = asks = 0;
+    assert_int_equal(tutor_course_open(paths, np, &how, &c, r), KVT_E_OK);
     return c;
+}
+
+static struct lx_course *open_shipped(struct store *st, int64_t learner, const char *build,
+                                      const struct rows *k, struct tutor_course_result *r)
+{
+    return open_shipped_n(st, learner, build, k, n_paths, r);
 }
 
 /* Briefs made without a database (as the build makes them) open a first
@@ -632,6 +651,7 @@ static void test_shipped_briefs(void **state)
     schedule(st, "kv-cache", "per-token", -2, "", "");
     a = open_shipped(st, learner, "test-ship-1", &k, &r);
     assert_int_equal(runs, 1); /* the broken file alone */
+    assert_int_equal(asks, 1); /* once, for 17 files */
     assert_int_equal(r.failed, 1);
     assert_int_equal(briefed(a), 17);
     c = open_course(st, learner, NULL, &full);
@@ -640,6 +660,12 @@ static void test_shipped_briefs(void **state)
     /* kept in the database now: the next start runs nothing new either */
     a = open_shipped(st, learner, "test-ship-1", &(struct rows){0}, &r);
     assert_int_equal(runs, 1);
+    tutor_course_close(a);
+    /* and where every file has its brief kept, the shipped ones are not
+     * even asked for (the broken file, last, is the one without) */
+    a = open_shipped_n(st, learner, "test-ship-1", &k, n_paths - 1, &r);
+    assert_int_equal(runs, 0);
+    assert_int_equal(asks, 0);
     tutor_course_close(a);
     store_close(st);
 

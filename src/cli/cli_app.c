@@ -353,9 +353,8 @@ int cli_app(int argc, char **argv)
     o.learner = db.learner;
     o.learner_id = db.learner_id;
     o.build = cli_build_id(build, sizeof build);
-    cli_briefs_read(data, &shipped);
-    o.shipped = shipped.rows;
-    o.n_shipped = shipped.n;
+    cli_briefs_init(&shipped, data);
+    o.shipped = &shipped.source;
     o.lesson_paths = files.paths;
     o.n_lessons = files.n;
     o.open_lesson = a.npos == 2 ? a.pos[1] : NULL;

@@ -20,20 +20,19 @@ static const char *text_of(json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
-void cli_briefs_read(const char *data, struct cli_shipped *s)
+/* Reads s->path into s->rows; on any fault, none. */
+static void load(struct cli_shipped *s)
 {
-    char path[4200];
     struct stat sb;
     json_error_t err;
     json_t *root, *lessons;
     const char *engine;
     size_t n;
 
-    memset(s, 0, sizeof *s);
-    if (!data || snprintf(path, sizeof path, "%s/briefs.json", data) >= (int)sizeof path ||
-        stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > (off_t)MAX_BYTES)
+    if (!s->path[0] || stat(s->path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+        sb.st_size > (off_t)MAX_BYTES)
         return;
-    if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &err)))
+    if (!(root = json_load_file(s->path, JSON_REJECT_DUPLICATES, &err)))
         return;
     lessons = json_object_get(root, "lessons");
     engine = text_of(root, "engine");
@@ -53,6 +52,26 @@ void cli_briefs_read(const char *data, struct cli_shipped *s)
         s->rows[s->n++] = (struct store_brief_row){"", hash, engine, brief, fps, ""};
     }
     s->json = root;
+}
+
+/* tutor_shipped's rows: the file, read the first time they are asked for. */
+static const struct store_brief_row *read_rows(void *ctx, size_t *n)
+{
+    struct cli_shipped *s = ctx;
+    if (!s->tried) {
+        s->tried = true;
+        load(s);
+    }
+    *n = s->n;
+    return s->rows;
+}
+
+void cli_briefs_init(struct cli_shipped *s, const char *data)
+{
+    memset(s, 0, sizeof *s);
+    s->source = (struct tutor_shipped){read_rows, s};
+    if (data && snprintf(s->path, sizeof s->path, "%s/briefs.json", data) >= (int)sizeof s->path)
+        s->path[0] = '\0';
 }
 
 void cli_briefs_free(struct cli_shipped *s)

@@ -14,19 +14,26 @@
 #ifndef CLI_BRIEFS_H
 #define CLI_BRIEFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "store_brief.h"
+#include "tutor_course.h"
 
 struct cli_shipped {
-    struct store_brief_row *rows; /* path "" */
+    char path[4200];              /* data/briefs.json */
+    struct tutor_shipped source;  /* what tutor_course_open asks */
+    struct store_brief_row *rows; /* path "", once read */
     size_t n;
+    bool tried; /* read, or tried to be */
     void *json; /* the rows' texts live in it */
 };
 
-/* The rows of data/briefs.json; none (n 0) when it is missing, larger than
- * a course's briefs could be, or not in the format above. */
-void cli_briefs_read(const char *data, struct cli_shipped *s);
+/* Sets s up to read data/briefs.json when the course first asks for it
+ * (tutor_shipped: not at all on a start whose briefs are all kept); none
+ * when it is missing, larger than a course's briefs could be, or not in
+ * the format above. s->source is then what the course is opened with. */
+void cli_briefs_init(struct cli_shipped *s, const char *data);
 void cli_briefs_free(struct cli_shipped *s);
 
 /* Writes rows (all of one engine) to path, through a temporary file beside

@@ -178,9 +178,8 @@ struct lx_course *cli_course_open(const char *cmd, const char *extra, const char
     struct cli_shipped shipped;
     struct lx_course *c;
 
-    cli_briefs_read(data, &shipped);
-    how.shipped = shipped.rows;
-    how.n_shipped = shipped.n;
+    cli_briefs_init(&shipped, data);
+    how.shipped = &shipped.source;
     cli_course_files(extra, data, &f);
     if (tutor_course_open(f.paths, f.n, &how, &c, &res) != KVT_E_OK && c) {
         char id[KVT_SAFE_FIELD], why[KVT_SAFE_FIELD];

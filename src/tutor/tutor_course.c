@@ -113,13 +113,29 @@ static const struct store_brief_row *kept_find(const struct kept *k, const char 
     return NULL;
 }
 
+/* The shipped rows, asked for once an opening and only when needed. */
+struct shipped_rows {
+    bool asked;
+    const struct store_brief_row *rows;
+    size_t n;
+};
+
 /* A shipped row for these bytes, made by this program and DSL: wherever
  * the file now lies, the same bytes load to the same brief. */
 static const struct store_brief_row *shipped_find(const struct tutor_course_open *o,
-                                                  const char *engine, const char *hash)
+                                                  struct shipped_rows *sh, const char *engine,
+                                                  const char *hash)
 {
-    for (size_t i = 0; i < o->n_shipped; i++) {
-        const struct store_brief_row *r = &o->shipped[i];
+    if (!o->shipped || !o->shipped->rows)
+        return NULL;
+    if (!sh->asked) {
+        sh->asked = true;
+        sh->rows = o->shipped->rows(o->shipped->ctx, &sh->n);
+        if (!sh->rows)
+            sh->n = 0;
+    }
+    for (size_t i = 0; i < sh->n; i++) {
+        const struct store_brief_row *r = &sh->rows[i];
         if (r->content_hash && r->engine && r->brief && r->fingerprints &&
             strcmp(r->content_hash, hash) == 0 && strcmp(r->engine, engine) == 0)
             return r;
@@ -360,6 +376,7 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
     enum kvt_err e = KVT_E_OK;
     char engine[600];
     struct kept kept = {0};
+    struct shipped_rows sh = {0};
     struct stored_set have = {0};
     struct store_brief_row *fresh = NULL;
     struct tutor_load_job *jobs = NULL;
@@ -408,7 +425,7 @@ enum kvt_err tutor_course_open(char *const *paths, size_t n, const struct tutor_
             (row = kept_stamped(&kept, paths[i], stamps[i])) != NULL)
             by_stamp = true;
         else if (lx_file_hash(paths[i], hash) && !(row = kept_find(&kept, paths[i], hash)))
-            from_shipped = (row = shipped_find(o, engine, hash)) != NULL;
+            from_shipped = (row = shipped_find(o, &sh, engine, hash)) != NULL;
         if (!settled)
             stamps[i][0] = '\0'; /* proves nothing: the next start hashes it again */
         if (row && (l = lx_brief_decode(paths[i], row->content_hash, row->brief)) != NULL) {

@@ -28,6 +28,15 @@
 #include "store.h"
 #include "store_brief.h"
 
+/* Where the shipped briefs (below) come from. rows is called at most once
+ * an opening, and only when a file has no brief kept in the database:
+ * reading them takes time a warm start need not spend. It gives the rows
+ * and their number (0: none), the caller's until the opening returns. */
+struct tutor_shipped {
+    const struct store_brief_row *(*rows)(void *ctx, size_t *n);
+    void *ctx;
+};
+
 struct tutor_course_open {
     const struct lx_opts *lx; /* copied; lx->stop, when set, ends the loading early */
     struct store *store;      /* NULL: nothing to sync */
@@ -43,9 +52,8 @@ struct tutor_course_open {
      * build, a file with none kept whose content hash and engine (build and
      * DSL, as kept rows have) are a row's is opened from that row, as from a
      * kept one, and the row is kept for the next start. So a first start
-     * runs only the files that are not the shipped ones. */
-    const struct store_brief_row *shipped;
-    size_t n_shipped;
+     * runs only the files that are not the shipped ones. May be NULL. */
+    const struct tutor_shipped *shipped;
     /* each may be NULL: before file i of n is loaded (a progress line; not
      * for a file opened from its brief, which runs nothing), and
      * after it, with lx_load's code and report (the caller's to read, not

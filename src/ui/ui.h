@@ -24,8 +24,7 @@ struct ui_options {
     const char *probe_cpu;
     const char *probe_size_mib; /* the probes' --size-mib (KVTUTOR_PROBE_SIZE_MIB); NULL: theirs */
     const char *build;          /* the program's identity, for the lesson briefs (tutor_course.h) */
-    const struct store_brief_row *shipped; /* the build's briefs (tutor_course.h) */
-    size_t n_shipped;
+    const struct tutor_shipped *shipped; /* the build's briefs (tutor_course.h); may be NULL */
     double (*monotonic)(void); /* sessions' clock in seconds; NULL: the system's (tests set it) */
 };
 

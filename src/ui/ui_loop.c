@@ -481,7 +481,6 @@ int ui_app_open(struct ui *ui)
                                           .learner_id = o->learner_id,
                                           .build = o->build,
                                           .shipped = o->shipped,
-                                          .n_shipped = o->n_shipped,
                                           .before = show_loading,
                                           .after = note_failure,
                                           .ctx = ui};
