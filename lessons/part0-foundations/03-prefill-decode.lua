@@ -79,8 +79,9 @@ return lesson {
         .. "one token per sequence through each weight, about one FLOP per byte in BF16 at "
         .. "batch 1, and waits on memory. The GPU's ridge point, peak FLOP/s ÷ bandwidth, is "
         .. "the intensity where the two limits meet: 295 FLOP per byte on an H100, so decode "
-        .. "turns compute-bound only at a batch of about 296 sequences, ignoring the KV reads "
-        .. "that push it further still.",
+        .. "turns compute-bound only at a batch of about 296 sequences by the data sheet's "
+        .. "peaks (what kernels achieve moves it), ignoring the KV reads that push it further "
+        .. "still.",
 
   points = {
     point { "arithmetic intensity: FLOPs per byte read decides it", weight = 2,
@@ -138,7 +139,12 @@ return lesson {
           .. "roofline's ridge is where the two limits cross: peak FLOP/s ÷ bytes/s. An H100 "
           .. "SXM does " .. f(h100.tflops, 0) .. " dense BF16 TFLOP/s and reads "
           .. n(h100.bandwidth_gbps) .. " GB/s, a ridge of " .. f(ridge, 0) .. " FLOP per byte. "
-          .. "Below it the kernel waits on memory; above it, on arithmetic.",
+          .. "Below it the kernel waits on memory; above it, on arithmetic. These are the data "
+          .. "sheet's peaks; real kernels reach a fraction of each, and the crossover a GPU shows "
+          .. "is the ratio of what they reach: a GEMM at 70% of peak FLOP/s reading at 90% of "
+          .. "peak bandwidth crosses at about " .. f(ridge * 0.7 / 0.9, 0) .. " FLOP per byte. "
+          .. "So the batch-" .. f(ridge + 1, 0) .. " crossover below is the roofline's figure, "
+          .. "not a measured one.",
     },
     section {
       title = "Prefill sits far to the right",

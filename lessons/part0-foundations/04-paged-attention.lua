@@ -135,8 +135,9 @@ return lesson {
           .. f(15 * per_token / 1024, 0) .. " KiB for Qwen2.5-7B at 16, but 127 tokens at 128. "
           .. "Smaller blocks waste less but make the block table longer and the kernel's reads "
           .. "smaller and more scattered. The cost is metadata and kernel layout, not the bus "
-          .. "as such: SGLang's default with FlashInfer is a block (page) of 1 token, its kernels "
-          .. "built for that layout. Prefix caching shares whole "
+          .. "as such: SGLang's FlashInfer path runs pages of 1 token (its `--page-size`, 1 by "
+          .. "default in its 2024–2025 sources; later ones leave it unset for the attention "
+          .. "backend to choose), its kernels built for that layout. Prefix caching shares whole "
           .. "blocks only, so the block size is also the grain at which prompts can be shared.",
     },
     section {
@@ -164,7 +165,8 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
             .. "kernel would gather every key and value from a different place in tiny pieces, "
             .. "and the allocator would do a bookkeeping step for every token. The cost is "
             .. "metadata and kernel layout, not the memory bus itself: SGLang with FlashInfer "
-            .. "uses 1-token pages by default, with kernels built for them. The waste of a "
+            .. "has run 1-token pages by default (`--page-size` 1 in its 2024–2025 sources), with "
+            .. "kernels built for them. The waste of a "
             .. "16-token block is already under one block per request, small next to the cache.",
       points = {
         point { "the block table and bookkeeping grow", weight = 1,
@@ -183,7 +185,7 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
                                 "more memory per token", "more bytes per token",
                                 "more bytes of KV per token", "more cache per token", "bigger KV per token"},
                         unless = {"block table", "metadata", "bookkeeping", "table entry"},
-                        why = "one-token blocks cost a table entry and a scattered read per token unless the kernel is built for that layout (SGLang's FlashInfer default is 1)" },
+                        why = "one-token blocks cost a table entry and a scattered read per token unless the kernel is built for that layout (SGLang's FlashInfer default was 1 in its 2024–2025 sources)" },
       },
     },
     followup {

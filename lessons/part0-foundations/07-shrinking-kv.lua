@@ -143,7 +143,10 @@ return lesson {
       title = "A latent instead of heads: MLA",
       text = "DeepSeek's multi-head latent attention stores, per token and layer, one vector of "
           .. ds.mla_rank .. " dimensions plus a " .. ds.mla_rope_dim .. "-dimension positional "
-          .. "key, and rebuilds every head's keys and values from it inside attention. "
+          .. "key. Prefill up-projects it to every head's keys and values inside attention; "
+          .. "decode does not: it folds the key up-projection into the query and attends over "
+          .. "the latent itself, then applies the value up-projection to the result (vLLM's "
+          .. "mla_attention.py: forward_mha for prefill, the absorbed path for decode). "
           .. "DeepSeek-V3 caches " .. n(mla) .. " bytes a token in BF16. Its " .. ds.heads
           .. " heads with full keys (192 dims) and values (128) would need " .. n(ds_full)
           .. " bytes: " .. f(ds_full / mla, 0) .. " times more. Because the latent is shared by "

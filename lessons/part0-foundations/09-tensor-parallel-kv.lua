@@ -166,7 +166,11 @@ return lesson {
           .. " bytes a token per GPU at c = 4, and data-parallel attention with expert "
           .. "parallelism gives each GPU its own requests' latents instead of copies, at the "
           .. "price of a whole copy of the attention and other non-expert weights on every GPU "
-          .. "(only the experts are split).",
+          .. "(only the experts are split). Its prefill counterpart, prefill context "
+          .. "parallelism (--prefill-context-parallel-size, ParallelConfig), splits a long "
+          .. "prompt's tokens over GPUs to cut its prefill time, and it too stripes the cache "
+          .. "by token over its ranks (get_cp_local_seq_lens gives each PCP and DCP rank its "
+          .. "share of a request's tokens).",
     },
   },
 

@@ -69,7 +69,8 @@ return lesson {
           .. "num_computed_tokens; a resumed request looks up its tokens with "
           .. "KVCacheManager.get_computed_blocks); defaults in vllm/engine/arg_utils.py, "
           .. "EngineArgs.get_batch_defaults (vllm serve on a GPU of 70 GiB or more that is not an "
-          .. "A100: max_num_batched_tokens 8192, max_num_seqs 1024; otherwise 2048 and 256) and "
+          .. "A100: max_num_batched_tokens 8192, max_num_seqs 1024; otherwise 2048 and 256; "
+          .. "both doubled, where not given, under --performance-mode throughput, #34936) and "
           .. "_set_default_chunked_prefill_and_prefix_caching_args (chunked prefill on where the "
           .. "model supports it); vllm/v1/core/block_pool.py, BlockPool.get_new_blocks (a freed "
           .. "block keeps its hash until it is handed out again); step times on the roofline with "
@@ -143,7 +144,9 @@ return lesson {
           .. "(SchedulerConfig.scheduler_reserve_full_isl, on by default; before, the first "
           .. "chunk's blocks were enough, and a long prompt could be preempted halfway). On an H100, `vllm serve` defaults to a budget of 8,192 tokens "
           .. "and 1,024 sequences; on smaller cards and A100s to 2,048 and 256 "
-          .. "(EngineArgs.get_batch_defaults).",
+          .. "(EngineArgs.get_batch_defaults), under the default --performance-mode balanced; "
+          .. "--performance-mode throughput (added in early 2026, #34936) doubles whichever "
+          .. "of the two you did not set.",
     },
     section {
       title = "What a chunk does to the decodes",

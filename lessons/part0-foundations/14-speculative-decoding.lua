@@ -81,7 +81,8 @@ return lesson {
         .. "FLOPs for tokens that are rejected, and in 0.26 with EAGLE or MTP one prefix-cache "
         .. "block a hit: the lookup drops the last matched block, which is computed again, "
         .. "since the draft needs the target's hidden states there and the cache keeps none "
-        .. "(FullAttentionManager.find_longest_cache_hit; later sources drop less). At a large "
+        .. "(FullAttentionManager.find_longest_cache_hit; later sources, by 0.28, add an "
+        .. "opt-out, speculative_config's disable_eagle_block_drop). At a large "
         .. "batch of short sequences the "
         .. "FLOPs are no longer idle: counting the weights alone, k + 1 positions per sequence "
         .. "turn the verification step compute-bound at about a quarter of the plain decode "
@@ -161,7 +162,11 @@ return lesson {
           .. "small model, an EAGLE head (one decoder layer over the target's hidden states), "
           .. "or MTP layers trained with the model (DeepSeek-V3 ships one). n-gram drafting "
           .. "looks the guess up in the request's own tokens, prompt and output so far "
-          .. "(NgramProposer), and costs no model at all.",
+          .. "(NgramProposer), and costs no model at all. 0.26's SpeculativeConfig "
+          .. "(vllm/config/speculative.py, SpeculativeMethod) names more: Medusa heads, MLP "
+          .. "speculators, suffix decoding (guesses from suffix trees of the prompt and earlier "
+          .. "outputs), n-gram lookup on the GPU (ngram_gpu) and DFlash among the EAGLE-style "
+          .. "drafters; this lesson works EAGLE, MTP, a draft model and n-gram.",
     },
     section {
       title = "What the draft costs in memory",
