@@ -27,7 +27,10 @@ return lesson {
   module = "part0-foundations",
   module_title = "Part 0 · Foundations",
   baseline = "vLLM V1 start-up arithmetic (vllm/v1/core/kv_cache_utils.py, 0.9 and later), "
-          .. "checked against public vLLM 0.19 start-up logs; Qwen2.5-7B shapes from its config.json",
+          .. "its block arithmetic checked against public vLLM start-up logs from 0.6.4 to 0.24.0 "
+          .. "(the project's tests/fixtures/vllm-logs); 0.26's defaults (gpu_memory_utilization "
+          .. "0.92, Model Runner V2's CUDA-graph estimate of 0) read from its source, no 0.26 "
+          .. "log being among them; Qwen2.5-7B shapes from its config.json",
   concept = "kv-cache",
   concept_title = "The KV cache budget",
   links = {"memory-bound-decode", "paged-attention", "shrinking-kv", "shrinking-weights"},
@@ -94,7 +97,7 @@ return lesson {
     misconception { about = {"KV cache", "the cache", "decode", "it"},
                     said = {"host memory", "CPU memory", "CPU RAM", "over PCIe", "on the host", "system memory"},
                     unless = {"kv_offloading", "OffloadingConnector", "offloading connector", "KV offloading", "CPU offloading", "LMCache", "cpu_offload_gb", "none of", "nothing", "stays in GPU", "stay in GPU", "stays on the GPU", "in HBM", "from HBM"},
-                    why = "the KV cache lives in GPU memory (HBM) next to the weights; decode is memory-bound on HBM bandwidth, not on PCIe" },
+                    why = "the KV cache lives in the GPU's own memory (HBM on data-centre parts, GDDR6X on an RTX 4090) next to the weights; decode is memory-bound on that memory's bandwidth, not on PCIe" },
   },
 
   sections = {

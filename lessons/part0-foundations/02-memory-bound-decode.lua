@@ -128,7 +128,7 @@ return lesson {
                     said = {"PCIe", "from the host", "host to GPU", "host-to-device", "CPU memory", "over the bus"},
                     unless = {"cpu_offload_gb", "cpu-offload-gb", "weight offloading", "don't fit", "do not fit", "only once", "once at load", "at load", "load time",
                               "loaded once", "at start-up", "at startup", "stay in HBM", "stays in HBM", "nothing comes", "nothing goes"},
-                    why = "the weights and the cache stay in the GPU's own memory (HBM) during decode; what a step waits on is HBM read bandwidth, not PCIe" },
+                    why = "the weights and the cache stay in the GPU's own memory (HBM on data-centre parts, GDDR6X on an RTX 4090) during decode; what a step waits on is that memory's read bandwidth, not PCIe" },
   },
 
   sections = {
@@ -235,7 +235,7 @@ H100, 32 × 32k context
                         why = "the gap is real: refresh, bank conflicts and controller overheads take cycles the data sheet counts as transfers" },
         misconception { about = {"it", "rest", "missing 10%", "gap", "HBM read", "every read", "reads"},
                         said = {"PCIe", "the CPU", "the host", "tensor cores", "compute-saturated"},
-                        why = "HBM reads go from the GPU's own memory controllers to its SMs: PCIe, the host and the tensor cores are not on the path" },
+                        why = "reads of the GPU's own memory (HBM or GDDR) go from its memory controllers to its SMs: PCIe, the host and the tensor cores are not on the path" },
         misconception { about = {"data sheet", "the spec", "peak"},
                         said = {"is achievable", "can be reached", "reach 100%", "reaches 100%", "hit 100%"},
                         why = "the data sheet multiplies clock by bus width as if every cycle moved data; streaming reads reach about 85 to 93% of it" },

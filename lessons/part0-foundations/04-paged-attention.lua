@@ -137,8 +137,11 @@ return lesson {
           .. "smaller and more scattered. The cost is metadata and kernel layout, not the bus "
           .. "as such: SGLang's FlashInfer path runs pages of 1 token (its `--page-size`, 1 by "
           .. "default in its 2024–2025 sources; later ones leave it unset for the attention "
-          .. "backend to choose), its kernels built for that layout. Prefix caching shares whole "
-          .. "blocks only, so the block size is also the grain at which prompts can be shared.",
+          .. "backend to choose), its kernels built for that layout. vLLM cannot go that far: in 0.26 its FlashAttention "
+          .. "backend takes only multiples of 16 (get_supported_kernel_block_sizes), so "
+          .. "--block-size 1 is refused. Prefix caching in 0.26 shares whole "
+          .. "blocks only, so the block size is also the grain at which prompts can be shared "
+          .. "(later sources add --prefix-match-unit, vllm#46384, to hit inside a block).",
     },
     section {
       title = "What paging does not do",
@@ -161,7 +164,8 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
   followups = {
     followup {
       question = "Why not use a block size of 1 token and waste nothing?",
-      answer = "For vLLM's kernels the block table would grow to one entry per token, the "
+      answer = "In 0.26 vLLM refuses it: its FlashAttention backend takes only multiples of 16 "
+            .. "(get_supported_kernel_block_sizes). Were it allowed, the block table would grow to one entry per token, the "
             .. "kernel would gather every key and value from a different place in tiny pieces, "
             .. "and the allocator would do a bookkeeping step for every token. The cost is "
             .. "metadata and kernel layout, not the memory bus itself: SGLang with FlashInfer "
@@ -196,7 +200,9 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
             .. "caching lets them share the prompt's full blocks: their block tables point at "
             .. "the same physical blocks, with a reference count on each. Each child then writes "
             .. "its own partial last block and its own generated tokens; there is no "
-            .. "copy-on-write in V1 (that was vLLM V0 and the PagedAttention paper). The sharing "
+            .. "copy-on-write in V1 as of 0.26 (that was vLLM V0 and the PagedAttention paper; "
+            .. "later sources copy a shared partial block for --prefix-match-unit hits, "
+            .. "vllm#46384). The sharing "
             .. "is prefix caching's, on by default in V1: with --no-enable-prefix-caching each "
             .. "child prefills and stores the prompt itself.",
       points = {

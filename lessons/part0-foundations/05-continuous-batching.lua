@@ -82,7 +82,10 @@ return lesson {
         .. "running sequences need, then the caps you set (max_num_seqs, and "
         .. "max_num_batched_tokens per step), and the bandwidth: each added sequence brings its "
         .. "own cache read, so at long context decode stays memory-bound and the gain shrinks; "
-        .. "steps turn compute-bound only at short contexts or when prefill chunks share them.",
+        .. "steps turn compute-bound only at short contexts or when prefill chunks share them. "
+        .. "And the latency target: each added sequence makes every step longer, so past some "
+        .. "batch TPOT misses its SLO even with blocks free, and operators cap the batch "
+        .. "there.",
 
   points = {
     point { "the batch is rescheduled at every step", weight = 2,
@@ -188,8 +191,9 @@ return lesson {
           .. "vLLM 0.26's default gpu_memory_utilization of 0.92 the budget is smaller and "
           .. "at most " .. at_util_026.max_concurrent_seqs .. " fit (" .. at_util.max_concurrent_seqs
           .. " at 0.9, the default before 0.25; upper bounds, on a round 24 GiB with the "
-          .. "activation peak and CUDA graphs left out, where the driver reports about 23.6 "
-          .. "GiB and a real engine fits a few fewer), as the lesson on "
+          .. "activation peak left out, where the driver reports about 23.6 GiB and a real "
+          .. "engine fits a few fewer; under 0.26's Model Runner V2, the dense default, the CUDA "
+          .. "graphs are not subtracted but come out of the headroom), as the lesson on "
           .. "weights shows. With " .. full_fit.max_concurrent_seqs .. ", a decode step reads "
           .. "the weights once and " .. full_fit.max_concurrent_seqs .. " caches, for "
           .. f(rtx.decode_tokens_per_s, 0) .. " tokens/s in total, "
@@ -352,8 +356,9 @@ RTX 4090     22 × 1,008 GB/s ÷ (15.23 + 22 × 0.47) GB  = 867 tokens/s
     },
     numeric {
       id = "in-flight",
-      prompt = "Qwen2.5-7B has 10 GiB of BF16 KV cache in 16-token blocks. Requests average "
-            .. "1,500 tokens of prompt plus output. How many can run at once?",
+      prompt = "Qwen2.5-7B has 10 GiB of BF16 KV cache in 16-token blocks. Requests grow to "
+            .. "1,500 tokens of prompt plus output. How many fit at once if every one is at its "
+            .. "full length?",
       expected = avg_fit.max_concurrent_seqs, unit = "sequences", tolerance = abs(0.5),
       model = MODEL, diagnose = "capacity",
       worked = (function()

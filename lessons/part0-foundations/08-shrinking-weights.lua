@@ -205,10 +205,12 @@ exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
             .. "activations on its FP4 tensor cores. Hopper has no 4-bit tensor cores: vLLM's "
             .. "CutlassW4A8LinearKernel (SM90 only) multiplies 4-bit weights with fp8 "
             .. "activations at the FP8 rate, so prefill gains what fp8 W8A8 gains while the "
-            .. "4-bit weights cut decode's bytes. MXFP4 came to vLLM on NVIDIA GPUs as a MoE "
-            .. "weight format (gpt-oss's experts, 0.10.1), run against MXFP8 or BF16 activations; "
-            .. "dense linear layers in MXFP4 have kernels of their own in later sources (Marlin, "
-            .. "FlashInfer: kernels/linear/mxfp4/). What does not speed prefill up is "
+            .. "4-bit weights cut decode's bytes. MXFP4 depends on the checkpoint: vLLM's mxfp4 "
+            .. "method (gpt-oss) quantises only the MoE experts, run against MXFP8 or BF16 "
+            .. "activations, while compressed-tensors MXFP4 checkpoints also quantise dense "
+            .. "layers, run weight-only (W4A16) through Marlin (vllm#31926) or, on Blackwell, "
+            .. "as W4A4 on its FP4 tensor cores (FlashInferMxFp4LinearKernel, vllm#41664, both "
+            .. "before 0.26). What does not speed prefill up is "
             .. "4-bit weights multiplied in 16 bits.",
       points = {
         point { "much less than decode: hardly faster", weight = 2, polarity = "no",

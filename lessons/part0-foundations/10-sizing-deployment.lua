@@ -71,7 +71,8 @@ return lesson {
         .. "group and a max_model_len that is a multiple of the block). At "
         .. "0.99 the 1% left "
         .. "must hold the context, NCCL's buffers and all the profile did not see: the "
-        .. "sampler's top-k and logprob buffers, allocator fragmentation, other processes. "
+        .. "sampler's logprob buffers (and under Model Runner V2 perhaps its top-k and top-p "
+        .. "work, which V1's profiled pass runs), allocator fragmentation, other processes. "
         .. "Either it refuses to start because the free memory is already below 99% of the "
         .. "card, or the server fails with out-of-memory under load.",
 
@@ -194,7 +195,9 @@ return lesson {
           .. "Qwen2.5-7B on an RTX 4090 at 0.9 with 1 GiB of overhead has "
           .. f(rtx.kv_budget_bytes / GiB) .. " GiB of cache: " .. n(rtx.max_model_len_fits)
           .. " tokens, short of 131,072, and start-up fails with an error naming both numbers; "
-          .. "lower max_model_len, quantise, or add memory.",
+          .. "lower max_model_len, quantise, or add memory, or pass --max-model-len auto (-1; "
+          .. "vllm#29431, November 2025), which searches for the longest length that fits "
+          .. "(kv_cache_utils, _auto_fit_max_model_len) and logs the one it picks.",
     },
     section {
       title = "Why 0.99 is risky",
@@ -508,8 +511,8 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
             .. "tell them?",
       answer = "It leaves almost no headroom. vLLM's profile run already pushes a "
             .. "max_num_batched_tokens batch through the model (attention skipped), but the CUDA context and NCCL's start-up buffers "
-            .. "(never subtracted: they predate vLLM's memory snapshot), the sampler's top-k and "
-            .. "logprob buffers, allocator fragmentation and any other process on the GPU need "
+            .. "(never subtracted: they predate vLLM's memory snapshot), the sampler's logprob "
+            .. "buffers (and its top-k work under Model Runner V2), allocator fragmentation and any other process on the GPU need "
             .. "memory the profile did not count; with 1% spare, the server either refuses to start (free "
             .. "memory already below the request) or starts and later dies with out-of-memory "
             .. "errors under load. Raise it in small steps, watch peak memory, or get the room "
@@ -518,7 +521,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         point { "no headroom: OOM under load", weight = 2,
                 accept = {"oom", "out of memory", "out-of-memory", "headroom", "margin", "crash", "no headroom",
                           "too little headroom", "little headroom", "no margin", "dies under load"} },
-        point { "memory vLLM never subtracts: NCCL's start-up buffers, the sampler's top-k and logprob buffers, fragmentation", weight = 2,
+        point { "memory vLLM never subtracts: NCCL's start-up buffers, the sampler's logprob buffers, fragmentation", weight = 2,
                 accept = {"profil", "nccl", "sampler", "logprob", "fragment", "peak", "unprofiled",
                           "outside the profile", "never profiles", "not profiled", "doesn't profile",
                           "does not profile"} },
@@ -539,11 +542,11 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
                         why = "V1 sizes the KV cache from the memory left under utilisation × total after the profile run (Worker.determine_available_memory); max_num_seqs and max_model_len reserve no KV cache: the cache is what is left, and max_model_len must only fit in it (check_enough_kv_cache_memory)" },
         misconception { about = {"the setting", "gpu_memory_utilization", "it", "utilization"},
                         said = {"only limits the weights", "limits only the weights", "only caps the weights", "only applies to the weights"},
-                        why = "gpu_memory_utilization bounds everything vLLM takes on the card, and what the weights, activations and graphs leave of it becomes KV cache" },
+                        why = "gpu_memory_utilization caps what vLLM budgets after its start-up snapshot (weights, activations, CUDA graphs where estimated, KV cache): what the others leave of it becomes KV cache; the CUDA context and NCCL's start-up buffers sit outside it" },
         misconception { about = {"profiling run", "the profile", "profiling", "the profile run"},
                         said = {"accounts for NCCL", "covers NCCL", "counts NCCL", "includes NCCL",
                                 "accounts for everything"},
-                        why = "NCCL's start-up buffers predate vLLM's memory snapshot and are never subtracted; top-k and logprob buffers and fragmentation come after the profiling pass: all must fit in the 1% left" },
+                        why = "NCCL's start-up buffers predate vLLM's memory snapshot and are never subtracted; logprob buffers and fragmentation come after the profiling pass: all must fit in the 1% left" },
         misconception { about = {"activations", "activation tensors", "decode activations", "activation memory"},
                         said = {"outgrow the profile", "grow past", "grow beyond", "exceed what the profile",
                                 "larger than profiled", "not profiled", "aren't profiled", "unprofiled"},

@@ -61,8 +61,9 @@ return lesson {
   baseline = "vLLM 0.26's V1 scheduler (vllm/v1/core/sched/scheduler.py, "
           .. "Scheduler.schedule: running requests first, then waiting ones, within "
           .. "max_num_scheduled_tokens; a prompt longer than the budget left is cut to it; "
-          .. "a waiting or preempted request is admitted only when the free blocks hold its "
-          .. "whole sequence so far, SchedulerConfig.scheduler_reserve_full_isl, on by 0.24 at the latest, "
+          .. "a waiting or preempted request is admitted only when the free blocks could hold its "
+          .. "whole sequence so far, a check and not a reservation, "
+          .. "SchedulerConfig.scheduler_reserve_full_isl, on by 0.24 at the latest, "
           .. "vllm#37307; "
           .. "preemption pops the last running request under FCFS and admits no waiting request "
           .. "that step; Scheduler._preempt_request frees the blocks and zeroes "
@@ -74,7 +75,10 @@ return lesson {
           .. "_set_default_chunked_prefill_and_prefix_caching_args (chunked prefill on where the "
           .. "model supports it); vllm/v1/core/block_pool.py, BlockPool.get_new_blocks (a freed "
           .. "block keeps its hash until it is handed out again); step times on the roofline with "
-          .. "the H100 SXM data sheet (3,352 GB/s, 989 TFLOP/s BF16 dense)",
+          .. "the H100 SXM data sheet (3,352 GB/s, 989 TFLOP/s BF16 dense); the budget-against-"
+          .. "ITL trade is Sarathi-Serve's chunked prefill with stall-free batching (Agrawal et "
+          .. "al., OSDI 2024, §4), which picks the budget from the inter-token SLO and the GPU's "
+          .. "profile",
   concept = "chunked-prefill",
   concept_title = "Chunked prefill",
   requires = {"continuous-batching", "prefix-caching", "latency"},
@@ -118,8 +122,7 @@ return lesson {
   },
   misconceptions = {
     misconception { about = {"max_num_batched_tokens", "the budget", "it"},
-                    said = {"number of sequences", "batch size in requests", "sets the memory",
-                            "reserves memory", "maximum prompt length"},
+                    said = {"number of sequences", "batch size in requests", "maximum prompt length"},
                     why = "max_num_batched_tokens caps the tokens one step processes; max_num_seqs caps the sequences, and the prompt may be longer than the budget: it is chunked" },
     misconception { about = {"preemption", "preempted request", "vLLM", "it"},
                     said = {"swaps to CPU", "swapped to CPU", "drops the request", "fails the request",
@@ -139,13 +142,16 @@ return lesson {
           .. "every request the tokens it still needs, within max_num_batched_tokens. It "
           .. "serves the running requests first (a decoding one needs one token), then admits "
           .. "waiting ones into what is left; a prompt longer than the rest is cut to it and "
-          .. "continues next step. From 0.24 at the latest, a waiting request is admitted only when the free "
-          .. "blocks hold its whole prompt, though only its first chunk runs "
-          .. "(SchedulerConfig.scheduler_reserve_full_isl, on by default; before, the first "
-          .. "chunk's blocks were enough, and a long prompt could be preempted halfway). On an H100, `vllm serve` defaults to a budget of 8,192 tokens "
+          .. "continues next step. From 0.24 at the latest, a waiting request is admitted only if "
+          .. "the blocks free now would hold its whole prompt (SchedulerConfig."
+          .. "scheduler_reserve_full_isl, on by default; before, the first chunk's blocks were "
+          .. "enough). That is a check, not a reservation: only the chunk that runs gets its "
+          .. "blocks, so later admissions and growing decodes can still take the rest, and a "
+          .. "long prompt can still be preempted halfway; the check only cuts over-admission. "
+          .. "On an H100, `vllm serve` defaults to a budget of 8,192 tokens "
           .. "and 1,024 sequences; on smaller cards and A100s to 2,048 and 256 "
           .. "(EngineArgs.get_batch_defaults), under the default --performance-mode balanced; "
-          .. "--performance-mode throughput (added in early 2026, #34936) doubles whichever "
+          .. "--performance-mode throughput (#34936, first in 0.17.0) doubles whichever "
           .. "of the two you did not set.",
     },
     section {
@@ -235,7 +241,9 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
             .. "the ridge point, about 300 tokens a step on an H100 counting the weights and "
             .. "nearer 600 with the 64 decodes' KV reads (about 520 of them the chunk), makes "
             .. "steps memory-bound and "
-            .. "only adds steps, so TTFT grows with little gain in ITL.",
+            .. "only adds steps, so TTFT grows with little gain in ITL. A smaller budget also "
+            .. "shrinks the activation peak vLLM profiles at start (a dummy step of that many "
+            .. "tokens), which leaves a little more memory to the KV cache.",
       points = {
         point { "inter-token latency falls: shorter steps with a chunk", weight = 2,
                 about = {"inter-token latency", "ITL", "stalls", "gaps", "decoding users", "step"},
@@ -250,11 +258,12 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
       },
       misconceptions = {
         misconception { about = {"max_num_batched_tokens", "it", "budget"},
-                        said = {"caps the number of sequences", "limits the batch of requests",
-                                "reduces memory", "frees memory"},
-                        why = "it caps the tokens one step processes; max_num_seqs caps the sequences, and the KV budget is set by gpu_memory_utilization" },
+                        said = {"caps the number of sequences", "limits the batch of requests"},
+                        why = "it caps the tokens one step processes; max_num_seqs caps the sequences (it also sizes the activation peak profiled at start, so a smaller budget leaves a little more KV cache)" },
         misconception { about = {"TTFT", "time to first token"},
                         said = {"falls", "improves", "gets shorter"},
+                        unless = {"short request", "short requests", "arrives", "behind", "other requests",
+                                  "waits less"},
                         why = "the long prompt's own TTFT cannot improve: the same prefill is spread over more steps, each also paying the weight read (a short request that arrives mid-step waits less for the step in flight, but that is not what moves here)" },
       },
     },

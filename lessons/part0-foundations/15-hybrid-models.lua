@@ -114,6 +114,8 @@ return lesson {
                     why = "a recurrent layer folds every token into a state of fixed size; only the attention layers keep a cache per token" },
     misconception { about = {"vLLM", "block", "block size", "blocks"},
                     said = {"stays 16", "16 tokens", "keeps 16-token blocks"},
+                    unless = {"grows", "from 16", "from the default 16", "784", "instead of 16",
+                              "larger than 16", "raised"},
                     why = "vLLM uses one page size for the whole pool: the attention block grows until it is as large as one layer's state, 784 tokens for Qwen3.5-27B in BF16" },
   },
 
@@ -169,7 +171,12 @@ return lesson {
           .. "mamba_cache_mode then resolves to none). Off, each state group keeps one block, "
           .. "the running state (1 + k with k draft tokens), and " .. hy_off(4096).max_concurrent_seqs .. " requests of "
           .. "4,096 tokens fit, " .. hy_off(32768).max_concurrent_seqs .. " of 32,768; no "
-          .. "prefix is then reused.",
+          .. "prefix is then reused. Align is Qwen3.5's mode because its gated-delta-net "
+          .. "layers do not support the other one: with prefix caching on, a Mamba2 hybrid "
+          .. "whose model supports Mamba prefix caching gets mamba_cache_mode all "
+          .. "(MambaModelConfig.verify_and_update_config), a state checkpoint at every block "
+          .. "boundary, so its state memory grows with the context and the fixed-state saving "
+          .. "shrinks (kvtutor calc --mamba-cache-mode all counts it).",
     },
     section {
       title = "The price of big blocks",
