@@ -587,6 +587,21 @@ static void test_mamba2_state(void **state)
     d.mamba_ssm_dtype = KV_DTYPE_FP32;
     r = run(&m, &d);
     assert_int_equal(r.state_layer_bytes, 3072 + 131072);
+    /* with prefix caching on the mode falls to align, which vLLM gives only
+     * to a Mamba2 model without Mamba prefix caching: said, and not said
+     * once the mode is given, nor with prefix caching off (mode none) */
+    d.enable_prefix_caching = true;
+    r = run(&m, &d);
+    assert_int_equal(r.mamba_mode, KV_MAMBA_ALIGN);
+    assert_true(has_note(&r.rules, "mamba_cache_mode align assumed"));
+    d.mamba_mode = KV_MAMBA_ALIGN;
+    r = run(&m, &d);
+    assert_false(has_note(&r.rules, "mamba_cache_mode align assumed"));
+    d.mamba_mode = KV_MAMBA_DEFAULT;
+    d.enable_prefix_caching = false;
+    r = run(&m, &d);
+    assert_int_equal(r.mamba_mode, KV_MAMBA_NONE);
+    assert_false(has_note(&r.rules, "mamba_cache_mode align assumed"));
 }
 
 static void test_spec_dcp_overrides(void **state)

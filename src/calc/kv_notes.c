@@ -31,6 +31,16 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
         kv_rules_note(n, KV_NOTE_MAMBA,
                       "mamba_cache_mode all: cdiv(max_model_len, block) + k blocks a Mamba group "
                       "a request; unverified against a log");
+    /* vLLM resolves the mode by model: "all" where the model class
+     * supports Mamba prefix caching, "align" otherwise
+     * (MambaModelConfig.verify_and_update_config). The calculator does not
+     * know which Mamba2 classes do, so it says which it assumed. */
+    if (r->state_layers > 0 && r->model.state_kind == KV_STATE_MAMBA2 &&
+        asked->mamba_mode == KV_MAMBA_DEFAULT && r->mamba_mode == KV_MAMBA_ALIGN)
+        kv_rules_note(n, KV_NOTE_MAMBA,
+                      "mamba_cache_mode align assumed: vLLM gives mode all to a model that "
+                      "supports Mamba prefix caching (MambaModelConfig.verify_and_update_config); "
+                      "for one that does, set the mode to all");
     if (r->state_layers > 0 && r->model.state_kind == KV_STATE_MAMBA2)
         kv_rules_note(n, KV_NOTE_MAMBA,
                       "Mamba2 state shapes follow vLLM's MambaStateShapeCalculator; one public "
