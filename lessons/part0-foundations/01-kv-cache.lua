@@ -27,8 +27,9 @@ return lesson {
   module = "part0-foundations",
   module_title = "Part 0 · Foundations",
   baseline = "vLLM V1 start-up arithmetic (vllm/v1/core/kv_cache_utils.py, 0.9 and later), "
-          .. "its block arithmetic checked against public vLLM start-up logs from 0.6.4 to 0.24.0 "
-          .. "(the project's tests/fixtures/vllm-logs); 0.26's defaults (gpu_memory_utilization "
+          .. "its block arithmetic checked against the figures of public start-up logs (V0's "
+          .. "0.6.4, and V1 from 0.9 to 0.24.0), rendered as the project's fixtures "
+          .. "(tests/fixtures/vllm-logs); 0.26's defaults (gpu_memory_utilization "
           .. "0.92, Model Runner V2's CUDA-graph estimate of 0) read from its source, no 0.26 "
           .. "log being among them; Qwen2.5-7B shapes from its config.json",
   concept = "kv-cache",
@@ -97,7 +98,7 @@ return lesson {
     misconception { about = {"KV cache", "the cache", "decode", "it"},
                     said = {"host memory", "CPU memory", "CPU RAM", "over PCIe", "on the host", "system memory"},
                     unless = {"kv_offloading", "OffloadingConnector", "offloading connector", "KV offloading", "CPU offloading", "LMCache", "cpu_offload_gb", "none of", "nothing", "stays in GPU", "stay in GPU", "stays on the GPU", "in HBM", "from HBM"},
-                    why = "the KV cache lives in the GPU's own memory (HBM on data-centre parts, GDDR6X on an RTX 4090) next to the weights; decode is memory-bound on that memory's bandwidth, not on PCIe" },
+                    why = "the KV cache lives in the GPU's own memory (HBM on H100-, A100- and H200-class parts, GDDR6 on an L4 or L40S, GDDR6X on an RTX 4090) next to the weights; decode is memory-bound on that memory's bandwidth, not on PCIe" },
   },
 
   sections = {

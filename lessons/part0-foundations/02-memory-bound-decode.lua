@@ -128,7 +128,7 @@ return lesson {
                     said = {"PCIe", "from the host", "host to GPU", "host-to-device", "CPU memory", "over the bus"},
                     unless = {"cpu_offload_gb", "cpu-offload-gb", "weight offloading", "don't fit", "do not fit", "only once", "once at load", "at load", "load time",
                               "loaded once", "at start-up", "at startup", "stay in HBM", "stays in HBM", "nothing comes", "nothing goes"},
-                    why = "the weights and the cache stay in the GPU's own memory (HBM on data-centre parts, GDDR6X on an RTX 4090) during decode; what a step waits on is that memory's read bandwidth, not PCIe" },
+                    why = "the weights and the cache stay in the GPU's own memory (HBM on H100-, A100- and H200-class parts, GDDR6 on an L4 or L40S, GDDR6X on an RTX 4090) during decode; what a step waits on is that memory's read bandwidth, not PCIe" },
   },
 
   sections = {

@@ -135,13 +135,17 @@ return lesson {
           .. f(15 * per_token / 1024, 0) .. " KiB for Qwen2.5-7B at 16, but 127 tokens at 128. "
           .. "Smaller blocks waste less but make the block table longer and the kernel's reads "
           .. "smaller and more scattered. The cost is metadata and kernel layout, not the bus "
-          .. "as such: SGLang's FlashInfer path runs pages of 1 token (its `--page-size`, 1 by "
-          .. "default in its 2024–2025 sources; later ones leave it unset for the attention "
-          .. "backend to choose), its kernels built for that layout. vLLM cannot go that far: in 0.26 its FlashAttention "
-          .. "backend takes only multiples of 16 (get_supported_kernel_block_sizes), so "
-          .. "--block-size 1 is refused. Prefix caching in 0.26 shares whole "
-          .. "blocks only, so the block size is also the grain at which prompts can be shared "
-          .. "(later sources add --prefix-match-unit, vllm#46384, to hit inside a block).",
+          .. "as such: SGLang's FlashInfer path runs pages of 1 token (its pool was token-"
+          .. "granular from the start, and --page-size, sgl-project/sglang#4356 of March 2025, "
+          .. "defaulted to 1; later sources leave it unset for the attention backend to "
+          .. "choose), its kernels built for that layout. For a model like this on NVIDIA GPUs "
+          .. "vLLM 0.26 refuses it: its attention backends take only multiples of 16 "
+          .. "(FlashAttention's get_supported_kernel_block_sizes; FlashInfer 16, 32 or 64), so "
+          .. "--block-size 1 is rejected (ROCm's AITER MLA backend is the exception, with "
+          .. "1-token kernel pages). For a model with one KV cache group, as this one, prefix "
+          .. "caching shares whole blocks only, so the block size is also the grain at which "
+          .. "prompts can be shared; 0.26's --prefix-match-unit (vllm#46384) hits inside a "
+          .. "block only for hybrid models, with several groups.",
     },
     section {
       title = "What paging does not do",
@@ -164,12 +168,14 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
   followups = {
     followup {
       question = "Why not use a block size of 1 token and waste nothing?",
-      answer = "In 0.26 vLLM refuses it: its FlashAttention backend takes only multiples of 16 "
-            .. "(get_supported_kernel_block_sizes). Were it allowed, the block table would grow to one entry per token, the "
+      answer = "For a model like this on NVIDIA GPUs vLLM 0.26 refuses it: its attention "
+            .. "backends take only multiples of 16 (FlashAttention's "
+            .. "get_supported_kernel_block_sizes). Were it allowed, the block table would grow to one entry per token, the "
             .. "kernel would gather every key and value from a different place in tiny pieces, "
             .. "and the allocator would do a bookkeeping step for every token. The cost is "
             .. "metadata and kernel layout, not the memory bus itself: SGLang with FlashInfer "
-            .. "has run 1-token pages by default (`--page-size` 1 in its 2024–2025 sources), with "
+            .. "has run 1-token pages by default (a token-granular pool, then --page-size 1 "
+            .. "from March 2025), with "
             .. "kernels built for them. The waste of a "
             .. "16-token block is already under one block per request, small next to the cache.",
       points = {
@@ -189,7 +195,7 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
                                 "more memory per token", "more bytes per token",
                                 "more bytes of KV per token", "more cache per token", "bigger KV per token"},
                         unless = {"block table", "metadata", "bookkeeping", "table entry"},
-                        why = "one-token blocks cost a table entry and a scattered read per token unless the kernel is built for that layout (SGLang's FlashInfer default was 1 in its 2024–2025 sources)" },
+                        why = "one-token blocks cost a table entry and a scattered read per token unless the kernel is built for that layout (SGLang's FlashInfer pages were 1 token by default through 2025)" },
       },
     },
     followup {
@@ -199,10 +205,11 @@ worst waste  15 tokens × 57,344 B                = 840 KiB per request at block
             .. "requests (vllm/v1/engine/parallel_sampling.py, ParentRequest), and prefix "
             .. "caching lets them share the prompt's full blocks: their block tables point at "
             .. "the same physical blocks, with a reference count on each. Each child then writes "
-            .. "its own partial last block and its own generated tokens; there is no "
-            .. "copy-on-write in V1 as of 0.26 (that was vLLM V0 and the PagedAttention paper; "
-            .. "later sources copy a shared partial block for --prefix-match-unit hits, "
-            .. "vllm#46384). The sharing "
+            .. "its own partial last block and its own generated tokens; for a dense model "
+            .. "there is no copy-on-write in V1 (that was vLLM V0 and the PagedAttention paper; "
+            .. "from 0.26 the one copy path is for hybrid models with --prefix-match-unit, where "
+            .. "a request continuing from a shared partial block gets a copy of it, vllm#46384). "
+            .. "The sharing "
             .. "is prefix caching's, on by default in V1: with --no-enable-prefix-caching each "
             .. "child prefills and stores the prompt itself.",
       points = {

@@ -166,8 +166,9 @@ return lesson {
     section {
       title = "Memory decides the batch",
       text = "How many sequences run at once is how many caches fit. With the first lesson's "
-          .. BUDGET .. " GiB and requests that average " .. grouped(AVG) .. " tokens of prompt and "
-          .. "output, paging fits " .. avg_fit.max_concurrent_seqs .. " of them, not the "
+          .. BUDGET .. " GiB and requests that grow to " .. grouped(AVG) .. " tokens of prompt and "
+          .. "output, paging fits " .. avg_fit.max_concurrent_seqs .. " of them at full length "
+          .. "(more mid-flight, since each is shorter until it finishes), not the "
           .. full_fit.max_concurrent_seqs .. " that 8k-token requests would leave room for. Continuous batching is what turns that room into "
           .. "throughput: without it, the room empties as requests finish.",
     },

@@ -201,8 +201,8 @@ return lesson {
           .. "concurrency it logs) vLLM counts per sliding layer the window less one "
           .. "token plus every token in flight: two scheduling steps of max_num_batched_tokens "
           .. "under async scheduling, the default, so " .. n(gemma_in_flight) .. " here with "
-          .. "the 8,192 of the public logs (SlidingWindowSpec.max_admission_blocks_per_request, "
-          .. "from vllm#47728, merged in July 2026; its first release is unverified, and the "
+          .. "the 8,192 of the public logs (SlidingWindowSpec.max_admission_blocks_per_request: "
+          .. "the method from vllm#40946, the in-flight term from #47728, in 0.26.0; the "
           .. "calculator applies it from 0.26.0). It is a check that the request would fit, "
           .. "not a reservation: blocks are still allocated chunk by chunk. "
           .. "At " .. n(SEQ) .. " tokens that caps the request at " .. f(gemma_cap / GiB, 2)

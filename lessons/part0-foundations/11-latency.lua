@@ -116,8 +116,8 @@ return lesson {
                     why = "goodput counts only the requests that meet every SLO, per second; requests that miss add throughput, not goodput" },
     misconception { about = {"bigger batch", "larger batch", "batching", "more sequences"},
                     said = {"lowers TPOT", "faster per token", "reduces latency", "speeds up each"},
-                    unless = {"static batching", "continuous batching", "queueing", "queuing",
-                              "waiting for the batch", "join at the next step"},
+                    unless = {"static batching", "than static", "waiting for the batch",
+                              "join at the next step"},
                     why = "every sequence in a step waits for the whole step: more sequences mean more cache to read, so each one's TPOT grows" },
   },
 

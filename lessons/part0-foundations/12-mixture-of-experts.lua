@@ -195,8 +195,8 @@ return lesson {
           .. "vllm/config/parallel.py) and, where attention runs data-parallel, an all-to-all dispatch and combine "
           .. "around every MoE layer (vllm/model_executor/layers/fused_moe/config.py, "
           .. "FusedMoEParallelConfig.use_all2all_kernels, expert parallelism with data-parallel "
-          .. "attention; newer sources also turn it on under prefill context parallelism or "
-          .. "sequence-parallel MoE; with plain TP the outputs are "
+          .. "attention; some later sources, from a release not identified, also turn it on "
+          .. "under prefill context parallelism or sequence-parallel MoE; with plain TP the outputs are "
           .. "all-reduced as before). kvtutor sim does not model it.",
     },
   },

@@ -114,8 +114,8 @@ return lesson {
                     why = "a recurrent layer folds every token into a state of fixed size; only the attention layers keep a cache per token" },
     misconception { about = {"vLLM", "block", "block size", "blocks"},
                     said = {"stays 16", "16 tokens", "keeps 16-token blocks"},
-                    unless = {"grows", "from 16", "from the default 16", "784", "instead of 16",
-                              "larger than 16", "raised"},
+                    unless = {"from 16", "from the default 16", "784", "instead of 16",
+                              "larger than 16"},
                     why = "vLLM uses one page size for the whole pool: the attention block grows until it is as large as one layer's state, 784 tokens for Qwen3.5-27B in BF16" },
   },
 
@@ -193,8 +193,7 @@ return lesson {
           .. "prefix gave 52 of 64 requests a hit and a 1,500-token one gave none "
           .. "(vllm-project/vllm#45238, June 2026); a shared prefix shorter than one block is "
           .. "always recomputed. That is the rule this course's releases follow; newer sources "
-          .. "loosen it. --prefix-match-unit (#46384, merged mid-2026; whether 0.26 has it is "
-          .. "unverified) matches in a finer unit that must divide the block, so the kept "
+          .. "loosen it. --prefix-match-unit (#46384, merged in July 2026, in 0.26.0) matches in a finer unit that must divide the block, so the kept "
           .. "checkpoint sits nearer the prompt's end: that helps a conversation's next turn, "
           .. "which continues the whole earlier prompt, more than requests that share only a "
           .. "system prompt. --enable-mamba-fine-grained-prefix-cache (#53945, September 2026, "
