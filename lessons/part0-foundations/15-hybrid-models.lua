@@ -115,7 +115,9 @@ return lesson {
     misconception { about = {"vLLM", "block", "block size", "blocks"},
                     said = {"stays 16", "16 tokens", "keeps 16-token blocks"},
                     unless = {"from 16", "from the default 16", "784", "instead of 16",
-                              "larger than 16"},
+                              "larger than 16", "beyond 16", "above 16", "more than 16",
+                              "grows the attention block", "grows the block", "raises the attention block",
+                              "raises the block"},
                     why = "vLLM uses one page size for the whole pool: the attention block grows until it is as large as one layer's state, 784 tokens for Qwen3.5-27B in BF16" },
   },
 
@@ -191,9 +193,9 @@ return lesson {
           .. "boundary falls inside the prefix the two share. On "
           .. "Qwen3.5-4B (528-token blocks, prompts of about 2,200 tokens) a 1,600-token shared "
           .. "prefix gave 52 of 64 requests a hit and a 1,500-token one gave none "
-          .. "(vllm-project/vllm#45238, June 2026); a shared prefix shorter than one block is "
-          .. "always recomputed. That is the rule this course's releases follow; newer sources "
-          .. "loosen it. --prefix-match-unit (#46384, merged in July 2026, in 0.26.0) matches in a finer unit that must divide the block, so the kept "
+          .. "(vllm-project/vllm#45238, June 2026); by default a shared prefix shorter than one "
+          .. "block is recomputed. 0.26.0 adds an opt-in: --prefix-match-unit (#46384, merged "
+          .. "in July 2026) matches in a finer unit that must divide the block, so the kept "
           .. "checkpoint sits nearer the prompt's end: that helps a conversation's next turn, "
           .. "which continues the whole earlier prompt, more than requests that share only a "
           .. "system prompt. --enable-mamba-fine-grained-prefix-cache (#53945, September 2026, "
@@ -224,7 +226,7 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
             .. "whose page holds a state, 784 tokens, and pads the state page to match. Prefix "
             .. "caching then works in 784-token blocks: only whole blocks are reused, and the "
             .. "recurrent state is kept only where a step ends on a block boundary (vLLM ends a "
-            .. "step at the prompt's last boundary, so one sits there), so a shared "
+            .. "step at the prompt's last boundary, so one sits there), so by default a shared "
             .. "prefix shorter than a block is "
             .. "recomputed, and a later request hits only if such a boundary lies inside the "
             .. "prefix it shares.",
