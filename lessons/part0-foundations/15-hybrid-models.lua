@@ -116,8 +116,8 @@ return lesson {
                     said = {"stays 16", "16 tokens", "keeps 16-token blocks"},
                     unless = {"from 16", "from the default 16", "784", "instead of 16",
                               "larger than 16", "beyond 16", "above 16", "more than 16",
-                              "grows the attention block", "grows the block", "raises the attention block",
-                              "raises the block"},
+                              "grows the attention block", "raises the attention block", "attention block grows",
+                              "block size grows", "grows the block size", "raises the block size"},
                     why = "vLLM uses one page size for the whole pool: the attention block grows until it is as large as one layer's state, 784 tokens for Qwen3.5-27B in BF16" },
   },
 
