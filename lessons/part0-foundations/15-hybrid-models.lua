@@ -117,7 +117,8 @@ return lesson {
                     unless = {"from 16", "from the default 16", "784", "instead of 16",
                               "larger than 16", "beyond 16", "above 16", "more than 16",
                               "grows the attention block", "raises the attention block", "attention block grows",
-                              "block size grows", "grows the block size", "raises the block size"},
+                              "grows the block size", "raises the block size", "raises the block to",
+                              "grows the block to"},
                     why = "vLLM uses one page size for the whole pool: the attention block grows until it is as large as one layer's state, 784 tokens for Qwen3.5-27B in BF16" },
   },
 
