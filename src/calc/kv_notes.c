@@ -39,7 +39,8 @@ static void model_notes(struct kv_result *r, const struct kv_deploy *asked)
         asked->mamba_mode == KV_MAMBA_DEFAULT && r->mamba_mode == KV_MAMBA_ALIGN)
         kv_rules_note(n, KV_NOTE_MAMBA,
                       "mamba_cache_mode align assumed: vLLM gives mode all to a model that "
-                      "supports Mamba prefix caching (MambaModelConfig.verify_and_update_config); "
+                      "supports Mamba prefix caching (MambaModelConfig.verify_and_update_config, "
+                      "as read in 0.26-era sources, first release not identified); "
                       "for one that does, set the mode to all");
     if (r->state_layers > 0 && r->model.state_kind == KV_STATE_MAMBA2)
         kv_rules_note(n, KV_NOTE_MAMBA,
