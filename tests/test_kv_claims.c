@@ -204,6 +204,67 @@ static void test_reversals(void **state)
     }
 }
 
+/* A point that says something moves is contradicted by a clause that says
+ * its subject does not ("TPOT doesn't depend on batch size"), of what the
+ * point names; a qualified clause ("nearly unchanged at small batch"), a
+ * per-token figure, another subject in the marker's stretch, and a point that
+ * itself says something stays put are not read as that. */
+static void test_invariance(void **state)
+{
+    static const char *const tpot[] = {"TPOT", "the step"};
+    static const char *const grows[] = {"grows with batch", "slows"};
+    static const char *const kv[] = {"KV cache"};
+    static const char *const kvgrows[] = {"grows with length", "grows with context"};
+    static const char *const gdn[] = {"GDN state"};
+    static const char *const fixed[] = {"fixed size", "same size"};
+    static const struct kv_point pts[] = {
+        {.text = "TPOT grows with the batch", .about = PH(tpot), .said = PH(grows), .weight = 1},
+        {.text = "the KV cache grows with the context",
+         .about = PH(kv),
+         .said = PH(kvgrows),
+         .weight = 1},
+        {.text = "the GDN state has a fixed size",
+         .about = PH(gdn),
+         .said = PH(fixed),
+         .weight = 1},
+    };
+    static const struct kv_text_item item = {pts, N(pts), NULL, 0, NULL};
+    static const struct {
+        const char *answer;
+        enum kv_verdict verdict;
+        bool contradicted[3];
+    } rows[] = {
+        {"TPOT doesn't depend on batch size.", KV_WRONG, {true, false, false}},
+        {"TPOT stays the same.", KV_WRONG, {true, false, false}},
+        {"The KV cache is a fixed few megabytes regardless of context length.",
+         KV_WRONG,
+         {false, true, false}},
+        /* qualified, or of a token's share: true */
+        {"TPOT is nearly unchanged at small batch.", KV_UNSURE, {false, false, false}},
+        {"The KV cache per token is unchanged.", KV_UNSURE, {false, false, false}},
+        /* the marker's stretch names the weights, not the step */
+        {"The step is memory-bound, the weights are read once no matter how many tokens.",
+         KV_UNSURE,
+         {false, false, false}},
+        /* the point itself says the state stays put */
+        {"The GDN state stays the same size regardless of context.", /* a third of the weight */
+         KV_UNSURE,
+         {false, false, false}},
+        /* what it says nothing depends on is not the point's */
+        {"TPOT does not depend on the tokenizer.", KV_UNSURE, {false, false, false}},
+    };
+    (void)state;
+    for (size_t i = 0; i < N(rows); i++) {
+        struct kv_text_result r;
+        kv_claims_grade(&item, rows[i].answer, &r);
+        for (size_t p = 0; p < 3; p++)
+            if (r.contradicted[p] != rows[i].contradicted[p])
+                fail_msg("\"%s\": point %zu contradicted %d", rows[i].answer, p, r.contradicted[p]);
+        if (r.verdict != rows[i].verdict)
+            fail_msg("\"%s\": verdict %d, want %d", rows[i].answer, r.verdict, rows[i].verdict);
+    }
+}
+
 static void test_claims_prefill_decode(void **state)
 {
     (void)state;
@@ -858,6 +919,7 @@ int main(void)
         cmocka_unit_test(test_comma_lists),
         cmocka_unit_test(test_typos),
         cmocka_unit_test(test_verbs),
+        cmocka_unit_test(test_invariance),
         cmocka_unit_test(test_binding),
         cmocka_unit_test(test_unless),
     };

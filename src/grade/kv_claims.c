@@ -286,6 +286,64 @@ static bool other_said(const struct ctx *c, const struct kv_tok *ans, const stru
     return false;
 }
 
+/* Does the point say that something moves: grows, falls, caps, depends on,
+ * costs (its text or a said phrasing)? An answer that says its subject
+ * does not move contradicts it. A point that itself says something stays
+ * put ("a fixed-size state", "the same bytes") does not move. */
+static bool point_moves(const struct ctx *c, const struct words *pw, struct set said)
+{
+    static const char *const moves[] = {
+        "rises",   "grows",  "increases", "falls",    "shrinks",      "decreases", "scales",
+        "depends", "drops",  "climbs",    "doubles",  "halves",       "slows",     "slower",
+        "faster",  "longer", "shorter",   "higher",   "lower",        "larger",    "bigger",
+        "smaller", "fewer",  "less",      "adds",     "raises",       "cuts",      "costs",
+        "caps",    "limits", "linear",    "linearly", "proportional", "lengthens", NULL};
+    static const char *const still[] = {"fixed",     "same",       "constant",
+                                        "unchanged", "regardless", "independent",
+                                        "whatever",  "flat",       NULL};
+    bool moves_ = false;
+    if (pw->neg)
+        return false;
+    for (size_t k = 0; k < pw->n; k++) {
+        if (kv_words_in_stems(pw->s[k], still))
+            return false;
+        moves_ |= kv_words_in_stems(pw->s[k], moves);
+    }
+    for (size_t k = 0; k < said.n && !moves_; k++) {
+        const struct seq *q = &c->seqs[said.first + k];
+        for (size_t j = 0; j < q->n && !moves_; j++)
+            moves_ = kv_words_in_stems(c->pool[q->off + j].s, moves);
+    }
+    return moves_;
+}
+
+/* Do tokens [o, e) share a content word with the point: its text, or its
+ * about or said phrasings ("regardless of batch size" and "the SLO caps the
+ * batch")? */
+static bool names_point(const struct ctx *c, const struct kv_tok *ans, size_t o, size_t e,
+                        const struct words *pw, struct set about, struct set said)
+{
+    static const char *const stop[] = {"the", "a",   "of", "how", "many",  "much", "long",   "what",
+                                       "is",  "are", "it", "its", "their", "size", "number", NULL};
+    for (size_t i = o; i < e; i++) {
+        if (kv_words_in_stems(ans[i].s, stop) || strlen(ans[i].s) < 2)
+            continue;
+        for (size_t k = 0; k < pw->n; k++)
+            if (strcmp(ans[i].s, pw->s[k]) == 0)
+                return true;
+        for (int side = 0; side < 2; side++) {
+            struct set s = side ? said : about;
+            for (size_t k = 0; k < s.n; k++) {
+                const struct seq *q = &c->seqs[s.first + k];
+                for (size_t j = 0; j < q->n; j++)
+                    if (strcmp(ans[i].s, c->pool[q->off + j].s) == 0)
+                        return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* "Decode isn't compute-bound; it's memory-bound": a clause that opens with
  * a pronoun and names no subject of its own speaks of the one before. */
 static bool pronoun_claim(const struct ctx *c, const struct kv_tok *ans, const struct clause *prev,
@@ -406,7 +464,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     struct kv_tok *ans = NULL;
     struct clause *cl = NULL;
     struct kv_verbs verbs;
-    bool rule[KV_MAX_POINTS];
+    bool rule[KV_MAX_POINTS], moves[KV_MAX_POINTS];
     struct set said_pos[KV_MAX_POINTS], said_rev[KV_MAX_POINTS], about_rev[KV_MAX_POINTS];
     struct words pw[KV_MAX_POINTS];
 
@@ -501,6 +559,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     for (size_t i = 0; i < n_pts; i++) {
         rule[i] = kv_hedges_rule(item->points[i].text);
         kv_hedges_words(item->points[i].text, &pw[i]);
+        moves[i] = point_moves(&c, &pw[i], said[i]);
     }
     r->no_claim = n_cl > 0;
     bool prev_hedge = false; /* the clause before was a hedge */
@@ -519,8 +578,11 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         r->hedged |= hedge;
         r->gave_up |= hedge;
         size_t before = r->n_found + r->n_contra, covered_before = 0;
-        for (size_t i = 0; i < n_pts; i++)
+        bool had[KV_MAX_POINTS]; /* covered by an earlier clause */
+        for (size_t i = 0; i < n_pts; i++) {
             covered_before += r->covered[i];
+            had[i] = r->covered[i];
+        }
         before += covered_before;
         for (size_t i = 0; i < n_pts; i++) {
             const struct kv_point *p = &item->points[i];
@@ -596,6 +658,26 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                     r->n_contra++;
                     quote(typed, ans, &cl[k], r->contra_quote[i], sizeof r->contra_quote[i]);
                 }
+            /* "TPOT doesn't depend on batch size", "decode speed stays the
+             * same": a clause that covered nothing and says a point's subject
+             * does not move, where the point says it moves (of what the
+             * marker names, when it names something), contradicts it */
+            size_t mk, ob, oe, len_, seg;
+            if (kv_hedges_invariant(ans, &cl[k], &mk, &ob, &oe)) {
+                /* the subject stands in the marker's own stretch of the clause:
+                 * in "the step is memory-bound, the weights are read once no
+                 * matter how many positions", what stays put is the weights' read */
+                for (seg = mk; seg > cl[k].a && ans[seg].brk < KV_BRK_COMMA; seg--)
+                    ;
+                for (size_t i = 0; i < n_pts; i++)
+                    if (!had[i] && !r->contradicted[i] && !rule[i] && about[i].n && moves[i] &&
+                        kvc_find_in(&c, ans, seg, mk, seg, about[i], &len_, NULL) != SIZE_MAX &&
+                        (ob >= oe || names_point(&c, ans, ob, oe, &pw[i], about[i], said[i]))) {
+                        r->contradicted[i] = true;
+                        r->n_contra++;
+                        quote(typed, ans, &cl[k], r->contra_quote[i], sizeof r->contra_quote[i]);
+                    }
+            }
         }
         {
             /* "depending on the setup", "maybe": vague words in a clause that

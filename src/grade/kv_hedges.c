@@ -2,6 +2,7 @@
  * reads from a clause besides its phrasings (kv_hedges.h). */
 #include "kv_hedges.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -335,6 +336,74 @@ bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl)
             if (empty)
                 return true;
         }
+    }
+    return false;
+}
+
+/* ---- invariance: "regardless of", "doesn't depend on", "stays the same" ----
+ *
+ * A false mechanism often states that something does not move where the
+ * point says it does ("TPOT doesn't depend on batch size", "neither TTFT
+ * nor ITL changes", "a fixed few megabytes regardless of context length").
+ * Qualified, the same words are often right ("nearly unchanged at small
+ * batch", "flat until the ridge"), so a qualified clause is never read as
+ * one. */
+
+static bool tok_is(const struct kv_tok *t, const char *w)
+{
+    const char *const one[] = {w, NULL};
+    return kv_words_in_stems(t->s, one);
+}
+
+bool kv_hedges_invariant(const struct kv_tok *ans, const struct clause *cl, size_t *m, size_t *o,
+                         size_t *e)
+{
+    static const char *const qualify[] = {
+        "nearly",      "almost",      "roughly",       "barely",    "hardly",  "largely", "mostly",
+        "practically", "essentially", "approximately", "until",     "below",   "small",   "much",
+        "little",      "short",       "low",           "typically", "usually", "only",    NULL};
+    static const char *const moves[] = {"depend", "depends", "change", "changes",
+                                        "affect", "affects", "matter", "matters",
+                                        "vary",   "varies",  NULL};
+    static const char *const object[] = {"regardless", "irrespective", "independent",
+                                         "independently", NULL};
+    static const char *const stay[] = {"stay", "stays", "remain", "remains", "is", "are", NULL};
+    if (!kv_hedges_asserts(ans, cl, false))
+        return false;
+    for (size_t i = cl->a; i < cl->b; i++)
+        if (kv_words_in_stems(ans[i].s, qualify) ||
+            /* "bytes per token are unchanged": a token's share stays put while the whole grows */
+            (i + 1 < cl->b &&
+             kv_words_in_stems(ans[i].s, (const char *const[]){"per", "each", NULL}) &&
+             tok_is(&ans[i + 1], "token")))
+            return false;
+    for (size_t i = cl->a; i < cl->b; i++) {
+        size_t at = SIZE_MAX, from = SIZE_MAX;
+        if (kv_words_in_stems(ans[i].s, object) && i + 1 < cl->b && tok_is(&ans[i + 1], "of"))
+            at = i, from = i + 2; /* "regardless of the batch" */
+        else if (strcmp(ans[i].s, "no") == 0 && i + 1 < cl->b && tok_is(&ans[i + 1], "matter"))
+            at = i, from = i + 2; /* "no matter how many tokens" */
+        else if (ans[i].neg && strcmp(ans[i].s, "without") != 0) {
+            /* "doesn't depend on", "never changes", "nor ITL changes" */
+            for (size_t j = i + 1; j < cl->b && j <= i + 3 && at == SIZE_MAX; j++)
+                if (kv_words_in_stems(ans[j].s, moves)) {
+                    at = i;
+                    from = j + 1 < cl->b && tok_is(&ans[j + 1], "on") ? j + 2 : cl->b;
+                    if (!tok_is(&ans[j], "depend") && !tok_is(&ans[j], "depends"))
+                        from = cl->b; /* "doesn't change the bytes": its object moves */
+                }
+        } else if (tok_is(&ans[i], "unchanged") || tok_is(&ans[i], "unaffected") ||
+                   tok_is(&ans[i], "constant") ||
+                   (i > cl->a && kv_words_in_stems(ans[i - 1].s, stay) && tok_is(&ans[i], "same")))
+            at = i, from = cl->b;
+        if (at == SIZE_MAX)
+            continue;
+        *m = at;
+        *o = from;
+        *e = from;
+        while (*e < cl->b && ans[*e].brk < KV_BRK_COMMA)
+            (*e)++;
+        return true;
     }
     return false;
 }

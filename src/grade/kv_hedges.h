@@ -49,5 +49,13 @@ int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl);
 bool kv_hedges_generic(const struct kv_tok *ans, const struct clause *cl);
 /* A hedge or a give-up: "it depends", "various factors", "no idea". */
 bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl);
+/* The clause says something does not move: "regardless of X", "no matter
+ * X", "doesn't depend on X", "never changes", "stays the same",
+ * "unchanged". *m is the marker's first token; [*o, *e) is X, what it says
+ * nothing depends on (empty where the marker has none: "stays the same").
+ * False for a qualified clause ("nearly unchanged", "until the ridge") or
+ * one that supposes. */
+bool kv_hedges_invariant(const struct kv_tok *ans, const struct clause *cl, size_t *m, size_t *o,
+                         size_t *e);
 
 #endif
