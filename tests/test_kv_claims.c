@@ -133,6 +133,16 @@ static void test_three_verdicts(void **state)
          true},
         {"There are a lot of things involved, so just try it and see.", KV_WRONG, false, true,
          true},
+        /* "might" before an open "depending on" does not soften it; a tuning left
+         * undescribed and a named kind of cause with none named are non-answers too */
+        {"It might be possible depending on the model and how the GPU is set up.", KV_WRONG, false,
+         true, true},
+        {"You'd need to tune the settings appropriately for the situation.", KV_WRONG, false, true,
+         true},
+        {"Decode loses time to various overheads.", KV_WRONG, false, true, true},
+        /* named, they are a claim */
+        {"Decode loses time to various overheads such as kernel launches.", KV_UNSURE, false, false,
+         false},
         /* a method with its object is not a deferral: nothing against it */
         {"Measure the step time of each phase with a profiler and compare it with the roofline.",
          KV_UNSURE, false, false, false},

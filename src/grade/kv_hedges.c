@@ -108,22 +108,33 @@ bool kv_hedges_words_in(const struct kv_tok *ans, const struct clause *cl, const
 }
 
 /* What "it depends on" may name and still say nothing. */
-static const char *const generic[] = {
-    "on",          "the",          "and",           "or",       "of",
-    "your",        "workload",     "model",         "hardware", "setup",
-    "setups",      "gpu",          "task",          "kernel",   "situation",
-    "case",        "use",          "configuration", "config",   "load",
-    "traffic",     "system",       "details",       "scenario", "application",
-    "environment", "interconnect", "batch",         "context",  "length",
-    "number",      "users",        "rate",          "hit",      "engine",
-    "size",        "many",         "various",       "factors",  "things",
-    "other",       "lot",          "lots",          "several",  "a",
-    "exact",       "specific",     "particular",    "really",   "version",
-    "versions",    "settings",     "deployment",    "deployed", "network",
-    "cluster",     "framework",    "pattern",       "mix",      "implementation",
-    "business",    "variants",     "cache",         "how",      "it",
-    "is",          "you",          "configure",     "set",      "client",
-    "metrics",     "all",          "together",      NULL};
+static const char *const generic[] = {"on",          "the",         "and",
+                                      "or",          "of",          "your",
+                                      "workload",    "model",       "hardware",
+                                      "setup",       "setups",      "gpu",
+                                      "task",        "kernel",      "situation",
+                                      "case",        "use",         "configuration",
+                                      "config",      "load",        "traffic",
+                                      "system",      "details",     "scenario",
+                                      "application", "environment", "interconnect",
+                                      "batch",       "context",     "length",
+                                      "number",      "users",       "rate",
+                                      "hit",         "engine",      "size",
+                                      "many",        "various",     "factors",
+                                      "things",      "other",       "lot",
+                                      "lots",        "several",     "a",
+                                      "exact",       "specific",    "particular",
+                                      "really",      "version",     "versions",
+                                      "settings",    "deployment",  "deployed",
+                                      "network",     "cluster",     "framework",
+                                      "pattern",     "mix",         "implementation",
+                                      "business",    "variants",    "cache",
+                                      "how",         "it",          "is",
+                                      "you",         "configure",   "set",
+                                      "client",      "metrics",     "all",
+                                      "together",    "router",      "routers",
+                                      "driver",      "drivers",     "up",
+                                      "models",      "s",           NULL};
 
 /* A clause whose every word is one "it depends on" may name: the rest of a
  * hedge's list cut off by a comma ("it depends on the workload, the model
@@ -151,9 +162,12 @@ static bool defers(const struct kv_tok *ans, const struct clause *cl)
     static const char *const frame[] = {"would", "should", "need", "have", "must",
                                         "just",  "could",  "can",  "to",   NULL};
     static const char *const tail[] = {
-        "it",       "them", "this", "that", "both", "to",      "know",   "see",   "and",
-        "at",       "the",  "docs", "logs", "log",  "some",    "tuning", "first", "out",
-        "yourself", "case", "each", "by",   "real", "results", NULL};
+        "it",   "them",      "this",     "that",          "both",        "to",       "know",
+        "see",  "and",       "at",       "the",           "docs",        "logs",     "log",
+        "some", "tuning",    "first",    "out",           "yourself",    "case",     "each",
+        "by",   "real",      "results",  "appropriately", "accordingly", "properly", "carefully",
+        "for",  "situation", "settings", "parameters",    "knobs",       "right",    "correctly",
+        NULL};
     for (size_t i = cl->a; i < cl->b; i++)
         if (ans[i].neg)
             return false; /* "there's no timetable to tune" */
@@ -194,6 +208,7 @@ int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
     static const char *const things[] = {"knobs",         "things",     "factors", "options",
                                          "ways",          "mechanisms", "tweaks",  "components",
                                          "possibilities", "reasons",    NULL};
+    bool soft_ = false; /* a soft word seen: OPEN ones later in the clause still win */
     for (size_t i = cl->a; i < cl->b; i++) {
         const char *prev = i > cl->a ? ans[i - 1].s : "";
         const char *prev2 = i > cl->a + 1 ? ans[i - 2].s : "";
@@ -205,8 +220,10 @@ int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
                 return KV_VAGUE_OPEN;
             continue;
         }
-        if (kv_words_in_stems(ans[i].s, soft))
-            return KV_VAGUE_SOFT;
+        if (kv_words_in_stems(ans[i].s, soft)) {
+            soft_ = true;
+            continue;
+        }
         if (kv_words_in_stems(ans[i].s, open) ||
             (kv_words_in_stems(ans[i].s, things) &&
              (kv_words_in_stems(prev, many) ||
@@ -247,7 +264,7 @@ int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
              kv_words_in_stems(prev, (const char *const[]){"comes", "come", NULL})))
             return KV_VAGUE_OPEN;
     }
-    return defers(ans, cl) ? KV_VAGUE_OPEN : KV_VAGUE_NONE;
+    return defers(ans, cl) ? KV_VAGUE_OPEN : soft_ ? KV_VAGUE_SOFT : KV_VAGUE_NONE;
 }
 
 /* A hedge says nothing of anything: "it depends", "that depends" at the
@@ -258,6 +275,9 @@ bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl)
     static const char *const vague[] = {"various",  "many",      "several", "multiple",
                                         "numerous", "different", "lot",     NULL};
     static const char *const stuff[] = {"factors", "things", "aspects", "variables", NULL};
+    static const char *const kinds[] = {"overheads", "issues",         "effects",
+                                        "losses",    "inefficiencies", NULL};
+    static const char *const examples[] = {"like", "including", "e", "eg", "from", "namely", NULL};
     static const char *const subj[] = {"it", "that", "this", "everything", "all", NULL};
     /* what names nothing an answer could be checked against */
     static const char *const nothing[] = {"the",
@@ -326,6 +346,18 @@ bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl)
         if (i > cl->a && kv_words_in_stems(ans[i].s, stuff) &&
             kv_words_in_stems(ans[i - 1].s, vague))
             return true;
+        /* "lost to various overheads": a kind of cause, none named; "various
+         * overheads such as DRAM refresh" names them */
+        if (i > cl->a && kv_words_in_stems(ans[i].s, kinds) &&
+            kv_words_in_stems(ans[i - 1].s, vague)) {
+            bool named = false;
+            for (size_t j = i + 1; j < cl->b && !named; j++)
+                named = kv_words_in_stems(ans[j].s, examples) ||
+                        (j + 1 < cl->b && strcmp(ans[j].s, "such") == 0 &&
+                         strcmp(ans[j + 1].s, "as") == 0);
+            if (!named)
+                return true;
+        }
         /* "it depends on the workload and the hardware": what it depends on
          * names nothing the question is about */
         if (i > cl->a && kv_words_in_stems(ans[i - 1].s, subj) && strcmp(ans[i].s, "depend") == 0 &&
