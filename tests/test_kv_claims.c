@@ -275,6 +275,36 @@ static void test_invariance(void **state)
     }
 }
 
+/* The number a point asks for, with a byte unit 1,024 times off, is a wrong
+ * quantity (prefill-decode follow-up 3: 57,344 B x 8,192 = 469,762,048 B =
+ * 448 MiB, not 448 GiB); MB for MiB is the same size within 5%. */
+static void test_wrong_unit(void **state)
+{
+    static const char *const size[] = {"448"};
+    static const struct kv_point pts[] = {
+        {.text = "448 MiB for 8,192 tokens", .accept = PH(size), .weight = 1},
+    };
+    static const struct kv_text_item item = {pts, N(pts), NULL, 0, NULL};
+    static const struct {
+        const char *answer;
+        enum kv_verdict verdict;
+    } rows[] = {
+        {"57,344 B x 8,192 = 448 MiB.", KV_CORRECT},
+        {"About 448 MB.", KV_CORRECT},
+        {"57,344 B x 8,192 = 448 GiB.", KV_WRONG},
+        {"It is 448GiB.", KV_WRONG},
+        /* the right one said in the clause too */
+        {"448 MiB, not 448 GiB.", KV_CORRECT},
+    };
+    (void)state;
+    for (size_t i = 0; i < N(rows); i++) {
+        struct kv_text_result r;
+        kv_claims_grade(&item, rows[i].answer, &r);
+        if (r.verdict != rows[i].verdict)
+            fail_msg("\"%s\": verdict %d, want %d", rows[i].answer, r.verdict, rows[i].verdict);
+    }
+}
+
 static void test_claims_prefill_decode(void **state)
 {
     (void)state;
@@ -930,6 +960,7 @@ int main(void)
         cmocka_unit_test(test_typos),
         cmocka_unit_test(test_verbs),
         cmocka_unit_test(test_invariance),
+        cmocka_unit_test(test_wrong_unit),
         cmocka_unit_test(test_binding),
         cmocka_unit_test(test_unless),
     };

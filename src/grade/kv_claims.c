@@ -354,8 +354,11 @@ static bool pronoun_claim(const struct ctx *c, const struct kv_tok *ans, const s
     size_t len, a = cl->a;
     while (a < cl->b && kv_words_in_stems(ans[a].s, kv_words_conjunctions))
         a++;
+    /* a relative "which" speaks of the noun before it, whatever its own
+     * clause goes on to name ("PagedAttention, which halves the bytes of the
+     * cache") */
     if (!prev || a >= cl->b || !kv_words_in_stems(ans[a].s, pronouns) ||
-        kvc_names_about(c, ans, cl->a, cl->b, abouts, n_abouts))
+        (strcmp(ans[a].s, "which") != 0 && kvc_names_about(c, ans, cl->a, cl->b, abouts, n_abouts)))
         return false;
     return kvc_find_in(c, ans, prev->a, prev->b, prev->a, about, &len, NULL) != SIZE_MAX &&
            said_in(c, ans, cl, said);
@@ -467,6 +470,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     bool rule[KV_MAX_POINTS], moves[KV_MAX_POINTS];
     struct set said_pos[KV_MAX_POINTS], said_rev[KV_MAX_POINTS], about_rev[KV_MAX_POINTS];
     struct words pw[KV_MAX_POINTS];
+    struct units pu[KV_MAX_POINTS];
 
     memset(r, 0, sizeof *r);
     r->verdict = KV_INVALID;
@@ -560,6 +564,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
         rule[i] = kv_hedges_rule(item->points[i].text);
         kv_hedges_words(item->points[i].text, &pw[i]);
         moves[i] = point_moves(&c, &pw[i], said[i]);
+        kv_hedges_units(item->points[i].text, &pu[i]);
     }
     r->no_claim = n_cl > 0;
     bool prev_hedge = false; /* the clause before was a hedge */
@@ -615,7 +620,12 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
             hit = hit || (k == 0 && p->polarity != KV_POLARITY_NONE &&
                           opens_with(ans, &cl[k], p->polarity));
             hit = hit || kv_hedges_words_in(ans, &cl[k], &pw[i]);
-            if (hit) {
+            if (hit && kv_hedges_wrong_unit(ans, &cl[k], &pu[i])) {
+                /* "448 GiB" for "448 MiB": the number asked, a wrong quantity */
+                r->contradicted[i] = true;
+                r->n_contra++;
+                quote(typed, ans, &cl[k], r->contra_quote[i], sizeof r->contra_quote[i]);
+            } else if (hit) {
                 r->covered[i] = true;
                 quote(typed, ans, &cl[k], r->quote[i], sizeof r->quote[i]);
             }

@@ -439,3 +439,80 @@ bool kv_hedges_invariant(const struct kv_tok *ans, const struct clause *cl, size
     }
     return false;
 }
+
+/* ---- a quantity's unit ---- */
+
+/* Bytes in the byte unit u ("gib", "mb", "bytes"); 0 when u is none. */
+static double byte_scale(const char *u)
+{
+    static const struct {
+        const char *u;
+        double s;
+    } units[] = {{"b", 1},
+                 {"byte", 1},
+                 {"bytes", 1},
+                 {"kb", 1e3},
+                 {"kib", 1024.0},
+                 {"mb", 1e6},
+                 {"mib", 1048576.0},
+                 {"gb", 1e9},
+                 {"gib", 1073741824.0},
+                 {"tb", 1e12},
+                 {"tib", 1099511627776.0}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(u, units[i].u) == 0)
+            return units[i].s;
+    return 0;
+}
+
+/* Token i is a number with a byte unit, in it ("1.75gib") or after it
+ * ("448 GiB"): its digits into num, the unit's size returned (0: none). */
+static double quantity_at(const struct kv_tok *t, size_t i, size_t b, char *num, size_t cap)
+{
+    size_t k = 0;
+    const char *s = t[i].s;
+    if (!(s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    while (s[k] && ((s[k] >= '0' && s[k] <= '9') || s[k] == ',' || s[k] == '.') && k + 1 < cap)
+        k++;
+    memcpy(num, s, k);
+    num[k] = '\0';
+    if (s[k])
+        return byte_scale(s + k);
+    return i + 1 < b && t[i + 1].brk == KV_BRK_NONE ? byte_scale(t[i + 1].s) : 0;
+}
+
+void kv_hedges_units(const char *text, struct units *u)
+{
+    struct kv_tok t[PHRASE_TOKS];
+    size_t n;
+    u->n = 0;
+    if (!text || strlen(text) + 4 > PHRASE_TOKS)
+        return;
+    n = kv_words_tokenize(text, t, PHRASE_TOKS);
+    for (size_t i = 0; i < n && u->n < UNITS_MAX; i++) {
+        double sc = quantity_at(t, i, n, u->num[u->n], KV_STEM_MAX);
+        if (sc > 0)
+            u->scale[u->n++] = sc;
+    }
+}
+
+bool kv_hedges_wrong_unit(const struct kv_tok *ans, const struct clause *cl, const struct units *u)
+{
+    bool wrong = false;
+    for (size_t i = cl->a; i < cl->b; i++) {
+        char num[KV_STEM_MAX];
+        double sc = quantity_at(ans, i, cl->b, num, sizeof num);
+        if (sc <= 0)
+            continue;
+        for (size_t k = 0; k < u->n; k++) {
+            if (strcmp(num, u->num[k]) != 0)
+                continue;
+            double r = sc > u->scale[k] ? sc / u->scale[k] : u->scale[k] / sc;
+            if (r < 1.2)
+                return false; /* said with its own unit somewhere: no slip */
+            wrong = true;
+        }
+    }
+    return wrong;
+}

@@ -58,4 +58,20 @@ bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl);
 bool kv_hedges_invariant(const struct kv_tok *ans, const struct clause *cl, size_t *m, size_t *o,
                          size_t *e);
 
+/* ---- a quantity's unit ----
+ * "448 MiB" asked, "448 GiB" answered: the number a point names, with a byte
+ * unit 1,024 times off, is a wrong quantity, not the point. */
+#define UNITS_MAX 4
+struct units {
+    char num[UNITS_MAX][KV_STEM_MAX]; /* the number as written ("57,344") */
+    double scale[UNITS_MAX];          /* bytes in its unit */
+    size_t n;
+};
+/* The byte quantities of a point's text ("448 MiB", "56 KiB"). */
+void kv_hedges_units(const char *text, struct units *u);
+/* The clause states one of them with a byte unit of another size ("448
+ * GiB" for "448 MiB"; MB for MiB is the same size give or take 5%) and never
+ * with its own. */
+bool kv_hedges_wrong_unit(const struct kv_tok *ans, const struct clause *cl, const struct units *u);
+
 #endif
