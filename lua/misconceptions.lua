@@ -195,4 +195,26 @@ return {
                           "weights separately for each sequence", "copy the weights again", "once per request"},
                   unless = {"instead of", "rather than", "unlike", "separate", "naive", "without batching", "one at a time"},
                   why = "a decode step reads each weight once and applies it to every sequence in the batch; what each sequence adds is its own KV cache, not another pass over the weights" },
+
+  -- every head reads the one MLA latent: TP cannot split it by head
+  misconception { about = {"splits the MLA latent", "divides the MLA latent", "splits the latent", "divides the latent",
+                           "shards the latent", "MLA latent", "the MLA latent", "an MLA latent", "MLA's latent", "the latent"},
+                  said = {"by head across", "just like GQA", "like GQA heads", "like the heads", "each holds a quarter",
+                          "is split across GPUs", "is split across the GPUs", "split across GPUs by TP", "split by TP",
+                          "sharded by TP", "divided by TP", "is divided across", "is sharded across", "split like the heads",
+                          "across GPUs so each holds"},
+                  unless = {"DCP", "decode context parallel", "context parallel", "by token", "by tokens", "replicated",
+                            "full latent", "whole latent", "V0", "myth", "misconception"},
+                  why = "every query head reads the one latent a token stores, so tensor parallelism cannot split it by head: each GPU holds the whole latent (ModelConfig.get_num_kv_heads gives MLA one KV head); only splitting by token, decode context parallelism, divides it" },
+
+  -- a bigger batch lengthens every step: TPOT grows with it
+  misconception { about = {"TPOT", "time per output token", "inter-token latency", "ITL", "the step time", "step time"},
+                  said = {"gets shorter as the batch grows", "shorter as the batch grows", "falls as the batch grows",
+                          "drops as the batch grows", "decreases as the batch grows", "shrinks as the batch grows",
+                          "gets faster as the batch grows", "falls with batch size", "drops with batch size",
+                          "decreases with batch size", "shorter with a bigger batch", "shorter at larger batch",
+                          "falls with a bigger batch", "lower with a bigger batch", "lower at a larger batch"},
+                  unless = {"per request", "throughput", "cost per token", "amortiz", "amortis", "queue", "queueing", "TTFT",
+                            "prefill", "tokens per second"},
+                  why = "every sequence added to a decode step adds its KV read, and past the ridge its FLOPs: the step, and so each sequence's TPOT, grows with the batch; what the batch improves is throughput" },
 }

@@ -111,6 +111,11 @@ return lesson {
             said = {"shares", "amortize", "amortise", "read once", "helps", "same weight read"} },
   },
   misconceptions = {
+    misconception { about = {"the sequences", "sequences", "requests", "batched sequences", "every sequence", "all sequences"},
+                    said = {"share one KV cache", "share the KV cache", "share a KV cache", "share a single KV cache",
+                            "share the same KV cache", "one shared KV cache", "share their KV cache"},
+                    unless = {"prefix", "prompt", "common", "identical", "system", "parallel sampling", "beam", "cached blocks"},
+                    why = "each sequence has its own KV cache and every step reads all of them; what a batch shares is the one read of the weights (a shared prompt prefix is the exception prefix caching makes)" },
     misconception { about = {"decode", "it", "the GPU", "the model"},
                     said = {"compute-bound", "limited by FLOPs", "not enough FLOPs", "needs more compute",
                             "short of compute"},

@@ -97,6 +97,12 @@ return lesson {
             said = {"meet", "within", "slo", "latency targets", "only requests"} },
   },
   misconceptions = {
+    misconception { about = {"goodput"},
+                    said = {"on average", "mean TTFT", "mean TPOT", "average TTFT", "average TPOT", "the averages",
+                            "the mean latency", "average latency"},
+                    unless = {"per request", "each request", "every request", "P99", "percentile", "rather than", "instead of",
+                              "hides", "hide"},
+                    why = "goodput counts requests one by one: each request must meet every SLO, so averages that pass can hide many requests that miss" },
     misconception { about = {"TTFT", "time to first token", "first token"},
                     said = {"decode step", "one decode"},
                     why = "the first token comes out of the prompt's prefill, a pass over every prompt token (compute-bound past a few hundred tokens), after any queueing" },
@@ -281,6 +287,10 @@ prefill     11.0 requests/s × 31.5 ms                 = 0.35 s of every second:
                 said = {"measure", "do not count", "only", "slo", "still meets", "meets it", "meets the SLO"} },
       },
       misconceptions = {
+        misconception { about = {"rate", "the rate", "requests per second", "throughput"},
+                        said = {"in flight times the time", "in flight multiplied by the time", "in flight × the time",
+                                "concurrency times the latency", "concurrency multiplied by the latency"},
+                        why = "Little's law: requests in flight = rate × time each request takes, so the rate is in flight ÷ that time" },
         misconception { about = {"batch", "max_num_seqs", "concurrency"},
                         said = {"as large as memory allows", "fill the memory", "maximum that fits"},
                         why = "the largest batch memory holds may be far past the one the TPOT objective allows; the SLO caps it first" },
