@@ -159,9 +159,10 @@ return lesson {
       title = "What follows",
       text = "Everything that raises serving throughput makes more KV fit or wastes less of it: "
           .. "quantising the weights frees memory for cache; an fp8 cache halves every token "
-          .. "(FlashAttention reads it on Hopper, through FA3; on other GPUs, older or newer "
-          .. "such as Blackwell, vLLM needs a backend that can, such as FlashInfer or Triton "
-          .. "attention); "
+          .. "(FlashAttention reads it on Hopper, through FA3, and since vllm#42569, merged in "
+          .. "July 2026 with its first release not pinned down here, on data-centre Blackwell "
+          .. "(SM100) through FA4; on other GPUs, older or consumer Blackwell, vLLM needs a "
+          .. "backend that can, such as FlashInfer or Triton attention); "
           .. "grouped-query attention already stores " .. qwen.heads // qwen.kv_heads .. " times "
           .. "less than one KV head per query head would; PagedAttention stops contiguous "
           .. "allocation from wasting memory; continuous batching keeps the budget full; prefix "
@@ -331,7 +332,7 @@ fit         10 GiB ÷ 0.4375 GiB = 22.9 → 22 whole sequences of 8k
         misconception { about = {"vLLM", "server", "it", "0.99"},
                         said = {"cannot run out of memory", "can't OOM", "never runs out of memory", "will not OOM",
                                 "is safe", "no risk"},
-                        why = "vLLM sizes the cache from one profiled pass; memory allocated outside it (NCCL, the sampler's top-k and logprob buffers, fragmentation) still needs room" },
+                        why = "vLLM sizes the cache from one profiled pass; memory allocated outside it (NCCL, the sampler's logprob buffers and, under Model Runner V2, its top-k work, fragmentation) still needs room" },
         misconception { about = {"activations", "activation tensors", "decode activations"},
                         said = {"outgrow the profile", "grow past", "grow beyond", "exceed what the profile",
                                 "larger than profiled", "more than the profile measured", "overflow", "not profiled",

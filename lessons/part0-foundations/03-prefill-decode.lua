@@ -476,7 +476,7 @@ compute-bound     batch ≥ 295.05 → ⌈295.05⌉ = 296 sequences
                  why = "about 4,096 FLOP per byte, far past the ridge of 295" },
         option { "Decoding 64 sequences together",
                  why = "about 64 FLOP per byte of weights: still left of the ridge" },
-        option { "Decoding one sequence with a 100,000-token context",
+        option { "Decoding one sequence with a 32,768-token context",
                  why = "attention over the cache runs at about the GQA group size, 7 FLOP per byte for Qwen2.5-7B: far left of the ridge" },
         option { "Copying the KV cache of a preempted sequence to host memory",
                  why = "a copy does no arithmetic at all (and V1 does not make it: a preempted request is recomputed, lesson 5; a KV offloading connector copies blocks to host memory as they fill, not at preemption)" },

@@ -133,7 +133,7 @@ return lesson {
           .. "prompt cached whole, block-aligned, gives up its last block. Freed blocks stay cached until memory is "
           .. "needed and are evicted roughly least recently used first: the free queue hands "
           .. "out the block freed longest ago, and a finished request frees its blocks tail "
-          .. "first (KVCacheManager.free), so its own last blocks go before the prefix it "
+          .. "first (SingleTypeKVCacheManager.free, reached through KVCacheManager.free), so its own last blocks go before the prefix it "
           .. "shares. In vLLM V1 prefix caching is on by default, the hash is sha256 (the default "
           .. "since v0.10.2; Python's built-in hash before) unless "
           .. "--prefix-caching-hash-algo says otherwise, and a request's cache_salt keeps its "
@@ -151,7 +151,9 @@ return lesson {
     },
     section {
       title = "When it does not help",
-      text = "Only full blocks are shared, and the chain breaks at the first differing token: "
+      text = "Only full blocks are shared (in 0.26 a hybrid model may set --prefix-match-unit "
+          .. "finer than its physical block, vllm#46384, lesson 15), and the chain breaks at "
+          .. "the first differing token: "
           .. "a timestamp or user name at the top of the system prompt makes every request's "
           .. "first block different and nothing is reused. Unique prompts (one-off documents, "
           .. "random benchmarks) share nothing. A request that asks for prompt_logprobs skips "

@@ -187,8 +187,8 @@ speed   1,008 GB/s ÷ 15.23 GB = 66 tok/s;  ÷ 3.93 GB = 257 tok/s (batch 1, no 
 exact   BF16 step: (7,615,616,512 − 544,997,376 embedding) × 2 B = 14.14 GB
         AWQ step:  6,525,621,760 × 4.156 ÷ 8 + 544,997,376 lm_head × 2 = 4.48 GB
         ceiling    14.14 ÷ 4.48 = 3.16×, not 16 ÷ 4.125 = 3.88×
-        AWQ file:  3.39 GB body + 2 × 544,997,376 × 2 B = 5.57 GB = 5.19 GiB
-        fit        (21.6 GiB − 5.19 GiB) ÷ 896 KiB = 19,207 blocks ÷ 512 = 37 sequences]],
+        AWQ file:  3.39 GB body + 2 × 544,997,376 × 2 B = 5.57 GB = 5.187 GiB
+        fit        (21.6 GiB − 5.187 GiB) ÷ 896 KiB = 19,207 blocks ÷ 512 = 37 sequences]],
 
   followups = {
     followup {

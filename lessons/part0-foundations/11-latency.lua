@@ -50,7 +50,8 @@ return lesson {
   title = "Latency: TTFT, TPOT and goodput",
   module = "part0-foundations",
   baseline = "vLLM's serving benchmark (vllm/benchmarks/serve.py, calculate_metrics, at commit "
-          .. "009e6d4, the 0.2x line): TTFT is the time to the first streamed token, TPOT is "
+          .. "009e6d4 of vLLM's main branch, its release not pinned down here; 0.26's serve.py "
+          .. "computes the same figures): TTFT is the time to the first streamed token, TPOT is "
           .. "(latency − TTFT) ÷ (output tokens − 1) per request, ITL is every gap between "
           .. "streamed chunks, and request_goodput counts the requests that meet every given "
           .. "SLO (--goodput ttft:MS tpot:MS e2el:MS) per second of the run; Zhong et al., "

@@ -177,7 +177,9 @@ return lesson {
           .. "prefix is then reused. Align is Qwen3.5's mode because its gated-delta-net "
           .. "layers do not support the other one: with prefix caching on, a Mamba2 hybrid "
           .. "whose model supports Mamba prefix caching gets mamba_cache_mode all "
-          .. "(MambaModelConfig.verify_and_update_config), a state checkpoint at every block "
+          .. "(MambaModelConfig.verify_and_update_config; later sources choose align instead "
+          .. "when the Mamba prefill backend is FlashInfer, and one report, vllm#40454, when "
+          .. "speculative decoding is on, neither checked for 0.26), a state checkpoint at every block "
           .. "boundary, so its state memory grows with the context and the fixed-state saving "
           .. "shrinks (kvtutor calc --mamba-cache-mode all counts it).",
     },
