@@ -634,12 +634,12 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
             if (r->found[m] || !about[n_pts + m].n || !said[n_pts + m].n)
                 continue;
             /* the clause names the case where the claim holds: "prefill of a
-             * 20-token prompt is memory-bound" is true, "prefill is" is not */
-            if (unless_case(&c, ans, cl, k, unless[m]))
-                continue;
-            if (claim_in(&c, ans, &cl[k], about[n_pts + m], said[n_pts + m]) ||
-                pronoun_claim(&c, ans, prev, &cl[k], about[n_pts + m], said[n_pts + m], abouts,
-                              n_abouts)) {
+             * 20-token prompt is memory-bound" is true, "prefill is" is not
+             * (looked for only once the claim is found: the cases are many) */
+            if ((claim_in(&c, ans, &cl[k], about[n_pts + m], said[n_pts + m]) ||
+                 pronoun_claim(&c, ans, prev, &cl[k], about[n_pts + m], said[n_pts + m], abouts,
+                               n_abouts)) &&
+                !unless_case(&c, ans, cl, k, unless[m])) {
                 r->found[m] = true;
                 r->n_found++;
                 quote(typed, ans, &cl[k], r->mis_quote[m], sizeof r->mis_quote[m]);
