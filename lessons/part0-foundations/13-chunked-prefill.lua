@@ -125,8 +125,8 @@ return lesson {
                     said = {"admits waiting prompts first", "waiting prompts first", "prompts first", "prefills first",
                             "new requests first", "decodes whatever budget is left", "decodes get what is left",
                             "decodes get what's left", "whatever budget is left"},
-                    unless = {"V0", "older", "used to", "instead of", "rather than", "unlike", "SGLang"},
-                    why = "V1's Scheduler.schedule serves the running requests first (decodes and unfinished prefill chunks), then admits waiting prompts with the token budget left" },
+                    unless = {"V0", "older", "used to", "instead of", "rather than", "unlike", "SGLang", "not", "never"},
+                                    why = "V1's Scheduler.schedule serves the running requests first (decodes and unfinished prefill chunks), then admits waiting prompts with the token budget left" },
     misconception { about = {"max_num_batched_tokens", "the budget", "it"},
                     said = {"number of sequences", "batch size in requests", "maximum prompt length",
                             "sets the memory of the KV cache"},
@@ -252,10 +252,11 @@ cache hit     ⌊6,009 ÷ 16⌋ × 16 = 6,000 tokens back, 10 recomputed]],
       answer = "Inter-token latency improves: a step that carries a prompt chunk is about a "
             .. "quarter as long, so decoding users see shorter stalls while long prompts are "
             .. "prefilled. TTFT for long prompts rises a little: the prefill is spread over "
-            .. "four times as many steps, and the running decodes ride along in each of them, "
-            .. "so their tokens are paid for again every step (17 steps instead of 5 for the section's 32,768-token prompt, "
-            .. "about 12 ms more of FLOPs); while the chunks keep the step compute-bound the "
-            .. "prompt's own prefill time hardly changes. Going below "
+                        .. "more steps (17 instead of 5 for the section's 32,768-token prompt), and the "
+                        .. "running decodes ride along in every one of them, so 12 more steps' worth of their "
+                        .. "tokens share the prompt's wait (513.7 to 521.4 ms in the section); while the "
+                        .. "chunks keep the step compute-bound the prompt's own prefill time hardly changes. "
+                        .. "Going below "
             .. "the ridge point, about 300 tokens a step on an H100 counting the weights and "
             .. "nearer 600 with the 64 decodes' KV reads (about 520 of them the chunk), makes "
             .. "steps memory-bound and "

@@ -178,8 +178,9 @@ return lesson {
           .. "layers do not support the other one: with prefix caching on, a Mamba2 hybrid "
           .. "whose model supports Mamba prefix caching gets mamba_cache_mode all "
           .. "(MambaModelConfig.verify_and_update_config; later sources choose align instead "
-          .. "when the Mamba prefill backend is FlashInfer, and one report, vllm#40454, when "
-          .. "speculative decoding is on, neither checked for 0.26), a state checkpoint at every block "
+          .. "when the Mamba prefill backend is FlashInfer, and, from vllm#40454 (merged April "
+                    .. "2026, before 0.26, though not checked in its release), when speculative decoding "
+                    .. "is on), a state checkpoint at every block "
           .. "boundary, so its state memory grows with the context and the fixed-state saving "
           .. "shrinks (kvtutor calc --mamba-cache-mode all counts it).",
     },
@@ -253,8 +254,9 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
         misconception { about = {"prefix caching", "every token boundary", "the recurrent state", "the state", "it"},
                         said = {"every token boundary", "saved after each token", "saved after every token", "any token boundary",
                                 "cached after each token", "checkpointed every token", "at any token"},
-                        unless = {"only at block", "only where", "rather than", "instead of"},
-                        why = "the state is kept only at block boundaries (align mode: where a step ends on one; all mode: every block), so a hit can land only on a 784-token boundary" },
+                        unless = {"only at block", "only where", "rather than", "instead of", "prefix-match-unit", "match unit",
+                                                  "multiple of the unit", "by default"},
+                                        why = "the state is kept only at block boundaries (align mode: where a step ends on one; all mode: every block), so by default a hit can land only on a 784-token boundary (0.26's --prefix-match-unit lets a hybrid set a finer unit that divides the block)" },
         misconception { about = {"784", "block size", "it", "the block"},
                         said = {"longer context", "max_model_len", "speeds up attention",
                                 "a performance tuning"},
@@ -287,7 +289,7 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
                 said = {"long context", "only", "dominate", "shows"} },
       },
       misconceptions = {
-        misconception { about = {"the saving", "saving", "the fourfold saving", "the gain", "it"},
+        misconception { about = {"the saving", "saving", "the fourfold saving", "the gain"},
                         said = {"at short context", "mostly at short", "short contexts", "short prompts"},
                         unless = {"long context", "long contexts", "longer", "hides", "little", "smaller", "less", "small at"},
                         why = "at short context the fixed state blocks dominate each request's memory; the attention layers' growing KV, and so the saving, shows only at long context" },
