@@ -317,6 +317,25 @@ static bool point_moves(const struct ctx *c, const struct words *pw, struct set 
     return moves_;
 }
 
+/* Does one of the about phrasings stand in [seg, mk), before an invariance
+ * marker at mk? Without an object ("stays the same", "is constant") the
+ * marker speaks of the words right before it, so the about must end at most
+ * three words before it: "decode speed stays the same", not "in decode the
+ * weights read per step is constant". */
+static bool subject_before(const struct ctx *c, const struct kv_tok *ans, size_t seg, size_t mk,
+                           struct set about, bool near)
+{
+    size_t len;
+    for (size_t from = seg;;) {
+        size_t at = kvc_find_in(c, ans, seg, mk, from, about, &len, NULL);
+        if (at == SIZE_MAX)
+            return false;
+        if (!near || mk - (at + len) <= 3)
+            return true;
+        from = at + 1;
+    }
+}
+
 /* Do tokens [o, e) share a content word with the point: its text, or its
  * about or said phrasings ("regardless of batch size" and "the SLO caps the
  * batch")? */
@@ -672,7 +691,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
              * same": a clause that covered nothing and says a point's subject
              * does not move, where the point says it moves (of what the
              * marker names, when it names something), contradicts it */
-            size_t mk, ob, oe, len_, seg;
+            size_t mk, ob, oe, seg;
             if (kv_hedges_invariant(ans, &cl[k], &mk, &ob, &oe)) {
                 /* the subject stands in the marker's own stretch of the clause:
                  * in "the step is memory-bound, the weights are read once no
@@ -681,7 +700,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                     ;
                 for (size_t i = 0; i < n_pts; i++)
                     if (!had[i] && !r->contradicted[i] && !rule[i] && about[i].n && moves[i] &&
-                        kvc_find_in(&c, ans, seg, mk, seg, about[i], &len_, NULL) != SIZE_MAX &&
+                        subject_before(&c, ans, seg, mk, about[i], ob >= oe) &&
                         (ob >= oe || names_point(&c, ans, ob, oe, &pw[i], about[i], said[i]))) {
                         r->contradicted[i] = true;
                         r->n_contra++;
