@@ -34,7 +34,8 @@ return {
                   why = "V1 never swaps a request's KV to CPU: a request that cannot get blocks is preempted by recompute, its blocks freed and its prefill run again later; swap space was V0's (Scheduler._preempt_request, vllm/v1/core/sched/scheduler.py)" },
 
   -- the KV cache is in GPU memory; a host copy is an opt-in second tier
-  misconception { about = {"KV cache", "keys and values", "cached KV"},
+  misconception { about = {"KV cache", "keys and values", "cached KV", "the layer's state", "the recurrent state",
+                           "Mamba state", "the SSM state"},
                   said = {"lives in CPU memory", "stored in CPU memory", "kept in CPU memory", "sits in CPU memory",
                           "lives on the CPU", "stored on the CPU", "held in host RAM", "in host RAM", "in CPU RAM",
                           "in system memory", "pulled over PCIe", "over PCIe every step", "read over PCIe",
@@ -78,8 +79,11 @@ return {
                   said = {"splits the sequence dimension", "splits along the sequence", "along the sequence dimension", "shards by tokens", "splits by tokens",
                           "token ranges", "range of tokens", "splits the tokens", "half the tokens", "by token position",
                           "quarter of the context", "by sequence length", "slice of the tokens", "splits the cache by sequence",
-                          "splits the cache by tokens", "cache by tokens", "by token ranges"},
-                  unless = {"context parallel", "context parallelism", "decode context", "prefill context", "DCP", "PCP",
+                          "splits the cache by tokens", "cache by tokens", "by token ranges", "split by layers", "splits by layers",
+                                                    "split by layer", "splits the cache by layers", "a quarter of the layers", "half of the layers",
+                                                    "a quarter of the layers' cache"},
+                                            unless = {"context parallel", "context parallelism", "decode context", "prefill context", "DCP", "PCP",
+                                                      "pipeline", "PP",
                             "sequence parallel", "ring attention", "instead of", "rather than", "unlike", "whole", "full",
                             "untouched", "all tokens"},
                   why = "tensor parallelism splits each layer's KV heads across the GPUs: every GPU holds every token's keys and values for its own heads (an MLA latent, which has no heads to split, is replicated); splitting the cache by tokens is context parallelism (vLLM's decode and prefill context parallel), a separate option" },
@@ -221,4 +225,26 @@ return {
                             "misconception", "naive", "GPU time", "per sequence", "divided by", "÷", "aggregate", "in total",
                                                         "grows smaller", "smaller batch", "fewer sequences", "shrinks"},
                   why = "every sequence added to a decode step adds its KV read, and past the ridge its FLOPs: the step, and so each sequence's TPOT, grows with the batch; what the batch improves is throughput" },
+
+  -- the KV cache holds keys and values, not scores, probabilities or logits
+  misconception { about = {"KV cache", "the KV cache", "the cache", "KV caching"},
+                  said = {"stores the logits", "stores logits", "holds the logits", "caches the logits", "keeps the logits",
+                          "stores the attention scores", "stores attention scores", "holds the attention scores",
+                          "caches the attention scores", "keeps the attention scores", "stores the softmax",
+                          "caches the softmax", "stores the attention weights", "stores the attention matrix",
+                          "stores the scores", "stores the probabilities", "caches the attention matrix"},
+                  unless = {"instead of", "rather than", "myth", "misconception", "mistake", "wrong"},
+                                    why = "the KV cache holds each earlier token's key and value vectors, per layer and KV head; the scores and their softmax are computed afresh every step from the new query against those keys, and logits are never cached" },
+
+  -- with a KV cache a decode step computes only the new token's keys and values
+  misconception { about = {"each new token", "decode", "each decode step", "every decode step", "each step", "every step",
+                           "each token", "every new token"},
+                  said = {"recompute the keys of all previous tokens", "recomputes the keys of all previous tokens",
+                          "recompute the keys", "recomputes the keys", "recompute the keys and values",
+                          "recomputes the keys and values", "recompute all previous keys", "recomputes all earlier keys",
+                          "recompute K and V for all", "recomputes K and V for every"},
+                  unless = {"without a KV cache", "without the KV cache", "without the cache", "without caching",
+                            "no KV cache", "no cache", "if", "would", "without it", "preempt", "resumed", "rescheduled",
+                            "prefix", "not", "never", "instead of", "rather than"},
+                  why = "the KV cache exists so that a decode step computes keys and values only for the new token and reads the earlier ones from memory; recomputing them is what a model without the cache (or a preempted request) does" },
 }

@@ -246,6 +246,11 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
                 said = {"active", "3.3B", "per token"} },
       },
       misconceptions = {
+        misconception { about = {"the router", "router", "vLLM", "vLLM's router", "it"},
+                        said = {"dense mode", "switches to dense", "all 128 experts", "every token through all",
+                                "runs every expert for every token", "through all the experts"},
+                        unless = {"not", "never", "no dense", "touches", "chosen by"},
+                        why = "vLLM has no dense mode: at any batch each token runs only its top 8 of 128 experts (FusedMoE); a large batch reads nearly every expert's weights because different tokens pick different experts, not because each token runs them all" },
         misconception { about = {"each token", "every token", "tokens", "a token"},
                         said = {"own private copy", "private copy", "own copy of the experts", "own copy of its experts"},
                         why = "an expert's weights are read once a step and shared by every token routed to it" },
