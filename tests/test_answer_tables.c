@@ -50,13 +50,16 @@ static const struct limits tables[] = {
     /* the final table (docs/answers.md): correct refused 6 of 128 (4.7%), unsure 26 (20.3%);
      * wrong credited 1 (0.8%), wrong unsure 70 of 128 (54.7%, over the 40% goal; 76 before
      * round 6's misconceptions, 85 before a give-up covering no point was called wrong) */
-    {"table-final.tsv", 256, 5, 10, 25, 54.7},
+    /* since round 11 (the invariance and unit rules, its audit's misconceptions): wrong unsure
+     * 65 of 128 (50.8%), correct refused 5 */
+    {"table-final.tsv", 256, 5, 10, 25, 50.8},
     /* round 4 (docs/answers.md), written from the prompts alone and graded once on the grader
      * with the give-up rule: correct refused 4 of 80 (5.0%), unsure 19 (23.8%; 20 since);
      * wrong credited 1 (1.3%), wrong unsure 58 of 80 (72.5%), 43 (53.8%) since round 6's
      * misconceptions, still over the 40% goal */
     /* round 7's course-wide misconceptions: wrong unsure 39 (48.75%), correct refused 2 */
-    {"table-round4.tsv", 160, 5, 10, 25, 48.75},
+    /* since round 11: wrong unsure 36 (45%) */
+    {"table-round4.tsv", 160, 5, 10, 25, 45},
     /* round 5 (docs/answers.md), written from 40 items' prompts alone and graded once:
      * correct refused 2 of 80 (2.5%), unsure 11 (13.8%); wrong credited 5 (6.25%), wrong
      * unsure 42 (52.5%). Round 6 wrote misconceptions against it, so it is a development
@@ -67,17 +70,26 @@ static const struct limits tables[] = {
      * wrong credited 6 (7.5%, over the 5% goal), wrong unsure 44 of 80 (55%, over the 40%) */
     /* since round 7's course-wide misconceptions (a development table now): wrong credited 5
      * (6.25%), wrong unsure 38 (47.5%), correct refused 3 */
-    {"table-round6.tsv", 160, 6.25, 10, 25, 47.5},
+    /* since round 11: wrong unsure 37 (46.25%) */
+    {"table-round6.tsv", 160, 6.25, 10, 25, 46.25},
     /* round 7 (docs/answers.md), written from 40 items' prompts alone (seed 20261214), graded
      * once after every change of the round and never tuned on: correct refused 1 of 80
      * (1.25%), unsure 13 (16.25%); wrong credited 5 (6.25%, over the 5% goal), wrong unsure 39
      * of 80 (48.75%, over the 40% goal) */
-    {"table-round7.tsv", 160, 6.25, 10, 25, 48.75},
+    /* since round 11: wrong credited 4 (5%), wrong unsure 38 (47.5%) */
+    {"table-round7.tsv", 160, 5, 10, 25, 47.5},
     /* round 8 (docs/answers.md), written from 40 items' prompts alone (seed 20261215) after
      * round 7's grader had landed, graded once and never tuned on: correct refused 5 of 80
      * (6.25%), unsure 15 (18.75%); wrong credited 4 (5.0%), wrong unsure 43 of 80 (53.75%,
      * over the 40% goal) */
-    {"table-round8.tsv", 160, 5, 10, 25, 53.75},
+    /* since round 11 (a development table now): wrong credited 3 (3.75%), wrong unsure 35
+     * (43.75%), correct refused 5 */
+    {"table-round8.tsv", 160, 5, 10, 25, 43.75},
+    /* round 9 (docs/answers.md), written from 40 items' prompts alone (seed 20261216) and graded
+     * once on the grader at 8c7ae52: correct refused 4 of 80 (5%), unsure 10 (12.5%); wrong
+     * credited 5 (6.25%, over the 5% goal), wrong unsure 38 (47.5%, over the 40% goal). Then
+     * tuned on: credited 0, refused 3 */
+    {"table-round9.tsv", 160, 5, 10, 25, 47.5},
     /* Part 1 (docs/answers.md, "Part 1's tables"): each lesson's table a was written from its
      * prompts alone and the rubric tuned on it; table b, from the same writer, was held out and
      * graded once at the end. Where b is over the goal its measured figure is the limit. */
