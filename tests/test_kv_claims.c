@@ -140,6 +140,14 @@ static void test_three_verdicts(void **state)
         {"You'd need to tune the settings appropriately for the situation.", KV_WRONG, false, true,
          true},
         {"Decode loses time to various overheads.", KV_WRONG, false, true, true},
+        /* what "depends" is the answer itself, on words no point uses; "there are
+         * trade-offs": the question left open */
+        {"The right choice depends on how the traffic is spread and your storage.", KV_WRONG, false,
+         true, true},
+        {"There are trade-offs either way.", KV_WRONG, false, true, true},
+        /* a quantity's dependence is a claim, whatever it names */
+        {"Its size depends on the layers, the heads and the head dimension.", KV_UNSURE, false,
+         false, false},
         /* named, they are a claim */
         {"Decode loses time to various overheads such as kernel launches.", KV_UNSURE, false, false,
          false},

@@ -209,17 +209,42 @@ int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
                                          "ways",          "mechanisms", "tweaks",  "components",
                                          "possibilities", "reasons",    NULL};
     bool soft_ = false; /* a soft word seen: OPEN ones later in the clause still win */
+    /* what "depends" when the answer is left open: the answer itself ("it
+     * depends", "the right choice depends"), not a quantity ("its size
+     * depends on layers and heads") */
+    static const char *const answer_subj[] = {
+        "it",         "that", "this",       "which",    "choice", "answer",   "best", "one",
+        "everything", "all",  "noticeable", "approach", "option", "decision", NULL};
     for (size_t i = cl->a; i < cl->b; i++) {
         const char *prev = i > cl->a ? ans[i - 1].s : "";
         const char *prev2 = i > cl->a + 1 ? ans[i - 2].s : "";
+        /* "it depends on how the traffic is spread", "the right choice depends
+         * on the model": what it depends on names at most two words the item's
+         * phrasings use (others are words they do not use, or ones "it depends
+         * on" may name); "its size depends on layers, KV heads and head dim"
+         * names terms points are about, and stays a claim */
         if (strcmp(ans[i].s, "depend") == 0 || strcmp(ans[i].s, "depending") == 0) {
+            size_t known = 0;
             bool all = true;
-            for (size_t j = i + 1; j < cl->b && all; j++)
-                all = kv_words_in_stems(ans[j].s, generic);
-            if (all)
+            for (size_t j = i + 1; j < cl->b; j++) {
+                bool gen = kv_words_in_stems(ans[j].s, generic);
+                all = all && gen;
+                if (kv_words_has_digit(ans[j].s) || ans[j].neg)
+                    known += 3; /* a number, or a denial ("not on the weights"), is a claim */
+                else if (!gen && !ans[j].typo_ok)
+                    known++;
+            }
+            if (all || (known <= 2 && (strcmp(ans[i].s, "depending") == 0 ||
+                                       kv_words_in_stems(prev, answer_subj))))
                 return KV_VAGUE_OPEN;
-            continue;
+            continue; /* a quantity's dependence ("its size depends on") is a claim */
         }
+        /* "there are trade-offs either way", "a combination of factors" */
+        if ((strcmp(ans[i].s, "off") == 0 &&
+             kv_words_in_stems(prev, (const char *const[]){"trade", NULL})) ||
+            kv_words_in_stems(ans[i].s, (const char *const[]){"tradeoff", "tradeoffs", NULL}) ||
+            (strcmp(prev, "combination") == 0 && strcmp(ans[i].s, "of") == 0))
+            return KV_VAGUE_OPEN;
         if (kv_words_in_stems(ans[i].s, soft)) {
             soft_ = true;
             continue;
