@@ -209,8 +209,8 @@ return {
                           "across GPUs so each holds"},
                   unless = {"DCP", "decode context parallel", "context parallel", "by token", "by tokens", "replicated",
                             "full latent", "whole latent", "V0", "myth", "misconception", "data-parallel", "data parallel",
-                            "DP attention", "by request", "per request", "own requests", "by layer", "pipeline", "PP",
-                                                        "mistake", "wrong", "context parallelism", "cannot", "can't", "not", "never"},
+                            "DP attention", "by request", "per request", "own requests", "by layer", "pipeline",
+                                                        "mistake", "wrong", "context parallelism", "not", "never"},
                   why = "every query head reads the one latent a token stores, so tensor parallelism cannot split it by head: each GPU of a TP group holds the whole latent (ModelConfig.get_num_kv_heads gives MLA one KV head); within the group only splitting by token, decode context parallelism, divides it (pipeline parallelism splits it by layer, data-parallel attention by request)" },
 
   -- a bigger batch lengthens every step: TPOT grows with it
@@ -221,9 +221,10 @@ return {
                           "decreases with batch size", "shorter with a bigger batch", "shorter at larger batch",
                           "falls with a bigger batch", "lower with a bigger batch", "lower at a larger batch"},
                   unless = {"per request", "throughput", "cost per token", "amortiz", "amortis", "queue", "queueing", "TTFT",
-                            "prefill", "tokens per second", "mistake", "myth", "wrong", "expect", "think", "believe",
-                            "misconception", "naive", "GPU time", "per sequence", "divided by", "÷", "aggregate", "in total",
-                                                        "grows smaller", "smaller batch", "fewer sequences", "shrinks"},
+                            "prefill", "tokens per second", "mistake", "myth", "wrong", "misconception", "naive",
+                                                        "GPU time per", "divided by the batch", "÷ batch", "÷ the batch", "aggregate", "grows smaller",
+                                                                                    "people expect", "people think", "might expect", "you'd expect", "one would expect",
+                                                                                    "step time per sequence"},
                   why = "every sequence added to a decode step adds its KV read, and past the ridge its FLOPs: the step, and so each sequence's TPOT, grows with the batch; what the batch improves is throughput" },
 
   -- the KV cache holds keys and values, not scores, probabilities or logits

@@ -115,7 +115,7 @@ return lesson {
                     said = {"share one KV cache", "share the KV cache", "share a KV cache", "share a single KV cache",
                             "share the same KV cache", "one shared KV cache", "share their KV cache"},
                     unless = {"prefix", "prompt", "common", "identical", "system", "parallel sampling", "beam", "cached blocks",
-                          "pool", "memory", "own blocks", "its own", "their own", "blocks"},
+                          "pool", "own blocks", "its own", "their own"},
                     why = "each sequence has its own KV cache and every step reads all of them; what a batch shares is the one read of the weights (a shared prompt prefix is the exception prefix caching makes)" },
     misconception { about = {"decode", "it", "the GPU", "the model"},
                     said = {"compute-bound", "limited by FLOPs", "not enough FLOPs", "needs more compute",

@@ -339,7 +339,7 @@ predict      0.95 × 79.19 GiB − 14.96 GiB weights − 1.5 GiB overhead = 58.7
         misconception { about = {"gpu_memory_utilization", "the utilization", "the utilisation"},
                         said = {"on top of", "in addition to", "added to"},
                         unless = {"instead of", "ignores", "ignored", "replaces", "rather than", "not on top", "CUDA context",
-                                                  "NCCL", "outside", "share", "headroom", "still"},
+                                                  "NCCL", "headroom"},
                         why = "kv_cache_memory_bytes sets the cache's size in place of the utilisation-based fit: gpu_memory_utilization is then ignored for the cache (CacheConfig.kv_cache_memory_bytes)" },
         misconception { about = {"kv_cache_memory_bytes", "--kv-cache-memory-bytes", "kv-cache-memory-bytes", "it", "the flag"},
                         said = {"on top of gpu_memory_utilization", "on top of the utilization", "on top of the utilisation",

@@ -102,7 +102,7 @@ return lesson {
                     said = {"on average", "mean TTFT", "mean TPOT", "average TTFT", "average TPOT", "the averages",
                             "the mean latency", "average latency"},
                     unless = {"per request", "each request", "every request", "P99", "percentile", "rather than", "instead of",
-                                              "hides", "hide", "over the run", "per second", "number of requests", "rate of requests"},
+                                              "hides", "hide", "over the run"},
                     why = "goodput counts requests one by one: each request must meet every SLO, so averages that pass can hide many requests that miss" },
     misconception { about = {"TTFT", "time to first token", "first token"},
                     said = {"decode step", "one decode"},

@@ -178,9 +178,8 @@ return lesson {
           .. "layers do not support the other one: with prefix caching on, a Mamba2 hybrid "
           .. "whose model supports Mamba prefix caching gets mamba_cache_mode all "
           .. "(MambaModelConfig.verify_and_update_config; later sources choose align instead "
-          .. "when the Mamba prefill backend is FlashInfer, and, from vllm#40454 (merged April "
-                    .. "2026, before 0.26, though not checked in its release), when speculative decoding "
-                    .. "is on), a state checkpoint at every block "
+                    .. "when the Mamba prefill backend is FlashInfer, not checked for 0.26), a state "
+                    .. "checkpoint at every block "
           .. "boundary, so its state memory grows with the context and the fixed-state saving "
           .. "shrinks (kvtutor calc --mamba-cache-mode all counts it).",
     },
@@ -255,7 +254,7 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
                         said = {"every token boundary", "saved after each token", "saved after every token", "any token boundary",
                                 "cached after each token", "checkpointed every token", "at any token"},
                         unless = {"only at block", "only where", "rather than", "instead of", "prefix-match-unit", "match unit",
-                                                  "multiple of the unit", "by default"},
+                                                  "multiple of the unit"},
                                         why = "the state is kept only at block boundaries (align mode: where a step ends on one; all mode: every block), so by default a hit can land only on a 784-token boundary (0.26's --prefix-match-unit lets a hybrid set a finer unit that divides the block)" },
         misconception { about = {"784", "block size", "it", "the block"},
                         said = {"longer context", "max_model_len", "speeds up attention",
@@ -291,7 +290,8 @@ all-attention 262,144 B × 32,768 = 8 GiB a request               → 5 in 40 Gi
       misconceptions = {
         misconception { about = {"the saving", "saving", "the fourfold saving", "the gain"},
                         said = {"at short context", "mostly at short", "short contexts", "short prompts"},
-                        unless = {"long context", "long contexts", "longer", "hides", "little", "smaller", "less", "small at"},
+                        unless = {"long context", "long contexts", "longer", "hides", "little", "smaller", "less", "small at", "is small",
+                                                  "nearly gone", "gone", "tiny", "minor"},
                         why = "at short context the fixed state blocks dominate each request's memory; the attention layers' growing KV, and so the saving, shows only at long context" },
         misconception { about = {"state", "recurrent state", "gated-delta-net"},
                         said = {"grows with the context", "grows per token", "grows with each token",
