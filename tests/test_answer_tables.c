@@ -88,8 +88,13 @@ static const struct limits tables[] = {
     /* round 9 (docs/answers.md), written from 40 items' prompts alone (seed 20261216) and graded
      * once on the grader at 8c7ae52: correct refused 4 of 80 (5%), unsure 10 (12.5%); wrong
      * credited 5 (6.25%, over the 5% goal), wrong unsure 38 (47.5%, over the 40% goal). Then
-     * tuned on: credited 0, refused 3 */
-    {"table-round9.tsv", 160, 5, 10, 25, 47.5},
+     * tuned on: credited 0, refused 3, wrong unsure 35 (43.75%) */
+    {"table-round9.tsv", 160, 5, 10, 25, 43.75},
+    /* round 10, the final unseen table of round 11's grading work (docs/answers.md), written from
+     * 40 items' prompts alone (seed 20261217) and graded once on the grader at 7462b64: correct
+     * refused 3 of 80 (3.75%), unsure 8 (10%); wrong credited 2 (2.5%); wrong unsure 40 of 80
+     * (50%, over the 40% goal) */
+    {"table-round10.tsv", 160, 5, 10, 25, 50},
     /* Part 1 (docs/answers.md, "Part 1's tables"): each lesson's table a was written from its
      * prompts alone and the rubric tuned on it; table b, from the same writer, was held out and
      * graded once at the end. Where b is over the goal its measured figure is the limit. */
