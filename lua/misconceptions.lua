@@ -34,8 +34,7 @@ return {
                   why = "V1 never swaps a request's KV to CPU: a request that cannot get blocks is preempted by recompute, its blocks freed and its prefill run again later; swap space was V0's (Scheduler._preempt_request, vllm/v1/core/sched/scheduler.py)" },
 
   -- the KV cache is in GPU memory; a host copy is an opt-in second tier
-  misconception { about = {"KV cache", "keys and values", "cached KV", "the layer's state", "the recurrent state",
-                           "Mamba state", "the SSM state"},
+  misconception { about = {"KV cache", "keys and values", "cached KV"},
                   said = {"lives in CPU memory", "stored in CPU memory", "kept in CPU memory", "sits in CPU memory",
                           "lives on the CPU", "stored on the CPU", "held in host RAM", "in host RAM", "in CPU RAM",
                           "in system memory", "pulled over PCIe", "over PCIe every step", "read over PCIe",
@@ -80,13 +79,12 @@ return {
                           "token ranges", "range of tokens", "splits the tokens", "half the tokens", "by token position",
                           "quarter of the context", "by sequence length", "slice of the tokens", "splits the cache by sequence",
                           "splits the cache by tokens", "cache by tokens", "by token ranges", "split by layers", "splits by layers",
-                                                    "split by layer", "splits the cache by layers", "a quarter of the layers", "half of the layers",
-                                                    "a quarter of the layers' cache"},
+                                                    "split by layer", "splits the cache by layers", "a quarter of the layers' cache",
+                                                                              "cache for a quarter of the layers", "cache for half of the layers"},
                                             unless = {"context parallel", "context parallelism", "decode context", "prefill context", "DCP", "PCP",
-                                                      "pipeline", "PP",
                             "sequence parallel", "ring attention", "instead of", "rather than", "unlike", "whole", "full",
                             "untouched", "all tokens"},
-                  why = "tensor parallelism splits each layer's KV heads across the GPUs: every GPU holds every token's keys and values for its own heads (an MLA latent, which has no heads to split, is replicated); splitting the cache by tokens is context parallelism (vLLM's decode and prefill context parallel), a separate option" },
+                  why = "tensor parallelism splits each layer's KV heads across the GPUs: every GPU holds every token's keys and values for its own heads (an MLA latent, which has no heads to split, is replicated); splitting the cache by tokens is context parallelism (vLLM's decode and prefill context parallel), a separate option, and splitting it by layers is pipeline parallelism" },
 
   -- a prefix-cache hit depends on tokens, not on how they are sampled
   misconception { about = {"prefix caching", "prefix cache", "cache hits", "a hit", "cached KV", "cached blocks",
@@ -234,8 +232,8 @@ return {
                           "caches the attention scores", "keeps the attention scores", "stores the softmax",
                           "caches the softmax", "stores the attention weights", "stores the attention matrix",
                           "stores the scores", "stores the probabilities", "caches the attention matrix"},
-                  unless = {"instead of", "rather than", "myth", "misconception", "mistake", "wrong"},
-                                    why = "the KV cache holds each earlier token's key and value vectors, per layer and KV head; the scores and their softmax are computed afresh every step from the new query against those keys, and logits are never cached" },
+                  unless = {"myth", "misconception", "mistake", "wrong"},
+                                    why = "the KV cache holds each earlier token's key and value vectors, per layer and KV head (one latent a token under MLA); the scores and their softmax are computed afresh every step from the new query against those keys, and logits are never cached" },
 
   -- with a KV cache a decode step computes only the new token's keys and values
   misconception { about = {"each new token", "decode", "each decode step", "every decode step", "each step", "every step",
@@ -245,7 +243,16 @@ return {
                           "recomputes the keys and values", "recompute all previous keys", "recomputes all earlier keys",
                           "recompute K and V for all", "recomputes K and V for every"},
                   unless = {"without a KV cache", "without the KV cache", "without the cache", "without caching",
-                            "no KV cache", "no cache", "if", "would", "without it", "preempt", "resumed", "rescheduled",
-                            "prefix", "not", "never", "instead of", "rather than"},
+                                              "no KV cache", "no cache", "if", "would", "without it", "preempt", "resumed", "rescheduled",
+                                              "drop it", "drop the cache", "use_cache", "latent", "chunked prefill", "its whole prompt",
+                                                                          "prefill again", "its prompt and output"},
                   why = "the KV cache exists so that a decode step computes keys and values only for the new token and reads the earlier ones from memory; recomputing them is what a model without the cache (or a preempted request) does" },
+
+  -- a recurrent layer's state sits in GPU memory beside the KV cache
+  misconception { about = {"the layer's state", "the recurrent state", "Mamba state", "the Mamba state", "the SSM state",
+                           "the GDN state"},
+                  said = {"lives on the CPU", "lives in CPU memory", "stored in CPU memory", "kept in CPU memory",
+                          "sits in CPU memory", "stored on the CPU", "kept on the CPU", "in host RAM"},
+                  unless = {"if", "would", "connector", "LMCache", "CPU backend"},
+                  why = "vLLM keeps a recurrent layer's state in GPU memory, in the same pool as the attention layers' KV cache (its tensors are views on the KV cache tensors, GPUModelRunner._reshape_kv_cache_tensors), and updates it in place every step" },
 }
