@@ -208,7 +208,7 @@ return {
                   unless = {"DCP", "decode context parallel", "context parallel", "by token", "by tokens", "replicated",
                             "full latent", "whole latent", "V0", "myth", "misconception", "data-parallel", "data parallel",
                             "DP attention", "by request", "per request", "own requests", "by layer", "pipeline",
-                                                        "mistake", "wrong", "context parallelism", "not", "never"},
+                                                        "mistake", "wrong", "context parallelism"},
                   why = "every query head reads the one latent a token stores, so tensor parallelism cannot split it by head: each GPU of a TP group holds the whole latent (ModelConfig.get_num_kv_heads gives MLA one KV head); within the group only splitting by token, decode context parallelism, divides it (pipeline parallelism splits it by layer, data-parallel attention by request)" },
 
   -- a bigger batch lengthens every step: TPOT grows with it

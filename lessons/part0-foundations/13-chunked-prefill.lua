@@ -125,7 +125,7 @@ return lesson {
                     said = {"admits waiting prompts first", "waiting prompts first", "prompts first", "prefills first",
                             "new requests first", "decodes whatever budget is left", "decodes get what is left",
                             "decodes get what's left", "whatever budget is left"},
-                    unless = {"V0", "older", "used to", "instead of", "rather than", "unlike", "SGLang", "not"},
+                    unless = {"V0", "older", "used to", "unlike", "SGLang"},
                                     why = "V1's Scheduler.schedule serves the running requests first (decodes and unfinished prefill chunks), then admits waiting prompts with the token budget left" },
     misconception { about = {"max_num_batched_tokens", "the budget", "it"},
                     said = {"number of sequences", "batch size in requests", "maximum prompt length",
