@@ -1,8 +1,9 @@
 /* kv_claims_priv.h: the parts of claim grading (kv_claims.h) that share its
  * state. kv_phrasings.c compiles an item's phrasings into token sequences
  * (with the glossary's rewrites and their reversals), kv_clauses.c cuts an
- * answer into clauses, kv_claims.c finds claims in them and grades. Private
- * to src/grade. */
+ * answer into clauses, kv_claims.c finds claims in them and grades, and
+ * kv_relations.c reads what an invariance clause says of a point. Private to
+ * src/grade. */
 #ifndef KV_CLAIMS_PRIV_H
 #define KV_CLAIMS_PRIV_H
 
@@ -74,6 +75,20 @@ bool kvc_names_about(const struct ctx *c, const struct kv_tok *ans, size_t a, si
 size_t kvc_clauses(const struct ctx *c, const struct kv_tok *ans, size_t n, const struct set *about,
                    const struct set *said, size_t n_pairs, const struct set *abouts,
                    size_t n_abouts, struct clause *out);
+
+/* ---- kv_relations.c ---- */
+
+/* The point says something moves (grows, falls, caps, depends on, costs):
+ * its text or a said phrasing; not one that itself says something stays put. */
+bool kvc_point_moves(const struct ctx *c, const struct words *pw, struct set said);
+/* One of about's phrasings stands in [seg, mk), before an invariance marker
+ * at mk; near: ending at most three words before it (a marker with no
+ * object speaks of the words right before it). */
+bool kvc_subject_before(const struct ctx *c, const struct kv_tok *ans, size_t seg, size_t mk,
+                        struct set about, bool near);
+/* Tokens [o, e) share a content word with the point's text, about or said. */
+bool kvc_names_point(const struct ctx *c, const struct kv_tok *ans, size_t o, size_t e,
+                     const struct words *pw, struct set about, struct set said);
 
 /* ---- kv_claims.c ---- */
 
