@@ -248,7 +248,7 @@ batch 64    3.08 + 57.98 × 0.984                       = 60.13 GB of weights pe
       misconceptions = {
         misconception { about = {"the router", "router", "vLLM", "vLLM's router"},
                                 said = {"dense mode", "switches to dense", "every token through all", "runs every expert for every token",
-                                        "every token through all the experts"},
+                                                                "every token through all the experts", "runs every expert densely", "stops routing"},
                                 unless = {"no dense"},
                         why = "vLLM has no dense mode: at any batch each token runs only its top 8 of 128 experts (FusedMoE); a large batch reads nearly every expert's weights because different tokens pick different experts, not because each token runs them all" },
         misconception { about = {"each token", "every token", "tokens", "a token"},

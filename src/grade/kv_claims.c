@@ -296,11 +296,18 @@ static bool pronoun_claim(const struct ctx *c, const struct kv_tok *ans, const s
     size_t len, a = cl->a;
     while (a < cl->b && kv_words_in_stems(ans[a].s, kv_words_conjunctions))
         a++;
-    /* a relative "which" speaks of the noun before it, whatever its own
-     * clause goes on to name ("PagedAttention, which halves the bytes of the
-     * cache") */
-    if (!prev || a >= cl->b || !kv_words_in_stems(ans[a].s, pronouns) ||
-        (strcmp(ans[a].s, "which") != 0 && kvc_names_about(c, ans, cl->a, cl->b, abouts, n_abouts)))
+    if (!prev || a >= cl->b || !kv_words_in_stems(ans[a].s, pronouns))
+        return false;
+    if (strcmp(ans[a].s, "which") == 0) {
+        /* a relative "which" speaks of the noun before it, whatever its
+         * clause names after the claim ("PagedAttention, which halves the
+         * bytes per token of the cache"); one that names a subject first
+         * speaks of that ("prefill is compute-bound, which leaves decode as
+         * the memory-bound phase") */
+        size_t at = kvc_find_in(c, ans, cl->a, cl->b, cl->a, said, &len, NULL);
+        if (at == SIZE_MAX || kvc_names_about(c, ans, a + 1, at, abouts, n_abouts))
+            return false;
+    } else if (kvc_names_about(c, ans, cl->a, cl->b, abouts, n_abouts))
         return false;
     return kvc_find_in(c, ans, prev->a, prev->b, prev->a, about, &len, NULL) != SIZE_MAX &&
            said_in(c, ans, cl, said);
@@ -505,7 +512,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
     for (size_t i = 0; i < n_pts; i++) {
         rule[i] = kv_hedges_rule(item->points[i].text);
         kv_hedges_words(item->points[i].text, &pw[i]);
-        moves[i] = kvc_point_moves(&c, &pw[i], said[i]);
+        moves[i] = kvc_point_moves(&c, item->points[i].text, &pw[i], said[i]);
         kv_hedges_units(item->points[i].text, &pu[i]);
     }
     r->no_claim = n_cl > 0;
@@ -614,7 +621,7 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
              * same": a clause that covered nothing and says a point's subject
              * does not move, where the point says it moves (of what the
              * marker names, when it names something), contradicts it */
-            size_t mk, ob, oe, seg;
+            size_t mk, ob, oe, seg, sa, sb;
             if (kv_hedges_invariant(ans, &cl[k], &mk, &ob, &oe)) {
                 /* the subject stands in the marker's own stretch of the clause:
                  * in "the step is memory-bound, the weights are read once no
@@ -623,8 +630,8 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                     ;
                 for (size_t i = 0; i < n_pts; i++)
                     if (!had[i] && !r->contradicted[i] && !rule[i] && about[i].n && moves[i] &&
-                        kvc_subject_before(&c, ans, seg, mk, about[i], ob >= oe) &&
-                        (ob >= oe || kvc_names_point(&c, ans, ob, oe, &pw[i], about[i], said[i]))) {
+                        kvc_subject_before(&c, ans, seg, mk, about[i], ob >= oe, &sa, &sb) &&
+                        (ob >= oe || kvc_names_point(&c, ans, ob, oe, &pw[i], said[i], sa, sb))) {
                         r->contradicted[i] = true;
                         r->n_contra++;
                         quote(typed, ans, &cl[k], r->contra_quote[i], sizeof r->contra_quote[i]);

@@ -80,15 +80,18 @@ size_t kvc_clauses(const struct ctx *c, const struct kv_tok *ans, size_t n, cons
 
 /* The point says something moves (grows, falls, caps, depends on, costs):
  * its text or a said phrasing; not one that itself says something stays put. */
-bool kvc_point_moves(const struct ctx *c, const struct words *pw, struct set said);
+bool kvc_point_moves(const struct ctx *c, const char *text, const struct words *pw,
+                     struct set said);
 /* One of about's phrasings stands in [seg, mk), before an invariance marker
- * at mk; near: ending at most three words before it (a marker with no
- * object speaks of the words right before it). */
+ * at mk; near: only a measure of it and its verb between ("decode speed
+ * stays the same"; a marker with no object speaks of the words right before
+ * it). Its tokens into [*sa, *sb). */
 bool kvc_subject_before(const struct ctx *c, const struct kv_tok *ans, size_t seg, size_t mk,
-                        struct set about, bool near);
-/* Tokens [o, e) share a content word with the point's text, about or said. */
+                        struct set about, bool near, size_t *sa, size_t *sb);
+/* Tokens [o, e) share a content word with the point's text or said phrasings,
+ * other than a word of the subject at [sa, sb). */
 bool kvc_names_point(const struct ctx *c, const struct kv_tok *ans, size_t o, size_t e,
-                     const struct words *pw, struct set about, struct set said);
+                     const struct words *pw, struct set said, size_t sa, size_t sb);
 
 /* ---- kv_claims.c ---- */
 

@@ -223,7 +223,10 @@ int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
          * phrasings use (others are words they do not use, or ones "it depends
          * on" may name); "its size depends on layers, KV heads and head dim"
          * names terms points are about, and stays a claim */
-        if (strcmp(ans[i].s, "depend") == 0 || strcmp(ans[i].s, "depending") == 0) {
+        if (strcmp(ans[i].s, "depend") == 0) {
+            /* "depending on" (the stem is "depend"'s) opens its clause or
+             * follows a comma; "it depends" has its subject before it */
+            bool participle = i == cl->a || ans[i].brk >= KV_BRK_COMMA;
             size_t known = 0;
             bool all = true;
             for (size_t j = i + 1; j < cl->b; j++) {
@@ -234,8 +237,7 @@ int kv_hedges_vague(const struct kv_tok *ans, const struct clause *cl)
                 else if (!gen && !ans[j].typo_ok)
                     known++;
             }
-            if (all || (known <= 2 && (strcmp(ans[i].s, "depending") == 0 ||
-                                       kv_words_in_stems(prev, answer_subj))))
+            if (all || (known <= 2 && (participle || kv_words_in_stems(prev, answer_subj))))
                 return KV_VAGUE_OPEN;
             continue; /* a quantity's dependence ("its size depends on") is a claim */
         }
@@ -375,7 +377,11 @@ bool kv_hedges_hedge(const struct kv_tok *ans, const struct clause *cl)
          * overheads such as DRAM refresh" names them */
         if (i > cl->a && kv_words_in_stems(ans[i].s, kinds) &&
             kv_words_in_stems(ans[i - 1].s, vague)) {
-            bool named = false;
+            /* "DRAM refresh, bank conflicts and various overheads": the list
+             * before it names them */
+            bool named =
+                i >= cl->a + 2 &&
+                kv_words_in_stems(ans[i - 2].s, (const char *const[]){"and", "or", "plus", NULL});
             for (size_t j = i + 1; j < cl->b && !named; j++)
                 named = kv_words_in_stems(ans[j].s, examples) ||
                         (j + 1 < cl->b && strcmp(ans[j].s, "such") == 0 &&
@@ -425,10 +431,19 @@ bool kv_hedges_invariant(const struct kv_tok *ans, const struct clause *cl, size
     static const char *const object[] = {"regardless", "irrespective", "independent",
                                          "independently", NULL};
     static const char *const stay[] = {"stay", "stays", "remain", "remains", "is", "are", NULL};
-    if (!kv_hedges_asserts(ans, cl, false))
-        return false;
+    bool found = false;
+    /* "regardless of whether": the "whether" belongs to the marker, no supposition */
     for (size_t i = cl->a; i < cl->b; i++)
-        if (kv_words_in_stems(ans[i].s, qualify) ||
+        if (kv_words_in(ans[i].s,
+                        (const char *const[]){"if", "unless", "suppose", "assuming", NULL}) ||
+            (strcmp(ans[i].s, "whether") == 0 &&
+             !(i > cl->a &&
+               kv_words_in_stems(ans[i - 1].s, (const char *const[]){"of", "matter", NULL}))))
+            return false;
+    for (size_t i = cl->a; i < cl->b; i++)
+        /* "no matter how much": the marker's own "much" qualifies nothing */
+        if ((kv_words_in_stems(ans[i].s, qualify) &&
+             !(i > cl->a && strcmp(ans[i - 1].s, "how") == 0)) ||
             /* "bytes per token are unchanged": a token's share stays put while the whole grows */
             (i + 1 < cl->b &&
              kv_words_in_stems(ans[i].s, (const char *const[]){"per", "each", NULL}) &&
@@ -453,16 +468,18 @@ bool kv_hedges_invariant(const struct kv_tok *ans, const struct clause *cl, size
                    tok_is(&ans[i], "constant") ||
                    (i > cl->a && kv_words_in_stems(ans[i - 1].s, stay) && tok_is(&ans[i], "same")))
             at = i, from = cl->b;
-        if (at == SIZE_MAX)
-            continue;
+        if (at == SIZE_MAX || (found && from >= cl->b))
+            continue; /* a marker that names what nothing depends on wins over one that does not */
         *m = at;
         *o = from;
         *e = from;
         while (*e < cl->b && ans[*e].brk < KV_BRK_COMMA)
             (*e)++;
-        return true;
+        if (from < cl->b)
+            return true;
+        found = true;
     }
-    return false;
+    return found;
 }
 
 /* ---- a quantity's unit ---- */
@@ -473,17 +490,12 @@ static double byte_scale(const char *u)
     static const struct {
         const char *u;
         double s;
-    } units[] = {{"b", 1},
-                 {"byte", 1},
-                 {"bytes", 1},
-                 {"kb", 1e3},
-                 {"kib", 1024.0},
-                 {"mb", 1e6},
-                 {"mib", 1048576.0},
-                 {"gb", 1e9},
-                 {"gib", 1073741824.0},
-                 {"tb", 1e12},
-                 {"tib", 1099511627776.0}};
+    } units[] = {/* not a bare "b": "47B parameters" is billions */
+                 {"byte", 1},  {"bytes", 1},
+                 {"kb", 1e3},  {"kib", 1024.0},
+                 {"mb", 1e6},  {"mib", 1048576.0},
+                 {"gb", 1e9},  {"gib", 1073741824.0},
+                 {"tb", 1e12}, {"tib", 1099511627776.0}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (strcmp(u, units[i].u) == 0)
             return units[i].s;
@@ -534,9 +546,9 @@ bool kv_hedges_wrong_unit(const struct kv_tok *ans, const struct clause *cl, con
             if (strcmp(num, u->num[k]) != 0)
                 continue;
             double r = sc > u->scale[k] ? sc / u->scale[k] : u->scale[k] / sc;
-            if (r < 1.2)
-                return false; /* said with its own unit somewhere: no slip */
-            wrong = true;
+            if (r < 100)
+                return false; /* its own unit, or MB for MiB (4.9% apart), GB for GiB (7.4%) */
+            wrong = true;     /* a prefix step off: MiB for GiB, 1,024 times */
         }
     }
     return wrong;

@@ -69,8 +69,8 @@ struct units {
 };
 /* The byte quantities of a point's text ("448 MiB", "56 KiB"). */
 void kv_hedges_units(const char *text, struct units *u);
-/* The clause states one of them with a byte unit of another size ("448
- * GiB" for "448 MiB"; MB for MiB is the same size give or take 5%) and never
+/* The clause states one of them with a byte unit a prefix step off ("448
+ * GiB" for "448 MiB"; MB for MiB or GB for GiB is the same size) and never
  * with its own. */
 bool kv_hedges_wrong_unit(const struct kv_tok *ans, const struct clause *cl, const struct units *u);
 
