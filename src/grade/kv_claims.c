@@ -618,9 +618,12 @@ void kv_claims_grade(const struct kv_text_item *item, const char *typed, struct 
                     quote(typed, ans, &cl[k], r->contra_quote[i], sizeof r->contra_quote[i]);
                 }
             /* "TPOT doesn't depend on batch size", "decode speed stays the
-             * same": a clause that covered nothing and says a point's subject
-             * does not move, where the point says it moves (of what the
-             * marker names, when it names something), contradicts it */
+             * same": a clause that says a point's subject does not move, where
+             * the point says it moves (of what the marker names, when it names
+             * something), contradicts it, even where its words also covered
+             * the point ("the KV cache is a fixed few megabytes per request
+             * regardless of context length"): said and unsaid, it is not
+             * covered. A point an earlier clause covered stays covered. */
             size_t mk, ob, oe, seg, sa, sb;
             if (kv_hedges_invariant(ans, &cl[k], &mk, &ob, &oe)) {
                 /* the subject stands in the marker's own stretch of the clause:
