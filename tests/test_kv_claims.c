@@ -313,6 +313,54 @@ static void test_wrong_unit(void **state)
     }
 }
 
+/* A denial contradicts a point only when it denies the point's own subject
+ * of the point's own words: not the subject compared with ("prefill is not
+ * memory-bound like decode"), not words the clause also says plainly ("a
+ * quarter of every layer's cache, not a quarter of the layers"), and not a
+ * change from the claim ("prefills no longer stall the decodes" says they
+ * did). */
+static void test_denials(void **state)
+{
+    static const char *const gpu[] = {"each GPU", "every GPU"};
+    static const char *const quarter[] = {"a quarter"};
+    static const char *const pre[] = {"prefills", "prefill chunks"};
+    static const char *const stall[] = {"stall"};
+    static const struct kv_point pts[] = {
+        {.text = "each GPU keeps a quarter of the cache",
+         .about = PH(gpu),
+         .said = PH(quarter),
+         .weight = 1},
+        {.text = "prefills stall the decodes that share a step",
+         .about = PH(pre),
+         .said = PH(stall),
+         .weight = 1},
+    };
+    static const struct kv_text_item item = {pts, N(pts), NULL, 0, NULL};
+    static const struct {
+        const char *answer;
+        bool contradicted[2];
+    } rows[] = {
+        {"Each GPU does not keep a quarter of the cache.", {true, false}},
+        {"Each GPU keeps a quarter of every layer's cache, not a quarter of the layers.",
+         {false, false}},
+        {"Prefills do not stall the decodes.", {false, true}},
+        {"With disaggregation prefills no longer stall the decodes.", {false, false}},
+        {"Prefill is not memory-bound like decode.", {false, false}},
+    };
+    (void)state;
+    for (size_t i = 0; i < N(rows); i++) {
+        struct kv_text_result r;
+        kv_claims_grade(&item, rows[i].answer, &r);
+        for (size_t p = 0; p < 2; p++)
+            if (r.contradicted[p] != rows[i].contradicted[p])
+                fail_msg("\"%s\": point %zu contradicted %d", rows[i].answer, p, r.contradicted[p]);
+    }
+    /* the compared subject: decode is memory-bound, and prefill is said not to be like it */
+    struct kv_text_result r;
+    kv_claims_grade(&phase, "Prefill is not memory-bound like decode.", &r);
+    assert_false(r.contradicted[0]);
+}
+
 static void test_claims_prefill_decode(void **state)
 {
     (void)state;
@@ -969,6 +1017,7 @@ int main(void)
         cmocka_unit_test(test_verbs),
         cmocka_unit_test(test_invariance),
         cmocka_unit_test(test_wrong_unit),
+        cmocka_unit_test(test_denials),
         cmocka_unit_test(test_binding),
         cmocka_unit_test(test_unless),
     };

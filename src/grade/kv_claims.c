@@ -241,17 +241,35 @@ static bool denied_at(const struct kv_tok *ans, size_t a, size_t at)
     return false;
 }
 
+/* "Prefills no longer stall the decodes": a change from the claim, which
+ * says it held before (a point that the split removes the stall agrees);
+ * no denial of it. */
+static bool no_longer(const struct kv_tok *ans, const struct clause *cl, size_t at)
+{
+    for (size_t j = at > cl->a + NEG_REACH ? at - NEG_REACH : cl->a; j + 1 < at; j++)
+        if (strcmp(ans[j].s, "no") == 0 && strcmp(ans[j + 1].s, "longer") == 0)
+            return true;
+    return false;
+}
+
 /* The point's claim, negated: an about and a said bound to each other with
  * a negator before the said ("decode is not memory-bound"). A said that
  * holds its own negation is never read as negated. */
 static bool claim_negated(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
                           struct set about, struct set said)
 {
+    static const char *const compare[] = {"like", "unlike", "than", NULL};
     size_t len;
     for (size_t from = cl->a;;) {
         size_t at = kvc_find_in(c, ans, cl->a, cl->b, from, about, &len, NULL);
         if (at == SIZE_MAX)
             return false;
+        /* "TP cannot divide the latent like GQA heads": the subject compared
+         * with is not the one denied */
+        if (at > cl->a && kv_words_in_stems(ans[at - 1].s, compare)) {
+            from = at + 1;
+            continue;
+        }
         for (size_t i = cl->a; i < cl->b; i++)
             for (size_t k = 0; k < said.n; k++) {
                 const struct seq *q = &c->seqs[said.first + k];
@@ -261,13 +279,20 @@ static bool claim_negated(const struct ctx *c, const struct kv_tok *ans, const s
                 if (i < at + len && i + q->n > at)
                     continue;
                 if (!denied_at(ans, cl->a, i) ||
-                    bound_elsewhere(c, ans, cl, i, i + q->n, at, about))
+                    bound_elsewhere(c, ans, cl, i, i + q->n, at, about) || no_longer(ans, cl, i))
                     continue;
                 /* the negator must not sit inside the about ("no-copy sharing") */
-                bool neg_in_about = false;
+                bool neg_in_about = false, also = false;
                 for (size_t j = at; j < at + len; j++)
                     neg_in_about |= ans[j].neg;
-                if (!neg_in_about)
+                /* "a quarter of every layer's cache, not a quarter of the
+                 * layers": the same words said plainly in the clause, and a
+                 * wrong reading of them set aside */
+                for (size_t j = cl->a; j + q->n <= cl->b && !also; j++)
+                    also = j != i &&
+                           kvc_seq_eq_at(ans, cl->b, j, c->pool + q->off, q->n, q->prefix) &&
+                           !negated_at(ans, cl->a, j);
+                if (!neg_in_about && !also)
                     return true;
             }
         from = at + 1;
