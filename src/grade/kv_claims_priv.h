@@ -1,9 +1,9 @@
 /* kv_claims_priv.h: the parts of claim grading (kv_claims.h) that share its
  * state. kv_phrasings.c compiles an item's phrasings into token sequences
  * (with the glossary's rewrites and their reversals), kv_clauses.c cuts an
- * answer into clauses, kv_claims.c finds claims in them and grades, and
- * kv_relations.c reads what an invariance clause says of a point. Private to
- * src/grade. */
+ * answer into clauses, kv_claims.c finds claims in them and grades,
+ * kv_relations.c reads what an invariance clause says of a point, and
+ * kv_shapes.c reads whole-clause shapes and quotes. Private to src/grade. */
 #ifndef KV_CLAIMS_PRIV_H
 #define KV_CLAIMS_PRIV_H
 
@@ -92,6 +92,19 @@ bool kvc_subject_before(const struct ctx *c, const struct kv_tok *ans, size_t se
  * other than a word of the subject at [sa, sb). */
 bool kvc_names_point(const struct ctx *c, const struct kv_tok *ans, size_t o, size_t e,
                      const struct words *pw, struct set said, size_t sa, size_t sb);
+
+/* ---- kv_shapes.c ---- */
+
+/* The clause is one of s's short phrasings, give or take "it is", "usually"
+ * and "phase", or its head before a comma. */
+bool kvc_short_in(const struct ctx *c, const struct kv_tok *ans, const struct clause *cl,
+                  struct set s);
+/* The answer's first clause opens with a word of the polarity ("No,", "Yes."). */
+bool kvc_opens_with(const struct kv_tok *ans, const struct clause *first, enum kv_polarity pol);
+/* The clause as the learner typed it, control bytes blanked, cut at cap with
+ * "..." (never inside a UTF-8 character), without a leading conjunction. */
+void kvc_quote(const char *typed, const struct kv_tok *ans, const struct clause *cl, char *out,
+               size_t cap);
 
 /* ---- kv_claims.c ---- */
 

@@ -30,11 +30,8 @@ bool kvc_point_moves(const struct ctx *c, const char *text, const struct words *
     for (size_t i = 0, n = kv_words_tokenize(text, t, sizeof t / sizeof t[0]); i < n; i++)
         if (kv_words_in_stems(t[i].s, still))
             return false;
-    for (size_t k = 0; k < pw->n; k++) {
-        if (kv_words_in_stems(pw->s[k], still))
-            return false;
+    for (size_t k = 0; k < pw->n; k++) /* the text's still words were looked for above */
         moves_ |= kv_words_in_stems(pw->s[k], moves);
-    }
     for (size_t k = 0; k < said.n; k++) {
         const struct seq *q = &c->seqs[said.first + k];
         for (size_t j = 0; j < q->n; j++) {
